@@ -1,0 +1,60 @@
+/**
+ * What the engine decides for one request, provider-neutral. Providers render these.
+ */
+import type { Failure } from "../scenario/schema";
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
+
+export interface ReplyToolCall {
+  /** Scripted id; when absent the provider derives one (`call_…`, `toolu_…`) from the reply's idSeed. */
+  id?: string;
+  name: string;
+  /** JSON text sent as the arguments; may be deliberately invalid JSON. */
+  arguments: string;
+}
+
+export type ReplyReasoning =
+  | { type: "thinking"; text: string; signature?: string }
+  | { type: "redacted"; data: string };
+
+export interface ReplyUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
+
+export interface Pacing {
+  ttftMs: number;
+  tokensPerSecond: number;
+  chunkDelayMs: number;
+  chunkWords: number;
+  jitterMs: number;
+  seed: number;
+}
+
+/** A fully resolved assistant reply: every default applied. */
+export interface Reply {
+  text?: string;
+  reasoning: ReplyReasoning[];
+  reasoningField: "reasoning_content" | "reasoning";
+  toolCalls: ReplyToolCall[];
+  refusal?: string;
+  finishReason: FinishReason;
+  usage: ReplyUsage;
+  model: string;
+  latencyMs: number;
+  pacing: Pacing;
+  headers: Record<string, string>;
+  /** Seed for deterministic ids: (scenario, session, step, attempt). */
+  idSeed: string;
+}
+
+export type Outcome =
+  | { kind: "reply"; reply: Reply }
+  /** `reply` is what a partial stream (or a timeout's late answer) is cut from. */
+  | { kind: "failure"; failure: Failure; reply: Reply; attempt: number }
+  | { kind: "mismatch"; message: string };
+
+export type JournalOutcome = "response" | "failure" | "mismatch";

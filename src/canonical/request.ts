@@ -1,0 +1,101 @@
+/**
+ * The provider-neutral request every surface parses into. The scenario engine sees only this.
+ * Imports nothing from providers/.
+ */
+
+export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+export const ENDPOINTS = [
+  "chat.completions",
+  "responses",
+  "embeddings",
+  "messages",
+  "count_tokens",
+  "generateContent",
+  "chat",
+  "generate",
+] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** One tool call an assistant turn made, as sent back by the client. */
+export interface CanonicalToolCall {
+  id: string;
+  name: string;
+  /** JSON text of the arguments (OpenAI sends a string, Anthropic an object we stringify). */
+  arguments: string;
+}
+
+/** A reasoning block the client echoed back (Anthropic thinking, OpenAI reasoning items). */
+export interface CanonicalReasoning {
+  text: string;
+  signature?: string;
+  redacted?: string;
+}
+
+export type CanonicalMessage =
+  | { role: "user"; text: string }
+  | {
+      role: "assistant";
+      text: string;
+      toolCalls: CanonicalToolCall[];
+      reasoning: CanonicalReasoning[];
+    }
+  | { role: "tool"; toolCallId: string; name?: string; content: string; isError: boolean };
+
+/** The request as the engine sees it, whichever surface it came from. */
+export interface CanonicalRequest {
+  provider: ProviderName;
+  endpoint: Endpoint;
+  model: string;
+  stream: boolean;
+  /** All system / developer / instructions text, joined with a blank line. */
+  system: string;
+  /** Conversation without system entries, in order. */
+  messages: CanonicalMessage[];
+  /** Names of the tools the client offers. */
+  tools: string[];
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Whether the client asked for reasoning / extended thinking. */
+  reasoning: "enabled" | "disabled";
+  /** Request headers, lower-cased names. Secrets are redacted before they reach the journal. */
+  headers: Record<string, string>;
+}
+
+/** Number of assistant messages in the request, plus one. */
+export function turnOf(req: CanonicalRequest): number {
+  return req.messages.filter((m) => m.role === "assistant").length + 1;
+}
+
+export function userMessages(req: CanonicalRequest): string[] {
+  return req.messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
+}
+
+export function firstUserMessage(req: CanonicalRequest): string | undefined {
+  return userMessages(req)[0];
+}
+
+export function lastUserMessage(req: CanonicalRequest): string | undefined {
+  return userMessages(req).at(-1);
+}
+
+/** Tool results sent after the last assistant turn, with the tool name resolved from that turn's calls. */
+export function pendingToolResults(
+  req: CanonicalRequest,
+): { name?: string; toolCallId: string; content: string; isError: boolean }[] {
+  let lastAssistant = -1;
+  req.messages.forEach((m, i) => {
+    if (m.role === "assistant") lastAssistant = i;
+  });
+  const names = new Map<string, string>();
+  for (const m of req.messages) {
+    if (m.role === "assistant") for (const c of m.toolCalls) names.set(c.id, c.name);
+  }
+  return req.messages.slice(lastAssistant + 1).flatMap((m) =>
+    m.role === "tool"
+      ? [{ name: m.name ?? names.get(m.toolCallId), toolCallId: m.toolCallId, content: m.content, isError: m.isError }]
+      : [],
+  );
+}

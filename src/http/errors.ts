@@ -1,0 +1,44 @@
+/**
+ * The closed set of error codes mockllm answers with. Each provider renders them in its own shape.
+ */
+
+export const ERROR_CODES = {
+  invalid_request: 400,
+  invalid_json: 400,
+  mismatch: 400,
+  authentication: 401,
+  permission: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit: 429,
+  model_error: 500,
+  internal: 500,
+  overloaded: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A provider-neutral error: a code from the closed set plus what to tell the client. */
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+  /** The request field at fault, when there is one (OpenAI `param`). */
+  param?: string;
+  /** Overrides the code's default status (e.g. Anthropic's 529). */
+  status?: number;
+  /** Provider error type override (Anthropic `errorType`, OpenAI `error.type`). */
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+export function apiError(code: ErrorCode, message: string, extra: Omit<ApiError, "code" | "message"> = {}): ApiError {
+  return { code, message, ...extra };
+}
+
+/** Thrown inside route code for a client error; the route's catch renders it in the provider's shape. */
+export class ApiErrorThrown extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Stable, dependency-free hashing for deterministic ids, vectors and jitter. Never Math.random.
+ */
+
+/** 32-bit FNV-1a over the UTF-16 code units of `s`, as a signed 32-bit integer. */
+export function stableHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** `length` base62 characters derived deterministically from `seed`. */
+export function stableToken(seed: string, length: number): string {
+  const next = seededRandom(stableHash(seed));
+  let out = "";
+  for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(next() * 62)];
+  return out;
+}
+
+/** Lower-case hex of `length` characters derived from `seed`. */
+export function stableHex(seed: string, length: number): string {
+  const next = seededRandom(stableHash(seed));
+  let out = "";
+  for (let i = 0; i < length; i++) out += Math.floor(next() * 16).toString(16);
+  return out;
+}

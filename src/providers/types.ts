@@ -1,0 +1,63 @@
+/**
+ * The interface every provider surface implements: parse the wire request into the canonical one,
+ * render canonical outcomes back into the wire shape. The route code does everything else
+ * (selection, session, latency, pacing, failures) the same way for every surface.
+ */
+import type { CanonicalRequest, Endpoint, ProviderName } from "../canonical/request";
+import type { Reply } from "../canonical/outcome";
+import type { Failure } from "../scenario/schema";
+import type { ApiError } from "../http/errors";
+
+/** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  /** Words of generated content in this event (0 or absent: framing, not paced by tokensPerSecond). */
+  words?: number;
+}
+
+/** Everything a renderer may need besides the reply. */
+export interface RenderContext<W> {
+  /** The parsed wire request (e.g. to read `stream_options.include_usage`). */
+  wire: W;
+  request: CanonicalRequest;
+  requestId: string;
+  /** Unix seconds. */
+  created: number;
+  scenario?: string;
+  session?: string;
+}
+
+export type ParseResult<W> = { ok: true; wire: W; request: CanonicalRequest } | { ok: false; error: ApiError };
+
+/** A rendered error: status, JSON body and extra headers. */
+export interface RenderedError {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface ProviderSurface<W = unknown> {
+  provider: ProviderName;
+  endpoint: Endpoint;
+  /** Path below the optional `/s/{scenario}[/{session}]` prefix, e.g. `/v1/chat/completions`. */
+  paths: string[];
+  /** Name of the request-id response header. */
+  requestIdHeader: string;
+  /** Checks auth and required headers before the body is read. */
+  checkHeaders(headers: Headers): ApiError | undefined;
+  /** Validates the JSON body (loosely: unknown fields pass) into the canonical request. */
+  parse(body: unknown, headers: Headers): ParseResult<W>;
+  /** Any provider-specific check that needs the session's scenario (e.g. Anthropic strict mode). */
+  validate?(wire: W, request: CanonicalRequest, strict: boolean): ApiError | undefined;
+  /** This provider's error shape for a code from the closed set. */
+  renderError(error: ApiError, requestId: string): RenderedError;
+  /** Headers a scripted failure adds (rate-limit headers on 429, …). */
+  failureHeaders(failure: Failure): Record<string, string>;
+  /** The non-streaming body. */
+  renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
+  /** The whole SSE transcript, terminator included. */
+  renderEvents(reply: Reply, ctx: RenderContext<W>): SseEvent[];
+  /** The event a `stream_error` failure sends after `afterChunks` events. */
+  renderStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<W>): SseEvent;
+}

@@ -1,0 +1,186 @@
+/**
+ * The scenario engine: pure and deterministic. Given a scenario, the session's state and a request,
+ * it decides the outcome and the state change. The session Durable Object applies the change.
+ */
+import { turnOf, type CanonicalRequest } from "../canonical/request";
+import type { JournalOutcome, Outcome, Reply, ReplyReasoning } from "../canonical/outcome";
+import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
+import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
+
+/** What a session remembers between requests. */
+export interface SessionState {
+  /** Indexes of consumed steps. */
+  used: number[];
+  /** Attempts per `${stepIndex}:${provider}`. */
+  attempts: Record<string, number>;
+}
+
+export interface EngineContext {
+  scenario: string;
+  session: string;
+}
+
+export interface Decision {
+  outcome: Outcome;
+  journal: { step?: string; outcome: JournalOutcome; reasons: string[] };
+  /** Attempt counter to bump, and step to mark used. */
+  change: { attemptKey?: string; consume?: number };
+}
+
+export const DEFAULT_USAGE = { inputTokens: 64, outputTokens: 32 } as const;
+export const FINAL_REPORT_TOOL = "agent__final_report";
+
+export function attemptKey(stepIndex: number, provider: string): string {
+  return `${stepIndex}:${provider}`;
+}
+
+/**
+ * Decides what answers `req`.
+ * @example decide(scenario, { used: [], attempts: {} }, req, { scenario: "weather", session: "default" })
+ */
+export function decide(scenario: Scenario, state: SessionState, req: CanonicalRequest, ctx: EngineContext): Decision {
+  const turn = turnOf(req);
+  const available = scenario.steps
+    .map((step, index) => ({ step, index }))
+    .filter(({ step, index }) => step.consume === false || !state.used.includes(index));
+
+  const chosen = available.find(({ step }) => matchMisses(step.match, req).length === 0);
+  if (!chosen) {
+    const misses = nearestMisses(available, req);
+    const head =
+      available.length === 0
+        ? `all ${scenario.steps.length} steps are used`
+        : misses
+          ? `no step matches; nearest step "${misses.id}" failed`
+          : "no step matches";
+    return mismatch(scenario, req, ctx, turn, head, misses?.misses ?? [], misses?.id);
+  }
+
+  const { step, index } = chosen;
+  const id = stepId(step, index);
+  const expectMisses = expectationMisses(step.expect, req, scenario.systemPromptMustInclude);
+  if (expectMisses.length > 0) {
+    return mismatch(scenario, req, ctx, turn, `step "${id}" matched but its expectations failed`, expectMisses, id);
+  }
+
+  const key = attemptKey(index, req.provider);
+  const attempt = (state.attempts[key] ?? 0) + 1;
+  const reply = resolveReply(scenario, step, req, `${ctx.scenario}/${ctx.session}/${id}/${attempt}`);
+  const failure = step.failures?.[attempt - 1];
+  if (failure) {
+    return {
+      outcome: { kind: "failure", failure, reply, attempt },
+      journal: { step: id, outcome: "failure", reasons: [`attempt ${attempt}: scripted ${failure.kind}`] },
+      change: { attemptKey: key },
+    };
+  }
+  return {
+    outcome: { kind: "reply", reply },
+    journal: { step: id, outcome: "response", reasons: [] },
+    change: { attemptKey: key, ...(step.consume === false ? {} : { consume: index }) },
+  };
+}
+
+function nearestMisses(
+  available: { step: Step; index: number }[],
+  req: CanonicalRequest,
+): { id: string; misses: Miss[] } | undefined {
+  let best: { id: string; misses: Miss[] } | undefined;
+  for (const { step, index } of available) {
+    const misses = matchMisses(step.match, req);
+    if (!best || misses.length < best.misses.length) best = { id: stepId(step, index), misses };
+  }
+  return best;
+}
+
+function mismatch(
+  scenario: Scenario,
+  req: CanonicalRequest,
+  ctx: EngineContext,
+  turn: number,
+  head: string,
+  misses: Miss[],
+  step: string | undefined,
+): Decision {
+  const reasons = misses.map(describeMiss);
+  const message = [
+    `mockllm: scenario "${ctx.scenario}" session "${ctx.session}" turn ${turn}: ${head}`,
+    ...reasons.map((r) => `- ${r}`),
+  ].join("\n");
+  const journal = { ...(step ? { step } : {}), outcome: "mismatch" as const, reasons: [head, ...reasons] };
+  if (scenario.onMismatch !== "report") return { outcome: { kind: "mismatch", message }, journal, change: {} };
+  const reply = mismatchReport(req, message, `${ctx.scenario}/${ctx.session}/mismatch/${turn}`);
+  return { outcome: { kind: "reply", reply }, journal, change: {} };
+}
+
+/** The `onMismatch: "report"` answer: the final-report tool call when offered, else text. */
+export function mismatchReport(req: CanonicalRequest, message: string, idSeed: string, title = "# Scenario Failure"): Reply {
+  const content = `${title}\n\n${message}`;
+  const base = resolveReply(undefined, undefined, req, idSeed);
+  if (req.tools.includes(FINAL_REPORT_TOOL)) {
+    const args = { status: "failure", report_format: "markdown", report_content: content };
+    return {
+      ...base,
+      text: "Encountered scenario mismatch.",
+      toolCalls: [{ name: FINAL_REPORT_TOOL, arguments: JSON.stringify(args) }],
+      finishReason: "tool_calls",
+    };
+  }
+  return { ...base, text: content };
+}
+
+function resolveReasoning(r: ScenarioResponse["reasoning"]): ReplyReasoning[] {
+  if (r === undefined) return [];
+  if (typeof r === "string") return [{ type: "thinking", text: r }];
+  return r.map((b) =>
+    "redacted" in b
+      ? { type: "redacted", data: b.redacted }
+      : { type: "thinking", text: b.text, ...(b.signature !== undefined ? { signature: b.signature } : {}) },
+  );
+}
+
+/** Applies every default to a step's response. */
+export function resolveReply(
+  scenario: Scenario | undefined,
+  step: Step | undefined,
+  req: CanonicalRequest,
+  idSeed: string,
+): Reply {
+  const r: ScenarioResponse = step?.respond ?? {};
+  const d = scenario?.defaults ?? {};
+  const usage = { ...d.usage, ...r.usage };
+  const stream = { ...d.stream, ...r.stream };
+  const toolCalls = (r.toolCalls ?? []).map((c) => ({
+    ...(c.id !== undefined ? { id: c.id } : {}),
+    name: c.name,
+    arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
+  }));
+  const text = r.text ?? (toolCalls.length === 0 && r.refusal === undefined ? "" : undefined);
+  return {
+    ...(text !== undefined ? { text } : {}),
+    reasoning: resolveReasoning(r.reasoning),
+    reasoningField: r.reasoningField ?? "reasoning_content",
+    toolCalls,
+    ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
+    finishReason: r.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+    usage: {
+      inputTokens: usage.inputTokens ?? DEFAULT_USAGE.inputTokens,
+      outputTokens: usage.outputTokens ?? DEFAULT_USAGE.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens ?? 0,
+      cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+      reasoningTokens: usage.reasoningTokens ?? 0,
+    },
+    model: r.model ?? req.model,
+    latencyMs: r.latencyMs ?? d.latencyMs ?? 0,
+    pacing: {
+      ttftMs: stream.ttftMs ?? 0,
+      tokensPerSecond: stream.tokensPerSecond ?? 0,
+      chunkDelayMs: stream.chunkDelayMs ?? 0,
+      chunkWords: stream.chunkWords ?? 1,
+      jitterMs: stream.jitterMs ?? 0,
+      seed: stream.seed ?? 0,
+    },
+    headers: r.headers ?? {},
+    idSeed,
+  };
+}

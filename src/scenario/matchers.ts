@@ -1,0 +1,161 @@
+/**
+ * Matchers and expectations: pure checks of a canonical request that say exactly what failed.
+ */
+import {
+  firstUserMessage,
+  lastUserMessage,
+  pendingToolResults,
+  turnOf,
+  type CanonicalRequest,
+} from "../canonical/request";
+import type { Expectations, Matcher, StringMatch } from "./schema";
+
+/** One condition that did not hold, with what was expected and what the request had. */
+export interface Miss {
+  field: string;
+  expected: string;
+  actual: string;
+}
+
+export function describeMiss(m: Miss): string {
+  return `${m.field}: expected ${m.expected}, got ${m.actual}`;
+}
+
+/** Whether `value` satisfies a StringMatch. */
+export function stringMatches(match: StringMatch, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof match === "string") return value === match;
+  if ("equals" in match) return value === match.equals;
+  if ("contains" in match) return value.includes(match.contains);
+  return new RegExp(match.regex, (match.flags ?? "").replace(/[gy]/g, "")).test(value);
+}
+
+export function describeStringMatch(match: StringMatch): string {
+  if (typeof match === "string") return JSON.stringify(match);
+  if ("equals" in match) return JSON.stringify(match.equals);
+  if ("contains" in match) return `contains ${JSON.stringify(match.contains)}`;
+  return `matching /${match.regex}/${match.flags ?? ""}`;
+}
+
+const MAX_ACTUAL = 200;
+export function show(value: unknown): string {
+  if (value === undefined) return "(none)";
+  const s = JSON.stringify(value) ?? String(value);
+  return s.length > MAX_ACTUAL ? `${s.slice(0, MAX_ACTUAL)}…` : s;
+}
+
+function checkString(misses: Miss[], field: string, match: StringMatch | undefined, value: string | undefined) {
+  if (match !== undefined && !stringMatches(match, value)) {
+    misses.push({ field, expected: describeStringMatch(match), actual: show(value) });
+  }
+}
+
+function asList<T>(v: T | T[]): T[] {
+  return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * Every matcher condition that does not hold for this request (empty = match).
+ * @example matchMisses({ lastUserMessage: { contains: "weather" } }, req)
+ */
+export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest, prefix = "match"): Miss[] {
+  const misses: Miss[] = [];
+  if (!matcher) return misses;
+  if (matcher.provider !== undefined && !asList(matcher.provider).includes(req.provider)) {
+    misses.push({ field: `${prefix}.provider`, expected: show(matcher.provider), actual: show(req.provider) });
+  }
+  if (matcher.endpoint !== undefined && !asList(matcher.endpoint).includes(req.endpoint)) {
+    misses.push({ field: `${prefix}.endpoint`, expected: show(matcher.endpoint), actual: show(req.endpoint) });
+  }
+  checkString(misses, `${prefix}.model`, matcher.model, req.model);
+  if (matcher.stream !== undefined && matcher.stream !== req.stream) {
+    misses.push({ field: `${prefix}.stream`, expected: show(matcher.stream), actual: show(req.stream) });
+  }
+  if (matcher.turn !== undefined && matcher.turn !== turnOf(req)) {
+    misses.push({ field: `${prefix}.turn`, expected: show(matcher.turn), actual: show(turnOf(req)) });
+  }
+  checkString(misses, `${prefix}.firstUserMessage`, matcher.firstUserMessage, firstUserMessage(req));
+  checkString(misses, `${prefix}.lastUserMessage`, matcher.lastUserMessage, lastUserMessage(req));
+  checkString(misses, `${prefix}.system`, matcher.system, req.system);
+  if (matcher.toolResult !== undefined) {
+    const want = matcher.toolResult;
+    const results = pendingToolResults(req);
+    const hit = results.some(
+      (r) =>
+        (want.name === undefined || stringMatches(want.name, r.name)) &&
+        (want.toolCallId === undefined || stringMatches(want.toolCallId, r.toolCallId)) &&
+        (want.content === undefined || stringMatches(want.content, r.content)),
+    );
+    if (!hit) {
+      const expected = Object.entries(want)
+        .map(([k, v]) => `${k} ${describeStringMatch(v as StringMatch)}`)
+        .join(", ");
+      misses.push({
+        field: `${prefix}.toolResult`,
+        expected: expected === "" ? "a tool result after the last assistant turn" : `a tool result with ${expected}`,
+        actual:
+          results.length === 0
+            ? "no tool result after the last assistant turn"
+            : show(results.map((r) => ({ name: r.name, toolCallId: r.toolCallId, content: r.content }))),
+      });
+    }
+  }
+  if (matcher.tools !== undefined) {
+    const missing = matcher.tools.filter((t) => !req.tools.includes(t));
+    if (missing.length > 0) {
+      misses.push({ field: `${prefix}.tools`, expected: `tools ${show(matcher.tools)} offered`, actual: show(req.tools) });
+    }
+  }
+  for (const [name, match] of Object.entries(matcher.headers ?? {})) {
+    checkString(misses, `${prefix}.headers.${name.toLowerCase()}`, match, req.headers[name.toLowerCase()]);
+  }
+  return misses;
+}
+
+const TOLERANCE = 1e-6;
+
+/**
+ * Every expectation this request fails. `scenarioSystem` is the scenario-level systemPromptMustInclude.
+ * @example expectationMisses({ temperature: 0.2 }, req)
+ */
+export function expectationMisses(
+  expect: Expectations | undefined,
+  req: CanonicalRequest,
+  scenarioSystem: string[] = [],
+): Miss[] {
+  const misses: Miss[] = [];
+  const fragments = [...scenarioSystem, ...(expect?.systemPromptMustInclude ?? [])];
+  const missingFragments = fragments.filter((f) => !req.system.includes(f));
+  if (missingFragments.length > 0) {
+    misses.push({
+      field: "expect.systemPromptMustInclude",
+      expected: `system prompt including ${show(missingFragments)}`,
+      actual: show(req.system),
+    });
+  }
+  if (!expect) return misses;
+  if (expect.tools !== undefined && !expect.allowMissingTools) {
+    const missing = expect.tools.filter((t) => !t.startsWith("agent__") && !req.tools.includes(t));
+    if (missing.length > 0) {
+      misses.push({ field: "expect.tools", expected: `tools ${show(missing)} offered`, actual: show(req.tools) });
+    }
+  }
+  if (expect.temperature !== undefined) {
+    if (req.temperature === undefined || Math.abs(req.temperature - expect.temperature) > TOLERANCE) {
+      misses.push({ field: "expect.temperature", expected: show(expect.temperature), actual: show(req.temperature) });
+    }
+  }
+  if (expect.topP !== undefined) {
+    if (req.topP === undefined || Math.abs(req.topP - expect.topP) > TOLERANCE) {
+      misses.push({ field: "expect.topP", expected: show(expect.topP), actual: show(req.topP) });
+    }
+  }
+  if (expect.reasoning !== undefined && expect.reasoning !== req.reasoning) {
+    misses.push({ field: "expect.reasoning", expected: show(expect.reasoning), actual: show(req.reasoning) });
+  }
+  checkString(misses, "expect.model", expect.model, req.model);
+  if (expect.maxTokens !== undefined && expect.maxTokens !== req.maxTokens) {
+    misses.push({ field: "expect.maxTokens", expected: show(expect.maxTokens), actual: show(req.maxTokens) });
+  }
+  return misses;
+}

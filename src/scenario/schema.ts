@@ -1,0 +1,218 @@
+/**
+ * The scenario document (contract section 3): the single source of truth for what users write.
+ * Strict objects throughout, so a typo fails loudly with its JSON path.
+ */
+import { z } from "zod";
+import { ENDPOINTS, PROVIDERS } from "../canonical/request";
+
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** Session names that would make a `/s/{scenario}/{session}/…` prefix ambiguous. */
+export const RESERVED_SESSIONS = ["v1", "v1beta", "api"] as const;
+
+export const NameSchema = z
+  .string()
+  .regex(NAME_PATTERN, "must match [a-z0-9][a-z0-9._-]{0,63}");
+
+/** A string (exact), or `{ equals }`, `{ contains }`, `{ regex, flags }`. */
+export const StringMatchSchema = z.union([
+  z.string(),
+  z.strictObject({ equals: z.string() }),
+  z.strictObject({ contains: z.string() }),
+  z.strictObject({
+    regex: z.string().refine((r) => isValidRegex(r), "not a valid regular expression"),
+    flags: z
+      .string()
+      .regex(/^[dgimsuvy]*$/, "regex flags may only be d, g, i, m, s, u, v, y")
+      .optional(),
+  }),
+]);
+export type StringMatch = z.output<typeof StringMatchSchema>;
+
+function isValidRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ProviderSchema = z.enum(PROVIDERS);
+
+export const MatcherSchema = z.strictObject({
+  provider: z.union([ProviderSchema, z.array(ProviderSchema).min(1)]).optional(),
+  endpoint: z.union([z.enum(ENDPOINTS), z.array(z.enum(ENDPOINTS)).min(1)]).optional(),
+  model: StringMatchSchema.optional(),
+  stream: z.boolean().optional(),
+  turn: z.number().int().min(1).optional(),
+  firstUserMessage: StringMatchSchema.optional(),
+  lastUserMessage: StringMatchSchema.optional(),
+  system: StringMatchSchema.optional(),
+  toolResult: z
+    .strictObject({
+      name: StringMatchSchema.optional(),
+      toolCallId: StringMatchSchema.optional(),
+      content: StringMatchSchema.optional(),
+    })
+    .optional(),
+  tools: z.array(z.string()).optional(),
+  headers: z.record(z.string(), StringMatchSchema).optional(),
+});
+export type Matcher = z.output<typeof MatcherSchema>;
+
+export const ExpectationsSchema = z.strictObject({
+  tools: z.array(z.string()).optional(),
+  allowMissingTools: z.boolean().optional(),
+  temperature: z.number().optional(),
+  topP: z.number().optional(),
+  reasoning: z.enum(["enabled", "disabled"]).optional(),
+  systemPromptMustInclude: z.array(z.string()).optional(),
+  model: StringMatchSchema.optional(),
+  maxTokens: z.number().int().optional(),
+});
+export type Expectations = z.output<typeof ExpectationsSchema>;
+
+const HeadersSchema = z.record(z.string(), z.string());
+
+/** Fields every failure kind takes. */
+const failureBase = {
+  message: z.string().optional(),
+  retryAfterMs: z.number().min(0).optional(),
+  retryable: z.boolean().optional(),
+  headers: HeadersSchema.optional(),
+};
+const afterChunks = z.number().int().min(0).optional();
+
+export const FailureSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("rate_limit"), ...failureBase }),
+  z.strictObject({ kind: z.literal("overloaded"), ...failureBase }),
+  z.strictObject({ kind: z.literal("model_error"), ...failureBase }),
+  z.strictObject({
+    kind: z.literal("timeout"),
+    ...failureBase,
+    /** No byte for this long, then the response. Default 600000 (the SDKs' default timeout). */
+    delayMs: z.number().int().min(0).optional(),
+  }),
+  z.strictObject({ kind: z.literal("network_error"), ...failureBase, afterChunks }),
+  z.strictObject({ kind: z.literal("invalid_response"), ...failureBase, afterChunks }),
+  z.strictObject({
+    kind: z.literal("stream_error"),
+    ...failureBase,
+    afterChunks,
+    /** Anthropic `error.type` of the error event; default `overloaded_error`. OpenAI: `error.type`. */
+    errorType: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("http"),
+    ...failureBase,
+    status: z.number().int().min(100).max(599),
+    /** Sent verbatim: a string as-is, anything else as JSON. */
+    body: z.unknown().optional(),
+  }),
+]);
+export type Failure = z.output<typeof FailureSchema>;
+export type FailureKind = Failure["kind"];
+
+export const StreamOptionsSchema = z.strictObject({
+  /** Delay before the first content event, after headers. */
+  ttftMs: z.number().min(0).optional(),
+  /** Words per second for content events; 0 = no pacing. */
+  tokensPerSecond: z.number().min(0).optional(),
+  /** Fixed delay between events. */
+  chunkDelayMs: z.number().min(0).optional(),
+  /** Words of text per content event. */
+  chunkWords: z.number().int().min(1).optional(),
+  /** Up to this many ms added to each delay, from a PRNG seeded with `seed`. */
+  jitterMs: z.number().min(0).optional(),
+  seed: z.number().int().optional(),
+});
+export type StreamOptions = z.output<typeof StreamOptionsSchema>;
+
+export const UsageSchema = z.strictObject({
+  inputTokens: z.number().int().min(0).optional(),
+  outputTokens: z.number().int().min(0).optional(),
+  cacheReadTokens: z.number().int().min(0).optional(),
+  cacheWriteTokens: z.number().int().min(0).optional(),
+  reasoningTokens: z.number().int().min(0).optional(),
+});
+export type Usage = z.output<typeof UsageSchema>;
+
+export const ReasoningBlockSchema = z.union([
+  z.strictObject({ text: z.string(), signature: z.string().optional() }),
+  z.strictObject({ redacted: z.string() }),
+]);
+
+export const ToolCallSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  /** An object (sent as JSON), or a raw string sent verbatim — even invalid JSON. */
+  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+});
+
+export const ResponseSchema = z.strictObject({
+  text: z.string().optional(),
+  reasoning: z.union([z.string(), z.array(ReasoningBlockSchema)]).optional(),
+  /** OpenAI Chat Completions field that carries reasoning text. */
+  reasoningField: z.enum(["reasoning_content", "reasoning"]).optional(),
+  toolCalls: z.array(ToolCallSchema).optional(),
+  refusal: z.string().optional(),
+  finishReason: z.enum(["stop", "length", "tool_calls", "content_filter"]).optional(),
+  usage: UsageSchema.optional(),
+  model: z.string().optional(),
+  latencyMs: z.number().min(0).optional(),
+  stream: StreamOptionsSchema.optional(),
+  headers: HeadersSchema.optional(),
+});
+export type ScenarioResponse = z.output<typeof ResponseSchema>;
+
+export const StepSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  match: MatcherSchema.optional(),
+  expect: ExpectationsSchema.optional(),
+  consume: z.boolean().optional(),
+  failures: z.array(FailureSchema).optional(),
+  respond: ResponseSchema.optional(),
+});
+export type Step = z.output<typeof StepSchema>;
+
+export const ScenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    name: NameSchema,
+    description: z.string().optional(),
+    priority: z.number().optional(),
+    match: MatcherSchema.optional(),
+    systemPromptMustInclude: z.array(z.string()).optional(),
+    onMismatch: z.enum(["error", "report"]).optional(),
+    /** Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true. */
+    strict: z.boolean().optional(),
+    defaults: z
+      .strictObject({
+        usage: UsageSchema.optional(),
+        stream: StreamOptionsSchema.optional(),
+        latencyMs: z.number().min(0).optional(),
+      })
+      .optional(),
+    steps: z.array(StepSchema),
+  })
+  .superRefine((doc, ctx) => {
+    const seen = new Map<string, number>();
+    doc.steps.forEach((step, i) => {
+      const id = step.id ?? `step-${i + 1}`;
+      const prev = seen.get(id);
+      if (prev !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["steps", i, "id"],
+          message: `duplicate step id "${id}" (also steps[${prev}])`,
+        });
+      }
+      seen.set(id, i);
+    });
+  });
+export type Scenario = z.output<typeof ScenarioSchema>;
+
+/** Step id as the journal and session state show it. */
+export function stepId(step: Step, index: number): string {
+  return step.id ?? `step-${index + 1}`;
+}

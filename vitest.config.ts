@@ -1,0 +1,32 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+/** Admin token the in-workerd tests use; Node tests start their own Worker with their own token. */
+export const TEST_ADMIN_TOKEN = "test-admin-token";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: false,
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DEFAULT_WORDS_PER_SECOND: "0" } },
+          }),
+        ],
+        test: { name: "workers", include: ["test/integration/**/*.test.ts"] },
+      },
+      {
+        extends: false,
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/unit/**/*.test.ts", "test/compat/**/*.test.ts", "test/client/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
