@@ -5,7 +5,7 @@
  */
 import type { CanonicalRequest, Endpoint, ProviderName } from "../canonical/request";
 import type { Reply } from "../canonical/outcome";
-import type { Failure } from "../scenario/schema";
+import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
@@ -48,8 +48,12 @@ export interface ProviderSurface<W = unknown> {
   checkHeaders(headers: Headers): ApiError | undefined;
   /** Validates the JSON body (loosely: unknown fields pass) into the canonical request. */
   parse(body: unknown, headers: Headers): ParseResult<W>;
-  /** Any provider-specific check that needs the session's scenario (e.g. Anthropic strict mode). */
-  validate?(wire: W, request: CanonicalRequest, strict: boolean): ApiError | undefined;
+  /**
+   * Provider-specific checks that need the selected scenario (e.g. Anthropic's thinking-signature rule,
+   * skipped when `scenario.strict === false`). Runs before the session sees the request; an error is
+   * answered in the provider's shape and nothing is journaled. `scenario` is undefined for the default responder.
+   */
+  validate?(wire: W, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined;
   /** This provider's error shape for a code from the closed set. */
   renderError(error: ApiError, requestId: string): RenderedError;
   /** Headers a scripted failure adds (rate-limit headers on 429, …). */
