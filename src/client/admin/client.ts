@@ -1,0 +1,219 @@
+/**
+ * A typed client for the admin API (contract section 5), over `fetch`.
+ */
+import type { z } from "zod";
+import type { Scenario } from "../../scenario/schema";
+import type { ScenarioInput } from "../builder/types";
+import { MockLLMAdminError, type AdminErrorCode } from "./errors";
+import {
+  AdminErrorBodySchema,
+  BulkUploadResultSchema,
+  JournalSchema,
+  ScenarioListSchema,
+  SessionStateSchema,
+  UploadResultSchema,
+  type JournalEntry,
+  type ScenarioSummary,
+  type SessionState,
+  type UploadResult,
+} from "./types";
+
+export interface AdminClientOptions {
+  /** Base URL of the server, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  /** The server's `ADMIN_TOKEN`. */
+  token: string;
+  /** Per-request timeout in ms (default 30000). */
+  timeoutMs?: number;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+/** Anything with `build()`, such as a `ScenarioBuilder`: built (and validated) before upload. */
+export type Uploadable = ScenarioInput | { build(): Scenario };
+
+export class AdminClient {
+  readonly url: string;
+  readonly #token: string;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: AdminClientOptions) {
+    this.url = options.url.replace(/\/+$/, "");
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /**
+   * Validates on the server and stores one scenario.
+   * @example await admin.upload(scenario("hello").step((s) => s.text("Hi")))
+   */
+  async upload(doc: Uploadable): Promise<UploadResult> {
+    const body = toDocument(doc);
+    const name = typeof body.name === "string" ? body.name : "";
+    return this.#request("PUT", `/admin/scenarios/${encodeURIComponent(name)}`, UploadResultSchema, body);
+  }
+
+  /**
+   * Stores several scenarios at once: all valid or none stored.
+   * @example await admin.uploadMany([a, b])
+   */
+  async uploadMany(docs: readonly Uploadable[]): Promise<UploadResult[]> {
+    return this.#request("POST", "/admin/scenarios", BulkUploadResultSchema, docs.map(toDocument));
+  }
+
+  /**
+   * Every scenario the server knows, bundled and uploaded.
+   * @example (await admin.list()).map((s) => s.name)
+   */
+  async list(): Promise<ScenarioSummary[]> {
+    return this.#request("GET", "/admin/scenarios", ScenarioListSchema);
+  }
+
+  /**
+   * One scenario document as stored.
+   * @example const doc = await admin.get("weather")
+   */
+  async get(name: string): Promise<ScenarioInput> {
+    const doc = await this.#request("GET", `/admin/scenarios/${encodeURIComponent(name)}`, undefined);
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+      throw this.#badResponse("GET", `/admin/scenarios/${encodeURIComponent(name)}`, "expected a scenario document");
+    }
+    return doc as ScenarioInput; // the server's own stored document, passed through untouched
+  }
+
+  /**
+   * Removes an uploaded scenario (a bundled twin comes back as the default).
+   * @example await admin.delete("weather")
+   */
+  async delete(name: string): Promise<void> {
+    await this.#request("DELETE", `/admin/scenarios/${encodeURIComponent(name)}`, undefined);
+  }
+
+  /**
+   * A session's state: version in use, steps used and attempts, request count.
+   * @example (await admin.session("weather", "run-1")).steps
+   */
+  async session(scenario: string, session = "default"): Promise<SessionState> {
+    return this.#request("GET", sessionPath(scenario, session), SessionStateSchema);
+  }
+
+  /**
+   * A session's request journal, oldest first.
+   * @example (await admin.journal("weather")).map((e) => e.outcome)
+   */
+  async journal(scenario: string, session = "default"): Promise<JournalEntry[]> {
+    return this.#request("GET", `${sessionPath(scenario, session)}/requests`, JournalSchema);
+  }
+
+  /**
+   * Forgets a session's usage, attempts and journal; it picks up the newest version.
+   * @example await admin.reset("weather", "run-1")
+   */
+  async reset(scenario: string, session = "default"): Promise<void> {
+    await this.#request("POST", `${sessionPath(scenario, session)}/reset`, undefined);
+  }
+
+  /**
+   * The scenario JSON Schema.
+   * @example const schema = await admin.schema()
+   */
+  async schema(): Promise<unknown> {
+    return this.#request("GET", "/admin/schema", undefined);
+  }
+
+  async #request<S extends z.ZodType | undefined>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<S extends z.ZodType ? z.output<S> : unknown> {
+    const url = `${this.url}${path}`;
+    const label = `${method} ${url}`;
+    let res: Response;
+    try {
+      res = await this.#fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.#token}`,
+          accept: "application/json",
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (err) {
+      throw new MockLLMAdminError("unreachable", 0, label, networkReason(err), [], { cause: err });
+    }
+    const text = await res.text();
+    if (!res.ok) throw errorFromResponse(res.status, label, text);
+    if (text.trim() === "") return undefined as never; // 204-style answers carry nothing to validate
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw this.#badResponse(method, path, `not JSON: ${text.slice(0, 200)}`);
+    }
+    if (schema === undefined) return json as never;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw this.#badResponse(method, path, `unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    }
+    return parsed.data as never;
+  }
+
+  #badResponse(method: string, path: string, detail: string): MockLLMAdminError {
+    return new MockLLMAdminError("bad_response", 200, `${method} ${this.url}${path}`, detail);
+  }
+}
+
+function sessionPath(scenario: string, session: string): string {
+  return `/admin/sessions/${encodeURIComponent(scenario)}/${encodeURIComponent(session)}`;
+}
+
+function toDocument(doc: Uploadable): ScenarioInput {
+  return "build" in doc && typeof doc.build === "function" ? doc.build() : (doc as ScenarioInput);
+}
+
+function errorFromResponse(status: number, label: string, text: string): MockLLMAdminError {
+  let message: string | undefined;
+  let issues: { path: string; message: string }[] = [];
+  try {
+    const parsed = AdminErrorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      const e = parsed.data.error;
+      if (typeof e === "string") message = e;
+      else {
+        message = e.message;
+        issues = (e.issues ?? []).map((i) => ({ path: i.path, message: i.message }));
+      }
+    }
+  } catch {
+    message = text.trim().slice(0, 500) || undefined;
+  }
+  const code: AdminErrorCode =
+    status === 401
+      ? "unauthorized"
+      : status === 503 && /admin disabled/i.test(message ?? text)
+        ? "admin_disabled"
+        : status === 404
+          ? "not_found"
+          : status === 400 && issues.length > 0
+            ? "invalid"
+            : "http";
+  return new MockLLMAdminError(code, status, label, message, issues);
+}
+
+function networkReason(err: unknown): string {
+  if (err instanceof Error) {
+    if (err.name === "TimeoutError") return "timed out";
+    const cause: unknown = err.cause;
+    if (cause instanceof Error) {
+      const code = (cause as { code?: unknown }).code;
+      return typeof code === "string" ? `${code}: ${cause.message}` : cause.message;
+    }
+    return err.message;
+  }
+  return String(err);
+}

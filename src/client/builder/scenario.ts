@@ -1,0 +1,146 @@
+/**
+ * A fluent, immutable builder for scenario documents. `build()` validates with the same zod
+ * schema the server uses and returns exactly the contract's JSON.
+ */
+import { parseScenarioDocument } from "../../scenario/document";
+import type { Scenario } from "../../scenario/schema";
+import { ScenarioValidationError } from "./errors";
+import { StepBuilder } from "./step";
+import type { DefaultsInput, MatcherInput, ScenarioInput, StepInput } from "./types";
+
+type StepSpec = StepInput | StepBuilder | ((s: StepBuilder) => StepBuilder);
+
+export class ScenarioBuilder {
+  readonly #doc: ScenarioInput;
+
+  constructor(doc: ScenarioInput) {
+    this.#doc = doc;
+  }
+
+  /** @example scenario("x").description("asks for a tool, then answers") */
+  description(description: string): ScenarioBuilder {
+    return this.#with({ description });
+  }
+
+  /**
+   * Priority for automatic selection by the top-level matcher (higher first).
+   * @example scenario("x").match({ system: { contains: "pirate" } }).priority(10)
+   */
+  priority(priority: number): ScenarioBuilder {
+    return this.#with({ priority });
+  }
+
+  /**
+   * Top-level matcher: lets the scenario answer requests that don't name it. Merges with earlier calls.
+   * @example scenario("x").match({ firstUserMessage: { contains: "weather" } })
+   */
+  match(matcher: MatcherInput): ScenarioBuilder {
+    return this.#with({ match: { ...this.#doc.match, ...matcher } });
+  }
+
+  /**
+   * Texts every request's system prompt must contain; appends.
+   * @example scenario("x").systemPromptMustInclude("You are a weather bot")
+   */
+  systemPromptMustInclude(...texts: string[]): ScenarioBuilder {
+    return this.#with({ systemPromptMustInclude: [...(this.#doc.systemPromptMustInclude ?? []), ...texts] });
+  }
+
+  /**
+   * What a mismatch answers: an HTTP 400 (`"error"`, default) or a 200 failure report (`"report"`).
+   * @example scenario("x").onMismatch("report")
+   */
+  onMismatch(onMismatch: "error" | "report"): ScenarioBuilder {
+    return this.#with({ onMismatch });
+  }
+
+  /**
+   * Anthropic: enforce the real API's checks such as echoed thinking signatures (default true).
+   * @example scenario("x").strict(false)
+   */
+  strict(strict = true): ScenarioBuilder {
+    return this.#with({ strict });
+  }
+
+  /**
+   * Scenario-wide usage, stream pacing and latency; merges with earlier calls.
+   * @example scenario("x").defaults({ latencyMs: 20, stream: { tokensPerSecond: 50 } })
+   */
+  defaults(defaults: DefaultsInput): ScenarioBuilder {
+    return this.#with({ defaults: { ...this.#doc.defaults, ...defaults } });
+  }
+
+  /**
+   * Appends a step: a callback on a fresh step builder, a builder, or a plain step object.
+   * With an id first, names the step.
+   * @example scenario("x").step("ask", (s) => s.match({ turn: 1 }).toolCall("search", { q: "x" }))
+   */
+  step(spec: StepSpec): ScenarioBuilder;
+  step(id: string, spec: StepSpec): ScenarioBuilder;
+  step(first: string | StepSpec, second?: StepSpec): ScenarioBuilder {
+    const id = typeof first === "string" ? first : undefined;
+    const spec = typeof first === "string" ? second : first;
+    if (spec === undefined) throw new TypeError(`step("${String(id)}"): missing the step itself`);
+    let built = toStep(spec);
+    if (id !== undefined) built = { id, ...built };
+    return this.#with({ steps: [...this.#doc.steps, built] });
+  }
+
+  /**
+   * The document as JSON, without validating (use `build()` to validate).
+   * Only fields that were set, in contract order.
+   */
+  toJSON(): ScenarioInput {
+    const d = this.#doc;
+    const out: ScenarioInput = { name: d.name, steps: [] };
+    if (d.$schema !== undefined) out.$schema = d.$schema;
+    if (d.description !== undefined) out.description = d.description;
+    if (d.priority !== undefined) out.priority = d.priority;
+    if (d.match !== undefined) out.match = d.match;
+    if (d.systemPromptMustInclude !== undefined) out.systemPromptMustInclude = d.systemPromptMustInclude;
+    if (d.onMismatch !== undefined) out.onMismatch = d.onMismatch;
+    if (d.strict !== undefined) out.strict = d.strict;
+    if (d.defaults !== undefined) out.defaults = d.defaults;
+    out.steps = d.steps;
+    return out;
+  }
+
+  /**
+   * Validates and returns the scenario document.
+   * @throws ScenarioValidationError listing every issue's JSON path.
+   * @example const doc = scenario("hello").step((s) => s.text("Hi")).build()
+   */
+  build(): Scenario {
+    const result = parseScenarioDocument(this.toJSON());
+    if (!result.ok) throw new ScenarioValidationError(this.#doc.name, result.issues);
+    return result.scenario;
+  }
+
+  #with(patch: Partial<ScenarioInput>): ScenarioBuilder {
+    return new ScenarioBuilder({ ...this.#doc, ...patch });
+  }
+}
+
+function toStep(spec: StepSpec): StepInput {
+  if (spec instanceof StepBuilder) return spec.toJSON();
+  if (typeof spec === "function") {
+    const result: unknown = spec(new StepBuilder());
+    if (!(result instanceof StepBuilder)) {
+      throw new TypeError("step(fn): fn must return the step builder, e.g. (s) => s.text(\"hi\")");
+    }
+    return result.toJSON();
+  }
+  return spec;
+}
+
+/**
+ * Starts a scenario document named `name` (`[a-z0-9][a-z0-9._-]{0,63}`).
+ * @example
+ * scenario("weather")
+ *   .step((s) => s.match({ lastUserMessage: { contains: "weather" } }).toolCall("get_weather", { city: "Paris" }))
+ *   .step((s) => s.match({ toolResult: {} }).text("Sunny"))
+ *   .build();
+ */
+export function scenario(name: string): ScenarioBuilder {
+  return new ScenarioBuilder({ name, steps: [] });
+}

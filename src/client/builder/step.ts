@@ -1,0 +1,187 @@
+/**
+ * A fluent, immutable builder for one scenario step. Every method returns a new builder,
+ * so a half-built step can be shared and varied safely.
+ */
+import type {
+  ExpectationsInput,
+  FailureArgs,
+  FailureInput,
+  FailureKind,
+  MatcherInput,
+  ReasoningBlockInput,
+  ResponseInput,
+  StepInput,
+  StreamOptionsInput,
+  ToolCallInput,
+  UsageInput,
+} from "./types";
+
+type FinishReason = NonNullable<ResponseInput["finishReason"]>;
+
+export class StepBuilder {
+  readonly #step: StepInput;
+
+  constructor(step: StepInput = {}) {
+    this.#step = step;
+  }
+
+  /**
+   * Names the step (default `step-{n}`); the journal and session state show it.
+   * @example s.id("ask-tool")
+   */
+  id(id: string): StepBuilder {
+    return this.#with({ id });
+  }
+
+  /**
+   * Adds matcher conditions; every condition must hold. Called twice, the conditions merge.
+   * @example s.match({ lastUserMessage: { contains: "weather" }, provider: "openai" })
+   */
+  match(matcher: MatcherInput): StepBuilder {
+    return this.#with({ match: { ...this.#step.match, ...matcher } });
+  }
+
+  /**
+   * Adds expectations, checked after a match: a miss is a mismatch, not a skip.
+   * @example s.expect({ tools: ["get_weather"], temperature: 0 })
+   */
+  expect(expectations: ExpectationsInput): StepBuilder {
+    return this.#with({ expect: { ...this.#step.expect, ...expectations } });
+  }
+
+  /**
+   * Whether answering uses the step up (default true). `consume(false)` answers every time it matches.
+   * @example s.match({ turn: 1 }).consume(false)
+   */
+  consume(consume = true): StepBuilder {
+    return this.#with({ consume });
+  }
+
+  /**
+   * Appends one scripted failure: the next attempt at this step gets it instead of the response.
+   * @example s.fail("rate_limit", { retryAfterMs: 10 }).text("ok")
+   */
+  fail<K extends FailureKind>(kind: K, ...args: FailureArgs<K>): StepBuilder {
+    const failure = { kind, ...args[0] } as FailureInput; // kind + that kind's own options
+    return this.#with({ failures: [...(this.#step.failures ?? []), failure] });
+  }
+
+  /**
+   * Appends `times` identical failures: attempts 1..times fail, the next one gets the response.
+   * @example s.failTimes(2, "overloaded").text("finally")
+   */
+  failTimes<K extends FailureKind>(times: number, kind: K, ...args: FailureArgs<K>): StepBuilder {
+    if (!Number.isInteger(times) || times < 0) {
+      throw new RangeError(`failTimes: times must be a whole number >= 0, got ${String(times)}`);
+    }
+    let next: StepBuilder = this;
+    for (let i = 0; i < times; i++) next = next.fail(kind, ...args);
+    return next;
+  }
+
+  /**
+   * Merges fields into the step's response, as written in the document.
+   * @example s.respond({ text: "hi", finishReason: "length" })
+   */
+  respond(response: ResponseInput): StepBuilder {
+    return this.#with({ respond: { ...this.#step.respond, ...response } });
+  }
+
+  /** @example s.text("It is sunny.") */
+  text(text: string): StepBuilder {
+    return this.respond({ text });
+  }
+
+  /**
+   * Reasoning before the answer: a string, or blocks with signatures / redacted data.
+   * @example s.reasoning([{ text: "Look it up.", signature: "sig" }])
+   */
+  reasoning(reasoning: string | ReasoningBlockInput[]): StepBuilder {
+    return this.respond({ reasoning });
+  }
+
+  /**
+   * Appends one tool call; `arguments` may be an object or a raw (even invalid JSON) string.
+   * @example s.toolCall("get_weather", { city: "Paris" }, { id: "call_1" })
+   */
+  toolCall(name: string, args?: ToolCallInput["arguments"], options: { id?: string } = {}): StepBuilder {
+    const call: ToolCallInput = {
+      ...(options.id !== undefined ? { id: options.id } : {}),
+      name,
+      ...(args !== undefined ? { arguments: args } : {}),
+    };
+    return this.respond({ toolCalls: [...(this.#step.respond?.toolCalls ?? []), call] });
+  }
+
+  /** @example s.refusal("I can't help with that.") */
+  refusal(refusal: string): StepBuilder {
+    return this.respond({ refusal });
+  }
+
+  /** @example s.text("cut").finishReason("length") */
+  finishReason(finishReason: FinishReason): StepBuilder {
+    return this.respond({ finishReason });
+  }
+
+  /**
+   * Token usage to report (fields not given keep the defaults).
+   * @example s.usage({ inputTokens: 10, outputTokens: 5 })
+   */
+  usage(usage: UsageInput): StepBuilder {
+    return this.respond({ usage: { ...this.#step.respond?.usage, ...usage } });
+  }
+
+  /** @example s.model("gpt-4o-2024-08-06") */
+  model(model: string): StepBuilder {
+    return this.respond({ model });
+  }
+
+  /**
+   * Delay before the first byte, in ms.
+   * @example s.latency(250)
+   */
+  latency(latencyMs: number): StepBuilder {
+    return this.respond({ latencyMs });
+  }
+
+  /**
+   * Streaming pacing; merges with earlier calls.
+   * @example s.stream({ ttftMs: 100, tokensPerSecond: 20, chunkWords: 2 })
+   */
+  stream(stream: StreamOptionsInput): StepBuilder {
+    return this.respond({ stream: { ...this.#step.respond?.stream, ...stream } });
+  }
+
+  /**
+   * Extra response headers; merges with earlier calls.
+   * @example s.headers({ "x-extra": "1" })
+   */
+  headers(headers: Record<string, string>): StepBuilder {
+    return this.respond({ headers: { ...this.#step.respond?.headers, ...headers } });
+  }
+
+  /** The step as the document holds it: only the fields that were set, in contract order. */
+  toJSON(): StepInput {
+    const s = this.#step;
+    const out: StepInput = {};
+    if (s.id !== undefined) out.id = s.id;
+    if (s.match !== undefined) out.match = s.match;
+    if (s.expect !== undefined) out.expect = s.expect;
+    if (s.consume !== undefined) out.consume = s.consume;
+    if (s.failures !== undefined) out.failures = s.failures;
+    if (s.respond !== undefined) out.respond = s.respond;
+    return out;
+  }
+
+  #with(patch: Partial<StepInput>): StepBuilder {
+    return new StepBuilder({ ...this.#step, ...patch });
+  }
+}
+
+/**
+ * Starts a standalone step, for sharing between scenarios.
+ * @example const ask = step().match({ turn: 1 }).toolCall("search", { q: "x" })
+ */
+export function step(): StepBuilder {
+  return new StepBuilder();
+}

@@ -1,0 +1,50 @@
+import type { JournalEntry } from "../../admin/types";
+import { adminFrom, SERVER_HELP, SERVER_OPTIONS, sessionArgs, type Command } from "../command";
+import { EXIT, table } from "../io";
+
+export const journal: Command = {
+  name: "journal",
+  summary: "show a session's request journal",
+  help: `Usage: mockllm journal <scenario> [session] [--json] [--url <url>] [--token <token>]
+
+Shows every request the session answered, oldest first: which step answered, the outcome
+(response, failure, mismatch) and, for mismatches, why. The session defaults to "default".
+
+Options:
+  --json           print the journal as JSON (requests included)
+${SERVER_HELP}
+
+Example:
+  mockllm journal weather-agent run-42`,
+  options: { ...SERVER_OPTIONS, json: { type: "boolean" } },
+  async run(values, positionals, io) {
+    const { scenario, session } = sessionArgs(positionals);
+    const entries = await adminFrom(values, io).journal(scenario, session);
+    if (values.json === true) {
+      io.stdout(JSON.stringify(entries, null, 2));
+      return EXIT.ok;
+    }
+    if (entries.length === 0) {
+      io.stdout(`no requests in ${scenario}/${session}`);
+      return EXIT.ok;
+    }
+    const header = ["SEQ", "AT", "PROVIDER", "ENDPOINT", "STREAM", "TURN", "STEP", "OUTCOME", "STATUS", "REASONS"];
+    io.stdout(table([header, ...entries.map(row)]));
+    return EXIT.ok;
+  },
+};
+
+function row(e: JournalEntry): string[] {
+  return [
+    String(e.seq),
+    typeof e.at === "number" ? new Date(e.at).toISOString() : e.at,
+    e.provider ?? "-",
+    e.endpoint ?? "-",
+    e.stream === true ? "yes" : e.stream === false ? "no" : "-",
+    e.turn == null ? "-" : String(e.turn),
+    e.step ?? "-",
+    e.outcome,
+    e.status == null ? "-" : String(e.status),
+    (e.reasons ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("; "),
+  ];
+}

@@ -1,0 +1,55 @@
+import type { ScenarioInput } from "../../builder/types";
+import { adminFrom, SERVER_HELP, SERVER_OPTIONS, type Command } from "../command";
+import { collectFiles, loadScenarioFiles } from "../files";
+import { EXIT, table } from "../io";
+import { reportFiles } from "./validate";
+
+export const push: Command = {
+  name: "push",
+  summary: "upload scenario files, all or nothing",
+  help: `Usage: mockllm push <file|dir>... [--url <url>] [--token <token>]
+
+Validates the files locally, then uploads them in one bulk request: either all are stored
+or none. Shows for each scenario whether it was created, updated or unchanged.
+
+Options:
+${SERVER_HELP}
+
+Example:
+  MOCKLLM_URL=http://127.0.0.1:8787 MOCKLLM_ADMIN_TOKEN=… mockllm push scenarios/`,
+  options: SERVER_OPTIONS,
+  async run(values, positionals, io) {
+    const admin = adminFrom(values, io);
+    const files = await loadScenarioFiles(await collectFiles(positionals, io.cwd), io.cwd);
+    const bad = reportFiles(files, io, true);
+    if (bad > 0) {
+      io.stderr(`nothing pushed: ${bad} invalid file${bad === 1 ? "" : "s"}`);
+      return EXIT.failed;
+    }
+    const before = new Map((await admin.list()).map((s) => [s.name, s]));
+    // The documents exactly as written: the server hashes what it receives.
+    const results = await admin.uploadMany(files.map((f) => f.raw as ScenarioInput));
+    const counts = { created: 0, updated: 0, unchanged: 0 };
+    const rows = results.map((r) => {
+      const old = before.get(r.name);
+      const change =
+        old === undefined || old.source === "bundled"
+          ? old?.version === r.version
+            ? "unchanged"
+            : "created"
+          : old.version === r.version
+            ? "unchanged"
+            : "updated";
+      counts[change]++;
+      const note = old?.source === "bundled" && change === "created" ? " (overrides bundled)" : "";
+      const version = change === "updated" && old ? `${old.version} → ${r.version}` : r.version;
+      return [change, r.name, version + note];
+    });
+    io.stdout(table(rows));
+    io.stdout(
+      `pushed ${results.length} scenario${results.length === 1 ? "" : "s"} to ${admin.url}: ` +
+        `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged`,
+    );
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,91 @@
+/** Finding and reading scenario files for `validate` and `push`. */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import { parseScenarioDocument, type DocumentIssue } from "../../scenario/document";
+import type { Scenario } from "../../scenario/schema";
+import { UsageError } from "./io";
+
+export interface LoadedFile {
+  /** Path as shown to the user (relative to cwd). */
+  file: string;
+  /** The document exactly as written (what gets uploaded). */
+  raw: unknown;
+  result: { ok: true; scenario: Scenario } | { ok: false; issues: DocumentIssue[] };
+}
+
+/**
+ * Expands files and directories (recursively, `*.json`, skipping dot-folders and node_modules), sorted.
+ * @example await collectFiles(["scenarios"], process.cwd())
+ */
+export async function collectFiles(paths: readonly string[], cwd: string): Promise<string[]> {
+  if (paths.length === 0) throw new UsageError("no files or directories given");
+  const out = new Set<string>();
+  for (const p of paths) {
+    const abs = resolve(cwd, p);
+    const info = await stat(abs).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`no such file or directory: ${p}`);
+    if (info.isDirectory()) {
+      const found = await walk(abs);
+      if (found.length === 0) throw new UsageError(`no .json files in ${p}`);
+      found.forEach((f) => out.add(f));
+    } else out.add(abs);
+  }
+  return [...out];
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith(".") || e.name === "node_modules") continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(path)));
+    else if (e.isFile() && e.name.endsWith(".json")) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Reads and validates every file; a second document with an already-seen name is an issue too.
+ * @example const files = await loadScenarioFiles(await collectFiles(["scenarios"], cwd), cwd)
+ */
+export async function loadScenarioFiles(files: readonly string[], cwd: string): Promise<LoadedFile[]> {
+  const seen = new Map<string, string>();
+  const out: LoadedFile[] = [];
+  for (const abs of files) {
+    const file = relative(cwd, abs) || abs;
+    const text = await readFile(abs, "utf8");
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      out.push({ file, raw: undefined, result: { ok: false, issues: [{ path: "$", message: jsonError(err, text) }] } });
+      continue;
+    }
+    const result = parseScenarioDocument(raw);
+    if (result.ok) {
+      const other = seen.get(result.scenario.name);
+      if (other !== undefined) {
+        const message = `duplicate scenario name "${result.scenario.name}" (also in ${other})`;
+        out.push({ file, raw, result: { ok: false, issues: [{ path: "$.name", message }] } });
+        continue;
+      }
+      seen.set(result.scenario.name, file);
+    }
+    out.push({ file, raw, result });
+  }
+  return out;
+}
+
+/** `invalid JSON at line 3, column 5: …` from whatever JSON.parse said. */
+function jsonError(err: unknown, text: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const pos = /at position (\d+)/.exec(message);
+  if (pos?.[1] !== undefined && !/line \d+/.test(message)) {
+    const before = text.slice(0, Number(pos[1]));
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    return `invalid JSON at line ${line}, column ${column}: ${message}`;
+  }
+  return `invalid JSON: ${message}`;
+}

@@ -1,0 +1,1 @@
+export { startMockLLM, defaultWranglerConfig, type MockLLM, type StartMockLLMOptions } from "./start";

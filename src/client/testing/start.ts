@@ -1,0 +1,123 @@
+/**
+ * Starts this package's Worker locally for a test suite: a random free port, no persistence,
+ * no network, a random admin token, scenarios uploaded before it resolves.
+ */
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { NAME_PATTERN, RESERVED_SESSIONS } from "../../scenario/schema";
+import { AdminClient, type Uploadable } from "../admin/client";
+
+export interface StartMockLLMOptions {
+  /** Scenario documents or builders, uploaded (all or none) before `startMockLLM` resolves. */
+  scenarios?: readonly Uploadable[];
+  /** Admin token; default: random per instance. */
+  adminToken?: string;
+  /**
+   * Extra Worker variables. `DEFAULT_WORDS_PER_SECOND` defaults to `"0"` here so the default
+   * responder answers without pacing delays.
+   */
+  env?: Record<string, string>;
+  /** A Wrangler config to run instead of this package's own `wrangler.toml`. */
+  config?: string;
+}
+
+export interface MockLLM extends AsyncDisposable {
+  /** Origin of the running Worker, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly adminToken: string;
+  /** An admin client already pointed at this instance. */
+  readonly admin: AdminClient;
+  /**
+   * Base URL for the OpenAI SDK: `{url}/s/{scenario}[/{session}]/v1`, or `{url}/v1` without a scenario.
+   * @example new OpenAI({ apiKey: "test", baseURL: mock.openaiBaseURL("weather", "t1") })
+   */
+  openaiBaseURL(scenario?: string, session?: string): string;
+  /**
+   * Base URL for the Anthropic SDK (which appends `/v1` itself): `{url}/s/{scenario}[/{session}]`.
+   * @example new Anthropic({ apiKey: "test", baseURL: mock.anthropicBaseURL("weather") })
+   */
+  anthropicBaseURL(scenario?: string, session?: string): string;
+  /** Stops the Worker; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const QUIET_WRANGLER_ENV = {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+} as const;
+
+/** This package's `wrangler.toml`: three levels up from `{src,dist}/client/testing/`. */
+export function defaultWranglerConfig(): string {
+  return fileURLToPath(new URL("../../../wrangler.toml", import.meta.url));
+}
+
+/**
+ * Starts a local mockllm Worker and uploads `scenarios`.
+ * @example
+ * await using mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello"))] });
+ * const openai = new OpenAI({ apiKey: "test", baseURL: mock.openaiBaseURL("hi") });
+ */
+export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<MockLLM> {
+  const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
+  for (const [key, value] of Object.entries(QUIET_WRANGLER_ENV)) process.env[key] ??= value;
+  const { unstable_startWorker } = await import("wrangler");
+
+  const vars = { DEFAULT_WORDS_PER_SECOND: "0", ...options.env };
+  const bindings: Record<string, { type: "plain_text" | "secret_text"; value: string }> = {};
+  for (const [key, value] of Object.entries(vars)) bindings[key] = { type: "plain_text", value };
+  bindings.ADMIN_TOKEN = { type: "secret_text", value: adminToken };
+
+  const worker = await unstable_startWorker({
+    config: options.config ?? defaultWranglerConfig(),
+    bindings,
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: false,
+      watch: false,
+      liveReload: false,
+      remote: false,
+      logLevel: "none",
+    },
+  });
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopped ??= worker.dispose());
+  try {
+    await worker.ready;
+    const url = (await worker.url).origin;
+    const admin = new AdminClient({ url, token: adminToken });
+    if (options.scenarios !== undefined && options.scenarios.length > 0) await admin.uploadMany(options.scenarios);
+    return {
+      url,
+      adminToken,
+      admin,
+      openaiBaseURL: (scenario, session) => `${prefix(url, scenario, session)}/v1`,
+      anthropicBaseURL: (scenario, session) => prefix(url, scenario, session),
+      stop,
+      [Symbol.asyncDispose]: stop,
+    };
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+function prefix(url: string, scenario: string | undefined, session: string | undefined): string {
+  if (scenario === undefined) {
+    if (session !== undefined) throw new TypeError("a session needs a scenario: pass both");
+    return url;
+  }
+  checkName("scenario", scenario);
+  if (session === undefined) return `${url}/s/${scenario}`;
+  checkName("session", session);
+  if ((RESERVED_SESSIONS as readonly string[]).includes(session)) {
+    throw new TypeError(`session name "${session}" is reserved (${RESERVED_SESSIONS.join(", ")})`);
+  }
+  return `${url}/s/${scenario}/${session}`;
+}
+
+function checkName(kind: string, name: string): void {
+  if (!NAME_PATTERN.test(name)) throw new TypeError(`${kind} name "${name}" must match [a-z0-9][a-z0-9._-]{0,63}`);
+}

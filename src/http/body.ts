@@ -1,0 +1,99 @@
+/**
+ * Reading a client's JSON body strictly: size limit, content type, real JSON, an object.
+ */
+import { apiError, type ApiError } from "./errors";
+
+/** Largest request body accepted. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export type BodyResult = { ok: true; value: Record<string, unknown>; text: string } | { ok: false; error: ApiError };
+
+function tooLarge(): BodyResult {
+  return { ok: false, error: apiError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes.`) };
+}
+
+/** Reads at most `limit` bytes; undefined when the body is larger. */
+async function readLimited(request: Request, limit: number): Promise<string | undefined> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    all.set(c, offset);
+    offset += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+export function isJsonContentType(type: string | null): boolean {
+  if (type === null || type.trim() === "") return true; // liberal: parse it and see
+  const media = type.split(";")[0]!.trim().toLowerCase();
+  return media === "application/json" || media.endsWith("+json");
+}
+
+/**
+ * The request's JSON object body, or the error the client should get.
+ * @example const body = await readJsonBody(request); if (!body.ok) return render(body.error);
+ */
+export async function readJsonBody(request: Request): Promise<BodyResult> {
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > MAX_BODY_BYTES) return tooLarge();
+  const type = request.headers.get("content-type");
+  if (!isJsonContentType(type)) {
+    return {
+      ok: false,
+      error: apiError("unsupported_media_type", `Unsupported content type "${type}": send the body as application/json.`),
+    };
+  }
+  const text = await readLimited(request, MAX_BODY_BYTES);
+  if (text === undefined) return tooLarge();
+  if (text.trim() === "") {
+    return { ok: false, error: apiError("invalid_json", "The request body is empty: send a JSON object.") };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return {
+      ok: false,
+      error: apiError(
+        "invalid_json",
+        `We could not parse the JSON body of your request. (${(e as Error).message}) Send a valid JSON object.`,
+      ),
+    };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, error: apiError("invalid_request", "The request body must be a JSON object.") };
+  }
+  return { ok: true, value: value as Record<string, unknown>, text };
+}
+
+/** Largest request body kept in the journal; longer ones are truncated with a marker. */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+
+/** The body as the journal keeps it: parsed JSON, or a truncated string with a marker. */
+export function journalBody(text: string, value: unknown): unknown {
+  if (text.length <= JOURNAL_BODY_LIMIT) return value;
+  return `${text.slice(0, JOURNAL_BODY_LIMIT)}…[mockllm: truncated ${text.length - JOURNAL_BODY_LIMIT} of ${text.length} characters]`;
+}
+
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
+
+/** Request headers for the journal, secrets redacted. */
+export function redactHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of headers) out[k.toLowerCase()] = SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v;
+  return out;
+}

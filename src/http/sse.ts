@@ -1,0 +1,116 @@
+/**
+ * SSE encoding and the paced writer. Pacing runs on an absolute schedule measured from the start of the
+ * stream, so delays never accumulate drift; a client disconnect stops the writer and its timers.
+ */
+import type { Pacing } from "../canonical/outcome";
+import type { SseEvent } from "../providers/types";
+import { seededRandom } from "./hash";
+
+const encoder = new TextEncoder();
+
+/** One SSE event as wire text, always terminated by a blank line. */
+export function encodeEvent(e: SseEvent): string {
+  const lines = e.data.split("\n").map((l) => `data: ${l}`);
+  return `${e.event !== undefined ? `event: ${e.event}\n` : ""}${lines.join("\n")}\n\n`;
+}
+
+/** Offsets in ms from stream start at which each event is due. */
+export function schedule(events: SseEvent[], pacing: Pacing): number[] {
+  const jitter = seededRandom(pacing.seed);
+  let t = 0;
+  let started = false;
+  return events.map((e) => {
+    const words = e.words ?? 0;
+    if (words > 0) {
+      if (!started) {
+        t += pacing.ttftMs;
+        started = true;
+      } else {
+        t += pacing.chunkDelayMs;
+      }
+      if (pacing.tokensPerSecond > 0) t += (words * 1000) / pacing.tokensPerSecond;
+      if (pacing.jitterMs > 0) t += jitter() * pacing.jitterMs;
+    }
+    return t;
+  });
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** How a paced stream ends after its events. */
+export type StreamEnd =
+  | { kind: "close" }
+  /** The connection breaks: the body errors without a clean end. */
+  | { kind: "break" }
+  /** Raw text written last (a malformed line), then close. */
+  | { kind: "raw"; text: string };
+
+export interface PacedStreamOptions {
+  events: SseEvent[];
+  pacing: Pacing;
+  end: StreamEnd;
+  signal?: AbortSignal;
+  /** Keeps the writer alive after the handler returns (`ctx.waitUntil`). */
+  waitUntil: (p: Promise<unknown>) => void;
+}
+
+/**
+ * A readable body that writes `events` on their schedule. The writer never awaits before the
+ * Response is returned, so the handler cannot deadlock.
+ */
+export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const due = schedule(opts.events, opts.pacing);
+  const run = async () => {
+    const start = Date.now();
+    try {
+      for (let i = 0; i < opts.events.length; i++) {
+        const wait = (due[i] ?? 0) - (Date.now() - start);
+        if (wait > 0) await sleep(wait, opts.signal);
+        if (opts.signal?.aborted) throw new Error("client disconnected");
+        await writer.write(encoder.encode(encodeEvent(opts.events[i]!)));
+      }
+      if (opts.end.kind === "break") {
+        await writer.abort(new Error("mockllm: scripted network_error"));
+        return;
+      }
+      if (opts.end.kind === "raw") await writer.write(encoder.encode(opts.end.text));
+      await writer.close();
+    } catch {
+      // The client went away (or we broke the stream on purpose): stop writing.
+      await writer.abort().catch(() => {});
+    }
+  };
+  opts.waitUntil(run());
+  return readable;
+}
+
+/** A body that sends `text` and then breaks off without a clean end (JSON network_error). */
+export function brokenBody(text: string, waitUntil: (p: Promise<unknown>) => void): ReadableStream<Uint8Array> {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  waitUntil(
+    (async () => {
+      try {
+        await writer.write(encoder.encode(text));
+        await writer.abort(new Error("mockllm: scripted network_error"));
+      } catch {
+        await writer.abort().catch(() => {});
+      }
+    })(),
+  );
+  return readable;
+}

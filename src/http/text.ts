@@ -1,0 +1,26 @@
+/**
+ * Splitting generated text into stream chunks without losing a character.
+ */
+
+/** Splits `text` into pieces of `n` words each; joining the pieces gives `text` back exactly. */
+export function chunkWords(text: string, n: number): string[] {
+  const words = text.match(/\s*\S+/g);
+  if (!words) return text === "" ? [] : [text];
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += n) chunks.push(words.slice(i, i + n).join(""));
+  const tail = text.slice(words.join("").length);
+  if (tail !== "") chunks[chunks.length - 1] += tail;
+  return chunks;
+}
+
+/** Splits a JSON (or any) string into fragments of at most `size` characters. */
+export function chunkChars(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** Number of whitespace-separated words in `text`. */
+export function wordCount(text: string): number {
+  return text.match(/\S+/g)?.length ?? 0;
+}

@@ -1,0 +1,90 @@
+/**
+ * A canonical reply as Anthropic content blocks, stop reason and usage — shared by the JSON and SSE renderers.
+ * Block order: thinking / redacted_thinking, then text (then the refusal text), then tool_use.
+ */
+import type { Reply } from "../../canonical/outcome";
+import { makeId, toolCallId } from "../../http/ids";
+import { thinkingSignature } from "./thinking";
+
+export type OutBlock =
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "text"; text: string }
+  /** `json` is the scripted arguments text, streamed verbatim as `partial_json`. */
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; json: string };
+
+export type StopReason = "end_turn" | "max_tokens" | "tool_use" | "refusal";
+
+/** `msg_01…`, deterministic from the reply's id seed. */
+export function messageId(reply: Reply): string {
+  return makeId("msg_01", reply.idSeed, 22);
+}
+
+/**
+ * The `input` object for scripted arguments. Arguments that are not a JSON object (invalid JSON, or an array
+ * or scalar) cannot be an `input`, so the raw text is wrapped as `{ "INVALID_JSON": "<text>" }` — the key
+ * Anthropic's docs suggest for passing invalid tool JSON around. Streams send the raw text unchanged.
+ */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function toolInput(args: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(args);
+    if (isObject(v)) return v;
+  } catch {
+    // fall through
+  }
+  return { INVALID_JSON: args };
+}
+
+export function replyBlocks(reply: Reply): OutBlock[] {
+  const blocks: OutBlock[] = reply.reasoning.map((r) =>
+    r.type === "redacted"
+      ? { type: "redacted_thinking", data: r.data }
+      : { type: "thinking", thinking: r.text, signature: r.signature ?? thinkingSignature(r.text) },
+  );
+  if (reply.text !== undefined) blocks.push({ type: "text", text: reply.text });
+  if (reply.refusal !== undefined) blocks.push({ type: "text", text: reply.refusal });
+  reply.toolCalls.forEach((c, i) => {
+    blocks.push({
+      type: "tool_use",
+      id: toolCallId("toolu_01", reply.idSeed, i, c.id),
+      name: c.name,
+      input: toolInput(c.arguments),
+      json: c.arguments,
+    });
+  });
+  return blocks;
+}
+
+/** The wire form of a block (drops the streaming-only `json`). */
+export function wireBlock(b: OutBlock): Record<string, unknown> {
+  if (b.type !== "tool_use") return b;
+  return { type: "tool_use", id: b.id, name: b.name, input: b.input };
+}
+
+/** stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→refusal; a scripted refusal → refusal. */
+export function stopReason(reply: Reply): StopReason {
+  if (reply.refusal !== undefined && reply.finishReason === "stop") return "refusal";
+  switch (reply.finishReason) {
+    case "length":
+      return "max_tokens";
+    case "tool_calls":
+      return "tool_use";
+    case "content_filter":
+      return "refusal";
+    default:
+      return "end_turn";
+  }
+}
+
+/** Input-side usage fields, as `message_start` and the JSON body carry them. */
+export function inputUsage(reply: Reply) {
+  return {
+    input_tokens: reply.usage.inputTokens,
+    cache_creation_input_tokens: reply.usage.cacheWriteTokens,
+    cache_read_input_tokens: reply.usage.cacheReadTokens,
+  };
+}

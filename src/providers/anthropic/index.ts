@@ -1,0 +1,23 @@
+import type { ProviderSurface } from "../types";
+import { anthropicFailureHeaders, checkAnthropicHeaders, renderAnthropicError } from "./errors";
+import { parseMessagesRequest } from "./parse";
+import { renderMessageJson } from "./render-json";
+import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
+import { validateThinking } from "./thinking";
+import type { MessagesRequest } from "./wire";
+
+/** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */
+export const anthropicMessages: ProviderSurface<MessagesRequest> = {
+  provider: "anthropic",
+  endpoint: "messages",
+  paths: ["/v1/messages", "/messages"],
+  requestIdHeader: "request-id",
+  checkHeaders: checkAnthropicHeaders,
+  parse: parseMessagesRequest,
+  validate: validateThinking,
+  renderError: renderAnthropicError,
+  failureHeaders: anthropicFailureHeaders,
+  renderJson: renderMessageJson,
+  renderEvents: renderMessageEvents,
+  renderStreamError: renderMessageStreamError,
+};

@@ -1,0 +1,122 @@
+/**
+ * `POST /v1/messages` body → canonical request.
+ *
+ * Text blocks of one message join with "\n"; system sources (the `system` field and any `system`-role entry
+ * inside `messages`) join with a blank line. A user message's `tool_result` blocks become canonical
+ * `{ role: "tool" }` messages (in order, before the message's text); echoed `thinking` / `redacted_thinking`
+ * become the assistant's canonical reasoning.
+ */
+import type { CanonicalMessage, CanonicalRequest, Endpoint } from "../../canonical/request";
+import type { ParseResult } from "../types";
+import {
+  CountTokensRequestSchema,
+  describeIssue,
+  MessagesRequestSchema,
+  type ContentBlock,
+  type CountTokensRequest,
+  type MessagesRequest,
+  type WireMessage,
+} from "./wire";
+
+type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
+
+function blocksText(blocks: readonly { type: string; text?: unknown }[]): string {
+  return blocks.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : [])).join("\n");
+}
+
+function contentText(content: WireMessage["content"]): string {
+  return typeof content === "string" ? content : blocksText(content);
+}
+
+function toolResultText(block: ToolResultBlock): string {
+  if (block.content === undefined) return "";
+  return typeof block.content === "string" ? block.content : blocksText(block.content);
+}
+
+function userMessages(content: WireMessage["content"]): CanonicalMessage[] {
+  if (typeof content === "string") return [{ role: "user", text: content }];
+  const results: CanonicalMessage[] = content.flatMap((b) =>
+    b.type === "tool_result"
+      ? [{ role: "tool" as const, toolCallId: b.tool_use_id, content: toolResultText(b), isError: b.is_error === true }]
+      : [],
+  );
+  const hasOther = content.some((b) => b.type !== "tool_result");
+  // A message of tool results only is not a user turn; anything else (text, images) is.
+  return hasOther || results.length === 0 ? [...results, { role: "user", text: blocksText(content) }] : results;
+}
+
+function assistantMessage(content: WireMessage["content"]): CanonicalMessage {
+  if (typeof content === "string") return { role: "assistant", text: content, toolCalls: [], reasoning: [] };
+  return {
+    role: "assistant",
+    text: blocksText(content),
+    toolCalls: content.flatMap((b) =>
+      b.type === "tool_use" ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input) }] : [],
+    ),
+    reasoning: content.flatMap((b) => {
+      if (b.type === "thinking") return [{ text: b.thinking, ...(b.signature !== undefined ? { signature: b.signature } : {}) }];
+      if (b.type === "redacted_thinking") return [{ text: "", redacted: b.data }];
+      return [];
+    }),
+  };
+}
+
+function systemText(system: MessagesRequest["system"]): string[] {
+  if (system === undefined) return [];
+  if (typeof system === "string") return [system];
+  return system.flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : []));
+}
+
+/** `thinking: { type: "enabled" | "adaptive" }` asks for reasoning; anything else (or nothing) does not. */
+export function reasoningOf(thinking: MessagesRequest["thinking"]): "enabled" | "disabled" {
+  return thinking?.type === "enabled" || thinking?.type === "adaptive" ? "enabled" : "disabled";
+}
+
+function toCanonical(
+  w: MessagesRequest | CountTokensRequest,
+  headers: Headers,
+  endpoint: Endpoint,
+): CanonicalRequest {
+  const system = systemText(w.system);
+  const messages: CanonicalMessage[] = [];
+  for (const m of w.messages) {
+    if (m.role === "system") system.push(contentText(m.content));
+    else if (m.role === "user") messages.push(...userMessages(m.content));
+    else messages.push(assistantMessage(m.content));
+  }
+  return {
+    provider: "anthropic",
+    endpoint,
+    model: w.model,
+    stream: w.stream === true,
+    system: system.filter((s) => s !== "").join("\n\n"),
+    messages,
+    tools: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [t.name] : [])),
+    ...(w.temperature !== undefined ? { temperature: w.temperature } : {}),
+    ...(w.top_p !== undefined ? { topP: w.top_p } : {}),
+    ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),
+    reasoning: reasoningOf(w.thinking),
+    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+  };
+}
+
+/**
+ * Validates a Messages body loosely and maps it to the canonical request.
+ * @example parseMessagesRequest({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Hi" }] }, headers)
+ */
+export function parseMessagesRequest(body: unknown, headers: Headers): ParseResult<MessagesRequest> {
+  const parsed = MessagesRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
+  }
+  return { ok: true, wire: parsed.data, request: toCanonical(parsed.data, headers, "messages") };
+}
+
+/** The same for `POST /v1/messages/count_tokens` (no `max_tokens`). */
+export function parseCountTokensRequest(body: unknown, headers: Headers): ParseResult<CountTokensRequest> {
+  const parsed = CountTokensRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
+  }
+  return { ok: true, wire: parsed.data, request: toCanonical(parsed.data, headers, "count_tokens") };
+}

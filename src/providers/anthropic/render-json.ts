@@ -1,0 +1,23 @@
+/**
+ * Canonical reply → the non-streaming Messages body (`type: "message"`).
+ */
+import type { Reply } from "../../canonical/outcome";
+import type { RenderContext } from "../types";
+import { inputUsage, messageId, replyBlocks, stopReason, wireBlock } from "./blocks";
+import type { MessagesRequest } from "./wire";
+
+/**
+ * @example renderMessageJson(reply, ctx) // { id: "msg_01…", type: "message", content: [...], stop_reason: "end_turn", … }
+ */
+export function renderMessageJson(reply: Reply, _ctx: RenderContext<MessagesRequest>): unknown {
+  return {
+    id: messageId(reply),
+    type: "message",
+    role: "assistant",
+    model: reply.model,
+    content: replyBlocks(reply).map(wireBlock),
+    stop_reason: stopReason(reply),
+    stop_sequence: null,
+    usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, service_tier: "standard" },
+  };
+}

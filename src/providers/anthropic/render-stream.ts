@@ -1,0 +1,111 @@
+/**
+ * Canonical reply → the Messages SSE transcript, in the real API's order:
+ * `message_start` → per block (`content_block_start`, deltas, `content_block_stop`), with one `ping` after the
+ * first block start → `message_delta` (stop reason, cumulative usage) → `message_stop`. Every event has an
+ * `event:` line equal to its data's `type`: the official SDK dispatches on the former, the AI SDK on the latter.
+ */
+import type { Reply } from "../../canonical/outcome";
+import { chunkWords, wordCount } from "../../http/text";
+import type { Failure } from "../../scenario/schema";
+import type { RenderContext, SseEvent } from "../types";
+import { inputUsage, messageId, replyBlocks, stopReason, type OutBlock } from "./blocks";
+import type { MessagesRequest } from "./wire";
+
+function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
+  return { event: type, data: JSON.stringify({ type, ...payload }), ...(words > 0 ? { words } : {}) };
+}
+
+/**
+ * Splits tool-input JSON into `partial_json` fragments: at least three for any but the shortest text, at most
+ * 32 characters each, never splitting a character.
+ */
+export function jsonFragments(json: string): string[] {
+  const chars = Array.from(json);
+  const size = Math.min(32, Math.max(1, Math.ceil(chars.length / 3)));
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
+  return out;
+}
+
+function startBlock(b: OutBlock): Record<string, unknown> {
+  switch (b.type) {
+    case "thinking":
+      return { type: "thinking", thinking: "", signature: "" };
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: b.data };
+    case "text":
+      return { type: "text", text: "" };
+    case "tool_use":
+      return { type: "tool_use", id: b.id, name: b.name, input: {} };
+  }
+}
+
+function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
+  const delta = (d: Record<string, unknown>, words = 0) => event("content_block_delta", { index, delta: d }, words);
+  const words = (piece: string) => Math.max(1, wordCount(piece));
+  switch (b.type) {
+    case "thinking":
+      return [
+        ...chunkWords(b.thinking, chunk).map((p) => delta({ type: "thinking_delta", thinking: p }, words(p))),
+        delta({ type: "signature_delta", signature: b.signature }),
+      ];
+    case "redacted_thinking":
+      return [];
+    case "text":
+      return chunkWords(b.text, chunk).map((p) => delta({ type: "text_delta", text: p }, words(p)));
+    case "tool_use":
+      return [
+        delta({ type: "input_json_delta", partial_json: "" }),
+        ...jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1)),
+      ];
+  }
+}
+
+/**
+ * The whole transcript, `message_stop` last.
+ * @example renderMessageEvents(reply, ctx).map((e) => e.event) // ["message_start", "content_block_start", "ping", …, "message_stop"]
+ */
+export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRequest>): SseEvent[] {
+  const usage = inputUsage(reply);
+  const events: SseEvent[] = [
+    event("message_start", {
+      message: {
+        id: messageId(reply),
+        type: "message",
+        role: "assistant",
+        model: reply.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1, service_tier: "standard" },
+      },
+    }),
+  ];
+  const blocks = replyBlocks(reply);
+  blocks.forEach((b, index) => {
+    events.push(event("content_block_start", { index, content_block: startBlock(b) }, b.type === "redacted_thinking" ? 1 : 0));
+    if (index === 0) events.push(event("ping", {}));
+    events.push(...deltas(b, index, reply.pacing.chunkWords));
+    events.push(event("content_block_stop", { index }));
+  });
+  if (blocks.length === 0) events.push(event("ping", {}));
+  events.push(
+    event("message_delta", {
+      delta: { stop_reason: stopReason(reply), stop_sequence: null },
+      usage: { ...usage, output_tokens: reply.usage.outputTokens },
+    }),
+  );
+  events.push(event("message_stop", {}));
+  return events;
+}
+
+/** `event: error` after the 200 status line; the official SDK throws an APIError with this body. */
+export function renderMessageStreamError(
+  failure: Extract<Failure, { kind: "stream_error" }>,
+  ctx: RenderContext<MessagesRequest>,
+): SseEvent {
+  return event("error", {
+    error: { type: failure.errorType ?? "overloaded_error", message: failure.message ?? "Overloaded" },
+    request_id: ctx.requestId,
+  });
+}

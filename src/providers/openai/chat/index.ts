@@ -1,0 +1,21 @@
+import type { ProviderSurface } from "../../types";
+import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { parseChatRequest } from "./parse";
+import { renderChatJson } from "./render-json";
+import { renderChatEvents, renderChatStreamError } from "./render-stream";
+import type { ChatRequest } from "./wire";
+
+/** OpenAI Chat Completions: `POST /v1/chat/completions`. */
+export const openaiChat: ProviderSurface<ChatRequest> = {
+  provider: "openai",
+  endpoint: "chat.completions",
+  paths: ["/v1/chat/completions", "/chat/completions"],
+  requestIdHeader: "x-request-id",
+  checkHeaders: checkOpenAIAuth,
+  parse: parseChatRequest,
+  renderError: renderOpenAIError,
+  failureHeaders: openAIFailureHeaders,
+  renderJson: renderChatJson,
+  renderEvents: renderChatEvents,
+  renderStreamError: renderChatStreamError,
+};

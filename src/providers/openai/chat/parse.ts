@@ -1,0 +1,81 @@
+/**
+ * `POST /v1/chat/completions` body → canonical request.
+ */
+import type { CanonicalMessage, CanonicalRequest } from "../../../canonical/request";
+import type { ParseResult } from "../../types";
+import { firstWireIssue } from "../../wire-issues";
+import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
+
+function contentText(content: ChatMessage["content"]): string {
+  if (content === undefined || content === null) return "";
+  if (typeof content === "string") return content;
+  return content.map((p) => p.text ?? "").join("");
+}
+
+function toCanonical(m: ChatMessage): CanonicalMessage[] {
+  switch (m.role) {
+    case "user":
+      return [{ role: "user", text: contentText(m.content) }];
+    case "assistant": {
+      const reasoning = m.reasoning_content ?? m.reasoning;
+      return [
+        {
+          role: "assistant",
+          text: contentText(m.content),
+          toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+          reasoning: reasoning ? [{ text: reasoning }] : [],
+        },
+      ];
+    }
+    case "tool":
+      return [{ role: "tool", toolCallId: m.tool_call_id ?? "", content: contentText(m.content), isError: false }];
+    case "function":
+      return [{ role: "tool", toolCallId: m.name ?? "", name: m.name, content: contentText(m.content), isError: false }];
+    default:
+      return [];
+  }
+}
+
+function reasoningOf(w: ChatRequest): "enabled" | "disabled" {
+  if (w.reasoning_effort !== undefined && w.reasoning_effort !== null) {
+    return w.reasoning_effort === "none" ? "disabled" : "enabled";
+  }
+  if (w.reasoning) {
+    if (w.reasoning.enabled === false || w.reasoning.effort === "none") return "disabled";
+    return "enabled";
+  }
+  return "disabled";
+}
+
+export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
+  const parsed = ChatRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = firstWireIssue(parsed.error);
+    return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };
+  }
+  const w = parsed.data;
+  const system = w.messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => contentText(m.content))
+    .join("\n\n");
+  const request: CanonicalRequest = {
+    provider: "openai",
+    endpoint: "chat.completions",
+    model: w.model,
+    stream: w.stream === true,
+    system,
+    messages: w.messages.flatMap(toCanonical),
+    tools: (w.tools ?? []).flatMap((t) => {
+      const name = t.function?.name ?? t.custom?.name;
+      return name ? [name] : [];
+    }),
+    ...(typeof w.temperature === "number" ? { temperature: w.temperature } : {}),
+    ...(typeof w.top_p === "number" ? { topP: w.top_p } : {}),
+    ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number"
+      ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! }
+      : {}),
+    reasoning: reasoningOf(w),
+    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+  };
+  return { ok: true, wire: w, request };
+}

@@ -1,0 +1,63 @@
+/**
+ * Canonical reply → `chat.completion` JSON.
+ */
+import type { Reply } from "../../../canonical/outcome";
+import { makeId, toolCallId } from "../../../http/ids";
+import type { RenderContext } from "../../types";
+import type { ChatRequest } from "./wire";
+
+export const SYSTEM_FINGERPRINT = "fp_mockllm";
+
+export function completionId(reply: Reply): string {
+  return makeId("chatcmpl-", reply.idSeed, 29);
+}
+
+export function reasoningText(reply: Reply): string {
+  return reply.reasoning.flatMap((r) => (r.type === "thinking" ? [r.text] : [])).join("\n\n");
+}
+
+export function chatUsage(reply: Reply) {
+  const u = reply.usage;
+  return {
+    prompt_tokens: u.inputTokens,
+    completion_tokens: u.outputTokens,
+    total_tokens: u.inputTokens + u.outputTokens,
+    prompt_tokens_details: { cached_tokens: u.cacheReadTokens, audio_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: u.reasoningTokens,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
+  };
+}
+
+export function chatToolCalls(reply: Reply) {
+  return reply.toolCalls.map((c, i) => ({
+    id: toolCallId("call_", reply.idSeed, i, c.id),
+    type: "function" as const,
+    function: { name: c.name, arguments: c.arguments },
+  }));
+}
+
+export function renderChatJson(reply: Reply, ctx: RenderContext<ChatRequest>): unknown {
+  const reasoning = reasoningText(reply);
+  const message: Record<string, unknown> = {
+    role: "assistant",
+    content: reply.refusal !== undefined && reply.text === undefined ? null : (reply.text ?? null),
+    refusal: reply.refusal ?? null,
+    annotations: [],
+  };
+  if (reasoning !== "") message[reply.reasoningField] = reasoning;
+  if (reply.toolCalls.length > 0) message.tool_calls = chatToolCalls(reply);
+  return {
+    id: completionId(reply),
+    object: "chat.completion",
+    created: ctx.created,
+    model: reply.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason }],
+    usage: chatUsage(reply),
+    service_tier: "default",
+    system_fingerprint: SYSTEM_FINGERPRINT,
+  };
+}

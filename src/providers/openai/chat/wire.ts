@@ -1,0 +1,46 @@
+/**
+ * What clients send to `POST /v1/chat/completions`. Loose: SDKs add fields every month.
+ */
+import { z } from "zod";
+
+const TextPart = z.looseObject({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() });
+const Content = z.union([z.string(), z.array(TextPart), z.null()]);
+
+const ToolCall = z.looseObject({
+  id: z.string(),
+  type: z.string().optional(),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
+
+export const ChatMessageSchema = z.looseObject({
+  role: z.enum(["system", "developer", "user", "assistant", "tool", "function"]),
+  content: Content.optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(ToolCall).nullish(),
+  tool_call_id: z.string().optional(),
+  reasoning_content: z.string().nullish(),
+  reasoning: z.string().nullish(),
+});
+export type ChatMessage = z.output<typeof ChatMessageSchema>;
+
+const Tool = z.looseObject({
+  type: z.string(),
+  function: z.looseObject({ name: z.string() }).optional(),
+  custom: z.looseObject({ name: z.string() }).optional(),
+});
+
+export const ChatRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(ChatMessageSchema).min(1),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  tools: z.array(Tool).nullish(),
+  temperature: z.number().nullish(),
+  top_p: z.number().nullish(),
+  max_tokens: z.number().int().nullish(),
+  max_completion_tokens: z.number().int().nullish(),
+  reasoning_effort: z.string().nullish(),
+  reasoning: z.looseObject({ effort: z.string().nullish(), enabled: z.boolean().nullish() }).nullish(),
+  n: z.number().int().min(1).max(128).nullish(),
+});
+export type ChatRequest = z.output<typeof ChatRequestSchema>;

@@ -1,0 +1,12 @@
+/**
+ * Every provider surface, in one list. Adding a provider = a folder + a line here.
+ */
+import { openaiChat } from "./openai/chat";
+import type { ProviderSurface } from "./types";
+
+export const SURFACES: ProviderSurface<any>[] = [openaiChat];
+
+/** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
+export function surfaceFor(path: string): ProviderSurface<any> | undefined {
+  return SURFACES.find((s) => s.paths.includes(path));
+}

@@ -1,0 +1,99 @@
+/**
+ * Routing: strip the `/s/{scenario}[/{session}]` prefix, then provider surfaces, models, admin, health.
+ */
+import type { Env } from "./env";
+import type { ApiError } from "./http/errors";
+import { SURFACES, surfaceFor } from "./providers/registry";
+import { openaiChat } from "./providers/openai/chat";
+import type { ProviderSurface } from "./providers/types";
+import { RESERVED_SESSIONS } from "./scenario/schema";
+import { handleAdmin } from "./routes/admin";
+import { inspectorPage } from "./routes/inspector";
+import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
+import { handleProvider } from "./routes/provider";
+import { errorResponse, type Exec } from "./routes/render";
+import type { Prefix } from "./routes/select";
+import { makeRequestId } from "./http/ids";
+
+const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models"]));
+
+/**
+ * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names
+ * (`v1`, `v1beta`, `api`) and known route paths are never taken for a session.
+ */
+export function splitPrefix(pathname: string): { prefix: Prefix; path: string; root: boolean } {
+  const segs = pathname.split("/").filter((s) => s !== "");
+  if (segs[0] !== "s" || segs.length < 2) return { prefix: {}, path: pathname, root: false };
+  const scenario = decodeURIComponent(segs[1]!);
+  const rest = segs.slice(2);
+  const restPath = `/${rest.join("/")}`;
+  const candidate = rest[0];
+  const takeSession =
+    candidate !== undefined &&
+    !(RESERVED_SESSIONS as readonly string[]).includes(candidate) &&
+    !ALL_PATHS.has(restPath) &&
+    !restPath.startsWith("/v1/models");
+  if (takeSession) {
+    const path = `/${rest.slice(1).join("/")}`;
+    return { prefix: { scenario, session: decodeURIComponent(candidate) }, path, root: rest.length === 1 };
+  }
+  return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
+}
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+/** The surface whose error shape a request to an unknown `/v1/...` path should get. */
+function errorSurfaceFor(request: Request): ProviderSurface<any> {
+  if (request.headers.has("anthropic-version")) {
+    return SURFACES.find((s) => s.provider === "anthropic") ?? openaiChat;
+  }
+  return openaiChat;
+}
+
+function providerError(request: Request, error: ApiError): Response {
+  return errorResponse(errorSurfaceFor(request), error, makeRequestId(`${request.method} ${request.url}`));
+}
+
+async function listModels(request: Request, env: Env, path: string): Promise<Response> {
+  const ids = await modelIds(env);
+  if (path === "/v1/models") return json({ object: "list", data: ids.map(openAIModel) });
+  const id = decodeURIComponent(path.slice("/v1/models/".length));
+  if (!ids.includes(id) && id !== DEFAULT_MODEL) {
+    return providerError(request, {
+      code: "not_found",
+      message: `The model \`${id}\` does not exist or you do not have access to it.`,
+    });
+  }
+  return json(openAIModel(id));
+}
+
+export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  const { prefix, path, root } = splitPrefix(url.pathname);
+  const exec: Exec = { waitUntil: (p) => ctx.waitUntil(p), signal: request.signal };
+
+  const surface = surfaceFor(path);
+  if (surface) {
+    if (request.method !== "POST") {
+      return errorResponse(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` }, makeRequestId(url.href));
+    }
+    return handleProvider(surface, request, env, exec, prefix, path);
+  }
+  if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
+    return json({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });
+  }
+  if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) {
+    return listModels(request, env, path);
+  }
+  if (prefix.scenario === undefined) {
+    if (path === "/healthz") return json({ ok: true, service: "mockllm" });
+    if (path === "/" && request.method === "GET") return inspectorPage();
+    if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, env, ctx);
+  }
+  if (path.startsWith("/v1") || prefix.scenario !== undefined) {
+    return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.` });
+  }
+  return json({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
+}

@@ -1,0 +1,139 @@
+/**
+ * The admin API (contract section 5): scenarios in KV, session state, journal, reset, schema.
+ */
+import { Router, type IRequest } from "itty-router";
+import type { Env } from "../env";
+import { MAX_BODY_BYTES } from "../http/body";
+import { scenarioJsonSchema } from "../scenario/json-schema";
+import { NAME_PATTERN } from "../scenario/schema";
+import {
+  checkScenario,
+  deleteScenario,
+  getScenario,
+  listScenarios,
+  storeScenario,
+} from "../scenario/store";
+import type { DocumentIssue } from "../scenario/document";
+
+type AdminArgs = [Env, ExecutionContext];
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body, null, 2), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+export function adminError(status: number, message: string, issues?: DocumentIssue[]): Response {
+  return json({ error: { message, ...(issues ? { issues } : {}) } }, status);
+}
+
+async function sha256(s: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
+}
+
+/** Bearer token check in constant time (both sides hashed first, so lengths leak nothing). */
+export async function checkAdminAuth(request: Request, env: Env): Promise<Response | undefined> {
+  if (!env.ADMIN_TOKEN) return adminError(503, "admin disabled");
+  const m = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization")?.trim() ?? "");
+  const given = await sha256(m?.[1]?.trim() ?? "");
+  const want = await sha256(env.ADMIN_TOKEN);
+  if (!crypto.subtle.timingSafeEqual(given, want)) return adminError(401, "unauthorized");
+  return undefined;
+}
+
+async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) return { ok: false, response: adminError(413, "body too large") };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, response: adminError(400, `body is not valid JSON: ${(e as Error).message}`) };
+  }
+}
+
+function validName(name: string): Response | undefined {
+  return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+}
+
+function session(env: Env, req: IRequest) {
+  return env.SESSIONS.getByName(`${req.params.scenario}/${req.params.session}`);
+}
+
+/** Rejects session routes whose scenario or session is not a valid name. */
+function validSessionNames(req: IRequest): Response | undefined {
+  return validName(req.params.scenario ?? "") ?? validName(req.params.session ?? "");
+}
+
+const router = Router<IRequest, AdminArgs>({ base: "/admin" });
+
+router
+  .get("/schema", () => json(scenarioJsonSchema()))
+  .get("/scenarios", async (_req, env) => json(await listScenarios(env.SCENARIOS)))
+  .get("/scenarios/:name", async (req, env) => {
+    const stored = await getScenario(env.SCENARIOS, req.params.name!);
+    if (!stored) return adminError(404, `scenario "${req.params.name}" not found`);
+    const etag = `"${stored.version}"`;
+    if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
+    return json(stored.raw, 200, { etag, "x-mockllm-source": stored.source });
+  })
+  .put("/scenarios/:name", async (req, env) => {
+    const name = req.params.name!;
+    const bad = validName(name);
+    if (bad) return bad;
+    const body = await readBody(req as unknown as Request);
+    if (!body.ok) return body.response;
+    const checked = await checkScenario(body.value, name);
+    if (!checked.ok) return adminError(400, `invalid scenario: ${checked.issues.length} issue(s)`, checked.issues);
+    await storeScenario(env.SCENARIOS, body.value, checked.scenario!, checked.version);
+    return json({ name: checked.name, version: checked.version }, 200, { etag: `"${checked.version}"` });
+  })
+  .post("/scenarios", async (req, env) => {
+    const body = await readBody(req as unknown as Request);
+    if (!body.ok) return body.response;
+    if (!Array.isArray(body.value)) return adminError(400, "bulk upload takes a JSON array of scenarios");
+    const results = await Promise.all(body.value.map((doc) => checkScenario(doc)));
+    const issues: DocumentIssue[] = results.flatMap((r, i) =>
+      r.ok ? [] : r.issues.map((issue) => ({ path: issue.path.replace(/^\$/, `$[${i}]`), message: issue.message })),
+    );
+    const seen = new Map<string, number>();
+    results.forEach((r, i) => {
+      if (!r.ok) return;
+      const prev = seen.get(r.name);
+      if (prev !== undefined) issues.push({ path: `$[${i}].name`, message: `duplicate name "${r.name}" (also $[${prev}])` });
+      seen.set(r.name, i);
+    });
+    if (issues.length > 0) return adminError(400, `invalid upload, nothing stored: ${issues.length} issue(s)`, issues);
+    const ok = results.filter((r) => r.ok);
+    await Promise.all(ok.map((r, i) => storeScenario(env.SCENARIOS, (body.value as unknown[])[i], r.scenario!, r.version)));
+    return json(ok.map((r) => ({ name: r.name, version: r.version })));
+  })
+  .delete("/scenarios/:name", async (req, env) => {
+    const name = req.params.name!;
+    const removed = await deleteScenario(env.SCENARIOS, name);
+    if (!removed) {
+      const bundled = await getScenario(env.SCENARIOS, name);
+      return adminError(
+        404,
+        bundled ? `scenario "${name}" is bundled and read-only; nothing to delete in KV` : `scenario "${name}" not found`,
+      );
+    }
+    const fallback = await getScenario(env.SCENARIOS, name);
+    return json({ name, deleted: true, ...(fallback ? { now: { source: "bundled", version: fallback.version } } : {}) });
+  })
+  .all("/sessions/:scenario/:session", validSessionNames)
+  .all("/sessions/:scenario/:session/*", validSessionNames)
+  .get("/sessions/:scenario/:session", async (req, env) => {
+    const current = await getScenario(env.SCENARIOS, req.params.scenario!);
+    return json(await session(env, req).state(current?.scenario));
+  })
+  .get("/sessions/:scenario/:session/requests", async (req, env) => json(await session(env, req).requests()))
+  .post("/sessions/:scenario/:session/reset", async (req, env) => json(await session(env, req).reset()))
+  .all("*", () => adminError(404, "no such admin route"));
+
+/** Serves `/admin/...`: auth first, then the routes. */
+export async function handleAdmin(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const denied = await checkAdminAuth(request, env);
+  if (denied) return denied;
+  return router.fetch(request, env, ctx);
+}

@@ -1,0 +1,38 @@
+/**
+ * `GET /v1/models`: the models the scenarios mention, plus a default.
+ */
+import type { Env } from "../env";
+import type { Scenario, StringMatch } from "../scenario/schema";
+import { getScenario, listScenarios } from "../scenario/store";
+
+export const DEFAULT_MODEL = "mockllm-default";
+/** Fixed so the listing is the same bytes every time. */
+const CREATED = 1_735_689_600; // 2025-01-01T00:00:00Z
+
+function exact(m: StringMatch | undefined): string[] {
+  if (m === undefined) return [];
+  if (typeof m === "string") return [m];
+  return "equals" in m ? [m.equals] : [];
+}
+
+export function modelsIn(s: Scenario): string[] {
+  return [
+    ...exact(s.match?.model),
+    ...s.steps.flatMap((st) => [...exact(st.match?.model), ...exact(st.expect?.model), ...(st.respond?.model ? [st.respond.model] : [])]),
+  ];
+}
+
+/** Every model id the scenarios mention, sorted, with the default first. */
+export async function modelIds(env: Env): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const summary of await listScenarios(env.SCENARIOS)) {
+    const stored = await getScenario(env.SCENARIOS, summary.name);
+    if (stored) for (const m of modelsIn(stored.scenario)) ids.add(m);
+  }
+  ids.delete(DEFAULT_MODEL);
+  return [DEFAULT_MODEL, ...[...ids].sort()];
+}
+
+export function openAIModel(id: string) {
+  return { id, object: "model", created: CREATED, owned_by: "mockllm" };
+}

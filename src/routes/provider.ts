@@ -1,0 +1,108 @@
+/**
+ * The one handler behind every provider surface:
+ * headers check → strict JSON body → parse → scenario selection → session → render.
+ */
+import type { Outcome } from "../canonical/outcome";
+import { defaultReply } from "../default/responder";
+import type { Env } from "../env";
+import { journalBody, readJsonBody, redactHeaders } from "../http/body";
+import { ERROR_CODES, type ApiError } from "../http/errors";
+import { stableHash } from "../http/hash";
+import { makeRequestId } from "../http/ids";
+import type { ProviderSurface, RenderContext } from "../providers/types";
+import { errorResponse, renderOutcome, type Exec } from "./render";
+import { selectScenario, type Prefix } from "./select";
+
+/** Status each outcome kind gets on this surface, for the journal. */
+function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
+  const status = (code: ApiError["code"]) => surface.renderError({ code, message: "" }, "").status;
+  return {
+    mismatch: status("mismatch"),
+    rate_limit: status("rate_limit"),
+    overloaded: status("overloaded"),
+    model_error: status("model_error"),
+    stream_error: 200,
+    network_error: 200,
+    invalid_response: 200,
+    timeout: 200,
+    http: ERROR_CODES.internal,
+  };
+}
+
+export function wordsPerSecond(env: Env): number {
+  const n = Number(env.DEFAULT_WORDS_PER_SECOND ?? "50");
+  return Number.isFinite(n) && n >= 0 ? n : 50;
+}
+
+/**
+ * Serves one provider request.
+ * @example handleProvider(openaiChat, request, env, exec, { scenario: "weather", session: "run-1" })
+ */
+export async function handleProvider<W>(
+  surface: ProviderSurface<W>,
+  request: Request,
+  env: Env,
+  exec: Exec,
+  prefix: Prefix,
+  path: string,
+): Promise<Response> {
+  const earlyId = makeRequestId(`${request.method} ${request.url} ${request.headers.get("x-stainless-retry-count") ?? ""}`);
+  const fail = (error: ApiError, id = earlyId) => errorResponse(surface, error, id);
+
+  const headerError = surface.checkHeaders(request.headers);
+  if (headerError) return fail(headerError);
+  const body = await readJsonBody(request);
+  if (!body.ok) return fail(body.error);
+  const parsed = surface.parse(body.value, request.headers);
+  if (!parsed.ok) return fail(parsed.error);
+
+  const selection = await selectScenario(env.SCENARIOS, prefix, request.headers, parsed.request);
+  if (selection.kind === "error") return fail(selection.error);
+
+  const scenario = selection.kind === "scenario" ? selection.stored.scenario : undefined;
+  const invalid = surface.validate?.(parsed.wire, parsed.request, scenario);
+  if (invalid) return fail(invalid);
+
+  let outcome: Outcome;
+  let requestId: string;
+  const extra: Record<string, string> = {};
+  if (selection.kind === "scenario") {
+    const { stored, session } = selection;
+    const stub = env.SESSIONS.getByName(`${stored.name}/${session}`);
+    const result = await stub.next({
+      scenario: stored.name,
+      session,
+      version: stored.version,
+      document: stored.scenario,
+      request: parsed.request,
+      wire: {
+        method: request.method,
+        path,
+        headers: redactHeaders(request.headers),
+        body: journalBody(body.text, body.value),
+      },
+      statuses: statusTable(surface),
+    });
+    outcome = result.outcome;
+    requestId = makeRequestId(`${stored.name}/${session}/${result.seq}`);
+    Object.assign(extra, {
+      "x-mockllm-scenario": stored.name,
+      "x-mockllm-session": session,
+      "x-mockllm-version": result.version,
+      ...(result.step !== undefined ? { "x-mockllm-step": result.step } : {}),
+    });
+  } else {
+    outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(env) }) };
+    requestId = makeRequestId(`default/${stableHash(body.text)}`);
+  }
+
+  const ctx: RenderContext<W> = {
+    wire: parsed.wire,
+    request: parsed.request,
+    requestId,
+    created: Math.floor(Date.now() / 1000),
+    ...(selection.kind === "scenario" ? { scenario: selection.stored.name } : {}),
+    session: selection.session,
+  };
+  return renderOutcome(surface, outcome, ctx, exec, extra);
+}

@@ -1,0 +1,178 @@
+/**
+ * Outcome → HTTP Response for any surface: latency, scripted failures, pacing and the wire shape.
+ */
+import type { Outcome, Reply } from "../canonical/outcome";
+import type { ApiError } from "../http/errors";
+import { brokenBody, pacedStream, sleep, type StreamEnd } from "../http/sse";
+import type { Failure } from "../scenario/schema";
+import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
+
+/** What the Worker's execution context offers a response that outlives the handler. */
+export interface Exec {
+  waitUntil: (p: Promise<unknown>) => void;
+  signal?: AbortSignal;
+}
+
+/** Default failure timeout: the official SDKs' own default request timeout. */
+export const DEFAULT_TIMEOUT_DELAY_MS = 600_000;
+
+const JSON_TYPE = "application/json";
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+
+export function errorResponse<W>(
+  surface: ProviderSurface<W>,
+  error: ApiError,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): Response {
+  const rendered = surface.renderError(error, requestId);
+  return new Response(JSON.stringify(rendered.body), {
+    status: rendered.status,
+    headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: requestId, ...rendered.headers, ...extraHeaders },
+  });
+}
+
+/** `retry-after-ms`, `retry-after` (whole seconds, rounded up), `x-should-retry`, then the failure's own headers. */
+export function failureRetryHeaders(failure: Failure): Record<string, string> {
+  const ms = failure.retryAfterMs ?? 0;
+  return {
+    "retry-after-ms": String(ms),
+    "retry-after": String(Math.ceil(ms / 1000)),
+    ...(failure.retryable !== undefined ? { "x-should-retry": String(failure.retryable) } : {}),
+  };
+}
+
+const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
+  rate_limit: "Rate limit reached for requests. Please try again later.",
+  overloaded: "The server is currently overloaded, please try again later.",
+  model_error: "The server had an error while processing your request. Sorry about that!",
+};
+
+function baseHeaders<W>(surface: ProviderSurface<W>, ctx: RenderContext<W>, reply: Reply, extra: Record<string, string>) {
+  return { [surface.requestIdHeader]: ctx.requestId, ...extra, ...reply.headers };
+}
+
+function streamResponse<W>(
+  surface: ProviderSurface<W>,
+  events: SseEvent[],
+  reply: Reply,
+  ctx: RenderContext<W>,
+  end: StreamEnd,
+  exec: Exec,
+  extra: Record<string, string>,
+): Response {
+  const body = pacedStream({ events, pacing: reply.pacing, end, waitUntil: exec.waitUntil, ...(exec.signal ? { signal: exec.signal } : {}) });
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...baseHeaders(surface, ctx, reply, extra) } });
+}
+
+/** A successful answer, JSON or SSE as the request asked. */
+export function replyResponse<W>(
+  surface: ProviderSurface<W>,
+  reply: Reply,
+  ctx: RenderContext<W>,
+  exec: Exec,
+  extra: Record<string, string> = {},
+): Response {
+  if (ctx.request.stream) {
+    return streamResponse(surface, surface.renderEvents(reply, ctx), reply, ctx, { kind: "close" }, exec, extra);
+  }
+  return new Response(JSON.stringify(surface.renderJson(reply, ctx)), {
+    status: 200,
+    headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, extra) },
+  });
+}
+
+/** The events sent before a mid-stream failure: at most `afterChunks`, never the terminator. */
+function eventsBefore(events: SseEvent[], afterChunks: number | undefined): SseEvent[] {
+  const body = events.filter((e) => e.data !== "[DONE]");
+  return body.slice(0, Math.min(afterChunks ?? 0, Math.max(0, body.length - 1)));
+}
+
+function failureResponse<W>(
+  surface: ProviderSurface<W>,
+  failure: Failure,
+  reply: Reply,
+  ctx: RenderContext<W>,
+  exec: Exec,
+  extra: Record<string, string>,
+): Promise<Response> | Response {
+  const retry = { ...failureRetryHeaders(failure), ...extra, ...failure.headers };
+  switch (failure.kind) {
+    case "rate_limit":
+    case "overloaded":
+    case "model_error":
+      return errorResponse(
+        surface,
+        { code: failure.kind, message: failure.message ?? FAILURE_MESSAGES[failure.kind] },
+        ctx.requestId,
+        { ...surface.failureHeaders(failure), ...retry },
+      );
+    case "http": {
+      const body = failure.body === undefined ? "" : typeof failure.body === "string" ? failure.body : JSON.stringify(failure.body);
+      const type = typeof failure.body === "string" ? "text/plain; charset=utf-8" : JSON_TYPE;
+      return new Response(body, {
+        status: failure.status,
+        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...retry },
+      });
+    }
+    case "timeout":
+      return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() =>
+        replyResponse(surface, reply, ctx, exec, { ...extra, ...failure.headers }),
+      );
+    case "network_error": {
+      if (ctx.request.stream) {
+        const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
+        return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, { ...extra, ...failure.headers });
+      }
+      const text = JSON.stringify(surface.renderJson(reply, ctx));
+      return new Response(brokenBody(text.slice(0, Math.floor(text.length / 2)), exec.waitUntil), {
+        status: 200,
+        headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
+      });
+    }
+    case "invalid_response": {
+      if (ctx.request.stream) {
+        const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
+        const malformed = { kind: "raw" as const, text: `data: {"mockllm": "invalid_response", "choices": [\n\n` };
+        return streamResponse(surface, events, reply, ctx, malformed, exec, { ...extra, ...failure.headers });
+      }
+      const text = JSON.stringify(surface.renderJson(reply, ctx));
+      return new Response(text.slice(0, Math.floor(text.length / 2)), {
+        status: 200,
+        headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
+      });
+    }
+    case "stream_error": {
+      if (!ctx.request.stream) {
+        // Nothing to break mid-stream in a JSON answer: the same error as a server error status.
+        return errorResponse(
+          surface,
+          { code: "model_error", message: failure.message ?? FAILURE_MESSAGES.model_error },
+          ctx.requestId,
+          retry,
+        );
+      }
+      const events = [...eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks), surface.renderStreamError(failure, ctx)];
+      return streamResponse(surface, events, reply, ctx, { kind: "close" }, exec, { ...extra, ...failure.headers });
+    }
+  }
+}
+
+/**
+ * Renders the engine's outcome, honouring `latencyMs` before the first byte.
+ * @example return renderOutcome(openaiChat, outcome, ctx, { waitUntil: c.waitUntil.bind(c), signal })
+ */
+export async function renderOutcome<W>(
+  surface: ProviderSurface<W>,
+  outcome: Outcome,
+  ctx: RenderContext<W>,
+  exec: Exec,
+  extra: Record<string, string> = {},
+): Promise<Response> {
+  if (outcome.kind === "mismatch") {
+    return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
+  }
+  await sleep(outcome.reply.latencyMs, exec.signal);
+  if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, exec, extra);
+  return failureResponse(surface, outcome.failure, outcome.reply, ctx, exec, extra);
+}

@@ -1,0 +1,83 @@
+/**
+ * Which scenario and session answer a request (contract section 2). First rule that applies wins.
+ */
+import { firstUserMessage, type CanonicalRequest } from "../canonical/request";
+import { apiError, type ApiError } from "../http/errors";
+import { matchMisses } from "../scenario/matchers";
+import { NAME_PATTERN, RESERVED_SESSIONS } from "../scenario/schema";
+import { autoSelectCandidates, getScenario, type StoredScenario } from "../scenario/store";
+
+/** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
+export interface Prefix {
+  scenario?: string;
+  session?: string;
+}
+
+export type Selection =
+  | { kind: "scenario"; stored: StoredScenario; session: string; rule: 1 | 2 | 3 | 4 }
+  | { kind: "default"; session: string }
+  | { kind: "error"; error: ApiError };
+
+export const DEFAULT_SESSION = "default";
+
+function badName(what: string, name: string): Selection {
+  return {
+    kind: "error",
+    error: apiError("invalid_request", `mockllm: invalid ${what} name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`),
+  };
+}
+
+function checkSession(session: string): Selection | undefined {
+  if (!NAME_PATTERN.test(session)) return badName("session", session);
+  if ((RESERVED_SESSIONS as readonly string[]).includes(session)) {
+    return {
+      kind: "error",
+      error: apiError("invalid_request", `mockllm: session name "${session}" is reserved (v1, v1beta, api)`),
+    };
+  }
+  return undefined;
+}
+
+async function named(kv: KVNamespace, name: string, session: string, rule: 1 | 2): Promise<Selection> {
+  if (!NAME_PATTERN.test(name)) return badName("scenario", name);
+  const bad = checkSession(session);
+  if (bad) return bad;
+  const stored = await getScenario(kv, name);
+  if (!stored) {
+    return { kind: "error", error: apiError("not_found", `mockllm: scenario "${name}" not found`) };
+  }
+  return { kind: "scenario", stored, session, rule };
+}
+
+/**
+ * Applies selection rules 1–5.
+ * @example await selectScenario(env.SCENARIOS, { scenario: "weather" }, request.headers, canonical)
+ */
+export async function selectScenario(
+  kv: KVNamespace,
+  prefix: Prefix,
+  headers: Headers,
+  req: CanonicalRequest,
+): Promise<Selection> {
+  if (prefix.scenario !== undefined) return named(kv, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
+
+  const headerScenario = headers.get("x-mock-scenario")?.trim();
+  const session = headers.get("x-mock-session")?.trim() || DEFAULT_SESSION;
+  if (headerScenario) return named(kv, headerScenario, session, 2);
+
+  const bad = checkSession(session);
+  if (bad) return bad;
+
+  const first = firstUserMessage(req)?.trim();
+  if (first !== undefined && NAME_PATTERN.test(first)) {
+    const stored = await getScenario(kv, first);
+    if (stored) return { kind: "scenario", stored, session, rule: 3 };
+  }
+
+  for (const candidate of await autoSelectCandidates(kv)) {
+    if (matchMisses(candidate.scenario.match, req).length === 0) {
+      return { kind: "scenario", stored: candidate, session, rule: 4 };
+    }
+  }
+  return { kind: "default", session };
+}
