@@ -1,0 +1,132 @@
+/**
+ * Anthropic's side endpoints, as plain handlers the router mounts: `POST /v1/messages/count_tokens`,
+ * `GET /v1/models` and `GET /v1/models/{id}` (Anthropic's shape; the router picks these over OpenAI's when the
+ * request carries `anthropic-version` or `x-api-key`). Same header checks and error shape as `/v1/messages`.
+ */
+import type { CanonicalRequest } from "../../canonical/request";
+import type { Env } from "../../env";
+import { readJsonBody } from "../../http/body";
+import { apiError, type ApiError } from "../../http/errors";
+import { makeRequestId } from "../../http/ids";
+import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
+import { parseCountTokensRequest } from "./parse";
+
+function json(body: unknown, requestId: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "request-id": requestId, ...headers },
+  });
+}
+
+function errorResponse(error: ApiError, requestId: string): Response {
+  const r = renderAnthropicError(error, requestId);
+  return json(r.body, requestId, r.status, r.headers);
+}
+
+/**
+ * A deterministic input-token estimate: ⌈characters / 4⌉ over the system prompt, every message's text, tool
+ * calls, thinking and tool results, and the tool definitions; at least 1.
+ * @example estimateInputTokens(request, []) // 3 for a system-less "Hello, world" (12 characters)
+ */
+export function estimateInputTokens(request: CanonicalRequest, tools: unknown[]): number {
+  let chars = request.system.length + (tools.length > 0 ? JSON.stringify(tools).length : 0);
+  for (const m of request.messages) {
+    if (m.role === "user") chars += m.text.length;
+    else if (m.role === "tool") chars += m.content.length;
+    else {
+      chars += m.text.length;
+      for (const c of m.toolCalls) chars += c.name.length + c.arguments.length;
+      for (const r of m.reasoning) chars += r.text.length + (r.redacted?.length ?? 0);
+    }
+  }
+  return Math.max(1, Math.ceil(chars / 4));
+}
+
+/** `POST /v1/messages/count_tokens` → `{ input_tokens }`. */
+export async function countTokens(request: Request, _env: Env, _models: string[]): Promise<Response> {
+  const headerError = checkAnthropicHeaders(request.headers);
+  if (headerError) return errorResponse(headerError, makeRequestId(`count_tokens|${request.url}`));
+  const body = await readJsonBody(request);
+  if (!body.ok) return errorResponse(body.error, makeRequestId(`count_tokens|${request.url}`));
+  const requestId = makeRequestId(`count_tokens|${body.text}`);
+  const parsed = parseCountTokensRequest(body.value, request.headers);
+  if (!parsed.ok) return errorResponse(parsed.error, requestId);
+  return json({ input_tokens: estimateInputTokens(parsed.request, parsed.wire.tools ?? []) }, requestId);
+}
+
+/** "claude-sonnet-4-5-20250929" → "Claude Sonnet 4.5"; "claude-3-5-haiku-latest" → "Claude 3.5 Haiku". */
+export function displayName(id: string): string {
+  const words = id.replace(/-(\d{8}|latest)$/, "").split(/[-_]/).filter((w) => w !== "");
+  const out: string[] = [];
+  for (const w of words) {
+    const prev = out.at(-1);
+    if (/^\d+$/.test(w) && prev !== undefined && /^\d+(\.\d+)*$/.test(prev)) out[out.length - 1] = `${prev}.${w}`;
+    else out.push(w.charAt(0).toUpperCase() + w.slice(1));
+  }
+  return out.join(" ");
+}
+
+/** The release date in a dated id (`…-20250929`), else a fixed date: RFC 3339, as the real API sends it. */
+export function createdAt(id: string): string {
+  const m = /-(\d{4})(\d{2})(\d{2})$/.exec(id);
+  return m ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : "2025-01-01T00:00:00Z";
+}
+
+export function modelInfo(id: string) {
+  return { type: "model", id, display_name: displayName(id), created_at: createdAt(id) };
+}
+
+function pageLimit(raw: string | null): number | ApiError {
+  if (raw === null) return 20;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) return apiError("invalid_request", "limit: Input should be a valid integer");
+  if (n < 1) return apiError("invalid_request", "limit: Input should be greater than or equal to 1");
+  if (n > 1000) return apiError("invalid_request", "limit: Input should be less than or equal to 1000");
+  return n;
+}
+
+/** `GET /v1/models?limit=&after_id=&before_id=` → `{ data, has_more, first_id, last_id }`. */
+export function listModels(request: Request, _env: Env, models: string[]): Response {
+  const requestId = makeRequestId(`models|${request.url}`);
+  const headerError = checkAnthropicHeaders(request.headers);
+  if (headerError) return errorResponse(headerError, requestId);
+  const query = new URL(request.url).searchParams;
+  const limit = pageLimit(query.get("limit"));
+  if (typeof limit !== "number") return errorResponse(limit, requestId);
+  const after = query.get("after_id");
+  const before = query.get("before_id");
+  let start = 0;
+  let end = models.length;
+  if (after !== null) start = models.includes(after) ? models.indexOf(after) + 1 : models.length;
+  if (before !== null) end = models.includes(before) ? models.indexOf(before) : 0;
+  const page = before !== null && after === null ? models.slice(Math.max(start, end - limit), end) : models.slice(start, Math.min(end, start + limit));
+  const hasMore = before !== null && after === null ? end - page.length > start : start + page.length < end;
+  return json(
+    { data: page.map(modelInfo), has_more: hasMore, first_id: page[0] ?? null, last_id: page.at(-1) ?? null },
+    requestId,
+  );
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** `GET /v1/models/{id}` → one model, or 404 `not_found_error` for an id not in the list. */
+export function getModel(request: Request, _env: Env, models: string[]): Response {
+  const requestId = makeRequestId(`model|${request.url}`);
+  const headerError = checkAnthropicHeaders(request.headers);
+  if (headerError) return errorResponse(headerError, requestId);
+  const path = new URL(request.url).pathname;
+  const id = safeDecode(path.slice(path.lastIndexOf("/models/") + "/models/".length));
+  if (!models.includes(id)) {
+    return errorResponse(
+      apiError("not_found", `model: ${id} (mockllm: known models are ${models.map((m) => JSON.stringify(m)).join(", ")})`),
+      requestId,
+    );
+  }
+  return json(modelInfo(id), requestId);
+}
