@@ -92,17 +92,18 @@ export class ScenarioBuilder {
    */
   toJSON(): ScenarioInput {
     const d = this.#doc;
-    const out: ScenarioInput = { name: d.name, steps: [] };
-    if (d.$schema !== undefined) out.$schema = d.$schema;
-    if (d.description !== undefined) out.description = d.description;
-    if (d.priority !== undefined) out.priority = d.priority;
-    if (d.match !== undefined) out.match = d.match;
-    if (d.systemPromptMustInclude !== undefined) out.systemPromptMustInclude = d.systemPromptMustInclude;
-    if (d.onMismatch !== undefined) out.onMismatch = d.onMismatch;
-    if (d.strict !== undefined) out.strict = d.strict;
-    if (d.defaults !== undefined) out.defaults = d.defaults;
-    out.steps = d.steps;
-    return out;
+    return {
+      ...(d.$schema !== undefined ? { $schema: d.$schema } : {}),
+      name: d.name,
+      ...(d.description !== undefined ? { description: d.description } : {}),
+      ...(d.priority !== undefined ? { priority: d.priority } : {}),
+      ...(d.match !== undefined ? { match: d.match } : {}),
+      ...(d.systemPromptMustInclude !== undefined ? { systemPromptMustInclude: d.systemPromptMustInclude } : {}),
+      ...(d.onMismatch !== undefined ? { onMismatch: d.onMismatch } : {}),
+      ...(d.strict !== undefined ? { strict: d.strict } : {}),
+      ...(d.defaults !== undefined ? { defaults: d.defaults } : {}),
+      steps: d.steps,
+    };
   }
 
   /**
@@ -111,9 +112,13 @@ export class ScenarioBuilder {
    * @example const doc = scenario("hello").step((s) => s.text("Hi")).build()
    */
   build(): Scenario {
-    const result = parseScenarioDocument(this.toJSON());
+    const doc = this.toJSON();
+    const result = parseScenarioDocument(doc);
     if (!result.ok) throw new ScenarioValidationError(this.#doc.name, result.issues);
-    return result.scenario;
+    // The schema has no transforms, so the valid input is the output; returning it (not zod's copy)
+    // keeps the key order as written, and with it the server's content-hash version.
+    const valid: Scenario = doc;
+    return valid;
   }
 
   #with(patch: Partial<ScenarioInput>): ScenarioBuilder {
