@@ -15,7 +15,7 @@ export default defineConfig({
             miniflare: { bindings: { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DEFAULT_WORDS_PER_SECOND: "0" } },
           }),
         ],
-        test: { name: "workers", include: ["test/integration/**/*.test.ts"] },
+        test: { name: "workers", include: ["test/integration/**/*.test.ts"], testTimeout: 60_000 },
       },
       {
         extends: false,
