@@ -3,7 +3,7 @@
  * Block order: thinking / redacted_thinking, then text (then the refusal text), then tool_use.
  */
 import type { Reply } from "../../canonical/outcome";
-import { makeId, toolCallId } from "../../http/ids";
+import { makeId } from "../../http/ids";
 import { thinkingSignature } from "./thinking";
 
 export type OutBlock =
@@ -50,7 +50,7 @@ export function replyBlocks(reply: Reply): OutBlock[] {
   reply.toolCalls.forEach((c, i) => {
     blocks.push({
       type: "tool_use",
-      id: toolCallId("toolu_01", reply.idSeed, i, c.id),
+      id: c.id ?? makeId("toolu_01", `${reply.idSeed}#tool${i}`, 22),
       name: c.name,
       input: toolInput(c.arguments),
       json: c.arguments,

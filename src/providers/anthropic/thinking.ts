@@ -43,7 +43,7 @@ function continuesTurn(m: MessagesRequest["messages"][number]): boolean {
 
 /**
  * Indexes of the assistant messages of the turn in progress: empty unless the request ends with tool results,
- * else the assistant messages walked back over tool-result messages up to the last ordinary user message.
+ * else the assistant messages walked back over tool-result messages up to the last other user message.
  */
 function turnInProgress(messages: MessagesRequest["messages"]): number[] {
   const last = messages.at(-1);
@@ -79,7 +79,8 @@ function budgetError(w: MessagesRequest): ApiError | undefined {
 /**
  * The real API's checks on thinking, which a client that drops or edits thinking blocks fails:
  * every echoed `thinking` block carries a signature; with thinking enabled that signature is one mockllm
- * issued (derived or scripted), and the final assistant turn, when it used tools, starts with its thinking.
+ * issued (derived or scripted), and an assistant turn still in progress (the request ends with its tool
+ * results) starts with its thinking block, as the real API requires only of that turn.
  * Skipped entirely when the scenario says `strict: false`.
  */
 export function validateThinking(
