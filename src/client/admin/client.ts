@@ -172,7 +172,11 @@ function sessionPath(scenario: string, session: string): string {
   return `/admin/sessions/${encodeURIComponent(scenario)}/${encodeURIComponent(session)}`;
 }
 
-function toDocument(doc: Uploadable): ScenarioInput {
+/**
+ * The document to send: builders are built (and so validated) first, documents pass as they are.
+ * @example toDocument(scenario("x").step((s) => s.text("hi")))
+ */
+export function toDocument(doc: Uploadable): ScenarioInput {
   return "build" in doc && typeof doc.build === "function" ? doc.build() : (doc as ScenarioInput);
 }
 

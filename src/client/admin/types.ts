@@ -7,11 +7,8 @@ import { z } from "zod";
 export const UploadResultSchema = z.looseObject({ name: z.string(), version: z.string() });
 export type UploadResult = z.output<typeof UploadResultSchema>;
 
-/** A bulk upload answers an array of results, or `{ scenarios: [...] }`. */
-export const BulkUploadResultSchema = z.union([
-  z.array(UploadResultSchema),
-  z.looseObject({ scenarios: z.array(UploadResultSchema) }).transform((r) => r.scenarios),
-]);
+/** A bulk upload answers one result per document, in order. */
+export const BulkUploadResultSchema = z.array(UploadResultSchema);
 
 export const ScenarioSummarySchema = z.looseObject({
   name: z.string(),
@@ -21,38 +18,43 @@ export const ScenarioSummarySchema = z.looseObject({
 });
 export type ScenarioSummary = z.output<typeof ScenarioSummarySchema>;
 
-export const ScenarioListSchema = z.union([
-  z.array(ScenarioSummarySchema),
-  z.looseObject({ scenarios: z.array(ScenarioSummarySchema) }).transform((r) => r.scenarios),
-]);
+export const ScenarioListSchema = z.array(ScenarioSummarySchema);
 
 export const SessionStateSchema = z.looseObject({
   version: z.string().nullish(),
-  steps: z.array(z.looseObject({ id: z.string(), used: z.boolean(), attempts: z.unknown() })),
+  steps: z.array(
+    z.looseObject({
+      id: z.string(),
+      used: z.boolean(),
+      /** Attempts at this step, all providers together. */
+      attempts: z.number(),
+      attemptsByProvider: z.record(z.string(), z.number()).optional(),
+    }),
+  ),
   requests: z.number(),
 });
 export type SessionState = z.output<typeof SessionStateSchema>;
 
 export const JournalEntrySchema = z.looseObject({
   seq: z.number(),
-  at: z.union([z.string(), z.number()]),
-  provider: z.string().nullish(),
-  endpoint: z.string().nullish(),
-  stream: z.boolean().nullish(),
-  turn: z.number().nullish(),
-  step: z.string().nullish(),
+  /** ISO 8601 time the request arrived. */
+  at: z.string(),
+  provider: z.string(),
+  endpoint: z.string(),
+  stream: z.boolean(),
+  turn: z.number(),
+  /** The step that answered; null when none did. */
+  step: z.string().nullable(),
   outcome: z.enum(["response", "failure", "mismatch"]),
-  reasons: z.array(z.unknown()).nullish(),
+  reasons: z.array(z.string()),
+  /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
-  status: z.number().nullish(),
+  status: z.number(),
 });
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
 
-/** The journal: an array of entries, or `{ requests: [...] }`. */
-export const JournalSchema = z.union([
-  z.array(JournalEntrySchema),
-  z.looseObject({ requests: z.array(JournalEntrySchema) }).transform((r) => r.requests),
-]);
+/** The journal, oldest first. */
+export const JournalSchema = z.array(JournalEntrySchema);
 
 /** The server's error body: `{ error: { message, issues? } }`. */
 export const AdminErrorBodySchema = z.looseObject({

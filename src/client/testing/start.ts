@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { NAME_PATTERN, RESERVED_SESSIONS } from "../../scenario/schema";
-import { AdminClient, type Uploadable } from "../admin/client";
+import { AdminClient, toDocument, type Uploadable } from "../admin/client";
 
 export interface StartMockLLMOptions {
   /** Scenario documents or builders, uploaded (all or none) before `startMockLLM` resolves. */
@@ -60,6 +60,7 @@ export function defaultWranglerConfig(): string {
  * const openai = new OpenAI({ apiKey: "test", baseURL: mock.openaiBaseURL("hi") });
  */
 export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<MockLLM> {
+  const documents = (options.scenarios ?? []).map(toDocument); // invalid builders throw before anything starts
   const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
   for (const [key, value] of Object.entries(QUIET_WRANGLER_ENV)) process.env[key] ??= value;
   const { unstable_startWorker } = await import("wrangler");
@@ -88,7 +89,9 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
     await worker.ready;
     const url = (await worker.url).origin;
     const admin = new AdminClient({ url, token: adminToken });
-    if (options.scenarios !== undefined && options.scenarios.length > 0) await admin.uploadMany(options.scenarios);
+    // One admin round-trip before resolving: the Worker is then warm and the token known to work.
+    if (documents.length > 0) await admin.uploadMany(documents);
+    else await admin.list();
     return {
       url,
       adminToken,

@@ -37,14 +37,14 @@ Example:
 function row(e: JournalEntry): string[] {
   return [
     String(e.seq),
-    typeof e.at === "number" ? new Date(e.at).toISOString() : e.at,
-    e.provider ?? "-",
-    e.endpoint ?? "-",
-    e.stream === true ? "yes" : e.stream === false ? "no" : "-",
-    e.turn == null ? "-" : String(e.turn),
+    e.at,
+    e.provider,
+    e.endpoint,
+    e.stream ? "yes" : "no",
+    String(e.turn),
     e.step ?? "-",
     e.outcome,
-    e.status == null ? "-" : String(e.status),
-    (e.reasons ?? []).map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("; "),
+    String(e.status),
+    e.reasons.join("; "),
   ];
 }
