@@ -14,6 +14,7 @@ import { handleProvider } from "./routes/provider";
 import { errorResponse, type Exec } from "./routes/render";
 import type { Prefix } from "./routes/select";
 import { makeRequestId } from "./http/ids";
+import * as anthropic from "./providers/anthropic/routes";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models"]));
 
@@ -80,6 +81,13 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
       return errorResponse(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` }, makeRequestId(url.href));
     }
     return handleProvider(surface, request, env, exec, prefix, path);
+  }
+  if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
+    return anthropic.countTokens(request, env, []);
+  }
+  if (request.method === "GET" && (request.headers.has("anthropic-version") || request.headers.has("x-api-key"))) {
+    if (path === "/v1/models") return anthropic.listModels(request, env, await modelIds(env));
+    if (path.startsWith("/v1/models/")) return anthropic.getModel(request, env, await modelIds(env));
   }
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
     return json({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });

@@ -1,10 +1,11 @@
 /**
  * Every provider surface, in one list. Adding a provider = a folder + a line here.
  */
+import { anthropicMessages } from "./anthropic";
 import { openaiChat } from "./openai/chat";
 import type { ProviderSurface } from "./types";
 
-export const SURFACES: ProviderSurface<any>[] = [openaiChat];
+export const SURFACES: ProviderSurface<any>[] = [openaiChat, anthropicMessages];
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
 export function surfaceFor(path: string): ProviderSurface<any> | undefined {

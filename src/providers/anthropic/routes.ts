@@ -44,6 +44,10 @@ export function estimateInputTokens(request: CanonicalRequest, tools: unknown[])
 
 /** `POST /v1/messages/count_tokens` → `{ input_tokens }`. */
 export async function countTokens(request: Request, _env: Env, _models: string[]): Promise<Response> {
+  if (request.method !== "POST") {
+    const error = apiError("method_not_allowed", `Use POST for ${new URL(request.url).pathname}.`);
+    return errorResponse(error, makeRequestId(`count_tokens|${request.url}`));
+  }
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return errorResponse(headerError, makeRequestId(`count_tokens|${request.url}`));
   const body = await readJsonBody(request);

@@ -1,0 +1,99 @@
+/**
+ * Golden wire text: whole Anthropic SSE transcripts from the running Worker, ids normalized, compared byte for
+ * byte with test/golden/anthropic/*.sse. Regenerate after an intended change with UPDATE_GOLDEN=1 and review
+ * the diff.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "./harness";
+
+let h: Harness;
+
+const SCENARIOS = [
+  {
+    name: "g-text",
+    steps: [{ respond: { text: "Hello there, world.", usage: { inputTokens: 9, outputTokens: 4, cacheReadTokens: 2 } } }],
+  },
+  {
+    name: "g-tool",
+    steps: [
+      {
+        respond: {
+          text: "Checking the weather.",
+          toolCalls: [
+            { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
+            { id: "toolu_scripted_1", name: "get_time", arguments: '{"zone": "Europe/Par' },
+          ],
+          stream: { chunkWords: 2 },
+        },
+      },
+    ],
+  },
+  {
+    name: "g-thinking",
+    steps: [
+      {
+        respond: {
+          reasoning: [{ text: "The user greets me. I greet back." }, { redacted: "EmwKAhgBEgy3va3pzix" }],
+          text: "Hi!",
+          stream: { chunkWords: 3 },
+        },
+      },
+    ],
+  },
+  { name: "g-refusal", steps: [{ respond: { refusal: "I can't help with that." } }] },
+  {
+    name: "g-stream-error",
+    steps: [{ failures: [{ kind: "stream_error", afterChunks: 4, message: "Overloaded" }], respond: { text: "alpha beta gamma" } }],
+  },
+];
+
+const GOLDEN = (name: string) => fileURLToPath(new URL(`../golden/anthropic/${name}.sse`, import.meta.url));
+
+/** Replaces generated ids with stable placeholders; everything else stays byte for byte. */
+function normalize(text: string): string {
+  return text
+    .replace(/msg_01[0-9A-Za-z]{22}/g, "msg_01<id>")
+    .replace(/toolu_01[0-9A-Za-z]{22}/g, "toolu_01<id>")
+    .replace(/req_[0-9a-f]{32}/g, "req_<id>");
+}
+
+async function transcript(scenario: string, body: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${h.url}/s/${scenario}/golden/v1/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" },
+    body: JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 2048,
+      stream: true,
+      messages: [{ role: "user", content: "Hello" }],
+      ...body,
+    }),
+  });
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.upload(...SCENARIOS);
+});
+afterAll(() => h?.stop());
+
+describe("anthropic golden SSE transcripts", () => {
+  it.each([
+    ["text", "g-text", {}],
+    ["tool-use", "g-tool", { tools: [{ name: "get_weather", input_schema: { type: "object" } }] }],
+    ["thinking", "g-thinking", { thinking: { type: "enabled", budget_tokens: 1024 } }],
+    ["refusal", "g-refusal", {}],
+    ["stream-error", "g-stream-error", {}],
+  ])("%s", async (name, scenario, body) => {
+    const res = await transcript(scenario, body);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    const text = normalize(await res.text());
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(GOLDEN(name), text);
+    expect(existsSync(GOLDEN(name)), `missing golden ${name}.sse: run with UPDATE_GOLDEN=1`).toBe(true);
+    expect(text).toBe(readFileSync(GOLDEN(name), "utf8"));
+  });
+});
