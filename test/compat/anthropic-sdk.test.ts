@@ -73,6 +73,10 @@ const SCENARIOS = [
     steps: [{ failures: [{ kind: "stream_error", afterChunks: 4 }], respond: { text: "alpha beta gamma delta epsilon" } }],
   },
   {
+    name: "a-strict",
+    steps: [{ id: "weather-only", match: { lastUserMessage: { contains: "weather" } }, respond: { text: "sunny" } }],
+  },
+  {
     name: "a-rate-limit",
     steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 1500, message: "slow down" }], respond: { text: "x" } }],
   },
@@ -264,6 +268,33 @@ describe("anthropic SDK: failures", () => {
     for (const name of ["anthropic-ratelimit-requests-reset", "anthropic-ratelimit-tokens-reset"]) {
       expect(headers.get(name)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     }
+  });
+});
+
+describe("anthropic SDK: mismatch and the default responder", () => {
+  it("a mismatch is a 400 invalid_request_error naming scenario, session and the failed condition", async () => {
+    const err = await client("a-strict", "t1").messages.create({ model: MODEL, max_tokens: 64, messages: user("hello") }).catch((e) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect(err.type).toBe("invalid_request_error");
+    expect(err.apiMessage).toMatch(/^mockllm: scenario "a-strict" session "t1" turn 1: /);
+    expect(err.apiMessage).toContain("weather-only");
+  });
+
+  it("no scenario: the default answer echoes the last user message, streamed or not, with a verifiable thinking block", async () => {
+    const c = new Anthropic({ apiKey: "k", baseURL: h.url, maxRetries: 0 });
+    const prompt = "anthropic default responder probe 7f3a\nReason: why";
+    const params = { model: MODEL, max_tokens: 4096, thinking, messages: user(prompt) };
+    const json = await c.messages.create(params);
+    const streamed = await c.messages.stream(params).finalMessage();
+    expect(streamed.content).toEqual(json.content);
+    const [reasoning, text] = json.content;
+    expect(reasoning).toMatchObject({ type: "thinking", signature: expect.stringMatching(/^EqMB/) });
+    expect(text?.type === "text" && text.text.endsWith(`\n\n${prompt}`)).toBe(true);
+    const again = await c.messages.create({
+      ...params,
+      messages: [...params.messages, { role: "assistant", content: json.content }, ...user("and now?")],
+    });
+    expect(again.stop_reason).toBe("end_turn");
   });
 });
 
