@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import type { CanonicalRequest } from "../../src/canonical/request";
+import { replyChoices } from "../../src/canonical/outcome";
+import { defaultCreated, defaultReply, instructedMessages, loremMessage } from "../../src/default/responder";
+import { lorem, loremLength } from "../../src/default/lorem";
+import { parseInstructions } from "../../src/default/instructions";
+import { wordCount } from "../../src/http/text";
+
+function request(last: string, extra: Partial<CanonicalRequest> = {}): CanonicalRequest {
+  return {
+    provider: "openai",
+    endpoint: "chat.completions",
+    model: "gpt-test",
+    stream: false,
+    system: "You are terse.",
+    messages: [{ role: "user", text: last }],
+    tools: [],
+    reasoning: "disabled",
+    headers: {},
+    ...extra,
+  };
+}
+
+const instruction = (plan: unknown) => `<|instruction_start|>${JSON.stringify(plan)}<|instruction_end|>`;
+
+describe("loremMessage", () => {
+  it("is lorem of loremLength words, then the message echoed after a blank line", () => {
+    const m = loremMessage("hello");
+    expect(m.text).toBe(`${lorem(64)}\n\nhello`);
+    expect(m.reasoning).toBeUndefined();
+    expect(m.toolCalls).toEqual([]);
+  });
+
+  it("streams reasoning first when the message contains \\nReason:", () => {
+    const message = "What is 2+2?\nReason: think hard";
+    const m = loremMessage(message);
+    expect(m.reasoning).toBe(lorem(443));
+    expect(m.text).toBe(`${lorem(169)}\n\n${message}`);
+  });
+
+  it("needs the newline: 'Reason:' on the first line is not a trigger", () => {
+    expect(loremMessage("Reason: no newline").reasoning).toBeUndefined();
+  });
+
+  it("an empty message gets lorem only", () => {
+    expect(loremMessage("").text).toBe(lorem(32));
+  });
+});
+
+describe("instructedMessages", () => {
+  it("wraps id_message around reasoning and text, not counted in lengths; tool calls carry JSON args", () => {
+    const plan = parseInstructions(
+      instruction({
+        id_message: "ID-7",
+        reasoning: { length: 3 },
+        messages: [
+          { text_message: { length: 4 } },
+          { tool_call: [{ name: "search", args: { q: "x" } }, { name: "raw", args: "{not json" }, { name: "noargs" }] },
+        ],
+      }),
+    )!;
+    expect(instructedMessages(plan)).toEqual([
+      { reasoning: "ID-7 lorem ipsum dolor ID-7", text: "ID-7 lorem ipsum dolor sit ID-7", toolCalls: [] },
+      {
+        toolCalls: [
+          { name: "search", arguments: '{"q":"x"}' },
+          { name: "raw", arguments: "{not json" },
+          { name: "noargs", arguments: "{}" },
+        ],
+      },
+    ]);
+  });
+
+  it("without id_message or reasoning: bare lorem of exactly length words", () => {
+    const plan = parseInstructions(instruction({ messages: [{ text_message: { length: 12 } }] }))!;
+    const [m] = instructedMessages(plan);
+    expect(m).toEqual({ text: lorem(12), toolCalls: [] });
+    expect(wordCount(m!.text!)).toBe(12);
+  });
+});
+
+describe("defaultReply", () => {
+  it("is the same for the same request, ids and created included", () => {
+    const a = defaultReply(request("hello"), { wordsPerSecond: 50 });
+    const b = defaultReply(request("hello"), { wordsPerSecond: 50 });
+    expect(a).toEqual(b);
+    expect(defaultCreated(request("hello"))).toBe(defaultCreated(request("hello")));
+    expect(defaultCreated(request("hello"))).not.toBe(defaultCreated(request("other")));
+    expect(defaultCreated(request("hello"))).toBeGreaterThanOrEqual(1_704_067_200);
+  });
+
+  it("answers the LAST user message, in 5-word chunks paced at wordsPerSecond", () => {
+    const req = request("second", {
+      messages: [
+        { role: "user", text: "first" },
+        { role: "assistant", text: "ok", toolCalls: [], reasoning: [] },
+        { role: "user", text: "second" },
+      ],
+    });
+    const reply = defaultReply(req, { wordsPerSecond: 50 });
+    expect(reply.text).toBe(`${lorem(loremLength("second"))}\n\nsecond`);
+    expect(reply.pacing).toEqual({ ttftMs: 0, tokensPerSecond: 50, chunkDelayMs: 0, chunkWords: 5, jitterMs: 0, seed: 0 });
+    expect(reply.finishReason).toBe("stop");
+    expect(reply.model).toBe("gpt-test");
+    expect(reply.extraChoices).toBeUndefined();
+  });
+
+  it("reasoning goes out as `reasoning` (not reasoning_content) and counts in usage", () => {
+    const reply = defaultReply(request("Hi\nReason: because"), { wordsPerSecond: 0 });
+    expect(reply.reasoningField).toBe("reasoning");
+    expect(reply.reasoning).toHaveLength(1);
+    const reasoningWords = wordCount((reply.reasoning[0] as { text: string }).text);
+    expect(reply.usage.reasoningTokens).toBe(reasoningWords);
+    expect(reply.usage.outputTokens).toBe(reasoningWords + wordCount(reply.text!));
+    // "You are terse." + "Hi\nReason: because"
+    expect(reply.usage.inputTokens).toBe(6);
+  });
+
+  it("an instruction block with two messages gives two choices, the second a tool call", () => {
+    const reply = defaultReply(
+      request(instruction({ messages: [{ text_message: { length: 6 } }, { tool_call: [{ name: "lookup", args: { id: 1 } }] }] })),
+      { wordsPerSecond: 0 },
+    );
+    const choices = replyChoices(reply);
+    expect(choices).toHaveLength(2);
+    expect(choices[0]!.text).toBe(lorem(6));
+    expect(choices[0]!.finishReason).toBe("stop");
+    expect(choices[1]!.text).toBeUndefined();
+    expect(choices[1]!.toolCalls).toEqual([{ name: "lookup", arguments: '{"id":1}' }]);
+    expect(choices[1]!.finishReason).toBe("tool_calls");
+    expect(choices[1]!.idSeed).not.toBe(choices[0]!.idSeed);
+    expect(reply.usage.outputTokens).toBe(6 + 1);
+  });
+
+  it("invalid instruction JSON falls back to the lorem answer, echo included", () => {
+    const message = '<|instruction_start|>{"messages": [<|instruction_end|>';
+    const reply = defaultReply(request(message), { wordsPerSecond: 0 });
+    expect(reply.text).toBe(`${lorem(loremLength(message))}\n\n${message}`);
+    expect(reply.extraChoices).toBeUndefined();
+  });
+});
