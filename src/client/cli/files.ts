@@ -4,6 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { parseScenarioDocument, type DocumentIssue } from "../../scenario/document";
 import type { Scenario } from "../../scenario/schema";
 import { UsageError } from "./io";
+import { findJsonSyntaxError } from "./json-syntax";
 
 export interface LoadedFile {
   /** Path as shown to the user (relative to cwd). */
@@ -54,7 +55,7 @@ export async function loadScenarioFiles(files: readonly string[], cwd: string): 
   const out: LoadedFile[] = [];
   for (const abs of files) {
     const file = relative(cwd, abs) || abs;
-    const text = await readFile(abs, "utf8");
+    const text = (await readFile(abs, "utf8")).replace(/^\uFEFF/, ""); // editors on Windows add a BOM
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -77,15 +78,9 @@ export async function loadScenarioFiles(files: readonly string[], cwd: string): 
   return out;
 }
 
-/** `invalid JSON at line 3, column 5: …` from whatever JSON.parse said. */
+/** `invalid JSON at line 3, column 5: expected …`, whatever JSON.parse said. */
 function jsonError(err: unknown, text: string): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const pos = /at position (\d+)/.exec(message);
-  if (pos?.[1] !== undefined && !/line \d+/.test(message)) {
-    const before = text.slice(0, Number(pos[1]));
-    const line = before.split("\n").length;
-    const column = before.length - before.lastIndexOf("\n");
-    return `invalid JSON at line ${line}, column ${column}: ${message}`;
-  }
-  return `invalid JSON: ${message}`;
+  const found = findJsonSyntaxError(text);
+  if (found !== undefined) return `invalid JSON at line ${found.line}, column ${found.column}: ${found.message}`;
+  return `invalid JSON: ${err instanceof Error ? err.message : String(err)}`;
 }
