@@ -49,6 +49,17 @@ export interface Reply {
   headers: Record<string, string>;
   /** Seed for deterministic ids: (scenario, session, step, attempt). */
   idSeed: string;
+  /**
+   * Further assistant messages answering the same request (the default responder's instruction mode).
+   * OpenAI Chat renders each as its own choice (index 1, 2, …); Anthropic appends their content blocks.
+   * Only their content fields and `idSeed` are read: usage, model, pacing and headers come from this reply.
+   */
+  extraChoices?: Reply[];
+}
+
+/** The reply's messages in order: itself, then its `extraChoices`. */
+export function replyChoices(reply: Reply): Reply[] {
+  return [reply, ...(reply.extraChoices ?? [])];
 }
 
 export type Outcome =

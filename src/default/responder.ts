@@ -1,19 +1,147 @@
 /**
- * The default responder (contract section 7): answers when no scenario is selected.
+ * The default responder (contract section 7): answers when no scenario is selected. Pure and deterministic:
+ * the same request always gives the same reply, ids and `created` included.
  */
 import type { CanonicalRequest } from "../canonical/request";
 import { lastUserMessage } from "../canonical/request";
-import type { Reply } from "../canonical/outcome";
+import type { Reply, ReplyToolCall } from "../canonical/outcome";
 import { stableHash } from "../http/hash";
-import { resolveReply } from "../scenario/engine";
+import { wordCount } from "../http/text";
+import { parseInstructions, type Instructions } from "./instructions";
+import { lorem, loremLength } from "./lorem";
 
 export interface DefaultOptions {
+  /** Pacing of streamed words; 0 = no delay. */
   wordsPerSecond: number;
 }
 
-/** A deterministic placeholder answer: echoes the last user message. */
-export function defaultReply(req: CanonicalRequest, _opts: DefaultOptions): Reply {
-  const last = lastUserMessage(req) ?? "";
-  const seed = `default/${stableHash(JSON.stringify(req.messages))}`;
-  return { ...resolveReply(undefined, { respond: { text: last } }, req, seed) };
+/** A user message containing this gets a reasoning stream before the answer. */
+export const REASON_MARKER = "\nReason:";
+/** Words per streamed chunk. */
+export const CHUNK_WORDS = 5;
+
+/** One generated assistant message, before it becomes a Reply. */
+export interface DefaultMessage {
+  reasoning?: string;
+  text?: string;
+  toolCalls: ReplyToolCall[];
+}
+
+/**
+ * The lorem answer to `message`: `loremLength(message)` words, then the message echoed verbatim after a blank
+ * line; when the message contains `\nReason:`, a reasoning stream of `loremLength("reasoning\n" + message)` words first.
+ * @example loremMessage("hi").text // "lorem ipsum dolor … \n\nhi"
+ */
+export function loremMessage(message: string): DefaultMessage {
+  const answer = lorem(loremLength(message));
+  return {
+    ...(message.includes(REASON_MARKER) ? { reasoning: lorem(loremLength(`reasoning\n${message}`)) } : {}),
+    text: message === "" ? answer : `${answer}\n\n${message}`,
+    toolCalls: [],
+  };
+}
+
+/** `id_message` before and after `body`, space-separated; neither counts in any length. */
+function wrap(id: string | undefined, body: string): string {
+  if (id === undefined || id === "") return body;
+  return body === "" ? `${id} ${id}` : `${id} ${body} ${id}`;
+}
+
+/**
+ * The messages an instruction block asks for: text messages get `reasoning.length` lorem words of reasoning first;
+ * tool-call messages carry their calls, `args` as JSON (a string verbatim).
+ * @example instructedMessages({ messages: [{ kind: "text", length: 3 }] }) // [{ text: "lorem ipsum dolor", toolCalls: [] }]
+ */
+export function instructedMessages(plan: Instructions): DefaultMessage[] {
+  const id = plan.id_message;
+  return plan.messages.map((m) => {
+    if (m.kind === "tool_call") {
+      return {
+        toolCalls: m.calls.map((c) => ({
+          name: c.name,
+          arguments: typeof c.args === "string" ? c.args : JSON.stringify(c.args ?? {}),
+        })),
+      };
+    }
+    return {
+      ...(plan.reasoning !== undefined ? { reasoning: wrap(id, lorem(plan.reasoning.length)) } : {}),
+      text: wrap(id, lorem(m.length)),
+      toolCalls: [],
+    };
+  });
+}
+
+/** Words the request carries: a deterministic stand-in for input tokens. */
+function requestWords(req: CanonicalRequest): number {
+  let n = wordCount(req.system);
+  for (const m of req.messages) {
+    if (m.role === "tool") n += wordCount(m.content);
+    else n += wordCount(m.text);
+    if (m.role === "assistant") for (const c of m.toolCalls) n += wordCount(c.arguments);
+  }
+  return Math.max(1, n);
+}
+
+function generatedWords(m: DefaultMessage): { reasoning: number; total: number } {
+  const reasoning = wordCount(m.reasoning ?? "");
+  const calls = m.toolCalls.reduce((n, c) => n + Math.max(1, wordCount(c.arguments)), 0);
+  return { reasoning, total: reasoning + wordCount(m.text ?? "") + calls };
+}
+
+function seedOf(req: CanonicalRequest): string {
+  return `default/${stableHash(JSON.stringify(req.messages))}`;
+}
+
+/** 2024-01-01T00:00:00Z; default replies are dated within the year after it. */
+const EPOCH = 1_704_067_200;
+const YEAR = 31_536_000;
+
+/**
+ * `created` of a default reply: derived from the request, so the same request gives the same bytes.
+ * @example defaultCreated(req) // e.g. 1719864321, on every call
+ */
+export function defaultCreated(req: CanonicalRequest): number {
+  return EPOCH + (Math.abs(stableHash(`created|${seedOf(req)}`)) % YEAR);
+}
+
+/**
+ * The default reply to `req`: driven by an instruction block in the last user message when it holds valid JSON,
+ * else the lorem answer. Streams in 5-word chunks at `wordsPerSecond`.
+ * @example defaultReply(req, { wordsPerSecond: 50 })
+ */
+export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply {
+  const message = lastUserMessage(req) ?? "";
+  const plan = parseInstructions(message);
+  const messages = plan ? instructedMessages(plan) : [loremMessage(message)];
+  const seed = seedOf(req);
+  const words = messages.map(generatedWords);
+  const sum = (f: (w: { reasoning: number; total: number }) => number) => words.reduce((n, w) => n + f(w), 0);
+  const choices: Reply[] = messages.map((m, i) => ({
+    ...(m.text !== undefined ? { text: m.text } : {}),
+    reasoning: m.reasoning !== undefined ? [{ type: "thinking", text: m.reasoning }] : [],
+    reasoningField: "reasoning",
+    toolCalls: m.toolCalls,
+    finishReason: m.toolCalls.length > 0 ? "tool_calls" : "stop",
+    usage: {
+      inputTokens: requestWords(req),
+      outputTokens: Math.max(1, sum((w) => w.total)),
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: sum((w) => w.reasoning),
+    },
+    model: req.model,
+    latencyMs: 0,
+    pacing: {
+      ttftMs: 0,
+      tokensPerSecond: opts.wordsPerSecond,
+      chunkDelayMs: 0,
+      chunkWords: CHUNK_WORDS,
+      jitterMs: 0,
+      seed: 0,
+    },
+    headers: {},
+    idSeed: i === 0 ? seed : `${seed}/choice-${i}`,
+  }));
+  const [first, ...rest] = choices;
+  return rest.length > 0 ? { ...first!, extraChoices: rest } : first!;
 }

@@ -3,7 +3,7 @@
  * headers check → strict JSON body → parse → scenario selection → session → render.
  */
 import type { Outcome } from "../canonical/outcome";
-import { defaultReply } from "../default/responder";
+import { defaultCreated, defaultReply } from "../default/responder";
 import type { Env } from "../env";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
 import { ERROR_CODES, type ApiError } from "../http/errors";
@@ -65,6 +65,7 @@ export async function handleProvider<W>(
 
   let outcome: Outcome;
   let requestId: string;
+  let created = Math.floor(Date.now() / 1000);
   const extra: Record<string, string> = {};
   if (selection.kind === "scenario") {
     const { stored, session } = selection;
@@ -94,13 +95,14 @@ export async function handleProvider<W>(
   } else {
     outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(env) }) };
     requestId = makeRequestId(`default/${stableHash(body.text)}`);
+    created = defaultCreated(parsed.request);
   }
 
   const ctx: RenderContext<W> = {
     wire: parsed.wire,
     request: parsed.request,
     requestId,
-    created: Math.floor(Date.now() / 1000),
+    created,
     ...(selection.kind === "scenario" ? { scenario: selection.stored.name } : {}),
     session: selection.session,
   };

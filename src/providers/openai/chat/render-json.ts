@@ -1,7 +1,7 @@
 /**
  * Canonical reply → `chat.completion` JSON.
  */
-import type { Reply } from "../../../canonical/outcome";
+import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
 import type { ChatRequest } from "./wire";
@@ -40,7 +40,8 @@ export function chatToolCalls(reply: Reply) {
   }));
 }
 
-export function renderChatJson(reply: Reply, ctx: RenderContext<ChatRequest>): unknown {
+/** One choice's `message`. */
+function chatMessage(reply: Reply): Record<string, unknown> {
   const reasoning = reasoningText(reply);
   const message: Record<string, unknown> = {
     role: "assistant",
@@ -50,12 +51,21 @@ export function renderChatJson(reply: Reply, ctx: RenderContext<ChatRequest>): u
   };
   if (reasoning !== "") message[reply.reasoningField] = reasoning;
   if (reply.toolCalls.length > 0) message.tool_calls = chatToolCalls(reply);
+  return message;
+}
+
+export function renderChatJson(reply: Reply, ctx: RenderContext<ChatRequest>): unknown {
   return {
     id: completionId(reply),
     object: "chat.completion",
     created: ctx.created,
     model: reply.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: reply.finishReason }],
+    choices: replyChoices(reply).map((r, index) => ({
+      index,
+      message: chatMessage(r),
+      logprobs: null,
+      finish_reason: r.finishReason,
+    })),
     usage: chatUsage(reply),
     service_tier: "default",
     system_fingerprint: SYSTEM_FINGERPRINT,

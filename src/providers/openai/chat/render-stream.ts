@@ -1,7 +1,7 @@
 /**
  * Canonical reply → `chat.completion.chunk` SSE transcript, ending `data: [DONE]`.
  */
-import type { Reply } from "../../../canonical/outcome";
+import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, chunkWords, wordCount } from "../../../http/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
@@ -20,40 +20,44 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
     model: reply.model,
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null, words = 0): SseEvent => ({
+  const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null, words = 0): SseEvent => ({
     data: JSON.stringify({
       ...base,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
       ...(includeUsage ? { usage: null } : {}),
     }),
     words,
   });
 
   const events: SseEvent[] = [];
-  const hasText = reply.text !== undefined && reply.text !== "";
-  events.push(chunk({ role: "assistant", content: hasText || reply.toolCalls.length === 0 ? "" : null, refusal: null }));
-  for (const piece of chunkWords(reasoningText(reply), reply.pacing.chunkWords)) {
-    events.push(chunk({ [reply.reasoningField]: piece }, null, Math.max(1, wordCount(piece))));
-  }
-  for (const piece of chunkWords(reply.text ?? "", reply.pacing.chunkWords)) {
-    events.push(chunk({ content: piece }, null, Math.max(1, wordCount(piece))));
-  }
-  for (const piece of chunkWords(reply.refusal ?? "", reply.pacing.chunkWords)) {
-    events.push(chunk({ refusal: piece }, null, Math.max(1, wordCount(piece))));
-  }
-  chatToolCalls(reply).forEach((call, index) => {
-    events.push(
-      chunk(
-        { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
-        null,
-        1,
-      ),
-    );
-    for (const fragment of chunkChars(call.function.arguments, ARGUMENT_FRAGMENT)) {
-      events.push(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }, null, 1));
+  // Each choice streams in turn on its own index: role first, its content, then its own finish chunk.
+  replyChoices(reply).forEach((choice, c) => {
+    const hasText = choice.text !== undefined && choice.text !== "";
+    events.push(chunk(c, { role: "assistant", content: hasText || choice.toolCalls.length === 0 ? "" : null, refusal: null }));
+    for (const piece of chunkWords(reasoningText(choice), reply.pacing.chunkWords)) {
+      events.push(chunk(c, { [choice.reasoningField]: piece }, null, Math.max(1, wordCount(piece))));
     }
+    for (const piece of chunkWords(choice.text ?? "", reply.pacing.chunkWords)) {
+      events.push(chunk(c, { content: piece }, null, Math.max(1, wordCount(piece))));
+    }
+    for (const piece of chunkWords(choice.refusal ?? "", reply.pacing.chunkWords)) {
+      events.push(chunk(c, { refusal: piece }, null, Math.max(1, wordCount(piece))));
+    }
+    chatToolCalls(choice).forEach((call, index) => {
+      events.push(
+        chunk(
+          c,
+          { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
+          null,
+          1,
+        ),
+      );
+      for (const fragment of chunkChars(call.function.arguments, ARGUMENT_FRAGMENT)) {
+        events.push(chunk(c, { tool_calls: [{ index, function: { arguments: fragment } }] }, null, 1));
+      }
+    });
+    events.push(chunk(c, {}, choice.finishReason));
   });
-  events.push(chunk({}, reply.finishReason));
   if (includeUsage) {
     events.push({ data: JSON.stringify({ ...base, choices: [], usage: chatUsage(reply) }) });
   }
