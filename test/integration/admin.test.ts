@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { admin, call, chat, userTurn } from "./helpers";
+
+const doc = (name: string, text = "hi") => ({ name, description: `says ${text}`, steps: [{ respond: { text } }] });
+
+describe("admin auth", () => {
+  it.each([
+    { name: "missing token", headers: {} as Record<string, string> },
+    { name: "wrong token", headers: { authorization: "Bearer nope" } },
+    { name: "not bearer", headers: { authorization: "Basic dGVzdA==" } },
+  ])("$name → 401 with no detail", async ({ headers }) => {
+    const res = await call("/admin/scenarios", { headers });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: { message: "unauthorized" } });
+  });
+
+  it("the right token passes", async () => {
+    expect((await admin("/scenarios")).status).toBe(200);
+  });
+});
+
+describe("scenarios in KV", () => {
+  it("PUT stores, returns the content-hash version, GET returns it with an ETag", async () => {
+    const put = await admin("/scenarios/greeter", { method: "PUT", body: JSON.stringify(doc("greeter")) });
+    expect(put.status).toBe(200);
+    const { name, version } = (await put.json()) as { name: string; version: string };
+    expect(name).toBe("greeter");
+    expect(version).toMatch(/^[0-9a-f]{16}$/);
+    const again = await admin("/scenarios/greeter", { method: "PUT", body: JSON.stringify(doc("greeter")) });
+    expect(((await again.json()) as { version: string }).version).toBe(version);
+    const get = await admin("/scenarios/greeter");
+    expect(get.headers.get("etag")).toBe(`"${version}"`);
+    expect(await get.json()).toEqual(doc("greeter"));
+    const notModified = await admin("/scenarios/greeter", { headers: { "if-none-match": `"${version}"` } });
+    expect(notModified.status).toBe(304);
+  });
+
+  it("an invalid upload is 400 with every issue's JSON path, and nothing is stored", async () => {
+    const bad = { name: "broken", steps: [{ respond: { txt: "x" } }, { failures: [{ kind: "rate_limit", retryAfterMs: -1 }] }], extra: true };
+    const res = await admin("/scenarios/broken", { method: "PUT", body: JSON.stringify(bad) });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { message: string; issues: { path: string }[] } };
+    expect(body.error.issues.map((i) => i.path).sort()).toEqual(
+      ["$.extra", "$.steps[0].respond.txt", "$.steps[1].failures[0].retryAfterMs"].sort(),
+    );
+    expect((await admin("/scenarios/broken")).status).toBe(404);
+    expect(await env.SCENARIOS.get("scenario:broken")).toBeNull();
+  });
+
+  it("PUT with a body name that differs from the URL is rejected", async () => {
+    const res = await admin("/scenarios/one", { method: "PUT", body: JSON.stringify(doc("two")) });
+    expect(res.status).toBe(400);
+    expect(await env.SCENARIOS.get("scenario:one")).toBeNull();
+  });
+
+  it("PUT with malformed JSON is 400", async () => {
+    const res = await admin("/scenarios/x", { method: "PUT", body: "{nope" });
+    expect(res.status).toBe(400);
+  });
+
+  it("bulk upload is all-or-nothing", async () => {
+    const res = await admin("/scenarios", {
+      method: "POST",
+      body: JSON.stringify([doc("bulk-a"), { name: "bulk-b", steps: "no" }, doc("bulk-c")]),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { issues: { path: string }[] } };
+    expect(body.error.issues.map((i) => i.path)).toEqual(["$[1].steps"]);
+    for (const n of ["bulk-a", "bulk-b", "bulk-c"]) expect(await env.SCENARIOS.get(`scenario:${n}`)).toBeNull();
+
+    const dup = await admin("/scenarios", { method: "POST", body: JSON.stringify([doc("bulk-a"), doc("bulk-a")]) });
+    expect(dup.status).toBe(400);
+    expect(await env.SCENARIOS.get("scenario:bulk-a")).toBeNull();
+
+    const ok = await admin("/scenarios", { method: "POST", body: JSON.stringify([doc("bulk-a"), doc("bulk-c")]) });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { name: string }[]).map((r) => r.name)).toEqual(["bulk-a", "bulk-c"]);
+  });
+
+  it("lists KV and bundled scenarios; a KV twin overrides a bundled one until deleted", async () => {
+    const list = async () => (await (await admin("/scenarios")).json()) as { name: string; source: string; version: string }[];
+    const bundled = (await list()).find((s) => s.name === "weather-agent");
+    expect(bundled?.source).toBe("bundled");
+    await admin("/scenarios/weather-agent", { method: "PUT", body: JSON.stringify(doc("weather-agent", "override")) });
+    expect((await list()).filter((s) => s.name === "weather-agent").map((s) => s.source)).toEqual(["kv"]);
+    const answer = await chat(userTurn("x"), "/s/weather-agent/override-check");
+    expect(((await answer.json()) as any).choices[0].message.content).toBe("override");
+    const del = await admin("/scenarios/weather-agent", { method: "DELETE" });
+    expect(await del.json()).toEqual({ name: "weather-agent", deleted: true, now: { source: "bundled", version: bundled!.version } });
+    expect((await list()).find((s) => s.name === "weather-agent")?.source).toBe("bundled");
+    expect((await admin("/scenarios/weather-agent", { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("serves the JSON Schema", async () => {
+    const res = await admin("/schema");
+    const schema = (await res.json()) as { $id: string; properties: Record<string, unknown> };
+    expect(schema.$id).toBe("https://mockllm.dev/scenario.schema.json");
+    expect(Object.keys(schema.properties)).toContain("steps");
+  });
+});
+
+describe("sessions", () => {
+  it("state, journal and reset; a session keeps its version until reset", async () => {
+    await admin("/scenarios/counter", {
+      method: "PUT",
+      body: JSON.stringify({ name: "counter", steps: [{ id: "first", respond: { text: "v1-a" } }, { id: "second", respond: { text: "v1-b" } }] }),
+    });
+    const text = async () => ((await (await chat(userTurn("x"), "/s/counter/run")).json()) as any).choices?.[0]?.message?.content;
+    expect(await text()).toBe("v1-a");
+    await admin("/scenarios/counter", {
+      method: "PUT",
+      body: JSON.stringify({ name: "counter", steps: [{ id: "first", respond: { text: "v2-a" } }, { id: "second", respond: { text: "v2-b" } }] }),
+    });
+    expect(await text()).toBe("v1-b");
+    const state = (await (await admin("/sessions/counter/run")).json()) as any;
+    expect(state.steps).toEqual([
+      { id: "first", used: true, attempts: 1, attemptsByProvider: { openai: 1 } },
+      { id: "second", used: true, attempts: 1, attemptsByProvider: { openai: 1 } },
+    ]);
+    expect(state.requests).toBe(2);
+    const journal = (await (await admin("/sessions/counter/run/requests")).json()) as any[];
+    expect(journal.map((j) => [j.seq, j.step, j.outcome, j.status])).toEqual([
+      [1, "first", "response", 200],
+      [2, "second", "response", 200],
+    ]);
+    expect(journal[0].request.headers.authorization).toBe("[redacted]");
+    expect(await (await admin("/sessions/counter/run/reset", { method: "POST" })).json()).toEqual({ reset: true });
+    expect(await text()).toBe("v2-a");
+    expect(((await (await admin("/sessions/counter/run/requests")).json()) as any[]).map((j) => j.seq)).toEqual([1]);
+  });
+
+  it("an unused session shows the current steps, unused", async () => {
+    await admin("/scenarios/fresh", { method: "PUT", body: JSON.stringify(doc("fresh")) });
+    expect(await (await admin("/sessions/fresh/never")).json()).toEqual({
+      version: null,
+      steps: [{ id: "step-1", used: false, attempts: 0, attemptsByProvider: {} }],
+      requests: 0,
+    });
+  });
+
+  it("invalid session names are 400", async () => {
+    expect((await admin("/sessions/fresh/Bad Name")).status).toBe(400);
+  });
+});

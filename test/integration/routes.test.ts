@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { call, chat, upload, userTurn } from "./helpers";
+import { splitPrefix } from "../../src/router";
+
+describe("prefix parsing", () => {
+  it.each([
+    { path: "/v1/chat/completions", prefix: {}, rest: "/v1/chat/completions", root: false },
+    { path: "/s/demo/v1/chat/completions", prefix: { scenario: "demo" }, rest: "/v1/chat/completions", root: false },
+    { path: "/s/demo/run-1/v1/chat/completions", prefix: { scenario: "demo", session: "run-1" }, rest: "/v1/chat/completions", root: false },
+    { path: "/s/demo/run-1/v1/messages", prefix: { scenario: "demo", session: "run-1" }, rest: "/v1/messages", root: false },
+    { path: "/s/demo/v1/models", prefix: { scenario: "demo" }, rest: "/v1/models", root: false },
+    { path: "/s/demo", prefix: { scenario: "demo" }, rest: "/", root: true },
+    { path: "/s/demo/run-1", prefix: { scenario: "demo", session: "run-1" }, rest: "/", root: true },
+    { path: "/s/demo/chat/completions", prefix: { scenario: "demo" }, rest: "/chat/completions", root: false },
+    { path: "/s/demo/api/chat", prefix: { scenario: "demo" }, rest: "/api/chat", root: false },
+  ])("$path", ({ path, prefix, rest, root }) => {
+    expect(splitPrefix(path)).toEqual({ prefix, path: rest, root });
+  });
+});
+
+describe("selection rules", () => {
+  it("1: path prefix; 2: headers; 3: first user message names a scenario; 4: top-level match by priority; 5: default", async () => {
+    await upload(
+      { name: "by-prefix", steps: [{ consume: false, respond: { text: "prefix" } }] },
+      { name: "by-header", steps: [{ consume: false, respond: { text: "header" } }] },
+      { name: "by-message", steps: [{ consume: false, respond: { text: "message" } }] },
+      { name: "auto-low", priority: 1, match: { lastUserMessage: { contains: "auto" } }, steps: [{ consume: false, respond: { text: "low" } }] },
+      { name: "auto-high", priority: 5, match: { lastUserMessage: { contains: "auto" } }, steps: [{ consume: false, respond: { text: "high" } }] },
+    );
+    const text = async (res: Response) => ((await res.json()) as any).choices[0].message.content;
+    expect(await text(await chat(userTurn("by-message"), "/s/by-prefix"))).toBe("prefix");
+    expect(await text(await chat(userTurn("by-message"), "", { "x-mock-scenario": "by-header" }))).toBe("header");
+    expect(await text(await chat(userTurn("  by-message  ")))).toBe("message");
+    expect(await text(await chat(userTurn("auto pilot")))).toBe("high");
+    const fallback = await chat(userTurn("nothing selects this"));
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get("x-mockllm-scenario")).toBeNull();
+  });
+
+  it("an unknown named scenario is an OpenAI-shaped 404 naming it", async () => {
+    for (const res of [await chat(userTurn("x"), "/s/nope"), await chat(userTurn("x"), "", { "x-mock-scenario": "nope" })]) {
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        error: { message: 'mockllm: scenario "nope" not found', type: "invalid_request_error", param: null, code: "not_found" },
+      });
+    }
+  });
+
+  it("x-mock-session picks the session for header selection", async () => {
+    await upload({ name: "sess", steps: [{ respond: { text: "first" } }, { respond: { text: "second" } }] });
+    const t = async (s: string) => ((await (await chat(userTurn("x"), "", { "x-mock-scenario": "sess", "x-mock-session": s })).json()) as any).choices[0].message.content;
+    expect([await t("a"), await t("b"), await t("a")]).toEqual(["first", "first", "second"]);
+  });
+});
+
+describe("misc routes", () => {
+  it("healthz, prefix probes, inspector", async () => {
+    expect(await (await call("/healthz")).json()).toEqual({ ok: true, service: "mockllm" });
+    const probe = await call("/s/weather-agent/ci-1", { method: "HEAD" });
+    expect(probe.status).toBe(200);
+    expect(await (await call("/s/weather-agent")).json()).toEqual({ ok: true, scenario: "weather-agent", session: "default" });
+    const page = await call("/");
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain("mockllm");
+  });
+
+  it("GET /v1/models lists the default and the models the scenarios mention", async () => {
+    await upload({ name: "models", steps: [{ match: { model: "gpt-4.1" }, respond: { model: "gpt-4.1-2025-04-14" } }] });
+    const body = (await (await call("/v1/models", { headers: { authorization: "Bearer x" } })).json()) as any;
+    expect(body.object).toBe("list");
+    const ids = body.data.map((m: any) => m.id);
+    expect(ids[0]).toBe("mockllm-default");
+    expect(ids).toEqual(expect.arrayContaining(["gpt-4.1", "gpt-4.1-2025-04-14"]));
+    expect(body.data[0]).toEqual({ id: "mockllm-default", object: "model", created: 1735689600, owned_by: "mockllm" });
+    expect((await call("/v1/models/gpt-4.1")).status).toBe(200);
+    expect((await call("/v1/models/nope")).status).toBe(404);
+  });
+
+  it("GET on a completion route is 405 in OpenAI's shape; unknown /v1 paths 404", async () => {
+    const res = await call("/v1/chat/completions");
+    expect(res.status).toBe(405);
+    expect(((await res.json()) as any).error.type).toBe("invalid_request_error");
+    const nf = await call("/v1/nothing", { method: "POST" });
+    expect(nf.status).toBe(404);
+    expect(((await nf.json()) as any).error.message).toBe("Unknown request URL: POST /v1/nothing.");
+  });
+});
+
+describe("bad input on the OpenAI surface", () => {
+  it.each([
+    { name: "no auth", init: { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(userTurn("x")) }, status: 401 },
+    { name: "malformed JSON", body: "{", status: 400, message: /could not parse the JSON body/ },
+    { name: "empty body", body: "", status: 400, message: /empty/ },
+    { name: "array body", body: "[]", status: 400, message: /JSON object/ },
+    { name: "missing model", body: JSON.stringify({ messages: [{ role: "user", content: "x" }] }), status: 400, message: /Missing required parameter: 'model'/ },
+    { name: "missing messages", body: JSON.stringify({ model: "m" }), status: 400, message: /Missing required parameter: 'messages'/ },
+    { name: "empty messages", body: JSON.stringify({ model: "m", messages: [] }), status: 400, message: /'messages'/ },
+    { name: "bad role", body: JSON.stringify({ model: "m", messages: [{ role: "wizard", content: "x" }] }), status: 400, message: /messages\[0\]\.role/ },
+    { name: "wrong content type", contentType: "text/plain", body: JSON.stringify(userTurn("x")), status: 415, message: /application\/json/ },
+  ])("$name → $status", async ({ init, body, status, message, contentType }) => {
+    const res = await call("/v1/chat/completions", init ?? {
+      method: "POST",
+      headers: { authorization: "Bearer sk", "content-type": contentType ?? "application/json" },
+      body,
+    });
+    expect(res.status).toBe(status);
+    const json = (await res.json()) as any;
+    expect(typeof json.error.message).toBe("string");
+    if (message) expect(json.error.message).toMatch(message);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("a body over 10 MiB is 413", async () => {
+    const big = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x".repeat(10 * 1024 * 1024 + 10) }] });
+    const res = await call("/v1/chat/completions", { method: "POST", headers: { authorization: "Bearer sk", "content-type": "application/json" }, body: big });
+    expect(res.status).toBe(413);
+  });
+
+  it("invalid scenario or session names in the prefix are 400", async () => {
+    expect((await chat(userTurn("x"), "/s/Bad_Name")).status).toBe(400);
+  });
+});
