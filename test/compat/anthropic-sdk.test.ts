@@ -1,7 +1,7 @@
 /**
  * The official `@anthropic-ai/sdk` against the Worker on a random port: Messages end to end.
  */
-import Anthropic, { APIError, BadRequestError, RateLimitError } from "@anthropic-ai/sdk";
+import Anthropic, { APIConnectionError, APIError, BadRequestError, RateLimitError } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -71,6 +71,23 @@ const SCENARIOS = [
   {
     name: "a-stream-error",
     steps: [{ failures: [{ kind: "stream_error", afterChunks: 4 }], respond: { text: "alpha beta gamma delta epsilon" } }],
+  },
+  {
+    name: "a-broken",
+    steps: [
+      {
+        match: { lastUserMessage: "network" },
+        consume: false,
+        failures: [{ kind: "network_error", afterChunks: 4 }],
+        respond: { text: "alpha beta gamma delta epsilon" },
+      },
+      {
+        match: { lastUserMessage: "invalid" },
+        consume: false,
+        failures: [{ kind: "invalid_response", afterChunks: 4 }],
+        respond: { text: "alpha beta gamma delta epsilon" },
+      },
+    ],
   },
   {
     name: "a-strict",
@@ -252,6 +269,23 @@ describe("anthropic SDK: failures", () => {
     expect(err.apiMessage).toBe("Overloaded");
     // message_start, content_block_start, ping, first delta — then the error.
     expect(deltas).toEqual(["alpha"]);
+  });
+
+  it("invalid_response mid-stream: finalMessage() rejects after the first delta", async () => {
+    const stream = client("a-broken", "t-invalid").messages.stream({ model: MODEL, max_tokens: 64, messages: user("invalid") });
+    const deltas: string[] = [];
+    stream.on("text", (d) => deltas.push(d));
+    const err = await stream.finalMessage().catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(deltas).toEqual(["alpha"]);
+  });
+
+  it("network_error mid-stream: a connection-level error, never an HTTP status", async () => {
+    const stream = client("a-broken", "t-network").messages.stream({ model: MODEL, max_tokens: 64, messages: user("network") });
+    const err = await stream.finalMessage().catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.status).toBeUndefined();
+    expect(err instanceof APIConnectionError || /terminated|other side closed|aborted/i.test(String(err.message))).toBe(true);
   });
 
   it("rate limit: 429 rate_limit_error with retry-after and anthropic-ratelimit-* headers", async () => {
