@@ -189,3 +189,21 @@ describe("anthropic SSE transcript", () => {
     expect(JSON.parse(custom.data).error).toEqual({ type: "api_error", message: "boom" });
   });
 });
+
+describe("anthropic: further assistant messages (extraChoices)", () => {
+  it("append their blocks in order, with their own tool ids, and make the stop reason tool_use", () => {
+    const main = reply({ reasoning: "First thought.", text: "First." });
+    const extra = reply({ toolCalls: [{ name: "lookup", arguments: { q: "x" } }] }, "s/default/step-1/1/choice-1");
+    const body = renderMessageJson({ ...main, extraChoices: [extra] }, ctx) as { content: { type: string; id?: string }[]; stop_reason: string };
+    expect(body.content.map((b) => b.type)).toEqual(["thinking", "text", "tool_use"]);
+    expect(body.stop_reason).toBe("tool_use");
+    const ev = renderMessageEvents({ ...main, extraChoices: [extra] }, ctx).map((e) => JSON.parse(e.data));
+    const starts = ev.filter((e) => e.type === "content_block_start").map((e) => [e.index, e.content_block.type]);
+    expect(starts).toEqual([
+      [0, "thinking"],
+      [1, "text"],
+      [2, "tool_use"],
+    ]);
+    expect(ev.find((e) => e.type === "content_block_start" && e.index === 2).content_block.id).toBe(body.content[2]!.id);
+  });
+});

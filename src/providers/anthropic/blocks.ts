@@ -2,7 +2,7 @@
  * A canonical reply as Anthropic content blocks, stop reason and usage — shared by the JSON and SSE renderers.
  * Block order: thinking / redacted_thinking, then text (then the refusal text), then tool_use.
  */
-import type { Reply } from "../../canonical/outcome";
+import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import { thinkingSignature } from "./thinking";
 
@@ -39,7 +39,7 @@ export function toolInput(args: string): Record<string, unknown> {
   return { INVALID_JSON: args };
 }
 
-export function replyBlocks(reply: Reply): OutBlock[] {
+function messageBlocks(reply: Reply): OutBlock[] {
   const blocks: OutBlock[] = reply.reasoning.map((r) =>
     r.type === "redacted"
       ? { type: "redacted_thinking", data: r.data }
@@ -59,15 +59,24 @@ export function replyBlocks(reply: Reply): OutBlock[] {
   return blocks;
 }
 
+/** The reply's content blocks; further assistant messages (`extraChoices`) append theirs, in order. */
+export function replyBlocks(reply: Reply): OutBlock[] {
+  return replyChoices(reply).flatMap(messageBlocks);
+}
+
 /** The wire form of a block (drops the streaming-only `json`). */
 export function wireBlock(b: OutBlock): Record<string, unknown> {
   if (b.type !== "tool_use") return b;
   return { type: "tool_use", id: b.id, name: b.name, input: b.input };
 }
 
-/** stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→refusal; a scripted refusal → refusal. */
+/**
+ * stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→refusal; a scripted refusal → refusal;
+ * tool calls in an appended message (`extraChoices`) turn end_turn into tool_use.
+ */
 export function stopReason(reply: Reply): StopReason {
   if (reply.refusal !== undefined && reply.finishReason === "stop") return "refusal";
+  if (reply.finishReason === "stop" && (reply.extraChoices ?? []).some((c) => c.toolCalls.length > 0)) return "tool_use";
   switch (reply.finishReason) {
     case "length":
       return "max_tokens";
