@@ -33,7 +33,8 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   // Each choice streams in turn on its own index: role first, its content, then its own finish chunk.
   replyChoices(reply).forEach((choice, c) => {
     const hasText = choice.text !== undefined && choice.text !== "";
-    events.push(chunk(c, { role: "assistant", content: hasText || choice.toolCalls.length === 0 ? "" : null, refusal: null }));
+    const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
+    events.push(chunk(c, { role: "assistant", content: hasText || !contentless ? "" : null, refusal: null }));
     for (const piece of chunkWords(reasoningText(choice), reply.pacing.chunkWords)) {
       events.push(chunk(c, { [choice.reasoningField]: piece }, null, Math.max(1, wordCount(piece))));
     }
