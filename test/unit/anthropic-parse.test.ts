@@ -141,6 +141,15 @@ describe("anthropic parse: what the real API rejects", () => {
     { body: { model: "m", max_tokens: 10, messages: [{ role: "user" }] }, message: "messages.0.content: Field required" },
     { body: { model: "m", max_tokens: 10, messages: [{ role: "user", content: 5 }] }, message: "messages.0.content: Input should be a valid list" },
     {
+      body: { model: "m", max_tokens: 10, messages: [{ role: "user", content: ["hi"] }] },
+      message: "messages.0.content.0: Input should be a valid dictionary or object to extract fields from",
+    },
+    { body: { model: "m", max_tokens: 10, messages: [null] }, message: "messages.0: Input should be a valid dictionary or object to extract fields from" },
+    {
+      body: { model: "m", max_tokens: 10, messages: msgs, thinking: "on" },
+      message: "thinking: Input should be a valid dictionary or object to extract fields from",
+    },
+    {
       body: { model: "m", max_tokens: 10, messages: [{ role: "user", content: [{ text: "x" }] }] },
       message: "messages.0.content.0.type: Field required",
     },

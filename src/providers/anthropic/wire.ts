@@ -8,6 +8,8 @@ import { z } from "zod";
 function required(wrong: string) {
   return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "Field required" : wrong) };
 }
+/** pydantic's wording for a non-object where an object belongs. */
+const OBJECT = { error: "Input should be a valid dictionary or object to extract fields from" };
 const str = () => z.string(required("Input should be a valid string"));
 const optNumber = () => z.number({ error: "Input should be a valid number" }).optional();
 
@@ -21,7 +23,7 @@ export const ToolUseBlockSchema = z.looseObject({
 });
 
 /** A block inside `tool_result.content`: text is read, everything else (images, documents) is kept opaque. */
-const ResultPartSchema = z.looseObject({ type: str(), text: z.unknown().optional() });
+const ResultPartSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
 
 export const ToolResultBlockSchema = z.looseObject({
   type: z.literal("tool_result"),
@@ -78,7 +80,7 @@ function knownSchema(type: string) {
  * real API's tagged union reports them); unknown types become `{ type: "other" }`.
  */
 export const ContentBlockSchema = z
-  .looseObject({ type: str() })
+  .looseObject({ type: str() }, OBJECT)
   .transform((block, ctx): ContentBlock => {
     const schema = knownSchema(block.type);
     if (!schema) return { type: "other", sent: block.type };
@@ -95,17 +97,14 @@ const ContentSchema = z.union([z.string(), z.array(ContentBlockSchema)], require
 export const MessageSchema = z.looseObject({
   role: z.enum(["user", "assistant", "system"], required("Input should be 'user' or 'assistant'")),
   content: ContentSchema,
-});
+}, OBJECT);
 export type WireMessage = z.output<typeof MessageSchema>;
 
-const SystemBlockSchema = z.looseObject({ type: str(), text: z.unknown().optional() });
+const SystemBlockSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
 
-const ToolSchema = z.looseObject({ name: z.unknown().optional() });
+const ToolSchema = z.looseObject({ name: z.unknown().optional() }, OBJECT);
 
-const ThinkingConfigSchema = z.looseObject({
-  type: str(),
-  budget_tokens: z.unknown().optional(),
-});
+const ThinkingConfigSchema = z.looseObject({ type: str(), budget_tokens: z.unknown().optional() }, OBJECT);
 
 const fields = {
   messages: z
