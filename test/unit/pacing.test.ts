@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { Pacing } from "../../src/canonical/outcome";
+import { encodeEvent, schedule } from "../../src/http/sse";
+import { chunkChars, chunkWords, wordCount } from "../../src/http/text";
+
+const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0, ...p });
+const ev = (words = 0) => ({ data: "x", words });
+
+describe("schedule (absolute offsets from stream start)", () => {
+  it.each([
+    { name: "no pacing: everything at 0", p: {}, events: [ev(), ev(1), ev(1), ev()], due: [0, 0, 0, 0] },
+    { name: "ttft before the first content event only", p: { ttftMs: 300 }, events: [ev(), ev(1), ev(1), ev()], due: [0, 300, 300, 300] },
+    { name: "chunkDelayMs between content events", p: { chunkDelayMs: 50 }, events: [ev(1), ev(1), ev(1)], due: [0, 50, 100] },
+    { name: "tokensPerSecond by words", p: { tokensPerSecond: 10 }, events: [ev(2), ev(1), ev()], due: [200, 300, 300] },
+    { name: "all together", p: { ttftMs: 100, chunkDelayMs: 10, tokensPerSecond: 100 }, events: [ev(), ev(1), ev(2)], due: [0, 110, 140] },
+  ])("$name", ({ p, events, due }) => {
+    expect(schedule(events, pacing(p))).toEqual(due);
+  });
+
+  it("jitter is seeded: the same seed gives the same schedule, another seed another", () => {
+    const events = [ev(1), ev(1), ev(1), ev(1)];
+    const a = schedule(events, pacing({ jitterMs: 40, seed: 1 }));
+    expect(schedule(events, pacing({ jitterMs: 40, seed: 1 }))).toEqual(a);
+    expect(schedule(events, pacing({ jitterMs: 40, seed: 2 }))).not.toEqual(a);
+    for (let i = 1; i < a.length; i++) {
+      expect(a[i]! - a[i - 1]!).toBeGreaterThanOrEqual(0);
+      expect(a[i]! - a[i - 1]!).toBeLessThan(40);
+    }
+  });
+});
+
+describe("chunking text", () => {
+  it.each([
+    { text: "one two three four five", n: 2, chunks: ["one two", " three four", " five"] },
+    { text: "  leading and trailing  ", n: 1, chunks: ["  leading", " and", " trailing  "] },
+    { text: "line one\nline two", n: 3, chunks: ["line one\nline", " two"] },
+    { text: "", n: 1, chunks: [] },
+    { text: "   ", n: 1, chunks: ["   "] },
+  ])("$text by $n", ({ text, n, chunks }) => {
+    expect(chunkWords(text, n)).toEqual(chunks);
+    expect(chunkWords(text, n).join("")).toBe(text);
+  });
+
+  it("chunkChars and wordCount", () => {
+    expect(chunkChars('{"a":"bcdef"}', 5)).toEqual(['{"a":', '"bcde', 'f"}']);
+    expect(wordCount(" a  b\nc ")).toBe(3);
+  });
+
+  it("encodes multi-line data as several data: lines and ends every event with a blank line", () => {
+    expect(encodeEvent({ event: "x", data: "a\nb" })).toBe("event: x\ndata: a\ndata: b\n\n");
+    expect(encodeEvent({ data: "[DONE]" })).toBe("data: [DONE]\n\n");
+  });
+});
