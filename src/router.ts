@@ -17,7 +17,7 @@ import { makeRequestId } from "./http/ids";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
 
-const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models"]));
+const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"]));
 
 /**
  * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names

@@ -82,6 +82,16 @@ describe("anthropic SDK: side endpoints and header checks", () => {
     expect(res).toEqual({ input_tokens: 4 });
   });
 
+  it("count_tokens under a scenario prefix without a session, at /messages/count_tokens (AI SDK-style base URL)", async () => {
+    const res = await fetch(`${h.url}/s/a-hello/messages/count_tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({ model: MODEL, messages: user("12345678") }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ input_tokens: 2 });
+  });
+
   it("models.list and models.retrieve in Anthropic's shape", async () => {
     const c = new Anthropic({ apiKey: "k", baseURL: h.url, maxRetries: 0 });
     const ids: string[] = [];
