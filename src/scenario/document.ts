@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { ScenarioSchema, type Scenario } from "./schema";
+import { isSeedDocument, SeedScenarioSchema } from "./seed";
 
 export interface DocumentIssue {
   /** JSON path such as `$.steps[0].respond.text`. */
@@ -46,12 +47,15 @@ function flattenIssue(issue: z.core.$ZodIssue, prefix: readonly PropertyKey[]): 
  * @example parseScenarioDocument(JSON.parse(text), "weather")
  */
 export function parseScenarioDocument(input: unknown, expectedName?: string): DocumentResult {
-  const parsed = ScenarioSchema.safeParse(input);
+  // The TestLLM seed format (`id` + `turns`) loads unchanged; its issues point into it as written.
+  const seed = isSeedDocument(input);
+  const parsed = (seed ? SeedScenarioSchema : ScenarioSchema).safeParse(input);
   if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
   if (expectedName !== undefined && parsed.data.name !== expectedName) {
+    const path = seed ? "$.id" : "$.name";
     return {
       ok: false,
-      issues: [{ path: "$.name", message: `name "${parsed.data.name}" does not match the URL's "${expectedName}"` }],
+      issues: [{ path, message: `name "${parsed.data.name}" does not match the URL's "${expectedName}"` }],
     };
   }
   return { ok: true, scenario: parsed.data };

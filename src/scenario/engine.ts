@@ -29,6 +29,8 @@ export interface Decision {
 
 export const DEFAULT_USAGE = { inputTokens: 64, outputTokens: 32 } as const;
 export const FINAL_REPORT_TOOL = "agent__final_report";
+/** First line of an `onMismatch: "report"` answer unless the scenario's `reportTitles` says otherwise. */
+export const DEFAULT_REPORT_TITLE = "# Scenario Failure";
 
 export function attemptKey(stepIndex: number, provider: string): string {
   return `${stepIndex}:${provider}`;
@@ -53,14 +55,15 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
         : misses
           ? `no step matches; nearest step "${misses.id}" failed`
           : "no step matches";
-    return mismatch(scenario, req, ctx, turn, head, misses?.misses ?? [], misses?.id);
+    return mismatch(scenario, req, ctx, turn, head, misses?.misses ?? [], misses?.id, "noStep");
   }
 
   const { step, index } = chosen;
   const id = stepId(step, index);
   const expectMisses = expectationMisses(step.expect, req, scenario.systemPromptMustInclude);
   if (expectMisses.length > 0) {
-    return mismatch(scenario, req, ctx, turn, `step "${id}" matched but its expectations failed`, expectMisses, id);
+    const head = `step "${id}" matched but its expectations failed`;
+    return mismatch(scenario, req, ctx, turn, head, expectMisses, id, "expectations");
   }
 
   const key = attemptKey(index, req.provider);
@@ -101,6 +104,7 @@ function mismatch(
   head: string,
   misses: Miss[],
   step: string | undefined,
+  kind: "noStep" | "expectations",
 ): Decision {
   const reasons = misses.map(describeMiss);
   const message = [
@@ -109,12 +113,13 @@ function mismatch(
   ].join("\n");
   const journal = { ...(step ? { step } : {}), outcome: "mismatch" as const, reasons: [head, ...reasons] };
   if (scenario.onMismatch !== "report") return { outcome: { kind: "mismatch", message }, journal, change: {} };
-  const reply = mismatchReport(req, message, `${ctx.scenario}/${ctx.session}/mismatch/${turn}`);
+  const title = scenario.reportTitles?.[kind] ?? DEFAULT_REPORT_TITLE;
+  const reply = mismatchReport(req, message, `${ctx.scenario}/${ctx.session}/mismatch/${turn}`, title);
   return { outcome: { kind: "reply", reply }, journal, change: {} };
 }
 
 /** The `onMismatch: "report"` answer: the final-report tool call when offered, else text. */
-export function mismatchReport(req: CanonicalRequest, message: string, idSeed: string, title = "# Scenario Failure"): Reply {
+export function mismatchReport(req: CanonicalRequest, message: string, idSeed: string, title = DEFAULT_REPORT_TITLE): Reply {
   const content = `${title}\n\n${message}`;
   const base = resolveReply(undefined, undefined, req, idSeed);
   if (req.tools.includes(FINAL_REPORT_TOOL)) {

@@ -184,6 +184,8 @@ export const ScenarioSchema = z
     match: MatcherSchema.optional(),
     systemPromptMustInclude: z.array(z.string()).optional(),
     onMismatch: z.enum(["error", "report"]).optional(),
+    /** `onMismatch: "report"`: the report's first line when no step answers / when a step's expectations fail. */
+    reportTitles: z.strictObject({ noStep: z.string().optional(), expectations: z.string().optional() }).optional(),
     /** Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true. */
     strict: z.boolean().optional(),
     defaults: z
