@@ -49,6 +49,8 @@ export interface Reply {
   headers: Record<string, string>;
   /** Seed for deterministic ids: (scenario, session, step, attempt). */
   idSeed: string;
+  /** Scripted embedding vectors (OpenAI `/v1/embeddings`): one per input, in order. */
+  embeddings?: number[][];
   /**
    * Further assistant messages answering the same request (the default responder's instruction mode).
    * OpenAI Chat renders each as its own choice (index 1, 2, …); Anthropic appends their content blocks.

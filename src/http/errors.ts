@@ -29,6 +29,8 @@ export interface ApiError {
   status?: number;
   /** Provider error type override (Anthropic `errorType`, OpenAI `error.type`). */
   type?: string;
+  /** Provider error code override (OpenAI `error.code`, e.g. `previous_response_not_found`). */
+  providerCode?: string;
   headers?: Record<string, string>;
 }
 

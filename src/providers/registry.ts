@@ -3,9 +3,11 @@
  */
 import { anthropicMessages } from "./anthropic";
 import { openaiChat } from "./openai/chat";
+import { openaiEmbeddings } from "./openai/embeddings";
+import { openaiResponses } from "./openai/responses";
 import type { ProviderSurface } from "./types";
 
-export const SURFACES: ProviderSurface<any>[] = [openaiChat, anthropicMessages];
+export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiEmbeddings, anthropicMessages];
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
 export function surfaceFor(path: string): ProviderSurface<any> | undefined {

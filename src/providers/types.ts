@@ -7,6 +7,7 @@ import type { CanonicalRequest, Endpoint, ProviderName } from "../canonical/requ
 import type { Reply } from "../canonical/outcome";
 import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
+import type { Env } from "../env";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
 export interface SseEvent {
@@ -54,6 +55,14 @@ export interface ProviderSurface<W = unknown> {
    * answered in the provider's shape and nothing is journaled. `scenario` is undefined for the default responder.
    */
   validate?(wire: W, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined;
+  /**
+   * Resolves server-side state the request refers to (OpenAI Responses: `previous_response_id`, `item_reference`)
+   * before scenario selection, so selection and the engine see the whole conversation. An error is answered in the
+   * provider's shape and nothing is journaled.
+   */
+  prepare?(wire: W, request: CanonicalRequest, env: Env): Promise<ParseResult<W>>;
+  /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
+  remember?(reply: Reply, ctx: RenderContext<W>, env: Env): Promise<void>;
   /** This provider's error shape for a code from the closed set. */
   renderError(error: ApiError, requestId: string): RenderedError;
   /** Headers a scripted failure adds (rate-limit headers on 429, …). */
@@ -62,6 +71,14 @@ export interface ProviderSurface<W = unknown> {
   renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
   /** The whole SSE transcript, terminator included. */
   renderEvents(reply: Reply, ctx: RenderContext<W>): SseEvent[];
-  /** The event a `stream_error` failure sends after `afterChunks` events. */
-  renderStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<W>): SseEvent;
+  /**
+   * The event(s) a `stream_error` failure sends after `afterChunks` events; `sent` are the events already sent,
+   * cut from the transcript of `reply`.
+   */
+  renderStreamError(
+    failure: Extract<Failure, { kind: "stream_error" }>,
+    ctx: RenderContext<W>,
+    reply: Reply,
+    sent: SseEvent[],
+  ): SseEvent | SseEvent[];
 }

@@ -53,7 +53,9 @@ export async function handleProvider<W>(
   if (headerError) return fail(headerError);
   const body = await readJsonBody(request);
   if (!body.ok) return fail(body.error);
-  const parsed = surface.parse(body.value, request.headers);
+  const first = surface.parse(body.value, request.headers);
+  if (!first.ok) return fail(first.error);
+  const parsed = surface.prepare ? await surface.prepare(first.wire, first.request, env) : first;
   if (!parsed.ok) return fail(parsed.error);
 
   const selection = await selectScenario(env.SCENARIOS, prefix, request.headers, parsed.request);
@@ -106,5 +108,6 @@ export async function handleProvider<W>(
     ...(selection.kind === "scenario" ? { scenario: selection.stored.name } : {}),
     session: selection.session,
   };
+  if (outcome.kind === "reply" && surface.remember) await surface.remember(outcome.reply, ctx, env);
   return renderOutcome(surface, outcome, ctx, exec, extra);
 }

@@ -152,7 +152,8 @@ function failureResponse<W>(
           retry,
         );
       }
-      const events = [...eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks), surface.renderStreamError(failure, ctx)];
+      const sent = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
+      const events = sent.concat(surface.renderStreamError(failure, ctx, reply, sent));
       return streamResponse(surface, events, reply, ctx, { kind: "close" }, exec, { ...extra, ...failure.headers });
     }
   }

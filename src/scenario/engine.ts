@@ -187,5 +187,6 @@ export function resolveReply(
     },
     headers: r.headers ?? {},
     idSeed,
+    ...(r.embeddings !== undefined ? { embeddings: r.embeddings } : {}),
   };
 }

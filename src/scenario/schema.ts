@@ -162,6 +162,11 @@ export const ResponseSchema = z.strictObject({
   latencyMs: z.number().min(0).optional(),
   stream: StreamOptionsSchema.optional(),
   headers: HeadersSchema.optional(),
+  /**
+   * `POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past
+   * the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).
+   */
+  embeddings: z.array(z.array(z.number()).min(1)).min(1).optional(),
 });
 export type ScenarioResponse = z.output<typeof ResponseSchema>;
 

@@ -10,6 +10,15 @@ import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
 import type { Env } from "../env";
+import {
+  deleteResponse,
+  loadHistory,
+  loadItems,
+  loadResponse,
+  saveResponse,
+  type ResponseHistory,
+  type StoredResponseRecord,
+} from "./responses-store";
 
 /** Most journal entries kept per session; older ones are dropped. */
 export const JOURNAL_LIMIT = 1000;
@@ -183,6 +192,31 @@ export class SessionObject extends DurableObject<Env> {
       .exec<{ seq: number; entry: string }>(`SELECT seq, entry FROM journal ORDER BY seq`)
       .toArray()
       .map((r) => ({ seq: r.seq, ...(JSON.parse(r.entry) as Omit<JournalEntry, "seq">) }));
+  }
+
+  /** OpenAI Responses state (see responses-store.ts): remembers a stored response and its output items. */
+  saveResponse(record: StoredResponseRecord): void {
+    saveResponse(this.sql, record);
+  }
+
+  /** A stored response object (JSON text), or null. */
+  responseById(id: string): string | null {
+    return loadResponse(this.sql, id);
+  }
+
+  /** The conversation a `previous_response_id` stands for, as far as this session holds it. */
+  responseHistory(id: string): ResponseHistory {
+    return loadHistory(this.sql, id);
+  }
+
+  /** Stored output items by id (JSON text each), for `item_reference` inputs. */
+  responseItems(ids: string[]): Record<string, string> {
+    return loadItems(this.sql, ids);
+  }
+
+  /** Forgets a stored response; false when this session did not hold it. */
+  deleteResponse(id: string): boolean {
+    return deleteResponse(this.sql, id);
   }
 
   /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */

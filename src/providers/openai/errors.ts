@@ -26,7 +26,7 @@ export function renderOpenAIError(error: ApiError, _requestId: string): Rendered
   return {
     status: error.status ?? ERROR_CODES[error.code],
     body: {
-      error: { message: error.message, type: error.type ?? t.type, param: error.param ?? null, code: t.code },
+      error: { message: error.message, type: error.type ?? t.type, param: error.param ?? null, code: error.providerCode ?? t.code },
     },
     headers: error.headers ?? {},
   };

@@ -1,0 +1,20 @@
+import type { ProviderSurface } from "../../types";
+import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { parseEmbeddingsRequest } from "./parse";
+import { renderEmbeddingsEvents, renderEmbeddingsJson, renderEmbeddingsStreamError } from "./render";
+import type { EmbeddingsRequest } from "./wire";
+
+/** OpenAI Embeddings: `POST /v1/embeddings` (and `/embeddings`). */
+export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
+  provider: "openai",
+  endpoint: "embeddings",
+  paths: ["/v1/embeddings", "/embeddings"],
+  requestIdHeader: "x-request-id",
+  checkHeaders: checkOpenAIAuth,
+  parse: parseEmbeddingsRequest,
+  renderError: renderOpenAIError,
+  failureHeaders: openAIFailureHeaders,
+  renderJson: renderEmbeddingsJson,
+  renderEvents: renderEmbeddingsEvents,
+  renderStreamError: renderEmbeddingsStreamError,
+};

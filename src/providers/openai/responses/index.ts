@@ -1,0 +1,26 @@
+import type { ProviderSurface } from "../../types";
+import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { parseResponsesRequest } from "./parse";
+import { renderResponseJson } from "./render-json";
+import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
+import { prepareResponsesRequest, rememberResponse } from "./state";
+import type { ResponsesRequest } from "./wire";
+
+export { handleStoredResponse, storedResponseId } from "./routes";
+
+/** OpenAI Responses: `POST /v1/responses` (and `/responses`), with stored conversation state. */
+export const openaiResponses: ProviderSurface<ResponsesRequest> = {
+  provider: "openai",
+  endpoint: "responses",
+  paths: ["/v1/responses", "/responses"],
+  requestIdHeader: "x-request-id",
+  checkHeaders: checkOpenAIAuth,
+  parse: parseResponsesRequest,
+  prepare: prepareResponsesRequest,
+  remember: rememberResponse,
+  renderError: renderOpenAIError,
+  failureHeaders: openAIFailureHeaders,
+  renderJson: renderResponseJson,
+  renderEvents: renderResponseEvents,
+  renderStreamError: renderResponseStreamError,
+};

@@ -1,0 +1,177 @@
+/**
+ * `POST /v1/responses` body → canonical request. Pure: `item_reference` and `previous_response_id` are resolved
+ * by `prepare` (state.ts), which calls `canonicalResponsesRequest` again with the resolved items.
+ */
+import type { CanonicalMessage, CanonicalReasoning, CanonicalRequest } from "../../../canonical/request";
+import type { ApiError } from "../../../http/errors";
+import type { ParseResult } from "../../types";
+import { firstWireIssue, wirePath } from "../../wire-issues";
+import {
+  KNOWN_ITEMS,
+  ResponsesRequestSchema,
+  type ContentPart,
+  type InputItem,
+  type ResponsesBody,
+  type ResponsesRequest,
+} from "./wire";
+
+function invalid(message: string, param?: string): ApiError {
+  return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Validates input items one by one, so an error names the exact path (`input[2].call_id`).
+ * Items without `type` but with `role` are messages; unknown types are kept as `other`.
+ * @example parseItems([{ role: "user", content: "hi" }]) // { ok: true, items: [{ type: "message", … }] }
+ */
+export function parseItems(raw: unknown[], path = "input"): { ok: true; items: InputItem[] } | { ok: false; error: ApiError } {
+  const items: InputItem[] = [];
+  for (const [i, value] of raw.entries()) {
+    const at = `${path}[${i}]`;
+    if (!isRecord(value)) return { ok: false, error: invalid(`Invalid type for '${at}': expected an object.`, at) };
+    const type = value.type === undefined && "role" in value ? "message" : value.type;
+    if (typeof type !== "string") return { ok: false, error: invalid(`Missing required parameter: '${at}.type'.`, `${at}.type`) };
+    if (!isKnownItem(type)) {
+      items.push({ type: "other", raw: value });
+      continue;
+    }
+    const parsed = KNOWN_ITEMS[type].safeParse({ ...value, type });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const param = issue && issue.path.length > 0 ? `${at}.${wirePath(issue.path)}` : at;
+      const missing = issue?.code === "invalid_type" && /received undefined/.test(issue.message);
+      const message = missing
+        ? `Missing required parameter: '${param}'.`
+        : `Invalid value for '${param}': ${issue?.message ?? "invalid item"}.`;
+      return { ok: false, error: invalid(message, param) };
+    }
+    items.push(parsed.data);
+  }
+  return { ok: true, items };
+}
+
+function isKnownItem(type: string): type is keyof typeof KNOWN_ITEMS {
+  return Object.hasOwn(KNOWN_ITEMS, type);
+}
+
+function partsText(content: string | ContentPart[]): string {
+  if (typeof content === "string") return content;
+  return content.map((p) => p.text ?? p.refusal ?? "").join("");
+}
+
+type Assistant = Extract<CanonicalMessage, { role: "assistant" }>;
+
+/**
+ * Items → system text and conversation. Consecutive assistant-side items (assistant messages, reasoning,
+ * function calls) form one assistant turn, as one response's output does.
+ */
+export function conversationOf(items: InputItem[]): { system: string[]; messages: CanonicalMessage[] } {
+  const system: string[] = [];
+  const messages: CanonicalMessage[] = [];
+  let turn: Assistant | undefined;
+  const assistant = (): Assistant => {
+    if (!turn) {
+      turn = { role: "assistant", text: "", toolCalls: [], reasoning: [] };
+      messages.push(turn);
+    }
+    return turn;
+  };
+  for (const item of items) {
+    switch (item.type) {
+      case "message":
+        if (item.role === "assistant") {
+          const t = assistant();
+          t.text += partsText(item.content);
+          continue;
+        }
+        if (item.role === "user") messages.push({ role: "user", text: partsText(item.content) });
+        else system.push(partsText(item.content));
+        break;
+      case "function_call":
+        assistant().toolCalls.push({ id: item.call_id, name: item.name, arguments: item.arguments });
+        continue;
+      case "reasoning": {
+        const text = [...(item.summary ?? []), ...(item.content ?? [])].map((s) => s.text ?? "").join("\n\n");
+        const block: CanonicalReasoning = { text, ...(item.encrypted_content ? { redacted: item.encrypted_content } : {}) };
+        assistant().reasoning.push(block);
+        continue;
+      }
+      case "function_call_output":
+        messages.push({ role: "tool", toolCallId: item.call_id, content: partsText(item.output), isError: false });
+        break;
+      case "item_reference":
+      case "other":
+        continue;
+    }
+    turn = undefined;
+  }
+  return { system, messages };
+}
+
+function reasoningOf(body: ResponsesBody): "enabled" | "disabled" {
+  const r = body.reasoning;
+  if (!r) return "disabled";
+  if (r.effort !== undefined && r.effort !== null) return r.effort === "none" ? "disabled" : "enabled";
+  return r.summary !== undefined && r.summary !== null ? "enabled" : "disabled";
+}
+
+/** The canonical request for `body`, with `history` (from `previous_response_id`) before its own `items`. */
+export function canonicalResponsesRequest(req: ResponsesRequest, headers: Headers): CanonicalRequest {
+  const { body } = req;
+  const { system, messages } = conversationOf([...req.history, ...req.items]);
+  const instructions = body.instructions ? [body.instructions] : [];
+  return {
+    provider: "openai",
+    endpoint: "responses",
+    model: body.model,
+    stream: body.stream === true,
+    system: [...instructions, ...system].join("\n\n"),
+    messages,
+    tools: (body.tools ?? []).map((t) => t.name ?? t.type),
+    ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
+    ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
+    ...(typeof body.max_output_tokens === "number" ? { maxTokens: body.max_output_tokens } : {}),
+    reasoning: reasoningOf(body),
+    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+  };
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** The real API's check on an id parameter: letters, digits, `_` and `-`, with the given prefix. */
+export function checkId(value: string, param: string, prefix: string): ApiError | undefined {
+  if (!ID_PATTERN.test(value)) {
+    return invalid(
+      `Invalid '${param}': '${value}'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.`,
+      param,
+    );
+  }
+  if (!value.startsWith(prefix)) return invalid(`Invalid '${param}': '${value}'. Expected an ID that begins with '${prefix}'.`, param);
+  return undefined;
+}
+
+export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResult<ResponsesRequest> {
+  const parsed = ResponsesRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = firstWireIssue(parsed.error);
+    return { ok: false, error: invalid(issue.message, issue.param) };
+  }
+  const body = parsed.data;
+  if (body.input === undefined && !body.previous_response_id && body.conversation === undefined && body.prompt === undefined) {
+    return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
+  }
+  if (body.previous_response_id) {
+    const bad = checkId(body.previous_response_id, "previous_response_id", "resp");
+    if (bad) return { ok: false, error: bad };
+  }
+  const raws = body.input === undefined ? [] : typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+  const items = parseItems(raws);
+  if (!items.ok) return items;
+  const wire: ResponsesRequest = { body, items: items.items, history: [] };
+  return { ok: true, wire, request: canonicalResponsesRequest(wire, headers) };
+}
+

@@ -1,0 +1,144 @@
+/**
+ * Canonical reply → the Responses SSE transcript, in the real order: `response.created`, `response.in_progress`,
+ * each output item (added → parts and deltas → done), then `response.completed` (or `response.incomplete`) carrying
+ * the full response. Every event has `event:` equal to its `type` and a `sequence_number` counting from 0.
+ */
+import type { Reply } from "../../../canonical/outcome";
+import { chunkChars, chunkWords, wordCount } from "../../../http/text";
+import type { Failure } from "../../../scenario/schema";
+import type { RenderContext, SseEvent } from "../../types";
+import { buildResponse, type MessagePart, type OutputItem, type ResponseObject } from "./render-json";
+import type { ResponsesRequest } from "./wire";
+
+/** Characters of function-call arguments per delta. */
+const ARGUMENT_FRAGMENT = 16;
+
+/** One event before numbering: its type, its fields, and how many words of content it carries. */
+export interface Draft {
+  type: string;
+  fields: Record<string, unknown>;
+  words?: number;
+}
+
+function emptyPart(part: MessagePart): MessagePart {
+  return part.type === "output_text" ? { ...part, text: "" } : { type: "refusal", refusal: "" };
+}
+
+function addedItem(item: OutputItem): OutputItem | Record<string, unknown> {
+  switch (item.type) {
+    case "reasoning":
+      return { ...item, summary: [] };
+    case "message":
+      return { id: item.id, type: "message", status: "in_progress", content: [], role: "assistant" };
+    case "function_call":
+      return { ...item, status: "in_progress", arguments: "" };
+  }
+}
+
+function pieces(text: string, words: number): { piece: string; words: number }[] {
+  return chunkWords(text, words).map((piece) => ({ piece, words: Math.max(1, wordCount(piece)) }));
+}
+
+/** The events one output item streams as, `output_item.added` to `output_item.done`. */
+function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draft[] {
+  const at = { item_id: item.id, output_index };
+  const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
+  switch (item.type) {
+    case "reasoning":
+      item.summary.forEach((part, summary_index) => {
+        const s = { ...at, summary_index };
+        out.push({ type: "response.reasoning_summary_part.added", fields: { ...s, part: { type: "summary_text", text: "" } } });
+        for (const p of pieces(part.text, chunk)) {
+          out.push({ type: "response.reasoning_summary_text.delta", fields: { ...s, delta: p.piece }, words: p.words });
+        }
+        out.push({ type: "response.reasoning_summary_text.done", fields: { ...s, text: part.text } });
+        out.push({ type: "response.reasoning_summary_part.done", fields: { ...s, part } });
+      });
+      break;
+    case "message":
+      item.content.forEach((part, content_index) => {
+        const c = { ...at, content_index };
+        out.push({ type: "response.content_part.added", fields: { ...c, part: emptyPart(part) } });
+        if (part.type === "output_text") {
+          for (const p of pieces(part.text, chunk)) {
+            out.push({ type: "response.output_text.delta", fields: { ...c, delta: p.piece, logprobs: [] }, words: p.words });
+          }
+          out.push({ type: "response.output_text.done", fields: { ...c, text: part.text, logprobs: [] } });
+        } else {
+          for (const p of pieces(part.refusal, chunk)) {
+            out.push({ type: "response.refusal.delta", fields: { ...c, delta: p.piece }, words: p.words });
+          }
+          out.push({ type: "response.refusal.done", fields: { ...c, refusal: part.refusal } });
+        }
+        out.push({ type: "response.content_part.done", fields: { ...c, part } });
+      });
+      break;
+    case "function_call":
+      for (const fragment of chunkChars(item.arguments, ARGUMENT_FRAGMENT)) {
+        out.push({ type: "response.function_call_arguments.delta", fields: { ...at, delta: fragment }, words: 1 });
+      }
+      out.push({
+        type: "response.function_call_arguments.done",
+        fields: { ...at, name: item.name, arguments: item.arguments },
+      });
+      break;
+  }
+  out.push({ type: "response.output_item.done", fields: { output_index, item } });
+  return out;
+}
+
+/**
+ * Every event of a finished response, unnumbered.
+ * @example responseDrafts(final, 1).map((d) => d.type)[0] // "response.created"
+ */
+export function responseDrafts(final: ResponseObject, chunk: number): Draft[] {
+  const start: ResponseObject = { ...final, status: "in_progress", incomplete_details: null, output: [], usage: null };
+  const terminal = final.status === "incomplete" ? "response.incomplete" : "response.completed";
+  return [
+    { type: "response.created", fields: { response: start } },
+    { type: "response.in_progress", fields: { response: start } },
+    ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk)),
+    { type: terminal, fields: { response: final } },
+  ];
+}
+
+/** Numbers drafts from `first` and encodes them with `event:` lines equal to their `type`. */
+export function toSse(drafts: Draft[], first = 0): SseEvent[] {
+  return drafts.map((d, i) => ({
+    event: d.type,
+    data: JSON.stringify({ type: d.type, sequence_number: first + i, ...d.fields }),
+    ...(d.words !== undefined ? { words: d.words } : {}),
+  }));
+}
+
+export function renderResponseEvents(reply: Reply, ctx: RenderContext<ResponsesRequest>): SseEvent[] {
+  return toSse(responseDrafts(buildResponse(reply, ctx), reply.pacing.chunkWords));
+}
+
+/**
+ * A mid-stream failure: an `error` event (openai-node throws on it), then `response.failed` carrying the items
+ * finished before the break and `error: { code, message }` (the AI SDK reports one error part for both).
+ */
+export function renderResponseStreamError(
+  failure: Extract<Failure, { kind: "stream_error" }>,
+  ctx: RenderContext<ResponsesRequest>,
+  reply: Reply,
+  sent: SseEvent[],
+): SseEvent[] {
+  const code = failure.errorType ?? "server_error";
+  const message =
+    failure.message ??
+    `An error occurred while processing your request. You can retry your request, or contact us through our help center at help.openai.com if the error persists. Please include the request ID ${ctx.requestId} in your message.`;
+  const final = buildResponse(reply, ctx);
+  const done = responseDrafts(final, reply.pacing.chunkWords)
+    .slice(0, sent.length)
+    .flatMap((d) => (d.type === "response.output_item.done" ? [d.fields.item] : []));
+  const failed = { ...final, status: "failed", error: { code, message }, incomplete_details: null, output: done, usage: null };
+  return toSse(
+    [
+      { type: "error", fields: { code, message, param: null } },
+      { type: "response.failed", fields: { response: failed } },
+    ],
+    sent.length,
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * Conversation state for the Responses surface. With `store` (default true) each response is remembered in the
+ * Durable Object of the (scenario, session) that answered it — `__responses/{session}` for the default responder,
+ * a name no scenario can take — and KV maps `response:{id}` to that object, so `previous_response_id`,
+ * `item_reference` and `GET/DELETE /v1/responses/{id}` find it without knowing the scenario. Output item ids embed
+ * their response's id root (`msg_{root}{nn}`), so one KV entry per response locates its items too.
+ */
+import { z } from "zod";
+import type { Reply } from "../../../canonical/outcome";
+import type { CanonicalRequest } from "../../../canonical/request";
+import type { Env } from "../../../env";
+import { apiError, type ApiError } from "../../../http/errors";
+import type { HistorySegment, ResponseHistory } from "../../../session/responses-store";
+import type { ParseResult, RenderContext } from "../../types";
+import { canonicalResponsesRequest, parseItems } from "./parse";
+import { buildResponse, responseIdOfItem } from "./render-json";
+import type { InputItem, ResponsesRequest } from "./wire";
+
+const KV_PREFIX = "response:";
+/** How long KV remembers which session holds a response. */
+export const RESPONSE_TTL_SECONDS = 7 * 24 * 3600;
+/** Durable Object names for the default responder's state; `_` cannot start a scenario name. */
+export const DEFAULT_STATE_PREFIX = "__responses";
+
+const PointerSchema = z.object({ object: z.string().min(1) });
+
+/** The Durable Object name holding the responses of a (scenario, session). */
+export function stateObjectName(scenario: string | undefined, session: string): string {
+  return scenario !== undefined ? `${scenario}/${session}` : `${DEFAULT_STATE_PREFIX}/${session}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The session object that stored response `id`, if KV knows it. */
+export async function locateResponse(env: Env, id: string) {
+  const text = await env.SCENARIOS.get(`${KV_PREFIX}${id}`);
+  if (text === null) return undefined;
+  const pointer = PointerSchema.safeParse(parseJson(text));
+  return pointer.success ? env.SESSIONS.getByName(pointer.data.object) : undefined;
+}
+
+export async function forgetResponse(env: Env, id: string): Promise<void> {
+  await env.SCENARIOS.delete(`${KV_PREFIX}${id}`);
+}
+
+function previousNotFound(id: string): ApiError {
+  return apiError("not_found", `Previous response with id '${id}' not found.`, {
+    param: "previous_response_id",
+    providerCode: "previous_response_not_found",
+  });
+}
+
+function itemNotFound(id: string, store: boolean): ApiError {
+  const hint = store
+    ? ""
+    : " Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.";
+  return apiError("not_found", `Item with id '${id}' not found.${hint}`, { param: "input" });
+}
+
+/** Stored JSON → validated items; anything that no longer validates counts as absent. */
+function storedItems(texts: string[]): InputItem[] | undefined {
+  const values = texts.map(parseJson);
+  const parsed = parseItems(values);
+  return parsed.ok ? parsed.items : undefined;
+}
+
+function segmentItems(segment: HistorySegment): InputItem[] | undefined {
+  const input = parseJson(segment.input);
+  if (!Array.isArray(input)) return undefined;
+  const own = parseItems(input);
+  const output = storedItems(segment.output);
+  return own.ok && output ? [...own.items, ...output] : undefined;
+}
+
+/** Everything `previous_response_id` stands for: the chain's inputs and outputs, oldest first. */
+async function loadHistory(env: Env, id: string): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
+  const segments: HistorySegment[] = [];
+  let want: string | null = id;
+  for (let hops = 0; want !== null && hops < 100; hops++) {
+    const stub = await locateResponse(env, want);
+    const found: ResponseHistory | undefined = stub ? await stub.responseHistory(want) : undefined;
+    if (!found || found.segments.length === 0) return { ok: false, error: previousNotFound(want) };
+    segments.unshift(...found.segments);
+    want = found.missing;
+  }
+  const items: InputItem[] = [];
+  for (const segment of segments) {
+    const its = segmentItems(segment);
+    if (!its) return { ok: false, error: previousNotFound(id) };
+    items.push(...its);
+  }
+  return { ok: true, items };
+}
+
+/** Replaces every `item_reference` with the stored output item it names. */
+async function resolveReferences(
+  env: Env,
+  items: InputItem[],
+  store: boolean,
+): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
+  const refs = items.flatMap((i) => (i.type === "item_reference" ? [i.id] : []));
+  if (refs.length === 0) return { ok: true, items };
+  const byResponse = new Map<string, string[]>();
+  for (const ref of refs) {
+    const owner = responseIdOfItem(ref);
+    if (owner === undefined) return { ok: false, error: itemNotFound(ref, store) };
+    byResponse.set(owner, [...(byResponse.get(owner) ?? []), ref]);
+  }
+  const found = new Map<string, InputItem>();
+  for (const [owner, ids] of byResponse) {
+    const stub = await locateResponse(env, owner);
+    const texts: Record<string, string> = stub ? await stub.responseItems(ids) : {};
+    for (const [id, text] of Object.entries(texts)) {
+      const item = storedItems([text])?.[0];
+      if (item) found.set(id, item);
+    }
+  }
+  const out: InputItem[] = [];
+  for (const item of items) {
+    if (item.type !== "item_reference") {
+      out.push(item);
+      continue;
+    }
+    const stored = found.get(item.id);
+    if (!stored) return { ok: false, error: itemNotFound(item.id, store) };
+    out.push(stored);
+  }
+  return { ok: true, items: out };
+}
+
+/**
+ * Resolves `previous_response_id` and `item_reference` inputs before scenario selection, so the engine sees the
+ * whole conversation as if it had been sent in full. Unknown ids get the real API's 404.
+ */
+export async function prepareResponsesRequest(
+  wire: ResponsesRequest,
+  request: CanonicalRequest,
+  env: Env,
+): Promise<ParseResult<ResponsesRequest>> {
+  const previous = wire.body.previous_response_id;
+  const hasRefs = wire.items.some((i) => i.type === "item_reference");
+  if (!previous && !hasRefs) return { ok: true, wire, request };
+  const history = previous ? await loadHistory(env, previous) : { ok: true as const, items: [] };
+  if (!history.ok) return history;
+  const own = await resolveReferences(env, wire.items, wire.body.store !== false);
+  if (!own.ok) return own;
+  const next: ResponsesRequest = { ...wire, items: own.items, history: history.items };
+  return { ok: true, wire: next, request: { ...canonicalResponsesRequest(next, new Headers()), headers: request.headers } };
+}
+
+/** Items as stored: unknown types as the client sent them. */
+function storable(items: InputItem[]): unknown[] {
+  return items.map((i) => (i.type === "other" ? i.raw : i));
+}
+
+/** Remembers a successful response (unless `store: false`) in its session object, and where it is in KV. */
+export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, env: Env): Promise<void> {
+  if (ctx.wire.body.store === false) return;
+  const response = buildResponse(reply, ctx);
+  const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
+  await env.SESSIONS.getByName(name).saveResponse({
+    id: response.id,
+    previousId: ctx.wire.body.previous_response_id ?? null,
+    input: JSON.stringify(storable(ctx.wire.items)),
+    response: JSON.stringify(response),
+    items: response.output.map((item) => ({ id: item.id, json: JSON.stringify(item) })),
+  });
+  await env.SCENARIOS.put(`${KV_PREFIX}${response.id}`, JSON.stringify({ object: name }), {
+    expirationTtl: RESPONSE_TTL_SECONDS,
+  });
+}
