@@ -7,13 +7,17 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
+// Usage: node bin/build-client.mjs [--out-dir <dir>]   (default: dist/ next to package.json)
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = join(root, "dist");
+const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
+const outDir = resolve(values["out-dir"] ?? join(root, "dist"));
 
 rmSync(outDir, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const run = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.client.json")], { stdio: "inherit" });
+const args = [tsc, "-p", join(root, "tsconfig.client.json"), "--outDir", outDir];
+const run = spawnSync(process.execPath, args, { stdio: "inherit" });
 if (run.status !== 0) process.exit(run.status ?? 1);
 
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"']*)\2/g;
@@ -35,7 +39,7 @@ for (const file of walk(outDir)) {
     files++;
   }
 }
-console.log(`built dist/ (import extensions added in ${files} files)`);
+console.log(`built ${outDir} (import extensions added in ${files} files)`);
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {

@@ -1,0 +1,122 @@
+// The package as users get it: `npm run build` output in a scratch package directory, loaded by
+// plain Node through package.json `exports` and `bin`, and type-checked by a NodeNext consumer.
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+let pkg: string;
+
+async function node(args: string[], cwd = pkg): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, args, { cwd, env: { ...process.env, MOCKLLM_URL: "", MOCKLLM_ADMIN_TOKEN: "" } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+beforeAll(async () => {
+  pkg = await mkdtemp(join(tmpdir(), "mockllm-pkg-"));
+  await mkdir(join(pkg, "bin"));
+  await cp(join(repo, "package.json"), join(pkg, "package.json"));
+  await cp(join(repo, "bin", "mockllm.js"), join(pkg, "bin", "mockllm.js"));
+  await symlink(join(repo, "node_modules"), join(pkg, "node_modules"), "dir");
+  const built = await node([join(repo, "bin", "build-client.mjs"), "--out-dir", join(pkg, "dist")], repo);
+  if (built.code !== 0) throw new Error(`build failed:\n${built.stdout}${built.stderr}`);
+}, 120_000);
+afterAll(async () => {
+  if (pkg) await rm(pkg, { recursive: true, force: true });
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) yield* walk(join(dir, e.name));
+    else yield join(dir, e.name);
+  }
+}
+
+describe("built package", () => {
+  it("has no extensionless relative imports left in .js or .d.ts", async () => {
+    const bad: string[] = [];
+    let checked = 0;
+    for await (const file of walk(join(pkg, "dist"))) {
+      if (!file.endsWith(".js") && !file.endsWith(".d.ts")) continue;
+      checked++;
+      const text = await readFile(file, "utf8");
+      for (const m of text.matchAll(/(?:from\s*|import\s*\(\s*)["'](\.{1,2}\/[^"']*)["']/g)) {
+        if (!m[1]?.endsWith(".js")) bad.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(bad).toStrictEqual([]);
+  });
+
+  it("loads through package.json exports in plain Node, root and subpaths", async () => {
+    const script = `
+      const root = await import("mockllm");
+      const subs = await Promise.all(["mockllm/builder", "mockllm/admin", "mockllm/testing"].map((s) => import(s)));
+      const doc = root.scenario("hi").step((s) => s.fail("rate_limit", { retryAfterMs: 5 }).text("Hello")).build();
+      console.log(JSON.stringify({ root: Object.keys(root).sort(), subs: subs.map((m) => Object.keys(m).sort()), doc }));`;
+    const r = await node(["--input-type=module", "-e", script]);
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as { root: string[]; subs: string[][]; doc: unknown };
+    expect(out.root).toEqual(expect.arrayContaining(["AdminClient", "MockLLMAdminError", "scenario", "startMockLLM", "ScenarioValidationError"]));
+    expect(out.subs).toStrictEqual([
+      ["ScenarioBuilder", "ScenarioValidationError", "StepBuilder", "formatIssues", "scenario", "step"],
+      ["AdminClient", "MockLLMAdminError"],
+      ["defaultWranglerConfig", "startMockLLM"],
+    ]);
+    expect(out.doc).toStrictEqual({ name: "hi", steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 5 }], respond: { text: "Hello" } }] });
+  });
+
+  it("runs the bin: --version, validate ok (exit 0) and invalid (exit 1)", async () => {
+    const version = (JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { version: string }).version;
+    expect(await node(["bin/mockllm.js", "--version"])).toStrictEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    await writeFile(join(pkg, "good.json"), JSON.stringify({ name: "good", steps: [{ respond: { text: "x" } }] }));
+    await writeFile(join(pkg, "bad.json"), JSON.stringify({ name: "bad", steps: [{ respond: { txt: "x" } }] }));
+    expect(await node(["bin/mockllm.js", "validate", "good.json"])).toStrictEqual({
+      code: 0,
+      stdout: "ok    good.json  good (1 step)\n1 file: 1 valid, 0 invalid\n",
+      stderr: "",
+    });
+    expect(await node(["bin/mockllm.js", "validate", "good.json", "bad.json"])).toStrictEqual({
+      code: 1,
+      stdout: "ok    good.json  good (1 step)\n2 files: 1 valid, 1 invalid\n",
+      stderr: 'FAIL  bad.json\n  $.steps[0].respond.txt: unknown key "txt"\n',
+    });
+    const noToken = await node(["bin/mockllm.js", "list", "--url", "http://127.0.0.1:9"]);
+    expect(noToken).toStrictEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'mockllm list: no admin token: pass --token or set MOCKLLM_ADMIN_TOKEN\nRun "mockllm list --help" for usage.\n',
+    });
+  });
+
+  it("type-checks for a consumer using NodeNext resolution", async () => {
+    await writeFile(
+      join(pkg, "consumer.mts"),
+      `import { scenario, AdminClient, startMockLLM, type MockLLM, type JournalEntry } from "mockllm";
+import { step } from "mockllm/builder";
+const doc = scenario("x").step(step().fail("http", { status: 418 }).text("t")).build();
+const n: number = doc.steps.length;
+const admin: AdminClient = new AdminClient({ url: "http://x", token: "t" });
+const start: (o?: { adminToken?: string }) => Promise<MockLLM> = startMockLLM;
+const seq = (e: JournalEntry): number => e.seq;
+// @ts-expect-error http failures need a status (and this line proves the types are not \`any\`)
+scenario("y").step((s) => s.fail("http"));
+export { n, admin, start, seq };
+`,
+    );
+    const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
+    const r = await node([tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node", "--skipLibCheck", "consumer.mts"]);
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  }, 60_000);
+});
