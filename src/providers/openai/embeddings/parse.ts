@@ -36,6 +36,8 @@ export function parseEmbeddingsRequest(raw: unknown, headers: Headers): ParseRes
   const parsed = EmbeddingsRequestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
+    const absent = typeof raw === "object" && raw !== null && !("input" in raw);
+    if (absent && issue.param === "input") return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
     const badInput = !issue.missing && issue.param.startsWith("input");
     return { ok: false, error: badInput ? invalid(BAD_INPUT, null) : invalid(issue.message, issue.param) };
   }
