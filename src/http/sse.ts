@@ -49,6 +49,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Time given to queued bytes to reach the socket before a scripted break. */
+const BREAK_FLUSH_MS = 25;
+
 /** How a paced stream ends after its events. */
 export type StreamEnd =
   | { kind: "close" }
@@ -71,7 +74,8 @@ export interface PacedStreamOptions {
  * Response is returned, so the handler cannot deadlock.
  */
 export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  // A readable high-water mark of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
   const due = schedule(opts.events, opts.pacing);
   const run = async () => {
@@ -84,6 +88,10 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
         await writer.write(encoder.encode(encodeEvent(opts.events[i]!)));
       }
       if (opts.end.kind === "break") {
+        // Let the runtime hand what was written to the client before the connection breaks; aborting at once
+        // would discard events still queued in the stream.
+        await writer.ready;
+        await sleep(BREAK_FLUSH_MS);
         await writer.abort(new Error("mockllm: scripted network_error"));
         return;
       }
@@ -100,12 +108,14 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
 
 /** A body that sends `text` and then breaks off without a clean end (JSON network_error). */
 export function brokenBody(text: string, waitUntil: (p: Promise<unknown>) => void): ReadableStream<Uint8Array> {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
   waitUntil(
     (async () => {
       try {
         await writer.write(encoder.encode(text));
+        await writer.ready;
+        await sleep(BREAK_FLUSH_MS);
         await writer.abort(new Error("mockllm: scripted network_error"));
       } catch {
         await writer.abort().catch(() => {});

@@ -63,6 +63,13 @@ export interface ProviderSurface<W = unknown> {
   prepare?(wire: W, request: CanonicalRequest, env: Env): Promise<ParseResult<W>>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
   remember?(reply: Reply, ctx: RenderContext<W>, env: Env): Promise<void>;
+  /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */
+  failureMessages?: Partial<Record<"rate_limit" | "overloaded" | "model_error", string>>;
+  /**
+   * Event name put on the malformed line of an `invalid_response` stream, for SDKs that drop events by name
+   * (Anthropic's skips unnamed events, so the malformed line must claim a name it parses).
+   */
+  malformedEventName?: string;
   /** This provider's error shape for a code from the closed set. */
   renderError(error: ApiError, requestId: string): RenderedError;
   /** Headers a scripted failure adds (rate-limit headers on 429, …). */

@@ -48,6 +48,10 @@ const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", stri
   model_error: "The server had an error while processing your request. Sorry about that!",
 };
 
+function defaultMessage<W>(surface: ProviderSurface<W>, kind: keyof typeof FAILURE_MESSAGES): string {
+  return surface.failureMessages?.[kind] ?? FAILURE_MESSAGES[kind];
+}
+
 function baseHeaders<W>(surface: ProviderSurface<W>, ctx: RenderContext<W>, reply: Reply, extra: Record<string, string>) {
   return { [surface.requestIdHeader]: ctx.requestId, ...extra, ...reply.headers };
 }
@@ -103,7 +107,7 @@ function failureResponse<W>(
     case "model_error":
       return errorResponse(
         surface,
-        { code: failure.kind, message: failure.message ?? FAILURE_MESSAGES[failure.kind] },
+        { code: failure.kind, message: failure.message ?? defaultMessage(surface, failure.kind) },
         ctx.requestId,
         { ...surface.failureHeaders(failure), ...retry },
       );
@@ -133,7 +137,8 @@ function failureResponse<W>(
     case "invalid_response": {
       if (ctx.request.stream) {
         const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
-        const malformed = { kind: "raw" as const, text: `data: {"mockllm": "invalid_response", "choices": [\n\n` };
+        const name = surface.malformedEventName !== undefined ? `event: ${surface.malformedEventName}\n` : "";
+        const malformed = { kind: "raw" as const, text: `${name}data: {"mockllm": "invalid_response", "choices": [\n\n` };
         return streamResponse(surface, events, reply, ctx, malformed, exec, { ...extra, ...failure.headers });
       }
       const text = JSON.stringify(surface.renderJson(reply, ctx));
@@ -147,7 +152,7 @@ function failureResponse<W>(
         // Nothing to break mid-stream in a JSON answer: the same error as a server error status.
         return errorResponse(
           surface,
-          { code: "model_error", message: failure.message ?? FAILURE_MESSAGES.model_error },
+          { code: "model_error", message: failure.message ?? defaultMessage(surface, "model_error") },
           ctx.requestId,
           retry,
         );

@@ -230,9 +230,11 @@ describe("openai SDK: chat.completions", () => {
   it("network_error: a connection-level error, never an HTTP status; the next attempt answers", async () => {
     const c = client("net-error", "t1");
     const stream = await c.chat.completions.create({ model: "m", messages: user("hi"), stream: true });
+    const seen: string[] = [];
     const err = await (async () => {
-      for await (const _ of stream) void _;
+      for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? "");
     })().catch((e) => e);
+    expect(seen).toEqual(["", "after"]);
     expect(err).toBeDefined();
     expect(err).not.toBeInstanceOf(BadRequestError);
     expect(err.status).toBeUndefined();
@@ -241,11 +243,18 @@ describe("openai SDK: chat.completions", () => {
     expect(ok.choices[0]!.message.content).toBe("after the break");
   });
 
-  it("network_error without streaming: the SDK sees a connection error and retries into the answer", async () => {
-    const ok = await client("net-error", "t2", { maxRetries: 1 }).chat.completions.create({ model: "m", messages: user("hi") });
+  it("network_error without streaming: headers arrive, the body breaks off (fetch's terminated), the next attempt answers", async () => {
+    const c = client("net-error", "t2", { maxRetries: 1 });
+    const err = await c.chat.completions.create({ model: "m", messages: user("hi") }).catch((e) => e);
+    expect(err.status).toBeUndefined();
+    expect(String(err.message)).toMatch(/terminated/);
+    const ok = await c.chat.completions.create({ model: "m", messages: user("hi") });
     expect(ok.choices[0]!.message.content).toBe("after the break");
     const journal = await h.journal("net-error", "t2");
-    expect(journal.map((j) => j.outcome)).toEqual(["failure", "response"]);
+    expect(journal.map((j) => [j.outcome, j.status])).toEqual([
+      ["failure", 200],
+      ["response", 200],
+    ]);
   });
 
   it("mismatch: BadRequestError whose message starts mockllm: and names what failed", async () => {

@@ -15,6 +15,12 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
   validate: validateThinking,
+  failureMessages: {
+    rate_limit: "Number of request tokens has exceeded your per-minute rate limit",
+    overloaded: "Overloaded",
+    model_error: "Internal server error",
+  },
+  malformedEventName: "content_block_delta",
   renderError: renderAnthropicError,
   failureHeaders: anthropicFailureHeaders,
   renderJson: renderMessageJson,
