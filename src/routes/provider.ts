@@ -6,7 +6,7 @@ import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";
 import type { Env } from "../env";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
-import { ERROR_CODES, type ApiError } from "../http/errors";
+import type { ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import { makeRequestId } from "../http/ids";
 import type { ProviderSurface, RenderContext } from "../providers/types";
@@ -21,11 +21,6 @@ function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
     rate_limit: status("rate_limit"),
     overloaded: status("overloaded"),
     model_error: status("model_error"),
-    stream_error: 200,
-    network_error: 200,
-    invalid_response: 200,
-    timeout: 200,
-    http: ERROR_CODES.internal,
   };
 }
 

@@ -63,7 +63,8 @@ export interface SessionView {
   requests: number;
 }
 
-function statusOf(outcome: Outcome, statuses: Record<string, number>): number {
+/** The HTTP status the client gets; failures that break a 200 body mid-way are journaled as 200. */
+function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: boolean): number {
   switch (outcome.kind) {
     case "reply":
       return 200;
@@ -72,6 +73,8 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>): number {
     case "failure": {
       const f = outcome.failure;
       if (f.kind === "http") return f.status;
+      // A stream_error on a JSON request is answered as a server error (see routes/render.ts).
+      if (f.kind === "stream_error" && !stream) return statuses.model_error ?? 500;
       return statuses[f.kind] ?? 200;
     }
   }
@@ -149,7 +152,7 @@ export class SessionObject extends DurableObject<Env> {
       outcome: decision.journal.outcome,
       reasons: decision.journal.reasons,
       request: input.wire,
-      status: statusOf(decision.outcome, input.statuses),
+      status: statusOf(decision.outcome, input.statuses, input.request.stream),
     };
     const seq = this.sql
       .exec<{ seq: number }>(`INSERT INTO journal (entry) VALUES (?) RETURNING seq`, JSON.stringify(entry))

@@ -227,6 +227,14 @@ describe("openai SDK: chat.completions", () => {
     expect(seen).toEqual(["", "alpha"]);
   });
 
+  it("stream_error on a JSON request: a 500 InternalServerError, journaled as 500", async () => {
+    const err = await client("stream-error", "json").chat.completions.create({ model: "m", messages: user("hi") }).catch((e) => e);
+    expect(err).toBeInstanceOf(APIError);
+    expect(err.status).toBe(500);
+    expect(err.error.message).toBe("upstream died");
+    expect((await h.journal("stream-error", "json")).map((j) => [j.outcome, j.status])).toEqual([["failure", 500]]);
+  });
+
   it("network_error: a connection-level error, never an HTTP status; the next attempt answers", async () => {
     const c = client("net-error", "t1");
     const stream = await c.chat.completions.create({ model: "m", messages: user("hi"), stream: true });
