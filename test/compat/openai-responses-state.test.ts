@@ -55,7 +55,7 @@ describe("previous_response_id and item_reference", () => {
       model: "gpt-4.1",
       input: [
         { role: "user", content: "My name is Ada." },
-        { type: "item_reference", id: first.output[0]!.id },
+        { type: "item_reference", id: first.output[0]!.id! },
         { role: "user", content: "What is my name?" },
       ],
     });
@@ -68,11 +68,11 @@ describe("previous_response_id and item_reference", () => {
     const chained = await c.responses.create({ model: "gpt-4.1", previous_response_id: first.id, input: "beta" });
     const full = await c.responses.create({
       model: "gpt-4.1",
-      input: [{ role: "user", content: "alpha" }, ...first.output, { role: "user", content: "beta" }],
+      input: [{ role: "user", content: "alpha" }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: "user", content: "beta" }],
     });
     const byRef = await c.responses.create({
       model: "gpt-4.1",
-      input: [{ role: "user", content: "alpha" }, { type: "item_reference", id: first.output[0]!.id }, { role: "user", content: "beta" }],
+      input: [{ role: "user", content: "alpha" }, { type: "item_reference", id: first.output[0]!.id! }, { role: "user", content: "beta" }],
     });
     const fresh = await c.responses.create({ model: "gpt-4.1", input: "beta" });
     expect(chained.id).toBe(full.id);
@@ -109,7 +109,7 @@ describe("previous_response_id and item_reference", () => {
   it("does not remember responses created with store: false", async () => {
     const c = client();
     const res = await c.responses.create({ model: "gpt-4.1", input: "forget me", store: false });
-    expect(res.store).toBe(false);
+    expect((res as unknown as { store: boolean }).store).toBe(false);
     await expect(c.responses.retrieve(res.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(c.responses.create({ model: "gpt-4.1", previous_response_id: res.id, input: "x" })).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -140,7 +140,7 @@ describe("GET and DELETE /v1/responses/{id}", () => {
     expect(noAuth.status).toBe(401);
     const bad = await fetch(`${h.url}/v1/responses/msg_x`, { headers: { authorization: "Bearer sk" } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.message).toBe("Invalid 'response_id': 'msg_x'. Expected an ID that begins with 'resp'.");
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe("Invalid 'response_id': 'msg_x'. Expected an ID that begins with 'resp'.");
   });
 });
 
@@ -178,7 +178,7 @@ describe("bad input", () => {
   it("rejects a request without a bearer token with 401, a malformed item with 400", async () => {
     const res = await fetch(`${h.url}/v1/responses`, { method: "POST", body: JSON.stringify({ model: "gpt-4.1", input: "hi" }) });
     expect(res.status).toBe(401);
-    expect((await res.json()).error.code).toBe("invalid_api_key");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
     const err = await new OpenAI({ apiKey: "sk", baseURL: `${h.url}/v1`, maxRetries: 0, defaultHeaders: { authorization: "Basic x" } })
       .responses.create({ model: "gpt-4.1", input: "hi" })
       .catch((e: unknown) => e);
