@@ -272,3 +272,32 @@ describe("mockllm journal and reset", () => {
     expect(r.err.split("\n")[0]).toBe('mockllm reset: invalid session name "Bad Name": names match [a-z0-9][a-z0-9._-]{0,63}');
   });
 });
+
+describe("mockllm push, server-side rejection", () => {
+  it("maps the server's $[i] issue paths back to the files", async () => {
+    await files("srv", { "one.json": { name: "srv-one", steps: [] }, "two.json": { name: "srv-two", steps: [] } });
+    const rejecting: typeof fetch = async (input, init) => {
+      if ((init?.method ?? "GET") === "GET") return new Response("[]", { status: 200 });
+      const body = { error: { message: "invalid upload, nothing stored: 1 issue(s)", issues: [{ path: "$[1].steps[0]", message: "server says no" }] } };
+      expect(String(input)).toBe("http://srv.test/admin/scenarios");
+      return new Response(JSON.stringify(body), { status: 400 });
+    };
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(["push", "srv", "--url", "http://srv.test", "--token", "t"], {
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+      env: {},
+      cwd: dir,
+      fetch: rejecting,
+    });
+    expect(code).toBe(1);
+    expect(out).toStrictEqual([]);
+    expect(err.join("\n")).toBe(
+      [
+        "mockllm push: POST http://srv.test/admin/scenarios → 400: invalid upload, nothing stored: 1 issue(s)",
+        "  srv/two.json: $.steps[0]: server says no",
+      ].join("\n"),
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import type { ScenarioInput } from "../../builder/types";
+import { MockLLMAdminError } from "../../admin/errors";
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, type Command } from "../command";
-import { collectFiles, loadScenarioFiles } from "../files";
+import { collectFiles, loadScenarioFiles, type LoadedFile } from "../files";
 import { EXIT, table } from "../io";
 import { reportFiles } from "./validate";
 
@@ -27,8 +28,10 @@ Example:
       return EXIT.failed;
     }
     const before = new Map((await admin.list()).map((s) => [s.name, s]));
-    // The documents exactly as written: the server hashes what it receives.
-    const results = await admin.uploadMany(files.map((f) => f.raw as ScenarioInput));
+    // The documents exactly as written (validated above): the server hashes what it receives.
+    const results = await admin.uploadMany(files.map((f) => f.raw as ScenarioInput)).catch((err: unknown) => {
+      throw err instanceof MockLLMAdminError && err.code === "invalid" ? byFile(err, files) : err;
+    });
     const counts = { created: 0, updated: 0, unchanged: 0 };
     const rows = results.map((r) => {
       const old = before.get(r.name);
@@ -53,3 +56,13 @@ Example:
     return EXIT.ok;
   },
 };
+
+/** The server's bulk issues point at `$[i]`; show them against the file that document came from. */
+function byFile(err: MockLLMAdminError, files: readonly LoadedFile[]): MockLLMAdminError {
+  const issues = err.issues.map((issue) => {
+    const m = /^\$\[(\d+)\](.*)$/.exec(issue.path);
+    const file = m?.[1] !== undefined ? files[Number(m[1])]?.file : undefined;
+    return file !== undefined ? { path: `${file}: $${m?.[2] ?? ""}`, message: issue.message } : issue;
+  });
+  return new MockLLMAdminError(err.code, err.status, err.request, err.serverMessage, issues);
+}
