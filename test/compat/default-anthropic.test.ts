@@ -17,8 +17,11 @@ afterAll(() => h?.stop());
 
 const MODEL = "claude-haiku-4-5";
 const instruction = (plan: unknown) => `<|instruction_start|>${JSON.stringify(plan)}<|instruction_end|>`;
-const ask = (content: string, extra: Partial<Anthropic.MessageCreateParamsNonStreaming> = {}) =>
-  ({ model: MODEL, max_tokens: 1024, messages: [{ role: "user" as const, content }], ...extra }) as const;
+const ask = (content: string): Anthropic.MessageCreateParamsNonStreaming => ({
+  model: MODEL,
+  max_tokens: 1024,
+  messages: [{ role: "user", content }],
+});
 
 describe("default responder on /v1/messages", () => {
   it("the lorem answer, then the message echoed; end_turn", async () => {

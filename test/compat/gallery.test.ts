@@ -96,8 +96,12 @@ async function agentLoop(
   return result;
 }
 
+/** The function tool calls of a response's first choice, as `{ id, name, arguments }`. */
 const calls = (res: ChatCompletion) =>
-  (res.choices[0]!.message.tool_calls ?? []).map((c) => (c.type === "function" ? { id: c.id, ...c.function } : { id: c.id }));
+  (res.choices[0]!.message.tool_calls ?? []).map((c) => {
+    if (c.type !== "function") throw new Error(`unexpected ${c.type} tool call`);
+    return { id: c.id, ...c.function };
+  });
 
 async function journal(scenario: string, session: string) {
   return (await h.journal(scenario, session)).map((j) => ({ step: j.step, outcome: j.outcome, status: j.status }));
@@ -345,7 +349,7 @@ describe("test-runner-verdict: a JSON verdict after two tool calls", () => {
       assert_status: () => "pass",
     });
     expect(r.responses.map((res) => calls(res).map((c) => c.name))).toEqual([["http_get"], ["assert_status"], []]);
-    expect(JSON.parse(calls(r.responses[1]!)[0]!.arguments!)).toEqual({ expected: 200, actual: 200 });
+    expect(JSON.parse(calls(r.responses[1]!)[0]!.arguments)).toEqual({ expected: 200, actual: 200 });
     const verdict = JSON.parse(r.answer!) as Record<string, unknown>;
     expect(verdict).toEqual({
       verdict: "PASS",
@@ -384,7 +388,7 @@ describe("testllm-format: a TestLLM seed document, bundled unchanged", () => {
     const t2 = await c.chat.completions.create({ model: MODEL, messages, tools });
     const report = calls(t2)[0]!;
     expect(report).toMatchObject({ id: "agent-final-report", name: "agent__final_report" });
-    expect(JSON.parse(report.arguments!)).toEqual({
+    expect(JSON.parse(report.arguments)).toEqual({
       status: "success",
       report_format: "markdown",
       report_content: "# Phase 1 Result\n\nTool execution succeeded and data was recorded.",
@@ -400,7 +404,7 @@ describe("testllm-format: a TestLLM seed document, bundled unchanged", () => {
       ],
       tools,
     });
-    const report = JSON.parse(calls(res)[0]!.arguments!) as Record<string, string>;
+    const report = JSON.parse(calls(res)[0]!.arguments) as Record<string, string>;
     expect(report.status).toBe("failure");
     expect(report.report_content).toMatch(/^# Test Harness Error\n\n/);
     expect(report.report_content).toContain('system prompt including ["Phase 1 deterministic harness"]');
@@ -418,7 +422,7 @@ describe("testllm-format: a TestLLM seed document, bundled unchanged", () => {
       ],
       tools,
     });
-    const report = JSON.parse(calls(res)[0]!.arguments!) as Record<string, string>;
+    const report = JSON.parse(calls(res)[0]!.arguments) as Record<string, string>;
     expect(report.report_content).toMatch(/^# Scenario Failure\n\n/);
     expect(report.report_content).toContain("match.turn: expected 1, got 3");
   });
