@@ -11,10 +11,12 @@ import {
   JournalSchema,
   ScenarioListSchema,
   SessionStateSchema,
+  StoredDocumentSchema,
   UploadResultSchema,
   type JournalEntry,
   type ScenarioSummary,
   type SessionState,
+  type StoredDocument,
   type UploadResult,
 } from "./types";
 
@@ -52,7 +54,7 @@ export class AdminClient {
   async upload(doc: Uploadable): Promise<UploadResult> {
     const body = toDocument(doc);
     const name = typeof body.name === "string" ? body.name : "";
-    return this.#request("PUT", `/admin/scenarios/${encodeURIComponent(name)}`, UploadResultSchema, body);
+    return this.#call("PUT", `/admin/scenarios/${encodeURIComponent(name)}`, UploadResultSchema, body);
   }
 
   /**
@@ -60,7 +62,7 @@ export class AdminClient {
    * @example await admin.uploadMany([a, b])
    */
   async uploadMany(docs: readonly Uploadable[]): Promise<UploadResult[]> {
-    return this.#request("POST", "/admin/scenarios", BulkUploadResultSchema, docs.map(toDocument));
+    return this.#call("POST", "/admin/scenarios", BulkUploadResultSchema, docs.map(toDocument));
   }
 
   /**
@@ -68,19 +70,16 @@ export class AdminClient {
    * @example (await admin.list()).map((s) => s.name)
    */
   async list(): Promise<ScenarioSummary[]> {
-    return this.#request("GET", "/admin/scenarios", ScenarioListSchema);
+    return this.#call("GET", "/admin/scenarios", ScenarioListSchema);
   }
 
   /**
    * One scenario document as stored.
    * @example const doc = await admin.get("weather")
    */
-  async get(name: string): Promise<ScenarioInput> {
-    const doc = await this.#request("GET", `/admin/scenarios/${encodeURIComponent(name)}`, undefined);
-    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-      throw this.#badResponse("GET", `/admin/scenarios/${encodeURIComponent(name)}`, "expected a scenario document");
-    }
-    return doc as ScenarioInput; // the server's own stored document, passed through untouched
+  async get(name: string): Promise<StoredDocument> {
+    // The stored document passes through untouched (it may be in the seed format).
+    return this.#call("GET", `/admin/scenarios/${encodeURIComponent(name)}`, StoredDocumentSchema);
   }
 
   /**
@@ -88,7 +87,7 @@ export class AdminClient {
    * @example await admin.delete("weather")
    */
   async delete(name: string): Promise<void> {
-    await this.#request("DELETE", `/admin/scenarios/${encodeURIComponent(name)}`, undefined);
+    await this.#send("DELETE", `/admin/scenarios/${encodeURIComponent(name)}`);
   }
 
   /**
@@ -96,7 +95,7 @@ export class AdminClient {
    * @example (await admin.session("weather", "run-1")).steps
    */
   async session(scenario: string, session = "default"): Promise<SessionState> {
-    return this.#request("GET", sessionPath(scenario, session), SessionStateSchema);
+    return this.#call("GET", sessionPath(scenario, session), SessionStateSchema);
   }
 
   /**
@@ -104,7 +103,7 @@ export class AdminClient {
    * @example (await admin.journal("weather")).map((e) => e.outcome)
    */
   async journal(scenario: string, session = "default"): Promise<JournalEntry[]> {
-    return this.#request("GET", `${sessionPath(scenario, session)}/requests`, JournalSchema);
+    return this.#call("GET", `${sessionPath(scenario, session)}/requests`, JournalSchema);
   }
 
   /**
@@ -112,7 +111,7 @@ export class AdminClient {
    * @example await admin.reset("weather", "run-1")
    */
   async reset(scenario: string, session = "default"): Promise<void> {
-    await this.#request("POST", `${sessionPath(scenario, session)}/reset`, undefined);
+    await this.#send("POST", `${sessionPath(scenario, session)}/reset`);
   }
 
   /**
@@ -120,15 +119,11 @@ export class AdminClient {
    * @example const schema = await admin.schema()
    */
   async schema(): Promise<unknown> {
-    return this.#request("GET", "/admin/schema", undefined);
+    return this.#send("GET", "/admin/schema");
   }
 
-  async #request<S extends z.ZodType | undefined>(
-    method: string,
-    path: string,
-    schema: S,
-    body?: unknown,
-  ): Promise<S extends z.ZodType ? z.output<S> : unknown> {
+  /** Sends one request; answers the parsed JSON body (undefined when empty) or throws MockLLMAdminError. */
+  async #send(method: string, path: string, body?: unknown): Promise<unknown> {
     const url = `${this.url}${path}`;
     const label = `${method} ${url}`;
     let res: Response;
@@ -148,23 +143,23 @@ export class AdminClient {
     }
     const text = await res.text();
     if (!res.ok) throw errorFromResponse(res.status, label, text);
-    if (text.trim() === "") return undefined as never; // 204-style answers carry nothing to validate
-    let json: unknown;
+    if (text.trim() === "") return undefined;
     try {
-      json = JSON.parse(text);
+      return JSON.parse(text);
     } catch {
-      throw this.#badResponse(method, path, `not JSON: ${text.slice(0, 200)}`);
+      throw new MockLLMAdminError("bad_response", res.status, label, `not JSON: ${text.slice(0, 200)}`);
     }
-    if (schema === undefined) return json as never;
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw this.#badResponse(method, path, `unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-    }
-    return parsed.data as never;
   }
 
-  #badResponse(method: string, path: string, detail: string): MockLLMAdminError {
-    return new MockLLMAdminError("bad_response", 200, `${method} ${this.url}${path}`, detail);
+  /** Sends one request and validates the answer against `schema`. */
+  async #call<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    const json = await this.#send(method, path, body);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const detail = `unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`;
+      throw new MockLLMAdminError("bad_response", 200, `${method} ${this.url}${path}`, detail);
+    }
+    return parsed.data;
   }
 }
 

@@ -10,6 +10,13 @@ export type UploadResult = z.output<typeof UploadResultSchema>;
 /** A bulk upload answers one result per document, in order. */
 export const BulkUploadResultSchema = z.array(UploadResultSchema);
 
+/**
+ * A stored scenario document: checked to be a JSON object and passed through untouched,
+ * since bundled documents may be in the seed format (`id` + `turns`).
+ */
+export const StoredDocumentSchema = z.record(z.string(), z.unknown());
+export type StoredDocument = z.output<typeof StoredDocumentSchema>;
+
 export const ScenarioSummarySchema = z.looseObject({
   name: z.string(),
   version: z.string(),
