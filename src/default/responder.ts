@@ -115,31 +115,26 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   const messages = plan ? instructedMessages(plan) : [loremMessage(message)];
   const seed = seedOf(req);
   const words = messages.map(generatedWords);
-  const sum = (f: (w: { reasoning: number; total: number }) => number) => words.reduce((n, w) => n + f(w), 0);
+  const shared = {
+    usage: {
+      inputTokens: requestWords(req),
+      outputTokens: Math.max(1, words.reduce((n, w) => n + w.total, 0)),
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: words.reduce((n, w) => n + w.reasoning, 0),
+    },
+    model: req.model,
+    latencyMs: 0,
+    pacing: { ttftMs: 0, tokensPerSecond: opts.wordsPerSecond, chunkDelayMs: 0, chunkWords: CHUNK_WORDS, jitterMs: 0, seed: 0 },
+    headers: {},
+  };
   const choices: Reply[] = messages.map((m, i) => ({
+    ...shared,
     ...(m.text !== undefined ? { text: m.text } : {}),
     reasoning: m.reasoning !== undefined ? [{ type: "thinking", text: m.reasoning }] : [],
     reasoningField: "reasoning",
     toolCalls: m.toolCalls,
     finishReason: m.toolCalls.length > 0 ? "tool_calls" : "stop",
-    usage: {
-      inputTokens: requestWords(req),
-      outputTokens: Math.max(1, sum((w) => w.total)),
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: sum((w) => w.reasoning),
-    },
-    model: req.model,
-    latencyMs: 0,
-    pacing: {
-      ttftMs: 0,
-      tokensPerSecond: opts.wordsPerSecond,
-      chunkDelayMs: 0,
-      chunkWords: CHUNK_WORDS,
-      jitterMs: 0,
-      seed: 0,
-    },
-    headers: {},
     idSeed: i === 0 ? seed : `${seed}/choice-${i}`,
   }));
   const [first, ...rest] = choices;
