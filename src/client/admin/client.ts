@@ -172,7 +172,11 @@ function sessionPath(scenario: string, session: string): string {
  * @example toDocument(scenario("x").step((s) => s.text("hi")))
  */
 export function toDocument(doc: Uploadable): ScenarioInput {
-  return "build" in doc && typeof doc.build === "function" ? doc.build() : (doc as ScenarioInput);
+  return isBuildable(doc) ? doc.build() : doc;
+}
+
+function isBuildable(doc: Uploadable): doc is { build(): Scenario } {
+  return "build" in doc && typeof doc.build === "function";
 }
 
 function errorFromResponse(status: number, label: string, text: string): MockLLMAdminError {

@@ -28,7 +28,8 @@ Example:
       return EXIT.failed;
     }
     const before = new Map((await admin.list()).map((s) => [s.name, s]));
-    // The documents exactly as written (validated above): the server hashes what it receives.
+    // The documents exactly as written: the server hashes what it receives. They passed the same
+    // validation as on the server above, but may be in the seed format, which ScenarioInput doesn't type.
     const results = await admin.uploadMany(files.map((f) => f.raw as ScenarioInput)).catch((err: unknown) => {
       throw err instanceof MockLLMAdminError && err.code === "invalid" ? byFile(err, files) : err;
     });
