@@ -10,7 +10,7 @@ import type { ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import { makeRequestId } from "../http/ids";
 import type { ProviderSurface, RenderContext } from "../providers/types";
-import { errorResponse, renderOutcome, type Exec } from "./render";
+import { deliveredReply, errorResponse, renderOutcome, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
 
 /** Status each outcome kind gets on this surface, for the journal. */
@@ -103,6 +103,7 @@ export async function handleProvider<W>(
     ...(selection.kind === "scenario" ? { scenario: selection.stored.name } : {}),
     session: selection.session,
   };
-  if (outcome.kind === "reply" && surface.remember) await surface.remember(outcome.reply, ctx, env);
+  const delivered = deliveredReply(outcome);
+  if (delivered && surface.remember) await surface.remember(delivered, ctx, env);
   return renderOutcome(surface, outcome, ctx, exec, extra);
 }

@@ -164,6 +164,13 @@ function failureResponse<W>(
   }
 }
 
+/** The reply the client will receive in full: a reply, or a `timeout` failure's late answer. */
+export function deliveredReply(outcome: Outcome): Reply | undefined {
+  if (outcome.kind === "reply") return outcome.reply;
+  if (outcome.kind === "failure" && outcome.failure.kind === "timeout") return outcome.reply;
+  return undefined;
+}
+
 /**
  * Renders the engine's outcome, honouring `latencyMs` before the first byte.
  * @example return renderOutcome(openaiChat, outcome, ctx, { waitUntil: c.waitUntil.bind(c), signal })
