@@ -1,12 +1,15 @@
 /**
- * `GET /v1/responses/{id}` and `DELETE /v1/responses/{id}` over stored responses, as plain handlers the router
- * mounts. The id alone finds the response (KV → session object), whatever scenario prefix the URL has.
+ * `GET /v1/responses/{id}` (JSON, or `?stream=true[&starting_after=N]` replayed as SSE) and
+ * `DELETE /v1/responses/{id}` over stored responses, as plain handlers the router mounts. The id alone finds the
+ * response (KV → session object), whatever scenario prefix the URL has.
  */
 import type { Env } from "../../../env";
 import { apiError, type ApiError } from "../../../http/errors";
 import { makeRequestId } from "../../../http/ids";
+import { encodeEvent } from "../../../http/sse";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "../errors";
 import { checkId } from "./parse";
+import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
 
 const STORED_PATH = /^\/(?:v1\/)?responses\/([^/]+)$/;
@@ -34,6 +37,19 @@ function fail(error: ApiError, requestId: string): Response {
   return reply(JSON.stringify(r.body), r.status, requestId, r.headers);
 }
 
+function replay(stored: string, after: string | null, requestId: string): Response {
+  const startingAfter = after === null ? undefined : Number(after);
+  if (startingAfter !== undefined && !(Number.isInteger(startingAfter) && startingAfter >= 0)) {
+    return fail(apiError("invalid_request", `Invalid 'starting_after': '${after}'. Expected a non-negative integer.`, { param: "starting_after" }), requestId);
+  }
+  const events = replayEvents(stored, startingAfter);
+  if (!events) return fail(apiError("internal", "mockllm: the stored response could not be replayed."), requestId);
+  return new Response(events.map(encodeEvent).join(""), {
+    status: 200,
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": requestId, ...OPENAI_HEADERS },
+  });
+}
+
 function notFound(id: string): ApiError {
   return apiError("not_found", `Response with id '${id}' not found.`);
 }
@@ -51,13 +67,12 @@ export async function handleStoredResponse(request: Request, env: Env, id: strin
   }
   const bad = checkId(id, "response_id", "resp");
   if (bad) return fail(bad, requestId);
-  if (request.method === "GET" && new URL(request.url).searchParams.get("stream") === "true") {
-    return fail(apiError("invalid_request", "mockllm: replaying a stored response as a stream is not supported."), requestId);
-  }
   const stub = await locateResponse(env, id);
   if (request.method === "GET") {
     const body = stub ? await stub.responseById(id) : null;
-    return body === null ? fail(notFound(id), requestId) : reply(body, 200, requestId);
+    if (body === null) return fail(notFound(id), requestId);
+    const query = new URL(request.url).searchParams;
+    return query.get("stream") === "true" ? replay(body, query.get("starting_after"), requestId) : reply(body, 200, requestId);
   }
   const deleted = stub ? await stub.deleteResponse(id) : false;
   if (!deleted) return fail(notFound(id), requestId);

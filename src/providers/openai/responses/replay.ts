@@ -1,0 +1,75 @@
+/**
+ * `GET /v1/responses/{id}?stream=true[&starting_after=N]`: a stored response replayed as the SSE transcript it was
+ * streamed as (one word per text delta, no pacing), events numbered as before and filtered by `starting_after`.
+ */
+import { z } from "zod";
+import type { SseEvent } from "../../types";
+import type { ResponseObject } from "./render-json";
+import { responseDrafts, toSse } from "./render-stream";
+
+const OutputItemSchema = z.discriminatedUnion("type", [
+  z.object({
+    id: z.string(),
+    type: z.literal("reasoning"),
+    summary: z.array(z.object({ type: z.literal("summary_text"), text: z.string() })),
+    encrypted_content: z.string().optional(),
+  }),
+  z.object({
+    id: z.string(),
+    type: z.literal("message"),
+    status: z.enum(["completed", "incomplete"]),
+    content: z.array(
+      z.discriminatedUnion("type", [
+        z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.never()), logprobs: z.array(z.never()) }),
+        z.object({ type: z.literal("refusal"), refusal: z.string() }),
+      ]),
+    ),
+    role: z.literal("assistant"),
+  }),
+  z.object({
+    id: z.string(),
+    type: z.literal("function_call"),
+    status: z.literal("completed"),
+    arguments: z.string(),
+    call_id: z.string(),
+    name: z.string(),
+  }),
+]);
+
+const UsageSchema = z.object({
+  input_tokens: z.number(),
+  input_tokens_details: z.object({ cached_tokens: z.number() }),
+  output_tokens: z.number(),
+  output_tokens_details: z.object({ reasoning_tokens: z.number() }),
+  total_tokens: z.number(),
+});
+
+/** A stored response object, as `buildResponse` wrote it. */
+const StoredResponseSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal("response"),
+  created_at: z.number(),
+  status: z.enum(["completed", "incomplete", "failed", "in_progress"]),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  incomplete_details: z.object({ reason: z.string() }).nullable(),
+  output: z.array(OutputItemSchema),
+  usage: UsageSchema.nullable(),
+});
+
+/**
+ * The replayed transcript of a stored response (JSON text), or undefined when it no longer validates.
+ * @example replayEvents(stored, 3)[0].data // '{"type":…,"sequence_number":4,…}'
+ */
+export function replayEvents(stored: string, startingAfter: number | undefined): SseEvent[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(stored);
+  } catch {
+    return undefined;
+  }
+  const parsed = StoredResponseSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const response: ResponseObject = parsed.data;
+  const events = toSse(responseDrafts(response, 1));
+  return startingAfter === undefined ? events : events.slice(startingAfter + 1);
+}
