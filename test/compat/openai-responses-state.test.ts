@@ -188,6 +188,36 @@ describe("bad input", () => {
     expect(r.json.error).toMatchObject({ message, type: "invalid_request_error", param });
   });
 
+  it("never answers malformed requests with a 5xx", async () => {
+    const paths = ["/v1/responses", "/responses", "/v1/responses/resp_x", "/v1/responses/%ZZ", "/v1/responses/resp_x/input_items", "/v1/embeddings"];
+    const bodies = [
+      "{",
+      "[]",
+      '{"model":"m","input":[{"type":"item_reference"}]}',
+      '{"model":"m","input":[{"type":"reasoning","summary":"x"}]}',
+      '{"model":"m","input":[{"type":null,"role":"user","content":"x"}]}',
+      '{"model":"m","input":"x","previous_response_id":7}',
+      '{"model":"m","input":"x","tools":[{"name":"no-type"}]}',
+      '{"model":"m","input":[[1,"a"]]}',
+      '{"model":"m","input":"x","dimensions":1.5,"encoding_format":"base64"}',
+    ];
+    const failures: string[] = [];
+    for (const path of paths) {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        for (const body of method === "GET" ? [undefined] : bodies) {
+          const res = await fetch(`${h.url}${path}`, {
+            method,
+            headers: { authorization: "Bearer sk", "content-type": "application/json" },
+            ...(body !== undefined ? { body } : {}),
+          });
+          await res.arrayBuffer();
+          if (res.status >= 500) failures.push(`${method} ${path} ${body} → ${res.status}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("accepts unknown fields and unknown input item types", async () => {
     const r = await post({
       model: "gpt-4.1",
