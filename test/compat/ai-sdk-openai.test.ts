@@ -3,7 +3,7 @@
  * `item_reference`s) and `openai.chat(model)` (Chat Completions), each running a scripted tool loop with a zod tool.
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, stepCountIs, streamText, tool } from "ai";
+import { embed, embedMany, generateText, stepCountIs, streamText, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startHarness, type Harness } from "./harness";
@@ -150,5 +150,19 @@ describe("Responses-only behaviour", () => {
     expect(parts).toContain("error");
     expect(errors).toHaveLength(1);
     expect(String((errors[0] as Error).message)).toContain("mid-stream failure");
+  });
+});
+
+describe("embeddings", () => {
+  it("embed/embedMany get the same float vectors as the official SDK's base64 ones", async () => {
+    const openai = createOpenAI({ apiKey: "sk-test", baseURL: `${h.url}/v1` });
+    const one = await embed({ model: openai.embedding("text-embedding-3-small"), value: "sunny day" });
+    expect(one.embedding).toHaveLength(1536);
+    expect(one.usage.tokens).toBe(3);
+    const many = await embedMany({ model: openai.embedding("text-embedding-3-small"), values: ["sunny day", "rain"], dimensions: 64 });
+    expect(many.embeddings.map((e) => e.length)).toEqual([64, 64]);
+    const short = one.embedding.slice(0, 64);
+    const scale = Math.hypot(...short);
+    many.embeddings[0]!.forEach((x, i) => expect(x).toBeCloseTo(short[i]! / scale, 6));
   });
 });
