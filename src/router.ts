@@ -14,6 +14,7 @@ import { handleProvider } from "./routes/provider";
 import { errorResponse, type Exec } from "./routes/render";
 import type { Prefix } from "./routes/select";
 import { makeRequestId } from "./http/ids";
+import { safeDecode } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
 
@@ -23,19 +24,10 @@ const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models",
  * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names
  * (`v1`, `v1beta`, `api`) and known route paths are never taken for a session.
  */
-/** decodeURIComponent that keeps malformed escapes as they are (they then fail name validation). */
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 export function splitPrefix(pathname: string): { prefix: Prefix; path: string; root: boolean } {
   const segs = pathname.split("/").filter((s) => s !== "");
   if (segs[0] !== "s" || segs.length < 2) return { prefix: {}, path: pathname, root: false };
-  const scenario = decode(segs[1]!);
+  const scenario = safeDecode(segs[1]!);
   const rest = segs.slice(2);
   const restPath = `/${rest.join("/")}`;
   const candidate = rest[0];
@@ -46,7 +38,7 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
     !restPath.startsWith("/v1/models");
   if (takeSession) {
     const path = `/${rest.slice(1).join("/")}`;
-    return { prefix: { scenario, session: decode(candidate) }, path, root: rest.length === 1 };
+    return { prefix: { scenario, session: safeDecode(candidate) }, path, root: rest.length === 1 };
   }
   return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
 }
@@ -70,7 +62,7 @@ function providerError(request: Request, error: ApiError): Response {
 async function listModels(request: Request, env: Env, path: string): Promise<Response> {
   const ids = await modelIds(env);
   if (path === "/v1/models") return json({ object: "list", data: ids.map(openAIModel) });
-  const id = decode(path.slice("/v1/models/".length));
+  const id = safeDecode(path.slice("/v1/models/".length));
   if (!ids.includes(id) && id !== DEFAULT_MODEL) {
     return providerError(request, {
       code: "not_found",

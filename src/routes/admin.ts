@@ -4,6 +4,7 @@
 import { Router, type IRequest } from "itty-router";
 import type { Env } from "../env";
 import { MAX_BODY_BYTES } from "../http/body";
+import { safeDecode } from "../http/url";
 import { scenarioJsonSchema } from "../scenario/json-schema";
 import { NAME_PATTERN } from "../scenario/schema";
 import {
@@ -57,12 +58,17 @@ function validName(name: string): Response | undefined {
 }
 
 function session(env: Env, req: IRequest) {
-  return env.SESSIONS.getByName(`${req.params.scenario}/${req.params.session}`);
+  return env.SESSIONS.getByName(`${param(req, "scenario")}/${param(req, "session")}`);
 }
 
 /** Rejects session routes whose scenario or session is not a valid name. */
 function validSessionNames(req: IRequest): Response | undefined {
-  return validName(req.params.scenario ?? "") ?? validName(req.params.session ?? "");
+  return validName(param(req, "scenario")) ?? validName(param(req, "session"));
+}
+
+/** A route parameter, decoded: names arrive percent-encoded and are checked and shown decoded. */
+function param(req: IRequest, key: string): string {
+  return safeDecode(req.params[key] ?? "");
 }
 
 const router = Router<IRequest, AdminArgs>({ base: "/admin" });
@@ -71,14 +77,15 @@ router
   .get("/schema", () => json(scenarioJsonSchema()))
   .get("/scenarios", async (_req, env) => json(await listScenarios(env.SCENARIOS)))
   .get("/scenarios/:name", async (req, env) => {
-    const stored = await getScenario(env.SCENARIOS, req.params.name!);
-    if (!stored) return adminError(404, `scenario "${req.params.name}" not found`);
+    const name = param(req, "name");
+    const stored = NAME_PATTERN.test(name) ? await getScenario(env.SCENARIOS, name) : undefined;
+    if (!stored) return adminError(404, `scenario "${name}" not found`);
     const etag = `"${stored.version}"`;
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
     return json(stored.raw, 200, { etag, "x-mockllm-source": stored.source });
   })
   .put("/scenarios/:name", async (req, env) => {
-    const name = req.params.name!;
+    const name = param(req, "name");
     const bad = validName(name);
     if (bad) return bad;
     const body = await readBody(req as unknown as Request);
@@ -109,7 +116,7 @@ router
     return json(ok.map((r) => ({ name: r.name, version: r.version })));
   })
   .delete("/scenarios/:name", async (req, env) => {
-    const name = req.params.name!;
+    const name = param(req, "name");
     const removed = await deleteScenario(env.SCENARIOS, name);
     if (!removed) {
       const bundled = await getScenario(env.SCENARIOS, name);
@@ -124,7 +131,7 @@ router
   .all("/sessions/:scenario/:session", validSessionNames)
   .all("/sessions/:scenario/:session/*", validSessionNames)
   .get("/sessions/:scenario/:session", async (req, env) => {
-    const current = await getScenario(env.SCENARIOS, req.params.scenario!);
+    const current = await getScenario(env.SCENARIOS, param(req, "scenario"));
     return json(await session(env, req).state(current?.scenario));
   })
   .get("/sessions/:scenario/:session/requests", async (req, env) => json(await session(env, req).requests()))

@@ -139,7 +139,9 @@ describe("sessions", () => {
     });
   });
 
-  it("invalid session names are 400", async () => {
-    expect((await admin("/sessions/fresh/Bad Name")).status).toBe(400);
+  it("invalid session names are 400, named decoded", async () => {
+    const res = await admin("/sessions/fresh/Bad%20Name");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: { message: 'invalid name "Bad Name": names match [a-z0-9][a-z0-9._-]{0,63}' } });
   });
 });
