@@ -20,6 +20,12 @@ import { handleStoredResponse, storedResponseId } from "./providers/openai/respo
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"]));
 
+/** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
+function isRoutePath(path: string): boolean {
+  for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
+  return false;
+}
+
 /**
  * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names
  * (`v1`, `v1beta`, `api`) and known route paths are never taken for a session.
@@ -32,10 +38,7 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   const restPath = `/${rest.join("/")}`;
   const candidate = rest[0];
   const takeSession =
-    candidate !== undefined &&
-    !(RESERVED_SESSIONS as readonly string[]).includes(candidate) &&
-    !ALL_PATHS.has(restPath) &&
-    !restPath.startsWith("/v1/models");
+    candidate !== undefined && !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath);
   if (takeSession) {
     const path = `/${rest.slice(1).join("/")}`;
     return { prefix: { scenario, session: safeDecode(candidate) }, path, root: rest.length === 1 };

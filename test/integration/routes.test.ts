@@ -13,6 +13,9 @@ describe("prefix parsing", () => {
     { path: "/s/demo/run-1", prefix: { scenario: "demo", session: "run-1" }, rest: "/", root: true },
     { path: "/s/demo/chat/completions", prefix: { scenario: "demo" }, rest: "/chat/completions", root: false },
     { path: "/s/demo/api/chat", prefix: { scenario: "demo" }, rest: "/api/chat", root: false },
+    { path: "/s/demo/responses/resp_1", prefix: { scenario: "demo" }, rest: "/responses/resp_1", root: false },
+    { path: "/s/demo/run-1/responses/resp_1", prefix: { scenario: "demo", session: "run-1" }, rest: "/responses/resp_1", root: false },
+    { path: "/s/demo/v1/models/gpt-4o", prefix: { scenario: "demo" }, rest: "/v1/models/gpt-4o", root: false },
   ])("$path", ({ path, prefix, rest, root }) => {
     expect(splitPrefix(path)).toEqual({ prefix, path: rest, root });
   });
