@@ -105,6 +105,8 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   if (prefix.scenario === undefined) {
     if (path === "/healthz") return json({ ok: true, service: "mockllm" });
     if (path === "/" && request.method === "GET") return inspectorPage();
+    // Clients probe the base URL at start-up (Claude Code sends HEAD /).
+    if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, env, ctx);
   }
   if (path.startsWith("/v1") || prefix.scenario !== undefined) {

@@ -62,6 +62,7 @@ describe("misc routes", () => {
     const probe = await call("/s/weather-agent/ci-1", { method: "HEAD" });
     expect(probe.status).toBe(200);
     expect(await (await call("/s/weather-agent")).json()).toEqual({ ok: true, scenario: "weather-agent", session: "default" });
+    expect((await call("/", { method: "HEAD" })).status).toBe(200);
     const page = await call("/");
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(await page.text()).toContain("mockllm");
