@@ -1,16 +1,21 @@
 /**
  * How long startMockLLM takes, phase by phase. Not a test: timings depend on the machine.
- *   npx tsx bench/start-mockllm.ts [--parallel 3]
- * cold    = first start in a fresh process (includes importing wrangler, ~15 MB of JS)
+ *   npx tsx bench/start-mockllm.ts [--parallel 3] [--dist]
+ * --dist  = measure the built package (`npm run build`): the prebuilt Worker under Miniflare, as installed users
+ *           get it; without it, the source path, which imports wrangler and bundles the Worker on every start
+ * cold    = first start in a fresh process (includes importing wrangler or miniflare)
  * warm    = a second start in the same process
  * first   = the first chat completion after start
  * parallel= N instances started at once (what parallel test files do)
  */
 import { parseArgs } from "node:util";
-import { scenario, startMockLLM, type MockLLM } from "../src/client/index";
+import type { MockLLM } from "../src/client/index";
 
-const { values } = parseArgs({ options: { parallel: { type: "string", default: "3" } } });
+const { values } = parseArgs({ options: { parallel: { type: "string", default: "3" }, dist: { type: "boolean", default: false } } });
 const parallel = Number(values.parallel);
+const { scenario, startMockLLM } = (values.dist
+  ? await import(new URL("../dist/client/index.js", import.meta.url).href)
+  : await import("../src/client/index")) as typeof import("../src/client/index");
 const hello = scenario("hello").step((s) => s.text("Hi").consume(false));
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
@@ -34,7 +39,7 @@ async function firstRequest(mock: MockLLM): Promise<number> {
 
 const rows: [string, number][] = [];
 const [cold, coldMs] = await timed(() => startMockLLM({ scenarios: [hello] }));
-rows.push(["cold start (incl. wrangler import)", coldMs], ["first request", await firstRequest(cold)]);
+rows.push([`cold start (${values.dist ? "dist, miniflare" : "source, wrangler"})`, coldMs], ["first request", await firstRequest(cold)]);
 const [, stopMs] = await timed(() => cold.stop());
 rows.push(["stop", stopMs]);
 

@@ -30,7 +30,9 @@ beforeAll(async () => {
   await symlink(join(repo, "node_modules"), join(pkg, "node_modules"), "dir");
   const built = await node([join(repo, "bin", "build-client.mjs"), "--out-dir", join(pkg, "dist")], repo);
   if (built.code !== 0) throw new Error(`build failed:\n${built.stdout}${built.stderr}`);
-}, 120_000);
+  const worker = await node([join(repo, "bin", "build-worker.mjs"), "--out-dir", join(pkg, "dist")], repo);
+  if (worker.code !== 0) throw new Error(`worker build failed:\n${worker.stdout}${worker.stderr}`);
+}, 180_000);
 afterAll(async () => {
   if (pkg) await rm(pkg, { recursive: true, force: true });
 });
@@ -98,6 +100,28 @@ describe("built package", () => {
       stderr: 'mockllm list: no admin token: pass --token or set MOCKLLM_ADMIN_TOKEN\nRun "mockllm list --help" for usage.\n',
     });
   });
+
+  it("startMockLLM from the built package runs the prebuilt Worker bundle under Miniflare", async () => {
+    const script = `
+      const { startMockLLM, scenario } = await import("mockllm");
+      const mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello from dist").consume(false))] });
+      try {
+        const res = await fetch(mock.openaiBaseURL("hi", "t1") + "/chat/completions", {
+          method: "POST",
+          headers: { authorization: "Bearer k", "content-type": "application/json" },
+          body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }),
+        });
+        const journal = await mock.admin.journal("hi", "t1");
+        console.log(JSON.stringify({ status: res.status, text: (await res.json()).choices[0].message.content, journal: journal.map((e) => e.outcome) }));
+      } finally {
+        await mock.stop();
+      }`;
+    const r = await node(["--input-type=module", "-e", script]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toStrictEqual({ status: 200, text: "Hello from dist", journal: ["response"] });
+    const runtime = JSON.parse(await readFile(join(pkg, "dist", "worker", "runtime.json"), "utf8"));
+    expect(runtime).toMatchObject({ main: "index.js", durableObjects: [{ name: "SESSIONS", className: "SessionObject" }], kvNamespaces: ["SCENARIOS"] });
+  }, 60_000);
 
   it("type-checks for a consumer using NodeNext resolution", async () => {
     await writeFile(

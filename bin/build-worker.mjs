@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// Bundles the Worker once (wrangler's own bundler, `deploy --dry-run`) into dist/worker/, with the runtime
+// settings from wrangler.toml in runtime.json, so an installed package's startMockLLM can run it under Miniflare
+// without importing or re-running wrangler's bundler.
+// Usage: node bin/build-worker.mjs [--out-dir <dir>]   (default: dist/ next to package.json; writes <dir>/worker)
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
+const outDir = join(resolve(values["out-dir"] ?? join(root, "dist")), "worker");
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+};
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const require = createRequire(import.meta.url);
+const wranglerBin = join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
+const config = join(root, "wrangler.toml");
+const run = spawnSync(process.execPath, [wranglerBin, "deploy", "--dry-run", "--config", config, "--outdir", outDir], {
+  cwd: root,
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+if (run.status !== 0) process.exit(run.status ?? 1);
+
+const { unstable_readConfig } = await import("wrangler");
+const cfg = unstable_readConfig({ config });
+writeFileSync(
+  join(outDir, "runtime.json"),
+  `${JSON.stringify(
+    {
+      main: "index.js",
+      compatibilityDate: cfg.compatibility_date,
+      compatibilityFlags: cfg.compatibility_flags,
+      vars: cfg.vars,
+      durableObjects: cfg.durable_objects.bindings.map((b) => ({ name: b.name, className: b.class_name })),
+      kvNamespaces: cfg.kv_namespaces.map((k) => k.binding),
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`built ${outDir}`);
