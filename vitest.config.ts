@@ -1,5 +1,14 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { createLogger } from "vite";
 import { defineConfig } from "vitest/config";
+
+/** itty-router ships source maps that point outside its package; vite warns about each file. Drop only those. */
+const logger = createLogger();
+const warn = logger.warn.bind(logger);
+logger.warn = (msg, options) => {
+  if (msg.includes("Sourcemap for") && msg.includes("itty-router")) return;
+  warn(msg, options);
+};
 
 /** Admin token the in-workerd tests use; Node tests start their own Worker with their own token. */
 export const TEST_ADMIN_TOKEN = "test-admin-token";
@@ -9,6 +18,7 @@ export default defineConfig({
     projects: [
       {
         extends: false,
+        customLogger: logger,
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
