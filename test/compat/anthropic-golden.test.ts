@@ -3,9 +3,8 @@
  * byte with test/golden/anthropic/*.sse. Regenerate after an intended change with UPDATE_GOLDEN=1 and review
  * the diff.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectGolden } from "./golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -49,8 +48,6 @@ const SCENARIOS = [
   },
 ];
 
-const GOLDEN = (name: string) => fileURLToPath(new URL(`../golden/anthropic/${name}.sse`, import.meta.url));
-
 /** Replaces generated ids with stable placeholders; everything else stays byte for byte. */
 function normalize(text: string): string {
   return text
@@ -91,9 +88,6 @@ describe("anthropic golden SSE transcripts", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(res.headers.get("cache-control")).toBe("no-cache");
-    const text = normalize(await res.text());
-    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(GOLDEN(name), text);
-    expect(existsSync(GOLDEN(name)), `missing golden ${name}.sse: run with UPDATE_GOLDEN=1`).toBe(true);
-    expect(text).toBe(readFileSync(GOLDEN(name), "utf8"));
+    expectGolden(`anthropic/${name}.sse`, normalize(await res.text()));
   });
 });
