@@ -131,3 +131,33 @@ export function deleteResponse(sql: SqlStorage, id: string): boolean {
   sql.exec(`DELETE FROM response_items WHERE response_id = ?`, id);
   return known;
 }
+
+/**
+ * The response index: which session object holds a response. Kept in index objects (`__index/responses-{shard}`)
+ * rather than KV, so a response is found the moment it is stored (KV may take a minute to show a new key
+ * elsewhere). Entries older than POINTER_TTL_MS are dropped as new ones arrive.
+ */
+export const POINTER_TTL_MS = 7 * 24 * 3600 * 1000;
+
+function migratePointers(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS response_pointers (id TEXT PRIMARY KEY, object TEXT NOT NULL, created INTEGER NOT NULL)`);
+}
+
+export function savePointer(sql: SqlStorage, id: string, object: string, now = Date.now()): void {
+  migratePointers(sql);
+  sql.exec(`INSERT OR REPLACE INTO response_pointers (id, object, created) VALUES (?, ?, ?)`, id, object, now);
+  sql.exec(`DELETE FROM response_pointers WHERE created < ?`, now - POINTER_TTL_MS);
+}
+
+export function readPointer(sql: SqlStorage, id: string, now = Date.now()): string | null {
+  migratePointers(sql);
+  const row = sql
+    .exec<{ object: string }>(`SELECT object FROM response_pointers WHERE id = ? AND created >= ?`, id, now - POINTER_TTL_MS)
+    .toArray()[0];
+  return row?.object ?? null;
+}
+
+export function deletePointer(sql: SqlStorage, id: string): void {
+  migratePointers(sql);
+  sql.exec(`DELETE FROM response_pointers WHERE id = ?`, id);
+}

@@ -11,10 +11,13 @@ import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
 import type { Env } from "../env";
 import {
+  deletePointer,
   deleteResponse,
   loadHistory,
   loadItems,
   loadResponse,
+  readPointer,
+  savePointer,
   saveResponse,
   type ResponseHistory,
   type StoredResponseRecord,
@@ -220,6 +223,21 @@ export class SessionObject extends DurableObject<Env> {
   /** Forgets a stored response; false when this session did not hold it. */
   deleteResponse(id: string): boolean {
     return deleteResponse(this.sql, id);
+  }
+
+  /** Response index objects only: records which session object holds response `id`. */
+  pointResponse(id: string, object: string): void {
+    savePointer(this.sql, id, object);
+  }
+
+  /** Response index objects only: the session object holding response `id`, or null. */
+  responsePointer(id: string): string | null {
+    return readPointer(this.sql, id);
+  }
+
+  /** Response index objects only: forgets where response `id` is. */
+  forgetResponsePointer(id: string): void {
+    deletePointer(this.sql, id);
   }
 
   /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */

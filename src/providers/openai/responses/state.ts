@@ -1,28 +1,32 @@
 /**
  * Conversation state for the Responses surface. With `store` (default true) each response is remembered in the
  * Durable Object of the (scenario, session) that answered it — `__responses/{session}` for the default responder,
- * a name no scenario can take — and KV maps `response:{id}` to that object, so `previous_response_id`,
- * `item_reference` and `GET/DELETE /v1/responses/{id}` find it without knowing the scenario. Output item ids embed
- * their response's id root (`msg_{root}{nn}`), so one KV entry per response locates its items too.
+ * a name no scenario can take — and an index object (`__index/responses-{shard}`) maps each response id to that
+ * object, so `previous_response_id`, `item_reference` and `GET/DELETE /v1/responses/{id}` find it without knowing
+ * the scenario, the moment it is stored. Output item ids embed their response's id root (`msg_{root}{nn}`), so one
+ * index entry per response locates its items too.
  */
-import { z } from "zod";
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Env } from "../../../env";
 import { apiError, type ApiError } from "../../../http/errors";
+import { stableHash } from "../../../http/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses-store";
 import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, parseItems } from "./parse";
 import { buildResponse, responseIdOfItem } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
 
-const KV_PREFIX = "response:";
-/** How long KV remembers which session holds a response. */
-export const RESPONSE_TTL_SECONDS = 7 * 24 * 3600;
 /** Durable Object names for the default responder's state; `_` cannot start a scenario name. */
 export const DEFAULT_STATE_PREFIX = "__responses";
 
-const PointerSchema = z.object({ object: z.string().min(1) });
+/**
+ * The index object that knows where response `id` is stored: one of 256 shards by a hash of the id, so the
+ * index is never one hot object. `_` cannot start a scenario name, so no session collides with it.
+ */
+function indexObject(env: Env, id: string) {
+  return env.SESSIONS.getByName(`__index/responses-${(stableHash(id) & 0xff).toString(16).padStart(2, "0")}`);
+}
 
 /** The Durable Object name holding the responses of a (scenario, session). */
 export function stateObjectName(scenario: string | undefined, session: string): string {
@@ -37,16 +41,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The session object that stored response `id`, if KV knows it. */
+/** The session object that stored response `id`, if the index knows it. */
 export async function locateResponse(env: Env, id: string) {
-  const text = await env.SCENARIOS.get(`${KV_PREFIX}${id}`);
-  if (text === null) return undefined;
-  const pointer = PointerSchema.safeParse(parseJson(text));
-  return pointer.success ? env.SESSIONS.getByName(pointer.data.object) : undefined;
+  const object = await indexObject(env, id).responsePointer(id);
+  return object === null ? undefined : env.SESSIONS.getByName(object);
 }
 
 export async function forgetResponse(env: Env, id: string): Promise<void> {
-  await env.SCENARIOS.delete(`${KV_PREFIX}${id}`);
+  await indexObject(env, id).forgetResponsePointer(id);
 }
 
 function previousNotFound(id: string): ApiError {
@@ -159,7 +161,7 @@ function storable(items: InputItem[]): unknown[] {
   return items.map((i) => (i.type === "other" ? i.raw : i));
 }
 
-/** Remembers a successful response (unless `store: false`) in its session object, and where it is in KV. */
+/** Remembers a successful response (unless `store: false`) in its session object, and where it is in the index. */
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, env: Env): Promise<void> {
   if (ctx.wire.body.store === false) return;
   const response = buildResponse(reply, ctx);
@@ -171,7 +173,5 @@ export async function rememberResponse(reply: Reply, ctx: RenderContext<Response
     response: JSON.stringify(response),
     items: response.output.map((item) => ({ id: item.id, json: JSON.stringify(item) })),
   });
-  await env.SCENARIOS.put(`${KV_PREFIX}${response.id}`, JSON.stringify({ object: name }), {
-    expirationTtl: RESPONSE_TTL_SECONDS,
-  });
+  await indexObject(env, response.id).pointResponse(response.id, name);
 }
