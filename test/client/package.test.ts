@@ -123,6 +123,46 @@ describe("built package", () => {
     expect(runtime).toMatchObject({ main: "index.js", durableObjects: [{ name: "SESSIONS", className: "SessionObject" }], kvNamespaces: ["SCENARIOS"] });
   }, 60_000);
 
+  /** The same test, written for each runner a user may have. */
+  const RUNNER_TEST = (hooks: { before: string; after: string; test: string; assert: string }) => `
+    import { startMockLLM, scenario } from "mockllm";
+    let mock;
+    ${hooks.before}(async () => {
+      mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello from a runner").consume(false))] });
+    });
+    ${hooks.after}(() => mock.stop());
+    ${hooks.test}("answers through the mock", async () => {
+      const res = await fetch(mock.openaiBaseURL("hi", "r1") + "/chat/completions", {
+        method: "POST",
+        headers: { authorization: "Bearer k", "content-type": "application/json" },
+        body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }),
+      });
+      ${hooks.assert}((await res.json()).choices[0].message.content, "Hello from a runner");
+    });`;
+
+  it("works from node:test", async () => {
+    await writeFile(
+      join(pkg, "runner.node.test.mjs"),
+      `import { before, after, test } from "node:test";\nimport assert from "node:assert/strict";\n` +
+        RUNNER_TEST({ before: "before", after: "after", test: "test", assert: "assert.equal" }),
+    );
+    const r = await node(["--test", "--test-reporter=tap", "runner.node.test.mjs"]);
+    expect(r.stdout).toContain("# pass 1");
+    expect(r.stdout).toContain("# fail 0");
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it("works from jest (native ESM)", async () => {
+    await writeFile(
+      join(pkg, "runner.jest.test.mjs"),
+      RUNNER_TEST({ before: "beforeAll", after: "afterAll", test: "test", assert: "((a, b) => expect(a).toBe(b))" }),
+    );
+    const jest = join(repo, "node_modules", "jest", "bin", "jest.js");
+    const r = await node(["--experimental-vm-modules", jest, "--rootDir", pkg, "--transform", "{}", "--testMatch", "**/runner.jest.test.mjs", "--ci"]);
+    expect(r.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
   it("type-checks for a consumer using NodeNext resolution", async () => {
     await writeFile(
       join(pkg, "consumer.mts"),
