@@ -23,7 +23,7 @@ const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models",
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
   for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
-  return false;
+  return surfaceFor(path) !== undefined;
 }
 
 /**
@@ -87,7 +87,7 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
     if (request.method !== "POST") {
       return errorResponse(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` }, makeRequestId(url.href));
     }
-    return handleProvider(surface, request, env, exec, prefix, path);
+    return handleProvider(surface, request, env, exec, prefix, { path, query: url.searchParams });
   }
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, env, []);

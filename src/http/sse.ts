@@ -14,6 +14,15 @@ export function encodeEvent(e: SseEvent): string {
   return `${e.event !== undefined ? `event: ${e.event}\n` : ""}${lines.join("\n")}\n\n`;
 }
 
+/** One event as a line of newline-delimited JSON (Ollama's stream format); the event name is not sent. */
+export function encodeNdjson(e: SseEvent): string {
+  return `${e.data}\n`;
+}
+
+/** How each stream format writes an event. */
+export const STREAM_ENCODERS = { sse: encodeEvent, ndjson: encodeNdjson } as const;
+export type StreamFormat = keyof typeof STREAM_ENCODERS;
+
 /** Offsets in ms from stream start at which each event is due. */
 export function schedule(events: SseEvent[], pacing: Pacing): number[] {
   const jitter = seededRandom(pacing.seed);
@@ -62,6 +71,8 @@ export type StreamEnd =
 
 export interface PacedStreamOptions {
   events: SseEvent[];
+  /** Wire format of each event; default server-sent events. */
+  format?: StreamFormat;
   pacing: Pacing;
   end: StreamEnd;
   signal?: AbortSignal;
@@ -78,6 +89,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
   const due = schedule(opts.events, opts.pacing);
+  const encode = STREAM_ENCODERS[opts.format ?? "sse"];
   const run = async () => {
     const start = Date.now();
     try {
@@ -85,7 +97,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
         const wait = (due[i] ?? 0) - (Date.now() - start);
         if (wait > 0) await sleep(wait, opts.signal);
         if (opts.signal?.aborted) throw new Error("client disconnected");
-        await writer.write(encoder.encode(encodeEvent(opts.events[i]!)));
+        await writer.write(encoder.encode(encode(opts.events[i]!)));
       }
       if (opts.end.kind === "break") {
         // Let the runtime hand what was written to the client before the connection breaks; aborting at once

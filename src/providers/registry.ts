@@ -11,5 +11,5 @@ export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, op
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
 export function surfaceFor(path: string): ProviderSurface<any> | undefined {
-  return SURFACES.find((s) => s.paths.includes(path));
+  return SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true);
 }

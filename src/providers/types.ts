@@ -29,6 +29,13 @@ export interface RenderContext<W> {
   session?: string;
 }
 
+/** Where a request went, below any `/s/{scenario}[/{session}]` prefix. */
+export interface RequestTarget {
+  /** e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent` */
+  path: string;
+  query: URLSearchParams;
+}
+
 export type ParseResult<W> = { ok: true; wire: W; request: CanonicalRequest } | { ok: false; error: ApiError };
 
 /** A rendered error: status, JSON body and extra headers. */
@@ -43,12 +50,16 @@ export interface ProviderSurface<W = unknown> {
   endpoint: Endpoint;
   /** Path below the optional `/s/{scenario}[/{session}]` prefix, e.g. `/v1/chat/completions`. */
   paths: string[];
+  /** For paths with parameters in them (Gemini's `/v1beta/models/{model}:generateContent`): whether `path` is ours. */
+  matchPath?(path: string): boolean;
+  /** Wire format of streams: server-sent events (default) or newline-delimited JSON (Ollama). */
+  streamFormat?: "sse" | "ndjson";
   /** Name of the request-id response header. */
   requestIdHeader: string;
   /** Checks auth and required headers before the body is read. */
-  checkHeaders(headers: Headers): ApiError | undefined;
+  checkHeaders(headers: Headers, target: RequestTarget): ApiError | undefined;
   /** Validates the JSON body (loosely: unknown fields pass) into the canonical request. */
-  parse(body: unknown, headers: Headers): ParseResult<W>;
+  parse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<W>;
   /**
    * Provider-specific checks that need the selected scenario (e.g. Anthropic's thinking-signature rule,
    * skipped when `scenario.strict === false`). Runs before the session sees the request; an error is

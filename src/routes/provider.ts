@@ -9,7 +9,7 @@ import { journalBody, readJsonBody, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import { makeRequestId } from "../http/ids";
-import type { ProviderSurface, RenderContext } from "../providers/types";
+import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
 import { deliveredReply, errorResponse, renderOutcome, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
 
@@ -39,16 +39,16 @@ export async function handleProvider<W>(
   env: Env,
   exec: Exec,
   prefix: Prefix,
-  path: string,
+  target: RequestTarget,
 ): Promise<Response> {
   const earlyId = makeRequestId(`${request.method} ${request.url} ${request.headers.get("x-stainless-retry-count") ?? ""}`);
   const fail = (error: ApiError, id = earlyId) => errorResponse(surface, error, id);
 
-  const headerError = surface.checkHeaders(request.headers);
+  const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return fail(headerError);
   const body = await readJsonBody(request);
   if (!body.ok) return fail(body.error);
-  const first = surface.parse(body.value, request.headers);
+  const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return fail(first.error);
   const parsed = surface.prepare ? await surface.prepare(first.wire, first.request, env) : first;
   if (!parsed.ok) return fail(parsed.error);
@@ -75,7 +75,7 @@ export async function handleProvider<W>(
       request: parsed.request,
       wire: {
         method: request.method,
-        path,
+        path: target.path,
         headers: redactHeaders(request.headers),
         body: journalBody(body.text, body.value),
       },

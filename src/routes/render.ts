@@ -17,7 +17,10 @@ export interface Exec {
 export const DEFAULT_TIMEOUT_DELAY_MS = 600_000;
 
 const JSON_TYPE = "application/json";
-const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+const STREAM_HEADERS = {
+  sse: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+  ndjson: { "content-type": "application/x-ndjson", "cache-control": "no-cache" },
+} as const;
 
 export function errorResponse<W>(
   surface: ProviderSurface<W>,
@@ -40,6 +43,14 @@ export function failureRetryHeaders(failure: Failure): Record<string, string> {
     "retry-after": String(Math.ceil(ms / 1000)),
     ...(failure.retryable !== undefined ? { "x-should-retry": String(failure.retryable) } : {}),
   };
+}
+
+/** The line an `invalid_response` stream ends with: JSON cut short, in the surface's stream format. */
+function malformedLine<W>(surface: ProviderSurface<W>): string {
+  const broken = `{"mockllm": "invalid_response", "choices": [`;
+  if (surface.streamFormat === "ndjson") return `${broken}\n`;
+  const name = surface.malformedEventName !== undefined ? `event: ${surface.malformedEventName}\n` : "";
+  return `${name}data: ${broken}\n\n`;
 }
 
 const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
@@ -65,8 +76,16 @@ function streamResponse<W>(
   exec: Exec,
   extra: Record<string, string>,
 ): Response {
-  const body = pacedStream({ events, pacing: reply.pacing, end, waitUntil: exec.waitUntil, ...(exec.signal ? { signal: exec.signal } : {}) });
-  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...baseHeaders(surface, ctx, reply, extra) } });
+  const format = surface.streamFormat ?? "sse";
+  const body = pacedStream({
+    events,
+    format,
+    pacing: reply.pacing,
+    end,
+    waitUntil: exec.waitUntil,
+    ...(exec.signal ? { signal: exec.signal } : {}),
+  });
+  return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
 }
 
 /** A successful answer, JSON or SSE as the request asked. */
@@ -137,8 +156,7 @@ function failureResponse<W>(
     case "invalid_response": {
       if (ctx.request.stream) {
         const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
-        const name = surface.malformedEventName !== undefined ? `event: ${surface.malformedEventName}\n` : "";
-        const malformed = { kind: "raw" as const, text: `${name}data: {"mockllm": "invalid_response", "choices": [\n\n` };
+        const malformed = { kind: "raw" as const, text: malformedLine(surface) };
         return streamResponse(surface, events, reply, ctx, malformed, exec, { ...extra, ...failure.headers });
       }
       const text = JSON.stringify(surface.renderJson(reply, ctx));
