@@ -17,8 +17,9 @@ import { makeRequestId } from "./http/ids";
 import { safeDecode } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
+import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 
-const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"]));
+const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
@@ -92,6 +93,8 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, env, []);
   }
+  const ollamaSide = await ollamaSideRoute(request, path, env, modelIds);
+  if (ollamaSide) return ollamaSide;
   if (request.method === "GET" && (request.headers.has("anthropic-version") || request.headers.has("x-api-key"))) {
     if (path === "/v1/models") return anthropic.listModels(request, env, await modelIds(env));
     if (path.startsWith("/v1/models/")) return anthropic.getModel(request, env, await modelIds(env));

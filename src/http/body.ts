@@ -45,13 +45,14 @@ export function isJsonContentType(type: string | null): boolean {
 
 /**
  * The request's JSON object body, or the error the client should get.
+ * `anyContentType` reads the body as JSON whatever its declared type (Ollama's server does).
  * @example const body = await readJsonBody(request); if (!body.ok) return render(body.error);
  */
-export async function readJsonBody(request: Request): Promise<BodyResult> {
+export async function readJsonBody(request: Request, opts: { anyContentType?: boolean } = {}): Promise<BodyResult> {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > MAX_BODY_BYTES) return tooLarge();
   const type = request.headers.get("content-type");
-  if (!isJsonContentType(type)) {
+  if (opts.anyContentType !== true && !isJsonContentType(type)) {
     return {
       ok: false,
       error: apiError("unsupported_media_type", `Unsupported content type "${type}": send the body as application/json.`),

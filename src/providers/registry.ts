@@ -2,12 +2,14 @@
  * Every provider surface, in one list. Adding a provider = a folder + a line here.
  */
 import { anthropicMessages } from "./anthropic";
+import { geminiGenerateContent } from "./gemini";
 import { openaiChat } from "./openai/chat";
 import { openaiEmbeddings } from "./openai/embeddings";
 import { openaiResponses } from "./openai/responses";
+import { ollamaChat, ollamaGenerate } from "./ollama";
 import type { ProviderSurface } from "./types";
 
-export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiEmbeddings, anthropicMessages];
+export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiEmbeddings, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate];
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
 export function surfaceFor(path: string): ProviderSurface<any> | undefined {

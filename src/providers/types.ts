@@ -54,6 +54,8 @@ export interface ProviderSurface<W = unknown> {
   matchPath?(path: string): boolean;
   /** Wire format of streams: server-sent events (default) or newline-delimited JSON (Ollama). */
   streamFormat?: "sse" | "ndjson";
+  /** Read the body as JSON whatever its content type (Ollama's server ignores it; `curl -d` sends a form type). */
+  anyContentType?: boolean;
   /** Name of the request-id response header. */
   requestIdHeader: string;
   /** Checks auth and required headers before the body is read. */

@@ -46,7 +46,7 @@ export async function handleProvider<W>(
 
   const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return fail(headerError);
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, { anyContentType: surface.anyContentType === true });
   if (!body.ok) return fail(body.error);
   const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return fail(first.error);
