@@ -128,7 +128,12 @@ describe("renderResponseStreamError", () => {
     const out = renderResponseStreamError({ kind: "stream_error", message: "boom" }, ctx(), r, sent);
     const [err, failed] = out.map((e) => JSON.parse(e.data));
     expect(out.map((e) => e.event)).toEqual(["error", "response.failed"]);
-    expect(err).toEqual({ type: "error", sequence_number: 8, code: "server_error", message: "boom", param: null });
+    // The live API's shape (nested under `error`), not the reference's flat one: openai-node 5+ throws on it.
+    expect(err).toEqual({
+      type: "error",
+      sequence_number: 8,
+      error: { type: "server_error", code: "server_error", message: "boom", param: null },
+    });
     expect(failed.sequence_number).toBe(9);
     expect(failed.response).toMatchObject({ status: "failed", error: { code: "server_error", message: "boom" }, usage: null });
     expect(failed.response.output.map((o: { type: string }) => o.type)).toEqual(["reasoning"]);

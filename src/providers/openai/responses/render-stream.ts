@@ -116,8 +116,10 @@ export function renderResponseEvents(reply: Reply, ctx: RenderContext<ResponsesR
 }
 
 /**
- * A mid-stream failure: an `error` event (openai-node throws on it), then `response.failed` carrying the items
- * finished before the break and `error: { code, message }` (the AI SDK reports one error part for both).
+ * A mid-stream failure: an `error` event, then `response.failed` carrying the items finished before the break and
+ * `error: { code, message }` (the AI SDK reports one error part for both). The live API nests the `error` event's
+ * fields under `error` (the API reference shows them flat): openai-node 5+ throws on a top-level `error` key, and
+ * `@ai-sdk/openai` 2 parses only the nested shape, so a flat event goes unnoticed by both.
  */
 export function renderResponseStreamError(
   failure: Extract<Failure, { kind: "stream_error" }>,
@@ -136,7 +138,7 @@ export function renderResponseStreamError(
   const failed = { ...final, status: "failed", error: { code, message }, incomplete_details: null, output: done, usage: null };
   return toSse(
     [
-      { type: "error", fields: { code, message, param: null } },
+      { type: "error", fields: { error: { type: code, code, message, param: null } } },
       { type: "response.failed", fields: { response: failed } },
     ],
     sent.length,
