@@ -32,6 +32,8 @@ export interface ApiError {
   /** Provider error code override (OpenAI `error.code`, e.g. `previous_response_not_found`). */
   providerCode?: string;
   headers?: Record<string, string>;
+  /** A scripted failure's `retryAfterMs`, for providers that put it in the body (Gemini's `RetryInfo`). */
+  retryAfterMs?: number;
 }
 
 export function apiError(code: ErrorCode, message: string, extra: Omit<ApiError, "code" | "message"> = {}): ApiError {

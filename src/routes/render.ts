@@ -126,7 +126,11 @@ function failureResponse<W>(
     case "model_error":
       return errorResponse(
         surface,
-        { code: failure.kind, message: failure.message ?? defaultMessage(surface, failure.kind) },
+        {
+          code: failure.kind,
+          message: failure.message ?? defaultMessage(surface, failure.kind),
+          ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+        },
         ctx.requestId,
         { ...surface.failureHeaders(failure), ...retry },
       );

@@ -1,0 +1,28 @@
+import type { ProviderSurface } from "../types";
+import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError } from "./errors";
+import { geminiTarget, parseGenerateContent } from "./parse";
+import { renderGenerateContentJson } from "./render-json";
+import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
+import type { GeminiWire } from "./wire";
+
+/**
+ * Google Gemini (Developer API): `POST /v1beta/models/{model}:generateContent` and
+ * `:streamGenerateContent?alt=sse` (also under `/v1` and `/v1alpha`, and for `tunedModels/…`).
+ */
+export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
+  provider: "gemini",
+  endpoint: "generateContent",
+  paths: [],
+  matchPath: (path) => geminiTarget(path) !== undefined,
+  requestIdHeader: "x-request-id",
+  checkHeaders: checkGeminiAuth,
+  parse: parseGenerateContent,
+  failureMessages: GEMINI_FAILURE_MESSAGES,
+  renderError: renderGeminiError,
+  failureHeaders: geminiFailureHeaders,
+  // `:streamGenerateContent` without `?alt=sse` answers every chunk in one JSON array.
+  renderJson: (reply, ctx) =>
+    ctx.wire.method === "streamGenerateContent" ? streamChunks(reply).map((c) => c.object) : renderGenerateContentJson(reply, ctx),
+  renderEvents: renderGenerateContentEvents,
+  renderStreamError: renderGenerateContentStreamError,
+};

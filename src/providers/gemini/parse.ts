@@ -1,0 +1,151 @@
+/**
+ * `POST /{version}/models/{model}:generateContent` (or `:streamGenerateContent`) → canonical request.
+ *
+ * The model and the streaming choice come from the path (`?alt=sse` picks server-sent events). Text parts of
+ * one content join with "\n"; `systemInstruction` is the system text. A user content's `functionResponse`
+ * parts become canonical `{ role: "tool" }` messages keyed by the response's `id`, or its function name when
+ * there is none (Gemini matches results to calls by name); a model content's `functionCall` parts become
+ * tool calls keyed the same way, and its thought parts (`thought: true`) its reasoning.
+ */
+import type { CanonicalMessage, CanonicalRequest } from "../../canonical/request";
+import { safeDecode } from "../../http/url";
+import type { ParseResult, RequestTarget } from "../types";
+import {
+  camelizeKeys,
+  describeIssue,
+  GenerateContentRequestSchema,
+  type Content,
+  type GeminiMethod,
+  type GeminiWire,
+  type GenerateContentRequest,
+  type Part,
+} from "./wire";
+
+/** API versions the SDKs address (`apiVersion` option) and the two methods, e.g. `/v1beta/models/x:generateContent`. */
+const PATH = /^\/(?:v1beta|v1|v1alpha)\/((?:models|tunedModels)\/[^/:]+)(?::|%3A)(generateContent|streamGenerateContent)$/i;
+
+/**
+ * The model and method a path names, if it is a Gemini generate path.
+ * @example geminiTarget("/v1beta/models/gemini-2.5-flash:streamGenerateContent") // { model: "gemini-2.5-flash", method: "streamGenerateContent" }
+ */
+export function geminiTarget(path: string): { model: string; method: GeminiMethod } | undefined {
+  const m = PATH.exec(path);
+  if (!m) return undefined;
+  const resource = safeDecode(m[1]!);
+  const method = m[2]!.toLowerCase() === "generatecontent" ? "generateContent" : "streamGenerateContent";
+  return { model: resource.startsWith("models/") ? resource.slice("models/".length) : resource, method };
+}
+
+function textOf(parts: readonly Part[]): string {
+  return parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join("\n");
+}
+
+/** A function response as text: its `output` (or `error`) when that is a string, else the response as JSON. */
+function responseText(response: Record<string, unknown> | undefined): string {
+  if (response === undefined) return "";
+  for (const key of ["output", "error"]) {
+    if (typeof response[key] === "string") return response[key];
+  }
+  return JSON.stringify(response);
+}
+
+function userMessages(parts: readonly Part[]): CanonicalMessage[] {
+  const results: CanonicalMessage[] = parts.flatMap((p) => {
+    const r = p.functionResponse;
+    if (!r) return [];
+    const isError = r.response !== undefined && "error" in r.response && !("output" in r.response);
+    return [{ role: "tool" as const, toolCallId: r.id ?? r.name, name: r.name, content: responseText(r.response), isError }];
+  });
+  // A content of function responses only is not a user turn; anything else (text, images) is.
+  const hasOther = parts.some((p) => p.functionResponse === undefined);
+  return hasOther || results.length === 0 ? [...results, { role: "user", text: textOf(parts) }] : results;
+}
+
+function modelMessage(parts: readonly Part[]): CanonicalMessage {
+  return {
+    role: "assistant",
+    text: textOf(parts),
+    toolCalls: parts.flatMap((p) =>
+      p.functionCall
+        ? [{ id: p.functionCall.id ?? p.functionCall.name, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }]
+        : [],
+    ),
+    reasoning: parts.flatMap((p) =>
+      p.thought === true
+        ? [{ text: p.text ?? "", ...(p.thoughtSignature !== undefined ? { signature: p.thoughtSignature } : {}) }]
+        : [],
+    ),
+  };
+}
+
+function systemText(system: GenerateContentRequest["systemInstruction"]): string[] {
+  if (system === undefined) return [];
+  return [typeof system === "string" ? system : textOf(system.parts ?? [])];
+}
+
+/**
+ * Reasoning is asked for when `thinkingConfig` sets a non-zero `thinkingBudget` (-1 is dynamic), `includeThoughts`,
+ * or a `thinkingLevel`.
+ */
+export function reasoningOf(w: GenerateContentRequest): "enabled" | "disabled" {
+  const t = w.generationConfig?.thinkingConfig;
+  if (!t) return "disabled";
+  const on = (t.thinkingBudget !== undefined && t.thinkingBudget !== 0) || t.includeThoughts === true || t.thinkingLevel !== undefined;
+  return on ? "enabled" : "disabled";
+}
+
+/** The checks the real API makes beyond types: contents present and non-empty, parts non-empty, known roles. */
+function checkContents(contents: readonly Content[]): string | undefined {
+  if (contents.length === 0) return "* GenerateContentRequest.contents: contents is not specified\n";
+  for (const [i, c] of contents.entries()) {
+    if (c.role !== undefined && c.role !== "" && !["user", "model", "function", "system"].includes(c.role)) {
+      return "Please use a valid role: user, model.";
+    }
+    if ((c.parts ?? []).length === 0) return `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`;
+  }
+  return undefined;
+}
+
+function toCanonical(w: GenerateContentRequest, headers: Headers, model: string, stream: boolean): CanonicalRequest {
+  const system = systemText(w.systemInstruction);
+  const messages: CanonicalMessage[] = [];
+  for (const c of w.contents) {
+    const parts = c.parts ?? [];
+    if (c.role === "model") messages.push(modelMessage(parts));
+    else if (c.role === "system") system.push(textOf(parts));
+    else messages.push(...userMessages(parts));
+  }
+  const g = w.generationConfig;
+  return {
+    provider: "gemini",
+    endpoint: "generateContent",
+    model,
+    stream,
+    system: system.filter((s) => s !== "").join("\n\n"),
+    messages,
+    tools: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name)),
+    ...(g?.temperature !== undefined ? { temperature: g.temperature } : {}),
+    ...(g?.topP !== undefined ? { topP: g.topP } : {}),
+    ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),
+    reasoning: reasoningOf(w),
+    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+  };
+}
+
+/**
+ * Validates a generateContent body loosely and maps it to the canonical request; the target's path names the
+ * model and whether to stream.
+ * @example parseGenerateContent({ contents: [{ role: "user", parts: [{ text: "Hi" }] }] }, headers, { path: "/v1beta/models/gemini-2.5-flash:generateContent", query })
+ */
+export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
+  const where = geminiTarget(target.path);
+  if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${target.path}.` } };
+  const parsed = GenerateContentRequestSchema.safeParse(camelizeKeys(body), { reportInput: true });
+  if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
+  const invalid = checkContents(parsed.data.contents);
+  if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };
+  const sse = target.query.get("alt") === "sse";
+  const stream = where.method === "streamGenerateContent" && sse;
+  const wire: GeminiWire = { body: parsed.data, model: where.model, method: where.method, sse };
+  return { ok: true, wire, request: toCanonical(parsed.data, headers, where.model, stream) };
+}

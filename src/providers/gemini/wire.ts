@@ -1,0 +1,155 @@
+/**
+ * What clients send to `POST /v1beta/models/{model}:generateContent` (and `:streamGenerateContent`). Loose:
+ * unknown fields and part kinds pass; only what the real API itself rejects fails, in its wording.
+ *
+ * The real API parses proto JSON, so every field may be spelled in camelCase or snake_case (`system_instruction`,
+ * `function_declarations`, `inline_data` — Google's curl examples use the latter). `camelizeKeys` folds the body
+ * to camelCase before validation, leaving free-form values (`args`, `response`, schemas) untouched.
+ */
+import { z } from "zod";
+
+/** Fields whose values are user data (Struct / JSON Schema), never renamed. */
+const OPAQUE = new Set([
+  "args",
+  "response",
+  "parameters",
+  "parametersJsonSchema",
+  "responseSchema",
+  "responseJsonSchema",
+  "labels",
+  "metadata",
+]);
+
+const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A copy of `value` with snake_case keys in camelCase, except below the free-form fields. A field set to `null`
+ * is dropped, as proto JSON treats it as unset.
+ */
+export function camelizeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelizeKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const key = camel(k);
+    if (v === null) continue;
+    // The camelCase spelling wins when a client sends both.
+    if (key !== k && key in value) continue;
+    out[key] = OPAQUE.has(key) ? v : camelizeKeys(v);
+  }
+  return out;
+}
+
+const Struct = z.record(z.string(), z.unknown());
+
+export const FunctionCallSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string(),
+  args: Struct.optional(),
+});
+
+export const FunctionResponseSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string(),
+  response: Struct.optional(),
+});
+
+/** One part; a part may carry any one kind of data (text, functionCall, inlineData, fileData, …). */
+export const PartSchema = z.looseObject({
+  text: z.string().optional(),
+  thought: z.boolean().optional(),
+  thoughtSignature: z.string().optional(),
+  functionCall: FunctionCallSchema.optional(),
+  functionResponse: FunctionResponseSchema.optional(),
+  inlineData: z.looseObject({ mimeType: z.string().optional(), data: z.string() }).optional(),
+  fileData: z.looseObject({ mimeType: z.string().optional(), fileUri: z.string() }).optional(),
+});
+export type Part = z.output<typeof PartSchema>;
+
+/** `role` may be omitted on single-turn requests (it then means `user`). */
+export const ContentSchema = z.looseObject({
+  role: z.string().optional(),
+  parts: z.array(PartSchema).optional(),
+});
+export type Content = z.output<typeof ContentSchema>;
+
+const ToolSchema = z.looseObject({
+  functionDeclarations: z.array(z.looseObject({ name: z.string() })).optional(),
+});
+
+const ThinkingConfigSchema = z.looseObject({
+  thinkingBudget: z.number().int().optional(),
+  includeThoughts: z.boolean().optional(),
+  thinkingLevel: z.string().optional(),
+});
+
+const GenerationConfigSchema = z.looseObject({
+  temperature: z.number().optional(),
+  topP: z.number().optional(),
+  topK: z.number().optional(),
+  maxOutputTokens: z.number().int().optional(),
+  candidateCount: z.number().int().optional(),
+  stopSequences: z.array(z.string()).optional(),
+  responseMimeType: z.string().optional(),
+  thinkingConfig: ThinkingConfigSchema.optional(),
+});
+
+/** The body of `generateContent` / `streamGenerateContent` (the model is in the path). */
+export const GenerateContentRequestSchema = z.looseObject({
+  contents: z.array(ContentSchema),
+  /** A Content; a bare string is accepted too (liberal). */
+  systemInstruction: z.union([z.string(), ContentSchema]).optional(),
+  tools: z.array(ToolSchema).optional(),
+  toolConfig: z.looseObject({}).optional(),
+  safetySettings: z.array(z.looseObject({})).optional(),
+  generationConfig: GenerationConfigSchema.optional(),
+  cachedContent: z.string().optional(),
+});
+export type GenerateContentRequest = z.output<typeof GenerateContentRequestSchema>;
+
+export type GeminiMethod = "generateContent" | "streamGenerateContent";
+
+/** What the surface keeps of a request: the body and what the path and query said. */
+export interface GeminiWire {
+  body: GenerateContentRequest;
+  /** The model id without its `models/` prefix, e.g. `gemini-2.5-flash`. */
+  model: string;
+  method: GeminiMethod;
+  /** `?alt=sse`: a streaming method answers server-sent events; without it, one JSON array of chunks. */
+  sse: boolean;
+}
+
+/** proto JSON type names used in the real API's "Invalid value" messages. */
+const PROTO_TYPES: Record<string, string> = {
+  string: "TYPE_STRING",
+  number: "TYPE_DOUBLE",
+  int: "TYPE_INT32",
+  boolean: "TYPE_BOOL",
+  array: "TYPE_LIST",
+  object: "TYPE_MESSAGE",
+  record: "TYPE_MESSAGE",
+};
+
+export function wirePath(path: readonly PropertyKey[]): string {
+  return path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i === 0 ? "" : "."}${String(k)}`)).join("");
+}
+
+/**
+ * The first issue of a failed parse as the real API words it: a missing required field is
+ * `* GenerateContentRequest.contents: contents is not specified`; a value of the wrong type is
+ * `Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42`.
+ */
+export function describeIssue(issues: readonly z.core.$ZodIssue[]): string {
+  const issue = issues[0];
+  if (!issue) return "Invalid request body.";
+  const path = wirePath(issue.path);
+  if (issue.code === "invalid_type" && issue.input === undefined) {
+    const field = String(issue.path.at(-1) ?? "body");
+    return `* GenerateContentRequest.${path}: ${field} is not specified\n`;
+  }
+  if (issue.code === "invalid_type") {
+    const type = PROTO_TYPES[issue.expected] ?? issue.expected.toUpperCase();
+    return `Invalid JSON payload received. Invalid value at '${path}' (${type}), ${JSON.stringify(issue.input) ?? "null"}`;
+  }
+  return `* GenerateContentRequest.${path}: ${issue.message}\n`;
+}
