@@ -4,6 +4,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { Ollama, type Message as OllamaMessage } from "ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -82,6 +83,47 @@ const anthropicMessages: Driver = {
   },
 };
 
+/**
+ * The ollama client neither retries nor keeps a status on its errors the way the other SDKs do, so the driver
+ * retries ResponseErrors itself (as an Ollama user's code would) and reports them as `{ status, error: { message } }`.
+ */
+const ollamaChat: Driver = {
+  name: "ollama chat",
+  async send(scenario, session, { user, stream, maxRetries = 0, result }) {
+    const client = new Ollama({ host: `${h.url}/s/${scenario}/${session}` });
+    const messages: OllamaMessage[] = [{ role: "user", content: user }];
+    if (result) {
+      messages.push({
+        role: "assistant",
+        content: result.call.text,
+        tool_calls: result.call.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.input as Record<string, unknown> } })),
+      });
+      messages.push({ role: "tool", content: result.content, tool_name: result.name });
+    }
+    const params = { model: "llama3.2", messages, tools: [{ type: "function", function: { name: TOOL.name, parameters: TOOL.schema } }] };
+    const once = async (): Promise<Turn> => {
+      const turn: Turn = { text: "", toolCalls: [], usage: { input: 0, output: 0 } };
+      const parts = stream ? await client.chat({ ...params, stream: true }) : [await client.chat({ ...params, stream: false })];
+      for await (const part of parts) {
+        turn.text += part.message.content;
+        for (const c of part.message.tool_calls ?? []) turn.toolCalls.push({ id: (c as { id?: string }).id ?? "", name: c.function.name, input: c.function.arguments });
+        if (part.done) turn.usage = { input: part.prompt_eval_count, output: part.eval_count };
+      }
+      return turn;
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await once();
+      } catch (e) {
+        const status = (e as { status_code?: number }).status_code;
+        if (status === undefined) throw e;
+        if (attempt < maxRetries && (status === 429 || status >= 500)) continue;
+        throw { status, error: { message: (e as { error: string }).error } };
+      }
+    }
+  },
+};
+
 const SCENARIOS = [
   { name: "cs-text", steps: [{ consume: false, respond: { text: "Plain answer.", usage: { inputTokens: 20, outputTokens: 3 } } }] },
   {
@@ -103,7 +145,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-describe.each([openaiChat, anthropicMessages])("contract suite: $name", (driver) => {
+describe.each([openaiChat, anthropicMessages, ollamaChat])("contract suite: $name", (driver) => {
   const session = (s: string) => `${driver.name.split(" ")[0]}-${s}`;
 
   it.each([false, true])("text with scripted usage (stream: %s)", async (stream) => {
