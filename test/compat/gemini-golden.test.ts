@@ -1,0 +1,80 @@
+/**
+ * Golden wire text: whole Gemini `streamGenerateContent?alt=sse` transcripts from the running Worker, compared
+ * byte for byte with test/golden/gemini/*.sse (ids are deterministic, so nothing is normalised). Regenerate
+ * after an intended change with UPDATE_GOLDEN=1 and review the diff.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectGolden } from "./golden";
+import { startHarness, type Harness } from "./harness";
+
+let h: Harness;
+
+const SCENARIOS = [
+  {
+    name: "gg-text",
+    steps: [{ respond: { text: "Hello there, world.", usage: { inputTokens: 9, outputTokens: 4, cacheReadTokens: 2 } } }],
+  },
+  {
+    name: "gg-tool",
+    steps: [
+      {
+        respond: {
+          text: "Checking the weather.",
+          toolCalls: [
+            { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
+            { id: "call-scripted-1", name: "get_time", arguments: '{"zone": "Europe/Par' },
+          ],
+          stream: { chunkWords: 2 },
+        },
+      },
+    ],
+  },
+  {
+    name: "gg-thinking",
+    steps: [
+      {
+        respond: {
+          reasoning: [{ text: "The user greets me. I greet back.", signature: "c2NyaXB0ZWQ=" }],
+          text: "Hi!",
+          usage: { inputTokens: 7, outputTokens: 20, reasoningTokens: 15 },
+          stream: { chunkWords: 3 },
+        },
+      },
+    ],
+  },
+  { name: "gg-length", steps: [{ respond: { text: "cut short", finishReason: "length" } }] },
+  {
+    name: "gg-stream-error",
+    steps: [{ failures: [{ kind: "stream_error", afterChunks: 2 }], respond: { text: "alpha beta gamma" } }],
+  },
+];
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.upload(...SCENARIOS);
+});
+afterAll(() => h?.stop());
+
+describe("gemini golden SSE transcripts", () => {
+  it.each([
+    ["text", "gg-text"],
+    ["tool-call", "gg-tool"],
+    ["thinking", "gg-thinking"],
+    ["max-tokens", "gg-length"],
+    ["stream-error", "gg-stream-error"],
+  ])("%s", async (name, scenario) => {
+    const res = await fetch(`${h.url}/s/${scenario}/golden/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": "k" },
+      body: JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: "Hello" }] }],
+        tools: [{ functionDeclarations: [{ name: "get_weather" }, { name: "get_time" }] }],
+        generationConfig: { thinkingConfig: { includeThoughts: true } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expectGolden(`gemini/${name}.sse`, await res.text());
+  });
+});

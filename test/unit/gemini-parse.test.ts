@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { pendingToolResults, turnOf } from "../../src/canonical/request";
+import { checkGeminiAuth } from "../../src/providers/gemini/errors";
+import { geminiTarget, parseGenerateContent } from "../../src/providers/gemini/parse";
+import { camelizeKeys } from "../../src/providers/gemini/wire";
+
+const headers = new Headers({ "x-goog-api-key": "k" });
+const target = (path = "/v1beta/models/gemini-2.5-flash:generateContent", query = "") => ({ path, query: new URLSearchParams(query) });
+
+function parse(body: unknown, path?: string, query?: string) {
+  const r = parseGenerateContent(body, headers, target(path, query));
+  if (!r.ok) throw new Error(r.error.message);
+  return r;
+}
+
+describe("gemini paths", () => {
+  it.each([
+    ["/v1beta/models/gemini-2.5-flash:generateContent", { model: "gemini-2.5-flash", method: "generateContent" }],
+    ["/v1beta/models/gemini-2.5-flash:streamGenerateContent", { model: "gemini-2.5-flash", method: "streamGenerateContent" }],
+    ["/v1/models/gemini-2.0-flash-001:generateContent", { model: "gemini-2.0-flash-001", method: "generateContent" }],
+    ["/v1alpha/models/x%3AgenerateContent", { model: "x", method: "generateContent" }],
+    ["/v1beta/tunedModels/my-tune:generateContent", { model: "tunedModels/my-tune", method: "generateContent" }],
+  ])("%s", (path, expected) => {
+    expect(geminiTarget(path)).toEqual(expected);
+  });
+
+  it.each(["/v1beta/models/:generateContent", "/v1beta/models/x:countTokens", "/v2/models/x:generateContent", "/v1beta/models/a/b:generateContent"])(
+    "not ours: %s",
+    (path) => expect(geminiTarget(path)).toBeUndefined(),
+  );
+});
+
+describe("gemini request → canonical", () => {
+  it("maps contents, system, tools, generation config; the model and streaming come from the target", () => {
+    const r = parse(
+      {
+        systemInstruction: { parts: [{ text: "Be brief." }, { text: "Be kind." }] },
+        contents: [{ role: "user", parts: [{ text: "Hi" }, { inlineData: { mimeType: "image/png", data: "AAAA" } }, { text: "there" }] }],
+        tools: [{ functionDeclarations: [{ name: "get_weather" }, { name: "get_time" }] }, { googleSearch: {} }],
+        toolConfig: { functionCallingConfig: { mode: "AUTO" } },
+        safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
+        generationConfig: { temperature: 0.2, topP: 0.9, maxOutputTokens: 256, thinkingConfig: { thinkingBudget: -1 } },
+      },
+      "/v1beta/models/gemini-2.5-pro:streamGenerateContent",
+      "alt=sse",
+    );
+    expect(r.request).toMatchObject({
+      provider: "gemini",
+      endpoint: "generateContent",
+      model: "gemini-2.5-pro",
+      stream: true,
+      system: "Be brief.\nBe kind.",
+      messages: [{ role: "user", text: "Hi\nthere" }],
+      tools: ["get_weather", "get_time"],
+      temperature: 0.2,
+      topP: 0.9,
+      maxTokens: 256,
+      reasoning: "enabled",
+    });
+    expect(r.wire).toMatchObject({ model: "gemini-2.5-pro", method: "streamGenerateContent", sse: true });
+  });
+
+  it("streamGenerateContent without alt=sse is not an SSE stream", () => {
+    expect(parse({ contents: [{ parts: [{ text: "x" }] }] }, "/v1beta/models/m:streamGenerateContent").request.stream).toBe(false);
+  });
+
+  it.each([
+    [undefined, "disabled"],
+    [{ thinkingBudget: 0 }, "disabled"],
+    [{ thinkingBudget: 0, includeThoughts: true }, "enabled"],
+    [{ thinkingBudget: 512 }, "enabled"],
+    [{ includeThoughts: true }, "enabled"],
+    [{ thinkingLevel: "low" }, "enabled"],
+  ])("thinkingConfig %j → reasoning %s", (thinkingConfig, reasoning) => {
+    const generationConfig = thinkingConfig ? { thinkingConfig } : {};
+    expect(parse({ contents: [{ parts: [{ text: "x" }] }], generationConfig }).request.reasoning).toBe(reasoning);
+  });
+
+  it("a function-call round trip: calls keyed by name (or id), responses become tool messages; turn = model contents + 1", () => {
+    const r = parse({
+      contents: [
+        { role: "user", parts: [{ text: "Weather and time?" }] },
+        {
+          role: "model",
+          parts: [
+            { text: "thinking it over", thought: true, thoughtSignature: "sig" },
+            { text: "Checking." },
+            { functionCall: { name: "get_weather", args: { city: "Paris" } } },
+            { functionCall: { id: "call-7", name: "get_time", args: {} } },
+          ],
+        },
+        {
+          role: "user",
+          parts: [
+            { functionResponse: { name: "get_weather", response: { output: "sunny" } } },
+            { functionResponse: { id: "call-7", name: "get_time", response: { error: "no clock" } } },
+          ],
+        },
+      ],
+    });
+    expect(r.request.messages).toEqual([
+      { role: "user", text: "Weather and time?" },
+      {
+        role: "assistant",
+        text: "Checking.",
+        toolCalls: [
+          { id: "get_weather", name: "get_weather", arguments: '{"city":"Paris"}' },
+          { id: "call-7", name: "get_time", arguments: "{}" },
+        ],
+        reasoning: [{ text: "thinking it over", signature: "sig" }],
+      },
+      { role: "tool", toolCallId: "get_weather", name: "get_weather", content: "sunny", isError: false },
+      { role: "tool", toolCallId: "call-7", name: "get_time", content: "no clock", isError: true },
+    ]);
+    expect(turnOf(r.request)).toBe(2);
+    expect(pendingToolResults(r.request).map((t) => t.name)).toEqual(["get_weather", "get_time"]);
+  });
+
+  it("a structured function response is kept as JSON text", () => {
+    const r = parse({ contents: [{ role: "user", parts: [{ functionResponse: { name: "f", response: { temp: 21, unit: "C" } } }] }] });
+    expect(r.request.messages).toEqual([{ role: "tool", toolCallId: "f", name: "f", content: '{"temp":21,"unit":"C"}', isError: false }]);
+  });
+
+  it("accepts snake_case fields, a bare-string systemInstruction, a role-less content and nulls", () => {
+    const r = parse({
+      system_instruction: "sys",
+      contents: [{ parts: [{ text: "hi", inline_data: { mime_type: "text/plain", data: "aGk=" } }] }],
+      generation_config: { max_output_tokens: 5, thinking_config: { include_thoughts: true }, top_p: null },
+    });
+    expect(r.request).toMatchObject({ system: "sys", maxTokens: 5, reasoning: "enabled", messages: [{ role: "user", text: "hi" }] });
+    expect(r.request.topP).toBeUndefined();
+  });
+
+  it("camelizeKeys leaves free-form values alone", () => {
+    expect(camelizeKeys({ function_call: { name: "f", args: { snake_key: 1 } }, function_response: { response: { a_b: 2 } } })).toEqual({
+      functionCall: { name: "f", args: { snake_key: 1 } },
+      functionResponse: { response: { a_b: 2 } },
+    });
+  });
+
+  it.each([
+    [{}, "* GenerateContentRequest.contents: contents is not specified\n"],
+    [{ contents: "hi" }, "Invalid JSON payload received. Invalid value at 'contents' (TYPE_LIST), \"hi\""],
+    [{ contents: [{ role: "assistant", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
+    [{ contents: [{ role: "user" }] }, "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n"],
+    [{ contents: [{ parts: [{ functionCall: { args: {} } }] }] }, "* GenerateContentRequest.contents[0].parts[0].functionCall.name: name is not specified\n"],
+    [
+      { contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "hot" } },
+      "Invalid JSON payload received. Invalid value at 'generationConfig.temperature' (TYPE_DOUBLE), \"hot\"",
+    ],
+  ])("rejects %j with the real API's wording", (body, message) => {
+    const r = parseGenerateContent(body, headers, target());
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toEqual({ code: "invalid_request", message });
+  });
+});
+
+describe("gemini auth", () => {
+  const q = (s = "") => ({ query: new URLSearchParams(s) });
+  it.each([
+    [{ "x-goog-api-key": "k" }, ""],
+    [{}, "key=k"],
+    [{ authorization: "Bearer ya29.token" }, ""],
+  ])("accepts %j %s", (h, query) => {
+    expect(checkGeminiAuth(new Headers(h), q(query))).toBeUndefined();
+  });
+
+  it("no key: PERMISSION_DENIED", () => {
+    expect(checkGeminiAuth(new Headers({ "x-goog-api-key": " " }), q("key="))).toMatchObject({ code: "permission" });
+  });
+});
