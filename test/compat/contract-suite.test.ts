@@ -3,6 +3,7 @@
  * surface through its official SDK. A scenario does not care which surface asks.
  */
 import Anthropic from "@anthropic-ai/sdk";
+import { ApiError, GoogleGenAI, type Content, type GenerateContentResponse } from "@google/genai";
 import OpenAI from "openai";
 import { Ollama, type Message as OllamaMessage } from "ollama";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,6 +125,54 @@ const ollamaChat: Driver = {
   },
 };
 
+/**
+ * js-genai retries only when given `retryOptions` (attempts include the first call), and its ApiError carries the
+ * response body as JSON text in `message`: the driver reports it as `{ status, error: { message, … } }`.
+ */
+const geminiGenerateContent: Driver = {
+  name: "gemini generateContent",
+  async send(scenario, session, { user, stream, maxRetries = 0, result }) {
+    const client = new GoogleGenAI({
+      apiKey: "sk",
+      httpOptions: { baseUrl: `${h.url}/s/${scenario}/${session}`, retryOptions: { attempts: maxRetries + 1, initialDelay: 0 } },
+    });
+    const contents: Content[] = [{ role: "user", parts: [{ text: user }] }];
+    if (result) {
+      contents.push({
+        role: "model",
+        parts: [
+          ...(result.call.text ? [{ text: result.call.text }] : []),
+          ...result.call.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.input as Record<string, unknown> } })),
+        ],
+      });
+      contents.push({ role: "user", parts: [{ functionResponse: { name: result.name, response: { output: result.content } } }] });
+    }
+    const params = {
+      model: "gemini-2.5-flash",
+      contents,
+      config: { tools: [{ functionDeclarations: [{ name: TOOL.name, parametersJsonSchema: TOOL.schema }] }] },
+    };
+    const responses: GenerateContentResponse[] = [];
+    try {
+      if (stream) for await (const c of await client.models.generateContentStream(params)) responses.push(c);
+      else responses.push(await client.models.generateContent(params));
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      throw { status: e.status, error: (JSON.parse(e.message) as { error: unknown }).error };
+    }
+    const parts = responses.flatMap((r) => r.candidates?.[0]?.content?.parts ?? []);
+    const usage = responses.at(-1)!.usageMetadata!;
+    return {
+      text: parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join(""),
+      // Gemini calls carry no id: clients answer by function name.
+      toolCalls: parts.flatMap((p) =>
+        p.functionCall ? [{ id: p.functionCall.id ?? p.functionCall.name!, name: p.functionCall.name!, input: p.functionCall.args }] : [],
+      ),
+      usage: { input: usage.promptTokenCount!, output: usage.candidatesTokenCount! },
+    };
+  },
+};
+
 const SCENARIOS = [
   { name: "cs-text", steps: [{ consume: false, respond: { text: "Plain answer.", usage: { inputTokens: 20, outputTokens: 3 } } }] },
   {
@@ -145,7 +194,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-describe.each([openaiChat, anthropicMessages, ollamaChat])("contract suite: $name", (driver) => {
+describe.each([openaiChat, anthropicMessages, ollamaChat, geminiGenerateContent])("contract suite: $name", (driver) => {
   const session = (s: string) => `${driver.name.split(" ")[0]}-${s}`;
 
   it.each([false, true])("text with scripted usage (stream: %s)", async (stream) => {
