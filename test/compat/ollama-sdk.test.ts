@@ -91,9 +91,10 @@ describe("ollama client: chat", () => {
     expect(parts.at(-1)).toMatchObject({ done_reason: "stop", prompt_eval_count: 64, eval_count: 32 });
   });
 
-  it("streams by default when the request leaves stream out", async () => {
+  it("streams by default when the request leaves stream out (and reads a curl -d form-typed body as JSON)", async () => {
     const res = await fetch(`${h.url}/s/o-stream/raw/api/chat`, {
       method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
       body: JSON.stringify({ model: "llama3.2", messages: hi }),
     });
     expect(res.headers.get("content-type")).toBe("application/x-ndjson");
