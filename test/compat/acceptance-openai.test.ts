@@ -42,7 +42,7 @@ describe("Responses stream_error", () => {
     expect(events[2]).toBe(
       'event: error\ndata: {"type":"error","sequence_number":2,"error":{"type":"server_error","code":"server_error","message":"boom","param":null}}',
     );
-    const failed = JSON.parse(events[3].split("\n")[1].slice("data: ".length));
+    const failed = JSON.parse(events[3]!.split("\n")[1]!.slice("data: ".length));
     expect(failed.response).toMatchObject({ status: "failed", error: { code: "server_error", message: "boom" } });
   });
 

@@ -4,6 +4,7 @@ import { parseMessagesRequest } from "./parse";
 import { renderMessageJson } from "./render-json";
 import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
 import { validateThinking } from "./thinking";
+import { prepareThread, rememberThread } from "./threads";
 import type { MessagesRequest } from "./wire";
 
 /** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */
@@ -15,6 +16,8 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
   validate: validateThinking,
+  prepare: prepareThread,
+  remember: rememberThread,
   failureMessages: {
     rate_limit: "Number of request tokens has exceeded your per-minute rate limit",
     overloaded: "Overloaded",

@@ -24,7 +24,7 @@ export const DEFAULT_STATE_PREFIX = "__responses";
  * The index object that knows where response `id` is stored: one of 256 shards by a hash of the id, so the
  * index is never one hot object. `_` cannot start a scenario name, so no session collides with it.
  */
-function indexObject(env: Env, id: string) {
+export function indexObject(env: Env, id: string) {
   return env.SESSIONS.getByName(`__index/responses-${(stableHash(id) & 0xff).toString(16).padStart(2, "0")}`);
 }
 

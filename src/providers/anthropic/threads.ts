@@ -1,0 +1,96 @@
+/**
+ * Message threads (beta `message-threads-2026-08-12`): a request with `thread: { type: "create" }` has the server keep
+ * the conversation under the reply's `id`; `thread: { type: "continue", previous_message_id }` then sends only the
+ * new messages, without `system` and `tools`, which the thread keeps. `@anthropic-ai/sdk` 1.x's
+ * `beta.messages.toolRunner()` and `beta.messages.thread()` send these. Stored like Responses state (state.ts):
+ * in the answering session's Durable Object, found through the same index, so selection and the engine see the
+ * whole conversation.
+ */
+import type { Reply } from "../../canonical/outcome";
+import type { CanonicalRequest } from "../../canonical/request";
+import type { Env } from "../../env";
+import { apiError } from "../../http/errors";
+import type { ParseResult, RenderContext } from "../types";
+import { indexObject, locateResponse, stateObjectName } from "../openai/responses/state";
+import { messageId, replyBlocks, wireBlock } from "./blocks";
+import { parseMessagesRequest } from "./parse";
+import type { MessagesRequest } from "./wire";
+
+type Thread = { type: "create" } | { type: "continue"; previous_message_id: string };
+
+function threadOf(wire: MessagesRequest): Thread | undefined {
+  const t = (wire as { thread?: unknown }).thread;
+  if (typeof t !== "object" || t === null) return undefined;
+  const { type, previous_message_id: prev } = t as { type?: unknown; previous_message_id?: unknown };
+  if (type === "create") return { type };
+  if (type === "continue" && typeof prev === "string") return { type, previous_message_id: prev };
+  return undefined;
+}
+
+/** A stored thread turn: the conversation sent (history included) with the thread's `system` and `tools`. */
+interface ThreadTurn {
+  system?: MessagesRequest["system"];
+  tools?: MessagesRequest["tools"];
+  messages: unknown[];
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** On `continue`: the stored `system`, `tools` and messages go in front of the request's own messages. */
+export async function prepareThread(
+  wire: MessagesRequest,
+  request: CanonicalRequest,
+  env: Env,
+): Promise<ParseResult<MessagesRequest>> {
+  const thread = threadOf(wire);
+  if (thread?.type !== "continue") return { ok: true, wire, request };
+  const id = thread.previous_message_id;
+  const notFound = { ok: false as const, error: apiError("not_found", `Thread message with id '${id}' not found.`) };
+  const stub = await locateResponse(env, id);
+  const found = stub ? await stub.responseHistory(id) : undefined;
+  if (!found || found.segments.length === 0 || found.missing !== null) return notFound;
+  let system: MessagesRequest["system"];
+  let tools: MessagesRequest["tools"];
+  const messages: unknown[] = [];
+  for (const segment of found.segments) {
+    const turn = parseJson(segment.input) as ThreadTurn | undefined;
+    if (!turn || !Array.isArray(turn.messages)) return notFound;
+    if (turn.system !== undefined) system = turn.system;
+    if (turn.tools !== undefined) tools = turn.tools;
+    messages.push(...turn.messages, ...segment.output.map(parseJson));
+  }
+  const body = {
+    ...wire,
+    ...(system !== undefined && wire.system === undefined ? { system } : {}),
+    ...(tools !== undefined && wire.tools === undefined ? { tools } : {}),
+    messages: [...messages, ...wire.messages],
+  };
+  const parsed = parseMessagesRequest(body, new Headers(request.headers));
+  return parsed.ok ? { ...parsed, request: { ...parsed.request, headers: request.headers } } : parsed;
+}
+
+/**
+ * After a reply to a request with `thread`: keep the conversation and the reply under the reply's id. The wire after
+ * `prepareThread` holds the whole conversation, so each stored turn is complete and a chain is one segment long.
+ */
+export async function rememberThread(reply: Reply, ctx: RenderContext<MessagesRequest>, env: Env): Promise<void> {
+  if (!threadOf(ctx.wire)) return;
+  const id = messageId(reply);
+  const { system, tools, messages } = ctx.wire;
+  const turn: ThreadTurn = { system, tools, messages };
+  const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
+  await env.SESSIONS.getByName(name).saveResponse({
+    id,
+    previousId: null,
+    input: JSON.stringify(turn),
+    response: "{}",
+    items: [{ id, json: JSON.stringify({ role: "assistant", content: replyBlocks(reply).map(wireBlock) }) }],
+  });
+  await indexObject(env, id).pointResponse(id, name);
+}
