@@ -17,6 +17,7 @@ import { makeRequestId } from "./http/ids";
 import { safeDecode } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
+import { geminiModelsRoute } from "./providers/gemini/models";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
@@ -95,6 +96,8 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   }
   const ollamaSide = await ollamaSideRoute(request, path, env, modelIds);
   if (ollamaSide) return ollamaSide;
+  const geminiModels = await geminiModelsRoute(request, path, env, modelIds);
+  if (geminiModels) return geminiModels;
   if (request.method === "GET" && (request.headers.has("anthropic-version") || request.headers.has("x-api-key"))) {
     if (path === "/v1/models") return anthropic.listModels(request, env, await modelIds(env));
     if (path.startsWith("/v1/models/")) return anthropic.getModel(request, env, await modelIds(env));

@@ -235,6 +235,16 @@ describe("@google/genai against mockllm", () => {
     // Scripted arguments that are not a JSON object arrive wrapped, as on the Anthropic surface.
     expect(res.functionCalls).toEqual([{ name: "broken", args: { INVALID_JSON: '{"a": ' } }]);
   });
+
+  it("models.list() and models.get() see the scenarios' models", async () => {
+    const ai = client("g-raw", "models");
+    const names: string[] = [];
+    for await (const m of await ai.models.list()) names.push(m.name!);
+    expect(names).toContain("models/mockllm-default");
+    expect(names).toContain(`models/${MODEL}`);
+    const model = await ai.models.get({ model: "gemini-2.5-pro" });
+    expect(model).toMatchObject({ name: "models/gemini-2.5-pro", supportedActions: ["generateContent", "countTokens"] });
+  });
 });
 
 describe("the wire without the SDK", () => {
