@@ -13,6 +13,12 @@ const ROUTES = [
   "/v1/embeddings",
   "/v1/models",
   "/v1/models/x",
+  "/v1beta/models/gemini-2.5-flash:generateContent?key=k",
+  "/s/weather-agent/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&key=k",
+  "/s/weather-agent/g1/v1beta/models/m:streamGenerateContent",
+  "/v1/models/m:generateContent?key=k",
+  "/v1beta/models?key=k",
+  "/v1beta/models/m",
   "/api/chat",
   "/s/weather-agent/api/chat",
   "/s/weather-agent/g1/api/generate",
@@ -50,6 +56,9 @@ const BODIES: (string | undefined)[] = [
   '{"model":"m","max_tokens":"x","messages":[{"role":"user","content":{"a":1}}]}',
   '{"model":"m","input":[{"type":"function_call_output"}]}',
   '{"name":"x","steps":[{"respond":{"toolCalls":[{"name":""}]}}]}',
+  '{"contents":[null],"systemInstruction":7}',
+  '{"contents":[{"role":"model","parts":[{"functionCall":{"name":1,"args":[]}},{"thought":"yes"}]}]}',
+  '{"contents":[{"parts":[{"text":"x"}]}],"generationConfig":{"thinkingConfig":"x"},"tools":[{"functionDeclarations":[null]}]}',
   "\u0000\u0001binary",
 ];
 
