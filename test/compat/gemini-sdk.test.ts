@@ -304,6 +304,40 @@ describe("the wire without the SDK", () => {
     expect(chunks.at(-1)!.candidates[0].finishReason).toBe("STOP");
   });
 
+  it("wrong method → 405, unknown scenario → 404 NOT_FOUND, both in Gemini's shape", async () => {
+    const get = await fetch(url(`/v1beta/models/${MODEL}:generateContent?key=k`));
+    expect(get.status).toBe(405);
+    expect(((await get.json()) as Record<string, any>).error).toMatchObject({ code: 405 });
+    const res = await fetch(`${h.url}/s/no-such-scenario/v1beta/models/${MODEL}:generateContent?key=k`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ contents: [{ parts: [{ text: "Hi" }] }] }),
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as Record<string, any>).error).toMatchObject({ code: 404, status: "NOT_FOUND", message: expect.stringContaining("no-such-scenario") });
+  });
+
+  it("the README's curl: the scripted 429 first (RetryInfo), then the stream", async () => {
+    await h.upload({
+      name: "g-demo",
+      steps: [{ id: "flaky", failures: [{ kind: "rate_limit", retryAfterMs: 0 }], respond: { text: "Hello!" } }],
+    });
+    const call = () => fetch(`${h.url}/s/g-demo/run-5/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      headers: { "x-goog-api-key": "k", "content-type": "application/json" },
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    });
+    const first = await call();
+    expect(first.status).toBe(429);
+    expect(first.headers.get("retry-after")).toBe("0");
+    expect(((await first.json()) as Record<string, any>).error.details.at(-1)).toEqual({
+      "@type": "type.googleapis.com/google.rpc.RetryInfo",
+      retryDelay: "0s",
+    });
+    const text = await (await call()).text();
+    expect(text).toMatch(/^data: \{"candidates":\[\{"content":\{"parts":\[\{"text":"Hello!"\}\],"role":"model"\},"finishReason":"STOP","index":0\}\],"usageMetadata":/);
+  });
+
   it("alt=sse streams data-only events with no terminator", async () => {
     const res = await post(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, { contents: [{ parts: [{ text: "Hi" }] }] });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
