@@ -54,6 +54,9 @@ function json(body: unknown, status = 200): Response {
 
 /** The surface whose error shape a request to an unknown `/v1/...` path should get. */
 function errorSurfaceFor(request: Request): ProviderSurface<any> {
+  if (request.headers.has("x-goog-api-key") || /\/v1(beta|alpha)\//.test(new URL(request.url).pathname)) {
+    return SURFACES.find((s) => s.provider === "gemini") ?? openaiChat;
+  }
   if (request.headers.has("anthropic-version")) {
     return SURFACES.find((s) => s.provider === "anthropic") ?? openaiChat;
   }

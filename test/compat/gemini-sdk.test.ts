@@ -317,6 +317,25 @@ describe("the wire without the SDK", () => {
     expect(((await res.json()) as Record<string, any>).error).toMatchObject({ code: 404, status: "NOT_FOUND", message: expect.stringContaining("no-such-scenario") });
   });
 
+  it("an unknown Gemini method answers 404 in Gemini's shape", async () => {
+    const res = await post(`/v1beta/models/${MODEL}:countTokens`, { contents: [{ parts: [{ text: "Hi" }] }] });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as Record<string, any>).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
+  });
+
+  it("no scenario: the default responder answers on Gemini too, echoing the last user message", async () => {
+    const ai = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: h.url } });
+    const res = await ai.models.generateContent({ model: MODEL, contents: "tell me something" });
+    expect(res.text).toMatch(/\n\ntell me something$/);
+    const instructed = await ai.models.generateContent({
+      model: MODEL,
+      contents: '<|instruction_start|>{"messages":[{"text_message":{"length":3}},{"tool_call":[{"name":"search","args":{"q":"x"}}]}]}<|instruction_end|>',
+    });
+    const parts = instructed.candidates![0]!.content!.parts!;
+    expect(parts.at(-1)).toEqual({ functionCall: { name: "search", args: { q: "x" } } });
+    expect(parts[0]!.text!.split(/\s+/).filter((w) => w !== "")).toHaveLength(3);
+  });
+
   it("the README's curl: the scripted 429 first (RetryInfo), then the stream", async () => {
     await h.upload({
       name: "g-demo",
