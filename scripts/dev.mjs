@@ -58,6 +58,7 @@ const started = Date.now();
             `  admin API          curl -H 'Authorization: Bearer ${token}' ${base}/admin/scenarios`,
             `  OpenAI base URL    ${base}/v1          (per scenario: ${base}/s/{scenario}/{session}/v1)`,
             `  Anthropic base URL ${base}             (per scenario: ${base}/s/{scenario}/{session})`,
+            `  Gemini, Ollama     ${base}             (per scenario: ${base}/s/{scenario}/{session})`,
             `  inspector          ${base}/`,
             "",
           ].join("\n"),
