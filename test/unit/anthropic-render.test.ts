@@ -7,18 +7,11 @@ import type { MessagesRequest } from "../../src/providers/anthropic/wire";
 import type { RenderContext } from "../../src/providers/types";
 import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
+import { req } from "./fixtures";
 
-const request: CanonicalRequest = {
-  provider: "anthropic",
-  endpoint: "messages",
-  model: "claude-sonnet-4-5",
-  stream: true,
-  system: "",
-  messages: [{ role: "user", text: "hi" }],
-  tools: [],
-  reasoning: "disabled",
-  headers: {},
-};
+const request: CanonicalRequest = req({ provider: "anthropic", endpoint: "messages", model: "claude-sonnet-4-5", stream: true }, [
+  { role: "user", text: "hi" },
+]);
 const wire: MessagesRequest = { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "hi" }] };
 const ctx: RenderContext<MessagesRequest> = { wire, request, requestId: "req_1", created: 1_700_000_000 };
 

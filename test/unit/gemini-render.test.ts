@@ -9,18 +9,11 @@ import type { GeminiWire } from "../../src/providers/gemini/wire";
 import type { RenderContext } from "../../src/providers/types";
 import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
+import { req } from "./fixtures";
 
-const request: CanonicalRequest = {
-  provider: "gemini",
-  endpoint: "generateContent",
-  model: "gemini-2.5-flash",
-  stream: true,
-  system: "",
-  messages: [{ role: "user", text: "hi" }],
-  tools: [],
-  reasoning: "disabled",
-  headers: {},
-};
+const request: CanonicalRequest = req({ provider: "gemini", endpoint: "generateContent", model: "gemini-2.5-flash", stream: true }, [
+  { role: "user", text: "hi" },
+]);
 const wire: GeminiWire = { body: { contents: [] }, model: "gemini-2.5-flash", method: "streamGenerateContent", sse: true };
 const ctx: RenderContext<GeminiWire> = { wire, request, requestId: "req_1", created: 1_700_000_000 };
 

@@ -7,18 +7,11 @@ import { renderChatEvents, renderGenerateEvents, renderOllamaStreamError } from 
 import type { RenderContext } from "../../src/providers/types";
 import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
+import { req } from "./fixtures";
 
-const request: CanonicalRequest = {
-  provider: "ollama",
-  endpoint: "chat",
-  model: "llama3.2",
-  stream: true,
-  system: "",
-  messages: [{ role: "user", text: "hi" }],
-  tools: [],
-  reasoning: "disabled",
-  headers: {},
-};
+const request: CanonicalRequest = req({ provider: "ollama", endpoint: "chat", model: "llama3.2", stream: true }, [
+  { role: "user", text: "hi" },
+]);
 const ctx: RenderContext<unknown> = { wire: {}, request, requestId: "req_1", created: 1_735_689_600 };
 
 function reply(respond: ScenarioResponse, seed = "s/default/step-1/1"): Reply {
