@@ -69,7 +69,11 @@ function providerError(request: Request, error: ApiError): Response {
 
 async function listModels(request: Request, env: Env, path: string): Promise<Response> {
   const ids = await modelIds(env);
-  if (path === "/v1/models") return json({ object: "list", data: ids.map(openAIModel) });
+  const withRequestId = (res: Response) => {
+    res.headers.set("x-request-id", makeRequestId(`${request.method} ${request.url}`));
+    return res;
+  };
+  if (path === "/v1/models") return withRequestId(json({ object: "list", data: ids.map(openAIModel) }));
   const id = safeDecode(path.slice("/v1/models/".length));
   if (!ids.includes(id) && id !== DEFAULT_MODEL) {
     return providerError(request, {
@@ -77,7 +81,7 @@ async function listModels(request: Request, env: Env, path: string): Promise<Res
       message: `The model \`${id}\` does not exist or you do not have access to it.`,
     });
   }
-  return json(openAIModel(id));
+  return withRequestId(json(openAIModel(id)));
 }
 
 export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

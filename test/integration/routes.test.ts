@@ -70,7 +70,9 @@ describe("misc routes", () => {
 
   it("GET /v1/models lists the default and the models the scenarios mention", async () => {
     await upload({ name: "models", steps: [{ match: { model: "gpt-4.1" }, respond: { model: "gpt-4.1-2025-04-14" } }] });
-    const body = (await (await call("/v1/models", { headers: { authorization: "Bearer x" } })).json()) as any;
+    const listed = await call("/v1/models", { headers: { authorization: "Bearer x" } });
+    expect(listed.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    const body = (await listed.json()) as any;
     expect(body.object).toBe("list");
     const ids = body.data.map((m: any) => m.id);
     expect(ids[0]).toBe("mockllm-default");
