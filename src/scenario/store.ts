@@ -111,8 +111,32 @@ export async function listScenarios(kv: KVNamespace): Promise<ScenarioSummary[]>
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * Rule-4 candidates are listed from KV at most once per CANDIDATES_TTL_MS per isolate: without this every request
+ * that no earlier rule selects (default-responder traffic) would cost a KV list. Admin writes in this isolate
+ * clear it at once; other isolates see a change within the TTL (KV itself takes up to a minute across locations).
+ */
+export const CANDIDATES_TTL_MS = 5_000;
+let candidatesCache: { at: number; value: Promise<StoredScenario[]> } | undefined;
+
+/** Forgets cached listings after an admin write. */
+export function invalidateScenarioCaches(): void {
+  candidatesCache = undefined;
+}
+
 /** Scenarios with a top-level `match`, by descending priority, then name (selection rule 4). */
-export async function autoSelectCandidates(kv: KVNamespace): Promise<StoredScenario[]> {
+export function autoSelectCandidates(kv: KVNamespace): Promise<StoredScenario[]> {
+  const now = Date.now();
+  if (candidatesCache && now - candidatesCache.at < CANDIDATES_TTL_MS) return candidatesCache.value;
+  const value = listCandidates(kv);
+  candidatesCache = { at: now, value };
+  value.catch(() => {
+    if (candidatesCache?.value === value) candidatesCache = undefined;
+  });
+  return value;
+}
+
+async function listCandidates(kv: KVNamespace): Promise<StoredScenario[]> {
   const kvList = await listKv(kv);
   const seen = new Set(kvList.map((k) => k.name));
   const fromKv = await Promise.all(kvList.filter((k) => k.meta.hasMatch).map((k) => getScenario(kv, k.name)));
@@ -139,10 +163,12 @@ export async function storeScenario(kv: KVNamespace, raw: unknown, scenario: Sce
     ...(scenario.description !== undefined ? { description: scenario.description.slice(0, 200) } : {}),
   };
   await kv.put(PREFIX + scenario.name, JSON.stringify(raw), { metadata: meta });
+  invalidateScenarioCaches();
 }
 
 export async function deleteScenario(kv: KVNamespace, name: string): Promise<boolean> {
   const exists = (await kv.get(PREFIX + name, "text")) !== null;
   if (exists) await kv.delete(PREFIX + name);
+  invalidateScenarioCaches();
   return exists;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, chat, upload, userTurn } from "./helpers";
+import { admin, call, chat, upload, userTurn } from "./helpers";
 import { splitPrefix } from "../../src/router";
 
 describe("prefix parsing", () => {
@@ -38,6 +38,15 @@ describe("selection rules", () => {
     const fallback = await chat(userTurn("nothing selects this"));
     expect(fallback.status).toBe(200);
     expect(fallback.headers.get("x-mockllm-scenario")).toBeNull();
+  });
+
+  it("auto-selection follows uploads and deletes at once (the candidate cache is cleared by admin writes)", async () => {
+    const ask = async () => (await chat(userTurn("zebra crossing"))).headers.get("x-mockllm-scenario");
+    expect(await ask()).toBeNull();
+    await upload({ name: "zebra", match: { lastUserMessage: { contains: "zebra" } }, steps: [{ consume: false, respond: { text: "z" } }] });
+    expect(await ask()).toBe("zebra");
+    expect((await admin("/scenarios/zebra", { method: "DELETE" })).status).toBe(200);
+    expect(await ask()).toBeNull();
   });
 
   it("an unknown named scenario is an OpenAI-shaped 404 naming it", async () => {
