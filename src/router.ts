@@ -19,6 +19,7 @@ import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
 import { geminiModelsRoute } from "./providers/gemini/models";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
+import { jsonResponse } from "./http/json";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
@@ -48,10 +49,6 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
 }
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
 /** The surface whose error shape a request to an unknown `/v1/...` path should get. */
 function errorSurfaceFor(request: Request): ProviderSurface<any> {
   if (request.headers.has("x-goog-api-key") || /\/v1(beta|alpha)\//.test(new URL(request.url).pathname)) {
@@ -73,7 +70,7 @@ async function listModels(request: Request, env: Env, path: string): Promise<Res
     res.headers.set("x-request-id", makeRequestId(`${request.method} ${request.url}`));
     return res;
   };
-  if (path === "/v1/models") return withRequestId(json({ object: "list", data: ids.map(openAIModel) }));
+  if (path === "/v1/models") return withRequestId(jsonResponse({ object: "list", data: ids.map(openAIModel) }));
   const id = safeDecode(path.slice("/v1/models/".length));
   if (!ids.includes(id) && id !== DEFAULT_MODEL) {
     return providerError(request, {
@@ -81,7 +78,7 @@ async function listModels(request: Request, env: Env, path: string): Promise<Res
       message: `The model \`${id}\` does not exist or you do not have access to it.`,
     });
   }
-  return withRequestId(json(openAIModel(id)));
+  return withRequestId(jsonResponse(openAIModel(id)));
 }
 
 export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
@@ -110,13 +107,13 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
     if (path.startsWith("/v1/models/")) return anthropic.getModel(request, env, await modelIds(env));
   }
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
-    return json({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });
+    return jsonResponse({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });
   }
   if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) {
     return listModels(request, env, path);
   }
   if (prefix.scenario === undefined) {
-    if (path === "/healthz") return json({ ok: true, service: "mockllm" });
+    if (path === "/healthz") return jsonResponse({ ok: true, service: "mockllm" });
     if (path === "/" && request.method === "GET") return inspectorPage();
     // Clients probe the base URL at start-up (Claude Code sends HEAD /).
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
@@ -125,5 +122,5 @@ export async function route(request: Request, env: Env, ctx: ExecutionContext): 
   if (path.startsWith("/v1") || prefix.scenario !== undefined) {
     return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.` });
   }
-  return json({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
+  return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
 }

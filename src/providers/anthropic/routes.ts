@@ -10,12 +10,10 @@ import { apiError, type ApiError } from "../../http/errors";
 import { makeRequestId } from "../../http/ids";
 import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { parseCountTokensRequest } from "./parse";
+import { jsonResponse } from "../../http/json";
 
 function json(body: unknown, requestId: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "request-id": requestId, ...headers },
-  });
+  return jsonResponse(body, status, { "request-id": requestId, ...headers });
 }
 
 function errorResponse(error: ApiError, requestId: string): Response {

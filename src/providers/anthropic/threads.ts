@@ -15,6 +15,7 @@ import { indexObject, locateResponse, stateObjectName } from "../openai/response
 import { messageId, replyBlocks, wireBlock } from "./blocks";
 import { parseMessagesRequest } from "./parse";
 import type { MessagesRequest } from "./wire";
+import { parseJsonOrUndefined } from "../../http/json";
 
 type Thread = { type: "create" } | { type: "continue"; previous_message_id: string };
 
@@ -34,13 +35,6 @@ interface ThreadTurn {
   messages: unknown[];
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** On `continue`: the stored `system`, `tools` and messages go in front of the request's own messages. */
 export async function prepareThread(
@@ -59,11 +53,11 @@ export async function prepareThread(
   let tools: MessagesRequest["tools"];
   const messages: unknown[] = [];
   for (const segment of found.segments) {
-    const turn = parseJson(segment.input) as ThreadTurn | undefined;
+    const turn = parseJsonOrUndefined(segment.input) as ThreadTurn | undefined;
     if (!turn || !Array.isArray(turn.messages)) return notFound;
     if (turn.system !== undefined) system = turn.system;
     if (turn.tools !== undefined) tools = turn.tools;
-    messages.push(...turn.messages, ...segment.output.map(parseJson));
+    messages.push(...turn.messages, ...segment.output.map(parseJsonOrUndefined));
   }
   const body = {
     ...wire,

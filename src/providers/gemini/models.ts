@@ -7,6 +7,7 @@ import type { Env } from "../../env";
 import { makeRequestId } from "../../http/ids";
 import { safeDecode } from "../../http/url";
 import { checkGeminiAuth, renderGeminiError } from "./errors";
+import { jsonResponse } from "../../http/json";
 
 const LIST = /^\/(v1beta|v1|v1alpha)\/models\/?$/;
 const ONE = /^\/(v1beta|v1|v1alpha)\/models\/([^/:]+)$/;
@@ -30,10 +31,8 @@ export function geminiModel(id: string) {
 }
 
 function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=UTF-8", "x-request-id": makeRequestId(JSON.stringify(body)) },
-  });
+  const headers = { "content-type": "application/json; charset=UTF-8", "x-request-id": makeRequestId(JSON.stringify(body)) };
+  return jsonResponse(body, status, headers);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ApiError } from "../../http/errors";
 import { stableHash, stableHex } from "../../http/hash";
 import { makeRequestId } from "../../http/ids";
 import { renderOllamaError } from "./errors";
+import { jsonResponse } from "../../http/json";
 
 /** The Ollama version `/api/version` reports: recent enough for tools, thinking and tool-call ids. */
 export const OLLAMA_VERSION = "0.12.6";
@@ -19,10 +20,8 @@ const MODIFIED_AT = "2025-01-01T00:00:00Z";
 export const OLLAMA_SIDE_PATHS = ["/api/tags", "/api/show", "/api/version"];
 
 function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": makeRequestId(JSON.stringify(body)) },
-  });
+  const headers = { "content-type": "application/json; charset=utf-8", "x-request-id": makeRequestId(JSON.stringify(body)) };
+  return jsonResponse(body, status, headers);
 }
 
 function error(e: ApiError): Response {

@@ -16,6 +16,7 @@ import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, parseItems } from "./parse";
 import { buildResponse, responseIdOfItem } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
+import { parseJsonOrUndefined } from "../../../http/json";
 
 /** Durable Object names for the default responder's state; `_` cannot start a scenario name. */
 export const DEFAULT_STATE_PREFIX = "__responses";
@@ -33,13 +34,6 @@ export function stateObjectName(scenario: string | undefined, session: string): 
   return scenario !== undefined ? `${scenario}/${session}` : `${DEFAULT_STATE_PREFIX}/${session}`;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The session object that stored response `id`, if the index knows it. */
 export async function locateResponse(env: Env, id: string) {
@@ -67,13 +61,13 @@ function itemNotFound(id: string, store: boolean): ApiError {
 
 /** Stored JSON → validated items; anything that no longer validates counts as absent. */
 function storedItems(texts: string[]): InputItem[] | undefined {
-  const values = texts.map(parseJson);
+  const values = texts.map(parseJsonOrUndefined);
   const parsed = parseItems(values);
   return parsed.ok ? parsed.items : undefined;
 }
 
 function segmentItems(segment: HistorySegment): InputItem[] | undefined {
-  const input = parseJson(segment.input);
+  const input = parseJsonOrUndefined(segment.input);
   if (!Array.isArray(input)) return undefined;
   const own = parseItems(input);
   const output = storedItems(segment.output);
