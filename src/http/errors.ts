@@ -39,10 +39,3 @@ export interface ApiError {
 export function apiError(code: ErrorCode, message: string, extra: Omit<ApiError, "code" | "message"> = {}): ApiError {
   return { code, message, ...extra };
 }
-
-/** Thrown inside route code for a client error; the route's catch renders it in the provider's shape. */
-export class ApiErrorThrown extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.message);
-  }
-}
