@@ -1,22 +1,20 @@
 /**
- * mockllm: a deterministic fake LLM speaking the real provider APIs.
+ * mockllm's Worker entry: a deterministic fake LLM speaking the real provider APIs. The request path is shared with
+ * the Node runtime; this file only adapts the Worker's bindings (src/runtime/workers).
  */
-import type { Env } from "./env";
 import { route } from "./router";
+import type { WorkerEnv } from "./runtime/workers/env";
+import { workersRuntime } from "./runtime/workers/runtime";
+import { internalError } from "./routes/internal";
 
-export { SessionObject } from "./session/session";
+export { SessionObject } from "./runtime/workers/session-object";
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
     try {
-      return await route(request, env, ctx);
+      return await route(request, workersRuntime(env), ctx);
     } catch (e) {
-      // Never a stack trace to a client; the log keeps it.
-      console.error("mockllm: internal error", e);
-      return new Response(
-        JSON.stringify({ error: { message: "mockllm: internal error", type: "server_error", param: null, code: null } }),
-        { status: 500, headers: { "content-type": "application/json" } },
-      );
+      return internalError(e);
     }
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<WorkerEnv>;

@@ -1,7 +1,7 @@
 /**
  * Routing: strip the `/s/{scenario}[/{session}]` prefix, then provider surfaces, models, admin, health.
  */
-import type { Env } from "./env";
+import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { SURFACES, surfaceFor } from "./providers/registry";
 import { openaiChat } from "./providers/openai/chat";
@@ -64,8 +64,8 @@ function providerError(request: Request, error: ApiError): Response {
   return errorResponse(errorSurfaceFor(request), error, makeRequestId(`${request.method} ${request.url}`));
 }
 
-async function listModels(request: Request, env: Env, path: string): Promise<Response> {
-  const ids = await modelIds(env);
+async function listModels(request: Request, rt: Runtime, path: string): Promise<Response> {
+  const ids = await modelIds(rt);
   const withRequestId = (res: Response) => {
     res.headers.set("x-request-id", makeRequestId(`${request.method} ${request.url}`));
     return res;
@@ -81,43 +81,43 @@ async function listModels(request: Request, env: Env, path: string): Promise<Res
   return withRequestId(jsonResponse(openAIModel(id)));
 }
 
-export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+export async function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
   const exec: Exec = { waitUntil: (p) => ctx.waitUntil(p), signal: request.signal };
 
   const storedId = storedResponseId(path);
-  if (storedId !== undefined) return handleStoredResponse(request, env, storedId);
+  if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
   const surface = surfaceFor(path);
   if (surface) {
     if (request.method !== "POST") {
       return errorResponse(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` }, makeRequestId(url.href));
     }
-    return handleProvider(surface, request, env, exec, prefix, { path, query: url.searchParams });
+    return handleProvider(surface, request, rt, exec, prefix, { path, query: url.searchParams });
   }
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
-    return anthropic.countTokens(request, env, []);
+    return anthropic.countTokens(request, rt, []);
   }
-  const ollamaSide = await ollamaSideRoute(request, path, env, modelIds);
+  const ollamaSide = await ollamaSideRoute(request, path, rt, modelIds);
   if (ollamaSide) return ollamaSide;
-  const geminiModels = await geminiModelsRoute(request, path, env, modelIds);
+  const geminiModels = await geminiModelsRoute(request, path, rt, modelIds);
   if (geminiModels) return geminiModels;
   if (request.method === "GET" && (request.headers.has("anthropic-version") || request.headers.has("x-api-key"))) {
-    if (path === "/v1/models") return anthropic.listModels(request, env, await modelIds(env));
-    if (path.startsWith("/v1/models/")) return anthropic.getModel(request, env, await modelIds(env));
+    if (path === "/v1/models") return anthropic.listModels(request, rt, await modelIds(rt));
+    if (path.startsWith("/v1/models/")) return anthropic.getModel(request, rt, await modelIds(rt));
   }
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
     return jsonResponse({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });
   }
   if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) {
-    return listModels(request, env, path);
+    return listModels(request, rt, path);
   }
   if (prefix.scenario === undefined) {
     if (path === "/healthz") return jsonResponse({ ok: true, service: "mockllm" });
     if (path === "/" && request.method === "GET") return inspectorPage();
     // Clients probe the base URL at start-up (Claude Code sends HEAD /).
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
-    if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, env, ctx);
+    if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
   if (path.startsWith("/v1") || prefix.scenario !== undefined) {
     return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.` });

@@ -7,7 +7,7 @@ import type { CanonicalRequest, Endpoint, ProviderName } from "../canonical/requ
 import type { Reply } from "../canonical/outcome";
 import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
-import type { Env } from "../env";
+import type { Runtime } from "../runtime/types";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
 export interface SseEvent {
@@ -73,9 +73,9 @@ export interface ProviderSurface<W = unknown> {
    * before scenario selection, so selection and the engine see the whole conversation. An error is answered in the
    * provider's shape and nothing is journaled.
    */
-  prepare?(wire: W, request: CanonicalRequest, env: Env): Promise<ParseResult<W>>;
+  prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
-  remember?(reply: Reply, ctx: RenderContext<W>, env: Env): Promise<void>;
+  remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */
   failureMessages?: Partial<Record<"rate_limit" | "overloaded" | "model_error", string>>;
   /**

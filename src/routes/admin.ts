@@ -2,21 +2,15 @@
  * The admin API (contract section 5): scenarios in KV, session state, journal, reset, schema.
  */
 import { Router, type IRequest } from "itty-router";
-import type { Env } from "../env";
+import type { RequestContext, Runtime } from "../runtime/types";
 import { MAX_BODY_BYTES } from "../http/body";
 import { safeDecode } from "../http/url";
 import { scenarioJsonSchema } from "../scenario/json-schema";
 import { NAME_PATTERN } from "../scenario/schema";
-import {
-  checkScenario,
-  deleteScenario,
-  getScenario,
-  listScenarios,
-  storeScenario,
-} from "../scenario/store";
+import { checkScenario } from "../scenario/store";
 import type { DocumentIssue } from "../scenario/document";
 
-type AdminArgs = [Env, ExecutionContext];
+type AdminArgs = [Runtime, RequestContext];
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body, null, 2), {
@@ -33,13 +27,22 @@ async function sha256(s: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
 }
 
+/** Equal bytes, compared in constant time. */
+function sameBytes(a: ArrayBuffer, b: ArrayBuffer): boolean {
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < x.length && i < y.length; i++) diff |= x[i]! ^ y[i]!;
+  return diff === 0;
+}
+
 /** Bearer token check in constant time (both sides hashed first, so lengths leak nothing). */
-export async function checkAdminAuth(request: Request, env: Env): Promise<Response | undefined> {
-  if (!env.ADMIN_TOKEN) return adminError(503, "admin disabled");
+export async function checkAdminAuth(request: Request, rt: Runtime): Promise<Response | undefined> {
+  if (!rt.vars.ADMIN_TOKEN) return adminError(503, "admin disabled");
   const m = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization")?.trim() ?? "");
   const given = await sha256(m?.[1]?.trim() ?? "");
-  const want = await sha256(env.ADMIN_TOKEN);
-  if (!crypto.subtle.timingSafeEqual(given, want)) return adminError(401, "unauthorized");
+  const want = await sha256(rt.vars.ADMIN_TOKEN);
+  if (!sameBytes(given, want)) return adminError(401, "unauthorized");
   return undefined;
 }
 
@@ -57,8 +60,8 @@ function validName(name: string): Response | undefined {
   return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
 }
 
-function session(env: Env, req: IRequest) {
-  return env.SESSIONS.getByName(`${param(req, "scenario")}/${param(req, "session")}`);
+function session(rt: Runtime, req: IRequest) {
+  return rt.sessions.get(`${param(req, "scenario")}/${param(req, "session")}`);
 }
 
 /** Rejects session routes whose scenario or session is not a valid name. */
@@ -75,16 +78,16 @@ const router = Router<IRequest, AdminArgs>({ base: "/admin" });
 
 router
   .get("/schema", () => json(scenarioJsonSchema()))
-  .get("/scenarios", async (_req, env) => json(await listScenarios(env.SCENARIOS)))
-  .get("/scenarios/:name", async (req, env) => {
+  .get("/scenarios", async (_req, rt) => json(await rt.scenarios.list()))
+  .get("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
-    const stored = NAME_PATTERN.test(name) ? await getScenario(env.SCENARIOS, name) : undefined;
+    const stored = NAME_PATTERN.test(name) ? await rt.scenarios.get(name) : undefined;
     if (!stored) return adminError(404, `scenario "${name}" not found`);
     const etag = `"${stored.version}"`;
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
     return json(stored.raw, 200, { etag, "x-mockllm-source": stored.source });
   })
-  .put("/scenarios/:name", async (req, env) => {
+  .put("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
     const bad = validName(name);
     if (bad) return bad;
@@ -92,10 +95,10 @@ router
     if (!body.ok) return body.response;
     const checked = await checkScenario(body.value, name);
     if (!checked.ok) return adminError(400, `invalid scenario: ${checked.issues.length} issue(s)`, checked.issues);
-    await storeScenario(env.SCENARIOS, body.value, checked.scenario!, checked.version);
+    await rt.scenarios.put(body.value, checked.scenario!, checked.version);
     return json({ name: checked.name, version: checked.version }, 200, { etag: `"${checked.version}"` });
   })
-  .post("/scenarios", async (req, env) => {
+  .post("/scenarios", async (req, rt) => {
     const body = await readBody(req as unknown as Request);
     if (!body.ok) return body.response;
     if (!Array.isArray(body.value)) return adminError(400, "bulk upload takes a JSON array of scenarios");
@@ -112,35 +115,35 @@ router
     });
     if (issues.length > 0) return adminError(400, `invalid upload, nothing stored: ${issues.length} issue(s)`, issues);
     const ok = results.filter((r) => r.ok);
-    await Promise.all(ok.map((r, i) => storeScenario(env.SCENARIOS, (body.value as unknown[])[i], r.scenario!, r.version)));
+    await Promise.all(ok.map((r, i) => rt.scenarios.put((body.value as unknown[])[i], r.scenario!, r.version)));
     return json(ok.map((r) => ({ name: r.name, version: r.version })));
   })
-  .delete("/scenarios/:name", async (req, env) => {
+  .delete("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
-    const removed = await deleteScenario(env.SCENARIOS, name);
+    const removed = await rt.scenarios.delete(name);
     if (!removed) {
-      const bundled = await getScenario(env.SCENARIOS, name);
+      const bundled = await rt.scenarios.get(name);
       return adminError(
         404,
         bundled ? `scenario "${name}" is bundled and read-only; nothing to delete in KV` : `scenario "${name}" not found`,
       );
     }
-    const fallback = await getScenario(env.SCENARIOS, name);
+    const fallback = await rt.scenarios.get(name);
     return json({ name, deleted: true, ...(fallback ? { now: { source: "bundled", version: fallback.version } } : {}) });
   })
   .all("/sessions/:scenario/:session", validSessionNames)
   .all("/sessions/:scenario/:session/*", validSessionNames)
-  .get("/sessions/:scenario/:session", async (req, env) => {
-    const current = await getScenario(env.SCENARIOS, param(req, "scenario"));
-    return json(await session(env, req).state(current?.scenario));
+  .get("/sessions/:scenario/:session", async (req, rt) => {
+    const current = await rt.scenarios.get(param(req, "scenario"));
+    return json(await session(rt, req).state(current?.scenario));
   })
-  .get("/sessions/:scenario/:session/requests", async (req, env) => json(await session(env, req).requests()))
-  .post("/sessions/:scenario/:session/reset", async (req, env) => json(await session(env, req).reset()))
+  .get("/sessions/:scenario/:session/requests", async (req, rt) => json(await session(rt, req).requests()))
+  .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))
   .all("*", () => adminError(404, "no such admin route"));
 
 /** Serves `/admin/...`: auth first, then the routes. */
-export async function handleAdmin(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const denied = await checkAdminAuth(request, env);
+export async function handleAdmin(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const denied = await checkAdminAuth(request, rt);
   if (denied) return denied;
-  return router.fetch(request, env, ctx);
+  return router.fetch(request, rt, ctx);
 }

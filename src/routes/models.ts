@@ -1,9 +1,8 @@
 /**
  * `GET /v1/models`: the models the scenarios mention, plus a default.
  */
-import type { Env } from "../env";
+import type { Runtime } from "../runtime/types";
 import type { Scenario, StringMatch } from "../scenario/schema";
-import { getScenario, listScenarios } from "../scenario/store";
 
 export const DEFAULT_MODEL = "mockllm-default";
 /** Fixed so the listing is the same bytes every time. */
@@ -23,10 +22,10 @@ export function modelsIn(s: Scenario): string[] {
 }
 
 /** Every model id the scenarios mention, sorted, with the default first. */
-export async function modelIds(env: Env): Promise<string[]> {
+export async function modelIds(rt: Runtime): Promise<string[]> {
   const ids = new Set<string>();
-  for (const summary of await listScenarios(env.SCENARIOS)) {
-    const stored = await getScenario(env.SCENARIOS, summary.name);
+  for (const summary of await rt.scenarios.list()) {
+    const stored = await rt.scenarios.get(summary.name);
     if (stored) for (const m of modelsIn(stored.scenario)) ids.add(m);
   }
   ids.delete(DEFAULT_MODEL);

@@ -4,7 +4,7 @@
  */
 import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";
-import type { Env } from "../env";
+import type { Runtime } from "../runtime/types";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
@@ -24,19 +24,19 @@ function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
   };
 }
 
-export function wordsPerSecond(env: Env): number {
-  const n = Number(env.DEFAULT_WORDS_PER_SECOND ?? "50");
+export function wordsPerSecond(rt: Runtime): number {
+  const n = Number(rt.vars.DEFAULT_WORDS_PER_SECOND ?? "50");
   return Number.isFinite(n) && n >= 0 ? n : 50;
 }
 
 /**
  * Serves one provider request.
- * @example handleProvider(openaiChat, request, env, exec, { scenario: "weather", session: "run-1" })
+ * @example handleProvider(openaiChat, request, rt, exec, { scenario: "weather", session: "run-1" })
  */
 export async function handleProvider<W>(
   surface: ProviderSurface<W>,
   request: Request,
-  env: Env,
+  rt: Runtime,
   exec: Exec,
   prefix: Prefix,
   target: RequestTarget,
@@ -50,10 +50,10 @@ export async function handleProvider<W>(
   if (!body.ok) return fail(body.error);
   const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return fail(first.error);
-  const parsed = surface.prepare ? await surface.prepare(first.wire, first.request, env) : first;
+  const parsed = surface.prepare ? await surface.prepare(first.wire, first.request, rt) : first;
   if (!parsed.ok) return fail(parsed.error);
 
-  const selection = await selectScenario(env.SCENARIOS, prefix, request.headers, parsed.request);
+  const selection = await selectScenario(rt.scenarios, prefix, request.headers, parsed.request);
   if (selection.kind === "error") return fail(selection.error);
 
   const scenario = selection.kind === "scenario" ? selection.stored.scenario : undefined;
@@ -66,7 +66,7 @@ export async function handleProvider<W>(
   const extra: Record<string, string> = {};
   if (selection.kind === "scenario") {
     const { stored, session } = selection;
-    const stub = env.SESSIONS.getByName(`${stored.name}/${session}`);
+    const stub = rt.sessions.get(`${stored.name}/${session}`);
     const result = await stub.next({
       scenario: stored.name,
       session,
@@ -90,7 +90,7 @@ export async function handleProvider<W>(
       ...(result.step !== undefined ? { "x-mockllm-step": result.step } : {}),
     });
   } else {
-    outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(env) }) };
+    outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt) }) };
     requestId = makeRequestId(`default/${stableHash(body.text)}`);
     created = defaultCreated(parsed.request);
   }
@@ -104,6 +104,6 @@ export async function handleProvider<W>(
     session: selection.session,
   };
   const delivered = deliveredReply(outcome);
-  if (delivered && surface.remember) await surface.remember(delivered, ctx, env);
+  if (delivered && surface.remember) await surface.remember(delivered, ctx, rt);
   return renderOutcome(surface, outcome, ctx, exec, extra);
 }

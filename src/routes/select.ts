@@ -5,7 +5,7 @@ import { firstUserMessage, type CanonicalRequest } from "../canonical/request";
 import { apiError, type ApiError } from "../http/errors";
 import { matchMisses } from "../scenario/matchers";
 import { NAME_PATTERN, RESERVED_SESSIONS } from "../scenario/schema";
-import { autoSelectCandidates, getScenario, type StoredScenario } from "../scenario/store";
+import type { ScenarioStore, StoredScenario } from "../scenario/store";
 
 /** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
 export interface Prefix {
@@ -38,11 +38,11 @@ function checkSession(session: string): Selection | undefined {
   return undefined;
 }
 
-async function named(kv: KVNamespace, name: string, session: string, rule: 1 | 2): Promise<Selection> {
+async function named(store: ScenarioStore, name: string, session: string, rule: 1 | 2): Promise<Selection> {
   if (!NAME_PATTERN.test(name)) return badName("scenario", name);
   const bad = checkSession(session);
   if (bad) return bad;
-  const stored = await getScenario(kv, name);
+  const stored = await store.get(name);
   if (!stored) {
     return { kind: "error", error: apiError("not_found", `mockllm: scenario "${name}" not found`) };
   }
@@ -51,30 +51,30 @@ async function named(kv: KVNamespace, name: string, session: string, rule: 1 | 2
 
 /**
  * Applies selection rules 1–5.
- * @example await selectScenario(env.SCENARIOS, { scenario: "weather" }, request.headers, canonical)
+ * @example await selectScenario(rt.scenarios, { scenario: "weather" }, request.headers, canonical)
  */
 export async function selectScenario(
-  kv: KVNamespace,
+  store: ScenarioStore,
   prefix: Prefix,
   headers: Headers,
   req: CanonicalRequest,
 ): Promise<Selection> {
-  if (prefix.scenario !== undefined) return named(kv, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
+  if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
 
   const headerScenario = headers.get("x-mock-scenario")?.trim();
   const session = headers.get("x-mock-session")?.trim() || DEFAULT_SESSION;
-  if (headerScenario) return named(kv, headerScenario, session, 2);
+  if (headerScenario) return named(store, headerScenario, session, 2);
 
   const bad = checkSession(session);
   if (bad) return bad;
 
   const first = firstUserMessage(req)?.trim();
   if (first !== undefined && NAME_PATTERN.test(first)) {
-    const stored = await getScenario(kv, first);
+    const stored = await store.get(first);
     if (stored) return { kind: "scenario", stored, session, rule: 3 };
   }
 
-  for (const candidate of await autoSelectCandidates(kv)) {
+  for (const candidate of await store.candidates()) {
     if (matchMisses(candidate.scenario.match, req).length === 0) {
       return { kind: "scenario", stored: candidate, session, rule: 4 };
     }

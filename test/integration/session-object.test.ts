@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env, runInDurableObject } from "cloudflare:test";
-import { JOURNAL_LIMIT, type NextInput, type SessionObject } from "../../src/session/session";
+import { JOURNAL_LIMIT, type NextInput } from "../../src/session/core";
+import type { SessionObject } from "../../src/runtime/workers/session-object";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { admin, call, upload } from "./helpers";
 

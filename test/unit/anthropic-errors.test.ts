@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { apiError, type ErrorCode } from "../../src/http/errors";
 import { anthropicFailureHeaders, checkAnthropicHeaders, renderAnthropicError } from "../../src/providers/anthropic/errors";
 import { createdAt, displayName, estimateInputTokens, getModel, listModels } from "../../src/providers/anthropic/routes";
-import type { Env } from "../../src/env";
+import type { Runtime } from "../../src/runtime/types";
 
 describe("anthropic error shape", () => {
   it.each([
@@ -67,7 +67,7 @@ describe("anthropic header checks", () => {
 });
 
 describe("anthropic models and count_tokens helpers", () => {
-  const env = {} as Env;
+  const env = {} as Runtime;
   const models = ["claude-sonnet-4-5-20250929", "claude-3-5-haiku-latest", "claude-opus-4-1"];
   const h = { "x-api-key": "k", "anthropic-version": "2023-06-01" };
 

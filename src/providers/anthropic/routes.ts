@@ -4,7 +4,7 @@
  * request carries `anthropic-version` or `x-api-key`). Same header checks and error shape as `/v1/messages`.
  */
 import type { CanonicalRequest } from "../../canonical/request";
-import type { Env } from "../../env";
+import type { Runtime } from "../../runtime/types";
 import { readJsonBody } from "../../http/body";
 import { apiError, type ApiError } from "../../http/errors";
 import { makeRequestId } from "../../http/ids";
@@ -41,7 +41,7 @@ export function estimateInputTokens(request: CanonicalRequest, tools: unknown[])
 }
 
 /** `POST /v1/messages/count_tokens` → `{ input_tokens }`. */
-export async function countTokens(request: Request, _env: Env, _models: string[]): Promise<Response> {
+export async function countTokens(request: Request, _rt: Runtime, _models: string[]): Promise<Response> {
   if (request.method !== "POST") {
     const error = apiError("method_not_allowed", `Use POST for ${new URL(request.url).pathname}.`);
     return errorResponse(error, makeRequestId(`count_tokens|${request.url}`));
@@ -88,7 +88,7 @@ function pageLimit(raw: string | null): number | ApiError {
 }
 
 /** `GET /v1/models?limit=&after_id=&before_id=` → `{ data, has_more, first_id, last_id }`. */
-export function listModels(request: Request, _env: Env, models: string[]): Response {
+export function listModels(request: Request, _rt: Runtime, models: string[]): Response {
   const requestId = makeRequestId(`models|${request.url}`);
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return errorResponse(headerError, requestId);
@@ -118,7 +118,7 @@ function safeDecode(s: string): string {
 }
 
 /** `GET /v1/models/{id}` → one model, or 404 `not_found_error` for an id not in the list. */
-export function getModel(request: Request, _env: Env, models: string[]): Response {
+export function getModel(request: Request, _rt: Runtime, models: string[]): Response {
   const requestId = makeRequestId(`model|${request.url}`);
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return errorResponse(headerError, requestId);

@@ -8,7 +8,7 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";
-import type { Env } from "../../env";
+import type { Runtime } from "../../runtime/types";
 import { apiError } from "../../http/errors";
 import type { ParseResult, RenderContext } from "../types";
 import { indexObject, locateResponse, stateObjectName } from "../openai/responses/state";
@@ -40,13 +40,13 @@ interface ThreadTurn {
 export async function prepareThread(
   wire: MessagesRequest,
   request: CanonicalRequest,
-  env: Env,
+  rt: Runtime,
 ): Promise<ParseResult<MessagesRequest>> {
   const thread = threadOf(wire);
   if (thread?.type !== "continue") return { ok: true, wire, request };
   const id = thread.previous_message_id;
   const notFound = { ok: false as const, error: apiError("not_found", `Thread message with id '${id}' not found.`) };
-  const stub = await locateResponse(env, id);
+  const stub = await locateResponse(rt, id);
   const found = stub ? await stub.responseHistory(id) : undefined;
   if (!found || found.segments.length === 0 || found.missing !== null) return notFound;
   let system: MessagesRequest["system"];
@@ -73,18 +73,18 @@ export async function prepareThread(
  * After a reply to a request with `thread`: keep the conversation and the reply under the reply's id. The wire after
  * `prepareThread` holds the whole conversation, so each stored turn is complete and a chain is one segment long.
  */
-export async function rememberThread(reply: Reply, ctx: RenderContext<MessagesRequest>, env: Env): Promise<void> {
+export async function rememberThread(reply: Reply, ctx: RenderContext<MessagesRequest>, rt: Runtime): Promise<void> {
   if (!threadOf(ctx.wire)) return;
   const id = messageId(reply);
   const { system, tools, messages } = ctx.wire;
   const turn: ThreadTurn = { system, tools, messages };
   const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
-  await env.SESSIONS.getByName(name).saveResponse({
+  await rt.sessions.get(name).saveResponse({
     id,
     previousId: null,
     input: JSON.stringify(turn),
     response: "{}",
     items: [{ id, json: JSON.stringify({ role: "assistant", content: replyBlocks(reply).map(wireBlock) }) }],
   });
-  await indexObject(env, id).pointResponse(id, name);
+  await indexObject(rt, id).pointResponse(id, name);
 }

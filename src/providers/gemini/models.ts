@@ -3,7 +3,7 @@
  * scenarios mention, plus the default, in Gemini's `Model` shape; `get` answers for any model id. Under `/v1/models` only for requests carrying a
  * Gemini key (`x-goog-api-key` or `?key=`), since OpenAI and Anthropic clients list models there too.
  */
-import type { Env } from "../../env";
+import type { Runtime } from "../../runtime/types";
 import { makeRequestId } from "../../http/ids";
 import { safeDecode } from "../../http/url";
 import { checkGeminiAuth, renderGeminiError } from "./errors";
@@ -37,13 +37,13 @@ function json(body: unknown, status = 200): Response {
 
 /**
  * The response for a Gemini model-listing request, or undefined when `path` is not one.
- * @example await geminiModelsRoute(request, "/v1beta/models", env, modelIds) // { models: [{ name: "models/mockllm-default", … }] }
+ * @example await geminiModelsRoute(request, "/v1beta/models", rt, modelIds) // { models: [{ name: "models/mockllm-default", … }] }
  */
 export async function geminiModelsRoute(
   request: Request,
   path: string,
-  env: Env,
-  modelIds: (env: Env) => Promise<string[]>,
+  rt: Runtime,
+  modelIds: (rt: Runtime) => Promise<string[]>,
 ): Promise<Response | undefined> {
   if (request.method !== "GET") return undefined;
   const list = LIST.exec(path);
@@ -59,7 +59,7 @@ export async function geminiModelsRoute(
     const r = renderGeminiError(denied, "");
     return json(r.body, r.status);
   }
-  const ids = await modelIds(env);
+  const ids = await modelIds(rt);
   if (list) return json({ models: ids.map(geminiModel) });
   // Any model answers, as any model answers generateContent.
   const id = safeDecode(one![2]!);

@@ -3,7 +3,7 @@
  * plus the default), `POST /api/show` (any model name: clients such as editors ask it for context length and
  * capabilities before chatting) and `GET /api/version`. Same `{ "error": "…" }` shape as `/api/chat`.
  */
-import type { Env } from "../../env";
+import type { Runtime } from "../../runtime/types";
 import { readJsonBody } from "../../http/body";
 import type { ApiError } from "../../http/errors";
 import { stableHash, stableHex } from "../../http/hash";
@@ -84,20 +84,20 @@ export async function showModel(request: Request): Promise<Response> {
 
 /**
  * Serves `path` when it is one of ours (any other `/api/…` path gets Ollama's 404); undefined otherwise. `models` lists the ids `/api/tags` reports.
- * @example await ollamaSideRoute(request, "/api/version", env, modelIds) // { version: "0.12.6" }
+ * @example await ollamaSideRoute(request, "/api/version", rt, modelIds) // { version: "0.12.6" }
  */
 export async function ollamaSideRoute(
   request: Request,
   path: string,
-  env: Env,
-  models: (env: Env) => Promise<string[]>,
+  rt: Runtime,
+  models: (rt: Runtime) => Promise<string[]>,
 ): Promise<Response | undefined> {
   const method = request.method === "HEAD" ? "GET" : request.method;
   const wrongMethod = (want: string) =>
     error({ code: "method_not_allowed", message: `405 method not allowed: use ${want} for ${path}` });
   switch (path) {
     case "/api/tags":
-      return method === "GET" ? listTags(await models(env)) : wrongMethod("GET");
+      return method === "GET" ? listTags(await models(rt)) : wrongMethod("GET");
     case "/api/version":
       return method === "GET" ? json({ version: OLLAMA_VERSION }) : wrongMethod("GET");
     case "/api/show":

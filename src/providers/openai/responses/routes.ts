@@ -3,7 +3,7 @@
  * `DELETE /v1/responses/{id}` over stored responses, as plain handlers the router mounts. The id alone finds the
  * response (KV → session object), whatever scenario prefix the URL has.
  */
-import type { Env } from "../../../env";
+import type { Runtime } from "../../../runtime/types";
 import { apiError, type ApiError } from "../../../http/errors";
 import { makeRequestId } from "../../../http/ids";
 import { encodeEvent } from "../../../http/sse";
@@ -56,9 +56,9 @@ function notFound(id: string): ApiError {
 
 /**
  * Answers `GET` (the stored response object) or `DELETE` (`{ id, object: "response.deleted", deleted: true }`).
- * @example await handleStoredResponse(request, env, "resp_…")
+ * @example await handleStoredResponse(request, rt, "resp_…")
  */
-export async function handleStoredResponse(request: Request, env: Env, id: string): Promise<Response> {
+export async function handleStoredResponse(request: Request, rt: Runtime, id: string): Promise<Response> {
   const requestId = makeRequestId(`${request.method} ${request.url}`);
   const auth = checkOpenAIAuth(request.headers);
   if (auth) return fail(auth, requestId);
@@ -67,7 +67,7 @@ export async function handleStoredResponse(request: Request, env: Env, id: strin
   }
   const bad = checkId(id, "response_id", "resp");
   if (bad) return fail(bad, requestId);
-  const stub = await locateResponse(env, id);
+  const stub = await locateResponse(rt, id);
   if (request.method === "GET") {
     const body = stub ? await stub.responseById(id) : null;
     if (body === null) return fail(notFound(id), requestId);
@@ -76,6 +76,6 @@ export async function handleStoredResponse(request: Request, env: Env, id: strin
   }
   const deleted = stub ? await stub.deleteResponse(id) : false;
   if (!deleted) return fail(notFound(id), requestId);
-  await forgetResponse(env, id);
+  await forgetResponse(rt, id);
   return reply(JSON.stringify({ id, object: "response.deleted", deleted: true }), 200, requestId);
 }

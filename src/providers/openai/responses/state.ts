@@ -8,10 +8,10 @@
  */
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
-import type { Env } from "../../../env";
+import type { Runtime } from "../../../runtime/types";
 import { apiError, type ApiError } from "../../../http/errors";
 import { stableHash } from "../../../http/hash";
-import type { HistorySegment, ResponseHistory } from "../../../session/responses-store";
+import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, parseItems } from "./parse";
 import { buildResponse, responseIdOfItem } from "./render-json";
@@ -25,8 +25,8 @@ export const DEFAULT_STATE_PREFIX = "__responses";
  * The index object that knows where response `id` is stored: one of 256 shards by a hash of the id, so the
  * index is never one hot object. `_` cannot start a scenario name, so no session collides with it.
  */
-export function indexObject(env: Env, id: string) {
-  return env.SESSIONS.getByName(`__index/responses-${(stableHash(id) & 0xff).toString(16).padStart(2, "0")}`);
+export function indexObject(rt: Runtime, id: string) {
+  return rt.sessions.get(`__index/responses-${(stableHash(id) & 0xff).toString(16).padStart(2, "0")}`);
 }
 
 /** The Durable Object name holding the responses of a (scenario, session). */
@@ -36,13 +36,13 @@ export function stateObjectName(scenario: string | undefined, session: string): 
 
 
 /** The session object that stored response `id`, if the index knows it. */
-export async function locateResponse(env: Env, id: string) {
-  const object = await indexObject(env, id).responsePointer(id);
-  return object === null ? undefined : env.SESSIONS.getByName(object);
+export async function locateResponse(rt: Runtime, id: string) {
+  const object = await indexObject(rt, id).responsePointer(id);
+  return object === null ? undefined : rt.sessions.get(object);
 }
 
-export async function forgetResponse(env: Env, id: string): Promise<void> {
-  await indexObject(env, id).forgetResponsePointer(id);
+export async function forgetResponse(rt: Runtime, id: string): Promise<void> {
+  await indexObject(rt, id).forgetResponsePointer(id);
 }
 
 function previousNotFound(id: string): ApiError {
@@ -75,11 +75,11 @@ function segmentItems(segment: HistorySegment): InputItem[] | undefined {
 }
 
 /** Everything `previous_response_id` stands for: the chain's inputs and outputs, oldest first. */
-async function loadHistory(env: Env, id: string): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
+async function loadHistory(rt: Runtime, id: string): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
   const segments: HistorySegment[] = [];
   let want: string | null = id;
   for (let hops = 0; want !== null && hops < 100; hops++) {
-    const stub = await locateResponse(env, want);
+    const stub = await locateResponse(rt, want);
     const found: ResponseHistory | undefined = stub ? await stub.responseHistory(want) : undefined;
     if (!found || found.segments.length === 0) return { ok: false, error: previousNotFound(want) };
     segments.unshift(...found.segments);
@@ -96,7 +96,7 @@ async function loadHistory(env: Env, id: string): Promise<{ ok: true; items: Inp
 
 /** Replaces every `item_reference` with the stored output item it names. */
 async function resolveReferences(
-  env: Env,
+  rt: Runtime,
   items: InputItem[],
   store: boolean,
 ): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
@@ -110,7 +110,7 @@ async function resolveReferences(
   }
   const found = new Map<string, InputItem>();
   for (const [owner, ids] of byResponse) {
-    const stub = await locateResponse(env, owner);
+    const stub = await locateResponse(rt, owner);
     const texts: Record<string, string> = stub ? await stub.responseItems(ids) : {};
     for (const [id, text] of Object.entries(texts)) {
       const item = storedItems([text])?.[0];
@@ -137,14 +137,14 @@ async function resolveReferences(
 export async function prepareResponsesRequest(
   wire: ResponsesRequest,
   request: CanonicalRequest,
-  env: Env,
+  rt: Runtime,
 ): Promise<ParseResult<ResponsesRequest>> {
   const previous = wire.body.previous_response_id;
   const hasRefs = wire.items.some((i) => i.type === "item_reference");
   if (!previous && !hasRefs) return { ok: true, wire, request };
-  const history = previous ? await loadHistory(env, previous) : { ok: true as const, items: [] };
+  const history = previous ? await loadHistory(rt, previous) : { ok: true as const, items: [] };
   if (!history.ok) return history;
-  const own = await resolveReferences(env, wire.items, wire.body.store !== false);
+  const own = await resolveReferences(rt, wire.items, wire.body.store !== false);
   if (!own.ok) return own;
   const next: ResponsesRequest = { ...wire, items: own.items, history: history.items };
   return { ok: true, wire: next, request: { ...canonicalResponsesRequest(next, new Headers()), headers: request.headers } };
@@ -156,16 +156,16 @@ function storable(items: InputItem[]): unknown[] {
 }
 
 /** Remembers a successful response (unless `store: false`) in its session object, and where it is in the index. */
-export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, env: Env): Promise<void> {
+export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   if (ctx.wire.body.store === false) return;
   const response = buildResponse(reply, ctx);
   const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
-  await env.SESSIONS.getByName(name).saveResponse({
+  await rt.sessions.get(name).saveResponse({
     id: response.id,
     previousId: ctx.wire.body.previous_response_id ?? null,
     input: JSON.stringify(storable(ctx.wire.items)),
     response: JSON.stringify(response),
     items: response.output.map((item) => ({ id: item.id, json: JSON.stringify(item) })),
   });
-  await indexObject(env, response.id).pointResponse(response.id, name);
+  await indexObject(rt, response.id).pointResponse(response.id, name);
 }

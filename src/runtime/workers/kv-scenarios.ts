@@ -1,0 +1,112 @@
+/**
+ * The Workers runtime's scenario store: uploads in KV over the bundled read-only defaults. KV key `scenario:{name}`
+ * holds the document text; its metadata carries what listing and auto-selection need.
+ */
+import type { Scenario } from "../../scenario/schema";
+import {
+  bundledScenarios,
+  byPriority,
+  parseCached,
+  summaryOf,
+  versionOf,
+  type ScenarioStore,
+  type ScenarioSummary,
+  type StoredScenario,
+} from "../../scenario/store";
+
+const PREFIX = "scenario:";
+
+interface Meta {
+  version: string;
+  description?: string;
+  hasMatch: boolean;
+}
+
+/**
+ * Rule-4 candidates are listed from KV at most once per CANDIDATES_TTL_MS per isolate: without this every request
+ * that no earlier rule selects (default-responder traffic) would cost a KV list. Admin writes in this isolate
+ * clear it at once; other isolates see a change within the TTL (KV itself takes up to a minute across locations).
+ */
+export const CANDIDATES_TTL_MS = 5_000;
+let candidatesCache: { at: number; value: Promise<StoredScenario[]> } | undefined;
+
+/** Forgets cached listings after an admin write. */
+export function invalidateScenarioCaches(): void {
+  candidatesCache = undefined;
+}
+
+export class KvScenarioStore implements ScenarioStore {
+  constructor(private readonly kv: KVNamespace) {}
+
+  async get(name: string): Promise<StoredScenario | undefined> {
+    const { value, metadata } = await this.kv.getWithMetadata<Meta>(PREFIX + name, "text");
+    if (value !== null) {
+      const raw: unknown = JSON.parse(value);
+      const version = metadata?.version ?? (await versionOf(raw));
+      return { name, version, source: "kv", scenario: parseCached(version, raw), raw };
+    }
+    return (await bundledScenarios()).get(name);
+  }
+
+  private async listKv(): Promise<{ name: string; meta: Meta }[]> {
+    const out: { name: string; meta: Meta }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.kv.list<Meta>({ prefix: PREFIX, ...(cursor ? { cursor } : {}) });
+      for (const k of page.keys) {
+        if (k.metadata) out.push({ name: k.name.slice(PREFIX.length), meta: k.metadata });
+      }
+      cursor = page.list_complete ? undefined : page.cursor;
+    } while (cursor);
+    return out;
+  }
+
+  async list(): Promise<ScenarioSummary[]> {
+    const kvList = await this.listKv();
+    const seen = new Set(kvList.map((k) => k.name));
+    const out: ScenarioSummary[] = kvList.map((k) => ({
+      name: k.name,
+      version: k.meta.version,
+      ...(k.meta.description !== undefined ? { description: k.meta.description } : {}),
+      source: "kv",
+    }));
+    for (const b of (await bundledScenarios()).values()) if (!seen.has(b.name)) out.push(summaryOf(b));
+    return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  candidates(): Promise<StoredScenario[]> {
+    const now = Date.now();
+    if (candidatesCache && now - candidatesCache.at < CANDIDATES_TTL_MS) return candidatesCache.value;
+    const value = this.listCandidates();
+    candidatesCache = { at: now, value };
+    value.catch(() => {
+      if (candidatesCache?.value === value) candidatesCache = undefined;
+    });
+    return value;
+  }
+
+  private async listCandidates(): Promise<StoredScenario[]> {
+    const kvList = await this.listKv();
+    const seen = new Set(kvList.map((k) => k.name));
+    const fromKv = await Promise.all(kvList.filter((k) => k.meta.hasMatch).map((k) => this.get(k.name)));
+    const fromBundle = [...(await bundledScenarios()).values()].filter((b) => !seen.has(b.name) && b.scenario.match);
+    return [...fromKv.filter((s): s is StoredScenario => s !== undefined && s.source === "kv"), ...fromBundle].sort(byPriority);
+  }
+
+  async put(raw: unknown, scenario: Scenario, version: string): Promise<void> {
+    const meta: Meta = {
+      version,
+      hasMatch: scenario.match !== undefined,
+      ...(scenario.description !== undefined ? { description: scenario.description.slice(0, 200) } : {}),
+    };
+    await this.kv.put(PREFIX + scenario.name, JSON.stringify(raw), { metadata: meta });
+    invalidateScenarioCaches();
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const exists = (await this.kv.get(PREFIX + name, "text")) !== null;
+    if (exists) await this.kv.delete(PREFIX + name);
+    invalidateScenarioCaches();
+    return exists;
+  }
+}

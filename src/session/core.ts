@@ -1,0 +1,175 @@
+/**
+ * The session state machine, runtime-free: decides each request with the pure engine, applies the state change and
+ * journals it, over a `SessionStorage` that each runtime implements (SQLite in the Durable Object, memory on Node).
+ * Every method is synchronous, so one request is decided and recorded atomically whichever runtime hosts it.
+ */
+import type { CanonicalRequest } from "../canonical/request";
+import { turnOf } from "../canonical/request";
+import type { JournalOutcome, Outcome } from "../canonical/outcome";
+import { decide, type SessionState } from "../scenario/engine";
+import { stepId, type Scenario } from "../scenario/schema";
+
+/** Most journal entries kept per session; older ones are dropped. */
+export const JOURNAL_LIMIT = 1000;
+
+/** What the route passes for one request. */
+export interface NextInput {
+  scenario: string;
+  session: string;
+  version: string;
+  document: Scenario;
+  request: CanonicalRequest;
+  /** The wire request as journaled: headers redacted, body possibly truncated. */
+  wire: { method: string; path: string; headers: Record<string, string>; body: unknown };
+  /** HTTP status this surface answers each outcome with, for the journal. */
+  statuses: Record<string, number>;
+}
+
+export interface NextResult {
+  outcome: Outcome;
+  seq: number;
+  version: string;
+  step?: string;
+}
+
+export interface JournalEntry {
+  seq: number;
+  at: string;
+  provider: string;
+  endpoint: string;
+  stream: boolean;
+  turn: number;
+  step: string | null;
+  outcome: JournalOutcome;
+  reasons: string[];
+  request: NextInput["wire"];
+  status: number;
+}
+
+export interface SessionView {
+  version: string | null;
+  steps: { id: string; used: boolean; attempts: number; attemptsByProvider: Record<string, number> }[];
+  requests: number;
+}
+
+/** The scenario version a session runs: the first it saw, until reset. */
+export interface Snapshot {
+  version: string;
+  document: Scenario;
+}
+
+/** What a session keeps. Synchronous: both runtimes' stores are (SQLite in a Durable Object, memory on Node). */
+export interface SessionStorage {
+  snapshot(): Snapshot | undefined;
+  setSnapshot(snapshot: Snapshot): void;
+  /** Steps used and attempt counters. */
+  state(): SessionState;
+  bumpAttempt(key: string): void;
+  markUsed(step: number): void;
+  /** Appends an entry, drops entries older than the newest `limit`, and returns the new entry's seq (from 1). */
+  append(entry: Omit<JournalEntry, "seq">, limit: number): number;
+  /** The journal, oldest first. */
+  journal(): JournalEntry[];
+  journalSize(): number;
+  /** Forgets everything above. */
+  clear(): void;
+}
+
+/** The HTTP status the client gets; failures that break a 200 body mid-way are journaled as 200. */
+function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: boolean): number {
+  switch (outcome.kind) {
+    case "reply":
+      return 200;
+    case "mismatch":
+      return statuses.mismatch ?? 400;
+    case "failure": {
+      const f = outcome.failure;
+      if (f.kind === "http") return f.status;
+      // A stream_error on a JSON request is answered as a server error (see routes/render.ts).
+      if (f.kind === "stream_error" && !stream) return statuses.model_error ?? 500;
+      return statuses[f.kind] ?? 200;
+    }
+  }
+}
+
+/**
+ * One (scenario, session): the engine applied over a storage.
+ * @example new SessionCore(storage).next({ scenario: "weather", session: "t1", version, document, request, wire, statuses })
+ */
+export class SessionCore {
+  constructor(private readonly storage: SessionStorage) {}
+
+  /** The snapshot this session runs; the first call stores `input`'s version. */
+  private snapshot(input: Pick<NextInput, "version" | "document">): Snapshot {
+    const have = this.storage.snapshot();
+    if (have) return have;
+    const snap = { version: input.version, document: input.document };
+    this.storage.setSnapshot(snap);
+    return snap;
+  }
+
+  /** Decides the outcome of one request, applies the state change and journals it. */
+  next(input: NextInput, now = Date.now()): NextResult {
+    const snap = this.snapshot(input);
+    const decision = decide(snap.document, this.storage.state(), input.request, {
+      scenario: input.scenario,
+      session: input.session,
+    });
+    const { attemptKey, consume } = decision.change;
+    if (attemptKey !== undefined) this.storage.bumpAttempt(attemptKey);
+    if (consume !== undefined) this.storage.markUsed(consume);
+    const seq = this.storage.append(
+      {
+        at: new Date(now).toISOString(),
+        provider: input.request.provider,
+        endpoint: input.request.endpoint,
+        stream: input.request.stream,
+        turn: turnOf(input.request),
+        step: decision.journal.step ?? null,
+        outcome: decision.journal.outcome,
+        reasons: decision.journal.reasons,
+        request: input.wire,
+        status: statusOf(decision.outcome, input.statuses, input.request.stream),
+      },
+      JOURNAL_LIMIT,
+    );
+    return {
+      outcome: decision.outcome,
+      seq,
+      version: snap.version,
+      ...(decision.journal.step !== undefined ? { step: decision.journal.step } : {}),
+    };
+  }
+
+  /** Steps used, attempts and journal size; steps come from the snapshot, or `current` before first use. */
+  state(current?: Scenario): SessionView {
+    const snap = this.storage.snapshot();
+    const doc = snap?.document ?? current;
+    const st = this.storage.state();
+    const steps = (doc?.steps ?? []).map((step, index) => {
+      const byProvider: Record<string, number> = {};
+      for (const [key, count] of Object.entries(st.attempts)) {
+        const [i, provider] = key.split(":");
+        if (Number(i) === index && provider) byProvider[provider] = count;
+      }
+      return {
+        id: stepId(step, index),
+        used: st.used.includes(index),
+        attempts: Object.values(byProvider).reduce((a, b) => a + b, 0),
+        attemptsByProvider: byProvider,
+      };
+    });
+    return { version: snap?.version ?? null, steps, requests: this.storage.journalSize() };
+  }
+
+  /** The journal, oldest first. */
+  requests(): JournalEntry[] {
+    return this.storage.journal();
+  }
+
+  /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */
+  reset(): { reset: true } {
+    this.storage.clear();
+    return { reset: true };
+  }
+}

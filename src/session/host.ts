@@ -1,0 +1,68 @@
+/**
+ * One session's whole state behind the `Session` interface: the state machine (core.ts) and the Responses / thread
+ * store (responses.ts), each over the storage a runtime gives. The Durable Object delegates its RPC methods here;
+ * on Node this object is the session itself.
+ */
+import type { Scenario } from "../scenario/schema";
+import { SessionCore, type JournalEntry, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
+import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
+import type { Session } from "./types";
+
+export class SessionHost implements Session {
+  private readonly core: SessionCore;
+
+  constructor(
+    storage: SessionStorage,
+    private readonly responses: ResponsesStorage,
+  ) {
+    this.core = new SessionCore(storage);
+  }
+
+  next(input: NextInput): NextResult {
+    return this.core.next(input);
+  }
+
+  state(current?: Scenario): SessionView {
+    return this.core.state(current);
+  }
+
+  requests(): JournalEntry[] {
+    return this.core.requests();
+  }
+
+  reset(): { reset: true } {
+    return this.core.reset();
+  }
+
+  saveResponse(record: StoredResponseRecord): void {
+    this.responses.save(record, Date.now());
+  }
+
+  responseById(id: string): string | null {
+    return this.responses.load(id);
+  }
+
+  responseHistory(id: string): ResponseHistory {
+    return this.responses.history(id);
+  }
+
+  responseItems(ids: string[]): Record<string, string> {
+    return this.responses.items(ids);
+  }
+
+  deleteResponse(id: string): boolean {
+    return this.responses.delete(id);
+  }
+
+  pointResponse(id: string, object: string): void {
+    this.responses.point(id, object, Date.now());
+  }
+
+  responsePointer(id: string): string | null {
+    return this.responses.pointer(id, Date.now());
+  }
+
+  forgetResponsePointer(id: string): void {
+    this.responses.forgetPointer(id);
+  }
+}

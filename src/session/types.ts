@@ -1,0 +1,32 @@
+/**
+ * The runtime boundary for session state. Routes and providers talk to a `Session` through a `SessionStore`; each
+ * runtime implements the store: Durable Object stubs on Workers (every call a Promise), in-process objects on Node
+ * (plain values). Callers always `await`.
+ */
+import type { Scenario } from "../scenario/schema";
+import type { JournalEntry, NextInput, NextResult, SessionView } from "./core";
+import type { ResponseHistory, StoredResponseRecord } from "./responses";
+
+export type Awaitable<T> = T | Promise<T>;
+
+/** One (scenario, session)'s state, or an internal object (`__responses/…`, `__index/…`). */
+export interface Session {
+  /** Decides one request, applies the change, journals it. Calls to one session apply in arrival order. */
+  next(input: NextInput): Awaitable<NextResult>;
+  state(current?: Scenario): Awaitable<SessionView>;
+  requests(): Awaitable<JournalEntry[]>;
+  reset(): Awaitable<{ reset: true }>;
+  saveResponse(record: StoredResponseRecord): Awaitable<void>;
+  responseById(id: string): Awaitable<string | null>;
+  responseHistory(id: string): Awaitable<ResponseHistory>;
+  responseItems(ids: string[]): Awaitable<Record<string, string>>;
+  deleteResponse(id: string): Awaitable<boolean>;
+  pointResponse(id: string, object: string): Awaitable<void>;
+  responsePointer(id: string): Awaitable<string | null>;
+  forgetResponsePointer(id: string): Awaitable<void>;
+}
+
+export interface SessionStore {
+  /** The session object named `name` (`{scenario}/{session}`, `__responses/{session}`, `__index/…`). */
+  get(name: string): Session;
+}
