@@ -1,0 +1,2 @@
+/** The Node runtime's entry (bundled to dist/node/index.js). */
+export { startServer, type RunningServer, type ServeOptions } from "./server";

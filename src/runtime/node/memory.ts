@@ -1,0 +1,180 @@
+/**
+ * The Node runtime's session storages: plain memory, with a change hook (`--persist` writes a changed session out)
+ * and a JSON form to persist and restore. The same contracts as the Durable Object's SQLite storages.
+ */
+import type { SessionState } from "../../scenario/engine";
+import type { JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import {
+  MAX_CHAIN,
+  MAX_STORED_RESPONSES,
+  POINTER_TTL_MS,
+  type HistorySegment,
+  type ResponseHistory,
+  type ResponsesStorage,
+  type StoredResponseRecord,
+} from "../../session/responses";
+
+/** Everything one in-memory session holds, as plain JSON (what `--persist` writes). */
+export interface MemorySessionData {
+  snapshot?: Snapshot;
+  used: number[];
+  attempts: Record<string, number>;
+  /** Seq of the last journal entry appended (seqs keep counting when old entries are dropped). */
+  seq: number;
+  journal: JournalEntry[];
+  responses: { record: StoredResponseRecord; created: number }[];
+  pointers: { id: string; object: string; created: number }[];
+}
+
+export function emptySessionData(): MemorySessionData {
+  return { used: [], attempts: {}, seq: 0, journal: [], responses: [], pointers: [] };
+}
+
+export class MemorySessionStorage implements SessionStorage {
+  constructor(
+    private readonly data: Omit<MemorySessionData, "responses" | "pointers">,
+    private readonly changed: () => void = () => {},
+  ) {}
+
+  snapshot(): Snapshot | undefined {
+    return this.data.snapshot;
+  }
+
+  setSnapshot(snapshot: Snapshot): void {
+    this.data.snapshot = snapshot;
+    this.changed();
+  }
+
+  state(): SessionState {
+    return { used: this.data.used, attempts: this.data.attempts };
+  }
+
+  bumpAttempt(key: string): void {
+    this.data.attempts[key] = (this.data.attempts[key] ?? 0) + 1;
+    this.changed();
+  }
+
+  markUsed(step: number): void {
+    if (!this.data.used.includes(step)) this.data.used.push(step);
+    this.changed();
+  }
+
+  append(entry: Omit<JournalEntry, "seq">, limit: number): number {
+    const seq = ++this.data.seq;
+    this.data.journal.push({ seq, ...entry });
+    if (this.data.journal.length > limit) this.data.journal.splice(0, this.data.journal.length - limit);
+    this.changed();
+    return seq;
+  }
+
+  journal(): JournalEntry[] {
+    return this.data.journal.slice();
+  }
+
+  journalSize(): number {
+    return this.data.journal.length;
+  }
+
+  clear(): void {
+    delete this.data.snapshot;
+    this.data.used = [];
+    this.data.attempts = {};
+    this.data.seq = 0;
+    this.data.journal = [];
+    this.changed();
+  }
+}
+
+export class MemoryResponsesStorage implements ResponsesStorage {
+  /** Response id → record, in storage order (a Map keeps insertion order: the oldest is first). */
+  private readonly byId = new Map<string, { record: StoredResponseRecord; created: number }>();
+  /** Output item id → owning response id. */
+  private readonly itemOwner = new Map<string, string>();
+  private readonly pointers = new Map<string, { object: string; created: number }>();
+
+  constructor(
+    saved: Pick<MemorySessionData, "responses" | "pointers">,
+    private readonly changed: () => void = () => {},
+  ) {
+    for (const r of saved.responses) this.index(r);
+    for (const p of saved.pointers) this.pointers.set(p.id, { object: p.object, created: p.created });
+  }
+
+  /** The JSON form, for `--persist`. */
+  dump(): Pick<MemorySessionData, "responses" | "pointers"> {
+    return { responses: [...this.byId.values()], pointers: [...this.pointers].map(([id, p]) => ({ id, ...p })) };
+  }
+
+  private index(entry: { record: StoredResponseRecord; created: number }): void {
+    this.byId.set(entry.record.id, entry);
+    for (const item of entry.record.items) this.itemOwner.set(item.id, entry.record.id);
+  }
+
+  private remove(id: string): boolean {
+    const entry = this.byId.get(id);
+    if (!entry) return false;
+    this.byId.delete(id);
+    for (const item of entry.record.items) if (this.itemOwner.get(item.id) === id) this.itemOwner.delete(item.id);
+    return true;
+  }
+
+  save(record: StoredResponseRecord, now: number): void {
+    this.remove(record.id);
+    this.index({ record, created: now });
+    while (this.byId.size > MAX_STORED_RESPONSES) this.remove(this.byId.keys().next().value!);
+    this.changed();
+  }
+
+  load(id: string): string | null {
+    return this.byId.get(id)?.record.response ?? null;
+  }
+
+  history(id: string): ResponseHistory {
+    const segments: HistorySegment[] = [];
+    const seen = new Set<string>();
+    let want: string | null = id;
+    while (want !== null && !seen.has(want) && seen.size < MAX_CHAIN) {
+      seen.add(want);
+      const entry = this.byId.get(want);
+      if (!entry) return { segments, missing: want };
+      segments.unshift({ input: entry.record.input, output: entry.record.items.map((i) => i.json) });
+      want = entry.record.previousId;
+    }
+    return { segments, missing: null };
+  }
+
+  items(ids: string[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const id of ids) {
+      const owner = this.itemOwner.get(id);
+      const item = owner === undefined ? undefined : this.byId.get(owner)?.record.items.find((i) => i.id === id);
+      if (item) out[id] = item.json;
+    }
+    return out;
+  }
+
+  delete(id: string): boolean {
+    const known = this.remove(id);
+    if (known) this.changed();
+    return known;
+  }
+
+  point(id: string, object: string, now: number): void {
+    this.pointers.delete(id);
+    this.pointers.set(id, { object, created: now });
+    for (const [key, p] of this.pointers) {
+      if (p.created >= now - POINTER_TTL_MS) break; // insertion order is age order
+      this.pointers.delete(key);
+    }
+    this.changed();
+  }
+
+  pointer(id: string, now: number): string | null {
+    const p = this.pointers.get(id);
+    return p && p.created >= now - POINTER_TTL_MS ? p.object : null;
+  }
+
+  forgetPointer(id: string): void {
+    if (this.pointers.delete(id)) this.changed();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * `--persist DIR`: uploads and sessions written to disk, read back at start. Uploads are written at once
+ * (`DIR/scenarios/{name}.json`); a changed session is written within PERSIST_DELAY_MS (`DIR/sessions/{name}.json`,
+ * via a temporary file and a rename, so a file is never half written), and every pending write is flushed before
+ * the server exits.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MemorySessionData } from "./memory";
+
+/** Longest a changed session waits before it is written. */
+export const PERSIST_DELAY_MS = 100;
+
+/** A session or scenario name as a file name (`weather/run-1` → `weather%2Frun-1.json`). */
+function fileName(name: string): string {
+  return `${encodeURIComponent(name)}.json`;
+}
+
+function nameOf(file: string): string | undefined {
+  if (!file.endsWith(".json")) return undefined;
+  try {
+    return decodeURIComponent(file.slice(0, -".json".length));
+  } catch {
+    return undefined;
+  }
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+export class Persister {
+  private readonly scenariosDir: string;
+  private readonly sessionsDir: string;
+  private readonly pending = new Map<string, () => MemorySessionData>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(dir: string) {
+    this.scenariosDir = join(dir, "scenarios");
+    this.sessionsDir = join(dir, "sessions");
+    mkdirSync(this.scenariosDir, { recursive: true });
+    mkdirSync(this.sessionsDir, { recursive: true });
+  }
+
+  /** Uploaded documents as stored, by name. Unreadable files are reported and skipped. */
+  uploads(report: (message: string) => void): Map<string, unknown> {
+    return this.readAll(this.scenariosDir, report);
+  }
+
+  sessions(report: (message: string) => void): Map<string, MemorySessionData> {
+    return this.readAll(this.sessionsDir, report) as Map<string, MemorySessionData>;
+  }
+
+  private readAll(dir: string, report: (message: string) => void): Map<string, unknown> {
+    const out = new Map<string, unknown>();
+    for (const file of readdirSync(dir)) {
+      const name = nameOf(file);
+      if (name === undefined) continue;
+      try {
+        out.set(name, JSON.parse(readFileSync(join(dir, file), "utf8")));
+      } catch (e) {
+        report(`mockllm: skipped ${join(dir, file)}: ${(e as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  /** Writes or removes an uploaded document at once. */
+  saveUpload(name: string, raw: unknown): void {
+    const path = join(this.scenariosDir, fileName(name));
+    if (raw === undefined) rmSync(path, { force: true });
+    else writeAtomic(path, JSON.stringify(raw));
+  }
+
+  /** Schedules a session to be written; `dump` is called when it is. */
+  sessionChanged(name: string, dump: () => MemorySessionData): void {
+    this.pending.set(name, dump);
+    this.timer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
+  }
+
+  /** Writes every pending session now. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const [name, dump] of this.pending) writeAtomic(join(this.sessionsDir, fileName(name)), JSON.stringify(dump()));
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The Node runtime: the shared request path (src/router.ts) served by node:http through @hono/node-server's
+ * fetch adapter, with session state in process and scenarios in memory over files and the bundled defaults.
+ * `mockllm serve` and `startMockLLM()` both start it here.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import { route } from "../../router";
+import { internalError } from "../../routes/internal";
+import { parseScenarioDocument } from "../../scenario/document";
+import { versionOf } from "../../scenario/store";
+import type { Runtime, RuntimeVars } from "../types";
+import { loadScenarioPaths, type ScenarioFiles } from "./files";
+import { Persister } from "./persist";
+import { NodeScenarioStore } from "./scenarios";
+import { NodeSessionStore } from "./sessions";
+
+export interface ServeOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Admin bearer token; unset, admin routes answer 503. */
+  adminToken?: string;
+  /** Scenario files or directories, loaded at start (and watched with `watch`). */
+  scenarios?: readonly string[];
+  /** Re-read scenario files when they change. Default true when `scenarios` are given. */
+  watch?: boolean;
+  /** Keep uploads, sessions, journals and stored responses in this directory across restarts. */
+  persist?: string;
+  /** Worker variables (`DEFAULT_WORDS_PER_SECOND`, `DEFAULT_RESPONDER`, …). */
+  vars?: RuntimeVars & Record<string, string | undefined>;
+  /** Where reload reports and problems go; default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:41234` */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly runtime: Runtime;
+  /** Problems found in scenario files at start (each names the file and a JSON path). */
+  readonly problems: readonly string[];
+  /** Stops accepting, ends open streams, writes pending state; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the Node runtime.
+ * @example const server = await startServer({ port: 8787, adminToken: "t", scenarios: ["scenarios"] })
+ */
+export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const persister = opts.persist !== undefined ? new Persister(opts.persist) : undefined;
+  const scenarios = new NodeScenarioStore((name, stored) => persister?.saveUpload(name, stored?.raw));
+  await scenarios.init();
+  if (persister) {
+    for (const [name, raw] of persister.uploads(log)) {
+      const parsed = parseScenarioDocument(raw, name);
+      if (!parsed.ok) {
+        log(`mockllm: skipped persisted scenario "${name}": ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+        continue;
+      }
+      scenarios.restoreUpload({ name, version: await versionOf(raw), source: "kv", scenario: parsed.scenario, raw });
+    }
+  }
+  const sessions = new NodeSessionStore(persister?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
+  const files: ScenarioFiles | undefined =
+    opts.scenarios && opts.scenarios.length > 0
+      ? await loadScenarioPaths(scenarios, opts.scenarios, { watch: opts.watch ?? true, log })
+      : undefined;
+
+  const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
+  const runtime: Runtime = { sessions, scenarios, vars };
+  const pending = new Set<Promise<unknown>>();
+  const ctx = {
+    waitUntil(p: Promise<unknown>) {
+      pending.add(p);
+      p.finally(() => pending.delete(p)).catch(() => {});
+    },
+  };
+  const listener = getRequestListener(
+    async (request) => {
+      try {
+        return await route(request, runtime, ctx);
+      } catch (e) {
+        return internalError(e);
+      }
+    },
+    { overrideGlobalObjects: false },
+  );
+  const server: Server = createServer(listener);
+  server.keepAliveTimeout = 65_000;
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    host,
+    runtime,
+    problems: files?.problems ?? [],
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        files?.close();
+        server.close(() => resolve());
+        server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
+      }).then(() => persister?.flush());
+      return closing;
+    },
+  };
+}

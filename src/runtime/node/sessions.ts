@@ -1,0 +1,60 @@
+/**
+ * The Node runtime's session store: one in-process `SessionHost` per name, over memory storages. A session's
+ * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
+ */
+import { SessionHost } from "../../session/host";
+import type { Session, SessionStore } from "../../session/types";
+import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
+
+class NodeSession extends SessionHost {
+  constructor(
+    private readonly data: MemorySessionData,
+    private readonly responsesStorage: MemoryResponsesStorage,
+    changed: () => void,
+  ) {
+    super(new MemorySessionStorage(data, changed), responsesStorage);
+  }
+
+  dump(): MemorySessionData {
+    return { ...this.data, ...this.responsesStorage.dump() };
+  }
+
+  static create(saved: MemorySessionData, changed: (session: NodeSession) => void): NodeSession {
+    let self: NodeSession | undefined;
+    const onChange = () => {
+      if (self) changed(self);
+    };
+    self = new NodeSession(saved, new MemoryResponsesStorage(saved, onChange), onChange);
+    return self;
+  }
+}
+
+export class NodeSessionStore implements SessionStore {
+  private readonly sessions = new Map<string, NodeSession>();
+
+  /**
+   * @param saved sessions read back from `--persist`, by name
+   * @param changed called after any change to a session (`--persist` writes it out)
+   */
+  constructor(
+    private readonly saved: Map<string, MemorySessionData> = new Map(),
+    private readonly changed?: (name: string, dump: () => MemorySessionData) => void,
+  ) {}
+
+  get(name: string): Session {
+    let session = this.sessions.get(name);
+    if (!session) {
+      const data = this.saved.get(name) ?? emptySessionData();
+      this.saved.delete(name);
+      const changed = this.changed;
+      session = NodeSession.create(data, changed ? (s) => changed(name, () => s.dump()) : () => {});
+      this.sessions.set(name, session);
+    }
+    return session;
+  }
+
+  /** Names of the sessions this process holds (for listing sessions). */
+  names(): string[] {
+    return [...new Set([...this.sessions.keys(), ...this.saved.keys()])];
+  }
+}
