@@ -13,15 +13,22 @@ import type { ProviderSurface, RenderContext, RequestTarget } from "../providers
 import { deliveredReply, errorResponse, renderOutcome, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
 
-/** Status each outcome kind gets on this surface, for the journal. */
+const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
+
+/** Status each outcome kind gets on this surface, for the journal (worked out once per surface). */
 function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
-  const status = (code: ApiError["code"]) => surface.renderError({ code, message: "" }, "").status;
-  return {
-    mismatch: status("mismatch"),
-    rate_limit: status("rate_limit"),
-    overloaded: status("overloaded"),
-    model_error: status("model_error"),
-  };
+  let table = statusTables.get(surface);
+  if (!table) {
+    const status = (code: ApiError["code"]) => surface.renderError({ code, message: "" }, "").status;
+    table = {
+      mismatch: status("mismatch"),
+      rate_limit: status("rate_limit"),
+      overloaded: status("overloaded"),
+      model_error: status("model_error"),
+    };
+    statusTables.set(surface, table);
+  }
+  return table;
 }
 
 export function wordsPerSecond(rt: Runtime): number {
