@@ -37,6 +37,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // The same integration and compat suites against the Node runtime (in process), so both runtimes are proven
+        // by one set of tests. Tests that look inside a Durable Object or at KV stay in `workers` only.
+        extends: false,
+        test: {
+          name: "node-runtime",
+          environment: "node",
+          include: ["test/integration/**/*.test.ts", "test/compat/**/*.test.ts", "test/node/**/*.test.ts"],
+          exclude: ["test/integration/session-object.test.ts", "test/integration/admin-disabled.test.ts"],
+          env: { MOCKLLM_RUNTIME: "node" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

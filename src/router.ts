@@ -84,7 +84,11 @@ async function listModels(request: Request, rt: Runtime, path: string): Promise<
 export async function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
-  const exec: Exec = { waitUntil: (p) => ctx.waitUntil(p), signal: request.signal };
+  const exec: Exec = {
+    waitUntil: (p) => ctx.waitUntil(p),
+    signal: request.signal,
+    ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
+  };
 
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);

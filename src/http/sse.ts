@@ -78,6 +78,18 @@ export interface PacedStreamOptions {
   signal?: AbortSignal;
   /** Keeps the writer alive after the handler returns (`ctx.waitUntil`). */
   waitUntil: (p: Promise<unknown>) => void;
+  /** Breaks the connection for a scripted break, where the runtime offers it (else the body errors). */
+  breakConnection?: () => void;
+}
+
+/** Breaks the connection: through the runtime when it can, else by erroring the body. */
+async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, breakConnection: (() => void) | undefined): Promise<void> {
+  if (breakConnection) {
+    breakConnection();
+    await writer.abort().catch(() => {});
+    return;
+  }
+  await writer.abort(new Error("mockllm: scripted network_error"));
 }
 
 /**
@@ -104,7 +116,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
         // would discard events still queued in the stream.
         await writer.ready;
         await sleep(BREAK_FLUSH_MS);
-        await writer.abort(new Error("mockllm: scripted network_error"));
+        await breakOff(writer, opts.breakConnection);
         return;
       }
       if (opts.end.kind === "raw") await writer.write(encoder.encode(opts.end.text));
@@ -119,7 +131,11 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
 }
 
 /** A body that sends `text` and then breaks off without a clean end (JSON network_error). */
-export function brokenBody(text: string, waitUntil: (p: Promise<unknown>) => void): ReadableStream<Uint8Array> {
+export function brokenBody(
+  text: string,
+  waitUntil: (p: Promise<unknown>) => void,
+  breakConnection?: () => void,
+): ReadableStream<Uint8Array> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
   waitUntil(
@@ -128,7 +144,7 @@ export function brokenBody(text: string, waitUntil: (p: Promise<unknown>) => voi
         await writer.write(encoder.encode(text));
         await writer.ready;
         await sleep(BREAK_FLUSH_MS);
-        await writer.abort(new Error("mockllm: scripted network_error"));
+        await breakOff(writer, breakConnection);
       } catch {
         await writer.abort().catch(() => {});
       }

@@ -11,6 +11,8 @@ import type { ProviderSurface, RenderContext, SseEvent } from "../providers/type
 export interface Exec {
   waitUntil: (p: Promise<unknown>) => void;
   signal?: AbortSignal;
+  /** See RequestContext.breakConnection. */
+  breakConnection?: () => void;
 }
 
 /** Default failure timeout: the official SDKs' own default request timeout. */
@@ -84,6 +86,7 @@ function streamResponse<W>(
     end,
     waitUntil: exec.waitUntil,
     ...(exec.signal ? { signal: exec.signal } : {}),
+    ...(exec.breakConnection ? { breakConnection: exec.breakConnection } : {}),
   });
   return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
 }
@@ -152,7 +155,7 @@ function failureResponse<W>(
         return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, { ...extra, ...failure.headers });
       }
       const text = JSON.stringify(surface.renderJson(reply, ctx));
-      return new Response(brokenBody(text.slice(0, Math.floor(text.length / 2)), exec.waitUntil), {
+      return new Response(brokenBody(text.slice(0, Math.floor(text.length / 2)), exec.waitUntil, exec.breakConnection), {
         status: 200,
         headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
       });

@@ -25,4 +25,9 @@ export interface Runtime {
 /** What one request's handling may ask of its host: work that outlives the response (a stream's writer). */
 export interface RequestContext {
   waitUntil(promise: Promise<unknown>): void;
+  /**
+   * Breaks this request's connection at once (a scripted `network_error`). Where absent (Workers), erroring the
+   * response body breaks it; a Node server would instead report the error and write it into the body.
+   */
+  breakConnection?(): void;
 }

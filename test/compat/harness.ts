@@ -1,5 +1,7 @@
 /**
- * Starts the Worker once per test file on a random local port, with its own admin token and in-memory state.
+ * Starts mockllm once per test file on a random local port, with its own admin token and in-memory state. The same
+ * compat suites run against both runtimes: the Worker under wrangler (project `node`) and the Node runtime in process
+ * (project `node-runtime`, MOCKLLM_RUNTIME=node).
  */
 import { unstable_startWorker } from "wrangler";
 import { fileURLToPath } from "node:url";
@@ -24,17 +26,33 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(vars: Record<string, string> = {}): Promise<Harness> {
+/** Which runtime the compat suites run against in this project. */
+export const RUNTIME: "workers" | "node" = process.env.MOCKLLM_RUNTIME === "node" ? "node" : "workers";
+
+async function startRuntime(vars: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  if (RUNTIME === "node") {
+    const { startServer } = await import("../../src/runtime/node/server");
+    const server = await startServer({
+      adminToken: ADMIN_TOKEN,
+      vars: { ...vars, DEFAULT_WORDS_PER_SECOND: vars.DEFAULT_WORDS_PER_SECOND ?? "0" },
+    });
+    return { url: server.url, stop: () => server.close() };
+  }
   const worker = await unstable_startWorker({
     config: CONFIG,
     bindings: {
       ADMIN_TOKEN: { type: "plain_text", value: ADMIN_TOKEN },
+      ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: "plain_text", value: v }])),
       DEFAULT_WORDS_PER_SECOND: { type: "plain_text", value: vars.DEFAULT_WORDS_PER_SECOND ?? "0" },
     },
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, logLevel: "none" },
   } as Parameters<typeof unstable_startWorker>[0]);
   await worker.ready;
-  const url = (await worker.url).origin;
+  return { url: (await worker.url).origin, stop: () => worker.dispose() };
+}
+
+export async function startHarness(vars: Record<string, string> = {}): Promise<Harness> {
+  const { url, stop } = await startRuntime(vars);
   const admin = (path: string, init: RequestInit = {}) =>
     fetch(`${url}/admin${path}`, {
       ...init,
@@ -54,6 +72,6 @@ export async function startHarness(vars: Record<string, string> = {}): Promise<H
       const res = await admin(`/sessions/${scenario}/${session}/requests`);
       return (await res.json()) as Array<Record<string, any>>;
     },
-    stop: () => worker.dispose(),
+    stop,
   };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { env } from "cloudflare:test";
-import { admin, call, chat, userTurn } from "./helpers";
+import { admin, call, chat, isUploaded, userTurn } from "./helpers";
 
 const doc = (name: string, text = "hi") => ({ name, description: `says ${text}`, steps: [{ respond: { text } }] });
 
@@ -45,13 +44,13 @@ describe("scenarios in KV", () => {
       ["$.extra", "$.steps[0].respond.txt", "$.steps[1].failures[0].retryAfterMs"].sort(),
     );
     expect((await admin("/scenarios/broken")).status).toBe(404);
-    expect(await env.SCENARIOS.get("scenario:broken")).toBeNull();
+    expect(await isUploaded("broken")).toBe(false);
   });
 
   it("PUT with a body name that differs from the URL is rejected", async () => {
     const res = await admin("/scenarios/one", { method: "PUT", body: JSON.stringify(doc("two")) });
     expect(res.status).toBe(400);
-    expect(await env.SCENARIOS.get("scenario:one")).toBeNull();
+    expect(await isUploaded("one")).toBe(false);
   });
 
   it("PUT with malformed JSON is 400", async () => {
@@ -67,11 +66,11 @@ describe("scenarios in KV", () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { issues: { path: string }[] } };
     expect(body.error.issues.map((i) => i.path)).toEqual(["$[1].steps"]);
-    for (const n of ["bulk-a", "bulk-b", "bulk-c"]) expect(await env.SCENARIOS.get(`scenario:${n}`)).toBeNull();
+    for (const n of ["bulk-a", "bulk-b", "bulk-c"]) expect(await isUploaded(n)).toBe(false);
 
     const dup = await admin("/scenarios", { method: "POST", body: JSON.stringify([doc("bulk-a"), doc("bulk-a")]) });
     expect(dup.status).toBe(400);
-    expect(await env.SCENARIOS.get("scenario:bulk-a")).toBeNull();
+    expect(await isUploaded("bulk-a")).toBe(false);
 
     const ok = await admin("/scenarios", { method: "POST", body: JSON.stringify([doc("bulk-a"), doc("bulk-c")]) });
     expect(ok.status).toBe(200);

@@ -1,6 +1,7 @@
 /**
- * Starts this package's Worker locally for a test suite: a random free port, no persistence,
- * no network, a random admin token, scenarios uploaded before it resolves.
+ * Starts mockllm locally for a test suite: a random free port, no persistence, no network, a random admin token,
+ * scenarios uploaded before it resolves. By default the Node runtime runs in this process (no wrangler, no workerd);
+ * `runtime: "workerd"` runs the Worker under Miniflare instead, as it runs when deployed.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -19,8 +20,15 @@ export interface StartMockLLMOptions {
    * responder answers without pacing delays.
    */
   env?: Record<string, string>;
-  /** A Wrangler config to run instead of this package's own `wrangler.toml`. */
+  /** A Wrangler config to run instead of this package's own `wrangler.toml` (implies `runtime: "workerd"`). */
   config?: string;
+  /**
+   * `"node"` (default): the Node runtime in this process, started in milliseconds. `"workerd"`: the Worker under
+   * Miniflare (needs the optional peer `wrangler`), for suites that must see the Workers runtime itself.
+   */
+  runtime?: "node" | "workerd";
+  /** Scenario files or directories the Node runtime loads at start (as `mockllm serve --scenarios`). */
+  scenarioFiles?: readonly string[];
 }
 
 export interface MockLLM extends AsyncDisposable {
@@ -66,8 +74,17 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
   const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
   for (const [key, value] of Object.entries(QUIET_WRANGLER_ENV)) process.env[key] ??= value;
   const vars = { DEFAULT_WORDS_PER_SECOND: "0", ...options.env };
-  const prebuilt = options.config === undefined ? prebuiltWorker() : undefined;
-  const worker = prebuilt ? await startPrebuilt(prebuilt, vars, adminToken) : await startWithWrangler(options.config, vars, adminToken);
+  const runtime = options.runtime ?? (options.config !== undefined ? "workerd" : "node");
+  if (runtime === "node" && options.config !== undefined) throw new TypeError('`config` runs a Worker: use runtime "workerd"');
+  if (runtime === "workerd" && options.scenarioFiles !== undefined) {
+    throw new TypeError("`scenarioFiles` is for the Node runtime: upload them with `scenarios` under workerd");
+  }
+  let worker: RunningWorker;
+  if (runtime === "node") worker = await startNode(vars, adminToken, options.scenarioFiles);
+  else {
+    const prebuilt = options.config === undefined ? prebuiltWorker() : undefined;
+    worker = prebuilt ? await startPrebuilt(prebuilt, vars, adminToken) : await startWithWrangler(options.config, vars, adminToken);
+  }
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => (stopped ??= worker.dispose());
   try {
@@ -95,6 +112,32 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
 interface RunningWorker {
   url: Promise<string>;
   dispose(): Promise<void>;
+}
+
+/** What this helper uses of the Node runtime (src/runtime/node; bundled to dist/node by `npm run build`). */
+interface NodeRuntimeModule {
+  startServer(opts: {
+    adminToken?: string;
+    vars?: Record<string, string>;
+    scenarios?: readonly string[];
+    watch?: boolean;
+  }): Promise<{ url: string; problems: readonly string[]; close(): Promise<void> }>;
+}
+
+/**
+ * The Node runtime in this process. From the built package it is the bundle in dist/node; from this repo's source,
+ * the TypeScript itself, so a stale build never stands in for the code under test.
+ */
+async function startNode(vars: Record<string, string>, adminToken: string, files: readonly string[] | undefined): Promise<RunningWorker> {
+  const built = import.meta.url.includes("/dist/client/");
+  const spec = built ? "../../node/index.js" : "../../runtime/node/index";
+  const mod = (await import(/* @vite-ignore */ spec)) as NodeRuntimeModule;
+  const server = await mod.startServer({ adminToken, vars, ...(files ? { scenarios: files, watch: false } : {}) });
+  if (server.problems.length > 0) {
+    await server.close();
+    throw new Error(`mockllm: invalid scenario files:\n${server.problems.join("\n")}`);
+  }
+  return { url: Promise.resolve(server.url), dispose: () => server.close() };
 }
 
 /** Settings `npm run build` writes beside the bundled Worker (bin/build-worker.mjs). */
@@ -134,6 +177,9 @@ async function startPrebuilt(
     compatibilityFlags: runtime.compatibilityFlags,
     durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
     kvNamespaces: runtime.kvNamespaces,
+    // Module paths resolve from the bundle's own folder, wherever the package sits relative to the cwd (a hoisted
+    // node_modules in a monorepo puts it above it).
+    modulesRoot: dir,
     bindings: { ...vars, ADMIN_TOKEN: adminToken },
     host: "127.0.0.1",
     port: 0,

@@ -75,16 +75,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const runtime: Runtime = { sessions, scenarios, vars };
   const pending = new Set<Promise<unknown>>();
-  const ctx = {
-    waitUntil(p: Promise<unknown>) {
-      pending.add(p);
-      p.finally(() => pending.delete(p)).catch(() => {});
-    },
+  const waitUntil = (p: Promise<unknown>) => {
+    pending.add(p);
+    p.finally(() => pending.delete(p)).catch(() => {});
   };
   const listener = getRequestListener(
-    async (request) => {
+    async (request, { outgoing }) => {
       try {
-        return await route(request, runtime, ctx);
+        return await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
       } catch (e) {
         return internalError(e);
       }
