@@ -1,6 +1,6 @@
 // The package as users get it: `npm run build` output in a scratch package directory, loaded by
 // plain Node through package.json `exports` and `bin`, and type-checked by a NodeNext consumer.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 let pkg: string;
+let consumer: string;
 
 async function node(args: string[], cwd = pkg): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -32,9 +33,29 @@ beforeAll(async () => {
   if (built.code !== 0) throw new Error(`build failed:\n${built.stdout}${built.stderr}`);
   const worker = await node([join(repo, "bin", "build-worker.mjs"), "--out-dir", join(pkg, "dist")], repo);
   if (worker.code !== 0) throw new Error(`worker build failed:\n${worker.stdout}${worker.stderr}`);
+  const nodeRuntime = await node([join(repo, "bin", "build-node.mjs"), "--out-dir", join(pkg, "dist")], repo);
+  if (nodeRuntime.code !== 0) throw new Error(`node runtime build failed:\n${nodeRuntime.stdout}${nodeRuntime.stderr}`);
+  // A consumer project elsewhere on disk whose node_modules holds the package and its one runtime dependency the
+  // client needs (zod) — no wrangler, no miniflare, no workerd — as a user installing it for the Node runtime has.
+  consumer = await mkdtemp(join(tmpdir(), "mockllm-consumer-"));
+  const installed = join(consumer, "node_modules", "mockllm");
+  await mkdir(installed, { recursive: true });
+  for (const entry of ["package.json", "bin", "dist"]) await cp(join(pkg, entry), join(installed, entry), { recursive: true });
+  await symlink(join(repo, "node_modules", "zod"), join(consumer, "node_modules", "zod"), "dir");
+  await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", type: "module", private: true }));
 }, 180_000);
 afterAll(async () => {
   if (pkg) await rm(pkg, { recursive: true, force: true });
+  if (consumer) await rm(consumer, { recursive: true, force: true });
+});
+
+/** A Node 20 on this machine outside node_modules (the machines' own Node), if there is one. */
+const NODE_20 = ["/usr/bin/node", "/usr/local/bin/node", "/bin/node"].find((p) => {
+  try {
+    return execFileSync(p, ["--version"], { encoding: "utf8" }).startsWith("v20.");
+  } catch {
+    return false;
+  }
 });
 
 async function* walk(dir: string): AsyncGenerator<string> {
@@ -101,10 +122,85 @@ describe("built package", () => {
     });
   });
 
-  it("startMockLLM from the built package runs the prebuilt Worker bundle under Miniflare", async () => {
+  it("startMockLLM from the built package runs the Node runtime in process, without wrangler or workerd, from any cwd", async () => {
     const script = `
       const { startMockLLM, scenario } = await import("mockllm");
-      const mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello from dist").consume(false))] });
+      const t0 = performance.now();
+      const mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello from the Node runtime").consume(false))] });
+      const started = performance.now() - t0;
+      try {
+        const res = await fetch(mock.openaiBaseURL("hi", "t1") + "/chat/completions", {
+          method: "POST",
+          headers: { authorization: "Bearer k", "content-type": "application/json" },
+          body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }),
+        });
+        const journal = await mock.admin.journal("hi", "t1");
+        console.log(JSON.stringify({ status: res.status, text: (await res.json()).choices[0].message.content, journal: journal.map((e) => e.outcome), fast: started < 2000 }));
+      } finally {
+        await mock.stop();
+      }
+      await import("wrangler").then(() => console.log("wrangler resolvable"), () => {});`;
+    const sub = join(consumer, "deeper", "cwd");
+    await mkdir(sub, { recursive: true });
+    const scriptFile = join(consumer, "start-node.mjs");
+    await writeFile(scriptFile, script);
+    const r = await node([scriptFile], sub);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim().split("\n").map((l) => JSON.parse(l))).toStrictEqual([
+      { status: 200, text: "Hello from the Node runtime", journal: ["response"], fast: true },
+    ]);
+  }, 60_000);
+
+  it.skipIf(NODE_20 === undefined)("the Node runtime runs on Node 20, the oldest Node users have", async () => {
+    const script = join(consumer, "node20.mjs");
+    await writeFile(
+      script,
+      `const { startMockLLM, scenario } = await import("mockllm");
+      const mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello").consume(false))] });
+      const res = await fetch(mock.openaiBaseURL("hi") + "/chat/completions", { method: "POST", headers: { authorization: "Bearer k", "content-type": "application/json" }, body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }) });
+      const text = await res.text();
+      await mock.stop();
+      console.log(JSON.stringify({ version: process.version.split(".")[0], status: res.status, done: text.endsWith("data: [DONE]\\n\\n") }));`,
+    );
+    const { stdout, stderr } = await run(NODE_20!, [script], { cwd: consumer });
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout)).toStrictEqual({ version: "v20", status: 200, done: true });
+  }, 60_000);
+
+  it("mockllm serve from the built package: banner, scenarios from a file, requests, clean exit on SIGINT", async () => {
+    const dir = join(consumer, "served");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "greet.json"), JSON.stringify({ name: "greet", steps: [{ consume: false, respond: { text: "Served." } }] }));
+    const child = spawn(process.execPath, [join(consumer, "node_modules", "mockllm", "bin", "mockllm.js"), "serve", "--port", "0", "--admin-token", "tok", "--scenarios", "greet.json"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    for (let i = 0; i < 100 && !out.includes("inspector"); i++) await new Promise((r) => setTimeout(r, 50));
+    const base = /mockllm is ready on (http:\/\/\S+) \(Node runtime\)/.exec(out)?.[1];
+    expect(base, out + err).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(out).toContain("admin token        tok");
+    const res = await fetch(`${base}/s/greet/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer k", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }),
+    });
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("Served.");
+    const list = (await (await fetch(`${base}/admin/scenarios`, { headers: { authorization: "Bearer tok" } })).json()) as { name: string; source: string }[];
+    expect(list.find((s) => s.name === "greet")).toMatchObject({ source: "file" });
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(err).toContain("mockllm: stopped");
+  }, 60_000);
+
+  it("startMockLLM({ runtime: \"workerd\" }) from the built package runs the prebuilt Worker bundle under Miniflare", async () => {
+    const script = `
+      const { startMockLLM, scenario } = await import("mockllm");
+      const mock = await startMockLLM({ runtime: "workerd", scenarios: [scenario("hi").step((s) => s.text("Hello from dist").consume(false))] });
       try {
         const res = await fetch(mock.openaiBaseURL("hi", "t1") + "/chat/completions", {
           method: "POST",

@@ -6,6 +6,8 @@ export interface CliIO {
   cwd: string;
   /** `fetch` for the admin client (default: the global one). */
   fetch?: typeof fetch;
+  /** Ends long-running commands (`serve`) as SIGINT does; tests use it. */
+  signal?: AbortSignal;
 }
 
 /** A mistake in how the command was called: printed with a `--help` hint, exit code 2. */

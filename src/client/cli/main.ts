@@ -11,10 +11,11 @@ import { list } from "./commands/list";
 import { pull } from "./commands/pull";
 import { push } from "./commands/push";
 import { reset } from "./commands/reset";
+import { serve } from "./commands/serve";
 import { validate } from "./commands/validate";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [validate, push, pull, list, journal, reset];
+export const COMMANDS: readonly Command[] = [serve, validate, push, pull, list, journal, reset];
 
 const MAIN_HELP = `Usage: mockllm <command> [options]
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NAME_PATTERN, RESERVED_SESSIONS } from "../../scenario/schema";
 import { AdminClient, toDocument, type Uploadable } from "../admin/client";
+import { loadNodeRuntime } from "../node-runtime";
 
 export interface StartMockLLMOptions {
   /** Scenario documents or builders, uploaded (all or none) before `startMockLLM` resolves. */
@@ -114,25 +115,10 @@ interface RunningWorker {
   dispose(): Promise<void>;
 }
 
-/** What this helper uses of the Node runtime (src/runtime/node; bundled to dist/node by `npm run build`). */
-interface NodeRuntimeModule {
-  startServer(opts: {
-    adminToken?: string;
-    vars?: Record<string, string>;
-    scenarios?: readonly string[];
-    watch?: boolean;
-  }): Promise<{ url: string; problems: readonly string[]; close(): Promise<void> }>;
-}
-
-/**
- * The Node runtime in this process. From the built package it is the bundle in dist/node; from this repo's source,
- * the TypeScript itself, so a stale build never stands in for the code under test.
- */
+/** The Node runtime in this process. */
 async function startNode(vars: Record<string, string>, adminToken: string, files: readonly string[] | undefined): Promise<RunningWorker> {
-  const built = import.meta.url.includes("/dist/client/");
-  const spec = built ? "../../node/index.js" : "../../runtime/node/index";
-  const mod = (await import(/* @vite-ignore */ spec)) as NodeRuntimeModule;
-  const server = await mod.startServer({ adminToken, vars, ...(files ? { scenarios: files, watch: false } : {}) });
+  const { startServer } = await loadNodeRuntime();
+  const server = await startServer({ adminToken, vars, ...(files ? { scenarios: files, watch: false } : {}) });
   if (server.problems.length > 0) {
     await server.close();
     throw new Error(`mockllm: invalid scenario files:\n${server.problems.join("\n")}`);

@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { delimiter } from "node:path";
+import { stringOption, type Command } from "../command";
+import { readyBanner } from "../banner";
+import { EXIT, UsageError } from "../io";
+import { loadNodeRuntime } from "../../node-runtime";
+
+/** Worker variables `serve` reads from its environment, under the same names. */
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER"] as const;
+
+export const serve: Command = {
+  name: "serve",
+  summary: "run mockllm locally on Node (no wrangler, no workerd)",
+  help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
+                     [--persist <dir>] [--no-default-responder]
+
+Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
+inspector, as the hosted Worker serves them. Prints the base URLs and the admin token when ready;
+Ctrl-C ends open streams and exits.
+
+Options:
+  --port <n>               port (default 8787; 0 picks a free one)
+  --host <host>            interface to listen on (default 127.0.0.1)
+  --admin-token <token>    admin bearer token (default: $MOCKLLM_ADMIN_TOKEN, else a new random one)
+  --scenarios <path>       a scenario file or a directory of *.json, loaded at start and reloaded when
+                           changed; repeatable (default: $MOCKLLM_SCENARIOS, paths joined by "${delimiter}")
+  --persist <dir>          keep uploads, sessions, journals and stored responses in <dir> across restarts
+                           (default: memory only)
+  --no-default-responder   requests no scenario selects get a 404 listing the scenarios that could
+                           have matched (DEFAULT_RESPONDER=off)
+
+Environment: DEFAULT_WORDS_PER_SECOND and DEFAULT_RESPONDER as in wrangler.toml.
+
+Example:
+  mockllm serve --port 8787 --scenarios scenarios/`,
+  options: {
+    port: { type: "string" },
+    host: { type: "string" },
+    "admin-token": { type: "string" },
+    scenarios: { type: "string", multiple: true },
+    persist: { type: "string" },
+    "no-default-responder": { type: "boolean" },
+  },
+  async run(values, positionals, io) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const portText = stringOption(values.port) ?? "8787";
+    const port = Number(portText);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got "${portText}"`);
+    const fromEnv = io.env.MOCKLLM_SCENARIOS?.split(delimiter).filter((p) => p !== "") ?? [];
+    const scenarios = Array.isArray(values.scenarios) ? (values.scenarios as string[]) : fromEnv;
+    const adminToken = stringOption(values["admin-token"]) ?? (io.env.MOCKLLM_ADMIN_TOKEN || `mockllm-${randomBytes(12).toString("hex")}`);
+    const vars: Record<string, string | undefined> = Object.fromEntries(VAR_NAMES.map((n) => [n, io.env[n]]));
+    if (values["no-default-responder"] === true) vars.DEFAULT_RESPONDER = "off";
+    const persist = stringOption(values.persist);
+
+    const { startServer } = await loadNodeRuntime();
+    const server = await startServer({
+      port,
+      host: stringOption(values.host) ?? "127.0.0.1",
+      adminToken,
+      scenarios,
+      ...(persist !== undefined ? { persist } : {}),
+      vars,
+      log: (line) => io.stderr(line),
+    }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "EADDRINUSE") throw new UsageError(`port ${port} is in use: pick another with --port (0 = any free port)`);
+      throw err;
+    });
+    for (const p of server.problems) io.stderr(`mockllm: invalid scenario file (not loaded): ${p}`);
+    io.stdout(readyBanner(server.url, adminToken, "Node runtime"));
+
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      io.signal?.addEventListener("abort", stop, { once: true });
+    });
+    await server.close();
+    io.stderr("mockllm: stopped");
+    return EXIT.ok;
+  },
+};
