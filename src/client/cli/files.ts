@@ -7,7 +7,7 @@ import { UsageError } from "./io";
 import { findJsonSyntaxError } from "./json-syntax";
 
 export interface LoadedFile {
-  /** Path as shown to the user (relative to cwd). */
+  /** Path as shown to the user (relative to cwd when below it, else absolute). */
   file: string;
   /** The document exactly as written (what gets uploaded). */
   raw: unknown;
@@ -54,7 +54,8 @@ export async function loadScenarioFiles(files: readonly string[], cwd: string): 
   const seen = new Map<string, string>();
   const out: LoadedFile[] = [];
   for (const abs of files) {
-    const file = relative(cwd, abs) || abs;
+    const rel = relative(cwd, abs);
+    const file = rel !== "" && !rel.startsWith("..") ? rel : abs; // outside the cwd: the whole path reads better
     const text = (await readFile(abs, "utf8")).replace(/^\uFEFF/, ""); // editors on Windows add a BOM
     let raw: unknown;
     try {

@@ -43,6 +43,8 @@ export interface RunningServer {
   readonly runtime: Runtime;
   /** Problems found in scenario files at start (each names the file and a JSON path). */
   readonly problems: readonly string[];
+  /** Stream writers still running (a client disconnect or close() stops them). */
+  readonly openStreams: number;
   /** Stops accepting, ends open streams, writes pending state; safe to call twice. */
   close(): Promise<void>;
 }
@@ -111,6 +113,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     host,
     runtime,
     problems: files?.problems ?? [],
+    get openStreams() {
+      return pending.size;
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();

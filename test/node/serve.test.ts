@@ -1,0 +1,166 @@
+// The Node runtime's own behaviour beyond the shared suites: --persist across restarts, --scenarios reloads,
+// client disconnects and close() ending open streams.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import OpenAI from "openai";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../src/runtime/node/server";
+
+const TOKEN = "node-test-token";
+const dirs: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "mockllm-node-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+function admin(server: RunningServer, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${server.url}/admin${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...init.headers } });
+}
+
+async function chatText(server: RunningServer, prefix: string, text = "hi"): Promise<string | null | undefined> {
+  const openai = new OpenAI({ apiKey: "k", baseURL: `${server.url}${prefix}/v1`, maxRetries: 0 });
+  const res = await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: text }] });
+  return res.choices[0]?.message.content;
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("Node runtime: --persist", () => {
+  it("keeps uploads, sessions (steps used, attempts, journal) and stored responses across a restart", async () => {
+    const dir = await tempDir();
+    const doc = {
+      name: "persisted",
+      steps: [
+        { id: "first", failures: [{ kind: "rate_limit" }], respond: { text: "one" } },
+        { id: "second", respond: { text: "two" } },
+      ],
+    };
+    const a = await startServer({ adminToken: TOKEN, persist: dir });
+    expect((await admin(a, "/scenarios/persisted", { method: "PUT", body: JSON.stringify(doc) })).status).toBe(200);
+    const openai = new OpenAI({ apiKey: "k", baseURL: `${a.url}/s/persisted/run-1/v1`, maxRetries: 1 });
+    const first = await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    expect(first.choices[0]?.message.content).toBe("one");
+    const stored = await new OpenAI({ apiKey: "k", baseURL: `${a.url}/v1` }).responses.create({ model: "gpt-4o", input: "remember me" });
+    await a.close();
+
+    const b = await startServer({ adminToken: TOKEN, persist: dir });
+    try {
+      const list = (await (await admin(b, "/scenarios")).json()) as { name: string; source: string }[];
+      expect(list.find((s) => s.name === "persisted")).toMatchObject({ source: "kv" });
+      const state = (await (await admin(b, "/sessions/persisted/run-1")).json()) as { steps: { id: string; used: boolean; attempts: number }[]; requests: number };
+      expect(state.steps.map((s) => [s.id, s.used, s.attempts])).toStrictEqual([
+        ["first", true, 2],
+        ["second", false, 0],
+      ]);
+      expect(state.requests).toBe(2);
+      const journal = (await (await admin(b, "/sessions/persisted/run-1/requests")).json()) as { seq: number; outcome: string }[];
+      expect(journal.map((e) => [e.seq, e.outcome])).toStrictEqual([
+        [1, "failure"],
+        [2, "response"],
+      ]);
+      // The session goes on where it stopped: the next request gets the second step, journaled as seq 3.
+      expect(await chatText(b, "/s/persisted/run-1")).toBe("two");
+      const again = await new OpenAI({ apiKey: "k", baseURL: `${b.url}/v1` }).responses.retrieve(stored.id);
+      expect(again.output_text).toBe(stored.output_text);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("Node runtime: --scenarios", () => {
+  it("loads files at start, reloads a changed file, and keeps the last good version when a change is invalid", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "live.json");
+    const version = (text: string) => ({ name: "live", steps: [{ consume: false, respond: { text } }] });
+    await writeFile(file, JSON.stringify(version("v1")));
+    const lines: string[] = [];
+    const server = await startServer({ adminToken: TOKEN, scenarios: [dir], log: (l) => lines.push(l) });
+    try {
+      expect(server.problems).toStrictEqual([]);
+      expect(await chatText(server, "/s/live")).toBe("v1");
+
+      await writeFile(file, JSON.stringify({ name: "live", steps: [{ respond: { txt: "typo" } }] }));
+      await until(async () => lines.length, (n) => n > 0);
+      expect(lines.join("\n")).toContain(`invalid scenario file, keeping the last good version: ${file}: $.steps[0].respond.txt: unknown key "txt"`);
+      expect(await chatText(server, "/s/live")).toBe("v1");
+
+      const listed = async () => ((await (await admin(server, "/scenarios/live")).json()) as { steps: { respond: { text: string } }[] }).steps[0]!.respond.text;
+      await writeFile(file, JSON.stringify(version("v2")));
+      expect(await until(listed, (t) => t === "v2")).toBe("v2");
+      // A running session keeps the version it started with (contract section 2); a new session gets the reload.
+      expect(await chatText(server, "/s/live/fresh")).toBe("v2");
+      expect(await chatText(server, "/s/live")).toBe("v1");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("reports an invalid file at start with its JSON path, and serves the others", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, "good.json"), JSON.stringify({ name: "good", steps: [{ respond: { text: "fine" } }] }));
+    await writeFile(join(dir, "bad.json"), JSON.stringify({ name: "bad", steps: [{ respond: { text: 1 } }] }));
+    const server = await startServer({ adminToken: TOKEN, scenarios: [dir], watch: false });
+    try {
+      expect(server.problems).toStrictEqual([`${join(dir, "bad.json")}: $.steps[0].respond.text: Invalid input: expected string, received number`]);
+      expect(await chatText(server, "/s/good")).toBe("fine");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("Node runtime: streams", () => {
+  const slow = { name: "slow", steps: [{ consume: false, respond: { text: "one two three four five six seven eight", stream: { tokensPerSecond: 2 } } }] };
+
+  async function openSlowStream(server: RunningServer, signal?: AbortSignal): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+    await admin(server, "/scenarios/slow", { method: "PUT", body: JSON.stringify(slow) });
+    const res = await fetch(`${server.url}/s/slow/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer k", "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "go" }] }),
+      ...(signal ? { signal } : {}),
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read(); // the role chunk has arrived: the writer is running
+    return reader;
+  }
+
+  it("a client disconnect stops the writer and its timers", async () => {
+    const server = await startServer({ adminToken: TOKEN });
+    try {
+      const abort = new AbortController();
+      await openSlowStream(server, abort.signal);
+      expect(server.openStreams).toBe(1);
+      abort.abort();
+      expect(await until(async () => server.openStreams, (n) => n === 0, 2000)).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("close() ends open streams at once and resolves", async () => {
+    const server = await startServer({ adminToken: TOKEN });
+    const reader = await openSlowStream(server);
+    const t0 = performance.now();
+    await server.close();
+    expect(performance.now() - t0).toBeLessThan(1000);
+    await expect((async () => {
+      for (;;) if ((await reader.read()).done) return "ended";
+    })()).rejects.toThrow();
+    expect(server.openStreams).toBe(0);
+  });
+});
