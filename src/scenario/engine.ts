@@ -4,6 +4,7 @@
  */
 import { turnOf, type CanonicalRequest } from "../canonical/request";
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning } from "../canonical/outcome";
+import { limitReply } from "../canonical/limit";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
 
@@ -68,7 +69,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
 
   const key = attemptKey(index, req.provider);
   const attempt = (state.attempts[key] ?? 0) + 1;
-  const reply = resolveReply(scenario, step, req, `${ctx.scenario}/${ctx.session}/${id}/${attempt}`);
+  const reply = stepReply(scenario, step, req, `${ctx.scenario}/${ctx.session}/${id}/${attempt}`);
   const failure = step.failures?.[attempt - 1];
   if (failure) {
     return {
@@ -82,6 +83,15 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
     journal: { step: id, outcome: "response", reasons: [] },
     change: { attemptKey: key, ...(step.consume === false ? {} : { consume: index }) },
   };
+}
+
+/**
+ * A step's reply as sent: every default applied, then cut at the request's output-token limit unless the step
+ * states its own `finishReason` (a step that says how it ends is sent as written).
+ */
+export function stepReply(scenario: Scenario, step: Step, req: CanonicalRequest, idSeed: string): Reply {
+  const reply = resolveReply(scenario, step, req, idSeed);
+  return step.respond?.finishReason !== undefined ? reply : limitReply(reply, req.maxTokens);
 }
 
 function nearestMisses(
