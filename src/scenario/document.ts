@@ -55,6 +55,10 @@ function flattenIssue(issue: z.core.$ZodIssue, prefix: readonly PropertyKey[], c
       message: `unknown key "${key}"${didYouMean(key, known)}`,
     }));
   }
+  if (issue.code === "invalid_key" && issue.issues.length > 0) {
+    // A record key that fails its own schema: say why, at the key.
+    return issue.issues.map((i) => ({ path: jsonPath(path), message: i.message }));
+  }
   if (issue.code === "invalid_union" && context && schemasAt(context.schema, path).includes(StringMatchSchema)) {
     return stringMatchIssues(issue, path, context);
   }
