@@ -99,3 +99,13 @@ export function pendingToolResults(
       : [],
   );
 }
+
+/** Text of every assistant message in the request, in order. */
+export function assistantMessages(req: CanonicalRequest): string[] {
+  return req.messages.flatMap((m) => (m.role === "assistant" ? [m.text] : []));
+}
+
+/** Every tool call an assistant made earlier in the conversation, in order. */
+export function earlierToolCalls(req: CanonicalRequest): CanonicalToolCall[] {
+  return req.messages.flatMap((m) => (m.role === "assistant" ? m.toolCalls : []));
+}

@@ -4,6 +4,7 @@
  */
 import type { CanonicalRequest } from "../canonical/request";
 import { lastUserMessage } from "../canonical/request";
+import { limitReply, toolCallTokens } from "../canonical/limit";
 import type { Reply, ReplyToolCall } from "../canonical/outcome";
 import { stableHash } from "../http/hash";
 import { wordCount } from "../http/text";
@@ -27,16 +28,22 @@ export interface DefaultMessage {
   toolCalls: ReplyToolCall[];
 }
 
+/** `body`, then `message` verbatim after a blank line (nothing when the message is empty). */
+function echo(body: string, message: string): string {
+  return message === "" ? body : `${body}\n\n${message}`;
+}
+
 /**
- * The lorem answer to `message`: `loremLength(message)` words, then the message echoed verbatim after a blank
- * line; when the message contains `\nReason:`, a reasoning stream of `loremLength("reasoning\n" + message)` words first.
+ * The lorem answer to `message`, as the server test mode (seed 004) streams it: when the message contains
+ * `\nReason:`, a reasoning stream of `loremLength("reasoning\n" + message)` words first; then `loremLength(message)`
+ * words of text. Each stream, reasoning then text, ends with the message echoed verbatim after a blank line.
  * @example loremMessage("hi").text // "lorem ipsum dolor … \n\nhi"
  */
 export function loremMessage(message: string): DefaultMessage {
-  const answer = lorem(loremLength(message));
+  const reasoning = message.includes(REASON_MARKER) ? echo(lorem(loremLength(`reasoning\n${message}`)), message) : undefined;
   return {
-    ...(message.includes(REASON_MARKER) ? { reasoning: lorem(loremLength(`reasoning\n${message}`)) } : {}),
-    text: message === "" ? answer : `${answer}\n\n${message}`,
+    ...(reasoning !== undefined ? { reasoning } : {}),
+    text: echo(lorem(loremLength(message)), message),
     toolCalls: [],
   };
 }
@@ -84,7 +91,7 @@ function requestWords(req: CanonicalRequest): number {
 
 function generatedWords(m: DefaultMessage): { reasoning: number; total: number } {
   const reasoning = wordCount(m.reasoning ?? "");
-  const calls = m.toolCalls.reduce((n, c) => n + Math.max(1, wordCount(c.arguments)), 0);
+  const calls = m.toolCalls.reduce((n, c) => n + toolCallTokens(c), 0);
   return { reasoning, total: reasoning + wordCount(m.text ?? "") + calls };
 }
 
@@ -106,7 +113,8 @@ export function defaultCreated(req: CanonicalRequest): number {
 
 /**
  * The default reply to `req`: driven by an instruction block in the last user message when it holds valid JSON,
- * else the lorem answer. Streams in 5-word chunks at `wordsPerSecond`.
+ * else the lorem answer. Streams in 5-word chunks at `wordsPerSecond`; cut at the request's output-token limit
+ * (`finishReason: "length"`) like any reply.
  * @example defaultReply(req, { wordsPerSecond: 50 })
  */
 export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply {
@@ -138,5 +146,5 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
     idSeed: i === 0 ? seed : `${seed}/choice-${i}`,
   }));
   const [first, ...rest] = choices;
-  return rest.length > 0 ? { ...first!, extraChoices: rest } : first!;
+  return limitReply(rest.length > 0 ? { ...first!, extraChoices: rest } : first!, req.maxTokens);
 }

@@ -10,5 +10,6 @@ import s7 from "../../scenarios/test-runner-verdict.json";
 import s8 from "../../scenarios/testllm-format.json";
 import s9 from "../../scenarios/unknown-tool.json";
 import s10 from "../../scenarios/weather-agent.json";
+import s11 from "../../scenarios/weather-variables.json";
 
-export const BUNDLED: unknown[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10];
+export const BUNDLED: unknown[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11];

@@ -2,10 +2,12 @@
  * The scenario engine: pure and deterministic. Given a scenario, the session's state and a request,
  * it decides the outcome and the state change. The session Durable Object applies the change.
  */
-import { turnOf, type CanonicalRequest } from "../canonical/request";
+import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/request";
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning } from "../canonical/outcome";
+import { limitReply } from "../canonical/limit";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
+import { expandResponse } from "./templates";
 
 /** What a session remembers between requests. */
 export interface SessionState {
@@ -68,7 +70,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
 
   const key = attemptKey(index, req.provider);
   const attempt = (state.attempts[key] ?? 0) + 1;
-  const reply = resolveReply(scenario, step, req, `${ctx.scenario}/${ctx.session}/${id}/${attempt}`);
+  const reply = stepReply(scenario, step, req, `${ctx.scenario}/${ctx.session}/${id}/${attempt}`, ctx.session);
   const failure = step.failures?.[attempt - 1];
   if (failure) {
     return {
@@ -82,6 +84,22 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
     journal: { step: id, outcome: "response", reasons: [] },
     change: { attemptKey: key, ...(step.consume === false ? {} : { consume: index }) },
   };
+}
+
+/**
+ * A step's reply as sent: its templates expanded (`{{vars.city}}`, `{{request.model}}`, …), every default applied,
+ * then cut at the request's output-token limit unless the step states its own `finishReason` (a step that says
+ * how it ends is sent as written).
+ */
+export function stepReply(scenario: Scenario, step: Step, req: CanonicalRequest, idSeed: string, session: string): Reply {
+  const values = {
+    vars: scenario.variables ?? {},
+    request: { model: req.model, lastUserMessage: lastUserMessage(req) ?? "", turn: turnOf(req) },
+    session,
+  };
+  const expanded = step.respond ? { ...step, respond: expandResponse(step.respond, values) } : step;
+  const reply = resolveReply(scenario, expanded, req, idSeed);
+  return step.respond?.finishReason !== undefined ? reply : limitReply(reply, req.maxTokens);
 }
 
 function nearestMisses(

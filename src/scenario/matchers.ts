@@ -2,13 +2,15 @@
  * Matchers and expectations: pure checks of a canonical request that say exactly what failed.
  */
 import {
+  assistantMessages,
+  earlierToolCalls,
   firstUserMessage,
   lastUserMessage,
   pendingToolResults,
   turnOf,
   type CanonicalRequest,
 } from "../canonical/request";
-import type { Expectations, Matcher, StringMatch } from "./schema";
+import { StringMatchSchema, type Expectations, type Matcher, type StringMatch } from "./schema";
 
 /** One condition that did not hold, with what was expected and what the request had. */
 export interface Miss {
@@ -106,10 +108,87 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
       misses.push({ field: `${prefix}.tools`, expected: `tools ${show(matcher.tools)} offered`, actual: show(req.tools) });
     }
   }
+  checkAssistantMessage(misses, prefix, matcher.assistantMessage, req);
+  checkToolCall(misses, prefix, matcher.toolCall, req);
   for (const [name, match] of Object.entries(matcher.headers ?? {})) {
     checkString(misses, `${prefix}.headers.${name.toLowerCase()}`, match, req.headers[name.toLowerCase()]);
   }
   return misses;
+}
+
+// The `toolCall.arguments` matcher: a subset of a tool call's arguments object. Each value is a JSON value
+// (compared exactly; a nested object is again a subset) or a StringMatch object (`{ "contains": "Par" }`), which a
+// string argument must satisfy (any other argument: its JSON text).
+
+/** A StringMatch written as an object; a plain string is a JSON value (an exact match either way). */
+function asStringMatch(value: unknown): StringMatch | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const parsed = StringMatchSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Whether `actual` holds `want`: StringMatch objects match strings, objects match as subsets, arrays element by
+ * element (same length), anything else by equality.
+ * @example argumentsMatch({ city: { contains: "Par" } }, { city: "Paris", days: 3 }) // true
+ */
+export function argumentsMatch(want: unknown, actual: unknown): boolean {
+  const sm = asStringMatch(want);
+  if (sm !== undefined) return stringMatches(sm, typeof actual === "string" ? actual : JSON.stringify(actual));
+  if (Array.isArray(want)) {
+    return Array.isArray(actual) && actual.length === want.length && want.every((w, i) => argumentsMatch(w, actual[i]));
+  }
+  if (want !== null && typeof want === "object") {
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+    return Object.entries(want).every(
+      ([k, w]) => Object.hasOwn(actual, k) && argumentsMatch(w, (actual as Record<string, unknown>)[k]),
+    );
+  }
+  return want === actual;
+}
+
+/** A tool call's arguments text as JSON, or undefined when it is not valid JSON. */
+export function parseArguments(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function checkAssistantMessage(misses: Miss[], prefix: string, match: StringMatch | undefined, req: CanonicalRequest) {
+  if (match === undefined) return;
+  const texts = assistantMessages(req);
+  if (!texts.some((t) => stringMatches(match, t))) {
+    misses.push({
+      field: `${prefix}.assistantMessage`,
+      expected: `an earlier assistant message ${describeStringMatch(match)}`,
+      actual: texts.length === 0 ? "no assistant message" : show(texts),
+    });
+  }
+}
+
+function checkToolCall(misses: Miss[], prefix: string, want: Matcher["toolCall"], req: CanonicalRequest) {
+  if (want === undefined) return;
+  const calls = earlierToolCalls(req);
+  const hit = calls.some(
+    (c) =>
+      (want.name === undefined || stringMatches(want.name, c.name)) &&
+      (want.arguments === undefined || argumentsMatch(want.arguments, parseArguments(c.arguments))),
+  );
+  if (hit) return;
+  const parts = [
+    ...(want.name !== undefined ? [`name ${describeStringMatch(want.name)}`] : []),
+    ...(want.arguments !== undefined ? [`arguments including ${show(want.arguments)}`] : []),
+  ];
+  misses.push({
+    field: `${prefix}.toolCall`,
+    expected: `an earlier tool call${parts.length > 0 ? ` with ${parts.join(", ")}` : ""}`,
+    actual:
+      calls.length === 0
+        ? "no tool call earlier in the conversation"
+        : show(calls.map((c) => ({ name: c.name, arguments: parseArguments(c.arguments) ?? c.arguments }))),
+  });
 }
 
 const TOLERANCE = 1e-6;

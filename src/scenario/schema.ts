@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
+import { templateIssues, VARIABLE_NAME } from "./templates";
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 /** Session names that would make a `/s/{scenario}/{session}/…` prefix ambiguous. */
@@ -57,6 +58,18 @@ export const MatcherSchema = z.strictObject({
     .optional(),
   tools: z.array(z.string()).optional(),
   headers: z.record(z.string(), StringMatchSchema).optional(),
+  /** Any assistant message earlier in the conversation has text matching this. */
+  assistantMessage: StringMatchSchema.optional(),
+  /**
+   * A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments
+   * object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object).
+   */
+  toolCall: z
+    .strictObject({
+      name: StringMatchSchema.optional(),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -200,9 +213,12 @@ export const ScenarioSchema = z
         latencyMs: z.number().min(0).optional(),
       })
       .optional(),
+    /** Values response strings can use as `{{vars.name}}` (names: letters, digits, `_`). */
+    variables: z.record(z.string().regex(VARIABLE_NAME, "variable names are letters, digits and _, not starting with a digit"), z.unknown()).optional(),
     steps: z.array(StepSchema),
   })
   .superRefine((doc, ctx) => {
+    for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
     const seen = new Map<string, number>();
     doc.steps.forEach((step, i) => {
       const id = step.id ?? `step-${i + 1}`;

@@ -177,6 +177,39 @@ describe("scenario builder", () => {
     expect(doc.steps[0]?.failures).toHaveLength(3);
   });
 
+  it("expresses variables and the earlier-conversation matchers (assistantMessage, toolCall)", () => {
+    const doc = scenario("trip")
+      .variables({ city: "Paris" })
+      .variables({ days: 3 })
+      .step("ask", (s) => s.toolCall("get_weather", { city: "{{vars.city}}", days: "{{vars.days}}" }))
+      .step("answer", (s) =>
+        s
+          .matchToolCall("get_weather", { city: { contains: "Par" } })
+          .matchAssistantMessage({ regex: "^$" })
+          .text("{{vars.city}}: sunny for {{vars.days}} days ({{request.model}}, {{session}})"),
+      )
+      .step((s) => s.matchToolCall().text("any call"))
+      .build();
+    expect(JSON.stringify(doc)).toBe(
+      JSON.stringify({
+        name: "trip",
+        variables: { city: "Paris", days: 3 },
+        steps: [
+          { id: "ask", respond: { toolCalls: [{ name: "get_weather", arguments: { city: "{{vars.city}}", days: "{{vars.days}}" } }] } },
+          {
+            id: "answer",
+            match: { toolCall: { name: "get_weather", arguments: { city: { contains: "Par" } } }, assistantMessage: { regex: "^$" } },
+            respond: { text: "{{vars.city}}: sunny for {{vars.days}} days ({{request.model}}, {{session}})" },
+          },
+          { match: { toolCall: {} }, respond: { text: "any call" } },
+        ],
+      }),
+    );
+    expect(() => scenario("x").variables({ city: "Paris" }).step((s) => s.text("{{vars.town}}")).build()).toThrow(
+      "$.steps[0].respond.text: unknown reference {{vars.town}} (variables: city)",
+    );
+  });
+
   it("guards misuse with clear errors", () => {
     expect(() => step().failTimes(-1, "overloaded")).toThrow(RangeError);
     expect(() => step().failTimes(1.5, "overloaded")).toThrow("failTimes: times must be a whole number >= 0, got 1.5");

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/client/cli/main";
+import { describeChange } from "../../src/client/cli/commands/push";
 import { startMockLLM, type MockLLM } from "../../src/client/index";
 
 let mock: MockLLM;
@@ -197,6 +198,44 @@ describe("mockllm push", () => {
         `pushed 2 scenarios to ${mock.url}: 0 created, 1 updated, 1 unchanged`,
       ].join("\n"),
     );
+  });
+});
+
+describe("push: what one name's upload did, from the listing before it", () => {
+  it.each([
+    { name: "new", before: undefined, change: "created", detail: "v2" },
+    { name: "bundled, same content", before: { name: "x", version: "v2", source: "bundled" as const }, change: "created", detail: "v2  in KV (was bundled)" },
+    { name: "bundled, other content", before: { name: "x", version: "v1", source: "bundled" as const }, change: "created", detail: "v1 → v2  in KV (was bundled)" },
+    { name: "kv, same", before: { name: "x", version: "v2", source: "kv" as const }, change: "unchanged", detail: "v2" },
+    { name: "kv, changed", before: { name: "x", version: "v1", source: "kv" as const }, change: "updated", detail: "v1 → v2" },
+  ])("$name → $change", ({ before, change, detail }) => {
+    expect(describeChange(before, "v2")).toStrictEqual({ change, detail });
+  });
+});
+
+describe("mockllm push over a bundled scenario", () => {
+  it("says it was created in KV (was bundled), then unchanged; the listing shows source kv", async () => {
+    const bundled = (await mock.admin.list()).find((s) => s.name === "unknown-tool");
+    expect(bundled?.source).toBe("bundled");
+    const raw = await readFile(join(import.meta.dirname, "../../scenarios/unknown-tool.json"), "utf8");
+    await files("over-bundled", { "unknown-tool.json": raw });
+    try {
+      const first = await cli(["push", "over-bundled"], server());
+      const now = (await mock.admin.list()).find((s) => s.name === "unknown-tool");
+      expect(now?.source).toBe("kv");
+      const version = now!.version === bundled!.version ? now!.version : `${bundled!.version} → ${now!.version}`;
+      expect(first).toStrictEqual({
+        code: 0,
+        out: [`created  unknown-tool  ${version}  in KV (was bundled)`, `pushed 1 scenario to ${mock.url}: 1 created, 0 updated, 0 unchanged`].join("\n"),
+        err: "",
+      });
+      const again = await cli(["push", "over-bundled"], server());
+      expect(again.out).toBe(
+        [`unchanged  unknown-tool  ${now!.version}`, `pushed 1 scenario to ${mock.url}: 0 created, 0 updated, 1 unchanged`].join("\n"),
+      );
+    } finally {
+      await mock.admin.delete("unknown-tool");
+    }
   });
 });
 

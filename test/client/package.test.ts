@@ -112,7 +112,7 @@ describe("built package", () => {
     expect(await node(["bin/mockllm.js", "validate", "good.json", "bad.json"])).toStrictEqual({
       code: 1,
       stdout: "ok    good.json  good (1 step)\n2 files: 1 valid, 1 invalid\n",
-      stderr: 'FAIL  bad.json\n  $.steps[0].respond.txt: unknown key "txt"\n',
+      stderr: 'FAIL  bad.json\n  $.steps[0].respond.txt: unknown key "txt"; did you mean "text"?\n',
     });
     const noToken = await node(["bin/mockllm.js", "list", "--url", "http://127.0.0.1:9"]);
     expect(noToken).toStrictEqual({

@@ -32,6 +32,19 @@ describe("default responder on /v1/messages", () => {
     expect(msg.model).toBe(MODEL);
   });
 
+  it("max_tokens: stops there with stop_reason max_tokens and output_tokens = words sent, JSON and SSE", async () => {
+    const message = "Tell me about Paris";
+    expect(loremLength(message)).toBeGreaterThan(100);
+    const params = { ...ask(message), max_tokens: 100 };
+    const msg = await client.messages.create(params);
+    expect(msg.content).toEqual([{ type: "text", text: lorem(100) }]);
+    expect(msg.stop_reason).toBe("max_tokens");
+    expect(msg.usage.output_tokens).toBe(100);
+    const streamed = await client.messages.stream(params).finalMessage();
+    expect(streamed.content).toEqual(msg.content);
+    expect([streamed.stop_reason, streamed.usage.output_tokens]).toEqual(["max_tokens", 100]);
+  });
+
   it("\\nReason: a thinking block first, streamed as 5-word thinking deltas before any text delta", async () => {
     const message = "What is 2+2?\nReason: think hard";
     const events: Anthropic.MessageStreamEvent[] = [];
@@ -43,7 +56,7 @@ describe("default responder on /v1/messages", () => {
     expect(deltas.findLastIndex((d) => d.type === "thinking_delta")).toBeLessThan(firstText);
     for (const d of deltas) if (d.type === "thinking_delta") expect(d.thinking.trim().split(/\s+/).length).toBeLessThanOrEqual(5);
     expect(final.content.map((b) => b.type)).toEqual(["thinking", "text"]);
-    expect(final.content[0]).toMatchObject({ type: "thinking", thinking: lorem(443) });
+    expect(final.content[0]).toMatchObject({ type: "thinking", thinking: `${lorem(443)}\n\n${message}` });
     expect(final.content[1]).toMatchObject({ type: "text", text: `${lorem(169)}\n\n${message}` });
   });
 

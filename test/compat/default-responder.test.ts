@@ -71,7 +71,7 @@ describe("default responder: lorem answer", () => {
     expect(delta(last)).toEqual({});
   });
 
-  it("\\nReason: streams `reasoning` deltas first (never reasoning_content), then text, then the echo", async () => {
+  it("\\nReason: streams `reasoning` deltas first (never reasoning_content), each stream ending with the echo", async () => {
     const message = "What is 2+2?\nReason: think hard";
     const all = await chunks(message);
     const kinds = all.flatMap((c) => {
@@ -84,7 +84,7 @@ describe("default responder: lorem answer", () => {
     expect(kinds.lastIndexOf("reasoning")).toBeLessThan(firstContent);
     expect(all.some((c) => "reasoning_content" in delta(c))).toBe(false);
     const reasoning = all.map((c) => delta(c).reasoning).filter((p) => typeof p === "string").join("");
-    expect(reasoning).toBe(lorem(loremLength(`reasoning\n${message}`)));
+    expect(reasoning).toBe(`${lorem(loremLength(`reasoning\n${message}`))}\n\n${message}`);
     const content = all.map((c) => delta(c).content ?? "").join("");
     expect(content).toBe(`${lorem(169)}\n\n${message}`);
     expect(content.endsWith(message)).toBe(true);
@@ -93,7 +93,7 @@ describe("default responder: lorem answer", () => {
     const msg = json.choices[0]!.message as unknown as Record<string, unknown>;
     expect(msg.reasoning).toBe(reasoning);
     expect(msg.reasoning_content).toBeUndefined();
-    expect(json.usage?.completion_tokens_details?.reasoning_tokens).toBe(443);
+    expect(json.usage?.completion_tokens_details?.reasoning_tokens).toBe(443 + 6);
   });
 
   it("same input twice → the same bytes, JSON and SSE (ids and created included)", async () => {

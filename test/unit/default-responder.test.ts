@@ -31,10 +31,10 @@ describe("loremMessage", () => {
     expect(m.toolCalls).toEqual([]);
   });
 
-  it("streams reasoning first when the message contains \\nReason:", () => {
+  it("streams reasoning first when the message contains \\nReason:, each stream ending with the echo (seed 004)", () => {
     const message = "What is 2+2?\nReason: think hard";
     const m = loremMessage(message);
-    expect(m.reasoning).toBe(lorem(443));
+    expect(m.reasoning).toBe(`${lorem(443)}\n\n${message}`);
     expect(m.text).toBe(`${lorem(169)}\n\n${message}`);
   });
 
@@ -130,6 +130,42 @@ describe("defaultReply", () => {
     expect(choices[1]!.finishReason).toBe("tool_calls");
     expect(choices[1]!.idSeed).not.toBe(choices[0]!.idSeed);
     expect(reply.usage.outputTokens).toBe(6 + 1);
+  });
+
+  it("max tokens: the lorem answer stops at the limit with finishReason length; usage counts what was sent", () => {
+    const message = "What is 2+2?\nReason: think hard"; // 443 reasoning words + echo (6), 169 text words + echo (6)
+    const reply = defaultReply(request(message, { maxTokens: 100 }), { wordsPerSecond: 0 });
+    expect(reply.reasoning).toEqual([{ type: "thinking", text: lorem(100) }]);
+    expect(reply.text).toBe("");
+    expect(reply.finishReason).toBe("length");
+    expect(reply.usage).toMatchObject({ outputTokens: 100, reasoningTokens: 100 });
+
+    const both = defaultReply(request(message, { maxTokens: 460 }), { wordsPerSecond: 0 });
+    expect((both.reasoning[0] as { text: string }).text).toBe(`${lorem(443)}\n\n${message}`);
+    expect(both.text).toBe(lorem(11));
+    expect(both.usage).toMatchObject({ outputTokens: 460, reasoningTokens: 449 });
+    expect(both.finishReason).toBe("length");
+  });
+
+  it("max tokens: a cut inside the echo keeps the words sent; a limit the answer fits in changes nothing", () => {
+    const cut = defaultReply(request("hello there", { maxTokens: loremLength("hello there") + 1 }), { wordsPerSecond: 0 });
+    expect(cut.text).toBe(`${lorem(loremLength("hello there"))}\n\nhello`);
+    expect(cut.usage.outputTokens).toBe(loremLength("hello there") + 1);
+    const whole = defaultReply(request("hello there", { maxTokens: loremLength("hello there") + 2 }), { wordsPerSecond: 0 });
+    expect(whole).toEqual(defaultReply(request("hello there"), { wordsPerSecond: 0 }));
+    expect(whole.finishReason).toBe("stop");
+  });
+
+  it("max tokens: instruction messages after the cut are not sent; a tool call that does not fit whole is dropped", () => {
+    const plan = { messages: [{ text_message: { length: 6 } }, { tool_call: [{ name: "lookup", args: { id: 1 } }] }] };
+    const reply = defaultReply(request(instruction(plan), { maxTokens: 6 }), { wordsPerSecond: 0 });
+    expect(replyChoices(reply)).toHaveLength(1);
+    expect(reply.text).toBe(lorem(6));
+    expect(reply.finishReason).toBe("length");
+    expect(reply.usage.outputTokens).toBe(6);
+    const four = defaultReply(request(instruction(plan), { maxTokens: 4 }), { wordsPerSecond: 0 });
+    expect(four.text).toBe(lorem(4));
+    expect(replyChoices(four)).toHaveLength(1);
   });
 
   it("invalid instruction JSON falls back to the lorem answer, echo included", () => {

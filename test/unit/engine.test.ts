@@ -165,3 +165,53 @@ describe("reply defaults", () => {
     expect(d!.outcome.reply.latencyMs).toBe(5);
   });
 });
+
+describe("the request's output-token limit (max_tokens and its kin)", () => {
+  const reply = (d: ReturnType<typeof decide>) => {
+    if (d.outcome.kind !== "reply") throw new Error(`expected a reply, got ${d.outcome.kind}`);
+    return d.outcome.reply;
+  };
+  const long = "one two three four five six seven eight";
+
+  it("cuts scripted text at maxTokens words, finishReason length, usage = words sent", () => {
+    const sc = scenario({ name: "demo", steps: [{ consume: false, respond: { text: long, usage: { outputTokens: 500 } } }] });
+    const [cut] = run(sc, [req({ maxTokens: 3 })]);
+    expect(reply(cut!)).toMatchObject({ text: "one two three", finishReason: "length" });
+    expect(reply(cut!).usage).toEqual({ inputTokens: 64, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    const [fits] = run(sc, [req({ maxTokens: 8 })]);
+    expect(reply(fits!)).toMatchObject({ text: long, finishReason: "stop" });
+    expect(reply(fits!).usage.outputTokens).toBe(500);
+  });
+
+  it("reasoning counts first; tool calls that do not fit whole are not sent", () => {
+    const sc = scenario({
+      name: "demo",
+      steps: [
+        {
+          consume: false,
+          respond: { reasoning: "a b c d", text: "e f", toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] },
+        },
+      ],
+    });
+    const [two] = run(sc, [req({ maxTokens: 2 })]);
+    expect(reply(two!)).toMatchObject({ reasoning: [{ type: "thinking", text: "a b" }], text: "", toolCalls: [], finishReason: "length" });
+    expect(reply(two!).usage).toMatchObject({ outputTokens: 2, reasoningTokens: 2 });
+    const [six] = run(sc, [req({ maxTokens: 6 })]);
+    expect(reply(six!)).toMatchObject({ text: "e f", toolCalls: [], finishReason: "length" });
+    const [seven] = run(sc, [req({ maxTokens: 7 })]);
+    expect(reply(seven!)).toMatchObject({ finishReason: "tool_calls", toolCalls: [{ name: "get_weather" }] });
+  });
+
+  it("a step with an explicit finishReason is sent as written", () => {
+    const sc = scenario({ name: "demo", steps: [{ consume: false, respond: { text: long, finishReason: "stop" } }] });
+    const [d] = run(sc, [req({ maxTokens: 2 })]);
+    expect(reply(d!)).toMatchObject({ text: long, finishReason: "stop" });
+    expect(reply(d!).usage.outputTokens).toBe(32);
+  });
+
+  it("the reply a scripted failure is cut from obeys the limit too", () => {
+    const sc = scenario({ name: "demo", steps: [{ failures: [{ kind: "network_error", afterChunks: 1 }], respond: { text: long } }] });
+    const [d] = run(sc, [req({ maxTokens: 4 })]);
+    expect(d!.outcome.kind === "failure" && d!.outcome.reply.text).toBe("one two three four");
+  });
+});

@@ -109,3 +109,55 @@ describe("expectationMisses", () => {
     ]);
   });
 });
+
+describe("assistantMessage and toolCall (seed 001): what happened earlier in the conversation", () => {
+  const history = req({}, [
+    { role: "user", text: "weather in Paris and Rome?" },
+    {
+      role: "assistant",
+      text: "Let me check Paris first.",
+      toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris","days":3,"units":{"temp":"C","wind":"kmh"},"tags":["a","b"]}' }],
+      reasoning: [],
+    },
+    { role: "tool", toolCallId: "call_1", content: "sunny", isError: false },
+    { role: "assistant", text: "Paris is sunny.", toolCalls: [{ id: "call_2", name: "search", arguments: "{not json" }], reasoning: [] },
+    { role: "user", text: "and Rome?" },
+  ]);
+
+  it.each<{ name: string; matcher: Matcher; misses: string[] }>([
+    { name: "assistantMessage: any earlier assistant text", matcher: { assistantMessage: { contains: "sunny" } }, misses: [] },
+    { name: "assistantMessage exact, first message", matcher: { assistantMessage: "Let me check Paris first." }, misses: [] },
+    {
+      name: "assistantMessage miss lists the texts",
+      matcher: { assistantMessage: { regex: "^Rome" } },
+      misses: ['match.assistantMessage: expected an earlier assistant message matching /^Rome/, got ["Let me check Paris first.","Paris is sunny."]'],
+    },
+    { name: "toolCall by name", matcher: { toolCall: { name: "get_weather" } }, misses: [] },
+    { name: "toolCall by name regex", matcher: { toolCall: { name: { regex: "^get_" } } }, misses: [] },
+    { name: "toolCall arguments: a subset", matcher: { toolCall: { name: "get_weather", arguments: { city: "Paris" } } }, misses: [] },
+    { name: "toolCall arguments: JSON values, nested subset", matcher: { toolCall: { arguments: { days: 3, units: { temp: "C" } } } }, misses: [] },
+    { name: "toolCall arguments: StringMatch values", matcher: { toolCall: { arguments: { city: { contains: "Par" }, days: { regex: "^3$" } } } }, misses: [] },
+    { name: "toolCall arguments: arrays compare whole", matcher: { toolCall: { arguments: { tags: ["a", "b"] } } }, misses: [] },
+    {
+      name: "toolCall arguments: a different value misses",
+      matcher: { toolCall: { name: "get_weather", arguments: { city: "Rome" } } },
+      misses: [
+        'match.toolCall: expected an earlier tool call with name "get_weather", arguments including {"city":"Rome"}, got [{"name":"get_weather","arguments":{"city":"Paris","days":3,"units":{"temp":"C","wind":"kmh"},"tags":["a","b"]}},{"name":"search","arguments":"{not json"}]',
+      ],
+    },
+    { name: "toolCall arguments: a missing key misses", matcher: { toolCall: { arguments: { country: "FR" } } }, misses: ["x"] },
+    { name: "toolCall arguments: an array with fewer elements misses", matcher: { toolCall: { arguments: { tags: ["a"] } } }, misses: ["x"] },
+    { name: "toolCall arguments never match invalid JSON", matcher: { toolCall: { name: "search", arguments: {} } }, misses: ["x"] },
+  ])("$name", ({ matcher, misses }) => {
+    const got = matchMisses(matcher, history).map(describeMiss);
+    if (misses[0] === "x") expect(got).toEqual([expect.stringMatching(/^match\.toolCall: expected an earlier tool call with /)]);
+    else expect(got).toEqual(misses);
+  });
+
+  it("no history: says there was none", () => {
+    expect(matchMisses({ assistantMessage: "x", toolCall: {} }, req()).map(describeMiss)).toEqual([
+      'match.assistantMessage: expected an earlier assistant message "x", got no assistant message',
+      "match.toolCall: expected an earlier tool call, got no tool call earlier in the conversation",
+    ]);
+  });
+});

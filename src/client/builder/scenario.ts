@@ -71,6 +71,14 @@ export class ScenarioBuilder {
   }
 
   /**
+   * Scenario variables (any JSON values) that response strings use as `{{vars.name}}`; merges with earlier calls.
+   * @example scenario("x").variables({ city: "Paris" }).step((s) => s.text("Sunny in {{vars.city}}."))
+   */
+  variables(variables: Record<string, unknown>): ScenarioBuilder {
+    return this.#with({ variables: { ...this.#doc.variables, ...variables } });
+  }
+
+  /**
    * Appends a step: a callback on a fresh step builder, a builder, or a plain step object.
    * With an id first, names the step.
    * @example scenario("x").step("ask", (s) => s.match({ turn: 1 }).toolCall("search", { q: "x" }))
@@ -102,6 +110,7 @@ export class ScenarioBuilder {
       ...(d.onMismatch !== undefined ? { onMismatch: d.onMismatch } : {}),
       ...(d.strict !== undefined ? { strict: d.strict } : {}),
       ...(d.defaults !== undefined ? { defaults: d.defaults } : {}),
+      ...(d.variables !== undefined ? { variables: d.variables } : {}),
       steps: d.steps,
     };
   }

@@ -12,6 +12,7 @@ import type {
   ResponseInput,
   StepInput,
   StreamOptionsInput,
+  StringMatchInput,
   ToolCallInput,
   UsageInput,
 } from "./types";
@@ -39,6 +40,25 @@ export class StepBuilder {
    */
   match(matcher: MatcherInput): StepBuilder {
     return this.#with({ match: { ...this.#step.match, ...matcher } });
+  }
+
+  /**
+   * Matches only when an earlier assistant message in the conversation has matching text.
+   * @example s.matchAssistantMessage({ contains: "Let me check" }).text("Done.")
+   */
+  matchAssistantMessage(match: StringMatchInput): StepBuilder {
+    return this.match({ assistantMessage: match });
+  }
+
+  /**
+   * Matches only when a tool call earlier in the conversation has this name and (a subset of) these arguments;
+   * argument values are JSON values or StringMatch objects.
+   * @example s.matchToolCall("get_weather", { city: { contains: "Par" } }).text("Sunny in Paris.")
+   */
+  matchToolCall(name?: StringMatchInput, args?: Record<string, unknown>): StepBuilder {
+    return this.match({
+      toolCall: { ...(name !== undefined ? { name } : {}), ...(args !== undefined ? { arguments: args } : {}) },
+    });
   }
 
   /**

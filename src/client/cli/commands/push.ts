@@ -1,5 +1,6 @@
 import type { ScenarioInput } from "../../builder/types";
 import { MockLLMAdminError } from "../../admin/errors";
+import type { ScenarioSummary } from "../../admin/types";
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, type Command } from "../command";
 import { collectFiles, loadScenarioFiles, type LoadedFile } from "../files";
 import { EXIT, table } from "../io";
@@ -11,7 +12,9 @@ export const push: Command = {
   help: `Usage: mockllm push <file|dir>... [--url <url>] [--token <token>]
 
 Validates the files locally, then uploads them in one bulk request: either all are stored
-or none. Shows for each scenario whether it was created, updated or unchanged.
+or none. Shows for each scenario whether it was created, updated or unchanged in KV; a
+scenario that was only bundled before is "created … in KV (was bundled)": from now on the
+KV copy answers (delete it to get the bundled one back).
 
 Options:
 ${SERVER_HELP}
@@ -35,19 +38,9 @@ Example:
     });
     const counts = { created: 0, updated: 0, unchanged: 0 };
     const rows = results.map((r) => {
-      const old = before.get(r.name);
-      const change =
-        old === undefined || old.source === "bundled"
-          ? old?.version === r.version
-            ? "unchanged"
-            : "created"
-          : old.version === r.version
-            ? "unchanged"
-            : "updated";
-      counts[change]++;
-      const note = old?.source === "bundled" && change === "created" ? " (overrides bundled)" : "";
-      const version = change === "updated" && old ? `${old.version} → ${r.version}` : r.version;
-      return [change, r.name, version + note];
+      const row = describeChange(before.get(r.name), r.version);
+      counts[row.change]++;
+      return [row.change, r.name, row.detail];
     });
     io.stdout(table(rows));
     io.stdout(
@@ -57,6 +50,23 @@ Example:
     return EXIT.ok;
   },
 };
+
+/**
+ * What a push did to one name, from the listing taken before it (`GET /admin/scenarios`): nothing in KV before
+ * (absent, or only bundled) is a creation; a KV document is updated or unchanged by its content hash.
+ */
+export function describeChange(
+  before: ScenarioSummary | undefined,
+  version: string,
+): { change: "created" | "updated" | "unchanged"; detail: string } {
+  if (before === undefined) return { change: "created", detail: version };
+  if (before.source === "bundled") {
+    const v = before.version === version ? version : `${before.version} → ${version}`;
+    return { change: "created", detail: `${v}  in KV (was bundled)` };
+  }
+  if (before.version === version) return { change: "unchanged", detail: version };
+  return { change: "updated", detail: `${before.version} → ${version}` };
+}
 
 /** The server's bulk issues point at `$[i]`; show them against the file that document came from. */
 function byFile(err: MockLLMAdminError, files: readonly LoadedFile[]): MockLLMAdminError {
