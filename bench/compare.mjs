@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// `npm run bench`: the same scripted workload against mockllm's Node runtime, its Worker under Miniflare and under
+// `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
+// process tree, so every figure can be read as a ratio taken in one run on the same machine.
+//   node bench/compare.mjs [--duration 5] [--only node,peer] [--markdown docs/performance-table.md]
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import OpenAI from "openai";
+import { usage } from "./proc.mjs";
+import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "5" },
+    only: { type: "string" },
+    markdown: { type: "string" },
+    conversations: { type: "string", default: "200" },
+  },
+});
+const DURATION = Number(values.duration);
+const CONVERSATIONS = Number(values.conversations);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+
+const TARGETS = [
+  { key: "node", label: "mockllm Node runtime", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm" },
+  { key: "peer", label: "peer (aimock 1.43)", launcher: here("./servers/aimock.mjs"), kind: "peer" },
+  { key: "floor", label: "floor (bare node:http)", launcher: here("./servers/bare.mjs"), kind: "floor" },
+  { key: "miniflare", label: "mockllm Worker, Miniflare", launcher: here("./servers/mockllm-miniflare.mjs"), kind: "mockllm" },
+  { key: "wrangler", label: "mockllm `wrangler dev`", launcher: here("./servers/mockllm-wrangler-dev.mjs"), kind: "mockllm" },
+].filter((t) => !values.only || values.only.split(",").includes(t.key));
+
+function start(target) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [target.launcher], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
+      if (url) resolve({ child, url, startMs: performance.now() - t0 });
+    });
+    child.on("exit", (code) => reject(new Error(`${target.label} exited with ${code}`)));
+  });
+}
+
+function cannon(url, body, connections, duration = DURATION) {
+  return autocannon({
+    url,
+    method: "POST",
+    connections,
+    duration,
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    body,
+  });
+}
+
+/** 200 two-turn tool conversations through the openai SDK (10 at a time): conversations per second. */
+async function conversations(baseURL) {
+  const openai = new OpenAI({ apiKey: "sk-bench", baseURL, maxRetries: 0 });
+  const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+  const one = async () => {
+    const messages = [{ role: "user", content: "What is the weather in Paris?" }];
+    const first = await openai.chat.completions.create({ model: "gpt-4o", messages, tools });
+    const call = first.choices[0].message.tool_calls?.[0];
+    if (!call) throw new Error("no tool call");
+    const second = await openai.chat.completions.create({
+      model: "gpt-4o",
+      tools,
+      messages: [...messages, first.choices[0].message, { role: "tool", tool_call_id: call.id, content: "sunny" }],
+    });
+    if (!second.choices[0].message.content) throw new Error("no answer");
+  };
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (next++ < CONVERSATIONS) await one();
+  }));
+  return CONVERSATIONS / ((performance.now() - t0) / 1000);
+}
+
+async function measure(target) {
+  const { child, url, startMs } = await start(target);
+  const p = paths(target.kind);
+  const idle = usage(child.pid);
+  let peak = idle.rssMB;
+  const sampler = setInterval(() => (peak = Math.max(peak, usage(child.pid).rssMB)), 100);
+  try {
+    await cannon(url + p.json, JSON_BODY, 10, 2); // warm-up: JIT, caches
+    const cpu0 = usage(child.pid).cpuMs;
+    const c50 = await cannon(url + p.json, JSON_BODY, 50);
+    const cpuPer1000 = ((usage(child.pid).cpuMs - cpu0) / c50.requests.total) * 1000;
+    const c1 = await cannon(url + p.json, JSON_BODY, 1);
+    const stream = await cannon(url + p.stream, STREAM_BODY, 50);
+    const conv = target.kind === "floor" ? undefined : await conversations(url + p.toolsBase);
+    const errors = [c50, c1, stream].reduce((n, r) => n + r.errors + r.non2xx, 0);
+    return {
+      startMs,
+      idleMB: idle.rssMB,
+      peakMB: Math.max(peak, usage(child.pid).rssMB),
+      c50: c50.requests.average,
+      c50p50: c50.latency.p50,
+      c50p99: c50.latency.p99,
+      c1: c1.requests.average,
+      c1p50: c1.latency.p50,
+      c1p99: c1.latency.p99,
+      stream: stream.requests.average,
+      conv,
+      cpuPer1000,
+      errors,
+    };
+  } finally {
+    clearInterval(sampler);
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+}
+
+const results = {};
+for (const t of TARGETS) {
+  process.stderr.write(`bench: ${t.label}…\n`);
+  results[t.key] = await measure(t);
+}
+
+const fmt = (n, digits = 0) => (n === undefined ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const ROWS = [
+  ["JSON turn c=50 (req/s)", "c50", 0, "higher"],
+  ["  p50 / p99 (ms)", (r) => `${fmt(r.c50p50, 1)} / ${fmt(r.c50p99, 1)}`],
+  ["JSON turn c=1 (req/s)", "c1", 0, "higher"],
+  ["  p50 / p99 (ms)", (r) => `${fmt(r.c1p50, 2)} / ${fmt(r.c1p99, 2)}`],
+  ["200-word stream c=50 (req/s)", "stream", 0, "higher"],
+  [`${CONVERSATIONS} openai-SDK tool conversations (conv/s)`, "conv", 0, "higher"],
+  ["start-up to ready (ms)", "startMs", 0, "lower"],
+  ["RSS idle (MB)", "idleMB", 0, "lower"],
+  ["RSS peak (MB)", "peakMB", 0, "lower"],
+  ["server CPU per 1,000 JSON turns (ms)", "cpuPer1000", 0, "lower"],
+  ["errors + non-2xx", "errors", 0, "lower"],
+];
+const keys = TARGETS.map((t) => t.key);
+const header = ["figure", ...TARGETS.map((t) => t.label), ...(results.node && results.peer ? ["Node ÷ peer"] : []), ...(results.node && results.floor ? ["Node ÷ floor"] : [])];
+const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+for (const [label, key, digits] of ROWS) {
+  const cells = keys.map((k) => (typeof key === "function" ? key(results[k]) : fmt(results[k][key], digits)));
+  const ratio = (other) => {
+    if (typeof key === "function" || !results.node || !results[other]) return undefined;
+    const a = results.node[key];
+    const b = results[other][key];
+    return a === undefined || b === undefined || b === 0 ? "–" : `${(a / b).toFixed(2)}×`;
+  };
+  const extra = [ratio("peer"), ratio("floor")].filter((x) => x !== undefined);
+  lines.push(`| ${[label, ...cells, ...extra].join(" | ")} |`);
+}
+const table = lines.join("\n");
+console.log(table);
+if (values.markdown) writeFileSync(values.markdown, `${table}\n`);

@@ -1,0 +1,39 @@
+// The scripted workload every bench target serves: the same answers for mockllm (as scenarios), the peer
+// (as fixtures) and the floor (a fixed body). Imported by the server launchers and by bench/compare.ts.
+export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "bench json" }] });
+export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
+export const WORDS_200 = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
+export const JSON_TEXT = "Hello from the bench.";
+
+/** mockllm scenarios: reusable steps, so every request of a run is answered the same way. */
+export const SCENARIOS = [
+  { name: "bench", steps: [{ consume: false, respond: { text: JSON_TEXT } }] },
+  { name: "bench-stream", steps: [{ consume: false, respond: { text: WORDS_200 } }] },
+  {
+    name: "bench-tools",
+    steps: [
+      { consume: false, match: { toolResult: { name: "get_weather" } }, respond: { text: "It is sunny in Paris." } },
+      { consume: false, respond: { toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }] } },
+    ],
+  },
+];
+
+/** Paths per target kind: mockllm selects scenarios by prefix; the peer and the floor answer on the plain path. */
+export function paths(kind) {
+  const mock = kind.startsWith("mockllm");
+  return {
+    json: mock ? "/s/bench/b1/v1/chat/completions" : "/v1/chat/completions",
+    stream: mock ? "/s/bench-stream/b1/v1/chat/completions" : "/v1/chat/completions",
+    toolsBase: mock ? "/s/bench-tools/b1/v1" : "/v1",
+  };
+}
+
+/** Uploads the scenarios to a mockllm instance. */
+export async function uploadScenarios(url, token) {
+  const res = await fetch(`${url}/admin/scenarios`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(SCENARIOS),
+  });
+  if (!res.ok) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
+}
