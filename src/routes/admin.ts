@@ -5,6 +5,7 @@ import { Router, type IRequest } from "itty-router";
 import type { Env } from "../env";
 import { MAX_BODY_BYTES } from "../http/body";
 import { safeDecode } from "../http/url";
+import { shownName } from "./names";
 import { scenarioJsonSchema } from "../scenario/json-schema";
 import { NAME_PATTERN } from "../scenario/schema";
 import {
@@ -54,7 +55,7 @@ async function readBody(request: Request): Promise<{ ok: true; value: unknown } 
 }
 
 function validName(name: string): Response | undefined {
-  return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+  return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${shownName(name)}": names match [a-z0-9][a-z0-9._-]{0,63}`);
 }
 
 function session(env: Env, req: IRequest) {
@@ -79,7 +80,7 @@ router
   .get("/scenarios/:name", async (req, env) => {
     const name = param(req, "name");
     const stored = NAME_PATTERN.test(name) ? await getScenario(env.SCENARIOS, name) : undefined;
-    if (!stored) return adminError(404, `scenario "${name}" not found`);
+    if (!stored) return adminError(404, `scenario "${shownName(name)}" not found`);
     const etag = `"${stored.version}"`;
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
     return json(stored.raw, 200, { etag, "x-mockllm-source": stored.source });
@@ -117,6 +118,8 @@ router
   })
   .delete("/scenarios/:name", async (req, env) => {
     const name = param(req, "name");
+    const bad = validName(name);
+    if (bad) return bad;
     const removed = await deleteScenario(env.SCENARIOS, name);
     if (!removed) {
       const bundled = await getScenario(env.SCENARIOS, name);

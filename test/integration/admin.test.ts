@@ -145,3 +145,36 @@ describe("sessions", () => {
     expect(await res.json()).toEqual({ error: { message: 'invalid name "Bad Name": names match [a-z0-9][a-z0-9._-]{0,63}' } });
   });
 });
+
+describe("names outside [a-z0-9][a-z0-9._-]{0,63} (issue 10)", () => {
+  const long = "a".repeat(2017);
+  const bad = [long, "a".repeat(65), "Bad%20Name", "-lead", "%E2%9C%93", "%"];
+  const routes = (name: string): [string, string][] => [
+    ["GET", `/scenarios/${name}`],
+    ["PUT", `/scenarios/${name}`],
+    ["DELETE", `/scenarios/${name}`],
+    ["GET", `/sessions/${name}/default`],
+    ["GET", `/sessions/ok/${name}`],
+    ["GET", `/sessions/${name}/default/requests`],
+    ["POST", `/sessions/ok/${name}/reset`],
+  ];
+
+  it.each(bad.flatMap((name) => routes(name).map(([method, path]) => ({ method, path, label: `${method} ${path.slice(0, 40)}` }))))(
+    "$label → 400/404 with a message",
+    async ({ method, path }) => {
+      const res = await admin(path, { method, ...(method === "PUT" ? { body: JSON.stringify({ name: "x", steps: [] }) } : {}) });
+      expect([400, 404]).toContain(res.status);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toMatch(/^(invalid name "|scenario ")/);
+      expect(body.error.message.length).toBeLessThan(200);
+    },
+  );
+
+  it("DELETE of a 2,017-character name is 400 naming the rule, and shows the name cut short", async () => {
+    const res = await admin(`/scenarios/${long}`, { method: "DELETE" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { message: `invalid name "${"a".repeat(80)}… (2017 characters)": names match [a-z0-9][a-z0-9._-]{0,63}` },
+    });
+  });
+});
