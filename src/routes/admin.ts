@@ -4,6 +4,7 @@
 import { Router, type IRequest } from "itty-router";
 import type { Env } from "../env";
 import { MAX_BODY_BYTES } from "../http/body";
+import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { safeDecode } from "../http/url";
 import { shownName } from "./names";
 import { scenarioJsonSchema } from "../scenario/json-schema";
@@ -47,6 +48,8 @@ export async function checkAdminAuth(request: Request, env: Env): Promise<Respon
 async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) return { ok: false, response: adminError(413, "body too large") };
+  const deep = jsonDepthExceeded(text);
+  if (deep >= 0) return { ok: false, response: adminError(400, tooDeepMessage("body", deep)) };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {

@@ -6,6 +6,7 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import { thinkingSignature } from "./thinking";
 import { toolUseId } from "./tool-use-ids";
+import { parseJsonBounded } from "../../http/json-depth";
 
 export type OutBlock =
   | { type: "thinking"; thinking: string; signature: string }
@@ -32,7 +33,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 export function toolInput(args: string): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(args);
+    const v = parseJsonBounded(args);
     if (isObject(v)) return v;
   } catch {
     // fall through
