@@ -4,6 +4,7 @@
  */
 import { BUNDLED } from "./bundled.gen";
 import { parseScenarioDocument, type DocumentIssue } from "./document";
+import { decodeMetaText, encodeMetaText } from "./meta-text";
 import type { Scenario } from "./schema";
 
 const PREFIX = "scenario:";
@@ -96,7 +97,7 @@ export async function listScenarios(kv: KVNamespace): Promise<ScenarioSummary[]>
   const out: ScenarioSummary[] = kvList.map((k) => ({
     name: k.name,
     version: k.meta.version,
-    ...(k.meta.description !== undefined ? { description: k.meta.description } : {}),
+    ...(k.meta.description !== undefined ? { description: decodeMetaText(k.meta.description) } : {}),
     source: "kv",
   }));
   for (const b of (await bundledScenarios()).values()) {
@@ -160,7 +161,7 @@ export async function storeScenario(kv: KVNamespace, raw: unknown, scenario: Sce
   const meta: Meta = {
     version,
     hasMatch: scenario.match !== undefined,
-    ...(scenario.description !== undefined ? { description: scenario.description.slice(0, 200) } : {}),
+    ...(scenario.description !== undefined ? { description: encodeMetaText(scenario.description) } : {}),
   };
   await kv.put(PREFIX + scenario.name, JSON.stringify(raw), { metadata: meta });
   invalidateScenarioCaches();

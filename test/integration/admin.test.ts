@@ -178,3 +178,22 @@ describe("names outside [a-z0-9][a-z0-9._-]{0,63} (issue 10)", () => {
     });
   });
 });
+
+describe("non-ASCII descriptions (issue 10)", () => {
+  const description = "Wetter-Agent ☀️🌦 — 天気エージェント\nzweite Zeile\t100% \"sicher\" \\o/";
+
+  it.each([
+    ["PUT", (d: unknown) => admin("/scenarios/unicode-desc", { method: "PUT", body: JSON.stringify(d) })],
+    ["bulk POST", (d: unknown) => admin("/scenarios", { method: "POST", body: JSON.stringify([d]) })],
+  ])("round-trip unchanged through %s then the list, with ASCII-only KV metadata", async (_how, put) => {
+    const doc = { name: "unicode-desc", description, steps: [{ respond: { text: "hi" } }] };
+    expect((await put(doc)).status).toBe(200);
+    const list = (await (await admin("/scenarios")).json()) as { name: string; description?: string }[];
+    expect(list.find((s) => s.name === "unicode-desc")?.description).toBe(description);
+    expect(((await (await admin("/scenarios/unicode-desc")).json()) as { description: string }).description).toBe(description);
+    // What workerd sends as the CF-KV-Metadata header: printable ASCII only, so it has nothing to warn about.
+    const { keys } = await env.SCENARIOS.list({ prefix: "scenario:unicode-desc" });
+    expect(keys).toHaveLength(1);
+    expect(JSON.stringify(keys[0]!.metadata)).toMatch(/^[\x20-\x7e]+$/);
+  });
+});
