@@ -85,7 +85,7 @@ async function listModels(request: Request, env: Env, path: string): Promise<Res
 export async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
-  const exec: Exec = { waitUntil: (p) => ctx.waitUntil(p), signal: request.signal };
+  const exec: Exec = { waitUntil: (p) => ctx.waitUntil(p), signal: request.signal, arrivedAt: Date.now() };
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, surfaceFor(path));
 
