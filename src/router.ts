@@ -10,6 +10,7 @@ import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./routes/admin";
 import { inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
+import { prefixNameError } from "./routes/names";
 import { handleProvider } from "./routes/provider";
 import { errorResponse, type Exec } from "./routes/render";
 import type { Prefix } from "./routes/select";
@@ -60,8 +61,8 @@ function errorSurfaceFor(request: Request): ProviderSurface<any> {
   return openaiChat;
 }
 
-function providerError(request: Request, error: ApiError): Response {
-  return errorResponse(errorSurfaceFor(request), error, makeRequestId(`${request.method} ${request.url}`));
+function providerError(request: Request, error: ApiError, surface = errorSurfaceFor(request)): Response {
+  return errorResponse(surface, error, makeRequestId(`${request.method} ${request.url}`));
 }
 
 async function listModels(request: Request, rt: Runtime, path: string): Promise<Response> {
@@ -87,8 +88,11 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
   const exec: Exec = {
     waitUntil: (p) => ctx.waitUntil(p),
     signal: request.signal,
+    arrivedAt: Date.now(),
     ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
   };
+  const badName = prefixNameError(prefix);
+  if (badName) return providerError(request, badName, surfaceFor(path));
 
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);

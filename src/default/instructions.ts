@@ -3,6 +3,7 @@
  * `<|instruction_start|>{json}<|instruction_end|>` in the last user message drives the answer.
  */
 import { z } from "zod";
+import { parseJsonBounded } from "../http/json-depth";
 
 export const INSTRUCTION_START = "<|instruction_start|>";
 export const INSTRUCTION_END = "<|instruction_end|>";
@@ -49,7 +50,7 @@ export function parseInstructions(message: string): Instructions | undefined {
   if (end < 0) return undefined;
   let json: unknown;
   try {
-    json = JSON.parse(message.slice(start + INSTRUCTION_START.length, end));
+    json = parseJsonBounded(message.slice(start + INSTRUCTION_START.length, end));
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@
  * Reading a client's JSON body strictly: size limit, content type, real JSON, an object.
  */
 import { apiError, type ApiError } from "./errors";
+import { jsonDepthExceeded, tooDeepMessage } from "./json-depth";
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -44,7 +45,8 @@ export function isJsonContentType(type: string | null): boolean {
 }
 
 /**
- * The request's JSON object body, or the error the client should get.
+ * The request's JSON object body, or the error the client should get. The nesting limit (json-depth.ts) is
+ * checked on the text before it is parsed.
  * `anyContentType` reads the body as JSON whatever its declared type (Ollama's server does).
  * @example const body = await readJsonBody(request); if (!body.ok) return render(body.error);
  */
@@ -64,6 +66,10 @@ export async function readJsonBody(request: Request, opts: { anyContentType?: bo
   if (text === undefined) return tooLarge();
   if (text.trim() === "") {
     return { ok: false, error: apiError("invalid_json", "The request body is empty: send a JSON object.") };
+  }
+  const deep = jsonDepthExceeded(text);
+  if (deep >= 0) {
+    return { ok: false, error: apiError("invalid_request", tooDeepMessage("The request body", deep)) };
   }
   let value: unknown;
   try {

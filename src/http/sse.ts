@@ -1,6 +1,7 @@
 /**
- * SSE encoding and the paced writer. Pacing runs on an absolute schedule measured from the start of the
- * stream, so delays never accumulate drift; a client disconnect stops the writer and its timers.
+ * SSE encoding and the paced writer. Pacing runs on an absolute schedule measured from `startAt` (the request's
+ * arrival, so processing time does not add to the time to first token), so delays never accumulate drift; a
+ * client disconnect stops the writer and its timers.
  */
 import type { Pacing } from "../canonical/outcome";
 import type { SseEvent } from "../providers/types";
@@ -75,6 +76,8 @@ export interface PacedStreamOptions {
   format?: StreamFormat;
   pacing: Pacing;
   end: StreamEnd;
+  /** Epoch ms the schedule counts from; default: when the stream is created. */
+  startAt?: number;
   signal?: AbortSignal;
   /** Keeps the writer alive after the handler returns (`ctx.waitUntil`). */
   waitUntil: (p: Promise<unknown>) => void;
@@ -103,7 +106,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
   const due = schedule(opts.events, opts.pacing);
   const encode = STREAM_ENCODERS[opts.format ?? "sse"];
   const run = async () => {
-    const start = Date.now();
+    const start = opts.startAt ?? Date.now();
     try {
       for (let i = 0; i < opts.events.length; i++) {
         const wait = (due[i] ?? 0) - (Date.now() - start);

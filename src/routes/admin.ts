@@ -4,7 +4,9 @@
 import { Router, type IRequest } from "itty-router";
 import type { RequestContext, Runtime } from "../runtime/types";
 import { MAX_BODY_BYTES } from "../http/body";
+import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { safeDecode } from "../http/url";
+import { shownName } from "./names";
 import { scenarioJsonSchema } from "../scenario/json-schema";
 import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
@@ -49,6 +51,8 @@ export async function checkAdminAuth(request: Request, rt: Runtime): Promise<Res
 async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) return { ok: false, response: adminError(413, "body too large") };
+  const deep = jsonDepthExceeded(text);
+  if (deep >= 0) return { ok: false, response: adminError(400, tooDeepMessage("body", deep)) };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
@@ -57,7 +61,7 @@ async function readBody(request: Request): Promise<{ ok: true; value: unknown } 
 }
 
 function validName(name: string): Response | undefined {
-  return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+  return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${shownName(name)}": names match [a-z0-9][a-z0-9._-]{0,63}`);
 }
 
 function session(rt: Runtime, req: IRequest) {
@@ -82,7 +86,7 @@ router
   .get("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
     const stored = NAME_PATTERN.test(name) ? await rt.scenarios.get(name) : undefined;
-    if (!stored) return adminError(404, `scenario "${name}" not found`);
+    if (!stored) return adminError(404, `scenario "${shownName(name)}" not found`);
     const etag = `"${stored.version}"`;
     if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
     return json(stored.raw, 200, { etag, "x-mockllm-source": stored.source });
@@ -120,6 +124,8 @@ router
   })
   .delete("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
+    const bad = validName(name);
+    if (bad) return bad;
     const removed = await rt.scenarios.delete(name);
     if (!removed) {
       const bundled = await rt.scenarios.get(name);

@@ -13,6 +13,8 @@ export interface Exec {
   signal?: AbortSignal;
   /** See RequestContext.breakConnection. */
   breakConnection?: () => void;
+  /** Epoch ms the request arrived: `latencyMs` and stream pacing count from here, not from when rendering starts. */
+  arrivedAt?: number;
 }
 
 /** Default failure timeout: the official SDKs' own default request timeout. */
@@ -85,6 +87,7 @@ function streamResponse<W>(
     pacing: reply.pacing,
     end,
     waitUntil: exec.waitUntil,
+    ...(exec.arrivedAt !== undefined ? { startAt: exec.arrivedAt } : {}),
     ...(exec.signal ? { signal: exec.signal } : {}),
     ...(exec.breakConnection ? { breakConnection: exec.breakConnection } : {}),
   });
@@ -147,7 +150,7 @@ function failureResponse<W>(
     }
     case "timeout":
       return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() =>
-        replyResponse(surface, reply, ctx, exec, { ...extra, ...failure.headers }),
+        replyResponse(surface, reply, ctx, { ...exec, arrivedAt: Date.now() }, { ...extra, ...failure.headers }),
       );
     case "network_error": {
       if (ctx.request.stream) {
@@ -210,7 +213,10 @@ export async function renderOutcome<W>(
   if (outcome.kind === "mismatch") {
     return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
   }
-  await sleep(outcome.reply.latencyMs, exec.signal);
-  if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, exec, extra);
-  return failureResponse(surface, outcome.failure, outcome.reply, ctx, exec, extra);
+  // Headers are due `latencyMs` after arrival; the stream's schedule (ttftMs, …) counts from then.
+  const headersAt = (exec.arrivedAt ?? Date.now()) + outcome.reply.latencyMs;
+  await sleep(headersAt - Date.now(), exec.signal);
+  const paced = { ...exec, arrivedAt: headersAt };
+  if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, paced, extra);
+  return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra);
 }

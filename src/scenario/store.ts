@@ -5,6 +5,7 @@
  */
 import { BUNDLED } from "./bundled.gen";
 import { parseScenarioDocument, type DocumentIssue } from "./document";
+import { decodeMetaText, encodeMetaText } from "./meta-text";
 import type { Scenario } from "./schema";
 
 /** Where a scenario came from: uploaded through the admin API ("kv", also on Node), a `--scenarios` file, or bundled. */
@@ -76,12 +77,15 @@ export function bundledScenarios(): Promise<Map<string, StoredScenario>> {
   return bundledCache;
 }
 
-/** A summary for listing. */
+/**
+ * A summary for listing. The description is cut as KV metadata cuts it (meta-text.ts), so a listing reads the same
+ * on both runtimes and for bundled scenarios.
+ */
 export function summaryOf(s: Pick<StoredScenario, "name" | "version" | "source" | "scenario">): ScenarioSummary {
   return {
     name: s.name,
     version: s.version,
-    ...(s.scenario.description !== undefined ? { description: s.scenario.description } : {}),
+    ...(s.scenario.description !== undefined ? { description: decodeMetaText(encodeMetaText(s.scenario.description)) } : {}),
     source: s.source,
   };
 }

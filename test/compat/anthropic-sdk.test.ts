@@ -65,6 +65,13 @@ const SCENARIOS = [
     ],
   },
   {
+    name: "a-bash-loop",
+    steps: [
+      { id: "bash", respond: { toolCalls: [{ name: "Bash", arguments: { command: "echo hello", description: "Print hello" } }] } },
+      { id: "final", match: { toolResult: { name: "Bash", content: "hello" } }, respond: { text: "It printed hello." } },
+    ],
+  },
+  {
     name: "a-overloaded",
     steps: [{ failures: [{ kind: "overloaded" }], respond: { text: "recovered" } }],
   },
@@ -232,6 +239,47 @@ describe("anthropic SDK: messages", () => {
     );
     // Rejected before the session: nothing journaled beyond the first request.
     expect(await h.journal("a-think", "t2")).toHaveLength(1);
+  });
+});
+
+describe("anthropic SDK: a tool loop answered without thinking (Claude Code, issue 10)", () => {
+  const bashTool = {
+    name: "Bash",
+    description: "Executes a given bash command",
+    input_schema: { type: "object" as const, properties: { command: { type: "string" }, description: { type: "string" } }, required: ["command"] },
+  };
+
+  it.each([
+    ["adaptive", { type: "adaptive" as const }],
+    ["enabled", thinking],
+  ])("thinking %s: the tool_use echoed back unchanged, without thinking, is accepted", async (label, config) => {
+    const c = client("a-bash-loop", `cc-${label}`);
+    const params = {
+      model: "claude-sonnet-4-6",
+      max_tokens: 32000,
+      thinking: config,
+      tools: [bashTool],
+      messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "Run echo hello and tell me what it printed." }] }],
+    };
+    const first = await c.messages.stream(params).finalMessage();
+    expect(first.stop_reason).toBe("tool_use");
+    const [toolUse] = first.content;
+    if (toolUse?.type !== "tool_use" || first.content.length !== 1) throw new Error(`expected one tool_use, got ${JSON.stringify(first.content)}`);
+    expect(toolUse).toMatchObject({ name: "Bash", input: { command: "echo hello", description: "Print hello" } });
+
+    const second = await c.messages.stream({
+      ...params,
+      messages: [
+        ...params.messages,
+        { role: "assistant", content: first.content },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: toolUse.id, content: "hello", is_error: false }] },
+      ],
+    }).finalMessage();
+    expect(second.content).toEqual([{ type: "text", text: "It printed hello." }]);
+    expect((await h.journal("a-bash-loop", `cc-${label}`)).map((j) => [j.step, j.status])).toEqual([
+      ["bash", 200],
+      ["final", 200],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admin, call, chat, isUploaded, userTurn } from "./helpers";
+import { admin, call, chat, isUploaded, RUNTIME, userTurn } from "./helpers";
 
 const doc = (name: string, text = "hi") => ({ name, description: `says ${text}`, steps: [{ respond: { text } }] });
 
@@ -142,5 +142,60 @@ describe("sessions", () => {
     const res = await admin("/sessions/fresh/Bad%20Name");
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { message: 'invalid name "Bad Name": names match [a-z0-9][a-z0-9._-]{0,63}' } });
+  });
+});
+
+describe("names outside [a-z0-9][a-z0-9._-]{0,63} (issue 10)", () => {
+  const long = "a".repeat(2017);
+  const bad = [long, "a".repeat(65), "Bad%20Name", "-lead", "%E2%9C%93", "%"];
+  const routes = (name: string): [string, string][] => [
+    ["GET", `/scenarios/${name}`],
+    ["PUT", `/scenarios/${name}`],
+    ["DELETE", `/scenarios/${name}`],
+    ["GET", `/sessions/${name}/default`],
+    ["GET", `/sessions/ok/${name}`],
+    ["GET", `/sessions/${name}/default/requests`],
+    ["POST", `/sessions/ok/${name}/reset`],
+  ];
+
+  it.each(bad.flatMap((name) => routes(name).map(([method, path]) => ({ method, path, label: `${method} ${path.slice(0, 40)}` }))))(
+    "$label → 400/404 with a message",
+    async ({ method, path }) => {
+      const res = await admin(path, { method, ...(method === "PUT" ? { body: JSON.stringify({ name: "x", steps: [] }) } : {}) });
+      expect([400, 404]).toContain(res.status);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toMatch(/^(invalid name "|scenario ")/);
+      expect(body.error.message.length).toBeLessThan(200);
+    },
+  );
+
+  it("DELETE of a 2,017-character name is 400 naming the rule, and shows the name cut short", async () => {
+    const res = await admin(`/scenarios/${long}`, { method: "DELETE" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { message: `invalid name "${"a".repeat(80)}… (2017 characters)": names match [a-z0-9][a-z0-9._-]{0,63}` },
+    });
+  });
+});
+
+describe("non-ASCII descriptions (issue 10)", () => {
+  const description = "Wetter-Agent ☀️🌦 — 天気エージェント\nzweite Zeile\t100% \"sicher\" \\o/";
+
+  it.each([
+    ["PUT", (d: unknown) => admin("/scenarios/unicode-desc", { method: "PUT", body: JSON.stringify(d) })],
+    ["bulk POST", (d: unknown) => admin("/scenarios", { method: "POST", body: JSON.stringify([d]) })],
+  ])("round-trip unchanged through %s then the list, with ASCII-only KV metadata", async (_how, put) => {
+    const doc = { name: "unicode-desc", description, steps: [{ respond: { text: "hi" } }] };
+    expect((await put(doc)).status).toBe(200);
+    const list = (await (await admin("/scenarios")).json()) as { name: string; description?: string }[];
+    expect(list.find((s) => s.name === "unicode-desc")?.description).toBe(description);
+    expect(((await (await admin("/scenarios/unicode-desc")).json()) as { description: string }).description).toBe(description);
+    if (RUNTIME === "workers") {
+      // What workerd sends as the CF-KV-Metadata header: printable ASCII only, so it has nothing to warn about.
+      const { env } = await import("cloudflare:test");
+      const { keys } = await env.SCENARIOS.list({ prefix: "scenario:unicode-desc" });
+      expect(keys).toHaveLength(1);
+      expect(JSON.stringify(keys[0]!.metadata)).toMatch(/^[\x20-\x7e]+$/);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call } from "./helpers";
+import { seededRandom } from "../../src/http/hash";
+import { admin, call, upload } from "./helpers";
 
 /** Every route a client can reach, with the methods worth throwing at it. */
 const ROUTES = [
@@ -85,5 +86,150 @@ describe("garbage in, never a 5xx out", () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/** `levels` nested objects and arrays, alternating, around a number. */
+function deep(levels: number): string {
+  let open = "";
+  let close = "";
+  for (let i = 0; i < levels; i++) {
+    open += i % 2 === 0 ? '{"a":' : "[";
+    close = (i % 2 === 0 ? "}" : "]") + close;
+  }
+  return `${open}1${close}`;
+}
+
+const OPENAI = { authorization: "Bearer sk", "content-type": "application/json" };
+const ANTHROPIC = { "x-api-key": "k", "anthropic-version": "2023-06-01", "content-type": "application/json" };
+const GEMINI = { "x-goog-api-key": "k", "content-type": "application/json" };
+const user = [{ role: "user", content: "hi" }];
+
+/** Every provider route with a valid body, streamed and not. */
+const PROVIDER_ROUTES: { name: string; path: (stream: boolean) => string; headers: Record<string, string>; body: (stream: boolean) => Record<string, unknown> }[] = [
+  { name: "openai chat", path: () => "/v1/chat/completions", headers: OPENAI, body: (stream) => ({ model: "m", messages: user, stream }) },
+  { name: "openai responses", path: () => "/v1/responses", headers: OPENAI, body: (stream) => ({ model: "m", input: "hi", stream }) },
+  { name: "openai embeddings", path: () => "/v1/embeddings", headers: OPENAI, body: () => ({ model: "m", input: "hi" }) },
+  { name: "anthropic messages", path: () => "/v1/messages", headers: ANTHROPIC, body: (stream) => ({ model: "m", max_tokens: 5, messages: user, stream }) },
+  { name: "anthropic count_tokens", path: () => "/v1/messages/count_tokens", headers: ANTHROPIC, body: () => ({ model: "m", messages: user }) },
+  {
+    name: "gemini",
+    path: (stream) => `/v1beta/models/gemini-2.5-flash:${stream ? "streamGenerateContent?alt=sse" : "generateContent"}`,
+    headers: GEMINI,
+    body: () => ({ contents: [{ role: "user", parts: [{ text: "hi" }] }], systemInstruction: { parts: [{ text: "be brief" }] } }),
+  },
+  { name: "ollama chat", path: () => "/api/chat", headers: {}, body: (stream) => ({ model: "m", messages: user, stream }) },
+  { name: "ollama generate", path: () => "/api/generate", headers: {}, body: (stream) => ({ model: "m", prompt: "hi", stream }) },
+];
+
+/** The fields the issue nested 10,000 deep, as setters on a body. */
+const DEEP_FIELDS: [string, (body: Record<string, unknown>, v: unknown) => void][] = [
+  ["tools[0].function.parameters", (b, v) => (b.tools = [{ type: "function", function: { name: "f", parameters: v } }])],
+  ["metadata", (b, v) => (b.metadata = v)],
+  ["seed", (b, v) => (b.seed = v)],
+  ["stream_options", (b, v) => (b.stream_options = v)],
+  ["tools[0].input_schema", (b, v) => (b.tools = [{ name: "f", input_schema: v }])],
+  ["systemInstruction.parts[0].text", (b, v) => (b.systemInstruction = { parts: [{ text: v }] })],
+  ["tools (ollama)", (b, v) => (b.tools = v)],
+];
+
+const MARK = '"__DEEP__"';
+
+describe("10,000-level nesting at each field the issue found, on every provider route (issue 10)", () => {
+  it("is a 4xx in the provider's shape naming the limit, JSON and stream, and the journal still answers", async () => {
+    await upload({ name: "deep", steps: [{ consume: false, respond: { text: "fine" } }] });
+    const bad: string[] = [];
+    for (const route of PROVIDER_ROUTES) {
+      for (const stream of [false, true]) {
+        for (const prefix of ["", "/s/deep/d1"]) {
+          for (const [field, set] of DEEP_FIELDS) {
+            const body = route.body(stream);
+            set(body, "__DEEP__");
+            const text = JSON.stringify(body).replace(MARK, deep(10_000));
+            const res = await call(`${prefix}${route.path(stream)}`, { method: "POST", headers: route.headers, body: text });
+            const answer = await res.text();
+            const label = `${route.name} stream=${stream} ${prefix} ${field} → ${res.status}`;
+            if (res.status !== 400 || !answer.includes("deeper than 128 levels")) bad.push(`${label} ${answer.slice(0, 120)}`);
+          }
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+    const journal = await admin("/sessions/deep/d1/requests");
+    expect(journal.status).toBe(200);
+    expect(await journal.json()).toEqual([]);
+    const ok = await call("/s/deep/d1/v1/chat/completions", { method: "POST", headers: OPENAI, body: JSON.stringify({ model: "m", messages: user }) });
+    expect(ok.status).toBe(200);
+    expect(((await (await admin("/sessions/deep/d1/requests")).json()) as unknown[]).length).toBe(1);
+  });
+
+  it("a deep but legitimate tool schema (60 nested properties, 125 levels) is accepted and journaled", async () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 60; i++) schema = { type: "object", properties: { p: schema } };
+    const body = { model: "m", messages: user, tools: [{ type: "function", function: { name: "f", parameters: schema } }] };
+    const res = await call("/s/deep/d2/v1/chat/completions", { method: "POST", headers: OPENAI, body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    const [entry] = (await (await admin("/sessions/deep/d2/requests")).json()) as { request: { body: unknown } }[];
+    expect(entry!.request.body).toEqual(body);
+  });
+
+  it("admin uploads nesting past the limit are 400 naming it", async () => {
+    const res = await admin("/scenarios/deep", { method: "PUT", body: `{"name":"deep","steps":[{"respond":{"toolCalls":[{"name":"f","arguments":${deep(10_000)}}]}}]}` });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^body nests objects and arrays deeper than 128 levels \(at character \d+\)/);
+  });
+
+  it("scripted arguments text and default-responder instructions nesting 10,000 deep are not parsed into a 5xx", async () => {
+    await upload({ name: "deep-args", steps: [{ consume: false, respond: { toolCalls: [{ name: "f", arguments: deep(10_000) }] } }] });
+    for (const [path, headers, body] of [
+      ["/s/deep-args/v1/messages", ANTHROPIC, { model: "m", max_tokens: 5, messages: user }],
+      ["/s/deep-args/api/chat", {}, { model: "m", messages: user, stream: false }],
+      ["/s/deep-args/v1beta/models/m:generateContent", GEMINI, { contents: [{ parts: [{ text: "hi" }] }] }],
+    ] as const) {
+      const res = await call(path, { method: "POST", headers, body: JSON.stringify(body) });
+      expect(res.status, path).toBe(200);
+      expect(await res.text()).toContain("INVALID_JSON");
+    }
+    const instructed = `<|instruction_start|>{"messages":[{"tool_call":[{"name":"f","args":${deep(10_000)}}]}]}<|instruction_end|>`;
+    const res = await call("/v1/chat/completions", { method: "POST", headers: OPENAI, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: instructed }] }) });
+    expect(res.status).toBe(200);
+  });
+});
+
+/** Ways to break a valid body, driven by a seeded PRNG so a failure replays exactly. */
+const MUTATIONS: ((text: string, r: () => number) => string)[] = [
+  (t, r) => t.slice(0, Math.floor(r() * t.length)),
+  (t, r) => {
+    const i = Math.floor(r() * t.length);
+    return t.slice(0, i) + String.fromCharCode(Math.floor(r() * 0x10000)) + t.slice(i);
+  },
+  (t, r) => {
+    const i = Math.floor(r() * t.length);
+    return t.slice(0, i) + t.slice(i + 1 + Math.floor(r() * 8));
+  },
+  (t, r) => t.replace(/"hi"/, () => deep(Math.floor(r() * 3000))),
+  (t, r) => t.replace(/"m"/, () => ["null", "1e999", "-0", "[]", "{}", '"\\ud800"', "true", deep(129)][Math.floor(r() * 8)]!),
+  (t, r) => t.replace(/:(\[|\{)/, (m) => (r() < 0.5 ? ":" + deep(127) + "," : m)),
+  (t) => t.replace(/"(messages|contents|input|prompt)"/, '"$1x"'),
+  (t, r) => `${t}${["", " ", "x", "}", "]", ",", "\u0000"][Math.floor(r() * 7)]}`,
+];
+
+describe("fuzz: seeded malformed bodies on every provider route, never a 5xx", () => {
+  it("2,000 mutated requests", async () => {
+    const r = seededRandom(20261123);
+    const failures: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const route = PROVIDER_ROUTES[Math.floor(r() * PROVIDER_ROUTES.length)]!;
+      const stream = r() < 0.5;
+      const prefix = ["", "/s/deep/fz", "/s/weather-agent/fz"][Math.floor(r() * 3)]!;
+      let text = JSON.stringify(route.body(stream));
+      const rounds = 1 + Math.floor(r() * 3);
+      for (let k = 0; k < rounds; k++) text = MUTATIONS[Math.floor(r() * MUTATIONS.length)]!(text, r);
+      const res = await call(`${prefix}${route.path(stream)}`, { method: "POST", headers: route.headers, body: text });
+      await res.arrayBuffer();
+      if (res.status >= 500) failures.push(`#${i} ${route.name} ${prefix} → ${res.status}: ${text.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect((await admin("/sessions/deep/fz/requests")).status).toBe(200);
   });
 });

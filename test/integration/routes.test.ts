@@ -135,3 +135,35 @@ describe("bad input on the OpenAI surface", () => {
     expect((await chat(userTurn("x"), "/s/Bad_Name")).status).toBe(400);
   });
 });
+
+describe("names outside [a-z0-9][a-z0-9._-]{0,63} in the prefix (issue 10)", () => {
+  const long = "a".repeat(2017);
+  const openai = { authorization: "Bearer sk", "content-type": "application/json" };
+  const anthropicHeaders = { "x-api-key": "k", "anthropic-version": "2023-06-01", "content-type": "application/json" };
+  const requests = (prefix: string): { label: string; path: string; init: RequestInit }[] => [
+    { label: "chat", path: `${prefix}/v1/chat/completions`, init: { method: "POST", headers: openai, body: JSON.stringify(userTurn("x")) } },
+    { label: "responses", path: `${prefix}/v1/responses`, init: { method: "POST", headers: openai, body: JSON.stringify({ model: "m", input: "x" }) } },
+    { label: "stored response", path: `${prefix}/v1/responses/resp_1`, init: { headers: openai } },
+    { label: "messages", path: `${prefix}/v1/messages`, init: { method: "POST", headers: anthropicHeaders, body: JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }) } },
+    { label: "count_tokens", path: `${prefix}/v1/messages/count_tokens`, init: { method: "POST", headers: anthropicHeaders, body: "{}" } },
+    { label: "models", path: `${prefix}/v1/models`, init: { headers: openai } },
+    { label: "probe", path: prefix, init: {} },
+    { label: "ollama tags", path: `${prefix}/api/tags`, init: {} },
+    { label: "ollama chat", path: `${prefix}/api/chat`, init: { method: "POST", body: JSON.stringify({ model: "m", messages: [] }) } },
+  ];
+  const cases = [`/s/${long}`, "/s/Bad_Name", "/s/%E2%9C%93", `/s/ok/${long}`, "/s/ok/Bad%20Session"].flatMap((prefix) =>
+    requests(prefix).map((r) => ({ ...r, label: `${prefix.slice(0, 24)} ${r.label}` })),
+  );
+
+  it.each(cases)("$label → 400 with a message naming the rule", async ({ path, init }) => {
+    const res = await call(path, init);
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).toMatch(/mockllm: invalid (scenario|session) name \\?".*\\?": names match \[a-z0-9\]\[a-z0-9\._-\]\{0,63\}/);
+    expect(text.length).toBeLessThan(600);
+  });
+
+  it("a GET/HEAD probe of a bad prefix is not answered ok", async () => {
+    expect((await call(`/s/${long}`, { method: "HEAD" })).status).toBe(400);
+  });
+});

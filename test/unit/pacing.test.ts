@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
-import { encodeEvent, schedule } from "../../src/http/sse";
+import { encodeEvent, pacedStream, schedule } from "../../src/http/sse";
 import { chunkChars, chunkWords, wordCount } from "../../src/http/text";
 
 const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0, ...p });
@@ -26,6 +26,45 @@ describe("schedule (absolute offsets from stream start)", () => {
       expect(a[i]! - a[i - 1]!).toBeGreaterThanOrEqual(0);
       expect(a[i]! - a[i - 1]!).toBeLessThan(40);
     }
+  });
+});
+
+describe("pacedStream counts its schedule from startAt (the request's arrival, issue 10)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** ms of fake time until the first content event (the second event) arrives, for a stream created `late` ms after arrival. */
+  async function firstTokenAfter(late: number | undefined): Promise<number> {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: 1_000_000 });
+    const created = Date.now();
+    const body = pacedStream({
+      events: [{ data: "start", words: 0 }, { data: "token", words: 1 }],
+      pacing: pacing({ ttftMs: 200 }),
+      end: { kind: "close" },
+      waitUntil: () => {},
+      ...(late !== undefined ? { startAt: created - late } : {}),
+    });
+    const reader = body.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: start\n\n");
+    let got: string | undefined;
+    void reader.read().then((r) => (got = new TextDecoder().decode(r.value)));
+    let waited = 0;
+    while (got === undefined && waited < 1000) {
+      await vi.advanceTimersByTimeAsync(1);
+      waited++;
+    }
+    expect(got).toBe("data: token\n\n");
+    return waited;
+  }
+
+  it.each([
+    { late: undefined, ttft: 200 },
+    { late: 0, ttft: 200 },
+    { late: 150, ttft: 50 },
+    { late: 500, ttft: 0 },
+  ])("created $late ms after arrival: first token $ttft ms later", async ({ late, ttft }) => {
+    expect(await firstTokenAfter(late)).toBe(Math.max(ttft, 1));
   });
 });
 

@@ -5,6 +5,8 @@
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import { thinkingSignature } from "./thinking";
+import { toolUseId } from "./tool-use-ids";
+import { parseJsonBounded } from "../../http/json-depth";
 
 export type OutBlock =
   | { type: "thinking"; thinking: string; signature: string }
@@ -31,7 +33,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 export function toolInput(args: string): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(args);
+    const v = parseJsonBounded(args);
     if (isObject(v)) return v;
   } catch {
     // fall through
@@ -39,7 +41,8 @@ export function toolInput(args: string): Record<string, unknown> {
   return { INVALID_JSON: args };
 }
 
-function messageBlocks(reply: Reply): OutBlock[] {
+/** `thought`: the whole message (all choices) starts with a thinking block; generated tool_use ids record it. */
+function messageBlocks(reply: Reply, thought: boolean): OutBlock[] {
   const blocks: OutBlock[] = reply.reasoning.map((r) =>
     r.type === "redacted"
       ? { type: "redacted_thinking", data: r.data }
@@ -50,7 +53,7 @@ function messageBlocks(reply: Reply): OutBlock[] {
   reply.toolCalls.forEach((c, i) => {
     blocks.push({
       type: "tool_use",
-      id: c.id ?? makeId("toolu_01", `${reply.idSeed}#tool${i}`, 22),
+      id: c.id ?? toolUseId(`${reply.idSeed}#tool${i}`, thought),
       name: c.name,
       input: toolInput(c.arguments),
       json: c.arguments,
@@ -61,7 +64,10 @@ function messageBlocks(reply: Reply): OutBlock[] {
 
 /** The reply's content blocks; further assistant messages (`extraChoices`) append theirs, in order. */
 export function replyBlocks(reply: Reply): OutBlock[] {
-  return replyChoices(reply).flatMap(messageBlocks);
+  const choices = replyChoices(reply);
+  const first = choices.find((c) => c.reasoning.length > 0 || c.text !== undefined || c.refusal !== undefined || c.toolCalls.length > 0);
+  const thought = (first?.reasoning.length ?? 0) > 0;
+  return choices.flatMap((c) => messageBlocks(c, thought));
 }
 
 /** The wire form of a block (drops the streaming-only `json`). */

@@ -3,11 +3,14 @@
  *
  * mockllm signs a thinking block it did not get a scripted signature for with a token derived from the
  * thinking text alone, so a block sent back unchanged verifies in any session, and an edited one does not.
+ * Whether mockllm sent a thinking block with a `tool_use` at all is read from the tool_use id (tool-use-ids.ts),
+ * or for a scripted id from the step that scripts it, so a transcript mockllm produced is never rejected.
  */
 import type { CanonicalRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
 import { stableToken } from "../../http/hash";
 import type { Scenario } from "../../scenario/schema";
+import { mintedWithThinking } from "./tool-use-ids";
 import type { ContentBlock, MessagesRequest } from "./wire";
 
 const DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking";
@@ -30,6 +33,38 @@ export function scriptedSignatures(scenario: Scenario | undefined): Set<string> 
     for (const b of r) if ("signature" in b && b.signature !== undefined) out.add(b.signature);
   }
   return out;
+}
+
+/**
+ * Scripted tool call ids → whether the step's answer starts with thinking (any reasoning scripted). An id scripted
+ * in several steps counts as thinking only if every such step has reasoning.
+ */
+export function scriptedToolIds(scenario: Scenario | undefined): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const step of scenario?.steps ?? []) {
+    const r = step.respond?.reasoning;
+    const thought = typeof r === "string" || (Array.isArray(r) && r.length > 0);
+    for (const c of step.respond?.toolCalls ?? []) {
+      if (c.id !== undefined) out.set(c.id, (out.get(c.id) ?? true) && thought);
+    }
+  }
+  return out;
+}
+
+type Message = MessagesRequest["messages"][number];
+
+/**
+ * Whether mockllm sent `m` starting with a thinking block, read from its first tool_use whose id tells:
+ * `undefined` when none does (the client wrote the turn, or it holds no tool_use).
+ */
+function sentWithThinking(m: Message, scripted: Map<string, boolean>): boolean | undefined {
+  if (typeof m.content === "string") return undefined;
+  for (const b of m.content) {
+    if (b.type !== "tool_use" || typeof b.id !== "string") continue;
+    const known = mintedWithThinking(b.id) ?? scripted.get(b.id);
+    if (known !== undefined) return known;
+  }
+  return undefined;
 }
 
 function isThinkingBlock(b: ContentBlock | undefined): boolean {
@@ -79,8 +114,10 @@ function budgetError(w: MessagesRequest): ApiError | undefined {
 /**
  * The real API's checks on thinking, which a client that drops or edits thinking blocks fails:
  * every echoed `thinking` block carries a signature; with thinking enabled that signature is one mockllm
- * issued (derived or scripted), and an assistant turn still in progress (the request ends with its tool
- * results) starts with its thinking block, as the real API requires only of that turn.
+ * issued (derived or scripted); and in the assistant turn still in progress (the request ends with its tool
+ * results) every message mockllm sent starting with a thinking block still starts with it. A message mockllm sent
+ * without thinking is valid as echoed, with `enabled` or `adaptive`. A tool-using turn mockllm did not write gets
+ * the real API's rule: with `enabled`, its first message starts with thinking; `adaptive` may skip thinking.
  * Skipped entirely when the scenario says `strict: false`.
  */
 export function validateThinking(
@@ -115,18 +152,30 @@ export function validateThinking(
 
   if (!enabled) return undefined;
   const turn = turnInProgress(w.messages);
-  const first = turn[0];
   const usedTools = turn.some((i) => {
     const c = w.messages[i]!.content;
     return typeof c !== "string" && c.some((b) => b.type === "tool_use");
   });
-  if (first === undefined || !usedTools) return undefined;
-  const content = w.messages[first]!.content;
-  const head = typeof content === "string" ? undefined : content[0];
-  if (isThinkingBlock(head)) return undefined;
-  const found = typeof content === "string" ? "a string" : head === undefined ? "nothing" : `\`${head.type === "other" ? head.sent : head.type}\``;
-  return apiError(
-    "invalid_request",
-    `messages.${first}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found ${found}. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS} (mockllm: messages.${first} is the assistant message that called tools; send it back starting with the thinking block it came with, or ${STRICT_HINT})`,
-  );
+  if (!usedTools) return undefined;
+  const toolIds = scriptedToolIds(scenario);
+  for (const i of turn) {
+    const m = w.messages[i]!;
+    const head = typeof m.content === "string" ? undefined : m.content[0];
+    if (isThinkingBlock(head)) continue;
+    const sent = sentWithThinking(m, toolIds);
+    // mockllm answered this message without thinking: it is valid as echoed (adaptive thinking may skip it too).
+    if (sent === false) continue;
+    // A turn mockllm did not write: the real API's rule, which adaptive thinking does not impose.
+    if (sent === undefined && (i !== turn[0] || w.thinking?.type !== "enabled")) continue;
+    const found = typeof m.content === "string" ? "a string" : head === undefined ? "nothing" : `\`${head.type === "other" ? head.sent : head.type}\``;
+    const why =
+      sent === true
+        ? `mockllm sent messages.${i} starting with a thinking block, which the client dropped or moved; send the assistant message back unchanged`
+        : `messages.${i} is the assistant message that called tools; send it back starting with the thinking block it came with`;
+    return apiError(
+      "invalid_request",
+      `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found ${found}. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS} (mockllm: ${why}, or ${STRICT_HINT})`,
+    );
+  }
+  return undefined;
 }

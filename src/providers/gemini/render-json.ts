@@ -10,6 +10,7 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import type { RenderContext } from "../types";
 import type { GeminiWire } from "./wire";
+import { parseJsonBounded } from "../../http/json-depth";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
@@ -48,7 +49,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 export function functionArgs(args: string): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(args);
+    const v = parseJsonBounded(args);
     if (isObject(v)) return v;
   } catch {
     // fall through

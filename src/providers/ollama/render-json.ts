@@ -10,6 +10,7 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { stableHash } from "../../http/hash";
 import { makeId } from "../../http/ids";
 import type { RenderContext } from "../types";
+import { parseJsonBounded } from "../../http/json-depth";
 
 /** A tool call as Ollama sends it: `arguments` is an object; newer versions add `id` and `function.index`. */
 export interface OllamaToolCall {
@@ -34,7 +35,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 export function toolArguments(args: string): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(args);
+    const v = parseJsonBounded(args);
     if (isObject(v)) return v;
   } catch {
     // fall through

@@ -13,6 +13,7 @@ import {
   type ScenarioSummary,
   type StoredScenario,
 } from "../../scenario/store";
+import { decodeMetaText, encodeMetaText } from "../../scenario/meta-text";
 
 const PREFIX = "scenario:";
 
@@ -67,7 +68,7 @@ export class KvScenarioStore implements ScenarioStore {
     const out: ScenarioSummary[] = kvList.map((k) => ({
       name: k.name,
       version: k.meta.version,
-      ...(k.meta.description !== undefined ? { description: k.meta.description } : {}),
+      ...(k.meta.description !== undefined ? { description: decodeMetaText(k.meta.description) } : {}),
       source: "kv",
     }));
     for (const b of (await bundledScenarios()).values()) if (!seen.has(b.name)) out.push(summaryOf(b));
@@ -97,7 +98,7 @@ export class KvScenarioStore implements ScenarioStore {
     const meta: Meta = {
       version,
       hasMatch: scenario.match !== undefined,
-      ...(scenario.description !== undefined ? { description: scenario.description.slice(0, 200) } : {}),
+      ...(scenario.description !== undefined ? { description: encodeMetaText(scenario.description) } : {}),
     };
     await this.kv.put(PREFIX + scenario.name, JSON.stringify(raw), { metadata: meta });
     invalidateScenarioCaches();

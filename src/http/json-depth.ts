@@ -1,0 +1,53 @@
+/**
+ * A nesting limit for JSON, checked on the text before `JSON.parse`, so no later step (zod, the journal, the
+ * Durable Object's serializer, `JSON.stringify`) ever walks a structure deep enough to exhaust the stack.
+ */
+
+/**
+ * Deepest nesting of objects and arrays accepted, counting the body's own object as level 1. A tool's JSON Schema
+ * under `tools[0].function.parameters` starts at level 5, and each nested object property costs 2 levels
+ * (`properties`, then the property), so schemas about 60 properties deep still fit.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/**
+ * The index of the first `{` or `[` that nests deeper than `limit`, or -1. One linear pass, no recursion;
+ * brackets inside strings (escapes included) do not count. Does not validate the JSON otherwise.
+ * @example jsonDepthExceeded("[[1]]", 1) // 1
+ */
+export function jsonDepthExceeded(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The message for `what` nesting too deep at index `at`.
+ * @example tooDeepMessage("The request body", 130) // "The request body nests objects and arrays deeper than 128 levels (at character 130); …"
+ */
+export function tooDeepMessage(what: string, at: number, limit = MAX_JSON_DEPTH): string {
+  return `${what} nests objects and arrays deeper than ${limit} levels (at character ${at}); mockllm accepts at most ${limit} levels of nesting.`;
+}
+
+/**
+ * `JSON.parse` that also throws a SyntaxError when the text nests deeper than `limit`.
+ * @example parseJsonBounded('{"a":1}') // { a: 1 }
+ */
+export function parseJsonBounded(text: string, limit = MAX_JSON_DEPTH): unknown {
+  const at = jsonDepthExceeded(text, limit);
+  if (at >= 0) throw new SyntaxError(tooDeepMessage("The JSON text", at, limit));
+  return JSON.parse(text);
+}
