@@ -96,15 +96,19 @@ async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, breakCo
 }
 
 /**
- * A readable body that writes `events` on their schedule. The writer never awaits before the
- * Response is returned, so the handler cannot deadlock.
+ * The body of a stream: a readable that writes `events` on their schedule (the writer never awaits before the Response
+ * is returned, so the handler cannot deadlock); or, when nothing is paced and the stream ends cleanly, the whole
+ * transcript as one string — the same bytes without a writer, a timer or a write per event.
  */
-export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> {
+export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string {
+  const due = schedule(opts.events, opts.pacing);
+  const encode = STREAM_ENCODERS[opts.format ?? "sse"];
+  if (opts.end.kind !== "break" && due.every((d) => d === 0)) {
+    return opts.events.map(encode).join("") + (opts.end.kind === "raw" ? opts.end.text : "");
+  }
   // A readable high-water mark of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
-  const due = schedule(opts.events, opts.pacing);
-  const encode = STREAM_ENCODERS[opts.format ?? "sse"];
   const run = async () => {
     const start = opts.startAt ?? Date.now();
     try {

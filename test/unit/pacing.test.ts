@@ -29,6 +29,21 @@ describe("schedule (absolute offsets from stream start)", () => {
   });
 });
 
+describe("pacedStream without pacing", () => {
+  it("is the whole transcript as one string, terminator and raw ending included, and no writer runs", () => {
+    let writers = 0;
+    const events = [{ data: "one", words: 1 }, { event: "done", data: "[DONE]" }];
+    const base = { events, pacing: pacing({}), waitUntil: () => void writers++ };
+    expect(pacedStream({ ...base, end: { kind: "close" } })).toBe("data: one\n\nevent: done\ndata: [DONE]\n\n");
+    expect(pacedStream({ ...base, end: { kind: "raw", text: "data: {broken\n\n" } })).toBe("data: one\n\nevent: done\ndata: [DONE]\n\ndata: {broken\n\n");
+    expect(pacedStream({ ...base, format: "ndjson", end: { kind: "close" } })).toBe("one\n[DONE]\n");
+    expect(writers).toBe(0);
+    expect(pacedStream({ ...base, end: { kind: "break" } })).toBeInstanceOf(ReadableStream);
+    expect(pacedStream({ ...base, pacing: pacing({ ttftMs: 1 }), end: { kind: "close" } })).toBeInstanceOf(ReadableStream);
+    expect(writers).toBe(2);
+  });
+});
+
 describe("pacedStream counts its schedule from startAt (the request's arrival, issue 10)", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -45,6 +60,7 @@ describe("pacedStream counts its schedule from startAt (the request's arrival, i
       waitUntil: () => {},
       ...(late !== undefined ? { startAt: created - late } : {}),
     });
+    if (typeof body === "string") throw new Error("a paced stream must be a readable");
     const reader = body.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: start\n\n");
     let got: string | undefined;
