@@ -95,6 +95,8 @@ export const ResponsesRequestSchema = z.looseObject({
   metadata: z.record(z.string(), z.string()).nullish(),
   user: z.string().nullish(),
   truncation: z.string().nullish(),
+  service_tier: z.string().nullish(),
+  include: z.array(z.string()).nullish(),
   conversation: z.unknown().optional(),
   prompt: z.unknown().optional(),
 });
