@@ -30,9 +30,10 @@ describe("outputItems and ids", () => {
     const items = outputItems(r);
     expect(items.map((i) => i.type)).toEqual(["reasoning", "message", "function_call", "function_call"]);
     const id = responseId(r);
-    expect(id).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(id).toMatch(/^resp_[0-9a-f]{50}$/);
     for (const item of items) expect(responseIdOfItem(item.id)).toBe(id);
     expect(items.map((i) => i.id.slice(-2))).toEqual(["00", "01", "02", "03"]);
+    for (const item of items) expect(item.id.slice(item.id.indexOf("_") + 1, -2)).toBe(id.slice(5, -2));
     expect(items[3]).toMatchObject({ call_id: "call_x", arguments: "{", status: "completed" });
     expect(items[2]).toMatchObject({ call_id: expect.stringMatching(/^call_[0-9A-Za-z]{24}$/), arguments: "{}" });
     expect(responseIdOfItem("msg_abc")).toBeUndefined();
