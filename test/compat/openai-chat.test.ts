@@ -98,7 +98,9 @@ describe("openai SDK: chat.completions", () => {
     expect(res.data.choices[0]!.message.content).toBe("Hello from the script.");
     expect(res.data.choices[0]!.finish_reason).toBe("stop");
     expect(res.data.object).toBe("chat.completion");
-    expect(res.data.model).toBe("gpt-4o-mini");
+    // The alias is answered by its dated snapshot, as the real API does.
+    expect(res.data.model).toBe("gpt-4o-mini-2024-07-18");
+    expect(res.data.service_tier).toBe("default");
     expect(res.data.id).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/);
     expect(res.data.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 });
     expect(res.request_id).toMatch(/^req_[0-9a-f]{32}$/);

@@ -44,11 +44,15 @@ function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDra
   return out;
 }
 
-/** Round-robin: the first chunk of every choice, then the second of every choice, … (as real `n > 1` streams). */
+/**
+ * Round-robin as real `n > 1` streams send it: each choice's role chunk with its first token, then one chunk of
+ * every choice in turn.
+ */
 function interleave(lists: ChunkDraft[][]): ChunkDraft[] {
+  const rounds = lists.map((l) => (l.length > 1 ? [l.slice(0, 2), ...l.slice(2).map((d) => [d])] : [l]));
   const out: ChunkDraft[] = [];
-  const longest = Math.max(0, ...lists.map((l) => l.length));
-  for (let i = 0; i < longest; i++) for (const l of lists) if (i < l.length) out.push(l[i] as ChunkDraft);
+  const longest = Math.max(0, ...rounds.map((r) => r.length));
+  for (let i = 0; i < longest; i++) for (const r of rounds) out.push(...(r[i] ?? []));
   return out;
 }
 

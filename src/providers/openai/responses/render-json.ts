@@ -223,6 +223,16 @@ export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>
 
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */
 export function renderResponseJson(reply: Reply, ctx: RenderContext<ResponsesRequest>): unknown {
-  const { id, object, created_at, status, background, ...rest } = buildResponse(reply, ctx);
-  return { id, object, created_at, status, background, billing: { payer: "developer" }, ...rest };
+  return withBilling(buildResponse(reply, ctx));
+}
+
+/** A response object as a JSON body (`POST` without stream, `GET /v1/responses/{id}`): `billing` after `background`. */
+export function withBilling(response: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(response)) {
+    if (k === "billing") continue;
+    out[k] = v;
+    if (k === "background") out.billing = { payer: "developer" };
+  }
+  return out;
 }
