@@ -41,11 +41,11 @@ function pieces(text: string, words: number): { piece: string; words: number }[]
 }
 
 /** The events one output item streams as, `output_item.added` to `output_item.done`. */
-function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draft[] {
+function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfuscate: boolean): Draft[] {
   const at = { item_id: item.id, output_index };
   let deltas = 0;
   // `obfuscation` pads each delta to a 16-character bucket; deterministic from the item id and the delta's position.
-  const obf = (delta: string) => ({ obfuscation: obfuscation(`${item.id}#${deltas++}`, delta, 16) });
+  const obf = (delta: string) => (obfuscate ? { obfuscation: obfuscation(`${item.id}#${deltas++}`, delta, 16) } : {});
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
   switch (item.type) {
     case "reasoning":
@@ -93,7 +93,7 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draf
  * Every event of a finished response, unnumbered.
  * @example responseDrafts(final, 1).map((d) => d.type)[0] // "response.created"
  */
-export function responseDrafts(final: ResponseObject, chunk: number): Draft[] {
+export function responseDrafts(final: ResponseObject, chunk: number, obfuscate = true): Draft[] {
   const start: ResponseObject = {
     ...final,
     status: "in_progress",
@@ -107,7 +107,7 @@ export function responseDrafts(final: ResponseObject, chunk: number): Draft[] {
   return [
     { type: "response.created", fields: { response: start } },
     { type: "response.in_progress", fields: { response: start } },
-    ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk)),
+    ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk, obfuscate)),
     { type: terminal, fields: { response: final } },
   ];
 }
@@ -122,7 +122,8 @@ export function toSse(drafts: Draft[], first = 0): SseEvent[] {
 }
 
 export function renderResponseEvents(reply: Reply, ctx: RenderContext<ResponsesRequest>): SseEvent[] {
-  return toSse(responseDrafts(buildResponse(reply, ctx), reply.pacing.chunkWords));
+  const obfuscate = ctx.wire.body.stream_options?.include_obfuscation !== false;
+  return toSse(responseDrafts(buildResponse(reply, ctx), reply.pacing.chunkWords, obfuscate));
 }
 
 /**

@@ -97,6 +97,7 @@ export const ResponsesRequestSchema = z.looseObject({
   truncation: z.string().nullish(),
   service_tier: z.string().nullish(),
   include: z.array(z.string()).nullish(),
+  stream_options: z.looseObject({ include_obfuscation: z.boolean().nullish() }).nullish(),
   conversation: z.unknown().optional(),
   prompt: z.unknown().optional(),
 });
