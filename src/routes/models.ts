@@ -1,6 +1,7 @@
 /**
  * `GET /v1/models`: the models the scenarios mention, plus a default.
  */
+import { answeredModel } from "../canonical/models";
 import type { Env } from "../env";
 import type { Scenario, StringMatch } from "../scenario/schema";
 import { getScenario, listScenarios } from "../scenario/store";
@@ -22,13 +23,17 @@ export function modelsIn(s: Scenario): string[] {
   ];
 }
 
-/** Every model id the scenarios mention, sorted, with the default first. */
+/**
+ * Every model id the scenarios mention, with the dated snapshot of each well-known alias (answers name the
+ * snapshot, so a client may look it up), sorted, with the default first.
+ */
 export async function modelIds(env: Env): Promise<string[]> {
   const ids = new Set<string>();
   for (const summary of await listScenarios(env.SCENARIOS)) {
     const stored = await getScenario(env.SCENARIOS, summary.name);
     if (stored) for (const m of modelsIn(stored.scenario)) ids.add(m);
   }
+  for (const m of [...ids]) for (const family of ["openai", "anthropic"] as const) ids.add(answeredModel(family, m));
   ids.delete(DEFAULT_MODEL);
   return [DEFAULT_MODEL, ...[...ids].sort()];
 }

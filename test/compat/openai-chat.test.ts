@@ -8,6 +8,7 @@ import { startHarness, type Harness } from "./harness";
 let h: Harness;
 
 const SCENARIOS = [
+  { name: "nano", match: { model: "gpt-4.1-nano" }, steps: [{ respond: { text: "Small." } }] },
   { name: "hello", steps: [{ respond: { text: "Hello from the script.", usage: { inputTokens: 11, outputTokens: 5 } } }] },
   {
     name: "stream-text",
@@ -93,6 +94,13 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 describe("openai SDK: chat.completions", () => {
+  it("answers an alias with its dated snapshot, which models.retrieve knows", async () => {
+    const c = client("nano", "t1");
+    const res = await c.chat.completions.create({ model: "gpt-4.1-nano", messages: user("hi") });
+    expect(res.model).toBe("gpt-4.1-nano-2025-04-14");
+    expect((await c.models.retrieve(res.model)).id).toBe("gpt-4.1-nano-2025-04-14");
+  });
+
   it("non-stream text with scripted usage and a request id", async () => {
     const res = await client("hello", "t1").chat.completions.create({ model: "gpt-4o-mini", messages: user("hi") }).withResponse();
     expect(res.data.choices[0]!.message.content).toBe("Hello from the script.");
