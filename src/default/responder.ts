@@ -2,6 +2,7 @@
  * The default responder (contract section 7): answers when no scenario is selected. Pure and deterministic:
  * the same request always gives the same reply, ids and `created` included.
  */
+import { answeredModel } from "../canonical/models";
 import type { CanonicalRequest } from "../canonical/request";
 import { lastUserMessage } from "../canonical/request";
 import { limitReply, toolCallTokens } from "../canonical/limit";
@@ -131,7 +132,7 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
       cacheWriteTokens: 0,
       reasoningTokens: words.reduce((n, w) => n + w.reasoning, 0),
     },
-    model: req.model,
+    model: answeredModel(req.provider, req.model),
     latencyMs: 0,
     pacing: { ttftMs: 0, tokensPerSecond: opts.wordsPerSecond, chunkDelayMs: 0, chunkWords: CHUNK_WORDS, jitterMs: 0, seed: 0 },
     headers: {},

@@ -24,13 +24,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** `length` base62 characters derived deterministically from `seed`. */
-export function stableToken(seed: string, length: number): string {
+/** `length` characters of `alphabet` (base62 unless given) derived deterministically from `seed`. */
+export function stableToken(seed: string, length: number, alphabet = BASE62): string {
   const next = seededRandom(stableHash(seed));
   let out = "";
-  for (let i = 0; i < length; i++) out += ALPHABET[Math.floor(next() * 62)];
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(next() * alphabet.length)];
   return out;
 }
 

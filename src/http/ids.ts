@@ -3,14 +3,45 @@
  */
 import { stableHex, stableToken } from "./hash";
 
+/** The alphabet of Anthropic's request ids (base58: no 0, O, I, l). */
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/** The alphabet of Ollama's tool-call ids (`toolCallId()` in its server). */
+const LOWER36 = "abcdefghijklmnopqrstuvwxyz0123456789";
+/** The alphabet of OpenAI's `obfuscation` padding. */
+const OBFUSCATION = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
 /** `prefix` + `length` base62 characters derived from `seed`. */
 export function makeId(prefix: string, seed: string, length = 24): string {
   return `${prefix}${stableToken(`${prefix}|${seed}`, length)}`;
 }
 
-/** A request id such as `req_3f…` (hex, like the real APIs). */
+/** A request id such as `req_3f…` (`req_` + 32 hex, as OpenAI sends them). */
 export function makeRequestId(seed: string): string {
   return `req_${stableHex(`req|${seed}`, 32)}`;
+}
+
+/**
+ * An Anthropic request id: `req_011C` + 20 base58 characters, as in `req_011CZAZuCr9hV42toiCdnnKB`.
+ * @example anthropicRequestId("weather/run-1/0") // "req_011C…"
+ */
+export function anthropicRequestId(seed: string): string {
+  return `req_011C${stableToken(`req|${seed}`, 20, BASE58)}`;
+}
+
+/** An Ollama tool-call id: `call_` + 8 characters of `[a-z0-9]`. */
+export function ollamaToolCallId(seed: string): string {
+  return `call_${stableToken(`call_|${seed}`, 8, LOWER36)}`;
+}
+
+/**
+ * The `obfuscation` padding OpenAI puts on streamed chunks so that an event's length does not give away its
+ * token: random characters that bring the delta's length up to the next bucket (`bucket` modulo 16: 10 on Chat
+ * Completions chunks, 0 on Responses deltas, as in recordings). Deterministic from `seed`, never Math.random.
+ * @example obfuscation("chatcmpl-x#3", "Holiday", 10) // 3 characters
+ */
+export function obfuscation(seed: string, delta: string, bucket: number): string {
+  const length = (((bucket - Array.from(delta).length) % 16) + 16) % 16;
+  return stableToken(`obf|${seed}`, length, OBFUSCATION);
 }
 
 /** Id of the `index`-th tool call of a reply, unless scripted. */

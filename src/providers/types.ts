@@ -58,6 +58,8 @@ export interface ProviderSurface<W = unknown> {
   anyContentType?: boolean;
   /** Name of the request-id response header. */
   requestIdHeader: string;
+  /** This provider's request-id format for a seed (default `req_` + 32 hex, OpenAI's; Anthropic's is `req_011C…`). */
+  requestId?(seed: string): string;
   /** Checks auth and required headers before the body is read. */
   checkHeaders(headers: Headers, target: RequestTarget): ApiError | undefined;
   /** Validates the JSON body (loosely: unknown fields pass) into the canonical request. */

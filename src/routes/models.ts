@@ -1,6 +1,7 @@
 /**
  * `GET /v1/models`: the models the scenarios mention, plus a default.
  */
+import { answeredModel } from "../canonical/models";
 import type { Runtime } from "../runtime/types";
 import type { Scenario, StringMatch } from "../scenario/schema";
 
@@ -21,13 +22,17 @@ export function modelsIn(s: Scenario): string[] {
   ];
 }
 
-/** Every model id the scenarios mention, sorted, with the default first. */
+/**
+ * Every model id the scenarios mention, with the dated snapshot of each well-known alias (answers name the
+ * snapshot, so a client may look it up), sorted, with the default first.
+ */
 export async function modelIds(rt: Runtime): Promise<string[]> {
   const ids = new Set<string>();
   for (const summary of await rt.scenarios.list()) {
     const stored = await rt.scenarios.get(summary.name);
     if (stored) for (const m of modelsIn(stored.scenario)) ids.add(m);
   }
+  for (const m of [...ids]) for (const family of ["openai", "anthropic"] as const) ids.add(answeredModel(family, m));
   ids.delete(DEFAULT_MODEL);
   return [DEFAULT_MODEL, ...[...ids].sort()];
 }

@@ -48,7 +48,8 @@ export async function handleProvider<W>(
   prefix: Prefix,
   target: RequestTarget,
 ): Promise<Response> {
-  const earlyId = makeRequestId(`${request.method} ${request.url} ${request.headers.get("x-stainless-retry-count") ?? ""}`);
+  const newRequestId = surface.requestId ?? makeRequestId;
+  const earlyId = newRequestId(`${request.method} ${request.url} ${request.headers.get("x-stainless-retry-count") ?? ""}`);
   const fail = (error: ApiError, id = earlyId) => errorResponse(surface, error, id);
 
   const headerError = surface.checkHeaders(request.headers, target);
@@ -89,7 +90,7 @@ export async function handleProvider<W>(
       statuses: statusTable(surface),
     });
     outcome = result.outcome;
-    requestId = makeRequestId(`${stored.name}/${session}/${result.seq}`);
+    requestId = newRequestId(`${stored.name}/${session}/${result.seq}`);
     Object.assign(extra, {
       "x-mockllm-scenario": stored.name,
       "x-mockllm-session": session,
@@ -98,7 +99,7 @@ export async function handleProvider<W>(
     });
   } else {
     outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt) }) };
-    requestId = makeRequestId(`default/${stableHash(body.text)}`);
+    requestId = newRequestId(`default/${stableHash(body.text)}`);
     created = defaultCreated(parsed.request);
   }
 

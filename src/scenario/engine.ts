@@ -2,6 +2,7 @@
  * The scenario engine: pure and deterministic. Given a scenario, the session's state and a request,
  * it decides the outcome and the state change. The session Durable Object applies the change.
  */
+import { answeredModel } from "../canonical/models";
 import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/request";
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning } from "../canonical/outcome";
 import { limitReply } from "../canonical/limit";
@@ -193,7 +194,7 @@ export function resolveReply(
       cacheWriteTokens: usage.cacheWriteTokens ?? 0,
       reasoningTokens: usage.reasoningTokens ?? 0,
     },
-    model: r.model ?? req.model,
+    model: r.model ?? answeredModel(req.provider, req.model),
     latencyMs: r.latencyMs ?? d.latencyMs ?? 0,
     pacing: {
       ttftMs: stream.ttftMs ?? 0,

@@ -53,7 +53,7 @@ function normalize(text: string): string {
   return text
     .replace(/msg_01[0-9A-Za-z]{22}/g, "msg_01<id>")
     .replace(/toolu_01[0-9A-Za-z]{22}/g, "toolu_01<id>")
-    .replace(/req_[0-9a-f]{32}/g, "req_<id>");
+    .replace(/req_011C[1-9A-HJ-NP-Za-km-z]{20}/g, "req_011C<id>");
 }
 
 async function transcript(scenario: string, body: Record<string, unknown> = {}): Promise<Response> {

@@ -128,9 +128,16 @@ describe("anthropic SDK: messages", () => {
       output_tokens: 5,
       cache_creation_input_tokens: 2,
       cache_read_input_tokens: 3,
+      cache_creation: { ephemeral_5m_input_tokens: 2, ephemeral_1h_input_tokens: 0 },
       service_tier: "standard",
+      inference_geo: "not_available",
     });
-    expect(res.request_id).toMatch(/^req_[0-9a-f]{32}$/);
+    // The SDK's Usage type declares both as required `… | null`: a `!== null` check must see a value, not undefined.
+    const usage: Anthropic.Usage = msg.usage;
+    expect(usage.cache_creation !== null && usage.cache_creation.ephemeral_5m_input_tokens).toBe(2);
+    expect(usage.inference_geo).not.toBeUndefined();
+    // Anthropic's request-id format: req_011C + 20 base58 characters.
+    expect(res.request_id).toMatch(/^req_011C[1-9A-HJ-NP-Za-km-z]{20}$/);
     expect(res.response.headers.get("content-type")).toContain("application/json");
   });
 

@@ -38,7 +38,7 @@ describe("default responder: lorem answer", () => {
     const message = "Tell me about Paris";
     const res = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: message }] });
     expect(res.object).toBe("chat.completion");
-    expect(res.model).toBe(MODEL);
+    expect(res.model).toBe("gpt-4o-mini-2024-07-18"); // the alias's dated snapshot, as the real API answers
     expect(res.choices).toHaveLength(1);
     const text = res.choices[0]!.message.content!;
     expect(text).toBe(`${lorem(loremLength(message))}\n\n${message}`);
@@ -141,7 +141,7 @@ describe("default responder: instruction block", () => {
     expect(second!.finish_reason).toBe("tool_calls");
   });
 
-  it("SSE: each message on its own choice index, role first and its own finish chunk; the SDK assembles both", async () => {
+  it("SSE: the choices interleave token by token, every finish chunk at the end; the SDK assembles both", async () => {
     const content = instruction(plan);
     const all = await chunks(content);
     for (const index of [0, 1]) {
@@ -150,10 +150,19 @@ describe("default responder: instruction block", () => {
       expect(mine.filter((c) => c.choices[0]!.finish_reason !== null)).toHaveLength(1);
       expect(mine.at(-1)!.choices[0]!.finish_reason).toBe(index === 0 ? "stop" : "tool_calls");
     }
-    // Choice 0 finishes before choice 1 starts.
-    const lastOf0 = all.findLastIndex((c) => c.choices[0]?.index === 0);
+    // As real n > 1 streams: choice 1 starts before choice 0 is done, and both finish chunks come last, so a client
+    // that stops reading at the first finish_reason still has every choice's content.
     const firstOf1 = all.findIndex((c) => c.choices[0]?.index === 1);
-    expect(lastOf0).toBeLessThan(firstOf1);
+    const lastContentOf0 = all.findLastIndex((c) => c.choices[0]?.index === 0 && c.choices[0].finish_reason === null);
+    expect(firstOf1).toBeLessThan(lastContentOf0);
+    const choiceChunks = all.filter((c) => c.choices.length > 0);
+    expect(choiceChunks.slice(-2).map((c) => [c.choices[0]!.index, c.choices[0]!.finish_reason])).toEqual([
+      [0, "stop"],
+      [1, "tool_calls"],
+    ]);
+    expect(choiceChunks.slice(0, -2).every((c) => c.choices[0]!.finish_reason === null)).toBe(true);
+    expect(all.every((c) => (c as unknown as { service_tier: string }).service_tier === "default")).toBe(true);
+    expect(all.every((c) => typeof (c as unknown as { obfuscation: unknown }).obfuscation === "string")).toBe(true);
 
     const final = await client.chat.completions
       .stream({ model: MODEL, messages: [{ role: "user", content }] })

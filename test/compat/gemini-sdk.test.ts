@@ -139,7 +139,9 @@ describe("@google/genai against mockllm", () => {
     expect(chunks.map((c) => c.text)).toEqual(["One two", " three four", " five."]);
     expect(chunks.map((c) => c.candidates?.[0]?.finishReason)).toEqual([undefined, undefined, "STOP"]);
     expect(chunks.at(-1)!.usageMetadata).toMatchObject({ promptTokenCount: 64, candidatesTokenCount: 32, totalTokenCount: 96 });
-    expect(chunks[0]!.usageMetadata).toBeUndefined();
+    // Every chunk carries usageMetadata with the running candidate count, as real streams do.
+    expect(chunks.map((c) => c.usageMetadata?.candidatesTokenCount)).toEqual([13, 26, 32]);
+    expect(chunks.map((c) => c.usageMetadata?.promptTokenCount)).toEqual([64, 64, 64]);
     expect(new Set(chunks.map((c) => c.responseId)).size).toBe(1);
   });
 
@@ -170,9 +172,10 @@ describe("@google/genai against mockllm", () => {
   it("thinking: thought parts with the scripted signature, excluded from .text; thoughtsTokenCount", async () => {
     const config = { thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } };
     const res = await client("g-think", "s1").models.generateContent({ model: MODEL, contents: "Hello", config });
+    // The signature sits on the final text part, not on the thought part (as recorded).
     expect(res.candidates?.[0]?.content?.parts).toEqual([
-      { text: "The user greets me.", thought: true, thoughtSignature: "c2lnbmF0dXJl" },
-      { text: "Hi!" },
+      { text: "The user greets me.", thought: true },
+      { text: "Hi!", thoughtSignature: "c2lnbmF0dXJl" },
     ]);
     expect(res.text).toBe("Hi!");
     expect(res.usageMetadata).toMatchObject({ candidatesTokenCount: 10, thoughtsTokenCount: 20, totalTokenCount: 40 });
@@ -180,9 +183,11 @@ describe("@google/genai against mockllm", () => {
     const chunks = await collect(await client("g-think", "s2").models.generateContentStream({ model: MODEL, contents: "Hello", config }));
     expect(chunks.map((c) => c.candidates?.[0]?.content?.parts)).toEqual([
       [{ text: "The user", thought: true }],
-      [{ text: " greets me.", thought: true, thoughtSignature: "c2lnbmF0dXJl" }],
+      [{ text: " greets me.", thought: true }],
       [{ text: "Hi!" }],
+      [{ text: "", thoughtSignature: "c2lnbmF0dXJl" }],
     ]);
+    expect(chunks.map((c) => c.text)).toEqual([undefined, undefined, "Hi!", ""]);
 
     // thinkingBudget 0 is "disabled": the expectation fails, a mismatch.
     const err = await client("g-think", "s3")

@@ -9,9 +9,9 @@ import { expect } from "vitest";
 
 const GOLDEN_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 
-/** Replaces unix timestamps (`created`, `created_at`) with 0. */
+/** Replaces unix timestamps (`created`, `created_at`, `completed_at`) with 0. */
 export function normalizeTranscript(text: string): string {
-  return text.replace(/"(created|created_at)":\d+/g, '"$1":0');
+  return text.replace(/"(created|created_at|completed_at)":\d+/g, '"$1":0');
 }
 
 export function expectGolden(relativePath: string, actual: string): void {

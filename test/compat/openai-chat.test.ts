@@ -8,6 +8,7 @@ import { startHarness, type Harness } from "./harness";
 let h: Harness;
 
 const SCENARIOS = [
+  { name: "nano", match: { model: "gpt-4.1-nano" }, steps: [{ respond: { text: "Small." } }] },
   { name: "hello", steps: [{ respond: { text: "Hello from the script.", usage: { inputTokens: 11, outputTokens: 5 } } }] },
   {
     name: "stream-text",
@@ -93,12 +94,21 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 describe("openai SDK: chat.completions", () => {
+  it("answers an alias with its dated snapshot, which models.retrieve knows", async () => {
+    const c = client("nano", "t1");
+    const res = await c.chat.completions.create({ model: "gpt-4.1-nano", messages: user("hi") });
+    expect(res.model).toBe("gpt-4.1-nano-2025-04-14");
+    expect((await c.models.retrieve(res.model)).id).toBe("gpt-4.1-nano-2025-04-14");
+  });
+
   it("non-stream text with scripted usage and a request id", async () => {
     const res = await client("hello", "t1").chat.completions.create({ model: "gpt-4o-mini", messages: user("hi") }).withResponse();
     expect(res.data.choices[0]!.message.content).toBe("Hello from the script.");
     expect(res.data.choices[0]!.finish_reason).toBe("stop");
     expect(res.data.object).toBe("chat.completion");
-    expect(res.data.model).toBe("gpt-4o-mini");
+    // The alias is answered by its dated snapshot, as the real API does.
+    expect(res.data.model).toBe("gpt-4o-mini-2024-07-18");
+    expect(res.data.service_tier).toBe("default");
     expect(res.data.id).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/);
     expect(res.data.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 });
     expect(res.request_id).toMatch(/^req_[0-9a-f]{32}$/);

@@ -33,7 +33,7 @@ const CASES: { name: string; respond: Record<string, unknown>; failures?: unknow
 /** Ids are deterministic, but normalised so a change in how they are derived does not churn every transcript. */
 function normalizeIds(text: string): string {
   return text
-    .replace(/resp_[0-9a-f]{48}/g, "resp_<id>")
+    .replace(/resp_[0-9a-f]{50}/g, "resp_<id>")
     .replace(/\b(msg|fc|rs)_[0-9a-f]{50}/g, "$1_<id>")
     .replace(/call_[0-9A-Za-z]{24}/g, "call_<id>")
     .replace(/req_[0-9a-f]{32}/g, "req_<id>");

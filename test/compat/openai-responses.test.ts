@@ -80,7 +80,7 @@ afterAll(() => h?.stop());
 describe("responses.create", () => {
   it("answers with the scripted text, usage and the real response shape", async () => {
     const res = await client("r-text").responses.create({ model: "gpt-4.1", input: "Hi" });
-    expect(res.id).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(res.id).toMatch(/^resp_[0-9a-f]{50}$/);
     expect(res.object).toBe("response");
     expect(res.status).toBe("completed");
     expect(res.model).toBe("gpt-4.1-2025-04-14");
@@ -104,6 +104,9 @@ describe("responses.create", () => {
     expect(res.error).toBeNull();
     expect(res.incomplete_details).toBeNull();
     expect((res as unknown as { store: boolean }).store).toBe(true); // on the wire, not in the SDK type
+    expect(res).toMatchObject({ service_tier: "default", frequency_penalty: 0, presence_penalty: 0, prompt_cache_retention: null });
+    expect(res.completed_at).toBeGreaterThan(0);
+    expect((res as unknown as { billing: unknown }).billing).toEqual({ payer: "developer" });
     expect(res._request_id).toMatch(/^req_[0-9a-f]{32}$/);
   });
 
@@ -122,6 +125,7 @@ describe("responses.create", () => {
     expect(res.output[0]).toEqual({
       id: expect.stringMatching(/^rs_/),
       type: "reasoning",
+      content: [],
       summary: [{ type: "summary_text", text: "First think. Then answer." }],
     });
     expect(res.output_text).toBe("Forty-two.");

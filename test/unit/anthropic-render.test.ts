@@ -28,10 +28,10 @@ describe("anthropic JSON body", () => {
       ctx,
     );
     expect(body).toEqual({
+      model: "claude-sonnet-4-5-20250929",
       id: expect.stringMatching(/^msg_01[0-9A-Za-z]{22}$/),
       type: "message",
       role: "assistant",
-      model: "claude-sonnet-4-5",
       content: [{ type: "text", text: "Hello there" }],
       stop_reason: "end_turn",
       stop_sequence: null,
@@ -39,10 +39,14 @@ describe("anthropic JSON body", () => {
         input_tokens: 10,
         cache_creation_input_tokens: 5,
         cache_read_input_tokens: 4,
+        cache_creation: { ephemeral_5m_input_tokens: 5, ephemeral_1h_input_tokens: 0 },
         output_tokens: 3,
         service_tier: "standard",
+        inference_geo: "not_available",
       },
     });
+    // The recorded key order: model first, inference_geo last in usage.
+    expect(Object.keys(body as object)[0]).toBe("model");
     expect(renderMessageJson(reply({ text: "x" }), ctx)).toMatchObject({ id: (body as { id: string }).id });
     expect(renderMessageJson(reply({ text: "x" }, "other-seed"), ctx)).not.toMatchObject({ id: (body as { id: string }).id });
   });

@@ -146,10 +146,22 @@ describe("reply defaults", () => {
       finishReason: "tool_calls",
       usage: { inputTokens: 64, outputTokens: 32, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
       toolCalls: [{ name: "f", arguments: '{"a":1}' }],
-      model: "gpt-4o-mini",
+      // A well-known alias is answered by its dated snapshot, as the real API does.
+      model: "gpt-4o-mini-2024-07-18",
       idSeed: "demo/s1/t/1",
     });
     expect(d!.outcome.reply.text).toBeUndefined();
+  });
+
+  it("a scripted respond.model wins over the snapshot; unknown names are echoed", () => {
+    const scripted = scenario({ name: "demo", steps: [{ respond: { text: "x", model: "gpt-4o-mini" } }] });
+    const [a] = run(scripted, [req()]);
+    if (a!.outcome.kind !== "reply") throw new Error("expected a reply");
+    expect(a!.outcome.reply.model).toBe("gpt-4o-mini");
+    const plain = scenario({ name: "demo", steps: [{ respond: { text: "x" } }] });
+    const [b] = run(plain, [req({ model: "my-finetune" })]);
+    if (b!.outcome.kind !== "reply") throw new Error("expected a reply");
+    expect(b!.outcome.reply.model).toBe("my-finetune");
   });
 
   it("scenario defaults apply under step values", () => {

@@ -41,7 +41,7 @@ describe("gemini JSON body", () => {
     expect(renderGenerateContentJson(reply({ text: "x" }, "s/default/step-1/2")).responseId).not.toBe(body.responseId);
   });
 
-  it("thoughts first (signature when scripted, redacted left out), then text and refusal, then function calls", () => {
+  it("thoughts first (redacted left out), then text and refusal, then function calls; the signature on the first call", () => {
     const body = renderGenerateContentJson(
       reply({
         reasoning: [{ text: "hmm", signature: "c2ln" }, { text: "so" }, { redacted: "xyz" }],
@@ -56,16 +56,32 @@ describe("gemini JSON body", () => {
       content: {
         role: "model",
         parts: [
-          { text: "hmm", thought: true, thoughtSignature: "c2ln" },
+          { text: "hmm", thought: true },
           { text: "so", thought: true },
           { text: "Calling." },
-          { functionCall: { name: "get_weather", args: { city: "Rome" } } },
+          { functionCall: { name: "get_weather", args: { city: "Rome" } }, thoughtSignature: "c2ln" },
           { functionCall: { id: "call-9", name: "raw", args: { INVALID_JSON: "[1,2]" } } },
         ],
       },
       finishReason: "STOP",
       index: 0,
+      finishMessage: "Model generated function call(s).",
     });
+  });
+
+  it("without function calls the signature sits on the last text part; with no text, on an empty one", () => {
+    const text = renderGenerateContentJson(reply({ reasoning: [{ text: "hmm", signature: "c2ln" }], text: "Hi.", refusal: "No." }));
+    expect((text.candidates as any)[0].content.parts).toEqual([
+      { text: "hmm", thought: true },
+      { text: "Hi." },
+      { text: "No.", thoughtSignature: "c2ln" },
+    ]);
+    expect((text.candidates as any)[0].finishMessage).toBeUndefined();
+    const bare = renderGenerateContentJson(reply({ reasoning: [{ text: "hmm", signature: "c2ln" }] }));
+    expect((bare.candidates as any)[0].content.parts).toEqual([{ text: "hmm", thought: true }, { text: "", thoughtSignature: "c2ln" }]);
+    // No scripted signature: none is invented.
+    const none = renderGenerateContentJson(reply({ reasoning: [{ text: "hmm" }], toolCalls: [{ name: "f", arguments: {} }] }));
+    expect((none.candidates as any)[0].content.parts).toEqual([{ text: "hmm", thought: true }, { functionCall: { name: "f", args: {} } }]);
   });
 
   it.each([
@@ -98,29 +114,59 @@ describe("gemini JSON body", () => {
 });
 
 describe("gemini SSE transcript", () => {
-  it("data-only events, each with only new parts; the last holds finishReason and usage", () => {
+  it("data-only events, each with only new parts and a running usageMetadata; the last holds finishReason", () => {
     const events = chunks({ text: "one two three", stream: { chunkWords: 2 } });
     expect(events.map((e) => e.event)).toEqual([undefined, undefined]);
     expect(events.map((e) => e.words)).toEqual([2, 1]);
     expect(events.map((e) => e.data.candidates[0].content.parts)).toEqual([[{ text: "one two" }], [{ text: " three" }]]);
     expect(events[0]!.data.candidates[0].finishReason).toBeUndefined();
-    expect(events[0]!.data.usageMetadata).toBeUndefined();
+    // Two of three words sent: 2/3 of the 32 candidate tokens, rounded.
+    expect(events[0]!.data.usageMetadata).toEqual({
+      promptTokenCount: 64,
+      candidatesTokenCount: 21,
+      totalTokenCount: 85,
+      promptTokensDetails: [{ modality: "TEXT", tokenCount: 64 }],
+    });
     expect(events[1]!.data.candidates[0].finishReason).toBe("STOP");
     expect(events[1]!.data.usageMetadata).toMatchObject({ promptTokenCount: 64, candidatesTokenCount: 32, totalTokenCount: 96 });
   });
 
-  it("thought pieces carry the signature on their last piece; a function call is one chunk", () => {
+  it("thought pieces carry no signature; it goes on the first function call, which is one chunk, with finishMessage", () => {
     const events = chunks({
       reasoning: [{ text: "a b c", signature: "S" }],
-      toolCalls: [{ name: "f", arguments: { x: 1 } }],
+      toolCalls: [{ name: "f", arguments: { x: 1 } }, { name: "g", arguments: {} }],
+      usage: { outputTokens: 10, reasoningTokens: 4 },
       stream: { chunkWords: 2 },
     });
     expect(events.map((e) => e.data.candidates[0].content.parts)).toEqual([
       [{ text: "a b", thought: true }],
-      [{ text: " c", thought: true, thoughtSignature: "S" }],
-      [{ functionCall: { name: "f", args: { x: 1 } } }],
+      [{ text: " c", thought: true }],
+      [{ functionCall: { name: "f", args: { x: 1 } }, thoughtSignature: "S" }],
+      [{ functionCall: { name: "g", args: {} } }],
     ]);
-    expect(events.map((e) => e.words)).toEqual([2, 1, 1]);
+    expect(events.map((e) => e.words)).toEqual([2, 1, 1, 1]);
+    // Thoughts are counted whole from the first chunk; candidates run with the answer.
+    expect(events.map((e) => [e.data.usageMetadata.candidatesTokenCount, e.data.usageMetadata.thoughtsTokenCount])).toEqual([
+      [undefined, 4],
+      [undefined, 4],
+      [3, 4],
+      [6, 4],
+    ]);
+    expect(events[3]!.data.candidates[0]).toMatchObject({ finishReason: "STOP", index: 0, finishMessage: "Model generated function call(s)." });
+    expect(events[2]!.data.candidates[0].finishMessage).toBeUndefined();
+  });
+
+  it("a signature after text comes on a trailing empty text part that finishes the stream", () => {
+    const events = chunks({ reasoning: [{ text: "t", signature: "S" }], text: "a b", stream: { chunkWords: 1 } });
+    expect(events.map((e) => e.data.candidates[0].content.parts)).toEqual([
+      [{ text: "t", thought: true }],
+      [{ text: "a" }],
+      [{ text: " b" }],
+      [{ text: "", thoughtSignature: "S" }],
+    ]);
+    expect(events.map((e) => e.words)).toEqual([1, 1, 1, undefined]);
+    expect(events[3]!.data.candidates[0].finishReason).toBe("STOP");
+    expect(events[2]!.data.candidates[0].finishReason).toBeUndefined();
   });
 
   it("an empty reply still sends one finishing chunk", () => {

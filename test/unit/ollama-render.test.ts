@@ -127,20 +127,22 @@ describe("ollama /api/chat NDJSON", () => {
 });
 
 describe("ollama /api/generate", () => {
-  it("renders response, thinking and an empty context", () => {
+  it("renders response and thinking, and no context (Ollama omits an empty one)", () => {
     const body = renderGenerateJson(reply({ text: "Blue.", reasoning: "Rayleigh." }), ctx);
-    expect(body).toMatchObject({ response: "Blue.", thinking: "Rayleigh.", done: true, done_reason: "stop", context: [] });
+    expect(body).toMatchObject({ response: "Blue.", thinking: "Rayleigh.", done: true, done_reason: "stop" });
     expect(body).not.toHaveProperty("message");
+    expect(body).not.toHaveProperty("context");
   });
 
-  it("streams response chunks and a final line with context", () => {
+  it("streams response chunks and a final line without context", () => {
     const out = lines(renderGenerateEvents(reply({ text: "a b", stream: { chunkWords: 1 } }), ctx));
     expect(out.map((l) => [l.response, l.done])).toEqual([
       ["a", false],
       [" b", false],
       ["", true],
     ]);
-    expect(out.at(-1)).toMatchObject({ context: [], eval_count: 32 });
+    expect(out.at(-1)).toMatchObject({ eval_count: 32 });
+    expect(out.at(-1)).not.toHaveProperty("context");
   });
 });
 

@@ -59,3 +59,60 @@ describe("Chat Completions rendering", () => {
     expect(render({ toolCalls: [{ name: "a" }] }).json.choices[0].message.tool_calls[0].id).toBe(json.choices[0].message.tool_calls[0].id);
   });
 });
+
+describe("Chat Completions chunk fields (as recorded)", () => {
+  it("every chunk carries service_tier between model and system_fingerprint, and obfuscation last", () => {
+    const events = render({ text: "a b" }, { stream: true, stream_options: { include_usage: true } }).events.slice(0, -1);
+    for (const e of events) {
+      expect(Object.keys(e).slice(0, 6)).toEqual(["id", "object", "created", "model", "service_tier", "system_fingerprint"]);
+      expect(Object.keys(e).at(-1)).toBe("obfuscation");
+      expect(e.service_tier).toBe("default");
+    }
+    // Deterministic: the same reply gives the same padding.
+    expect(render({ text: "a b" }).events).toEqual(render({ text: "a b" }).events);
+  });
+
+  it("obfuscation pads each delta to the recorded bucket (delta + padding ≡ 10 mod 16)", () => {
+    const events = render({ text: "Holiday Name understanding" }).events.slice(0, -1);
+    for (const e of events) {
+      const text = e.choices[0].delta.content ?? "";
+      expect((Array.from(text).length + e.obfuscation.length) % 16).toBe(10);
+      expect(e.obfuscation).toMatch(/^[A-Za-z0-9]*$/);
+    }
+  });
+
+  it("stream_options.include_obfuscation: false leaves it out; a requested service tier is echoed", () => {
+    const events = render({ text: "a" }, { stream: true, service_tier: "flex", stream_options: { include_obfuscation: false } }).events.slice(0, -1);
+    expect(events.some((e: any) => "obfuscation" in e)).toBe(false);
+    expect(events.every((e: any) => e.service_tier === "flex")).toBe(true);
+  });
+
+  it("a refusal's first delta says refusal: \"\"", () => {
+    const [first, second] = render({ refusal: "No way." }).events;
+    expect(first.choices[0].delta).toEqual({ role: "assistant", content: null, refusal: "" });
+    expect(second.choices[0].delta).toEqual({ refusal: "No" });
+  });
+
+  it("several choices interleave token by token; every finish chunk comes at the end", () => {
+    const parsed = parseChatRequest({ model: "m", messages: [{ role: "user", content: "x" }] }, new Headers());
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const reply = resolveReply(undefined, { respond: { text: "a b c", stream: { chunkWords: 1 } } }, req(), "demo/s/step-1/1");
+    reply.extraChoices = [resolveReply(undefined, { respond: { text: "x y" } }, req(), "demo/s/step-1/1#1")];
+    const ctx = { wire: parsed.wire, request: parsed.request, requestId: "req_1", created: 1 };
+    const chunks = renderChatEvents(reply, ctx)
+      .filter((e) => e.data !== "[DONE]")
+      .map((e) => JSON.parse(e.data).choices[0])
+      .map((c: any) => [c.index, c.delta.role ?? c.delta.content ?? null, c.finish_reason]);
+    expect(chunks).toEqual([
+      [0, "assistant", null],
+      [0, "a", null],
+      [1, "assistant", null],
+      [1, "x", null],
+      [0, " b", null],
+      [1, " y", null],
+      [0, " c", null],
+      [0, null, "stop"],
+      [1, null, "stop"],
+    ]);
+  });
+});

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import { hashVector, promptTokens, toBase64 } from "../../src/providers/openai/embeddings/render";
-import { buildResponse, outputItems, responseId, responseIdOfItem } from "../../src/providers/openai/responses/render-json";
+import { buildResponse, outputItems, renderResponseJson, responseId, responseIdOfItem } from "../../src/providers/openai/responses/render-json";
 import { renderResponseEvents, renderResponseStreamError } from "../../src/providers/openai/responses/render-stream";
 import type { ResponsesRequest } from "../../src/providers/openai/responses/wire";
 import type { RenderContext } from "../../src/providers/types";
@@ -30,9 +30,10 @@ describe("outputItems and ids", () => {
     const items = outputItems(r);
     expect(items.map((i) => i.type)).toEqual(["reasoning", "message", "function_call", "function_call"]);
     const id = responseId(r);
-    expect(id).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(id).toMatch(/^resp_[0-9a-f]{50}$/);
     for (const item of items) expect(responseIdOfItem(item.id)).toBe(id);
     expect(items.map((i) => i.id.slice(-2))).toEqual(["00", "01", "02", "03"]);
+    for (const item of items) expect(item.id.slice(item.id.indexOf("_") + 1, -2)).toBe(id.slice(5, -2));
     expect(items[3]).toMatchObject({ call_id: "call_x", arguments: "{", status: "completed" });
     expect(items[2]).toMatchObject({ call_id: expect.stringMatching(/^call_[0-9A-Za-z]{24}$/), arguments: "{}" });
     expect(responseIdOfItem("msg_abc")).toBeUndefined();
@@ -157,5 +158,60 @@ describe("embedding vectors", () => {
 
   it("count prompt tokens deterministically", () => {
     expect(promptTokens([{ kind: "text", text: "abcdefgh" }, { kind: "text", text: "a" }, { kind: "tokens", tokens: [1, 2, 3] }])).toBe(6);
+  });
+});
+
+describe("response object fields (as recorded, March 2026)", () => {
+  it("carries the recorded fields in order; service_tier auto while in progress, default when done; completed_at set when done", () => {
+    const evs = events(reply({ text: "Hi there." }));
+    const created = evs[0]!.json.response;
+    const done = evs.at(-1)!.json.response;
+    expect(Object.keys(done)).toEqual([
+      "id", "object", "created_at", "status", "background", "completed_at", "error", "frequency_penalty", "incomplete_details",
+      "instructions", "max_output_tokens", "max_tool_calls", "model", "output", "parallel_tool_calls", "presence_penalty",
+      "previous_response_id", "prompt_cache_key", "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier",
+      "store", "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "usage", "user", "metadata",
+    ]);
+    expect(created).toMatchObject({ status: "in_progress", completed_at: null, service_tier: "auto", frequency_penalty: 0, presence_penalty: 0, prompt_cache_retention: null });
+    expect(done).toMatchObject({ status: "completed", completed_at: 1_700_000_000, service_tier: "default" });
+    expect(evs[0]!.json.response).not.toHaveProperty("billing");
+  });
+
+  it("the JSON body adds billing after background", () => {
+    const body = renderResponseJson(reply({ text: "x" }), ctx()) as Record<string, unknown>;
+    expect(Object.keys(body).slice(0, 7)).toEqual(["id", "object", "created_at", "status", "background", "billing", "completed_at"]);
+    expect(body.billing).toEqual({ payer: "developer" });
+  });
+
+  it("*.delta events carry a deterministic obfuscation (delta + padding ≡ 0 mod 16) unless include_obfuscation is false", () => {
+    const r = reply({ reasoning: "Think.", text: "Hello there world", toolCalls: [{ name: "f", arguments: { city: "Paris" } }] });
+    const deltas = events(r).filter((e) => e.json.type.endsWith(".delta"));
+    expect(new Set(deltas.map((e) => e.json.type))).toEqual(
+      new Set(["response.reasoning_summary_text.delta", "response.output_text.delta", "response.function_call_arguments.delta"]),
+    );
+    for (const e of deltas) expect((Array.from(e.json.delta as string).length + e.json.obfuscation.length) % 16).toBe(0);
+    expect(events(r)).toEqual(events(r));
+    const plain = events(r, ctx({ stream_options: { include_obfuscation: false } }));
+    expect(plain.some((e) => "obfuscation" in e.json)).toBe(false);
+  });
+
+  it("function_call_arguments.done has no name; echoed function tools are normalised", () => {
+    const c = ctx({ tools: [{ type: "function", name: "f", parameters: { type: "object" } }, { type: "web_search" }] });
+    const evs = events(reply({ toolCalls: [{ name: "f", arguments: { a: 1 } }] }), c);
+    const done = evs.find((e) => e.json.type === "response.function_call_arguments.done")!.json;
+    expect(Object.keys(done)).toEqual(["type", "sequence_number", "item_id", "output_index", "arguments"]);
+    expect(evs[0]!.json.response.tools).toEqual([
+      { type: "function", description: null, name: "f", parameters: { type: "object" }, strict: true },
+      { type: "web_search" },
+    ]);
+  });
+
+  it("reasoning items carry content: [], and encrypted_content when include asks for it", () => {
+    const r = reply({ reasoning: "Hmm.", text: "x" });
+    expect(buildResponse(r, ctx()).output[0]).toEqual({ id: expect.stringMatching(/^rs_/), type: "reasoning", content: [], summary: [{ type: "summary_text", text: "Hmm." }] });
+    const withEnc = buildResponse(r, ctx({ include: ["reasoning.encrypted_content"] })).output[0] as Record<string, unknown>;
+    expect(Object.keys(withEnc)).toEqual(["id", "type", "content", "encrypted_content", "summary"]);
+    expect(withEnc.encrypted_content).toMatch(/^gAAAAAB[0-9A-Za-z]{120}$/);
+    expect(buildResponse(r, ctx({ include: ["reasoning.encrypted_content"] })).output[0]).toEqual(withEnc);
   });
 });

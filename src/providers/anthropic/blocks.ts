@@ -95,11 +95,26 @@ export function stopReason(reply: Reply): StopReason {
   }
 }
 
-/** Input-side usage fields, as `message_start` and the JSON body carry them. */
+/** Input-side usage fields, as `message_delta` carries them (and the start of the full `usage`). */
 export function inputUsage(reply: Reply) {
   return {
     input_tokens: reply.usage.inputTokens,
     cache_creation_input_tokens: reply.usage.cacheWriteTokens,
     cache_read_input_tokens: reply.usage.cacheReadTokens,
+  };
+}
+
+/**
+ * The full `usage` of `message_start` and the JSON body, in the recorded key order: input fields, the
+ * `cache_creation` split by TTL (scripted cache writes count as 5-minute writes, the default TTL), output tokens,
+ * `service_tier` and `inference_geo` (`"not_available"` unless a request pins a region).
+ */
+export function fullUsage(reply: Reply, outputTokens: number) {
+  return {
+    ...inputUsage(reply),
+    cache_creation: { ephemeral_5m_input_tokens: reply.usage.cacheWriteTokens, ephemeral_1h_input_tokens: 0 },
+    output_tokens: outputTokens,
+    service_tier: "standard",
+    inference_geo: "not_available",
   };
 }

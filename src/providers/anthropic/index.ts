@@ -1,3 +1,4 @@
+import { anthropicRequestId } from "../../http/ids";
 import type { ProviderSurface } from "../types";
 import { anthropicFailureHeaders, checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { parseMessagesRequest } from "./parse";
@@ -13,6 +14,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   endpoint: "messages",
   paths: ["/v1/messages", "/messages"],
   requestIdHeader: "request-id",
+  requestId: anthropicRequestId,
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
   validate: validateThinking,

@@ -3,7 +3,7 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import type { RenderContext } from "../types";
-import { inputUsage, messageId, replyBlocks, stopReason, wireBlock } from "./blocks";
+import { fullUsage, messageId, replyBlocks, stopReason, wireBlock } from "./blocks";
 import type { MessagesRequest } from "./wire";
 
 /**
@@ -11,13 +11,13 @@ import type { MessagesRequest } from "./wire";
  */
 export function renderMessageJson(reply: Reply, _ctx: RenderContext<MessagesRequest>): unknown {
   return {
+    model: reply.model,
     id: messageId(reply),
     type: "message",
     role: "assistant",
-    model: reply.model,
     content: replyBlocks(reply).map(wireBlock),
     stop_reason: stopReason(reply),
     stop_sequence: null,
-    usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, service_tier: "standard" },
+    usage: fullUsage(reply, reply.usage.outputTokens),
   };
 }

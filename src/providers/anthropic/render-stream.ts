@@ -8,7 +8,7 @@ import type { Reply } from "../../canonical/outcome";
 import { chunkWords, wordCount } from "../../http/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
-import { inputUsage, messageId, replyBlocks, stopReason, type OutBlock } from "./blocks";
+import { fullUsage, inputUsage, messageId, replyBlocks, stopReason, type OutBlock } from "./blocks";
 import type { MessagesRequest } from "./wire";
 
 function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
@@ -66,18 +66,17 @@ function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
  * @example renderMessageEvents(reply, ctx).map((e) => e.event) // ["message_start", "content_block_start", "ping", …, "message_stop"]
  */
 export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRequest>): SseEvent[] {
-  const usage = inputUsage(reply);
   const events: SseEvent[] = [
     event("message_start", {
       message: {
+        model: reply.model,
         id: messageId(reply),
         type: "message",
         role: "assistant",
-        model: reply.model,
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { ...usage, output_tokens: 1, service_tier: "standard" },
+        usage: fullUsage(reply, 1),
       },
     }),
   ];
@@ -92,7 +91,7 @@ export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRe
   events.push(
     event("message_delta", {
       delta: { stop_reason: stopReason(reply), stop_sequence: null },
-      usage: { ...usage, output_tokens: reply.usage.outputTokens },
+      usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens },
     }),
   );
   events.push(event("message_stop", {}));

@@ -7,7 +7,7 @@ import type { CanonicalRequest } from "../../canonical/request";
 import type { Runtime } from "../../runtime/types";
 import { readJsonBody } from "../../http/body";
 import { apiError, type ApiError } from "../../http/errors";
-import { makeRequestId } from "../../http/ids";
+import { anthropicRequestId } from "../../http/ids";
 import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { parseCountTokensRequest } from "./parse";
 import { jsonResponse } from "../../http/json";
@@ -44,13 +44,13 @@ export function estimateInputTokens(request: CanonicalRequest, tools: unknown[])
 export async function countTokens(request: Request, _rt: Runtime, _models: string[]): Promise<Response> {
   if (request.method !== "POST") {
     const error = apiError("method_not_allowed", `Use POST for ${new URL(request.url).pathname}.`);
-    return errorResponse(error, makeRequestId(`count_tokens|${request.url}`));
+    return errorResponse(error, anthropicRequestId(`count_tokens|${request.url}`));
   }
   const headerError = checkAnthropicHeaders(request.headers);
-  if (headerError) return errorResponse(headerError, makeRequestId(`count_tokens|${request.url}`));
+  if (headerError) return errorResponse(headerError, anthropicRequestId(`count_tokens|${request.url}`));
   const body = await readJsonBody(request);
-  if (!body.ok) return errorResponse(body.error, makeRequestId(`count_tokens|${request.url}`));
-  const requestId = makeRequestId(`count_tokens|${body.text}`);
+  if (!body.ok) return errorResponse(body.error, anthropicRequestId(`count_tokens|${request.url}`));
+  const requestId = anthropicRequestId(`count_tokens|${body.text}`);
   const parsed = parseCountTokensRequest(body.value, request.headers);
   if (!parsed.ok) return errorResponse(parsed.error, requestId);
   return json({ input_tokens: estimateInputTokens(parsed.request, parsed.wire.tools ?? []) }, requestId);
@@ -89,7 +89,7 @@ function pageLimit(raw: string | null): number | ApiError {
 
 /** `GET /v1/models?limit=&after_id=&before_id=` → `{ data, has_more, first_id, last_id }`. */
 export function listModels(request: Request, _rt: Runtime, models: string[]): Response {
-  const requestId = makeRequestId(`models|${request.url}`);
+  const requestId = anthropicRequestId(`models|${request.url}`);
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return errorResponse(headerError, requestId);
   const query = new URL(request.url).searchParams;
@@ -119,7 +119,7 @@ function safeDecode(s: string): string {
 
 /** `GET /v1/models/{id}` → one model, or 404 `not_found_error` for an id not in the list. */
 export function getModel(request: Request, _rt: Runtime, models: string[]): Response {
-  const requestId = makeRequestId(`model|${request.url}`);
+  const requestId = anthropicRequestId(`model|${request.url}`);
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return errorResponse(headerError, requestId);
   const path = new URL(request.url).pathname;

@@ -5,6 +5,10 @@
  * Part order: thoughts (`{ text, thought: true }`), then text (then the refusal text), then `functionCall`s.
  * Further assistant messages (`extraChoices`) append their parts, as Anthropic appends blocks: Gemini clients
  * read `candidates[0]` only. Redacted reasoning has no Gemini form and is left out.
+ *
+ * A scripted reasoning `signature` is the message's `thoughtSignature`, placed where the real API puts it: on the
+ * first `functionCall` part, else on the last text part (streams send it on a trailing `{ text: "" }` part), never
+ * on a `thought: true` part.
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
@@ -14,22 +18,28 @@ import { parseJsonBounded } from "../../http/json-depth";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
-  | { kind: "thought"; text: string; signature?: string }
-  | { kind: "text"; text: string }
-  | { kind: "call"; id?: string; name: string; args: Record<string, unknown> };
+  | { kind: "thought"; text: string }
+  | { kind: "text"; text: string; signature?: string }
+  | { kind: "call"; id?: string; name: string; args: Record<string, unknown>; signature?: string };
 
-/** The wire form of a part: `{ text, thought: true, thoughtSignature? }`, `{ text }` or `{ functionCall }`. */
+/** The wire form of a part: `{ text, thought: true }`, `{ text, thoughtSignature? }` or `{ functionCall, thoughtSignature? }`. */
 export function wirePart(p: OutPart): Record<string, unknown> {
   switch (p.kind) {
     case "thought":
-      return { text: p.text, thought: true, ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}) };
+      return { text: p.text, thought: true };
     case "text":
-      return { text: p.text };
+      return { text: p.text, ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}) };
     case "call":
       // Gemini calls carry no id unless one is scripted; clients answer by function name.
-      return { functionCall: { ...(p.id !== undefined ? { id: p.id } : {}), name: p.name, args: p.args } };
+      return {
+        functionCall: { ...(p.id !== undefined ? { id: p.id } : {}), name: p.name, args: p.args },
+        ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}),
+      };
   }
 }
+
+/** Finish message of a candidate that ends in function calls, as the real API words it. */
+export const FUNCTION_CALL_FINISH_MESSAGE = "Model generated function call(s).";
 
 export type GeminiFinishReason = "STOP" | "MAX_TOKENS" | "SAFETY";
 
@@ -57,16 +67,32 @@ export function functionArgs(args: string): Record<string, unknown> {
   return { INVALID_JSON: args };
 }
 
+/** The message's thought signature: its first scripted reasoning signature. */
+function thoughtSignature(reply: Reply): string | undefined {
+  for (const r of reply.reasoning) if (r.type === "thinking" && r.signature !== undefined) return r.signature;
+  return undefined;
+}
+
 function messageParts(reply: Reply): OutPart[] {
-  const parts: OutPart[] = reply.reasoning.flatMap((r): OutPart[] =>
-    r.type === "thinking" ? [{ kind: "thought", text: r.text, ...(r.signature !== undefined ? { signature: r.signature } : {}) }] : [],
-  );
-  if (reply.text !== undefined) parts.push({ kind: "text", text: reply.text });
-  if (reply.refusal !== undefined) parts.push({ kind: "text", text: reply.refusal });
-  for (const c of reply.toolCalls) {
-    parts.push({ kind: "call", ...(c.id !== undefined ? { id: c.id } : {}), name: c.name, args: functionArgs(c.arguments) });
+  const parts: OutPart[] = reply.reasoning.flatMap((r): OutPart[] => (r.type === "thinking" ? [{ kind: "thought", text: r.text }] : []));
+  const texts: { kind: "text"; text: string; signature?: string }[] = [];
+  if (reply.text !== undefined) texts.push({ kind: "text", text: reply.text });
+  if (reply.refusal !== undefined) texts.push({ kind: "text", text: reply.refusal });
+  const calls: OutPart[] = reply.toolCalls.map((c) => ({
+    kind: "call",
+    ...(c.id !== undefined ? { id: c.id } : {}),
+    name: c.name,
+    args: functionArgs(c.arguments),
+  }));
+  const signature = thoughtSignature(reply);
+  if (signature !== undefined) {
+    const first = calls[0];
+    const last = texts[texts.length - 1];
+    if (first?.kind === "call") first.signature = signature;
+    else if (last) last.signature = signature;
+    else texts.push({ kind: "text", text: "", signature });
   }
-  return parts;
+  return [...parts, ...texts, ...calls];
 }
 
 /** The reply's parts, then those of its `extraChoices`, in order. */
@@ -92,15 +118,16 @@ export function finishReason(reply: Reply): GeminiFinishReason {
 /**
  * `usageMetadata` as the real API sends it: `candidatesTokenCount` excludes thinking, which is
  * `thoughtsTokenCount`; the total is prompt + candidates + thoughts. Zero counts of optional fields are
- * omitted, as proto JSON omits them.
+ * omitted, as proto JSON omits them. `share` (0..1) gives a stream chunk's running count: candidates so far.
  */
-export function usageMetadata(reply: Reply): Record<string, unknown> {
+export function usageMetadata(reply: Reply, share = 1): Record<string, unknown> {
   const u = reply.usage;
   const thoughts = Math.min(u.reasoningTokens, u.outputTokens);
+  const candidates = Math.round((u.outputTokens - thoughts) * share);
   return {
     promptTokenCount: u.inputTokens,
-    candidatesTokenCount: u.outputTokens - thoughts,
-    totalTokenCount: u.inputTokens + u.outputTokens,
+    ...(candidates > 0 || share === 1 ? { candidatesTokenCount: candidates } : {}),
+    totalTokenCount: u.inputTokens + candidates + thoughts,
     ...(u.cacheReadTokens > 0 ? { cachedContentTokenCount: u.cacheReadTokens } : {}),
     promptTokensDetails: [{ modality: "TEXT", tokenCount: u.inputTokens }],
     ...(u.cacheReadTokens > 0 ? { cacheTokensDetails: [{ modality: "TEXT", tokenCount: u.cacheReadTokens }] } : {}),
@@ -108,18 +135,28 @@ export function usageMetadata(reply: Reply): Record<string, unknown> {
   };
 }
 
-/** One response object: the given parts in `candidates[0]`, with the finish reason and usage when given. */
+/** Whether the reply (or an appended message) ends in function calls: its finish then carries `finishMessage`. */
+export function endsInCalls(reply: Reply): boolean {
+  return finishReason(reply) === "STOP" && replyChoices(reply).some((c) => c.toolCalls.length > 0);
+}
+
+/**
+ * One response object: the given parts in `candidates[0]`, the finish reason (and `finishMessage` after a
+ * function call) when `finish` is given, and `usage` — real streams send `usageMetadata` on every chunk.
+ */
 export function responseObject(
   reply: Reply,
   parts: OutPart[],
-  end?: { finishReason: GeminiFinishReason; usage: Record<string, unknown> },
+  usage: Record<string, unknown>,
+  finish?: GeminiFinishReason,
 ): Record<string, unknown> {
   const candidate: Record<string, unknown> = { content: { parts: parts.map(wirePart), role: "model" } };
-  if (end) candidate.finishReason = end.finishReason;
+  if (finish) candidate.finishReason = finish;
   candidate.index = 0;
+  if (finish && endsInCalls(reply)) candidate.finishMessage = FUNCTION_CALL_FINISH_MESSAGE;
   return {
     candidates: [candidate],
-    ...(end ? { usageMetadata: end.usage } : {}),
+    usageMetadata: usage,
     modelVersion: reply.model,
     responseId: responseId(reply),
   };
@@ -130,5 +167,5 @@ export function responseObject(
  * @example renderGenerateContentJson(reply, ctx) // { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, finishReason: "STOP", index: 0 }], … }
  */
 export function renderGenerateContentJson(reply: Reply, _ctx?: RenderContext<GeminiWire>): Record<string, unknown> {
-  return responseObject(reply, replyParts(reply), { finishReason: finishReason(reply), usage: usageMetadata(reply) });
+  return responseObject(reply, replyParts(reply), usageMetadata(reply), finishReason(reply));
 }

@@ -1,8 +1,10 @@
 /**
  * Canonical reply → the `streamGenerateContent?alt=sse` transcript: `data: {GenerateContentResponse}` events,
  * no `event:` lines and no terminator. Each chunk carries only new parts: text and thoughts in pieces of
- * `chunkWords` words (a thought's `thoughtSignature` on its last piece), each function call whole in its own
- * chunk. The last chunk also carries `finishReason` and the final `usageMetadata`.
+ * `chunkWords` words, each function call whole in its own chunk (the first one with the `thoughtSignature`);
+ * a signature that belongs after text comes on a trailing `{ text: "", thoughtSignature }` part, as recorded.
+ * Every chunk carries `usageMetadata` with the running `candidatesTokenCount`; the last one also carries
+ * `finishReason` (and `finishMessage` after function calls) and the final counts.
  */
 import type { Reply } from "../../canonical/outcome";
 import { chunkWords, wordCount } from "../../http/text";
@@ -19,15 +21,13 @@ interface Piece {
 
 function pieces(part: OutPart, chunk: number): Piece[] {
   if (part.kind === "call") return [{ part, words: 1 }];
-  const texts = chunkWords(part.text, chunk);
-  return texts.map((text, i) => {
-    const last = i === texts.length - 1;
-    const piece: OutPart =
-      part.kind === "thought"
-        ? { kind: "thought", text, ...(last && part.signature !== undefined ? { signature: part.signature } : {}) }
-        : { kind: "text", text };
-    return { part: piece, words: Math.max(1, wordCount(text)) };
-  });
+  const texts = chunkWords(part.text, chunk).map(
+    (text): Piece => ({ part: { kind: part.kind, text }, words: Math.max(1, wordCount(text)) }),
+  );
+  if (part.kind === "text" && part.signature !== undefined) {
+    texts.push({ part: { kind: "text", text: "", signature: part.signature }, words: 0 });
+  }
+  return texts;
 }
 
 /** The chunks as response objects, with their word counts; never empty. */
@@ -35,11 +35,15 @@ export function streamChunks(reply: Reply): { object: Record<string, unknown>; w
   const all = replyParts(reply).flatMap((p) => pieces(p, reply.pacing.chunkWords));
   // An empty reply still ends with one chunk, holding an empty text part.
   if (all.length === 0) all.push({ part: { kind: "text", text: "" }, words: 0 });
-  const end = { finishReason: finishReason(reply), usage: usageMetadata(reply) };
-  return all.map((p, i) => ({
-    object: responseObject(reply, [p.part], i === all.length - 1 ? end : undefined),
-    words: p.words,
-  }));
+  // Running candidate count: the share of answer words (thoughts are counted apart) sent so far.
+  const answerWords = all.reduce((n, p) => n + (p.part.kind === "thought" ? 0 : p.words), 0);
+  let sent = 0;
+  return all.map((p, i) => {
+    const last = i === all.length - 1;
+    if (p.part.kind !== "thought") sent += p.words;
+    const usage = usageMetadata(reply, last || answerWords === 0 ? 1 : sent / answerWords);
+    return { object: responseObject(reply, [p.part], usage, last ? finishReason(reply) : undefined), words: p.words };
+  });
 }
 
 /**

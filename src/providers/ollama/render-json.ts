@@ -8,7 +8,7 @@
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { stableHash } from "../../http/hash";
-import { makeId } from "../../http/ids";
+import { ollamaToolCallId } from "../../http/ids";
 import type { RenderContext } from "../types";
 import { parseJsonBounded } from "../../http/json-depth";
 
@@ -50,7 +50,7 @@ function joined(parts: (string | undefined)[]): string {
 /** The reply (and its `extraChoices`) as one Ollama assistant message. */
 export function ollamaMessage(reply: Reply): OllamaMessage {
   const choices = replyChoices(reply);
-  const toolCalls = choices.flatMap((c) => c.toolCalls.map((call, i) => ({ call, id: call.id ?? makeId("call_", `${c.idSeed}#tool${i}`, 8).toLowerCase() })));
+  const toolCalls = choices.flatMap((c) => c.toolCalls.map((call, i) => ({ call, id: call.id ?? ollamaToolCallId(`${c.idSeed}#tool${i}`) })));
   return {
     content: joined(choices.flatMap((c) => [c.text, c.refusal])),
     thinking: joined(choices.flatMap((c) => c.reasoning.map((r) => (r.type === "thinking" ? r.text : undefined)))),
@@ -129,8 +129,9 @@ export function renderChatJson(reply: Reply, ctx: RenderContext<unknown>): unkno
 }
 
 /**
- * The `/api/generate` body with `stream: false`: `response`, `thinking` when there is some, and `context`
- * (mockllm keeps no token context, so it is empty). Scripted tool calls come as `tool_calls`.
+ * The `/api/generate` body with `stream: false`: `response` and `thinking` when there is some. mockllm keeps no
+ * token context, and Ollama omits an empty `context` (`omitempty`), so there is none. Scripted tool calls come as
+ * `tool_calls`.
  */
 export function renderGenerateJson(reply: Reply, ctx: RenderContext<unknown>): unknown {
   const m = ollamaMessage(reply);
@@ -142,7 +143,6 @@ export function renderGenerateJson(reply: Reply, ctx: RenderContext<unknown>): u
     ...(m.toolCalls.length > 0 ? { tool_calls: m.toolCalls } : {}),
     done: true,
     done_reason: doneReason(reply),
-    context: [],
     ...stats(reply),
   };
 }

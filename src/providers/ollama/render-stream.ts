@@ -40,7 +40,6 @@ function transcript(
   reply: Reply,
   ctx: RenderContext<unknown>,
   body: (p: Omit<Piece, "words">) => Record<string, unknown>,
-  final: Record<string, unknown>,
 ): SseEvent[] {
   const step = tokenNs(reply);
   const all = pieces(reply);
@@ -54,7 +53,6 @@ function transcript(
       ...body({ content: "" }),
       done: true,
       done_reason: doneReason(reply),
-      ...final,
       ...stats(reply),
     }),
   );
@@ -66,10 +64,10 @@ function transcript(
  * @example renderChatEvents(reply, ctx).map((e) => JSON.parse(e.data).message.content) // ["Hello", " there", ""]
  */
 export function renderChatEvents(reply: Reply, ctx: RenderContext<unknown>): SseEvent[] {
-  return transcript(reply, ctx, (p) => ({ message: wireMessage(p.content, p.thinking, p.toolCalls) }), {});
+  return transcript(reply, ctx, (p) => ({ message: wireMessage(p.content, p.thinking, p.toolCalls) }));
 }
 
-/** The `/api/generate` stream: `response` chunks, `thinking` chunks, and `context: []` on the final line. */
+/** The `/api/generate` stream: `response` chunks, `thinking` chunks; no `context` on the final line (none is kept). */
 export function renderGenerateEvents(reply: Reply, ctx: RenderContext<unknown>): SseEvent[] {
   return transcript(
     reply,
@@ -79,7 +77,6 @@ export function renderGenerateEvents(reply: Reply, ctx: RenderContext<unknown>):
       ...(p.thinking !== undefined ? { thinking: p.thinking } : {}),
       ...(p.toolCalls !== undefined ? { tool_calls: p.toolCalls } : {}),
     }),
-    { context: [] },
   );
 }
 

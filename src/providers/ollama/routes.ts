@@ -12,7 +12,7 @@ import { renderOllamaError } from "./errors";
 import { jsonResponse } from "../../http/json";
 
 /** The Ollama version `/api/version` reports: recent enough for tools, thinking and tool-call ids. */
-export const OLLAMA_VERSION = "0.12.6";
+export const OLLAMA_VERSION = "0.12.10";
 /** Fixed so the listing is the same bytes every time. */
 const MODIFIED_AT = "2025-01-01T00:00:00Z";
 
@@ -84,7 +84,7 @@ export async function showModel(request: Request): Promise<Response> {
 
 /**
  * Serves `path` when it is one of ours (any other `/api/…` path gets Ollama's 404); undefined otherwise. `models` lists the ids `/api/tags` reports.
- * @example await ollamaSideRoute(request, "/api/version", rt, modelIds) // { version: "0.12.6" }
+ * @example await ollamaSideRoute(request, "/api/version", rt, modelIds) // { version: "0.12.10" }
  */
 export async function ollamaSideRoute(
   request: Request,

@@ -8,6 +8,12 @@ import type { ChatRequest } from "./wire";
 
 export const SYSTEM_FINGERPRINT = "fp_mockllm";
 
+/** The tier that served the request: the one asked for, `default` for `auto` or none (as real answers say). */
+export function servedTier(ctx: RenderContext<ChatRequest>): string {
+  const asked = ctx.wire.service_tier ?? "auto";
+  return asked === "auto" ? "default" : asked;
+}
+
 export function completionId(reply: Reply): string {
   return makeId("chatcmpl-", reply.idSeed, 29);
 }
@@ -67,7 +73,7 @@ export function renderChatJson(reply: Reply, ctx: RenderContext<ChatRequest>): u
       finish_reason: r.finishReason,
     })),
     usage: chatUsage(reply),
-    service_tier: "default",
+    service_tier: servedTier(ctx),
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
 }

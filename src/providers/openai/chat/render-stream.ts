@@ -5,62 +5,96 @@ import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, chunkWords, wordCount } from "../../../http/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
-import { chatToolCalls, chatUsage, completionId, reasoningText, SYSTEM_FINGERPRINT } from "./render-json";
+import { obfuscation } from "../../../http/ids";
+import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
 
 /** Characters of tool-call arguments per fragment. */
 const ARGUMENT_FRAGMENT = 16;
 
+/** One chunk before encoding: its choice index, delta, finish reason, words of content, and the text it carries. */
+interface ChunkDraft {
+  index: number;
+  delta: Record<string, unknown>;
+  finish: string | null;
+  words: number;
+  text: string;
+}
+
+/** The chunks one choice streams, role first, finish chunk excluded. */
+function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDraft[] {
+  const hasText = choice.text !== undefined && choice.text !== "";
+  const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
+  const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta, finish: null, words, text });
+  const words = (piece: string) => Math.max(1, wordCount(piece));
+  const out: ChunkDraft[] = [
+    // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.
+    draft({ role: "assistant", content: hasText || !contentless ? "" : null, refusal: choice.refusal !== undefined ? "" : null }),
+  ];
+  for (const piece of chunkWords(reasoningText(choice), chunkSize)) out.push(draft({ [choice.reasoningField]: piece }, piece, words(piece)));
+  for (const piece of chunkWords(choice.text ?? "", chunkSize)) out.push(draft({ content: piece }, piece, words(piece)));
+  for (const piece of chunkWords(choice.refusal ?? "", chunkSize)) out.push(draft({ refusal: piece }, piece, words(piece)));
+  chatToolCalls(choice).forEach((call, i) => {
+    const head = { index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } };
+    out.push(draft({ tool_calls: [head] }, call.function.name, 1));
+    for (const fragment of chunkChars(call.function.arguments, ARGUMENT_FRAGMENT)) {
+      out.push(draft({ tool_calls: [{ index: i, function: { arguments: fragment } }] }, fragment, 1));
+    }
+  });
+  return out;
+}
+
+/**
+ * Round-robin as real `n > 1` streams send it: each choice's role chunk with its first token, then one chunk of
+ * every choice in turn.
+ */
+function interleave(lists: ChunkDraft[][]): ChunkDraft[] {
+  const rounds = lists.map((l) => (l.length > 1 ? [l.slice(0, 2), ...l.slice(2).map((d) => [d])] : [l]));
+  const out: ChunkDraft[] = [];
+  const longest = Math.max(0, ...rounds.map((r) => r.length));
+  for (let i = 0; i < longest; i++) for (const r of rounds) out.push(...(r[i] ?? []));
+  return out;
+}
+
+/**
+ * The whole transcript. With several choices (`n > 1`, or the default responder's extra messages) the choices'
+ * chunks interleave token by token and every `finish_reason` chunk comes at the end, as the real API sends them.
+ * Each chunk carries `service_tier` and (unless `stream_options.include_obfuscation` is false) `obfuscation`.
+ */
 export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>): SseEvent[] {
   const includeUsage = ctx.wire.stream_options?.include_usage === true;
+  const includeObfuscation = ctx.wire.stream_options?.include_obfuscation !== false;
+  const id = completionId(reply);
   const base = {
-    id: completionId(reply),
+    id,
     object: "chat.completion.chunk",
     created: ctx.created,
     model: reply.model,
+    service_tier: servedTier(ctx),
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
-  const chunk = (index: number, delta: Record<string, unknown>, finish: string | null = null, words = 0): SseEvent => ({
+  let n = 0;
+  const tail = (text: string) => ({
+    ...(includeObfuscation ? { obfuscation: obfuscation(`${id}#${n++}`, text, 10) } : {}),
+  });
+  const encode = (d: ChunkDraft): SseEvent => ({
     data: JSON.stringify({
       ...base,
-      choices: [{ index, delta, logprobs: null, finish_reason: finish }],
+      choices: [{ index: d.index, delta: d.delta, logprobs: null, finish_reason: d.finish }],
       ...(includeUsage ? { usage: null } : {}),
+      ...tail(d.text),
     }),
-    words,
+    words: d.words,
   });
 
-  const events: SseEvent[] = [];
-  // Each choice streams in turn on its own index: role first, its content, then its own finish chunk.
-  replyChoices(reply).forEach((choice, c) => {
-    const hasText = choice.text !== undefined && choice.text !== "";
-    const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
-    events.push(chunk(c, { role: "assistant", content: hasText || !contentless ? "" : null, refusal: null }));
-    for (const piece of chunkWords(reasoningText(choice), reply.pacing.chunkWords)) {
-      events.push(chunk(c, { [choice.reasoningField]: piece }, null, Math.max(1, wordCount(piece))));
-    }
-    for (const piece of chunkWords(choice.text ?? "", reply.pacing.chunkWords)) {
-      events.push(chunk(c, { content: piece }, null, Math.max(1, wordCount(piece))));
-    }
-    for (const piece of chunkWords(choice.refusal ?? "", reply.pacing.chunkWords)) {
-      events.push(chunk(c, { refusal: piece }, null, Math.max(1, wordCount(piece))));
-    }
-    chatToolCalls(choice).forEach((call, index) => {
-      events.push(
-        chunk(
-          c,
-          { tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] },
-          null,
-          1,
-        ),
-      );
-      for (const fragment of chunkChars(call.function.arguments, ARGUMENT_FRAGMENT)) {
-        events.push(chunk(c, { tool_calls: [{ index, function: { arguments: fragment } }] }, null, 1));
-      }
-    });
-    events.push(chunk(c, {}, choice.finishReason));
-  });
+  const choices = replyChoices(reply);
+  const drafts = [
+    ...interleave(choices.map((choice, c) => choiceDrafts(choice, c, reply.pacing.chunkWords))),
+    ...choices.map((choice, c): ChunkDraft => ({ index: c, delta: {}, finish: choice.finishReason, words: 0, text: "" })),
+  ];
+  const events = drafts.map(encode);
   if (includeUsage) {
-    events.push({ data: JSON.stringify({ ...base, choices: [], usage: chatUsage(reply) }) });
+    events.push({ data: JSON.stringify({ ...base, choices: [], usage: chatUsage(reply), ...tail("") }) });
   }
   events.push({ data: "[DONE]" });
   return events;

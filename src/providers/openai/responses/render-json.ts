@@ -3,9 +3,9 @@
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../http/hash";
-import { toolCallId } from "../../../http/ids";
+import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
-import type { ResponsesRequest } from "./wire";
+import type { ResponsesBody, ResponsesRequest } from "./wire";
 
 export interface OutputText {
   type: "output_text";
@@ -16,7 +16,13 @@ export interface OutputText {
 export type MessagePart = OutputText | { type: "refusal"; refusal: string };
 
 export type OutputItem =
-  | { id: string; type: "reasoning"; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string }
+  | {
+      id: string;
+      type: "reasoning";
+      content: never[];
+      encrypted_content?: string;
+      summary: { type: "summary_text"; text: string }[];
+    }
   | { id: string; type: "message"; status: "completed" | "incomplete"; content: MessagePart[]; role: "assistant" }
   | {
       id: string;
@@ -45,19 +51,36 @@ export interface ResponseObject {
 const ROOT_LENGTH = 48;
 const ITEM_ID = /^(?:msg|fc|rs)_([0-9a-f]{48})[0-9a-f]{2}$/;
 
-/** The hex root every id of one response shares: `resp_{root}`, and `msg_{root}{nn}` for its items. */
+/**
+ * The hex root every id of one response shares: `resp_{root}{tt}` (50 hex, as real ids are since late 2025), and
+ * `msg_{root}{nn}` for its items, `nn` the item's position.
+ */
 function rootOf(reply: Reply): string {
   return stableHex(`resp|${reply.idSeed}`, ROOT_LENGTH);
 }
 
+function responseIdOfRoot(root: string): string {
+  return `resp_${root}${stableHex(`resp-tail|${root}`, 2)}`;
+}
+
 export function responseId(reply: Reply): string {
-  return `resp_${rootOf(reply)}`;
+  return responseIdOfRoot(rootOf(reply));
 }
 
 /** The response an output item id belongs to (items are named after their response), if it is one of ours. */
 export function responseIdOfItem(itemId: string): string | undefined {
   const m = ITEM_ID.exec(itemId);
-  return m ? `resp_${m[1]}` : undefined;
+  return m?.[1] !== undefined ? responseIdOfRoot(m[1]) : undefined;
+}
+
+/**
+ * The `encrypted_content` of a reasoning item: scripted redacted data, else (when the request's `include` asks
+ * for `reasoning.encrypted_content`) an opaque token derived from the thoughts, shaped like the real ones.
+ */
+function encryptedContent(redacted: string[], thoughts: string[], include: boolean): string | undefined {
+  if (redacted.length > 0) return redacted.join("");
+  if (!include) return undefined;
+  return `gAAAAAB${makeId("", `reasoning|${thoughts.join("\n")}`, 120)}`;
 }
 
 export function responseUsage(reply: Reply) {
@@ -81,7 +104,7 @@ function incompleteReason(reply: Reply): string | undefined {
  * Output items in the real order: per message, a reasoning item (when scripted), the message, then its calls.
  * @example outputItems(reply).map((i) => i.type) // ["reasoning", "message", "function_call"]
  */
-export function outputItems(reply: Reply): OutputItem[] {
+export function outputItems(reply: Reply, includeEncrypted = false): OutputItem[] {
   const root = rootOf(reply);
   const items: OutputItem[] = [];
   const nextId = (prefix: string) => `${prefix}_${root}${items.length.toString(16).padStart(2, "0")}`;
@@ -90,11 +113,13 @@ export function outputItems(reply: Reply): OutputItem[] {
     const thoughts = choice.reasoning.flatMap((r) => (r.type === "thinking" ? [r.text] : []));
     const redacted = choice.reasoning.flatMap((r) => (r.type === "redacted" ? [r.data] : []));
     if (choice.reasoning.length > 0) {
+      const encrypted = encryptedContent(redacted, thoughts, includeEncrypted);
       items.push({
         id: nextId("rs"),
         type: "reasoning",
+        content: [],
+        ...(encrypted !== undefined ? { encrypted_content: encrypted } : {}),
         summary: thoughts.map((text) => ({ type: "summary_text", text })),
-        ...(redacted.length > 0 ? { encrypted_content: redacted.join("") } : {}),
       });
     }
     const content: MessagePart[] = [];
@@ -118,34 +143,72 @@ export function outputItems(reply: Reply): OutputItem[] {
   return items;
 }
 
-/** The request fields a response echoes, with the real API's defaults. */
-function echo(ctx: RenderContext<ResponsesRequest>) {
+/**
+ * Echoed tools as the real API normalises them: a function tool lists `type`, `description` (null when not
+ * given), `name`, `parameters` and `strict` (true unless the request says otherwise); other tools echo as sent.
+ */
+function echoTools(tools: ResponsesBody["tools"]): unknown[] {
+  return (tools ?? []).map((t) => {
+    if (t.type !== "function") return t;
+    const { type, description, name, parameters, strict, ...rest } = t;
+    return { type, ...rest, description: description ?? null, name, parameters: parameters ?? null, strict: strict ?? true };
+  });
+}
+
+/** `service_tier`: `auto` (or the requested tier) while in progress; the tier that served it, `default`, when done. */
+function serviceTier(b: ResponsesBody, done: boolean): string {
+  const asked = b.service_tier ?? "auto";
+  return done && asked === "auto" ? "default" : asked;
+}
+
+/**
+ * The response object with every field the real API sends, in its order (recorded March 2026). `completed_at`
+ * is null until the response is done; `status` decides.
+ */
+function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, status: ResponseStatus, output: OutputItem[]): ResponseObject {
   const b = ctx.wire.body;
+  const reason = incompleteReason(reply);
+  const done = status !== "in_progress";
   return {
+    id: responseId(reply),
+    object: "response",
+    created_at: ctx.created,
+    status,
+    background: false,
+    completed_at: status === "completed" ? ctx.created : null,
+    error: null,
+    frequency_penalty: 0,
+    incomplete_details: status === "incomplete" && reason !== undefined ? { reason } : null,
     instructions: b.instructions ?? null,
     max_output_tokens: b.max_output_tokens ?? null,
     max_tool_calls: null,
-  };
-}
-
-function settings(ctx: RenderContext<ResponsesRequest>) {
-  const b = ctx.wire.body;
-  return {
+    model: reply.model,
+    output,
     parallel_tool_calls: b.parallel_tool_calls ?? true,
+    presence_penalty: 0,
     previous_response_id: b.previous_response_id ?? null,
     prompt_cache_key: null,
+    prompt_cache_retention: null,
     reasoning: { effort: b.reasoning?.effort ?? null, summary: b.reasoning?.summary ?? null },
     safety_identifier: null,
-    service_tier: "default",
+    service_tier: serviceTier(b, done),
     store: b.store ?? true,
     temperature: b.temperature ?? 1,
     text: b.text ?? { format: { type: "text" }, verbosity: "medium" },
     tool_choice: b.tool_choice ?? "auto",
-    tools: b.tools ?? [],
+    tools: echoTools(b.tools),
     top_logprobs: 0,
     top_p: b.top_p ?? 1,
     truncation: b.truncation ?? "disabled",
+    usage: done ? responseUsage(reply) : null,
+    user: b.user ?? null,
+    metadata: b.metadata ?? {},
   };
+}
+
+/** Whether the request's `include` asks for reasoning items' `encrypted_content`. */
+function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
+  return (ctx.wire.body.include ?? []).includes("reasoning.encrypted_content");
 }
 
 /**
@@ -154,25 +217,22 @@ function settings(ctx: RenderContext<ResponsesRequest>) {
  * @example buildResponse(reply, ctx).output[0].type // "message"
  */
 export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>): ResponseObject {
-  const reason = incompleteReason(reply);
-  return {
-    id: responseId(reply),
-    object: "response",
-    created_at: ctx.created,
-    status: reason === undefined ? "completed" : "incomplete",
-    background: false,
-    error: null,
-    incomplete_details: reason === undefined ? null : { reason },
-    ...echo(ctx),
-    model: reply.model,
-    output: outputItems(reply),
-    ...settings(ctx),
-    usage: responseUsage(reply),
-    user: ctx.wire.body.user ?? null,
-    metadata: ctx.wire.body.metadata ?? {},
-  };
+  const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
+  return responseObject(reply, ctx, status, outputItems(reply, includesEncrypted(ctx)));
 }
 
+/** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */
 export function renderResponseJson(reply: Reply, ctx: RenderContext<ResponsesRequest>): unknown {
-  return buildResponse(reply, ctx);
+  return withBilling(buildResponse(reply, ctx));
+}
+
+/** A response object as a JSON body (`POST` without stream, `GET /v1/responses/{id}`): `billing` after `background`. */
+export function withBilling(response: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(response)) {
+    if (k === "billing") continue;
+    out[k] = v;
+    if (k === "background") out.billing = { payer: "developer" };
+  }
+  return out;
 }

@@ -4,6 +4,7 @@
  * the full response. Every event has `event:` equal to its `type` and a `sequence_number` counting from 0.
  */
 import type { Reply } from "../../../canonical/outcome";
+import { obfuscation } from "../../../http/ids";
 import { chunkChars, chunkWords, wordCount } from "../../../http/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
@@ -40,8 +41,11 @@ function pieces(text: string, words: number): { piece: string; words: number }[]
 }
 
 /** The events one output item streams as, `output_item.added` to `output_item.done`. */
-function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draft[] {
+function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfuscate: boolean): Draft[] {
   const at = { item_id: item.id, output_index };
+  let deltas = 0;
+  // `obfuscation` pads each delta to a 16-character bucket; deterministic from the item id and the delta's position.
+  const obf = (delta: string) => (obfuscate ? { obfuscation: obfuscation(`${item.id}#${deltas++}`, delta, 16) } : {});
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
   switch (item.type) {
     case "reasoning":
@@ -49,7 +53,7 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draf
         const s = { ...at, summary_index };
         out.push({ type: "response.reasoning_summary_part.added", fields: { ...s, part: { type: "summary_text", text: "" } } });
         for (const p of pieces(part.text, chunk)) {
-          out.push({ type: "response.reasoning_summary_text.delta", fields: { ...s, delta: p.piece }, words: p.words });
+          out.push({ type: "response.reasoning_summary_text.delta", fields: { ...s, delta: p.piece, ...obf(p.piece) }, words: p.words });
         }
         out.push({ type: "response.reasoning_summary_text.done", fields: { ...s, text: part.text } });
         out.push({ type: "response.reasoning_summary_part.done", fields: { ...s, part } });
@@ -61,12 +65,12 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draf
         out.push({ type: "response.content_part.added", fields: { ...c, part: emptyPart(part) } });
         if (part.type === "output_text") {
           for (const p of pieces(part.text, chunk)) {
-            out.push({ type: "response.output_text.delta", fields: { ...c, delta: p.piece, logprobs: [] }, words: p.words });
+            out.push({ type: "response.output_text.delta", fields: { ...c, delta: p.piece, logprobs: [], ...obf(p.piece) }, words: p.words });
           }
           out.push({ type: "response.output_text.done", fields: { ...c, text: part.text, logprobs: [] } });
         } else {
           for (const p of pieces(part.refusal, chunk)) {
-            out.push({ type: "response.refusal.delta", fields: { ...c, delta: p.piece }, words: p.words });
+            out.push({ type: "response.refusal.delta", fields: { ...c, delta: p.piece, ...obf(p.piece) }, words: p.words });
           }
           out.push({ type: "response.refusal.done", fields: { ...c, refusal: part.refusal } });
         }
@@ -75,12 +79,10 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draf
       break;
     case "function_call":
       for (const fragment of chunkChars(item.arguments, ARGUMENT_FRAGMENT)) {
-        out.push({ type: "response.function_call_arguments.delta", fields: { ...at, delta: fragment }, words: 1 });
+        out.push({ type: "response.function_call_arguments.delta", fields: { ...at, delta: fragment, ...obf(fragment) }, words: 1 });
       }
-      out.push({
-        type: "response.function_call_arguments.done",
-        fields: { ...at, name: item.name, arguments: item.arguments },
-      });
+      // Recordings carry no `name` here (the item has it).
+      out.push({ type: "response.function_call_arguments.done", fields: { ...at, arguments: item.arguments } });
       break;
   }
   out.push({ type: "response.output_item.done", fields: { output_index, item } });
@@ -91,13 +93,21 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number): Draf
  * Every event of a finished response, unnumbered.
  * @example responseDrafts(final, 1).map((d) => d.type)[0] // "response.created"
  */
-export function responseDrafts(final: ResponseObject, chunk: number): Draft[] {
-  const start: ResponseObject = { ...final, status: "in_progress", incomplete_details: null, output: [], usage: null };
+export function responseDrafts(final: ResponseObject, chunk: number, obfuscate = true): Draft[] {
+  const start: ResponseObject = {
+    ...final,
+    status: "in_progress",
+    completed_at: null,
+    incomplete_details: null,
+    output: [],
+    service_tier: final.service_tier === "default" ? "auto" : final.service_tier,
+    usage: null,
+  };
   const terminal = final.status === "incomplete" ? "response.incomplete" : "response.completed";
   return [
     { type: "response.created", fields: { response: start } },
     { type: "response.in_progress", fields: { response: start } },
-    ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk)),
+    ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk, obfuscate)),
     { type: terminal, fields: { response: final } },
   ];
 }
@@ -112,7 +122,8 @@ export function toSse(drafts: Draft[], first = 0): SseEvent[] {
 }
 
 export function renderResponseEvents(reply: Reply, ctx: RenderContext<ResponsesRequest>): SseEvent[] {
-  return toSse(responseDrafts(buildResponse(reply, ctx), reply.pacing.chunkWords));
+  const obfuscate = ctx.wire.body.stream_options?.include_obfuscation !== false;
+  return toSse(responseDrafts(buildResponse(reply, ctx), reply.pacing.chunkWords, obfuscate));
 }
 
 /**
@@ -135,7 +146,16 @@ export function renderResponseStreamError(
   const done = responseDrafts(final, reply.pacing.chunkWords)
     .slice(0, sent.length)
     .flatMap((d) => (d.type === "response.output_item.done" ? [d.fields.item] : []));
-  const failed = { ...final, status: "failed", error: { code, message }, incomplete_details: null, output: done, usage: null };
+  const failed = {
+    ...final,
+    status: "failed",
+    completed_at: null,
+    error: { code, message },
+    incomplete_details: null,
+    output: done,
+    service_tier: final.service_tier === "default" ? "auto" : final.service_tier,
+    usage: null,
+  };
   return toSse(
     [
       { type: "error", fields: { error: { type: code, code, message, param: null } } },

@@ -11,8 +11,9 @@ const OutputItemSchema = z.discriminatedUnion("type", [
   z.object({
     id: z.string(),
     type: z.literal("reasoning"),
-    summary: z.array(z.object({ type: z.literal("summary_text"), text: z.string() })),
+    content: z.array(z.never()).default([]),
     encrypted_content: z.string().optional(),
+    summary: z.array(z.object({ type: z.literal("summary_text"), text: z.string() })),
   }),
   z.object({
     id: z.string(),

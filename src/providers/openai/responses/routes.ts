@@ -9,6 +9,7 @@ import { makeRequestId } from "../../../http/ids";
 import { encodeEvent } from "../../../http/sse";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "../errors";
 import { checkId } from "./parse";
+import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
 
@@ -50,6 +51,17 @@ function replay(stored: string, after: string | null, requestId: string): Respon
   });
 }
 
+/** A stored response as the JSON body `GET` answers: with `billing`, as every JSON body carries it. */
+function storedBody(stored: string): string {
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return JSON.stringify(withBilling({ ...value }));
+  } catch {
+    // fall through: answer what was stored
+  }
+  return stored;
+}
+
 function notFound(id: string): ApiError {
   return apiError("not_found", `Response with id '${id}' not found.`);
 }
@@ -72,7 +84,7 @@ export async function handleStoredResponse(request: Request, rt: Runtime, id: st
     const body = stub ? await stub.responseById(id) : null;
     if (body === null) return fail(notFound(id), requestId);
     const query = new URL(request.url).searchParams;
-    return query.get("stream") === "true" ? replay(body, query.get("starting_after"), requestId) : reply(body, 200, requestId);
+    return query.get("stream") === "true" ? replay(body, query.get("starting_after"), requestId) : reply(storedBody(body), 200, requestId);
   }
   const deleted = stub ? await stub.deleteResponse(id) : false;
   if (!deleted) return fail(notFound(id), requestId);

@@ -95,6 +95,9 @@ export const ResponsesRequestSchema = z.looseObject({
   metadata: z.record(z.string(), z.string()).nullish(),
   user: z.string().nullish(),
   truncation: z.string().nullish(),
+  service_tier: z.string().nullish(),
+  include: z.array(z.string()).nullish(),
+  stream_options: z.looseObject({ include_obfuscation: z.boolean().nullish() }).nullish(),
   conversation: z.unknown().optional(),
   prompt: z.unknown().optional(),
 });
