@@ -22,7 +22,7 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DEFAULT_WORDS_PER_SECOND: "0" } },
+            miniflare: { bindings: { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DEFAULT_WORDS_PER_SECOND: "0", REQUEST_LOG: "off" } },
           }),
         ],
         test: { name: "workers", include: ["test/integration/**/*.test.ts"], testTimeout: 60_000 },
@@ -45,7 +45,7 @@ export default defineConfig({
           name: "node-runtime",
           environment: "node",
           include: ["test/integration/**/*.test.ts", "test/compat/**/*.test.ts", "test/node/**/*.test.ts"],
-          exclude: ["test/integration/session-object.test.ts", "test/integration/admin-disabled.test.ts"],
+          exclude: ["test/integration/session-object.test.ts", "test/integration/admin-disabled.test.ts", "test/integration/request-log.test.ts"],
           env: { MOCKLLM_RUNTIME: "node" },
           testTimeout: 30_000,
           hookTimeout: 60_000,

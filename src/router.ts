@@ -11,8 +11,8 @@ import { handleAdmin } from "./routes/admin";
 import { inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
 import { prefixNameError } from "./routes/names";
-import { handleProvider } from "./routes/provider";
-import { errorResponse, type Exec } from "./routes/render";
+import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./routes/provider";
+import { errorResponse, surfaceRequestId, type Exec } from "./routes/render";
 import type { Prefix } from "./routes/select";
 import { makeRequestId } from "./http/ids";
 import { safeDecode } from "./http/url";
@@ -61,8 +61,17 @@ function errorSurfaceFor(request: Request): ProviderSurface<any> {
   return openaiChat;
 }
 
+/** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
 function providerError(request: Request, error: ApiError, surface = errorSurfaceFor(request)): Response {
-  return errorResponse(surface, error, makeRequestId(`${request.method} ${request.url}`));
+  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), OUTCOME_ERROR);
+}
+
+/** The route a client meant when its base URL already ended in `/v1` and the SDK added another (Anthropic's does). */
+function doubledV1Hint(path: string): string {
+  if (!path.startsWith("/v1/v1/")) return "";
+  const meant = path.slice("/v1".length);
+  if (surfaceFor(meant) === undefined && !meant.startsWith("/v1/models")) return "";
+  return " The path has /v1 twice: drop /v1 from the base URL — the Anthropic SDK and CLI agents add it themselves (base URL http://host or http://host/s/{scenario}/{session}).";
 }
 
 async function listModels(request: Request, rt: Runtime, path: string): Promise<Response> {
@@ -82,7 +91,33 @@ async function listModels(request: Request, rt: Runtime, path: string): Promise<
   return withRequestId(jsonResponse(openAIModel(id)));
 }
 
+/**
+ * Serves one request on either runtime and logs it (one structured line) when the runtime keeps a log.
+ * @example return route(request, workersRuntime(env), ctx)
+ */
 export async function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  if (!rt.log) return dispatch(request, rt, ctx);
+  const arrived = Date.now();
+  const res = await dispatch(request, rt, ctx);
+  const h = res.headers;
+  const field = (name: string, header: string) => {
+    const v = h.get(header);
+    return v === null ? {} : { [name]: v };
+  };
+  rt.log({
+    method: request.method,
+    path: new URL(request.url).pathname,
+    status: res.status,
+    ...field("outcome", "x-mockllm-outcome"),
+    ...field("scenario", "x-mockllm-scenario"),
+    ...field("session", "x-mockllm-session"),
+    ...field("step", "x-mockllm-step"),
+    ms: Date.now() - arrived,
+  });
+  return res;
+}
+
+async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
   const exec: Exec = {
@@ -99,7 +134,7 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
   const surface = surfaceFor(path);
   if (surface) {
     if (request.method !== "POST") {
-      return errorResponse(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` }, makeRequestId(url.href));
+      return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
     }
     return handleProvider(surface, request, rt, exec, prefix, { path, query: url.searchParams });
   }
@@ -128,7 +163,7 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
   if (path.startsWith("/v1") || prefix.scenario !== undefined) {
-    return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.` });
+    return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` });
   }
   return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
 }

@@ -8,6 +8,7 @@ import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { safeDecode } from "../http/url";
 import { shownName } from "./names";
 import { scenarioJsonSchema } from "../scenario/json-schema";
+import { closest } from "../scenario/hints";
 import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
 import type { DocumentIssue } from "../scenario/document";
@@ -140,8 +141,15 @@ router
   .all("/sessions/:scenario/:session", validSessionNames)
   .all("/sessions/:scenario/:session/*", validSessionNames)
   .get("/sessions/:scenario/:session", async (req, rt) => {
-    const current = await rt.scenarios.get(param(req, "scenario"));
-    return json(await session(rt, req).state(current?.scenario));
+    const name = param(req, "scenario");
+    const current = await rt.scenarios.get(name);
+    const view = await session(rt, req).state(current?.scenario);
+    // A session that never ran, of a scenario that does not exist, is a typo: say so rather than show an empty state.
+    if (!current && view.version === null && view.requests === 0) {
+      const guess = closest(name, await rt.scenarios.names());
+      return adminError(404, `scenario "${shownName(name)}" not found${guess !== undefined ? `; did you mean "${guess}"?` : ""}`);
+    }
+    return json({ ...view, exists: current !== undefined });
   })
   .get("/sessions/:scenario/:session/requests", async (req, rt) => json(await session(rt, req).requests()))
   .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))

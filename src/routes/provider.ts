@@ -6,11 +6,11 @@ import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";
 import type { Runtime } from "../runtime/types";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
-import type { ApiError } from "../http/errors";
+import { apiError, type ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import { makeRequestId } from "../http/ids";
 import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
-import { deliveredReply, errorResponse, renderOutcome, type Exec } from "./render";
+import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
 
 const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
@@ -31,6 +31,40 @@ function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
   return table;
 }
 
+/** The outcome header of answers given before any scenario decided anything (bad request, auth, unknown scenario). */
+export const OUTCOME_ERROR = { "x-mockllm-outcome": "error" } as const;
+
+/** A seed no other request shares, for the ids of errors answered before a session is involved. */
+export function uniqueSeed(): string {
+  return crypto.randomUUID();
+}
+
+function defaultResponderOff(rt: Runtime): boolean {
+  return rt.vars.DEFAULT_RESPONDER?.trim().toLowerCase() === "off";
+}
+
+/** Most scenario names listed in the default-responder-off 404. */
+const LISTED_NAMES = 20;
+
+/** DEFAULT_RESPONDER=off: the 404 for a request no rule selected, listing what could have matched. */
+async function noScenarioSelected(rt: Runtime, hint: string | undefined): Promise<ApiError> {
+  const names = await rt.scenarios.names();
+  const auto = (await rt.scenarios.candidates()).map((s) => s.name);
+  const shown = names.slice(0, LISTED_NAMES).join(", ") + (names.length > LISTED_NAMES ? ` and ${names.length - LISTED_NAMES} more` : "");
+  return apiError(
+    "not_found",
+    [
+      "mockllm: no scenario selected this request and the default responder is off (DEFAULT_RESPONDER=off).",
+      ...(hint !== undefined ? [`${hint[0]!.toUpperCase()}${hint.slice(1)}.`] : []),
+      "Select a scenario with the /s/{scenario}/{session} prefix in the base URL, the x-mock-scenario header, or a first user message equal to its name.",
+      `Scenarios: ${shown || "none"}.`,
+      auto.length > 0 ? `Scenarios whose top-level match was tried and did not hold: ${auto.join(", ")}.` : "",
+    ]
+      .filter((l) => l !== "")
+      .join(" "),
+  );
+}
+
 export function wordsPerSecond(rt: Runtime): number {
   const n = Number(rt.vars.DEFAULT_WORDS_PER_SECOND ?? "50");
   return Number.isFinite(n) && n >= 0 ? n : 50;
@@ -48,9 +82,10 @@ export async function handleProvider<W>(
   prefix: Prefix,
   target: RequestTarget,
 ): Promise<Response> {
-  const newRequestId = surface.requestId ?? makeRequestId;
-  const earlyId = newRequestId(`${request.method} ${request.url} ${request.headers.get("x-stainless-retry-count") ?? ""}`);
-  const fail = (error: ApiError, id = earlyId) => errorResponse(surface, error, id);
+  const newRequestId = (seed: string) => surfaceRequestId(surface, seed);
+  // An error answered before any session is involved gets an id of its own, as real ones do; scripted answers'
+  // ids are deterministic (below).
+  const fail = (error: ApiError) => errorResponse(surface, error, newRequestId(uniqueSeed()), OUTCOME_ERROR);
 
   const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return fail(headerError);
@@ -63,6 +98,9 @@ export async function handleProvider<W>(
 
   const selection = await selectScenario(rt.scenarios, prefix, request.headers, parsed.request);
   if (selection.kind === "error") return fail(selection.error);
+  if (selection.kind === "default" && defaultResponderOff(rt)) {
+    return fail(await noScenarioSelected(rt, selection.hint));
+  }
 
   const scenario = selection.kind === "scenario" ? selection.stored.scenario : undefined;
   const invalid = surface.validate?.(parsed.wire, parsed.request, scenario);
@@ -96,11 +134,14 @@ export async function handleProvider<W>(
       "x-mockllm-session": session,
       "x-mockllm-version": result.version,
       ...(result.step !== undefined ? { "x-mockllm-step": result.step } : {}),
+      "x-mockllm-outcome": result.journaled,
     });
   } else {
     outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt) }) };
     requestId = newRequestId(`default/${stableHash(body.text)}`);
     created = defaultCreated(parsed.request);
+    extra["x-mockllm-outcome"] = "default";
+    if (selection.hint !== undefined) extra["x-mockllm-hint"] = selection.hint;
   }
 
   const ctx: RenderContext<W> = {

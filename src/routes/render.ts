@@ -3,6 +3,7 @@
  */
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
+import { makeRequestId } from "../http/ids";
 import { brokenBody, pacedStream, sleep, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
@@ -25,6 +26,11 @@ const STREAM_HEADERS = {
   sse: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
   ndjson: { "content-type": "application/x-ndjson", "cache-control": "no-cache" },
 } as const;
+
+/** A request id in the surface's own format (Anthropic's `req_011C…`, else `req_…` hex). */
+export function surfaceRequestId<W>(surface: ProviderSurface<W>, seed: string): string {
+  return (surface.requestId ?? makeRequestId)(seed);
+}
 
 export function errorResponse<W>(
   surface: ProviderSurface<W>,

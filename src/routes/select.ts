@@ -3,6 +3,7 @@
  */
 import { firstUserMessage, type CanonicalRequest } from "../canonical/request";
 import { apiError, type ApiError } from "../http/errors";
+import { closest } from "../scenario/hints";
 import { matchMisses } from "../scenario/matchers";
 import { NAME_PATTERN, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
@@ -15,7 +16,8 @@ export interface Prefix {
 
 export type Selection =
   | { kind: "scenario"; stored: StoredScenario; session: string; rule: 1 | 2 | 3 | 4 }
-  | { kind: "default"; session: string }
+  /** Rule 5. `hint`: a first user message that looks like a typo of a scenario name ("did you mean …"). */
+  | { kind: "default"; session: string; hint?: string }
   | { kind: "error"; error: ApiError };
 
 export const DEFAULT_SESSION = "default";
@@ -44,7 +46,9 @@ async function named(store: ScenarioStore, name: string, session: string, rule: 
   if (bad) return bad;
   const stored = await store.get(name);
   if (!stored) {
-    return { kind: "error", error: apiError("not_found", `mockllm: scenario "${name}" not found`) };
+    const guess = closest(name, await store.names());
+    const hint = guess !== undefined ? `; did you mean "${guess}"?` : "";
+    return { kind: "error", error: apiError("not_found", `mockllm: scenario "${name}" not found${hint}`) };
   }
   return { kind: "scenario", stored, session, rule };
 }
@@ -69,7 +73,8 @@ export async function selectScenario(
   if (bad) return bad;
 
   const first = firstUserMessage(req)?.trim();
-  if (first !== undefined && NAME_PATTERN.test(first)) {
+  const nameLike = first !== undefined && NAME_PATTERN.test(first);
+  if (nameLike) {
     const stored = await store.get(first);
     if (stored) return { kind: "scenario", stored, session, rule: 3 };
   }
@@ -79,5 +84,7 @@ export async function selectScenario(
       return { kind: "scenario", stored: candidate, session, rule: 4 };
     }
   }
-  return { kind: "default", session };
+  // A first user message one typo away from a scenario name most likely meant to select it (rule 3).
+  const guess = nameLike ? closest(first, await store.names()) : undefined;
+  return { kind: "default", session, ...(guess !== undefined ? { hint: `did you mean scenario "${guess}"? The first user message "${first}" names no scenario` } : {}) };
 }

@@ -14,12 +14,30 @@ export interface RuntimeVars {
   DEFAULT_WORDS_PER_SECOND?: string;
   /** "off": requests no scenario selects get a 404 instead of the default responder. */
   DEFAULT_RESPONDER?: string;
+  /** "json" (the Worker's default in wrangler.toml): one JSON line per request in the log; "off": none. */
+  REQUEST_LOG?: string;
 }
 
 export interface Runtime {
   sessions: SessionStore;
   scenarios: ScenarioStore;
   vars: RuntimeVars;
+  /** Where one structured line per request goes (Workers: the log `wrangler tail` shows); absent: not logged. */
+  log?(entry: RequestLog): void;
+}
+
+/** One request, as logged: why it got what it got, without admin access. */
+export interface RequestLog {
+  method: string;
+  path: string;
+  status: number;
+  /** `response` | `failure` | `mismatch` | `default` | `error` (x-mockllm-outcome); absent for non-provider routes. */
+  outcome?: string;
+  scenario?: string;
+  session?: string;
+  step?: string;
+  /** From arrival to the response's headers (a stream goes on after). */
+  ms: number;
 }
 
 /** What one request's handling may ask of its host: work that outlives the response (a stream's writer). */

@@ -34,6 +34,11 @@ export interface ScenarioStore {
   list(): Promise<ScenarioSummary[]>;
   /** Scenarios with a top-level `match`, by descending priority, then name (selection rule 4). */
   candidates(): Promise<StoredScenario[]>;
+  /**
+   * Every scenario name, sorted: for "did you mean" hints and the default-responder-off 404. May be a few seconds
+   * stale on Workers (listed at most every CANDIDATES_TTL_MS per isolate, as `candidates`).
+   */
+  names(): Promise<string[]>;
   /** Stores an already validated document as an upload. */
   put(raw: unknown, scenario: Scenario, version: string): Promise<void>;
   /** Removes an upload; false when there was none (a file or bundled scenario is not removed). */

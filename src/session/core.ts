@@ -27,6 +27,8 @@ export interface NextInput {
 
 export interface NextResult {
   outcome: Outcome;
+  /** What the journal records (an `onMismatch: "report"` answer is a reply journaled as a mismatch). */
+  journaled: JournalOutcome;
   seq: number;
   version: string;
   step?: string;
@@ -135,6 +137,7 @@ export class SessionCore {
     );
     return {
       outcome: decision.outcome,
+      journaled: decision.journal.outcome,
       seq,
       version: snap.version,
       ...(decision.journal.step !== undefined ? { step: decision.journal.step } : {}),

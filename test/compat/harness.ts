@@ -44,6 +44,7 @@ async function startRuntime(vars: Record<string, string>): Promise<{ url: string
       ADMIN_TOKEN: { type: "plain_text", value: ADMIN_TOKEN },
       ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: "plain_text", value: v }])),
       DEFAULT_WORDS_PER_SECOND: { type: "plain_text", value: vars.DEFAULT_WORDS_PER_SECOND ?? "0" },
+      REQUEST_LOG: { type: "plain_text", value: vars.REQUEST_LOG ?? "off" },
     },
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, logLevel: "none" },
   } as Parameters<typeof unstable_startWorker>[0]);

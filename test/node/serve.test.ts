@@ -164,3 +164,21 @@ describe("Node runtime: streams", () => {
     expect(server.openStreams).toBe(0);
   });
 });
+
+describe("Node runtime: REQUEST_LOG=json (serve --log-requests)", () => {
+  it("logs one JSON line per request: scenario, session, step, outcome, status, ms", async () => {
+    const lines: string[] = [];
+    const server = await startServer({ adminToken: TOKEN, vars: { REQUEST_LOG: "json" }, log: (l) => lines.push(l) });
+    try {
+      await admin(server, "/scenarios/logged", { method: "PUT", body: JSON.stringify({ name: "logged", steps: [{ id: "only", respond: { text: "x" } }] }) });
+      expect(await chatText(server, "/s/logged/run-9")).toBe("x");
+      const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const chatEntry = entries.find((e) => e.path === "/s/logged/run-9/v1/chat/completions");
+      expect(chatEntry).toMatchObject({ mockllm: "request", method: "POST", status: 200, outcome: "response", scenario: "logged", session: "run-9", step: "only" });
+      expect(typeof chatEntry!.ms).toBe("number");
+      expect(entries.find((e) => e.path === "/admin/scenarios/logged")).toMatchObject({ method: "PUT", status: 200 });
+    } finally {
+      await server.close();
+    }
+  });
+});

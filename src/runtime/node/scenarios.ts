@@ -57,6 +57,10 @@ export class NodeScenarioStore implements ScenarioStore {
     return this.candidateCache;
   }
 
+  async names(): Promise<string[]> {
+    return (await this.list()).map((s) => s.name);
+  }
+
   async put(raw: unknown, scenario: Scenario, version: string): Promise<void> {
     const stored: StoredScenario = { name: scenario.name, version, source: "kv", scenario, raw };
     this.uploads.set(scenario.name, stored);

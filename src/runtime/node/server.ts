@@ -75,7 +75,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       : undefined;
 
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
-  const runtime: Runtime = { sessions, scenarios, vars };
+  const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
+  const runtime: Runtime = { sessions, scenarios, vars, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (p: Promise<unknown>) => {
     pending.add(p);

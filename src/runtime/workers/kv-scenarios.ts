@@ -30,10 +30,12 @@ interface Meta {
  */
 export const CANDIDATES_TTL_MS = 5_000;
 let candidatesCache: { at: number; value: Promise<StoredScenario[]> } | undefined;
+let namesCache: { at: number; value: Promise<string[]> } | undefined;
 
 /** Forgets cached listings after an admin write. */
 export function invalidateScenarioCaches(): void {
   candidatesCache = undefined;
+  namesCache = undefined;
 }
 
 export class KvScenarioStore implements ScenarioStore {
@@ -82,6 +84,17 @@ export class KvScenarioStore implements ScenarioStore {
     candidatesCache = { at: now, value };
     value.catch(() => {
       if (candidatesCache?.value === value) candidatesCache = undefined;
+    });
+    return value;
+  }
+
+  names(): Promise<string[]> {
+    const now = Date.now();
+    if (namesCache && now - namesCache.at < CANDIDATES_TTL_MS) return namesCache.value;
+    const value = this.list().then((all) => all.map((s) => s.name));
+    namesCache = { at: now, value };
+    value.catch(() => {
+      if (namesCache?.value === value) namesCache = undefined;
     });
     return value;
   }

@@ -2,7 +2,7 @@
  * The Workers runtime: session state in Durable Objects, scenarios in KV over the bundled defaults.
  */
 import type { Session } from "../../session/types";
-import type { Runtime } from "../types";
+import type { RequestLog, Runtime } from "../types";
 import type { WorkerEnv } from "./env";
 import { KvScenarioStore } from "./kv-scenarios";
 
@@ -12,5 +12,8 @@ export function workersRuntime(env: WorkerEnv): Runtime {
     sessions: { get: (name): Session => env.SESSIONS.getByName(name) },
     scenarios: new KvScenarioStore(env.SCENARIOS),
     vars: env,
+    ...(env.REQUEST_LOG?.trim().toLowerCase() === "json"
+      ? { log: (entry: RequestLog) => console.log(JSON.stringify({ mockllm: "request", ...entry })) }
+      : {}),
   };
 }

@@ -6,13 +6,13 @@ import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER"] as const;
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG"] as const;
 
 export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
-                     [--persist <dir>] [--no-default-responder]
+                     [--persist <dir>] [--no-default-responder] [--log-requests]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
 inspector, as the hosted Worker serves them. Prints the base URLs and the admin token when ready;
@@ -28,8 +28,10 @@ Options:
                            (default: memory only)
   --no-default-responder   requests no scenario selects get a 404 listing the scenarios that could
                            have matched (DEFAULT_RESPONDER=off)
+  --log-requests           one JSON line per request on stderr: scenario, session, step, outcome,
+                           status, ms (REQUEST_LOG=json)
 
-Environment: DEFAULT_WORDS_PER_SECOND and DEFAULT_RESPONDER as in wrangler.toml.
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER and REQUEST_LOG as in wrangler.toml.
 
 Example:
   mockllm serve --port 8787 --scenarios scenarios/`,
@@ -40,6 +42,7 @@ Example:
     scenarios: { type: "string", multiple: true },
     persist: { type: "string" },
     "no-default-responder": { type: "boolean" },
+    "log-requests": { type: "boolean" },
   },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -51,6 +54,7 @@ Example:
     const adminToken = stringOption(values["admin-token"]) ?? (io.env.MOCKLLM_ADMIN_TOKEN || `mockllm-${randomBytes(12).toString("hex")}`);
     const vars: Record<string, string | undefined> = Object.fromEntries(VAR_NAMES.map((n) => [n, io.env[n]]));
     if (values["no-default-responder"] === true) vars.DEFAULT_RESPONDER = "off";
+    if (values["log-requests"] === true) vars.REQUEST_LOG = "json";
     const persist = stringOption(values.persist);
 
     const { startServer } = await loadNodeRuntime();
