@@ -30,6 +30,7 @@ const TARGETS = [
   { key: "floor", label: "floor (bare node:http)", launcher: here("./servers/bare.mjs"), kind: "floor" },
   { key: "miniflare", label: "mockllm Worker, Miniflare", launcher: here("./servers/mockllm-miniflare.mjs"), kind: "mockllm" },
   { key: "wrangler", label: "mockllm `wrangler dev`", launcher: here("./servers/mockllm-wrangler-dev.mjs"), kind: "mockllm" },
+  { key: "probe", label: "probe Worker (1 DO trip), Miniflare", launcher: here("./servers/probe-miniflare.mjs"), kind: "floor" },
 ].filter((t) => !values.only || values.only.split(",").includes(t.key));
 
 function start(target) {

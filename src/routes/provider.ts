@@ -8,7 +8,7 @@ import type { Runtime } from "../runtime/types";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
 import { apiError, type ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
-import { makeRequestId } from "../http/ids";
+import type { NextInput } from "../session/core";
 import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
@@ -113,11 +113,10 @@ export async function handleProvider<W>(
   if (selection.kind === "scenario") {
     const { stored, session } = selection;
     const stub = rt.sessions.get(`${stored.name}/${session}`);
-    const result = await stub.next({
+    const input: NextInput = {
       scenario: stored.name,
       session,
       version: stored.version,
-      document: stored.scenario,
       request: parsed.request,
       wire: {
         method: request.method,
@@ -126,7 +125,10 @@ export async function handleProvider<W>(
         body: journalBody(body.text, body.value),
       },
       statuses: statusTable(surface),
-    });
+    };
+    let result = await stub.next(input);
+    if ("needsDocument" in result) result = await stub.next({ ...input, document: stored.scenario });
+    if ("needsDocument" in result) throw new Error("mockllm: the session asked for the scenario document twice");
     outcome = result.outcome;
     requestId = newRequestId(`${stored.name}/${session}/${result.seq}`);
     Object.assign(extra, {

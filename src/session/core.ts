@@ -17,7 +17,12 @@ export interface NextInput {
   scenario: string;
   session: string;
   version: string;
-  document: Scenario;
+  /**
+   * The scenario document, needed only by a session that has no snapshot yet: the route first sends the version
+   * alone and sends the document when `next` answers `{ needsDocument: true }`, so a running session's requests do
+   * not carry (or copy across the Durable Object boundary) the whole document.
+   */
+  document?: Scenario;
   request: CanonicalRequest;
   /** The wire request as journaled: headers redacted, body possibly truncated. */
   wire: { method: string; path: string; headers: Record<string, string>; body: unknown };
@@ -46,6 +51,11 @@ export interface JournalEntry {
   reasons: string[];
   request: NextInput["wire"];
   status: number;
+}
+
+/** `next` without a document, for a session that has no snapshot yet: nothing was decided or recorded. */
+export interface NeedsDocument {
+  needsDocument: true;
 }
 
 export interface SessionView {
@@ -101,18 +111,20 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: bo
 export class SessionCore {
   constructor(private readonly storage: SessionStorage) {}
 
-  /** The snapshot this session runs; the first call stores `input`'s version. */
-  private snapshot(input: Pick<NextInput, "version" | "document">): Snapshot {
+  /** The snapshot this session runs; the first call stores `input`'s version. Undefined: send the document. */
+  private snapshot(input: Pick<NextInput, "version" | "document">): Snapshot | undefined {
     const have = this.storage.snapshot();
     if (have) return have;
+    if (input.document === undefined) return undefined;
     const snap = { version: input.version, document: input.document };
     this.storage.setSnapshot(snap);
     return snap;
   }
 
   /** Decides the outcome of one request, applies the state change and journals it. */
-  next(input: NextInput, now = Date.now()): NextResult {
+  next(input: NextInput, now = Date.now()): NextResult | NeedsDocument {
     const snap = this.snapshot(input);
+    if (!snap) return { needsDocument: true };
     const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
       session: input.session,

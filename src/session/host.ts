@@ -4,7 +4,7 @@
  * on Node this object is the session itself.
  */
 import type { Scenario } from "../scenario/schema";
-import { SessionCore, type JournalEntry, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
+import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
 
@@ -18,7 +18,7 @@ export class SessionHost implements Session {
     this.core = new SessionCore(storage);
   }
 
-  next(input: NextInput): NextResult {
+  next(input: NextInput): NextResult | NeedsDocument {
     return this.core.next(input);
   }
 

@@ -4,7 +4,7 @@
  * (plain values). Callers always `await`.
  */
 import type { Scenario } from "../scenario/schema";
-import type { JournalEntry, NextInput, NextResult, SessionView } from "./core";
+import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "./core";
 import type { ResponseHistory, StoredResponseRecord } from "./responses";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -12,7 +12,7 @@ export type Awaitable<T> = T | Promise<T>;
 /** One (scenario, session)'s state, or an internal object (`__responses/…`, `__index/…`). */
 export interface Session {
   /** Decides one request, applies the change, journals it. Calls to one session apply in arrival order. */
-  next(input: NextInput): Awaitable<NextResult>;
+  next(input: NextInput): Awaitable<NextResult | NeedsDocument>;
   state(current?: Scenario): Awaitable<SessionView>;
   requests(): Awaitable<JournalEntry[]>;
   reset(): Awaitable<{ reset: true }>;

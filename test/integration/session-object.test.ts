@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env, runInDurableObject } from "cloudflare:test";
-import { JOURNAL_LIMIT, type NextInput } from "../../src/session/core";
+import { JOURNAL_LIMIT, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import type { SessionObject } from "../../src/runtime/workers/session-object";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { admin, call, upload } from "./helpers";
@@ -29,6 +29,12 @@ function input(i: number): NextInput {
   };
 }
 
+/** A `next` result that decided something (the document was at hand). */
+function decided(r: NextResult | NeedsDocument): NextResult {
+  if ("needsDocument" in r) throw new Error("expected a decision");
+  return r;
+}
+
 describe("SessionObject", () => {
   it("keeps at most 1,000 journal entries, dropping the oldest", async () => {
     const stub = env.SESSIONS.getByName("direct/s");
@@ -44,16 +50,28 @@ describe("SessionObject", () => {
     });
   });
 
+  it("asks for the document only while it has no snapshot; a running session gets the version alone", async () => {
+    const stub = env.SESSIONS.getByName("direct/lazy");
+    await runInDurableObject(stub, (instance: SessionObject) => {
+      const { document: _, ...bare } = input(1);
+      expect(instance.next(bare)).toStrictEqual({ needsDocument: true });
+      expect(instance.requests()).toStrictEqual([]);
+      expect(decided(instance.next(input(1))).seq).toBe(1);
+      const second = decided(instance.next({ ...bare, wire: { ...bare.wire, body: { i: 2 } } }));
+      expect([second.seq, second.version, second.outcome.kind]).toStrictEqual([2, "v1", "reply"]);
+    });
+  });
+
   it("keeps the first scenario version it saw until reset", async () => {
     const stub = env.SESSIONS.getByName("direct/versions");
     await runInDurableObject(stub, (instance: SessionObject) => {
-      expect(instance.next(input(1)).version).toBe("v1");
+      expect(decided(instance.next(input(1))).version).toBe("v1");
       const newer = { ...input(2), version: "v2", document: ScenarioSchema.parse({ name: "direct", steps: [] }) };
-      const r = instance.next(newer);
+      const r = decided(instance.next(newer));
       expect(r.version).toBe("v1");
       expect(r.outcome.kind).toBe("reply");
       instance.reset();
-      const after = instance.next(newer);
+      const after = decided(instance.next(newer));
       expect(after.version).toBe("v2");
       expect(after.outcome.kind).toBe("mismatch");
       expect(instance.requests().map((j) => j.seq)).toEqual([1]);

@@ -31,17 +31,38 @@ interface Meta {
 export const CANDIDATES_TTL_MS = 5_000;
 let candidatesCache: { at: number; value: Promise<StoredScenario[]> } | undefined;
 let namesCache: { at: number; value: Promise<string[]> } | undefined;
+/**
+ * Documents by name, read from KV at most once per CANDIDATES_TTL_MS per isolate, so a busy scenario costs no KV read
+ * per request. A running session is unaffected either way (it keeps its snapshot); a new session may start on a
+ * version up to the TTL old in other isolates — well inside KV's own propagation time (up to a minute).
+ */
+const docCache = new Map<string, { at: number; value: Promise<StoredScenario | undefined> }>();
+const DOC_CACHE_LIMIT = 1000;
 
-/** Forgets cached listings after an admin write. */
+/** Forgets cached listings and documents after an admin write. */
 export function invalidateScenarioCaches(): void {
   candidatesCache = undefined;
   namesCache = undefined;
+  docCache.clear();
 }
 
 export class KvScenarioStore implements ScenarioStore {
   constructor(private readonly kv: KVNamespace) {}
 
-  async get(name: string): Promise<StoredScenario | undefined> {
+  get(name: string): Promise<StoredScenario | undefined> {
+    const now = Date.now();
+    const hit = docCache.get(name);
+    if (hit && now - hit.at < CANDIDATES_TTL_MS) return hit.value;
+    if (docCache.size >= DOC_CACHE_LIMIT) docCache.clear();
+    const value = this.read(name);
+    docCache.set(name, { at: now, value });
+    value.catch(() => {
+      if (docCache.get(name)?.value === value) docCache.delete(name);
+    });
+    return value;
+  }
+
+  private async read(name: string): Promise<StoredScenario | undefined> {
     const { value, metadata } = await this.kv.getWithMetadata<Meta>(PREFIX + name, "text");
     if (value !== null) {
       const raw: unknown = JSON.parse(value);

@@ -5,7 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
-import type { JournalEntry, NextInput, NextResult, SessionView } from "../../session/core";
+import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import type { WorkerEnv } from "./env";
@@ -20,7 +20,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql));
   }
 
-  next(input: NextInput): NextResult {
+  next(input: NextInput): NextResult | NeedsDocument {
     return this.host.next(input);
   }
 
