@@ -8,6 +8,7 @@ import { safeDecode } from "../http/url";
 import { scenarioJsonSchema } from "../scenario/json-schema";
 import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
+import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
 
 type AdminArgs = [Runtime, RequestContext];
@@ -138,6 +139,11 @@ router
     return json(await session(rt, req).state(current?.scenario));
   })
   .get("/sessions/:scenario/:session/requests", async (req, rt) => json(await session(rt, req).requests()))
+  .get("/sessions/:scenario/:session/recording", async (req, rt) => {
+    const name = typeof req.query.name === "string" ? req.query.name : param(req, "scenario");
+    const from = { scenario: param(req, "scenario"), session: param(req, "session") };
+    return validName(name) ?? json(recordingDocument(name, from, await session(rt, req).recording()));
+  })
   .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))
   .all("*", () => adminError(404, "no such admin route"));
 

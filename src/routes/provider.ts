@@ -10,6 +10,7 @@ import type { ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import { makeRequestId } from "../http/ids";
 import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
+import { recordThrough, upstreamFor } from "./record";
 import { deliveredReply, errorResponse, renderOutcome, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
 
@@ -74,20 +75,23 @@ export async function handleProvider<W>(
   if (selection.kind === "scenario") {
     const { stored, session } = selection;
     const stub = rt.sessions.get(`${stored.name}/${session}`);
+    const wire = { method: request.method, path: target.path, headers: redactHeaders(request.headers), body: journalBody(body.text, body.value) };
+    const upstream = upstreamFor(stored.scenario, surface.provider);
     const result = await stub.next({
       scenario: stored.name,
       session,
       version: stored.version,
       document: stored.scenario,
       request: parsed.request,
-      wire: {
-        method: request.method,
-        path: target.path,
-        headers: redactHeaders(request.headers),
-        body: journalBody(body.text, body.value),
-      },
+      wire,
       statuses: statusTable(surface),
+      ...(upstream !== undefined ? { record: true } : {}),
     });
+    if (result.proxy && upstream !== undefined) {
+      const extra = { "x-mockllm-scenario": stored.name, "x-mockllm-session": session, "x-mockllm-version": result.version };
+      const proxy = { request, bodyText: body.text, path: target.path, canonical: parsed.request, wire, session: stub, upstream, exec, extra };
+      return recordThrough(surface, { ...proxy, requestId: earlyId });
+    }
     outcome = result.outcome;
     requestId = makeRequestId(`${stored.name}/${session}/${result.seq}`);
     Object.assign(extra, {

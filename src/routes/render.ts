@@ -6,6 +6,7 @@ import type { ApiError } from "../http/errors";
 import { brokenBody, pacedStream, sleep, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
+import { framesResponse } from "./frames";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
 export interface Exec {
@@ -210,6 +211,7 @@ export async function renderOutcome<W>(
   if (outcome.kind === "mismatch") {
     return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
   }
+  if (outcome.kind === "reply" && outcome.reply.frames) return framesResponse({ ...outcome.reply, frames: outcome.reply.frames }, exec, extra);
   await sleep(outcome.reply.latencyMs, exec.signal);
   if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, exec, extra);
   return failureResponse(surface, outcome.failure, outcome.reply, ctx, exec, extra);

@@ -81,14 +81,14 @@ function budgetError(w: MessagesRequest): ApiError | undefined {
  * every echoed `thinking` block carries a signature; with thinking enabled that signature is one mockllm
  * issued (derived or scripted), and an assistant turn still in progress (the request ends with its tool
  * results) starts with its thinking block, as the real API requires only of that turn.
- * Skipped entirely when the scenario says `strict: false`.
+ * Skipped entirely when the scenario says `strict: false`, and in a recording scenario (the upstream signs its own).
  */
 export function validateThinking(
   w: MessagesRequest,
   request: CanonicalRequest,
   scenario: Scenario | undefined,
 ): ApiError | undefined {
-  if (scenario?.strict === false) return undefined;
+  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
   const budget = budgetError(w);
   if (budget) return budget;
   const enabled = request.reasoning === "enabled";
