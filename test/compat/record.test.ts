@@ -293,7 +293,7 @@ describe("recorded provider errors replay as they came", () => {
     const again529 = (await ask(anthropic("rep-e529", "sdk"), "anthropic-overloaded")) as typeof live529;
     expect(again529.status).toBe(529);
     expect(again529.error).toEqual(live529.error);
-    expect(again529.headers.get("retry-after")).toBe("3");
+    expect(again529.headers?.get("retry-after")).toBe("3");
 
     const liveMid = (await ask(anthropic("rec", "emid"), "anthropic-midstream")) as Error;
     expect(liveMid.message).toContain("Overloaded");
