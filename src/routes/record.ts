@@ -100,7 +100,7 @@ export interface ProxyInput {
  */
 export async function recordThrough<W>(surface: ProviderSurface<W>, input: ProxyInput): Promise<Response> {
   const start = Date.now();
-  const record = (status: number, reasons: string[], frames?: RecordedFrames) =>
+  const record = async (status: number, reasons: string[], frames?: RecordedFrames) =>
     input.session.record({
       request: input.canonical,
       wire: input.wire,
@@ -134,26 +134,36 @@ export async function recordThrough<W>(surface: ProviderSurface<W>, input: Proxy
   }
 
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  input.exec.waitUntil(tee(upstream.body, writable.getWriter(), frameFormatOf(upstream.headers.get("content-type")), start, input.exec).then(
-    ({ frames, truncated, overflow }) =>
-      overflow
+  const client = writable.getWriter();
+  const format = frameFormatOf(upstream.headers.get("content-type"));
+  input.exec.waitUntil(
+    (async () => {
+      const { frames, truncated, overflow, lastWrite } = await tee(upstream.body!, client, format, start);
+      // Stored before the client sees the end: once a client has its whole answer, the recording has it too.
+      await (overflow
         ? record(upstream.status, [`not recorded: the answer is larger than ${RECORDING_MAX_BYTES} bytes`])
-        : record(upstream.status, truncated ? ["upstream stream cut off"] : [], { ...base, frames, ...(truncated ? { truncated: true } : {}) }),
-  ).catch(() => {}));
+        : record(upstream.status, truncated ? ["upstream stream cut off"] : [], { ...base, frames, ...(truncated ? { truncated: true } : {}) })
+      ).catch(() => {});
+      await lastWrite;
+      if (!truncated) return client.close();
+      // What arrived reaches the client first; then its connection breaks as the upstream's did.
+      await sleep(BREAK_FLUSH_MS);
+      await breakOff(client, input.exec.breakConnection);
+    })().catch(() => {}),
+  );
   return new Response(readable, { status: upstream.status, headers: { ...headers, ...input.extra } });
 }
 
 /**
  * Reads the upstream body to its end: each chunk is written on to the client at once (not awaited, so a slow or
- * gone client never delays the reading) and split into frames stamped with their arrival.
+ * gone client never delays the reading, nor the recording) and split into frames stamped with their arrival.
  */
 async function tee(
   body: ReadableStream<Uint8Array>,
   client: WritableStreamDefaultWriter<Uint8Array>,
   format: ReturnType<typeof frameFormatOf>,
   start: number,
-  exec: Exec,
-): Promise<{ frames: RecordedFrames["frames"]; truncated: boolean; overflow: boolean }> {
+): Promise<{ frames: RecordedFrames["frames"]; truncated: boolean; overflow: boolean; lastWrite: Promise<void> }> {
   const splitter = new FrameSplitter(format);
   const decoder = new TextDecoder();
   const reader = body.getReader();
@@ -183,15 +193,5 @@ async function tee(
     splitter.push(decoder.decode(), at);
     splitter.end(at);
   }
-  // The recording never waits on the client: a client that stopped reading still leaves a complete recording.
-  exec.waitUntil(
-    (async () => {
-      await lastWrite;
-      if (!truncated) return client.close();
-      // What arrived reaches the client first; then its connection breaks as the upstream's did.
-      await sleep(BREAK_FLUSH_MS);
-      await breakOff(client, exec.breakConnection);
-    })().catch(() => {}),
-  );
-  return { frames: splitter.all(), truncated, overflow: size > RECORDING_MAX_BYTES };
+  return { frames: splitter.all(), truncated, overflow: size > RECORDING_MAX_BYTES, lastWrite };
 }

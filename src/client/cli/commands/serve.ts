@@ -12,7 +12,7 @@ export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
-                     [--persist <dir>] [--no-default-responder]
+                     [--persist <dir>] [--no-default-responder] [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
 inspector, as the hosted Worker serves them. Prints the base URLs and the admin token when ready;
@@ -28,6 +28,12 @@ Options:
                            (default: memory only)
   --no-default-responder   requests no scenario selects get a 404 listing the scenarios that could
                            have matched (DEFAULT_RESPONDER=off)
+  --record                 recording proxy: requests no other scenario selects go to scenario
+                           "recording" (session "default", or the one /s/recording/{session}/… or
+                           x-mock-session names), are forwarded to --upstream and recorded; read the
+                           recording at GET /admin/sessions/recording/{session}/recording
+  --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
+                           ollama), e.g. openai=https://api.openai.com; repeatable
 
 Environment: DEFAULT_WORDS_PER_SECOND and DEFAULT_RESPONDER as in wrangler.toml.
 
@@ -40,6 +46,8 @@ Example:
     scenarios: { type: "string", multiple: true },
     persist: { type: "string" },
     "no-default-responder": { type: "boolean" },
+    record: { type: "boolean" },
+    upstream: { type: "string", multiple: true },
   },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -53,8 +61,18 @@ Example:
     if (values["no-default-responder"] === true) vars.DEFAULT_RESPONDER = "off";
     const persist = stringOption(values.persist);
 
-    const { startServer } = await loadNodeRuntime();
+    const { startServer, parseUpstreams } = await loadNodeRuntime();
+    const flags = Array.isArray(values.upstream) ? (values.upstream as string[]) : [];
+    if (values.record === true && flags.length === 0) throw new UsageError("--record needs at least one --upstream provider=URL");
+    if (values.record !== true && flags.length > 0) throw new UsageError("--upstream is for --record");
+    let upstream: Record<string, string> = {};
+    try {
+      upstream = parseUpstreams(flags);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const server = await startServer({
+      ...(values.record === true ? { record: { upstream } } : {}),
       port,
       host: stringOption(values.host) ?? "127.0.0.1",
       adminToken,
