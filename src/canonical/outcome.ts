@@ -1,7 +1,7 @@
 /**
  * What the engine decides for one request, provider-neutral. Providers render these.
  */
-import type { Failure } from "../scenario/schema";
+import type { Failure, RecordedFrames, Timing } from "../scenario/schema";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
@@ -57,6 +57,9 @@ export interface Reply {
    * Only their content fields and `idSeed` are read: usage, model, pacing and headers come from this reply.
    */
   extraChoices?: Reply[];
+  /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
+  frames?: RecordedFrames;
+  timing?: Timing;
 }
 
 /** The reply's messages in order: itself, then its `extraChoices`. */

@@ -19,10 +19,13 @@ export interface NodeServeOptions {
   persist?: string;
   vars?: Record<string, string | undefined>;
   log?: (line: string) => void;
+  record?: { upstream: Record<string, string>; scenario?: string };
 }
 
 export interface NodeRuntime {
   startServer(opts: NodeServeOptions): Promise<NodeServer>;
+  /** Parses `provider=URL` flags; throws a message naming the bad one. */
+  parseUpstreams(flags: readonly string[]): Record<string, string>;
 }
 
 export async function loadNodeRuntime(): Promise<NodeRuntime> {

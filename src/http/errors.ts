@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   model_error: 500,
   internal: 500,
   overloaded: 503,
+  /** A recording proxy's upstream could not be reached. */
+  upstream_unavailable: 502,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -60,7 +60,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Time given to queued bytes to reach the socket before a scripted break. */
-const BREAK_FLUSH_MS = 25;
+export const BREAK_FLUSH_MS = 25;
 
 /** How a paced stream ends after its events. */
 export type StreamEnd =
@@ -86,7 +86,7 @@ export interface PacedStreamOptions {
 }
 
 /** Breaks the connection: through the runtime when it can, else by erroring the body. */
-async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, breakConnection: (() => void) | undefined): Promise<void> {
+export async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, breakConnection: (() => void) | undefined): Promise<void> {
   if (breakConnection) {
     breakConnection();
     await writer.abort().catch(() => {});

@@ -11,6 +11,7 @@ import { scenarioJsonSchema } from "../scenario/json-schema";
 import { closest } from "../scenario/hints";
 import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
+import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
 
 type AdminArgs = [Runtime, RequestContext];
@@ -152,6 +153,11 @@ router
     return json({ ...view, exists: current !== undefined });
   })
   .get("/sessions/:scenario/:session/requests", async (req, rt) => json(await session(rt, req).requests()))
+  .get("/sessions/:scenario/:session/recording", async (req, rt) => {
+    const name = typeof req.query.name === "string" ? req.query.name : param(req, "scenario");
+    const from = { scenario: param(req, "scenario"), session: param(req, "session") };
+    return validName(name) ?? json(recordingDocument(name, from, await session(rt, req).recording()));
+  })
   .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))
   .all("*", () => adminError(404, "no such admin route"));
 

@@ -10,6 +10,7 @@ import { apiError, type ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import type { NextInput } from "../session/core";
 import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
+import { recordThrough, upstreamFor } from "./record";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
 import { selectScenario, type Prefix } from "./select";
 
@@ -113,22 +114,25 @@ export async function handleProvider<W>(
   if (selection.kind === "scenario") {
     const { stored, session } = selection;
     const stub = rt.sessions.get(`${stored.name}/${session}`);
+    const wire = { method: request.method, path: target.path, headers: redactHeaders(request.headers), body: journalBody(body.text, body.value) };
+    const upstream = upstreamFor(stored.scenario, surface.provider);
     const input: NextInput = {
       scenario: stored.name,
       session,
       version: stored.version,
       request: parsed.request,
-      wire: {
-        method: request.method,
-        path: target.path,
-        headers: redactHeaders(request.headers),
-        body: journalBody(body.text, body.value),
-      },
+      wire,
       statuses: statusTable(surface),
+      ...(upstream !== undefined ? { record: true } : {}),
     };
     let result = await stub.next(input);
     if ("needsDocument" in result) result = await stub.next({ ...input, document: stored.scenario });
     if ("needsDocument" in result) throw new Error("mockllm: the session asked for the scenario document twice");
+    if (result.proxy && upstream !== undefined) {
+      const extra = { "x-mockllm-scenario": stored.name, "x-mockllm-session": session, "x-mockllm-version": result.version, "x-mockllm-outcome": "proxied" };
+      const proxy = { request, bodyText: body.text, path: target.path, canonical: parsed.request, wire, session: stub, upstream, exec, extra };
+      return recordThrough(surface, { ...proxy, requestId: newRequestId(uniqueSeed()) });
+    }
     outcome = result.outcome;
     requestId = newRequestId(`${stored.name}/${session}/${result.seq}`);
     Object.assign(extra, {

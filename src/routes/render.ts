@@ -7,6 +7,7 @@ import { makeRequestId } from "../http/ids";
 import { brokenBody, pacedStream, sleep, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
+import { framesResponse } from "./frames";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
 export interface Exec {
@@ -219,6 +220,7 @@ export async function renderOutcome<W>(
   if (outcome.kind === "mismatch") {
     return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
   }
+  if (outcome.kind === "reply" && outcome.reply.frames) return framesResponse({ ...outcome.reply, frames: outcome.reply.frames }, exec, extra);
   // Headers are due `latencyMs` after arrival; the stream's schedule (ttftMs, …) counts from then.
   const headersAt = (exec.arrivedAt ?? Date.now()) + outcome.reply.latencyMs;
   await sleep(headersAt - Date.now(), exec.signal);

@@ -207,5 +207,6 @@ export function resolveReply(
     headers: r.headers ?? {},
     idSeed,
     ...(r.embeddings !== undefined ? { embeddings: r.embeddings } : {}),
+    ...(r.frames !== undefined ? { frames: r.frames, timing: r.timing ?? "none" } : {}),
   };
 }

@@ -162,6 +162,23 @@ export const ToolCallSchema = z.strictObject({
   arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
 });
 
+/** One recorded frame: `at` ms after the request, `data` one SSE event (blank line included), NDJSON line or JSON body. */
+export const FrameSchema = z.strictObject({ at: z.number().min(0), data: z.string() });
+
+/** A recorded answer, replayed byte for byte (contract section 8, `respond.frames`). */
+export const FramesSchema = z.strictObject({
+  status: z.number().int().min(200).max(599),
+  headers: HeadersSchema,
+  frames: z.array(FrameSchema),
+  /** The upstream broke off after these frames: the replay breaks the connection the same way. */
+  truncated: z.boolean().optional(),
+});
+export type RecordedFrames = z.output<typeof FramesSchema>;
+
+/** How a `frames` answer is paced: no delays (default), as recorded, or the recorded offsets divided by `speed`. */
+export const TimingSchema = z.union([z.enum(["none", "recorded"]), z.strictObject({ speed: z.number().positive() })]);
+export type Timing = z.output<typeof TimingSchema>;
+
 export const ResponseSchema = z.strictObject({
   text: z.string().optional(),
   reasoning: z.union([z.string(), z.array(ReasoningBlockSchema)]).optional(),
@@ -180,6 +197,9 @@ export const ResponseSchema = z.strictObject({
    * the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).
    */
   embeddings: z.array(z.array(z.number()).min(1)).min(1).optional(),
+  /** A recorded answer: sent instead of one rendered from the fields above. */
+  frames: FramesSchema.optional(),
+  timing: TimingSchema.optional(),
 });
 export type ScenarioResponse = z.output<typeof ResponseSchema>;
 
@@ -192,6 +212,19 @@ export const StepSchema = z.strictObject({
   respond: ResponseSchema.optional(),
 });
 export type Step = z.output<typeof StepSchema>;
+
+const UpstreamUrlSchema = z.string().regex(/^https?:\/\/[^/\s]+(\/\S*)?$/, "must be an http(s) URL");
+
+/** Requests no step answers are proxied to the provider's upstream and recorded (contract section 8). */
+export const RecordSchema = z.strictObject({
+  upstream: z.strictObject({
+    openai: UpstreamUrlSchema.optional(),
+    anthropic: UpstreamUrlSchema.optional(),
+    gemini: UpstreamUrlSchema.optional(),
+    ollama: UpstreamUrlSchema.optional(),
+  }),
+});
+export type RecordSettings = z.output<typeof RecordSchema>;
 
 export const ScenarioSchema = z
   .strictObject({
@@ -215,6 +248,9 @@ export const ScenarioSchema = z
       .optional(),
     /** Values response strings can use as `{{vars.name}}` (names: letters, digits, `_`). */
     variables: z.record(z.string().regex(VARIABLE_NAME, "variable names are letters, digits and _, not starting with a digit"), z.unknown()).optional(),
+    /** Recording proxy: upstream base URLs per provider. */
+    record: RecordSchema.optional(),
+    /** May be empty (a recording scenario needs no steps). */
     steps: z.array(StepSchema),
   })
   .superRefine((doc, ctx) => {

@@ -28,6 +28,8 @@ export interface NextInput {
   wire: { method: string; path: string; headers: Record<string, string>; body: unknown };
   /** HTTP status this surface answers each outcome with, for the journal. */
   statuses: Record<string, number>;
+  /** A recording upstream serves this request's provider: a mismatch is not journaled but handed back as `proxy`. */
+  record?: boolean;
 }
 
 export interface NextResult {
@@ -37,6 +39,8 @@ export interface NextResult {
   seq: number;
   version: string;
   step?: string;
+  /** No step answers and recording is on: the route proxies the request and reports it with `Session.record`. */
+  proxy?: true;
 }
 
 export interface JournalEntry {
@@ -129,6 +133,9 @@ export class SessionCore {
       scenario: input.scenario,
       session: input.session,
     });
+    if (input.record === true && decision.journal.outcome === "mismatch") {
+      return { outcome: decision.outcome, journaled: "mismatch", seq: 0, version: snap.version, proxy: true };
+    }
     const { attemptKey, consume } = decision.change;
     if (attemptKey !== undefined) this.storage.bumpAttempt(attemptKey);
     if (consume !== undefined) this.storage.markUsed(consume);
@@ -175,6 +182,11 @@ export class SessionCore {
       };
     });
     return { version: snap?.version ?? null, steps, requests: this.storage.journalSize() };
+  }
+
+  /** Journals a request answered outside the engine (a recording proxy's upstream); returns its seq. */
+  journalEntry(entry: Omit<JournalEntry, "seq">): number {
+    return this.storage.append(entry, JOURNAL_LIMIT);
   }
 
   /** The journal, oldest first. */

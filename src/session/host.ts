@@ -5,6 +5,7 @@
  */
 import type { Scenario } from "../scenario/schema";
 import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
+import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
 
@@ -14,6 +15,7 @@ export class SessionHost implements Session {
   constructor(
     storage: SessionStorage,
     private readonly responses: ResponsesStorage,
+    private readonly recorded: RecordingStorage,
   ) {
     this.core = new SessionCore(storage);
   }
@@ -31,7 +33,16 @@ export class SessionHost implements Session {
   }
 
   reset(): { reset: true } {
+    this.recorded.clear();
     return this.core.reset();
+  }
+
+  record(input: RecordInput): RecordResult {
+    return recordRequest(this.recorded, (entry) => this.core.journalEntry(entry), input);
+  }
+
+  recording(): RecordedStep[] {
+    return this.recorded.steps();
   }
 
   saveResponse(record: StoredResponseRecord): void {

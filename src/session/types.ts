@@ -5,6 +5,7 @@
  */
 import type { Scenario } from "../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "./core";
+import type { RecordedStep, RecordInput, RecordResult } from "./recording";
 import type { ResponseHistory, StoredResponseRecord } from "./responses";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -16,6 +17,10 @@ export interface Session {
   state(current?: Scenario): Awaitable<SessionView>;
   requests(): Awaitable<JournalEntry[]>;
   reset(): Awaitable<{ reset: true }>;
+  /** Journals a proxied request and keeps its upstream answer in the recording (session/recording.ts). */
+  record(input: RecordInput): Awaitable<RecordResult>;
+  /** The recorded steps, oldest first. */
+  recording(): Awaitable<RecordedStep[]>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;

@@ -115,6 +115,16 @@ export class AdminClient {
   }
 
   /**
+   * A session's recording (the recording proxy's upstream answers) as a scenario document named `name`
+   * (default: the scenario's name), ready to write to a file or upload.
+   * @example await writeFile("scenarios/my-run.json", JSON.stringify(await admin.recording("my-run", "default"), null, 2))
+   */
+  async recording(scenario: string, session = "default", name?: string): Promise<StoredDocument> {
+    const query = name !== undefined ? `?name=${encodeURIComponent(name)}` : "";
+    return this.#call("GET", `${sessionPath(scenario, session)}/recording${query}`, StoredDocumentSchema);
+  }
+
+  /**
    * The scenario JSON Schema.
    * @example const schema = await admin.schema()
    */

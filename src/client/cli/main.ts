@@ -9,13 +9,14 @@ import type { Command } from "./command";
 import { journal } from "./commands/journal";
 import { list } from "./commands/list";
 import { pull } from "./commands/pull";
+import { record } from "./commands/record";
 import { push } from "./commands/push";
 import { reset } from "./commands/reset";
 import { serve } from "./commands/serve";
 import { validate } from "./commands/validate";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, validate, push, pull, list, journal, reset];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset];
 
 const MAIN_HELP = `Usage: mockllm <command> [options]
 

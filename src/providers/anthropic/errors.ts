@@ -20,6 +20,7 @@ const ERRORS: Record<ErrorCode, { status: number; type: string }> = {
   model_error: { status: 500, type: "api_error" },
   internal: { status: 500, type: "api_error" },
   overloaded: { status: 529, type: "overloaded_error" },
+  upstream_unavailable: { status: 502, type: "api_error" },
 };
 
 /**

@@ -22,6 +22,7 @@ const ERRORS: Record<ErrorCode, { code: number; status: string }> = {
   model_error: { code: 500, status: "INTERNAL" },
   internal: { code: 500, status: "INTERNAL" },
   overloaded: { code: 503, status: "UNAVAILABLE" },
+  upstream_unavailable: { code: 502, status: "UNAVAILABLE" },
 };
 
 /** google.rpc status names and their HTTP codes, for `stream_error.errorType`. */

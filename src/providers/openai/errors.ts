@@ -19,6 +19,7 @@ const TYPES: Record<ApiError["code"], { type: string; code: string | null }> = {
   model_error: { type: "server_error", code: null },
   internal: { type: "server_error", code: null },
   overloaded: { type: "server_error", code: "server_is_overloaded" },
+  upstream_unavailable: { type: "server_error", code: "upstream_unavailable" },
 };
 
 export function renderOpenAIError(error: ApiError, _requestId: string): RenderedError {

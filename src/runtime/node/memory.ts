@@ -4,6 +4,7 @@
  */
 import type { SessionState } from "../../scenario/engine";
 import type { JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import type { RecordedStep } from "../../session/recording";
 import {
   MAX_CHAIN,
   MAX_STORED_RESPONSES,
@@ -24,6 +25,8 @@ export interface MemorySessionData {
   journal: JournalEntry[];
   responses: { record: StoredResponseRecord; created: number }[];
   pointers: { id: string; object: string; created: number }[];
+  /** Recorded upstream answers (session/recording.ts); absent until something is recorded. */
+  recording?: RecordedStep[];
 }
 
 export function emptySessionData(): MemorySessionData {
@@ -32,7 +35,7 @@ export function emptySessionData(): MemorySessionData {
 
 export class MemorySessionStorage implements SessionStorage {
   constructor(
-    private readonly data: Omit<MemorySessionData, "responses" | "pointers">,
+    private readonly data: Omit<MemorySessionData, "responses" | "pointers" | "recording">,
     private readonly changed: () => void = () => {},
   ) {}
 

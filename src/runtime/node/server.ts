@@ -15,6 +15,7 @@ import { loadScenarioPaths, type ScenarioFiles } from "./files";
 import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
+import { putRecordingScenario, type RecordOptions } from "./record";
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -33,6 +34,8 @@ export interface ServeOptions {
   vars?: RuntimeVars & Record<string, string | undefined>;
   /** Where reload reports and problems go; default stderr. */
   log?: (line: string) => void;
+  /** `mockllm serve --record` / `mockllm record`: a recording scenario over these upstreams (see recordingScenario). */
+  record?: RecordOptions;
 }
 
 export interface RunningServer {
@@ -74,6 +77,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       ? await loadScenarioPaths(scenarios, opts.scenarios, { watch: opts.watch ?? true, log })
       : undefined;
 
+  if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
   const runtime: Runtime = { sessions, scenarios, vars, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };

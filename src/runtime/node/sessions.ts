@@ -4,6 +4,7 @@
  */
 import { SessionHost } from "../../session/host";
 import type { Session, SessionStore } from "../../session/types";
+import { MemoryRecordingStorage } from "./memory-recording";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
 class NodeSession extends SessionHost {
@@ -12,7 +13,7 @@ class NodeSession extends SessionHost {
     private readonly responsesStorage: MemoryResponsesStorage,
     changed: () => void,
   ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage);
+    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed));
   }
 
   dump(): MemorySessionData {

@@ -7,8 +7,10 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import type { WorkerEnv } from "./env";
+import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
 
@@ -17,7 +19,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
-    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql));
+    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql));
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
@@ -34,6 +36,14 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   reset(): { reset: true } {
     return this.host.reset();
+  }
+
+  record(input: RecordInput): RecordResult {
+    return this.host.record(input);
+  }
+
+  recording(): RecordedStep[] {
+    return this.host.recording();
   }
 
   saveResponse(record: StoredResponseRecord): void {

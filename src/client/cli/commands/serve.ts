@@ -13,6 +13,7 @@ export const serve: Command = {
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
                      [--persist <dir>] [--no-default-responder] [--log-requests]
+                     [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
 inspector, as the hosted Worker serves them. Prints the base URLs and the admin token when ready;
@@ -30,6 +31,12 @@ Options:
                            have matched (DEFAULT_RESPONDER=off)
   --log-requests           one JSON line per request on stderr: scenario, session, step, outcome,
                            status, ms (REQUEST_LOG=json)
+  --record                 recording proxy: requests no other scenario selects go to scenario
+                           "recording" (session "default", or the one /s/recording/{session}/… or
+                           x-mock-session names), are forwarded to --upstream and recorded; read the
+                           recording at GET /admin/sessions/recording/{session}/recording
+  --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
+                           ollama), e.g. openai=https://api.openai.com; repeatable
 
 Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER and REQUEST_LOG as in wrangler.toml.
 
@@ -43,6 +50,8 @@ Example:
     persist: { type: "string" },
     "no-default-responder": { type: "boolean" },
     "log-requests": { type: "boolean" },
+    record: { type: "boolean" },
+    upstream: { type: "string", multiple: true },
   },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -57,8 +66,18 @@ Example:
     if (values["log-requests"] === true) vars.REQUEST_LOG = "json";
     const persist = stringOption(values.persist);
 
-    const { startServer } = await loadNodeRuntime();
+    const { startServer, parseUpstreams } = await loadNodeRuntime();
+    const flags = Array.isArray(values.upstream) ? (values.upstream as string[]) : [];
+    if (values.record === true && flags.length === 0) throw new UsageError("--record needs at least one --upstream provider=URL");
+    if (values.record !== true && flags.length > 0) throw new UsageError("--upstream is for --record");
+    let upstream: Record<string, string> = {};
+    try {
+      upstream = parseUpstreams(flags);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const server = await startServer({
+      ...(values.record === true ? { record: { upstream } } : {}),
       port,
       host: stringOption(values.host) ?? "127.0.0.1",
       adminToken,

@@ -1,0 +1,61 @@
+/**
+ * Replays a recorded answer (`respond.frames`): the recorded status and headers, then every frame's bytes in one
+ * write each, at no delay, at the recorded offsets, or at the offsets divided by `speed`. A recording marked
+ * `truncated` breaks the connection after its last frame, as the upstream did.
+ */
+import type { Reply } from "../canonical/outcome";
+import { BREAK_FLUSH_MS, breakOff, sleep } from "../http/sse";
+import type { RecordedFrames, Timing } from "../scenario/schema";
+import type { Exec } from "./render";
+
+const encoder = new TextEncoder();
+
+/** When each frame is due, in ms after the request. */
+export function frameSchedule(frames: RecordedFrames["frames"], timing: Timing | undefined): number[] {
+  if (timing === undefined || timing === "none") return frames.map(() => 0);
+  const speed = timing === "recorded" ? 1 : timing.speed;
+  return frames.map((f) => f.at / speed);
+}
+
+/**
+ * The body of a recorded answer: one chunk per frame, on its schedule.
+ * @example new Response(framesBody(recorded, "recorded", exec), { status: recorded.status })
+ */
+export function framesBody(recorded: RecordedFrames, timing: Timing | undefined, exec: Exec): ReadableStream<Uint8Array> {
+  // A readable high-water mark of 0: each write waits until the runtime has taken the previous frame.
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
+  const writer = writable.getWriter();
+  const due = frameSchedule(recorded.frames, timing);
+  const run = async () => {
+    const start = Date.now();
+    try {
+      for (let i = 0; i < recorded.frames.length; i++) {
+        const wait = (due[i] ?? 0) - (Date.now() - start);
+        if (wait > 0) await sleep(wait, exec.signal);
+        if (exec.signal?.aborted) throw new Error("client disconnected");
+        await writer.write(encoder.encode(recorded.frames[i]!.data));
+      }
+      if (recorded.truncated === true) {
+        await writer.ready;
+        await sleep(BREAK_FLUSH_MS);
+        await breakOff(writer, exec.breakConnection);
+        return;
+      }
+      await writer.close();
+    } catch {
+      await writer.abort().catch(() => {});
+    }
+  };
+  exec.waitUntil(run());
+  return readable;
+}
+
+/**
+ * A step's recorded answer as the client gets it: status, recorded headers (plus mockllm's own), frames.
+ * @example if (reply.frames) return framesResponse(reply, exec, extra)
+ */
+export function framesResponse(reply: Reply & { frames: RecordedFrames }, exec: Exec, extra: Record<string, string>): Response {
+  const recorded = reply.frames;
+  const body = recorded.frames.length === 0 && recorded.truncated !== true ? null : framesBody(recorded, reply.timing, exec);
+  return new Response(body, { status: recorded.status, headers: { ...recorded.headers, ...extra } });
+}

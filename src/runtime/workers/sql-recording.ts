@@ -1,0 +1,71 @@
+/**
+ * `RecordingStorage` over a Durable Object's SQLite. A step's frames are rows of their own, and a long frame is
+ * stored in parts, so no value comes near SQLite's 2 MB row limit however long the recorded stream was.
+ */
+import type { RecordedStep, RecordingStorage } from "../../session/recording";
+
+/** Characters per stored part of a frame (at most 3 UTF-8 bytes each: well under the 2 MB value limit). */
+const PART_CHARS = 500_000;
+
+export class SqlRecordingStorage implements RecordingStorage {
+  constructor(private readonly sql: SqlStorage) {
+    this.migrate();
+  }
+
+  private migrate(): void {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_steps (n INTEGER PRIMARY KEY, step TEXT NOT NULL, bytes INTEGER NOT NULL)`);
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS rec_frames (n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part))`,
+    );
+  }
+
+  steps(): RecordedStep[] {
+    const steps = this.sql.exec<{ n: number; step: string }>(`SELECT n, step FROM rec_steps ORDER BY n`).toArray();
+    const frames = new Map<number, { at: number; data: string }[]>();
+    for (const r of this.sql.exec<{ n: number; i: number; at: number; data: string }>(
+      `SELECT n, i, at, data FROM rec_frames ORDER BY n, i, part`,
+    )) {
+      const list = frames.get(r.n) ?? [];
+      const last = list[r.i];
+      if (last) last.data += r.data;
+      else list[r.i] = { at: r.at, data: r.data };
+      frames.set(r.n, list);
+    }
+    return steps.map((r) => {
+      const step = JSON.parse(r.step) as RecordedStep;
+      return { ...step, frames: { ...step.frames, frames: frames.get(r.n) ?? [] } };
+    });
+  }
+
+  count(): number {
+    return this.sql.exec<{ c: number }>(`SELECT COUNT(*) AS c FROM rec_steps`).one().c;
+  }
+
+  bytes(): number {
+    return this.sql.exec<{ b: number | null }>(`SELECT SUM(bytes) AS b FROM rec_steps`).one().b ?? 0;
+  }
+
+  add(step: RecordedStep, bytes: number): void {
+    const n = this.count() + 1;
+    const stored = { ...step, frames: { ...step.frames, frames: [] } };
+    this.sql.exec(`INSERT INTO rec_steps (n, step, bytes) VALUES (?, ?, ?)`, n, JSON.stringify(stored), bytes);
+    step.frames.frames.forEach((f, i) => {
+      for (let part = 0; part === 0 || part * PART_CHARS < f.data.length; part++) {
+        this.sql.exec(
+          `INSERT INTO rec_frames (n, i, part, at, data) VALUES (?, ?, ?, ?, ?)`,
+          n,
+          i,
+          part,
+          f.at,
+          f.data.slice(part * PART_CHARS, (part + 1) * PART_CHARS),
+        );
+      }
+    });
+  }
+
+  clear(): void {
+    this.sql.exec(`DROP TABLE IF EXISTS rec_steps`);
+    this.sql.exec(`DROP TABLE IF EXISTS rec_frames`);
+    this.migrate();
+  }
+}
