@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/**
+ * `npm run deploy [-- --env preview] [-- --dry-run]`: deploys the Worker to your Cloudflare account in one step.
+ *   - KV: the SCENARIOS namespace is created on the first deploy and reused after (wrangler's automatic provisioning;
+ *     wrangler.toml names no id).
+ *   - ADMIN_TOKEN: $MOCKLLM_ADMIN_TOKEN, or a new random token, uploaded as a Worker secret with the deploy (a later
+ *     deploy without $MOCKLLM_ADMIN_TOKEN keeps the secret already set).
+ *   - Durable Objects: the SessionObject class with SQLite storage, migrated on the first deploy.
+ * `--dry-run` bundles without uploading (no account needed) and checks the bundle against the Workers free plan's
+ * size limit (3 MB gzipped), printing the gzip size; `npm test` runs it so CI fails on an oversized bundle.
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+
+/** The Workers free plan's limit on a Worker's gzipped size. */
+export const FREE_PLAN_GZIP_LIMIT = 3 * 1024 * 1024;
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values } = parseArgs({
+  options: { env: { type: "string" }, "dry-run": { type: "boolean", default: false }, outdir: { type: "string" } },
+});
+const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+const env = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+};
+const envArgs = values.env ? ["--env", values.env] : [];
+
+function run(args, opts = {}) {
+  const r = spawnSync(process.execPath, [wrangler, ...args], { cwd: root, env, stdio: opts.capture ? "pipe" : "inherit", encoding: "utf8" });
+  if (r.status !== 0) {
+    if (opts.capture) process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
+    process.exit(r.status ?? 1);
+  }
+  return r.stdout ?? "";
+}
+
+if (values["dry-run"]) {
+  const outdir = values.outdir ?? mkdtempSync(join(tmpdir(), "mockllm-deploy-"));
+  run(["deploy", "--dry-run", "--outdir", outdir, ...envArgs], { capture: true });
+  const bundle = readFileSync(join(outdir, "index.js"));
+  const gzip = gzipSync(bundle, { level: 9 }).length;
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  const verdict = gzip <= FREE_PLAN_GZIP_LIMIT ? "within" : "OVER";
+  console.log(`deploy bundle${values.env ? ` (env ${values.env})` : ""}: ${kib(bundle.length)}, gzip ${kib(gzip)} — ${verdict} the free plan's ${kib(FREE_PLAN_GZIP_LIMIT)} limit`);
+  if (!values.outdir) rmSync(outdir, { recursive: true, force: true });
+  process.exit(gzip <= FREE_PLAN_GZIP_LIMIT ? 0 : 1);
+}
+
+const given = process.env.MOCKLLM_ADMIN_TOKEN;
+const token = given || `mockllm-${randomBytes(18).toString("base64url")}`;
+const secrets = join(mkdtempSync(join(tmpdir(), "mockllm-secrets-")), "secrets.json");
+writeFileSync(secrets, JSON.stringify({ ADMIN_TOKEN: token }), { mode: 0o600 });
+let out;
+try {
+  out = run(["deploy", ...envArgs, ...(given || isFirstDeploy() ? ["--secrets-file", secrets] : [])], { capture: true });
+} finally {
+  rmSync(dirname(secrets), { recursive: true, force: true });
+}
+process.stdout.write(out);
+const url = /https:\/\/\S+\.workers\.dev/.exec(out)?.[0] ?? "https://<your worker>.workers.dev";
+const tokenLine = given || isFirstDeploy.result ? `  admin token   ${token}   (keep it: it is not shown again; set MOCKLLM_ADMIN_TOKEN to choose your own)` : "  admin token   unchanged (set MOCKLLM_ADMIN_TOKEN and deploy again to replace it)";
+console.log(
+  [
+    "",
+    `mockllm is deployed: ${url}`,
+    tokenLine,
+    `  upload         MOCKLLM_URL=${url} MOCKLLM_ADMIN_TOKEN=… npx mockllm push scenarios/`,
+    `  OpenAI SDK     baseURL ${url}/s/{scenario}/{session}/v1`,
+    `  logs           npx wrangler tail${values.env ? ` --env ${values.env}` : ""}`,
+    "",
+  ].join("\n"),
+);
+
+/** Whether the Worker has no ADMIN_TOKEN secret yet (a first deploy, or one whose secret was deleted). */
+function isFirstDeploy() {
+  if (isFirstDeploy.result !== undefined) return isFirstDeploy.result;
+  const r = spawnSync(process.execPath, [wrangler, "secret", "list", "--format", "json", ...envArgs], { cwd: root, env, encoding: "utf8" });
+  let names = [];
+  try {
+    names = r.status === 0 ? JSON.parse(r.stdout).map((s) => s.name) : [];
+  } catch {}
+  isFirstDeploy.result = !names.includes("ADMIN_TOKEN");
+  return isFirstDeploy.result;
+}
