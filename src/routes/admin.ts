@@ -12,6 +12,7 @@ import { closest } from "../scenario/hints";
 import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
 import type { DocumentIssue } from "../scenario/document";
+import { coverageRoute, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
 
 type AdminArgs = [Runtime, RequestContext];
 
@@ -123,6 +124,7 @@ router
     await Promise.all(ok.map((r, i) => rt.scenarios.put((body.value as unknown[])[i], r.scenario!, r.version)));
     return json(ok.map((r) => ({ name: r.name, version: r.version })));
   })
+  .get("/scenarios/:name/coverage", coverageRoute)
   .delete("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
     const bad = validName(name);
@@ -138,6 +140,7 @@ router
     const fallback = await rt.scenarios.get(name);
     return json({ name, deleted: true, ...(fallback ? { now: { source: "bundled", version: fallback.version } } : {}) });
   })
+  .get("/sessions", listSessionsRoute)
   .all("/sessions/:scenario/:session", validSessionNames)
   .all("/sessions/:scenario/:session/*", validSessionNames)
   .get("/sessions/:scenario/:session", async (req, rt) => {
@@ -151,7 +154,8 @@ router
     }
     return json({ ...view, exists: current !== undefined });
   })
-  .get("/sessions/:scenario/:session/requests", async (req, rt) => json(await session(rt, req).requests()))
+  .get("/sessions/:scenario/:session/requests", journalRoute)
+  .get("/sessions/:scenario/:session/verify", verifyRoute)
   .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))
   .all("*", () => adminError(404, "no such admin route"));
 

@@ -7,6 +7,7 @@ import { defaultCreated, defaultReply } from "../default/responder";
 import type { Runtime } from "../runtime/types";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
 import { apiError, type ApiError } from "../http/errors";
+import { noteSession } from "../session/session-index";
 import { stableHash } from "../http/hash";
 import type { NextInput } from "../session/core";
 import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
@@ -129,6 +130,7 @@ export async function handleProvider<W>(
     let result = await stub.next(input);
     if ("needsDocument" in result) result = await stub.next({ ...input, document: stored.scenario });
     if ("needsDocument" in result) throw new Error("mockllm: the session asked for the scenario document twice");
+    await noteSession(rt.sessions, stored.name, session, result.seq);
     outcome = result.outcome;
     requestId = newRequestId(`${stored.name}/${session}/${result.seq}`);
     Object.assign(extra, {

@@ -34,6 +34,14 @@ export class SessionHost implements Session {
     return this.core.reset();
   }
 
+  noteMember(key: string): void {
+    this.core.noteMember(key);
+  }
+
+  members(): { key: string; at: string }[] {
+    return this.core.members();
+  }
+
   saveResponse(record: StoredResponseRecord): void {
     this.responses.save(record, Date.now());
   }

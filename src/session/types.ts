@@ -16,6 +16,9 @@ export interface Session {
   state(current?: Scenario): Awaitable<SessionView>;
   requests(): Awaitable<JournalEntry[]>;
   reset(): Awaitable<{ reset: true }>;
+  /** Index objects (`__index/…`): note a name; list the names noted, oldest first. */
+  noteMember(key: string): Awaitable<void>;
+  members(): Awaitable<{ key: string; at: string }[]>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;
