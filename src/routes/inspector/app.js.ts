@@ -210,7 +210,7 @@ export const APP_JS = String.raw`"use strict";
       h("span", { class: "time small muted" }, time(e.at)),
       h("span", { class: "tag" }, e.provider + " " + e.endpoint + (e.stream ? " · stream" : "")),
       h("span", { class: "small muted" }, "turn " + e.turn),
-      h("span", { class: "step" }, e.step ? "step " + e.step : "no step"),
+      h("span", { class: "step" }, e.step ? (e.outcome === "mismatch" ? "nearest step " : "step ") + e.step : "no step"),
       h("span", { class: "outcome" }, e.outcome),
       h("span", { class: "http" }, String(e.status)),
       h("div", { class: "line" }, h("span", { class: "ask" }, requestSummary(e)), h("span", { class: "answer" }, answerSummary(e)))));

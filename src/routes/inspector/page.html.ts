@@ -9,6 +9,7 @@ export const PAGE_HTML = `<!doctype html>
 <title>mockllm inspector</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/inspector/style.css">
 <script src="/inspector/app.js" defer></script>
 </head>
