@@ -3,9 +3,9 @@
  * as a timeline). Three static files; the Content-Security-Policy allows only same-origin scripts, styles and
  * requests, and the admin token never appears in what the server sends: the browser keeps it.
  */
-import { APP_JS } from "./inspector/app.js";
-import { PAGE_HTML } from "./inspector/page.html";
-import { STYLE_CSS } from "./inspector/style.css";
+import { APP_JS } from "./inspector/app-js";
+import { PAGE_HTML } from "./inspector/page-html";
+import { STYLE_CSS } from "./inspector/style-css";
 
 const SECURITY_HEADERS = {
   "content-security-policy":
