@@ -83,7 +83,7 @@ function toolTurn(callId: string, name = "get_order") {
 
 /** A full-page screenshot from the top (the header is sticky). */
 async function shot(name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate("window.scrollTo(0, 0)");
   await page.screenshot({ path: join(shots, name), fullPage: true });
 }
 
@@ -123,7 +123,7 @@ describe.skipIf(!have)("inspector in Chromium", () => {
     await page.click("#connect");
     await page.waitForSelector('.scenario-item[data-name="support-agent"]');
     expect(await text('.scenario-item[data-name="support-agent"] .tag')).toBe("uploaded");
-    expect(await page.evaluate(() => [sessionStorage.getItem("mockllm-admin-token"), localStorage.getItem("mockllm-admin-token")])).toEqual([
+    expect(await page.evaluate('[sessionStorage.getItem("mockllm-admin-token"), localStorage.getItem("mockllm-admin-token")]')).toEqual([
       TOKEN,
       null,
     ]);
