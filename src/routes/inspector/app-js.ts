@@ -229,13 +229,16 @@ export const APP_JS = String.raw`"use strict";
     $("live").hidden = !live;
     state.timer = setTimeout(tick, live ? 700 : 2000);
   }
+  // The scenario panel (coverage, sessions, verify per session) costs more: with a session open it is refreshed when
+  // that session changed and every fifth tick otherwise. Nothing is polled while the tab is hidden.
   async function tick() {
-    if (!state.busy && state.scenario) {
+    if (!state.busy && state.scenario && !document.hidden) {
       state.busy = true;
+      state.ticks = (state.ticks || 0) + 1;
       try {
         var grew = await refreshSession(false);
         if (grew) state.live = Date.now();
-        await refreshScenario();
+        if (grew || !state.session || state.ticks % 5 === 0) await refreshScenario();
       } catch (e) { /* shown in the status line */ }
       state.busy = false;
     }
