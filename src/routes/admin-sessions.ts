@@ -5,10 +5,12 @@
 import type { IRequest } from "itty-router";
 import { safeDecode } from "../http/url";
 import type { Runtime } from "../runtime/types";
+import { closest } from "../scenario/hints";
 import { NAME_PATTERN } from "../scenario/schema";
 import type { JournalEntry } from "../session/core";
 import { listSessions, sessionNames, type SessionListing } from "../session/session-index";
 import { coverage, verifySession } from "../session/verify";
+import { shownName } from "./names";
 
 const OUTCOMES = ["response", "failure", "mismatch"] as const;
 
@@ -19,6 +21,12 @@ function jsonResponse(body: unknown, status = 200): Response {
 
 function error(status: number, message: string): Response {
   return jsonResponse({ error: { message } }, status);
+}
+
+/** 404 for a scenario that does not exist, with the nearest name when one is close. */
+async function noScenario(rt: Runtime, name: string): Promise<Response> {
+  const guess = closest(name, await rt.scenarios.names());
+  return error(404, `scenario "${shownName(name)}" not found${guess !== undefined ? `; did you mean "${guess}"?` : ""}`);
 }
 
 function param(req: IRequest, key: string): string {
@@ -66,7 +74,7 @@ export async function verifyRoute(req: IRequest, rt: Runtime): Promise<Response>
   const stored = await rt.scenarios.get(scenario);
   const session = rt.sessions.get(`${scenario}/${sessionName}`);
   const [view, journal] = await Promise.all([session.state(stored?.scenario), session.requests()]);
-  if (!stored && view.version === null) return error(404, `scenario "${scenario}" not found`);
+  if (!stored && view.version === null) return noScenario(rt, scenario);
   return jsonResponse(verifySession({ scenario, session: sessionName, document: stored?.scenario, view, journal, allowUnused }));
 }
 
@@ -74,7 +82,7 @@ export async function verifyRoute(req: IRequest, rt: Runtime): Promise<Response>
 export async function coverageRoute(req: IRequest, rt: Runtime): Promise<Response> {
   const name = param(req, "name");
   const stored = NAME_PATTERN.test(name) ? await rt.scenarios.get(name) : undefined;
-  if (!stored) return error(404, `scenario "${name}" not found`);
+  if (!stored) return noScenario(rt, name);
   const names = await sessionNames(rt.sessions, name);
   const sessions = await Promise.all(
     names.map(async (n) => {

@@ -232,8 +232,10 @@ describe("verify", () => {
     expect(v.summary.split("\n")[2]).toBe("No request reached this session: is the client pointed at this scenario and session?");
   });
 
-  it("an unknown scenario is 404", async () => {
-    expect((await admin("/sessions/vf-nope/x/verify")).status).toBe(404);
+  it("an unknown scenario is 404, with the nearest name", async () => {
+    const res = await admin("/sessions/vf-weathr/x/verify");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { message: 'scenario "vf-weathr" not found; did you mean "vf-weather"?' } });
   });
 });
 
