@@ -51,8 +51,13 @@ describe("with the OpenAI SDK", () => {
     const openai = new OpenAI({ apiKey: "sk-test", baseURL: mock.openaiBaseURL("weather-agent", "loop") });
     expect(await runAgent(openai, "What's the weather in Paris?")).toBe("It is sunny in Paris.");
 
+    // Every step used, no mismatch: otherwise this throws with a summary of what went wrong.
+    await mock.verify("weather-agent", "loop");
+    // What the agent was answered, provider-neutral: tool calls in order, with their arguments.
     const journal = await mock.admin.journal("weather-agent", "loop");
     expect(journal.map((e) => e.step)).toEqual(["ask-tool", "answer"]);
+    const calls = journal.flatMap((e) => e.canonical?.answered?.toolCalls ?? []);
+    expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([["get_weather", { city: "Paris" }]]);
   });
 
   it("streams the same scenario", async () => {

@@ -8,7 +8,7 @@ import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./routes/admin";
-import { inspectorPage } from "./routes/inspector";
+import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
 import { prefixNameError } from "./routes/names";
 import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./routes/provider";
@@ -158,6 +158,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   if (prefix.scenario === undefined) {
     if (path === "/healthz") return jsonResponse({ ok: true, service: "mockllm" });
     if (path === "/" && request.method === "GET") return inspectorPage();
+    if (request.method === "GET" && path.startsWith("/inspector/")) return inspectorAsset(path) ?? jsonResponse({ error: { message: `not found: GET ${path}` } }, 404);
     // Clients probe the base URL at start-up (Claude Code sends HEAD /).
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);

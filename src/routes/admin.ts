@@ -13,6 +13,7 @@ import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
 import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
+import { coverageRoute, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
 
 type AdminArgs = [Runtime, RequestContext];
 
@@ -124,6 +125,7 @@ router
     await Promise.all(ok.map((r, i) => rt.scenarios.put((body.value as unknown[])[i], r.scenario!, r.version)));
     return json(ok.map((r) => ({ name: r.name, version: r.version })));
   })
+  .get("/scenarios/:name/coverage", coverageRoute)
   .delete("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
     const bad = validName(name);
@@ -139,6 +141,7 @@ router
     const fallback = await rt.scenarios.get(name);
     return json({ name, deleted: true, ...(fallback ? { now: { source: "bundled", version: fallback.version } } : {}) });
   })
+  .get("/sessions", listSessionsRoute)
   .all("/sessions/:scenario/:session", validSessionNames)
   .all("/sessions/:scenario/:session/*", validSessionNames)
   .get("/sessions/:scenario/:session", async (req, rt) => {
@@ -152,7 +155,8 @@ router
     }
     return json({ ...view, exists: current !== undefined });
   })
-  .get("/sessions/:scenario/:session/requests", async (req, rt) => json(await session(rt, req).requests()))
+  .get("/sessions/:scenario/:session/requests", journalRoute)
+  .get("/sessions/:scenario/:session/verify", verifyRoute)
   .get("/sessions/:scenario/:session/recording", async (req, rt) => {
     const name = typeof req.query.name === "string" ? req.query.name : param(req, "scenario");
     const from = { scenario: param(req, "scenario"), session: param(req, "session") };

@@ -7,6 +7,7 @@ import { defaultCreated, defaultReply } from "../default/responder";
 import type { Runtime } from "../runtime/types";
 import { journalBody, readJsonBody, redactHeaders } from "../http/body";
 import { apiError, type ApiError } from "../http/errors";
+import { noteSession } from "../session/session-index";
 import { stableHash } from "../http/hash";
 import type { NextInput } from "../session/core";
 import type { ProviderSurface, RenderContext, RequestTarget } from "../providers/types";
@@ -133,6 +134,7 @@ export async function handleProvider<W>(
       const proxy = { request, bodyText: body.text, path: target.path, canonical: parsed.request, wire, session: stub, upstream, exec, extra };
       return recordThrough(surface, { ...proxy, requestId: newRequestId(uniqueSeed()) });
     }
+    await noteSession(rt.sessions, stored.name, session, result.seq);
     outcome = result.outcome;
     requestId = newRequestId(`${stored.name}/${session}/${result.seq}`);
     Object.assign(extra, {

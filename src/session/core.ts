@@ -8,9 +8,12 @@ import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
+import { canonicalView, type CanonicalView } from "./canonical-view";
 
 /** Most journal entries kept per session; older ones are dropped. */
 export const JOURNAL_LIMIT = 1000;
+/** Most names an index object (`__index/…`) keeps; the least recently noted are dropped. */
+export const INDEX_LIMIT = 500;
 
 /** What the route passes for one request. */
 export interface NextInput {
@@ -55,6 +58,8 @@ export interface JournalEntry {
   reasons: string[];
   request: NextInput["wire"];
   status: number;
+  /** What the engine saw and answered, provider-neutral (absent on entries journaled before it existed). */
+  canonical?: CanonicalView;
 }
 
 /** `next` without a document, for a session that has no snapshot yet: nothing was decided or recorded. */
@@ -66,6 +71,8 @@ export interface SessionView {
   version: string | null;
   steps: { id: string; used: boolean; attempts: number; attemptsByProvider: Record<string, number> }[];
   requests: number;
+  /** When the newest journaled request arrived; null when there is none. */
+  lastAt: string | null;
 }
 
 /** The scenario version a session runs: the first it saw, until reset. */
@@ -87,6 +94,12 @@ export interface SessionStorage {
   /** The journal, oldest first. */
   journal(): JournalEntry[];
   journalSize(): number;
+  /** `at` of the newest journal entry. */
+  lastAt(): string | undefined;
+  /** Index objects: notes `key` as seen at `at` (again: moves it to the newest), keeping the newest `limit`. */
+  noteMember(key: string, at: string, limit: number): void;
+  /** Index objects: the keys noted, oldest first. */
+  members(): { key: string; at: string }[];
   /** Forgets everything above. */
   clear(): void;
 }
@@ -151,6 +164,7 @@ export class SessionCore {
         reasons: decision.journal.reasons,
         request: input.wire,
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
+        canonical: canonicalView(input.request, decision.outcome),
       },
       JOURNAL_LIMIT,
     );
@@ -181,7 +195,12 @@ export class SessionCore {
         attemptsByProvider: byProvider,
       };
     });
-    return { version: snap?.version ?? null, steps, requests: this.storage.journalSize() };
+    return {
+      version: snap?.version ?? null,
+      steps,
+      requests: this.storage.journalSize(),
+      lastAt: this.storage.lastAt() ?? null,
+    };
   }
 
   /** Journals a request answered outside the engine (a recording proxy's upstream); returns its seq. */
@@ -192,6 +211,15 @@ export class SessionCore {
   /** The journal, oldest first. */
   requests(): JournalEntry[] {
     return this.storage.journal();
+  }
+
+  /** Index objects: notes a member name (a session of a scenario). */
+  noteMember(key: string, now = Date.now()): void {
+    this.storage.noteMember(key, new Date(now).toISOString(), INDEX_LIMIT);
+  }
+
+  members(): { key: string; at: string }[] {
+    return this.storage.members();
   }
 
   /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */

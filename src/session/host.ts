@@ -45,6 +45,14 @@ export class SessionHost implements Session {
     return this.recorded.steps();
   }
 
+  noteMember(key: string): void {
+    this.core.noteMember(key);
+  }
+
+  members(): { key: string; at: string }[] {
+    return this.core.members();
+  }
+
   saveResponse(record: StoredResponseRecord): void {
     this.responses.save(record, Date.now());
   }

@@ -21,6 +21,9 @@ export interface Session {
   record(input: RecordInput): Awaitable<RecordResult>;
   /** The recorded steps, oldest first. */
   recording(): Awaitable<RecordedStep[]>;
+  /** Index objects (`__index/…`): note a name; list the names noted, oldest first. */
+  noteMember(key: string): Awaitable<void>;
+  members(): Awaitable<{ key: string; at: string }[]>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;

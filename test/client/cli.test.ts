@@ -74,7 +74,7 @@ describe("mockllm help and usage", () => {
     for (const c of ["validate", "push", "pull", "list", "journal", "reset"]) expect(help.out).toContain(`\n  ${c}`);
   });
 
-  it.each(["validate", "push", "pull", "list", "journal", "reset"])("%s --help shows its usage and an option list", async (name) => {
+  it.each(["validate", "push", "pull", "list", "journal", "reset", "verify", "coverage"])("%s --help shows its usage and an option list", async (name) => {
     const r = await cli([name, "--help"]);
     expect(r.code).toBe(0);
     expect(r.out.split("\n")[0]).toMatch(new RegExp(`^Usage: mockllm ${name}\\b`));

@@ -90,11 +90,13 @@ describe("built package", () => {
     const r = await node(["--input-type=module", "-e", script]);
     expect(r.stderr).toBe("");
     const out = JSON.parse(r.stdout) as { root: string[]; subs: string[][]; doc: unknown };
-    expect(out.root).toEqual(expect.arrayContaining(["AdminClient", "MockLLMAdminError", "scenario", "startMockLLM", "ScenarioValidationError"]));
+    expect(out.root).toEqual(
+      expect.arrayContaining(["AdminClient", "MockLLMAdminError", "scenario", "startMockLLM", "ScenarioValidationError", "assertVerified"]),
+    );
     expect(out.subs).toStrictEqual([
       ["ScenarioBuilder", "ScenarioValidationError", "StepBuilder", "formatIssues", "scenario", "step"],
-      ["AdminClient", "MockLLMAdminError"],
-      ["defaultWranglerConfig", "startMockLLM"],
+      ["AdminClient", "MockLLMAdminError", "MockLLMVerifyError", "assertVerified"],
+      ["MockLLMVerifyError", "assertVerified", "defaultWranglerConfig", "startMockLLM"],
     ]);
     expect(out.doc).toStrictEqual({ name: "hi", steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 5 }], respond: { text: "Hello" } }] });
   });

@@ -135,6 +135,7 @@ describe("sessions", () => {
       version: null,
       steps: [{ id: "step-1", used: false, attempts: 0, attemptsByProvider: {} }],
       requests: 0,
+      lastAt: null,
       exists: true,
     });
   });

@@ -8,16 +8,23 @@ import { MockLLMAdminError, type AdminErrorCode } from "./errors";
 import {
   AdminErrorBodySchema,
   BulkUploadResultSchema,
+  CoverageSchema,
   JournalSchema,
   ScenarioListSchema,
+  SessionListSchema,
   SessionStateSchema,
   StoredDocumentSchema,
   UploadResultSchema,
+  VerifyResultSchema,
+  type Coverage,
   type JournalEntry,
+  type JournalFilter,
+  type SessionListing,
   type ScenarioSummary,
   type SessionState,
   type StoredDocument,
   type UploadResult,
+  type VerifyResult,
 } from "./types";
 
 export interface AdminClientOptions {
@@ -102,8 +109,41 @@ export class AdminClient {
    * A session's request journal, oldest first.
    * @example (await admin.journal("weather")).map((e) => e.outcome)
    */
-  async journal(scenario: string, session = "default"): Promise<JournalEntry[]> {
-    return this.#call("GET", `${sessionPath(scenario, session)}/requests`, JournalSchema);
+  async journal(scenario: string, session = "default", filter: JournalFilter = {}): Promise<JournalEntry[]> {
+    const q = new URLSearchParams();
+    if (filter.step !== undefined) q.set("step", filter.step);
+    if (filter.outcome !== undefined) q.set("outcome", filter.outcome);
+    if (filter.since !== undefined) q.set("since", String(filter.since));
+    const query = q.size > 0 ? `?${q}` : "";
+    return this.#call("GET", `${sessionPath(scenario, session)}/requests${query}`, JournalSchema);
+  }
+
+  /**
+   * Whether the session did what the script says: every step used (but `allowUnused`), no mismatch, no scripted
+   * failure left unanswered. Answers the result whatever it is; `result.summary` says what went wrong.
+   * @example const v = await admin.verify("weather", "run-1"); if (!v.ok) console.log(v.summary)
+   */
+  async verify(scenario: string, session = "default", options: { allowUnused?: readonly string[] } = {}): Promise<VerifyResult> {
+    const allow = options.allowUnused ?? [];
+    const query = allow.length > 0 ? `?allowUnused=${allow.map(encodeURIComponent).join(",")}` : "";
+    return this.#call("GET", `${sessionPath(scenario, session)}/verify${query}`, VerifyResultSchema);
+  }
+
+  /**
+   * The sessions that exist (of one scenario, or of all), most recent first.
+   * @example (await admin.sessions("weather")).map((s) => s.session)
+   */
+  async sessions(scenario?: string): Promise<SessionListing[]> {
+    const query = scenario === undefined ? "" : `?scenario=${encodeURIComponent(scenario)}`;
+    return this.#call("GET", `/admin/sessions${query}`, SessionListSchema);
+  }
+
+  /**
+   * Per step of a scenario, across its sessions: sessions that used it, attempts, failures served, mismatches.
+   * @example (await admin.coverage("weather")).steps.filter((s) => s.sessions === 0)
+   */
+  async coverage(scenario: string): Promise<Coverage> {
+    return this.#call("GET", `/admin/scenarios/${encodeURIComponent(scenario)}/coverage`, CoverageSchema);
   }
 
   /**

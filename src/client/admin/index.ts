@@ -1,3 +1,14 @@
 export { AdminClient, type AdminClientOptions, type Uploadable } from "./client";
 export { MockLLMAdminError, type AdminErrorCode } from "./errors";
-export type { JournalEntry, ScenarioSummary, SessionState, StoredDocument, UploadResult } from "./types";
+export { assertVerified, MockLLMVerifyError } from "./verify";
+export type {
+  Coverage,
+  JournalEntry,
+  JournalFilter,
+  ScenarioSummary,
+  SessionListing,
+  SessionState,
+  StoredDocument,
+  UploadResult,
+  VerifyResult,
+} from "./types";

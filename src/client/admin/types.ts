@@ -39,6 +39,8 @@ export const SessionStateSchema = z.looseObject({
     }),
   ),
   requests: z.number(),
+  /** When the newest journaled request arrived; null when there is none. */
+  lastAt: z.string().nullish(),
 });
 export type SessionState = z.output<typeof SessionStateSchema>;
 
@@ -57,11 +59,91 @@ export const JournalEntrySchema = z.looseObject({
   /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
   status: z.number(),
+  /** What the engine saw and answered, provider-neutral. */
+  canonical: z
+    .looseObject({
+      tools: z.array(z.string()),
+      toolResults: z.array(z.looseObject({ name: z.string().nullable(), toolCallId: z.string(), content: z.string() })),
+      lastUserMessage: z.string().nullish(),
+      /** Null when nothing was answered (a mismatch error, a scripted failure). */
+      answered: z
+        .looseObject({
+          text: z.string().nullable(),
+          toolCalls: z.array(z.looseObject({ id: z.string().nullable(), name: z.string(), arguments: z.string() })),
+        })
+        .nullable(),
+      model: z.string(),
+      stream: z.boolean(),
+      usage: z.record(z.string(), z.number()).nullable(),
+    })
+    .optional(),
 });
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
 
 /** The journal, oldest first. */
 export const JournalSchema = z.array(JournalEntrySchema);
+
+/** Which journal entries to return: one step's, one outcome's, those after a seq. */
+export interface JournalFilter {
+  step?: string;
+  outcome?: "response" | "failure" | "mismatch";
+  /** Only entries with a greater seq (poll with the last seq seen). */
+  since?: number;
+}
+
+export const VerifyResultSchema = z.looseObject({
+  ok: z.boolean(),
+  scenario: z.string(),
+  session: z.string(),
+  version: z.string().nullable(),
+  unusedSteps: z.array(z.looseObject({ id: z.string(), index: z.number(), match: z.string(), respond: z.string() })),
+  mismatches: z.array(
+    z.looseObject({
+      seq: z.number(),
+      at: z.string(),
+      provider: z.string(),
+      endpoint: z.string(),
+      turn: z.number(),
+      status: z.number(),
+      nearestStep: z.string().nullable(),
+      reasons: z.array(z.string()),
+      lastUserMessage: z.string().nullable(),
+      toolResults: z.array(z.looseObject({ name: z.string().nullable(), toolCallId: z.string(), content: z.string() })),
+    }),
+  ),
+  pendingFailures: z.array(
+    z.looseObject({ id: z.string(), index: z.number(), served: z.number(), scripted: z.number().nullable(), last: z.string(), status: z.number() }),
+  ),
+  requests: z.number(),
+  /** Multi-line text: what went wrong, readable without the journal. */
+  summary: z.string(),
+});
+export type VerifyResult = z.output<typeof VerifyResultSchema>;
+
+export const SessionListSchema = z.array(
+  z.looseObject({ scenario: z.string(), session: z.string(), requests: z.number(), lastAt: z.string().nullable() }),
+);
+export type SessionListing = z.output<typeof SessionListSchema>[number];
+
+export const CoverageSchema = z.looseObject({
+  scenario: z.string(),
+  version: z.string(),
+  /** Sessions looked at. */
+  sessions: z.number(),
+  steps: z.array(
+    z.looseObject({
+      id: z.string(),
+      index: z.number(),
+      /** Sessions in which the step answered. */
+      sessions: z.number(),
+      attempts: z.number(),
+      failures: z.number(),
+      mismatches: z.number(),
+      match: z.string().optional(),
+    }),
+  ),
+});
+export type Coverage = z.output<typeof CoverageSchema>;
 
 /** The server's error body: `{ error: { message, issues? } }`. */
 export const AdminErrorBodySchema = z.looseObject({

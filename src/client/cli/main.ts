@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { MockLLMAdminError } from "../admin/errors";
 import type { Command } from "./command";
+import { coverage } from "./commands/coverage";
 import { journal } from "./commands/journal";
 import { list } from "./commands/list";
 import { pull } from "./commands/pull";
@@ -14,9 +15,10 @@ import { push } from "./commands/push";
 import { reset } from "./commands/reset";
 import { serve } from "./commands/serve";
 import { validate } from "./commands/validate";
+import { verify } from "./commands/verify";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage];
 
 const MAIN_HELP = `Usage: mockllm <command> [options]
 

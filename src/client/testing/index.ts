@@ -1,1 +1,2 @@
 export { startMockLLM, defaultWranglerConfig, type MockLLM, type StartMockLLMOptions } from "./start";
+export { assertVerified, MockLLMVerifyError } from "../admin/verify";

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NAME_PATTERN, RESERVED_SESSIONS } from "../../scenario/schema";
 import { AdminClient, toDocument, type Uploadable } from "../admin/client";
+import type { VerifyResult } from "../admin/types";
+import { assertVerified } from "../admin/verify";
 import { loadNodeRuntime } from "../node-runtime";
 
 export interface StartMockLLMOptions {
@@ -48,6 +50,12 @@ export interface MockLLM extends AsyncDisposable {
    * @example new Anthropic({ apiKey: "test", baseURL: mock.anthropicBaseURL("weather") })
    */
   anthropicBaseURL(scenario?: string, session?: string): string;
+  /**
+   * Throws `MockLLMVerifyError`, whose message says what went wrong, unless the session used every step (but
+   * `allowUnused`), had no mismatch and left no scripted failure unanswered.
+   * @example await mock.verify("weather", "t1")
+   */
+  verify(scenario: string, session?: string, options?: { allowUnused?: readonly string[] }): Promise<VerifyResult>;
   /** Stops the Worker; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -100,6 +108,7 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
       admin,
       openaiBaseURL: (scenario, session) => `${prefix(url, scenario, session)}/v1`,
       anthropicBaseURL: (scenario, session) => prefix(url, scenario, session),
+      verify: (scenario, session, opts) => assertVerified(admin, scenario, session, opts),
       stop,
       [Symbol.asyncDispose]: stop,
     };

@@ -23,6 +23,8 @@ export interface MemorySessionData {
   /** Seq of the last journal entry appended (seqs keep counting when old entries are dropped). */
   seq: number;
   journal: JournalEntry[];
+  /** Index objects: names noted, oldest first (absent in files persisted before indexes existed). */
+  members?: { key: string; at: string }[];
   responses: { record: StoredResponseRecord; created: number }[];
   pointers: { id: string; object: string; created: number }[];
   /** Recorded upstream answers (session/recording.ts); absent until something is recorded. */
@@ -78,12 +80,28 @@ export class MemorySessionStorage implements SessionStorage {
     return this.data.journal.length;
   }
 
+  lastAt(): string | undefined {
+    return this.data.journal.at(-1)?.at;
+  }
+
+  noteMember(key: string, at: string, limit: number): void {
+    const members = (this.data.members ?? []).filter((m) => m.key !== key);
+    members.push({ key, at });
+    this.data.members = members.slice(-limit);
+    this.changed();
+  }
+
+  members(): { key: string; at: string }[] {
+    return (this.data.members ?? []).slice();
+  }
+
   clear(): void {
     delete this.data.snapshot;
     this.data.used = [];
     this.data.attempts = {};
     this.data.seq = 0;
     this.data.journal = [];
+    delete this.data.members;
     this.changed();
   }
 }

@@ -46,6 +46,14 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     return this.host.recording();
   }
 
+  noteMember(key: string): void {
+    this.host.noteMember(key);
+  }
+
+  members(): { key: string; at: string }[] {
+    return this.host.members();
+  }
+
   saveResponse(record: StoredResponseRecord): void {
     this.host.saveResponse(record);
   }

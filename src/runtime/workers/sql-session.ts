@@ -19,6 +19,7 @@ export class SqlSessionStorage implements SessionStorage {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS used (step INTEGER PRIMARY KEY)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS members (key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTEGER NOT NULL)`);
   }
 
   private load() {
@@ -80,8 +81,23 @@ export class SqlSessionStorage implements SessionStorage {
     return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM journal`).one().n;
   }
 
+  lastAt(): string | undefined {
+    const row = this.sql.exec<{ at: string }>(`SELECT json_extract(entry, '$.at') AS at FROM journal ORDER BY seq DESC LIMIT 1`).toArray()[0];
+    return row?.at;
+  }
+
+  noteMember(key: string, at: string, limit: number): void {
+    const n = this.sql.exec<{ n: number }>(`SELECT COALESCE(MAX(n), 0) + 1 AS n FROM members`).one().n;
+    this.sql.exec(`INSERT OR REPLACE INTO members (key, at, n) VALUES (?, ?, ?)`, key, at, n);
+    this.sql.exec(`DELETE FROM members WHERE n <= ?`, n - limit);
+  }
+
+  members(): { key: string; at: string }[] {
+    return this.sql.exec<{ key: string; at: string }>(`SELECT key, at FROM members ORDER BY n`).toArray().map((r) => ({ key: r.key, at: r.at }));
+  }
+
   clear(): void {
-    for (const table of ["meta", "used", "attempts", "journal"]) this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ["meta", "used", "attempts", "journal", "members"]) this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
     this.migrate();
     this.cache = undefined;
   }

@@ -1,0 +1,30 @@
+import { adminFrom, SERVER_HELP, SERVER_OPTIONS, sessionArgs, stringOption, type Command } from "../command";
+import { EXIT } from "../io";
+
+export const verify: Command = {
+  name: "verify",
+  summary: "check a session did what its scenario says (exit 1 with what went wrong)",
+  help: `Usage: mockllm verify <scenario> [session] [--allow-unused <ids>] [--json] [--url <url>] [--token <token>]
+
+Checks that the session used every step of its scenario, had no mismatch and left no
+scripted failure unanswered. Prints "mockllm verify: ok: …" and exits 0, or prints a
+summary of what went wrong (unused steps and what they match on, each mismatch with its
+reasons, the request's last user message and tool results, pending failures) and exits 1.
+The session defaults to "default".
+
+Options:
+  --allow-unused <ids>  comma-separated step ids that may stay unused (optional steps)
+  --json                print the whole verify result as JSON (exit code as above)
+${SERVER_HELP}
+
+Example:
+  mockllm verify weather-agent run-42 --allow-unused small-talk`,
+  options: { ...SERVER_OPTIONS, "allow-unused": { type: "string" }, json: { type: "boolean" } },
+  async run(values, positionals, io) {
+    const { scenario, session } = sessionArgs(positionals);
+    const allowUnused = (stringOption(values["allow-unused"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const result = await adminFrom(values, io).verify(scenario, session, { allowUnused });
+    io.stdout(values.json === true ? JSON.stringify(result, null, 2) : result.summary);
+    return result.ok ? EXIT.ok : EXIT.failed;
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * The journal's LLM-level view of one request: what the engine saw (tools offered, tool results received, model,
+ * stream) and what it answered (text, tool calls with the ids the client saw, usage), provider-neutral. Long strings
+ * are cut so the journal stays bounded.
+ */
+import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
+import { lastUserMessage, pendingToolResults, type CanonicalRequest } from "../canonical/request";
+import { wireToolCallIds } from "../providers/tool-call-ids";
+
+/** Longest string kept per field (tool result content, answered text, arguments, last user message). */
+export const CANONICAL_TEXT_LIMIT = 4000;
+
+export interface CanonicalToolCallView {
+  /** The id the client saw; null where the wire carries none (Gemini without a scripted id). */
+  id: string | null;
+  name: string;
+  /** JSON text, as sent. */
+  arguments: string;
+}
+
+export interface CanonicalView {
+  /** Names of the tools the client offered. */
+  tools: string[];
+  /** Tool results sent after the last assistant turn. */
+  toolResults: { name: string | null; toolCallId: string; content: string }[];
+  /** The request's last user message, if any. */
+  lastUserMessage: string | null;
+  /** What the client was answered; null when nothing was (a mismatch error, a scripted failure). */
+  answered: { text: string | null; toolCalls: CanonicalToolCallView[] } | null;
+  model: string;
+  stream: boolean;
+  /** Usage reported with the answer; null when nothing was answered. */
+  usage: ReplyUsage | null;
+}
+
+function cut(s: string): string {
+  return s.length <= CANONICAL_TEXT_LIMIT ? s : `${s.slice(0, CANONICAL_TEXT_LIMIT)}…[mockllm: truncated ${s.length - CANONICAL_TEXT_LIMIT} characters]`;
+}
+
+function toolCalls(request: CanonicalRequest, reply: Reply): CanonicalToolCallView[] {
+  const ids = wireToolCallIds(request.provider, reply);
+  return replyChoices(reply)
+    .flatMap((c) => c.toolCalls)
+    .map((call, i) => ({ id: ids[i] ?? null, name: call.name, arguments: cut(call.arguments) }));
+}
+
+/**
+ * @example canonicalView(request, { kind: "reply", reply }).answered?.toolCalls[0]?.id // "call_…"
+ */
+export function canonicalView(request: CanonicalRequest, outcome: Outcome): CanonicalView {
+  const reply = outcome.kind === "reply" ? outcome.reply : undefined;
+  const choices = reply ? replyChoices(reply) : [];
+  const texts = choices.flatMap((c) => [c.text, c.refusal]).filter((t): t is string => t !== undefined && t !== "");
+  const last = lastUserMessage(request);
+  return {
+    tools: request.tools,
+    toolResults: pendingToolResults(request).map((r) => ({
+      name: r.name ?? null,
+      toolCallId: r.toolCallId,
+      content: cut(r.content),
+    })),
+    lastUserMessage: last === undefined ? null : cut(last),
+    answered: reply
+      ? {
+          text: texts.length > 0 ? cut(texts.join("\n\n")) : null,
+          toolCalls: toolCalls(request, reply),
+        }
+      : null,
+    model: request.model,
+    stream: request.stream,
+    usage: reply ? reply.usage : null,
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * Verify and coverage, pure: from a session's state and journal, did the run do what the script says (every step
+ * used, no mismatch, no failure left unanswered)? And across sessions, how was each step used? The summary is
+ * written for someone who has not opened the journal.
+ */
+import { describeStringMatch, show } from "../scenario/matchers";
+import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
+import type { JournalEntry, SessionView } from "./core";
+
+export interface UnusedStep {
+  id: string;
+  /** Position in the scenario, from 1. */
+  index: number;
+  /** What the step matches on, in words ("any request" without a matcher). */
+  match: string;
+  /** What it would have answered, in words. */
+  respond: string;
+}
+
+export interface VerifyMismatch {
+  seq: number;
+  at: string;
+  provider: string;
+  endpoint: string;
+  turn: number;
+  status: number;
+  /** The step that matched but failed its expectations, or the nearest step; null when none was available. */
+  nearestStep: string | null;
+  reasons: string[];
+  lastUserMessage: string | null;
+  toolResults: { name: string | null; toolCallId: string; content: string }[];
+}
+
+export interface PendingFailure {
+  id: string;
+  index: number;
+  /** Scripted failures served to the client. */
+  served: number;
+  /** Scripted failures on the step (null when the step is no longer in the scenario). */
+  scripted: number | null;
+  /** The last failure's journal reason, e.g. "attempt 1: scripted rate_limit". */
+  last: string;
+  status: number;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  scenario: string;
+  session: string;
+  version: string | null;
+  unusedSteps: UnusedStep[];
+  mismatches: VerifyMismatch[];
+  pendingFailures: PendingFailure[];
+  requests: number;
+  /** Steps left out of the check by `allowUnused`. */
+  allowedUnused: string[];
+  summary: string;
+}
+
+export interface VerifyInput {
+  scenario: string;
+  session: string;
+  /** The scenario as stored now (step details are looked up by id), if it still exists. */
+  document: Scenario | undefined;
+  view: SessionView;
+  journal: JournalEntry[];
+  allowUnused?: readonly string[];
+}
+
+const MAX_SUMMARY_MISMATCHES = 10;
+const MAX_QUOTE = 300;
+
+function quote(s: string): string {
+  const cut = s.length > MAX_QUOTE ? `${s.slice(0, MAX_QUOTE)}…` : s;
+  return JSON.stringify(cut);
+}
+
+function isStringMatch(v: unknown): v is StringMatch {
+  if (typeof v === "string") return true;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  return keys.length > 0 && (keys.includes("equals") || keys.includes("contains") || keys.includes("regex"));
+}
+
+function describeValue(v: unknown): string {
+  if (isStringMatch(v)) return describeStringMatch(v);
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    return `{ ${Object.entries(v).map(([k, x]) => `${k} ${describeValue(x)}`).join(", ")} }`;
+  }
+  return show(v);
+}
+
+/** A matcher in words: `lastUserMessage contains "weather", toolResult { name "get_weather" }`. */
+export function describeMatch(match: Step["match"]): string {
+  const entries = Object.entries(match ?? {});
+  if (entries.length === 0) return "any request";
+  return entries.map(([k, v]) => `${k} ${describeValue(v)}`).join(", ");
+}
+
+/** A step's answer in words: `tool call get_weather {"city":"Paris"}` or `text "Sunny"`. */
+export function describeRespond(step: Step | undefined): string {
+  if (!step) return "(step no longer in the scenario)";
+  const r = step.respond ?? {};
+  const parts: string[] = [];
+  for (const c of r.toolCalls ?? []) {
+    const args = typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {});
+    parts.push(`tool call ${c.name} ${args.length > MAX_QUOTE ? `${args.slice(0, MAX_QUOTE)}…` : args}`);
+  }
+  if (r.text !== undefined) parts.push(`text ${quote(r.text)}`);
+  if (r.refusal !== undefined) parts.push(`refusal ${quote(r.refusal)}`);
+  if (r.embeddings !== undefined) parts.push(`${r.embeddings.length} embedding(s)`);
+  if (parts.length === 0) parts.push('text ""');
+  const failures = step.failures?.length ?? 0;
+  return failures > 0 ? `${parts.join(" + ")} (after ${failures} scripted failure(s))` : parts.join(" + ");
+}
+
+/** Per step of one session: answered at least once, attempts, failures and mismatches journaled against it. */
+interface StepUse {
+  id: string;
+  index: number;
+  answered: boolean;
+  attempts: number;
+  failures: JournalEntry[];
+  mismatches: number;
+}
+
+function stepUses(view: SessionView, journal: JournalEntry[]): StepUse[] {
+  return view.steps.map((s, i) => {
+    const mine = journal.filter((e) => e.step === s.id);
+    return {
+      id: s.id,
+      index: i + 1,
+      answered: s.used || mine.some((e) => e.outcome === "response"),
+      attempts: s.attempts,
+      failures: mine.filter((e) => e.outcome === "failure"),
+      mismatches: mine.filter((e) => e.outcome === "mismatch").length,
+    };
+  });
+}
+
+function stepsById(doc: Scenario | undefined): Map<string, Step> {
+  return new Map((doc?.steps ?? []).map((s, i) => [stepId(s, i), s]));
+}
+
+/**
+ * @example verifySession({ scenario: "weather", session: "t1", document, view, journal }).ok
+ */
+export function verifySession(input: VerifyInput): VerifyResult {
+  const allowed = new Set(input.allowUnused ?? []);
+  const byId = stepsById(input.document);
+  const uses = stepUses(input.view, input.journal);
+  const unusedSteps: UnusedStep[] = uses
+    .filter((u) => u.attempts === 0 && !u.answered && !allowed.has(u.id))
+    .map((u) => ({ id: u.id, index: u.index, match: describeMatch(byId.get(u.id)?.match), respond: describeRespond(byId.get(u.id)) }));
+  const pendingFailures: PendingFailure[] = uses
+    .filter((u) => u.attempts > 0 && !u.answered && !allowed.has(u.id))
+    .map((u) => {
+      const last = u.failures.at(-1);
+      const scripted = byId.get(u.id)?.failures?.length;
+      return {
+        id: u.id,
+        index: u.index,
+        served: u.failures.length,
+        scripted: scripted ?? null,
+        last: last?.reasons[0] ?? "a scripted failure",
+        status: last?.status ?? 0,
+      };
+    });
+  const mismatches: VerifyMismatch[] = input.journal
+    .filter((e) => e.outcome === "mismatch")
+    .map((e) => ({
+      seq: e.seq,
+      at: e.at,
+      provider: e.provider,
+      endpoint: e.endpoint,
+      turn: e.turn,
+      status: e.status,
+      nearestStep: e.step,
+      reasons: e.reasons,
+      lastUserMessage: e.canonical?.lastUserMessage ?? null,
+      toolResults: e.canonical?.toolResults ?? [],
+    }));
+  const ok = unusedSteps.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
+  const result = {
+    ok,
+    scenario: input.scenario,
+    session: input.session,
+    version: input.view.version,
+    unusedSteps,
+    mismatches,
+    pendingFailures,
+    requests: input.view.requests,
+    allowedUnused: uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id),
+  };
+  return { ...result, summary: summarize(result, uses.length) };
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function summarize(r: Omit<VerifyResult, "summary">, steps: number): string {
+  const where = `scenario "${r.scenario}" session "${r.session}"${r.version ? ` (version ${r.version})` : ""}`;
+  const requests = plural(r.requests, "request");
+  if (r.ok) {
+    const allowed = r.allowedUnused.length > 0 ? ` (unused but allowed: ${r.allowedUnused.join(", ")})` : "";
+    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used, no mismatches${allowed}`;
+  }
+  const problems = [
+    r.unusedSteps.length > 0 ? `${plural(r.unusedSteps.length, "step")} never used` : "",
+    r.mismatches.length > 0 ? plural(r.mismatches.length, "mismatch", "mismatches") : "",
+    r.pendingFailures.length > 0 ? `${plural(r.pendingFailures.length, "step")} left after a scripted failure` : "",
+  ].filter((p) => p !== "");
+  const lines = [`mockllm verify: FAILED: ${where}: ${requests}; ${problems.join(", ")}`];
+  if (r.requests === 0) lines.push("", "No request reached this session: is the client pointed at this scenario and session?");
+
+  if (r.unusedSteps.length > 0) {
+    lines.push("", `Steps never used (${r.unusedSteps.length} of ${steps}):`);
+    for (const s of r.unusedSteps) {
+      lines.push(`  - "${s.id}" (step ${s.index}) matches ${s.match}`, `    it would have answered: ${s.respond}`);
+    }
+  }
+  if (r.mismatches.length > 0) {
+    lines.push("", `Mismatches (${r.mismatches.length}): requests no step answered as scripted`);
+    for (const m of r.mismatches.slice(0, MAX_SUMMARY_MISMATCHES)) {
+      const [head = "no step matches", ...details] = m.reasons;
+      lines.push(`  - request #${m.seq} (${m.provider} ${m.endpoint}, turn ${m.turn}, answered ${m.status}): ${head}`);
+      for (const d of details) lines.push(`      ${d}`);
+      lines.push(`    last user message: ${m.lastUserMessage === null ? "(none)" : quote(m.lastUserMessage)}`);
+      if (m.toolResults.length > 0) {
+        const results = m.toolResults.map((t) => `${t.name ?? "?"} (${t.toolCallId}) → ${quote(t.content)}`);
+        lines.push(`    tool results: ${results.join("; ")}`);
+      }
+    }
+    if (r.mismatches.length > MAX_SUMMARY_MISMATCHES) {
+      lines.push(`  … and ${r.mismatches.length - MAX_SUMMARY_MISMATCHES} more (see the journal)`);
+    }
+  }
+  if (r.pendingFailures.length > 0) {
+    lines.push("", `Failures still pending (${r.pendingFailures.length}): the client got a scripted failure and never came back for the answer`);
+    for (const p of r.pendingFailures) {
+      const of = p.scripted === null ? "" : ` of ${p.scripted}`;
+      lines.push(
+        `  - "${p.id}" (step ${p.index}): served ${p.served}${of} scripted failure(s), last ${p.last} (status ${p.status}); no retry reached the step's answer`,
+      );
+    }
+  }
+  if (r.allowedUnused.length > 0) lines.push("", `Unused but allowed: ${r.allowedUnused.join(", ")}`);
+  return lines.join("\n");
+}
+
+export interface CoverageStep {
+  id: string;
+  index: number;
+  /** Sessions in which the step answered at least once. */
+  sessions: number;
+  attempts: number;
+  /** Scripted failures served. */
+  failures: number;
+  /** Journaled mismatches whose nearest step (or the step whose expectations failed) is this one. */
+  mismatches: number;
+  match: string;
+}
+
+export interface Coverage {
+  scenario: string;
+  version: string;
+  /** Sessions looked at (the newest ones the index keeps). */
+  sessions: number;
+  steps: CoverageStep[];
+}
+
+/**
+ * Per step of `document`, across sessions; steps are matched by id, so sessions on an older version count where
+ * their step ids still exist.
+ * @example coverage("weather", stored.version, stored.scenario, [{ view, journal }]).steps[0].sessions
+ */
+export function coverage(
+  scenario: string,
+  version: string,
+  document: Scenario,
+  sessions: { view: SessionView; journal: JournalEntry[] }[],
+): Coverage {
+  const totals = new Map<string, CoverageStep>(
+    document.steps.map((s, i) => [
+      stepId(s, i),
+      { id: stepId(s, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeMatch(s.match) },
+    ]),
+  );
+  for (const { view, journal } of sessions) {
+    for (const u of stepUses(view, journal)) {
+      const t = totals.get(u.id);
+      if (!t) continue;
+      if (u.answered) t.sessions++;
+      t.attempts += u.attempts;
+      t.failures += u.failures.length;
+      t.mismatches += u.mismatches;
+    }
+  }
+  return { scenario, version, sessions: sessions.length, steps: [...totals.values()] };
+}
