@@ -1,7 +1,7 @@
 /**
  * Time to first token through the Worker (wrangler's local runtime), against the scripted `ttftMs`.
  * Not a test: timings depend on the machine.
- *   npx tsx bench/ttft.ts [--runs 30] [--ttft 200]
+ *   npx tsx bench/ttft.ts [--runs 30] [--ttft 200] [--runtime workers|node]
  * For each provider route, `runs` streamed requests (after a warm-up) measure the time from sending the request
  * to the first content event, for `ttftMs: 0` (the floor: network and processing) and `ttftMs: <ttft>`.
  * "offset" = measured − ttftMs; the schedule counts from the request's arrival, so with `ttftMs` larger than the
@@ -11,15 +11,22 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { unstable_startWorker } from "wrangler";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "30" }, ttft: { type: "string", default: "200" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "30" }, ttft: { type: "string", default: "200" }, runtime: { type: "string", default: "workers" } },
+});
 const RUNS = Number(values.runs);
 const TTFT = Number(values.ttft);
 const TOKEN = "bench-admin-token";
 
 Object.assign(process.env, { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" });
 
-/** Starts the Worker; the one place that knows how (swap in `mockllm serve` for the Node runtime). */
+/** Starts the mock: the Worker in wrangler's local runtime, or (`--runtime node`) the Node runtime in this process. */
 async function startMock(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (values.runtime === "node") {
+    const { startServer } = await import("../src/runtime/node/server");
+    const server = await startServer({ adminToken: TOKEN, log: () => {} });
+    return { url: server.url, stop: () => server.close() };
+  }
   const worker = await unstable_startWorker({
     config: fileURLToPath(new URL("../wrangler.toml", import.meta.url)),
     bindings: { ADMIN_TOKEN: { type: "plain_text", value: TOKEN } },
@@ -84,7 +91,7 @@ try {
     body: JSON.stringify([scenario("ttft-0", 0), scenario("ttft-n", TTFT)]),
   });
   if (!up.ok) throw new Error(`upload: ${up.status} ${await up.text()}`);
-  console.log(`TTFT through wrangler's local Worker runtime, ${RUNS} runs each (ms; offset = measured − ttftMs)`);
+  console.log(`TTFT through ${values.runtime === "node" ? "the Node runtime" : "wrangler's local Worker runtime"}, ${RUNS} runs each (ms; offset = measured − ttftMs)`);
   console.log(`${"route".padEnd(12)} ${"ttftMs".padStart(6)}  ${"min".padStart(6)} ${"p50".padStart(6)} ${"p90".padStart(6)} ${"max".padStart(6)}`);
   for (const route of ROUTES) {
     for (const [name, ttftMs] of [["ttft-0", 0], ["ttft-n", TTFT]] as const) {
