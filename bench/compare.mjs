@@ -2,7 +2,7 @@
 // `npm run bench`: the same scripted workload against mockllm's Node runtime, its Worker under Miniflare and under
 // `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
 // process tree, so every figure can be read as a ratio taken in one run on the same machine.
-//   node bench/compare.mjs [--duration 5] [--only node,peer] [--markdown docs/performance-table.md]
+//   node bench/compare.mjs [--duration 5] [--rounds 4] [--only node,peer] [--markdown docs/performance-table.md]
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     markdown: { type: "string" },
     conversations: { type: "string", default: "200" },
+    rounds: { type: "string", default: "4" },
   },
 });
 const DURATION = Number(values.duration);
@@ -86,47 +87,77 @@ async function conversations(baseURL, count = CONVERSATIONS, warm = true) {
   return count / ((performance.now() - t0) / 1000);
 }
 
-async function measure(target) {
-  const { child, url, startMs } = await start(target);
-  const p = paths(target.kind);
-  const idle = usage(child.pid);
-  let peak = idle.rssMB;
-  const sampler = setInterval(() => (peak = Math.max(peak, usage(child.pid).rssMB)), 100);
-  try {
-    await cannon(url + p.json, JSON_BODY, 10, 2); // warm-up: JIT, caches
-    const cpu0 = usage(child.pid).cpuMs;
-    const c50 = await cannon(url + p.json, JSON_BODY, 50);
-    const cpuPer1000 = ((usage(child.pid).cpuMs - cpu0) / c50.requests.total) * 1000;
-    const c1 = await cannon(url + p.json, JSON_BODY, 1);
-    const stream = await cannon(url + p.stream, STREAM_BODY, 50);
-    const conv = target.kind === "floor" ? undefined : await conversations(url + p.toolsBase);
-    const errors = [c50, c1, stream].reduce((n, r) => n + r.errors + r.non2xx, 0);
-    return {
-      startMs,
-      idleMB: idle.rssMB,
-      peakMB: Math.max(peak, usage(child.pid).rssMB),
-      c50: c50.requests.average,
-      c50p50: c50.latency.p50,
-      c50p99: c50.latency.p99,
-      c1: c1.requests.average,
-      c1p50: c1.latency.p50,
-      c1p99: c1.latency.p99,
-      stream: stream.requests.average,
-      conv,
-      cpuPer1000,
-      errors,
-    };
-  } finally {
-    clearInterval(sampler);
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+/**
+ * Every target is started first (start-up and idle RSS measured one at a time), then each workload runs `rounds`
+ * times, the targets taking turns within a round, and each figure is the median of its rounds: on a shared machine a
+ * slow moment then hits every target alike instead of whichever ran during it.
+ */
+const ROUNDS = Number(values.rounds);
+const running = [];
+for (const t of TARGETS) {
+  process.stderr.write(`bench: starting ${t.label}…\n`);
+  const { child, url, startMs } = await start(t);
+  await new Promise((r) => setTimeout(r, 500));
+  const idle = usage(child.pid).rssMB;
+  running.push({ target: t, child, url, p: paths(t.kind), startMs, idle, peak: idle, cpuMs: 0, cpuRequests: 0, runs: {} });
+}
+const sampler = setInterval(() => {
+  for (const r of running) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
+}, 100);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? undefined : s[Math.floor((s.length - 1) / 2)];
+};
+const record = (r, key, value) => (r.runs[key] ??= []).push(value);
+try {
+  for (const r of running) await cannon(r.url + r.p.json, JSON_BODY, 10, 2); // warm-up: JIT, caches
+  for (let round = 0; round < ROUNDS; round++) {
+    process.stderr.write(`bench: round ${round + 1} of ${ROUNDS}\n`);
+    // Odd rounds go the other way round, so no target always runs first (right after the client's own garbage).
+    const order = round % 2 === 0 ? running : [...running].reverse();
+    for (const r of order) {
+      const cpu0 = usage(r.child.pid).cpuMs;
+      const c50 = await cannon(r.url + r.p.json, JSON_BODY, 50);
+      r.cpuMs += usage(r.child.pid).cpuMs - cpu0;
+      r.cpuRequests += c50.requests.total;
+      record(r, "c50", c50.requests.average);
+      record(r, "c50p50", c50.latency.p50);
+      record(r, "c50p99", c50.latency.p99);
+      record(r, "errors", c50.errors + c50.non2xx);
+    }
+    for (const r of order) {
+      const c1 = await cannon(r.url + r.p.json, JSON_BODY, 1);
+      record(r, "c1", c1.requests.average);
+      record(r, "c1p50", c1.latency.p50);
+      record(r, "c1p99", c1.latency.p99);
+      record(r, "errors", c1.errors + c1.non2xx);
+    }
+    for (const r of order) {
+      const stream = await cannon(r.url + r.p.stream, STREAM_BODY, 50);
+      record(r, "stream", stream.requests.average);
+      record(r, "errors", stream.errors + stream.non2xx);
+    }
+    for (const r of order) {
+      if (r.target.kind !== "floor") record(r, "conv", await conversations(r.url + r.p.toolsBase, CONVERSATIONS, round === 0));
+    }
   }
+} finally {
+  clearInterval(sampler);
+  for (const r of running) r.child.kill("SIGTERM");
+  await Promise.all(running.map((r) => new Promise((res) => (r.child.exitCode !== null ? res() : r.child.once("exit", res)))));
 }
 
 const results = {};
-for (const t of TARGETS) {
-  process.stderr.write(`bench: ${t.label}…\n`);
-  results[t.key] = await measure(t);
+for (const r of running) {
+  const m = Object.fromEntries(Object.entries(r.runs).map(([k, xs]) => [k, median(xs)]));
+  results[r.target.key] = {
+    ...m,
+    errors: (r.runs.errors ?? []).reduce((a, b) => a + b, 0),
+    startMs: r.startMs,
+    idleMB: r.idle,
+    peakMB: r.peak,
+    cpuPer1000: (r.cpuMs / r.cpuRequests) * 1000,
+  };
 }
 
 const fmt = (n, digits = 0) => (n === undefined ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));

@@ -8,7 +8,9 @@ export const JSON_TEXT = "Hello from the bench.";
 /** mockllm scenarios: reusable steps, so every request of a run is answered the same way. */
 export const SCENARIOS = [
   { name: "bench", steps: [{ consume: false, respond: { text: JSON_TEXT } }] },
-  { name: "bench-stream", steps: [{ consume: false, respond: { text: WORDS_200 } }] },
+  // About as many events as the peer sends for the same text (its default: 20 characters an event, 78 events;
+  // here 3 words an event, 68 events), so the stream row compares like with like.
+  { name: "bench-stream", steps: [{ consume: false, respond: { text: WORDS_200, stream: { chunkWords: 3 } } }] },
   {
     name: "bench-tools",
     steps: [

@@ -1,7 +1,14 @@
-// mockllm's Node runtime from the built package (dist/node), as `mockllm serve` runs it. Prints its URL.
-import { startServer } from "../../dist/node/index.js";
-import { uploadScenarios } from "../workload.mjs";
+// mockllm's Node runtime from the built package (dist/node), as `mockllm serve --scenarios DIR` runs it (with the
+// same V8 compile cache the CLI enables). Prints its URL.
+import module from "node:module";
+module.enableCompileCache?.();
+const { mkdtempSync, writeFileSync } = await import("node:fs");
+const { tmpdir } = await import("node:os");
+const { join } = await import("node:path");
+const { SCENARIOS } = await import("../workload.mjs");
+const { startServer } = await import("../../dist/node/index.js");
 
-const server = await startServer({ adminToken: "bench", vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
-await uploadScenarios(server.url, "bench");
+const dir = mkdtempSync(join(tmpdir(), "mockllm-bench-"));
+for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
+const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
 console.log(server.url);

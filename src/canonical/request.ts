@@ -74,11 +74,17 @@ export function userMessages(req: CanonicalRequest): string[] {
 }
 
 export function firstUserMessage(req: CanonicalRequest): string | undefined {
-  return userMessages(req)[0];
+  for (const m of req.messages) if (m.role === "user") return m.text;
+  return undefined;
 }
 
+/** The last user message's text (scanned from the end: usually the last message, whatever the conversation's length). */
 export function lastUserMessage(req: CanonicalRequest): string | undefined {
-  return userMessages(req).at(-1);
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i]!;
+    if (m.role === "user") return m.text;
+  }
+  return undefined;
 }
 
 /** Tool results sent after the last assistant turn, with the tool name resolved from that turn's calls. */

@@ -2,6 +2,7 @@
  * Reading a client's JSON body strictly: size limit, content type, real JSON, an object.
  */
 import { apiError, type ApiError } from "./errors";
+import { headerRecord } from "./headers";
 import { jsonDepthExceeded, tooDeepMessage } from "./json-depth";
 
 /** Largest request body accepted. */
@@ -103,6 +104,6 @@ const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog
 /** Request headers for the journal, secrets redacted. */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of headers) out[k.toLowerCase()] = SECRET_HEADERS.has(k.toLowerCase()) ? "[redacted]" : v;
+  for (const [k, v] of Object.entries(headerRecord(headers))) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
   return out;
 }

@@ -11,8 +11,10 @@ const encoder = new TextEncoder();
 
 /** One SSE event as wire text, always terminated by a blank line. */
 export function encodeEvent(e: SseEvent): string {
-  const lines = e.data.split("\n").map((l) => `data: ${l}`);
-  return `${e.event !== undefined ? `event: ${e.event}\n` : ""}${lines.join("\n")}\n\n`;
+  const name = e.event !== undefined ? `event: ${e.event}\n` : "";
+  // JSON payloads hold no raw newline: one `data:` line, without splitting.
+  if (!e.data.includes("\n")) return `${name}data: ${e.data}\n\n`;
+  return `${name}${e.data.split("\n").map((l) => `data: ${l}`).join("\n")}\n\n`;
 }
 
 /** One event as a line of newline-delimited JSON (Ollama's stream format); the event name is not sent. */

@@ -7,8 +7,13 @@ export function chunkWords(text: string, n: number): string[] {
   const words = text.match(/\s*\S+/g);
   if (!words) return text === "" ? [] : [text];
   const chunks: string[] = [];
-  for (let i = 0; i < words.length; i += n) chunks.push(words.slice(i, i + n).join(""));
-  const tail = text.slice(words.join("").length);
+  let consumed = 0;
+  for (let i = 0; i < words.length; i += n) {
+    const chunk = n === 1 ? words[i]! : words.slice(i, i + n).join("");
+    chunks.push(chunk);
+    consumed += chunk.length;
+  }
+  const tail = text.slice(consumed);
   if (tail !== "") chunks[chunks.length - 1] += tail;
   return chunks;
 }

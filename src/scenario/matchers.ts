@@ -76,8 +76,12 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
   if (matcher.turn !== undefined && matcher.turn !== turnOf(req)) {
     misses.push({ field: `${prefix}.turn`, expected: show(matcher.turn), actual: show(turnOf(req)) });
   }
-  checkString(misses, `${prefix}.firstUserMessage`, matcher.firstUserMessage, firstUserMessage(req));
-  checkString(misses, `${prefix}.lastUserMessage`, matcher.lastUserMessage, lastUserMessage(req));
+  if (matcher.firstUserMessage !== undefined) {
+    checkString(misses, `${prefix}.firstUserMessage`, matcher.firstUserMessage, firstUserMessage(req));
+  }
+  if (matcher.lastUserMessage !== undefined) {
+    checkString(misses, `${prefix}.lastUserMessage`, matcher.lastUserMessage, lastUserMessage(req));
+  }
   checkString(misses, `${prefix}.system`, matcher.system, req.system);
   if (matcher.toolResult !== undefined) {
     const want = matcher.toolResult;

@@ -68,14 +68,31 @@ export function parseCached(version: string, raw: unknown): Scenario {
 
 let bundledCache: Promise<Map<string, StoredScenario>> | undefined;
 
-/** The bundled `scenarios/*.json`, validated at build time by `npm run generate`. */
+/** A bundled document's name: `name`, or `id` in the TestLLM format. */
+function bundledName(raw: unknown): string {
+  const doc = raw as { name?: unknown; id?: unknown };
+  return String(typeof doc.name === "string" ? doc.name : doc.id);
+}
+
+/**
+ * The bundled `scenarios/*.json`, validated at build time by `npm run generate`. Each is parsed the first time it is
+ * used, not at start-up: a server that never touches most of them never pays for them.
+ */
 export function bundledScenarios(): Promise<Map<string, StoredScenario>> {
   bundledCache ??= (async () => {
     const out = new Map<string, StoredScenario>();
     for (const raw of BUNDLED) {
       const version = await versionOf(raw);
-      const scenario = parseCached(version, raw);
-      out.set(scenario.name, { name: scenario.name, version, source: "bundled", scenario, raw });
+      const name = bundledName(raw);
+      out.set(name, {
+        name,
+        version,
+        source: "bundled",
+        raw,
+        get scenario() {
+          return parseCached(version, raw);
+        },
+      });
     }
     return out;
   })();

@@ -6,6 +6,7 @@
  * `{ role: "tool" }` messages (in order, before the message's text); echoed `thinking` / `redacted_thinking`
  * become the assistant's canonical reasoning.
  */
+import { headerRecord } from "../../http/headers";
 import type { CanonicalMessage, CanonicalRequest, Endpoint } from "../../canonical/request";
 import type { ParseResult } from "../types";
 import {
@@ -96,7 +97,7 @@ function toCanonical(
     ...(w.top_p !== undefined ? { topP: w.top_p } : {}),
     ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),
     reasoning: reasoningOf(w.thinking),
-    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+    headers: { ...headerRecord(headers) },
   };
 }
 

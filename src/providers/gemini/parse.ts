@@ -7,6 +7,7 @@
  * there is none (Gemini matches results to calls by name); a model content's `functionCall` parts become
  * tool calls keyed the same way, and its thought parts (`thought: true`) its reasoning.
  */
+import { headerRecord } from "../../http/headers";
 import type { CanonicalMessage, CanonicalRequest } from "../../canonical/request";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
@@ -128,7 +129,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     ...(g?.topP !== undefined ? { topP: g.topP } : {}),
     ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),
     reasoning: reasoningOf(w),
-    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+    headers: { ...headerRecord(headers) },
   };
 }
 

@@ -11,6 +11,7 @@
  * Both: `stream` defaults to true; `options.temperature` / `top_p` / `num_predict` (> 0) become temperature,
  * topP and maxTokens; `think: true` or a level turns reasoning on.
  */
+import { headerRecord } from "../../http/headers";
 import type { CanonicalMessage, CanonicalRequest, CanonicalToolCall } from "../../canonical/request";
 import type { ParseResult } from "../types";
 import {
@@ -93,7 +94,7 @@ function common(w: Common, headers: Headers) {
     ...(o.top_p !== undefined ? { topP: o.top_p } : {}),
     ...(o.num_predict !== undefined && o.num_predict > 0 ? { maxTokens: o.num_predict } : {}),
     reasoning: w.think === undefined || w.think === null || w.think === false ? ("disabled" as const) : ("enabled" as const),
-    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+    headers: { ...headerRecord(headers) },
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/chat/completions` body → canonical request.
  */
+import { headerRecord } from "../../../http/headers";
 import type { CanonicalMessage, CanonicalRequest } from "../../../canonical/request";
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
@@ -75,7 +76,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
       ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! }
       : {}),
     reasoning: reasoningOf(w),
-    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+    headers: { ...headerRecord(headers) },
   };
   return { ok: true, wire: w, request };
 }

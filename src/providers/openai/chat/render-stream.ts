@@ -74,16 +74,13 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
   let n = 0;
-  const tail = (text: string) => ({
-    ...(includeObfuscation ? { obfuscation: obfuscation(`${id}#${n++}`, text, 10) } : {}),
-  });
+  // Every chunk starts with the same fields: serialised once, then each chunk appends its own. The bytes are those of
+  // JSON.stringify({ ...base, choices, usage?, obfuscation? }), without re-serialising `base` per chunk.
+  const head = JSON.stringify(base).slice(0, -1);
+  const usageNull = includeUsage ? `,"usage":null` : "";
+  const tail = (text: string) => (includeObfuscation ? `,"obfuscation":${JSON.stringify(obfuscation(`${id}#${n++}`, text, 10))}` : "");
   const encode = (d: ChunkDraft): SseEvent => ({
-    data: JSON.stringify({
-      ...base,
-      choices: [{ index: d.index, delta: d.delta, logprobs: null, finish_reason: d.finish }],
-      ...(includeUsage ? { usage: null } : {}),
-      ...tail(d.text),
-    }),
+    data: `${head},"choices":[{"index":${d.index},"delta":${JSON.stringify(d.delta)},"logprobs":null,"finish_reason":${JSON.stringify(d.finish)}}]${usageNull}${tail(d.text)}}`,
     words: d.words,
   });
 
@@ -94,7 +91,7 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   ];
   const events = drafts.map(encode);
   if (includeUsage) {
-    events.push({ data: JSON.stringify({ ...base, choices: [], usage: chatUsage(reply), ...tail("") }) });
+    events.push({ data: `${head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${tail("")}}` });
   }
   events.push({ data: "[DONE]" });
   return events;

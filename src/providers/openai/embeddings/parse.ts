@@ -1,6 +1,7 @@
 /**
  * `POST /v1/embeddings` body → canonical request: each input is a user message, so scenarios can match on it.
  */
+import { headerRecord } from "../../../http/headers";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
@@ -63,7 +64,7 @@ export function parseEmbeddingsRequest(raw: unknown, headers: Headers): ParseRes
     messages: inputs.map((i) => ({ role: "user" as const, text: inputText(i) })),
     tools: [],
     reasoning: "disabled",
-    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+    headers: { ...headerRecord(headers) },
   };
   return { ok: true, wire: { body, inputs }, request };
 }

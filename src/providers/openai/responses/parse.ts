@@ -2,6 +2,7 @@
  * `POST /v1/responses` body → canonical request. Pure: `item_reference` and `previous_response_id` are resolved
  * by `prepare` (state.ts), which calls `canonicalResponsesRequest` again with the resolved items.
  */
+import { headerRecord } from "../../../http/headers";
 import type { CanonicalMessage, CanonicalReasoning, CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
@@ -136,7 +137,7 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
     ...(typeof body.max_output_tokens === "number" ? { maxTokens: body.max_output_tokens } : {}),
     reasoning: reasoningOf(body),
-    headers: Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v])),
+    headers: { ...headerRecord(headers) },
   };
 }
 
