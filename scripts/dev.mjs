@@ -11,6 +11,8 @@ import { watch } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+// The banner `mockllm serve` prints too (built to dist/ by `npm install`).
+import { readyBanner } from "../dist/client/cli/banner.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -80,19 +82,7 @@ const started = Date.now();
     try {
       const res = await fetch(`${base}/healthz`);
       if (res.ok) {
-        console.log(
-          [
-            "",
-            `mockllm is ready on ${base}`,
-            `  admin token        ${token}`,
-            `  admin API          curl -H 'Authorization: Bearer ${token}' ${base}/admin/scenarios`,
-            `  OpenAI base URL    ${base}/v1          (per scenario: ${base}/s/{scenario}/{session}/v1)`,
-            `  Anthropic base URL ${base}             (per scenario: ${base}/s/{scenario}/{session})`,
-            `  Gemini, Ollama     ${base}             (per scenario: ${base}/s/{scenario}/{session})`,
-            `  inspector          ${base}/`,
-            "",
-          ].join("\n"),
-        );
+        console.log(readyBanner(base, token, "Workers runtime, wrangler dev"));
         return;
       }
     } catch {
