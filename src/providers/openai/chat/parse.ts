@@ -13,27 +13,26 @@ function contentText(content: ChatMessage["content"]): string {
   return content.map((p) => p.text ?? "").join("");
 }
 
-function toCanonical(m: ChatMessage): CanonicalMessage[] {
+/** A non-system message in canonical form. */
+function toCanonical(m: ChatMessage): CanonicalMessage | undefined {
   switch (m.role) {
     case "user":
-      return [{ role: "user", text: contentText(m.content) }];
+      return { role: "user", text: contentText(m.content) };
     case "assistant": {
       const reasoning = m.reasoning_content ?? m.reasoning;
-      return [
-        {
-          role: "assistant",
-          text: contentText(m.content),
-          toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
-          reasoning: reasoning ? [{ text: reasoning }] : [],
-        },
-      ];
+      return {
+        role: "assistant",
+        text: contentText(m.content),
+        toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+        reasoning: reasoning ? [{ text: reasoning }] : [],
+      };
     }
     case "tool":
-      return [{ role: "tool", toolCallId: m.tool_call_id ?? "", content: contentText(m.content), isError: false }];
+      return { role: "tool", toolCallId: m.tool_call_id ?? "", content: contentText(m.content), isError: false };
     case "function":
-      return [{ role: "tool", toolCallId: m.name ?? "", name: m.name, content: contentText(m.content), isError: false }];
+      return { role: "tool", toolCallId: m.name ?? "", name: m.name, content: contentText(m.content), isError: false };
     default:
-      return [];
+      return undefined;
   }
 }
 
@@ -55,17 +54,23 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };
   }
   const w = parsed.data;
-  const system = w.messages
-    .filter((m) => m.role === "system" || m.role === "developer")
-    .map((m) => contentText(m.content))
-    .join("\n\n");
+  // One pass over the conversation: system/developer text, and every other message in canonical form.
+  const systemParts: string[] = [];
+  const messages: CanonicalMessage[] = [];
+  for (const m of w.messages) {
+    if (m.role === "system" || m.role === "developer") systemParts.push(contentText(m.content));
+    else {
+      const c = toCanonical(m);
+      if (c) messages.push(c);
+    }
+  }
   const request: CanonicalRequest = {
     provider: "openai",
     endpoint: "chat.completions",
     model: w.model,
     stream: w.stream === true,
-    system,
-    messages: w.messages.flatMap(toCanonical),
+    system: systemParts.join("\n\n"),
+    messages,
     tools: (w.tools ?? []).flatMap((t) => {
       const name = t.function?.name ?? t.custom?.name;
       return name ? [name] : [];
