@@ -1,0 +1,94 @@
+// The Node runtime's session storages under the shared state machine: the same contract the Durable Object's SQLite
+// storages keep (test/integration/session-object.test.ts checks those inside workerd).
+import { describe, expect, it } from "vitest";
+import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
+import { MAX_STORED_RESPONSES } from "../../src/session/responses";
+import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/runtime/node/memory";
+import { ScenarioSchema } from "../../src/scenario/schema";
+import { req } from "./fixtures";
+
+const document = ScenarioSchema.parse({
+  name: "mem",
+  steps: [{ id: "flaky", failures: [{ kind: "rate_limit" }], respond: { text: "ok" } }, { id: "again", consume: false, respond: { text: "again" } }],
+});
+
+function input(i: number, withDocument = true): NextInput {
+  return {
+    scenario: "mem",
+    session: "s",
+    version: "v1",
+    ...(withDocument ? { document } : {}),
+    request: req({ messages: [{ role: "user", text: `message ${i}` }] }),
+    wire: { method: "POST", path: "/v1/chat/completions", headers: {}, body: { i } },
+    statuses: { mismatch: 400, rate_limit: 429 },
+  };
+}
+
+function decided(r: NextResult | NeedsDocument): NextResult {
+  if ("needsDocument" in r) throw new Error("expected a decision");
+  return r;
+}
+
+describe("SessionCore over the memory storage", () => {
+  it("asks for the document once, counts attempts, consumes steps and reports changes", () => {
+    let changes = 0;
+    const core = new SessionCore(new MemorySessionStorage(emptySessionData(), () => changes++));
+    expect(core.next(input(1, false))).toStrictEqual({ needsDocument: true });
+    expect(changes).toBe(0);
+    const first = decided(core.next(input(1)));
+    expect([first.seq, first.journaled, first.step]).toStrictEqual([1, "failure", "flaky"]);
+    const second = decided(core.next(input(2, false)));
+    expect([second.seq, second.journaled, second.step, second.version]).toStrictEqual([2, "response", "flaky", "v1"]);
+    const third = decided(core.next(input(3, false)));
+    expect([third.seq, third.step]).toStrictEqual([3, "again"]);
+    expect(core.state()).toMatchObject({ version: "v1", requests: 3, steps: [{ id: "flaky", used: true, attempts: 2 }, { id: "again", used: false, attempts: 1 }] });
+    expect(changes).toBeGreaterThan(0);
+  });
+
+  it("keeps the newest 1,000 journal entries, seqs counting on, and forgets everything on reset", () => {
+    const core = new SessionCore(new MemorySessionStorage(emptySessionData()));
+    for (let i = 1; i <= JOURNAL_LIMIT + 7; i++) core.next(input(i));
+    const journal = core.requests();
+    expect(journal).toHaveLength(JOURNAL_LIMIT);
+    expect([journal[0]!.seq, journal[0]!.request.body, journal.at(-1)!.seq]).toStrictEqual([8, { i: 8 }, JOURNAL_LIMIT + 7]);
+    core.reset();
+    expect(core.requests()).toStrictEqual([]);
+    expect(core.next(input(1, false))).toStrictEqual({ needsDocument: true });
+  });
+});
+
+describe("MemoryResponsesStorage", () => {
+  const rec = (id: string, previousId: string | null = null) => ({
+    id,
+    previousId,
+    input: `[{"n":"${id}"}]`,
+    response: `{"id":"${id}"}`,
+    items: [{ id: `msg_${id}`, json: `{"id":"msg_${id}"}` }],
+  });
+
+  it("walks previous_response_id chains, finds items, and bounds what it keeps", () => {
+    const store = new MemoryResponsesStorage({ responses: [], pointers: [] });
+    store.save(rec("a"), 1);
+    store.save(rec("b", "a"), 2);
+    expect(store.history("b")).toStrictEqual({ segments: [{ input: '[{"n":"a"}]', output: ['{"id":"msg_a"}'] }, { input: '[{"n":"b"}]', output: ['{"id":"msg_b"}'] }], missing: null });
+    expect(store.history("c")).toStrictEqual({ segments: [], missing: "c" });
+    expect(store.items(["msg_b", "msg_z"])).toStrictEqual({ msg_b: '{"id":"msg_b"}' });
+    for (let i = 0; i < MAX_STORED_RESPONSES; i++) store.save(rec(`x${i}`), 10 + i);
+    expect(store.load("a")).toBeNull();
+    expect(store.load("b")).toBeNull();
+    expect(store.load(`x${MAX_STORED_RESPONSES - 1}`)).toBe(`{"id":"x${MAX_STORED_RESPONSES - 1}"}`);
+    expect(store.items(["msg_a"])).toStrictEqual({});
+    expect(store.delete("x0")).toBe(true);
+    expect(store.delete("x0")).toBe(false);
+  });
+
+  it("forgets index pointers older than seven days", () => {
+    const store = new MemoryResponsesStorage({ responses: [], pointers: [] });
+    const day = 24 * 3600 * 1000;
+    store.point("old", "s/1", 0);
+    store.point("new", "s/2", 8 * day);
+    expect(store.pointer("old", 8 * day)).toBeNull();
+    expect(store.pointer("new", 8 * day)).toBe("s/2");
+    expect(store.dump().pointers.map((p) => p.id)).toStrictEqual(["new"]);
+  });
+});
