@@ -9,24 +9,19 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { wranglerEnv } from "./wrangler-env.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
 const outDir = join(resolve(values["out-dir"] ?? join(root, "dist")), "worker");
-const env = {
-  ...process.env,
-  WRANGLER_SEND_METRICS: "false",
-  WRANGLER_SEND_ERROR_REPORTS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_HIDE_BANNER: "true",
-};
+const env = wranglerEnv();
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 const require = createRequire(import.meta.url);
 const wranglerBin = join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 const config = join(root, "wrangler.toml");
-const run = spawnSync(process.execPath, [wranglerBin, "deploy", "--dry-run", "--config", config, "--outdir", outDir], {
+const run = spawnSync(process.execPath, [wranglerBin, "deploy", "--dry-run", "--env=", "--config", config, "--outdir", outDir], {
   cwd: root,
   env,
   stdio: ["ignore", "ignore", "inherit"],

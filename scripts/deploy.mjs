@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import { wranglerEnv } from "../bin/wrangler-env.mjs";
 
 /** The Workers free plan's limit on a Worker's gzipped size. */
 export const FREE_PLAN_GZIP_LIMIT = 3 * 1024 * 1024;
@@ -27,14 +28,9 @@ const { values } = parseArgs({
   options: { env: { type: "string" }, "dry-run": { type: "boolean", default: false }, outdir: { type: "string" } },
 });
 const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
-const env = {
-  ...process.env,
-  WRANGLER_SEND_METRICS: "false",
-  WRANGLER_SEND_ERROR_REPORTS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_HIDE_BANNER: "true",
-};
-const envArgs = values.env ? ["--env", values.env] : [];
+const env = wranglerEnv();
+// `--env=` names the top-level environment explicitly (wrangler warns when a config has several and none is named).
+const envArgs = values.env ? ["--env", values.env] : ["--env="];
 
 function run(args, opts = {}) {
   const r = spawnSync(process.execPath, [wrangler, ...args], { cwd: root, env, stdio: opts.capture ? "pipe" : "inherit", encoding: "utf8" });

@@ -13,16 +13,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 // The banner `mockllm serve` prints too (built to dist/ by `npm install`).
 import { readyBanner } from "../dist/client/cli/banner.js";
+import { wranglerEnv } from "../bin/wrangler-env.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
-const env = {
-  ...process.env,
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  WRANGLER_HIDE_BANNER: "true",
-  WRANGLER_SEND_ERROR_REPORTS: "false",
-};
+const env = wranglerEnv();
 
 const args = process.argv.slice(2);
 const portArg = args.findIndex((a) => a === "--port" || a.startsWith("--port="));

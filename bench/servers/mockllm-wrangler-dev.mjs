@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { uploadScenarios } from "../workload.mjs";
+import { wranglerEnv } from "../../bin/wrangler-env.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const port = await new Promise((resolve) => {
@@ -11,7 +12,7 @@ const port = await new Promise((resolve) => {
     s.close(() => resolve(p));
   });
 });
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true", WRANGLER_SEND_ERROR_REPORTS: "false" };
+const env = wranglerEnv();
 const child = spawn(process.execPath, [`${root}/node_modules/wrangler/bin/wrangler.js`, "dev", "--port", String(port), "--ip", "127.0.0.1", "--var", "ADMIN_TOKEN:bench", "--var", "DEFAULT_WORDS_PER_SECOND:0", "--persist-to", `${root}/.wrangler/bench-state`, "--show-interactive-dev-session=false", "--log-level", "error"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { child.kill(sig); process.exit(0); });
 const url = `http://127.0.0.1:${port}`;
