@@ -69,10 +69,6 @@ export function turnOf(req: CanonicalRequest): number {
   return req.messages.filter((m) => m.role === "assistant").length + 1;
 }
 
-export function userMessages(req: CanonicalRequest): string[] {
-  return req.messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
-}
-
 export function firstUserMessage(req: CanonicalRequest): string | undefined {
   for (const m of req.messages) if (m.role === "user") return m.text;
   return undefined;
