@@ -3,12 +3,12 @@
 // `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
 // process tree, so every figure can be read as a ratio taken in one run on the same machine.
 //   node bench/compare.mjs [--duration 5] [--rounds 4] [--only node,peer] [--markdown docs/performance-table.md]
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import OpenAI from "openai";
+import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
@@ -33,20 +33,6 @@ const TARGETS = [
   { key: "wrangler", label: "mockllm `wrangler dev`", launcher: here("./servers/mockllm-wrangler-dev.mjs"), kind: "mockllm" },
   { key: "probe", label: "probe Worker (1 DO trip), Miniflare", launcher: here("./servers/probe-miniflare.mjs"), kind: "floor" },
 ].filter((t) => !values.only || values.only.split(",").includes(t.key));
-
-function start(target) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [target.launcher], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
-      if (url) resolve({ child, url, startMs: performance.now() - t0 });
-    });
-    child.on("exit", (code) => reject(new Error(`${target.label} exited with ${code}`)));
-  });
-}
 
 function cannon(url, body, connections, duration = DURATION) {
   return autocannon({
@@ -104,10 +90,6 @@ for (const t of TARGETS) {
 const sampler = setInterval(() => {
   for (const r of running) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
 }, 100);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? undefined : s[Math.floor((s.length - 1) / 2)];
-};
 const record = (r, key, value) => (r.runs[key] ??= []).push(value);
 try {
   for (const r of running) await cannon(r.url + r.p.json, JSON_BODY, 10, 2); // warm-up: JIT, caches
@@ -143,8 +125,7 @@ try {
   }
 } finally {
   clearInterval(sampler);
-  for (const r of running) r.child.kill("SIGTERM");
-  await Promise.all(running.map((r) => new Promise((res) => (r.child.exitCode !== null ? res() : r.child.once("exit", res)))));
+  await stopAll(running.map((r) => r.child));
 }
 
 const results = {};

@@ -125,6 +125,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     signal: request.signal,
     arrivedAt: Date.now(),
     ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
+    ...(ctx.directStream ? { directStream: (plan) => ctx.directStream!(plan) } : {}),
   };
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, surfaceFor(path));

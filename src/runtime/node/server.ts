@@ -3,9 +3,11 @@
  * fetch adapter, with session state in process and scenarios in memory over files and the bundled defaults.
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, ServerResponse, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
 import { internalError } from "../../routes/internal";
 import { parseScenarioDocument } from "../../scenario/document";
@@ -15,6 +17,7 @@ import { loadScenarioPaths, type ScenarioFiles } from "./files";
 import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
+import { sendPaced } from "./paced";
 import { putRecordingScenario, type RecordOptions } from "./record";
 
 export interface ServeOptions {
@@ -89,7 +92,13 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const listener = getRequestListener(
     async (request, { outgoing }) => {
       try {
-        return await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
+        // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
+        let paced: PacedPlan | undefined;
+        const direct = outgoing instanceof ServerResponse ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
+        const res = await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy(), ...direct });
+        if (paced === undefined) return res;
+        sendPaced(outgoing as ServerResponse, res, paced, waitUntil);
+        return RESPONSE_ALREADY_SENT;
       } catch (e) {
         return internalError(e);
       }
