@@ -12,10 +12,10 @@ import type { ChatRequest } from "./wire";
 /** Characters of tool-call arguments per fragment. */
 const ARGUMENT_FRAGMENT = 16;
 
-/** One chunk before encoding: its choice index, delta, finish reason, words of content, and the text it carries. */
+/** One chunk before encoding: its choice index, delta (as JSON), finish reason, words of content, and the text it carries. */
 interface ChunkDraft {
   index: number;
-  delta: Record<string, unknown>;
+  delta: string;
   finish: string | null;
   words: number;
   text: string;
@@ -25,15 +25,16 @@ interface ChunkDraft {
 function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDraft[] {
   const hasText = choice.text !== undefined && choice.text !== "";
   const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
-  const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta, finish: null, words, text });
-  const words = (piece: string) => Math.max(1, wordCount(piece));
+  const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta: JSON.stringify(delta), finish: null, words, text });
+  // A delta of one text field, serialised directly: the same bytes as JSON.stringify({ [field]: piece }).
+  const text = (field: string, piece: string): ChunkDraft => ({ index, delta: `{"${field}":${JSON.stringify(piece)}}`, finish: null, words: Math.max(1, wordCount(piece)), text: piece });
   const out: ChunkDraft[] = [
     // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.
     draft({ role: "assistant", content: hasText || !contentless ? "" : null, refusal: choice.refusal !== undefined ? "" : null }),
   ];
-  for (const piece of chunkWords(reasoningText(choice), chunkSize)) out.push(draft({ [choice.reasoningField]: piece }, piece, words(piece)));
-  for (const piece of chunkWords(choice.text ?? "", chunkSize)) out.push(draft({ content: piece }, piece, words(piece)));
-  for (const piece of chunkWords(choice.refusal ?? "", chunkSize)) out.push(draft({ refusal: piece }, piece, words(piece)));
+  for (const piece of chunkWords(reasoningText(choice), chunkSize)) out.push(text(choice.reasoningField, piece));
+  for (const piece of chunkWords(choice.text ?? "", chunkSize)) out.push(text("content", piece));
+  for (const piece of chunkWords(choice.refusal ?? "", chunkSize)) out.push(text("refusal", piece));
   chatToolCalls(choice).forEach((call, i) => {
     const head = { index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } };
     out.push(draft({ tool_calls: [head] }, call.function.name, 1));
@@ -78,16 +79,17 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   // JSON.stringify({ ...base, choices, usage?, obfuscation? }), without re-serialising `base` per chunk.
   const head = JSON.stringify(base).slice(0, -1);
   const usageNull = includeUsage ? `,"usage":null` : "";
-  const tail = (text: string) => (includeObfuscation ? `,"obfuscation":${JSON.stringify(obfuscation(`${id}#${n++}`, text, 10))}` : "");
+  // The padding's alphabet is letters and digits: quoted as is, no JSON escaping to do.
+  const tail = (text: string) => (includeObfuscation ? `,"obfuscation":"${obfuscation(`${id}#${n++}`, text, 10)}"` : "");
   const encode = (d: ChunkDraft): SseEvent => ({
-    data: `${head},"choices":[{"index":${d.index},"delta":${JSON.stringify(d.delta)},"logprobs":null,"finish_reason":${JSON.stringify(d.finish)}}]${usageNull}${tail(d.text)}}`,
+    data: `${head},"choices":[{"index":${d.index},"delta":${d.delta},"logprobs":null,"finish_reason":${d.finish === null ? "null" : JSON.stringify(d.finish)}}]${usageNull}${tail(d.text)}}`,
     words: d.words,
   });
 
   const choices = replyChoices(reply);
   const drafts = [
     ...interleave(choices.map((choice, c) => choiceDrafts(choice, c, reply.pacing.chunkWords))),
-    ...choices.map((choice, c): ChunkDraft => ({ index: c, delta: {}, finish: choice.finishReason, words: 0, text: "" })),
+    ...choices.map((choice, c): ChunkDraft => ({ index: c, delta: "{}", finish: choice.finishReason, words: 0, text: "" })),
   ];
   const events = drafts.map(encode);
   if (includeUsage) {
