@@ -24,9 +24,12 @@ import { jsonResponse } from "./http/json";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
+const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
+
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
-  for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
+  if (ALL_PATHS.has(path)) return true;
+  for (const below of BELOW_PATHS) if (path.startsWith(below)) return true;
   return surfaceFor(path) !== undefined;
 }
 

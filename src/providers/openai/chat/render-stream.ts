@@ -30,11 +30,12 @@ function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDra
   const hasText = choice.text !== undefined && choice.text !== "";
   const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
   const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta: JSON.stringify(delta), finish: null, words, text });
-  // Every piece holds `chunkSize` words but the last, which holds the rest: counted once per text, not per piece.
+  // Every piece holds `chunkSize` words but the last, which holds the rest: only the last is counted.
   const texts = (field: string, whole: string) => {
-    const total = wordCount(whole);
-    chunkWords(whole, chunkSize).forEach((piece, i) => {
-      out.push({ index, field, finish: null, words: Math.max(1, Math.min(chunkSize, total - i * chunkSize)), text: piece });
+    const pieces = chunkWords(whole, chunkSize);
+    const last = pieces.length - 1;
+    pieces.forEach((piece, i) => {
+      out.push({ index, field, finish: null, words: i < last ? chunkSize : Math.max(1, wordCount(piece)), text: piece });
     });
   };
   const out: ChunkDraft[] = [
