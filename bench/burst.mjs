@@ -5,6 +5,7 @@
 // connection per stream). Rounds alternate the targets' order; each figure is the median over the rounds.
 //   node bench/burst.mjs [--streams 1000] [--rounds 3] [--only node,peer,miniflare] [--markdown out.md]
 //                        [--profile DIR]   (mockllm's Node runtime writes a V8 CPU profile there when stopped)
+//                        [--baseline DIR]  (also another checkout's built Node runtime, DIR/dist/node: before and after)
 import http from "node:http";
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     only: { type: "string", default: "node,peer" },
     markdown: { type: "string" },
     profile: { type: "string" },
+    baseline: { type: "string" },
   },
 });
 const STREAMS = Number(values.streams);
@@ -36,6 +38,10 @@ const TARGETS = [
   { key: "peer", label: "peer (aimock 1.43)", launcher: here("./servers/aimock.mjs"), kind: "peer", idealMs: BURST_PACING.ttftMs + (WORDS + 1) * interval },
   { key: "miniflare", label: "mockllm Worker, Miniflare", launcher: here("./servers/mockllm-miniflare.mjs"), kind: "mockllm", idealMs: BURST_PACING.ttftMs + WORDS * interval },
 ].filter((t) => values.only.split(",").includes(t.key));
+if (values.baseline) {
+  const dist = `${values.baseline}/dist/node/index.js`;
+  TARGETS.unshift({ ...TARGETS.find((t) => t.key === "node") ?? { launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", idealMs: BURST_PACING.ttftMs + WORDS * interval }, key: "base", label: "mockllm Node runtime, baseline build", env: { MOCKLLM_NODE_DIST: dist } });
+}
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 const HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench", "content-length": Buffer.byteLength(BURST_BODY) };

@@ -2,12 +2,13 @@
 import { spawn } from "node:child_process";
 
 /**
- * Spawns `launcher` with this process's Node and resolves when it prints its URL, with the time that took.
+ * Spawns `launcher` (with `env` added to this process's environment) with this process's Node and resolves when it prints its URL, with the time that took.
  * @example const { child, url, startMs } = await start({ label: "peer", launcher: "bench/servers/aimock.mjs" })
  */
 export function start(target, nodeArgs = []) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, target.launcher], { stdio: ["ignore", "pipe", "inherit"] });
+  const env = target.env ? { ...process.env, ...target.env } : process.env;
+  const child = spawn(process.execPath, [...nodeArgs, target.launcher], { stdio: ["ignore", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {

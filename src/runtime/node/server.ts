@@ -20,6 +20,8 @@ import { NodeSessionStore } from "./sessions";
 import { sendPaced } from "./paced";
 import { putRecordingScenario, type RecordOptions } from "./record";
 
+const LISTEN_BACKLOG = 4096;
+
 export interface ServeOptions {
   /** Default 0: a free port. */
   port?: number;
@@ -112,7 +114,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
+    // A burst of clients connecting at once (a thousand streams) must not overflow the accept queue (Node's default
+    // is 511; the kernel caps this at net.core.somaxconn).
+    server.listen(opts.port ?? 0, host, LISTEN_BACKLOG, () => {
       server.off("error", reject);
       resolve();
     });
