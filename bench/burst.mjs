@@ -55,16 +55,16 @@ function stream(url) {
     const t0 = performance.now();
     let ttfb;
     let ttft;
-    let tail = "";
+    let tail = Buffer.alloc(0);
     let sawLast = false;
     const req = http.request(url, { method: "POST", agent, headers: HEADERS }, (res) => {
       ttfb = performance.now() - t0;
-      res.setEncoding("latin1");
+      // A word split across two reads is found where the last bytes of one meet the first of the next.
+      const has = (chunk, word) => chunk.includes(word) || (tail.length > 0 && Buffer.concat([tail, chunk.subarray(0, 8)]).includes(word));
       res.on("data", (chunk) => {
-        const text = tail + chunk;
-        if (ttft === undefined && text.includes("w000")) ttft = performance.now() - t0;
-        if (!sawLast && text.includes("w099")) sawLast = true;
-        tail = text.slice(-16);
+        if (ttft === undefined && has(chunk, "w000")) ttft = performance.now() - t0;
+        if (!sawLast && has(chunk, "w099")) sawLast = true;
+        tail = chunk.length >= 16 ? chunk.subarray(chunk.length - 16) : Buffer.concat([tail, chunk]).subarray(-16);
       });
       res.on("end", () => {
         const ok = res.statusCode === 200 && sawLast && tail.includes("[DONE]");

@@ -3,6 +3,7 @@
 // `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
 // process tree, so every figure can be read as a ratio taken in one run on the same machine.
 //   node bench/compare.mjs [--duration 5] [--rounds 4] [--only node,peer] [--markdown docs/performance-table.md]
+//                          [--baseline DIR]   (also another checkout's built Node runtime, DIR/dist/node)
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     markdown: { type: "string" },
     conversations: { type: "string", default: "200" },
     rounds: { type: "string", default: "4" },
+    // Another checkout whose built Node runtime (DIR/dist/node) runs beside this one: before and after in one run.
+    baseline: { type: "string" },
   },
 });
 const DURATION = Number(values.duration);
@@ -33,6 +36,10 @@ const TARGETS = [
   { key: "wrangler", label: "mockllm `wrangler dev`", launcher: here("./servers/mockllm-wrangler-dev.mjs"), kind: "mockllm" },
   { key: "probe", label: "probe Worker (1 DO trip), Miniflare", launcher: here("./servers/probe-miniflare.mjs"), kind: "floor" },
 ].filter((t) => !values.only || values.only.split(",").includes(t.key));
+if (values.baseline) {
+  const env = { MOCKLLM_NODE_DIST: `${values.baseline}/dist/node/index.js` };
+  TARGETS.unshift({ key: "base", label: "mockllm Node runtime, baseline build", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", env });
+}
 
 function cannon(url, body, connections, duration = DURATION) {
   return autocannon({

@@ -53,7 +53,7 @@ function start(out: FakeOut, opts: { p?: Partial<Pacing>; startAt?: number; end?
 
 describe("Node runtime: paced streams on one shared timer", () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: 1_000_000 });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "Date"], now: 1_000_000 });
   });
   afterEach(async () => {
     // The writer's heap and timer are the module's: let every stream of this test go before the clock is real again.
@@ -66,6 +66,9 @@ describe("Node runtime: paced streams on one shared timer", () => {
     const out = new FakeOut();
     const s = start(out);
     expect(out.head).toEqual({ status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "x-request-id": "req_1" } });
+    // Nothing is written until the requests that arrived with this one are handled (the next turn of the loop).
+    expect(out.writes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(0);
     expect(out.writes).toEqual(["data: role\n\n"]);
     expect(out.flushed).toBe(0);
     await vi.advanceTimersByTimeAsync(198);
@@ -87,9 +90,10 @@ describe("Node runtime: paced streams on one shared timer", () => {
     expect(s.ended()).toBe(true);
   });
 
-  it("nothing due yet: the head goes out alone at once", () => {
+  it("nothing due yet: the head goes out alone at once", async () => {
     const out = new FakeOut();
     start(out, { events: EVENTS.slice(1), p: { ttftMs: 50 } });
+    await vi.advanceTimersByTimeAsync(0);
     expect(out.head?.status).toBe(200);
     expect(out.flushed).toBe(1);
     expect(out.writes).toEqual([]);
@@ -98,6 +102,8 @@ describe("Node runtime: paced streams on one shared timer", () => {
   it("a thousand open streams share one timer and each keeps its own schedule", async () => {
     const outs = Array.from({ length: 1000 }, () => new FakeOut());
     outs.forEach((out, i) => start(out, { startAt: Date.now() - (i % 10) }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(outs.every((o) => o.writes.length === 1)).toBe(true);
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(195);
     // Started 0–9 ms before now, first word due 200 ms after its start, events within 1 ms of a tick go on it: at 195 ms
@@ -124,9 +130,18 @@ describe("Node runtime: paced streams on one shared timer", () => {
     expect(s.ended()).toBe(true);
   });
 
+  it("a client gone before its head is sent gets nothing written", async () => {
+    const out = new FakeOut();
+    const s = start(out);
+    out.destroy();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect([out.writes, out.flushed, out.ended, s.ended()]).toEqual([[], 0, undefined, true]);
+  });
+
   it("stops at a client disconnect: no write after it, and the stream counts as ended", async () => {
     const out = new FakeOut();
     const s = start(out);
+    await vi.advanceTimersByTimeAsync(0);
     out.destroy();
     await vi.advanceTimersByTimeAsync(0);
     expect(s.ended()).toBe(true);
@@ -139,6 +154,7 @@ describe("Node runtime: paced streams on one shared timer", () => {
   it("waits for a slow reader to drain, then writes everything due in one write", async () => {
     const out = new FakeOut();
     start(out, { events: [...EVENTS.slice(0, 3), { data: "three", words: 1 }, { data: "[DONE]" }] });
+    await vi.advanceTimersByTimeAsync(0);
     out.writableNeedDrain = true;
     await vi.advanceTimersByTimeAsync(350);
     expect(out.writes).toEqual(["data: role\n\n"]);

@@ -128,9 +128,27 @@ export function sendPaced(out: ServerResponse, res: Response, plan: PacedPlan, w
   waitUntil(new Promise<void>((resolve) => (finish = resolve)));
   const s: Live = { out, plan, next: 0, at: plan.startAt + (plan.due[0] ?? 0), finish };
   out.once("close", finish);
-  // What is due already goes out with the head, in one write; else the head goes out alone, at once.
-  if (s.at > Date.now() + EARLY_MS) out.flushHeaders();
-  else if (!serve(s, Date.now() + EARLY_MS)) return;
-  push(s);
+  // The first write waits for the requests that arrived with this one to be handled (a burst's heads then go out
+  // together, after its requests are read, instead of each delaying the next request by a write).
+  if (starting.push(s) === 1) setImmediate(begin);
+}
+
+/** Streams whose head is not sent yet. */
+let starting: Live[] = [];
+
+function begin(): void {
+  const batch = starting;
+  starting = [];
+  const now = Date.now() + EARLY_MS;
+  for (const s of batch) {
+    if (s.out.destroyed) {
+      s.finish();
+      continue;
+    }
+    // What is due already goes out with the head, in one write; else the head goes out alone, at once.
+    if (s.at > now) s.out.flushHeaders();
+    else if (!serve(s, now)) continue;
+    push(s);
+  }
   arm();
 }
