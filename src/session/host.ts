@@ -5,6 +5,7 @@
  */
 import type { Scenario } from "../scenario/schema";
 import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
+import { closeMcpSession, mcpCallsView, mcpRequest, type McpInput, type McpResult, type McpStorage } from "./mcp";
 import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
@@ -16,6 +17,7 @@ export class SessionHost implements Session {
     storage: SessionStorage,
     private readonly responses: ResponsesStorage,
     private readonly recorded: RecordingStorage,
+    private readonly mcpStorage: McpStorage,
   ) {
     this.core = new SessionCore(storage);
   }
@@ -25,7 +27,9 @@ export class SessionHost implements Session {
   }
 
   state(current?: Scenario): SessionView {
-    return this.core.state(current);
+    const view = this.core.state(current);
+    const calls = mcpCallsView(this.core.snapshot({ version: "" })?.document ?? current, this.mcpStorage.state());
+    return calls.length > 0 ? { ...view, mcpCalls: calls } : view;
   }
 
   requests(): JournalEntry[] {
@@ -34,6 +38,7 @@ export class SessionHost implements Session {
 
   reset(): { reset: true } {
     this.recorded.clear();
+    this.mcpStorage.clear();
     return this.core.reset();
   }
 
@@ -43,6 +48,14 @@ export class SessionHost implements Session {
 
   recording(): RecordedStep[] {
     return this.recorded.steps();
+  }
+
+  mcp(input: McpInput): McpResult | NeedsDocument {
+    return mcpRequest(this.mcpStorage, { snapshot: (i) => this.core.snapshot(i), journal: (e) => this.core.journalEntry(e) }, input);
+  }
+
+  closeMcp(mcpSession: string): boolean {
+    return closeMcpSession(this.mcpStorage, mcpSession);
   }
 
   noteMember(key: string): void {

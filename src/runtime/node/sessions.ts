@@ -4,6 +4,7 @@
  */
 import { SessionHost } from "../../session/host";
 import type { Session, SessionStore } from "../../session/types";
+import { MemoryMcpStorage } from "./memory-mcp";
 import { MemoryRecordingStorage } from "./memory-recording";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
@@ -13,7 +14,7 @@ class NodeSession extends SessionHost {
     private readonly responsesStorage: MemoryResponsesStorage,
     changed: () => void,
   ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed));
+    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), new MemoryMcpStorage(data, changed));
   }
 
   dump(): MemorySessionData {

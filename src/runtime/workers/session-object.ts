@@ -7,9 +7,11 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import type { McpInput, McpResult } from "../../session/mcp";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import type { WorkerEnv } from "./env";
+import { SqlMcpStorage } from "./sql-mcp";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
@@ -19,7 +21,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
-    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql));
+    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql), new SqlMcpStorage(ctx.storage.sql));
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
@@ -44,6 +46,14 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   recording(): RecordedStep[] {
     return this.host.recording();
+  }
+
+  mcp(input: McpInput): McpResult | NeedsDocument {
+    return this.host.mcp(input);
+  }
+
+  closeMcp(mcpSession: string): boolean {
+    return this.host.closeMcp(mcpSession);
   }
 
   noteMember(key: string): void {
