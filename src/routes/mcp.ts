@@ -122,7 +122,8 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
       continue;
     }
     const wire = { method: "POST", path: "/mcp", headers: redactHeaders(request.headers), body: journalBody(JSON.stringify(raw), raw) };
-    const result = await ask(session, { ...base, mcpSession, message: parsed.message, wire }, stored);
+    const newMcpSession = parsed.message.method === "initialize" ? `mcp-${crypto.randomUUID()}` : "";
+    const result = await ask(session, { ...base, mcpSession, newMcpSession, message: parsed.message, wire }, stored);
     if (result.kind === "unknown-session") {
       return rpcFailure(404, parsed.message.id ?? null, { code: SESSION_NOT_FOUND, message: "Session not found" });
     }

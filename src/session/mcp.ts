@@ -7,7 +7,6 @@
 import type { McpCallState } from "../mcp/calls";
 import type { RpcMessage, RpcResponse } from "../mcp/protocol";
 import { answer } from "../mcp/server";
-import { stableHex } from "../http/hash";
 import { mcpCallId, type McpCall, type McpError, type McpToolResult } from "../scenario/mcp-schema";
 import type { Scenario } from "../scenario/schema";
 import type { JournalDraft, NeedsDocument, NextInput, SessionView, Snapshot } from "./core";
@@ -19,8 +18,6 @@ export interface McpStorage {
   state(): McpCallState;
   bumpAttempt(index: number): void;
   markUsed(index: number): void;
-  /** MCP sessions opened so far (since the last reset), closed ones included: the next id derives from it. */
-  opened(): number;
   /** Notes an open MCP session, keeping the newest `limit`. */
   open(id: string, limit: number): void;
   isOpen(id: string): boolean;
@@ -48,6 +45,8 @@ export interface McpInput {
   document?: Scenario;
   /** The `Mcp-Session-Id` header; null when absent (accepted: a client that keeps no session). */
   mcpSession: string | null;
+  /** The id an `initialize` opens (the route draws it at random, so ids never repeat, also across resets). */
+  newMcpSession: string;
   message: RpcMessage;
   wire: NextInput["wire"];
 }
@@ -74,11 +73,6 @@ export interface McpDeps {
   journal(entry: JournalDraft): number;
 }
 
-/** An Mcp-Session-Id: deterministic from (scenario, session, how many were opened), visible ASCII. */
-export function mcpSessionId(scenario: string, session: string, n: number): string {
-  return `mcp-${stableHex(`${scenario}/${session}/mcp/${n}`, 32)}`;
-}
-
 /**
  * Answers one message: checks the MCP session, decides with the pure server, applies the change, journals a
  * `tools/call`.
@@ -95,9 +89,8 @@ export function mcpRequest(storage: McpStorage, deps: McpDeps, input: McpInput, 
   const base = { kind: "answer" as const, response: decision.response, responseMode, delayMs: decision.delayMs, version: snap.version };
 
   if (decision.open) {
-    const id = mcpSessionId(input.scenario, input.session, storage.opened() + 1);
-    storage.open(id, MCP_SESSION_LIMIT);
-    return { ...base, mcpSession: id };
+    storage.open(input.newMcpSession, MCP_SESSION_LIMIT);
+    return { ...base, mcpSession: input.newMcpSession };
   }
   if (!decision.call) return base;
 

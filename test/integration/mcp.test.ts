@@ -78,7 +78,7 @@ async function initialize(path: string, protocolVersion = "2025-06-18"): Promise
   const res = await post(path, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
   expect(res.status).toBe(200);
   const sid = res.headers.get("mcp-session-id");
-  expect(sid).toMatch(/^mcp-[0-9a-f]{32}$/);
+  expect(sid).toMatch(/^mcp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   return { sid: sid!, body: (await res.json()) as Json };
 }
 

@@ -9,7 +9,6 @@ export interface MemoryMcpData {
   attempts: Record<string, number>;
   /** Open MCP sessions, oldest first. */
   sessions: string[];
-  opened: number;
 }
 
 export class MemoryMcpStorage implements McpStorage {
@@ -19,7 +18,7 @@ export class MemoryMcpStorage implements McpStorage {
   ) {}
 
   private get mcp(): MemoryMcpData {
-    return (this.data.mcp ??= { used: [], attempts: {}, sessions: [], opened: 0 });
+    return (this.data.mcp ??= { used: [], attempts: {}, sessions: [] });
   }
 
   state(): McpCallState {
@@ -37,13 +36,8 @@ export class MemoryMcpStorage implements McpStorage {
     this.changed();
   }
 
-  opened(): number {
-    return this.data.mcp?.opened ?? 0;
-  }
-
   open(id: string, limit: number): void {
     const m = this.mcp;
-    m.opened++;
     m.sessions = [...m.sessions.filter((s) => s !== id), id].slice(-limit);
     this.changed();
   }

@@ -1,6 +1,5 @@
 /**
- * `McpStorage` over a Durable Object's SQLite: entries used, attempts per entry, open MCP sessions, and how many
- * were opened (the next Mcp-Session-Id derives from it).
+ * `McpStorage` over a Durable Object's SQLite: entries used, attempts per entry, open MCP sessions (oldest first).
  */
 import type { McpCallState } from "../../mcp/calls";
 import type { McpStorage } from "../../session/mcp";
@@ -30,20 +29,14 @@ export class SqlMcpStorage implements McpStorage {
     this.sql.exec(`INSERT OR IGNORE INTO mcp_used (idx) VALUES (?)`, index);
   }
 
-  opened(): number {
-    // Closed sessions leave no row, so the count lives in the highest n ever given (kept by a sentinel row).
-    return this.sql.exec<{ n: number }>(`SELECT COALESCE(MAX(n), 0) AS n FROM mcp_sessions`).one().n;
-  }
-
   open(id: string, limit: number): void {
-    const n = this.opened() + 1;
+    const n = this.sql.exec<{ n: number }>(`SELECT COALESCE(MAX(n), 0) + 1 AS n FROM mcp_sessions`).one().n;
     this.sql.exec(`INSERT OR REPLACE INTO mcp_sessions (id, n) VALUES (?, ?)`, id, n);
-    this.sql.exec(`DELETE FROM mcp_sessions WHERE n <= ? AND id != ''`, n - limit);
-    this.sql.exec(`INSERT OR REPLACE INTO mcp_sessions (id, n) VALUES ('', ?)`, n);
+    this.sql.exec(`DELETE FROM mcp_sessions WHERE n <= ?`, n - limit);
   }
 
   isOpen(id: string): boolean {
-    return id !== "" && this.sql.exec(`SELECT 1 FROM mcp_sessions WHERE id = ?`, id).toArray().length > 0;
+    return this.sql.exec(`SELECT 1 FROM mcp_sessions WHERE id = ?`, id).toArray().length > 0;
   }
 
   close(id: string): boolean {
