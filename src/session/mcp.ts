@@ -9,6 +9,7 @@ import type { RpcMessage, RpcResponse } from "../mcp/protocol";
 import { answer } from "../mcp/server";
 import { mcpCallId, type McpCall, type McpError, type McpToolResult } from "../scenario/mcp-schema";
 import type { Scenario } from "../scenario/schema";
+import type { CanonicalView } from "./canonical-view";
 import type { JournalDraft, NeedsDocument, NextInput, SessionView, Snapshot } from "./core";
 
 /** Most MCP sessions one session keeps open; opening another closes the oldest. */
@@ -26,8 +27,11 @@ export interface McpStorage {
   clear(): void;
 }
 
-/** The journal's view of a `tools/call`. */
-export interface McpCanonicalView {
+/**
+ * The journal's view of a `tools/call`: the model view's fields (so tools reading `answered` keep working: the
+ * result's text, nothing for an error) plus the call's `tool`, `arguments`, `result` and `error`.
+ */
+export interface McpCanonicalView extends CanonicalView {
   tool: string;
   arguments: Record<string, unknown>;
   /** The tool result answered; null when an error was. */
@@ -114,12 +118,7 @@ export function mcpRequest(storage: McpStorage, deps: McpDeps, input: McpInput, 
     reasons,
     request: input.wire,
     status: 200,
-    canonical: {
-      tool: toolCall.tool,
-      arguments: toolCall.arguments,
-      result: d.kind === "answer" ? (d.result ?? null) : null,
-      error: d.kind === "mismatch" ? d.error : (d.error ?? null),
-    },
+    canonical: mcpCanonical(toolCall, d.kind === "answer" ? (d.result ?? null) : null, d.kind === "mismatch" ? d.error : (d.error ?? null), responseMode),
   });
   return {
     ...base,
@@ -141,4 +140,26 @@ export function mcpCallsView(doc: Scenario | undefined, state: McpCallState): No
     attempts: state.attempts[String(i)] ?? 0,
     consume: call.consume !== false,
   }));
+}
+
+function mcpCanonical(
+  call: { tool: string; arguments: Record<string, unknown> },
+  result: McpToolResult | null,
+  error: McpError | null,
+  responseMode: "json" | "sse",
+): McpCanonicalView {
+  const text = (result?.content ?? []).flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n\n");
+  return {
+    tools: [],
+    toolResults: [],
+    lastUserMessage: null,
+    answered: result ? { text: text === "" ? null : text, toolCalls: [] } : null,
+    model: "",
+    stream: responseMode === "sse",
+    usage: null,
+    tool: call.tool,
+    arguments: call.arguments,
+    result,
+    error,
+  };
 }

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AdminClient } from "../../src/client/admin";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -95,7 +96,13 @@ describe.each(["json", "sse"] as const)("MCP SDK client, responseMode %s", (mode
     expect((miss as McpError).code).toBe(-32602);
     expect((miss as McpError).message).toContain('no mcp call matches; nearest call "paris" failed');
     await client.close();
-    const journal = await h.journal(name, "fail");
+    // The toolkit's admin client parses MCP entries and verify's MCP fields.
+    const adminClient = new AdminClient({ url: h.url, token: h.adminToken });
+    const journal = await adminClient.journal(name, "fail");
+    expect(journal[3]!.canonical).toMatchObject({ tool: "get_weather", arguments: { city: "Atlantis" }, result: { isError: true }, answered: { text: "no such place" } });
+    const verdict = await adminClient.verify(name, "fail");
+    expect(verdict.unusedMcpCalls?.map((c) => c.id)).toEqual(["paris", "slow"]);
+    expect(verdict.mismatches[0]!.mcp).toEqual({ tool: "get_weather", arguments: { city: "Rome" } });
     expect(journal.map((e) => `${e.surface} ${e.step} ${e.outcome}`)).toEqual([
       "mcp flaky failure",
       "mcp flaky failure",

@@ -242,12 +242,20 @@ describe("MCP tools/call", () => {
       ["mcp", "tools/call", "boom", "mismatch"],
     ]);
     expect(journal[0]!.canonical).toEqual({
+      tools: [],
+      toolResults: [],
+      lastUserMessage: null,
+      answered: { text: "18C in Paris (calls)", toolCalls: [] },
+      model: "",
+      stream: false,
+      usage: null,
       tool: "get_weather",
       arguments: { city: "Paris", days: 2 },
       result: { content: [{ type: "text", text: "18C in Paris (calls)" }] },
       error: null,
     });
     expect(journal[1]!.reasons).toEqual(["attempt 1: scripted error -32603"]);
+    expect(journal[1]!.canonical).toMatchObject({ answered: null, result: null, error: { code: -32603, message: "mockllm: scripted failure 1 of 2" } });
     expect(journal[0]!.request.body.params.name).toBe("get_weather");
   });
 
