@@ -146,3 +146,38 @@ describe.each(["json", "sse"] as const)("MCP SDK client, responseMode %s", (mode
     await second.client.close();
   });
 });
+
+describe("bundled scenarios/mcp-weather.json: one script for both sides of the tool loop", () => {
+  it("OpenAI SDK for the model, MCP SDK for the tool (busy once, then the answer), verify ok", async () => {
+    const { default: OpenAI } = await import("openai");
+    const session = `${h.url}/s/mcp-weather/loop`;
+    const openai = new OpenAI({ baseURL: `${session}/v1`, apiKey: "sk-test", maxRetries: 0 });
+    const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    const messages: Parameters<typeof openai.chat.completions.create>[0]["messages"] = [{ role: "user", content: "What is the weather in Paris?" }];
+    const first = await openai.chat.completions.create({ model: "gpt-4o-mini", messages, tools });
+    const toolCall = first.choices[0]!.message.tool_calls![0]!;
+    expect(toolCall.type === "function" && toolCall.function.name).toBe("get_weather");
+    const args = JSON.parse(toolCall.type === "function" ? toolCall.function.arguments : "{}") as Record<string, unknown>;
+
+    const { client } = await connect(`${session}/mcp`);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["get_weather"]);
+    const busy = await client.callTool({ name: "get_weather", arguments: args }).catch((e: unknown) => e);
+    expect((busy as McpError).code).toBe(-32000);
+    const result = await client.callTool({ name: "get_weather", arguments: args });
+    expect(textOf(result)).toBe("18C and sunny in Paris");
+    await client.close();
+
+    messages.push(first.choices[0]!.message, { role: "tool", tool_call_id: toolCall.id, content: textOf(result) });
+    const second = await openai.chat.completions.create({ model: "gpt-4o-mini", messages, tools });
+    expect(second.choices[0]!.message.content).toBe("It is 18C and sunny in Paris.");
+    const verdict = await (await h.admin("/sessions/mcp-weather/loop/verify")).json();
+    expect(verdict).toMatchObject({ ok: true, unusedSteps: [], unusedMcpCalls: [], mismatches: [] });
+    const journal = await h.journal("mcp-weather", "loop");
+    expect(journal.map((e) => `${e.provider} ${e.step} ${e.outcome}`)).toEqual([
+      "openai ask-tool response",
+      "mcp paris failure",
+      "mcp paris response",
+      "openai answer response",
+    ]);
+  });
+});
