@@ -6,6 +6,7 @@ import { describeStringMatch, show } from "../scenario/matchers";
 import { mcpCallId, type McpCall } from "../scenario/mcp-schema";
 import type { Scenario } from "../scenario/schema";
 import type { JournalEntry, McpJournalEntry, SessionView } from "./core";
+import type { CoverageStep } from "./verify";
 
 export interface UnusedMcpCall {
   id: string;
@@ -17,16 +18,8 @@ export interface UnusedMcpCall {
   attempts: number;
 }
 
-export interface CoverageMcpCall {
-  id: string;
-  index: number;
-  /** Sessions in which the entry answered (not only failed). */
-  sessions: number;
-  attempts: number;
-  failures: number;
-  mismatches: number;
-  match: string;
-}
+/** Per `mcp.calls` entry, as coverage counts steps: sessions it answered in, attempts, failures, mismatches. */
+export type CoverageMcpCall = CoverageStep;
 
 export function isMcpEntry(e: JournalEntry): e is McpJournalEntry {
   return e.surface === "mcp";

@@ -143,37 +143,26 @@ export const SessionListSchema = z.array(
 );
 export type SessionListing = z.output<typeof SessionListSchema>[number];
 
+/** One step's (or MCP call entry's) use across sessions. */
+const CoverageEntrySchema = z.looseObject({
+  id: z.string(),
+  index: z.number(),
+  /** Sessions in which the step answered. */
+  sessions: z.number(),
+  attempts: z.number(),
+  failures: z.number(),
+  mismatches: z.number(),
+  match: z.string().optional(),
+});
+
 export const CoverageSchema = z.looseObject({
   scenario: z.string(),
   version: z.string(),
   /** Sessions looked at. */
   sessions: z.number(),
-  steps: z.array(
-    z.looseObject({
-      id: z.string(),
-      index: z.number(),
-      /** Sessions in which the step answered. */
-      sessions: z.number(),
-      attempts: z.number(),
-      failures: z.number(),
-      mismatches: z.number(),
-      match: z.string().optional(),
-    }),
-  ),
+  steps: z.array(CoverageEntrySchema),
   /** Per `mcp.calls` entry; absent when the scenario scripts none. */
-  mcpCalls: z
-    .array(
-      z.looseObject({
-        id: z.string(),
-        index: z.number(),
-        sessions: z.number(),
-        attempts: z.number(),
-        failures: z.number(),
-        mismatches: z.number(),
-        match: z.string(),
-      }),
-    )
-    .optional(),
+  mcpCalls: z.array(CoverageEntrySchema).optional(),
 });
 export type Coverage = z.output<typeof CoverageSchema>;
 
