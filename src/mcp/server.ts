@@ -6,7 +6,19 @@ import { mcpCallId, type McpBlock, type McpCall } from "../scenario/mcp-schema";
 import type { Scenario } from "../scenario/schema";
 import { expandStrings } from "../scenario/templates";
 import { decideCall, type CallDecision, type McpCallState, type ToolCall } from "./calls";
-import { negotiateVersion, RPC, rpcError, rpcResult, type RpcId, type RpcMessage, type RpcResponse } from "./protocol";
+import {
+  envelopeVersion,
+  MCP_PROTOCOL_VERSIONS,
+  MODERN_MCP_VERSIONS,
+  negotiateVersion,
+  RPC,
+  rpcError,
+  rpcResult,
+  SERVER_INFO_META_KEY,
+  type RpcId,
+  type RpcMessage,
+  type RpcResponse,
+} from "./protocol";
 
 export interface McpContext {
   scenario: string;
@@ -55,17 +67,45 @@ function listedTools(mcp: McpBlock | undefined) {
   return (mcp?.tools ?? []).map((t) => ({ ...t, inputSchema: t.inputSchema ?? { type: "object" } }));
 }
 
+const CAPABILITIES = { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false }, prompts: { listChanged: false } };
+
+function serverInfo(ctx: McpContext) {
+  return { name: `mockllm/${ctx.scenario}`, version: ctx.version };
+}
+
 function initialize(id: RpcId, msg: RpcMessage, doc: Scenario, ctx: McpContext): McpDecision {
   const requested = str(msg.params, "protocolVersion");
   if (requested === undefined) return invalidParams(id, "initialize: params.protocolVersion (a string) is required");
   const protocolVersion = negotiateVersion(requested);
   const result = {
     protocolVersion,
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: false, listChanged: false }, prompts: { listChanged: false } },
-    serverInfo: { name: `mockllm/${ctx.scenario}`, version: ctx.version },
+    capabilities: CAPABILITIES,
+    serverInfo: serverInfo(ctx),
     ...(doc.mcp?.instructions !== undefined ? { instructions: doc.mcp.instructions } : {}),
   };
   return { ...NONE, response: rpcResult(id, result), open: { protocolVersion } };
+}
+
+/** 2026-07-28 `server/discover`: the versions, capabilities and instructions, with no session opened. */
+function discover(id: RpcId, doc: Scenario, ctx: McpContext): McpDecision {
+  const result = {
+    supportedVersions: [...[...MCP_PROTOCOL_VERSIONS].reverse(), ...MODERN_MCP_VERSIONS],
+    capabilities: CAPABILITIES,
+    ...(doc.mcp?.instructions !== undefined ? { instructions: doc.mcp.instructions } : {}),
+    resultType: "complete",
+    _meta: { [SERVER_INFO_META_KEY]: serverInfo(ctx) },
+  };
+  return { ...NONE, response: rpcResult(id, result) };
+}
+
+/** A 2026-07-28 request whose `_meta` names a version this server does not speak: -32022 with the supported ones. */
+function envelopeError(id: RpcId, msg: RpcMessage): McpDecision | undefined {
+  const v = envelopeVersion(msg);
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") return invalidParams(id, "the protocol-version envelope value must be a string");
+  if ((MODERN_MCP_VERSIONS as readonly string[]).includes(v)) return undefined;
+  const error = { code: RPC.unsupportedProtocolVersion, message: `Unsupported protocol version: ${v}`, data: { supported: [...MODERN_MCP_VERSIONS], requested: v } };
+  return { ...NONE, response: rpcError(id, error) };
 }
 
 function callTool(id: RpcId, msg: RpcMessage, doc: Scenario, state: McpCallState, ctx: McpContext): McpDecision {
@@ -113,12 +153,32 @@ function getPrompt(id: RpcId, msg: RpcMessage, doc: Scenario, ctx: McpContext): 
  * @example answer(doc, { used: [], attempts: {} }, { id: 1, method: "tools/list" }, ctx).response
  */
 export function answer(doc: Scenario, state: McpCallState, msg: RpcMessage, ctx: McpContext): McpDecision {
+  const decision = dispatch(doc, state, msg, ctx);
+  return envelopeVersion(msg) === undefined ? decision : modernResult(decision, msg.method);
+}
+
+/** Results a 2026-07-28 client may cache: they carry `ttlMs` and `cacheScope` (0 and private: never cached). */
+const CACHEABLE = new Set(["server/discover", "tools/list", "resources/list", "resources/templates/list", "resources/read", "prompts/list"]);
+
+/** A 2026-07-28 result carries `resultType` ("complete": nothing more to ask the client), cacheable ones caching. */
+function modernResult(decision: McpDecision, method: string): McpDecision {
+  const r = decision.response;
+  if (r === null || !("result" in r)) return decision;
+  const caching = CACHEABLE.has(method) ? { ttlMs: 0, cacheScope: "private" } : {};
+  return { ...decision, response: { ...r, result: { ...r.result, resultType: "complete", ...caching } } };
+}
+
+function dispatch(doc: Scenario, state: McpCallState, msg: RpcMessage, ctx: McpContext): McpDecision {
   const id = msg.id;
   if (id === undefined) return { ...NONE, response: null };
+  const bad = envelopeError(id, msg);
+  if (bad) return bad;
   const mcp = doc.mcp;
   switch (msg.method) {
     case "initialize":
       return initialize(id, msg, doc, ctx);
+    case "server/discover":
+      return discover(id, doc, ctx);
     case "ping":
       return { ...NONE, response: rpcResult(id, {}) };
     case "tools/list":

@@ -61,10 +61,10 @@ export function sseResponse(out: Outgoing[], exec: Exec, headers: Record<string,
 }
 
 /** A JSON response once the last message is due: the answers only (progress needs a stream). */
-export async function jsonAnswer(answers: Outgoing[], batch: boolean, exec: Exec, headers: Record<string, string>): Promise<Response> {
+export async function jsonAnswer(answers: Outgoing[], batch: boolean, exec: Exec, headers: Record<string, string>, status = 200): Promise<Response> {
   const due = Math.max(0, ...answers.map((m) => m.at));
   const start = exec.arrivedAt ?? Date.now();
   await sleep(due - (Date.now() - start), exec.signal);
   const body = batch ? answers.map((a) => a.message) : answers[0]?.message;
-  return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", ...headers } });
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }

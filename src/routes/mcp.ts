@@ -7,7 +7,18 @@
  */
 import { journalBody, MAX_BODY_BYTES, readLimited, redactHeaders } from "../http/body";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
-import { DEFAULT_HEADER_VERSION, isSupportedVersion, MCP_PROTOCOL_VERSIONS, RPC, rpcError, type RpcErrorObject, type RpcId } from "../mcp/protocol";
+import {
+  DEFAULT_HEADER_VERSION,
+  envelopeVersion,
+  isSupportedVersion,
+  MCP_PROTOCOL_VERSIONS,
+  MODERN_ERROR_STATUS,
+  MODERN_MCP_VERSIONS,
+  RPC,
+  rpcError,
+  type RpcErrorObject,
+  type RpcId,
+} from "../mcp/protocol";
 import { parseMessage } from "../mcp/wire";
 import type { Runtime } from "../runtime/types";
 import { closest } from "../scenario/hints";
@@ -82,7 +93,7 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
 
   const version = request.headers.get("mcp-protocol-version")?.trim();
   if (version !== undefined && !isSupportedVersion(version)) {
-    return invalid(400, `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${MCP_PROTOCOL_VERSIONS.join(", ")})`);
+    return invalid(400, `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${[...MCP_PROTOCOL_VERSIONS, ...MODERN_MCP_VERSIONS].join(", ")})`);
   }
   const length = Number(request.headers.get("content-length") ?? "0");
   const text = length > MAX_BODY_BYTES ? undefined : await readLimited(request, MAX_BODY_BYTES);
@@ -108,6 +119,8 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
   const answers: Outgoing[] = [];
   let at = 0;
   let mode: "json" | "sse" = stored.scenario.mcp?.responseMode ?? "json";
+  /** A single 2026-07-28 request answered with an error gets that error's HTTP status (400, 404). */
+  let status = 200;
 
   for (const raw of messages) {
     const parsed = parseMessage(raw);
@@ -123,7 +136,9 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
     }
     const wire = { method: "POST", path: "/mcp", headers: redactHeaders(request.headers), body: journalBody(JSON.stringify(raw), raw) };
     const newMcpSession = parsed.message.method === "initialize" ? `mcp-${crypto.randomUUID()}` : "";
-    const result = await ask(session, { ...base, mcpSession, newMcpSession, message: parsed.message, wire }, stored);
+    // A 2026-07-28 request is stateless: no MCP session, whatever header it carries.
+    const modern = envelopeVersion(parsed.message) !== undefined;
+    const result = await ask(session, { ...base, mcpSession: modern ? null : mcpSession, newMcpSession, message: parsed.message, wire }, stored);
     if (result.kind === "unknown-session") {
       return rpcFailure(404, parsed.message.id ?? null, { code: SESSION_NOT_FOUND, message: "Session not found" });
     }
@@ -136,6 +151,7 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
       if (result.journal.step !== null) headers["x-mockllm-step"] = result.journal.step;
     }
     if (result.response === null) continue;
+    if (modern && !batch && "error" in result.response) status = MODERN_ERROR_STATUS[result.response.error.code] ?? 200;
     if (result.progress) out.push(...progressMessages(at, result.delayMs, result.progress.token, result.progress.steps));
     at += result.delayMs;
     answers.push({ at, message: result.response });
@@ -147,7 +163,7 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
     const events = [...out, ...answers].sort((a, b) => a.at - b.at);
     return sseResponse(events, exec, headers);
   }
-  return jsonAnswer(answers, batch, exec, headers);
+  return jsonAnswer(answers, batch, exec, headers, status);
 }
 
 /** One message to the session: the version first, the scenario document only if the session has no snapshot yet. */

@@ -1,5 +1,6 @@
 /**
- * The official Python MCP client (`mcp` on PyPI) against the bundled mcp-weather scenario, on both runtimes. Runs
+ * The official Python MCP client (`mcp` on PyPI, 2.3: handshake versions and the stateless 2026-07-28 revision)
+ * against the bundled mcp-weather scenario, on both runtimes. Runs
  * with the Python named by MCP_PYTHON (default `python3`) when it can `import mcp`; skipped with a message otherwise
  * (e.g. `python3 -m venv /tmp/mcp && /tmp/mcp/bin/pip install mcp`, then MCP_PYTHON=/tmp/mcp/bin/python).
  */
@@ -30,8 +31,12 @@ afterAll(async () => {
 });
 
 describe.skipIf(!have)("Python MCP client", () => {
-  it.each(["auto", "legacy"])("mode %s: lists, fails once then answers, isError, prompt, resource; journal", async (mode) => {
-    const session = `py-${mode}`;
+  it.each([
+    ["auto", "2026-07-28"],
+    ["legacy", "2025-11-25"],
+    ["2026-07-28", "2026-07-28"],
+  ])("mode %s (speaks %s): lists, fails once then answers, isError, prompt, resource; journal", async (mode, spoken) => {
+    const session = `py-${mode.replaceAll("-", "")}`;
     const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, `${h.url}/s/mcp-weather/${session}/mcp`, mode], { timeout: 60_000 });
     const lines = stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([
@@ -44,5 +49,9 @@ describe.skipIf(!have)("Python MCP client", () => {
     ]);
     const journal = await h.journal("mcp-weather", session);
     expect(journal.map((e) => `${e.step} ${e.outcome}`)).toEqual(["paris failure", "paris response", "unknown-city response"]);
+    // auto probes server/discover and, answered, speaks the stateless 2026-07-28 revision: no Mcp-Session-Id.
+    expect(journal.map((e) => [e.request.headers["mcp-protocol-version"], e.request.headers["mcp-session-id"] === undefined])).toEqual(
+      Array.from({ length: 3 }, () => [spoken, spoken === "2026-07-28"]),
+    );
   });
 });

@@ -169,6 +169,45 @@ describe("MCP lifecycle and protocol rules", () => {
   });
 });
 
+describe("MCP 2026-07-28 (stateless)", () => {
+  const path = "/s/mcp-int/modern/mcp";
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const modern = (id: number, method: string, params: Json = {}) =>
+    post(path, { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": method });
+
+  it("server/discover lists every version; requests need no session; results say resultType and caching", async () => {
+    const res = await modern(1, "server/discover");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    const body = (await res.json()) as Json;
+    expect(body.result).toMatchObject({
+      supportedVersions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+      instructions: "Weather tools.",
+      resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "mockllm/mcp-int" } },
+    });
+    const tools = (await (await modern(2, "tools/list")).json()) as Json;
+    expect(tools.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
+    const call = (await (await modern(3, "tools/call", { name: "get_weather", arguments: { city: "Paris" } })).json()) as Json;
+    expect(call.result).toEqual({ content: [{ type: "text", text: "18C in Paris (modern)" }], resultType: "complete" });
+  });
+
+  it("an envelope version it does not speak is -32022 (400) naming the supported ones; an unknown method is 404", async () => {
+    const res = await post(path, { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { ...meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Json).error).toEqual({
+      code: -32022,
+      message: "Unsupported protocol version: 2099-01-01",
+      data: { supported: ["2026-07-28"], requested: "2099-01-01" },
+    });
+    const unknown = await modern(5, "nothing/here");
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as Json).error.code).toBe(-32601);
+  });
+});
+
 describe("MCP lists, resources and prompts", () => {
   const path = "/s/mcp-int/lists/mcp";
 
@@ -279,7 +318,7 @@ describe("MCP tools/call", () => {
     const byId = Object.fromEntries(cov.mcpCalls.map((c: Json) => [c.id, c]));
     expect(byId.flaky).toMatchObject({ sessions: 1, attempts: 3, failures: 2, mismatches: 0 });
     expect(byId.boom).toMatchObject({ sessions: 1, attempts: 2, mismatches: 1 });
-    expect(byId.paris).toMatchObject({ sessions: 1, attempts: 1, mismatches: 1 }); // Rome's nearest call
+    expect(byId.paris).toMatchObject({ sessions: 2, attempts: 2, mismatches: 1 }); // sessions "calls" and "modern"; Rome's nearest call
   });
 
   it("a whole run verifies: the model's tool call, the MCP call, both in one journal; reset forgets MCP sessions", async () => {
