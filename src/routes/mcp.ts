@@ -22,10 +22,12 @@ import {
 import { parseMessage } from "../mcp/wire";
 import type { Runtime } from "../runtime/types";
 import { closest } from "../scenario/hints";
+import { RESERVED_SESSIONS } from "../scenario/schema";
 import type { StoredScenario } from "../scenario/store";
 import type { McpInput, McpResult } from "../session/mcp";
 import { noteSession } from "../session/session-index";
 import { jsonAnswer, progressMessages, sseResponse, type Outgoing } from "./mcp-render";
+import { prefixNameError } from "./names";
 import type { Exec } from "./render";
 import { DEFAULT_SESSION, type Prefix } from "./select";
 
@@ -69,14 +71,15 @@ function wantsSse(mode: "json" | "sse", accept: string | null): boolean {
  * @example return handleMcp(request, rt, exec, { scenario: "weather", session: "t1" })
  */
 export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefix: Prefix): Promise<Response> {
-  if (request.method === "GET" || request.method === "HEAD") {
-    return new Response(null, { status: 405, headers: { allow: "POST, DELETE", "x-mockllm-outcome": "error" } });
-  }
+  // GET (a server-initiated stream) is not offered: 405, which the SDKs take as "no stream".
   if (request.method !== "POST" && request.method !== "DELETE") {
     return new Response(null, { status: 405, headers: { allow: "POST, DELETE", "x-mockllm-outcome": "error" } });
   }
   const where = target(prefix, request.headers);
   if (!where) return invalid(404, "mockllm: name the scenario: POST /s/{scenario}/{session}/mcp, or send x-mock-scenario", RPC.invalidRequest);
+  const badName = prefixNameError(where);
+  if (badName) return invalid(400, badName.message);
+  if ((RESERVED_SESSIONS as readonly string[]).includes(where.session)) return invalid(400, `mockllm: session name "${where.session}" is reserved (v1, v1beta, api)`);
   const stored = await rt.scenarios.get(where.scenario);
   if (!stored) {
     const guess = closest(where.scenario, await rt.scenarios.names());

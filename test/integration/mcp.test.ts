@@ -162,6 +162,15 @@ describe("MCP lifecycle and protocol rules", () => {
     expect(((await refused.json()) as Json).error.message).toContain("batches are not part of MCP 2025-06-18");
   });
 
+  it("the selection headers work at /mcp; bad names there are a 400", async () => {
+    const ok = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "ping" }, { "x-mock-scenario": "mcp-int", "x-mock-session": "hdr" });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("x-mockllm-session")).toBe("hdr");
+    expect((await post("/mcp", { jsonrpc: "2.0", id: 1, method: "ping" }, { "x-mock-scenario": "Bad Name" })).status).toBe(400);
+    expect((await post("/mcp", { jsonrpc: "2.0", id: 1, method: "ping" }, { "x-mock-scenario": "mcp-int", "x-mock-session": "v1" })).status).toBe(400);
+    expect((await post("/mcp", { jsonrpc: "2.0", id: 1, method: "ping" })).status).toBe(404);
+  });
+
   it("an unknown scenario is a 404 naming the nearest one", async () => {
     const res = await post("/s/mcp-inx/mcp", { jsonrpc: "2.0", id: 1, method: "ping" });
     expect(res.status).toBe(404);
