@@ -2,7 +2,7 @@
  * The scripted MCP server, pure: one JSON-RPC message in, the answer (and for `tools/call` the state change) out.
  * The session (session/mcp.ts) applies the change and journals the call; the route (routes/mcp.ts) speaks HTTP.
  */
-import { mcpCallId, type McpBlock, type McpCall } from "../scenario/mcp-schema";
+import type { McpBlock, McpCall } from "../scenario/mcp-schema";
 import type { Scenario } from "../scenario/schema";
 import { expandStrings } from "../scenario/templates";
 import { decideCall, type CallDecision, type McpCallState, type ToolCall } from "./calls";
@@ -204,9 +204,4 @@ function dispatch(doc: Scenario, state: McpCallState, msg: RpcMessage, ctx: McpC
     default:
       return { ...NONE, response: rpcError(id, { code: RPC.methodNotFound, message: `Method not found: ${msg.method}` }) };
   }
-}
-
-/** Ids of the calls a session never answered (consumed ones only; `consume: false` entries are optional). */
-export function callIds(mcp: McpBlock | undefined): { id: string; index: number; call: McpCall }[] {
-  return (mcp?.calls ?? []).map((call, index) => ({ id: mcpCallId(call, index), index, call }));
 }

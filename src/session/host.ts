@@ -5,7 +5,7 @@
  */
 import type { Scenario } from "../scenario/schema";
 import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
-import { closeMcpSession, mcpCallsView, mcpRequest, type McpInput, type McpResult, type McpStorage } from "./mcp";
+import { mcpCallsView, mcpRequest, type McpInput, type McpResult, type McpStorage } from "./mcp";
 import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
@@ -55,7 +55,7 @@ export class SessionHost implements Session {
   }
 
   closeMcp(mcpSession: string): boolean {
-    return closeMcpSession(this.mcpStorage, mcpSession);
+    return this.mcpStorage.close(mcpSession);
   }
 
   noteMember(key: string): void {

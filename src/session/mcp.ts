@@ -127,11 +127,6 @@ export function mcpRequest(storage: McpStorage, deps: McpDeps, input: McpInput, 
   };
 }
 
-/** DELETE with an Mcp-Session-Id: closes it; false when it was not open (HTTP 404). */
-export function closeMcpSession(storage: McpStorage, id: string): boolean {
-  return storage.close(id);
-}
-
 /** The session view's `mcpCalls`: each scripted call with whether it was consumed and its attempts. */
 export function mcpCallsView(doc: Scenario | undefined, state: McpCallState): NonNullable<SessionView["mcpCalls"]> {
   return (doc?.mcp?.calls ?? []).map((call, i) => ({
