@@ -34,12 +34,14 @@ function writeAtomic(path: string, text: string): void {
 export class Persister {
   private readonly scenariosDir: string;
   private readonly sessionsDir: string;
+  private readonly registryFile: string;
   private readonly pending = new Map<string, () => MemorySessionData>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(dir: string) {
     this.scenariosDir = join(dir, "scenarios");
     this.sessionsDir = join(dir, "sessions");
+    this.registryFile = join(dir, "registry.json");
     mkdirSync(this.scenariosDir, { recursive: true });
     mkdirSync(this.sessionsDir, { recursive: true });
   }
@@ -72,6 +74,27 @@ export class Persister {
     const path = join(this.scenariosDir, fileName(name));
     if (raw === undefined) rmSync(path, { force: true });
     else writeAtomic(path, JSON.stringify(raw));
+  }
+
+  /** The key registry (namespaces, key hashes, usage, audit), as written by saveRegistry. */
+  registry(report: (message: string) => void): Map<string, string> {
+    try {
+      return new Map(Object.entries(JSON.parse(readFileSync(this.registryFile, "utf8")) as Record<string, string>));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") report(`mockllm: skipped ${this.registryFile}: ${(e as Error).message}`);
+      return new Map();
+    }
+  }
+
+  /** Writes the key registry at once (a revocation must hold after a restart). */
+  saveRegistry(entries: Map<string, string>): void {
+    writeAtomic(this.registryFile, JSON.stringify(Object.fromEntries(entries)));
+  }
+
+  /** Removes a session's file (a deleted namespace's, an expired one). */
+  removeSession(name: string): void {
+    this.pending.delete(name);
+    rmSync(join(this.sessionsDir, fileName(name)), { force: true });
   }
 
   /** Schedules a session to be written; `dump` is called when it is. */

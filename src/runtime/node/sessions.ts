@@ -54,6 +54,16 @@ export class NodeSessionStore implements SessionStore {
     return session;
   }
 
+  /** Forgets every session whose name starts with `prefix`; the names forgotten. */
+  drop(prefix: string): string[] {
+    const names = this.names().filter((n) => n.startsWith(prefix));
+    for (const n of names) {
+      this.sessions.delete(n);
+      this.saved.delete(n);
+    }
+    return names;
+  }
+
   /** Names of the sessions this process holds (for listing sessions). */
   names(): string[] {
     return [...new Set([...this.sessions.keys(), ...this.saved.keys()])];

@@ -29,8 +29,9 @@ interface Meta {
  * clear it at once; other isolates see a change within the TTL (KV itself takes up to a minute across locations).
  */
 export const CANDIDATES_TTL_MS = 5_000;
-let candidatesCache: { at: number; value: Promise<StoredScenario[]> } | undefined;
-let namesCache: { at: number; value: Promise<string[]> } | undefined;
+/** By key prefix (one per namespace; `scenario:` for the default namespace). */
+const candidatesCache = new Map<string, { at: number; value: Promise<StoredScenario[]> }>();
+const namesCache = new Map<string, { at: number; value: Promise<string[]> }>();
 /**
  * Documents by name, read from KV at most once per CANDIDATES_TTL_MS per isolate, so a busy scenario costs no KV read
  * per request. A running session is unaffected either way (it keeps its snapshot); a new session may start on a
@@ -41,29 +42,65 @@ const DOC_CACHE_LIMIT = 1000;
 
 /** Forgets cached listings and documents after an admin write. */
 export function invalidateScenarioCaches(): void {
-  candidatesCache = undefined;
-  namesCache = undefined;
+  candidatesCache.clear();
+  namesCache.clear();
   docCache.clear();
 }
 
+/** The KV key prefix of a namespace's uploads (`space` = the namespace's storage name). */
+export function namespacePrefix(space: string): string {
+  return `ns:${space}:${PREFIX}`;
+}
+
+/** A listing cached per isolate for CANDIDATES_TTL_MS, by key prefix; a failed listing is not kept. */
+function cached<T>(cache: Map<string, { at: number; value: Promise<T> }>, prefix: string, load: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = cache.get(prefix);
+  if (hit && now - hit.at < CANDIDATES_TTL_MS) return hit.value;
+  if (cache.size >= DOC_CACHE_LIMIT) cache.clear();
+  const value = load();
+  cache.set(prefix, { at: now, value });
+  value.catch(() => {
+    if (cache.get(prefix)?.value === value) cache.delete(prefix);
+  });
+  return value;
+}
+
+/** Deletes every KV key of a namespace (its uploads), after the namespace is deleted. */
+export async function dropNamespaceKeys(kv: KVNamespace, space: string): Promise<void> {
+  const prefix = `ns:${space}:`;
+  let cursor: string | undefined;
+  do {
+    const page = await kv.list({ prefix, ...(cursor ? { cursor } : {}) });
+    await Promise.all(page.keys.map((k) => kv.delete(k.name)));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+  invalidateScenarioCaches();
+}
+
 export class KvScenarioStore implements ScenarioStore {
-  constructor(private readonly kv: KVNamespace) {}
+  /** @param prefix KV key prefix: `scenario:` (default namespace) or namespacePrefix(space) */
+  constructor(
+    private readonly kv: KVNamespace,
+    private readonly prefix: string = PREFIX,
+  ) {}
 
   get(name: string): Promise<StoredScenario | undefined> {
     const now = Date.now();
-    const hit = docCache.get(name);
+    const key = this.prefix + name;
+    const hit = docCache.get(key);
     if (hit && now - hit.at < CANDIDATES_TTL_MS) return hit.value;
     if (docCache.size >= DOC_CACHE_LIMIT) docCache.clear();
     const value = this.read(name);
-    docCache.set(name, { at: now, value });
+    docCache.set(key, { at: now, value });
     value.catch(() => {
-      if (docCache.get(name)?.value === value) docCache.delete(name);
+      if (docCache.get(key)?.value === value) docCache.delete(key);
     });
     return value;
   }
 
   private async read(name: string): Promise<StoredScenario | undefined> {
-    const { value, metadata } = await this.kv.getWithMetadata<Meta>(PREFIX + name, "text");
+    const { value, metadata } = await this.kv.getWithMetadata<Meta>(this.prefix + name, "text");
     if (value !== null) {
       const raw: unknown = JSON.parse(value);
       const version = metadata?.version ?? (await versionOf(raw));
@@ -76,9 +113,9 @@ export class KvScenarioStore implements ScenarioStore {
     const out: { name: string; meta: Meta }[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.kv.list<Meta>({ prefix: PREFIX, ...(cursor ? { cursor } : {}) });
+      const page = await this.kv.list<Meta>({ prefix: this.prefix, ...(cursor ? { cursor } : {}) });
       for (const k of page.keys) {
-        if (k.metadata) out.push({ name: k.name.slice(PREFIX.length), meta: k.metadata });
+        if (k.metadata) out.push({ name: k.name.slice(this.prefix.length), meta: k.metadata });
       }
       cursor = page.list_complete ? undefined : page.cursor;
     } while (cursor);
@@ -99,25 +136,11 @@ export class KvScenarioStore implements ScenarioStore {
   }
 
   candidates(): Promise<StoredScenario[]> {
-    const now = Date.now();
-    if (candidatesCache && now - candidatesCache.at < CANDIDATES_TTL_MS) return candidatesCache.value;
-    const value = this.listCandidates();
-    candidatesCache = { at: now, value };
-    value.catch(() => {
-      if (candidatesCache?.value === value) candidatesCache = undefined;
-    });
-    return value;
+    return cached(candidatesCache, this.prefix, () => this.listCandidates());
   }
 
   names(): Promise<string[]> {
-    const now = Date.now();
-    if (namesCache && now - namesCache.at < CANDIDATES_TTL_MS) return namesCache.value;
-    const value = this.list().then((all) => all.map((s) => s.name));
-    namesCache = { at: now, value };
-    value.catch(() => {
-      if (namesCache?.value === value) namesCache = undefined;
-    });
-    return value;
+    return cached(namesCache, this.prefix, () => this.list().then((all) => all.map((s) => s.name)));
   }
 
   private async listCandidates(): Promise<StoredScenario[]> {
@@ -134,13 +157,13 @@ export class KvScenarioStore implements ScenarioStore {
       hasMatch: scenario.match !== undefined,
       ...(scenario.description !== undefined ? { description: encodeMetaText(scenario.description) } : {}),
     };
-    await this.kv.put(PREFIX + scenario.name, JSON.stringify(raw), { metadata: meta });
+    await this.kv.put(this.prefix + scenario.name, JSON.stringify(raw), { metadata: meta });
     invalidateScenarioCaches();
   }
 
   async delete(name: string): Promise<boolean> {
-    const exists = (await this.kv.get(PREFIX + name, "text")) !== null;
-    if (exists) await this.kv.delete(PREFIX + name);
+    const exists = (await this.kv.get(this.prefix + name, "text")) !== null;
+    if (exists) await this.kv.delete(this.prefix + name);
     invalidateScenarioCaches();
     return exists;
   }
