@@ -23,14 +23,14 @@ export class QuotaError extends Error {
 export const DEFAULT_SESSION_TTL = 604_800;
 
 /** SESSION_TTL in ms (a positive number of seconds; otherwise the default). */
-export function sessionTtlMs(rt: Pick<Runtime, "vars">): number {
-  const n = Number(rt.vars.SESSION_TTL ?? DEFAULT_SESSION_TTL);
+export function sessionTtlMs(vars: Pick<Runtime["vars"], "SESSION_TTL">): number {
+  const n = Number(vars.SESSION_TTL ?? DEFAULT_SESSION_TTL);
   return (Number.isFinite(n) && n > 0 ? n : DEFAULT_SESSION_TTL) * 1000;
 }
 
 /** Charges `usage` to the caller's namespace; throws QuotaError when it does not fit. */
 export async function charge(rt: Runtime, caller: Caller, usage: Usage): Promise<void> {
   const ns = caller.namespace;
-  const result = await rt.tenancy!.registry.charge(ns.name, ns.quotas, usage, Date.now(), sessionTtlMs(rt));
+  const result = await rt.tenancy!.registry.charge(ns.name, ns.quotas, usage, Date.now(), sessionTtlMs(rt.vars));
   if (!result.ok) throw new QuotaError(result.quota, result.retryAfterSeconds, ns.name);
 }

@@ -14,7 +14,7 @@ const fetchDenying: Fetch = await (async (): Promise<Fetch> => {
     const { default: worker } = await import("../../src/index");
     return async (path, init) => {
       const ctx = createExecutionContext();
-      const res = await worker.fetch(new Request(`http://mock.test${path}`, init), { ...(env as object), ANONYMOUS: "deny" } as never, ctx);
+      const res = await worker.fetch(new Request(`http://mock.test${path}`, init) as never, { ...(env as object), ANONYMOUS: "deny" } as never, ctx);
       await waitOnExecutionContext(ctx);
       return res;
     };

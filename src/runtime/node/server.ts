@@ -16,6 +16,7 @@ import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
 import { NodeTenancy, splitPersistedName } from "./tenancy";
+import { sessionTtlMs } from "../../tenancy/quota";
 import { putRecordingScenario, type RecordOptions } from "./record";
 
 export interface ServeOptions {
@@ -86,6 +87,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
   const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const ttl = sessionTtlMs(vars);
+  const expiry = setInterval(() => {
+    for (const name of sessions.expireIdle(Date.now(), ttl)) persister?.removeSession(name);
+  }, Math.min(ttl, 60_000));
+  expiry.unref();
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (p: Promise<unknown>) => {
     pending.add(p);
@@ -129,6 +135,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();
+        clearInterval(expiry);
         server.close(() => resolve());
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
       }).then(() => persister?.flush());
