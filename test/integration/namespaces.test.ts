@@ -187,6 +187,41 @@ describe("isolation on provider routes", () => {
   });
 });
 
+describe("streams and garbage in a namespace", () => {
+  it("a streamed answer runs in the key's namespace", async () => {
+    const res = await chat(userTurn("hello", { stream: true }), "/s/shared/stream", { authorization: `Bearer ${b.run.key}` });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const text = await res.text();
+    const said = text
+      .split("\n")
+      .filter((l) => l.startsWith("data: {"))
+      .map((l) => (JSON.parse(l.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? "")
+      .join("");
+    expect(said).toBe("from B");
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+
+  it("malformed requests with a valid, an unknown or a malformed key are 4xx, never 5xx", async () => {
+    const routes = ["/v1/chat/completions", "/s/shared/g/v1/chat/completions", "/v1/messages", "/v1/responses", "/v1/responses/resp_x", "/api/chat", "/v1beta/models/m:generateContent", "/v1/models", "/s/shared", "/admin/scenarios", "/admin/sessions/shared/g/requests"];
+    const bodies = ["", "{", "[]", '{"model":1}', "null", '{"messages":"x"}'];
+    const keys = [a.run.key, a.admin.key, a.read.key, "mk_", `mk_${a.run.id}_`, `mk_${"0".repeat(12)}_${"0".repeat(48)}`];
+    for (const route of routes) {
+      for (const key of keys) {
+        for (const method of ["GET", "POST", "DELETE"]) {
+          const res = await call(route, {
+            method,
+            headers: { authorization: `Bearer ${key}`, "x-api-key": key, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+            ...(method === "POST" ? { body: bodies[(route.length + key.length) % bodies.length] } : {}),
+          });
+          expect(res.status, `${method} ${route}`).toBeLessThan(500);
+          expect(await res.text()).not.toContain(key.length > 20 ? key : "\u0000");
+        }
+      }
+    }
+  });
+});
+
 describe("credentials refused", () => {
   const unknown = `mk_${"ab".repeat(6)}_${"cd".repeat(24)}`;
 
