@@ -101,9 +101,14 @@ export function journalBody(text: string, value: unknown): unknown {
 
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
 
+/** Noted by mockllm itself (the namespace key's id, tenancy/scope.ts); a client's own is dropped. */
+const KEY_ID_HEADER = "x-mockllm-key-id";
+
 /** Request headers for the journal, secrets redacted. */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headerRecord(headers))) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  for (const [k, v] of Object.entries(headerRecord(headers))) {
+    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  }
   return out;
 }

@@ -53,3 +53,11 @@ export const NO_HASH = "0".repeat(64);
 export function generation(): string {
   return randomHex(4);
 }
+
+/** The header the journal shows the key id under (set by the scoped sessions; a client's own is dropped). */
+export const KEY_ID_HEADER = "x-mockllm-key-id";
+
+/** Whether a request header's value carries a namespace key (`Bearer mk_…`, or `mk_…` in any key header). */
+export function carriesNamespaceKey(value: string): boolean {
+  return /^(Bearer\s+)?mk_/i.test(value.trim());
+}

@@ -12,6 +12,7 @@ import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } 
 import type { RecordedStep, RecordInput, RecordResult } from "../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../session/responses";
 import type { Awaitable, Session, SessionStore } from "../session/types";
+import { KEY_ID_HEADER } from "./keys";
 import { charge } from "./quota";
 import type { Caller, Usage } from "./types";
 
@@ -22,22 +23,30 @@ export function sessionPrefix(space: string): string {
 
 type Charge = (usage: Usage) => Promise<void>;
 
-/** A session of a namespace with session or journal quotas: each journaled request is charged first. */
-class ChargedSession implements Session {
+/**
+ * A session of a namespace: each journaled request notes the key id (`x-mockllm-key-id` among the journaled headers)
+ * and, with session or journal quotas, is charged first.
+ */
+class ScopedSession implements Session {
   constructor(
     private readonly inner: Session,
     private readonly name: string,
-    private readonly charge: Charge,
+    private readonly keyId: string,
+    private readonly charge: Charge | undefined,
   ) {}
 
+  private withKeyId<T extends { wire: NextInput["wire"] }>(input: T): T {
+    return { ...input, wire: { ...input.wire, headers: { ...input.wire.headers, [KEY_ID_HEADER]: this.keyId } } };
+  }
+
   private async chargeRequest(wire: unknown): Promise<void> {
-    await this.charge({ session: this.name, journalBytes: JSON.stringify(wire).length });
+    await this.charge?.({ session: this.name, journalBytes: JSON.stringify(wire).length });
   }
 
   async next(input: NextInput): Promise<NextResult | NeedsDocument> {
     // The retry with the document is the same request: charged once.
-    if (input.document === undefined) await this.chargeRequest(input.wire);
-    return this.inner.next(input);
+    if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
+    return this.inner.next(this.withKeyId(input));
   }
   state(current?: Scenario): Awaitable<SessionView> {
     return this.inner.state(current);
@@ -50,7 +59,7 @@ class ChargedSession implements Session {
   }
   async record(input: RecordInput): Promise<RecordResult> {
     await this.chargeRequest(input.wire);
-    return this.inner.record(input);
+    return this.inner.record(this.withKeyId(input));
   }
   recording(): Awaitable<RecordedStep[]> {
     return this.inner.recording();
@@ -92,13 +101,14 @@ export class ScopedSessionStore implements SessionStore {
   constructor(
     private readonly inner: SessionStore,
     private readonly prefix: string,
+    private readonly keyId: string,
     private readonly charge: Charge | undefined,
   ) {}
 
   get(name: string): Session {
     const session = this.inner.get(this.prefix + name);
-    // Internal objects (`__responses/…`, `__index/…`) are not sessions of their own for the quotas.
-    return this.charge && !name.startsWith("__") ? new ChargedSession(session, name, this.charge) : session;
+    // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
+    return name.startsWith("__") ? session : new ScopedSession(session, name, this.keyId, this.charge);
   }
 }
 
@@ -142,7 +152,7 @@ export function scopeRuntime(rt: Runtime, caller: Caller): Runtime {
   const charging = (on: boolean): Charge | undefined => (on ? (usage) => charge(rt, caller, usage) : undefined);
   return {
     ...rt,
-    sessions: new ScopedSessionStore(rt.sessions, sessionPrefix(ns.space), charging(q.sessions !== undefined || q.journalBytes !== undefined)),
+    sessions: new ScopedSessionStore(rt.sessions, sessionPrefix(ns.space), caller.keyId, charging(q.sessions !== undefined || q.journalBytes !== undefined)),
     scenarios: new ScopedScenarioStore(rt.tenancy!.scenarios(ns.space), charging(q.scenarioBytes !== undefined)),
     caller,
   };

@@ -136,3 +136,17 @@ describe("registry quotas and audit", () => {
     expect(core.createNamespace("n", {}, "n.2")?.space).toBe("n.2");
   });
 });
+
+describe("the recording proxy never sends a namespace key upstream", () => {
+  it("drops mk_ credentials from headers and ?key=, keeps ordinary keys", async () => {
+    const { forwardHeaders, upstreamUrl } = await import("../../src/routes/record");
+    const key = `mk_${"a".repeat(12)}_${"b".repeat(48)}`;
+    const out = forwardHeaders(new Headers({ authorization: `Bearer ${key}`, "x-api-key": key, "x-goog-api-key": "real-key", "x-mockllm-key-id": "a".repeat(12), "content-type": "application/json" }));
+    expect(out.has("authorization")).toBe(false);
+    expect(out.has("x-api-key")).toBe(false);
+    expect(out.has("x-mockllm-key-id")).toBe(false);
+    expect(out.get("x-goog-api-key")).toBe("real-key");
+    expect(upstreamUrl("https://up.example", "/v1beta/models/m:generateContent", `http://mock/x?alt=sse&key=${key}`)).toBe("https://up.example/v1beta/models/m:generateContent?alt=sse");
+    expect(upstreamUrl("https://up.example", "/p", "http://mock/x?key=real")).toBe("https://up.example/p?key=real");
+  });
+});
