@@ -2,7 +2,8 @@
  * `--persist DIR`: uploads and sessions written to disk, read back at start. Uploads are written at once
  * (`DIR/scenarios/{name}.json`); a changed session is written within PERSIST_DELAY_MS (`DIR/sessions/{name}.json`,
  * via a temporary file and a rename, so a file is never half written), and every pending write is flushed before
- * the server exits.
+ * the server exits. Namespace uploads and sessions are named `__ns/{space}/…`; the key registry (namespaces, key
+ * hashes, quota usage, audit) is `DIR/registry.json`, written within PERSIST_DELAY_MS of a change.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +38,7 @@ export class Persister {
   private readonly registryFile: string;
   private readonly pending = new Map<string, () => MemorySessionData>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private pendingRegistry: Map<string, string> | undefined;
 
   constructor(dir: string) {
     this.scenariosDir = join(dir, "scenarios");
@@ -86,9 +88,10 @@ export class Persister {
     }
   }
 
-  /** Writes the key registry at once (a revocation must hold after a restart). */
+  /** Schedules the key registry to be written (within PERSIST_DELAY_MS, like sessions, and at exit). */
   saveRegistry(entries: Map<string, string>): void {
-    writeAtomic(this.registryFile, JSON.stringify(Object.fromEntries(entries)));
+    this.pendingRegistry = entries;
+    this.timer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
   }
 
   /** Removes a session's file (a deleted namespace's, an expired one). */
@@ -109,5 +112,7 @@ export class Persister {
     this.timer = undefined;
     for (const [name, dump] of this.pending) writeAtomic(join(this.sessionsDir, fileName(name)), JSON.stringify(dump()));
     this.pending.clear();
+    if (this.pendingRegistry) writeAtomic(this.registryFile, JSON.stringify(Object.fromEntries(this.pendingRegistry)));
+    this.pendingRegistry = undefined;
   }
 }

@@ -14,8 +14,13 @@ import type { Registry, Tenancy } from "../../tenancy/types";
  * SESSION_TTL (session-object.ts); its uploads are deleted here.
  */
 function workersTenancy(env: WorkerEnv): Tenancy {
+  let registry: Registry | undefined;
   return {
-    registry: env.REGISTRY.getByName(REGISTRY_NAME) as unknown as Registry,
+    // Built on first use: a request in the default namespace never makes a stub.
+    get registry(): Registry {
+      registry ??= env.REGISTRY.getByName(REGISTRY_NAME) as unknown as Registry;
+      return registry;
+    },
     scenarios: (space) => new KvScenarioStore(env.SCENARIOS, namespacePrefix(space)),
     dropSpace: (space) => dropNamespaceKeys(env.SCENARIOS, space),
   };
