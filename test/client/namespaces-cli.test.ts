@@ -76,6 +76,27 @@ describe("mockllm ns / key", () => {
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("B says hi");
   });
 
+  it("the official SDKs select the namespace by their API key alone", async () => {
+    const root = new AdminClient({ url: server.url, token: TOKEN });
+    const run = await root.createKey("team-b", "run", "sdk");
+    const { default: OpenAI } = await import("openai");
+    const { default: Anthropic } = await import("@anthropic-ai/sdk");
+    const { GoogleGenAI } = await import("@google/genai");
+    const openai = new OpenAI({ apiKey: run.key, baseURL: `${server.url}/s/mine/sdk/v1` });
+    const chat = await openai.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+    expect(chat.choices[0]!.message.content).toBe("B says hi");
+    const anthropic = new Anthropic({ apiKey: run.key, baseURL: `${server.url}/s/mine/sdk` });
+    const msg = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
+    expect(msg.content[0]).toMatchObject({ type: "text", text: "B says hi" });
+    const gemini = new GoogleGenAI({ apiKey: run.key, httpOptions: { baseUrl: `${server.url}/s/mine/sdk` } });
+    const gen = await gemini.models.generateContent({ model: "gemini-2.0-flash", contents: "hi" });
+    expect(gen.text).toBe("B says hi");
+    const refused = new OpenAI({ apiKey: `mk_${"0".repeat(12)}_${"0".repeat(48)}`, baseURL: `${server.url}/s/mine/sdk/v1`, maxRetries: 0 });
+    await expect(refused.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
+    const journal = (await (await fetch(`${server.url}/admin/sessions/mine/sdk/requests`, { headers: { authorization: `Bearer ${(await root.createKey("team-b", "read")).key}` } })).json()) as { request: { headers: Record<string, string> } }[];
+    expect(journal.map((e) => e.request.headers["x-mockllm-key-id"])).toEqual([run.id, run.id, run.id]);
+  });
+
   it("--persist keeps namespaces, key hashes, revocations and uploads across a restart", async () => {
     const root = new AdminClient({ url: server.url, token: TOKEN });
     const k = await root.createKey("team-b", "run");
