@@ -99,7 +99,8 @@ export function journalBody(text: string, value: unknown): unknown {
   return `${text.slice(0, JOURNAL_BODY_LIMIT)}…[mockllm: truncated ${text.length - JOURNAL_BODY_LIMIT} of ${text.length} characters]`;
 }
 
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
+/** `sec-websocket-protocol` may carry an API key (`openai-insecure-api-key.{key}`, as browsers send it). */
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "sec-websocket-protocol"]);
 
 /** Noted by mockllm itself (the namespace key's id, tenancy/scope.ts); a client's own is dropped. */
 const KEY_ID_HEADER = "x-mockllm-key-id";

@@ -17,9 +17,11 @@ export function forgetKeys(): void {
   cache.clear();
 }
 
+const WS_KEY_PROTOCOL = "openai-insecure-api-key.";
+
 /**
  * Every credential a request carries where SDKs put API keys: `Authorization: Bearer`, `x-api-key`,
- * `x-goog-api-key`, `?key=`. Distinct values only.
+ * `x-goog-api-key`, `?key=`, and a WebSocket subprotocol `openai-insecure-api-key.{key}`. Distinct values only.
  */
 export function credentialValues(request: Request, query?: URLSearchParams): string[] {
   const out: string[] = [];
@@ -33,6 +35,11 @@ export function credentialValues(request: Request, query?: URLSearchParams): str
   add(request.headers.get("x-goog-api-key"));
   if (query) add(query.get("key"));
   else if (request.url.includes("key=")) add(new URL(request.url).searchParams.get("key"));
+  // Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients send the key as a subprotocol.
+  const protocols = request.headers.get("sec-websocket-protocol");
+  if (protocols !== null) {
+    for (const p of protocols.split(",")) if (p.trim().startsWith(WS_KEY_PROTOCOL)) add(p.trim().slice(WS_KEY_PROTOCOL.length));
+  }
   return out;
 }
 

@@ -38,6 +38,8 @@ describe("keys", () => {
     });
     expect(credentialValues(req)).toEqual(["k1", "k2", "k3"]);
     expect(credentialValues(new Request("http://x/v1/chat/completions"))).toEqual([]);
+    const ws = new Request("http://x/v1/realtime?model=m", { headers: { "sec-websocket-protocol": "realtime, openai-insecure-api-key.mk_k4" } });
+    expect(credentialValues(ws)).toEqual(["mk_k4"]);
   });
 });
 
