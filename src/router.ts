@@ -138,9 +138,9 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   if (!rt.tenancy) return serve(request, rt, ctx);
   const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
   if (!gate.ok) return providerError(request, gate.error, surfaceOf(request), gate.headers);
-  if (gate.rt === rt) return serve(gate.request, rt, ctx);
+  if (gate.rt === rt) return serve(request, rt, ctx);
   try {
-    return await serve(gate.request, gate.rt, ctx);
+    return await serve(request, gate.rt, ctx);
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
     return providerError(request, { code: "rate_limit", message: e.message }, surfaceOf(request), e.headers());

@@ -9,13 +9,12 @@
 import { apiError, type ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
 import { isNamespaceKey } from "./keys";
-export { KEY_ID_HEADER } from "./keys";
 import { charge, QuotaError } from "./quota";
 import { credentialValues, resolveCaller } from "./resolve";
 import { scopeRuntime } from "./scope";
 
 export type GateResult =
-  | { ok: true; request: Request; rt: Runtime }
+  | { ok: true; rt: Runtime }
   | { ok: false; error: ApiError; headers: Record<string, string> };
 
 export function anonymousDenied(rt: Runtime): boolean {
@@ -29,19 +28,19 @@ function refused(message: string): GateResult {
 /**
  * Resolves a provider request's namespace.
  * `open()`: whether the path takes no API key (health, inspector, admin, which checks its own).
- * @example const gate = await gateProvider(request, rt, () => false); if (gate.ok) return serve(gate.request, gate.rt)
+ * @example const gate = await gateProvider(request, rt, () => false); if (gate.ok) return serve(request, gate.rt)
  */
 export async function gateProvider(request: Request, rt: Runtime, open: () => boolean): Promise<GateResult> {
   const values = credentialValues(request);
   const hasKey = values.some(isNamespaceKey);
-  if ((hasKey || anonymousDenied(rt)) && open()) return { ok: true, request, rt };
+  if ((hasKey || anonymousDenied(rt)) && open()) return { ok: true, rt };
   if (!hasKey) {
     if (anonymousDenied(rt)) return refused("this server requires a namespace key (ANONYMOUS=deny): send an mk_ key as the API key");
-    return { ok: true, request, rt };
+    return { ok: true, rt };
   }
   const resolved = await resolveCaller(rt, values);
   if (resolved.kind === "refused") return refused(resolved.message);
-  if (resolved.kind === "default") return { ok: true, request, rt };
+  if (resolved.kind === "default") return { ok: true, rt };
   const { caller } = resolved;
   if (caller.namespace.quotas.requestsPerMinute !== undefined) {
     try {
@@ -51,5 +50,5 @@ export async function gateProvider(request: Request, rt: Runtime, open: () => bo
       return { ok: false, error: apiError("rate_limit", e.message), headers: e.headers() };
     }
   }
-  return { ok: true, request, rt: scopeRuntime(rt, caller) };
+  return { ok: true, rt: scopeRuntime(rt, caller) };
 }
