@@ -18,12 +18,18 @@ class MockLLMError(Exception):
         self.issues = issues or []
 
 
+MockLLMError.__module__ = "pytest_mockllm"
+
+
 class MockLLMVerifyError(AssertionError):
     """A session did not do what its scenario says; the message is the server's verify summary."""
 
     def __init__(self, result: Dict[str, Any]) -> None:
         super().__init__(str(result.get("summary", "mockllm verify: FAILED")))
         self.result = result
+
+
+MockLLMVerifyError.__module__ = "pytest_mockllm"  # tracebacks name the public import
 
 
 def _quote(name: str) -> str:
