@@ -40,4 +40,4 @@ export MOCKLLM_BIN="$(printf '%q %q' "$(command -v node)" "$cache/bin/mockllm.js
 export PYTHONDONTWRITEBYTECODE=1
 unset MOCKLLM_URL MOCKLLM_ADMIN_TOKEN # the suite starts its own mock
 cd "$root"
-exec "$venv/bin/python" -m pytest -p no:cacheprovider -q -rs "$@" python/tests
+exec "$venv/bin/python" -m pytest -p no:cacheprovider -p no:benchmark -q -rs "$@" python/tests
