@@ -1,6 +1,7 @@
 """What a suite sees when a script is not followed: verify() fails the test with the summary, and a failing test's
 report carries the server's log for its duration. Runs an inner pytest in a subprocess."""
 
+import os
 import re
 import urllib.request
 
@@ -80,3 +81,36 @@ def test_wrong_key_is_a_clear_error(pytester: pytest.Pytester, mockllm_server: M
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--mockllm-url={mockllm_server.url}", "--mockllm-key=wrong")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"*pytest_mockllm.MockLLMError: mockllm: PUT {mockllm_server.url}/admin/scenarios/py-x: 401 *"])
+
+
+def test_ini_options_start_a_server_with_scenario_files(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mockllm_bin names the command when $MOCKLLM_BIN is unset; mockllm_scenarios are loaded by the started server."""
+    pytester.makeini(f"[pytest]\nmockllm_bin = {os.environ['MOCKLLM_BIN']}\nmockllm_scenarios =\n    scenarios\n")
+    pytester.mkdir("scenarios").joinpath("py-file.json").write_text('{"name": "py-file", "steps": [{"respond": {"text": "From a file."}}]}')
+    pytester.makepyfile(
+        test_inner='''
+import json, urllib.request
+import pytest
+
+@pytest.mark.mockllm(scenario="py-file")
+def test_file_scenario(mockllm, mockllm_server):
+    assert mockllm_server.process is not None
+    listed = {s["name"]: s["source"] for s in mockllm.admin.request("GET", "/admin/scenarios")}
+    assert listed["py-file"] == "file"
+    req = urllib.request.Request(mockllm.base_url("ollama") + "/api/chat", data=json.dumps(
+        {"model": "llama3.2", "stream": False, "messages": [{"role": "user", "content": "hi"}]}).encode())
+    assert json.load(urllib.request.urlopen(req))["message"]["content"] == "From a file."
+    mockllm.verify()
+'''
+    )
+    monkeypatch.delenv("MOCKLLM_BIN")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_command_that_fails_is_a_clear_error(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile(test_inner="def test_x(mockllm):\n    pass\n")
+    monkeypatch.setenv("MOCKLLM_BIN", f"{os.environ['MOCKLLM_BIN']} --no-such-flag")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*MockLLMError: mockllm: `* --no-such-flag serve` exited (*):*"])
