@@ -17,7 +17,7 @@ command -v "$python" > /dev/null || fail "no $python on PATH: the Python suite n
 # The mockllm CLI built from the current source into a private directory (not dist/, which other scripts own),
 # rebuilt when a source file is newer than the last build. Its imports resolve through this repo's node_modules.
 stamp="$cache/built"
-if [[ ! -f "$stamp" ]] || [[ -n "$(find "$root/src" "$root/bin" -newer "$stamp" -type f -print -quit)" ]]; then
+if [[ ! -f "$stamp" ]] || [[ -n "$(find "$root/src" "$root/bin" "$root/package-lock.json" "$root/tsconfig.client.json" -newer "$stamp" -type f -print -quit)" ]]; then
   mkdir -p "$cache/bin"
   node "$root/bin/build-client.mjs" --out-dir "$cache/dist" > /dev/null
   node "$root/bin/build-node.mjs" --out-dir "$cache/dist" > /dev/null
