@@ -61,3 +61,12 @@ def test_invalid_upload_lists_each_problem(mockllm: MockLLM) -> None:
     assert "$.steps[0].respond" in str(err.value) and 'did you mean "text"' in str(err.value)
     with pytest.raises(MockLLMError, match="cannot read scenario file"):
         mockllm.upload("/nonexistent/scenario.json")
+
+
+@pytest.mark.mockllm(scenario="py-optional")
+def test_verify_allows_optional_steps(mockllm: MockLLM) -> None:
+    mockllm.upload({"name": "py-optional", "steps": [{"id": "hello", "respond": {"text": "Hi"}}, {"id": "small-talk", "respond": {"text": "Nice day."}}]})
+    assert post(f"{mockllm.base_url('openai')}/chat/completions", {"model": "m", "messages": [{"role": "user", "content": "hi"}]}, openai_headers("sk")).status == 200
+    with pytest.raises(AssertionError, match='"small-talk" \\(step 2\\)'):
+        mockllm.verify()
+    assert mockllm.verify(allow_unused=["small-talk"])["ok"] is True
