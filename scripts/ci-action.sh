@@ -41,7 +41,8 @@ start() {
   local setsid=""
   command -v setsid > /dev/null && setsid=setsid
   # shellcheck disable=SC2086 # MOCKLLM_BIN is a command line
-  $setsid $cmd serve --port "$port" --admin-token "$token" --log-requests ${args[@]+"${args[@]}"} > "$state/server.log" 2>&1 < /dev/null &
+  : > "$state/server.log" # there before the child opens it, which may be after the loop below first reads it
+  $setsid $cmd serve --port "$port" --admin-token "$token" --log-requests ${args[@]+"${args[@]}"} >> "$state/server.log" 2>&1 < /dev/null &
   echo $! > "$state/pid"
   for ((i = 0; i < 600; i++)); do
     url="$(sed -n 's/^mockllm is ready on \(http[^ ]*\).*/\1/p' "$state/server.log")"
