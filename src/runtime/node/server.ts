@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { route } from "../../router";
+import { discardRest } from "../../http/body";
 import { internalError } from "../../routes/internal";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
@@ -53,6 +54,24 @@ export interface RunningServer {
 }
 
 /**
+ * A request answered before its body has all arrived (too large, refused headers, an unknown path): the rest is read
+ * and thrown away (up to MAX_DRAIN_BYTES) before the answer goes out, so a client that writes its whole body before
+ * reading sees the answer, not a reset. Past the bound the answer says `Connection: close`.
+ */
+async function drainBeforeAnswer(request: Request, res: Response): Promise<Response> {
+  const drained = request.body !== null && !request.bodyUsed ? await discardRest(request.body.getReader()) : request.body === null;
+  if (drained) return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch {
+    const copy = new Response(res.body, res); // immutable headers (a fetched response)
+    copy.headers.set("connection", "close");
+    return copy;
+  }
+}
+
+/**
  * Starts the Node runtime.
  * @example const server = await startServer({ port: 8787, adminToken: "t", scenarios: ["scenarios"] })
  */
@@ -87,12 +106,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     p.finally(() => pending.delete(p)).catch(() => {});
   };
   const listener = getRequestListener(
-    async (request, { outgoing }) => {
+    async (request, { incoming, outgoing }) => {
+      let res: Response;
       try {
-        return await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
+        res = await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
       } catch (e) {
-        return internalError(e);
+        res = internalError(e);
       }
+      return incoming.complete ? res : drainBeforeAnswer(request, res);
     },
     // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
     // become this process's globals: the largest single saving per request (see docs/performance.md).
