@@ -98,3 +98,27 @@ describe("KvScenarioStore caches (issue 19)", () => {
     expect(reads).toEqual(["scenario:kv-one", "scenario:kv-one"]);
   });
 });
+
+describe("module scope on the Worker path (issue 19)", () => {
+  it("no module-level variable is declared to hold a promise (src/ minus the Node runtime and the client)", async () => {
+    const { readdirSync, readFileSync, statSync } = await import("node:fs");
+    const { join, relative, resolve } = await import("node:path");
+    const src = resolve(__dirname, "../../src");
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => {
+        const p = join(dir, f);
+        return statSync(p).isDirectory() ? walk(p) : p.endsWith(".ts") ? [p] : [];
+      });
+    const found: string[] = [];
+    for (const file of walk(src)) {
+      const rel = relative(src, file);
+      if (rel.startsWith("client/") || rel.startsWith("runtime/node/")) continue;
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (/^(export )?(let|const|var) /.test(line) && /Promise|async\s*\(/.test(line)) found.push(`${rel}:${i + 1}: ${line}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+});
