@@ -28,7 +28,7 @@ interface RawAnswer {
  * Writes the request line, headers and the whole body (11 MiB of spaces, chunked or with a declared length) before
  * reading a byte of the answer, then reads it.
  */
-function rawPost(port: number, path: string, headers: Record<string, string>, chunked = false): Promise<RawAnswer> {
+function rawPost(port: number, path: string, headers: Record<string, string>, chunked = false, method = "POST"): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const sock = connect(port, "127.0.0.1");
     sock.pause();
@@ -48,7 +48,7 @@ function rawPost(port: number, path: string, headers: Record<string, string>, ch
       resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers: h, body: rest.join("\r\n\r\n"), ...(error !== undefined ? { error } : {}) });
     });
     const all = { host: "x", "content-type": "application/json", connection: "close", ...headers, ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(SIZE) }) };
-    sock.write(`POST ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+    sock.write(`${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
     let sent = 0;
     let stalled = false;
     const pump = () => {
@@ -106,9 +106,15 @@ describe("Node runtime: an oversized body is answered, not reset (issue 19)", ()
     expect({ status: a.status, error: a.error, body: JSON.parse(a.body) }).toEqual({ status: 413, error: undefined, body: openaiShape });
   });
 
-  it("reads the body of a request refused before its body is looked at (an unknown path) and answers it", async () => {
+  it("reads the body of a request refused before its body is looked at (an unknown path, a GET with a body) and answers it", async () => {
     const a = await rawPost(server.port, "/v1/nope", OPENAI);
     expect({ status: a.status, error: a.error }).toEqual({ status: 404, error: undefined });
     expect(JSON.parse(a.body)).toMatchObject({ error: { message: "Unknown request URL: POST /v1/nope." } });
+    const g = await rawPost(server.port, "/s/Bad/api/tags", {}, false, "GET");
+    expect({ status: g.status, error: g.error, body: JSON.parse(g.body) }).toEqual({
+      status: 400,
+      error: undefined,
+      body: { error: 'mockllm: invalid scenario name "Bad": names match [a-z0-9][a-z0-9._-]{0,63}' },
+    });
   });
 });
