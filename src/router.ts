@@ -4,6 +4,7 @@
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { SURFACES, surfaceFor } from "./providers/registry";
+import { errorSurfaceFor } from "./providers/error-surface";
 import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
@@ -50,19 +51,8 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
 }
 
-/** The surface whose error shape a request to an unknown `/v1/...` path should get. */
-function errorSurfaceFor(request: Request): ProviderSurface<any> {
-  if (request.headers.has("x-goog-api-key") || /\/v1(beta|alpha)\//.test(new URL(request.url).pathname)) {
-    return SURFACES.find((s) => s.provider === "gemini") ?? openaiChat;
-  }
-  if (request.headers.has("anthropic-version")) {
-    return SURFACES.find((s) => s.provider === "anthropic") ?? openaiChat;
-  }
-  return openaiChat;
-}
-
 /** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
-function providerError(request: Request, error: ApiError, surface = errorSurfaceFor(request)): Response {
+function providerError(request: Request, error: ApiError, surface: ProviderSurface<any>): Response {
   return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), OUTCOME_ERROR);
 }
 
@@ -86,7 +76,7 @@ async function listModels(request: Request, rt: Runtime, path: string): Promise<
     return providerError(request, {
       code: "not_found",
       message: `The model \`${id}\` does not exist or you do not have access to it.`,
-    });
+    }, errorSurfaceFor(request, path));
   }
   return withRequestId(jsonResponse(openAIModel(id)));
 }
@@ -127,7 +117,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
   };
   const badName = prefixNameError(prefix);
-  if (badName) return providerError(request, badName, surfaceFor(path));
+  if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
 
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
@@ -164,7 +154,8 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
   if (path.startsWith("/v1") || prefix.scenario !== undefined) {
-    return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` });
+    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` } as const;
+    return providerError(request, error, errorSurfaceFor(request, path));
   }
   return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
 }

@@ -58,6 +58,8 @@ export interface CanonicalRequest {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** Completions the client asked for (OpenAI Chat `n`, 1…128); absent means one. The default responder honours it. */
+  choices?: number;
   /** Whether the client asked for reasoning / extended thinking. */
   reasoning: "enabled" | "disabled";
   /** Request headers, lower-cased names. Secrets are redacted before they reach the journal. */

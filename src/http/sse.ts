@@ -4,8 +4,15 @@
  * client disconnect stops the writer and its timers.
  */
 import type { Pacing } from "../canonical/outcome";
-import type { SseEvent } from "../providers/types";
 import { seededRandom } from "./hash";
+
+/** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  /** Words of generated content in this event (0 or absent: framing, not paced by tokensPerSecond). */
+  words?: number;
+}
 
 const encoder = new TextEncoder();
 

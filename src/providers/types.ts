@@ -8,14 +8,10 @@ import type { Reply } from "../canonical/outcome";
 import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
+import type { SseEvent } from "../http/sse";
 
-/** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
-export interface SseEvent {
-  event?: string;
-  data: string;
-  /** Words of generated content in this event (0 or absent: framing, not paced by tokensPerSecond). */
-  words?: number;
-}
+/** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
+export type { SseEvent };
 
 /** Everything a renderer may need besides the reply. */
 export interface RenderContext<W> {

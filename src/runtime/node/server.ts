@@ -3,10 +3,11 @@
  * fetch adapter, with session state in process and scenarios in memory over files and the bundled defaults.
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { route } from "../../router";
+import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
 import { internalError } from "../../routes/internal";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
@@ -52,6 +53,48 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Reads and discards `incoming` to its end, at most MAX_DRAIN_BYTES; true when it ended within that. */
+function discardIncoming(incoming: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const finish = (ended: boolean) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onError);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > MAX_DRAIN_BYTES) {
+        incoming.pause();
+        finish(false);
+      }
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    incoming.on("data", onData).on("end", onEnd).on("error", onError);
+    incoming.resume();
+  });
+}
+
+/**
+ * A request answered before its body has all arrived (too large, refused headers, an unknown path): the rest is read
+ * and thrown away (up to MAX_DRAIN_BYTES) before the answer goes out, so a client that writes its whole body before
+ * reading sees the answer, not a reset. Past the bound the answer says `Connection: close`.
+ */
+async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, res: Response): Promise<Response> {
+  // GET and HEAD bodies never reach the Request (the adapter gives them none): read them off the socket directly.
+  const drained =
+    request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
+  if (drained) return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch {
+    const copy = new Response(res.body, res); // immutable headers (a fetched response)
+    copy.headers.set("connection", "close");
+    return copy;
+  }
+}
+
 /**
  * Starts the Node runtime.
  * @example const server = await startServer({ port: 8787, adminToken: "t", scenarios: ["scenarios"] })
@@ -87,12 +130,15 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     p.finally(() => pending.delete(p)).catch(() => {});
   };
   const listener = getRequestListener(
-    async (request, { outgoing }) => {
+    async (request, { incoming, outgoing }) => {
+      let res: Response;
       try {
-        return await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
+        res = await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
       } catch (e) {
-        return internalError(e);
+        res = internalError(e);
       }
+      // node:http only (createServer below): `incoming` is an IncomingMessage.
+      return incoming.complete ? res : drainBeforeAnswer(request, incoming as IncomingMessage, res);
     },
     // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
     // become this process's globals: the largest single saving per request (see docs/performance.md).

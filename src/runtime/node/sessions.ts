@@ -3,6 +3,7 @@
  * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
  */
 import { SessionHost } from "../../session/host";
+import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { Session, SessionStore } from "../../session/types";
 import { MemoryRecordingStorage } from "./memory-recording";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
@@ -13,7 +14,7 @@ class NodeSession extends SessionHost {
     private readonly responsesStorage: MemoryResponsesStorage,
     changed: () => void,
   ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed));
+    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), wireToolCallIds);
   }
 
   dump(): MemorySessionData {

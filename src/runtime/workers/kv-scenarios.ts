@@ -29,37 +29,73 @@ interface Meta {
  * clear it at once; other isolates see a change within the TTL (KV itself takes up to a minute across locations).
  */
 export const CANDIDATES_TTL_MS = 5_000;
-let candidatesCache: { at: number; value: Promise<StoredScenario[]> } | undefined;
-let namesCache: { at: number; value: Promise<string[]> } | undefined;
+
+/**
+ * A value read by an earlier request. Only settled values are kept at module scope: a pending KV read belongs to
+ * the request that started it, and workerd refuses it to any other ("Cannot perform I/O on behalf of a different
+ * request") or never resolves it once that request has ended. Concurrent lookups share a read only within one
+ * request (KvScenarioStore.inflight).
+ */
+interface Cached<T> {
+  at: number;
+  value: T;
+}
+let candidatesCache: Cached<StoredScenario[]> | undefined;
+let namesCache: Cached<string[]> | undefined;
 /**
  * Documents by name, read from KV at most once per CANDIDATES_TTL_MS per isolate, so a busy scenario costs no KV read
  * per request. A running session is unaffected either way (it keeps its snapshot); a new session may start on a
  * version up to the TTL old in other isolates — well inside KV's own propagation time (up to a minute).
  */
-const docCache = new Map<string, { at: number; value: Promise<StoredScenario | undefined> }>();
+const docCache = new Map<string, Cached<StoredScenario | undefined>>();
 const DOC_CACHE_LIMIT = 1000;
+/** Bumped by every invalidation, so a read begun before an admin write does not cache what it read. */
+let generation = 0;
 
 /** Forgets cached listings and documents after an admin write. */
 export function invalidateScenarioCaches(): void {
   candidatesCache = undefined;
   namesCache = undefined;
   docCache.clear();
+  generation++;
 }
 
+function fresh<T>(hit: Cached<T> | undefined): hit is Cached<T> {
+  return hit !== undefined && Date.now() - hit.at < CANDIDATES_TTL_MS;
+}
+
+/** The scenario store over KV. Build one per request (workersRuntime does): its in-flight reads are that request's. */
 export class KvScenarioStore implements ScenarioStore {
+  /** Reads this request has in flight, by key: concurrent lookups within the request share one KV read. */
+  private readonly inflight = new Map<string, Promise<unknown>>();
+
   constructor(private readonly kv: KVNamespace) {}
 
-  get(name: string): Promise<StoredScenario | undefined> {
-    const now = Date.now();
-    const hit = docCache.get(name);
-    if (hit && now - hit.at < CANDIDATES_TTL_MS) return hit.value;
-    if (docCache.size >= DOC_CACHE_LIMIT) docCache.clear();
-    const value = this.read(name);
-    docCache.set(name, { at: now, value });
-    value.catch(() => {
-      if (docCache.get(name)?.value === value) docCache.delete(name);
+  /** `read()` once per key within this request; its settled value is kept for other requests by `keep`. */
+  private shared<T>(key: string, read: () => Promise<T>, keep: (entry: Cached<T>) => void): Promise<T> {
+    const pending = this.inflight.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const at = Date.now();
+    const gen = generation;
+    const value = read().then((v) => {
+      if (gen === generation) keep({ at, value: v });
+      return v;
     });
+    this.inflight.set(key, value);
+    value.then(
+      () => this.inflight.delete(key),
+      () => this.inflight.delete(key),
+    );
     return value;
+  }
+
+  get(name: string): Promise<StoredScenario | undefined> {
+    const hit = docCache.get(name);
+    if (fresh(hit)) return Promise.resolve(hit.value);
+    return this.shared(`doc:${name}`, () => this.read(name), (entry) => {
+      if (docCache.size >= DOC_CACHE_LIMIT) docCache.clear();
+      docCache.set(name, entry);
+    });
   }
 
   private async read(name: string): Promise<StoredScenario | undefined> {
@@ -99,25 +135,13 @@ export class KvScenarioStore implements ScenarioStore {
   }
 
   candidates(): Promise<StoredScenario[]> {
-    const now = Date.now();
-    if (candidatesCache && now - candidatesCache.at < CANDIDATES_TTL_MS) return candidatesCache.value;
-    const value = this.listCandidates();
-    candidatesCache = { at: now, value };
-    value.catch(() => {
-      if (candidatesCache?.value === value) candidatesCache = undefined;
-    });
-    return value;
+    if (fresh(candidatesCache)) return Promise.resolve(candidatesCache.value);
+    return this.shared("candidates", () => this.listCandidates(), (entry) => (candidatesCache = entry));
   }
 
   names(): Promise<string[]> {
-    const now = Date.now();
-    if (namesCache && now - namesCache.at < CANDIDATES_TTL_MS) return namesCache.value;
-    const value = this.list().then((all) => all.map((s) => s.name));
-    namesCache = { at: now, value };
-    value.catch(() => {
-      if (namesCache?.value === value) namesCache = undefined;
-    });
-    return value;
+    if (fresh(namesCache)) return Promise.resolve(namesCache.value);
+    return this.shared("names", async () => (await this.list()).map((s) => s.name), (entry) => (namesCache = entry));
   }
 
   private async listCandidates(): Promise<StoredScenario[]> {

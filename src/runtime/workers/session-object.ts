@@ -7,6 +7,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import type { WorkerEnv } from "./env";
@@ -19,7 +20,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
-    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql));
+    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql), wireToolCallIds);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
