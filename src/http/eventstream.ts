@@ -134,7 +134,7 @@ export function encodeMessage(headers: EventHeaders, body: Uint8Array | string):
 
 function readHeaders(bytes: Uint8Array): Record<string, HeaderValue> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const text = new TextDecoder("utf-8", { fatal: true });
+  const text = new TextDecoder();
   const out: Record<string, HeaderValue> = {};
   let at = 0;
   while (at < bytes.length) {
