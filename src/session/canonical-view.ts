@@ -38,7 +38,7 @@ function cut(s: string): string {
 }
 
 function toolCalls(request: CanonicalRequest, reply: Reply): CanonicalToolCallView[] {
-  const ids = wireToolCallIds(request.provider, reply);
+  const ids = wireToolCallIds(request.provider, reply, request.endpoint);
   return replyChoices(reply)
     .flatMap((c) => c.toolCalls)
     .map((call, i) => ({ id: ids[i] ?? null, name: call.name, arguments: cut(call.arguments) }));
