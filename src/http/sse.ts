@@ -26,12 +26,12 @@ export function encodeNdjson(e: SseEvent): string {
 /**
  * One event as an AWS event stream message (Bedrock's `application/vnd.amazon.eventstream`): `:event-type` is the
  * event name and the payload its JSON; an `exception` event goes out as `:message-type: exception` with
- * `:exception-type` instead.
+ * `:exception-type` instead. Headers in the order the service sends them.
  */
 export function encodeAwsEvent(e: SseEvent): Uint8Array {
   const name = e.event ?? "message";
   const headers: EventHeaders = e.exception
-    ? { ":exception-type": name, ":content-type": "application/json", ":message-type": "exception" }
+    ? { ":message-type": "exception", ":exception-type": name, ":content-type": "application/json" }
     : { ":event-type": name, ":content-type": "application/json", ":message-type": "event" };
   return encodeMessage(headers, e.data);
 }

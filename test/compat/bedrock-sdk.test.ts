@@ -63,7 +63,7 @@ describe("@aws-sdk/client-bedrock-runtime", () => {
   it("Converse: text, stop reason, usage, metrics", async () => {
     const out = await aws("text").send(new ConverseCommand({ modelId: MODEL, messages: [user("hello")], system: [{ text: "Be brief." }], inferenceConfig: { maxTokens: 64 } }));
     expect(out.output?.message).toEqual({ role: "assistant", content: [{ text: "Hello from Bedrock." }] });
-    expect([out.stopReason, out.usage, out.metrics]).toEqual(["end_turn", { inputTokens: 9, outputTokens: 4, totalTokens: 13 }, { latencyMs: 0 }]);
+    expect([out.stopReason, out.usage, out.metrics]).toEqual(["end_turn", { cacheReadInputTokens: 0, cacheWriteInputTokens: 0, inputTokens: 9, outputTokens: 4, totalTokens: 13 }, { latencyMs: 0 }]);
     const [entry] = await h.journal("bd-aws", "text");
     expect([entry!.provider, entry!.endpoint, entry!.canonical.model, entry!.request.headers.authorization]).toEqual(["bedrock", "converse", MODEL, "[redacted]"]);
   });

@@ -47,7 +47,7 @@ describe("Bedrock Converse", () => {
     expect(await res.json()).toStrictEqual({
       output: { message: { role: "assistant", content: [{ text: "Hi there friend" }] } },
       stopReason: "end_turn",
-      usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+      usage: { cacheReadInputTokens: 0, cacheWriteInputTokens: 0, inputTokens: 7, outputTokens: 3, serverToolUsage: {}, totalTokens: 10 },
       metrics: { latencyMs: 0 },
     });
     const journal = await admin("/sessions/cl-main/c1/requests");
@@ -62,14 +62,16 @@ describe("Bedrock Converse", () => {
     expect(res.headers.get("content-type")).toBe("application/vnd.amazon.eventstream");
     const got = await frames(res);
     expect(got.every((f) => f.type === "event" && f.contentType === "application/json")).toBe(true);
+    // Keys in the service's order, as in live captures.
+    expect(JSON.stringify(got[1]!.payload)).toBe('{"contentBlockIndex":0,"delta":{"text":"Hi"}}');
     expect(got.map((f) => [f.name, f.payload])).toStrictEqual([
       ["messageStart", { role: "assistant" }],
-      ["contentBlockDelta", { delta: { text: "Hi" }, contentBlockIndex: 0 }],
-      ["contentBlockDelta", { delta: { text: " there" }, contentBlockIndex: 0 }],
-      ["contentBlockDelta", { delta: { text: " friend" }, contentBlockIndex: 0 }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hi" } }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: " there" } }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: " friend" } }],
       ["contentBlockStop", { contentBlockIndex: 0 }],
-      ["messageStop", { stopReason: "end_turn" }],
-      ["metadata", { usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 }, metrics: { latencyMs: 0 } }],
+      ["messageStop", { additionalModelResponseFields: { delta: { stop_sequence: null } }, stopReason: "end_turn" }],
+      ["metadata", { metrics: { latencyMs: 0 }, usage: { inputTokens: 7, outputTokens: 3, serverToolUsage: {}, totalTokens: 10 } }],
     ]);
   });
 

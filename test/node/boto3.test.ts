@@ -39,7 +39,7 @@ describe.skipIf(!hasBoto3)("boto3 bedrock-runtime", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
-      converse: { content: [{ text: "Hello from Bedrock." }], stopReason: "end_turn", usage: { inputTokens: 9, outputTokens: 4, totalTokens: 13 } },
+      converse: { content: [{ text: "Hello from Bedrock." }], stopReason: "end_turn", usage: { cacheReadInputTokens: 0, cacheWriteInputTokens: 0, inputTokens: 9, outputTokens: 4, totalTokens: 13 } },
       converse_stream: {
         events: ["messageStart", "contentBlockDelta", "contentBlockDelta", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata"],
         text: "One two three four five.",

@@ -7,6 +7,8 @@ import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
 import { describe, expect, it } from "vitest";
 import { crc32, decodeMessages, encodeMessage, type EventHeaders } from "../../src/http/eventstream";
+import { encodeAwsEvent } from "../../src/http/sse";
+import { renderBedrockStreamError } from "../../src/providers/bedrock/render-converse";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const bytes = (h: string) => Uint8Array.from(Buffer.from(h, "hex"));
@@ -64,6 +66,40 @@ const CORRUPTED: { name: string; encoded: string }[] = [
     encoded: "0000003d0000002007fd83960c636f6e74656e742d747970650700106170706c69636174696f6e2f6a736f6e7b61666f6f273a27626172277d8d9c08b1",
   },
 ];
+
+/**
+ * Captured from the live service: vercel/ai packages/amazon-bedrock/src/__fixtures__/issue-18994-live-converse-stream.json
+ * (ConverseStream, eu.anthropic.claude-sonnet-4-6, eu-central-1, 2026-08-18), and the modelStreamErrorException frame of
+ * model-stream-error-exception.eventstream.base64.txt. Re-encoded from their headers and payloads, byte for byte.
+ */
+const LIVE_CONVERSE_STREAM =
+  "AAAAtAAAAFIFAEFlCzpldmVudC10eXBlBwAMbWVzc2FnZVN0YXJ0DTpjb250ZW50LXR5cGUHABBhcHBsaWNhdGlvbi9qc29uDTptZXNzYWdlLXR5cGUHAAVldmVudHsicCI6ImFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVowMTIiLCJyb2xlIjoiYXNzaXN0YW50In2fX38tAAAAswAAAFfHSmn6CzpldmVudC10eXBlBwARY29udGVudEJsb2NrRGVsdGENOmNvbnRlbnQtdHlwZQcAEGFwcGxpY2F0aW9uL2pzb24NOm1lc3NhZ2UtdHlwZQcABWV2ZW50eyJjb250ZW50QmxvY2tJbmRleCI6MCwiZGVsdGEiOnsidGV4dCI6Ik9LIn0sInAiOiJhYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3gifXbBTlwAAAC+AAAAVz/arUsLOmV2ZW50LXR5cGUHABFjb250ZW50QmxvY2tEZWx0YQ06Y29udGVudC10eXBlBwAQYXBwbGljYXRpb24vanNvbg06bWVzc2FnZS10eXBlBwAFZXZlbnR7ImNvbnRlbnRCbG9ja0luZGV4IjowLCJkZWx0YSI6eyJ0ZXh0IjoiLiJ9LCJwIjoiYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXpBQkNERUZHSElKIn2GXR0lAAAAhgAAAFbZjG6aCzpldmVudC10eXBlBwAQY29udGVudEJsb2NrU3RvcA06Y29udGVudC10eXBlBwAQYXBwbGljYXRpb24vanNvbg06bWVzc2FnZS10eXBlBwAFZXZlbnR7ImNvbnRlbnRCbG9ja0luZGV4IjowLCJwIjoiYWIiffM4iiAAAADZAAAAUf2royMLOmV2ZW50LXR5cGUHAAttZXNzYWdlU3RvcA06Y29udGVudC10eXBlBwAQYXBwbGljYXRpb24vanNvbg06bWVzc2FnZS10eXBlBwAFZXZlbnR7ImFkZGl0aW9uYWxNb2RlbFJlc3BvbnNlRmllbGRzIjp7ImRlbHRhIjp7InN0b3Bfc2VxdWVuY2UiOm51bGx9fSwicCI6ImFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3Iiwic3RvcFJlYXNvbiI6ImVuZF90dXJuIn0g4kjQAAABAQAAAE4CeknrCzpldmVudC10eXBlBwAIbWV0YWRhdGENOmNvbnRlbnQtdHlwZQcAEGFwcGxpY2F0aW9uL2pzb24NOm1lc3NhZ2UtdHlwZQcABWV2ZW50eyJtZXRyaWNzIjp7ImxhdGVuY3lNcyI6ODAyfSwicCI6ImFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0hJSktMTU5PUFFSUyIsInVzYWdlIjp7ImlucHV0VG9rZW5zIjoxMiwib3V0cHV0VG9rZW5zIjo1LCJzZXJ2ZXJUb29sVXNhZ2UiOnt9LCJ0b3RhbFRva2VucyI6MTd9fa0jZVA=";
+const MODEL_STREAM_ERROR =
+  "AAAA3QAAAGfHkZB6DTptZXNzYWdlLXR5cGUHAAlleGNlcHRpb24POmV4Y2VwdGlvbi10eXBlBwAZbW9kZWxTdHJlYW1FcnJvckV4Y2VwdGlvbg06Y29udGVudC10eXBlBwAQYXBwbGljYXRpb24vanNvbnsibWVzc2FnZSI6Ik1vZGVsIFN0cmVhbSBFcnJvciIsIm9yaWdpbmFsU3RhdHVzQ29kZSI6NTAwLCJvcmlnaW5hbE1lc3NhZ2UiOiJUaGUgbW9kZWwgc3RyZWFtIGZhaWxlZC4ifVczQxM=";
+
+describe("frames captured from Bedrock", () => {
+  it.each([
+    ["a live ConverseStream (6 events)", LIVE_CONVERSE_STREAM, 6],
+    ["a modelStreamErrorException", MODEL_STREAM_ERROR, 1],
+  ])("%s: decodes with both CRCs and re-encodes byte for byte", (_name, b64, count) => {
+    const wire = Uint8Array.from(Buffer.from(b64, "base64"));
+    const messages = decodeMessages(wire);
+    expect(messages).toHaveLength(count);
+    const again = messages.map((m) => encodeMessage(m.headers, m.body));
+    expect(Buffer.concat(again).toString("base64")).toBe(b64);
+  });
+
+  it("the mock's own event and exception frames use the service's header order", () => {
+    const live = decodeMessages(Uint8Array.from(Buffer.from(LIVE_CONVERSE_STREAM, "base64")));
+    const event = encodeAwsEvent({ event: "messageStart", data: new TextDecoder().decode(live[0]!.body) });
+    expect(hex(event)).toBe(hex(encodeMessage(live[0]!.headers, live[0]!.body)));
+    const error = decodeMessages(Uint8Array.from(Buffer.from(MODEL_STREAM_ERROR, "base64")))[0]!;
+    const ours = encodeAwsEvent({ event: "modelStreamErrorException", data: new TextDecoder().decode(error.body), exception: true });
+    expect(Buffer.from(ours).toString("base64")).toBe(MODEL_STREAM_ERROR);
+    // A scripted stream_error with no errorType or message on Bedrock sends exactly this frame.
+    expect(Buffer.from(encodeAwsEvent(renderBedrockStreamError({ kind: "stream_error" }))).toString("base64")).toBe(MODEL_STREAM_ERROR);
+  });
+});
 
 describe("crc32", () => {
   it("gives the check value of CRC-32/ISO-HDLC and continues from a prior CRC", () => {

@@ -2,7 +2,8 @@
  * Canonical reply → Bedrock Converse: the JSON body (`output.message`, `stopReason`, `usage`, `metrics`) and the
  * ConverseStream events (`messageStart`, per block `contentBlockStart` for tool use then `contentBlockDelta`s and
  * `contentBlockStop`, `messageStop`, `metadata`). Each event's payload is the event body alone: no wrapper, no
- * `type` field (botocore and the JS SDK read the event name from the `:event-type` header).
+ * `type` field (botocore and the JS SDK read the event name from the `:event-type` header). Keys in the service's
+ * order (alphabetical, as in live captures); the random `p` padding the service adds to each event is not sent.
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
@@ -69,16 +70,25 @@ function wireBlock(b: ConverseBlock): Record<string, unknown> {
   }
 }
 
-/** `usage` as Converse reports it; the cache fields only when the reply used the cache. */
-export function converseUsage(reply: Reply): Record<string, number> {
+/**
+ * `usage` as recorded, keys in the service's (alphabetical) order: the cache counts always in the JSON body, in the
+ * stream's `metadata` only when the reply used the cache.
+ */
+export function converseUsage(reply: Reply, cacheAlways: boolean): Record<string, unknown> {
   const u = reply.usage;
   return {
+    ...(cacheAlways || u.cacheReadTokens > 0 ? { cacheReadInputTokens: u.cacheReadTokens } : {}),
+    ...(cacheAlways || u.cacheWriteTokens > 0 ? { cacheWriteInputTokens: u.cacheWriteTokens } : {}),
     inputTokens: u.inputTokens,
     outputTokens: u.outputTokens,
+    serverToolUsage: {},
     totalTokens: u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens,
-    ...(u.cacheReadTokens > 0 ? { cacheReadInputTokens: u.cacheReadTokens } : {}),
-    ...(u.cacheWriteTokens > 0 ? { cacheWriteInputTokens: u.cacheWriteTokens } : {}),
   };
+}
+
+/** What Claude models add to `messageStop` (and Bedrock passes through): `{ delta: { stop_sequence: null } }`. */
+function additionalFields(model: string): Record<string, unknown> {
+  return /(^|[.:/])anthropic\./.test(model) ? { additionalModelResponseFields: { delta: { stop_sequence: null } } } : {};
 }
 
 /**
@@ -86,10 +96,10 @@ export function converseUsage(reply: Reply): Record<string, number> {
  */
 export function renderConverseJson(reply: Reply, _ctx: RenderContext<ConverseWire>): unknown {
   return {
-    output: { message: { role: "assistant", content: converseBlocks(reply).map(wireBlock) } },
-    stopReason: converseStopReason(reply),
-    usage: converseUsage(reply),
     metrics: { latencyMs: reply.latencyMs },
+    output: { message: { content: converseBlocks(reply).map(wireBlock), role: "assistant" } },
+    stopReason: converseStopReason(reply),
+    usage: converseUsage(reply, true),
   };
 }
 
@@ -98,7 +108,7 @@ function event(name: string, payload: Record<string, unknown>, words = 0): SseEv
 }
 
 function blockEvents(b: ConverseBlock, index: number, chunk: number): SseEvent[] {
-  const delta = (d: Record<string, unknown>, words = 0) => event("contentBlockDelta", { delta: d, contentBlockIndex: index }, words);
+  const delta = (d: Record<string, unknown>, words = 0) => event("contentBlockDelta", { contentBlockIndex: index, delta: d }, words);
   const words = (piece: string) => Math.max(1, wordCount(piece));
   const stop = event("contentBlockStop", { contentBlockIndex: index });
   switch (b.kind) {
@@ -114,7 +124,7 @@ function blockEvents(b: ConverseBlock, index: number, chunk: number): SseEvent[]
       return [...chunkWords(b.text, chunk).map((p) => delta({ text: p }, words(p))), stop];
     case "toolUse":
       return [
-        event("contentBlockStart", { start: { toolUse: { toolUseId: b.toolUseId, name: b.name } }, contentBlockIndex: index }),
+        event("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId: b.toolUseId, name: b.name } } }),
         ...jsonFragments(b.json).map((p) => delta({ toolUse: { input: p } }, 1)),
         stop,
       ];
@@ -125,12 +135,12 @@ function blockEvents(b: ConverseBlock, index: number, chunk: number): SseEvent[]
  * The ConverseStream events, `metadata` last.
  * @example renderConverseEvents(reply, ctx).map((e) => e.event) // ["messageStart", "contentBlockDelta", …, "messageStop", "metadata"]
  */
-export function renderConverseEvents(reply: Reply, _ctx: RenderContext<ConverseWire>): SseEvent[] {
+export function renderConverseEvents(reply: Reply, ctx: RenderContext<ConverseWire>): SseEvent[] {
   return [
     event("messageStart", { role: "assistant" }),
     ...converseBlocks(reply).flatMap((b, i) => blockEvents(b, i, reply.pacing.chunkWords)),
-    event("messageStop", { stopReason: converseStopReason(reply) }),
-    event("metadata", { usage: converseUsage(reply), metrics: { latencyMs: reply.latencyMs } }),
+    event("messageStop", { ...additionalFields(ctx.request.model), stopReason: converseStopReason(reply) }),
+    event("metadata", { metrics: { latencyMs: reply.latencyMs }, usage: converseUsage(reply, false) }),
   ];
 }
 
@@ -142,6 +152,8 @@ export function renderConverseEvents(reply: Reply, _ctx: RenderContext<ConverseW
 export function renderBedrockStreamError(failure: Extract<Failure, { kind: "stream_error" }>): SseEvent {
   const named = failure.errorType !== undefined && /Exception$/.test(failure.errorType) ? failure.errorType : undefined;
   const type = named !== undefined ? named.charAt(0).toLowerCase() + named.slice(1) : "modelStreamErrorException";
-  const message = failure.message ?? (type === "throttlingException" ? BEDROCK_FAILURE_MESSAGES.rate_limit : "The model stream was interrupted.");
-  return { event: type, data: JSON.stringify({ message }), exception: true };
+  const message = failure.message ?? (type === "throttlingException" ? BEDROCK_FAILURE_MESSAGES.rate_limit : "Model Stream Error");
+  // modelStreamErrorException carries the model's own status and message, as recorded.
+  const model = type === "modelStreamErrorException" ? { originalStatusCode: 500, originalMessage: "The model stream failed." } : {};
+  return { event: type, data: JSON.stringify({ message, ...model }), exception: true };
 }
