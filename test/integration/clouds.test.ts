@@ -19,6 +19,9 @@ const scenario = {
     { id: "cut2", match: { lastUserMessage: "cut2" }, failures: [{ kind: "stream_error", afterChunks: 1 }], respond: { text: "a b c" } },
     { id: "not-ready", match: { lastUserMessage: "424" }, failures: [{ kind: "http", status: 424, body: { message: "model failed" } }], respond: { text: "x" } },
     { id: "think", match: { lastUserMessage: "think" }, respond: { reasoning: "Let me see.", text: "Done." } },
+    { id: "garbled", match: { lastUserMessage: "garbled" }, failures: [{ kind: "invalid_response", afterChunks: 2 }], respond: { text: "x y z" } },
+    { id: "broken", match: { lastUserMessage: "broken" }, failures: [{ kind: "network_error", afterChunks: 2 }], respond: { text: "x y z" } },
+    { id: "paced", match: { lastUserMessage: "paced" }, respond: { text: "one two three", stream: { ttftMs: 5, chunkDelayMs: 5 } } },
   ],
 };
 
@@ -132,6 +135,35 @@ describe("Bedrock Converse", () => {
     expect(got.at(-1)!.payload).toStrictEqual({ message: "slow down" });
     const other = await frames(await bedrock(`/s/cl-main/c6/model/${enc}/converse-stream`, converse("cut2")));
     expect(other.at(-1)).toMatchObject({ type: "exception", name: "modelStreamErrorException" });
+  });
+});
+
+describe("Bedrock stream failures and pacing", () => {
+  it("invalid_response ends with a frame whose CRC is wrong; network_error breaks off after whole frames", async () => {
+    const garbled = new Uint8Array(await (await bedrock(`/s/cl-main/f1/model/${enc}/converse-stream`, converse("garbled"))).arrayBuffer());
+    expect(() => decodeMessages(garbled)).toThrow(/message CRC mismatch/);
+    const first = garbled.subarray(0, new DataView(garbled.buffer, garbled.byteOffset).getUint32(0));
+    expect(decodeMessages(first).map((m) => m.headers[":event-type"]?.value)).toEqual(["messageStart"]);
+    const broken = await bedrock(`/s/cl-main/f2/model/${enc}/converse-stream`, converse("broken"));
+    const received: Uint8Array[] = [];
+    const reader = broken.body!.getReader();
+    const err = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        received.push(value);
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeDefined();
+    const bytes = new Uint8Array(received.reduce((n, c) => n + c.length, 0));
+    received.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
+    expect(decodeMessages(bytes).map((m) => m.headers[":event-type"]?.value)).toEqual(["messageStart", "contentBlockDelta"]);
+  });
+
+  it("a paced stream writes the same frames one by one", async () => {
+    const got = await frames(await bedrock(`/s/cl-main/f3/model/${enc}/converse-stream`, converse("paced")));
+    expect(got.filter((f) => f.name === "contentBlockDelta").map((f) => (f.payload.delta as { text: string }).text)).toEqual(["one", " two", " three"]);
+    expect(got.at(-1)!.name).toBe("metadata");
   });
 });
 
