@@ -20,22 +20,14 @@ import {
 import { ConfiguredRetryStrategy } from "@smithy/core/retry";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloudSteps } from "./cloud-steps";
 import { RUNTIME, startHarness, type Harness } from "./harness";
 
 let h: Harness;
 const MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0";
 const CREDENTIALS = { accessKeyId: "AKIDMOCKLLMEXAMPLE", secretAccessKey: "mockllm-fake-secret" };
 
-function steps(midStreamError: Record<string, unknown>) {
-  return [
-    { id: "hello", match: { lastUserMessage: "hello" }, respond: { text: "Hello from Bedrock.", usage: { inputTokens: 9, outputTokens: 4 } } },
-    { id: "stream", match: { lastUserMessage: "stream please" }, respond: { text: "One two three four five.", stream: { chunkWords: 2 } } },
-    { id: "call", match: { lastUserMessage: "weather in Paris", turn: 1 }, respond: { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] } },
-    { id: "answer", match: { toolResult: { name: "get_weather", content: "18C" } }, respond: { text: "It is 18C in Paris." } },
-    { id: "flaky", match: { lastUserMessage: "flaky" }, failures: [{ kind: "rate_limit" }], respond: { text: "after a retry" } },
-    { id: "cut", match: { lastUserMessage: "cut" }, failures: [{ kind: "stream_error", afterChunks: 2, ...midStreamError }], respond: { text: "a b c d e f" } },
-  ];
-}
+const steps = (midStreamError: Record<string, unknown>) => cloudSteps({ text: "Hello from Bedrock.", inputTokens: 9, outputTokens: 4 }, midStreamError);
 
 beforeAll(async () => {
   h = await startHarness();

@@ -8,6 +8,7 @@
 import AnthropicVertex from "@anthropic-ai/vertex-sdk";
 import { ApiError, GoogleGenAI, type Content, type GenerateContentResponse } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloudSteps } from "./cloud-steps";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -17,16 +18,7 @@ const GEMINI = "gemini-2.5-flash";
 /** A stand-in for google-auth-library's AuthClient: what both SDKs call to authorise a request. */
 const stubAuth = { projectId: "mock-project", getRequestHeaders: async () => new Headers({ authorization: "Bearer ya29.mockllm-fake" }) };
 
-function steps(midStreamError: Record<string, unknown>) {
-  return [
-    { id: "hello", match: { lastUserMessage: "hello" }, respond: { text: "Hello from Vertex.", usage: { inputTokens: 6, outputTokens: 3 } } },
-    { id: "stream", match: { lastUserMessage: "stream please" }, respond: { text: "One two three four five.", stream: { chunkWords: 2 } } },
-    { id: "call", match: { lastUserMessage: "weather in Paris", turn: 1 }, respond: { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] } },
-    { id: "answer", match: { toolResult: { name: "get_weather", content: "18C" } }, respond: { text: "It is 18C in Paris." } },
-    { id: "flaky", match: { lastUserMessage: "flaky" }, failures: [{ kind: "rate_limit" }], respond: { text: "after a retry" } },
-    { id: "cut", match: { lastUserMessage: "cut" }, failures: [{ kind: "stream_error", afterChunks: 2, ...midStreamError }], respond: { text: "a b c d e f", stream: { chunkWords: 1 } } },
-  ];
-}
+const steps = (midStreamError: Record<string, unknown>) => cloudSteps({ text: "Hello from Vertex.", inputTokens: 6, outputTokens: 3 }, midStreamError);
 
 beforeAll(async () => {
   h = await startHarness();
