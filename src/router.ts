@@ -22,6 +22,7 @@ import { geminiModelsRoute } from "./providers/gemini/models";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
 import { isVertexCountTokens } from "./providers/vertex/paths";
+import { bedrockConverse } from "./providers/bedrock";
 import { vertexCountTokens } from "./providers/vertex/count-tokens";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
@@ -54,6 +55,7 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
 
 /** The surface whose error shape a request to an unknown `/v1/...` path should get. */
 function errorSurfaceFor(request: Request): ProviderSurface<any> {
+  if (/^(\/s\/[^/]+(\/[^/]+)?)?\/model\//.test(new URL(request.url).pathname)) return bedrockConverse;
   if (request.headers.has("x-goog-api-key") || /\/v1(beta|alpha)\//.test(new URL(request.url).pathname)) {
     return SURFACES.find((s) => s.provider === "gemini") ?? openaiChat;
   }
@@ -166,7 +168,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || prefix.scenario !== undefined) {
+  if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
     return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` });
   }
   return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);

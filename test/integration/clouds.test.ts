@@ -123,6 +123,12 @@ describe("Bedrock Converse", () => {
     expect([anonymous.status, anonymous.headers.get("x-amzn-errortype")?.split(":")[0]]).toStrictEqual([403, "MissingAuthenticationTokenException"]);
     const bearer = await bedrock(`/model/${enc}/converse`, converse("hello"), { authorization: "Bearer ABSKbedrockapikey" });
     expect(bearer.status).toBe(200);
+    for (const path of [`/model/${enc}/converse-later`, `/s/cl-main/model/${enc}/converse-later`]) {
+      const unknown = await bedrock(path, converse("hello"));
+      expect([unknown.status, unknown.headers.get("x-amzn-errortype")?.split(":")[0]]).toStrictEqual([404, "ResourceNotFoundException"]);
+    }
+    const get = await call(`/model/${enc}/converse`, { headers: { authorization: SIGV4 } });
+    expect([get.status, get.headers.get("x-amzn-errortype")?.split(":")[0]]).toStrictEqual([405, "UnknownOperationException"]);
   });
 
   it("mid-stream failures are exception frames", async () => {
