@@ -22,13 +22,16 @@ import { handleStoredResponse, storedResponseId } from "./providers/openai/respo
 import { geminiModelsRoute } from "./providers/gemini/models";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
+import { isVertexCountTokens } from "./providers/vertex/paths";
+import { bedrockConverse } from "./providers/bedrock";
+import { vertexCountTokens } from "./providers/vertex/count-tokens";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
   for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
-  return surfaceFor(path) !== undefined;
+  return surfaceFor(path) !== undefined || isVertexCountTokens(path);
 }
 
 /**
@@ -131,6 +134,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, rt, []);
   }
+  if (isVertexCountTokens(path)) return vertexCountTokens(request);
   const ollamaSide = await ollamaSideRoute(request, path, rt, modelIds);
   if (ollamaSide) return ollamaSide;
   const geminiModels = await geminiModelsRoute(request, path, rt, modelIds);
@@ -153,7 +157,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || prefix.scenario !== undefined) {
+  if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
     const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` } as const;
     return providerError(request, error, errorSurfaceFor(request, path));
   }

@@ -3,7 +3,7 @@
  * Imports nothing from providers/.
  */
 
-export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama"] as const;
+export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const ENDPOINTS = [
@@ -15,6 +15,7 @@ export const ENDPOINTS = [
   "generateContent",
   "chat",
   "generate",
+  "converse",
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

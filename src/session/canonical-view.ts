@@ -4,14 +4,14 @@
  * are cut so the journal stays bounded.
  */
 import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
-import { lastUserMessage, pendingToolResults, type CanonicalRequest, type ProviderName } from "../canonical/request";
+import { lastUserMessage, pendingToolResults, type CanonicalRequest, type Endpoint, type ProviderName } from "../canonical/request";
 
 /**
  * The ids a client sees for a reply's tool calls, one per call in order over the reply and its `extraChoices` (null
  * where the wire carries none). The session layer knows no provider: whatever hosts sessions hands it the
  * providers' own (`wireToolCallIds`, src/providers/tool-call-ids.ts), so the journal never drifts from the wire.
  */
-export type ToolCallIds = (provider: ProviderName, reply: Reply) => (string | null)[];
+export type ToolCallIds = (provider: ProviderName, reply: Reply, endpoint?: Endpoint) => (string | null)[];
 
 /** Longest string kept per field (tool result content, answered text, arguments, last user message). */
 export const CANONICAL_TEXT_LIMIT = 4000;
@@ -44,7 +44,7 @@ function cut(s: string): string {
 }
 
 function toolCalls(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCallIds): CanonicalToolCallView[] {
-  const ids = toolCallIds(request.provider, reply);
+  const ids = toolCallIds(request.provider, reply, request.endpoint);
   return replyChoices(reply)
     .flatMap((c) => c.toolCalls)
     .map((call, i) => ({ id: ids[i] ?? null, name: call.name, arguments: cut(call.arguments) }));

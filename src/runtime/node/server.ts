@@ -4,6 +4,7 @@
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { constants as h2, createServer as createH2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { route } from "../../router";
@@ -17,6 +18,7 @@ import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
 import { putRecordingScenario, type RecordOptions } from "./record";
+import { dualProtocolServer } from "./h2c";
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -133,12 +135,15 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     async (request, { incoming, outgoing }) => {
       let res: Response;
       try {
-        res = await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
+        // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+        const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(h2.NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+        res = await route(request, runtime, { waitUntil, breakConnection });
       } catch (e) {
         res = internalError(e);
       }
-      // node:http only (createServer below): `incoming` is an IncomingMessage.
-      return incoming.complete ? res : drainBeforeAnswer(request, incoming as IncomingMessage, res);
+      // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
+      if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
+      return drainBeforeAnswer(request, incoming as IncomingMessage, res);
     },
     // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
     // become this process's globals: the largest single saving per request (see docs/performance.md).
@@ -146,15 +151,21 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   );
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
+  // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
+  const dual = dualProtocolServer(server, createH2Server(listener));
+  const tcp = dual.tcp;
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
+    tcp.once("error", reject);
+    tcp.listen(opts.port ?? 0, host, () => {
+      tcp.off("error", reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  // node:http tracks connections (request/headers timeouts, closeAllConnections) from its 'listening' event; the TCP
+  // server listens on its behalf.
+  server.emit("listening");
+  const port = (tcp.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
 
   let closing: Promise<void> | undefined;
@@ -170,8 +181,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();
-        server.close(() => resolve());
+        tcp.close(() => resolve());
+        server.close(() => {}); // not listening itself: this only stops its connection tracking
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
+        dual.closeAll();
       }).then(() => persister?.flush());
       return closing;
     },
