@@ -16,6 +16,7 @@ import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
 import { putRecordingScenario, type RecordOptions } from "./record";
+import { attachSockets } from "./sockets";
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -100,6 +101,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   );
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
+  const sockets = attachSockets(server, runtime, log);
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -124,6 +126,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();
+        sockets.close();
         server.close(() => resolve());
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
       }).then(() => persister?.flush());
