@@ -15,6 +15,10 @@ export const ENDPOINTS = [
   "generateContent",
   "chat",
   "generate",
+  /** OpenAI Realtime over WebSocket (`/v1/realtime`). */
+  "realtime",
+  /** Gemini Live over WebSocket (`…GenerativeService.BidiGenerateContent`). */
+  "bidiGenerateContent",
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

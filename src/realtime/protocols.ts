@@ -2,12 +2,13 @@
  * Every WebSocket protocol, by kind: what a runtime's socket host opens for a socket (and re-opens, from its saved
  * state, after a Durable Object woke from hibernation).
  */
+import { realtimeSocket } from "../providers/openai/realtime/protocol";
 import { responsesSocket } from "../providers/openai/responses/ws";
 import type { SocketContext, SocketKind, SocketProtocol } from "./types";
 
 const PROTOCOLS: Record<SocketKind, (socket: SocketContext, saved: unknown) => SocketProtocol> = {
   responses: responsesSocket,
-  realtime: responsesSocket,
+  realtime: realtimeSocket,
   live: responsesSocket,
 };
 
