@@ -5,6 +5,7 @@
 import net from "node:net";
 import OpenAI from "openai";
 import { OpenAIRealtimeWS } from "openai/realtime/ws";
+import type { RealtimeClientEvent } from "openai/resources/realtime/realtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startHarness, type Harness } from "./harness";
@@ -49,7 +50,7 @@ async function until(events: Event[], type: string, count = 1): Promise<void> {
   throw new Error(`no ${type} (got ${events.map((e) => e.type).join(", ")})`);
 }
 
-const say = (text: string) => ({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } }) as const;
+const say = (text: string): RealtimeClientEvent => ({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
 
 beforeAll(async () => {
   h = await startHarness();
