@@ -16,7 +16,7 @@ import { uniqueSeed } from "../routes/turn";
 import type { Runtime } from "../runtime/types";
 import type { SocketInit, SocketKind } from "./types";
 
-const LIVE_PATH = /^\/+ws\/google\.ai\.generativelanguage\.(v1alpha|v1beta)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
+const LIVE_PATH = /^\/+ws\/google\.ai\.generativelanguage\.(v1|v1alpha|v1beta)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
 
 /**
  * The WebSocket protocol a path (below any prefix) speaks, if any.

@@ -24,6 +24,8 @@ export interface TurnRenderer {
   error(error: ApiError): SocketError;
   /** What follows the messages already sent when a `stream_error` cuts the turn. */
   streamError(failure: Extract<Failure, { kind: "stream_error" }>, reply: Reply, sent: SseEvent[]): SseEvent[];
+  /** A close after a `stream_error`'s messages, for protocols that report errors by closing (Gemini Live). */
+  streamErrorClose?(failure: Extract<Failure, { kind: "stream_error" }>): { code: number; reason: string };
   /** The real API's wording of scripted failures without a message (default: OpenAI's). */
   failureMessages?: Partial<typeof FAILURE_MESSAGES>;
 }
@@ -111,6 +113,8 @@ export async function playOutcome(outcome: Outcome, r: TurnRenderer, sink: Socke
     case "stream_error": {
       const sent = eventsBefore(r.events(reply), failure.afterChunks);
       await sendPaced(sink, sent.concat(r.streamError(failure, reply, sent)), reply, startAt, opts.signal);
+      const close = r.streamErrorClose?.(failure);
+      if (close && !opts.signal?.aborted) sink.close(close.code, close.reason);
       return;
     }
   }

@@ -2,6 +2,7 @@
  * Every WebSocket protocol, by kind: what a runtime's socket host opens for a socket (and re-opens, from its saved
  * state, after a Durable Object woke from hibernation).
  */
+import { liveSocket } from "../providers/gemini/live";
 import { realtimeSocket } from "../providers/openai/realtime/protocol";
 import { responsesSocket } from "../providers/openai/responses/ws";
 import type { SocketContext, SocketKind, SocketProtocol } from "./types";
@@ -9,7 +10,7 @@ import type { SocketContext, SocketKind, SocketProtocol } from "./types";
 const PROTOCOLS: Record<SocketKind, (socket: SocketContext, saved: unknown) => SocketProtocol> = {
   responses: responsesSocket,
   realtime: realtimeSocket,
-  live: responsesSocket,
+  live: liveSocket,
 };
 
 /**
