@@ -5,7 +5,7 @@ import type { Session } from "../../session/types";
 import type { RequestLog, Runtime } from "../types";
 import type { WorkerEnv } from "./env";
 import { KvScenarioStore } from "./kv-scenarios";
-import { SOCKET_INIT_HEADER } from "./sockets";
+import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
 
 /** The runtime over a Worker's bindings; cheap enough to build per request. */
 export function workersRuntime(env: WorkerEnv): Runtime {
@@ -16,6 +16,7 @@ export function workersRuntime(env: WorkerEnv): Runtime {
       connect: (name, request, init) => {
         const headers = new Headers(request.headers);
         headers.set(SOCKET_INIT_HEADER, JSON.stringify(init));
+        headers.set(SOCKET_NAME_HEADER, name);
         return env.SESSIONS.getByName(name).fetch(new Request(request.url, { method: "GET", headers }));
       },
     },

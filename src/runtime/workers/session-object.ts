@@ -24,7 +24,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     super(ctx, env);
     this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql));
     // A socket's turns run here and reach state like any request: through a Runtime over this Worker's bindings.
-    this.sockets = new DurableSockets(ctx, () => workersRuntime(env));
+    this.sockets = new DurableSockets(ctx, () => workersRuntime(env), this.host);
   }
 
   /** The only fetch this object serves: a WebSocket upgrade the Worker forwarded (SessionStore.connect). */
