@@ -21,6 +21,9 @@ await upload(
   { name: "sock-break", steps: [{ consume: false, failures: [{ kind: "network_error", afterChunks: 3 }], respond: { text: "a b c d e f" } }] },
   { name: "sock-garbled", steps: [{ consume: false, failures: [{ kind: "invalid_response", afterChunks: 2 }], respond: { text: "a b c d" } }] },
   { name: "sock-header", steps: [{ respond: { text: "Selected by header." } }] },
+  { name: "sock-late", steps: [{ failures: [{ kind: "timeout", delayMs: 60 }], respond: { text: "Late." } }] },
+  { name: "sock-http", steps: [{ failures: [{ kind: "http", status: 418, body: { error: { message: "teapot" } } }], respond: { text: "x" } }] },
+  { name: "sock-live", steps: [{ respond: { text: "Live without a session name." } }] },
 );
 
 async function socket(path: string, headers: Record<string, string> = KEY, protocols: string[] = []): Promise<TestSocket> {
@@ -101,7 +104,40 @@ describe("Responses WebSocket mode over a raw socket", () => {
   });
 });
 
+describe("more scripted failures over a socket", () => {
+  it("timeout: the answer comes after delayMs", async () => {
+    const s = await socket("/s/sock-late/t/v1/responses");
+    const t0 = Date.now();
+    s.send(create("go"));
+    const events = await until(s, terminal);
+    expect(events.at(-1).response.output[0].content[0].text).toBe("Late.");
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+    s.close();
+  });
+
+  it("http: an error event with the scripted status and body", async () => {
+    const s = await socket("/s/sock-http/h/v1/responses");
+    s.send(create("go"));
+    expect(await s.next()).toEqual({ type: "error", status: 418, error: { type: "invalid_request_error", code: null, message: '{"error":{"message":"teapot"}}', param: null } });
+    s.close();
+    const journal = (await (await admin("/sessions/sock-http/h/requests")).json()) as any[];
+    expect(journal.map((e) => [e.outcome, e.status])).toEqual([["failure", 418]]);
+  });
+});
+
 describe("Realtime and Live over raw sockets", () => {
+  it("Live under /s/{scenario} without a session: setup, then a text turn", async () => {
+    const s = await socket("/s/sock-live/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent?key=k", {});
+    s.send({ setup: { model: "models/gemini-2.5-flash", generationConfig: { responseModalities: ["TEXT"] } } });
+    expect(await s.next()).toEqual({ setupComplete: {} });
+    s.send({ realtimeInput: { text: "hi" } });
+    const messages = await until(s, (m) => m.serverContent?.turnComplete === true);
+    expect(messages.flatMap((m) => m.serverContent?.modelTurn?.parts ?? []).map((p: { text: string }) => p.text).join("")).toBe("Live without a session name.");
+    s.close();
+    const journal = (await (await admin("/sessions/sock-live/default/requests")).json()) as any[];
+    expect(journal.map((e) => [e.provider, e.endpoint, e.request.body])).toEqual([["gemini", "bidiGenerateContent", { realtimeInput: { text: "hi" } }]]);
+  });
+
   it("Realtime: session.created first, the realtime sub-protocol echoed", async () => {
     const s = await socket("/s/sock-header/rt/v1/realtime?model=gpt-realtime", {}, ["realtime", "openai-insecure-api-key.sk-test"]);
     expect(s.protocol).toBe("realtime");
