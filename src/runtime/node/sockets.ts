@@ -9,6 +9,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { route } from "../../router";
 import { openProtocol } from "../../realtime/protocols";
+import { socketRuntime } from "../../realtime/scope";
 import type { SocketSink } from "../../realtime/types";
 import type { Runtime } from "../types";
 import { takeAccepted } from "./socket-accept";
@@ -68,7 +69,7 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
       if (!accepted) return refuse(socket, res);
       if (accepted.init.protocol !== undefined) chosen.set(req, accepted.init.protocol);
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const protocol = openProtocol({ rt: runtime, init: accepted.init, sink: sinkFor(ws) });
+        const protocol = openProtocol({ rt: socketRuntime(runtime, accepted.init), init: accepted.init, sink: sinkFor(ws) });
         ws.on("message", (data, isBinary) => {
           if (isBinary) return protocol.binary();
           protocol.message(data.toString()).catch((e: unknown) => {

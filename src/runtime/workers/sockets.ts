@@ -4,6 +4,7 @@
  * socket survives the object's hibernation; the protocol (src/realtime) runs in the object.
  */
 import { openProtocol } from "../../realtime/protocols";
+import { socketRuntime } from "../../realtime/scope";
 import type { SocketProtocol, SocketSink } from "../../realtime/types";
 import type { SocketInit } from "../../session/socket";
 import type { Session } from "../../session/types";
@@ -63,7 +64,7 @@ export class DurableSockets {
     this.state.acceptWebSocket(server);
     server.serializeAttachment({ id: init.seed, name } satisfies Attachment);
     this.state.storage.sql.exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
-    const protocol = openProtocol({ rt: this.runtimeFor(name), init, sink: sinkFor(server) });
+    const protocol = openProtocol({ rt: this.runtimeFor(name, init), init, sink: sinkFor(server) });
     this.live.set(server, protocol);
     protocol.open();
     this.save(server, protocol);
@@ -78,11 +79,15 @@ export class DurableSockets {
     return this.attachment(ws)?.id;
   }
 
-  /** The runtime for a socket held under `name`: that session is this object, reached without a round trip. */
-  private runtimeFor(name: string): Runtime {
+  /**
+   * The runtime for a socket held under `name` (this object's name as the Worker's store gave it): that session is
+   * this object, reached without a round trip; then scoped as the upgrade was (socketRuntime).
+   */
+  private runtimeFor(name: string, init: SocketInit): Runtime {
     const rt = this.runtime();
     const sessions = rt.sessions;
-    return { ...rt, sessions: { get: (n) => (n === name ? this.local : sessions.get(n)), connect: (n, r, i) => sessions.connect(n, r, i) } };
+    const base: Runtime = { ...rt, sessions: { get: (n) => (n === name ? this.local : sessions.get(n)), connect: (n, r, i) => sessions.connect(n, r, i) } };
+    return socketRuntime(base, init);
   }
 
   /** The socket's protocol: in memory, or rebuilt from its row after hibernation. */
@@ -94,7 +99,7 @@ export class DurableSockets {
     const row = this.state.storage.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
     if (!row) return undefined;
     const init = JSON.parse(row.init) as SocketInit;
-    const protocol = openProtocol({ rt: this.runtimeFor(attachment.name), init, sink: sinkFor(ws) }, row.state === null ? undefined : JSON.parse(row.state));
+    const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, row.state === null ? undefined : JSON.parse(row.state));
     this.live.set(ws, protocol);
     return protocol;
   }
