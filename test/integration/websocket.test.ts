@@ -40,7 +40,8 @@ describe("upgrade refusals (plain HTTP, before any socket)", () => {
     { what: "Responses without a key", path: "/v1/responses", headers: {}, status: 401, message: "You didn't provide an API key." },
     { what: "Realtime without a model", path: "/v1/realtime", headers: KEY, status: 400, message: "Missing required parameter: 'model'." },
     { what: "Live without a key", path: "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent", headers: {}, status: 403, message: "Method doesn't allow unregistered callers" },
-    { what: "an unknown scenario name", path: "/s/Bad_Name/x/v1/responses", headers: KEY, status: 400, message: "invalid" },
+    { what: "an invalid scenario name", path: "/s/Bad_Name/x/v1/responses", headers: KEY, status: 400, message: "invalid" },
+    { what: "an invalid x-mock-session", path: "/v1/responses", headers: { ...KEY, "x-mock-session": "../up" }, status: 400, message: 'invalid session name \\"../up' },
   ])("$what: $status", async ({ path, headers, status, message }) => {
     const res = await openSocket(path, headers);
     expect(res).toBeInstanceOf(Response);
