@@ -24,6 +24,13 @@ await upload(
   { name: "sock-late", steps: [{ failures: [{ kind: "timeout", delayMs: 60 }], respond: { text: "Late." } }] },
   { name: "sock-http", steps: [{ failures: [{ kind: "http", status: 418, body: { error: { message: "teapot" } } }], respond: { text: "x" } }] },
   { name: "sock-live", steps: [{ respond: { text: "Live without a session name." } }] },
+  {
+    name: "sock-oob",
+    steps: [
+      { id: "oob", match: { lastUserMessage: "Summarize." }, respond: { text: "Out of band." } },
+      { id: "main", match: { lastUserMessage: "kept" }, respond: { text: "In the conversation." } },
+    ],
+  },
 );
 
 async function socket(path: string, headers: Record<string, string> = KEY, protocols: string[] = []): Promise<TestSocket> {
@@ -144,6 +151,30 @@ describe("Realtime and Live over raw sockets", () => {
     expect(s.protocol).toBe("realtime");
     expect(await s.next()).toMatchObject({ type: "session.created", session: { object: "realtime.session", model: "gpt-realtime" } });
     s.close();
+  });
+
+  it("Realtime: an out-of-band response sees only its own input and adds nothing; a deleted item is gone", async () => {
+    const s = await socket("/s/sock-oob/o/v1/realtime?model=gpt-realtime");
+    await s.next();
+    const say = (text: string) => ({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+    s.send(say("dropped"));
+    const added = (await until(s, (m) => m.type === "conversation.item.done"))[0].item;
+    s.send({ type: "conversation.item.delete", item_id: added.id });
+    expect(await s.next()).toMatchObject({ type: "conversation.item.deleted", item_id: added.id });
+    s.send(say("kept"));
+    await until(s, (m) => m.type === "conversation.item.done");
+    s.send({ type: "response.create", response: { conversation: "none", input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "Summarize." }] }] } });
+    const oob = await until(s, (m) => m.type === "response.done");
+    expect(oob.at(-1).response).toMatchObject({ conversation_id: "", status: "completed", output: [{ content: [{ text: "Out of band." }] }] });
+    s.send({ type: "response.create" });
+    const main = await until(s, (m) => m.type === "response.done");
+    expect(main.at(-1).response.output[0].content[0].text).toBe("In the conversation.");
+    s.close();
+    const journal = (await (await admin("/sessions/sock-oob/o/requests")).json()) as any[];
+    expect(journal.map((e) => [e.step, e.turn])).toEqual([
+      ["oob", 1],
+      ["main", 1],
+    ]);
   });
 
   it("Live: a first message other than setup closes with 1007", async () => {
