@@ -101,6 +101,24 @@ describe("Responses WebSocket mode (ResponsesWS)", () => {
     expect(journal[1]!.request.body).toMatchObject({ type: "response.create", previous_response_id: done.id });
   });
 
+  it("sends exactly the events the SSE stream sends for the same turn (ids included)", async () => {
+    const ws = await open("/s/ws-chat/same");
+    const overSocket = await turn(ws, { model: "gpt-4.1", input: "My name is Ada." });
+    ws.close();
+    await h.admin("/sessions/ws-chat/same/reset", { method: "POST" });
+    const res = await fetch(`${h.url}/s/ws-chat/same/v1/responses`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-4.1", input: "My name is Ada.", stream: true }),
+    });
+    const overSse = (await res.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
+    const timeless = (events: Event[]) => JSON.parse(JSON.stringify(events).replace(/"(created_at|completed_at)":\d+/g, '"$1":0'));
+    expect(timeless(overSocket)).toEqual(timeless(overSse));
+  });
+
   it("chains across sockets and with HTTP, and a generate: false warm-up stores state without a turn", async () => {
     const a = await open("/s/ws-chat/two");
     const warm = await turn(a, { model: "gpt-4.1", input: "My name is Ada.", generate: false });
