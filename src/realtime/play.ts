@@ -106,8 +106,8 @@ export async function playOutcome(outcome: Outcome, r: TurnRenderer, sink: Socke
       return;
     }
     case "invalid_response": {
-      const sent = await sendPaced(sink, eventsBefore(r.events(reply), failure.afterChunks), reply, startAt, opts.signal);
-      if (sent >= 0 && !opts.signal?.aborted) sink.send(MALFORMED_JSON);
+      await sendPaced(sink, eventsBefore(r.events(reply), failure.afterChunks), reply, startAt, opts.signal);
+      if (!opts.signal?.aborted) sink.send(MALFORMED_JSON);
       return;
     }
     case "stream_error": {
