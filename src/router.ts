@@ -25,13 +25,14 @@ import { jsonResponse } from "./http/json";
 import { isVertexCountTokens } from "./providers/vertex/paths";
 import { bedrockConverse } from "./providers/bedrock";
 import { vertexCountTokens } from "./providers/vertex/count-tokens";
+import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/accept";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
   for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
-  return surfaceFor(path) !== undefined || isVertexCountTokens(path);
+  return surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
 }
 
 /**
@@ -122,6 +123,8 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
 
+  const socketKind = socketKindFor(path);
+  if (socketKind !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socketKind, prefix, path);
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
   const surface = surfaceFor(path);

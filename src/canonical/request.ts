@@ -16,6 +16,10 @@ export const ENDPOINTS = [
   "chat",
   "generate",
   "converse",
+  /** OpenAI Realtime over WebSocket (`/v1/realtime`). */
+  "realtime",
+  /** Gemini Live over WebSocket (`…GenerativeService.BidiGenerateContent`). */
+  "bidiGenerateContent",
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

@@ -57,12 +57,15 @@ export function failureRetryHeaders(failure: Failure): Record<string, string> {
   };
 }
 
+/** The broken JSON an `invalid_response` answer ends with (also sent as a WebSocket message). */
+export const MALFORMED_JSON = `{"mockllm": "invalid_response", "choices": [`;
+
 /**
  * The line an `invalid_response` stream ends with: JSON cut short, in the surface's stream format (for an AWS event
  * stream, a message whose payload is cut short and whose message CRC is wrong).
  */
 function malformedLine<W>(surface: ProviderSurface<W>): string | Uint8Array {
-  const broken = `{"mockllm": "invalid_response", "choices": [`;
+  const broken = MALFORMED_JSON;
   if (surface.streamFormat === "ndjson") return `${broken}\n`;
   if (surface.streamFormat === "eventstream") {
     const frame = encodeAwsEvent({ event: surface.malformedEventName ?? "chunk", data: broken });
@@ -73,7 +76,7 @@ function malformedLine<W>(surface: ProviderSurface<W>): string | Uint8Array {
   return `${name}data: ${broken}\n\n`;
 }
 
-const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
+export const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
   rate_limit: "Rate limit reached for requests. Please try again later.",
   overloaded: "The server is currently overloaded, please try again later.",
   model_error: "The server had an error while processing your request. Sorry about that!",

@@ -19,6 +19,7 @@ import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
 import { putRecordingScenario, type RecordOptions } from "./record";
 import { dualProtocolServer } from "./h2c";
+import { attachSockets } from "./sockets";
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -154,6 +155,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
   const dual = dualProtocolServer(server, createH2Server(listener));
   const tcp = dual.tcp;
+  const sockets = attachSockets(server, runtime, log);
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
@@ -181,6 +183,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();
+        sockets.close();
         tcp.close(() => resolve());
         server.close(() => {}); // not listening itself: this only stops its connection tracking
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop

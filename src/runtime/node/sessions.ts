@@ -5,7 +5,9 @@
 import { SessionHost } from "../../session/host";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { Session, SessionStore } from "../../session/types";
+import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
+import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
 class NodeSession extends SessionHost {
@@ -53,6 +55,11 @@ export class NodeSessionStore implements SessionStore {
       this.sessions.set(name, session);
     }
     return session;
+  }
+
+  /** Node holds sockets in the server process (sockets.ts): the answer only tells the upgrade handler to go ahead. */
+  async connect(name: string, _request: Request, init: SocketInit): Promise<Response> {
+    return acceptedResponse(name, init);
   }
 
   /** Names of the sessions this process holds (for listing sessions). */

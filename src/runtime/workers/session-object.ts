@@ -11,16 +11,43 @@ import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import type { WorkerEnv } from "./env";
+import { workersRuntime } from "./runtime";
+import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
 
 export class SessionObject extends DurableObject<WorkerEnv> {
   private readonly host: SessionHost;
+  private readonly sockets: DurableSockets;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql), wireToolCallIds);
+    // A socket's turns run here and reach state like any request: through a Runtime over this Worker's bindings.
+    this.sockets = new DurableSockets(ctx, () => workersRuntime(env), this.host);
+  }
+
+  /** The only fetch this object serves: a WebSocket upgrade the Worker forwarded (SessionStore.connect). */
+  override fetch(request: Request): Response {
+    return this.sockets.accept(request);
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.sockets.message(ws, message);
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    this.sockets.closed(ws);
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.sockets.closed(ws);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
