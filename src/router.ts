@@ -4,6 +4,7 @@
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { SURFACES, surfaceFor } from "./providers/registry";
+import { errorSurfaceFor } from "./providers/error-surface";
 import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
@@ -23,13 +24,17 @@ import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
 import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
+import { isVertexCountTokens } from "./providers/vertex/paths";
+import { bedrockConverse } from "./providers/bedrock";
+import { vertexCountTokens } from "./providers/vertex/count-tokens";
+import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/accept";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
   for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
-  return surfaceFor(path) !== undefined;
+  return surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
 }
 
 /**
@@ -52,19 +57,8 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
 }
 
-/** The surface whose error shape a request to an unknown `/v1/...` path should get. */
-function errorSurfaceFor(request: Request): ProviderSurface<any> {
-  if (request.headers.has("x-goog-api-key") || /\/v1(beta|alpha)\//.test(new URL(request.url).pathname)) {
-    return SURFACES.find((s) => s.provider === "gemini") ?? openaiChat;
-  }
-  if (request.headers.has("anthropic-version")) {
-    return SURFACES.find((s) => s.provider === "anthropic") ?? openaiChat;
-  }
-  return openaiChat;
-}
-
 /** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
-function providerError(request: Request, error: ApiError, surface = errorSurfaceFor(request), headers: Record<string, string> = OUTCOME_ERROR): Response {
+function providerError(request: Request, error: ApiError, surface: ProviderSurface<any>, headers: Record<string, string> = OUTCOME_ERROR): Response {
   return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
 }
 
@@ -76,7 +70,7 @@ function isOpenPath(pathname: string): boolean {
 
 /** The surface whose error shape a request's early errors take. */
 function surfaceOf(request: Request): ProviderSurface<any> {
-  return surfaceFor(splitPrefix(new URL(request.url).pathname).path) ?? errorSurfaceFor(request);
+  return errorSurfaceFor(request, splitPrefix(new URL(request.url).pathname).path);
 }
 
 /** The route a client meant when its base URL already ended in `/v1` and the SDK added another (Anthropic's does). */
@@ -99,7 +93,7 @@ async function listModels(request: Request, rt: Runtime, path: string): Promise<
     return providerError(request, {
       code: "not_found",
       message: `The model \`${id}\` does not exist or you do not have access to it.`,
-    });
+    }, errorSurfaceFor(request, path));
   }
   return withRequestId(jsonResponse(openAIModel(id)));
 }
@@ -157,8 +151,10 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
   };
   const badName = prefixNameError(prefix);
-  if (badName) return providerError(request, badName, surfaceFor(path));
+  if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
 
+  const socketKind = socketKindFor(path);
+  if (socketKind !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socketKind, prefix, path);
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
   const surface = surfaceFor(path);
@@ -171,6 +167,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, rt, []);
   }
+  if (isVertexCountTokens(path)) return vertexCountTokens(request);
   const ollamaSide = await ollamaSideRoute(request, path, rt, modelIds);
   if (ollamaSide) return ollamaSide;
   const geminiModels = await geminiModelsRoute(request, path, rt, modelIds);
@@ -193,8 +190,9 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || prefix.scenario !== undefined) {
-    return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` });
+  if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
+    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` } as const;
+    return providerError(request, error, errorSurfaceFor(request, path));
   }
   return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
 }

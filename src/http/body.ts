@@ -8,6 +8,32 @@ import { KEY_ID_HEADER } from "../tenancy/keys";
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Most bytes of a refused body read and thrown away before answering, so that a client which writes its whole
+ * body before reading gets the answer rather than a reset (what mature HTTP servers do). Past it, the
+ * connection is closed.
+ */
+export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and discards what is left of `reader`, at most `limit` more bytes; true when the body ended within it.
+ * @example if (!(await discardRest(request.body.getReader()))) res.headers.set("connection", "close")
+ */
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit = MAX_DRAIN_BYTES): Promise<boolean> {
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      size += value.byteLength;
+      if (size > limit) break;
+    }
+  } catch {
+    return false;
+  }
+  await reader.cancel().catch(() => {});
+  return false;
+}
 
 export type BodyResult = { ok: true; value: Record<string, unknown>; text: string } | { ok: false; error: ApiError };
 
@@ -26,7 +52,7 @@ async function readLimited(request: Request, limit: number): Promise<string | un
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      await discardRest(reader);
       return undefined;
     }
     chunks.push(value);

@@ -17,9 +17,10 @@ import type { Session } from "../session/types";
 import { errorResponse, type Exec } from "./render";
 import { carriesNamespaceKey } from "../tenancy/keys";
 
-/** The upstream base URL a scenario names for a provider, if any. */
+/** The upstream base URL a scenario names for a provider, if any (none for the clouds: Bedrock and Vertex are not recorded). */
 export function upstreamFor(scenario: Scenario, provider: ProviderName): string | undefined {
-  return scenario.record?.upstream[provider];
+  const upstream: Partial<Record<ProviderName, string>> = scenario.record?.upstream ?? {};
+  return upstream[provider];
 }
 
 /** Request headers never forwarded: hop-by-hop, length and encoding (recomputed), mockllm's own, and the edge's. */

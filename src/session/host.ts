@@ -8,6 +8,7 @@ import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, typ
 import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
+import type { ToolCallIds } from "./canonical-view";
 
 export class SessionHost implements Session {
   private readonly core: SessionCore;
@@ -16,8 +17,9 @@ export class SessionHost implements Session {
     storage: SessionStorage,
     private readonly responses: ResponsesStorage,
     private readonly recorded: RecordingStorage,
+    toolCallIds: ToolCallIds,
   ) {
-    this.core = new SessionCore(storage);
+    this.core = new SessionCore(storage, toolCallIds);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {

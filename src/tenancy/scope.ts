@@ -12,6 +12,7 @@ import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } 
 import type { RecordedStep, RecordInput, RecordResult } from "../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../session/responses";
 import type { Awaitable, Session, SessionStore } from "../session/types";
+import type { SocketInit } from "../session/socket";
 import { KEY_ID_HEADER } from "./keys";
 import { charge } from "./quota";
 import type { Caller, Usage } from "./types";
@@ -109,6 +110,11 @@ export class ScopedSessionStore implements SessionStore {
     const session = this.inner.get(this.prefix + name);
     // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
     return name.startsWith("__") ? session : new ScopedSession(session, name, this.keyId, this.charge);
+  }
+
+  /** A socket on one of the namespace's sessions (its init carries the caller, see src/realtime/scope.ts). */
+  connect(name: string, request: Request, init: SocketInit): Promise<Response> {
+    return this.inner.connect(this.prefix + name, request, init);
   }
 }
 

@@ -51,7 +51,7 @@ function runtimeOver(core: RegistryCore, lookups: string[]): Runtime {
     },
   });
   const tenancy = { registry, scenarios: () => undefined as never, dropSpace: async () => {} } as Tenancy;
-  return { sessions: { get: () => undefined as never }, scenarios: undefined as never, vars: {}, tenancy };
+  return { sessions: { get: () => undefined as never, connect: () => undefined as never }, scenarios: undefined as never, vars: {}, tenancy };
 }
 
 describe("resolving a caller", () => {

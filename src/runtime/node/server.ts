@@ -3,10 +3,12 @@
  * fetch adapter, with session state in process and scenarios in memory over files and the bundled defaults.
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { constants as h2, createServer as createH2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { route } from "../../router";
+import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
 import { internalError } from "../../routes/internal";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
@@ -18,6 +20,8 @@ import { NodeSessionStore } from "./sessions";
 import { NodeTenancy, splitPersistedName } from "./tenancy";
 import { sessionTtlMs } from "../../tenancy/quota";
 import { putRecordingScenario, type RecordOptions } from "./record";
+import { dualProtocolServer } from "./h2c";
+import { attachSockets } from "./sockets";
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -52,6 +56,48 @@ export interface RunningServer {
   readonly openStreams: number;
   /** Stops accepting, ends open streams, writes pending state; safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Reads and discards `incoming` to its end, at most MAX_DRAIN_BYTES; true when it ended within that. */
+function discardIncoming(incoming: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const finish = (ended: boolean) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onError);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > MAX_DRAIN_BYTES) {
+        incoming.pause();
+        finish(false);
+      }
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    incoming.on("data", onData).on("end", onEnd).on("error", onError);
+    incoming.resume();
+  });
+}
+
+/**
+ * A request answered before its body has all arrived (too large, refused headers, an unknown path): the rest is read
+ * and thrown away (up to MAX_DRAIN_BYTES) before the answer goes out, so a client that writes its whole body before
+ * reading sees the answer, not a reset. Past the bound the answer says `Connection: close`.
+ */
+async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, res: Response): Promise<Response> {
+  // GET and HEAD bodies never reach the Request (the adapter gives them none): read them off the socket directly.
+  const drained =
+    request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
+  if (drained) return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch {
+    const copy = new Response(res.body, res); // immutable headers (a fetched response)
+    copy.headers.set("connection", "close");
+    return copy;
+  }
 }
 
 /**
@@ -98,12 +144,18 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     p.finally(() => pending.delete(p)).catch(() => {});
   };
   const listener = getRequestListener(
-    async (request, { outgoing }) => {
+    async (request, { incoming, outgoing }) => {
+      let res: Response;
       try {
-        return await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy() });
+        // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+        const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(h2.NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+        res = await route(request, runtime, { waitUntil, breakConnection });
       } catch (e) {
-        return internalError(e);
+        res = internalError(e);
       }
+      // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
+      if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
+      return drainBeforeAnswer(request, incoming as IncomingMessage, res);
     },
     // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
     // become this process's globals: the largest single saving per request (see docs/performance.md).
@@ -111,15 +163,22 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   );
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
+  // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
+  const dual = dualProtocolServer(server, createH2Server(listener));
+  const tcp = dual.tcp;
+  const sockets = attachSockets(server, runtime, log);
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
+    tcp.once("error", reject);
+    tcp.listen(opts.port ?? 0, host, () => {
+      tcp.off("error", reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  // node:http tracks connections (request/headers timeouts, closeAllConnections) from its 'listening' event; the TCP
+  // server listens on its behalf.
+  server.emit("listening");
+  const port = (tcp.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
 
   let closing: Promise<void> | undefined;
@@ -136,8 +195,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       closing ??= new Promise<void>((resolve) => {
         files?.close();
         clearInterval(expiry);
-        server.close(() => resolve());
+        sockets.close();
+        tcp.close(() => resolve());
+        server.close(() => {}); // not listening itself: this only stops its connection tracking
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
+        dual.closeAll();
       }).then(() => persister?.flush());
       return closing;
     },

@@ -3,8 +3,11 @@
  * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
  */
 import { SessionHost } from "../../session/host";
+import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { Session, SessionStore } from "../../session/types";
+import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
+import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
 class NodeSession extends SessionHost {
@@ -13,7 +16,7 @@ class NodeSession extends SessionHost {
     private readonly responsesStorage: MemoryResponsesStorage,
     changed: () => void,
   ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed));
+    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), wireToolCallIds);
   }
 
   dump(): MemorySessionData {
@@ -85,6 +88,11 @@ export class NodeSessionStore implements SessionStore {
       }
     }
     return out;
+  }
+
+  /** Node holds sockets in the server process (sockets.ts): the answer only tells the upgrade handler to go ahead. */
+  async connect(name: string, _request: Request, init: SocketInit): Promise<Response> {
+    return acceptedResponse(name, init);
   }
 
   /** Names of the sessions this process holds (for listing sessions). */

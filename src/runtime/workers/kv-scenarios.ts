@@ -29,41 +29,51 @@ interface Meta {
  * clear it at once; other isolates see a change within the TTL (KV itself takes up to a minute across locations).
  */
 export const CANDIDATES_TTL_MS = 5_000;
+
+/**
+ * A value read by an earlier request. Only settled values are kept at module scope: a pending KV read belongs to
+ * the request that started it, and workerd refuses it to any other ("Cannot perform I/O on behalf of a different
+ * request") or never resolves it once that request has ended. Concurrent lookups share a read only within one
+ * request (KvScenarioStore.inflight).
+ */
+interface Cached<T> {
+  at: number;
+  value: T;
+}
 /** By key prefix (one per namespace; `scenario:` for the default namespace). */
-const candidatesCache = new Map<string, { at: number; value: Promise<StoredScenario[]> }>();
-const namesCache = new Map<string, { at: number; value: Promise<string[]> }>();
+const candidatesCache = new Map<string, Cached<StoredScenario[]>>();
+const namesCache = new Map<string, Cached<string[]>>();
 /**
  * Documents by name, read from KV at most once per CANDIDATES_TTL_MS per isolate, so a busy scenario costs no KV read
  * per request. A running session is unaffected either way (it keeps its snapshot); a new session may start on a
  * version up to the TTL old in other isolates — well inside KV's own propagation time (up to a minute).
  */
-const docCache = new Map<string, { at: number; value: Promise<StoredScenario | undefined> }>();
+const docCache = new Map<string, Cached<StoredScenario | undefined>>();
 const DOC_CACHE_LIMIT = 1000;
+/** Bumped by every invalidation, so a read begun before an admin write does not cache what it read. */
+let generation = 0;
 
 /** Forgets cached listings and documents after an admin write. */
 export function invalidateScenarioCaches(): void {
   candidatesCache.clear();
   namesCache.clear();
   docCache.clear();
+  generation++;
+}
+
+function fresh<T>(hit: Cached<T> | undefined): hit is Cached<T> {
+  return hit !== undefined && Date.now() - hit.at < CANDIDATES_TTL_MS;
+}
+
+/** Keeps a settled value in a module-level cache, bounded. */
+function keepIn<T>(cache: Map<string, Cached<T>>, key: string, entry: Cached<T>): void {
+  if (cache.size >= DOC_CACHE_LIMIT) cache.clear();
+  cache.set(key, entry);
 }
 
 /** The KV key prefix of a namespace's uploads (`space` = the namespace's storage name). */
 export function namespacePrefix(space: string): string {
   return `ns:${space}:${PREFIX}`;
-}
-
-/** A listing cached per isolate for CANDIDATES_TTL_MS, by key prefix; a failed listing is not kept. */
-function cached<T>(cache: Map<string, { at: number; value: Promise<T> }>, prefix: string, load: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = cache.get(prefix);
-  if (hit && now - hit.at < CANDIDATES_TTL_MS) return hit.value;
-  if (cache.size >= DOC_CACHE_LIMIT) cache.clear();
-  const value = load();
-  cache.set(prefix, { at: now, value });
-  value.catch(() => {
-    if (cache.get(prefix)?.value === value) cache.delete(prefix);
-  });
-  return value;
 }
 
 /** Deletes every KV key of a namespace (its uploads), after the namespace is deleted. */
@@ -78,25 +88,40 @@ export async function dropNamespaceKeys(kv: KVNamespace, space: string): Promise
   invalidateScenarioCaches();
 }
 
+/** The scenario store over KV. Build one per request (workersRuntime does): its in-flight reads are that request's. */
 export class KvScenarioStore implements ScenarioStore {
+  /** Reads this request has in flight, by key: concurrent lookups within the request share one KV read. */
+  private readonly inflight = new Map<string, Promise<unknown>>();
+
   /** @param prefix KV key prefix: `scenario:` (default namespace) or namespacePrefix(space) */
   constructor(
     private readonly kv: KVNamespace,
     private readonly prefix: string = PREFIX,
   ) {}
 
+  /** `read()` once per key within this request; its settled value is kept for other requests by `keep`. */
+  private shared<T>(key: string, read: () => Promise<T>, keep: (entry: Cached<T>) => void): Promise<T> {
+    const pending = this.inflight.get(key) as Promise<T> | undefined;
+    if (pending) return pending;
+    const at = Date.now();
+    const gen = generation;
+    const value = read().then((v) => {
+      if (gen === generation) keep({ at, value: v });
+      return v;
+    });
+    this.inflight.set(key, value);
+    value.then(
+      () => this.inflight.delete(key),
+      () => this.inflight.delete(key),
+    );
+    return value;
+  }
+
   get(name: string): Promise<StoredScenario | undefined> {
-    const now = Date.now();
     const key = this.prefix + name;
     const hit = docCache.get(key);
-    if (hit && now - hit.at < CANDIDATES_TTL_MS) return hit.value;
-    if (docCache.size >= DOC_CACHE_LIMIT) docCache.clear();
-    const value = this.read(name);
-    docCache.set(key, { at: now, value });
-    value.catch(() => {
-      if (docCache.get(key)?.value === value) docCache.delete(key);
-    });
-    return value;
+    if (fresh(hit)) return Promise.resolve(hit.value);
+    return this.shared(`doc:${name}`, () => this.read(name), (entry) => keepIn(docCache, key, entry));
   }
 
   private async read(name: string): Promise<StoredScenario | undefined> {
@@ -136,11 +161,15 @@ export class KvScenarioStore implements ScenarioStore {
   }
 
   candidates(): Promise<StoredScenario[]> {
-    return cached(candidatesCache, this.prefix, () => this.listCandidates());
+    const hit = candidatesCache.get(this.prefix);
+    if (fresh(hit)) return Promise.resolve(hit.value);
+    return this.shared("candidates", () => this.listCandidates(), (entry) => keepIn(candidatesCache, this.prefix, entry));
   }
 
   names(): Promise<string[]> {
-    return cached(namesCache, this.prefix, () => this.list().then((all) => all.map((s) => s.name)));
+    const hit = namesCache.get(this.prefix);
+    if (fresh(hit)) return Promise.resolve(hit.value);
+    return this.shared("names", async () => (await this.list()).map((s) => s.name), (entry) => keepIn(namesCache, this.prefix, entry));
   }
 
   private async listCandidates(): Promise<StoredScenario[]> {

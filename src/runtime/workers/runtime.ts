@@ -5,6 +5,7 @@ import type { Session } from "../../session/types";
 import type { RequestLog, Runtime } from "../types";
 import type { WorkerEnv } from "./env";
 import { dropNamespaceKeys, KvScenarioStore, namespacePrefix } from "./kv-scenarios";
+import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
 import { REGISTRY_NAME } from "./registry-object";
 import type { Registry, Tenancy } from "../../tenancy/types";
 
@@ -29,7 +30,16 @@ function workersTenancy(env: WorkerEnv): Tenancy {
 /** The runtime over a Worker's bindings; cheap enough to build per request. */
 export function workersRuntime(env: WorkerEnv): Runtime {
   return {
-    sessions: { get: (name): Session => env.SESSIONS.getByName(name) },
+    sessions: {
+      get: (name): Session => env.SESSIONS.getByName(name),
+      // The session's Durable Object accepts the socket (hibernation API); its init travels in a header.
+      connect: (name, request, init) => {
+        const headers = new Headers(request.headers);
+        headers.set(SOCKET_INIT_HEADER, JSON.stringify(init));
+        headers.set(SOCKET_NAME_HEADER, name);
+        return env.SESSIONS.getByName(name).fetch(new Request(request.url, { method: "GET", headers }));
+      },
+    },
     scenarios: new KvScenarioStore(env.SCENARIOS),
     vars: env,
     ...(env.REGISTRY ? { tenancy: workersTenancy(env) } : {}),

@@ -7,16 +7,20 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import { sessionTtlMs } from "../../tenancy/quota";
 import type { WorkerEnv } from "./env";
+import { workersRuntime } from "./runtime";
+import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
 
 export class SessionObject extends DurableObject<WorkerEnv> {
   private current: SessionHost | undefined;
+  private readonly sockets: DurableSockets;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
   private alarmSetAt = 0;
   private lastActive = 0;
@@ -24,11 +28,16 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
+    // A socket's turns run here and reach state like any request: through a Runtime over this Worker's bindings.
+    this.sockets = new DurableSockets(ctx, () => workersRuntime(env), () => {
+      this.touch();
+      return this.host;
+    });
   }
 
   /** Built on first use, and again after an expiry deleted everything. */
   private get host(): SessionHost {
-    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql));
+    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql), wireToolCallIds);
     return this.current;
   }
 
@@ -69,6 +78,28 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   /** How many expiries this instance carried out (tests: an alarm firing twice counts once). */
   expiryCount(): number {
     return this.expiries;
+  }
+
+  /** The only fetch this object serves: a WebSocket upgrade the Worker forwarded (SessionStore.connect). */
+  override fetch(request: Request): Response {
+    return this.sockets.accept(request);
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.sockets.message(ws, message);
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    this.sockets.closed(ws);
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.sockets.closed(ws);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
