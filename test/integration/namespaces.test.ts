@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, call, chat, upload, userTurn } from "./helpers";
+import { openSocket, until } from "./socket-helpers";
 
 interface Minted {
   id: string;
@@ -184,6 +185,40 @@ describe("isolation on provider routes", () => {
     const byQuery = await gem({ headers: { "content-type": "application/json" } }, `?key=${a.run.key}`);
     expect(byQuery.status).toBe(200);
     expect(JSON.stringify(await byQuery.json())).toContain("from A");
+  });
+});
+
+describe("WebSockets in a namespace", () => {
+  const create = { type: "response.create", model: "gpt-4.1", input: "hello" };
+  const done = (m: any) => ["response.completed", "response.failed", "error"].includes(m?.type);
+
+  it("a socket's turns run in the key's namespace: its scenario, its session, its journal", async () => {
+    for (const [key, text] of [[a.run.key, "from A"], [b.run.key, "from B"]] as const) {
+      const s = await openSocket("/s/shared/ws1/v1/responses", { authorization: `Bearer ${key}` });
+      if (s instanceof Response) throw new Error(`refused: ${s.status} ${await s.text()}`);
+      s.send(create);
+      const events = await until(s, done);
+      expect(events.at(-1).type).toBe("response.completed");
+      expect(events.at(-1).response.output[0].content[0].text).toBe(text);
+      s.close();
+    }
+    const journal = async (key: string) => (await keyAdmin(key, "/sessions/shared/ws1/requests")).json() as Promise<any[]>;
+    expect((await journal(a.admin.key)).map((e) => [e.step, e.request.method, e.request.headers["x-mockllm-key-id"]])).toEqual([["hi", "WS", a.run.id]]);
+    expect((await journal(b.admin.key)).map((e) => [e.step, e.request.method, e.request.headers["x-mockllm-key-id"]])).toEqual([["hi", "WS", b.run.id]]);
+    expect((await admin("/sessions/shared/ws1")).status).toBe(404); // default has no "shared" and no such session
+    expect(await (await admin("/sessions/shared/ws1/requests")).json()).toEqual([]);
+  });
+
+  it("another namespace's scenario is not found over a socket either; an unknown key is refused before the upgrade", async () => {
+    const s = await openSocket("/s/only-a/ws2/v1/responses", { authorization: `Bearer ${b.run.key}` });
+    if (s instanceof Response) throw new Error(`refused: ${s.status}`);
+    s.send(create);
+    const events = await until(s, done);
+    expect([events.at(-1).type, events.at(-1).status, events.at(-1).error?.code]).toEqual(["error", 404, "not_found"]);
+    s.close();
+    const refused = await openSocket("/s/shared/ws3/v1/responses", { authorization: "Bearer mk_nope_nope" });
+    expect(refused).toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(401);
   });
 });
 
