@@ -22,6 +22,8 @@ import { handleStoredResponse, storedResponseId } from "./providers/openai/respo
 import { geminiModelsRoute } from "./providers/gemini/models";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
+import { gateProvider } from "./tenancy/gate";
+import { QuotaError } from "./tenancy/quota";
 import { isVertexCountTokens } from "./providers/vertex/paths";
 import { bedrockConverse } from "./providers/bedrock";
 import { vertexCountTokens } from "./providers/vertex/count-tokens";
@@ -56,8 +58,19 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
 }
 
 /** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
-function providerError(request: Request, error: ApiError, surface: ProviderSurface<any>): Response {
-  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), OUTCOME_ERROR);
+function providerError(request: Request, error: ApiError, surface: ProviderSurface<any>, headers: Record<string, string> = OUTCOME_ERROR): Response {
+  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
+}
+
+/** Routes that take no API key: health, the inspector's files, the base-URL probe, admin (which checks its own). */
+function isOpenPath(pathname: string): boolean {
+  if (pathname === "/" || pathname === "/healthz" || pathname === "/admin") return true;
+  return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/");
+}
+
+/** The surface whose error shape a request's early errors take. */
+function surfaceOf(request: Request): ProviderSurface<any> {
+  return errorSurfaceFor(request, splitPrefix(new URL(request.url).pathname).path);
 }
 
 /** The route a client meant when its base URL already ended in `/v1` and the SDK added another (Anthropic's does). */
@@ -111,7 +124,24 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
   return res;
 }
 
+/**
+ * Namespaces first (src/tenancy/gate.ts): a namespace key selects a namespace-scoped runtime, so every route below
+ * reaches only that namespace's scenarios and sessions; without one, the request runs as before in `default`.
+ */
 async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  if (!rt.tenancy) return serve(request, rt, ctx);
+  const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
+  if (!gate.ok) return providerError(request, gate.error, surfaceOf(request), gate.headers);
+  if (gate.rt === rt) return serve(request, rt, ctx);
+  try {
+    return await serve(request, gate.rt, ctx);
+  } catch (e) {
+    if (!(e instanceof QuotaError)) throw e;
+    return providerError(request, { code: "rate_limit", message: e.message }, surfaceOf(request), e.headers());
+  }
+}
+
+async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
   const exec: Exec = {

@@ -4,6 +4,7 @@
 import { apiError, type ApiError } from "./errors";
 import { headerRecord } from "./headers";
 import { jsonDepthExceeded, tooDeepMessage } from "./json-depth";
+import { KEY_ID_HEADER } from "../tenancy/keys";
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -125,11 +126,14 @@ export function journalBody(text: string, value: unknown): unknown {
   return `${text.slice(0, JOURNAL_BODY_LIMIT)}…[mockllm: truncated ${text.length - JOURNAL_BODY_LIMIT} of ${text.length} characters]`;
 }
 
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
+/** `sec-websocket-protocol` may carry an API key (`openai-insecure-api-key.{key}`, as browsers send it). */
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "sec-websocket-protocol"]);
 
-/** Request headers for the journal, secrets redacted. */
+/** Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it). */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headerRecord(headers))) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  for (const [k, v] of Object.entries(headerRecord(headers))) {
+    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  }
   return out;
 }

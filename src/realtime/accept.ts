@@ -90,6 +90,7 @@ export async function acceptSocket(request: Request, rt: Runtime, kind: SocketKi
     headers,
     ...(protocol !== undefined ? { protocol } : {}),
     seed: uniqueSeed(),
+    ...(rt.caller !== undefined ? { caller: rt.caller } : {}),
   };
   return rt.sessions.connect(socketObjectName(prefix, request.headers), request, init);
 }

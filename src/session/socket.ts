@@ -18,6 +18,11 @@ export interface SocketInit {
   headers: Record<string, string>;
   /** The sub-protocol echoed to the client, if it offered one we speak. */
   protocol?: string;
+  /**
+   * The namespace caller the upgrade was scoped to (src/tenancy's `Caller`, plain data; absent: the default
+   * namespace), so the host that keeps the socket scopes its turns the same way (src/realtime/scope.ts).
+   */
+  caller?: unknown;
   /** A seed unique to this socket (its Realtime session id; ids of items the client did not name). */
   seed: string;
 }

@@ -17,6 +17,8 @@ import { loadScenarioPaths, type ScenarioFiles } from "./files";
 import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
+import { NodeTenancy, splitPersistedName } from "./tenancy";
+import { sessionTtlMs } from "../../tenancy/quota";
 import { putRecordingScenario, type RecordOptions } from "./record";
 import { dualProtocolServer } from "./h2c";
 import { attachSockets } from "./sockets";
@@ -107,17 +109,21 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const persister = opts.persist !== undefined ? new Persister(opts.persist) : undefined;
   const scenarios = new NodeScenarioStore((name, stored) => persister?.saveUpload(name, stored?.raw));
   await scenarios.init();
+  const sessions = new NodeSessionStore(persister?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
+  const tenancy = new NodeTenancy(sessions, persister, persister?.registry(log));
   if (persister) {
-    for (const [name, raw] of persister.uploads(log)) {
+    for (const [persisted, raw] of persister.uploads(log)) {
+      const inSpace = splitPersistedName(persisted);
+      const name = inSpace?.name ?? persisted;
       const parsed = parseScenarioDocument(raw, name);
       if (!parsed.ok) {
-        log(`mockllm: skipped persisted scenario "${name}": ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+        log(`mockllm: skipped persisted scenario "${persisted}": ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
         continue;
       }
-      scenarios.restoreUpload({ name, version: await versionOf(raw), source: "kv", scenario: parsed.scenario, raw });
+      const store = inSpace ? tenancy.scenarios(inSpace.space) : scenarios;
+      store.restoreUpload({ name, version: await versionOf(raw), source: "kv", scenario: parsed.scenario, raw });
     }
   }
-  const sessions = new NodeSessionStore(persister?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
   const files: ScenarioFiles | undefined =
     opts.scenarios && opts.scenarios.length > 0
       ? await loadScenarioPaths(scenarios, opts.scenarios, { watch: opts.watch ?? true, log })
@@ -126,7 +132,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
-  const runtime: Runtime = { sessions, scenarios, vars, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const ttl = sessionTtlMs(vars);
+  const expiry = setInterval(() => {
+    for (const name of sessions.expireIdle(Date.now(), ttl)) persister?.removeSession(name);
+  }, Math.min(ttl, 60_000));
+  expiry.unref();
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (p: Promise<unknown>) => {
     pending.add(p);
@@ -183,6 +194,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();
+        clearInterval(expiry);
         sockets.close();
         tcp.close(() => resolve());
         server.close(() => {}); // not listening itself: this only stops its connection tracking

@@ -35,6 +35,8 @@ class NodeSession extends SessionHost {
 
 export class NodeSessionStore implements SessionStore {
   private readonly sessions = new Map<string, NodeSession>();
+  /** Last use of each session this process touched (ms), for SESSION_TTL. */
+  private readonly lastUsed = new Map<string, number>();
 
   /**
    * @param saved sessions read back from `--persist`, by name
@@ -46,6 +48,7 @@ export class NodeSessionStore implements SessionStore {
   ) {}
 
   get(name: string): Session {
+    this.lastUsed.set(name, Date.now());
     let session = this.sessions.get(name);
     if (!session) {
       const data = this.saved.get(name) ?? emptySessionData();
@@ -55,6 +58,36 @@ export class NodeSessionStore implements SessionStore {
       this.sessions.set(name, session);
     }
     return session;
+  }
+
+  /** Forgets every session whose name starts with `prefix`; the names forgotten. */
+  drop(prefix: string): string[] {
+    const names = this.names().filter((n) => n.startsWith(prefix));
+    for (const n of names) this.forget(n);
+    return names;
+  }
+
+  private forget(name: string): void {
+    this.sessions.delete(name);
+    this.saved.delete(name);
+    this.lastUsed.delete(name);
+  }
+
+  /**
+   * SESSION_TTL: forgets the sessions not used for `ttlMs` before `now` (sessions read back from `--persist` count
+   * from start-up); the names forgotten, each once.
+   */
+  expireIdle(now: number, ttlMs: number): string[] {
+    const out: string[] = [];
+    for (const name of this.names()) {
+      const last = this.lastUsed.get(name);
+      if (last === undefined) this.lastUsed.set(name, now);
+      else if (now - last >= ttlMs) {
+        this.forget(name);
+        out.push(name);
+      }
+    }
+    return out;
   }
 
   /** Node holds sockets in the server process (sockets.ts): the answer only tells the upgrade handler to go ahead. */

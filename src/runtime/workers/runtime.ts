@@ -4,8 +4,28 @@
 import type { Session } from "../../session/types";
 import type { RequestLog, Runtime } from "../types";
 import type { WorkerEnv } from "./env";
-import { KvScenarioStore } from "./kv-scenarios";
+import { dropNamespaceKeys, KvScenarioStore, namespacePrefix } from "./kv-scenarios";
 import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
+import { REGISTRY_NAME } from "./registry-object";
+import type { Registry, Tenancy } from "../../tenancy/types";
+
+/**
+ * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
+ * out of reach at once (a re-created name gets a new storage name) and their objects delete themselves after
+ * SESSION_TTL (session-object.ts); its uploads are deleted here.
+ */
+function workersTenancy(env: WorkerEnv): Tenancy {
+  let registry: Registry | undefined;
+  return {
+    // Built on first use: a request in the default namespace never makes a stub.
+    get registry(): Registry {
+      registry ??= env.REGISTRY.getByName(REGISTRY_NAME) as unknown as Registry;
+      return registry;
+    },
+    scenarios: (space) => new KvScenarioStore(env.SCENARIOS, namespacePrefix(space)),
+    dropSpace: (space) => dropNamespaceKeys(env.SCENARIOS, space),
+  };
+}
 
 /** The runtime over a Worker's bindings; cheap enough to build per request. */
 export function workersRuntime(env: WorkerEnv): Runtime {
@@ -22,6 +42,7 @@ export function workersRuntime(env: WorkerEnv): Runtime {
     },
     scenarios: new KvScenarioStore(env.SCENARIOS),
     vars: env,
+    ...(env.REGISTRY ? { tenancy: workersTenancy(env) } : {}),
     ...(env.REQUEST_LOG?.trim().toLowerCase() === "json"
       ? { log: (entry: RequestLog) => console.log(JSON.stringify({ mockllm: "request", ...entry })) }
       : {}),

@@ -43,12 +43,13 @@ export class DurableSockets {
 
   /**
    * @param runtime the Runtime a socket's turns run with
-   * @param local this object's own session: turns of the session holding the socket skip the RPC to itself
+   * @param local this object's own session (built on first use): turns of the session holding the socket skip the RPC
+   *   to itself
    */
   constructor(
     private readonly state: DurableObjectState,
     private readonly runtime: () => Runtime,
-    private readonly local: Session,
+    private readonly local: () => Session,
   ) {
     state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
   }
@@ -86,7 +87,7 @@ export class DurableSockets {
   private runtimeFor(name: string, init: SocketInit): Runtime {
     const rt = this.runtime();
     const sessions = rt.sessions;
-    const base: Runtime = { ...rt, sessions: { get: (n) => (n === name ? this.local : sessions.get(n)), connect: (n, r, i) => sessions.connect(n, r, i) } };
+    const base: Runtime = { ...rt, sessions: { get: (n) => (n === name ? this.local() : sessions.get(n)), connect: (n, r, i) => sessions.connect(n, r, i) } };
     return socketRuntime(base, init);
   }
 
