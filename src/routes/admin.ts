@@ -14,6 +14,7 @@ import { checkScenario } from "../scenario/store";
 import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
 import { coverageRoute, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
+import { tenantAdmin } from "../tenancy/admin";
 
 type AdminArgs = [Runtime, RequestContext];
 
@@ -51,7 +52,7 @@ export async function checkAdminAuth(request: Request, rt: Runtime): Promise<Res
   return undefined;
 }
 
-async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+export async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) return { ok: false, response: adminError(413, "body too large") };
   const deep = jsonDepthExceeded(text);
@@ -167,6 +168,7 @@ router
 
 /** Serves `/admin/...`: auth first, then the routes. */
 export async function handleAdmin(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  if (rt.tenancy) return tenantAdmin(request, rt, (scoped) => router.fetch(request, scoped, ctx));
   const denied = await checkAdminAuth(request, rt);
   if (denied) return denied;
   return router.fetch(request, rt, ctx);

@@ -8,7 +8,7 @@ import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
-import { canonicalView, type CanonicalView } from "./canonical-view";
+import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import type { McpCanonicalView } from "./mcp";
 
 /** Most journal entries kept per session; older ones are dropped. */
@@ -141,10 +141,14 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: bo
 
 /**
  * One (scenario, session): the engine applied over a storage.
- * @example new SessionCore(storage).next({ scenario: "weather", session: "t1", version, document, request, wire, statuses })
+ * @example new SessionCore(storage, wireToolCallIds).next({ scenario: "weather", session: "t1", version, document, request, wire, statuses })
  */
 export class SessionCore {
-  constructor(private readonly storage: SessionStorage) {}
+  /** @param toolCallIds the ids clients see for a reply's tool calls (the providers' own), for the journal */
+  constructor(
+    private readonly storage: SessionStorage,
+    private readonly toolCallIds: ToolCallIds,
+  ) {}
 
   /** The snapshot this session runs; the first call stores `input`'s version. Undefined: send the document. */
   snapshot(input: Pick<NextInput, "version" | "document">): Snapshot | undefined {
@@ -182,7 +186,7 @@ export class SessionCore {
         reasons: decision.journal.reasons,
         request: input.wire,
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
-        canonical: canonicalView(input.request, decision.outcome),
+        canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
       },
       JOURNAL_LIMIT,
     );

@@ -9,6 +9,7 @@ import { mcpCallsView, mcpRequest, type McpInput, type McpResult, type McpStorag
 import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
+import type { ToolCallIds } from "./canonical-view";
 
 export class SessionHost implements Session {
   private readonly core: SessionCore;
@@ -18,8 +19,9 @@ export class SessionHost implements Session {
     private readonly responses: ResponsesStorage,
     private readonly recorded: RecordingStorage,
     private readonly mcpStorage: McpStorage,
+    toolCallIds: ToolCallIds,
   ) {
-    this.core = new SessionCore(storage);
+    this.core = new SessionCore(storage, toolCallIds);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {

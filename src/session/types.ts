@@ -8,6 +8,7 @@ import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } 
 import type { McpInput, McpResult } from "./mcp";
 import type { RecordedStep, RecordInput, RecordResult } from "./recording";
 import type { ResponseHistory, StoredResponseRecord } from "./responses";
+import type { SocketInit } from "./socket";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -42,4 +43,10 @@ export interface Session {
 export interface SessionStore {
   /** The session object named `name` (`{scenario}/{session}`, `__responses/{session}`, `__index/…`). */
   get(name: string): Session;
+  /**
+   * Opens a WebSocket held by the session object `name` (Workers: that Durable Object accepts it with the hibernation
+   * API). Answers the upgrade: `101` with the socket, or an error response. A store that scopes names (namespaces)
+   * must scope this name too.
+   */
+  connect(name: string, request: Request, init: SocketInit): Promise<Response>;
 }

@@ -47,7 +47,7 @@ export const APP_JS = String.raw`"use strict";
     var body = await res.json().catch(function () { return undefined; });
     if (!res.ok) {
       var msg = body && body.error ? (body.error.message || body.error) : res.statusText;
-      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token" : ""), true);
+      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token or namespace key" : res.status === 403 ? ": this key may not do that (a run key has no admin access)" : ""), true);
       var err = new Error(msg); err.status = res.status; throw err;
     }
     return body;
