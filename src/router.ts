@@ -9,6 +9,7 @@ import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./routes/admin";
+import { handleMcp, MCP_PATH } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
 import { prefixNameError } from "./routes/names";
@@ -49,7 +50,10 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   const restPath = `/${rest.join("/")}`;
   const candidate = rest[0];
   const takeSession =
-    candidate !== undefined && !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath);
+    candidate !== undefined &&
+    !(RESERVED_SESSIONS as readonly string[]).includes(candidate) &&
+    !isRoutePath(restPath) &&
+    restPath !== MCP_PATH;
   if (takeSession) {
     const path = `/${rest.slice(1).join("/")}`;
     return { prefix: { scenario, session: safeDecode(candidate) }, path, root: rest.length === 1 };
@@ -155,6 +159,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
 
   const socketKind = socketKindFor(path);
   if (socketKind !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socketKind, prefix, path);
+  if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
   const surface = surfaceFor(path);

@@ -42,7 +42,7 @@ function tooLarge(): BodyResult {
 }
 
 /** Reads at most `limit` bytes; undefined when the body is larger. */
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
+export async function readLimited(request: Request, limit: number): Promise<string | undefined> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -5,6 +5,7 @@
  */
 import type { Scenario } from "../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "./core";
+import type { McpInput, McpResult } from "./mcp";
 import type { RecordedStep, RecordInput, RecordResult } from "./recording";
 import type { ResponseHistory, StoredResponseRecord } from "./responses";
 import type { SocketInit } from "./socket";
@@ -22,6 +23,10 @@ export interface Session {
   record(input: RecordInput): Awaitable<RecordResult>;
   /** The recorded steps, oldest first. */
   recording(): Awaitable<RecordedStep[]>;
+  /** One JSON-RPC message to the session's scripted MCP server (session/mcp.ts); a `tools/call` is journaled. */
+  mcp(input: McpInput): Awaitable<McpResult | NeedsDocument>;
+  /** Ends an MCP session (HTTP DELETE); false when it was not open. */
+  closeMcp(mcpSession: string): Awaitable<boolean>;
   /** Index objects (`__index/…`): note a name; list the names noted, oldest first. */
   noteMember(key: string): Awaitable<void>;
   members(): Awaitable<{ key: string; at: string }[]>;

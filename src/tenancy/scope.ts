@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime/types";
 import type { Scenario } from "../scenario/schema";
 import type { ScenarioStore, ScenarioSummary, StoredScenario } from "../scenario/store";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../session/core";
+import type { McpInput, McpResult } from "../session/mcp";
 import type { RecordedStep, RecordInput, RecordResult } from "../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../session/responses";
 import type { Awaitable, Session, SessionStore } from "../session/types";
@@ -64,6 +65,14 @@ class ScopedSession implements Session {
   }
   recording(): Awaitable<RecordedStep[]> {
     return this.inner.recording();
+  }
+  async mcp(input: McpInput): Promise<McpResult | NeedsDocument> {
+    // As for next(): the retry with the document is the same message, charged once.
+    if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
+    return this.inner.mcp(this.withKeyId(input));
+  }
+  closeMcp(mcpSession: string): Awaitable<boolean> {
+    return this.inner.closeMcp(mcpSession);
   }
   noteMember(key: string): Awaitable<void> {
     return this.inner.noteMember(key);

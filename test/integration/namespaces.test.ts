@@ -222,6 +222,41 @@ describe("WebSockets in a namespace", () => {
   });
 });
 
+describe("MCP in a namespace", () => {
+  const tool = (text: string, name = "shared-mcp") => ({
+    name,
+    steps: [],
+    mcp: { tools: [{ name: "whoami" }], calls: [{ id: "who", consume: false, match: { tool: "whoami" }, result: { content: [{ type: "text", text }] } }] },
+  });
+  const rpc = (key: string, path: string, method: string, params: unknown = {}) =>
+    call(path, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+
+  it("a tools/call answers from the key's namespace and is journalled there only", async () => {
+    expect((await putScenario(a.admin.key, tool("team A's tool"))).status).toBe(200);
+    expect((await putScenario(b.admin.key, tool("team B's tool"))).status).toBe(200);
+    for (const [key, text] of [[a.run.key, "team A's tool"], [b.run.key, "team B's tool"]] as const) {
+      const res = await rpc(key, "/s/shared-mcp/m1/mcp", "tools/call", { name: "whoami", arguments: {} });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).result.content).toEqual([{ type: "text", text }]);
+    }
+    const journal = (await (await keyAdmin(a.admin.key, "/sessions/shared-mcp/m1/requests")).json()) as any[];
+    expect(journal.map((e) => [e.surface, e.step, e.request.headers["x-mockllm-key-id"]])).toEqual([["mcp", "who", a.run.id]]);
+    expect(await (await admin("/sessions/shared-mcp/m1/requests")).json()).toEqual([]);
+  });
+
+  it("another namespace's MCP scenario is not found; an unknown key is a 401", async () => {
+    expect((await putScenario(a.admin.key, tool("A only", "mcp-only-a"))).status).toBe(200);
+    const theirs = await rpc(b.run.key, "/s/mcp-only-a/m2/mcp", "tools/list");
+    const never = await rpc(b.run.key, "/s/mcp-only-z/m2/mcp", "tools/list");
+    expect([theirs.status, never.status]).toEqual([404, 404]);
+    expect((await rpc("mk_nope_nope", "/s/shared-mcp/m2/mcp", "tools/list")).status).toBe(401);
+  });
+});
+
 describe("streams and garbage in a namespace", () => {
   it("a streamed answer runs in the key's namespace", async () => {
     const res = await chat(userTurn("hello", { stream: true }), "/s/shared/stream", { authorization: `Bearer ${b.run.key}` });

@@ -5,6 +5,7 @@
 import { SessionHost } from "../../session/host";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { Session, SessionStore } from "../../session/types";
+import { MemoryMcpStorage } from "./memory-mcp";
 import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
 import { acceptedResponse } from "./socket-accept";
@@ -16,7 +17,7 @@ class NodeSession extends SessionHost {
     private readonly responsesStorage: MemoryResponsesStorage,
     changed: () => void,
   ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), wireToolCallIds);
+    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), new MemoryMcpStorage(data, changed), wireToolCallIds);
   }
 
   dump(): MemorySessionData {

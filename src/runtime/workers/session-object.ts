@@ -7,11 +7,13 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import type { McpInput, McpResult } from "../../session/mcp";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import { sessionTtlMs } from "../../tenancy/quota";
 import type { WorkerEnv } from "./env";
+import { SqlMcpStorage } from "./sql-mcp";
 import { workersRuntime } from "./runtime";
 import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
@@ -37,7 +39,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   /** Built on first use, and again after an expiry deleted everything. */
   private get host(): SessionHost {
-    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql), wireToolCallIds);
+    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql), new SqlMcpStorage(this.ctx.storage.sql), wireToolCallIds);
     return this.current;
   }
 
@@ -126,6 +128,15 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   recording(): RecordedStep[] {
     return this.host.recording();
+  }
+
+  mcp(input: McpInput): McpResult | NeedsDocument {
+    this.touch();
+    return this.host.mcp(input);
+  }
+
+  closeMcp(mcpSession: string): boolean {
+    return this.host.closeMcp(mcpSession);
   }
 
   noteMember(key: string): void {
