@@ -4,7 +4,6 @@
 import { apiError, type ApiError } from "./errors";
 import { headerRecord } from "./headers";
 import { jsonDepthExceeded, tooDeepMessage } from "./json-depth";
-import { KEY_ID_HEADER } from "../tenancy/keys";
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -128,6 +127,9 @@ export function journalBody(text: string, value: unknown): unknown {
 
 /** `sec-websocket-protocol` may carry an API key (`openai-insecure-api-key.{key}`, as browsers send it). */
 const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "sec-websocket-protocol"]);
+
+/** The journaled header naming the namespace key a request came with (src/tenancy); never taken from a client. */
+export const KEY_ID_HEADER = "x-mockllm-key-id";
 
 /** Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it). */
 export function redactHeaders(headers: Headers): Record<string, string> {

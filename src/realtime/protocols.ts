@@ -2,9 +2,9 @@
  * Every WebSocket protocol, by kind: what a runtime's socket host opens for a socket (and re-opens, from its saved
  * state, after a Durable Object woke from hibernation).
  */
-import { liveSocket } from "../providers/gemini/live";
-import { realtimeSocket } from "../providers/openai/realtime/protocol";
-import { responsesSocket } from "../providers/openai/responses/ws";
+import { liveSocket } from "./surfaces/gemini-live";
+import { realtimeSocket } from "./surfaces/openai-realtime";
+import { responsesSocket } from "./surfaces/openai-responses";
 import type { SocketContext, SocketKind, SocketProtocol } from "./types";
 
 const PROTOCOLS: Record<SocketKind, (socket: SocketContext, saved: unknown) => SocketProtocol> = {

@@ -5,7 +5,7 @@
  * caller's answers 404 whether or not it exists.
  */
 import { z } from "zod";
-import { adminError, checkAdminAuth, readBody } from "../routes/admin";
+import { adminError, checkAdminAuth, readBody } from "../routes/admin-http";
 import type { Runtime } from "../runtime/types";
 import { NAME_PATTERN } from "../scenario/schema";
 import { safeDecode } from "../http/url";

@@ -55,7 +55,7 @@ export function generation(): string {
 }
 
 /** The header the journal shows the key id under (set by the scoped sessions; a client's own is dropped). */
-export const KEY_ID_HEADER = "x-mockllm-key-id";
+export { KEY_ID_HEADER } from "../http/body";
 
 /** Whether a request header's value carries a namespace key (`Bearer mk_…`, or `mk_…` in any key header). */
 export function carriesNamespaceKey(value: string): boolean {

@@ -62,7 +62,8 @@ const ALLOWED: Record<string, string[]> = {
   scenario: ["canonical", "http"],
   default: ["canonical", "http", "scenario"],
   record: ["canonical", "http", "scenario", "type:session"],
-  session: ["canonical", "scenario", "http"],
+  mcp: ["canonical", "http", "scenario"],
+  session: ["canonical", "scenario", "http", "mcp"],
   providers: ["canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
 };
 /** No layer but the runtimes' own and the entry imports a runtime implementation. */
@@ -76,7 +77,7 @@ describe("src/ layers (docs/ARCHITECTURE.md)", () => {
     expect(edges.some((e) => layerOf(e.from) === "routes" && layerOf(e.to) === "providers")).toBe(true);
   });
 
-  it("canonical, http, scenario, default, record, session and providers import only the layers below them", () => {
+  it("canonical, http, scenario, mcp, default, record, session and providers import only the layers below them", () => {
     const bad: string[] = [];
     for (const e of edges) {
       const from = layerOf(e.from);

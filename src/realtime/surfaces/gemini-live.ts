@@ -13,11 +13,11 @@ import { stableHex } from "../../http/hash";
 import { parseJsonOrUndefined } from "../../http/json";
 import { chunkWords, wordCount } from "../../http/text";
 import { decideTurn } from "../../routes/turn";
-import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../../realtime/play";
-import type { SocketContext, SocketProtocol } from "../../realtime/types";
-import type { SseEvent } from "../types";
-import { geminiGenerateContent } from "./index";
-import { parseGenerateContent } from "./parse";
+import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
+import type { SocketContext, SocketProtocol } from "../types";
+import type { SseEvent } from "../../providers/types";
+import { geminiGenerateContent } from "../../providers/gemini/index";
+import { parseGenerateContent } from "../../providers/gemini/parse";
 
 const Part = z.looseObject({});
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });

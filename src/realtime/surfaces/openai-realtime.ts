@@ -4,19 +4,19 @@
  * `response.create` → one scenario turn over the whole conversation (render.ts), `response.cancel`, and in-band
  * `error` events. Audio input gets a documented error (`mockllm_audio_unsupported`).
  */
-import type { Reply } from "../../../canonical/outcome";
-import { journalBody } from "../../../http/body";
-import { apiError, type ApiError } from "../../../http/errors";
-import { stableHex } from "../../../http/hash";
-import { parseJsonOrUndefined } from "../../../http/json";
-import { decideTurn } from "../../../routes/turn";
-import { playOutcome, sendError, type SocketError } from "../../../realtime/play";
-import type { SocketContext, SocketProtocol } from "../../../realtime/types";
-import { renderOpenAIError } from "../errors";
-import { openaiResponses } from "../responses";
-import { parseResponsesRequest } from "../responses/parse";
-import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "./items";
-import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "./render";
+import type { Reply } from "../../canonical/outcome";
+import { journalBody } from "../../http/body";
+import { apiError, type ApiError } from "../../http/errors";
+import { stableHex } from "../../http/hash";
+import { parseJsonOrUndefined } from "../../http/json";
+import { decideTurn } from "../../routes/turn";
+import { playOutcome, sendError, type SocketError } from "../play";
+import type { SocketContext, SocketProtocol } from "../types";
+import { renderOpenAIError } from "../../providers/openai/errors";
+import { openaiResponses } from "../../providers/openai/responses";
+import { parseResponsesRequest } from "../../providers/openai/responses/parse";
+import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../../providers/openai/realtime/items";
+import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "../../providers/openai/realtime/render";
 
 interface RealtimeState {
   session: Record<string, unknown>;

@@ -4,23 +4,23 @@
  * per socket; `previous_response_id` chains through the same stored state as HTTP (state.ts), so a chain crosses
  * messages, sockets and transports; `generate: false` stores the request without a turn (warm-up).
  */
-import type { Reply } from "../../../canonical/outcome";
-import { journalBody } from "../../../http/body";
-import { apiError, type ApiError } from "../../../http/errors";
-import { stableHash } from "../../../http/hash";
-import { parseJsonOrUndefined } from "../../../http/json";
-import { deliveredReply } from "../../../routes/render";
-import { decideTurn } from "../../../routes/turn";
-import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../../../realtime/play";
-import type { SocketContext, SocketProtocol } from "../../../realtime/types";
-import type { RenderContext } from "../../types";
-import { renderOpenAIError } from "../errors";
-import { openaiResponses } from "./index";
-import { parseResponsesRequest } from "./parse";
-import { buildResponse, type ResponseObject } from "./render-json";
-import { renderResponseEvents, renderResponseStreamError, toSse } from "./render-stream";
-import { prepareResponsesRequest, rememberResponse, storeResponse } from "./state";
-import type { ResponsesRequest } from "./wire";
+import type { Reply } from "../../canonical/outcome";
+import { journalBody } from "../../http/body";
+import { apiError, type ApiError } from "../../http/errors";
+import { stableHash } from "../../http/hash";
+import { parseJsonOrUndefined } from "../../http/json";
+import { deliveredReply } from "../../routes/render";
+import { decideTurn } from "../../routes/turn";
+import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
+import type { SocketContext, SocketProtocol } from "../types";
+import type { RenderContext } from "../../providers/types";
+import { renderOpenAIError } from "../../providers/openai/errors";
+import { openaiResponses } from "../../providers/openai/responses/index";
+import { parseResponsesRequest } from "../../providers/openai/responses/parse";
+import { buildResponse, type ResponseObject } from "../../providers/openai/responses/render-json";
+import { renderResponseEvents, renderResponseStreamError, toSse } from "../../providers/openai/responses/render-stream";
+import { prepareResponsesRequest, rememberResponse, storeResponse } from "../../providers/openai/responses/state";
+import type { ResponsesRequest } from "../../providers/openai/responses/wire";
 
 /**
  * An error event as the WebSocket mode sends it: the HTTP status it stands for and the usual error object.
