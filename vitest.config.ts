@@ -45,7 +45,7 @@ export default defineConfig({
           name: "node-runtime",
           environment: "node",
           include: ["test/integration/**/*.test.ts", "test/compat/**/*.test.ts", "test/node/**/*.test.ts"],
-          exclude: ["test/integration/session-object.test.ts", "test/integration/admin-disabled.test.ts", "test/integration/request-log.test.ts"],
+          exclude: ["test/integration/session-object.test.ts", "test/integration/socket-object.test.ts", "test/integration/admin-disabled.test.ts", "test/integration/request-log.test.ts"],
           env: { MOCKLLM_RUNTIME: "node" },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -3,7 +3,9 @@
  * Not part of `npm test` (it downloads the CLI from the npm registry):
  *   npm run test:claude-code                       # latest @anthropic-ai/claude-code
  *   CLAUDE_CODE_VERSION=2.1.112 npm run test:claude-code
- * Exits 0 when the CLI completes with the scripted answer and the journal shows both steps used.
+ *   npm run test:claude-code -- --mcp              # the tool is an MCP tool served by the same mockllm session
+ * Exits 0 when the CLI completes with the scripted answer and the journal shows both steps used (with --mcp: and
+ * the MCP call answered, and verify ok).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,6 +16,7 @@ import { startMockLLM } from "../src/client/index";
 
 const run = promisify(execFile);
 const VERSION = process.env.CLAUDE_CODE_VERSION ?? "latest";
+const MCP = process.argv.includes("--mcp");
 const MARKER = "mock-e2e-ok";
 
 const SCENARIO = {
@@ -35,15 +38,49 @@ const SCENARIO = {
   ],
 };
 
+/** Claude Code names an MCP tool `mcp__{server}__{tool}`. */
+const MCP_TOOL = "mcp__weather__get_weather";
+
+/** The MCP variant: the model asks for the weather tool, Claude Code calls it on the session's MCP server. */
+const MCP_SCENARIO = {
+  name: "claude-code-mcp-e2e",
+  description: "Claude Code: one MCP tool call to the session's own MCP server, then the final answer",
+  steps: [
+    {
+      id: "ask",
+      match: { tools: [MCP_TOOL], lastUserMessage: { contains: "weather" } },
+      respond: { toolCalls: [{ name: MCP_TOOL, arguments: { city: "Paris" } }] },
+    },
+    {
+      id: "final",
+      match: { toolResult: { content: { contains: "18C" } } },
+      respond: { text: `Paris: 18C and sunny. ${MARKER}` },
+    },
+    { id: "side", consume: false, respond: { text: "ok" } },
+  ],
+  mcp: {
+    tools: [{ name: "get_weather", description: "Current weather for a city", inputSchema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] } }],
+    calls: [{ id: "paris", match: { tool: "get_weather", arguments: { city: "Paris" } }, result: { content: [{ type: "text" as const, text: "18C and sunny in {{args.city}}" }] } }],
+  },
+};
+
+const ACTIVE = MCP ? MCP_SCENARIO : SCENARIO;
+
 /**
  * Starts mockllm and returns its origin and a stop function. The one place that knows how the mock runs:
  * today the Worker through wrangler (the test helper); swap in `mockllm serve` here when it exists.
  */
-async function startMock(): Promise<{ url: string; journal: () => Promise<Array<Record<string, unknown>>>; stop: () => Promise<void> }> {
-  const mock = await startMockLLM({ scenarios: [SCENARIO] });
+async function startMock(): Promise<{
+  url: string;
+  journal: () => Promise<Array<Record<string, unknown>>>;
+  verify: () => Promise<{ ok: boolean; summary: string }>;
+  stop: () => Promise<void>;
+}> {
+  const mock = await startMockLLM({ scenarios: [ACTIVE] });
   return {
     url: mock.url,
-    journal: async () => (await mock.admin.journal(SCENARIO.name, "cc")) as unknown as Array<Record<string, unknown>>,
+    journal: async () => (await mock.admin.journal(ACTIVE.name, "cc")) as unknown as Array<Record<string, unknown>>,
+    verify: async () => mock.admin.verify(ACTIVE.name, "cc", { allowUnused: ["side"] }),
     stop: () => mock.stop(),
   };
 }
@@ -68,7 +105,19 @@ try {
   const { stdout: version } = await run(claude, ["--version"]);
   console.log(`claude ${version.trim()}; mock at ${mock.url}`);
   const home = join(dir, "home");
-  const child = run(claude, ["-p", "Run the echo command with Bash and tell me what it printed.", "--allowedTools", "Bash"], {
+  const session = `${mock.url}/s/${ACTIVE.name}/cc`;
+  const args = MCP
+    ? [
+        "-p",
+        "What is the weather in Paris? Use the weather tool.",
+        "--mcp-config",
+        JSON.stringify({ mcpServers: { weather: { type: "http", url: `${session}/mcp` } } }),
+        "--strict-mcp-config",
+        "--allowedTools",
+        MCP_TOOL,
+      ]
+    : ["-p", "Run the echo command with Bash and tell me what it printed.", "--allowedTools", "Bash"];
+  const child = run(claude, args, {
     cwd: dir,
     encoding: "utf8",
     timeout: 120_000,
@@ -78,11 +127,13 @@ try {
       PATH: process.env.PATH ?? "",
       HOME: home,
       CLAUDE_CONFIG_DIR: join(home, ".claude"),
-      ANTHROPIC_BASE_URL: `${mock.url}/s/${SCENARIO.name}/cc`,
+      ANTHROPIC_BASE_URL: session,
       ANTHROPIC_API_KEY: "sk-ant-mockllm-dummy",
       DISABLE_TELEMETRY: "1",
       DISABLE_AUTOUPDATER: "1",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // MCP tools offered directly (not deferred behind ToolSearch), so the first turn offers the weather tool.
+      ...(MCP ? { ENABLE_TOOL_SEARCH: "false" } : {}),
     } as unknown as NodeJS.ProcessEnv,
   });
   child.child.stdin?.end(); // -p reads stdin too: give it none at once
@@ -91,10 +142,17 @@ try {
   );
   console.log(`claude stdout: ${result.stdout.trim()}`);
   const journal = await mock.journal();
-  const rows = journal.map((j) => `${String(j.seq)} ${String(j.step)} ${String(j.outcome)} ${String(j.status)}`);
+  const rows = journal.map((j) => `${String(j.seq)} ${String(j.surface ?? j.provider)} ${String(j.step)} ${String(j.outcome)} ${String(j.status)}`);
   console.log(`journal:\n  ${rows.join("\n  ")}`);
   const used = (id: string) => journal.some((j) => j.step === id && j.outcome === "response" && j.status === 200);
-  if (!used("bash") || !used("final")) fail("the journal does not show both scripted steps answered with 200");
+  if (process.env.E2E_DEBUG === "1") console.log(JSON.stringify(journal.map((j) => j.canonical), null, 1));
+  if (!used(MCP ? "ask" : "bash") || !used("final")) fail("the journal does not show both scripted steps answered with 200");
+  if (MCP) {
+    if (!journal.some((j) => j.surface === "mcp" && j.step === "paris" && j.outcome === "response")) fail("the journal shows no answered MCP call");
+    const verdict = await mock.verify();
+    console.log(verdict.summary);
+    if (!verdict.ok) fail("verify is not ok");
+  }
   if (journal.some((j) => Number(j.status) >= 400)) fail("a request got an error status");
   if (!result.stdout.includes(MARKER)) fail(`the CLI's answer does not mention ${MARKER}`);
   console.log("claude-code-e2e: PASS");

@@ -8,6 +8,7 @@ import { workersRuntime } from "./runtime/workers/runtime";
 import { internalError } from "./routes/internal";
 
 export { SessionObject } from "./runtime/workers/session-object";
+export { RegistryObject } from "./runtime/workers/registry-object";
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {

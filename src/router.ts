@@ -4,10 +4,12 @@
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { SURFACES, surfaceFor } from "./providers/registry";
+import { errorSurfaceFor } from "./providers/error-surface";
 import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./routes/admin";
+import { handleMcp, MCP_PATH } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
 import { prefixNameError } from "./routes/names";
@@ -21,6 +23,12 @@ import { handleStoredResponse, storedResponseId } from "./providers/openai/respo
 import { geminiModelsRoute } from "./providers/gemini/models";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
+import { gateProvider } from "./tenancy/gate";
+import { QuotaError } from "./tenancy/quota";
+import { isVertexCountTokens } from "./providers/vertex/paths";
+import { bedrockConverse } from "./providers/bedrock";
+import { vertexCountTokens } from "./providers/vertex/count-tokens";
+import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/accept";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
@@ -30,7 +38,7 @@ const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
 function isRoutePath(path: string): boolean {
   if (ALL_PATHS.has(path)) return true;
   for (const below of BELOW_PATHS) if (path.startsWith(below)) return true;
-  return surfaceFor(path) !== undefined;
+  return surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
 }
 
 /**
@@ -45,7 +53,10 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   const restPath = `/${rest.join("/")}`;
   const candidate = rest[0];
   const takeSession =
-    candidate !== undefined && !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath);
+    candidate !== undefined &&
+    !(RESERVED_SESSIONS as readonly string[]).includes(candidate) &&
+    !isRoutePath(restPath) &&
+    restPath !== MCP_PATH;
   if (takeSession) {
     const path = `/${rest.slice(1).join("/")}`;
     return { prefix: { scenario, session: safeDecode(candidate) }, path, root: rest.length === 1 };
@@ -53,20 +64,20 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
 }
 
-/** The surface whose error shape a request to an unknown `/v1/...` path should get. */
-function errorSurfaceFor(request: Request): ProviderSurface<any> {
-  if (request.headers.has("x-goog-api-key") || /\/v1(beta|alpha)\//.test(new URL(request.url).pathname)) {
-    return SURFACES.find((s) => s.provider === "gemini") ?? openaiChat;
-  }
-  if (request.headers.has("anthropic-version")) {
-    return SURFACES.find((s) => s.provider === "anthropic") ?? openaiChat;
-  }
-  return openaiChat;
+/** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
+function providerError(request: Request, error: ApiError, surface: ProviderSurface<any>, headers: Record<string, string> = OUTCOME_ERROR): Response {
+  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
 }
 
-/** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
-function providerError(request: Request, error: ApiError, surface = errorSurfaceFor(request)): Response {
-  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), OUTCOME_ERROR);
+/** Routes that take no API key: health, the inspector's files, the base-URL probe, admin (which checks its own). */
+function isOpenPath(pathname: string): boolean {
+  if (pathname === "/" || pathname === "/healthz" || pathname === "/admin") return true;
+  return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/");
+}
+
+/** The surface whose error shape a request's early errors take. */
+function surfaceOf(request: Request): ProviderSurface<any> {
+  return errorSurfaceFor(request, splitPrefix(new URL(request.url).pathname).path);
 }
 
 /** The route a client meant when its base URL already ended in `/v1` and the SDK added another (Anthropic's does). */
@@ -89,7 +100,7 @@ async function listModels(request: Request, rt: Runtime, path: string): Promise<
     return providerError(request, {
       code: "not_found",
       message: `The model \`${id}\` does not exist or you do not have access to it.`,
-    });
+    }, errorSurfaceFor(request, path));
   }
   return withRequestId(jsonResponse(openAIModel(id)));
 }
@@ -120,7 +131,24 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
   return res;
 }
 
+/**
+ * Namespaces first (src/tenancy/gate.ts): a namespace key selects a namespace-scoped runtime, so every route below
+ * reaches only that namespace's scenarios and sessions; without one, the request runs as before in `default`.
+ */
 async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  if (!rt.tenancy) return serve(request, rt, ctx);
+  const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
+  if (!gate.ok) return providerError(request, gate.error, surfaceOf(request), gate.headers);
+  if (gate.rt === rt) return serve(request, rt, ctx);
+  try {
+    return await serve(request, gate.rt, ctx);
+  } catch (e) {
+    if (!(e instanceof QuotaError)) throw e;
+    return providerError(request, { code: "rate_limit", message: e.message }, surfaceOf(request), e.headers());
+  }
+}
+
+async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
   const exec: Exec = {
@@ -131,8 +159,11 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     ...(ctx.directStream ? { directStream: (plan) => ctx.directStream!(plan) } : {}),
   };
   const badName = prefixNameError(prefix);
-  if (badName) return providerError(request, badName, surfaceFor(path));
+  if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
 
+  const socketKind = socketKindFor(path);
+  if (socketKind !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socketKind, prefix, path);
+  if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
   const surface = surfaceFor(path);
@@ -145,6 +176,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, rt, []);
   }
+  if (isVertexCountTokens(path)) return vertexCountTokens(request);
   const ollamaSide = await ollamaSideRoute(request, path, rt, modelIds);
   if (ollamaSide) return ollamaSide;
   const geminiModels = await geminiModelsRoute(request, path, rt, modelIds);
@@ -167,8 +199,9 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || prefix.scenario !== undefined) {
-    return providerError(request, { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` });
+  if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
+    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` } as const;
+    return providerError(request, error, errorSurfaceFor(request, path));
   }
   return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
 }

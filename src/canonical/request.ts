@@ -3,7 +3,7 @@
  * Imports nothing from providers/.
  */
 
-export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama"] as const;
+export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const ENDPOINTS = [
@@ -15,6 +15,11 @@ export const ENDPOINTS = [
   "generateContent",
   "chat",
   "generate",
+  "converse",
+  /** OpenAI Realtime over WebSocket (`/v1/realtime`). */
+  "realtime",
+  /** Gemini Live over WebSocket (`…GenerativeService.BidiGenerateContent`). */
+  "bidiGenerateContent",
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
@@ -58,6 +63,8 @@ export interface CanonicalRequest {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** Completions the client asked for (OpenAI Chat `n`, 1…128); absent means one. The default responder honours it. */
+  choices?: number;
   /** Whether the client asked for reasoning / extended thinking. */
   reasoning: "enabled" | "disabled";
   /** Request headers, lower-cased names. Secrets are redacted before they reach the journal. */

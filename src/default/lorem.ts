@@ -16,12 +16,12 @@ export const MIN_WORDS = 5;
 export const MAX_WORDS = 500;
 
 /**
- * `count` words of the list, cycling, joined by single spaces.
- * @example lorem(3) // "lorem ipsum dolor"
+ * `count` words of the list from word `start`, cycling, joined by single spaces.
+ * @example lorem(3) // "lorem ipsum dolor"; lorem(2, 1) // "ipsum dolor"
  */
-export function lorem(count: number): string {
+export function lorem(count: number, start = 0): string {
   const words: string[] = [];
-  for (let i = 0; i < count; i++) words.push(LOREM_WORDS[i % LOREM_WORDS.length]!);
+  for (let i = 0; i < count; i++) words.push(LOREM_WORDS[(start + i) % LOREM_WORDS.length]!);
   return words.join(" ");
 }
 

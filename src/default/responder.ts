@@ -49,6 +49,19 @@ export function loremMessage(message: string): DefaultMessage {
   };
 }
 
+/**
+ * Choice `index` (1…127) of an `n > 1` lorem answer: its own lorem text — `loremLength("choice {index}\n{hash}")`
+ * words (`hash` = stableHash(message)) from word `index` of the list — and a reasoning stream likewise when the
+ * message asks for one. It does not echo the message, so `n` choices stay within `n` × 500 words (plus the first
+ * choice's echo) whatever the message's size, and the message is hashed once, not once per choice.
+ * @example loremChoice("hi", 1).text // "ipsum dolor sit …", the same on every call
+ */
+export function loremChoice(message: string, index: number, hash = stableHash(message)): DefaultMessage {
+  const key = `choice ${index}\n${hash}`;
+  const reasoning = message.includes(REASON_MARKER) ? lorem(loremLength(`reasoning\n${key}`), index) : undefined;
+  return { ...(reasoning !== undefined ? { reasoning } : {}), text: lorem(loremLength(key), index), toolCalls: [] };
+}
+
 /** `id_message` before and after `body`, space-separated; neither counts in any length. */
 function wrap(id: string | undefined, body: string): string {
   if (id === undefined || id === "") return body;
@@ -121,31 +134,50 @@ export function defaultCreated(req: CanonicalRequest): number {
 export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply {
   const message = lastUserMessage(req) ?? "";
   const plan = parseInstructions(message);
+  const n = plan ? 1 : (req.choices ?? 1);
   const messages = plan ? instructedMessages(plan) : [loremMessage(message)];
+  const hash = n > 1 ? stableHash(message) : 0;
+  for (let i = 1; i < n; i++) messages.push(loremChoice(message, i, hash));
   const seed = seedOf(req);
-  const words = messages.map(generatedWords);
-  const shared = {
-    usage: {
-      inputTokens: requestWords(req),
-      outputTokens: Math.max(1, words.reduce((n, w) => n + w.total, 0)),
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: words.reduce((n, w) => n + w.reasoning, 0),
-    },
+  const base = {
     model: answeredModel(req.provider, req.model),
     latencyMs: 0,
     pacing: { ttftMs: 0, tokensPerSecond: opts.wordsPerSecond, chunkDelayMs: 0, chunkWords: CHUNK_WORDS, jitterMs: 0, seed: 0 },
     headers: {},
   };
-  const choices: Reply[] = messages.map((m, i) => ({
-    ...shared,
+  const usageOf = (list: DefaultMessage[]) => {
+    const words = list.map(generatedWords);
+    return {
+      inputTokens: requestWords(req),
+      outputTokens: Math.max(1, words.reduce((t, w) => t + w.total, 0)),
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: words.reduce((t, w) => t + w.reasoning, 0),
+    };
+  };
+  const choiceOf = (m: DefaultMessage, i: number, usage: Reply["usage"]): Reply => ({
+    ...base,
+    usage,
     ...(m.text !== undefined ? { text: m.text } : {}),
     reasoning: m.reasoning !== undefined ? [{ type: "thinking", text: m.reasoning }] : [],
     reasoningField: "reasoning",
     toolCalls: m.toolCalls,
     finishReason: m.toolCalls.length > 0 ? "tool_calls" : "stop",
     idSeed: i === 0 ? seed : `${seed}/choice-${i}`,
-  }));
+  });
+  if (n > 1) {
+    // `n` independent completions: each cut at the output-token limit on its own; usage adds them up.
+    const choices = messages.map((m, i) => limitReply(choiceOf(m, i, usageOf([m])), req.maxTokens));
+    const [first, ...rest] = choices;
+    const usage = {
+      ...first!.usage,
+      outputTokens: choices.reduce((t, c) => t + c.usage.outputTokens, 0),
+      reasoningTokens: choices.reduce((t, c) => t + c.usage.reasoningTokens, 0),
+    };
+    return { ...first!, usage, extraChoices: rest };
+  }
+  const usage = usageOf(messages);
+  const choices: Reply[] = messages.map((m, i) => choiceOf(m, i, usage));
   const [first, ...rest] = choices;
   return limitReply(rest.length > 0 ? { ...first!, extraChoices: rest } : first!, req.maxTokens);
 }

@@ -7,6 +7,32 @@ import { jsonDepthExceeded, tooDeepMessage } from "./json-depth";
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Most bytes of a refused body read and thrown away before answering, so that a client which writes its whole
+ * body before reading gets the answer rather than a reset (what mature HTTP servers do). Past it, the
+ * connection is closed.
+ */
+export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and discards what is left of `reader`, at most `limit` more bytes; true when the body ended within it.
+ * @example if (!(await discardRest(request.body.getReader()))) res.headers.set("connection", "close")
+ */
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit = MAX_DRAIN_BYTES): Promise<boolean> {
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      size += value.byteLength;
+      if (size > limit) break;
+    }
+  } catch {
+    return false;
+  }
+  await reader.cancel().catch(() => {});
+  return false;
+}
 
 export type BodyResult = { ok: true; value: Record<string, unknown>; text: string } | { ok: false; error: ApiError };
 
@@ -15,7 +41,7 @@ function tooLarge(): BodyResult {
 }
 
 /** Reads at most `limit` bytes; undefined when the body is larger. */
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
+export async function readLimited(request: Request, limit: number): Promise<string | undefined> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -25,7 +51,7 @@ async function readLimited(request: Request, limit: number): Promise<string | un
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      await discardRest(reader);
       return undefined;
     }
     chunks.push(value);
@@ -99,11 +125,17 @@ export function journalBody(text: string, value: unknown): unknown {
   return `${text.slice(0, JOURNAL_BODY_LIMIT)}…[mockllm: truncated ${text.length - JOURNAL_BODY_LIMIT} of ${text.length} characters]`;
 }
 
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie"]);
+/** `sec-websocket-protocol` may carry an API key (`openai-insecure-api-key.{key}`, as browsers send it). */
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "sec-websocket-protocol"]);
 
-/** Request headers for the journal, secrets redacted. */
+/** The journaled header naming the namespace key a request came with (src/tenancy); never taken from a client. */
+export const KEY_ID_HEADER = "x-mockllm-key-id";
+
+/** Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it). */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headerRecord(headers))) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  for (const [k, v] of Object.entries(headerRecord(headers))) {
+    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  }
   return out;
 }

@@ -4,8 +4,18 @@
  * client disconnect stops the writer and its timers.
  */
 import type { Pacing } from "../canonical/outcome";
-import type { SseEvent } from "../providers/types";
+import { encodeMessage, type EventHeaders } from "./eventstream";
 import { seededRandom } from "./hash";
+
+/** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  /** Words of generated content in this event (0 or absent: framing, not paced by tokensPerSecond). */
+  words?: number;
+  /** AWS event streams only: sent as an exception message (`:exception-type` = `event`), not an event. */
+  exception?: true;
+}
 
 const encoder = new TextEncoder();
 
@@ -22,9 +32,43 @@ export function encodeNdjson(e: SseEvent): string {
   return `${e.data}\n`;
 }
 
-/** How each stream format writes an event. */
-export const STREAM_ENCODERS = { sse: encodeEvent, ndjson: encodeNdjson } as const;
+/**
+ * One event as an AWS event stream message (Bedrock's `application/vnd.amazon.eventstream`): `:event-type` is the
+ * event name and the payload its JSON; an `exception` event goes out as `:message-type: exception` with
+ * `:exception-type` instead. Headers in the order the service sends them.
+ */
+export function encodeAwsEvent(e: SseEvent): Uint8Array {
+  const name = e.event ?? "message";
+  const headers: EventHeaders = e.exception
+    ? { ":message-type": "exception", ":exception-type": name, ":content-type": "application/json" }
+    : { ":event-type": name, ":content-type": "application/json", ":message-type": "event" };
+  return encodeMessage(headers, e.data);
+}
+
+/** How each stream format writes an event: text, or bytes for a binary framing. */
+export const STREAM_ENCODERS: Record<"sse" | "ndjson" | "eventstream", (e: SseEvent) => string | Uint8Array> = {
+  sse: encodeEvent,
+  ndjson: encodeNdjson,
+  eventstream: encodeAwsEvent,
+};
 export type StreamFormat = keyof typeof STREAM_ENCODERS;
+
+function toBytes(chunk: string | Uint8Array): Uint8Array {
+  return typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+}
+
+/** Chunks written back to back: one string when all are text, else one byte array. */
+function joinChunks(chunks: (string | Uint8Array)[]): string | Uint8Array {
+  if (chunks.every((c) => typeof c === "string")) return chunks.join("");
+  const parts = chunks.map(toBytes);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 /** Offsets in ms from stream start at which each event is due. */
 export function schedule(events: SseEvent[], pacing: Pacing): number[] {
@@ -69,8 +113,8 @@ export type StreamEnd =
   | { kind: "close" }
   /** The connection breaks: the body errors without a clean end. */
   | { kind: "break" }
-  /** Raw text written last (a malformed line), then close. */
-  | { kind: "raw"; text: string };
+  /** Raw text (or bytes) written last (a malformed line or frame), then close. */
+  | { kind: "raw"; text: string | Uint8Array };
 
 export interface PacedStreamOptions {
   events: SseEvent[];
@@ -96,7 +140,7 @@ export interface PacedStreamOptions {
 export interface PacedPlan {
   events: readonly SseEvent[];
   /** Wire text of one event. */
-  encode: (e: SseEvent) => string;
+  encode: (e: SseEvent) => string | Uint8Array;
   /** Offset in ms from `startAt` at which each event is due (non-decreasing). */
   due: readonly number[];
   /** Epoch ms the schedule counts from. */
@@ -120,11 +164,11 @@ export async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, 
  * transcript as one string — the same bytes without a writer, a timer or a write per event; or, when the runtime
  * writes paced streams itself (`direct`), an empty placeholder once the plan is handed over.
  */
-export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string {
+export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string | Uint8Array {
   const due = schedule(opts.events, opts.pacing);
   const encode = STREAM_ENCODERS[opts.format ?? "sse"];
   if (opts.end.kind !== "break" && due.every((d) => d === 0)) {
-    return opts.events.map(encode).join("") + (opts.end.kind === "raw" ? opts.end.text : "");
+    return joinChunks([...opts.events.map(encode), ...(opts.end.kind === "raw" ? [opts.end.text] : [])]);
   }
   if (opts.direct) {
     opts.direct({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
@@ -140,7 +184,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
         const wait = (due[i] ?? 0) - (Date.now() - start);
         if (wait > 0) await sleep(wait, opts.signal);
         if (opts.signal?.aborted) throw new Error("client disconnected");
-        await writer.write(encoder.encode(encode(opts.events[i]!)));
+        await writer.write(toBytes(encode(opts.events[i]!)));
       }
       if (opts.end.kind === "break") {
         // Let the runtime hand what was written to the client before the connection breaks; aborting at once
@@ -150,7 +194,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
         await breakOff(writer, opts.breakConnection);
         return;
       }
-      if (opts.end.kind === "raw") await writer.write(encoder.encode(opts.end.text));
+      if (opts.end.kind === "raw") await writer.write(toBytes(opts.end.text));
       await writer.close();
     } catch {
       // The client went away (or we broke the stream on purpose): stop writing.

@@ -2,6 +2,8 @@
  * Every provider surface, in one list. Adding a provider = a folder + a line here.
  */
 import { anthropicMessages } from "./anthropic";
+import { bedrockConverse, bedrockInvoke } from "./bedrock";
+import { vertexClaude, vertexGemini } from "./vertex";
 import { geminiGenerateContent } from "./gemini";
 import { openaiChat } from "./openai/chat";
 import { openaiEmbeddings } from "./openai/embeddings";
@@ -9,7 +11,7 @@ import { openaiResponses } from "./openai/responses";
 import { ollamaChat, ollamaGenerate } from "./ollama";
 import type { ProviderSurface } from "./types";
 
-export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiEmbeddings, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate];
+export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiEmbeddings, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate, bedrockConverse, bedrockInvoke, vertexGemini, vertexClaude];
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
 export function surfaceFor(path: string): ProviderSurface<any> | undefined {

@@ -8,14 +8,10 @@ import type { Reply } from "../canonical/outcome";
 import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
+import type { SseEvent, StreamFormat } from "../http/sse";
 
-/** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
-export interface SseEvent {
-  event?: string;
-  data: string;
-  /** Words of generated content in this event (0 or absent: framing, not paced by tokensPerSecond). */
-  words?: number;
-}
+/** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
+export type { SseEvent };
 
 /** Everything a renderer may need besides the reply. */
 export interface RenderContext<W> {
@@ -52,8 +48,8 @@ export interface ProviderSurface<W = unknown> {
   paths: string[];
   /** For paths with parameters in them (Gemini's `/v1beta/models/{model}:generateContent`): whether `path` is ours. */
   matchPath?(path: string): boolean;
-  /** Wire format of streams: server-sent events (default) or newline-delimited JSON (Ollama). */
-  streamFormat?: "sse" | "ndjson";
+  /** Wire format of streams: server-sent events (default), newline-delimited JSON (Ollama), AWS event stream (Bedrock). */
+  streamFormat?: StreamFormat;
   /** Read the body as JSON whatever its content type (Ollama's server ignores it; `curl -d` sends a form type). */
   anyContentType?: boolean;
   /** Name of the request-id response header. */
@@ -87,7 +83,7 @@ export interface ProviderSurface<W = unknown> {
   malformedEventName?: string;
   /** This provider's error shape for a code from the closed set. */
   renderError(error: ApiError, requestId: string): RenderedError;
-  /** Headers a scripted failure adds (rate-limit headers on 429, …). */
+  /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
   failureHeaders(failure: Failure): Record<string, string>;
   /** The non-streaming body. */
   renderJson(reply: Reply, ctx: RenderContext<W>): unknown;

@@ -3,8 +3,6 @@
  */
 import { Router, type IRequest } from "itty-router";
 import type { RequestContext, Runtime } from "../runtime/types";
-import { MAX_BODY_BYTES } from "../http/body";
-import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { safeDecode } from "../http/url";
 import { shownName } from "./names";
 import { scenarioJsonSchema } from "../scenario/json-schema";
@@ -14,54 +12,10 @@ import { checkScenario } from "../scenario/store";
 import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
 import { coverageRoute, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
+import { tenantAdmin } from "../tenancy/admin";
+import { adminError, checkAdminAuth, json, readBody } from "./admin-http";
 
 type AdminArgs = [Runtime, RequestContext];
-
-function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body, null, 2), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
-export function adminError(status: number, message: string, issues?: DocumentIssue[]): Response {
-  return json({ error: { message, ...(issues ? { issues } : {}) } }, status);
-}
-
-async function sha256(s: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
-}
-
-/** Equal bytes, compared in constant time. */
-function sameBytes(a: ArrayBuffer, b: ArrayBuffer): boolean {
-  const x = new Uint8Array(a);
-  const y = new Uint8Array(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < x.length && i < y.length; i++) diff |= x[i]! ^ y[i]!;
-  return diff === 0;
-}
-
-/** Bearer token check in constant time (both sides hashed first, so lengths leak nothing). */
-export async function checkAdminAuth(request: Request, rt: Runtime): Promise<Response | undefined> {
-  if (!rt.vars.ADMIN_TOKEN) return adminError(503, "admin disabled");
-  const m = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization")?.trim() ?? "");
-  const given = await sha256(m?.[1]?.trim() ?? "");
-  const want = await sha256(rt.vars.ADMIN_TOKEN);
-  if (!sameBytes(given, want)) return adminError(401, "unauthorized");
-  return undefined;
-}
-
-async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return { ok: false, response: adminError(413, "body too large") };
-  const deep = jsonDepthExceeded(text);
-  if (deep >= 0) return { ok: false, response: adminError(400, tooDeepMessage("body", deep)) };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    return { ok: false, response: adminError(400, `body is not valid JSON: ${(e as Error).message}`) };
-  }
-}
 
 function validName(name: string): Response | undefined {
   return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${shownName(name)}": names match [a-z0-9][a-z0-9._-]{0,63}`);
@@ -167,6 +121,7 @@ router
 
 /** Serves `/admin/...`: auth first, then the routes. */
 export async function handleAdmin(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  if (rt.tenancy) return tenantAdmin(request, rt, (scoped) => router.fetch(request, scoped, ctx));
   const denied = await checkAdminAuth(request, rt);
   if (denied) return denied;
   return router.fetch(request, rt, ctx);

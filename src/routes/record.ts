@@ -15,10 +15,12 @@ import type { NextInput } from "../session/core";
 import { RECORDING_MAX_BYTES } from "../session/recording";
 import type { Session } from "../session/types";
 import { errorResponse, type Exec } from "./render";
+import { carriesNamespaceKey } from "../tenancy/keys";
 
-/** The upstream base URL a scenario names for a provider, if any. */
+/** The upstream base URL a scenario names for a provider, if any (none for the clouds: Bedrock and Vertex are not recorded). */
 export function upstreamFor(scenario: Scenario, provider: ProviderName): string | undefined {
-  return scenario.record?.upstream[provider];
+  const upstream: Partial<Record<ProviderName, string>> = scenario.record?.upstream ?? {};
+  return upstream[provider];
 }
 
 /** Request headers never forwarded: hop-by-hop, length and encoding (recomputed), mockllm's own, and the edge's. */
@@ -39,13 +41,15 @@ const DROP_REQUEST = new Set([
   "x-forwarded-host",
   "x-real-ip",
   "cdn-loop",
+  "x-mockllm-key-id",
 ]);
 
-function forwardHeaders(headers: Headers): Headers {
+export function forwardHeaders(headers: Headers): Headers {
   const out = new Headers();
   for (const [k, v] of headers) {
     const name = k.toLowerCase();
     if (DROP_REQUEST.has(name) || name.startsWith("cf-") || name.startsWith("proxy-")) continue;
+    if (carriesNamespaceKey(v)) continue; // a mockllm namespace key is never sent upstream
     out.set(name, v);
   }
   // Uncompressed, so chunks arrive as the upstream writes them and frames are the wire text.
@@ -74,7 +78,9 @@ export function keptHeaders(headers: Headers): Record<string, string> {
 
 /** The upstream URL: base (trailing slashes dropped) + the path below any `/s/…` prefix + the client's query. */
 export function upstreamUrl(base: string, path: string, requestUrl: string): string {
-  return `${base.replace(/\/+$/, "")}${path}${new URL(requestUrl).search}`;
+  const url = new URL(requestUrl);
+  if (carriesNamespaceKey(url.searchParams.get("key") ?? "")) url.searchParams.delete("key");
+  return `${base.replace(/\/+$/, "")}${path}${url.search}`;
 }
 
 export interface ProxyInput {

@@ -4,7 +4,7 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { makeRequestId } from "../http/ids";
-import { brokenBody, pacedStream, sleep, type PacedPlan, type StreamEnd } from "../http/sse";
+import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedPlan, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
 import { framesResponse } from "./frames";
@@ -28,6 +28,7 @@ const JSON_TYPE = "application/json";
 const STREAM_HEADERS = {
   sse: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
   ndjson: { "content-type": "application/x-ndjson", "cache-control": "no-cache" },
+  eventstream: { "content-type": "application/vnd.amazon.eventstream" },
 } as const;
 
 /** A request id in the surface's own format (Anthropic's `req_011C…`, else `req_…` hex). */
@@ -58,15 +59,26 @@ export function failureRetryHeaders(failure: Failure): Record<string, string> {
   };
 }
 
-/** The line an `invalid_response` stream ends with: JSON cut short, in the surface's stream format. */
-function malformedLine<W>(surface: ProviderSurface<W>): string {
-  const broken = `{"mockllm": "invalid_response", "choices": [`;
+/** The broken JSON an `invalid_response` answer ends with (also sent as a WebSocket message). */
+export const MALFORMED_JSON = `{"mockllm": "invalid_response", "choices": [`;
+
+/**
+ * The line an `invalid_response` stream ends with: JSON cut short, in the surface's stream format (for an AWS event
+ * stream, a message whose payload is cut short and whose message CRC is wrong).
+ */
+function malformedLine<W>(surface: ProviderSurface<W>): string | Uint8Array {
+  const broken = MALFORMED_JSON;
   if (surface.streamFormat === "ndjson") return `${broken}\n`;
+  if (surface.streamFormat === "eventstream") {
+    const frame = encodeAwsEvent({ event: surface.malformedEventName ?? "chunk", data: broken });
+    frame[frame.length - 1] = (frame[frame.length - 1]! + 1) & 0xff;
+    return frame;
+  }
   const name = surface.malformedEventName !== undefined ? `event: ${surface.malformedEventName}\n` : "";
   return `${name}data: ${broken}\n\n`;
 }
 
-const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
+export const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
   rate_limit: "Rate limit reached for requests. Please try again later.",
   overloaded: "The server is currently overloaded, please try again later.",
   model_error: "The server had an error while processing your request. Sorry about that!",
@@ -155,7 +167,7 @@ function failureResponse<W>(
       const type = typeof failure.body === "string" ? "text/plain; charset=utf-8" : JSON_TYPE;
       return new Response(body, {
         status: failure.status,
-        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...retry },
+        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...surface.failureHeaders(failure), ...retry },
       });
     }
     case "timeout":

@@ -6,6 +6,7 @@
 import type { PacedPlan } from "../http/sse";
 import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
+import type { Caller, Tenancy } from "../tenancy/types";
 
 /** Settings, under the Worker variables' names (`mockllm serve` reads them from its environment). */
 export interface RuntimeVars {
@@ -17,12 +18,20 @@ export interface RuntimeVars {
   DEFAULT_RESPONDER?: string;
   /** "json" (the Worker's default in wrangler.toml): one JSON line per request in the log; "off": none. */
   REQUEST_LOG?: string;
+  /** "deny": provider requests without a namespace key get 401 (default "allow"). */
+  ANONYMOUS?: string;
+  /** Seconds a session may stay idle before it is deleted (default 604800, 7 days). */
+  SESSION_TTL?: string;
 }
 
 export interface Runtime {
   sessions: SessionStore;
   scenarios: ScenarioStore;
   vars: RuntimeVars;
+  /** Namespaces (src/tenancy): the key registry and per-namespace scenario stores. Absent: no namespaces. */
+  tenancy?: Tenancy;
+  /** Set on a namespace-scoped runtime (tenancy/scope.ts): whose key this request carries. */
+  caller?: Caller;
   /** Where one structured line per request goes (Workers: the log `wrangler tail` shows); absent: not logged. */
   log?(entry: RequestLog): void;
 }

@@ -2,14 +2,15 @@
 import s0 from "../../scenarios/compaction-threshold.json";
 import s1 from "../../scenarios/endless-tool-calls.json";
 import s2 from "../../scenarios/malformed-tool-args.json";
-import s3 from "../../scenarios/overloaded-mid-stream.json";
-import s4 from "../../scenarios/parallel-tool-calls.json";
-import s5 from "../../scenarios/rate-limited-twice.json";
-import s6 from "../../scenarios/reasoning-then-tool.json";
-import s7 from "../../scenarios/test-runner-verdict.json";
-import s8 from "../../scenarios/testllm-format.json";
-import s9 from "../../scenarios/unknown-tool.json";
-import s10 from "../../scenarios/weather-agent.json";
-import s11 from "../../scenarios/weather-variables.json";
+import s3 from "../../scenarios/mcp-weather.json";
+import s4 from "../../scenarios/overloaded-mid-stream.json";
+import s5 from "../../scenarios/parallel-tool-calls.json";
+import s6 from "../../scenarios/rate-limited-twice.json";
+import s7 from "../../scenarios/reasoning-then-tool.json";
+import s8 from "../../scenarios/test-runner-verdict.json";
+import s9 from "../../scenarios/testllm-format.json";
+import s10 from "../../scenarios/unknown-tool.json";
+import s11 from "../../scenarios/weather-agent.json";
+import s12 from "../../scenarios/weather-variables.json";
 
-export const BUNDLED: unknown[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11];
+export const BUNDLED: unknown[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12];

@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
+import { McpSchema } from "./mcp-schema";
+import { StringMatchSchema } from "./string-match";
 import { templateIssues, VARIABLE_NAME } from "./templates";
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -14,29 +16,7 @@ export const NameSchema = z
   .string()
   .regex(NAME_PATTERN, "must match [a-z0-9][a-z0-9._-]{0,63}");
 
-/** A string (exact), or `{ equals }`, `{ contains }`, `{ regex, flags }`. */
-export const StringMatchSchema = z.union([
-  z.string(),
-  z.strictObject({ equals: z.string() }),
-  z.strictObject({ contains: z.string() }),
-  z.strictObject({
-    regex: z.string().refine((r) => isValidRegex(r), "not a valid regular expression"),
-    flags: z
-      .string()
-      .regex(/^[dgimsuvy]*$/, "regex flags may only be d, g, i, m, s, u, v, y")
-      .optional(),
-  }),
-]);
-export type StringMatch = z.output<typeof StringMatchSchema>;
-
-function isValidRegex(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { StringMatchSchema, type StringMatch } from "./string-match";
 
 const ProviderSchema = z.enum(PROVIDERS);
 
@@ -252,6 +232,8 @@ export const ScenarioSchema = z
     record: RecordSchema.optional(),
     /** May be empty (a recording scenario needs no steps). */
     steps: z.array(StepSchema),
+    /** The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9). */
+    mcp: McpSchema.optional(),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

@@ -66,7 +66,8 @@ export function parseCached(version: string, raw: unknown): Scenario {
   return parsed.scenario;
 }
 
-let bundledCache: Promise<Map<string, StoredScenario>> | undefined;
+/** Kept once built; never the pending build (on Workers a promise of one request must not reach another). */
+let bundledCache: Map<string, StoredScenario> | undefined;
 
 /** A bundled document's name: `name`, or `id` in the TestLLM format. */
 function bundledName(raw: unknown): string {
@@ -78,24 +79,23 @@ function bundledName(raw: unknown): string {
  * The bundled `scenarios/*.json`, validated at build time by `npm run generate`. Each is parsed the first time it is
  * used, not at start-up: a server that never touches most of them never pays for them.
  */
-export function bundledScenarios(): Promise<Map<string, StoredScenario>> {
-  bundledCache ??= (async () => {
-    const out = new Map<string, StoredScenario>();
-    for (const raw of BUNDLED) {
-      const version = await versionOf(raw);
-      const name = bundledName(raw);
-      out.set(name, {
-        name,
-        version,
-        source: "bundled",
-        raw,
-        get scenario() {
-          return parseCached(version, raw);
-        },
-      });
-    }
-    return out;
-  })();
+export async function bundledScenarios(): Promise<Map<string, StoredScenario>> {
+  if (bundledCache) return bundledCache;
+  const out = new Map<string, StoredScenario>();
+  for (const raw of BUNDLED) {
+    const version = await versionOf(raw);
+    const name = bundledName(raw);
+    out.set(name, {
+      name,
+      version,
+      source: "bundled",
+      raw,
+      get scenario() {
+        return parseCached(version, raw);
+      },
+    });
+  }
+  bundledCache ??= out;
   return bundledCache;
 }
 

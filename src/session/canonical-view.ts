@@ -4,8 +4,14 @@
  * are cut so the journal stays bounded.
  */
 import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
-import { lastUserMessage, pendingToolResults, type CanonicalRequest } from "../canonical/request";
-import { wireToolCallIds } from "../providers/tool-call-ids";
+import { lastUserMessage, pendingToolResults, type CanonicalRequest, type Endpoint, type ProviderName } from "../canonical/request";
+
+/**
+ * The ids a client sees for a reply's tool calls, one per call in order over the reply and its `extraChoices` (null
+ * where the wire carries none). The session layer knows no provider: whatever hosts sessions hands it the
+ * providers' own (`wireToolCallIds`, src/providers/tool-call-ids.ts), so the journal never drifts from the wire.
+ */
+export type ToolCallIds = (provider: ProviderName, reply: Reply, endpoint?: Endpoint) => (string | null)[];
 
 /** Longest string kept per field (tool result content, answered text, arguments, last user message). */
 export const CANONICAL_TEXT_LIMIT = 4000;
@@ -37,17 +43,17 @@ function cut(s: string): string {
   return s.length <= CANONICAL_TEXT_LIMIT ? s : `${s.slice(0, CANONICAL_TEXT_LIMIT)}…[mockllm: truncated ${s.length - CANONICAL_TEXT_LIMIT} characters]`;
 }
 
-function toolCalls(request: CanonicalRequest, reply: Reply): CanonicalToolCallView[] {
-  const ids = wireToolCallIds(request.provider, reply);
+function toolCalls(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCallIds): CanonicalToolCallView[] {
+  const ids = toolCallIds(request.provider, reply, request.endpoint);
   return replyChoices(reply)
     .flatMap((c) => c.toolCalls)
     .map((call, i) => ({ id: ids[i] ?? null, name: call.name, arguments: cut(call.arguments) }));
 }
 
 /**
- * @example canonicalView(request, { kind: "reply", reply }).answered?.toolCalls[0]?.id // "call_…"
+ * @example canonicalView(request, { kind: "reply", reply }, wireToolCallIds).answered?.toolCalls[0]?.id // "call_…"
  */
-export function canonicalView(request: CanonicalRequest, outcome: Outcome): CanonicalView {
+export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolCallIds: ToolCallIds): CanonicalView {
   const reply = outcome.kind === "reply" ? outcome.reply : undefined;
   const choices = reply ? replyChoices(reply) : [];
   const texts = choices.flatMap((c) => [c.text, c.refusal]).filter((t): t is string => t !== undefined && t !== "");
@@ -63,7 +69,7 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome): Cano
     answered: reply
       ? {
           text: texts.length > 0 ? cut(texts.join("\n\n")) : null,
-          toolCalls: toolCalls(request, reply),
+          toolCalls: toolCalls(request, reply, toolCallIds),
         }
       : null,
     model: request.model,

@@ -8,7 +8,8 @@ import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
-import { canonicalView, type CanonicalView } from "./canonical-view";
+import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
+import type { McpCanonicalView } from "./mcp";
 
 /** Most journal entries kept per session; older ones are dropped. */
 export const JOURNAL_LIMIT = 1000;
@@ -46,7 +47,7 @@ export interface NextResult {
   proxy?: true;
 }
 
-export interface JournalEntry {
+interface JournalEntryBase {
   seq: number;
   at: string;
   provider: string;
@@ -58,9 +59,24 @@ export interface JournalEntry {
   reasons: string[];
   request: NextInput["wire"];
   status: number;
+}
+
+/** A model request (every provider surface). */
+export interface ModelJournalEntry extends JournalEntryBase {
+  surface?: undefined;
   /** What the engine saw and answered, provider-neutral (absent on entries journaled before it existed). */
   canonical?: CanonicalView;
 }
+
+/** A `tools/call` to the session's MCP server (provider "mcp", endpoint "tools/call", step = the call's id). */
+export interface McpJournalEntry extends JournalEntryBase {
+  surface: "mcp";
+  canonical?: McpCanonicalView;
+}
+
+export type JournalEntry = ModelJournalEntry | McpJournalEntry;
+/** An entry before the journal numbers it. */
+export type JournalDraft = Omit<ModelJournalEntry, "seq"> | Omit<McpJournalEntry, "seq">;
 
 /** `next` without a document, for a session that has no snapshot yet: nothing was decided or recorded. */
 export interface NeedsDocument {
@@ -70,6 +86,8 @@ export interface NeedsDocument {
 export interface SessionView {
   version: string | null;
   steps: { id: string; used: boolean; attempts: number; attemptsByProvider: Record<string, number> }[];
+  /** The scenario's `mcp.calls` (absent when it scripts none): consumed, and attempts (session/mcp.ts). */
+  mcpCalls?: { id: string; used: boolean; attempts: number; consume: boolean }[];
   requests: number;
   /** When the newest journaled request arrived; null when there is none. */
   lastAt: string | null;
@@ -90,7 +108,7 @@ export interface SessionStorage {
   bumpAttempt(key: string): void;
   markUsed(step: number): void;
   /** Appends an entry, drops entries older than the newest `limit`, and returns the new entry's seq (from 1). */
-  append(entry: Omit<JournalEntry, "seq">, limit: number): number;
+  append(entry: JournalDraft, limit: number): number;
   /** The journal, oldest first. */
   journal(): JournalEntry[];
   journalSize(): number;
@@ -123,13 +141,17 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: bo
 
 /**
  * One (scenario, session): the engine applied over a storage.
- * @example new SessionCore(storage).next({ scenario: "weather", session: "t1", version, document, request, wire, statuses })
+ * @example new SessionCore(storage, wireToolCallIds).next({ scenario: "weather", session: "t1", version, document, request, wire, statuses })
  */
 export class SessionCore {
-  constructor(private readonly storage: SessionStorage) {}
+  /** @param toolCallIds the ids clients see for a reply's tool calls (the providers' own), for the journal */
+  constructor(
+    private readonly storage: SessionStorage,
+    private readonly toolCallIds: ToolCallIds,
+  ) {}
 
   /** The snapshot this session runs; the first call stores `input`'s version. Undefined: send the document. */
-  private snapshot(input: Pick<NextInput, "version" | "document">): Snapshot | undefined {
+  snapshot(input: Pick<NextInput, "version" | "document">): Snapshot | undefined {
     const have = this.storage.snapshot();
     if (have) return have;
     if (input.document === undefined) return undefined;
@@ -164,7 +186,7 @@ export class SessionCore {
         reasons: decision.journal.reasons,
         request: input.wire,
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
-        canonical: canonicalView(input.request, decision.outcome),
+        canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
       },
       JOURNAL_LIMIT,
     );
@@ -204,7 +226,7 @@ export class SessionCore {
   }
 
   /** Journals a request answered outside the engine (a recording proxy's upstream); returns its seq. */
-  journalEntry(entry: Omit<JournalEntry, "seq">): number {
+  journalEntry(entry: JournalDraft): number {
     return this.storage.append(entry, JOURNAL_LIMIT);
   }
 

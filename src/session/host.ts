@@ -5,9 +5,11 @@
  */
 import type { Scenario } from "../scenario/schema";
 import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
+import { mcpCallsView, mcpRequest, type McpInput, type McpResult, type McpStorage } from "./mcp";
 import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
 import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
 import type { Session } from "./types";
+import type { ToolCallIds } from "./canonical-view";
 
 export class SessionHost implements Session {
   private readonly core: SessionCore;
@@ -16,8 +18,10 @@ export class SessionHost implements Session {
     storage: SessionStorage,
     private readonly responses: ResponsesStorage,
     private readonly recorded: RecordingStorage,
+    private readonly mcpStorage: McpStorage,
+    toolCallIds: ToolCallIds,
   ) {
-    this.core = new SessionCore(storage);
+    this.core = new SessionCore(storage, toolCallIds);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
@@ -25,7 +29,9 @@ export class SessionHost implements Session {
   }
 
   state(current?: Scenario): SessionView {
-    return this.core.state(current);
+    const view = this.core.state(current);
+    const calls = mcpCallsView(this.core.snapshot({ version: "" })?.document ?? current, this.mcpStorage.state());
+    return calls.length > 0 ? { ...view, mcpCalls: calls } : view;
   }
 
   requests(): JournalEntry[] {
@@ -34,6 +40,7 @@ export class SessionHost implements Session {
 
   reset(): { reset: true } {
     this.recorded.clear();
+    this.mcpStorage.clear();
     return this.core.reset();
   }
 
@@ -43,6 +50,14 @@ export class SessionHost implements Session {
 
   recording(): RecordedStep[] {
     return this.recorded.steps();
+  }
+
+  mcp(input: McpInput): McpResult | NeedsDocument {
+    return mcpRequest(this.mcpStorage, { snapshot: (i) => this.core.snapshot(i), journal: (e) => this.core.journalEntry(e) }, input);
+  }
+
+  closeMcp(mcpSession: string): boolean {
+    return this.mcpStorage.close(mcpSession);
   }
 
   noteMember(key: string): void {

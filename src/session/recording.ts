@@ -7,7 +7,7 @@
  */
 import { turnOf, type CanonicalRequest } from "../canonical/request";
 import type { Matcher, RecordedFrames } from "../scenario/schema";
-import type { JournalEntry, NextInput } from "./core";
+import type { JournalDraft, NextInput } from "./core";
 
 /** Most recorded steps one session keeps. */
 export const RECORDING_MAX_STEPS = 200;
@@ -67,7 +67,7 @@ export function frameBytes(frames: RecordedFrames): number {
  */
 export function recordRequest(
   storage: RecordingStorage,
-  journal: (entry: Omit<JournalEntry, "seq">) => number,
+  journal: (entry: JournalDraft) => number,
   input: RecordInput,
 ): RecordResult {
   const reasons = [...input.reasons];

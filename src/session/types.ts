@@ -5,8 +5,10 @@
  */
 import type { Scenario } from "../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "./core";
+import type { McpInput, McpResult } from "./mcp";
 import type { RecordedStep, RecordInput, RecordResult } from "./recording";
 import type { ResponseHistory, StoredResponseRecord } from "./responses";
+import type { SocketInit } from "./socket";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -21,6 +23,10 @@ export interface Session {
   record(input: RecordInput): Awaitable<RecordResult>;
   /** The recorded steps, oldest first. */
   recording(): Awaitable<RecordedStep[]>;
+  /** One JSON-RPC message to the session's scripted MCP server (session/mcp.ts); a `tools/call` is journaled. */
+  mcp(input: McpInput): Awaitable<McpResult | NeedsDocument>;
+  /** Ends an MCP session (HTTP DELETE); false when it was not open. */
+  closeMcp(mcpSession: string): Awaitable<boolean>;
   /** Index objects (`__index/…`): note a name; list the names noted, oldest first. */
   noteMember(key: string): Awaitable<void>;
   members(): Awaitable<{ key: string; at: string }[]>;
@@ -37,4 +43,10 @@ export interface Session {
 export interface SessionStore {
   /** The session object named `name` (`{scenario}/{session}`, `__responses/{session}`, `__index/…`). */
   get(name: string): Session;
+  /**
+   * Opens a WebSocket held by the session object `name` (Workers: that Durable Object accepts it with the hibernation
+   * API). Answers the upgrade: `101` with the socket, or an error response. A store that scopes names (namespaces)
+   * must scope this name too.
+   */
+  connect(name: string, request: Request, init: SocketInit): Promise<Response>;
 }

@@ -6,6 +6,7 @@
 import { describeStringMatch, show } from "../scenario/matchers";
 import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
 import type { JournalEntry, SessionView } from "./core";
+import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
 
 export interface UnusedStep {
   id: string;
@@ -29,6 +30,8 @@ export interface VerifyMismatch {
   reasons: string[];
   lastUserMessage: string | null;
   toolResults: { name: string | null; toolCallId: string; content: string }[];
+  /** An MCP `tools/call` no entry answered: the tool and its arguments. */
+  mcp?: { tool: string; arguments: Record<string, unknown> };
 }
 
 export interface PendingFailure {
@@ -49,6 +52,8 @@ export interface VerifyResult {
   session: string;
   version: string | null;
   unusedSteps: UnusedStep[];
+  /** `mcp.calls` entries (consumed ones) never answered. */
+  unusedMcpCalls: UnusedMcpCall[];
   mismatches: VerifyMismatch[];
   pendingFailures: PendingFailure[];
   requests: number;
@@ -126,7 +131,7 @@ interface StepUse {
 
 function stepUses(view: SessionView, journal: JournalEntry[]): StepUse[] {
   return view.steps.map((s, i) => {
-    const mine = journal.filter((e) => e.step === s.id);
+    const mine = journal.filter((e) => e.step === s.id && !isMcpEntry(e));
     return {
       id: s.id,
       index: i + 1,
@@ -177,37 +182,45 @@ export function verifySession(input: VerifyInput): VerifyResult {
       status: e.status,
       nearestStep: e.step,
       reasons: e.reasons,
-      lastUserMessage: e.canonical?.lastUserMessage ?? null,
-      toolResults: e.canonical?.toolResults ?? [],
+      ...(isMcpEntry(e)
+        ? { lastUserMessage: null, toolResults: [], ...(e.canonical ? { mcp: { tool: e.canonical.tool, arguments: e.canonical.arguments } } : {}) }
+        : { lastUserMessage: e.canonical?.lastUserMessage ?? null, toolResults: e.canonical?.toolResults ?? [] }),
     }));
-  const ok = unusedSteps.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
+  const unusedCalls = unusedMcpCalls(input.view, input.journal, input.document, allowed);
+  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
   const result = {
     ok,
     scenario: input.scenario,
     session: input.session,
     version: input.view.version,
     unusedSteps,
+    unusedMcpCalls: unusedCalls,
     mismatches,
     pendingFailures,
     requests: input.view.requests,
-    allowedUnused: uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id),
+    allowedUnused: [
+      ...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id),
+      ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id),
+    ],
   };
-  return { ...result, summary: summarize(result, uses.length) };
+  return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function summarize(r: Omit<VerifyResult, "summary">, steps: number): string {
+function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: number): string {
   const where = `scenario "${r.scenario}" session "${r.session}"${r.version ? ` (version ${r.version})` : ""}`;
   const requests = plural(r.requests, "request");
   if (r.ok) {
     const allowed = r.allowedUnused.length > 0 ? ` (unused but allowed: ${r.allowedUnused.join(", ")})` : "";
-    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used, no mismatches${allowed}`;
+    const mcp = calls > 0 ? `, all ${plural(calls, "MCP call")} answered` : "";
+    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used${mcp}, no mismatches${allowed}`;
   }
   const problems = [
     r.unusedSteps.length > 0 ? `${plural(r.unusedSteps.length, "step")} never used` : "",
+    r.unusedMcpCalls.length > 0 ? `${plural(r.unusedMcpCalls.length, "MCP call")} never answered` : "",
     r.mismatches.length > 0 ? plural(r.mismatches.length, "mismatch", "mismatches") : "",
     r.pendingFailures.length > 0 ? `${plural(r.pendingFailures.length, "step")} left after a scripted failure` : "",
   ].filter((p) => p !== "");
@@ -220,10 +233,16 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number): string {
       lines.push(`  - "${s.id}" (step ${s.index}) matches ${s.match}`, `    it would have answered: ${s.respond}`);
     }
   }
+  lines.push(...unusedCallLines(r.unusedMcpCalls, calls));
   if (r.mismatches.length > 0) {
     lines.push("", `Mismatches (${r.mismatches.length}): requests no step answered as scripted`);
     for (const m of r.mismatches.slice(0, MAX_SUMMARY_MISMATCHES)) {
       const [head = "no step matches", ...details] = m.reasons;
+      if (m.mcp) {
+        lines.push(`  - request #${m.seq} (mcp tools/call ${m.mcp.tool} ${show(m.mcp.arguments)}, answered JSON-RPC error -32602): ${head}`);
+        for (const d of details) lines.push(`      ${d}`);
+        continue;
+      }
       lines.push(`  - request #${m.seq} (${m.provider} ${m.endpoint}, turn ${m.turn}, answered ${m.status}): ${head}`);
       for (const d of details) lines.push(`      ${d}`);
       lines.push(`    last user message: ${m.lastUserMessage === null ? "(none)" : quote(m.lastUserMessage)}`);
@@ -268,6 +287,8 @@ export interface Coverage {
   /** Sessions looked at (the newest ones the index keeps). */
   sessions: number;
   steps: CoverageStep[];
+  /** Per `mcp.calls` entry (absent when the scenario scripts none). */
+  mcpCalls?: CoverageMcpCall[];
 }
 
 /**
@@ -297,5 +318,6 @@ export function coverage(
       t.mismatches += u.mismatches;
     }
   }
-  return { scenario, version, sessions: sessions.length, steps: [...totals.values()] };
+  const mcpCalls = mcpCoverage(document, sessions);
+  return { scenario, version, sessions: sessions.length, steps: [...totals.values()], ...(mcpCalls.length > 0 ? { mcpCalls } : {}) };
 }

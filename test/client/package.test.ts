@@ -218,7 +218,7 @@ describe("built package", () => {
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toStrictEqual({ status: 200, text: "Hello from dist", journal: ["response"] });
     const runtime = JSON.parse(await readFile(join(pkg, "dist", "worker", "runtime.json"), "utf8"));
-    expect(runtime).toMatchObject({ main: "index.js", durableObjects: [{ name: "SESSIONS", className: "SessionObject" }], kvNamespaces: ["SCENARIOS"] });
+    expect(runtime).toMatchObject({ main: "index.js", durableObjects: [{ name: "SESSIONS", className: "SessionObject" }, { name: "REGISTRY", className: "RegistryObject" }], kvNamespaces: ["SCENARIOS"] });
   }, 60_000);
 
   /** The same test, written for each runner a user may have. */

@@ -1,8 +1,10 @@
 /**
  * The OpenAI Agents SDK (`@openai/agents`) against the Worker over the Responses API: an agent with one function
- * tool runs the scripted tool call and reaches its final output. Tracing is disabled, so no call leaves the machine.
+ * tool runs the scripted tool call and reaches its final output, over HTTP and over the Responses WebSocket mode
+ * (the SDK's WebSocket Responses model). Tracing is disabled, so no call leaves the machine.
  */
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from "@openai/agents";
+import { withResponsesWebSocketSession } from "@openai/agents-openai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -83,5 +85,21 @@ describe("Agents SDK", () => {
     expect(text).toBe("Lisbon is sunny today.");
     expect(result.finalOutput).toBe("Lisbon is sunny today.");
     expect(lookups).toEqual(["Lisbon"]);
+  });
+
+  it("does the same over the Responses WebSocket mode, every model call a message on one socket", async () => {
+    lookups.length = 0;
+    const client = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/agent-weather/ws/v1`, maxRetries: 0 });
+    const result = await withResponsesWebSocketSession(({ run }) => run(agent, "What's the weather in Lisbon?"), {
+      providerOptions: { openAIClient: client },
+      runnerConfig: { tracingDisabled: true },
+    });
+    expect(result.finalOutput).toBe("Lisbon is sunny today.");
+    expect(lookups).toEqual(["Lisbon"]);
+    const journal = await h.journal("agent-weather", "ws");
+    expect(journal.map((e) => [e.request.method, e.endpoint, e.step, e.turn, e.outcome])).toEqual([
+      ["WS", "responses", "ask", 1, "response"],
+      ["WS", "responses", "answer", 2, "response"],
+    ]);
   });
 });

@@ -4,6 +4,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lorem, loremLength } from "../../src/default/lorem";
+import { stableHash } from "../../src/http/hash";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -180,5 +181,55 @@ describe("default responder: instruction block", () => {
     const res = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: message }] });
     expect(res.choices).toHaveLength(1);
     expect(res.choices[0]!.message.content).toBe(`${lorem(loremLength(message))}\n\n${message}`);
+  });
+});
+
+describe("default responder: n choices (issue 19)", () => {
+  const message = "Name three colours";
+  const hash = stableHash(message);
+  const expected = [
+    `${lorem(loremLength(message))}\n\n${message}`,
+    lorem(loremLength(`choice 1\n${hash}`), 1),
+    lorem(loremLength(`choice 2\n${hash}`), 2),
+  ];
+
+  it("JSON: n = 3 gives three choices, indexes 0…2, each its own deterministic text; usage adds them up", async () => {
+    const res = await client.chat.completions.create({ model: MODEL, n: 3, messages: [{ role: "user", content: message }] });
+    expect(res.choices.map((c) => [c.index, c.message.role, c.message.content, c.finish_reason])).toEqual(
+      expected.map((text, i) => [i, "assistant", text, "stop"]),
+    );
+    expect(res.usage?.completion_tokens).toBe(expected.reduce((n, t) => n + t.split(/\s+/).filter((w) => w !== "").length, 0));
+  });
+
+  it("SSE: the three choices interleave chunk by chunk, and the SDK's stream helper assembles the same texts", async () => {
+    const stream = await client.chat.completions.create({ model: MODEL, n: 3, stream: true, messages: [{ role: "user", content: message }] });
+    const order: number[] = [];
+    const texts = ["", "", ""];
+    for await (const c of stream) {
+      for (const ch of c.choices) {
+        order.push(ch.index);
+        texts[ch.index] += ch.delta?.content ?? "";
+      }
+    }
+    expect(texts).toEqual(expected);
+    expect(order.slice(0, 9)).toEqual([0, 0, 1, 1, 2, 2, 0, 1, 2]); // role chunk + first token of each, then round-robin
+    expect(order.slice(-3)).toEqual([0, 1, 2]);
+    const helper = client.chat.completions.stream({ model: MODEL, n: 3, messages: [{ role: "user", content: message }] });
+    const final = await helper.finalChatCompletion();
+    expect(final.choices.map((c) => c.message.content)).toEqual(expected);
+  });
+
+  it("n above 128 is the real API's 400 (param n, integer_above_max_value); n = 128 answers 128 choices", async () => {
+    const err = await client.chat.completions.create({ model: MODEL, n: 129, messages: [{ role: "user", content: message }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    const e = err as InstanceType<typeof OpenAI.BadRequestError>;
+    expect([e.status, e.code, e.param, (e.error as { message?: string }).message]).toEqual([
+      400,
+      "integer_above_max_value",
+      "n",
+      "Invalid 'n': integer above maximum value. Expected a value <= 128, but got 129 instead.",
+    ]);
+    const res = await client.chat.completions.create({ model: MODEL, n: 128, messages: [{ role: "user", content: message }] });
+    expect(res.choices.map((c) => c.index)).toEqual(Array.from({ length: 128 }, (_, i) => i));
   });
 });

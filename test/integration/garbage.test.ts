@@ -91,7 +91,8 @@ describe("garbage in, never a 5xx out", () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+    // Five methods on every route, one after another: seconds on a quiet machine, far longer on a loaded one.
+  }, 180_000);
 });
 
 /** `levels` nested objects and arrays, alternating, around a number. */
@@ -236,5 +237,116 @@ describe("fuzz: seeded malformed bodies on every provider route, never a 5xx", (
     }
     expect(failures).toEqual([]);
     expect((await admin("/sessions/deep/fz/requests")).status).toBe(200);
+  });
+});
+
+type Shape = "openai" | "anthropic" | "gemini" | "ollama";
+
+/** Which provider's error shape `body` has, or a description of what it is instead. */
+function shapeOf(body: unknown): Shape | string {
+  if (typeof body !== "object" || body === null) return `not an object: ${JSON.stringify(body)}`;
+  const b = body as Record<string, unknown>;
+  const e = b.error as Record<string, unknown> | string | undefined;
+  if (Object.keys(b).length === 1 && typeof e === "string") return "ollama";
+  if (b.type === "error" && typeof e === "object" && typeof e.type === "string" && typeof e.message === "string") return "anthropic";
+  if (typeof e === "object" && e !== null) {
+    if (typeof e.code === "number" && typeof e.message === "string" && typeof e.status === "string") return "gemini";
+    if (typeof e.message === "string" && typeof e.type === "string" && "param" in e && "code" in e) return "openai";
+  }
+  return `unknown: ${JSON.stringify(body).slice(0, 160)}`;
+}
+
+/** Each surface's paths, main and side routes, as a client of that provider calls them. */
+const SURFACE_PATHS: { shape: Shape; method: "GET" | "POST"; path: string; headers: Record<string, string>; unauthorized?: true }[] = [
+  { shape: "openai", method: "POST", path: "/v1/chat/completions", headers: OPENAI },
+  { shape: "openai", method: "POST", path: "/v1/responses", headers: OPENAI },
+  { shape: "openai", method: "POST", path: "/v1/embeddings", headers: OPENAI },
+  { shape: "openai", method: "GET", path: "/v1/models", headers: OPENAI },
+  { shape: "openai", method: "GET", path: "/v1/models/gpt-4o", headers: OPENAI },
+  { shape: "openai", method: "GET", path: "/v1/responses/resp_123", headers: OPENAI },
+  { shape: "anthropic", method: "POST", path: "/v1/messages", headers: ANTHROPIC },
+  { shape: "anthropic", method: "POST", path: "/v1/messages/count_tokens", headers: ANTHROPIC },
+  { shape: "anthropic", method: "POST", path: "/v1/messages/count_tokens", headers: { "content-type": "application/json" }, unauthorized: true },
+  { shape: "anthropic", method: "GET", path: "/v1/models", headers: ANTHROPIC },
+  { shape: "anthropic", method: "GET", path: "/v1/models/claude-sonnet-4-5", headers: { "x-api-key": "k" } },
+  { shape: "gemini", method: "POST", path: "/v1beta/models/gemini-2.5-flash:generateContent", headers: GEMINI },
+  { shape: "gemini", method: "POST", path: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", headers: GEMINI },
+  { shape: "gemini", method: "POST", path: "/v1/models/gemini-2.5-flash:generateContent?key=k", headers: { "content-type": "application/json" } },
+  { shape: "gemini", method: "GET", path: "/v1beta/models", headers: GEMINI },
+  { shape: "gemini", method: "GET", path: "/v1beta/models/gemini-2.5-flash?key=k", headers: {} },
+  { shape: "gemini", method: "GET", path: "/v1/models?key=k", headers: {} },
+  { shape: "ollama", method: "POST", path: "/api/chat", headers: {} },
+  { shape: "ollama", method: "POST", path: "/api/generate", headers: {} },
+  { shape: "ollama", method: "POST", path: "/api/show", headers: {} },
+  { shape: "ollama", method: "GET", path: "/api/tags", headers: {} },
+  { shape: "ollama", method: "GET", path: "/api/version", headers: {} },
+  { shape: "ollama", method: "GET", path: "/api/ps", headers: {} },
+];
+
+/** `/s/…` prefixes whose scenario or session is not a valid name (the fuzz runs' and a few more). */
+const BAD_PREFIXES = ["/s/;", "/s/hasOwnProperty/fz-6", "/s/%5b%5d/fz-9", "/s/ok/Bad%20Name", "/s/%ZZ/s1", `/s/${"a".repeat(65)}`];
+
+describe("early errors come in the shape of the path's surface (issue 19)", () => {
+  async function check(method: string, path: string, headers: Record<string, string>, body: string | undefined, want: { shape: Shape; status: number }): Promise<string | undefined> {
+    const res = await call(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    const got = { shape: shapeOf(parsed), status: res.status };
+    return got.shape === want.shape && got.status === want.status ? undefined : `${method} ${path} ${JSON.stringify(headers)} → ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
+  }
+
+  it("a bad scenario or session name in the /s/ prefix, on every surface's paths, main and side routes", async () => {
+    const bad: string[] = [];
+    for (const prefix of BAD_PREFIXES) {
+      for (const r of SURFACE_PATHS) {
+        const body = r.method === "POST" ? JSON.stringify({ model: "m", messages: user }) : undefined;
+        const miss = await check(r.method, `${prefix}${r.path}`, r.headers, body, { shape: r.shape, status: 400 });
+        if (miss) bad.push(miss);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("bad JSON, a body nesting past the limit and a body over the size limit, on every surface's POST paths", async () => {
+    const bad: string[] = [];
+    const tooLarge = " ".repeat(10 * 1024 * 1024 + 1);
+    for (const prefix of ["", "/s/shape-nope/s1"]) {
+      for (const r of SURFACE_PATHS.filter((p) => p.method === "POST" && p.unauthorized === undefined)) {
+        for (const [body, status] of [["{", 400], ['{"model":', 400], [deep(200), 400], [tooLarge, 413]] as const) {
+          const miss = await check("POST", `${prefix}${r.path}`, r.headers, body, { shape: r.shape, status });
+          if (miss) bad.push(`${miss} (body ${body.slice(0, 12)}…)`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("refused headers, a wrong method or an unknown path below a surface's prefix", async () => {
+    const bad: string[] = [];
+    for (const [method, path, headers, shape, status] of [
+      ["POST", "/v1/messages/count_tokens", { "content-type": "application/json" }, "anthropic", 401],
+      ["POST", "/s/ok/v1/messages", { "x-api-key": "k", "content-type": "text/plain" }, "anthropic", 400],
+      ["POST", "/v1/chat/completions", { authorization: "Bearer k", "content-type": "text/plain" }, "openai", 415],
+      ["GET", "/v1beta/models", {}, "gemini", 403],
+      ["GET", "/v1/chat/completions", OPENAI, "openai", 405],
+      ["GET", "/v1/messages", ANTHROPIC, "anthropic", 405],
+      ["GET", "/v1/messages/count_tokens", ANTHROPIC, "anthropic", 405],
+      ["GET", "/api/chat", {}, "ollama", 405],
+      ["POST", "/api/tags", {}, "ollama", 405],
+      ["GET", "/api/show", {}, "ollama", 405],
+      ["GET", "/s/ok/api/nope", {}, "ollama", 404],
+      ["GET", "/s/ok/s1/v1beta/nope", {}, "gemini", 404],
+      ["GET", "/s/ok/s1/v1/messages/nope", {}, "anthropic", 404],
+      ["GET", "/s/ok/v1/nope", {}, "openai", 404],
+    ] as const) {
+      const miss = await check(method, path, headers, undefined, { shape, status });
+      if (miss) bad.push(miss);
+    }
+    expect(bad).toEqual([]);
   });
 });

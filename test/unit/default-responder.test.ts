@@ -5,6 +5,7 @@ import { defaultCreated, defaultReply, instructedMessages, loremMessage } from "
 import { lorem, loremLength } from "../../src/default/lorem";
 import { parseInstructions } from "../../src/default/instructions";
 import { wordCount } from "../../src/http/text";
+import { stableHash } from "../../src/http/hash";
 
 function request(last: string, extra: Partial<CanonicalRequest> = {}): CanonicalRequest {
   return {
@@ -173,5 +174,53 @@ describe("defaultReply", () => {
     const reply = defaultReply(request(message), { wordsPerSecond: 0 });
     expect(reply.text).toBe(`${lorem(loremLength(message))}\n\n${message}`);
     expect(reply.extraChoices).toBeUndefined();
+  });
+});
+
+describe("defaultReply with n (issue 19)", () => {
+  it("n = 3: three choices — the lorem answer, then two of their own deterministic lorem texts without the echo", () => {
+    const reply = defaultReply(request("hello", { choices: 3 }), { wordsPerSecond: 0 });
+    const choices = replyChoices(reply);
+    expect(choices.map((c) => c.text)).toEqual([
+      `${lorem(64)}\n\nhello`,
+      lorem(loremLength(`choice 1\n${stableHash("hello")}`), 1),
+      lorem(loremLength(`choice 2\n${stableHash("hello")}`), 2),
+    ]);
+    expect(choices[1]!.text!.startsWith("ipsum dolor")).toBe(true);
+    expect(choices.map((c) => c.finishReason)).toEqual(["stop", "stop", "stop"]);
+    expect(choices.map((c) => c.idSeed)).toEqual([choices[0]!.idSeed, `${choices[0]!.idSeed}/choice-1`, `${choices[0]!.idSeed}/choice-2`]);
+    expect(reply.usage.outputTokens).toBe(choices.reduce((n, c) => n + wordCount(c.text!), 0));
+    expect(defaultReply(request("hello", { choices: 3 }), { wordsPerSecond: 0 })).toEqual(reply);
+  });
+
+  it("each choice is cut at max_tokens on its own; usage adds the words sent", () => {
+    const reply = defaultReply(request("hello", { choices: 2, maxTokens: 4 }), { wordsPerSecond: 0 });
+    const choices = replyChoices(reply);
+    expect(choices.map((c) => [c.text, c.finishReason])).toEqual([
+      [lorem(4), "length"],
+      [lorem(4, 1), "length"],
+    ]);
+    expect(reply.usage.outputTokens).toBe(8);
+  });
+
+  it("\\nReason: gives every choice its own reasoning; without n (or n = 1) there is one choice", () => {
+    const message = "Why?\nReason: think";
+    const choices = replyChoices(defaultReply(request(message, { choices: 2 }), { wordsPerSecond: 0 }));
+    expect(choices[1]!.reasoning).toEqual([{ type: "thinking", text: lorem(loremLength(`reasoning\nchoice 1\n${stableHash(message)}`), 1) }]);
+    expect(replyChoices(defaultReply(request("hello"), { wordsPerSecond: 0 }))).toHaveLength(1);
+    expect(replyChoices(defaultReply(request("hello", { choices: 1 }), { wordsPerSecond: 0 }))).toHaveLength(1);
+  });
+
+  it("128 choices of a 1 MB message stay small: only the first echoes the message", () => {
+    const big = "x".repeat(1_000_000);
+    const choices = replyChoices(defaultReply(request(big, { choices: 128 }), { wordsPerSecond: 0 }));
+    expect(choices).toHaveLength(128);
+    expect(choices.slice(1).reduce((n, c) => n + c.text!.length, 0)).toBeLessThan(128 * 500 * 15);
+  });
+
+  it("an instruction block decides the messages, whatever n says", () => {
+    const plan = { messages: [{ text_message: { length: 3 } }] };
+    const choices = replyChoices(defaultReply(request(instruction(plan), { choices: 4 }), { wordsPerSecond: 0 }));
+    expect(choices.map((c) => c.text)).toEqual([lorem(3)]);
   });
 });

@@ -11,8 +11,8 @@ import { sendPaced } from "../../src/runtime/node/paced";
 class FakeOut extends EventEmitter {
   head: { status: number; headers: Record<string, string> } | undefined;
   flushed = 0;
-  writes: string[] = [];
-  ended: string | undefined;
+  writes: (string | Uint8Array)[] = [];
+  ended: string | Uint8Array | undefined;
   destroyed = false;
   writableNeedDrain = false;
   writeHead(status: number, headers: Record<string, string>) {
@@ -22,11 +22,11 @@ class FakeOut extends EventEmitter {
   flushHeaders() {
     this.flushed++;
   }
-  write(text: string) {
+  write(text: string | Uint8Array) {
     this.writes.push(text);
     return true;
   }
-  end(text: string) {
+  end(text: string | Uint8Array) {
     this.ended = text;
   }
   destroy() {
@@ -41,9 +41,9 @@ const EVENTS: SseEvent[] = [{ data: "role" }, { data: "one", words: 1 }, { data:
 const opened: FakeOut[] = [];
 
 /** Starts one stream of `events` on `out`; resolves `ended` when the writer lets go of it. */
-function start(out: FakeOut, opts: { p?: Partial<Pacing>; startAt?: number; end?: StreamEnd; events?: SseEvent[] } = {}) {
+function start(out: FakeOut, opts: { p?: Partial<Pacing>; startAt?: number; end?: StreamEnd; events?: SseEvent[]; encode?: PacedPlan["encode"] } = {}) {
   const events = opts.events ?? EVENTS;
-  const plan: PacedPlan = { events, encode: encodeEvent, due: schedule(events, pacing(opts.p ?? { ttftMs: 200, chunkDelayMs: 100 })), startAt: opts.startAt ?? Date.now(), end: opts.end ?? { kind: "close" } };
+  const plan: PacedPlan = { events, encode: opts.encode ?? encodeEvent, due: schedule(events, pacing(opts.p ?? { ttftMs: 200, chunkDelayMs: 100 })), startAt: opts.startAt ?? Date.now(), end: opts.end ?? { kind: "close" } };
   let ended = false;
   opened.push(out);
   const res = new Response("", { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "x-request-id": "req_1" } });
@@ -164,5 +164,16 @@ describe("Node runtime: paced streams on one shared timer", () => {
     expect(out.writes).toEqual(["data: role\n\n", "data: one\n\ndata: two\n\n"]);
     await vi.advanceTimersByTimeAsync(50);
     expect(out.ended).toBe("data: three\n\ndata: [DONE]\n\n");
+  });
+  it("an AWS event stream's binary frames go out as bytes, never as text (several due at once, then a raw ending)", async () => {
+    const out = new FakeOut();
+    const bytes = (e: SseEvent) => new TextEncoder().encode(`<${e.data}>`);
+    start(out, { encode: bytes, p: { ttftMs: 200 }, end: { kind: "raw", text: new Uint8Array([0xff, 0x00]) } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(out.writes.map((w) => Buffer.from(w).toString("latin1"))).toEqual(["<role>"]);
+    expect(out.writes.every((w) => w instanceof Uint8Array)).toBe(true);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(out.ended).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(out.ended as Uint8Array).toString("latin1")).toBe("<one><two><[DONE]>\xff\x00");
   });
 });

@@ -60,7 +60,7 @@ describe("pacedStream counts its schedule from startAt (the request's arrival, i
       waitUntil: () => {},
       ...(late !== undefined ? { startAt: created - late } : {}),
     });
-    if (typeof body === "string") throw new Error("a paced stream must be a readable");
+    if (!(body instanceof ReadableStream)) throw new Error("a paced stream must be a readable");
     const reader = body.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: start\n\n");
     let got: string | undefined;

@@ -1,5 +1,6 @@
 // The Node runtime's session storages under the shared state machine: the same contract the Durable Object's SQLite
 // storages keep (test/integration/session-object.test.ts checks those inside workerd).
+import { wireToolCallIds } from "../../src/providers/tool-call-ids";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import { MAX_STORED_RESPONSES } from "../../src/session/responses";
@@ -32,7 +33,7 @@ function decided(r: NextResult | NeedsDocument): NextResult {
 describe("SessionCore over the memory storage", () => {
   it("asks for the document once, counts attempts, consumes steps and reports changes", () => {
     let changes = 0;
-    const core = new SessionCore(new MemorySessionStorage(emptySessionData(), () => changes++));
+    const core = new SessionCore(new MemorySessionStorage(emptySessionData(), () => changes++), wireToolCallIds);
     expect(core.next(input(1, false))).toStrictEqual({ needsDocument: true });
     expect(changes).toBe(0);
     const first = decided(core.next(input(1)));
@@ -46,7 +47,7 @@ describe("SessionCore over the memory storage", () => {
   });
 
   it("keeps the newest 1,000 journal entries, seqs counting on, and forgets everything on reset", () => {
-    const core = new SessionCore(new MemorySessionStorage(emptySessionData()));
+    const core = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
     for (let i = 1; i <= JOURNAL_LIMIT + 7; i++) core.next(input(i));
     const journal = core.requests();
     expect(journal).toHaveLength(JOURNAL_LIMIT);

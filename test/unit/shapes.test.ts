@@ -30,6 +30,10 @@ import type { RenderContext, SseEvent } from "../../src/providers/types";
 import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
 import { anthropic } from "../shapes/anthropic";
+import { bedrock } from "../shapes/bedrock";
+import { renderBedrockError } from "../../src/providers/bedrock/errors";
+import { renderBedrockStreamError, renderConverseEvents, renderConverseJson } from "../../src/providers/bedrock/render-converse";
+import type { ConverseWire } from "../../src/providers/bedrock/wire";
 import { gemini } from "../shapes/gemini";
 import { ollama } from "../shapes/ollama";
 import { openaiChat } from "../shapes/openai-chat";
@@ -83,7 +87,7 @@ function replyFor(request: CanonicalRequest, respond: ScenarioResponse, name: st
 
 describe("wire shapes against recordings", () => {
   it("every table names the recordings it was read from", () => {
-    for (const table of [anthropic, openaiChat, openaiResponses, gemini, ollama]) {
+    for (const table of [anthropic, openaiChat, openaiResponses, gemini, ollama, bedrock]) {
       for (const [kind, entry] of Object.entries(table.shapes)) {
         expect(entry.from.length, `${table.surface} ${kind}`).toBeGreaterThan(0);
         for (const s of entry.from) expect(table.sources[s], `${table.surface} ${kind} → ${s}`).toBeDefined();
@@ -209,5 +213,24 @@ describe("wire shapes against recordings", () => {
     out.push({ kind: "error", value: JSON.parse(renderOllamaStreamError(streamError).data) });
     out.push({ kind: "error", value: renderOllamaError(apiError("not_found", "model 'x' not found"), "req_1").body });
     check(ollama, out);
+  });
+
+  it("Bedrock Converse", () => {
+    const request = req({ provider: "bedrock", endpoint: "converse", model: "anthropic.claude-3-5-haiku-20241022-v1:0", stream: true });
+    const ctx: RenderContext<ConverseWire> = { wire: { body: {}, modelId: request.model }, request, requestId: "r", created: 1 };
+    const out: Kinded = [];
+    for (const [name, respond] of Object.entries(TRANSCRIPTS)) {
+      const reply = replyFor(request, respond, name);
+      for (const e of renderConverseEvents(reply, ctx)) {
+        const payload = JSON.parse(e.data) as Record<string, any>;
+        const member = payload.delta ? `:${Object.keys(payload.delta)[0]}` : payload.start ? `:${Object.keys(payload.start)[0]}` : "";
+        out.push({ kind: `${e.event}${member}`, value: payload });
+      }
+      out.push({ kind: "json", value: renderConverseJson(reply, ctx) });
+    }
+    const exception = renderBedrockStreamError({ kind: "stream_error" });
+    out.push({ kind: `exception:${exception.event}`, value: JSON.parse(exception.data) });
+    out.push({ kind: "error", value: renderBedrockError(apiError("invalid_request", "bad"), "r").body });
+    check(bedrock, out);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Verify, coverage and the canonical view as pure functions: the cases the integration tests do not reach.
  */
+import { wireToolCallIds } from "../../src/providers/tool-call-ids";
 import { describe, expect, it } from "vitest";
 import { resolveReply } from "../../src/scenario/engine";
 import { canonicalView, CANONICAL_TEXT_LIMIT } from "../../src/session/canonical-view";
@@ -12,7 +13,7 @@ import { req, toolTurn } from "./fixtures";
 
 /** Runs requests through a real SessionCore over memory storage; answers the view and journal verify reads. */
 function run(doc: Scenario, requests: ReturnType<typeof req>[]): { view: SessionView; journal: JournalEntry[] } {
-  const core = new SessionCore(new MemorySessionStorage(emptySessionData()));
+  const core = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
   let now = Date.parse("2026-01-01T00:00:00Z");
   for (const request of requests) {
     core.next(
@@ -116,18 +117,18 @@ describe("canonicalView", () => {
   it("derives tool-call ids per provider as the renderers do, and cuts long strings", () => {
     const reply = { ...resolveReply(undefined, { respond: { toolCalls: [{ name: "f" }, { name: "g", id: "mine" }] } }, req(), "seed"), text: "y".repeat(5000) };
     const ids = (provider: "openai" | "anthropic" | "ollama" | "gemini") =>
-      canonicalView(req({ provider }), { kind: "reply", reply }).answered!.toolCalls.map((c) => c.id);
+      canonicalView(req({ provider }), { kind: "reply", reply }, wireToolCallIds).answered!.toolCalls.map((c) => c.id);
     expect(ids("openai")[0]).toMatch(/^call_[A-Za-z0-9]{24}$/);
     expect(ids("anthropic")[0]).toMatch(/^toolu_01[A-Za-z0-9]{22}$/);
     expect(ids("ollama")[0]).toMatch(/^call_[a-z0-9]{8}$/);
     expect(ids("gemini")).toEqual([null, "mine"]);
     expect(ids("openai")[1]).toBe("mine");
-    const text = canonicalView(req(), { kind: "reply", reply }).answered!.text!;
+    const text = canonicalView(req(), { kind: "reply", reply }, wireToolCallIds).answered!.text!;
     expect(text).toBe(`${"y".repeat(CANONICAL_TEXT_LIMIT)}…[mockllm: truncated 1000 characters]`);
   });
 
   it("tool results after the last assistant turn, with names resolved from its calls", () => {
-    const v = canonicalView(req({ tools: ["get_weather"] }, toolTurn), { kind: "mismatch", message: "x" });
+    const v = canonicalView(req({ tools: ["get_weather"] }, toolTurn), { kind: "mismatch", message: "x" }, wireToolCallIds);
     expect(v).toEqual({
       tools: ["get_weather"],
       toolResults: [{ name: "get_weather", toolCallId: "call_1", content: "sunny, 22C" }],

@@ -26,6 +26,19 @@ import {
   type UploadResult,
   type VerifyResult,
 } from "./types";
+import {
+  AuditSchema,
+  CreatedKeySchema,
+  KeyListSchema,
+  NamespaceListSchema,
+  NamespaceSchema,
+  type AuditEntry,
+  type CreatedKey,
+  type KeyScope,
+  type Namespace,
+  type NamespaceKey,
+  type Quotas,
+} from "./namespace-types";
 
 export interface AdminClientOptions {
   /** Base URL of the server, e.g. `http://127.0.0.1:8787`. */
@@ -170,6 +183,47 @@ export class AdminClient {
    */
   async schema(): Promise<unknown> {
     return this.#send("GET", "/admin/schema");
+  }
+
+  /**
+   * Creates a namespace (root token only): its own scenarios, sessions and keys.
+   * @example await admin.createNamespace("team-a", { requestsPerMinute: 600 })
+   */
+  async createNamespace(name: string, quotas?: Quotas): Promise<Namespace> {
+    return this.#call("POST", "/admin/namespaces", NamespaceSchema, { name, ...(quotas ? { quotas } : {}) });
+  }
+
+  /** The namespaces (root token only). */
+  async namespaces(): Promise<Namespace[]> {
+    return this.#call("GET", "/admin/namespaces", NamespaceListSchema);
+  }
+
+  /** Deletes a namespace: its keys are refused at once, its data removed. */
+  async deleteNamespace(name: string): Promise<void> {
+    await this.#send("DELETE", `/admin/namespaces/${encodeURIComponent(name)}`);
+  }
+
+  /**
+   * Mints a key for a namespace; `key` is shown only here (only its hash is stored).
+   * @example const { key } = await admin.createKey("team-a", "run", "preview env") // set as OPENAI_API_KEY
+   */
+  async createKey(namespace: string, scope: KeyScope, label?: string): Promise<CreatedKey> {
+    return this.#call("POST", `/admin/namespaces/${encodeURIComponent(namespace)}/keys`, CreatedKeySchema, { scope, ...(label !== undefined ? { label } : {}) });
+  }
+
+  /** A namespace's keys, without their secrets. */
+  async keys(namespace: string): Promise<NamespaceKey[]> {
+    return this.#call("GET", `/admin/namespaces/${encodeURIComponent(namespace)}/keys`, KeyListSchema);
+  }
+
+  /** Revokes a key by id: refused everywhere within 5 seconds. */
+  async revokeKey(namespace: string, id: string): Promise<void> {
+    await this.#send("DELETE", `/admin/namespaces/${encodeURIComponent(namespace)}/keys/${encodeURIComponent(id)}`);
+  }
+
+  /** A namespace's audit log (who changed what), oldest first. */
+  async audit(namespace: string): Promise<AuditEntry[]> {
+    return this.#call("GET", `/admin/namespaces/${encodeURIComponent(namespace)}/audit`, AuditSchema);
   }
 
   /** Sends one request; answers the parsed JSON body (undefined when empty) or throws MockLLMAdminError. */

@@ -12,3 +12,4 @@ export type {
   UploadResult,
   VerifyResult,
 } from "./types";
+export type { AuditEntry, CreatedKey, KeyScope, Namespace, NamespaceKey, Quotas } from "./namespace-types";

@@ -38,6 +38,8 @@ export const SessionStateSchema = z.looseObject({
       attemptsByProvider: z.record(z.string(), z.number()).optional(),
     }),
   ),
+  /** The scenario's `mcp.calls`; absent when it scripts none. */
+  mcpCalls: z.array(z.looseObject({ id: z.string(), used: z.boolean(), attempts: z.number(), consume: z.boolean() })).optional(),
   requests: z.number(),
   /** When the newest journaled request arrived; null when there is none. */
   lastAt: z.string().nullish(),
@@ -59,7 +61,9 @@ export const JournalEntrySchema = z.looseObject({
   /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
   status: z.number(),
-  /** What the engine saw and answered, provider-neutral. */
+  /** `"mcp"` for a `tools/call` to the session's MCP server (provider "mcp", endpoint "tools/call"). */
+  surface: z.literal("mcp").optional(),
+  /** What the engine saw and answered, provider-neutral; MCP entries add `tool`, `arguments`, `result`, `error`. */
   canonical: z
     .looseObject({
       tools: z.array(z.string()),
@@ -75,6 +79,14 @@ export const JournalEntrySchema = z.looseObject({
       model: z.string(),
       stream: z.boolean(),
       usage: z.record(z.string(), z.number()).nullable(),
+      /** MCP: the tool called. */
+      tool: z.string().optional(),
+      /** MCP: the call's arguments. */
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      /** MCP: the tool result answered (`content`, `isError`, …); null when an error was. */
+      result: z.looseObject({ content: z.array(z.looseObject({ type: z.string() })) }).nullish(),
+      /** MCP: the JSON-RPC error answered; null when a result was. */
+      error: z.looseObject({ code: z.number(), message: z.string() }).nullish(),
     })
     .optional(),
 });
@@ -97,6 +109,10 @@ export const VerifyResultSchema = z.looseObject({
   session: z.string(),
   version: z.string().nullable(),
   unusedSteps: z.array(z.looseObject({ id: z.string(), index: z.number(), match: z.string(), respond: z.string() })),
+  /** `mcp.calls` entries (consumed ones) the session never answered. */
+  unusedMcpCalls: z
+    .array(z.looseObject({ id: z.string(), index: z.number(), match: z.string(), respond: z.string(), attempts: z.number() }))
+    .optional(),
   mismatches: z.array(
     z.looseObject({
       seq: z.number(),
@@ -109,6 +125,8 @@ export const VerifyResultSchema = z.looseObject({
       reasons: z.array(z.string()),
       lastUserMessage: z.string().nullable(),
       toolResults: z.array(z.looseObject({ name: z.string().nullable(), toolCallId: z.string(), content: z.string() })),
+      /** An MCP `tools/call` no entry answered. */
+      mcp: z.looseObject({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
     }),
   ),
   pendingFailures: z.array(
@@ -125,23 +143,26 @@ export const SessionListSchema = z.array(
 );
 export type SessionListing = z.output<typeof SessionListSchema>[number];
 
+/** One step's (or MCP call entry's) use across sessions. */
+const CoverageEntrySchema = z.looseObject({
+  id: z.string(),
+  index: z.number(),
+  /** Sessions in which the step answered. */
+  sessions: z.number(),
+  attempts: z.number(),
+  failures: z.number(),
+  mismatches: z.number(),
+  match: z.string().optional(),
+});
+
 export const CoverageSchema = z.looseObject({
   scenario: z.string(),
   version: z.string(),
   /** Sessions looked at. */
   sessions: z.number(),
-  steps: z.array(
-    z.looseObject({
-      id: z.string(),
-      index: z.number(),
-      /** Sessions in which the step answered. */
-      sessions: z.number(),
-      attempts: z.number(),
-      failures: z.number(),
-      mismatches: z.number(),
-      match: z.string().optional(),
-    }),
-  ),
+  steps: z.array(CoverageEntrySchema),
+  /** Per `mcp.calls` entry; absent when the scenario scripts none. */
+  mcpCalls: z.array(CoverageEntrySchema).optional(),
 });
 export type Coverage = z.output<typeof CoverageSchema>;
 

@@ -6,7 +6,7 @@ import { parseScenarioDocument } from "../../scenario/document";
 import type { Scenario } from "../../scenario/schema";
 import { ScenarioValidationError } from "./errors";
 import { StepBuilder } from "./step";
-import type { DefaultsInput, MatcherInput, ScenarioInput, StepInput } from "./types";
+import type { DefaultsInput, MatcherInput, McpCallOptions, McpInput, McpMatchInput, McpResultInput, McpToolInput, ScenarioInput, StepInput } from "./types";
 
 type StepSpec = StepInput | StepBuilder | ((s: StepBuilder) => StepBuilder);
 
@@ -95,6 +95,47 @@ export class ScenarioBuilder {
   }
 
   /**
+   * MCP server settings (`responseMode`, `instructions`, `resources`, `prompts`, …); merges with earlier calls.
+   * @example scenario("x").mcp({ responseMode: "sse" })
+   */
+  mcp(settings: McpInput): ScenarioBuilder {
+    return this.#with({ mcp: { ...this.#doc.mcp, ...settings } });
+  }
+
+  /**
+   * A tool the session's MCP server lists (`tools/list`); appends.
+   * @example scenario("x").mcpTool("get_weather", { description: "Weather", inputSchema: { type: "object" } })
+   */
+  mcpTool(name: string, options: Omit<McpToolInput, "name"> = {}): ScenarioBuilder {
+    const tools = [...(this.#doc.mcp?.tools ?? []), { name, ...options }];
+    return this.#with({ mcp: { ...this.#doc.mcp, tools } });
+  }
+
+  /**
+   * A scripted `tools/call` answer, tried in order; a string result is one text block (`{{args.city}}` and
+   * `{{vars.x}}` expand). Options: `id`, `failuresBeforeSuccess` (with `error`), `consume`, `delayMs`, `progress`.
+   * @example scenario("x").mcpResult({ tool: "get_weather", arguments: { city: "Paris" } }, "18C in {{args.city}}")
+   * @example scenario("x").mcpResult("flaky", "ok", { failuresBeforeSuccess: 2 })
+   * @example scenario("x").mcpResult("get_weather", { content: [{ type: "text", text: "no such city" }], isError: true })
+   */
+  mcpResult(match: McpMatchInput, result: McpResultInput, options: McpCallOptions = {}): ScenarioBuilder {
+    const content = typeof result === "string" ? { content: [{ type: "text" as const, text: result }] } : result;
+    return this.#addCall({ ...(options.id !== undefined ? { id: options.id } : {}), match: toCallMatch(match), result: content, ...withoutId(options) });
+  }
+
+  /**
+   * A scripted `tools/call` answered with a JSON-RPC error (every time, or as the failure before a later entry).
+   * @example scenario("x").mcpError("get_weather", { code: -32000, message: "upstream down" })
+   */
+  mcpError(match: McpMatchInput, error: NonNullable<McpCallOptions["error"]>, options: Omit<McpCallOptions, "error"> = {}): ScenarioBuilder {
+    return this.#addCall({ ...(options.id !== undefined ? { id: options.id } : {}), match: toCallMatch(match), error, ...withoutId(options) });
+  }
+
+  #addCall(call: NonNullable<McpInput["calls"]>[number]): ScenarioBuilder {
+    return this.#with({ mcp: { ...this.#doc.mcp, calls: [...(this.#doc.mcp?.calls ?? []), call] } });
+  }
+
+  /**
    * The document as JSON, without validating (use `build()` to validate).
    * Only fields that were set, in contract order.
    */
@@ -112,6 +153,7 @@ export class ScenarioBuilder {
       ...(d.defaults !== undefined ? { defaults: d.defaults } : {}),
       ...(d.variables !== undefined ? { variables: d.variables } : {}),
       steps: d.steps,
+      ...(d.mcp !== undefined ? { mcp: d.mcp } : {}),
     };
   }
 
@@ -133,6 +175,15 @@ export class ScenarioBuilder {
   #with(patch: Partial<ScenarioInput>): ScenarioBuilder {
     return new ScenarioBuilder({ ...this.#doc, ...patch });
   }
+}
+
+function toCallMatch(match: McpMatchInput): NonNullable<NonNullable<McpInput["calls"]>[number]["match"]> {
+  return typeof match === "string" ? { tool: match } : match;
+}
+
+function withoutId<T extends { id?: string | undefined }>(options: T): Omit<T, "id"> {
+  const { id: _id, ...rest } = options;
+  return rest;
 }
 
 function toStep(spec: StepSpec): StepInput {

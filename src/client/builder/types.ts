@@ -30,6 +30,16 @@ export type StringMatchInput = z.input<typeof StringMatchSchema>;
 export type ToolCallInput = z.input<typeof ToolCallSchema>;
 export type ReasoningBlockInput = z.input<typeof ReasoningBlockSchema>;
 export type DefaultsInput = NonNullable<ScenarioInput["defaults"]>;
+/** The scenario's `mcp` block (contract section 9). */
+export type McpInput = NonNullable<ScenarioInput["mcp"]>;
+export type McpToolInput = NonNullable<McpInput["tools"]>[number];
+export type McpCallInput = NonNullable<McpInput["calls"]>[number];
+/** Which `tools/call` an entry answers: a tool name, or `{ tool, arguments }` (an argument subset). */
+export type McpMatchInput = string | NonNullable<McpCallInput["match"]>;
+/** A tool result: one text (a string), or `{ content, structuredContent, isError }`. */
+export type McpResultInput = string | NonNullable<McpCallInput["result"]>;
+/** The rest of a call entry: `id`, `failuresBeforeSuccess`, `error`, `consume`, `delayMs`, `progress`. */
+export type McpCallOptions = Omit<McpCallInput, "match" | "result">;
 
 /** What a failure of kind `K` takes besides its kind (`http` requires `status`). */
 export type FailureOptions<K extends FailureKind> = Omit<Extract<FailureInput, { kind: K }>, "kind">;

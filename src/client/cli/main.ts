@@ -9,6 +9,7 @@ import type { Command } from "./command";
 import { coverage } from "./commands/coverage";
 import { journal } from "./commands/journal";
 import { list } from "./commands/list";
+import { key, ns } from "./commands/namespaces";
 import { pull } from "./commands/pull";
 import { record } from "./commands/record";
 import { push } from "./commands/push";
@@ -18,7 +19,7 @@ import { validate } from "./commands/validate";
 import { verify } from "./commands/verify";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, key];
 
 const MAIN_HELP = `Usage: mockllm <command> [options]
 

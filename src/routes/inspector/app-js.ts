@@ -47,7 +47,7 @@ export const APP_JS = String.raw`"use strict";
     var body = await res.json().catch(function () { return undefined; });
     if (!res.ok) {
       var msg = body && body.error ? (body.error.message || body.error) : res.statusText;
-      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token" : ""), true);
+      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token or namespace key" : res.status === 403 ? ": this key may not do that (a run key has no admin access)" : ""), true);
       var err = new Error(msg); err.status = res.status; throw err;
     }
     return body;
@@ -189,6 +189,7 @@ export const APP_JS = String.raw`"use strict";
   function requestSummary(e) {
     var c = e.canonical;
     if (!c) return e.request && e.request.path ? e.request.method + " " + e.request.path : "";
+    if (e.surface === "mcp") return "MCP tool call: " + c.tool + "(" + clip(JSON.stringify(c.arguments), 80) + ")";
     if (c.toolResults && c.toolResults.length) {
       return "tool results: " + c.toolResults.map(function (t) { return (t.name || "?") + " → " + clip(JSON.stringify(t.content), 60); }).join(", ");
     }
@@ -196,7 +197,10 @@ export const APP_JS = String.raw`"use strict";
   }
 
   function answerSummary(e) {
-    var a = e.canonical && e.canonical.answered;
+    var c = e.canonical;
+    if (e.surface === "mcp" && c && c.error) return "→ JSON-RPC error " + c.error.code + ": " + clip(JSON.stringify(c.error.message), 80);
+    if (e.surface === "mcp" && c && c.result && c.result.isError) return "→ isError: " + clip(JSON.stringify(c.answered && c.answered.text), 80);
+    var a = c && c.answered;
     if (!a) return e.outcome === "failure" ? (e.reasons[0] || "scripted failure") : e.outcome === "mismatch" ? "no answer: mismatch error" : "";
     var parts = a.toolCalls.map(function (t) { return "→ " + t.name + "(" + clip(t.arguments, 60) + ")"; });
     if (a.text) parts.push("→ " + clip(JSON.stringify(a.text), 80));
@@ -209,8 +213,8 @@ export const APP_JS = String.raw`"use strict";
       h("span", { class: "seq" }, "#" + e.seq),
       h("span", { class: "time small muted" }, time(e.at)),
       h("span", { class: "tag" }, e.provider + " " + e.endpoint + (e.stream ? " · stream" : "")),
-      h("span", { class: "small muted" }, "turn " + e.turn),
-      h("span", { class: "step" }, e.step ? (e.outcome === "mismatch" ? "nearest step " : "step ") + e.step : "no step"),
+      h("span", { class: "small muted" }, e.surface === "mcp" ? "tool side" : "turn " + e.turn),
+      h("span", { class: "step" }, e.step ? (e.outcome === "mismatch" ? "nearest " : "") + (e.surface === "mcp" ? "call " : "step ") + e.step : e.surface === "mcp" ? "no call" : "no step"),
       h("span", { class: "outcome" }, e.outcome),
       h("span", { class: "http" }, String(e.status)),
       h("div", { class: "line" }, h("span", { class: "ask" }, requestSummary(e)), h("span", { class: "answer" }, answerSummary(e)))));

@@ -3,8 +3,9 @@
  * and a JSON form to persist and restore. The same contracts as the Durable Object's SQLite storages.
  */
 import type { SessionState } from "../../scenario/engine";
-import type { JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
 import type { RecordedStep } from "../../session/recording";
+import type { MemoryMcpData } from "./memory-mcp";
 import {
   MAX_CHAIN,
   MAX_STORED_RESPONSES,
@@ -29,6 +30,8 @@ export interface MemorySessionData {
   pointers: { id: string; object: string; created: number }[];
   /** Recorded upstream answers (session/recording.ts); absent until something is recorded. */
   recording?: RecordedStep[];
+  /** The MCP server's state (session/mcp.ts); absent until an MCP request arrives. */
+  mcp?: MemoryMcpData;
 }
 
 export function emptySessionData(): MemorySessionData {
@@ -37,7 +40,7 @@ export function emptySessionData(): MemorySessionData {
 
 export class MemorySessionStorage implements SessionStorage {
   constructor(
-    private readonly data: Omit<MemorySessionData, "responses" | "pointers" | "recording">,
+    private readonly data: Omit<MemorySessionData, "responses" | "pointers" | "recording" | "mcp">,
     private readonly changed: () => void = () => {},
   ) {}
 
@@ -64,7 +67,7 @@ export class MemorySessionStorage implements SessionStorage {
     this.changed();
   }
 
-  append(entry: Omit<JournalEntry, "seq">, limit: number): number {
+  append(entry: JournalDraft, limit: number): number {
     const seq = ++this.data.seq;
     this.data.journal.push({ seq, ...entry });
     // shift(), not splice(0, n): V8 moves the array's start instead of copying a full journal on every request.

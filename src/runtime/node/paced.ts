@@ -91,17 +91,17 @@ function serve(s: Live, now: number): boolean {
     return false;
   }
   const { events, encode, due, startAt } = plan;
-  let text = "";
-  while (s.next < events.length && startAt + due[s.next]! <= now) text += encode(events[s.next++]!);
+  const parts: (string | Uint8Array)[] = [];
+  while (s.next < events.length && startAt + due[s.next]! <= now) parts.push(encode(events[s.next++]!));
   if (s.next < events.length) {
-    if (text !== "") out.write(text);
+    if (parts.length > 0) out.write(joined(parts));
     s.at = startAt + due[s.next]!;
     return true;
   }
   // Everything is written: end as scripted.
   const end = plan.end;
   if (end.kind === "break") {
-    if (text !== "") out.write(text);
+    if (parts.length > 0) out.write(joined(parts));
     // Let the bytes reach the client before the connection breaks (as the web-stream writer does).
     setTimeout(() => {
       out.destroy();
@@ -109,9 +109,20 @@ function serve(s: Live, now: number): boolean {
     }, BREAK_FLUSH_MS);
     return false;
   }
-  out.end(end.kind === "raw" ? text + end.text : text);
+  if (end.kind === "raw") parts.push(end.text);
+  out.end(joined(parts));
   s.finish();
   return false;
+}
+
+/** Due events as one write: text when every event is text, else bytes (an AWS event stream is binary). */
+function joined(parts: (string | Uint8Array)[]): string | Buffer {
+  let text = "";
+  for (const p of parts) {
+    if (typeof p !== "string") return Buffer.concat(parts.map((q) => (typeof q === "string" ? Buffer.from(q) : q)));
+    text += p;
+  }
+  return text;
 }
 
 /**

@@ -2,7 +2,8 @@
  * `--persist DIR`: uploads and sessions written to disk, read back at start. Uploads are written at once
  * (`DIR/scenarios/{name}.json`); a changed session is written within PERSIST_DELAY_MS (`DIR/sessions/{name}.json`,
  * via a temporary file and a rename, so a file is never half written), and every pending write is flushed before
- * the server exits.
+ * the server exits. Namespace uploads and sessions are named `__ns/{space}/…`; the key registry (namespaces, key
+ * hashes, quota usage, audit) is `DIR/registry.json`, written within PERSIST_DELAY_MS of a change.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,12 +35,15 @@ function writeAtomic(path: string, text: string): void {
 export class Persister {
   private readonly scenariosDir: string;
   private readonly sessionsDir: string;
+  private readonly registryFile: string;
   private readonly pending = new Map<string, () => MemorySessionData>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private pendingRegistry: Map<string, string> | undefined;
 
   constructor(dir: string) {
     this.scenariosDir = join(dir, "scenarios");
     this.sessionsDir = join(dir, "sessions");
+    this.registryFile = join(dir, "registry.json");
     mkdirSync(this.scenariosDir, { recursive: true });
     mkdirSync(this.sessionsDir, { recursive: true });
   }
@@ -74,6 +78,28 @@ export class Persister {
     else writeAtomic(path, JSON.stringify(raw));
   }
 
+  /** The key registry (namespaces, key hashes, usage, audit), as written by saveRegistry. */
+  registry(report: (message: string) => void): Map<string, string> {
+    try {
+      return new Map(Object.entries(JSON.parse(readFileSync(this.registryFile, "utf8")) as Record<string, string>));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") report(`mockllm: skipped ${this.registryFile}: ${(e as Error).message}`);
+      return new Map();
+    }
+  }
+
+  /** Schedules the key registry to be written (within PERSIST_DELAY_MS, like sessions, and at exit). */
+  saveRegistry(entries: Map<string, string>): void {
+    this.pendingRegistry = entries;
+    this.timer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
+  }
+
+  /** Removes a session's file (a deleted namespace's, an expired one). */
+  removeSession(name: string): void {
+    this.pending.delete(name);
+    rmSync(join(this.sessionsDir, fileName(name)), { force: true });
+  }
+
   /** Schedules a session to be written; `dump` is called when it is. */
   sessionChanged(name: string, dump: () => MemorySessionData): void {
     this.pending.set(name, dump);
@@ -86,5 +112,7 @@ export class Persister {
     this.timer = undefined;
     for (const [name, dump] of this.pending) writeAtomic(join(this.sessionsDir, fileName(name)), JSON.stringify(dump()));
     this.pending.clear();
+    if (this.pendingRegistry) writeAtomic(this.registryFile, JSON.stringify(Object.fromEntries(this.pendingRegistry)));
+    this.pendingRegistry = undefined;
   }
 }

@@ -17,14 +17,17 @@ export interface RecordOptions {
   scenario?: string;
 }
 
+/** Providers a recording proxy forwards to (the clouds' signed requests are not proxied). */
+const RECORDABLE = PROVIDERS.filter((p) => p !== "bedrock" && p !== "vertex");
+
 /** Parses `provider=URL` flags; throws a message naming the bad one. */
 export function parseUpstreams(flags: readonly string[]): Partial<Record<ProviderName, string>> {
   const out: Partial<Record<ProviderName, string>> = {};
   for (const flag of flags) {
     const m = /^([a-z]+)=(https?:\/\/\S+)$/.exec(flag.trim());
     const provider = m?.[1] as ProviderName | undefined;
-    if (!m || !provider || !(PROVIDERS as readonly string[]).includes(provider)) {
-      throw new Error(`--upstream takes provider=URL with provider one of ${PROVIDERS.join(", ")}, got "${flag}"`);
+    if (!m || !provider || !(RECORDABLE as readonly string[]).includes(provider)) {
+      throw new Error(`--upstream takes provider=URL with provider one of ${RECORDABLE.join(", ")}, got "${flag}"`);
     }
     out[provider] = m[2]!;
   }

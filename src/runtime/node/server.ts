@@ -3,12 +3,14 @@
  * fetch adapter, with session state in process and scenarios in memory over files and the bundled defaults.
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
-import { createServer, ServerResponse, type Server } from "node:http";
+import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
+import { constants as h2, createServer as createH2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
+import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
 import { internalError } from "../../routes/internal";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
@@ -18,7 +20,11 @@ import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
 import { sendPaced } from "./paced";
+import { NodeTenancy, splitPersistedName } from "./tenancy";
+import { sessionTtlMs } from "../../tenancy/quota";
 import { putRecordingScenario, type RecordOptions } from "./record";
+import { dualProtocolServer } from "./h2c";
+import { attachSockets } from "./sockets";
 
 const LISTEN_BACKLOG = 4096;
 
@@ -57,6 +63,48 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Reads and discards `incoming` to its end, at most MAX_DRAIN_BYTES; true when it ended within that. */
+function discardIncoming(incoming: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const finish = (ended: boolean) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onError);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > MAX_DRAIN_BYTES) {
+        incoming.pause();
+        finish(false);
+      }
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    incoming.on("data", onData).on("end", onEnd).on("error", onError);
+    incoming.resume();
+  });
+}
+
+/**
+ * A request answered before its body has all arrived (too large, refused headers, an unknown path): the rest is read
+ * and thrown away (up to MAX_DRAIN_BYTES) before the answer goes out, so a client that writes its whole body before
+ * reading sees the answer, not a reset. Past the bound the answer says `Connection: close`.
+ */
+async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, res: Response): Promise<Response> {
+  // GET and HEAD bodies never reach the Request (the adapter gives them none): read them off the socket directly.
+  const drained =
+    request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
+  if (drained) return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch {
+    const copy = new Response(res.body, res); // immutable headers (a fetched response)
+    copy.headers.set("connection", "close");
+    return copy;
+  }
+}
+
 /**
  * Starts the Node runtime.
  * @example const server = await startServer({ port: 8787, adminToken: "t", scenarios: ["scenarios"] })
@@ -66,17 +114,21 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const persister = opts.persist !== undefined ? new Persister(opts.persist) : undefined;
   const scenarios = new NodeScenarioStore((name, stored) => persister?.saveUpload(name, stored?.raw));
   await scenarios.init();
+  const sessions = new NodeSessionStore(persister?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
+  const tenancy = new NodeTenancy(sessions, persister, persister?.registry(log));
   if (persister) {
-    for (const [name, raw] of persister.uploads(log)) {
+    for (const [persisted, raw] of persister.uploads(log)) {
+      const inSpace = splitPersistedName(persisted);
+      const name = inSpace?.name ?? persisted;
       const parsed = parseScenarioDocument(raw, name);
       if (!parsed.ok) {
-        log(`mockllm: skipped persisted scenario "${name}": ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+        log(`mockllm: skipped persisted scenario "${persisted}": ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
         continue;
       }
-      scenarios.restoreUpload({ name, version: await versionOf(raw), source: "kv", scenario: parsed.scenario, raw });
+      const store = inSpace ? tenancy.scenarios(inSpace.space) : scenarios;
+      store.restoreUpload({ name, version: await versionOf(raw), source: "kv", scenario: parsed.scenario, raw });
     }
   }
-  const sessions = new NodeSessionStore(persister?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
   const files: ScenarioFiles | undefined =
     opts.scenarios && opts.scenarios.length > 0
       ? await loadScenarioPaths(scenarios, opts.scenarios, { watch: opts.watch ?? true, log })
@@ -85,25 +137,37 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
-  const runtime: Runtime = { sessions, scenarios, vars, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const ttl = sessionTtlMs(vars);
+  const expiry = setInterval(() => {
+    for (const name of sessions.expireIdle(Date.now(), ttl)) persister?.removeSession(name);
+  }, Math.min(ttl, 60_000));
+  expiry.unref();
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (p: Promise<unknown>) => {
     pending.add(p);
     p.finally(() => pending.delete(p)).catch(() => {});
   };
   const listener = getRequestListener(
-    async (request, { outgoing }) => {
+    async (request, { incoming, outgoing }) => {
+      let res: Response;
       try {
+        // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+        const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(h2.NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
         // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
         let paced: PacedPlan | undefined;
         const direct = outgoing instanceof ServerResponse ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
-        const res = await route(request, runtime, { waitUntil, breakConnection: () => outgoing.destroy(), ...direct });
-        if (paced === undefined) return res;
-        sendPaced(outgoing as ServerResponse, res, paced, waitUntil);
-        return RESPONSE_ALREADY_SENT;
+        res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
+        if (paced !== undefined) {
+          sendPaced(outgoing as ServerResponse, res, paced, waitUntil);
+          return RESPONSE_ALREADY_SENT;
+        }
       } catch (e) {
-        return internalError(e);
+        res = internalError(e);
       }
+      // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
+      if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
+      return drainBeforeAnswer(request, incoming as IncomingMessage, res);
     },
     // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
     // become this process's globals: the largest single saving per request (see docs/performance.md).
@@ -111,17 +175,24 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   );
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
+  // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
+  const dual = dualProtocolServer(server, createH2Server(listener));
+  const tcp = dual.tcp;
+  const sockets = attachSockets(server, runtime, log);
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    tcp.once("error", reject);
     // A burst of clients connecting at once (a thousand streams) must not overflow the accept queue (Node's default
     // is 511; the kernel caps this at net.core.somaxconn).
-    server.listen(opts.port ?? 0, host, LISTEN_BACKLOG, () => {
-      server.off("error", reject);
+    tcp.listen(opts.port ?? 0, host, LISTEN_BACKLOG, () => {
+      tcp.off("error", reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  // node:http tracks connections (request/headers timeouts, closeAllConnections) from its 'listening' event; the TCP
+  // server listens on its behalf.
+  server.emit("listening");
+  const port = (tcp.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
 
   let closing: Promise<void> | undefined;
@@ -137,8 +208,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     close() {
       closing ??= new Promise<void>((resolve) => {
         files?.close();
-        server.close(() => resolve());
+        clearInterval(expiry);
+        sockets.close();
+        tcp.close(() => resolve());
+        server.close(() => {}); // not listening itself: this only stops its connection tracking
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
+        dual.closeAll();
       }).then(() => persister?.flush());
       return closing;
     },

@@ -3,8 +3,12 @@
  * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
  */
 import { SessionHost } from "../../session/host";
+import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { Session, SessionStore } from "../../session/types";
+import { MemoryMcpStorage } from "./memory-mcp";
+import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
+import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
 class NodeSession extends SessionHost {
@@ -13,7 +17,7 @@ class NodeSession extends SessionHost {
     private readonly responsesStorage: MemoryResponsesStorage,
     changed: () => void,
   ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed));
+    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), new MemoryMcpStorage(data, changed), wireToolCallIds);
   }
 
   dump(): MemorySessionData {
@@ -32,6 +36,8 @@ class NodeSession extends SessionHost {
 
 export class NodeSessionStore implements SessionStore {
   private readonly sessions = new Map<string, NodeSession>();
+  /** Last use of each session this process touched (ms), for SESSION_TTL. */
+  private readonly lastUsed = new Map<string, number>();
 
   /**
    * @param saved sessions read back from `--persist`, by name
@@ -43,6 +49,7 @@ export class NodeSessionStore implements SessionStore {
   ) {}
 
   get(name: string): Session {
+    this.lastUsed.set(name, Date.now());
     let session = this.sessions.get(name);
     if (!session) {
       const data = this.saved.get(name) ?? emptySessionData();
@@ -52,6 +59,41 @@ export class NodeSessionStore implements SessionStore {
       this.sessions.set(name, session);
     }
     return session;
+  }
+
+  /** Forgets every session whose name starts with `prefix`; the names forgotten. */
+  drop(prefix: string): string[] {
+    const names = this.names().filter((n) => n.startsWith(prefix));
+    for (const n of names) this.forget(n);
+    return names;
+  }
+
+  private forget(name: string): void {
+    this.sessions.delete(name);
+    this.saved.delete(name);
+    this.lastUsed.delete(name);
+  }
+
+  /**
+   * SESSION_TTL: forgets the sessions not used for `ttlMs` before `now` (sessions read back from `--persist` count
+   * from start-up); the names forgotten, each once.
+   */
+  expireIdle(now: number, ttlMs: number): string[] {
+    const out: string[] = [];
+    for (const name of this.names()) {
+      const last = this.lastUsed.get(name);
+      if (last === undefined) this.lastUsed.set(name, now);
+      else if (now - last >= ttlMs) {
+        this.forget(name);
+        out.push(name);
+      }
+    }
+    return out;
+  }
+
+  /** Node holds sockets in the server process (sockets.ts): the answer only tells the upgrade handler to go ahead. */
+  async connect(name: string, _request: Request, init: SocketInit): Promise<Response> {
+    return acceptedResponse(name, init);
   }
 
   /** Names of the sessions this process holds (for listing sessions). */

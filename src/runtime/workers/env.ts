@@ -1,8 +1,11 @@
 /** The Worker's bindings (see wrangler.toml). */
 import type { RuntimeVars } from "../types";
+import type { RegistryObject } from "./registry-object";
 import type { SessionObject } from "./session-object";
 
 export interface WorkerEnv extends RuntimeVars {
   SESSIONS: DurableObjectNamespace<SessionObject>;
   SCENARIOS: KVNamespace;
+  /** The key registry (namespaces, keys, quota usage, audit): one object, `registry`. */
+  REGISTRY: DurableObjectNamespace<RegistryObject>;
 }

@@ -4,14 +4,45 @@
 import type { Session } from "../../session/types";
 import type { RequestLog, Runtime } from "../types";
 import type { WorkerEnv } from "./env";
-import { KvScenarioStore } from "./kv-scenarios";
+import { dropNamespaceKeys, KvScenarioStore, namespacePrefix } from "./kv-scenarios";
+import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
+import { REGISTRY_NAME } from "./registry-object";
+import type { Registry, Tenancy } from "../../tenancy/types";
+
+/**
+ * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
+ * out of reach at once (a re-created name gets a new storage name) and their objects delete themselves after
+ * SESSION_TTL (session-object.ts); its uploads are deleted here.
+ */
+function workersTenancy(env: WorkerEnv): Tenancy {
+  let registry: Registry | undefined;
+  return {
+    // Built on first use: a request in the default namespace never makes a stub.
+    get registry(): Registry {
+      registry ??= env.REGISTRY.getByName(REGISTRY_NAME) as unknown as Registry;
+      return registry;
+    },
+    scenarios: (space) => new KvScenarioStore(env.SCENARIOS, namespacePrefix(space)),
+    dropSpace: (space) => dropNamespaceKeys(env.SCENARIOS, space),
+  };
+}
 
 /** The runtime over a Worker's bindings; cheap enough to build per request. */
 export function workersRuntime(env: WorkerEnv): Runtime {
   return {
-    sessions: { get: (name): Session => env.SESSIONS.getByName(name) },
+    sessions: {
+      get: (name): Session => env.SESSIONS.getByName(name),
+      // The session's Durable Object accepts the socket (hibernation API); its init travels in a header.
+      connect: (name, request, init) => {
+        const headers = new Headers(request.headers);
+        headers.set(SOCKET_INIT_HEADER, JSON.stringify(init));
+        headers.set(SOCKET_NAME_HEADER, name);
+        return env.SESSIONS.getByName(name).fetch(new Request(request.url, { method: "GET", headers }));
+      },
+    },
     scenarios: new KvScenarioStore(env.SCENARIOS),
     vars: env,
+    ...(env.REGISTRY ? { tenancy: workersTenancy(env) } : {}),
     ...(env.REQUEST_LOG?.trim().toLowerCase() === "json"
       ? { log: (entry: RequestLog) => console.log(JSON.stringify({ mockllm: "request", ...entry })) }
       : {}),

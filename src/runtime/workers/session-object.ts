@@ -7,22 +7,105 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import type { McpInput, McpResult } from "../../session/mcp";
+import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
+import { sessionTtlMs } from "../../tenancy/quota";
 import type { WorkerEnv } from "./env";
+import { SqlMcpStorage } from "./sql-mcp";
+import { workersRuntime } from "./runtime";
+import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
 
 export class SessionObject extends DurableObject<WorkerEnv> {
-  private readonly host: SessionHost;
+  private current: SessionHost | undefined;
+  private readonly sockets: DurableSockets;
+  /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
+  private alarmSetAt = 0;
+  private lastActive = 0;
+  private expiries = 0;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
-    this.host = new SessionHost(new SqlSessionStorage(ctx.storage.sql), new SqlResponsesStorage(ctx.storage.sql), new SqlRecordingStorage(ctx.storage.sql));
+    // A socket's turns run here and reach state like any request: through a Runtime over this Worker's bindings.
+    this.sockets = new DurableSockets(ctx, () => workersRuntime(env), () => {
+      this.touch();
+      return this.host;
+    });
+  }
+
+  /** Built on first use, and again after an expiry deleted everything. */
+  private get host(): SessionHost {
+    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql), new SqlMcpStorage(this.ctx.storage.sql), wireToolCallIds);
+    return this.current;
+  }
+
+  /**
+   * Notes activity and keeps the expiry alarm at least SESSION_TTL ahead. The alarm is moved only when it was set
+   * more than a tenth of the TTL ago (so a busy session writes it rarely) and is set to TTL + a tenth, so it never
+   * fires before the session has been idle for the whole TTL.
+   */
+  private touch(): void {
+    const now = Date.now();
+    this.lastActive = now;
+    const ttl = sessionTtlMs(this.env);
+    if (now - this.alarmSetAt < ttl / 10) return;
+    this.alarmSetAt = now;
+    void this.ctx.storage.setAlarm(now + ttl + ttl / 10);
+  }
+
+  /**
+   * SESSION_TTL: an idle session deletes all it stored (journal, recording, stored Responses). Firing again finds
+   * nothing and deletes nothing, so an expiry is counted (logged) once.
+   */
+  override async alarm(): Promise<void> {
+    const ttl = sessionTtlMs(this.env);
+    if (this.lastActive > 0 && Date.now() - this.lastActive < ttl) {
+      await this.ctx.storage.setAlarm(this.lastActive + ttl + ttl / 10);
+      return;
+    }
+    const hadData = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'meta'").one().n > 0;
+    await this.ctx.storage.deleteAll();
+    this.current = undefined;
+    this.alarmSetAt = 0;
+    if (hadData) {
+      this.expiries++;
+      if (this.env.REQUEST_LOG?.trim().toLowerCase() === "json") console.log(JSON.stringify({ mockllm: "session-expired" }));
+    }
+  }
+
+  /** How many expiries this instance carried out (tests: an alarm firing twice counts once). */
+  expiryCount(): number {
+    return this.expiries;
+  }
+
+  /** The only fetch this object serves: a WebSocket upgrade the Worker forwarded (SessionStore.connect). */
+  override fetch(request: Request): Response {
+    return this.sockets.accept(request);
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.sockets.message(ws, message);
+  }
+
+  override webSocketClose(ws: WebSocket, code: number, reason: string): void {
+    this.sockets.closed(ws);
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.sockets.closed(ws);
   }
 
   next(input: NextInput): NextResult | NeedsDocument {
+    this.touch();
     return this.host.next(input);
   }
 
@@ -39,6 +122,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   record(input: RecordInput): RecordResult {
+    this.touch();
     return this.host.record(input);
   }
 
@@ -46,7 +130,17 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     return this.host.recording();
   }
 
+  mcp(input: McpInput): McpResult | NeedsDocument {
+    this.touch();
+    return this.host.mcp(input);
+  }
+
+  closeMcp(mcpSession: string): boolean {
+    return this.host.closeMcp(mcpSession);
+  }
+
   noteMember(key: string): void {
+    this.touch();
     this.host.noteMember(key);
   }
 
@@ -55,6 +149,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   saveResponse(record: StoredResponseRecord): void {
+    this.touch();
     this.host.saveResponse(record);
   }
 

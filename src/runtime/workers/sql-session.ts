@@ -5,7 +5,7 @@
  */
 import type { SessionState } from "../../scenario/engine";
 import type { Scenario } from "../../scenario/schema";
-import type { JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
 
 export class SqlSessionStorage implements SessionStorage {
   private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number> } | undefined;
@@ -64,7 +64,7 @@ export class SqlSessionStorage implements SessionStorage {
     if (!used.includes(step)) used.push(step);
   }
 
-  append(entry: Omit<JournalEntry, "seq">, limit: number): number {
+  append(entry: JournalDraft, limit: number): number {
     const seq = this.sql.exec<{ seq: number }>(`INSERT INTO journal (entry) VALUES (?) RETURNING seq`, JSON.stringify(entry)).one().seq;
     if (seq > limit) this.sql.exec(`DELETE FROM journal WHERE seq <= ?`, seq - limit);
     return seq;
@@ -74,7 +74,7 @@ export class SqlSessionStorage implements SessionStorage {
     return this.sql
       .exec<{ seq: number; entry: string }>(`SELECT seq, entry FROM journal ORDER BY seq`)
       .toArray()
-      .map((r) => ({ seq: r.seq, ...(JSON.parse(r.entry) as Omit<JournalEntry, "seq">) }));
+      .map((r) => ({ seq: r.seq, ...(JSON.parse(r.entry) as JournalDraft) }));
   }
 
   journalSize(): number {

@@ -41,7 +41,7 @@ function row(e: JournalEntry): string[] {
     e.provider,
     e.endpoint,
     e.stream ? "yes" : "no",
-    String(e.turn),
+    e.surface === "mcp" ? "-" : String(e.turn),
     e.step ?? "-",
     e.outcome,
     String(e.status),

@@ -6,13 +6,14 @@ import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG"] as const;
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL"] as const;
 
 export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
                      [--persist <dir>] [--no-default-responder] [--log-requests]
+                     [--anonymous allow|deny]
                      [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
@@ -31,6 +32,8 @@ Options:
                            have matched (DEFAULT_RESPONDER=off)
   --log-requests           one JSON line per request on stderr: scenario, session, step, outcome,
                            status, ms (REQUEST_LOG=json)
+  --anonymous allow|deny   deny: provider requests without a namespace key (mk_…) get 401
+                           (ANONYMOUS; default allow)
   --record                 recording proxy: requests no other scenario selects go to scenario
                            "recording" (session "default", or the one /s/recording/{session}/… or
                            x-mock-session names), are forwarded to --upstream and recorded; read the
@@ -38,7 +41,8 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER and REQUEST_LOG as in wrangler.toml.
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS and SESSION_TTL
+(seconds a session may stay idle before it is deleted; default 604800) as in wrangler.toml.
 
 Example:
   mockllm serve --port 8787 --scenarios scenarios/`,
@@ -50,6 +54,7 @@ Example:
     persist: { type: "string" },
     "no-default-responder": { type: "boolean" },
     "log-requests": { type: "boolean" },
+    anonymous: { type: "string" },
     record: { type: "boolean" },
     upstream: { type: "string", multiple: true },
   },
@@ -64,6 +69,9 @@ Example:
     const vars: Record<string, string | undefined> = Object.fromEntries(VAR_NAMES.map((n) => [n, io.env[n]]));
     if (values["no-default-responder"] === true) vars.DEFAULT_RESPONDER = "off";
     if (values["log-requests"] === true) vars.REQUEST_LOG = "json";
+    const anonymous = stringOption(values.anonymous);
+    if (anonymous !== undefined && anonymous !== "allow" && anonymous !== "deny") throw new UsageError(`--anonymous must be allow or deny, got "${anonymous}"`);
+    if (anonymous !== undefined) vars.ANONYMOUS = anonymous;
     const persist = stringOption(values.persist);
 
     const { startServer, parseUpstreams } = await loadNodeRuntime();

@@ -2,6 +2,7 @@
  * `POST /v1/chat/completions` body → canonical request.
  */
 import { headerRecord } from "../../../http/headers";
+import { apiError, type ApiError } from "../../../http/errors";
 import type { CanonicalMessage, CanonicalRequest } from "../../../canonical/request";
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
@@ -47,6 +48,19 @@ function reasoningOf(w: ChatRequest): "enabled" | "disabled" {
   return "disabled";
 }
 
+/** The real API's limit on `n`. */
+export const MAX_CHOICES = 128;
+
+/**
+ * The real API's error for an `n` out of 1…128, else undefined.
+ * @example choicesError(129)?.message // "Invalid 'n': integer above maximum value. Expected a value <= 128, but got 129 instead."
+ */
+export function choicesError(n: number | null | undefined): ApiError | undefined {
+  if (typeof n !== "number" || (n >= 1 && n <= MAX_CHOICES)) return undefined;
+  const [what, bound, code] = n < 1 ? ["below minimum", ">= 1", "integer_below_min_value"] : ["above maximum", `<= ${MAX_CHOICES}`, "integer_above_max_value"];
+  return apiError("invalid_request", `Invalid 'n': integer ${what} value. Expected a value ${bound}, but got ${n} instead.`, { param: "n", providerCode: code });
+}
+
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
   const parsed = ChatRequestSchema.safeParse(body);
   if (!parsed.success) {
@@ -54,6 +68,8 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };
   }
   const w = parsed.data;
+  const badN = choicesError(w.n);
+  if (badN) return { ok: false, error: badN };
   // One pass over the conversation: system/developer text, and every other message in canonical form.
   const systemParts: string[] = [];
   const messages: CanonicalMessage[] = [];
@@ -80,6 +96,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number"
       ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! }
       : {}),
+    ...(typeof w.n === "number" && w.n > 1 ? { choices: w.n } : {}),
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };

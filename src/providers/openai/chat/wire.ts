@@ -42,6 +42,6 @@ export const ChatRequestSchema = z.looseObject({
   max_completion_tokens: z.number().int().nullish(),
   reasoning_effort: z.string().nullish(),
   reasoning: z.looseObject({ effort: z.string().nullish(), enabled: z.boolean().nullish() }).nullish(),
-  n: z.number().int().min(1).max(128).nullish(),
+  n: z.number().int().nullish(),
 });
 export type ChatRequest = z.output<typeof ChatRequestSchema>;

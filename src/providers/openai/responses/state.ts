@@ -14,7 +14,7 @@ import { stableHash } from "../../../http/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, parseItems } from "./parse";
-import { buildResponse, responseIdOfItem } from "./render-json";
+import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
 
@@ -158,7 +158,11 @@ function storable(items: InputItem[]): unknown[] {
 /** Remembers a successful response (unless `store: false`) in its session object, and where it is in the index. */
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   if (ctx.wire.body.store === false) return;
-  const response = buildResponse(reply, ctx);
+  await storeResponse(buildResponse(reply, ctx), ctx, rt);
+}
+
+/** Stores `response` (answered to `ctx`'s request) in its session object and points the index at it. */
+export async function storeResponse(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
   await rt.sessions.get(name).saveResponse({
     id: response.id,

@@ -1,0 +1,104 @@
+"""The mockllm admin API over urllib: uploads, journal, verify, reset (README "Admin API")."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Dict, List, Optional, Sequence
+
+
+class MockLLMError(Exception):
+    """An admin request failed: the server's status and message (and, for an invalid scenario, each issue)."""
+
+    def __init__(self, message: str, status: int = 0, issues: Optional[List[Dict[str, Any]]] = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.issues = issues or []
+
+
+MockLLMError.__module__ = "pytest_mockllm"
+
+
+class MockLLMVerifyError(AssertionError):
+    """A session did not do what its scenario says; the message is the server's verify summary."""
+
+    def __init__(self, result: Dict[str, Any]) -> None:
+        super().__init__(str(result.get("summary", "mockllm verify: FAILED")))
+        self.result = result
+
+
+MockLLMVerifyError.__module__ = "pytest_mockllm"  # tracebacks name the public import
+
+
+def _quote(name: str) -> str:
+    return urllib.parse.quote(name, safe="")
+
+
+class AdminClient:
+    """Calls one mockllm server's `/admin` routes with its bearer token."""
+
+    def __init__(self, url: str, token: str, timeout: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        """Sends one request; answers the parsed JSON (None when empty) or raises MockLLMError."""
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"authorization": f"Bearer {self.token}", "accept": "application/json"}
+        if data is not None:
+            headers["content-type"] = "application/json"
+        req = urllib.request.Request(f"{self.url}{path}", data=data, method=method, headers=headers)
+        label = f"{method} {self.url}{path}"
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as res:
+                text = res.read().decode("utf-8")
+        except urllib.error.HTTPError as err:
+            raise _error_from(err.code, label, err.read().decode("utf-8", "replace")) from None
+        except (urllib.error.URLError, OSError) as err:
+            reason = getattr(err, "reason", err)
+            raise MockLLMError(f"mockllm: {label}: unreachable ({reason})") from None
+        return json.loads(text) if text.strip() else None
+
+    def upload(self, doc: Dict[str, Any]) -> Dict[str, Any]:
+        name = doc.get("name")
+        if not isinstance(name, str) or name == "":
+            raise MockLLMError('mockllm: a scenario document needs a "name"')
+        return self.request("PUT", f"/admin/scenarios/{_quote(name)}", doc)  # type: ignore[no-any-return]
+
+    def sessions(self, scenario: Optional[str] = None) -> List[Dict[str, Any]]:
+        query = "" if scenario is None else f"?scenario={_quote(scenario)}"
+        return self.request("GET", f"/admin/sessions{query}")  # type: ignore[no-any-return]
+
+    def journal(self, scenario: str, session: str) -> List[Dict[str, Any]]:
+        return self.request("GET", f"{_session_path(scenario, session)}/requests")  # type: ignore[no-any-return]
+
+    def verify(self, scenario: str, session: str, allow_unused: Sequence[str] = ()) -> Dict[str, Any]:
+        query = f"?allowUnused={','.join(_quote(s) for s in allow_unused)}" if allow_unused else ""
+        return self.request("GET", f"{_session_path(scenario, session)}/verify{query}")  # type: ignore[no-any-return]
+
+    def reset(self, scenario: str, session: str) -> None:
+        self.request("POST", f"{_session_path(scenario, session)}/reset")
+
+
+def _session_path(scenario: str, session: str) -> str:
+    return f"/admin/sessions/{_quote(scenario)}/{_quote(session)}"
+
+
+def _error_from(status: int, label: str, text: str) -> MockLLMError:
+    message = text.strip()[:500]
+    issues: List[Dict[str, Any]] = []
+    try:
+        error = json.loads(text).get("error")
+        if isinstance(error, str):
+            message = error
+        elif isinstance(error, dict):
+            message = str(error.get("message", message))
+            issues = [i for i in error.get("issues", []) if isinstance(i, dict)]
+    except (ValueError, AttributeError):
+        pass
+    lines = [f"mockllm: {label}: {status} {message}"]
+    lines += [f"  {i.get('path', '$')}: {i.get('message', '')}" for i in issues]
+    return MockLLMError("\n".join(lines), status, issues)

@@ -1,0 +1,101 @@
+"""The pytest plugin (entry point `pytest11: mockllm`): options, the marker, the fixtures and the failure report."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generator, Iterator, Optional
+
+import pytest
+
+from .admin import AdminClient, MockLLMError, MockLLMVerifyError
+from .fixture import MockLLM, session_name
+from .server import ServerProcess, resolve_command
+
+
+@dataclass
+class MockLLMServer:
+    """The mock the run uses: started here (``process`` set) or given by ``--mockllm-url``."""
+
+    url: str
+    admin_token: str
+    admin: AdminClient
+    process: Optional[ServerProcess] = None
+
+
+_SERVER = pytest.StashKey[MockLLMServer]()
+_TEST = pytest.StashKey["tuple[MockLLM, int]"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("mockllm", "mockllm (a scripted fake LLM server)")
+    group.addoption("--mockllm-url", default=None, help="use the mockllm server at this URL instead of starting one (default: $MOCKLLM_URL)")
+    group.addoption("--mockllm-key", default=None, help="its admin token or namespace admin key (default: $MOCKLLM_ADMIN_TOKEN)")
+    parser.addini("mockllm_bin", "command that runs mockllm when $MOCKLLM_BIN is not set (e.g. `node ../bin/mockllm.js`)", default="")
+    parser.addini("mockllm_scenarios", "scenario files or directories the started server loads (serve --scenarios)", type="paths", default=[])
+    parser.addini("mockllm_start_timeout", "seconds to wait for the started server's ready banner", default="60")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", 'mockllm(scenario="name"): the scenario the mockllm fixture uses when a call names none')
+
+
+@pytest.fixture(scope="session")
+def mockllm_server(pytestconfig: pytest.Config) -> Iterator[MockLLMServer]:
+    """The run's mockllm: one `mockllm serve --port 0` for the whole session (stopped at the end), or the one
+    ``--mockllm-url`` / ``$MOCKLLM_URL`` names."""
+    url = pytestconfig.getoption("mockllm_url") or os.environ.get("MOCKLLM_URL")
+    if url:
+        key = pytestconfig.getoption("mockllm_key") or os.environ.get("MOCKLLM_ADMIN_TOKEN")
+        if not key:
+            raise MockLLMError("mockllm: --mockllm-url needs --mockllm-key (or $MOCKLLM_ADMIN_TOKEN): the admin token or an admin key")
+        server = MockLLMServer(url.rstrip("/"), key, AdminClient(url, key))
+        pytestconfig.stash[_SERVER] = server
+        yield server
+        return
+    files = [str(Path(p)) for p in pytestconfig.getini("mockllm_scenarios")]
+    command = resolve_command(str(pytestconfig.getini("mockllm_bin")))
+    process = ServerProcess(command, files, timeout=float(pytestconfig.getini("mockllm_start_timeout")))
+    server = MockLLMServer(process.url, process.token, AdminClient(process.url, process.token), process)
+    pytestconfig.stash[_SERVER] = server
+    try:
+        yield server
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def mockllm(request: pytest.FixtureRequest, mockllm_server: MockLLMServer) -> MockLLM:
+    """This test's mockllm: a fresh session name, the marker's scenario, base URLs, env(), upload(), journal(),
+    verify(), reset()."""
+    marker = request.node.get_closest_marker("mockllm")
+    scenario = None
+    if marker is not None:
+        scenario = marker.kwargs.get("scenario", marker.args[0] if marker.args else None)
+    mock = MockLLM(mockllm_server.url, mockllm_server.admin, session_name(request.node.name), scenario, mockllm_server.admin_token)
+    offset = mockllm_server.process.log_size() if mockllm_server.process else 0
+    request.node.stash[_TEST] = (mock, offset)
+    return mock
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport, None]:
+    """A failing test that used the fixture gets the server's log for its duration and its sessions' verify summaries."""
+    outcome = yield
+    report = outcome.get_result()
+    entry = item.stash.get(_TEST, None)
+    if entry is None or not report.failed:
+        return
+    mock, offset = entry
+    server = item.config.stash.get(_SERVER, None)
+    if server is not None and server.process is not None:
+        report.sections.append(("mockllm server log", server.process.log_since(offset) or "(nothing logged)"))
+    if call.excinfo is not None and call.excinfo.errisinstance(MockLLMVerifyError):
+        return  # the failure's message is the verify summary already
+    for scenario in mock.scenarios_used:
+        try:
+            summary = str(mock.admin.verify(scenario, mock.session).get("summary", ""))
+        except MockLLMError as err:
+            summary = str(err)
+        report.sections.append((f"mockllm verify {scenario}/{mock.session}", summary))

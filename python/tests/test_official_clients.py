@@ -1,0 +1,86 @@
+"""The same loops through the official Python clients. Each test runs when its package is importable and is skipped
+with the reason otherwise (this repo's CI has no PyPI, so there they are proven by the wire tests beside this file,
+which send what these clients send)."""
+
+import json
+
+import pytest
+from pytest_mockllm import MockLLM, MockLLMVerifyError
+
+WEATHER = {
+    "name": "py-sdk-weather",
+    "steps": [
+        {"id": "flaky-tool", "match": {"lastUserMessage": {"contains": "weather"}},
+         "failures": [{"kind": "rate_limit", "retryAfterMs": 0}],
+         "respond": {"toolCalls": [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]}},
+        {"id": "answer", "match": {"toolResult": {"name": "get_weather"}}, "respond": {"text": "It is sunny in Paris."}},
+    ],
+}
+OPENAI_TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]
+
+
+def test_openai_tool_loop_retry_and_stream(mockllm: MockLLM) -> None:
+    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
+    mockllm.upload(WEATHER)
+    client = openai.OpenAI(base_url=mockllm.base_url("openai"), api_key="sk-test", max_retries=2)
+    messages = [{"role": "user", "content": "What's the weather in Paris?"}]
+    first = client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=OPENAI_TOOLS)  # a 429, then the retry
+    call = first.choices[0].message.tool_calls[0]
+    assert (call.id, call.function.name, json.loads(call.function.arguments)) == ("call_1", "get_weather", {"city": "Paris"})
+    messages += [first.choices[0].message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": call.id, "content": "22C"}]
+    stream = client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=OPENAI_TOOLS, stream=True)
+    deltas = [c.choices[0].delta.content for c in stream if c.choices and c.choices[0].delta.content]
+    assert deltas == ["It", " is", " sunny", " in", " Paris."]
+    assert [e["outcome"] for e in mockllm.journal()] == ["failure", "response", "response"]
+    mockllm.verify()
+
+
+def test_openai_unused_step_fails_verify(mockllm: MockLLM) -> None:
+    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
+    mockllm.upload(WEATHER)
+    client = openai.OpenAI(base_url=mockllm.base_url("openai"), api_key="sk-test", max_retries=2)
+    client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "weather?"}], tools=OPENAI_TOOLS)
+    with pytest.raises(MockLLMVerifyError, match=r'(?s)Steps never used \(1 of 2\):.*"answer" \(step 2\)'):
+        mockllm.verify()
+
+
+def test_anthropic_tool_loop_and_stream(mockllm: MockLLM) -> None:
+    anthropic = pytest.importorskip("anthropic", reason="the official `anthropic` package is not installed")
+    mockllm.upload(WEATHER)
+    client = anthropic.Anthropic(base_url=mockllm.base_url("anthropic"), api_key="sk-ant-test", max_retries=2)
+    tools = [{"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+    messages = [{"role": "user", "content": "What's the weather in Paris?"}]
+    first = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages, tools=tools)
+    use = first.content[0]
+    assert (first.stop_reason, use.type, use.name, use.input) == ("tool_use", "tool_use", "get_weather", {"city": "Paris"})
+    messages += [{"role": "assistant", "content": [use.model_dump()]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "22C"}]}]
+    with client.messages.stream(model="claude-sonnet-4-5", max_tokens=1024, messages=messages, tools=tools) as stream:
+        assert list(stream.text_stream) == ["It", " is", " sunny", " in", " Paris."]
+    mockllm.verify()
+
+
+def test_google_genai_function_call_and_stream(mockllm: MockLLM) -> None:
+    genai = pytest.importorskip("google.genai", reason="the official `google-genai` package is not installed")
+    from google.genai import types
+
+    no_failure = {**WEATHER, "name": "py-sdk-gemini", "steps": [{**WEATHER["steps"][0], "failures": []}, WEATHER["steps"][1]]}
+    mockllm.upload(no_failure)  # google-genai retries nothing unless its retry_options say so
+    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=mockllm.base_url("gemini")))
+    contents = [types.Content(role="user", parts=[types.Part.from_text(text="What's the weather in Paris?")])]
+    first = client.models.generate_content(model="gemini-2.5-flash", contents=contents)
+    assert (first.function_calls[0].name, first.function_calls[0].args) == ("get_weather", {"city": "Paris"})
+    contents += [first.candidates[0].content,
+                 types.Content(role="user", parts=[types.Part.from_function_response(name="get_weather", response={"result": "22C"})])]
+    text = "".join(chunk.text or "" for chunk in client.models.generate_content_stream(model="gemini-2.5-flash", contents=contents))
+    assert text == "It is sunny in Paris."
+    mockllm.verify()
+
+
+def test_ollama_client(mockllm: MockLLM) -> None:
+    ollama = pytest.importorskip("ollama", reason="the official `ollama` package is not installed")
+    mockllm.upload({"name": "py-sdk-ollama", "steps": [{"respond": {"text": "Hello from llama."}}]})
+    client = ollama.Client(host=mockllm.base_url("ollama"))
+    parts = [chunk.message.content for chunk in client.chat(model="llama3.2", messages=[{"role": "user", "content": "hi"}], stream=True)]
+    assert "".join(parts) == "Hello from llama."
+    mockllm.verify()

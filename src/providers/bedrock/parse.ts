@@ -1,0 +1,131 @@
+/**
+ * Bedrock request bodies → canonical requests. Converse: the model from the path, `system` text blocks joined with
+ * a blank line, a user message's `toolResult` blocks become canonical `{ role: "tool" }` messages (before its
+ * text), an assistant's `toolUse` blocks its tool calls and `reasoningContent` its reasoning. InvokeModel: an
+ * Anthropic Messages body (`anthropic_version: "bedrock-2023-05-31"`, no `model`, no `stream`), parsed by the
+ * Anthropic surface with the model and stream choice from the path.
+ */
+import type { CanonicalMessage, CanonicalRequest } from "../../canonical/request";
+import { headerRecord } from "../../http/headers";
+import { firstWireIssue } from "../wire-issues";
+import { parseMessagesRequest } from "../anthropic/parse";
+import type { MessagesRequest } from "../anthropic/wire";
+import type { ParseResult, RequestTarget } from "../types";
+import { bedrockTarget } from "./paths";
+import { ConverseRequestSchema, type ContentBlock, type ConverseWire } from "./wire";
+
+function textOf(blocks: readonly ContentBlock[]): string {
+  return blocks.flatMap((b) => (typeof b.text === "string" ? [b.text] : [])).join("\n");
+}
+
+function toolResultText(result: NonNullable<ContentBlock["toolResult"]>): string {
+  return (result.content ?? [])
+    .map((c) => (typeof c.text === "string" ? c.text : c.json !== undefined ? JSON.stringify(c.json) : ""))
+    .join("\n");
+}
+
+function userMessages(blocks: readonly ContentBlock[]): CanonicalMessage[] {
+  const results: CanonicalMessage[] = blocks.flatMap((b) =>
+    b.toolResult
+      ? [{ role: "tool" as const, toolCallId: b.toolResult.toolUseId, content: toolResultText(b.toolResult), isError: b.toolResult.status === "error" }]
+      : [],
+  );
+  const hasOther = blocks.some((b) => !b.toolResult);
+  return hasOther || results.length === 0 ? [...results, { role: "user", text: textOf(blocks) }] : results;
+}
+
+function assistantMessage(blocks: readonly ContentBlock[]): CanonicalMessage {
+  return {
+    role: "assistant",
+    text: textOf(blocks),
+    toolCalls: blocks.flatMap((b) => (b.toolUse ? [{ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input ?? {}) }] : [])),
+    reasoning: blocks.flatMap((b) => {
+      const r = b.reasoningContent;
+      if (!r) return [];
+      if (r.reasoningText) return [{ text: r.reasoningText.text, ...(r.reasoningText.signature !== undefined ? { signature: r.reasoningText.signature } : {}) }];
+      return r.redactedContent !== undefined ? [{ text: "", redacted: r.redactedContent }] : [];
+    }),
+  };
+}
+
+/** Claude's `thinking: { type: "enabled" | "adaptive" }` in `additionalModelRequestFields` asks for reasoning. */
+function reasoningOf(fields: Record<string, unknown> | undefined): "enabled" | "disabled" {
+  const thinking = fields?.thinking;
+  const type = typeof thinking === "object" && thinking !== null ? (thinking as { type?: unknown }).type : undefined;
+  return type === "enabled" || type === "adaptive" ? "enabled" : "disabled";
+}
+
+/** The service's validation wording: `1 validation error detected: Value at 'messages' failed to satisfy constraint: …`. */
+function validationMessage(param: string, detail: string): string {
+  return `1 validation error detected: Value at '${param}' failed to satisfy constraint: ${detail}`;
+}
+
+/**
+ * `POST /model/{modelId}/converse` (or `/converse-stream`) body → canonical request.
+ * @example parseConverse({ messages: [{ role: "user", content: [{ text: "Hi" }] }] }, headers, { path: "/model/m/converse", query })
+ */
+export function parseConverse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<ConverseWire> {
+  const path = bedrockTarget(target.path);
+  const parsed = ConverseRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = firstWireIssue(parsed.error, "dots");
+    return { ok: false, error: { code: "invalid_request", message: validationMessage(issue.param, issue.message) } };
+  }
+  const w = parsed.data;
+  if (w.messages === undefined) {
+    return { ok: false, error: { code: "invalid_request", message: validationMessage("messages", "Member must not be null") } };
+  }
+  const modelId = path?.modelId ?? "";
+  const messages = w.messages.flatMap((m) => (m.role === "user" ? userMessages(m.content) : [assistantMessage(m.content)]));
+  const cfg = w.inferenceConfig;
+  const request: CanonicalRequest = {
+    provider: "bedrock",
+    endpoint: "converse",
+    model: modelId,
+    stream: path?.operation === "converse-stream",
+    system: (w.system ?? []).flatMap((s) => (typeof s.text === "string" && s.text !== "" ? [s.text] : [])).join("\n\n"),
+    messages,
+    tools: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [t.toolSpec.name] : [])),
+    ...(cfg?.temperature !== undefined ? { temperature: cfg.temperature } : {}),
+    ...(cfg?.topP !== undefined ? { topP: cfg.topP } : {}),
+    ...(cfg?.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
+    reasoning: reasoningOf(w.additionalModelRequestFields),
+    headers: { ...headerRecord(headers) },
+  };
+  return { ok: true, wire: { body: w, modelId }, request };
+}
+
+/**
+ * An Anthropic Messages body for InvokeModel on an Anthropic model, parsed as the Anthropic surface would, with the
+ * model and `stream` from the path; `provider` is the cloud's (`bedrock`, `vertex`).
+ */
+export function parseAnthropicOnCloud(
+  body: unknown,
+  headers: Headers,
+  cloud: { provider: "bedrock" | "vertex"; model: string; stream: boolean; version: string },
+): ParseResult<MessagesRequest> {
+  const obj = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  if (typeof obj.anthropic_version !== "string" || obj.anthropic_version === "") {
+    return {
+      ok: false,
+      error: {
+        code: "invalid_request",
+        message: `Malformed input request: #: required key [anthropic_version] not found (mockllm: send "anthropic_version": "${cloud.version}"), please reformat your input and try again.`,
+      },
+    };
+  }
+  const parsed = parseMessagesRequest({ ...obj, model: cloud.model, stream: cloud.stream }, headers);
+  if (!parsed.ok) return parsed;
+  return { ok: true, wire: parsed.wire, request: { ...parsed.request, provider: cloud.provider } };
+}
+
+/** `POST /model/{modelId}/invoke` (or `/invoke-with-response-stream`) with a Messages body. */
+export function parseInvoke(body: unknown, headers: Headers, target: RequestTarget): ParseResult<MessagesRequest> {
+  const path = bedrockTarget(target.path);
+  return parseAnthropicOnCloud(body, headers, {
+    provider: "bedrock",
+    model: path?.modelId ?? "",
+    stream: path?.operation === "invoke-with-response-stream",
+    version: "bedrock-2023-05-31",
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * One turn of a conversation, whatever carried it (an HTTP request or a WebSocket message): scenario selection →
+ * `Session.next()` (or the default responder) → the outcome and the render context. `handleProvider` and the
+ * WebSocket protocols (src/realtime) both decide through here.
+ */
+import type { Outcome } from "../canonical/outcome";
+import { defaultCreated, defaultReply } from "../default/responder";
+import type { Runtime } from "../runtime/types";
+import { apiError, type ApiError } from "../http/errors";
+import { stableHash } from "../http/hash";
+import { noteSession } from "../session/session-index";
+import type { NextInput, NextResult } from "../session/core";
+import type { Session } from "../session/types";
+import type { StoredScenario } from "../scenario/store";
+import type { ParseResult, ProviderSurface, RenderContext } from "../providers/types";
+import { upstreamFor } from "./record";
+import { surfaceRequestId } from "./render";
+import { selectScenario, type Prefix } from "./select";
+
+const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
+
+/** Status each outcome kind gets on this surface, for the journal (worked out once per surface). */
+export function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
+  let table = statusTables.get(surface);
+  if (!table) {
+    const status = (code: ApiError["code"]) => surface.renderError({ code, message: "" }, "").status;
+    table = {
+      mismatch: status("mismatch"),
+      rate_limit: status("rate_limit"),
+      overloaded: status("overloaded"),
+      model_error: status("model_error"),
+    };
+    statusTables.set(surface, table);
+  }
+  return table;
+}
+
+/** A seed no other request shares, for the ids of errors answered before a session is involved. */
+export function uniqueSeed(): string {
+  return crypto.randomUUID();
+}
+
+function defaultResponderOff(rt: Runtime): boolean {
+  return rt.vars.DEFAULT_RESPONDER?.trim().toLowerCase() === "off";
+}
+
+/** Most scenario names listed in the default-responder-off 404. */
+const LISTED_NAMES = 20;
+
+/** DEFAULT_RESPONDER=off: the 404 for a request no rule selected, listing what could have matched. */
+async function noScenarioSelected(rt: Runtime, hint: string | undefined): Promise<ApiError> {
+  const names = await rt.scenarios.names();
+  const auto = (await rt.scenarios.candidates()).map((s) => s.name);
+  const shown = names.slice(0, LISTED_NAMES).join(", ") + (names.length > LISTED_NAMES ? ` and ${names.length - LISTED_NAMES} more` : "");
+  return apiError(
+    "not_found",
+    [
+      "mockllm: no scenario selected this request and the default responder is off (DEFAULT_RESPONDER=off).",
+      ...(hint !== undefined ? [`${hint[0]!.toUpperCase()}${hint.slice(1)}.`] : []),
+      "Select a scenario with the /s/{scenario}/{session} prefix in the base URL, the x-mock-scenario header, or a first user message equal to its name.",
+      `Scenarios: ${shown || "none"}.`,
+      auto.length > 0 ? `Scenarios whose top-level match was tried and did not hold: ${auto.join(", ")}.` : "",
+    ]
+      .filter((l) => l !== "")
+      .join(" "),
+  );
+}
+
+export function wordsPerSecond(rt: Runtime): number {
+  const n = Number(rt.vars.DEFAULT_WORDS_PER_SECOND ?? "50");
+  return Number.isFinite(n) && n >= 0 ? n : 50;
+}
+
+/** What a turn needs besides the parsed request: where it came from and what to journal. */
+export interface TurnInput {
+  prefix: Prefix;
+  headers: Headers;
+  /** The wire request as journaled (headers redacted, body possibly truncated); built only when a session journals. */
+  wire: () => NextInput["wire"];
+  /** Text of the body, for the default responder's stable request id. */
+  bodyText: string;
+  /** Whether a recording upstream may take the turn (HTTP only: a WebSocket turn is never proxied). */
+  allowProxy: boolean;
+}
+
+export type TurnDecision<W> =
+  | { kind: "error"; error: ApiError }
+  /** No step answered and the scenario records from an upstream: the HTTP route proxies. */
+  | { kind: "proxy"; stored: StoredScenario; session: string; stub: Session; result: NextResult; upstream: string }
+  | { kind: "answer"; outcome: Outcome; ctx: RenderContext<W>; headers: Record<string, string> };
+
+/**
+ * Decides one turn: selection (contract section 2), then the session's step or the default responder.
+ * @example const turn = await decideTurn(openaiResponses, rt, parsed, input)
+ */
+export async function decideTurn<W>(
+  surface: ProviderSurface<W>,
+  rt: Runtime,
+  parsed: Extract<ParseResult<W>, { ok: true }>,
+  input: TurnInput,
+): Promise<TurnDecision<W>> {
+  const selection = await selectScenario(rt.scenarios, input.prefix, input.headers, parsed.request);
+  if (selection.kind === "error") return { kind: "error", error: selection.error };
+  if (selection.kind === "default" && defaultResponderOff(rt)) {
+    return { kind: "error", error: await noScenarioSelected(rt, selection.hint) };
+  }
+  const scenario = selection.kind === "scenario" ? selection.stored.scenario : undefined;
+  const invalid = surface.validate?.(parsed.wire, parsed.request, scenario);
+  if (invalid) return { kind: "error", error: invalid };
+
+  let outcome: Outcome;
+  let requestId: string;
+  let created = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {};
+  if (selection.kind === "scenario") {
+    const { stored, session } = selection;
+    const stub = rt.sessions.get(`${stored.name}/${session}`);
+    const upstream = input.allowProxy ? upstreamFor(stored.scenario, surface.provider) : undefined;
+    const next: NextInput = {
+      scenario: stored.name,
+      session,
+      version: stored.version,
+      request: parsed.request,
+      wire: input.wire(),
+      statuses: statusTable(surface),
+      ...(upstream !== undefined ? { record: true } : {}),
+    };
+    let result = await stub.next(next);
+    if ("needsDocument" in result) result = await stub.next({ ...next, document: stored.scenario });
+    if ("needsDocument" in result) throw new Error("mockllm: the session asked for the scenario document twice");
+    if (result.proxy && upstream !== undefined) return { kind: "proxy", stored, session, stub, result, upstream };
+    await noteSession(rt.sessions, stored.name, session, result.seq);
+    outcome = result.outcome;
+    requestId = surfaceRequestId(surface, `${stored.name}/${session}/${result.seq}`);
+    Object.assign(headers, {
+      "x-mockllm-scenario": stored.name,
+      "x-mockllm-session": session,
+      "x-mockllm-version": result.version,
+      ...(result.step !== undefined ? { "x-mockllm-step": result.step } : {}),
+      "x-mockllm-outcome": result.journaled,
+    });
+  } else {
+    outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt) }) };
+    requestId = surfaceRequestId(surface, `default/${stableHash(input.bodyText)}`);
+    created = defaultCreated(parsed.request);
+    headers["x-mockllm-outcome"] = "default";
+    if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
+  }
+  const ctx: RenderContext<W> = {
+    wire: parsed.wire,
+    request: parsed.request,
+    requestId,
+    created,
+    ...(selection.kind === "scenario" ? { scenario: selection.stored.name } : {}),
+    session: selection.session,
+  };
+  return { kind: "answer", outcome, ctx, headers };
+}

@@ -1,0 +1,98 @@
+/**
+ * The Node runtime's WebSocket host: `ws` in noServer mode on the HTTP server's `upgrade` event. The upgrade request
+ * goes through the shared router like any other (so a scoped Runtime and `SessionStore.connect` decide it); an
+ * accepted socket runs its protocol (src/realtime) in this process.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+import { route } from "../../router";
+import { openProtocol } from "../../realtime/protocols";
+import { socketRuntime } from "../../realtime/scope";
+import type { SocketSink } from "../../realtime/types";
+import type { Runtime } from "../types";
+import { takeAccepted } from "./socket-accept";
+
+export interface SocketHost {
+  /** Open sockets. */
+  readonly open: number;
+  /** Closes every socket (1001, going away). */
+  close(): void;
+}
+
+function toRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+  }
+  return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, { method: req.method ?? "GET", headers });
+}
+
+/** Answers a refused upgrade as plain HTTP, then drops the connection. */
+async function refuse(socket: Duplex, res: Response): Promise<void> {
+  const body = Buffer.from(await res.arrayBuffer());
+  const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ""}`];
+  res.headers.forEach((v, k) => lines.push(`${k}: ${v}`));
+  lines.push(`content-length: ${body.length}`, "connection: close");
+  socket.end(Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`), body]));
+}
+
+function sinkFor(ws: WebSocket): SocketSink {
+  return {
+    send: (text) => {
+      if (ws.readyState === ws.OPEN) ws.send(text);
+    },
+    close: (code, reason) => ws.close(code, reason),
+    terminate: () => ws.terminate(),
+  };
+}
+
+/**
+ * Serves WebSockets on `server` through `runtime`.
+ * @example const sockets = attachSockets(server, runtime, log)
+ */
+export function attachSockets(server: Server, runtime: Runtime, log: (line: string) => void): SocketHost {
+  const chosen = new WeakMap<IncomingMessage, string>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    handleProtocols: (_offered, req) => chosen.get(req) ?? false,
+  });
+  const pending = (p: Promise<unknown>) => void p.catch(() => {});
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    void (async () => {
+      const res = await route(toRequest(req), runtime, { waitUntil: pending });
+      const accepted = takeAccepted(res);
+      if (!accepted) return refuse(socket, res);
+      if (accepted.init.protocol !== undefined) chosen.set(req, accepted.init.protocol);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const protocol = openProtocol({ rt: socketRuntime(runtime, accepted.init), init: accepted.init, sink: sinkFor(ws) });
+        ws.on("message", (data, isBinary) => {
+          if (isBinary) return protocol.binary();
+          protocol.message(data.toString()).catch((e: unknown) => {
+            log(`mockllm: websocket turn failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+            ws.close(1011, "mockllm: internal error");
+          });
+        });
+        ws.on("close", () => protocol.closed());
+        ws.on("error", () => ws.terminate());
+        protocol.open();
+      });
+    })().catch((e: unknown) => {
+      log(`mockllm: websocket upgrade failed: ${e instanceof Error ? e.message : String(e)}`);
+      socket.destroy();
+    });
+  });
+  return {
+    get open() {
+      return wss.clients.size;
+    },
+    close() {
+      for (const ws of wss.clients) ws.close(1001, "server closing");
+      wss.close();
+    },
+  };
+}

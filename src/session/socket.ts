@@ -1,0 +1,28 @@
+/**
+ * How a WebSocket was opened, as plain data: the router builds it, `SessionStore.connect` hands it to the runtime
+ * that holds the socket (Workers keeps it in Durable Object storage across hibernation).
+ */
+
+/** The three WebSocket surfaces (contract section 9). */
+export type SocketKind = "responses" | "realtime" | "live";
+
+export interface SocketInit {
+  kind: SocketKind;
+  /** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
+  prefix: { scenario?: string; session?: string };
+  /** The path below any prefix, e.g. `/v1/realtime`. */
+  path: string;
+  /** The query string without `?` (Realtime's `model=…`); secrets (`key=`) removed. */
+  query: string;
+  /** The upgrade request's headers, secrets redacted: they select scenarios and are journaled with every turn. */
+  headers: Record<string, string>;
+  /** The sub-protocol echoed to the client, if it offered one we speak. */
+  protocol?: string;
+  /**
+   * The namespace caller the upgrade was scoped to (src/tenancy's `Caller`, plain data; absent: the default
+   * namespace), so the host that keeps the socket scopes its turns the same way (src/realtime/scope.ts).
+   */
+  caller?: unknown;
+  /** A seed unique to this socket (its Realtime session id; ids of items the client did not name). */
+  seed: string;
+}

@@ -1,0 +1,77 @@
+/**
+ * Who is calling: the namespace key among the credentials a request carries, verified against the registry and
+ * cached per isolate (process) for at most KEY_CACHE_MS, so a revoked key is refused everywhere within 5 seconds.
+ * Only resolved values are cached, never a pending lookup.
+ */
+import type { Runtime } from "../runtime/types";
+import { hashKey, isNamespaceKey, keyIdOf, NO_HASH, sameHash } from "./keys";
+import type { Caller } from "./types";
+
+/** Longest a verified (or refused) key is trusted without asking the registry again. */
+export const KEY_CACHE_MS = 4_000;
+const CACHE_LIMIT = 1_000;
+const cache = new Map<string, { at: number; caller: Caller | null }>();
+
+/** Forgets every cached key (after a revocation or namespace deletion in this isolate). */
+export function forgetKeys(): void {
+  cache.clear();
+}
+
+const WS_KEY_PROTOCOL = "openai-insecure-api-key.";
+
+/**
+ * Every credential a request carries where SDKs put API keys: `Authorization: Bearer`, `x-api-key`,
+ * `x-goog-api-key`, `?key=`, and a WebSocket subprotocol `openai-insecure-api-key.{key}`. Distinct values only.
+ */
+export function credentialValues(request: Request, query?: URLSearchParams): string[] {
+  const out: string[] = [];
+  const add = (v: string | null | undefined) => {
+    const t = v?.trim();
+    if (t && !out.includes(t)) out.push(t);
+  };
+  const auth = request.headers.get("authorization");
+  if (auth !== null) add(/^Bearer\s+(.+)$/i.exec(auth.trim())?.[1]);
+  add(request.headers.get("x-api-key"));
+  add(request.headers.get("x-goog-api-key"));
+  if (query) add(query.get("key"));
+  else if (request.url.includes("key=")) add(new URL(request.url).searchParams.get("key"));
+  // Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients send the key as a subprotocol.
+  const protocols = request.headers.get("sec-websocket-protocol");
+  if (protocols !== null) {
+    for (const p of protocols.split(",")) if (p.trim().startsWith(WS_KEY_PROTOCOL)) add(p.trim().slice(WS_KEY_PROTOCOL.length));
+  }
+  return out;
+}
+
+export type Resolution =
+  /** No namespace key: the implicit `default` namespace. */
+  | { kind: "default" }
+  | { kind: "caller"; caller: Caller }
+  /** Unknown, revoked or malformed key, or credentials that disagree. */
+  | { kind: "refused"; message: string };
+
+async function verify(rt: Runtime, key: string): Promise<Caller | null> {
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < KEY_CACHE_MS) return hit.caller;
+  const id = keyIdOf(key);
+  const found = id !== undefined ? await rt.tenancy!.registry.lookupKey(id) : null;
+  // Unknown ids and wrong secrets take the same path: hash, compare against a stored (or dummy) hash.
+  const ok = sameHash(await hashKey(key), found?.key.hash ?? NO_HASH) && found !== null;
+  const caller: Caller | null = ok ? { namespace: found.namespace, keyId: found.key.id, scope: found.key.scope } : null;
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, { at: Date.now(), caller });
+  return caller;
+}
+
+/**
+ * Resolves the credentials of one request. Several credentials that disagree, where one is a namespace key, are
+ * refused (which namespace was meant is not guessed).
+ */
+export async function resolveCaller(rt: Runtime, values: string[]): Promise<Resolution> {
+  const keys = values.filter(isNamespaceKey);
+  if (keys.length === 0 || !rt.tenancy) return { kind: "default" };
+  if (values.length > 1) return { kind: "refused", message: "conflicting credentials: the request carries different keys" };
+  const caller = await verify(rt, keys[0]!);
+  return caller ? { kind: "caller", caller } : { kind: "refused", message: "invalid or revoked mockllm key" };
+}
