@@ -3,12 +3,13 @@
 // `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
 // process tree, so every figure can be read as a ratio taken in one run on the same machine.
 //   node bench/compare.mjs [--duration 5] [--rounds 4] [--only node,peer] [--markdown docs/performance-table.md]
-import { spawn } from "node:child_process";
+//                          [--baseline DIR]   (also another checkout's built Node runtime, DIR/dist/node)
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import OpenAI from "openai";
+import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     markdown: { type: "string" },
     conversations: { type: "string", default: "200" },
     rounds: { type: "string", default: "4" },
+    // Another checkout whose built Node runtime (DIR/dist/node) runs beside this one: before and after in one run.
+    baseline: { type: "string" },
   },
 });
 const DURATION = Number(values.duration);
@@ -33,19 +36,9 @@ const TARGETS = [
   { key: "wrangler", label: "mockllm `wrangler dev`", launcher: here("./servers/mockllm-wrangler-dev.mjs"), kind: "mockllm" },
   { key: "probe", label: "probe Worker (1 DO trip), Miniflare", launcher: here("./servers/probe-miniflare.mjs"), kind: "floor" },
 ].filter((t) => !values.only || values.only.split(",").includes(t.key));
-
-function start(target) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [target.launcher], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
-      if (url) resolve({ child, url, startMs: performance.now() - t0 });
-    });
-    child.on("exit", (code) => reject(new Error(`${target.label} exited with ${code}`)));
-  });
+if (values.baseline) {
+  const env = { MOCKLLM_NODE_DIST: `${values.baseline}/dist/node/index.js` };
+  TARGETS.unshift({ key: "base", label: "mockllm Node runtime, baseline build", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", env });
 }
 
 function cannon(url, body, connections, duration = DURATION) {
@@ -104,10 +97,6 @@ for (const t of TARGETS) {
 const sampler = setInterval(() => {
   for (const r of running) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
 }, 100);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? undefined : s[Math.floor((s.length - 1) / 2)];
-};
 const record = (r, key, value) => (r.runs[key] ??= []).push(value);
 try {
   for (const r of running) await cannon(r.url + r.p.json, JSON_BODY, 10, 2); // warm-up: JIT, caches
@@ -143,8 +132,7 @@ try {
   }
 } finally {
   clearInterval(sampler);
-  for (const r of running) r.child.kill("SIGTERM");
-  await Promise.all(running.map((r) => new Promise((res) => (r.child.exitCode !== null ? res() : r.child.once("exit", res)))));
+  await stopAll(running.map((r) => r.child));
 }
 
 const results = {};

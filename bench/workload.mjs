@@ -4,6 +4,12 @@ export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "u
 export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
 export const WORDS_200 = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
 export const JSON_TEXT = "Hello from the bench.";
+/** The burst workload (bench/burst.mjs): 100 words of 5 characters with their space ("w000 " … "w099"), so mockllm's
+ * one word an event and the peer's 5 characters an event are the same 100 content events. */
+export const WORDS_100 = Array.from({ length: 100 }, (_, i) => `w${String(i).padStart(3, "0")}`).join(" ");
+export const BURST_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench burst" }] });
+/** The burst's pacing: 200 ms to the first token, then 50 words a second (mockllm: word n is due at 200 + 20n ms). */
+export const BURST_PACING = { ttftMs: 200, wordsPerSecond: 50 };
 
 /** mockllm scenarios: reusable steps, so every request of a run is answered the same way. */
 export const SCENARIOS = [
@@ -11,6 +17,10 @@ export const SCENARIOS = [
   // About as many events as the peer sends for the same text (its default: 20 characters an event, 78 events;
   // here 3 words an event, 68 events), so the stream row compares like with like.
   { name: "bench-stream", steps: [{ consume: false, respond: { text: WORDS_200, stream: { chunkWords: 3 } } }] },
+  {
+    name: "bench-burst",
+    steps: [{ consume: false, respond: { text: WORDS_100, stream: { ttftMs: BURST_PACING.ttftMs, tokensPerSecond: BURST_PACING.wordsPerSecond, chunkWords: 1 } } }],
+  },
   {
     name: "bench-tools",
     steps: [
@@ -27,6 +37,7 @@ export function paths(kind) {
     json: mock ? "/s/bench/b1/v1/chat/completions" : "/v1/chat/completions",
     stream: mock ? "/s/bench-stream/b1/v1/chat/completions" : "/v1/chat/completions",
     toolsBase: mock ? "/s/bench-tools/b1/v1" : "/v1",
+    burst: mock ? "/s/bench-burst/b1/v1/chat/completions" : "/v1/chat/completions",
   };
 }
 

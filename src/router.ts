@@ -32,9 +32,12 @@ import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/acce
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
+const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
+
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
-  for (const known of ALL_PATHS) if (path === known || path.startsWith(`${known}/`)) return true;
+  if (ALL_PATHS.has(path)) return true;
+  for (const below of BELOW_PATHS) if (path.startsWith(below)) return true;
   return surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
 }
 
@@ -153,6 +156,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     signal: request.signal,
     arrivedAt: Date.now(),
     ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
+    ...(ctx.directStream ? { directStream: (plan) => ctx.directStream!(plan) } : {}),
   };
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, errorSurfaceFor(request, path));

@@ -36,8 +36,7 @@ export function stableToken(seed: string, length: number, alphabet = BASE62): st
 
 /** Lower-case hex of `length` characters derived from `seed`. */
 export function stableHex(seed: string, length: number): string {
-  const next = seededRandom(stableHash(seed));
-  let out = "";
-  for (let i = 0; i < length; i++) out += Math.floor(next() * 16).toString(16);
-  return out;
+  return stableToken(seed, length, HEX);
 }
+
+const HEX = "0123456789abcdef";

@@ -40,8 +40,25 @@ export function ollamaToolCallId(seed: string): string {
  * @example obfuscation("chatcmpl-x#3", "Holiday", 10) // 3 characters
  */
 export function obfuscation(seed: string, delta: string, bucket: number): string {
-  const length = (((bucket - Array.from(delta).length) % 16) + 16) % 16;
+  const length = (((bucket - codePoints(delta)) % 16) + 16) % 16;
   return stableToken(`obf|${seed}`, length, OBFUSCATION);
+}
+
+/** Number of code points in `s` (what `Array.from(s).length` counts, without the array). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 /** Id of the `index`-th tool call of a reply, unless scripted. */

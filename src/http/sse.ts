@@ -129,6 +129,23 @@ export interface PacedStreamOptions {
   waitUntil: (p: Promise<unknown>) => void;
   /** Breaks the connection for a scripted break, where the runtime offers it (else the body errors). */
   breakConnection?: () => void;
+  /**
+   * The runtime writes the stream itself (Node, see RequestContext.directStream): it gets the plan, and the body
+   * returned is an empty placeholder — no web stream, no writer, no timer per event.
+   */
+  direct?: (plan: PacedPlan) => void;
+}
+
+/** A paced stream as data: what to write and when, for a runtime that schedules the writes itself. */
+export interface PacedPlan {
+  events: readonly SseEvent[];
+  /** Wire text of one event. */
+  encode: (e: SseEvent) => string | Uint8Array;
+  /** Offset in ms from `startAt` at which each event is due (non-decreasing). */
+  due: readonly number[];
+  /** Epoch ms the schedule counts from. */
+  startAt: number;
+  end: StreamEnd;
 }
 
 /** Breaks the connection: through the runtime when it can, else by erroring the body. */
@@ -144,13 +161,18 @@ export async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, 
 /**
  * The body of a stream: a readable that writes `events` on their schedule (the writer never awaits before the Response
  * is returned, so the handler cannot deadlock); or, when nothing is paced and the stream ends cleanly, the whole
- * transcript as one string — the same bytes without a writer, a timer or a write per event.
+ * transcript as one string — the same bytes without a writer, a timer or a write per event; or, when the runtime
+ * writes paced streams itself (`direct`), an empty placeholder once the plan is handed over.
  */
 export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string | Uint8Array {
   const due = schedule(opts.events, opts.pacing);
   const encode = STREAM_ENCODERS[opts.format ?? "sse"];
   if (opts.end.kind !== "break" && due.every((d) => d === 0)) {
     return joinChunks([...opts.events.map(encode), ...(opts.end.kind === "raw" ? [opts.end.text] : [])]);
+  }
+  if (opts.direct) {
+    opts.direct({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
+    return "";
   }
   // A readable high-water mark of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });

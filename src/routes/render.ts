@@ -4,7 +4,7 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { makeRequestId } from "../http/ids";
-import { brokenBody, encodeAwsEvent, pacedStream, sleep, type StreamEnd } from "../http/sse";
+import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedPlan, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
 import { framesResponse } from "./frames";
@@ -17,6 +17,8 @@ export interface Exec {
   breakConnection?: () => void;
   /** Epoch ms the request arrived: `latencyMs` and stream pacing count from here, not from when rendering starts. */
   arrivedAt?: number;
+  /** See RequestContext.directStream. */
+  directStream?: (plan: PacedPlan) => void;
 }
 
 /** Default failure timeout: the official SDKs' own default request timeout. */
@@ -109,6 +111,7 @@ function streamResponse<W>(
     ...(exec.arrivedAt !== undefined ? { startAt: exec.arrivedAt } : {}),
     ...(exec.signal ? { signal: exec.signal } : {}),
     ...(exec.breakConnection ? { breakConnection: exec.breakConnection } : {}),
+    ...(exec.directStream ? { direct: exec.directStream } : {}),
   });
   return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
 }

@@ -3,6 +3,7 @@
  * Workers builds it from its bindings (src/runtime/workers), Node from its options (src/runtime/node). Nothing above
  * this interface knows which runtime it runs in.
  */
+import type { PacedPlan } from "../http/sse";
 import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
 import type { Caller, Tenancy } from "../tenancy/types";
@@ -57,4 +58,11 @@ export interface RequestContext {
    * response body breaks it; a Node server would instead report the error and write it into the body.
    */
   breakConnection?(): void;
+  /**
+   * The runtime writes this request's paced stream itself (Node: one shared timer for every open stream, writes
+   * straight to the socket). When a response streams on a schedule, the renderer hands the plan here and the
+   * response returned carries an empty placeholder body: the runtime sends the response's status and headers, then
+   * the plan's events. Absent (Workers): the body is a web stream written on `waitUntil`.
+   */
+  directStream?(plan: PacedPlan): void;
 }

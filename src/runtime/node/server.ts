@@ -3,10 +3,12 @@
  * fetch adapter, with session state in process and scenarios in memory over files and the bundled defaults.
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
 import { constants as h2, createServer as createH2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
 import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
 import { internalError } from "../../routes/internal";
@@ -17,11 +19,14 @@ import { loadScenarioPaths, type ScenarioFiles } from "./files";
 import { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import { NodeSessionStore } from "./sessions";
+import { sendPaced } from "./paced";
 import { NodeTenancy, splitPersistedName } from "./tenancy";
 import { sessionTtlMs } from "../../tenancy/quota";
 import { putRecordingScenario, type RecordOptions } from "./record";
 import { dualProtocolServer } from "./h2c";
 import { attachSockets } from "./sockets";
+
+const LISTEN_BACKLOG = 4096;
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -149,7 +154,14 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       try {
         // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
         const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(h2.NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
-        res = await route(request, runtime, { waitUntil, breakConnection });
+        // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
+        let paced: PacedPlan | undefined;
+        const direct = outgoing instanceof ServerResponse ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
+        res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
+        if (paced !== undefined) {
+          sendPaced(outgoing as ServerResponse, res, paced, waitUntil);
+          return RESPONSE_ALREADY_SENT;
+        }
       } catch (e) {
         res = internalError(e);
       }
@@ -170,7 +182,9 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const host = opts.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
-    tcp.listen(opts.port ?? 0, host, () => {
+    // A burst of clients connecting at once (a thousand streams) must not overflow the accept queue (Node's default
+    // is 511; the kernel caps this at net.core.somaxconn).
+    tcp.listen(opts.port ?? 0, host, LISTEN_BACKLOG, () => {
       tcp.off("error", reject);
       resolve();
     });

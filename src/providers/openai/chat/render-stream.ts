@@ -12,10 +12,14 @@ import type { ChatRequest } from "./wire";
 /** Characters of tool-call arguments per fragment. */
 const ARGUMENT_FRAGMENT = 16;
 
-/** One chunk before encoding: its choice index, delta, finish reason, words of content, and the text it carries. */
+/**
+ * One chunk before encoding: its choice index, delta (as JSON, or the one text field `field` set to `text`), finish
+ * reason, words of content, and the text it carries.
+ */
 interface ChunkDraft {
   index: number;
-  delta: Record<string, unknown>;
+  delta?: string;
+  field?: string;
   finish: string | null;
   words: number;
   text: string;
@@ -25,15 +29,22 @@ interface ChunkDraft {
 function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDraft[] {
   const hasText = choice.text !== undefined && choice.text !== "";
   const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
-  const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta, finish: null, words, text });
-  const words = (piece: string) => Math.max(1, wordCount(piece));
+  const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta: JSON.stringify(delta), finish: null, words, text });
+  // Every piece holds `chunkSize` words but the last, which holds the rest: only the last is counted.
+  const texts = (field: string, whole: string) => {
+    const pieces = chunkWords(whole, chunkSize);
+    const last = pieces.length - 1;
+    pieces.forEach((piece, i) => {
+      out.push({ index, field, finish: null, words: i < last ? chunkSize : Math.max(1, wordCount(piece)), text: piece });
+    });
+  };
   const out: ChunkDraft[] = [
     // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.
     draft({ role: "assistant", content: hasText || !contentless ? "" : null, refusal: choice.refusal !== undefined ? "" : null }),
   ];
-  for (const piece of chunkWords(reasoningText(choice), chunkSize)) out.push(draft({ [choice.reasoningField]: piece }, piece, words(piece)));
-  for (const piece of chunkWords(choice.text ?? "", chunkSize)) out.push(draft({ content: piece }, piece, words(piece)));
-  for (const piece of chunkWords(choice.refusal ?? "", chunkSize)) out.push(draft({ refusal: piece }, piece, words(piece)));
+  texts(choice.reasoningField, reasoningText(choice));
+  texts("content", choice.text ?? "");
+  texts("refusal", choice.refusal ?? "");
   chatToolCalls(choice).forEach((call, i) => {
     const head = { index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } };
     out.push(draft({ tool_calls: [head] }, call.function.name, 1));
@@ -49,6 +60,7 @@ function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDra
  * every choice in turn.
  */
 function interleave(lists: ChunkDraft[][]): ChunkDraft[] {
+  if (lists.length === 1) return lists[0]!;
   const rounds = lists.map((l) => (l.length > 1 ? [l.slice(0, 2), ...l.slice(2).map((d) => [d])] : [l]));
   const out: ChunkDraft[] = [];
   const longest = Math.max(0, ...rounds.map((r) => r.length));
@@ -73,28 +85,70 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
     service_tier: servedTier(ctx),
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
-  let n = 0;
   // Every chunk starts with the same fields: serialised once, then each chunk appends its own. The bytes are those of
   // JSON.stringify({ ...base, choices, usage?, obfuscation? }), without re-serialising `base` per chunk.
-  const head = JSON.stringify(base).slice(0, -1);
-  const usageNull = includeUsage ? `,"usage":null` : "";
-  const tail = (text: string) => (includeObfuscation ? `,"obfuscation":${JSON.stringify(obfuscation(`${id}#${n++}`, text, 10))}` : "");
-  const encode = (d: ChunkDraft): SseEvent => ({
-    data: `${head},"choices":[{"index":${d.index},"delta":${JSON.stringify(d.delta)},"logprobs":null,"finish_reason":${JSON.stringify(d.finish)}}]${usageNull}${tail(d.text)}}`,
-    words: d.words,
-  });
+  const frame: ChunkFrame = {
+    head: JSON.stringify(base).slice(0, -1),
+    usageNull: includeUsage ? `,"usage":null` : "",
+    id,
+    obfuscate: includeObfuscation,
+  };
 
   const choices = replyChoices(reply);
   const drafts = [
     ...interleave(choices.map((choice, c) => choiceDrafts(choice, c, reply.pacing.chunkWords))),
-    ...choices.map((choice, c): ChunkDraft => ({ index: c, delta: {}, finish: choice.finishReason, words: 0, text: "" })),
+    ...choices.map((choice, c): ChunkDraft => ({ index: c, delta: "{}", finish: choice.finishReason, words: 0, text: "" })),
   ];
-  const events = drafts.map(encode);
+  const events: SseEvent[] = drafts.map((d, n) => new ChunkEvent(frame, d, n));
   if (includeUsage) {
-    events.push({ data: `${head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${tail("")}}` });
+    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, drafts.length, "")}}` });
   }
   events.push({ data: "[DONE]" });
   return events;
+}
+
+/** What every chunk of one transcript shares. */
+interface ChunkFrame {
+  /** The chunk's common fields as JSON, without the closing brace. */
+  head: string;
+  usageNull: string;
+  id: string;
+  obfuscate: boolean;
+}
+
+/** The `obfuscation` field of the `n`-th chunk (its ordinal seeds the padding); the alphabet needs no JSON escaping. */
+function padding(frame: ChunkFrame, n: number, text: string): string {
+  return frame.obfuscate ? `,"obfuscation":"${obfuscation(`${frame.id}#${n}`, text, 10)}"` : "";
+}
+
+/**
+ * One chunk, encoded when its `data` is first read — when it is written, for a paced stream — so a transcript costs
+ * next to nothing before its first byte. The bytes do not depend on when: the padding's seed is the ordinal given here.
+ */
+class ChunkEvent implements SseEvent {
+  readonly words: number;
+  #frame: ChunkFrame;
+  #draft: ChunkDraft;
+  #n: number;
+  #data: string | undefined;
+
+  constructor(frame: ChunkFrame, draft: ChunkDraft, n: number) {
+    this.#frame = frame;
+    this.#draft = draft;
+    this.#n = n;
+    this.words = draft.words;
+  }
+
+  get data(): string {
+    if (this.#data === undefined) {
+      const d = this.#draft;
+      // A delta of one text field is serialised directly: the bytes of JSON.stringify({ [field]: text }).
+      const delta = d.delta ?? `{"${d.field}":${JSON.stringify(d.text)}}`;
+      const finish = d.finish === null ? "null" : JSON.stringify(d.finish);
+      this.#data = `${this.#frame.head},"choices":[{"index":${d.index},"delta":${delta},"logprobs":null,"finish_reason":${finish}}]${this.#frame.usageNull}${padding(this.#frame, this.#n, d.text)}}`;
+    }
+    return this.#data;
+  }
 }
 
 /** `data: {"error":…}` — openai-node throws an APIError on a payload with a top-level `error`. */

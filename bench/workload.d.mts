@@ -1,0 +1,11 @@
+// Types of bench/workload.mjs, for the TypeScript benches (bench/handler.ts).
+export const JSON_BODY: string;
+export const STREAM_BODY: string;
+export const BURST_BODY: string;
+export const WORDS_100: string;
+export const WORDS_200: string;
+export const JSON_TEXT: string;
+export const BURST_PACING: { ttftMs: number; wordsPerSecond: number };
+export const SCENARIOS: { name: string; steps: unknown[] }[];
+export function paths(kind: string): { json: string; stream: string; toolsBase: string; burst: string };
+export function uploadScenarios(url: string, token: string): Promise<void>;
