@@ -144,7 +144,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
     return await serve(request, gate.rt, ctx);
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
-    return providerError(request, { code: "rate_limit", message: e.message }, surfaceOf(request), e.headers());
+    return providerError(request, e.apiError(), surfaceOf(request), e.headers());
   }
 }
 

@@ -31,7 +31,7 @@ export async function handleProvider<W>(
   const newRequestId = (seed: string) => surfaceRequestId(surface, seed);
   // An error answered before any session is involved gets an id of its own, as real ones do; scripted answers'
   // ids are deterministic (see decideTurn).
-  const fail = (error: ApiError) => errorResponse(surface, error, newRequestId(uniqueSeed()), OUTCOME_ERROR);
+  const fail = (error: ApiError, headers: Record<string, string> = OUTCOME_ERROR) => errorResponse(surface, error, newRequestId(uniqueSeed()), headers);
 
   const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return fail(headerError);
@@ -45,7 +45,7 @@ export async function handleProvider<W>(
   let journaled: ReturnType<TurnInput["wire"]> | undefined;
   const wire = () => (journaled ??= { method: request.method, path: target.path, headers: redactHeaders(request.headers), body: journalBody(body.text, body.value) });
   const turn = await decideTurn(surface, rt, parsed, { prefix, headers: request.headers, wire, bodyText: body.text, allowProxy: true });
-  if (turn.kind === "error") return fail(turn.error);
+  if (turn.kind === "error") return fail(turn.error, turn.headers);
   if (turn.kind === "proxy") {
     const { stored, session, stub, result, upstream } = turn;
     const extra = { "x-mockllm-scenario": stored.name, "x-mockllm-session": session, "x-mockllm-version": result.version, "x-mockllm-outcome": "proxied" };

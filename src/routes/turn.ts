@@ -9,7 +9,8 @@ import type { Runtime } from "../runtime/types";
 import { apiError, type ApiError } from "../http/errors";
 import { stableHash } from "../http/hash";
 import { noteSession } from "../session/session-index";
-import type { NextInput, NextResult } from "../session/core";
+import type { NeedsDocument, NextInput, NextResult } from "../session/core";
+import { QuotaError } from "../tenancy/quota";
 import type { Session } from "../session/types";
 import type { StoredScenario } from "../scenario/store";
 import type { ParseResult, ProviderSurface, RenderContext } from "../providers/types";
@@ -84,7 +85,8 @@ export interface TurnInput {
 }
 
 export type TurnDecision<W> =
-  | { kind: "error"; error: ApiError }
+  /** `headers`: a namespace over its quota (`retry-after`, `x-mockllm-outcome: quota`). */
+  | { kind: "error"; error: ApiError; headers?: Record<string, string> }
   /** No step answered and the scenario records from an upstream: the HTTP route proxies. */
   | { kind: "proxy"; stored: StoredScenario; session: string; stub: Session; result: NextResult; upstream: string }
   | { kind: "answer"; outcome: Outcome; ctx: RenderContext<W>; headers: Record<string, string> };
@@ -125,8 +127,15 @@ export async function decideTurn<W>(
       statuses: statusTable(surface),
       ...(upstream !== undefined ? { record: true } : {}),
     };
-    let result = await stub.next(next);
-    if ("needsDocument" in result) result = await stub.next({ ...next, document: stored.scenario });
+    let result: NextResult | NeedsDocument;
+    try {
+      result = await stub.next(next);
+      if ("needsDocument" in result) result = await stub.next({ ...next, document: stored.scenario });
+    } catch (e) {
+      // A namespace's session or journal quota (src/tenancy): the surface's 429, on HTTP and over a socket alike.
+      if (!(e instanceof QuotaError)) throw e;
+      return { kind: "error", error: e.apiError(), headers: e.headers() };
+    }
     if ("needsDocument" in result) throw new Error("mockllm: the session asked for the scenario document twice");
     if (result.proxy && upstream !== undefined) return { kind: "proxy", stored, session, stub, result, upstream };
     await noteSession(rt.sessions, stored.name, session, result.seq);

@@ -47,7 +47,7 @@ export async function gateProvider(request: Request, rt: Runtime, open: () => bo
       await charge(rt, caller, { request: true });
     } catch (e) {
       if (!(e instanceof QuotaError)) throw e;
-      return { ok: false, error: apiError("rate_limit", e.message), headers: e.headers() };
+      return { ok: false, error: e.apiError(), headers: e.headers() };
     }
   }
   return { ok: true, rt: scopeRuntime(rt, caller) };

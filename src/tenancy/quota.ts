@@ -2,6 +2,7 @@
  * Quota failures: thrown by the scoped stores (scope.ts) and the gate, answered by the router as the surface's 429
  * (and by the admin API as its own), with `retry-after` and `x-mockllm-outcome: quota`.
  */
+import { apiError, type ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
 import type { Caller, QuotaName, Usage } from "./types";
 
@@ -16,6 +17,11 @@ export class QuotaError extends Error {
 
   headers(): Record<string, string> {
     return { "retry-after": String(this.retryAfterSeconds), "x-mockllm-outcome": "quota" };
+  }
+
+  /** The surface's 429, its body's retry hint (Gemini's `RetryInfo`) agreeing with `retry-after`. */
+  apiError(): ApiError {
+    return apiError("rate_limit", this.message, { retryAfterMs: this.retryAfterSeconds * 1000 });
   }
 }
 

@@ -93,6 +93,16 @@ describe("quotas", () => {
     expect(anth.status).toBe(429);
     expect(anth.headers.get("x-mockllm-outcome")).toBe("quota");
     expect(await anth.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
+    // Gemini's body carries the same hint as retry-after (RetryInfo.retryDelay), as the real API's 429 does.
+    const gemini = await fetchDenying("/v1beta/models/gemini-2.5-flash:generateContent", {
+      method: "POST",
+      headers: { "x-goog-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    });
+    const retryAfter = gemini.headers.get("retry-after");
+    const details = ((await gemini.json()) as { error: { status: string; details: { "@type": string; retryDelay?: string }[] } }).error;
+    expect([gemini.status, details.status]).toEqual([429, "RESOURCE_EXHAUSTED"]);
+    expect(details.details.find((d) => d["@type"].endsWith("RetryInfo"))?.retryDelay).toBe(`${retryAfter}s`);
     expect((await chat(other)).status).toBe(200);
   });
 

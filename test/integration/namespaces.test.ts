@@ -209,6 +209,25 @@ describe("WebSockets in a namespace", () => {
     expect(await (await admin("/sessions/shared/ws1/requests")).json()).toEqual([]);
   });
 
+  it("a socket turn over the namespace's sessions quota is the protocol's 429 error event, and a known session goes on", async () => {
+    expect((await createNamespace("team-wsq", { sessions: 1 })).status).toBe(201);
+    const key = (await mint("team-wsq", "admin")).key;
+    expect((await putScenario(key, said("within quota", "wsq"))).status).toBe(200);
+    const turn = async (session: string) => {
+      const s = await openSocket(`/s/wsq/${session}/v1/responses`, { authorization: `Bearer ${key}` });
+      if (s instanceof Response) throw new Error(`refused: ${s.status}`);
+      s.send(create);
+      const last = (await until(s, done)).at(-1);
+      s.close();
+      return last;
+    };
+    expect((await turn("one")).response.output[0].content[0].text).toBe("within quota");
+    const over = await turn("two");
+    expect([over.type, over.status]).toEqual(["error", 429]);
+    expect(over.error.message).toContain('namespace "team-wsq" is over its sessions quota');
+    expect((await turn("one")).type).toBe("response.completed");
+  });
+
   it("another namespace's scenario is not found over a socket either; an unknown key is refused before the upgrade", async () => {
     const s = await openSocket("/s/only-a/ws2/v1/responses", { authorization: `Bearer ${b.run.key}` });
     if (s instanceof Response) throw new Error(`refused: ${s.status}`);
