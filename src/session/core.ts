@@ -235,9 +235,9 @@ export class SessionCore {
     return this.storage.journal();
   }
 
-  /** Index objects: notes a member name (a session of a scenario). */
-  noteMember(key: string, now = Date.now()): void {
-    this.storage.noteMember(key, new Date(now).toISOString(), INDEX_LIMIT);
+  /** Index objects: notes a member name (a session of a scenario); the oldest beyond `limit` are dropped. */
+  noteMember(key: string, now = Date.now(), limit = INDEX_LIMIT): void {
+    this.storage.noteMember(key, new Date(now).toISOString(), limit);
   }
 
   members(): { key: string; at: string }[] {

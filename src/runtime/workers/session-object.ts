@@ -20,6 +20,9 @@ import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
 
+/** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
+const PURGE_BATCH = 50;
+
 export class SessionObject extends DurableObject<WorkerEnv> {
   private current: SessionHost | undefined;
   private readonly sockets: DurableSockets;
@@ -62,6 +65,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
    * nothing and deletes nothing, so an expiry is counted (logged) once.
    */
   override async alarm(): Promise<void> {
+    if (this.purging()) return this.purgeBatch();
     const ttl = sessionTtlMs(this.env);
     if (this.lastActive > 0 && Date.now() - this.lastActive < ttl) {
       await this.ctx.storage.setAlarm(this.lastActive + ttl + ttl / 10);
@@ -75,6 +79,54 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       this.expiries++;
       if (this.env.REQUEST_LOG?.trim().toLowerCase() === "json") console.log(JSON.stringify({ mockllm: "session-expired" }));
     }
+  }
+
+  /**
+   * Deletes everything this object stores at once (its namespace was deleted): journal, recording, stored
+   * Responses, MCP state, socket rows; closes its sockets and cancels its expiry alarm.
+   */
+  async purge(): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, "namespace deleted");
+      } catch {
+        // already closed
+      }
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.current = undefined;
+    this.alarmSetAt = 0;
+    this.lastActive = 0;
+  }
+
+  /**
+   * On a namespace's directory (`__ns/{space}/__index/objects`): purges every object it lists, PURGE_BATCH at a
+   * time on this object's alarm (retried by the platform if a batch fails), then itself. Answers at once with how
+   * many objects are to be purged.
+   */
+  async purgeListed(): Promise<number> {
+    const listed = this.host.members().length;
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS purge (done INTEGER NOT NULL)");
+    if (this.ctx.storage.sql.exec("SELECT count(*) AS n FROM purge").one().n === 0) this.ctx.storage.sql.exec("INSERT INTO purge (done) VALUES (0)");
+    await this.ctx.storage.setAlarm(Date.now());
+    return listed;
+  }
+
+  private purging(): boolean {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'purge'").one().n > 0;
+  }
+
+  private async purgeBatch(): Promise<void> {
+    const done = this.ctx.storage.sql.exec<{ done: number }>("SELECT done FROM purge").one().done;
+    const batch = this.host.members().slice(done, done + PURGE_BATCH);
+    await Promise.all(batch.map((m) => this.env.SESSIONS.getByName(m.key).purge()));
+    if (batch.length === PURGE_BATCH) {
+      this.ctx.storage.sql.exec("UPDATE purge SET done = ?", done + batch.length);
+      await this.ctx.storage.setAlarm(Date.now());
+      return;
+    }
+    await this.purge();
   }
 
   /** How many expiries this instance carried out (tests: an alarm firing twice counts once). */
@@ -139,9 +191,9 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     return this.host.closeMcp(mcpSession);
   }
 
-  noteMember(key: string): void {
+  noteMember(key: string, limit?: number): void {
     this.touch();
-    this.host.noteMember(key);
+    this.host.noteMember(key, limit);
   }
 
   members(): { key: string; at: string }[] {
