@@ -118,6 +118,8 @@ export interface SessionStorage {
   noteMember(key: string, at: string, limit: number): void;
   /** Index objects: the keys noted, oldest first. */
   members(): { key: string; at: string }[];
+  /** Index objects: forgets `key` (an expired session). */
+  forgetMember(key: string): void;
   /** Forgets everything above. */
   clear(): void;
 }
@@ -242,6 +244,10 @@ export class SessionCore {
 
   members(): { key: string; at: string }[] {
     return this.storage.members();
+  }
+
+  forgetMember(key: string): void {
+    this.storage.forgetMember(key);
   }
 
   /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */

@@ -68,6 +68,10 @@ export class SessionHost implements Session {
     return this.core.members();
   }
 
+  forgetMember(key: string): void {
+    this.core.forgetMember(key);
+  }
+
   saveResponse(record: StoredResponseRecord): void {
     this.responses.save(record, Date.now());
   }

@@ -30,6 +30,8 @@ export interface Session {
   /** Index objects (`__index/…`): note a name (keeping the newest `limit`, default 500); list the names noted, oldest first. */
   noteMember(key: string, limit?: number): Awaitable<void>;
   members(): Awaitable<{ key: string; at: string }[]>;
+  /** Index objects: forget a name (an expired session leaves its scenario's index). */
+  forgetMember(key: string): Awaitable<void>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;

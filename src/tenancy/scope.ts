@@ -113,6 +113,9 @@ class ScopedSession implements Session {
   members(): Awaitable<{ key: string; at: string }[]> {
     return this.inner.members();
   }
+  forgetMember(key: string): Awaitable<void> {
+    return this.inner.forgetMember(key);
+  }
   saveResponse(record: StoredResponseRecord): Promise<void> {
     return withNote(this.note, () => this.inner.saveResponse(record));
   }

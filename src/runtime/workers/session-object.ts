@@ -7,6 +7,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import { indexOf } from "../../session/session-index";
 import type { McpInput, McpResult } from "../../session/mcp";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
@@ -71,7 +72,10 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       await this.ctx.storage.setAlarm(this.lastActive + ttl + ttl / 10);
       return;
     }
-    const hadData = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'meta'").one().n > 0;
+    const hadData = this.hasTable("meta");
+    // The session leaves its scenario's index first (a failure retries the alarm), so listings never show it again.
+    const listed = hadData && this.ctx.id.name !== undefined ? indexOf(this.ctx.id.name) : undefined;
+    if (listed) await this.env.SESSIONS.getByName(listed.index).forgetMember(listed.member);
     await this.ctx.storage.deleteAll();
     this.current = undefined;
     this.alarmSetAt = 0;
@@ -114,7 +118,11 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   private purging(): boolean {
-    return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'purge'").one().n > 0;
+    return this.hasTable("purge");
+  }
+
+  private hasTable(name: string): boolean {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name).one().n > 0;
   }
 
   private async purgeBatch(): Promise<void> {
@@ -198,6 +206,11 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   members(): { key: string; at: string }[] {
     return this.host.members();
+  }
+
+  forgetMember(key: string): void {
+    // An index that expired itself stays deleted (building the host would create its tables again).
+    if (this.hasTable("members")) this.host.forgetMember(key);
   }
 
   saveResponse(record: StoredResponseRecord): void {
