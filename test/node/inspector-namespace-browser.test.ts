@@ -43,6 +43,11 @@ async function connect(credential: string): Promise<{ page: Page; errors: string
   return { page, errors };
 }
 
+/** Waits until the status line starts with `prefix` (an HTTP status). */
+function statusStarts(page: Page, prefix: string): Promise<unknown> {
+  return page.waitForFunction(`(document.querySelector("#status")?.textContent ?? "").startsWith(${JSON.stringify(prefix)})`);
+}
+
 async function scenarioNames(page: Page): Promise<string[]> {
   return (await page.locator(".scenario-item").evaluateAll((els) => els.map((e) => e.getAttribute("data-name") ?? ""))).sort();
 }
@@ -85,12 +90,12 @@ describe.skipIf(!have)("inspector with a namespace key, in Chromium", () => {
     expect(expanded).toContain('"x-mockllm-key-id"');
     expect(expanded).not.toContain(keys.admin!.slice(16));
     await page.click("#reset");
-    await page.waitForFunction(() => (document.querySelector("#status")?.textContent ?? "").startsWith("403"));
+    await statusStarts(page, "403");
     expect(await page.locator("#status").textContent()).toBe("403 a read key may only read (GET) (this key's scope does not allow it)");
     expect(await page.locator(".entry").count()).toBe(1);
     // Another namespace's (here: the default's) session by URL: not found, like a name that never existed.
     await page.goto(`${server.url}/#/s/root-only/root-run`);
-    await page.waitForFunction(() => (document.querySelector("#status")?.textContent ?? "").startsWith("404"));
+    await statusStarts(page, "404");
     expect(await page.locator("#status").textContent()).toBe('404 scenario "root-only" not found');
     // Nothing of the session shown before stays on screen.
     expect(await page.locator(".entry").count()).toBe(0);
@@ -116,7 +121,7 @@ describe.skipIf(!have)("inspector with a namespace key, in Chromium", () => {
   it("a run key is told it has no admin access", async () => {
     const res = await send("/admin/namespaces/team-a/keys", TOKEN, { method: "POST", body: JSON.stringify({ scope: "run" }) });
     const { page } = await connect(((await res.json()) as { key: string }).key);
-    await page.waitForFunction(() => (document.querySelector("#status")?.textContent ?? "").startsWith("403"));
+    await statusStarts(page, "403");
     expect(await page.locator("#status").textContent()).toBe("403 a run key may call provider routes only (this key's scope does not allow it)");
     expect(await page.locator(".scenario-item").count()).toBe(0);
     await page.context().close();
