@@ -45,7 +45,7 @@ async function connect(credential: string): Promise<{ page: Page; errors: string
 
 /** Waits until the status line starts with `prefix` (an HTTP status). */
 function statusStarts(page: Page, prefix: string): Promise<unknown> {
-  return page.waitForFunction(`(document.querySelector("#status")?.textContent ?? "").startsWith(${JSON.stringify(prefix)})`);
+  return page.locator("#status", { hasText: new RegExp(`^${prefix} `) }).waitFor();
 }
 
 async function scenarioNames(page: Page): Promise<string[]> {
