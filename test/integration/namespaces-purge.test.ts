@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { admin, call, chat, RUNTIME, userTurn } from "./helpers";
 
 const said = { name: "purge-doc", steps: [{ id: "hi", consume: false, respond: { text: "kept?" } }] };
@@ -81,8 +81,8 @@ describe.skipIf(RUNTIME !== "node")("deleting a namespace on Node", () => {
       const send: Send = (path, init) => fetch(`${server.url}${path}`, init);
       const { space } = await fill(send, "purged");
       const files = () => [...readdirSync(join(dir, "sessions")), ...readdirSync(join(dir, "scenarios"))].map(decodeURIComponent);
-      await new Promise((r) => setTimeout(r, 150)); // PERSIST_DELAY_MS: the session files are written
-      expect(files().filter((f) => f.includes(space)).length).toBeGreaterThanOrEqual(4);
+      // Session files are written within PERSIST_DELAY_MS of a change.
+      await vi.waitFor(() => expect(files().filter((f) => f.includes(space)).length).toBeGreaterThanOrEqual(5), { timeout: 2_000, interval: 10 });
       const del = await send("/admin/namespaces/purged", { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
       expect(del.status).toBe(200);
       expect(files().filter((f) => f.includes(space))).toEqual([]);
