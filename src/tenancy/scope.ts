@@ -33,6 +33,11 @@ export function directoryName(space: string): string {
   return sessionPrefix(space) + DIRECTORY;
 }
 const DIRECTORY = "__index/objects";
+
+/** Whether an object name is a namespace's directory (which must outlive idle spells: it alone can find the objects). */
+export function isDirectory(name: string): boolean {
+  return name.startsWith("__ns/") && name.endsWith(`/${DIRECTORY}`);
+}
 /** Most names a directory keeps (far above any session quota; the oldest go first). */
 export const DIRECTORY_LIMIT = 100_000;
 /** Names this isolate has noted in their directory already: each object costs one directory call per isolate. */

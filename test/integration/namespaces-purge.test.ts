@@ -50,6 +50,14 @@ describe.skipIf(RUNTIME !== "workers")("deleting a namespace on Workers", () => 
     expect(await tables(`${prefix}purge-doc/p1`)).toBeGreaterThan(0);
     expect(await alarm(`${prefix}purge-doc/p1`)).not.toBeNull();
 
+    // The directory outlives an idle spell (its objects may still be in use).
+    await runInDurableObject(directory, async (instance, state) => {
+      (instance as unknown as { lastActive: number }).lastActive = Date.now() - 8 * 86_400_000;
+      await state.storage.setAlarm(Date.now());
+    });
+    expect(await runDurableObjectAlarm(directory)).toBe(true);
+    expect(await tables(`${prefix}__index/objects`)).toBeGreaterThan(0);
+
     const started = Date.now();
     const del = await admin("/namespaces/purged", { method: "DELETE" });
     expect(del.status).toBe(200);

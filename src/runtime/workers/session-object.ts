@@ -8,6 +8,7 @@ import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
 import { indexOf } from "../../session/session-index";
+import { isDirectory } from "../../tenancy/scope";
 import type { McpInput, McpResult } from "../../session/mcp";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
@@ -67,6 +68,9 @@ export class SessionObject extends DurableObject<WorkerEnv> {
    */
   override async alarm(): Promise<void> {
     if (this.purging()) return this.purgeBatch();
+    // A namespace's directory is not idle data: deleting it would leave its objects unfindable when the namespace
+    // is deleted. It goes with the namespace (purgeListed).
+    if (this.ctx.id.name !== undefined && isDirectory(this.ctx.id.name)) return;
     const ttl = sessionTtlMs(this.env);
     if (this.lastActive > 0 && Date.now() - this.lastActive < ttl) {
       await this.ctx.storage.setAlarm(this.lastActive + ttl + ttl / 10);
