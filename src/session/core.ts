@@ -118,6 +118,8 @@ export interface SessionStorage {
   noteMember(key: string, at: string, limit: number): void;
   /** Index objects: the keys noted, oldest first. */
   members(): { key: string; at: string }[];
+  /** Index objects: forgets `key` (an expired session). */
+  forgetMember(key: string): void;
   /** Forgets everything above. */
   clear(): void;
 }
@@ -235,13 +237,17 @@ export class SessionCore {
     return this.storage.journal();
   }
 
-  /** Index objects: notes a member name (a session of a scenario). */
-  noteMember(key: string, now = Date.now()): void {
-    this.storage.noteMember(key, new Date(now).toISOString(), INDEX_LIMIT);
+  /** Index objects: notes a member name (a session of a scenario); the oldest beyond `limit` are dropped. */
+  noteMember(key: string, now = Date.now(), limit = INDEX_LIMIT): void {
+    this.storage.noteMember(key, new Date(now).toISOString(), limit);
   }
 
   members(): { key: string; at: string }[] {
     return this.storage.members();
+  }
+
+  forgetMember(key: string): void {
+    this.storage.forgetMember(key);
   }
 
   /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */

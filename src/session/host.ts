@@ -60,12 +60,16 @@ export class SessionHost implements Session {
     return this.mcpStorage.close(mcpSession);
   }
 
-  noteMember(key: string): void {
-    this.core.noteMember(key);
+  noteMember(key: string, limit?: number): void {
+    this.core.noteMember(key, Date.now(), limit);
   }
 
   members(): { key: string; at: string }[] {
     return this.core.members();
+  }
+
+  forgetMember(key: string): void {
+    this.core.forgetMember(key);
   }
 
   saveResponse(record: StoredResponseRecord): void {

@@ -19,6 +19,17 @@ export function indexName(scenario: string): string {
 }
 
 /**
+ * The index a session object is listed in, from the object's name (`[__ns/{space}/]{scenario}/{session}`); undefined
+ * for internal objects (`__responses/…`, `__index/…`).
+ * @example indexOf("__ns/team-a.1f2e/weather/t1") // { index: "__ns/team-a.1f2e/__index/sessions-weather", member: "t1" }
+ */
+export function indexOf(name: string): { index: string; member: string } | undefined {
+  const m = /^(__ns\/[^/]+\/)?([^/]+)\/([^/]+)$/.exec(name);
+  if (!m || m[2]!.startsWith("__")) return undefined;
+  return { index: `${m[1] ?? ""}${indexName(m[2]!)}`, member: m[3]! };
+}
+
+/**
  * Called by the provider route with the seq a request was journaled under: notes the session on its first request
  * (seq 1, also the first after a reset), so the common request costs nothing.
  * @example await noteSession(rt.sessions, "weather", "t1", result.seq)

@@ -27,9 +27,11 @@ export interface Session {
   mcp(input: McpInput): Awaitable<McpResult | NeedsDocument>;
   /** Ends an MCP session (HTTP DELETE); false when it was not open. */
   closeMcp(mcpSession: string): Awaitable<boolean>;
-  /** Index objects (`__index/…`): note a name; list the names noted, oldest first. */
-  noteMember(key: string): Awaitable<void>;
+  /** Index objects (`__index/…`): note a name (keeping the newest `limit`, default 500); list the names noted, oldest first. */
+  noteMember(key: string, limit?: number): Awaitable<void>;
   members(): Awaitable<{ key: string; at: string }[]>;
+  /** Index objects: forget a name (an expired session leaves its scenario's index). */
+  forgetMember(key: string): Awaitable<void>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;

@@ -1,20 +1,56 @@
 /**
- * Who is calling: the namespace key among the credentials a request carries, verified against the registry and
- * cached per isolate (process) for at most KEY_CACHE_MS, so a revoked key is refused everywhere within 5 seconds.
- * Only resolved values are cached, never a pending lookup.
+ * Who is calling: the namespace key among the credentials a request carries, verified against the registry. The
+ * registry's answer per key id (the key's record, or "unknown") is cached per isolate (process) for at most
+ * KEY_CACHE_MS, so a revoked key is refused everywhere within 5 seconds, and a flood of keys costs at most one
+ * registry lookup per distinct well-formed id per window (malformed keys: none). Only resolved values are cached,
+ * never a pending lookup.
  */
 import type { Runtime } from "../runtime/types";
 import { hashKey, isNamespaceKey, keyIdOf, NO_HASH, sameHash } from "./keys";
-import type { Caller } from "./types";
+import type { Caller, NamespaceRecord, StoredKey } from "./types";
 
-/** Longest a verified (or refused) key is trusted without asking the registry again. */
+/** Longest a registry answer (a key's record, or "no such id") is trusted without asking the registry again. */
 export const KEY_CACHE_MS = 4_000;
-const CACHE_LIMIT = 1_000;
-const cache = new Map<string, { at: number; caller: Caller | null }>();
+/** Key ids whose record this isolate holds; a flood of unknown ids has its own bound and never evicts these. */
+const KNOWN_LIMIT = 1_000;
+/** Unknown key ids remembered (the oldest go first): N distinct random ids cost at most N lookups per window. */
+export const UNKNOWN_LIMIT = 10_000;
+
+type Found = { key: StoredKey; namespace: NamespaceRecord };
+const known = new Map<string, { at: number; found: Found }>();
+const unknown = new Map<string, number>();
 
 /** Forgets every cached key (after a revocation or namespace deletion in this isolate). */
 export function forgetKeys(): void {
-  cache.clear();
+  known.clear();
+  unknown.clear();
+}
+
+function remember<V>(map: Map<string, V>, limit: number, id: string, value: V): void {
+  map.delete(id);
+  if (map.size >= limit) map.delete(map.keys().next().value!);
+  map.set(id, value);
+}
+
+/**
+ * The registry's answer for a key id, from this isolate's cache when younger than KEY_CACHE_MS. Malformed keys have
+ * no id and never reach the registry.
+ */
+async function lookup(rt: Runtime, id: string | undefined, now: number): Promise<Found | null> {
+  if (id === undefined) return null;
+  const hit = known.get(id);
+  if (hit && now - hit.at < KEY_CACHE_MS) return hit.found;
+  const miss = unknown.get(id);
+  if (miss !== undefined && now - miss < KEY_CACHE_MS) return null;
+  const found = await rt.tenancy!.registry.lookupKey(id);
+  if (found) {
+    unknown.delete(id);
+    remember(known, KNOWN_LIMIT, id, { at: Date.now(), found });
+  } else {
+    known.delete(id);
+    remember(unknown, UNKNOWN_LIMIT, id, Date.now());
+  }
+  return found;
 }
 
 const WS_KEY_PROTOCOL = "openai-insecure-api-key.";
@@ -51,17 +87,10 @@ export type Resolution =
   | { kind: "refused"; message: string };
 
 async function verify(rt: Runtime, key: string): Promise<Caller | null> {
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && now - hit.at < KEY_CACHE_MS) return hit.caller;
-  const id = keyIdOf(key);
-  const found = id !== undefined ? await rt.tenancy!.registry.lookupKey(id) : null;
+  const found = await lookup(rt, keyIdOf(key), Date.now());
   // Unknown ids and wrong secrets take the same path: hash, compare against a stored (or dummy) hash.
   const ok = sameHash(await hashKey(key), found?.key.hash ?? NO_HASH) && found !== null;
-  const caller: Caller | null = ok ? { namespace: found.namespace, keyId: found.key.id, scope: found.key.scope } : null;
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(key, { at: Date.now(), caller });
-  return caller;
+  return ok ? { namespace: found.namespace, keyId: found.key.id, scope: found.key.scope } : null;
 }
 
 /**

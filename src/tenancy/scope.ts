@@ -26,6 +26,43 @@ export function sessionPrefix(space: string): string {
 type Charge = (usage: Usage) => Promise<void>;
 
 /**
+ * A namespace incarnation's directory: every object name its sessions store wrote to (sessions, `__responses/…`,
+ * `__index/…`), so deleting the namespace can purge each object's storage (Durable Objects cannot be enumerated).
+ */
+export function directoryName(space: string): string {
+  return sessionPrefix(space) + DIRECTORY;
+}
+const DIRECTORY = "__index/objects";
+
+/** Whether an object name is a namespace's directory (which must outlive idle spells: it alone can find the objects). */
+export function isDirectory(name: string): boolean {
+  return name.startsWith("__ns/") && name.endsWith(`/${DIRECTORY}`);
+}
+/** Most names a directory keeps (far above any session quota; the oldest go first). */
+export const DIRECTORY_LIMIT = 100_000;
+/** Names this isolate has noted in their directory already: each object costs one directory call per isolate. */
+const noted = new Set<string>();
+const NOTED_LIMIT = 10_000;
+
+/** Notes the object `name` (prefixed) in the directory of `prefix`, once per isolate. */
+function noteObject(inner: SessionStore, prefix: string, name: string): Awaitable<void> {
+  if (noted.has(name)) return;
+  if (noted.size >= NOTED_LIMIT) noted.clear();
+  const directory = prefix + DIRECTORY;
+  if (name === directory) return;
+  const done = inner.get(directory).noteMember(name, DIRECTORY_LIMIT);
+  const mark = () => void noted.add(name);
+  if (done instanceof Promise) return done.then(mark);
+  mark();
+}
+
+/** Runs `call` and notes the object in its directory at the same time (a write creates the object). */
+async function withNote<T>(note: () => Awaitable<void>, call: () => Awaitable<T>): Promise<T> {
+  const [, out] = await Promise.all([note(), call()]);
+  return out;
+}
+
+/**
  * A session of a namespace: each journaled request notes the key id (`x-mockllm-key-id` among the journaled headers)
  * and, with session or journal quotas, is charged first.
  */
@@ -35,6 +72,7 @@ class ScopedSession implements Session {
     private readonly name: string,
     private readonly keyId: string,
     private readonly charge: Charge | undefined,
+    private readonly note: () => Awaitable<void>,
   ) {}
 
   private withKeyId<T extends { wire: NextInput["wire"] }>(input: T): T {
@@ -48,7 +86,7 @@ class ScopedSession implements Session {
   async next(input: NextInput): Promise<NextResult | NeedsDocument> {
     // The retry with the document is the same request: charged once.
     if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
-    return this.inner.next(this.withKeyId(input));
+    return withNote(this.note, () => this.inner.next(this.withKeyId(input)));
   }
   state(current?: Scenario): Awaitable<SessionView> {
     return this.inner.state(current);
@@ -61,7 +99,7 @@ class ScopedSession implements Session {
   }
   async record(input: RecordInput): Promise<RecordResult> {
     await this.chargeRequest(input.wire);
-    return this.inner.record(this.withKeyId(input));
+    return withNote(this.note, () => this.inner.record(this.withKeyId(input)));
   }
   recording(): Awaitable<RecordedStep[]> {
     return this.inner.recording();
@@ -69,19 +107,22 @@ class ScopedSession implements Session {
   async mcp(input: McpInput): Promise<McpResult | NeedsDocument> {
     // As for next(): the retry with the document is the same message, charged once.
     if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
-    return this.inner.mcp(this.withKeyId(input));
+    return withNote(this.note, () => this.inner.mcp(this.withKeyId(input)));
   }
   closeMcp(mcpSession: string): Awaitable<boolean> {
     return this.inner.closeMcp(mcpSession);
   }
-  noteMember(key: string): Awaitable<void> {
-    return this.inner.noteMember(key);
+  noteMember(key: string, limit?: number): Promise<void> {
+    return withNote(this.note, () => this.inner.noteMember(key, limit));
   }
   members(): Awaitable<{ key: string; at: string }[]> {
     return this.inner.members();
   }
-  saveResponse(record: StoredResponseRecord): Awaitable<void> {
-    return this.inner.saveResponse(record);
+  forgetMember(key: string): Awaitable<void> {
+    return this.inner.forgetMember(key);
+  }
+  saveResponse(record: StoredResponseRecord): Promise<void> {
+    return withNote(this.note, () => this.inner.saveResponse(record));
   }
   responseById(id: string): Awaitable<string | null> {
     return this.inner.responseById(id);
@@ -95,8 +136,8 @@ class ScopedSession implements Session {
   deleteResponse(id: string): Awaitable<boolean> {
     return this.inner.deleteResponse(id);
   }
-  pointResponse(id: string, object: string): Awaitable<void> {
-    return this.inner.pointResponse(id, object);
+  pointResponse(id: string, object: string): Promise<void> {
+    return withNote(this.note, () => this.inner.pointResponse(id, object));
   }
   responsePointer(id: string): Awaitable<string | null> {
     return this.inner.responsePointer(id);
@@ -116,14 +157,17 @@ export class ScopedSessionStore implements SessionStore {
   ) {}
 
   get(name: string): Session {
-    const session = this.inner.get(this.prefix + name);
+    const full = this.prefix + name;
+    const session = this.inner.get(full);
     // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
-    return name.startsWith("__") ? session : new ScopedSession(session, name, this.keyId, this.charge);
+    const charge = name.startsWith("__") ? undefined : this.charge;
+    return new ScopedSession(session, name, this.keyId, charge, () => noteObject(this.inner, this.prefix, full));
   }
 
   /** A socket on one of the namespace's sessions (its init carries the caller, see src/realtime/scope.ts). */
   connect(name: string, request: Request, init: SocketInit): Promise<Response> {
-    return this.inner.connect(this.prefix + name, request, init);
+    const full = this.prefix + name;
+    return withNote(() => noteObject(this.inner, this.prefix, full), () => this.inner.connect(full, request, init));
   }
 }
 

@@ -3,7 +3,7 @@
  * once even if the alarm fires twice. The clock is moved, not waited for.
  */
 import { describe, expect, it } from "vitest";
-import { admin, chat, RUNTIME, upload, userTurn } from "./helpers";
+import { admin, call, chat, RUNTIME, upload, userTurn } from "./helpers";
 
 const doc = { name: "ttl-doc", steps: [{ id: "a", consume: false, respond: { text: "ok" } }] };
 const WEEK_MS = 604_800_000;
@@ -37,6 +37,42 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
     expect(count).toBe(1);
     expect(await journalLength("idle")).toBe(0);
   });
+
+  it("an expired session leaves its scenario's index (in a namespace too); listing does not re-create it", async () => {
+    const { env, runInDurableObject, runDurableObjectAlarm } = await import("cloudflare:test");
+    const sessions = (env as unknown as { SESSIONS: DurableObjectNamespace }).SESSIONS;
+    await upload(doc);
+    expect((await chat(userTurn("hi"), "/s/ttl-doc/gone1")).status).toBe(200);
+    expect((await chat(userTurn("hi"), "/s/ttl-doc/stays")).status).toBe(200);
+    expect((await admin("/namespaces", { method: "POST", body: JSON.stringify({ name: "ttl-ns" }) })).status).toBe(201);
+    const { key } = (await (await admin("/namespaces/ttl-ns/keys", { method: "POST", body: JSON.stringify({ scope: "admin" }) })).json()) as { key: string };
+    const { space } = (await (await admin("/namespaces/ttl-ns")).json()) as { space: string };
+    const asKey = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    expect((await call("/admin/scenarios/ttl-doc", { method: "PUT", headers: asKey, body: JSON.stringify(doc) })).status).toBe(200);
+    expect((await chat(userTurn("hi"), "/s/ttl-doc/n1", { authorization: `Bearer ${key}` })).status).toBe(200);
+    const listed = async (headers: Record<string, string>) =>
+      ((await (await call("/admin/sessions?scenario=ttl-doc", { headers })).json()) as { session: string }[]).map((s) => s.session).sort();
+    const root = { authorization: "Bearer test-admin-token" };
+    expect(await listed(root)).toEqual(expect.arrayContaining(["gone1", "stays"]));
+    expect(await listed(asKey)).toEqual(["n1"]);
+    const expire = async (name: string) => {
+      const stub = sessions.getByName(name);
+      await runInDurableObject(stub, async (instance, state) => {
+        (instance as unknown as { lastActive: number }).lastActive = Date.now() - WEEK_MS - 1;
+        await state.storage.setAlarm(Date.now());
+      });
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+    };
+    await expire("ttl-doc/gone1");
+    await expire(`__ns/${space}/ttl-doc/n1`);
+    expect(await listed(root)).not.toContain("gone1");
+    expect(await listed(root)).toContain("stays");
+    expect(await listed(asKey)).toEqual([]);
+    const tables = await runInDurableObject(sessions.getByName("ttl-doc/gone1"), (_i, state) =>
+      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray().length,
+    );
+    expect(tables).toBe(0);
+  });
 });
 
 describe.skipIf(RUNTIME !== "node")("SESSION_TTL on Node", () => {
@@ -55,6 +91,9 @@ describe.skipIf(RUNTIME !== "node")("SESSION_TTL on Node", () => {
       expect(store.expireIdle(now + 30_000, 60_000)).toEqual([]);
       expect(store.expireIdle(now + 61_000, 60_000)).toContain("ttl-doc/old");
       expect(store.expireIdle(now + 62_000, 60_000)).not.toContain("ttl-doc/old");
+      const listed = (await (await fetch(`${server.url}/admin/sessions?scenario=ttl-doc`, { headers })).json()) as { session: string }[];
+      expect(listed).toEqual([]);
+      expect(store.names()).not.toContain("ttl-doc/old");
       const journal = await fetch(`${server.url}/admin/sessions/ttl-doc/old/requests`, { headers });
       expect(await journal.json()).toEqual([]);
     } finally {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { hashKey, isNamespaceKey, keyIdOf, mintKey, NO_HASH, sameHash } from "../../src/tenancy/keys";
 import { MapStore, RegistryCore, AUDIT_LIMIT } from "../../src/tenancy/registry-core";
-import { credentialValues, forgetKeys, KEY_CACHE_MS, resolveCaller } from "../../src/tenancy/resolve";
+import { credentialValues, forgetKeys, KEY_CACHE_MS, resolveCaller, UNKNOWN_LIMIT } from "../../src/tenancy/resolve";
 import type { Runtime } from "../../src/runtime/types";
 import type { Tenancy } from "../../src/tenancy/types";
 
@@ -77,7 +77,8 @@ describe("resolving a caller", () => {
     const unknown = await resolveCaller(rt, [`mk_${"f".repeat(12)}_${"0".repeat(48)}`]);
     expect(wrong).toEqual({ kind: "refused", message: "invalid or revoked mockllm key" });
     expect(unknown).toEqual(wrong);
-    expect(lookups).toEqual([minted.id, minted.id, "f".repeat(12)]);
+    // The wrong secret's id is the valid key's: its record is cached, so no second lookup.
+    expect(lookups).toEqual([minted.id, "f".repeat(12)]);
     expect(await resolveCaller(rt, ["sk-test"])).toEqual({ kind: "default" });
     expect((await resolveCaller(rt, [minted.key, "sk-test"])).kind).toBe("refused");
   });
@@ -94,6 +95,63 @@ describe("resolving a caller", () => {
     expect((await resolveCaller(rt, [minted.key])).kind).toBe("refused");
     expect(lookups).toHaveLength(2);
     expect(KEY_CACHE_MS).toBeLessThan(5_000);
+  });
+});
+
+describe("a flood of keys", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    forgetKeys();
+  });
+
+  const randomKey = () => mintKey().key;
+
+  it("malformed keys never reach the registry; N distinct well-formed unknown keys cost N lookups, repeats none within the window", async () => {
+    vi.useFakeTimers({ now: 5_000_000 });
+    const core = new RegistryCore(new MapStore());
+    core.createNamespace("team", {}, "team.1");
+    const valid = mintKey();
+    core.addKey({ id: valid.id, namespace: "team", scope: "run", createdAt: "2026-01-01T00:00:00Z", hash: await hashKey(valid.key) });
+    const lookups: string[] = [];
+    const rt = runtimeOver(core, lookups);
+    expect((await resolveCaller(rt, [valid.key])).kind).toBe("caller");
+    expect(lookups).toHaveLength(1);
+
+    for (const bad of ["mk_", "mk_123", `mk_${"g".repeat(12)}_${"0".repeat(48)}`, `${valid.key}0`, `mk_${valid.id}_short`]) {
+      expect((await resolveCaller(rt, [bad])).kind).toBe("refused");
+    }
+    expect(lookups).toHaveLength(1);
+
+    const N = 2_000;
+    const flood = Array.from({ length: N }, randomKey);
+    for (const k of flood) expect((await resolveCaller(rt, [k])).kind).toBe("refused");
+    expect(lookups).toHaveLength(1 + N);
+    for (const k of flood) await resolveCaller(rt, [k]);
+    expect(lookups).toHaveLength(1 + N);
+    // The same unknown ids with other secrets: still no lookup.
+    for (const k of flood.slice(0, 100)) await resolveCaller(rt, [`${k.slice(0, 16)}${"1".repeat(48)}`]);
+    expect(lookups).toHaveLength(1 + N);
+    // The flood did not evict the valid key's record.
+    expect((await resolveCaller(rt, [valid.key])).kind).toBe("caller");
+    expect(lookups).toHaveLength(1 + N);
+    // After the window, each is asked again once.
+    vi.setSystemTime(5_000_000 + KEY_CACHE_MS);
+    for (const k of flood.slice(0, 10)) await resolveCaller(rt, [k]);
+    expect(lookups).toHaveLength(1 + N + 10);
+  });
+
+  it("the unknown-id memory is bounded: beyond UNKNOWN_LIMIT the oldest ids are asked again", async () => {
+    vi.useFakeTimers({ now: 6_000_000 });
+    const core = new RegistryCore(new MapStore());
+    const lookups: string[] = [];
+    const rt = runtimeOver(core, lookups);
+    const flood = Array.from({ length: UNKNOWN_LIMIT + 1 }, randomKey);
+    for (const k of flood) await resolveCaller(rt, [k]);
+    expect(lookups).toHaveLength(UNKNOWN_LIMIT + 1);
+    await resolveCaller(rt, [flood[flood.length - 1]!]);
+    expect(lookups).toHaveLength(UNKNOWN_LIMIT + 1);
+    await resolveCaller(rt, [flood[0]!]);
+    expect(lookups).toHaveLength(UNKNOWN_LIMIT + 2);
   });
 });
 

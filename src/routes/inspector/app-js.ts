@@ -47,7 +47,7 @@ export const APP_JS = String.raw`"use strict";
     var body = await res.json().catch(function () { return undefined; });
     if (!res.ok) {
       var msg = body && body.error ? (body.error.message || body.error) : res.statusText;
-      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token or namespace key" : res.status === 403 ? ": this key may not do that (a run key has no admin access)" : ""), true);
+      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token or namespace key" : res.status === 403 ? " (this key's scope does not allow it)" : ""), true);
       var err = new Error(msg); err.status = res.status; throw err;
     }
     return body;
@@ -258,7 +258,12 @@ export const APP_JS = String.raw`"use strict";
       if (!r.scenario) { $("scenario").hidden = true; $("session").hidden = true; $("welcome").hidden = false; return; }
       await showScenario(r.scenario);
       if (r.session) await showSession(r.scenario, r.session); else $("session").hidden = true;
-    } catch (e) { /* shown in the status line */ }
+    } catch (e) {
+      // Shown in the status line. Nothing of the view before stays on screen: a scenario this credential cannot
+      // see (another namespace's, a deleted one) must not look as if it showed the previous one's data.
+      $("scenario").hidden = true; $("session").hidden = true; $("welcome").hidden = false;
+      state.entries = []; $("journal").replaceChildren(); $("sessions").tBodies[0].replaceChildren(); $("steps").tBodies[0].replaceChildren();
+    }
     schedule();
   }
 
@@ -273,10 +278,12 @@ export const APP_JS = String.raw`"use strict";
     });
     $("reset").addEventListener("click", async function () {
       if (!state.scenario || !state.session) return;
-      await api("POST", sessionPath(state.scenario, state.session) + "/reset");
-      status("reset " + state.scenario + "/" + state.session);
-      await refreshSession(true);
-      await refreshScenario();
+      try {
+        await api("POST", sessionPath(state.scenario, state.session) + "/reset");
+        status("reset " + state.scenario + "/" + state.session);
+        await refreshSession(true);
+        await refreshScenario();
+      } catch (e) { /* shown in the status line (a read key may not reset) */ }
     });
     $("auto").addEventListener("change", schedule);
     window.addEventListener("hashchange", route);

@@ -99,6 +99,13 @@ export class MemorySessionStorage implements SessionStorage {
     return (this.data.members ?? []).slice();
   }
 
+  forgetMember(key: string): void {
+    const members = this.data.members ?? [];
+    if (!members.some((m) => m.key === key)) return;
+    this.data.members = members.filter((m) => m.key !== key);
+    this.changed();
+  }
+
   clear(): void {
     delete this.data.snapshot;
     this.data.used = [];

@@ -4,6 +4,7 @@
  */
 import { SessionHost } from "../../session/host";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
+import { indexOf } from "../../session/session-index";
 import type { Session, SessionStore } from "../../session/types";
 import { MemoryMcpStorage } from "./memory-mcp";
 import type { SocketInit } from "../../session/socket";
@@ -86,6 +87,10 @@ export class NodeSessionStore implements SessionStore {
       else if (now - last >= ttlMs) {
         this.forget(name);
         out.push(name);
+        // The session leaves its scenario's index (without touching the index's own last use).
+        const listed = indexOf(name);
+        const index = listed && (this.sessions.get(listed.index) ?? (this.saved.has(listed.index) ? this.get(listed.index) : undefined));
+        if (listed && index) index.forgetMember(listed.member);
       }
     }
     return out;

@@ -8,11 +8,12 @@ import { dropNamespaceKeys, KvScenarioStore, namespacePrefix } from "./kv-scenar
 import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
 import { REGISTRY_NAME } from "./registry-object";
 import type { Registry, Tenancy } from "../../tenancy/types";
+import { directoryName } from "../../tenancy/scope";
 
 /**
  * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
- * out of reach at once (a re-created name gets a new storage name) and their objects delete themselves after
- * SESSION_TTL (session-object.ts); its uploads are deleted here.
+ * out of reach at once (a re-created name gets a new storage name); its directory object then purges every object
+ * the namespace wrote to, in batches on its alarm (session-object.ts `purgeListed`); its uploads are deleted here.
  */
 function workersTenancy(env: WorkerEnv): Tenancy {
   let registry: Registry | undefined;
@@ -23,7 +24,10 @@ function workersTenancy(env: WorkerEnv): Tenancy {
       return registry;
     },
     scenarios: (space) => new KvScenarioStore(env.SCENARIOS, namespacePrefix(space)),
-    dropSpace: (space) => dropNamespaceKeys(env.SCENARIOS, space),
+    dropSpace: async (space) => {
+      await env.SESSIONS.getByName(directoryName(space)).purgeListed();
+      await dropNamespaceKeys(env.SCENARIOS, space);
+    },
   };
 }
 

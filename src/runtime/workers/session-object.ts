@@ -7,6 +7,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { SessionHost } from "../../session/host";
+import { indexOf } from "../../session/session-index";
+import { isDirectory } from "../../tenancy/scope";
 import type { McpInput, McpResult } from "../../session/mcp";
 import { wireToolCallIds } from "../../providers/tool-call-ids";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
@@ -19,6 +21,9 @@ import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
+
+/** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
+const PURGE_BATCH = 50;
 
 export class SessionObject extends DurableObject<WorkerEnv> {
   private current: SessionHost | undefined;
@@ -62,12 +67,19 @@ export class SessionObject extends DurableObject<WorkerEnv> {
    * nothing and deletes nothing, so an expiry is counted (logged) once.
    */
   override async alarm(): Promise<void> {
+    if (this.purging()) return this.purgeBatch();
+    // A namespace's directory is not idle data: deleting it would leave its objects unfindable when the namespace
+    // is deleted. It goes with the namespace (purgeListed).
+    if (this.ctx.id.name !== undefined && isDirectory(this.ctx.id.name)) return;
     const ttl = sessionTtlMs(this.env);
     if (this.lastActive > 0 && Date.now() - this.lastActive < ttl) {
       await this.ctx.storage.setAlarm(this.lastActive + ttl + ttl / 10);
       return;
     }
-    const hadData = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'meta'").one().n > 0;
+    const hadData = this.hasTable("meta");
+    // The session leaves its scenario's index first (a failure retries the alarm), so listings never show it again.
+    const listed = hadData && this.ctx.id.name !== undefined ? indexOf(this.ctx.id.name) : undefined;
+    if (listed) await this.env.SESSIONS.getByName(listed.index).forgetMember(listed.member);
     await this.ctx.storage.deleteAll();
     this.current = undefined;
     this.alarmSetAt = 0;
@@ -75,6 +87,58 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       this.expiries++;
       if (this.env.REQUEST_LOG?.trim().toLowerCase() === "json") console.log(JSON.stringify({ mockllm: "session-expired" }));
     }
+  }
+
+  /**
+   * Deletes everything this object stores at once (its namespace was deleted): journal, recording, stored
+   * Responses, MCP state, socket rows; closes its sockets and cancels its expiry alarm.
+   */
+  async purge(): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, "namespace deleted");
+      } catch {
+        // already closed
+      }
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.current = undefined;
+    this.alarmSetAt = 0;
+    this.lastActive = 0;
+  }
+
+  /**
+   * On a namespace's directory (`__ns/{space}/__index/objects`): purges every object it lists, PURGE_BATCH at a
+   * time on this object's alarm (retried by the platform if a batch fails), then itself. Answers at once with how
+   * many objects are to be purged.
+   */
+  async purgeListed(): Promise<number> {
+    const listed = this.host.members().length;
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS purge (done INTEGER NOT NULL)");
+    if (this.ctx.storage.sql.exec("SELECT count(*) AS n FROM purge").one().n === 0) this.ctx.storage.sql.exec("INSERT INTO purge (done) VALUES (0)");
+    await this.ctx.storage.setAlarm(Date.now());
+    return listed;
+  }
+
+  private purging(): boolean {
+    return this.hasTable("purge");
+  }
+
+  private hasTable(name: string): boolean {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name).one().n > 0;
+  }
+
+  private async purgeBatch(): Promise<void> {
+    const done = this.ctx.storage.sql.exec<{ done: number }>("SELECT done FROM purge").one().done;
+    const batch = this.host.members().slice(done, done + PURGE_BATCH);
+    await Promise.all(batch.map((m) => this.env.SESSIONS.getByName(m.key).purge()));
+    if (batch.length === PURGE_BATCH) {
+      this.ctx.storage.sql.exec("UPDATE purge SET done = ?", done + batch.length);
+      await this.ctx.storage.setAlarm(Date.now());
+      return;
+    }
+    await this.purge();
   }
 
   /** How many expiries this instance carried out (tests: an alarm firing twice counts once). */
@@ -139,13 +203,18 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     return this.host.closeMcp(mcpSession);
   }
 
-  noteMember(key: string): void {
+  noteMember(key: string, limit?: number): void {
     this.touch();
-    this.host.noteMember(key);
+    this.host.noteMember(key, limit);
   }
 
   members(): { key: string; at: string }[] {
     return this.host.members();
+  }
+
+  forgetMember(key: string): void {
+    // An index that expired itself stays deleted (building the host would create its tables again).
+    if (this.hasTable("members")) this.host.forgetMember(key);
   }
 
   saveResponse(record: StoredResponseRecord): void {

@@ -92,6 +92,10 @@ export class SqlSessionStorage implements SessionStorage {
     this.sql.exec(`DELETE FROM members WHERE n <= ?`, n - limit);
   }
 
+  forgetMember(key: string): void {
+    this.sql.exec(`DELETE FROM members WHERE key = ?`, key);
+  }
+
   members(): { key: string; at: string }[] {
     return this.sql.exec<{ key: string; at: string }>(`SELECT key, at FROM members ORDER BY n`).toArray().map((r) => ({ key: r.key, at: r.at }));
   }
