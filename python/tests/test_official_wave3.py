@@ -167,3 +167,90 @@ def test_google_genai_vertex_generate_and_stream(mockllm: MockLLM, auth: str) ->
         f"/v1beta1{where}/publishers/google/models/gemini-2.5-flash:streamGenerateContent",
     ]
     mockllm.verify()
+
+
+# --- WebSockets: openai Responses WS mode (client.responses.connect) and Realtime (client.realtime.connect) ----------
+
+RESPONSES_TOOLS = [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+
+
+def until(conn: Any, last: str) -> List[Any]:
+    """The events up to and including the first of type ``last``."""
+    events = []
+    for event in conn:
+        events.append(event)
+        if event.type == last:
+            return events
+    raise AssertionError(f"the socket ended before {last}: {[e.type for e in events]}")
+
+
+CALL_EVENTS = ["response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.done",
+               "response.output_item.done"]
+TEXT_EVENTS = ["response.output_item.added", "response.content_part.added", *["response.output_text.delta"] * 5,
+               "response.output_text.done", "response.content_part.done", "response.output_item.done"]
+DELTAS = ["It", " is", " sunny", " in", " Paris."]
+
+
+def test_openai_responses_websocket_tool_turn_then_text(mockllm: MockLLM) -> None:
+    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
+    pytest.importorskip("websockets", reason="the `websockets` package is not installed")
+    mockllm.upload(WEATHER)
+    client = openai.OpenAI(base_url=mockllm.base_url("openai"), api_key="sk-test", max_retries=0)  # ws:// from http://
+    with client.responses.connect() as conn:
+        conn.send({"type": "response.create", "model": "gpt-4.1", "input": "What's the weather in Paris?", "tools": RESPONSES_TOOLS})
+        first = until(conn, "response.completed")
+        assert [e.type for e in first] == ["response.created", "response.in_progress", *CALL_EVENTS, "response.completed"]
+        call = first[-1].response.output[0]
+        assert (call.type, call.call_id, call.name, json.loads(call.arguments), call.status) == (
+            "function_call", "call_1", "get_weather", {"city": "Paris"}, "completed")
+        assert [e.sequence_number for e in first] == list(range(len(first)))
+        conn.send({"type": "response.create", "model": "gpt-4.1", "previous_response_id": first[-1].response.id,
+                   "tools": RESPONSES_TOOLS, "input": [{"type": "function_call_output", "call_id": call.call_id, "output": "22C"}]})
+        second = until(conn, "response.completed")
+    assert [e.type for e in second] == ["response.created", "response.in_progress", *TEXT_EVENTS, "response.completed"]
+    assert [e.delta for e in second if e.type == "response.output_text.delta"] == DELTAS
+    assert (second[-1].response.output_text, second[-1].response.previous_response_id) == ("It is sunny in Paris.", first[-1].response.id)
+    journal = mockllm.journal()
+    assert outcomes(mockllm) == ["openai responses ask-tool response", "openai responses answer response"]
+    assert [(e["request"]["method"], e["request"]["path"], e["request"]["body"]["type"]) for e in journal] == [
+        ("WS", "/v1/responses", "response.create")] * 2
+    assert journal[1]["canonical"]["toolResults"] == [{"name": "get_weather", "toolCallId": "call_1", "content": "22C"}]
+    mockllm.verify()
+
+
+def test_openai_realtime_function_call_then_text(mockllm: MockLLM) -> None:
+    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
+    pytest.importorskip("websockets", reason="the `websockets` package is not installed")
+    mockllm.upload(WEATHER)
+    url = mockllm.base_url("openai")
+    client = openai.OpenAI(base_url=url, websocket_base_url=url.replace("http", "ws", 1), api_key="sk-test", max_retries=0)
+    with client.realtime.connect(model="gpt-realtime") as rt:
+        created = rt.recv()
+        assert (created.type, created.session.model, created.session.output_modalities) == ("session.created", "gpt-realtime", ["text"])
+        rt.session.update(session={"type": "realtime", "tools": [{"type": "function", **RESPONSES_TOOLS[0]}]})
+        assert [t.name for t in until(rt, "session.updated")[-1].session.tools] == ["get_weather"]
+        rt.conversation.item.create(item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": "What's the weather in Paris?"}]})
+        rt.response.create()
+        first = until(rt, "response.done")
+        assert [e.type for e in first] == [
+            "conversation.item.added", "conversation.item.done", "response.created", "response.output_item.added",
+            "conversation.item.added", "response.function_call_arguments.delta", "response.function_call_arguments.done",
+            "response.output_item.done", "conversation.item.done", "response.done"]
+        call = first[-1].response.output[0]
+        assert (call.type, call.call_id, call.name, json.loads(call.arguments), first[-1].response.status) == (
+            "function_call", "call_1", "get_weather", {"city": "Paris"}, "completed")
+        rt.conversation.item.create(item={"type": "function_call_output", "call_id": call.call_id, "output": "22C"})
+        rt.response.create()
+        second = until(rt, "response.done")
+    assert [e.type for e in second] == [
+        "conversation.item.added", "conversation.item.done", "response.created", "response.output_item.added",
+        "conversation.item.added", "response.content_part.added", *["response.output_text.delta"] * 5,
+        "response.output_text.done", "response.content_part.done", "response.output_item.done", "conversation.item.done",
+        "response.done"]
+    assert [e.delta for e in second if e.type == "response.output_text.delta"] == DELTAS
+    message = second[-1].response.output[0]
+    assert (message.type, message.role, [c.text for c in message.content]) == ("message", "assistant", ["It is sunny in Paris."])
+    journal = mockllm.journal()
+    assert outcomes(mockllm) == ["openai realtime ask-tool response", "openai realtime answer response"]
+    assert [(e["request"]["method"], e["request"]["path"], e["canonical"]["model"]) for e in journal] == [("WS", "/v1/realtime", "gpt-realtime")] * 2
+    mockllm.verify()
