@@ -27,6 +27,19 @@ def prefix(mockllm: MockLLM) -> str:
     return mockllm.base_url("anthropic")
 
 
+def anthropic_tool_loop(client: Any, model: str) -> Any:
+    """WEATHER through an Anthropic-shaped client: the tool call (create), then the answer (stream); the final message."""
+    messages: List[Any] = [{"role": "user", "content": "What's the weather in Paris?"}]
+    first = client.messages.create(model=model, max_tokens=1024, messages=messages, tools=ANTHROPIC_TOOLS)
+    use = first.content[0]
+    assert (first.stop_reason, use.type, use.id, use.name, use.input) == ("tool_use", "tool_use", "call_1", "get_weather", {"city": "Paris"})
+    messages += [{"role": "assistant", "content": [use.model_dump()]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "22C"}]}]
+    with client.messages.stream(model=model, max_tokens=1024, messages=messages, tools=ANTHROPIC_TOOLS) as stream:
+        assert list(stream.text_stream) == ["It", " is", " sunny", " in", " Paris."]
+        return stream.get_final_message()
+
+
 def outcomes(mockllm: MockLLM) -> List[str]:
     return [f'{e["provider"]} {e["endpoint"]} {e["step"]} {e["outcome"]}' for e in mockllm.journal()]
 
@@ -94,15 +107,7 @@ def test_anthropic_bedrock_create_and_stream(mockllm: MockLLM) -> None:
     mockllm.upload(WEATHER)
     client = anthropic.AnthropicBedrock(base_url=prefix(mockllm), aws_access_key="AKIDEXAMPLE", aws_secret_key="secret",
                                         aws_region="us-east-1", max_retries=0)
-    messages: List[Any] = [{"role": "user", "content": "What's the weather in Paris?"}]
-    first = client.messages.create(model=BEDROCK_MODEL, max_tokens=1024, messages=messages, tools=ANTHROPIC_TOOLS)
-    use = first.content[0]
-    assert (first.stop_reason, use.type, use.id, use.name, use.input) == ("tool_use", "tool_use", "call_1", "get_weather", {"city": "Paris"})
-    messages += [{"role": "assistant", "content": [use.model_dump()]},
-                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "22C"}]}]
-    with client.messages.stream(model=BEDROCK_MODEL, max_tokens=1024, messages=messages, tools=ANTHROPIC_TOOLS) as stream:
-        assert list(stream.text_stream) == ["It", " is", " sunny", " in", " Paris."]
-        final = stream.get_final_message()
+    final = anthropic_tool_loop(client, BEDROCK_MODEL)
     assert (final.stop_reason, [b.text for b in final.content]) == ("end_turn", ["It is sunny in Paris."])
     journal = mockllm.journal()
     assert outcomes(mockllm) == ["bedrock messages ask-tool response", "bedrock messages answer response"]
@@ -120,14 +125,8 @@ def test_anthropic_vertex_create_and_stream(mockllm: MockLLM) -> None:
     mockllm.upload(WEATHER)
     client = anthropic.AnthropicVertex(base_url=f"{prefix(mockllm)}/v1", region="us-east5", project_id="my-project",
                                        access_token="fake-token", max_retries=0)
-    messages: List[Any] = [{"role": "user", "content": "What's the weather in Paris?"}]
-    first = client.messages.create(model="claude-opus-4-6", max_tokens=1024, messages=messages, tools=ANTHROPIC_TOOLS)
-    use = first.content[0]
-    assert (first.stop_reason, use.id, use.name, use.input) == ("tool_use", "call_1", "get_weather", {"city": "Paris"})
-    messages += [{"role": "assistant", "content": [use.model_dump()]},
-                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "22C"}]}]
-    with client.messages.stream(model="claude-opus-4-6", max_tokens=1024, messages=messages, tools=ANTHROPIC_TOOLS) as stream:
-        assert list(stream.text_stream) == ["It", " is", " sunny", " in", " Paris."]
+    final = anthropic_tool_loop(client, "claude-opus-4-6")
+    assert (final.stop_reason, [b.text for b in final.content]) == ("end_turn", ["It is sunny in Paris."])
     journal = mockllm.journal()
     assert outcomes(mockllm) == ["vertex messages ask-tool response", "vertex messages answer response"]
     assert [e["request"]["path"].split(f"/{mockllm.session}", 1)[-1] for e in journal] == [
