@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Python suite (python/tests): installs pytest-mockllm from ./python into a fresh venv, without network,
-# and runs pytest against this repo's mockllm, built from the current source.
+# Runs the Python suite (python/tests): installs pytest-mockllm from ./python into a cached venv, without network,
+# plus the official clients when pip can reach them, and runs pytest against this repo's mockllm, built from the source.
 # Usage: scripts/test-python.sh [pytest args...]     (PYTHON=python3.12 picks the interpreter)
 set -euo pipefail
 
@@ -25,19 +25,11 @@ if [[ ! -f "$stamp" ]] || [[ -n "$(find "$root/src" "$root/bin" "$root/package-l
   touch "$stamp"
 fi
 
-# A fresh venv over the system site-packages (pytest comes from there), pytest-mockllm installed from ./python
-# with no index and no build dependency: python/_build is a standard-library build backend.
-venv="$cache/venv"
-rm -rf "$venv"
-"$python" -m venv --system-site-packages --without-pip "$venv"
-if ! "$venv/bin/python" -m pip --version > /dev/null 2>&1; then
-  rm -rf "$venv"
-  "$python" -m venv --system-site-packages "$venv" || fail "cannot make a venv with pip (apt-get install python3-venv python3-pip)"
-fi
-"$venv/bin/python" -m pip install --quiet --no-index --no-deps --no-build-isolation --disable-pip-version-check "$root/python"
+# The venv, with pytest-mockllm and (when pip can reach them) the official clients.
+venv_python="$(PYTHON="$python" bash "$root/scripts/python-venv.sh")"
 
 export MOCKLLM_BIN="$(printf '%q %q' "$(command -v node)" "$cache/bin/mockllm.js")"
 export PYTHONDONTWRITEBYTECODE=1
 unset MOCKLLM_URL MOCKLLM_ADMIN_TOKEN # the suite starts its own mock
 cd "$root"
-exec "$venv/bin/python" -m pytest -p no:cacheprovider -p no:benchmark -q -rs "$@" python/tests
+exec "$venv_python" -m pytest -p no:cacheprovider -p no:benchmark -q -rs "$@" python/tests

@@ -1,6 +1,6 @@
-"""The same loops through the official Python clients. Each test runs when its package is importable and is skipped
-with the reason otherwise (this repo's CI has no PyPI, so there they are proven by the wire tests beside this file,
-which send what these clients send)."""
+"""The same loops through the official Python clients. scripts/test-python.sh installs them (requirements-official.txt)
+when pip can reach a package index or a mirror; each test runs when its package is importable and is skipped with the
+reason otherwise (then the wire tests beside this file, which send what these clients send, still hold)."""
 
 import json
 
@@ -50,12 +50,12 @@ def test_anthropic_tool_loop_and_stream(mockllm: MockLLM) -> None:
     client = anthropic.Anthropic(base_url=mockllm.base_url("anthropic"), api_key="sk-ant-test", max_retries=2)
     tools = [{"name": "get_weather", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
     messages = [{"role": "user", "content": "What's the weather in Paris?"}]
-    first = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=messages, tools=tools)
+    first = client.messages.create(model="claude-opus-4-6", max_tokens=1024, messages=messages, tools=tools)
     use = first.content[0]
     assert (first.stop_reason, use.type, use.name, use.input) == ("tool_use", "tool_use", "get_weather", {"city": "Paris"})
     messages += [{"role": "assistant", "content": [use.model_dump()]},
                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id, "content": "22C"}]}]
-    with client.messages.stream(model="claude-sonnet-4-5", max_tokens=1024, messages=messages, tools=tools) as stream:
+    with client.messages.stream(model="claude-opus-4-6", max_tokens=1024, messages=messages, tools=tools) as stream:
         assert list(stream.text_stream) == ["It", " is", " sunny", " in", " Paris."]
     mockllm.verify()
 

@@ -1,8 +1,8 @@
 /**
  * The official Python MCP client (`mcp` on PyPI, 2.3: handshake versions and the stateless 2026-07-28 revision)
- * against the bundled mcp-weather scenario, on both runtimes. Runs
- * with the Python named by MCP_PYTHON (default `python3`) when it can `import mcp`; skipped with a message otherwise
- * (e.g. `python3 -m venv /tmp/mcp && /tmp/mcp/bin/pip install mcp`, then MCP_PYTHON=/tmp/mcp/bin/python).
+ * against the bundled mcp-weather scenario, on both runtimes. Runs with the Python named by MCP_PYTHON, else the
+ * Python suite's cached venv (scripts/python-venv.sh makes it, installing `mcp` when pip can reach it), when that
+ * Python can `import mcp`; skipped with a message otherwise.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,16 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
-const PYTHON = process.env.MCP_PYTHON ?? "python3";
+const PYTHON =
+  process.env.MCP_PYTHON ??
+  (() => {
+    try {
+      const venv = fileURLToPath(new URL("../../scripts/python-venv.sh", import.meta.url));
+      return execFileSync("bash", [venv], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 180_000 }).trim();
+    } catch {
+      return "python3";
+    }
+  })();
 const SCRIPT = fileURLToPath(new URL("./python/mcp_client.py", import.meta.url));
 const have = (() => {
   try {
@@ -20,7 +29,7 @@ const have = (() => {
     return false;
   }
 })();
-if (!have) console.warn(`mcp-python test skipped: ${PYTHON} cannot import mcp (set MCP_PYTHON to a Python with the mcp package)`);
+if (!have) console.warn(`mcp-python test skipped: ${PYTHON} cannot import mcp (set MCP_PYTHON to a Python with the mcp package; see scripts/python-venv.sh)`);
 
 let h: Harness;
 beforeAll(async () => {
