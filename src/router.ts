@@ -37,9 +37,21 @@ const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
 function isRoutePath(path: string): boolean {
   if (ALL_PATHS.has(path)) return true;
-  for (const below of BELOW_PATHS) if (path.startsWith(below)) return true;
-  return surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
+  let known = routePathCache.get(path);
+  if (known === undefined) {
+    known = BELOW_PATHS.some((below) => path.startsWith(below)) || surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
+    if (routePathCache.size >= ROUTE_PATH_CACHE_SIZE) routePathCache.clear();
+    routePathCache.set(path, known);
+  }
+  return known;
 }
+
+/**
+ * isRoutePath's answers for paths not in ALL_PATHS (a fixed function of the path): every request under a session
+ * prefix asks it, and the same few paths come back (`/{session}/v1/chat/completions`). Bounded: cleared when full.
+ */
+const routePathCache = new Map<string, boolean>();
+const ROUTE_PATH_CACHE_SIZE = 1024;
 
 /**
  * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names

@@ -11,6 +11,13 @@ import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import type { McpCanonicalView } from "./mcp";
 
+/** `new Date(ms).toISOString()`, remembered for the last millisecond asked (requests arriving together share it). */
+let lastIso = { ms: Number.NaN, iso: "" };
+function isoAt(ms: number): string {
+  if (ms !== lastIso.ms) lastIso = { ms, iso: new Date(ms).toISOString() };
+  return lastIso.iso;
+}
+
 /** Most journal entries kept per session; older ones are dropped. */
 export const JOURNAL_LIMIT = 1000;
 /** Most names an index object (`__index/…`) keeps; the least recently noted are dropped. */
@@ -178,7 +185,7 @@ export class SessionCore {
     if (consume !== undefined) this.storage.markUsed(consume);
     const seq = this.storage.append(
       {
-        at: new Date(now).toISOString(),
+        at: isoAt(now),
         provider: input.request.provider,
         endpoint: input.request.endpoint,
         stream: input.request.stream,
