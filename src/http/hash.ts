@@ -40,3 +40,22 @@ export function stableHex(seed: string, length: number): string {
 }
 
 const HEX = "0123456789abcdef";
+
+/** Bytes as lowercase hex. */
+export function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
+/** SHA-256 of a string's UTF-8 bytes, as hex (64 characters). */
+export async function sha256Hex(s: string): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s))));
+}
+
+/** Equal strings, compared in time that depends only on their lengths (SHA-256 hex: always 64). */
+export function sameHash(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length && i < b.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

@@ -4,6 +4,7 @@
  */
 import type { Runtime } from "../runtime/types";
 import { MAX_BODY_BYTES } from "../http/body";
+import { sameHash, sha256Hex } from "../http/hash";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import type { DocumentIssue } from "../scenario/document";
 
@@ -18,26 +19,13 @@ export function adminError(status: number, message: string, issues?: DocumentIss
   return json({ error: { message, ...(issues ? { issues } : {}) } }, status);
 }
 
-async function sha256(s: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
-}
-
-/** Equal bytes, compared in constant time. */
-function sameBytes(a: ArrayBuffer, b: ArrayBuffer): boolean {
-  const x = new Uint8Array(a);
-  const y = new Uint8Array(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < x.length && i < y.length; i++) diff |= x[i]! ^ y[i]!;
-  return diff === 0;
-}
-
 /** Bearer token check in constant time (both sides hashed first, so lengths leak nothing). */
 export async function checkAdminAuth(request: Request, rt: Runtime): Promise<Response | undefined> {
   if (!rt.vars.ADMIN_TOKEN) return adminError(503, "admin disabled");
   const m = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization")?.trim() ?? "");
-  const given = await sha256(m?.[1]?.trim() ?? "");
-  const want = await sha256(rt.vars.ADMIN_TOKEN);
-  if (!sameBytes(given, want)) return adminError(401, "unauthorized");
+  const given = await sha256Hex(m?.[1]?.trim() ?? "");
+  const want = await sha256Hex(rt.vars.ADMIN_TOKEN);
+  if (!sameHash(given, want)) return adminError(401, "unauthorized");
   return undefined;
 }
 

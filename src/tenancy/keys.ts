@@ -3,6 +3,8 @@
  * secret (48 hex) is shown once, at creation. Only SHA-256 of the whole key is stored, compared in constant time.
  */
 
+import { hex, sameHash, sha256Hex } from "../http/hash";
+
 export const SCOPES = ["admin", "read", "run"] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -18,12 +20,6 @@ export function keyIdOf(key: string): string | undefined {
   return KEY_PATTERN.exec(key)?.[1];
 }
 
-function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
-  return out;
-}
-
 function randomHex(bytes: number): string {
   return hex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
@@ -34,17 +30,13 @@ export function mintKey(): { id: string; key: string } {
   return { id, key: `mk_${id}_${randomHex(24)}` };
 }
 
-/** SHA-256 of the key, hex. */
-export async function hashKey(key: string): Promise<string> {
-  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))));
+/** SHA-256 of the key, hex: all that is stored of it. */
+export function hashKey(key: string): Promise<string> {
+  return sha256Hex(key);
 }
 
-/** Equal strings, compared in time that depends only on their lengths (hashes: always 64). */
-export function sameHash(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length && i < b.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
+/** Key hashes compare in constant time (src/http/hash.ts), as the admin token does. */
+export { sameHash };
 
 /** Compared against when a key's id is unknown, so an unknown id costs what a wrong secret costs. */
 export const NO_HASH = "0".repeat(64);
