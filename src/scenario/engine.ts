@@ -4,7 +4,7 @@
  */
 import { answeredModel } from "../canonical/models";
 import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/request";
-import type { JournalOutcome, Outcome, Reply, ReplyReasoning } from "../canonical/outcome";
+import type { JournalOutcome, Outcome, Reply, ReplyReasoning, ReplyToolCall } from "../canonical/outcome";
 import { limitReply } from "../canonical/limit";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
@@ -163,6 +163,11 @@ function resolveReasoning(r: ScenarioResponse["reasoning"]): ReplyReasoning[] {
   );
 }
 
+function resolveToolCall(c: NonNullable<ScenarioResponse["toolCalls"]>[number]): ReplyToolCall {
+  const args = typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {});
+  return c.id !== undefined ? { id: c.id, name: c.name, arguments: args } : { name: c.name, arguments: args };
+}
+
 /** Applies every default to a step's response. */
 export function resolveReply(
   scenario: Scenario | undefined,
@@ -172,41 +177,42 @@ export function resolveReply(
 ): Reply {
   const r: ScenarioResponse = step?.respond ?? {};
   const d = scenario?.defaults ?? {};
-  const usage = { ...d.usage, ...r.usage };
-  const stream = { ...d.stream, ...r.stream };
-  const toolCalls = (r.toolCalls ?? []).map((c) => ({
-    ...(c.id !== undefined ? { id: c.id } : {}),
-    name: c.name,
-    arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
-  }));
+  // Built by assignment, not with conditional spreads: this runs on every scripted turn, and an object literal with
+  // spreads makes V8 add each later property through the runtime (a new hidden-class transition per call).
+  const usage = d.usage === undefined ? r.usage : r.usage === undefined ? d.usage : { ...d.usage, ...r.usage };
+  const stream = d.stream === undefined ? r.stream : r.stream === undefined ? d.stream : { ...d.stream, ...r.stream };
+  const toolCalls: ReplyToolCall[] = r.toolCalls === undefined ? [] : r.toolCalls.map(resolveToolCall);
   const text = r.text ?? (toolCalls.length === 0 && r.refusal === undefined ? "" : undefined);
-  return {
-    ...(text !== undefined ? { text } : {}),
-    reasoning: resolveReasoning(r.reasoning),
-    reasoningField: r.reasoningField ?? "reasoning_content",
-    toolCalls,
-    ...(r.refusal !== undefined ? { refusal: r.refusal } : {}),
-    finishReason: r.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
-    usage: {
-      inputTokens: usage.inputTokens ?? DEFAULT_USAGE.inputTokens,
-      outputTokens: usage.outputTokens ?? DEFAULT_USAGE.outputTokens,
-      cacheReadTokens: usage.cacheReadTokens ?? 0,
-      cacheWriteTokens: usage.cacheWriteTokens ?? 0,
-      reasoningTokens: usage.reasoningTokens ?? 0,
-    },
-    model: r.model ?? answeredModel(req.provider, req.model),
-    latencyMs: r.latencyMs ?? d.latencyMs ?? 0,
-    pacing: {
-      ttftMs: stream.ttftMs ?? 0,
-      tokensPerSecond: stream.tokensPerSecond ?? 0,
-      chunkDelayMs: stream.chunkDelayMs ?? 0,
-      chunkWords: stream.chunkWords ?? 1,
-      jitterMs: stream.jitterMs ?? 0,
-      seed: stream.seed ?? 0,
-    },
-    headers: r.headers ?? {},
-    idSeed,
-    ...(r.embeddings !== undefined ? { embeddings: r.embeddings } : {}),
-    ...(r.frames !== undefined ? { frames: r.frames, timing: r.timing ?? "none" } : {}),
+  const out = {} as Reply;
+  if (text !== undefined) out.text = text;
+  out.reasoning = resolveReasoning(r.reasoning);
+  out.reasoningField = r.reasoningField ?? "reasoning_content";
+  out.toolCalls = toolCalls;
+  if (r.refusal !== undefined) out.refusal = r.refusal;
+  out.finishReason = r.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
+  out.usage = {
+    inputTokens: usage?.inputTokens ?? DEFAULT_USAGE.inputTokens,
+    outputTokens: usage?.outputTokens ?? DEFAULT_USAGE.outputTokens,
+    cacheReadTokens: usage?.cacheReadTokens ?? 0,
+    cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+    reasoningTokens: usage?.reasoningTokens ?? 0,
   };
+  out.model = r.model ?? answeredModel(req.provider, req.model);
+  out.latencyMs = r.latencyMs ?? d.latencyMs ?? 0;
+  out.pacing = {
+    ttftMs: stream?.ttftMs ?? 0,
+    tokensPerSecond: stream?.tokensPerSecond ?? 0,
+    chunkDelayMs: stream?.chunkDelayMs ?? 0,
+    chunkWords: stream?.chunkWords ?? 1,
+    jitterMs: stream?.jitterMs ?? 0,
+    seed: stream?.seed ?? 0,
+  };
+  out.headers = r.headers ?? {};
+  out.idSeed = idSeed;
+  if (r.embeddings !== undefined) out.embeddings = r.embeddings;
+  if (r.frames !== undefined) {
+    out.frames = r.frames;
+    out.timing = r.timing ?? "none";
+  }
+  return out;
 }

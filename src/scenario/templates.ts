@@ -132,27 +132,22 @@ export function expandStrings<T>(value: T, values: TemplateValues, where: Where 
  */
 export function expandResponse(r: ScenarioResponse, values: TemplateValues): ScenarioResponse {
   const str = (s: string) => expandString(s, values);
-  return {
-    ...r,
-    ...(r.text !== undefined ? { text: str(r.text) } : {}),
-    ...(r.refusal !== undefined ? { refusal: str(r.refusal) } : {}),
-    ...(r.reasoning !== undefined
-      ? {
-          reasoning:
-            typeof r.reasoning === "string" ? str(r.reasoning) : r.reasoning.map((b) => ("text" in b ? { ...b, text: str(b.text) } : b)),
-        }
-      : {}),
-    ...(r.toolCalls !== undefined
-      ? {
-          toolCalls: r.toolCalls.map((c) =>
-            c.arguments === undefined
-              ? c
-              : { ...c, arguments: typeof c.arguments === "string" ? str(c.arguments) : (expandJson(c.arguments, values) as Record<string, unknown>) },
-          ),
-        }
-      : {}),
-    ...(r.headers !== undefined ? { headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, str(v)])) } : {}),
-  };
+  // A copy with the templated fields replaced (assigned, not spread into a literal: this runs on every scripted turn).
+  const out = { ...r };
+  if (r.text !== undefined) out.text = str(r.text);
+  if (r.refusal !== undefined) out.refusal = str(r.refusal);
+  if (r.reasoning !== undefined) {
+    out.reasoning = typeof r.reasoning === "string" ? str(r.reasoning) : r.reasoning.map((b) => ("text" in b ? { ...b, text: str(b.text) } : b));
+  }
+  if (r.toolCalls !== undefined) {
+    out.toolCalls = r.toolCalls.map((c) =>
+      c.arguments === undefined
+        ? c
+        : { ...c, arguments: typeof c.arguments === "string" ? str(c.arguments) : (expandJson(c.arguments, values) as Record<string, unknown>) },
+    );
+  }
+  if (r.headers !== undefined) out.headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, str(v)]));
+  return out;
 }
 
 /** Every string of a response templates apply to, with its path below the response. */
