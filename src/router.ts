@@ -14,7 +14,7 @@ import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
 import { prefixNameError } from "./routes/names";
 import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./routes/provider";
-import { errorResponse, surfaceRequestId, type Exec } from "./routes/render";
+import { errorResponse, RequestExec, surfaceRequestId } from "./routes/render";
 import type { Prefix } from "./routes/select";
 import { makeRequestId } from "./http/ids";
 import { safeDecode } from "./http/url";
@@ -163,13 +163,7 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
 async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const url = new URL(request.url);
   const { prefix, path, root } = splitPrefix(url.pathname);
-  const exec: Exec = {
-    waitUntil: (p) => ctx.waitUntil(p),
-    signal: request.signal,
-    arrivedAt: Date.now(),
-    ...(ctx.breakConnection ? { breakConnection: () => ctx.breakConnection!() } : {}),
-    ...(ctx.directStream ? { directStream: (plan) => ctx.directStream!(plan) } : {}),
-  };
+  const exec = new RequestExec(request, ctx, Date.now());
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
 

@@ -124,7 +124,8 @@ export interface PacedStreamOptions {
   end: StreamEnd;
   /** Epoch ms the schedule counts from; default: when the stream is created. */
   startAt?: number;
-  signal?: AbortSignal;
+  /** Stops the writer when the client goes away. A function, read only when a web stream's writer runs. */
+  signal?: AbortSignal | (() => AbortSignal | undefined);
   /** Keeps the writer alive after the handler returns (`ctx.waitUntil`). */
   waitUntil: (p: Promise<unknown>) => void;
   /** Breaks the connection for a scripted break, where the runtime offers it (else the body errors). */
@@ -177,13 +178,14 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
   // A readable high-water mark of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
+  const signal = typeof opts.signal === "function" ? opts.signal() : opts.signal;
   const run = async () => {
     const start = opts.startAt ?? Date.now();
     try {
       for (let i = 0; i < opts.events.length; i++) {
         const wait = (due[i] ?? 0) - (Date.now() - start);
-        if (wait > 0) await sleep(wait, opts.signal);
-        if (opts.signal?.aborted) throw new Error("client disconnected");
+        if (wait > 0) await sleep(wait, signal);
+        if (signal?.aborted) throw new Error("client disconnected");
         await writer.write(toBytes(encode(opts.events[i]!)));
       }
       if (opts.end.kind === "break") {

@@ -4,9 +4,10 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { makeRequestId } from "../http/ids";
-import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedPlan, type StreamEnd } from "../http/sse";
+import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedPlan, type PacedStreamOptions, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
+import type { RequestContext } from "../runtime/types";
 import { framesResponse } from "./frames";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
@@ -19,6 +20,41 @@ export interface Exec {
   arrivedAt?: number;
   /** See RequestContext.directStream. */
   directStream?: (plan: PacedPlan) => void;
+}
+
+/**
+ * An HTTP request's Exec. Its abort signal is made only when something waits on it (a delay, a web stream, a paced
+ * writer): the adapter creates an AbortController the first time `request.signal` is read, which a JSON turn
+ * answered at once never needs.
+ */
+export class RequestExec implements Exec {
+  readonly waitUntil: (p: Promise<unknown>) => void;
+  readonly breakConnection?: () => void;
+  readonly directStream?: (plan: PacedPlan) => void;
+
+  constructor(
+    private readonly request: Request,
+    private readonly ctx: RequestContext,
+    readonly arrivedAt: number,
+  ) {
+    this.waitUntil = (p) => ctx.waitUntil(p);
+    if (ctx.breakConnection) this.breakConnection = () => ctx.breakConnection!();
+    if (ctx.directStream) this.directStream = (plan) => ctx.directStream!(plan);
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** The same request's Exec with its schedule counting from `arrivedAt`. */
+  at(arrivedAt: number): RequestExec {
+    return new RequestExec(this.request, this.ctx, arrivedAt);
+  }
+}
+
+/** `exec` with its schedule counting from `arrivedAt` (a RequestExec keeps its signal lazy). */
+function execAt(exec: Exec, arrivedAt: number): Exec {
+  return exec instanceof RequestExec ? exec.at(arrivedAt) : { ...exec, arrivedAt };
 }
 
 /** Default failure timeout: the official SDKs' own default request timeout. */
@@ -102,17 +138,11 @@ function streamResponse<W>(
   extra: Record<string, string>,
 ): Response {
   const format = surface.streamFormat ?? "sse";
-  const body = pacedStream({
-    events,
-    format,
-    pacing: reply.pacing,
-    end,
-    waitUntil: exec.waitUntil,
-    ...(exec.arrivedAt !== undefined ? { startAt: exec.arrivedAt } : {}),
-    ...(exec.signal ? { signal: exec.signal } : {}),
-    ...(exec.breakConnection ? { breakConnection: exec.breakConnection } : {}),
-    ...(exec.directStream ? { direct: exec.directStream } : {}),
-  });
+  const opts: PacedStreamOptions = { events, format, pacing: reply.pacing, end, waitUntil: exec.waitUntil, signal: () => exec.signal };
+  if (exec.arrivedAt !== undefined) opts.startAt = exec.arrivedAt;
+  if (exec.breakConnection) opts.breakConnection = exec.breakConnection;
+  if (exec.directStream) opts.direct = exec.directStream;
+  const body = pacedStream(opts);
   return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
 }
 
@@ -172,7 +202,7 @@ function failureResponse<W>(
     }
     case "timeout":
       return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() =>
-        replyResponse(surface, reply, ctx, { ...exec, arrivedAt: Date.now() }, { ...extra, ...failure.headers }),
+        replyResponse(surface, reply, ctx, execAt(exec, Date.now()), { ...extra, ...failure.headers }),
       );
     case "network_error": {
       if (ctx.request.stream) {
@@ -238,8 +268,9 @@ export async function renderOutcome<W>(
   if (outcome.kind === "reply" && outcome.reply.frames) return framesResponse({ ...outcome.reply, frames: outcome.reply.frames }, exec, extra);
   // Headers are due `latencyMs` after arrival; the stream's schedule (ttftMs, …) counts from then.
   const headersAt = (exec.arrivedAt ?? Date.now()) + outcome.reply.latencyMs;
-  await sleep(headersAt - Date.now(), exec.signal);
-  const paced = { ...exec, arrivedAt: headersAt };
+  const wait = headersAt - Date.now();
+  if (wait > 0) await sleep(wait, exec.signal);
+  const paced = execAt(exec, headersAt);
   if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, paced, extra);
   return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra);
 }
