@@ -16,3 +16,35 @@ export function headerRecord(headers: Headers): Record<string, string> {
   }
   return out;
 }
+
+const isHttpSpace = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
+
+function trimHttpSpace(v: string): string {
+  if (v === "" || (!isHttpSpace(v.charCodeAt(0)) && !isHttpSpace(v.charCodeAt(v.length - 1)))) return v;
+  let a = 0;
+  let b = v.length;
+  while (a < b && isHttpSpace(v.charCodeAt(a))) a++;
+  while (b > a && isHttpSpace(v.charCodeAt(b - 1))) b--;
+  return v.slice(a, b);
+}
+
+/**
+ * Gives `headers` its record straight from the raw list a server parsed (Node's `rawHeaders`: name, value, name, …),
+ * so no Headers object is materialised for it: the same record iterating one gives — lower-case names in sorted
+ * order, values trimmed, repeated names joined with ", " (cookies with "; "), HTTP/2 pseudo-headers left out.
+ * @example primeHeaderRecord(request.headers, incoming.rawHeaders)
+ */
+export function primeHeaderRecord(headers: Headers, raw: readonly string[]): void {
+  const joined = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.charCodeAt(0) === 58 /* ":" */) continue;
+    const k = name.toLowerCase();
+    const v = trimHttpSpace(raw[i + 1]!);
+    const before = joined.get(k);
+    joined.set(k, before === undefined || k === "set-cookie" ? v : `${before}${k === "cookie" ? "; " : ", "}${v}`);
+  }
+  const out: Record<string, string> = {};
+  for (const k of [...joined.keys()].sort()) out[k] = joined.get(k)!;
+  records.set(headers, out);
+}

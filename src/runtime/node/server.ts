@@ -11,6 +11,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
 import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
+import { primeHeaderRecord } from "../../http/headers";
 import { internalError } from "../../routes/internal";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
@@ -151,6 +152,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const listener = getRequestListener(
     async (request, { incoming, outgoing }) => {
       let res: Response;
+      // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
+      primeHeaderRecord(request.headers, incoming.rawHeaders);
       try {
         // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
         const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(h2.NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());

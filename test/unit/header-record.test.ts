@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { headerRecord, primeHeaderRecord } from "../../src/http/headers";
+
+/** The record iterating a real Headers object gives for the same raw list (what every path without a raw list uses). */
+function viaHeaders(raw: string[]): Record<string, string> {
+  const h = new Headers();
+  for (let i = 0; i < raw.length; i += 2) if (!raw[i]!.startsWith(":")) h.append(raw[i]!, raw[i + 1]!);
+  return headerRecord(h);
+}
+
+function viaRaw(raw: string[]): Record<string, string> {
+  const h = new Headers();
+  primeHeaderRecord(h, raw);
+  return headerRecord(h);
+}
+
+describe("header record from a raw header list", () => {
+  const lists: Record<string, string[]> = {
+    "an SDK's request": ["Host", "127.0.0.1:8787", "Content-Type", "application/json", "Authorization", "Bearer sk-1", "X-Stainless-Lang", "js", "Accept", "*/*", "Content-Length", "52"],
+    "repeated names": ["Accept", "text/plain", "X-Tag", "a", "accept", "application/json", "x-tag", "b"],
+    cookies: ["Cookie", "a=1", "cookie", "b=2", "User-Agent", "t"],
+    "values with surrounding space": ["X-A", "  padded\t", "X-B", "", "X-C", " "],
+    "HTTP/2 pseudo-headers": [":method", "POST", ":path", "/v1/messages", ":authority", "localhost", "x-api-key", "k", "anthropic-version", "2023-06-01"],
+  };
+  for (const [name, raw] of Object.entries(lists)) {
+    it(`gives what iterating Headers gives: ${name}`, () => {
+      const got = viaRaw(raw);
+      expect(got).toEqual(viaHeaders(raw));
+      expect(Object.keys(got)).toEqual(Object.keys(viaHeaders(raw))); // same (sorted) order
+    });
+  }
+
+  it("joins and sorts exactly", () => {
+    expect(viaRaw(["X-Tag", "a", "Accept", "x", "x-tag", " b ", "Cookie", "c=1", "COOKIE", "d=2"])).toEqual({
+      accept: "x",
+      cookie: "c=1; d=2",
+      "x-tag": "a, b",
+    });
+    expect(Object.keys(viaRaw(["b", "1", "a", "2", "c", "3"]))).toEqual(["a", "b", "c"]);
+  });
+});
