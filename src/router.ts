@@ -58,22 +58,29 @@ const ROUTE_PATH_CACHE_SIZE = 1024;
  * (`v1`, `v1beta`, `api`) and known route paths are never taken for a session.
  */
 export function splitPrefix(pathname: string): { prefix: Prefix; path: string; root: boolean } {
+  // Most paths have no prefix: their first segment is not "s" (and no empty segment comes before it).
+  if (pathname.charCodeAt(1) !== 115 /* s */ && pathname.charCodeAt(1) !== 47 /* / */) return { prefix: {}, path: pathname, root: false };
+  // A prefixed path without empty segments (the usual `/s/{scenario}/{session}/v1/…`) is cut without splitting it.
+  if (pathname.startsWith("/s/") && !pathname.includes("//") && !pathname.endsWith("/")) {
+    const end = pathname.indexOf("/", 3);
+    const scenario = safeDecode(end < 0 ? pathname.slice(3) : pathname.slice(3, end));
+    if (end < 0) return { prefix: { scenario }, path: "/", root: true };
+    return afterScenario(scenario, pathname.slice(end));
+  }
   const segs = pathname.split("/").filter((s) => s !== "");
   if (segs[0] !== "s" || segs.length < 2) return { prefix: {}, path: pathname, root: false };
-  const scenario = safeDecode(segs[1]!);
   const rest = segs.slice(2);
-  const restPath = `/${rest.join("/")}`;
-  const candidate = rest[0];
-  const takeSession =
-    candidate !== undefined &&
-    !(RESERVED_SESSIONS as readonly string[]).includes(candidate) &&
-    !isRoutePath(restPath) &&
-    restPath !== MCP_PATH;
-  if (takeSession) {
-    const path = `/${rest.slice(1).join("/")}`;
-    return { prefix: { scenario, session: safeDecode(candidate) }, path, root: rest.length === 1 };
-  }
-  return { prefix: { scenario }, path: restPath, root: rest.length === 0 };
+  if (rest.length === 0) return { prefix: { scenario: safeDecode(segs[1]!) }, path: "/", root: true };
+  return afterScenario(safeDecode(segs[1]!), `/${rest.join("/")}`);
+}
+
+/** The rest of a prefixed path (`/{session}/v1/…` or `/v1/…`, no empty segments): its session, if it starts with one. */
+function afterScenario(scenario: string, restPath: string): { prefix: Prefix; path: string; root: boolean } {
+  const cut = restPath.indexOf("/", 1);
+  const candidate = cut < 0 ? restPath.slice(1) : restPath.slice(1, cut);
+  const takeSession = !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath) && restPath !== MCP_PATH;
+  if (takeSession) return { prefix: { scenario, session: safeDecode(candidate) }, path: cut < 0 ? "/" : restPath.slice(cut), root: cut < 0 };
+  return { prefix: { scenario }, path: restPath, root: false };
 }
 
 /** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */

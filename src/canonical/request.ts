@@ -73,7 +73,9 @@ export interface CanonicalRequest {
 
 /** Number of assistant messages in the request, plus one. */
 export function turnOf(req: CanonicalRequest): number {
-  return req.messages.filter((m) => m.role === "assistant").length + 1;
+  let turn = 1;
+  for (const m of req.messages) if (m.role === "assistant") turn++;
+  return turn;
 }
 
 export function firstUserMessage(req: CanonicalRequest): string | undefined {
@@ -95,18 +97,24 @@ export function pendingToolResults(
   req: CanonicalRequest,
 ): { name?: string; toolCallId: string; content: string; isError: boolean }[] {
   let lastAssistant = -1;
-  req.messages.forEach((m, i) => {
-    if (m.role === "assistant") lastAssistant = i;
-  });
-  const names = new Map<string, string>();
-  for (const m of req.messages) {
-    if (m.role === "assistant") for (const c of m.toolCalls) names.set(c.id, c.name);
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    if (req.messages[i]!.role === "assistant") {
+      lastAssistant = i;
+      break;
+    }
   }
-  return req.messages.slice(lastAssistant + 1).flatMap((m) =>
-    m.role === "tool"
-      ? [{ name: m.name ?? names.get(m.toolCallId), toolCallId: m.toolCallId, content: m.content, isError: m.isError }]
-      : [],
-  );
+  const out: { name?: string; toolCallId: string; content: string; isError: boolean }[] = [];
+  let names: Map<string, string> | undefined;
+  for (let i = lastAssistant + 1; i < req.messages.length; i++) {
+    const m = req.messages[i]!;
+    if (m.role !== "tool") continue;
+    if (names === undefined) {
+      names = new Map();
+      for (const a of req.messages) if (a.role === "assistant") for (const c of a.toolCalls) names.set(c.id, c.name);
+    }
+    out.push({ name: m.name ?? names.get(m.toolCallId), toolCallId: m.toolCallId, content: m.content, isError: m.isError });
+  }
+  return out;
 }
 
 /** Text of every assistant message in the request, in order. */

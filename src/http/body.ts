@@ -78,9 +78,10 @@ export function isJsonContentType(type: string | null): boolean {
  * @example const body = await readJsonBody(request); if (!body.ok) return render(body.error);
  */
 export async function readJsonBody(request: Request, opts: { anyContentType?: boolean } = {}): Promise<BodyResult> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES) return tooLarge();
-  const type = request.headers.get("content-type");
+  const headers = headerRecord(request.headers); // every parser reads it next: one lookup table for the three below
+  const declared = headers["content-length"];
+  if (Number(declared ?? "0") > MAX_BODY_BYTES) return tooLarge();
+  const type = headers["content-type"] ?? null;
   if (opts.anyContentType !== true && !isJsonContentType(type)) {
     return {
       ok: false,
@@ -89,7 +90,7 @@ export async function readJsonBody(request: Request, opts: { anyContentType?: bo
   }
   // A declared length within the limit is read in one call (the runtime holds the body to that length; on Node this
   // is also the adapter's fast path); a body of unknown length is read chunk by chunk up to the limit.
-  const text = request.headers.has("content-length") ? await request.text() : await readLimited(request, MAX_BODY_BYTES);
+  const text = declared !== undefined ? await request.text() : await readLimited(request, MAX_BODY_BYTES);
   if (text === undefined) return tooLarge();
   if (text.trim() === "") {
     return { ok: false, error: apiError("invalid_json", "The request body is empty: send a JSON object.") };
@@ -134,8 +135,9 @@ export const KEY_ID_HEADER = "x-mockllm-key-id";
 /** Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it). */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headerRecord(headers))) {
-    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : v;
+  const record = headerRecord(headers);
+  for (const k in record) {
+    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : record[k]!;
   }
   return out;
 }

@@ -16,6 +16,7 @@ export const MAX_JSON_DEPTH = 128;
  * @example jsonDepthExceeded("[[1]]", 1) // 1
  */
 export function jsonDepthExceeded(text: string, limit = MAX_JSON_DEPTH): number {
+  if (text.length <= limit) return -1; // each level takes a character at least
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

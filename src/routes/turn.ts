@@ -125,8 +125,8 @@ export async function decideTurn<W>(
       request: parsed.request,
       wire: input.wire(),
       statuses: statusTable(surface),
-      ...(upstream !== undefined ? { record: true } : {}),
     };
+    if (upstream !== undefined) next.record = true;
     let result: NextResult | NeedsDocument;
     try {
       result = await stub.next(next);
@@ -141,13 +141,11 @@ export async function decideTurn<W>(
     await noteSession(rt.sessions, stored.name, session, result.seq);
     outcome = result.outcome;
     requestId = surfaceRequestId(surface, `${stored.name}/${session}/${result.seq}`);
-    Object.assign(headers, {
-      "x-mockllm-scenario": stored.name,
-      "x-mockllm-session": session,
-      "x-mockllm-version": result.version,
-      ...(result.step !== undefined ? { "x-mockllm-step": result.step } : {}),
-      "x-mockllm-outcome": result.journaled,
-    });
+    headers["x-mockllm-scenario"] = stored.name;
+    headers["x-mockllm-session"] = session;
+    headers["x-mockllm-version"] = result.version;
+    if (result.step !== undefined) headers["x-mockllm-step"] = result.step;
+    headers["x-mockllm-outcome"] = result.journaled;
   } else {
     outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt) }) };
     requestId = surfaceRequestId(surface, `default/${stableHash(input.bodyText)}`);
@@ -155,13 +153,9 @@ export async function decideTurn<W>(
     headers["x-mockllm-outcome"] = "default";
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
   }
-  const ctx: RenderContext<W> = {
-    wire: parsed.wire,
-    request: parsed.request,
-    requestId,
-    created,
-    ...(selection.kind === "scenario" ? { scenario: selection.stored.name } : {}),
-    session: selection.session,
-  };
+  const ctx: RenderContext<W> =
+    selection.kind === "scenario"
+      ? { wire: parsed.wire, request: parsed.request, requestId, created, scenario: selection.stored.name, session: selection.session }
+      : { wire: parsed.wire, request: parsed.request, requestId, created, session: selection.session };
   return { kind: "answer", outcome, ctx, headers };
 }

@@ -83,7 +83,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
   return {
     outcome: { kind: "reply", reply },
     journal: { step: id, outcome: "response", reasons: [] },
-    change: { attemptKey: key, ...(step.consume === false ? {} : { consume: index }) },
+    change: step.consume === false ? { attemptKey: key } : { attemptKey: key, consume: index },
   };
 }
 

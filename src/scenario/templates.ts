@@ -88,6 +88,7 @@ function asText(value: unknown): string {
  * @example expandString("Weather in {{vars.city}}", values) // "Weather in Paris"
  */
 export function expandString(text: string, values: TemplateValues, where: Where = "model"): string {
+  if (!text.includes("{{")) return text;
   return text.replace(TEMPLATE, (whole, ref: string) => {
     const found = lookup(ref, values, where);
     return found.ok ? asText(found.value) : whole;

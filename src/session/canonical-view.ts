@@ -43,35 +43,49 @@ function cut(s: string): string {
   return s.length <= CANONICAL_TEXT_LIMIT ? s : `${s.slice(0, CANONICAL_TEXT_LIMIT)}…[mockllm: truncated ${s.length - CANONICAL_TEXT_LIMIT} characters]`;
 }
 
+/** Every choice's tool calls in order (the reply's own, then its `extraChoices'`). */
+function allToolCalls(reply: Reply): Reply["toolCalls"] {
+  if (reply.extraChoices === undefined || reply.extraChoices.length === 0) return reply.toolCalls;
+  return replyChoices(reply).flatMap((c) => c.toolCalls);
+}
+
 function toolCalls(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCallIds): CanonicalToolCallView[] {
+  const calls = allToolCalls(reply);
+  if (calls.length === 0) return [];
   const ids = toolCallIds(request.provider, reply, request.endpoint);
-  return replyChoices(reply)
-    .flatMap((c) => c.toolCalls)
-    .map((call, i) => ({ id: ids[i] ?? null, name: call.name, arguments: cut(call.arguments) }));
+  return calls.map((call, i) => ({ id: ids[i] ?? null, name: call.name, arguments: cut(call.arguments) }));
+}
+
+/** The answered text: every choice's text and refusal that is not empty, joined; null when there is none. */
+function answeredText(reply: Reply): string | null {
+  let text: string | null = null;
+  const add = (t: string | undefined) => {
+    if (t !== undefined && t !== "") text = text === null ? t : `${text}\n\n${t}`;
+  };
+  add(reply.text);
+  add(reply.refusal);
+  for (const c of reply.extraChoices ?? []) {
+    add(c.text);
+    add(c.refusal);
+  }
+  return text === null ? null : cut(text);
 }
 
 /**
+ * Runs on every journaled request: plain loops, and the tool-call ids worked out only when there are calls.
  * @example canonicalView(request, { kind: "reply", reply }, wireToolCallIds).answered?.toolCalls[0]?.id // "call_…"
  */
 export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolCallIds: ToolCallIds): CanonicalView {
   const reply = outcome.kind === "reply" ? outcome.reply : undefined;
-  const choices = reply ? replyChoices(reply) : [];
-  const texts = choices.flatMap((c) => [c.text, c.refusal]).filter((t): t is string => t !== undefined && t !== "");
   const last = lastUserMessage(request);
+  const pending = pendingToolResults(request);
+  const toolResults: CanonicalView["toolResults"] = [];
+  for (const r of pending) toolResults.push({ name: r.name ?? null, toolCallId: r.toolCallId, content: cut(r.content) });
   return {
     tools: request.tools,
-    toolResults: pendingToolResults(request).map((r) => ({
-      name: r.name ?? null,
-      toolCallId: r.toolCallId,
-      content: cut(r.content),
-    })),
+    toolResults,
     lastUserMessage: last === undefined ? null : cut(last),
-    answered: reply
-      ? {
-          text: texts.length > 0 ? cut(texts.join("\n\n")) : null,
-          toolCalls: toolCalls(request, reply, toolCallIds),
-        }
-      : null,
+    answered: reply ? { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) } : null,
     model: request.model,
     stream: request.stream,
     usage: reply ? reply.usage : null,

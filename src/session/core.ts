@@ -199,13 +199,9 @@ export class SessionCore {
       },
       JOURNAL_LIMIT,
     );
-    return {
-      outcome: decision.outcome,
-      journaled: decision.journal.outcome,
-      seq,
-      version: snap.version,
-      ...(decision.journal.step !== undefined ? { step: decision.journal.step } : {}),
-    };
+    const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
+    if (decision.journal.step !== undefined) result.step = decision.journal.step;
+    return result;
   }
 
   /** Steps used, attempts and journal size; steps come from the snapshot, or `current` before first use. */
