@@ -17,7 +17,7 @@ import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./routes/provider";
 import { errorResponse, RequestExec, surfaceRequestId } from "./routes/render";
 import type { Prefix } from "./routes/select";
 import { makeRequestId } from "./http/ids";
-import { safeDecode } from "./http/url";
+import { safeDecode, urlParts } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
 import { geminiModelsRoute } from "./providers/gemini/models";
@@ -168,8 +168,8 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
 }
 
 async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  const url = new URL(request.url);
-  const { prefix, path, root } = splitPrefix(url.pathname);
+  const { pathname, search } = urlParts(request.url);
+  const { prefix, path, root } = splitPrefix(pathname);
   const exec = new RequestExec(request, ctx, Date.now());
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
@@ -184,7 +184,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (request.method !== "POST") {
       return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
     }
-    return handleProvider(surface, request, rt, exec, prefix, { path, query: url.searchParams });
+    return handleProvider(surface, request, rt, exec, prefix, { path, query: new URLSearchParams(search) });
   }
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, rt, []);
@@ -213,8 +213,8 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
   if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
-    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${url.pathname}.${doubledV1Hint(path)}` } as const;
+    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${pathname}.${doubledV1Hint(path)}` } as const;
     return providerError(request, error, errorSurfaceFor(request, path));
   }
-  return jsonResponse({ error: { message: `not found: ${request.method} ${url.pathname}` } }, 404);
+  return jsonResponse({ error: { message: `not found: ${request.method} ${pathname}` } }, 404);
 }

@@ -35,16 +35,22 @@ function trimHttpSpace(v: string): string {
  * @example primeHeaderRecord(request.headers, incoming.rawHeaders)
  */
 export function primeHeaderRecord(headers: Headers, raw: readonly string[]): void {
-  const joined = new Map<string, string>();
+  const names: string[] = [];
+  const values: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!;
     if (name.charCodeAt(0) === 58 /* ":" */) continue;
     const k = name.toLowerCase();
     const v = trimHttpSpace(raw[i + 1]!);
-    const before = joined.get(k);
-    joined.set(k, before === undefined || k === "set-cookie" ? v : `${before}${k === "cookie" ? "; " : ", "}${v}`);
+    const at = names.indexOf(k);
+    if (at < 0) {
+      names.push(k);
+      values.push(v);
+    } else if (k === "set-cookie") values[at] = v;
+    else values[at] = `${values[at]}${k === "cookie" ? "; " : ", "}${v}`;
   }
+  const sorted = names.slice().sort();
   const out: Record<string, string> = {};
-  for (const k of [...joined.keys()].sort()) out[k] = joined.get(k)!;
+  for (const k of sorted) if (k !== "__proto__") out[k] = values[names.indexOf(k)]!;
   records.set(headers, out);
 }

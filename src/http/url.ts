@@ -6,3 +6,23 @@ export function safeDecode(segment: string): string {
     return segment;
   }
 }
+
+/** Path characters a normalised URL keeps as they are (RFC 3986 pchar and "/"). */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+
+/**
+ * The pathname and search of an absolute request URL as the runtime gives it (`request.url`, already normalised):
+ * cut out of the string for the usual URL, parsed with `URL` when the path has anything unusual.
+ * @example urlParts("http://h/s/a/v1/chat/completions?x=1") // { pathname: "/s/a/v1/chat/completions", search: "?x=1" }
+ */
+export function urlParts(url: string): { pathname: string; search: string } {
+  const authority = url.indexOf("//");
+  const start = authority < 0 ? -1 : url.indexOf("/", authority + 2);
+  if (start > 0 && !url.includes("#", start)) {
+    const q = url.indexOf("?", start);
+    const pathname = q < 0 ? url.slice(start) : url.slice(start, q);
+    if (PLAIN_PATH.test(pathname) && !pathname.includes("/.")) return { pathname, search: q < 0 ? "" : url.slice(q) };
+  }
+  const parsed = new URL(url);
+  return { pathname: parsed.pathname, search: parsed.search };
+}

@@ -5,6 +5,7 @@
  * registry lookup per distinct well-formed id per window (malformed keys: none). Only resolved values are cached,
  * never a pending lookup.
  */
+import { headerRecord } from "../http/headers";
 import type { Runtime } from "../runtime/types";
 import { hashKey, isNamespaceKey, keyIdOf, NO_HASH, sameHash } from "./keys";
 import type { Caller, NamespaceRecord, StoredKey } from "./types";
@@ -65,15 +66,16 @@ export function credentialValues(request: Request, query?: URLSearchParams): str
     const t = v?.trim();
     if (t && !out.includes(t)) out.push(t);
   };
-  const auth = request.headers.get("authorization");
-  if (auth !== null) add(/^Bearer\s+(.+)$/i.exec(auth.trim())?.[1]);
-  add(request.headers.get("x-api-key"));
-  add(request.headers.get("x-goog-api-key"));
+  const headers = headerRecord(request.headers);
+  const auth = headers.authorization;
+  if (auth !== undefined) add(/^Bearer\s+(.+)$/i.exec(auth.trim())?.[1]);
+  add(headers["x-api-key"]);
+  add(headers["x-goog-api-key"]);
   if (query) add(query.get("key"));
   else if (request.url.includes("key=")) add(new URL(request.url).searchParams.get("key"));
   // Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients send the key as a subprotocol.
-  const protocols = request.headers.get("sec-websocket-protocol");
-  if (protocols !== null) {
+  const protocols = headers["sec-websocket-protocol"];
+  if (protocols !== undefined) {
     for (const p of protocols.split(",")) if (p.trim().startsWith(WS_KEY_PROTOCOL)) add(p.trim().slice(WS_KEY_PROTOCOL.length));
   }
   return out;
