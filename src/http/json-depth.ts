@@ -16,7 +16,7 @@ export const MAX_JSON_DEPTH = 128;
  * @example jsonDepthExceeded("[[1]]", 1) // 1
  */
 export function jsonDepthExceeded(text: string, limit = MAX_JSON_DEPTH): number {
-  if (text.length <= limit) return -1; // each level takes a character at least
+  if (text.length <= limit || openersAtMost(text, limit)) return -1; // each level opens with a `{` or `[`
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -33,6 +33,18 @@ export function jsonDepthExceeded(text: string, limit = MAX_JSON_DEPTH): number 
     }
   }
   return -1;
+}
+
+/**
+ * Whether `text` has at most `limit` `{` and `[` characters in all (strings included): then nothing in it can nest
+ * deeper than `limit`. Counted with `indexOf`, which skips the text between them far faster than a loop over every
+ * character — the usual request body has a few dozen.
+ */
+function openersAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) if (++count > limit) return false;
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) if (++count > limit) return false;
+  return true;
 }
 
 /**
