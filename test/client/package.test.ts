@@ -169,6 +169,34 @@ describe("built package", () => {
     expect(JSON.parse(stdout)).toStrictEqual({ version: "v20", status: 200, done: true });
   }, 60_000);
 
+  it("the built Node runtime starts without loading fetch's classes; concurrent first requests load them once and are all answered", async () => {
+    // node:http through require (an ES import of node:http loads undici on Node 22), and no fetch in the probe itself.
+    const probe = `
+      import { createRequire } from "node:module";
+      const http = createRequire(import.meta.url)("node:http");
+      const loaded = () => process.moduleLoadList.some((m) => m.includes("undici"));
+      const { startServer } = await import(${JSON.stringify(join(pkg, "dist", "node", "index.js"))});
+      const server = await startServer({ log: () => {} });
+      const atStart = loaded();
+      const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] });
+      const ask = () => new Promise((resolve, reject) => {
+        const req = http.request(server.url + "/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" } }, (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve([res.statusCode, JSON.parse(text).object]));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+      const answers = await Promise.all([ask(), ask(), ask(), ask(), ask()]);
+      console.log(JSON.stringify({ atStart, answers, after: loaded() }));
+      await server.close();
+    `;
+    const out = await node(["--input-type=module", "-e", probe]);
+    expect(out.stderr).toBe("");
+    expect(JSON.parse(out.stdout)).toStrictEqual({ atStart: false, answers: Array(5).fill([200, "chat.completion"]), after: true });
+  }, 60_000);
+
   it("mockllm serve from the built package: banner, scenarios from a file, requests, clean exit on SIGINT", async () => {
     const dir = join(consumer, "served");
     await mkdir(dir, { recursive: true });

@@ -4,10 +4,8 @@
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
 import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
-import { constants as h2, createServer as createH2Server } from "node:http2";
+import { constants as h2, createServer as createH2Server, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
 import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
@@ -106,6 +104,27 @@ async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, re
   }
 }
 
+type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+type Adapter = typeof import("@hono/node-server") & typeof import("@hono/node-server/utils/response");
+
+/**
+ * The request listener, made when the first request arrives. The fetch adapter and the `Request`/`Response`/`Headers`
+ * classes under it (Node's bundled undici: ~20 ms and ~13 MB when first touched) load then, not at start-up: a server
+ * that is started and not (yet) used is ready sooner and holds less. Requests arriving while it loads wait for it.
+ */
+function deferredListener(make: (adapter: Adapter) => RequestListener): RequestListener {
+  let listener: RequestListener | undefined;
+  let loading: Promise<RequestListener> | undefined;
+  return (req, res) => {
+    if (listener) return listener(req, res);
+    loading ??= Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => (listener = make({ ...a, ...b })));
+    loading.then((l) => l(req, res)).catch((e: unknown) => {
+      res.statusCode = 500;
+      res.end(`mockllm: could not load the HTTP adapter: ${(e as Error).message}`);
+    });
+  };
+}
+
 /**
  * Starts the Node runtime.
  * @example const server = await startServer({ port: 8787, adminToken: "t", scenarios: ["scenarios"] })
@@ -149,7 +168,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     pending.add(p);
     p.finally(() => pending.delete(p)).catch(() => {});
   };
-  const listener = getRequestListener(
+  const listener = deferredListener(({ getRequestListener, RESPONSE_ALREADY_SENT }) => getRequestListener(
     async (request, { incoming, outgoing }) => {
       let res: Response;
       // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
@@ -175,7 +194,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
     // become this process's globals: the largest single saving per request (see docs/performance.md).
     { overrideGlobalObjects: true },
-  );
+  ));
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
