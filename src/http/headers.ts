@@ -28,6 +28,21 @@ function trimHttpSpace(v: string): string {
   return v.slice(a, b);
 }
 
+/** Sorts `names` (by UTF-16 code units, as Headers iterates) and moves `values` along: an insertion sort in place, for a request's few headers. */
+function sortTogether(names: string[], values: string[]): void {
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    const value = values[i]!;
+    let j = i - 1;
+    for (; j >= 0 && names[j]! > name; j--) {
+      names[j + 1] = names[j]!;
+      values[j + 1] = values[j]!;
+    }
+    names[j + 1] = name;
+    values[j + 1] = value;
+  }
+}
+
 /**
  * Gives `headers` its record straight from the raw list a server parsed (Node's `rawHeaders`: name, value, name, …),
  * so no Headers object is materialised for it: the same record iterating one gives — lower-case names in sorted
@@ -49,8 +64,8 @@ export function primeHeaderRecord(headers: Headers, raw: readonly string[]): voi
     } else if (k === "set-cookie") values[at] = v;
     else values[at] = `${values[at]}${k === "cookie" ? "; " : ", "}${v}`;
   }
-  const sorted = names.slice().sort();
+  sortTogether(names, values);
   const out: Record<string, string> = {};
-  for (const k of sorted) if (k !== "__proto__") out[k] = values[names.indexOf(k)]!;
+  for (let i = 0; i < names.length; i++) if (names[i] !== "__proto__") out[names[i]!] = values[i]!;
   records.set(headers, out);
 }
