@@ -2,7 +2,7 @@
 // Bundles the Node runtime (src/runtime/node) into one ES module, dist/node/index.js, for plain Node 20+: one file
 // loads faster than hundreds of modules, and an installed package needs neither wrangler nor workerd to serve.
 // Usage: node bin/build-node.mjs [--out-dir <dir>]   (default: dist/ next to package.json; writes <dir>/node)
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -54,9 +54,22 @@ await build({
   target: "node20",
   sourcemap: "linked",
   legalComments: "none",
+  // ASCII only (non-ASCII characters in strings escaped as \uXXXX): V8 keeps a script's source in memory for as long as
+  // the script lives, and one non-Latin-1 character ("—", "…", "→") makes the whole 1 MB source a two-byte string.
+  charset: "ascii",
   logLevel: "warning",
   // Bundled CommonJS dependencies may call require() for Node built-ins.
   plugins: [zodEnglishOnly, httpViaRequire],
   banner: { js: 'import { createRequire as __mockllmRequire } from "node:module"; const require = __mockllmRequire(import.meta.url);' },
 });
+// What `charset: "ascii"` leaves: characters in the comments esbuild keeps. Escaped too, so the source is all ASCII;
+// a non-ASCII character anywhere but a comment line is a build error (it would make the source two-byte again).
+const outFile = join(outDir, "index.js");
+const lines = readFileSync(outFile, "utf8").split("\n");
+for (const [i, line] of lines.entries()) {
+  if (!/[^\x00-\x7f]/.test(line)) continue;
+  if (!/^\s*(\/\/|\/\*|\*)/.test(line)) throw new Error(`build-node: a non-ASCII character outside a comment, ${outFile}:${i + 1}: ${line.trim().slice(0, 120)}`);
+  lines[i] = line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+writeFileSync(outFile, lines.join("\n"));
 console.log(`built ${outDir}`);

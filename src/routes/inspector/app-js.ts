@@ -61,7 +61,7 @@ export const APP_JS = String.raw`"use strict";
     var s = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
     return s < 60 ? s + " s ago" : s < 3600 ? Math.round(s / 60) + " min ago" : new Date(iso).toLocaleString();
   }
-  function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + "…" : s; }
+  function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + "\u2026" : s; }
 
   // ----- routing: #/s/{scenario}[/{session}]
   function parseHash() {
@@ -95,7 +95,7 @@ export const APP_JS = String.raw`"use strict";
     $("welcome").hidden = true;
     $("scenario").hidden = false;
     $("scenario-title").textContent = name;
-    $("scenario-meta").textContent = meta ? (meta.source === "kv" ? "uploaded" : "bundled") + " · version " + meta.version : "";
+    $("scenario-meta").textContent = meta ? (meta.source === "kv" ? "uploaded" : "bundled") + " \u00b7 version " + meta.version : "";
     $("scenario-description").textContent = meta && meta.description ? meta.description : "";
     document.querySelectorAll(".scenario-item").forEach(function (li) { li.classList.toggle("selected", li.getAttribute("data-name") === name); });
     var doc = await api("GET", "/scenarios/" + enc(name));
@@ -114,7 +114,7 @@ export const APP_JS = String.raw`"use strict";
     cov.steps.forEach(function (s) {
       var used = s.sessions > 0;
       tbody.append(h("tr", { class: used ? "ok" : "unused", "data-step": s.id },
-        h("td", { class: "mark", title: used ? "used" : "never used" }, used ? "✓" : "✗"),
+        h("td", { class: "mark", title: used ? "used" : "never used" }, used ? "\u2713" : "\u2717"),
         h("td", null, h("code", null, s.id)),
         h("td", { class: "small" }, s.match || ""),
         h("td", { class: "num" }, s.sessions), h("td", { class: "num" }, s.attempts),
@@ -144,12 +144,12 @@ export const APP_JS = String.raw`"use strict";
   }
 
   function verifyBadge(v) {
-    if (v.ok) return h("span", { class: "badge pass" }, "✓ verified");
+    if (v.ok) return h("span", { class: "badge pass" }, "\u2713 verified");
     var bits = [];
     if (v.unusedSteps.length) bits.push(v.unusedSteps.length + " unused");
     if (v.mismatches.length) bits.push(v.mismatches.length + " mismatch" + (v.mismatches.length === 1 ? "" : "es"));
     if (v.pendingFailures.length) bits.push(v.pendingFailures.length + " pending failure" + (v.pendingFailures.length === 1 ? "" : "s"));
-    return h("span", { class: "badge fail", title: v.summary }, "✗ " + bits.join(", "));
+    return h("span", { class: "badge fail", title: v.summary }, "\u2717 " + bits.join(", "));
   }
 
   // ----- session
@@ -191,19 +191,19 @@ export const APP_JS = String.raw`"use strict";
     if (!c) return e.request && e.request.path ? e.request.method + " " + e.request.path : "";
     if (e.surface === "mcp") return "MCP tool call: " + c.tool + "(" + clip(JSON.stringify(c.arguments), 80) + ")";
     if (c.toolResults && c.toolResults.length) {
-      return "tool results: " + c.toolResults.map(function (t) { return (t.name || "?") + " → " + clip(JSON.stringify(t.content), 60); }).join(", ");
+      return "tool results: " + c.toolResults.map(function (t) { return (t.name || "?") + " \u2192 " + clip(JSON.stringify(t.content), 60); }).join(", ");
     }
     return c.lastUserMessage !== null && c.lastUserMessage !== undefined ? "user: " + clip(JSON.stringify(c.lastUserMessage), 100) : "(no user message)";
   }
 
   function answerSummary(e) {
     var c = e.canonical;
-    if (e.surface === "mcp" && c && c.error) return "→ JSON-RPC error " + c.error.code + ": " + clip(JSON.stringify(c.error.message), 80);
-    if (e.surface === "mcp" && c && c.result && c.result.isError) return "→ isError: " + clip(JSON.stringify(c.answered && c.answered.text), 80);
+    if (e.surface === "mcp" && c && c.error) return "\u2192 JSON-RPC error " + c.error.code + ": " + clip(JSON.stringify(c.error.message), 80);
+    if (e.surface === "mcp" && c && c.result && c.result.isError) return "\u2192 isError: " + clip(JSON.stringify(c.answered && c.answered.text), 80);
     var a = c && c.answered;
     if (!a) return e.outcome === "failure" ? (e.reasons[0] || "scripted failure") : e.outcome === "mismatch" ? "no answer: mismatch error" : "";
-    var parts = a.toolCalls.map(function (t) { return "→ " + t.name + "(" + clip(t.arguments, 60) + ")"; });
-    if (a.text) parts.push("→ " + clip(JSON.stringify(a.text), 80));
+    var parts = a.toolCalls.map(function (t) { return "\u2192 " + t.name + "(" + clip(t.arguments, 60) + ")"; });
+    if (a.text) parts.push("\u2192 " + clip(JSON.stringify(a.text), 80));
     return parts.join("  ");
   }
 
@@ -212,7 +212,7 @@ export const APP_JS = String.raw`"use strict";
     details.append(h("summary", null,
       h("span", { class: "seq" }, "#" + e.seq),
       h("span", { class: "time small muted" }, time(e.at)),
-      h("span", { class: "tag" }, e.provider + " " + e.endpoint + (e.stream ? " · stream" : "")),
+      h("span", { class: "tag" }, e.provider + " " + e.endpoint + (e.stream ? " \u00b7 stream" : "")),
       h("span", { class: "small muted" }, e.surface === "mcp" ? "tool side" : "turn " + e.turn),
       h("span", { class: "step" }, e.step ? (e.outcome === "mismatch" ? "nearest " : "") + (e.surface === "mcp" ? "call " : "step ") + e.step : e.surface === "mcp" ? "no call" : "no step"),
       h("span", { class: "outcome" }, e.outcome),

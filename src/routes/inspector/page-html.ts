@@ -17,7 +17,7 @@ export const PAGE_HTML = `<!doctype html>
 <header class="bar">
   <h1><a href="#/">mockllm</a> <span class="muted">inspector</span></h1>
   <form id="auth" class="auth" autocomplete="off">
-    <label>Admin token or key <input id="token" type="password" size="28" placeholder="ADMIN_TOKEN or mk_… key" spellcheck="false"></label>
+    <label>Admin token or key <input id="token" type="password" size="28" placeholder="ADMIN_TOKEN or mk_&hellip; key" spellcheck="false"></label>
     <label class="check"><input id="remember" type="checkbox"> remember on this browser</label>
     <button id="connect" type="submit">Load scenarios</button>
   </form>
