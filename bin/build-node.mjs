@@ -31,17 +31,21 @@ const zodEnglishOnly = {
 };
 
 /**
- * `node:http` loaded with require(), not as an ES module: Node 22's ES-module view of `node:http` reads every export,
- * and its `WebSocket`/`MessageEvent` getters load Node's bundled undici (~20 ms, ~13 MB) at import time. Through
- * require() undici loads only when something first uses fetch's classes (the HTTP adapter, at the first request).
+ * Heavy Node built-ins loaded with require(), where they are first needed, not as ES modules. An ES import of a
+ * built-in is hoisted to the top of the bundle and loads at start-up even when only a lazily loaded part uses it
+ * (node:http2 for the HTTP/1 fetch adapter's instanceof checks; node:zlib and node:tls for ws), and Node 22's ES view of
+ * `node:http` reads every export, whose `WebSocket`/`MessageEvent` getters load Node's bundled undici (~20 ms, ~13 MB).
+ * Through require() each loads when the code that uses it first runs.
  */
-const httpViaRequire = {
-  name: "http-via-require",
+const LAZY_BUILTINS = /^(node:)?(http|http2|https|tls|zlib)$/;
+const builtinsViaRequire = {
+  name: "builtins-via-require",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
-      args.namespace === "http-via-require" ? { path: "node:http", external: true } : { path: "node:http", namespace: "http-via-require" },
-    );
-    b.onLoad({ filter: /.*/, namespace: "http-via-require" }, () => ({ contents: 'module.exports = require("node:http");', loader: "js" }));
+    b.onResolve({ filter: LAZY_BUILTINS }, (args) => {
+      const path = args.path.startsWith("node:") ? args.path : `node:${args.path}`;
+      return args.namespace === "builtin-via-require" ? { path, external: true } : { path, namespace: "builtin-via-require" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "builtin-via-require" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
   },
 };
 
@@ -59,7 +63,7 @@ await build({
   charset: "ascii",
   logLevel: "warning",
   // Bundled CommonJS dependencies may call require() for Node built-ins.
-  plugins: [zodEnglishOnly, httpViaRequire],
+  plugins: [zodEnglishOnly, builtinsViaRequire],
   banner: { js: 'import { createRequire as __mockllmRequire } from "node:module"; const require = __mockllmRequire(import.meta.url);' },
 });
 // What `charset: "ascii"` leaves: characters in the comments esbuild keeps. Escaped too, so the source is all ASCII;

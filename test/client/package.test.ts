@@ -169,7 +169,7 @@ describe("built package", () => {
     expect(JSON.parse(stdout)).toStrictEqual({ version: "v20", status: 200, done: true });
   }, 60_000);
 
-  it("the built Node runtime starts without loading fetch's classes; concurrent first requests load them once and are all answered", async () => {
+  it("the built Node runtime starts without loading fetch's classes, HTTP/2 or ws; first requests, an HTTP/2 one and a WebSocket load them and are answered", async () => {
     // node:http through require (an ES import of node:http loads undici on Node 22), and no fetch in the probe itself.
     const probe = `
       import { createRequire } from "node:module";
@@ -178,6 +178,7 @@ describe("built package", () => {
       const { startServer } = await import(${JSON.stringify(join(pkg, "dist", "node", "index.js"))});
       const server = await startServer({ log: () => {} });
       const atStart = loaded();
+      const heavyAtStart = process.moduleLoadList.filter((m) => /NativeModule (http2|tls|zlib)$/.test(m));
       const body = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] });
       const ask = () => new Promise((resolve, reject) => {
         const req = http.request(server.url + "/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" } }, (res) => {
@@ -189,12 +190,36 @@ describe("built package", () => {
         req.end(body);
       });
       const answers = await Promise.all([ask(), ask(), ask(), ask(), ask()]);
-      console.log(JSON.stringify({ atStart, answers, after: loaded() }));
+      // The parts loaded on first use: cleartext HTTP/2 (node:http2) and WebSockets (ws).
+      const http2 = createRequire(import.meta.url)("node:http2");
+      const overH2 = await new Promise((resolve, reject) => {
+        const session = http2.connect(server.url);
+        session.on("error", reject);
+        const req = session.request({ ":method": "POST", ":path": "/v1/chat/completions", "content-type": "application/json", authorization: "Bearer k" });
+        let text = "";
+        req.on("data", (d) => (text += d));
+        req.on("end", () => { session.close(); resolve(JSON.parse(text).object); });
+        req.end(body);
+      });
+      const { WebSocket } = createRequire(${JSON.stringify(join(pkg, "package.json"))})("ws");
+      const firstEvent = await new Promise((resolve, reject) => {
+        const ws = new WebSocket(server.url.replace("http", "ws") + "/v1/realtime?model=gpt-realtime", { headers: { authorization: "Bearer k" } });
+        ws.on("error", reject);
+        ws.on("message", (data) => { ws.close(); resolve(JSON.parse(String(data)).type); });
+      });
+      console.log(JSON.stringify({ atStart, heavyAtStart, answers, after: loaded(), overH2, firstEvent }));
       await server.close();
     `;
     const out = await node(["--input-type=module", "-e", probe]);
     expect(out.stderr).toBe("");
-    expect(JSON.parse(out.stdout)).toStrictEqual({ atStart: false, answers: Array(5).fill([200, "chat.completion"]), after: true });
+    expect(JSON.parse(out.stdout)).toStrictEqual({
+      atStart: false,
+      heavyAtStart: [],
+      answers: Array(5).fill([200, "chat.completion"]),
+      after: true,
+      overH2: "chat.completion",
+      firstEvent: "session.created",
+    });
   }, 60_000);
 
   it("mockllm serve from the built package: banner, scenarios from a file, requests, clean exit on SIGINT", async () => {

@@ -2,7 +2,8 @@
  * HTTP/1.1 and cleartext HTTP/2 (prior knowledge, as `@aws-sdk/client-bedrock-runtime` speaks by default) on one
  * port: a plain TCP server reads the first bytes of each connection and hands the socket, bytes put back, to the
  * HTTP/1.1 server or to an HTTP/2 server. Once handed over, a connection is the chosen server's alone, so
- * HTTP/1.1 keep-alive, upgrades (WebSockets) and per-request cost are those of node:http itself.
+ * HTTP/1.1 keep-alive, upgrades (WebSockets) and per-request cost are those of node:http itself. The HTTP/2 server
+ * (and node:http2 with it: ~10 ms and ~6 MB) is made when the first HTTP/2 connection arrives.
  */
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { Server as HttpServer } from "node:http";
@@ -20,15 +21,19 @@ export interface DualServer {
 
 /**
  * A TCP server dispatching each connection by its first bytes.
- * @example const { tcp } = dualProtocolServer(createServer(listener), http2.createServer(listener)); tcp.listen(0)
+ * @example const { tcp } = dualProtocolServer(createServer(listener), async () => (await import("node:http2")).createServer(listener)); tcp.listen(0)
  */
-export function dualProtocolServer(http1: HttpServer, http2: Http2Server): DualServer {
+export function dualProtocolServer(http1: HttpServer, makeHttp2: () => Promise<Http2Server>): DualServer {
   const deciding = new Set<Socket>();
   const sessions = new Set<Http2Session>();
-  http2.on("session", (s: Http2Session) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-  });
+  let http2: Promise<Http2Server> | undefined;
+  const h2 = () =>
+    (http2 ??= makeHttp2().then((server) =>
+      server.on("session", (s: Http2Session) => {
+        sessions.add(s);
+        s.once("close", () => sessions.delete(s));
+      }),
+    ));
   const tcp = createNetServer((socket) => {
     deciding.add(socket);
     const drop = () => {
@@ -43,10 +48,15 @@ export function dualProtocolServer(http1: HttpServer, http2: Http2Server): DualS
       // A first read shorter than "PRI" that could still be the preface: wait for more.
       if (start.length < H2_START.length && H2_START.startsWith(start)) return;
       socket.off("readable", onReadable);
-      socket.off("error", drop);
-      socket.off("end", drop);
-      deciding.delete(socket);
-      (start === H2_START ? http2 : http1).emit("connection", socket);
+      const handOver = (server: HttpServer | Http2Server) => {
+        socket.off("error", drop);
+        socket.off("end", drop);
+        deciding.delete(socket);
+        server.emit("connection", socket);
+      };
+      if (start !== H2_START) return handOver(http1);
+      // The first HTTP/2 connection waits while node:http2 loads (its error and end still drop it meanwhile).
+      h2().then((server) => (socket.destroyed ? undefined : handOver(server)), drop);
     };
     socket.on("readable", onReadable);
     socket.on("error", drop);

@@ -4,7 +4,7 @@
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
 import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
-import { constants as h2, createServer as createH2Server, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
@@ -26,6 +26,8 @@ import { dualProtocolServer } from "./h2c";
 import { attachSockets } from "./sockets";
 
 const LISTEN_BACKLOG = 4096;
+/** `http2.constants.NGHTTP2_INTERNAL_ERROR` (RFC 9113 INTERNAL_ERROR), without loading node:http2 to read it. */
+const NGHTTP2_INTERNAL_ERROR = 0x2;
 
 export interface ServeOptions {
   /** Default 0: a free port. */
@@ -175,7 +177,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
       primeHeaderRecord(request.headers, incoming.rawHeaders);
       try {
         // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
-        const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(h2.NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+        const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
         // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
         let paced: PacedPlan | undefined;
         const direct = outgoing instanceof ServerResponse ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
@@ -198,7 +200,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
-  const dual = dualProtocolServer(server, createH2Server(listener));
+  const dual = dualProtocolServer(server, async () => (await import("node:http2")).createServer(listener));
   const tcp = dual.tcp;
   const sockets = attachSockets(server, runtime, log);
   const host = opts.host ?? "127.0.0.1";

@@ -6,7 +6,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import { route } from "../../router";
 import { openProtocol } from "../../realtime/protocols";
 import { socketRuntime } from "../../realtime/scope";
@@ -55,11 +55,13 @@ function sinkFor(ws: WebSocket): SocketSink {
  */
 export function attachSockets(server: Server, runtime: Runtime, log: (line: string) => void): SocketHost {
   const chosen = new WeakMap<IncomingMessage, string>();
-  const wss = new WebSocketServer({
-    noServer: true,
-    perMessageDeflate: false,
-    handleProtocols: (_offered, req) => chosen.get(req) ?? false,
-  });
+  // `ws` (and the node:zlib, node:tls and node:https it requires) loads with the first upgrade, not at start-up.
+  let wss: WebSocketServer | undefined;
+  let loading: Promise<WebSocketServer> | undefined;
+  const socketServer = () =>
+    (loading ??= import("ws").then(
+      ({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (_offered, req) => chosen.get(req) ?? false })),
+    ));
   const pending = (p: Promise<unknown>) => void p.catch(() => {});
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
@@ -68,7 +70,7 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
       const accepted = takeAccepted(res);
       if (!accepted) return refuse(socket, res);
       if (accepted.init.protocol !== undefined) chosen.set(req, accepted.init.protocol);
-      wss.handleUpgrade(req, socket, head, (ws) => {
+      (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
         const protocol = openProtocol({ rt: socketRuntime(runtime, accepted.init), init: accepted.init, sink: sinkFor(ws) });
         ws.on("message", (data, isBinary) => {
           if (isBinary) return protocol.binary();
@@ -88,9 +90,10 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
   });
   return {
     get open() {
-      return wss.clients.size;
+      return wss?.clients.size ?? 0;
     },
     close() {
+      if (!wss) return;
       for (const ws of wss.clients) ws.close(1001, "server closing");
       wss.close();
     },
