@@ -32,6 +32,9 @@ import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/acce
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
+/** The query of a request without one, shared (surfaces only read a request's query). */
+const NO_QUERY = new URLSearchParams();
+
 const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
 
 /** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
@@ -184,7 +187,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (request.method !== "POST") {
       return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
     }
-    return handleProvider(surface, request, rt, exec, prefix, { path, query: new URLSearchParams(search) });
+    return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search) });
   }
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, rt, []);

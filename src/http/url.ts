@@ -1,5 +1,6 @@
 /** decodeURIComponent that keeps malformed escapes as they are (they then fail name validation). */
 export function safeDecode(segment: string): string {
+  if (!segment.includes("%")) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

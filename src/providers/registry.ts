@@ -15,5 +15,15 @@ export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, op
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. */
 export function surfaceFor(path: string): ProviderSurface<any> | undefined {
-  return SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true);
+  let found = surfaceCache.get(path);
+  if (found === undefined) {
+    found = SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true) ?? null;
+    if (surfaceCache.size >= SURFACE_CACHE_SIZE) surfaceCache.clear();
+    surfaceCache.set(path, found);
+  }
+  return found ?? undefined;
 }
+
+/** surfaceFor's answers (a fixed function of the path; every request asks): bounded, cleared when full. */
+const surfaceCache = new Map<string, ProviderSurface<any> | null>();
+const SURFACE_CACHE_SIZE = 1024;

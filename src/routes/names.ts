@@ -17,10 +17,9 @@ export function shownName(name: string): string {
  * @example prefixNameError({ scenario: "Bad Name" }) // invalid_request: mockllm: invalid scenario name "Bad Name": …
  */
 export function prefixNameError(prefix: { scenario?: string; session?: string }): ApiError | undefined {
-  for (const [what, name] of [["scenario", prefix.scenario], ["session", prefix.session]] as const) {
-    if (name !== undefined && !NAME_PATTERN.test(name)) {
-      return apiError("invalid_request", `mockllm: invalid ${what} name "${shownName(name)}": names match [a-z0-9][a-z0-9._-]{0,63}`);
-    }
-  }
+  const bad = (what: string, name: string) =>
+    apiError("invalid_request", `mockllm: invalid ${what} name "${shownName(name)}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+  if (prefix.scenario !== undefined && !NAME_PATTERN.test(prefix.scenario)) return bad("scenario", prefix.scenario);
+  if (prefix.session !== undefined && !NAME_PATTERN.test(prefix.session)) return bad("session", prefix.session);
   return undefined;
 }

@@ -16,6 +16,17 @@ export { uniqueSeed, wordsPerSecond } from "./turn";
 /** The outcome header of answers given before any scenario decided anything (bad request, auth, unknown scenario). */
 export const OUTCOME_ERROR = { "x-mockllm-outcome": "error" } as const;
 
+const ANY_CONTENT_TYPE = { anyContentType: true } as const;
+const JSON_ONLY = {} as const;
+
+/**
+ * An error answered before any session is involved: an id of its own, as real ones get; scripted answers' ids are
+ * deterministic (see decideTurn).
+ */
+function failEarly<W>(surface: ProviderSurface<W>, error: ApiError, headers: Record<string, string> = OUTCOME_ERROR): Response {
+  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
+}
+
 /**
  * Serves one provider request.
  * @example handleProvider(openaiChat, request, rt, exec, { scenario: "weather", session: "run-1" })
@@ -28,29 +39,24 @@ export async function handleProvider<W>(
   prefix: Prefix,
   target: RequestTarget,
 ): Promise<Response> {
-  const newRequestId = (seed: string) => surfaceRequestId(surface, seed);
-  // An error answered before any session is involved gets an id of its own, as real ones do; scripted answers'
-  // ids are deterministic (see decideTurn).
-  const fail = (error: ApiError, headers: Record<string, string> = OUTCOME_ERROR) => errorResponse(surface, error, newRequestId(uniqueSeed()), headers);
-
   const headerError = surface.checkHeaders(request.headers, target);
-  if (headerError) return fail(headerError);
-  const body = await readJsonBody(request, { anyContentType: surface.anyContentType === true });
-  if (!body.ok) return fail(body.error);
+  if (headerError) return failEarly(surface, headerError);
+  const body = await readJsonBody(request, surface.anyContentType === true ? ANY_CONTENT_TYPE : JSON_ONLY);
+  if (!body.ok) return failEarly(surface, body.error);
   const first = surface.parse(body.value, request.headers, target);
-  if (!first.ok) return fail(first.error);
+  if (!first.ok) return failEarly(surface, first.error);
   const parsed = surface.prepare ? await surface.prepare(first.wire, first.request, rt) : first;
-  if (!parsed.ok) return fail(parsed.error);
+  if (!parsed.ok) return failEarly(surface, parsed.error);
 
   let journaled: ReturnType<TurnInput["wire"]> | undefined;
   const wire = () => (journaled ??= { method: request.method, path: target.path, headers: redactHeaders(request.headers), body: journalBody(body.text, body.value) });
   const turn = await decideTurn(surface, rt, parsed, { prefix, headers: request.headers, wire, bodyText: body.text, allowProxy: true });
-  if (turn.kind === "error") return fail(turn.error, turn.headers);
+  if (turn.kind === "error") return failEarly(surface, turn.error, turn.headers);
   if (turn.kind === "proxy") {
     const { stored, session, stub, result, upstream } = turn;
     const extra = { "x-mockllm-scenario": stored.name, "x-mockllm-session": session, "x-mockllm-version": result.version, "x-mockllm-outcome": "proxied" };
     const proxy = { request, bodyText: body.text, path: target.path, canonical: parsed.request, wire: wire(), session: stub, upstream, exec, extra };
-    return recordThrough(surface, { ...proxy, requestId: newRequestId(uniqueSeed()) });
+    return recordThrough(surface, { ...proxy, requestId: surfaceRequestId(surface, uniqueSeed()) });
   }
   const delivered = deliveredReply(turn.outcome);
   if (delivered && surface.remember) await surface.remember(delivered, turn.ctx, rt);
