@@ -31,15 +31,15 @@ export function stableToken(seed: string, length: number, alphabet = BASE62): st
   // seededRandom's sequence, inlined, and the characters gathered as codes: every scripted answer makes a few ids,
   // and a string grown one character at a time allocates a piece per character.
   let a = stableHash(seed) >>> 0;
-  const codes: number[] = [];
+  const codes = new Array<number>(length);
   for (let i = 0; i < length; i++) {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    codes.push(alphabet.charCodeAt(Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * alphabet.length)));
+    codes[i] = alphabet.charCodeAt(Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * alphabet.length));
   }
-  return String.fromCharCode(...codes);
+  return String.fromCharCode.apply(null, codes);
 }
 
 /** Lower-case hex of `length` characters derived from `seed`. */
