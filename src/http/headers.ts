@@ -17,6 +17,15 @@ export function headerRecord(headers: Headers): Record<string, string> {
   return out;
 }
 
+/**
+ * One request header by its lower-case name, from the record (what `headers.get` answers, or undefined): on Node the
+ * record is built from the raw list already, where `get` would have Node build its own header object too.
+ * @example header(request.headers, "authorization") // "Bearer sk-…"
+ */
+export function header(headers: Headers, lowerName: string): string | undefined {
+  return headerRecord(headers)[lowerName];
+}
+
 const isHttpSpace = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
 
 function trimHttpSpace(v: string): string {

@@ -7,6 +7,7 @@ import { closest } from "../scenario/hints";
 import { matchMisses } from "../scenario/matchers";
 import { NAME_PATTERN, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
+import { header } from "../http/headers";
 
 /** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
 export interface Prefix {
@@ -65,8 +66,8 @@ export async function selectScenario(
 ): Promise<Selection> {
   if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
 
-  const headerScenario = headers.get("x-mock-scenario")?.trim();
-  const session = headers.get("x-mock-session")?.trim() || DEFAULT_SESSION;
+  const headerScenario = header(headers, "x-mock-scenario")?.trim();
+  const session = header(headers, "x-mock-session")?.trim() || DEFAULT_SESSION;
   if (headerScenario) return named(store, headerScenario, session, 2);
 
   const bad = checkSession(session);

@@ -5,6 +5,7 @@
 import { ERROR_CODES, type ApiError, type ErrorCode } from "../../http/errors";
 import type { Failure } from "../../scenario/schema";
 import type { RenderedError } from "../types";
+import { header } from "../../http/headers";
 
 const ERRORS: Record<ErrorCode, { status: number; type: string }> = {
   invalid_request: { status: 400, type: "invalid_request_error" },
@@ -70,15 +71,15 @@ export function anthropicFailureHeaders(failure: Failure, now = Date.now()): Rec
  * Presence only, as in the real API's shape; any value is accepted.
  */
 export function checkAnthropicHeaders(headers: Headers): ApiError | undefined {
-  const key = headers.get("x-api-key")?.trim() ?? "";
-  const bearer = /^Bearer\s+\S/i.test(headers.get("authorization")?.trim() ?? "");
+  const key = header(headers, "x-api-key")?.trim() ?? "";
+  const bearer = /^Bearer\s+\S/i.test(header(headers, "authorization")?.trim() ?? "");
   if (key === "" && !bearer) {
     return {
       code: "authentication",
       message: "x-api-key header is required (mockllm: send any non-empty x-api-key, or Authorization: Bearer <token>)",
     };
   }
-  if ((headers.get("anthropic-version")?.trim() ?? "") === "") {
+  if ((header(headers, "anthropic-version")?.trim() ?? "") === "") {
     return { code: "invalid_request", message: "anthropic-version: header is required" };
   }
   return undefined;

@@ -4,6 +4,7 @@
  */
 import type { ApiError, ErrorCode } from "../../http/errors";
 import { stableHex } from "../../http/hash";
+import { header } from "../../http/headers";
 import type { Failure } from "../../scenario/schema";
 import type { RenderedError } from "../types";
 
@@ -75,7 +76,7 @@ export function bedrockRequestId(seed: string): string {
  * (`Authorization: Bearer …`); without either the service answers 403.
  */
 export function checkBedrockAuth(headers: Headers): ApiError | undefined {
-  const auth = headers.get("authorization")?.trim() ?? "";
+  const auth = header(headers, "authorization")?.trim() ?? "";
   if (/^AWS4-HMAC-SHA256\s+\S/i.test(auth) || /^Bearer\s+\S/i.test(auth)) return undefined;
   return {
     code: "authentication",

@@ -5,6 +5,7 @@
 import type { ApiError, ErrorCode } from "../../http/errors";
 import type { Failure } from "../../scenario/schema";
 import type { RenderedError } from "../types";
+import { header } from "../../http/headers";
 
 const ERRORS: Record<ErrorCode, { code: number; status: string }> = {
   invalid_request: { code: 400, status: "INVALID_ARGUMENT" },
@@ -99,9 +100,9 @@ export function geminiFailureHeaders(_failure: Failure): Record<string, string> 
  * value passes. Without one the real API answers 403 PERMISSION_DENIED.
  */
 export function checkGeminiAuth(headers: Headers, target: { query: URLSearchParams }): ApiError | undefined {
-  const key = headers.get("x-goog-api-key")?.trim() ?? "";
+  const key = header(headers, "x-goog-api-key")?.trim() ?? "";
   const query = target.query.get("key")?.trim() ?? "";
-  const bearer = /^Bearer\s+\S/i.test(headers.get("authorization")?.trim() ?? "");
+  const bearer = /^Bearer\s+\S/i.test(header(headers, "authorization")?.trim() ?? "");
   if (key !== "" || query !== "" || bearer) return undefined;
   return {
     code: "permission",

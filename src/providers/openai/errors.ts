@@ -4,6 +4,7 @@
 import { ERROR_CODES, type ApiError } from "../../http/errors";
 import type { Failure } from "../../scenario/schema";
 import type { RenderedError } from "../types";
+import { header } from "../../http/headers";
 
 const TYPES: Record<ApiError["code"], { type: string; code: string | null }> = {
   invalid_request: { type: "invalid_request_error", code: null },
@@ -52,7 +53,7 @@ export const OPENAI_HEADERS = { "openai-version": "2020-10-01", "openai-processi
 
 /** Presence-only bearer auth, as the real API's shape requires. */
 export function checkOpenAIAuth(headers: Headers): ApiError | undefined {
-  const auth = headers.get("authorization") ?? "";
+  const auth = header(headers, "authorization") ?? "";
   const m = /^Bearer\s+(\S.*)$/i.exec(auth.trim());
   if (m) return undefined;
   return {

@@ -6,10 +6,11 @@ import type { ApiError } from "../../http/errors";
 import { renderAnthropicError } from "../anthropic/errors";
 import { renderGeminiError } from "../gemini/errors";
 import type { RenderedError } from "../types";
+import { header } from "../../http/headers";
 
 export function checkVertexAuth(headers: Headers, target: { query: URLSearchParams }): ApiError | undefined {
-  const bearer = /^Bearer\s+\S/i.test(headers.get("authorization")?.trim() ?? "");
-  const key = (headers.get("x-goog-api-key")?.trim() ?? "") !== "" || (target.query.get("key")?.trim() ?? "") !== "";
+  const bearer = /^Bearer\s+\S/i.test(header(headers, "authorization")?.trim() ?? "");
+  const key = (header(headers, "x-goog-api-key")?.trim() ?? "") !== "" || (target.query.get("key")?.trim() ?? "") !== "";
   if (bearer || key) return undefined;
   return {
     code: "authentication",
