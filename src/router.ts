@@ -17,6 +17,7 @@ import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./routes/provider";
 import { errorResponse, RequestExec, surfaceRequestId } from "./routes/render";
 import type { Prefix } from "./routes/select";
 import { makeRequestId } from "./http/ids";
+import { memoized } from "./http/memo";
 import { safeDecode, urlParts } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
@@ -37,48 +38,31 @@ const NO_QUERY = new URLSearchParams();
 
 const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
 
-/** A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). */
-function isRoutePath(path: string): boolean {
-  if (ALL_PATHS.has(path)) return true;
-  let known = routePathCache.get(path);
-  if (known === undefined) {
-    known = BELOW_PATHS.some((below) => path.startsWith(below)) || surfaceFor(path) !== undefined || isVertexCountTokens(path) || socketKindFor(path) !== undefined;
-    if (routePathCache.size >= ROUTE_PATH_CACHE_SIZE) routePathCache.clear();
-    routePathCache.set(path, known);
-  }
-  return known;
-}
-
 /**
- * isRoutePath's answers for paths not in ALL_PATHS (a fixed function of the path): every request under a session
- * prefix asks it, and the same few paths come back (`/{session}/v1/chat/completions`). Bounded: cleared when full.
+ * A known route path, or a path below one (`/responses/{id}`, `/v1/models/{id}`). A fixed function of the path, asked
+ * by every request under a session prefix with the same few paths (`/{session}/v1/chat/completions`): memoised.
  */
-const routePathCache = new Map<string, boolean>();
-const ROUTE_PATH_CACHE_SIZE = 1024;
+const isRoutePath = memoized(
+  (path) =>
+    ALL_PATHS.has(path) ||
+    BELOW_PATHS.some((below) => path.startsWith(below)) ||
+    surfaceFor(path) !== undefined ||
+    isVertexCountTokens(path) ||
+    socketKindFor(path) !== undefined,
+);
 
 /**
  * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names
  * (`v1`, `v1beta`, `api`) and known route paths are never taken for a session.
  */
 export function splitPrefix(pathname: string): { prefix: Prefix; path: string; root: boolean } {
-  // Most paths have no prefix: their first segment is not "s" (and no empty segment comes before it).
-  if (pathname.charCodeAt(1) !== 115 /* s */ && pathname.charCodeAt(1) !== 47 /* / */) return { prefix: {}, path: pathname, root: false };
-  // A prefixed path without empty segments (the usual `/s/{scenario}/{session}/v1/…`) is cut without splitting it.
-  if (pathname.startsWith("/s/") && !pathname.includes("//") && !pathname.endsWith("/")) {
-    const end = pathname.indexOf("/", 3);
-    const scenario = safeDecode(end < 0 ? pathname.slice(3) : pathname.slice(3, end));
-    if (end < 0) return { prefix: { scenario }, path: "/", root: true };
-    return afterScenario(scenario, pathname.slice(end));
-  }
-  const segs = pathname.split("/").filter((s) => s !== "");
-  if (segs[0] !== "s" || segs.length < 2) return { prefix: {}, path: pathname, root: false };
-  const rest = segs.slice(2);
-  if (rest.length === 0) return { prefix: { scenario: safeDecode(segs[1]!) }, path: "/", root: true };
-  return afterScenario(safeDecode(segs[1]!), `/${rest.join("/")}`);
-}
-
-/** The rest of a prefixed path (`/{session}/v1/…` or `/v1/…`, no empty segments): its session, if it starts with one. */
-function afterScenario(scenario: string, restPath: string): { prefix: Prefix; path: string; root: boolean } {
+  // Empty segments count for nothing (`/s//demo/` is `/s/demo`): the rare path that has them is collapsed first.
+  const clean = pathname.includes("//") || (pathname.length > 1 && pathname.endsWith("/")) ? `/${pathname.split("/").filter((s) => s !== "").join("/")}` : pathname;
+  if (!clean.startsWith("/s/")) return { prefix: {}, path: pathname, root: false };
+  const end = clean.indexOf("/", 3);
+  const scenario = safeDecode(end < 0 ? clean.slice(3) : clean.slice(3, end));
+  if (end < 0) return { prefix: { scenario }, path: "/", root: true };
+  const restPath = clean.slice(end);
   const cut = restPath.indexOf("/", 1);
   const candidate = cut < 0 ? restPath.slice(1) : restPath.slice(1, cut);
   const takeSession = !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath) && restPath !== MCP_PATH;
