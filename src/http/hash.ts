@@ -28,17 +28,11 @@ export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 
 /** `length` characters of `alphabet` (base62 unless given) derived deterministically from `seed`. */
 export function stableToken(seed: string, length: number, alphabet = BASE62): string {
-  // seededRandom's sequence, inlined, and the characters gathered as codes: every scripted answer makes a few ids,
-  // and a string grown one character at a time allocates a piece per character.
-  let a = stableHash(seed) >>> 0;
+  // The characters gathered as codes: every scripted answer makes a few ids, and a string grown one character at a
+  // time allocates a piece per character.
+  const next = seededRandom(stableHash(seed));
   const codes = new Array<number>(length);
-  for (let i = 0; i < length; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    codes[i] = alphabet.charCodeAt(Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * alphabet.length));
-  }
+  for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(Math.floor(next() * alphabet.length));
   return String.fromCharCode.apply(null, codes);
 }
 
