@@ -1,7 +1,9 @@
 // mockllm's Node runtime from the built package (dist/node), as `mockllm serve --scenarios DIR` runs it (with the
-// same V8 compile cache the CLI enables). Prints its URL.
+// same V8 compile cache and V8 flag the CLI sets). Prints its URL.
 import module from "node:module";
+import v8 from "node:v8";
 module.enableCompileCache?.();
+v8.setFlagsFromString("--no-allocation-site-pretenuring"); // as bin/mockllm.js sets it
 const { mkdtempSync, writeFileSync } = await import("node:fs");
 const { tmpdir } = await import("node:os");
 const { join } = await import("node:path");
