@@ -1,6 +1,7 @@
 // The Node runtime's own behaviour beyond the shared suites: --persist across restarts, --scenarios reloads,
 // client disconnects and close() ending open streams.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Agent, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
@@ -162,6 +163,56 @@ describe("Node runtime: streams", () => {
       for (;;) if ((await reader.read()).done) return "ended";
     })()).rejects.toThrow();
     expect(server.openStreams).toBe(0);
+  });
+});
+
+describe("Node runtime: HTTP/1.1 connections", () => {
+  /** One raw HTTP/1.1 exchange on `agent`: status, the raw header names and values, and the local port used. */
+  function post(server: RunningServer, agent: Agent, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; raw: string[]; port: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/v1/chat/completions`, { method: "POST", agent, headers: { "content-type": "application/json", authorization: "Bearer k", ...headers } }, (res) => {
+        const port = res.socket.localPort!; // read now: a keep-alive agent takes the socket back at the end
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, raw: res.rawHeaders, port, body }));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }));
+    });
+  }
+  const names = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+
+  it("answers `connection: keep-alive` without a `keep-alive` hint (as the providers do) and keeps the connection", async () => {
+    const server = await startServer({ adminToken: TOKEN });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await post(server, agent);
+      const second = await post(server, agent);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(names(first.raw)).toContain("connection");
+      expect(first.raw[first.raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === "connection") + 1]).toBe("keep-alive");
+      expect(names(first.raw)).not.toContain("keep-alive");
+      expect(second.port).toBe(first.port); // the same socket answered both
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  });
+
+  it("a client that asks to close gets `connection: close` and the connection ends", async () => {
+    const server = await startServer({ adminToken: TOKEN });
+    const agent = new Agent({ keepAlive: false });
+    try {
+      const res = await post(server, agent, { connection: "close" });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body).object).toBe("chat.completion");
+      expect(res.raw[res.raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === "connection") + 1]).toBe("close");
+      expect(names(res.raw)).not.toContain("keep-alive");
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
   });
 });
 

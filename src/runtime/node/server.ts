@@ -173,6 +173,12 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const listener = deferredListener(({ getRequestListener, RESPONSE_ALREADY_SENT }) => getRequestListener(
     async (request, { incoming, outgoing }) => {
       let res: Response;
+      // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
+      // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
+      // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
+      // parser a little (docs/performance.md).
+      const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
+      if (http1) http1._keepAliveTimeout = 0;
       // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
       primeHeaderRecord(request.headers, incoming.rawHeaders);
       try {
@@ -180,10 +186,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
         // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
         let paced: PacedPlan | undefined;
-        const direct = outgoing instanceof ServerResponse ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
+        const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
         res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
-        if (paced !== undefined) {
-          sendPaced(outgoing as ServerResponse, res, paced, waitUntil);
+        if (paced !== undefined && http1) {
+          sendPaced(http1, res, paced, waitUntil);
           return RESPONSE_ALREADY_SENT;
         }
       } catch (e) {
