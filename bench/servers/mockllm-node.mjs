@@ -1,9 +1,7 @@
 // mockllm's Node runtime from the built package (dist/node), as `mockllm serve --scenarios DIR` runs it (with the
-// same V8 compile cache and V8 flag the CLI sets). Prints its URL.
+// same V8 compile cache the CLI enables, and its `tuneGc`). Prints its URL.
 import module from "node:module";
-import v8 from "node:v8";
 module.enableCompileCache?.();
-v8.setFlagsFromString("--no-allocation-site-pretenuring"); // as bin/mockllm.js sets it
 const { mkdtempSync, writeFileSync } = await import("node:fs");
 const { tmpdir } = await import("node:os");
 const { join } = await import("node:path");
@@ -14,7 +12,7 @@ const { startServer } = await import(dist);
 
 const dir = mkdtempSync(join(tmpdir(), "mockllm-bench-"));
 for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
-const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
+const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {}, tuneGc: true });
 console.log(server.url);
 // A clean exit on SIGTERM, so `--cpu-prof` (bench/burst.mjs --profile) gets to write its profile.
 process.on("SIGTERM", () => process.exit(0));
