@@ -25,21 +25,30 @@ export interface Exec {
 /**
  * An HTTP request's Exec. Its abort signal is made only when something waits on it (a delay, a web stream, a paced
  * writer): the adapter creates an AbortController the first time `request.signal` is read, which a JSON turn
- * answered at once never needs.
+ * answered at once never needs. The context's functions, too, are wrapped when read (a stream, a scripted break),
+ * not in the constructor: with three closures made there for every request, V8 tenured node:http's allocation sites
+ * (each request's objects then outlived scavenges; docs/performance.md, fourth pass).
  */
 export class RequestExec implements Exec {
-  readonly waitUntil: (p: Promise<unknown>) => void;
-  readonly breakConnection?: () => void;
-  readonly directStream?: (plan: PacedPlan) => void;
-
   constructor(
     private readonly request: Request,
     private readonly ctx: RequestContext,
     readonly arrivedAt: number,
-  ) {
-    this.waitUntil = (p) => ctx.waitUntil(p);
-    if (ctx.breakConnection) this.breakConnection = () => ctx.breakConnection!();
-    if (ctx.directStream) this.directStream = (plan) => ctx.directStream!(plan);
+  ) {}
+
+  get waitUntil(): (p: Promise<unknown>) => void {
+    const ctx = this.ctx;
+    return (p) => ctx.waitUntil(p);
+  }
+
+  get breakConnection(): (() => void) | undefined {
+    const ctx = this.ctx;
+    return ctx.breakConnection ? () => ctx.breakConnection!() : undefined;
+  }
+
+  get directStream(): ((plan: PacedPlan) => void) | undefined {
+    const ctx = this.ctx;
+    return ctx.directStream ? (plan) => ctx.directStream!(plan) : undefined;
   }
 
   get signal(): AbortSignal {
