@@ -1,5 +1,5 @@
 // mockllm's Node runtime from the built package (dist/node), as `mockllm serve --scenarios DIR` runs it (with the
-// same V8 compile cache the CLI enables, and its `tuneGc`). Prints its URL.
+// same V8 compile cache the CLI enables). Prints its URL.
 import module from "node:module";
 module.enableCompileCache?.();
 const { mkdtempSync, writeFileSync } = await import("node:fs");
@@ -12,7 +12,7 @@ const { startServer } = await import(dist);
 
 const dir = mkdtempSync(join(tmpdir(), "mockllm-bench-"));
 for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
-const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {}, tuneGc: true });
+const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
 console.log(server.url);
 // A clean exit on SIGTERM, so `--cpu-prof` (bench/burst.mjs --profile) gets to write its profile.
 process.on("SIGTERM", () => process.exit(0));

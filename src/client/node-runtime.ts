@@ -20,8 +20,6 @@ export interface NodeServeOptions {
   vars?: Record<string, string | undefined>;
   log?: (line: string) => void;
   record?: { upstream: Record<string, string>; scenario?: string };
-  /** V8's allocation-site pretenuring off once the first request is answered (a process-wide flag: the CLI's own). */
-  tuneGc?: boolean;
 }
 
 export interface NodeRuntime {

@@ -4,7 +4,6 @@
  * `mockllm serve` and `startMockLLM()` both start it here.
  */
 import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
-import { setFlagsFromString } from "node:v8";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { PacedPlan } from "../../http/sse";
@@ -49,12 +48,6 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** `mockllm serve --record` / `mockllm record`: a recording scenario over these upstreams (see recordingScenario). */
   record?: RecordOptions;
-  /**
-   * `mockllm serve` sets this: once the first request is answered, V8's allocation-site pretenuring is turned off for
-   * the whole process (see {@link pretenuringOff}). Off by default: a server started inside another program (a test
-   * runner) leaves that program's V8 flags alone.
-   */
-  tuneGc?: boolean;
 }
 
 export interface RunningServer {
@@ -135,18 +128,6 @@ function deferredListener(make: (adapter: Adapter) => RequestListener): RequestL
 }
 
 /**
- * A request's objects die young, but V8's allocation-site pretenuring, seeing many of them alive at a scavenge (the
- * requests in flight, the journal's entries), moves their allocation sites to the old generation; from then on every
- * request's objects outlive scavenges there and wait for a full collection. Off: ~20% less CPU per request under load,
- * about half the scavenge time at light load (docs/performance.md). Set after the first request, not at launch: a V8
- * flag changed at run time makes V8 refuse Node's built-in code cache for every module compiled afterwards (+12 ms
- * start-up when set at launch), and the first request is what loads the adapter and undici.
- */
-function pretenuringOff(): void {
-  setFlagsFromString("--no-allocation-site-pretenuring");
-}
-
-/**
  * Starts the Node runtime.
  * @example const server = await startServer({ port: 8787, adminToken: "t", scenarios: ["scenarios"] })
  */
@@ -189,13 +170,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     pending.add(p);
     p.finally(() => pending.delete(p)).catch(() => {});
   };
-  let tuneAfterFirst = opts.tuneGc === true;
   const listener = deferredListener(({ getRequestListener, RESPONSE_ALREADY_SENT }) => getRequestListener(
     async (request, { incoming, outgoing }) => {
-      if (tuneAfterFirst) {
-        tuneAfterFirst = false;
-        setImmediate(pretenuringOff); // after this request's answer is written
-      }
       let res: Response;
       // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
       // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,

@@ -93,7 +93,6 @@ Example:
       ...(persist !== undefined ? { persist } : {}),
       vars,
       log: (line) => io.stderr(line),
-      tuneGc: true,
     }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === "EADDRINUSE") throw new UsageError(`port ${port} is in use: pick another with --port (0 = any free port)`);
       throw err;
