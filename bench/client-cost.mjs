@@ -9,31 +9,9 @@ import { spawn } from "node:child_process";
 import { createServer, connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import OpenAI from "openai";
 import { start, stopAll } from "./launch.mjs";
+import { benchClient, toolConversations } from "./sdk-conversations.mjs";
 import { paths } from "./workload.mjs";
-
-const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
-
-/** One two-turn conversation; `count` of them 10 at a time. */
-async function conversations(openai, count) {
-  const one = async () => {
-    const messages = [{ role: "user", content: "What is the weather in Paris?" }];
-    const first = await openai.chat.completions.create({ model: "gpt-4o", messages, tools: TOOLS });
-    const call = first.choices[0].message.tool_calls?.[0];
-    if (!call) throw new Error("no tool call");
-    const second = await openai.chat.completions.create({
-      model: "gpt-4o",
-      tools: TOOLS,
-      messages: [...messages, first.choices[0].message, { role: "tool", tool_call_id: call.id, content: "sunny" }],
-    });
-    if (!second.choices[0].message.content) throw new Error("no answer");
-  };
-  let next = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (next++ < count) await one();
-  }));
-}
 
 const { values } = parseArgs({
   options: {
@@ -45,10 +23,10 @@ const { values } = parseArgs({
 });
 
 if (values.client) {
-  const openai = new OpenAI({ apiKey: "sk-bench", baseURL: values.client, maxRetries: 0 });
-  await conversations(openai, Number(values.warm));
+  const openai = benchClient(values.client);
+  await toolConversations(openai, Number(values.warm));
   const cpu0 = process.cpuUsage();
-  await conversations(openai, Number(values.conversations));
+  await toolConversations(openai, Number(values.conversations));
   const cpu = process.cpuUsage(cpu0);
   console.log(((cpu.user + cpu.system) / Number(values.conversations)).toFixed(1));
   process.exit(0);
@@ -68,8 +46,7 @@ async function capture(url, base) {
     socket.on("close", () => up.destroy());
   });
   await new Promise((r) => proxy.listen(0, "127.0.0.1", r));
-  const openai = new OpenAI({ apiKey: "sk-bench", baseURL: `http://127.0.0.1:${proxy.address().port}${base}`, maxRetries: 0 });
-  await conversations(openai, 1);
+  await toolConversations(benchClient(`http://127.0.0.1:${proxy.address().port}${base}`), 1);
   proxy.close();
   const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/).map((a) => Buffer.from(a, "latin1"));
   if (answers.length !== 2) throw new Error(`expected two answers, got ${answers.length}`);

@@ -8,9 +8,9 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import OpenAI from "openai";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
+import { benchClient, toolConversations } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -54,30 +54,11 @@ function cannon(url, body, connections, duration = DURATION) {
 }
 
 /**
- * Two-turn tool conversations through the openai SDK, 10 at a time: conversations per second. The client is the
- * bench process itself and takes most of a core here, so its own warm-up counts: see WARM_CONVERSATIONS.
+ * The SDK row's workload (bench/sdk-conversations.mjs) against one target: conversations per second. The client is
+ * the bench process itself and takes most of a core here, so its own warm-up counts: see WARM_CONVERSATIONS.
  */
-async function conversations(baseURL, count = CONVERSATIONS) {
-  const openai = new OpenAI({ apiKey: "sk-bench", baseURL, maxRetries: 0 });
-  const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
-  const one = async () => {
-    const messages = [{ role: "user", content: "What is the weather in Paris?" }];
-    const first = await openai.chat.completions.create({ model: "gpt-4o", messages, tools });
-    const call = first.choices[0].message.tool_calls?.[0];
-    if (!call) throw new Error("no tool call");
-    const second = await openai.chat.completions.create({
-      model: "gpt-4o",
-      tools,
-      messages: [...messages, first.choices[0].message, { role: "tool", tool_call_id: call.id, content: "sunny" }],
-    });
-    if (!second.choices[0].message.content) throw new Error("no answer");
-  };
-  const t0 = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (next++ < count) await one();
-  }));
-  return count / ((performance.now() - t0) / 1000);
+function conversations(baseURL, count = CONVERSATIONS) {
+  return toolConversations(benchClient(baseURL), count);
 }
 
 /**

@@ -1,0 +1,41 @@
+// The SDK conversation workload shared by bench/compare.mjs, bench/sdk-rounds.mjs and bench/client-cost.mjs: two-turn
+// tool conversations through the official `openai` client (a tool call, then the answer to its result), 10 at a time.
+import OpenAI from "openai";
+
+const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+
+/** An `openai` client for one target, without retries (a failure is a bench error, not something to hide). */
+export function benchClient(baseURL) {
+  return new OpenAI({ apiKey: "sk-bench", baseURL, maxRetries: 0 });
+}
+
+/**
+ * `count` conversations, 10 at a time; each request's latency (ms) goes to `latencies` when given.
+ * @returns conversations per second
+ */
+export async function toolConversations(openai, count, latencies) {
+  const timed = async (p) => {
+    const t0 = performance.now();
+    const out = await p;
+    latencies?.push(performance.now() - t0);
+    return out;
+  };
+  const one = async () => {
+    const messages = [{ role: "user", content: "What is the weather in Paris?" }];
+    const first = await timed(openai.chat.completions.create({ model: "gpt-4o", messages, tools: TOOLS }));
+    const call = first.choices[0].message.tool_calls?.[0];
+    if (!call) throw new Error("no tool call");
+    const second = await timed(openai.chat.completions.create({
+      model: "gpt-4o",
+      tools: TOOLS,
+      messages: [...messages, first.choices[0].message, { role: "tool", tool_call_id: call.id, content: "sunny" }],
+    }));
+    if (!second.choices[0].message.content) throw new Error("no answer");
+  };
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (next++ < count) await one();
+  }));
+  return count / ((performance.now() - t0) / 1000);
+}
