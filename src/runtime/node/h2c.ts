@@ -8,6 +8,7 @@
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { Server as HttpServer } from "node:http";
 import type { Http2Server, Http2Session } from "node:http2";
+import { onFirstUse } from "./first-use";
 
 /** HTTP/2's connection preface starts `PRI * HTTP/2.0`; no HTTP/1 method starts with `PRI`. */
 const H2_START = "PRI";
@@ -26,14 +27,14 @@ export interface DualServer {
 export function dualProtocolServer(http1: HttpServer, makeHttp2: () => Promise<Http2Server>): DualServer {
   const deciding = new Set<Socket>();
   const sessions = new Set<Http2Session>();
-  let http2: Promise<Http2Server> | undefined;
-  const h2 = () =>
-    (http2 ??= makeHttp2().then((server) =>
+  const h2 = onFirstUse(() =>
+    makeHttp2().then((server) =>
       server.on("session", (s: Http2Session) => {
         sessions.add(s);
         s.once("close", () => sessions.delete(s));
       }),
-    ));
+    ),
+  );
   const tcp = createNetServer((socket) => {
     deciding.add(socket);
     const drop = () => {

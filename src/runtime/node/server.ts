@@ -22,6 +22,7 @@ import { sendPaced } from "./paced";
 import { NodeTenancy, splitPersistedName } from "./tenancy";
 import { sessionTtlMs } from "../../tenancy/quota";
 import { putRecordingScenario, type RecordOptions } from "./record";
+import { onFirstUse } from "./first-use";
 import { dualProtocolServer } from "./h2c";
 import { attachSockets } from "./sockets";
 
@@ -115,12 +116,12 @@ type Adapter = typeof import("@hono/node-server") & typeof import("@hono/node-se
  * that is started and not (yet) used is ready sooner and holds less. Requests arriving while it loads wait for it.
  */
 function deferredListener(make: (adapter: Adapter) => RequestListener): RequestListener {
-  let listener: RequestListener | undefined;
-  let loading: Promise<RequestListener> | undefined;
+  const listener = onFirstUse(() =>
+    Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => make({ ...a, ...b })),
+  );
   return (req, res) => {
-    if (listener) return listener(req, res);
-    loading ??= Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => (listener = make({ ...a, ...b })));
-    loading.then((l) => l(req, res)).catch((e: unknown) => {
+    if (listener.current) return listener.current(req, res);
+    listener().then((l) => l(req, res)).catch((e: unknown) => {
       res.statusCode = 500;
       res.end(`mockllm: could not load the HTTP adapter: ${(e as Error).message}`);
     });

@@ -6,8 +6,9 @@
 import type { IncomingMessage, Server } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import type { WebSocket, WebSocketServer } from "ws";
+import type { WebSocket } from "ws";
 import { route } from "../../router";
+import { onFirstUse } from "./first-use";
 import { openProtocol } from "../../realtime/protocols";
 import { socketRuntime } from "../../realtime/scope";
 import type { SocketSink } from "../../realtime/types";
@@ -56,12 +57,9 @@ function sinkFor(ws: WebSocket): SocketSink {
 export function attachSockets(server: Server, runtime: Runtime, log: (line: string) => void): SocketHost {
   const chosen = new WeakMap<IncomingMessage, string>();
   // `ws` (and the node:zlib, node:tls and node:https it requires) loads with the first upgrade, not at start-up.
-  let wss: WebSocketServer | undefined;
-  let loading: Promise<WebSocketServer> | undefined;
-  const socketServer = () =>
-    (loading ??= import("ws").then(
-      ({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (_offered, req) => chosen.get(req) ?? false })),
-    ));
+  const socketServer = onFirstUse(() =>
+    import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (_offered, req) => chosen.get(req) ?? false })),
+  );
   const pending = (p: Promise<unknown>) => void p.catch(() => {});
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
@@ -90,9 +88,10 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
   });
   return {
     get open() {
-      return wss?.clients.size ?? 0;
+      return socketServer.current?.clients.size ?? 0;
     },
     close() {
+      const wss = socketServer.current;
       if (!wss) return;
       for (const ws of wss.clients) ws.close(1001, "server closing");
       wss.close();
