@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { Scenario } from "../../scenario/schema";
 import type { ScenarioInput } from "../builder/types";
 import { MockLLMAdminError, type AdminErrorCode } from "./errors";
+import { inspectorLink } from "./inspector-link";
 import {
   AdminErrorBodySchema,
   BulkUploadResultSchema,
@@ -224,6 +225,15 @@ export class AdminClient {
   /** A namespace's audit log (who changed what), oldest first. */
   async audit(namespace: string): Promise<AuditEntry[]> {
     return this.#call("GET", `/admin/namespaces/${encodeURIComponent(namespace)}/audit`, AuditSchema);
+  }
+
+  /**
+   * The inspector link that opens this server's page on a scenario/session, signed in with this client's token or key
+   * (carried in the URL fragment, which the browser never sends). `{ key: false }` leaves the key out.
+   * @example admin.inspectorURL("weather", "t1") // "http://127.0.0.1:8787/#scenario=weather&session=t1&key=…"
+   */
+  inspectorURL(scenario?: string, session?: string, options: { key?: boolean } = {}): string {
+    return inspectorLink(this.url, { scenario, session, key: options.key === false ? undefined : this.#token });
   }
 
   /** Sends one request; answers the parsed JSON body (undefined when empty) or throws MockLLMAdminError. */

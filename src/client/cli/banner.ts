@@ -1,4 +1,8 @@
-/** The ready banner `npm run dev` and `mockllm serve` print once the server answers. */
+/**
+ * The ready banner `npm run dev` and `mockllm serve` print once the server answers. The inspector line is a link that
+ * signs the page in (the token in the URL fragment, which the browser never sends).
+ */
+import { inspectorLink } from "../admin/inspector-link";
 
 /**
  * @example console.log(readyBanner("http://127.0.0.1:8787", "mockllm-…", "Node runtime"))
@@ -12,7 +16,7 @@ export function readyBanner(base: string, token: string | undefined, runtime: st
     `  OpenAI base URL    ${base}/v1          (per scenario: ${base}/s/{scenario}/{session}/v1)`,
     `  Anthropic base URL ${base}             (per scenario: ${base}/s/{scenario}/{session})`,
     `  Gemini, Ollama     ${base}             (per scenario: ${base}/s/{scenario}/{session})`,
-    `  inspector          ${base}/`,
+    `  inspector          ${inspectorLink(base, { key: token })}`,
     "",
   ].join("\n");
 }

@@ -1,7 +1,8 @@
 /**
  * Starts mockllm locally for a test suite: a random free port, no persistence, no network, a random admin token,
  * scenarios uploaded before it resolves. By default the Node runtime runs in this process (no wrangler, no workerd);
- * `runtime: "workerd"` runs the Worker under Miniflare instead, as it runs when deployed.
+ * `runtime: "workerd"` runs the Worker under Miniflare instead, as it runs when deployed. `url` + `token` use a
+ * server already running instead (nothing started, nothing stopped); `keepOnExit` keeps the run for the inspector.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -32,6 +33,20 @@ export interface StartMockLLMOptions {
   runtime?: "node" | "workerd";
   /** Scenario files or directories the Node runtime loads at start (as `mockllm serve --scenarios`). */
   scenarioFiles?: readonly string[];
+  /**
+   * Use the mockllm already running at this URL (`mockllm serve`, a deployment): nothing is started, `scenarios` are
+   * uploaded to it, and `stop()` leaves it running. Needs `token`.
+   */
+  url?: string;
+  /** With `url`: its admin token or a namespace `admin` key (`adminToken` is read the same way). */
+  token?: string;
+  /**
+   * Node runtime: when the instance stops (or the process exits), this directory holds what
+   * `mockllm serve --persist <dir>` writes — uploads, sessions, journals, stored responses — so
+   * `mockllm serve --persist <dir>` afterwards shows the run in the inspector. Nothing in it is read at start; files
+   * of the same names are replaced.
+   */
+  keepOnExit?: string;
 }
 
 export interface MockLLM extends AsyncDisposable {
@@ -56,7 +71,12 @@ export interface MockLLM extends AsyncDisposable {
    * @example await mock.verify("weather", "t1")
    */
   verify(scenario: string, session?: string, options?: { allowUnused?: readonly string[] }): Promise<VerifyResult>;
-  /** Stops the Worker; safe to call twice. */
+  /**
+   * The inspector page signed in with the admin token (in the URL fragment), opened on a scenario/session.
+   * @example console.log(mock.inspectorURL("weather", "t1"))
+   */
+  inspectorURL(scenario?: string, session?: string): string;
+  /** Stops the Worker (not a server given by `url`); safe to call twice. */
   stop(): Promise<void>;
 }
 
@@ -80,6 +100,8 @@ export function defaultWranglerConfig(): string {
  */
 export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<MockLLM> {
   const documents = (options.scenarios ?? []).map(toDocument); // invalid builders throw before anything starts
+  if (options.url !== undefined) return useRunning(options.url, options, documents);
+  if (options.token !== undefined) throw new TypeError("`token` is for a running server given by `url`: use `adminToken` for a started one");
   const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
   for (const [key, value] of Object.entries(QUIET_WRANGLER_ENV)) process.env[key] ??= value;
   const vars = { DEFAULT_WORDS_PER_SECOND: "0", ...options.env };
@@ -88,8 +110,9 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
   if (runtime === "workerd" && options.scenarioFiles !== undefined) {
     throw new TypeError("`scenarioFiles` is for the Node runtime: upload them with `scenarios` under workerd");
   }
+  if (runtime === "workerd" && options.keepOnExit !== undefined) throw new TypeError("`keepOnExit` is for the Node runtime");
   let worker: RunningWorker;
-  if (runtime === "node") worker = await startNode(vars, adminToken, options.scenarioFiles);
+  if (runtime === "node") worker = await startNode(vars, adminToken, options.scenarioFiles, options.keepOnExit);
   else {
     const prebuilt = options.config === undefined ? prebuiltWorker() : undefined;
     worker = prebuilt ? await startPrebuilt(prebuilt, vars, adminToken) : await startWithWrangler(options.config, vars, adminToken);
@@ -102,20 +125,40 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
     // One admin round-trip before resolving: the Worker is then warm and the token known to work.
     if (documents.length > 0) await admin.uploadMany(documents);
     else await admin.list();
-    return {
-      url,
-      adminToken,
-      admin,
-      openaiBaseURL: (scenario, session) => `${prefix(url, scenario, session)}/v1`,
-      anthropicBaseURL: (scenario, session) => prefix(url, scenario, session),
-      verify: (scenario, session, opts) => assertVerified(admin, scenario, session, opts),
-      stop,
-      [Symbol.asyncDispose]: stop,
-    };
+    return handle(url, adminToken, admin, stop);
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
   }
+}
+
+function handle(url: string, adminToken: string, admin: AdminClient, stop: () => Promise<void>): MockLLM {
+  return {
+    url,
+    adminToken,
+    admin,
+    openaiBaseURL: (scenario, session) => `${prefix(url, scenario, session)}/v1`,
+    anthropicBaseURL: (scenario, session) => prefix(url, scenario, session),
+    verify: (scenario, session, opts) => assertVerified(admin, scenario, session, opts),
+    inspectorURL: (scenario, session) => admin.inspectorURL(scenario, session),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** `startMockLLM({ url, token })`: a server already running; nothing to start or stop. */
+async function useRunning(url: string, options: StartMockLLMOptions, documents: ReturnType<typeof toDocument>[]): Promise<MockLLM> {
+  const starting = (["env", "config", "runtime", "scenarioFiles", "keepOnExit"] as const).filter((k) => options[k] !== undefined);
+  if (starting.length > 0) {
+    throw new TypeError(`\`${starting.join("`, `")}\` start a server: with \`url\` (a running one) pass only \`token\` and \`scenarios\``);
+  }
+  const token = options.token ?? options.adminToken;
+  if (token === undefined || token === "") throw new TypeError("`url` needs `token`: the running server's admin token or a namespace admin key");
+  if (!/^https?:\/\/[^/]/.test(url)) throw new TypeError(`\`url\` must be an http(s) URL, got "${url}"`);
+  const admin = new AdminClient({ url, token });
+  if (documents.length > 0) await admin.uploadMany(documents);
+  else await admin.list(); // the URL answers and the key is accepted before any test relies on it
+  return handle(admin.url, token, admin, async () => {});
 }
 
 /** A started Worker, however it was started. */
@@ -125,9 +168,19 @@ interface RunningWorker {
 }
 
 /** The Node runtime in this process. */
-async function startNode(vars: Record<string, string>, adminToken: string, files: readonly string[] | undefined): Promise<RunningWorker> {
+async function startNode(
+  vars: Record<string, string>,
+  adminToken: string,
+  files: readonly string[] | undefined,
+  keepOnExit: string | undefined,
+): Promise<RunningWorker> {
   const { startServer } = await loadNodeRuntime();
-  const server = await startServer({ adminToken, vars, ...(files ? { scenarios: files, watch: false } : {}) });
+  const server = await startServer({
+    adminToken,
+    vars,
+    ...(files ? { scenarios: files, watch: false } : {}),
+    ...(keepOnExit !== undefined ? { keepOnExit } : {}),
+  });
   if (server.problems.length > 0) {
     await server.close();
     throw new Error(`mockllm: invalid scenario files:\n${server.problems.join("\n")}`);

@@ -1,6 +1,7 @@
 /**
  * The inspector's script, served as /inspector/app.js: plain browser JavaScript, no build step. It talks to the admin
- * API with the token the user typed (kept in sessionStorage, or localStorage when remembered) and builds every node
+ * API with the token the user typed (kept in sessionStorage, or localStorage when remembered) or a link brought
+ * (`#scenario=…&session=…&key=…`: kept in sessionStorage, then dropped from the address bar), and builds every node
  * with textContent, so nothing from a scenario or a request is ever parsed as HTML.
  */
 export const APP_JS = String.raw`"use strict";
@@ -62,6 +63,20 @@ export const APP_JS = String.raw`"use strict";
     return s < 60 ? s + " s ago" : s < 3600 ? Math.round(s / 60) + " min ago" : new Date(iso).toLocaleString();
   }
   function clip(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + "\u2026" : s; }
+
+  // ----- a link: #scenario=…&session=…&key=… (src/client/admin/inspector-link.ts). The fragment never reaches the
+  // server; the key is kept as a typed one is (this tab's sessionStorage) and the address bar keeps only the route.
+  function takeLink() {
+    if (!/^#[a-z]+=/.test(location.hash)) return false;
+    var p = new URLSearchParams(location.hash.slice(1));
+    var key = p.get("key");
+    if (key) sessionStorage.setItem(TOKEN_KEY, key);
+    var scenario = p.get("scenario"), session = p.get("session");
+    var rest = scenario ? "#/s/" + enc(scenario) + (session ? "/" + enc(session) : "") : "";
+    history.replaceState(null, "", location.pathname + location.search + rest);
+    if (key) { $("token").value = key; state.scenarios = []; state.verifyBySession = {}; }
+    return true;
+  }
 
   // ----- routing: #/s/{scenario}[/{session}]
   function parseHash() {
@@ -250,6 +265,7 @@ export const APP_JS = String.raw`"use strict";
   }
 
   async function route() {
+    takeLink();
     var r = parseHash();
     state.scenario = r.scenario; state.session = r.session;
     if (!token()) return;

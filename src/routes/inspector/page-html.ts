@@ -68,7 +68,8 @@ export const PAGE_HTML = `<!doctype html>
       script says (verify), and each session's requests as a timeline: what was asked, which step answered, and why a
       request did not match.</p>
       <p class="muted">The token stays in this browser (session storage, or local storage when remembered) and is sent
-      only to this server's <code>/admin</code> API.</p>
+      only to this server's <code>/admin</code> API. A link from <code>mockllm serve</code> or a failed verify signs in
+      by itself: its key rides after the <code>#</code>, which the browser never sends, and is taken out of the address.</p>
     </section>
   </section>
 </main>

@@ -43,6 +43,11 @@ export interface ServeOptions {
   watch?: boolean;
   /** Keep uploads, sessions, journals and stored responses in this directory across restarts. */
   persist?: string;
+  /**
+   * Write what `persist` writes to this directory (by close() or the process's exit at the latest), without reading
+   * what it holds at start: a run kept for `mockllm serve --persist <dir>` to show afterwards.
+   */
+  keepOnExit?: string;
   /** Worker variables (`DEFAULT_WORDS_PER_SECOND`, `DEFAULT_RESPONDER`, …). */
   vars?: RuntimeVars & Record<string, string | undefined>;
   /** Where reload reports and problems go; default stderr. */
@@ -134,13 +139,19 @@ function deferredListener(make: (adapter: Adapter) => RequestListener): RequestL
  */
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const persister = opts.persist !== undefined ? new Persister(opts.persist) : undefined;
+  if (opts.persist !== undefined && opts.keepOnExit !== undefined) throw new TypeError("persist and keepOnExit exclude each other");
+  const dir = opts.persist ?? opts.keepOnExit;
+  const persister = dir !== undefined ? new Persister(dir) : undefined;
+  const restore = opts.persist !== undefined ? persister : undefined; // keepOnExit writes only
   const scenarios = new NodeScenarioStore((name, stored) => persister?.saveUpload(name, stored?.raw));
   await scenarios.init();
-  const sessions = new NodeSessionStore(persister?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
-  const tenancy = new NodeTenancy(sessions, persister, persister?.registry(log));
-  if (persister) {
-    for (const [persisted, raw] of persister.uploads(log)) {
+  const sessions = new NodeSessionStore(restore?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
+  const tenancy = new NodeTenancy(sessions, persister, restore?.registry(log));
+  // Pending writes reach the disk when the process exits without close() (flush is synchronous).
+  const flushOnExit = () => persister?.flush();
+  if (persister) process.once("exit", flushOnExit);
+  if (restore) {
+    for (const [persisted, raw] of restore.uploads(log)) {
       const inSpace = splitPersistedName(persisted);
       const name = inSpace?.name ?? persisted;
       const parsed = parseScenarioDocument(raw, name);
@@ -245,7 +256,10 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         server.close(() => {}); // not listening itself: this only stops its connection tracking
         server.closeAllConnections(); // open streams end here; their writers see the disconnect and stop
         dual.closeAll();
-      }).then(() => persister?.flush());
+      }).then(() => {
+        process.off("exit", flushOnExit);
+        persister?.flush();
+      });
       return closing;
     },
   };

@@ -12,12 +12,13 @@ export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
-                     [--persist <dir>] [--no-default-responder] [--log-requests]
+                     [--persist <dir> | --keep-on-exit <dir>] [--no-default-responder] [--log-requests]
                      [--anonymous allow|deny]
                      [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
-inspector, as the hosted Worker serves them. Prints the base URLs and the admin token when ready;
+inspector, as the hosted Worker serves them. Prints the base URLs, the admin token and the inspector
+link (signed in: the token rides in the URL fragment, which the browser never sends) when ready;
 Ctrl-C ends open streams and exits.
 
 Options:
@@ -28,6 +29,9 @@ Options:
                            changed; repeatable (default: $MOCKLLM_SCENARIOS, paths joined by "${delimiter}")
   --persist <dir>          keep uploads, sessions, journals and stored responses in <dir> across restarts
                            (default: memory only)
+  --keep-on-exit <dir>     write what --persist writes to <dir>, without reading what it holds at
+                           start: the run's sessions and journals, for "serve --persist <dir>" to show
+                           in the inspector afterwards
   --no-default-responder   requests no scenario selects get a 404 listing the scenarios that could
                            have matched (DEFAULT_RESPONDER=off)
   --log-requests           one JSON line per request on stderr: scenario, session, step, outcome,
@@ -52,6 +56,7 @@ Example:
     "admin-token": { type: "string" },
     scenarios: { type: "string", multiple: true },
     persist: { type: "string" },
+    "keep-on-exit": { type: "string" },
     "no-default-responder": { type: "boolean" },
     "log-requests": { type: "boolean" },
     anonymous: { type: "string" },
@@ -73,6 +78,8 @@ Example:
     if (anonymous !== undefined && anonymous !== "allow" && anonymous !== "deny") throw new UsageError(`--anonymous must be allow or deny, got "${anonymous}"`);
     if (anonymous !== undefined) vars.ANONYMOUS = anonymous;
     const persist = stringOption(values.persist);
+    const keepOnExit = stringOption(values["keep-on-exit"]);
+    if (persist !== undefined && keepOnExit !== undefined) throw new UsageError("--persist and --keep-on-exit exclude each other");
 
     const { startServer, parseUpstreams } = await loadNodeRuntime();
     const flags = Array.isArray(values.upstream) ? (values.upstream as string[]) : [];
@@ -91,6 +98,7 @@ Example:
       adminToken,
       scenarios,
       ...(persist !== undefined ? { persist } : {}),
+      ...(keepOnExit !== undefined ? { keepOnExit } : {}),
       vars,
       log: (line) => io.stderr(line),
     }).catch((err: NodeJS.ErrnoException) => {

@@ -1,5 +1,6 @@
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, sessionArgs, stringOption, type Command } from "../command";
 import { EXIT } from "../io";
+import { failureLink } from "../../admin/verify";
 
 export const verify: Command = {
   name: "verify",
@@ -9,7 +10,9 @@ export const verify: Command = {
 Checks that the session used every step of its scenario, had no mismatch and left no
 scripted failure unanswered. Prints "mockllm verify: ok: …" and exits 0, or prints a
 summary of what went wrong (unused steps and what they match on, each mismatch with its
-reasons, the request's last user message and tool results, pending failures) and exits 1.
+reasons, the request's last user message and tool results, pending failures) and exits 1,
+with the inspector link to the session on stderr (carrying the token only for a server on
+this machine: 127.0.0.1, ::1, localhost).
 The session defaults to "default".
 
 Options:
@@ -23,8 +26,10 @@ Example:
   async run(values, positionals, io) {
     const { scenario, session } = sessionArgs(positionals);
     const allowUnused = (stringOption(values["allow-unused"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-    const result = await adminFrom(values, io).verify(scenario, session, { allowUnused });
+    const admin = adminFrom(values, io);
+    const result = await admin.verify(scenario, session, { allowUnused });
     io.stdout(values.json === true ? JSON.stringify(result, null, 2) : result.summary);
+    if (!result.ok) io.stderr(`inspector: ${failureLink(admin, scenario, session)}`);
     return result.ok ? EXIT.ok : EXIT.failed;
   },
 };
