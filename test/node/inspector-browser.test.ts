@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import { AdminClient } from "../../src/client/admin/client";
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = [
@@ -196,6 +197,30 @@ describe.skipIf(!have)("inspector in Chromium", () => {
     expect(await text('.session-row[data-session="run-2"] .badge')).toBe("✗ 1 unused, 1 mismatch");
     expect(await text('#steps tr[data-step="answer"] td.bad')).toBe("1");
     await page.locator("#scenario").screenshot({ path: join(shots, "inspector-scenario.png") });
+  });
+
+  it("a link with the key in its fragment opens the session in a fresh browser, no token typed, key out of the address", async () => {
+    const link = new AdminClient({ url: server.url, token: TOKEN }).inspectorURL("support-agent", "run-2");
+    expect(link).toBe(`${server.url}/#scenario=support-agent&session=run-2&key=${TOKEN}`);
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    try {
+      const fresh = await context.newPage();
+      const urls: string[] = [];
+      fresh.on("request", (r) => urls.push(r.url()));
+      await fresh.goto(link);
+      await fresh.waitForSelector('.entry[data-seq="3"].outcome-mismatch');
+      await fresh.waitForSelector("#verify-summary.fail");
+      expect(await fresh.locator("#session-title").textContent()).toBe("support-agent / run-2");
+      expect(fresh.url()).toBe(`${server.url}/#/s/support-agent/run-2`);
+      expect(await fresh.evaluate("location.href.includes('key=')")).toBe(false);
+      expect(await fresh.evaluate('[sessionStorage.getItem("mockllm-admin-token"), localStorage.getItem("mockllm-admin-token")]')).toEqual([TOKEN, null]);
+      expect(await fresh.inputValue("#token")).toBe(TOKEN);
+      expect(await fresh.textContent("#status")).toBe("");
+      expect(urls.filter((u) => u.includes(TOKEN))).toEqual([]);
+      expect(urls).toContain(`${server.url}/admin/sessions/support-agent/run-2/requests`);
+    } finally {
+      await context.close();
+    }
   });
 
   it("reset empties the session's journal and verify says nothing ran", async () => {
