@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,11 +23,14 @@ MockLLMError.__module__ = "pytest_mockllm"
 
 
 class MockLLMVerifyError(AssertionError):
-    """A session did not do what its scenario says; the message is the server's verify summary."""
+    """A session did not do what its scenario says; the message is the server's verify summary, then the
+    inspector link to the session (``inspector_url``)."""
 
-    def __init__(self, result: Dict[str, Any]) -> None:
-        super().__init__(str(result.get("summary", "mockllm verify: FAILED")))
+    def __init__(self, result: Dict[str, Any], inspector_url: Optional[str] = None) -> None:
+        summary = str(result.get("summary", "mockllm verify: FAILED"))
+        super().__init__(summary if inspector_url is None else f"{summary}\n\ninspector: {inspector_url}")
         self.result = result
+        self.inspector_url = inspector_url
 
 
 MockLLMVerifyError.__module__ = "pytest_mockllm"  # tracebacks name the public import
@@ -81,6 +85,23 @@ class AdminClient:
 
     def reset(self, scenario: str, session: str) -> None:
         self.request("POST", f"{_session_path(scenario, session)}/reset")
+
+    def inspector_url(self, scenario: Optional[str] = None, session: Optional[str] = None, key: bool = True) -> str:
+        """The inspector page (``GET /``) opened on a scenario/session, signed in with this client's token: the key
+        rides in the URL fragment (``#scenario=…&session=…&key=…``), which the browser never sends."""
+        parts = [("scenario", scenario), ("session", session), ("key", self.token if key else None)]
+        fragment = "&".join(f"{name}={_quote(value)}" for name, value in parts if value)
+        return f"{self.url}/#{fragment}" if fragment else f"{self.url}/"
+
+    def failure_url(self, scenario: str, session: str) -> str:
+        """The link a verify failure prints: with the key for a server on this machine only (a shared server's
+        credential never goes into a test log; its link opens the session once the token is typed in)."""
+        return self.inspector_url(scenario, session, key=_is_loopback(self.url))
+
+
+def _is_loopback(url: str) -> bool:
+    host = urllib.parse.urlsplit(url).hostname or ""
+    return host in ("localhost", "::1") or host.endswith(".localhost") or re.fullmatch(r"127(\.\d{1,3}){3}", host) is not None
 
 
 def _session_path(scenario: str, session: str) -> str:

@@ -105,11 +105,17 @@ class MockLLM:
 
     def verify(self, scenario: Optional[str] = None, *, allow_unused: Sequence[str] = ()) -> Dict[str, Any]:
         """Answers the verify result when every step was used (but ``allow_unused``), nothing mismatched and no
-        scripted failure is left unanswered; else raises MockLLMVerifyError, whose message is the summary."""
-        result = self.admin.verify(self._scenario(scenario), self.session, allow_unused)
+        scripted failure is left unanswered; else raises MockLLMVerifyError, whose message is the summary and the
+        inspector link to the session."""
+        name = self._scenario(scenario)
+        result = self.admin.verify(name, self.session, allow_unused)
         if not result.get("ok"):
-            raise MockLLMVerifyError(result)
+            raise MockLLMVerifyError(result, self.admin.failure_url(name, self.session))
         return result
+
+    def inspector_url(self, scenario: Optional[str] = None) -> str:
+        """The inspector page on this test's session, signed in (the key rides in the URL fragment)."""
+        return self.admin.inspector_url(self._scenario(scenario), self.session)
 
     def reset(self, scenario: Optional[str] = None) -> None:
         """Forgets this session's usage, attempts and journal; its next request picks up the newest version."""

@@ -32,6 +32,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mockllm", "mockllm (a scripted fake LLM server)")
     group.addoption("--mockllm-url", default=None, help="use the mockllm server at this URL instead of starting one (default: $MOCKLLM_URL)")
     group.addoption("--mockllm-key", default=None, help="its admin token or namespace admin key (default: $MOCKLLM_ADMIN_TOKEN)")
+    group.addoption(
+        "--mockllm-keep", default=None, metavar="DIR",
+        help="write the started server's scenarios, sessions and journals to DIR (as serve --persist writes them) "
+        "for `mockllm serve --persist DIR` to show in the inspector after the run (default: $MOCKLLM_KEEP)",
+    )
     parser.addini("mockllm_bin", "command that runs mockllm when $MOCKLLM_BIN is not set (e.g. `node ../bin/mockllm.js`)", default="")
     parser.addini("mockllm_scenarios", "scenario files or directories the started server loads (serve --scenarios)", type="paths", default=[])
     parser.addini("mockllm_start_timeout", "seconds to wait for the started server's ready banner", default="60")
@@ -46,7 +51,10 @@ def mockllm_server(pytestconfig: pytest.Config) -> Iterator[MockLLMServer]:
     """The run's mockllm: one `mockllm serve --port 0` for the whole session (stopped at the end), or the one
     ``--mockllm-url`` / ``$MOCKLLM_URL`` names."""
     url = pytestconfig.getoption("mockllm_url") or os.environ.get("MOCKLLM_URL")
+    keep = pytestconfig.getoption("mockllm_keep") or os.environ.get("MOCKLLM_KEEP")
     if url:
+        if keep:
+            raise MockLLMError("mockllm: --mockllm-keep is for the server the run starts: a running one (--mockllm-url) keeps its own state")
         key = pytestconfig.getoption("mockllm_key") or os.environ.get("MOCKLLM_ADMIN_TOKEN")
         if not key:
             raise MockLLMError("mockllm: --mockllm-url needs --mockllm-key (or $MOCKLLM_ADMIN_TOKEN): the admin token or an admin key")
@@ -56,7 +64,8 @@ def mockllm_server(pytestconfig: pytest.Config) -> Iterator[MockLLMServer]:
         return
     files = [str(Path(p)) for p in pytestconfig.getini("mockllm_scenarios")]
     command = resolve_command(str(pytestconfig.getini("mockllm_bin")))
-    process = ServerProcess(command, files, timeout=float(pytestconfig.getini("mockllm_start_timeout")))
+    extra = ["--keep-on-exit", str(Path(keep).resolve())] if keep else []
+    process = ServerProcess(command, files, timeout=float(pytestconfig.getini("mockllm_start_timeout")), extra_args=extra)
     server = MockLLMServer(process.url, process.token, AdminClient(process.url, process.token), process)
     pytestconfig.stash[_SERVER] = server
     try:
@@ -96,6 +105,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     for scenario in mock.scenarios_used:
         try:
             summary = str(mock.admin.verify(scenario, mock.session).get("summary", ""))
+            summary += f"\n\ninspector: {mock.admin.failure_url(scenario, mock.session)}"
         except MockLLMError as err:
             summary = str(err)
         report.sections.append((f"mockllm verify {scenario}/{mock.session}", summary))

@@ -43,7 +43,9 @@ def resolve_command(configured: Optional[str]) -> List[str]:
 class ServerProcess:
     """A `mockllm serve` child process whose stdout and stderr go to a log file."""
 
-    def __init__(self, command: Sequence[str], scenario_files: Sequence[str] = (), timeout: float = 60.0) -> None:
+    def __init__(
+        self, command: Sequence[str], scenario_files: Sequence[str] = (), timeout: float = 60.0, extra_args: Sequence[str] = ()
+    ) -> None:
         self.command = list(command)
         self.token = f"mockllm-{secrets.token_hex(12)}"
         self._dir = tempfile.mkdtemp(prefix="pytest-mockllm-")
@@ -51,6 +53,7 @@ class ServerProcess:
         args = [*self.command, "serve", "--port", "0", "--admin-token", self.token, "--log-requests"]
         for f in scenario_files:
             args += ["--scenarios", f]
+        args += list(extra_args)
         env = dict(os.environ)
         env.setdefault("DEFAULT_WORDS_PER_SECOND", "0")  # the default responder answers without pacing delays
         self._log = open(self.log_path, "wb")
