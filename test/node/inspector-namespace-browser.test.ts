@@ -118,6 +118,19 @@ describe.skipIf(!have)("inspector with a namespace key, in Chromium", () => {
     await page.context().close();
   });
 
+  it("a link with a namespace key opens that namespace's session, no key typed", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/#scenario=team-only&session=team-run&key=${encodeURIComponent(keys.read!)}`);
+    await page.waitForSelector('.entry[data-seq="1"]');
+    expect(await page.locator("#session-title").textContent()).toBe("team-only / team-run");
+    expect(page.url()).toBe(`${server.url}/#/s/team-only/team-run`);
+    expect(await scenarioNames(page)).not.toContain("root-only");
+    expect(await page.evaluate('sessionStorage.getItem("mockllm-admin-token")')).toBe(keys.read!);
+    await context.close();
+  });
+
   it("a run key is told it has no admin access", async () => {
     const res = await send("/admin/namespaces/team-a/keys", TOKEN, { method: "POST", body: JSON.stringify({ scope: "run" }) });
     const { page } = await connect(((await res.json()) as { key: string }).key);

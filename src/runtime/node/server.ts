@@ -147,8 +147,15 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   await scenarios.init();
   const sessions = new NodeSessionStore(restore?.sessions(log), persister ? (name, dump) => persister.sessionChanged(name, dump) : undefined);
   const tenancy = new NodeTenancy(sessions, persister, restore?.registry(log));
-  // Pending writes reach the disk when the process exits without close() (flush is synchronous).
-  const flushOnExit = () => persister?.flush();
+  // Pending writes reach the disk when the process exits without close() (flush is synchronous); a directory removed
+  // meanwhile must not turn the exit into a crash.
+  const flushOnExit = () => {
+    try {
+      persister?.flush();
+    } catch (e) {
+      log(`mockllm: could not write ${dir} at exit: ${(e as Error).message}`);
+    }
+  };
   if (persister) process.once("exit", flushOnExit);
   if (restore) {
     for (const [persisted, raw] of restore.uploads(log)) {
