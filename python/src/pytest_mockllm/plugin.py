@@ -32,6 +32,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mockllm", "mockllm (a scripted fake LLM server)")
     group.addoption("--mockllm-url", default=None, help="use the mockllm server at this URL instead of starting one (default: $MOCKLLM_URL)")
     group.addoption("--mockllm-key", default=None, help="its admin token or namespace admin key (default: $MOCKLLM_ADMIN_TOKEN)")
+    group.addoption(
+        "--mockllm-bin", default=None,
+        help="command that runs mockllm, split as a shell would (default: $MOCKLLM_BIN, the mockllm_bin ini option, "
+        "node_modules/.bin/mockllm here or in a parent directory, mockllm on PATH, a sibling directory's node_modules)",
+    )
     parser.addini("mockllm_bin", "command that runs mockllm when $MOCKLLM_BIN is not set (e.g. `node ../bin/mockllm.js`)", default="")
     parser.addini("mockllm_scenarios", "scenario files or directories the started server loads (serve --scenarios)", type="paths", default=[])
     parser.addini("mockllm_start_timeout", "seconds to wait for the started server's ready banner", default="60")
@@ -55,7 +60,7 @@ def mockllm_server(pytestconfig: pytest.Config) -> Iterator[MockLLMServer]:
         yield server
         return
     files = [str(Path(p)) for p in pytestconfig.getini("mockllm_scenarios")]
-    command = resolve_command(str(pytestconfig.getini("mockllm_bin")))
+    command = resolve_command(str(pytestconfig.getini("mockllm_bin")), pytestconfig.getoption("mockllm_bin"))
     process = ServerProcess(command, files, timeout=float(pytestconfig.getini("mockllm_start_timeout")))
     server = MockLLMServer(process.url, process.token, AdminClient(process.url, process.token), process)
     pytestconfig.stash[_SERVER] = server
