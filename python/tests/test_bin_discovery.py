@@ -42,7 +42,7 @@ def test_mockllm_bin_still_names_the_command(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_inner=INNER)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s")
     result.assert_outcomes(passed=1)
-    assert f"COMMAND {shlex.split(os.environ["MOCKLLM_BIN"])!r}" in result.stdout.str()
+    assert f"COMMAND {shlex.split(os.environ['MOCKLLM_BIN'])!r}" in result.stdout.str()
 
 
 def test_node_modules_bin_in_a_parent_directory(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
