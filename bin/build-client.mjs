@@ -8,11 +8,14 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { packageSourceMaps } from "./sourcemap.mjs";
 
-// Usage: node bin/build-client.mjs [--out-dir <dir>]   (default: dist/ next to package.json)
+// Usage: node bin/build-client.mjs [--out-dir <dir>] [--if-missing]   (default: dist/ next to package.json;
+// --if-missing: nothing to do when the CLI is built already, as `npm start` and `npm run dev` ask)
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
+const { values } = parseArgs({ options: { "out-dir": { type: "string" }, "if-missing": { type: "boolean" } } });
 const outDir = resolve(values["out-dir"] ?? join(root, "dist"));
+if (values["if-missing"] && existsSync(join(outDir, "client", "cli", "main.js"))) process.exit(0);
 
 rmSync(outDir, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -39,6 +42,7 @@ for (const file of walk(outDir)) {
     files++;
   }
 }
+packageSourceMaps(outDir, outDir, root);
 console.log(`built ${outDir} (import extensions added in ${files} files)`);
 
 function* walk(dir) {

@@ -7,10 +7,12 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { packageSourceMap } from "./sourcemap.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
-const outDir = join(resolve(values["out-dir"] ?? join(root, "dist")), "node");
+const distDir = resolve(values["out-dir"] ?? join(root, "dist"));
+const outDir = join(distDir, "node");
 rmSync(outDir, { recursive: true, force: true });
 /**
  * zod's `locales` namespace (`z.locales`: error messages in ~60 languages, over half of zod's bundled size) reduced to
@@ -76,4 +78,5 @@ for (const [i, line] of lines.entries()) {
   lines[i] = line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 }
 writeFileSync(outFile, lines.join("\n"));
+packageSourceMap(`${outFile}.map`, distDir, root);
 console.log(`built ${outDir}`);

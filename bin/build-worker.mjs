@@ -9,11 +9,13 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { packageSourceMap } from "./sourcemap.mjs";
 import { wranglerEnv } from "./wrangler-env.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { "out-dir": { type: "string" } } });
-const outDir = join(resolve(values["out-dir"] ?? join(root, "dist")), "worker");
+const distDir = resolve(values["out-dir"] ?? join(root, "dist"));
+const outDir = join(distDir, "worker");
 const env = wranglerEnv();
 
 rmSync(outDir, { recursive: true, force: true });
@@ -27,6 +29,7 @@ const run = spawnSync(process.execPath, [wranglerBin, "deploy", "--dry-run", "--
   stdio: ["ignore", "ignore", "inherit"],
 });
 if (run.status !== 0) process.exit(run.status ?? 1);
+packageSourceMap(join(outDir, "index.js.map"), distDir, root);
 
 const { unstable_readConfig } = await import("wrangler");
 const cfg = unstable_readConfig({ config });

@@ -11,7 +11,7 @@
 # Inputs (environment): INPUT_SCENARIOS (files or directories, one per line or space-separated), INPUT_PORT
 # (default 8787; 0 = any free port), INPUT_ADMIN_TOKEN (default: random), INPUT_REPORT_DIR (default
 # $RUNNER_TEMP/mockllm-report), MOCKLLM_BIN (the command that runs mockllm; default: node_modules/.bin/mockllm in
-# the workspace, else this checkout's bin/mockllm.js, built by `npm install` when dist/ is missing).
+# the workspace, else this checkout's bin/mockllm.js, built by `npm install && npm run build` when dist/ is missing).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,8 +25,8 @@ mockllm_command() {
   local local_bin="${GITHUB_WORKSPACE:-$PWD}/node_modules/.bin/mockllm"
   if [[ -x "$local_bin" ]]; then echo "$local_bin"; return; fi
   if [[ ! -f "$root/dist/client/cli/main.js" || ! -f "$root/dist/node/index.js" ]]; then
-    echo "mockllm: installing and building $root (npm install)" >&2
-    (cd "$root" && npm install --no-audit --no-fund > /dev/null) || die "npm install in $root failed"
+    echo "mockllm: installing and building $root (npm install, npm run build)" >&2
+    (cd "$root" && npm install --no-audit --no-fund > /dev/null && npm run build > /dev/null) || die "npm install && npm run build in $root failed"
   fi
   echo "node $root/bin/mockllm.js"
 }

@@ -11,7 +11,7 @@ import { watch } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-// The banner `mockllm serve` prints too (built to dist/ by `npm install`).
+// The banner `mockllm serve` prints too (in dist/: `npm run dev` builds the client first when it is missing).
 import { readyBanner } from "../dist/client/cli/banner.js";
 import { wranglerEnv } from "../bin/wrangler-env.mjs";
 

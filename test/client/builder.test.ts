@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scenario, ScenarioValidationError, step, StepBuilder } from "../../src/client/index";
+import { scenario, ScenarioValidationError, startMockLLM, step, StepBuilder } from "../../src/client/index";
 import { parseScenarioDocument } from "../../src/scenario/document";
 
 describe("scenario builder", () => {
@@ -216,5 +216,26 @@ describe("scenario builder", () => {
     expect(step().failTimes(0, "overloaded").toJSON()).toStrictEqual({});
     expect(() => scenario("x").step((() => undefined) as never)).toThrow(/must return the step builder/);
     expect(new StepBuilder().toJSON()).toStrictEqual({});
+  });
+});
+
+describe("s.fail(kind, { afterChunks })", () => {
+  it("sends exactly afterChunks data: chunks before a stream_error; on Chat Completions the role-only chunk is the first", async () => {
+    const mock = await startMockLLM({
+      scenarios: [scenario("cut").step((s) => s.fail("stream_error", { afterChunks: 2 }).text("one two three four"))],
+    });
+    try {
+      const res = await fetch(`${mock.openaiBaseURL("cut")}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: "Bearer k", "content-type": "application/json" },
+        body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }),
+      });
+      const events = (await res.text()).split("\n\n").filter(Boolean).map((e) => JSON.parse(e.replace(/^data: /, "")) as Record<string, unknown>);
+      const deltas = events.slice(0, -1).map((e) => (e.choices as { delta: Record<string, unknown> }[])[0]!.delta);
+      expect(deltas).toStrictEqual([{ role: "assistant", content: "", refusal: null }, { content: "one" }]);
+      expect(Object.keys(events.at(-1)!)).toStrictEqual(["error"]);
+    } finally {
+      await mock.stop();
+    }
   });
 });

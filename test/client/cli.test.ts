@@ -297,6 +297,15 @@ describe("mockllm journal and reset", () => {
     expect(await cli(["journal", "jr", "run-1"], server())).toStrictEqual({ code: 0, out: "no requests in jr/run-1", err: "" });
   });
 
+  it("a mismatch row names the nearest step as nearest, not as the step that ran", async () => {
+    await mock.admin.upload({ name: "jr-near", steps: [{ id: "answer", match: { lastUserMessage: { contains: "weather" } }, respond: { text: "Sunny" } }] });
+    const base = mock.openaiBaseURL("jr-near", "run-1");
+    expect([await chat(base, "hello"), await chat(base, "the weather?")]).toStrictEqual([400, 200]);
+    const lines = (await cli(["journal", "jr-near", "run-1"], server())).out.split("\n");
+    expect(lines[1]).toMatch(/^1\s+\S+Z\s+openai\s+chat\.completions\s+no\s+1\s+nearest: answer\s+mismatch\s+400\s+\S/);
+    expect(lines[2]).toMatch(/^2\s+\S+Z\s+openai\s+chat\.completions\s+no\s+1\s+answer\s+response\s+200\s*$/);
+  });
+
   it("session defaults to 'default'; a missing scenario argument is a usage error", async () => {
     expect(await cli(["reset", "jr"], server())).toStrictEqual({ code: 0, out: "reset jr/default", err: "" });
     const missing = await cli(["journal"], server());

@@ -2,11 +2,13 @@
 // plain Node through package.json `exports` and `bin`, and type-checked by a NodeNext consumer.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exec, installed, installInto, sourceMapProblems, userEnv } from "./package-install";
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -335,3 +337,154 @@ export { n, admin, start, seq };
     expect(r.code).toBe(0);
   }, 60_000);
 });
+
+/**
+ * The package as a team installs it before it is on a registry: `npm pack`'s tarball, a git URL naming a release tag
+ * (scripts/release-git.mjs), a path — each into an empty project of its own, from the same scratch build as above.
+ */
+describe("the packed package, installed in a user's project", () => {
+  let packDir: string;
+  let tarball: string;
+  let packed: string[];
+  let project: string;
+  let install: { code: number; stdout: string; stderr: string };
+  const OPENAI = (JSON.parse(readFileSync(join(repo, "node_modules", "openai", "package.json"), "utf8")) as { version: string }).version;
+  const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+  const RUNTIME_DEPS = Object.keys(manifest.dependencies);
+
+  beforeAll(async () => {
+    // What `files` ships besides dist and the bin (npm adds package.json and README.md itself).
+    for (const entry of ["src", "scenarios", "wrangler.toml", "scenario.schema.json", "README.md"]) await cp(join(repo, entry), join(pkg, entry), { recursive: true });
+    packDir = await mkdtemp(join(tmpdir(), "mockllm-packed-"));
+    // --ignore-scripts: dist is built above (prepack would build it again).
+    const r = await exec("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], pkg);
+    if (r.code !== 0) throw new Error(`npm pack failed:\n${r.stderr}`);
+    const [info] = JSON.parse(r.stdout) as { filename: string; files: { path: string }[] }[];
+    tarball = join(packDir, info!.filename);
+    packed = info!.files.map((f) => f.path);
+    project = join(packDir, "tarball-project");
+    install = await installInto(project, [tarball, `openai@${OPENAI}`]);
+  }, 90_000);
+  afterAll(async () => {
+    if (packDir) await rm(packDir, { recursive: true, force: true });
+  });
+
+  it("ships dist, the bin, the sources its maps name and the scenarios: no tests, no bench, no build scripts", () => {
+    expect([...new Set(packed.map((p) => p.split("/")[0]))].sort()).toStrictEqual([
+      "README.md", "bin", "dist", "package.json", "scenario.schema.json", "scenarios", "src", "wrangler.toml",
+    ]);
+    expect(packed.filter((p) => p.startsWith("bin/"))).toStrictEqual(["bin/mockllm.js"]);
+    expect(packed.filter((p) => /(^|\/)(test|tests|bench|examples|python|docs)\/|\.test\.ts$/.test(p))).toStrictEqual([]);
+    expect(packed).toEqual(expect.arrayContaining(["dist/client/index.js", "dist/client/cli/main.js", "dist/node/index.js", "dist/worker/index.js"]));
+  });
+
+  it("from the tarball, with openai: no install script, only the runtime dependencies, clean source maps, and a startMockLLM test passes", async () => {
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stderr).not.toMatch(/install-scripts|prepare|npm run build/);
+    expect(await installed(project)).toStrictEqual([...RUNTIME_DEPS, "mockllm", "openai"].sort());
+    const maps = await sourceMapProblems(join(project, "node_modules", "mockllm"));
+    expect(maps.problems).toStrictEqual([]);
+    expect(maps.maps).toBeGreaterThan(50);
+    expect(maps.sources).toBeGreaterThan(300);
+
+    await writeFile(
+      join(project, "chat.test.js"),
+      `import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import OpenAI from "openai";
+import { assertVerified, startMockLLM, scenario } from "mockllm";
+
+const mock = await startMockLLM({ scenarios: [scenario("greet").step((s) => s.text("Hello from the tarball"))] });
+after(() => mock.stop());
+
+test("the official client gets the scripted answer", async () => {
+  const client = new OpenAI({ baseURL: mock.openaiBaseURL("greet", "t1"), apiKey: "k" });
+  const res = await client.chat.completions.create({ model: "gpt-4.1-nano", messages: [{ role: "user", content: "hi" }] });
+  assert.equal(res.choices[0].message.content, "Hello from the tarball");
+  await assertVerified(mock, "greet", "t1");
+});
+`,
+    );
+    const t = await exec(process.execPath, ["--test", "--test-reporter=tap", "chat.test.js"], project);
+    expect(t.stdout, t.stderr).toContain("# pass 1");
+    expect(t.stdout).toContain("# fail 0");
+    expect(t.stderr).toBe("");
+    const version = await exec(join(project, "node_modules", ".bin", "mockllm"), ["--version"], project);
+    expect(version).toStrictEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
+  }, 60_000);
+
+  it("pytest-mockllm (pip install ./python) runs the project's node_modules/.bin/mockllm with no MOCKLLM_BIN", async () => {
+    // scripts/python-venv.sh pip-installs ./python into the suite's venv on every call.
+    const venv = await exec("bash", [join(repo, "scripts", "python-venv.sh")], repo);
+    expect(venv.code, venv.stderr).toBe(0);
+    const tests = join(project, "tests");
+    await mkdir(tests, { recursive: true });
+    await writeFile(
+      join(tests, "test_chat.py"),
+      `import json
+import urllib.request
+
+
+def test_chat(mockllm, mockllm_server):
+    print("COMMAND", mockllm_server.process.command)
+    mockllm.upload({"name": "py-greet", "steps": [{"respond": {"text": "Hello from pytest"}}]})
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).encode()
+    req = urllib.request.Request(mockllm.base_url("openai", scenario="py-greet") + "/chat/completions", data=body,
+                                 headers={"authorization": "Bearer k", "content-type": "application/json"})
+    assert json.load(urllib.request.urlopen(req))["choices"][0]["message"]["content"] == "Hello from pytest"
+    mockllm.verify("py-greet")
+`,
+    );
+    const r = await exec(venv.stdout.trim(), ["-m", "pytest", "-p", "no:cacheprovider", "-q", "-s", "test_chat.py"], tests, userEnv({ PYTHONDONTWRITEBYTECODE: "1" }));
+    expect(r.stdout, r.stderr).toMatch(/1 passed/);
+    expect(r.stdout).toContain(`COMMAND ['${join(project, "node_modules", ".bin", "mockllm")}']`);
+  }, 180_000);
+
+  it("from a git URL naming a release tag (scripts/release-git.mjs): no build, only the runtime dependencies", async () => {
+    const origin = join(packDir, "origin");
+    const git = (args: string[], cwd = origin) => exec("git", args, cwd, userEnv(GIT_IDENTITY));
+    await mkdir(origin);
+    expect((await git(["init", "-q"])).code).toBe(0);
+    expect((await git(["commit", "-q", "--allow-empty", "-m", "main"])).code).toBe(0);
+    const release = await exec(process.execPath, [join(repo, "scripts", "release-git.mjs"), "--tarball", tarball, "--repo", origin], repo, userEnv(GIT_IDENTITY));
+    expect(release.stderr).toBe("");
+    expect(release.stdout).toContain(`release-git: v${manifest.version} (`);
+    const files = (await git(["ls-tree", "-r", "--name-only", `v${manifest.version}`])).stdout.trim().split("\n");
+    expect(files.sort()).toStrictEqual([...packed].sort());
+    const shipped = JSON.parse((await git(["show", `v${manifest.version}:package.json`])).stdout) as Record<string, unknown>;
+    expect([shipped.scripts, shipped.devDependencies, shipped.dependencies]).toStrictEqual([undefined, undefined, manifest.dependencies]);
+
+    const gitProject = join(packDir, "git-project");
+    const r = await installInto(gitProject, [`git+file://${origin}#v${manifest.version}`]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/install-scripts|prepare|npm run build/);
+    expect(await installed(gitProject)).toStrictEqual([...RUNTIME_DEPS, "mockllm"].sort());
+    expect(await startAndAsk(gitProject)).toBe("Hello from an install");
+  }, 90_000);
+
+  it("from a path (npm install --install-links <dir>): the directory's dist, no build", async () => {
+    const pathProject = join(packDir, "path-project");
+    const r = await installInto(pathProject, ["--install-links", pkg]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/install-scripts|prepare|npm run build/);
+    expect(await installed(pathProject)).toStrictEqual([...RUNTIME_DEPS, "mockllm"].sort());
+    expect(await startAndAsk(pathProject)).toBe("Hello from an install");
+  }, 60_000);
+});
+
+const GIT_IDENTITY = { GIT_AUTHOR_NAME: "mockllm test", GIT_AUTHOR_EMAIL: "test@mockllm.invalid", GIT_COMMITTER_NAME: "mockllm test", GIT_COMMITTER_EMAIL: "test@mockllm.invalid" };
+
+/** startMockLLM from the package installed in `project`, one Chat Completions request; its answer's text. */
+async function startAndAsk(project: string): Promise<string> {
+  await writeFile(
+    join(project, "ask.mjs"),
+    `import { startMockLLM, scenario } from "mockllm";
+const mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello from an install"))] });
+const res = await fetch(mock.openaiBaseURL("hi") + "/chat/completions", { method: "POST", headers: { authorization: "Bearer k", "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }) });
+console.log((await res.json()).choices[0].message.content);
+await mock.stop();`,
+  );
+  const r = await exec(process.execPath, ["ask.mjs"], project);
+  expect(r.stderr).toBe("");
+  return r.stdout.trim();
+}

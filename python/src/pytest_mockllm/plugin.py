@@ -37,6 +37,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write the started server's scenarios, sessions and journals to DIR (as serve --persist writes them) "
         "for `mockllm serve --persist DIR` to show in the inspector after the run (default: $MOCKLLM_KEEP)",
     )
+    group.addoption(
+        "--mockllm-bin", default=None,
+        help="command that runs mockllm, split as a shell would (default: $MOCKLLM_BIN, the mockllm_bin ini option, "
+        "node_modules/.bin/mockllm here or in a parent directory, mockllm on PATH, a sibling directory's node_modules)",
+    )
     parser.addini("mockllm_bin", "command that runs mockllm when $MOCKLLM_BIN is not set (e.g. `node ../bin/mockllm.js`)", default="")
     parser.addini("mockllm_scenarios", "scenario files or directories the started server loads (serve --scenarios)", type="paths", default=[])
     parser.addini("mockllm_start_timeout", "seconds to wait for the started server's ready banner", default="60")
@@ -63,7 +68,7 @@ def mockllm_server(pytestconfig: pytest.Config) -> Iterator[MockLLMServer]:
         yield server
         return
     files = [str(Path(p)) for p in pytestconfig.getini("mockllm_scenarios")]
-    command = resolve_command(str(pytestconfig.getini("mockllm_bin")))
+    command = resolve_command(str(pytestconfig.getini("mockllm_bin")), pytestconfig.getoption("mockllm_bin"))
     extra = ["--keep-on-exit", str(Path(keep).resolve())] if keep else []
     process = ServerProcess(command, files, timeout=float(pytestconfig.getini("mockllm_start_timeout")), extra_args=extra)
     server = MockLLMServer(process.url, process.token, AdminClient(process.url, process.token), process)

@@ -22,21 +22,34 @@ _READY = re.compile(r"mockllm is ready on (https?://\S+)")
 _TOKEN = re.compile(r"^\s*admin token\s+(\S+)", re.MULTILINE)
 
 
-def resolve_command(configured: Optional[str]) -> List[str]:
-    """The command that runs `mockllm`: $MOCKLLM_BIN, else the `mockllm_bin` ini option, else `mockllm` on PATH,
-    else `npx --no mockllm` (a local install only: npx never downloads here)."""
-    for text in (os.environ.get("MOCKLLM_BIN"), configured):
+def resolve_command(configured: Optional[str], option: Optional[str] = None, cwd: Optional[Path] = None) -> List[str]:
+    """The command that runs `mockllm`: ``--mockllm-bin``, else $MOCKLLM_BIN, else the `mockllm_bin` ini option (each
+    split as a shell would), else the current environment's `mockllm`: `node_modules/.bin/mockllm` in the working
+    directory or one of its parents, `mockllm` on PATH, then `node_modules/.bin/mockllm` in a subdirectory or a sibling
+    directory (a repo whose JavaScript lives beside its Python)."""
+    for text in (option, os.environ.get("MOCKLLM_BIN"), configured):
         if text and text.strip():
             return shlex.split(text)
+    here = (cwd or Path.cwd()).resolve()
+    name = "mockllm.cmd" if os.name == "nt" else "mockllm"
+    for directory in (here, *here.parents):
+        candidate = directory / "node_modules" / ".bin" / name
+        if candidate.is_file():
+            return [str(candidate)]
     found = shutil.which("mockllm")
     if found:
         return [found]
-    npx = shutil.which("npx")
-    if npx:
-        return [npx, "--no", "mockllm"]
+    for directory in (here, here.parent):
+        for candidate in sorted(directory.glob(f"*/node_modules/.bin/{name}")):
+            if candidate.is_file():
+                return [str(candidate)]
     raise MockLLMError(
-        "mockllm: no way to run mockllm: set MOCKLLM_BIN (e.g. MOCKLLM_BIN='npx mockllm'), set mockllm_bin in the "
-        "pytest configuration, install it (npm install mockllm), or pass --mockllm-url to use a running one"
+        f"mockllm: cannot find the mockllm command: no node_modules/.bin/mockllm in {here} or its parents, none in a "
+        "subdirectory or a sibling directory, and no mockllm on PATH. Add mockllm to the project (npm install "
+        "--save-dev from a packed tarball, a path or a git URL: see the mockllm README, \"Add it to your project\"), "
+        "or say how to run it: set MOCKLLM_BIN (e.g. MOCKLLM_BIN='node /path/to/mockllm/bin/mockllm.js'), pass "
+        "--mockllm-bin '<command>', or set mockllm_bin in the pytest configuration; or pass --mockllm-url (and "
+        "--mockllm-key) to use a running server"
     )
 
 

@@ -79,7 +79,12 @@ export class StepBuilder {
 
   /**
    * Appends one scripted failure: the next attempt at this step gets it instead of the response.
+   * Options: `message`, `retryAfterMs`, `retryable`, `headers`; `delayMs` (`timeout`); `status`, `body` (`http`);
+   * `afterChunks` (`network_error`, `invalid_response`, `stream_error`; default 0): a stream sends exactly that many
+   * events (`data:` chunks, NDJSON lines) first, counted as the wire has them, so on Chat Completions the role-only
+   * first chunk is one of them (`afterChunks: 2` = the role chunk and one content chunk); `errorType` (`stream_error`).
    * @example s.fail("rate_limit", { retryAfterMs: 10 }).text("ok")
+   * @example s.fail("stream_error", { afterChunks: 2 }).text("cut off after the role chunk and one content chunk")
    */
   fail<K extends FailureKind>(kind: K, ...args: FailureArgs<K>): StepBuilder {
     const failure = { kind, ...args[0] } as FailureInput; // kind + that kind's own options

@@ -8,7 +8,8 @@ export const journal: Command = {
   help: `Usage: mockllm journal <scenario> [session] [--json] [--url <url>] [--token <token>]
 
 Shows every request the session answered, oldest first: which step answered, the outcome
-(response, failure, mismatch) and, for mismatches, why. The session defaults to "default".
+(response, failure, mismatch) and, for mismatches, why and which step came nearest ("nearest: <id>";
+it did not run). The session defaults to "default".
 
 Options:
   --json           print the journal as JSON (requests included)
@@ -42,7 +43,8 @@ function row(e: JournalEntry): string[] {
     e.endpoint,
     e.stream ? "yes" : "no",
     e.surface === "mcp" ? "-" : String(e.turn),
-    e.step ?? "-",
+    // A mismatch's step is the one that came nearest to matching, not one that ran (the inspector says the same).
+    e.step == null ? "-" : e.outcome === "mismatch" ? `nearest: ${e.step}` : e.step,
     e.outcome,
     String(e.status),
     e.reasons.join("; "),
