@@ -49,12 +49,13 @@ export type CanonicalMessage =
   | { role: "tool"; toolCallId: string; name?: string; content: string; isError: boolean };
 
 /**
- * What the client's tool choice asks for, provider-neutral: `required` is OpenAI's `"required"`, Anthropic's and
- * Bedrock's `any`, Gemini's `mode: ANY`; `tool` names one tool. `allowed` narrows `required` (Gemini
- * `allowedFunctionNames`, OpenAI `allowed_tools`), in the client's order.
+ * A tool choice other than auto, provider-neutral: `required` is OpenAI's `"required"`, Anthropic's and Bedrock's
+ * `any`, Gemini's `mode: ANY`; `tool` names one tool. `allowed` narrows `required` (Gemini `allowedFunctionNames`,
+ * OpenAI `allowed_tools`), in the client's order. Auto is the field's absence, so a request that asks for it reads
+ * as one that says nothing.
  */
 export interface CanonicalToolChoice {
-  kind: "auto" | "none" | "required" | "tool";
+  kind: "none" | "required" | "tool";
   name?: string;
   allowed?: string[];
 }
@@ -77,7 +78,7 @@ export interface CanonicalRequest {
   messages: CanonicalMessage[];
   /** Names of the tools the client offers. */
   tools: string[];
-  /** The client's tool choice; absent when it sent none or one mockllm does not read (both mean auto). */
+  /** The client's tool choice; absent for auto, none sent, or a shape mockllm does not read. */
   toolChoice?: CanonicalToolChoice;
   /** The offered tools' schemas, in order: set only when `toolChoice` forces a call (the default responder fills arguments from them). */
   toolSchemas?: CanonicalToolSchema[];

@@ -80,7 +80,7 @@ const ToolChoiceSchema = z.union([
 ]);
 
 /**
- * `tool_choice` → the canonical choice (`any` is `required`); a shape mockllm does not know is left out (auto).
+ * `tool_choice` → the canonical choice (`any` is `required`); auto, and a shape mockllm does not know, are left out.
  * @example anthropicToolChoice({ type: "tool", name: "get_weather" }) // { kind: "tool", name: "get_weather" }
  */
 export function anthropicToolChoice(raw: unknown): CanonicalToolChoice | undefined {
@@ -88,7 +88,8 @@ export function anthropicToolChoice(raw: unknown): CanonicalToolChoice | undefin
   if (!parsed.success) return undefined;
   const c = parsed.data;
   if (c.type === "tool") return { kind: "tool", name: c.name };
-  return { kind: c.type === "any" ? "required" : c.type };
+  if (c.type === "auto") return undefined;
+  return { kind: c.type === "any" ? "required" : "none" };
 }
 
 function toCanonical(

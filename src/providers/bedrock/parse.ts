@@ -57,14 +57,13 @@ function reasoningOf(fields: Record<string, unknown> | undefined): "enabled" | "
 }
 
 const ToolChoiceSchema = z.looseObject({
-  auto: z.looseObject({}).optional(),
   any: z.looseObject({}).optional(),
   tool: z.looseObject({ name: z.string() }).optional(),
 });
 
 /**
  * Converse's `toolConfig.toolChoice` (a union: `{ auto: {} }`, `{ any: {} }`, `{ tool: { name } }`) → the canonical
- * choice; anything else is left out (auto).
+ * choice; `auto` and anything else are left out.
  * @example converseToolChoice({ tool: { name: "get_weather" } }) // { kind: "tool", name: "get_weather" }
  */
 export function converseToolChoice(raw: unknown): CanonicalToolChoice | undefined {
@@ -72,8 +71,7 @@ export function converseToolChoice(raw: unknown): CanonicalToolChoice | undefine
   if (!parsed.success) return undefined;
   const c = parsed.data;
   if (c.tool !== undefined) return { kind: "tool", name: c.tool.name };
-  if (c.any !== undefined) return { kind: "required" };
-  return c.auto !== undefined ? { kind: "auto" } : undefined;
+  return c.any !== undefined ? { kind: "required" } : undefined;
 }
 
 /** A Converse tool's `inputSchema.json`, when it has one. */

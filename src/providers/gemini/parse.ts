@@ -114,7 +114,7 @@ const ToolConfigSchema = z.looseObject({
 
 /**
  * `toolConfig.functionCallingConfig` → the canonical choice: `ANY` is `required` (within `allowedFunctionNames`),
- * `NONE` none, `AUTO` / `VALIDATED` auto; anything else is left out (auto).
+ * `NONE` none; `AUTO`, `VALIDATED` and anything else are left out (auto).
  * @example geminiToolChoice({ functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } }) // { kind: "required", allowed: ["f"] }
  */
 export function geminiToolChoice(raw: unknown): CanonicalToolChoice | undefined {
@@ -126,9 +126,6 @@ export function geminiToolChoice(raw: unknown): CanonicalToolChoice | undefined 
       return allowedFunctionNames !== undefined && allowedFunctionNames.length > 0 ? { kind: "required", allowed: allowedFunctionNames } : { kind: "required" };
     case "NONE":
       return { kind: "none" };
-    case "AUTO":
-    case "VALIDATED":
-      return { kind: "auto" };
     default:
       return undefined;
   }

@@ -1,6 +1,6 @@
 /**
- * OpenAI's `tool_choice` (Chat Completions and Responses) → the canonical tool choice. Read leniently: a shape
- * mockllm does not know is left out (auto), as before tool choice was read at all.
+ * OpenAI's `tool_choice` (Chat Completions and Responses) → the canonical tool choice. Read leniently: auto, and a
+ * shape mockllm does not know, are left out, as before tool choice was read at all.
  */
 import { z } from "zod";
 import type { CanonicalToolChoice } from "../../canonical/request";
@@ -30,7 +30,7 @@ export function openaiToolChoice(raw: unknown): CanonicalToolChoice | undefined 
   const parsed = ToolChoiceSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;
-  if (typeof c === "string") return { kind: c };
+  if (typeof c === "string") return c === "auto" ? undefined : { kind: c };
   if (c.type === "function") {
     const name = nameOf(c);
     return name === undefined ? undefined : { kind: "tool", name };
@@ -42,5 +42,5 @@ export function openaiToolChoice(raw: unknown): CanonicalToolChoice | undefined 
     const name = nameOf(t);
     return name === undefined ? [] : [name];
   });
-  return mode === "required" ? { kind: "required", allowed } : { kind: "auto", allowed };
+  return mode === "required" ? { kind: "required", allowed } : undefined;
 }
