@@ -20,10 +20,18 @@ const LEAN_DEPTH = 6;
 const MAX_DEPTH = 32;
 /** `$ref` / `allOf` / `anyOf` steps taken to flatten one schema before giving up. */
 const MAX_FLATTEN = 32;
+/**
+ * Values generated for one call at most, and the longest string: the schema is the client's, and `minItems: 1e9`
+ * (or nested `minItems: 1000`s) must not hold the server. Past them the arguments stop being complete.
+ */
+const MAX_VALUES = 10_000;
+const MAX_STRING = 65_536;
 
 interface Ctx {
   root: unknown;
   seed: string;
+  /** Values still to generate (MAX_VALUES at the start). */
+  left: number;
 }
 
 function isSchema(v: unknown): v is Schema {
@@ -108,7 +116,7 @@ function typeOf(s: Schema): string | undefined {
 
 function generate(ctx: Ctx, raw: unknown, path: string, depth: number): unknown {
   const base = asSchema(raw);
-  if (base === undefined || depth > MAX_DEPTH) return raw === false ? null : {};
+  if (base === undefined || depth > MAX_DEPTH || ctx.left-- <= 0) return raw === false ? null : {};
   const s = flatten(ctx, base);
   if (Object.hasOwn(s, "const")) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[pick(ctx, path, s.enum.length)];
@@ -144,7 +152,7 @@ function objectValue(ctx: Ctx, s: Schema, path: string, depth: number): Record<s
     return [k, generate(ctx, sub, `${path}/${k}`, depth + 1)];
   });
   const min = count(s.minProperties) ?? 0;
-  for (let i = 1; entries.length < min && extra !== undefined; i++) {
+  for (let i = 1; entries.length < min && extra !== undefined && ctx.left > 0; i++) {
     const k = `extra_${i}`;
     if (!keys.includes(k)) entries.push([k, generate(ctx, extra, `${path}/${k}`, depth + 1)]);
   }
@@ -160,7 +168,7 @@ function arrayValue(ctx: Ctx, s: Schema, path: string, depth: number): unknown[]
   const n = Math.min(max, Math.max(count(s.minItems) ?? 0, depth < LEAN_DEPTH ? 1 : 0));
   const out: unknown[] = [];
   const seen = new Set<string>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n && ctx.left > 0; i++) {
     const schema = i < prefix.length ? prefix[i] : rest;
     let value = generate(ctx, schema, `${path}/${i}`, depth + 1);
     // uniqueItems: a few other seeds for a value already there (enums and booleans collide).
@@ -222,9 +230,9 @@ function stringValue(ctx: Ctx, s: Schema, path: string): string {
   const words = 1 + pick(ctx, `${path}#words`, 3);
   let text = "";
   for (let i = 0; i < words; i++) text += (i > 0 ? " " : "") + LOREM_WORDS[(start + i) % LOREM_WORDS.length];
-  const min = count(s.minLength) ?? 0;
+  const min = Math.min(count(s.minLength) ?? 0, MAX_STRING);
   const max = count(s.maxLength) ?? Infinity;
-  for (let i = words; text.length < min; i++) text += ` ${LOREM_WORDS[(start + i) % LOREM_WORDS.length]}`;
+  for (let i = words; text.length < min && text.length < 1000; i++) text += ` ${LOREM_WORDS[(start + i) % LOREM_WORDS.length]}`;
   if (text.length > max) text = text.slice(0, max);
   return text.length < min ? text.padEnd(min, "x") : text;
 }
@@ -273,6 +281,6 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
  * @example schemaArguments({ type: "object", properties: { unit: { enum: ["c", "f"] } }, required: ["unit"] }, "s") // { unit: "c" } or { unit: "f" }, the same every call
  */
 export function schemaArguments(schema: unknown, seed: string): Record<string, unknown> {
-  const value = generate({ root: schema, seed }, schema, "", 0);
+  const value = generate({ root: schema, seed, left: MAX_VALUES }, schema, "", 0);
   return isSchema(value) ? value : {};
 }

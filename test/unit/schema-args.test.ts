@@ -105,3 +105,17 @@ describe("schemaArguments", () => {
     expect(Number.isInteger(Number(args.cents) / 0.01)).toBe(true);
   });
 });
+
+describe("schemaArguments on hostile schemas", () => {
+  it("stays bounded: huge minItems, nested minItems, huge minLength and minProperties answer quickly", () => {
+    const started = Date.now();
+    const huge = schemaArguments(obj({ a: { type: "array", items: { type: "integer" }, minItems: 1e9 } }), "s");
+    expect((huge.a as unknown[]).length).toBeLessThanOrEqual(10_000);
+    let nested: Record<string, unknown> = { type: "integer" };
+    for (let i = 0; i < 5; i++) nested = { type: "array", items: nested, minItems: 1000 };
+    expect(JSON.stringify(schemaArguments(obj({ n: nested }), "s")).length).toBeLessThan(200_000);
+    expect(String(schemaArguments(obj({ s: { type: "string", minLength: 1e9 } }), "s").s).length).toBe(65_536);
+    expect(Object.keys(schemaArguments({ type: "object", minProperties: 1e9 }, "s")).length).toBeLessThanOrEqual(10_000);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
