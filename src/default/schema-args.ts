@@ -10,6 +10,7 @@
  * the same document (`#/$defs/…`, `#/definitions/…`, any local pointer). `pattern` is not: such a string is lorem.
  */
 import { stableHash } from "../http/hash";
+import { safeDecode } from "../http/url";
 import { LOREM_WORDS } from "./lorem";
 
 type Schema = Record<string, unknown>;
@@ -58,7 +59,7 @@ function resolveRef(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
   let node = root;
   for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = safeDecode(raw).replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isSchema(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;

@@ -118,4 +118,10 @@ describe("schemaArguments on hostile schemas", () => {
     expect(Object.keys(schemaArguments({ type: "object", minProperties: 1e9 }, "s")).length).toBeLessThanOrEqual(10_000);
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  it("a malformed, remote or dangling $ref, and a self-referencing one, give a value rather than an error", () => {
+    expect(schemaArguments(obj({ a: { $ref: "#/%E0%A4%A" }, b: { $ref: "https://example.com/s.json" }, c: { $ref: "#/$defs/none" } }), "s")).toEqual({ a: {}, b: {}, c: {} });
+    expect(schemaArguments({ $ref: "#" }, "s")).toEqual({});
+    expect(schemaArguments({ $defs: { x: { $ref: "#/$defs/x" } }, type: "object", properties: { x: { $ref: "#/$defs/x" } }, required: ["x"] }, "s")).toEqual({ x: {} });
+  });
 });
