@@ -48,6 +48,24 @@ export type CanonicalMessage =
     }
   | { role: "tool"; toolCallId: string; name?: string; content: string; isError: boolean };
 
+/**
+ * A tool choice other than auto, provider-neutral: `required` is OpenAI's `"required"`, Anthropic's and Bedrock's
+ * `any`, Gemini's `mode: ANY`; `tool` names one tool. `allowed` narrows `required` (Gemini `allowedFunctionNames`,
+ * OpenAI `allowed_tools`), in the client's order. Auto is the field's absence, so a request that asks for it reads
+ * as one that says nothing.
+ */
+export interface CanonicalToolChoice {
+  kind: "none" | "required" | "tool";
+  name?: string;
+  allowed?: string[];
+}
+
+/** An offered tool's input JSON Schema, as sent (OpenAI `parameters`, Anthropic `input_schema`, …). */
+export interface CanonicalToolSchema {
+  name: string;
+  schema: unknown;
+}
+
 /** The request as the engine sees it, whichever surface it came from. */
 export interface CanonicalRequest {
   provider: ProviderName;
@@ -60,6 +78,10 @@ export interface CanonicalRequest {
   messages: CanonicalMessage[];
   /** Names of the tools the client offers. */
   tools: string[];
+  /** The client's tool choice; absent for auto, none sent, or a shape mockllm does not read. */
+  toolChoice?: CanonicalToolChoice;
+  /** The offered tools' schemas, in order: set only when `toolChoice` forces a call (the default responder fills arguments from them). */
+  toolSchemas?: CanonicalToolSchema[];
   temperature?: number;
   topP?: number;
   maxTokens?: number;
@@ -125,4 +147,23 @@ export function assistantMessages(req: CanonicalRequest): string[] {
 /** Every tool call an assistant made earlier in the conversation, in order. */
 export function earlierToolCalls(req: CanonicalRequest): CanonicalToolCall[] {
   return req.messages.flatMap((m) => (m.role === "assistant" ? m.toolCalls : []));
+}
+
+/**
+ * The tool a forced tool choice calls: the named one, or the first offered (within `allowed`) for `required`;
+ * undefined when the choice forces nothing or names no offered tool.
+ * @example forcedTool({ ...req, tools: ["a", "b"], toolChoice: { kind: "required", allowed: ["b"] } }) // "b"
+ */
+export function forcedTool(req: CanonicalRequest): string | undefined {
+  const choice = req.toolChoice;
+  if (choice === undefined) return undefined;
+  if (choice.kind === "tool") return choice.name !== undefined && req.tools.includes(choice.name) ? choice.name : undefined;
+  if (choice.kind !== "required") return undefined;
+  const allowed = choice.allowed;
+  return allowed === undefined ? req.tools[0] : req.tools.find((t) => allowed.includes(t));
+}
+
+/** Whether `choice` forces a tool call: what decides if a surface's parse keeps the tools' schemas. */
+export function forcesCall(choice: CanonicalToolChoice | undefined): boolean {
+  return choice?.kind === "required" || choice?.kind === "tool";
 }

@@ -4,13 +4,14 @@
  */
 import { answeredModel } from "../canonical/models";
 import type { CanonicalRequest } from "../canonical/request";
-import { lastUserMessage } from "../canonical/request";
+import { forcedTool, lastUserMessage } from "../canonical/request";
 import { limitReply, toolCallTokens } from "../canonical/limit";
 import type { Reply, ReplyToolCall } from "../canonical/outcome";
 import { stableHash } from "../http/hash";
 import { wordCount } from "../http/text";
 import { parseInstructions, type Instructions } from "./instructions";
 import { lorem, loremLength } from "./lorem";
+import { schemaArguments } from "./schema-args";
 
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
@@ -92,6 +93,26 @@ export function instructedMessages(plan: Instructions): DefaultMessage[] {
   });
 }
 
+/**
+ * Choice `index` of the answer to a forced tool choice: one call to `tool` (no text), its arguments generated from the
+ * tool's schema and the request, so they are valid and the same on every run.
+ * @example forcedCall(req, "get_weather", 0).toolCalls[0] // { name: "get_weather", arguments: '{"city":"…"}' }
+ */
+export function forcedCall(req: CanonicalRequest, tool: string, index: number): DefaultMessage {
+  const schema = req.toolSchemas?.find((t) => t.name === tool)?.schema;
+  const seed = `${seedOf(req)}/tool/${tool}${index > 0 ? `/choice-${index}` : ""}`;
+  return { toolCalls: [{ name: tool, arguments: JSON.stringify(schemaArguments(schema, seed)) }] };
+}
+
+/**
+ * How a forced call finishes: Chat Completions answers `finish_reason: "stop"` when `tool_choice` names a function
+ * and `"tool_calls"` for `"required"` (the real API's behaviour, which vLLM's OpenAI server copies); every other
+ * surface renders `tool_calls` as its own tool-use reason.
+ */
+function forcedFinish(req: CanonicalRequest): Reply["finishReason"] {
+  return req.endpoint === "chat.completions" && req.toolChoice?.kind === "tool" ? "stop" : "tool_calls";
+}
+
 /** Words the request carries: a deterministic stand-in for input tokens. */
 function requestWords(req: CanonicalRequest): number {
   let n = wordCount(req.system);
@@ -134,10 +155,12 @@ export function defaultCreated(req: CanonicalRequest): number {
 export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply {
   const message = lastUserMessage(req) ?? "";
   const plan = parseInstructions(message);
+  // An instruction block is the user's own script and wins; otherwise a forced tool choice is answered with a call.
+  const forced = plan ? undefined : forcedTool(req);
   const n = plan ? 1 : (req.choices ?? 1);
-  const messages = plan ? instructedMessages(plan) : [loremMessage(message)];
-  const hash = n > 1 ? stableHash(message) : 0;
-  for (let i = 1; i < n; i++) messages.push(loremChoice(message, i, hash));
+  const messages = plan ? instructedMessages(plan) : [forced !== undefined ? forcedCall(req, forced, 0) : loremMessage(message)];
+  const hash = n > 1 && forced === undefined ? stableHash(message) : 0;
+  for (let i = 1; i < n; i++) messages.push(forced !== undefined ? forcedCall(req, forced, i) : loremChoice(message, i, hash));
   const seed = seedOf(req);
   const base = {
     model: answeredModel(req.provider, req.model),
@@ -162,7 +185,7 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
     reasoning: m.reasoning !== undefined ? [{ type: "thinking", text: m.reasoning }] : [],
     reasoningField: "reasoning",
     toolCalls: m.toolCalls,
-    finishReason: m.toolCalls.length > 0 ? "tool_calls" : "stop",
+    finishReason: m.toolCalls.length === 0 ? "stop" : forced !== undefined ? forcedFinish(req) : "tool_calls",
     idSeed: i === 0 ? seed : `${seed}/choice-${i}`,
   });
   if (n > 1) {

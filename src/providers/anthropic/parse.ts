@@ -6,8 +6,9 @@
  * `{ role: "tool" }` messages (in order, before the message's text); echoed `thinking` / `redacted_thinking`
  * become the assistant's canonical reasoning.
  */
+import { z } from "zod";
 import { headerRecord } from "../../http/headers";
-import type { CanonicalMessage, CanonicalRequest, Endpoint } from "../../canonical/request";
+import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
 import type { ParseResult } from "../types";
 import {
   CountTokensRequestSchema,
@@ -73,6 +74,24 @@ export function reasoningOf(thinking: MessagesRequest["thinking"]): "enabled" | 
   return thinking?.type === "enabled" || thinking?.type === "adaptive" ? "enabled" : "disabled";
 }
 
+const ToolChoiceSchema = z.union([
+  z.looseObject({ type: z.enum(["auto", "any", "none"]) }),
+  z.looseObject({ type: z.literal("tool"), name: z.string() }),
+]);
+
+/**
+ * `tool_choice` → the canonical choice (`any` is `required`); auto, and a shape mockllm does not know, are left out.
+ * @example anthropicToolChoice({ type: "tool", name: "get_weather" }) // { kind: "tool", name: "get_weather" }
+ */
+export function anthropicToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  const parsed = ToolChoiceSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const c = parsed.data;
+  if (c.type === "tool") return { kind: "tool", name: c.name };
+  if (c.type === "auto") return undefined;
+  return { kind: c.type === "any" ? "required" : "none" };
+}
+
 function toCanonical(
   w: MessagesRequest | CountTokensRequest,
   headers: Headers,
@@ -85,6 +104,7 @@ function toCanonical(
     else if (m.role === "user") messages.push(...userMessages(m.content));
     else messages.push(assistantMessage(m.content));
   }
+  const toolChoice = anthropicToolChoice(w.tool_choice);
   return {
     provider: "anthropic",
     endpoint,
@@ -93,6 +113,10 @@ function toCanonical(
     system: system.filter((s) => s !== "").join("\n\n"),
     messages,
     tools: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [t.name] : [])),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+    ...(forcesCall(toolChoice)
+      ? { toolSchemas: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [{ name: t.name, schema: t.input_schema }] : [])) }
+      : {}),
     ...(w.temperature !== undefined ? { temperature: w.temperature } : {}),
     ...(w.top_p !== undefined ? { topP: w.top_p } : {}),
     ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),

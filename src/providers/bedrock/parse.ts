@@ -5,7 +5,8 @@
  * Anthropic Messages body (`anthropic_version: "bedrock-2023-05-31"`, no `model`, no `stream`), parsed by the
  * Anthropic surface with the model and stream choice from the path.
  */
-import type { CanonicalMessage, CanonicalRequest } from "../../canonical/request";
+import { z } from "zod";
+import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { headerRecord } from "../../http/headers";
 import { firstWireIssue } from "../wire-issues";
 import { parseMessagesRequest } from "../anthropic/parse";
@@ -55,6 +56,30 @@ function reasoningOf(fields: Record<string, unknown> | undefined): "enabled" | "
   return type === "enabled" || type === "adaptive" ? "enabled" : "disabled";
 }
 
+const ToolChoiceSchema = z.looseObject({
+  any: z.looseObject({}).optional(),
+  tool: z.looseObject({ name: z.string() }).optional(),
+});
+
+/**
+ * Converse's `toolConfig.toolChoice` (a union: `{ auto: {} }`, `{ any: {} }`, `{ tool: { name } }`) → the canonical
+ * choice; `auto` and anything else are left out.
+ * @example converseToolChoice({ tool: { name: "get_weather" } }) // { kind: "tool", name: "get_weather" }
+ */
+export function converseToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  const parsed = ToolChoiceSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const c = parsed.data;
+  if (c.tool !== undefined) return { kind: "tool", name: c.tool.name };
+  return c.any !== undefined ? { kind: "required" } : undefined;
+}
+
+/** A Converse tool's `inputSchema.json`, when it has one. */
+function inputSchema(spec: Record<string, unknown>): unknown {
+  const input = spec.inputSchema;
+  return typeof input === "object" && input !== null && "json" in input ? input.json : undefined;
+}
+
 /** The service's validation wording: `1 validation error detected: Value at 'messages' failed to satisfy constraint: …`. */
 function validationMessage(param: string, detail: string): string {
   return `1 validation error detected: Value at '${param}' failed to satisfy constraint: ${detail}`;
@@ -78,6 +103,7 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
   const modelId = path?.modelId ?? "";
   const messages = w.messages.flatMap((m) => (m.role === "user" ? userMessages(m.content) : [assistantMessage(m.content)]));
   const cfg = w.inferenceConfig;
+  const toolChoice = converseToolChoice(w.toolConfig?.toolChoice);
   const request: CanonicalRequest = {
     provider: "bedrock",
     endpoint: "converse",
@@ -86,6 +112,10 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     system: (w.system ?? []).flatMap((s) => (typeof s.text === "string" && s.text !== "" ? [s.text] : [])).join("\n\n"),
     messages,
     tools: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [t.toolSpec.name] : [])),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+    ...(forcesCall(toolChoice)
+      ? { toolSchemas: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [{ name: t.toolSpec.name, schema: inputSchema(t.toolSpec) }] : [])) }
+      : {}),
     ...(cfg?.temperature !== undefined ? { temperature: cfg.temperature } : {}),
     ...(cfg?.topP !== undefined ? { topP: cfg.topP } : {}),
     ...(cfg?.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),

@@ -7,8 +7,9 @@
  * there is none (Gemini matches results to calls by name); a model content's `functionCall` parts become
  * tool calls keyed the same way, and its thought parts (`thought: true`) its reasoning.
  */
+import { z } from "zod";
 import { headerRecord } from "../../http/headers";
-import type { CanonicalMessage, CanonicalRequest } from "../../canonical/request";
+import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
 import {
@@ -107,6 +108,34 @@ function checkContents(contents: readonly Content[]): string | undefined {
   return undefined;
 }
 
+const ToolConfigSchema = z.looseObject({
+  functionCallingConfig: z.looseObject({ mode: z.string().optional(), allowedFunctionNames: z.array(z.string()).optional() }),
+});
+
+/**
+ * `toolConfig.functionCallingConfig` → the canonical choice: `ANY` is `required` (within `allowedFunctionNames`),
+ * `NONE` none; `AUTO`, `VALIDATED` and anything else are left out (auto).
+ * @example geminiToolChoice({ functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } }) // { kind: "required", allowed: ["f"] }
+ */
+export function geminiToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  const parsed = ToolConfigSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const { mode, allowedFunctionNames } = parsed.data.functionCallingConfig;
+  switch (mode?.toUpperCase()) {
+    case "ANY":
+      return allowedFunctionNames !== undefined && allowedFunctionNames.length > 0 ? { kind: "required", allowed: allowedFunctionNames } : { kind: "required" };
+    case "NONE":
+      return { kind: "none" };
+    default:
+      return undefined;
+  }
+}
+
+/** A function declaration's schema: `parametersJsonSchema` (JSON Schema) or `parameters` (the OpenAPI subset). */
+function declarationSchema(f: Record<string, unknown>): unknown {
+  return f.parametersJsonSchema ?? f.parameters;
+}
+
 function toCanonical(w: GenerateContentRequest, headers: Headers, model: string, stream: boolean): CanonicalRequest {
   const system = systemText(w.systemInstruction);
   const messages: CanonicalMessage[] = [];
@@ -117,6 +146,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     else messages.push(...userMessages(parts));
   }
   const g = w.generationConfig;
+  const toolChoice = geminiToolChoice(w.toolConfig);
   return {
     provider: "gemini",
     endpoint: "generateContent",
@@ -125,6 +155,10 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     system: system.filter((s) => s !== "").join("\n\n"),
     messages,
     tools: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name)),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+    ...(forcesCall(toolChoice)
+      ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => ({ name: f.name, schema: declarationSchema(f) }))) }
+      : {}),
     ...(g?.temperature !== undefined ? { temperature: g.temperature } : {}),
     ...(g?.topP !== undefined ? { topP: g.topP } : {}),
     ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),

@@ -3,9 +3,10 @@
  */
 import { headerRecord } from "../../../http/headers";
 import { apiError, type ApiError } from "../../../http/errors";
-import type { CanonicalMessage, CanonicalRequest } from "../../../canonical/request";
+import { forcesCall, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
+import { openaiToolChoice } from "../tool-choice";
 import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
 
 function contentText(content: ChatMessage["content"]): string {
@@ -80,6 +81,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
       if (c) messages.push(c);
     }
   }
+  const toolChoice = openaiToolChoice(w.tool_choice);
   const request: CanonicalRequest = {
     provider: "openai",
     endpoint: "chat.completions",
@@ -91,6 +93,10 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
       const name = t.function?.name ?? t.custom?.name;
       return name ? [name] : [];
     }),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+    ...(forcesCall(toolChoice)
+      ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.function ? [{ name: t.function.name, schema: t.function.parameters }] : [])) }
+      : {}),
     ...(typeof w.temperature === "number" ? { temperature: w.temperature } : {}),
     ...(typeof w.top_p === "number" ? { topP: w.top_p } : {}),
     ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number"

@@ -3,9 +3,10 @@
  * by `prepare` (state.ts), which calls `canonicalResponsesRequest` again with the resolved items.
  */
 import { headerRecord } from "../../../http/headers";
-import type { CanonicalMessage, CanonicalReasoning, CanonicalRequest } from "../../../canonical/request";
+import { forcesCall, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
+import { openaiToolChoice } from "../tool-choice";
 import { firstWireIssue, wirePath } from "../../wire-issues";
 import {
   KNOWN_ITEMS,
@@ -125,6 +126,7 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
   const { body } = req;
   const { system, messages } = conversationOf([...req.history, ...req.items]);
   const instructions = body.instructions ? [body.instructions] : [];
+  const toolChoice = openaiToolChoice(body.tool_choice);
   return {
     provider: "openai",
     endpoint: "responses",
@@ -133,6 +135,10 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     system: [...instructions, ...system].join("\n\n"),
     messages,
     tools: (body.tools ?? []).map((t) => t.name ?? t.type),
+    ...(toolChoice !== undefined ? { toolChoice } : {}),
+    ...(forcesCall(toolChoice)
+      ? { toolSchemas: (body.tools ?? []).flatMap((t) => (t.type === "function" && t.name !== undefined ? [{ name: t.name, schema: t.parameters }] : [])) }
+      : {}),
     ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
     ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
     ...(typeof body.max_output_tokens === "number" ? { maxTokens: body.max_output_tokens } : {}),
