@@ -35,6 +35,17 @@ function sinkFor(ws: WebSocket): SocketSink {
   };
 }
 
+/**
+ * The code to answer a client's close frame with (RFC 6455 5.5.1, 7.4): its own code when that is one a close frame
+ * may carry, 1000 for a close without a code, 1002 (protocol error) for a code no endpoint may send.
+ * @example replyCloseCode(4000) // 4000; replyCloseCode(1005) // 1000; replyCloseCode(999) // 1002
+ */
+export function replyCloseCode(code: number): number {
+  if (code === 1005 || code === 1006) return 1000;
+  const legal = (code >= 1000 && code <= 1014 && code !== 1004) || (code >= 3000 && code <= 4999);
+  return legal ? code : 1002;
+}
+
 /** Sockets of one Durable Object. */
 export class DurableSockets {
   private readonly live = new Map<WebSocket, SocketProtocol>();
@@ -122,16 +133,44 @@ export class DurableSockets {
       protocol.binary();
       return this.save(ws, protocol);
     }
-    const done = protocol.message(message);
-    this.save(ws, protocol);
     try {
+      const done = protocol.message(message);
+      this.save(ws, protocol);
       await done;
+    } catch (e) {
+      // As on Node: a turn that throws is a bug of mockllm's, logged; the client gets a 1011 close, not silence.
+      console.error(`mockllm: websocket turn failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      try {
+        ws.close(1011, "mockllm: internal error");
+      } catch {
+        // already closed
+      }
     } finally {
       this.save(ws, protocol);
     }
   }
 
-  closed(ws: WebSocket): void {
+  /**
+   * The client closed (`code` and `reason` from its close frame) or the connection failed (no code): the turn in
+   * flight stops, the row goes, and a close frame is answered with the code RFC 6455 asks for.
+   */
+  closed(ws: WebSocket, code?: number, reason = ""): void {
+    this.forget(ws);
+    if (code === undefined) return;
+    const reply = replyCloseCode(code);
+    try {
+      ws.close(reply, reply === 1002 ? "invalid close code" : reason);
+    } catch {
+      // already closed, or a reason the runtime refuses: close without one
+      try {
+        ws.close(reply);
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  private forget(ws: WebSocket): void {
     const protocol = this.live.get(ws);
     protocol?.closed();
     this.live.delete(ws);
