@@ -9,13 +9,16 @@ import type { SessionObject } from "../../src/runtime/workers/session-object";
 import { upload } from "./helpers";
 import { openSocket, until, type TestSocket } from "./socket-helpers";
 
-await upload({
-  name: "sock-hib",
-  steps: [
-    { id: "hello", match: { turn: 1, lastUserMessage: "Hello there" }, respond: { text: "Hi." } },
-    { id: "again", match: { turn: 2 }, respond: { text: "Again." } },
-  ],
-});
+await upload(
+  {
+    name: "sock-hib",
+    steps: [
+      { id: "hello", match: { turn: 1, lastUserMessage: "Hello there" }, respond: { text: "Hi." } },
+      { id: "again", match: { turn: 2 }, respond: { text: "Again." } },
+    ],
+  },
+  { name: "sock-big", steps: [{ id: "big", match: { lastUserMessage: { regex: "^é{5000000}$" } }, respond: { text: "Got it all." } }] },
+);
 
 type Inside = { sockets: { live: Map<unknown, unknown> } };
 
@@ -47,5 +50,21 @@ describe("sockets across hibernation", () => {
     await s.closed;
     for (let i = 0; i < 50 && (await rows("sock-hib/h")) > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(await rows("sock-hib/h")).toBe(0);
+  });
+
+  it("a state past SQLite's value limit (a 10 MB Realtime item) is kept in parts and carries on", async () => {
+    const s = (await openSocket("/s/sock-big/b/v1/realtime?model=gpt-realtime", { authorization: "Bearer sk" })) as TestSocket;
+    expect((await s.next()).type).toBe("session.created");
+    s.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text: "é".repeat(5_000_000) }] } });
+    await until(s, (m) => m.type === "conversation.item.done");
+    const parts = await runInDurableObject(env.SESSIONS.getByName("sock-big/b") as unknown as DurableObjectStub<SessionObject>, (_i, state) =>
+      state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM socket_state`).one().n,
+    );
+    expect(parts).toBe(11);
+    expect(await forget("sock-big/b")).toBe(1);
+    s.send({ type: "response.create" });
+    const events = await until(s, (m) => m.type === "response.done" || m.type === "error");
+    expect(events.at(-1).response.output[0].content[0].text).toBe("Got it all.");
+    s.close();
   });
 });

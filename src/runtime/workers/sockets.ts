@@ -9,6 +9,7 @@ import type { SocketProtocol, SocketSink } from "../../realtime/types";
 import type { SocketInit } from "../../session/socket";
 import type { Session } from "../../session/types";
 import type { Runtime } from "../types";
+import { chunks } from "./sql-chunks";
 
 /** The request headers the Worker hands a socket's init, and the object's own name, in. */
 export const SOCKET_INIT_HEADER = "x-mockllm-socket";
@@ -63,6 +64,8 @@ export class DurableSockets {
     private readonly local: () => Session,
   ) {
     state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
+    // The state in parts (a Realtime conversation grows past SQLite's 2 MB value limit); `sockets.state` is left NULL.
+    state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS socket_state (id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, part))`);
   }
 
   /** Accepts the upgrade the Worker forwarded (see workersRuntime's `connect`). */
@@ -111,7 +114,9 @@ export class DurableSockets {
     const row = this.state.storage.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
     if (!row) return undefined;
     const init = JSON.parse(row.init) as SocketInit;
-    const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, row.state === null ? undefined : JSON.parse(row.state));
+    const parts = this.state.storage.sql.exec<{ text: string }>(`SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id).toArray();
+    const saved = parts.length > 0 ? parts.map((p) => p.text).join("") : row.state;
+    const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, saved === null ? undefined : JSON.parse(saved));
     this.live.set(ws, protocol);
     return protocol;
   }
@@ -123,7 +128,9 @@ export class DurableSockets {
     const json = JSON.stringify(protocol.state() ?? null);
     if (this.saved.get(id) === json) return;
     this.saved.set(id, json);
-    this.state.storage.sql.exec(`UPDATE sockets SET state = ? WHERE id = ?`, json, id);
+    const sql = this.state.storage.sql;
+    sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
+    chunks(json).forEach((part, i) => sql.exec(`INSERT INTO socket_state (id, part, text) VALUES (?, ?, ?)`, id, i, part));
   }
 
   async message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -178,5 +185,6 @@ export class DurableSockets {
     if (id === undefined) return;
     this.saved.delete(id);
     this.state.storage.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
+    this.state.storage.sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
   }
 }
