@@ -1,7 +1,8 @@
 /**
  * Workers only: the session Durable Object holds WebSockets with the hibernation API. A socket's init and protocol
  * state live in the object's `sockets` table, so a socket whose in-memory protocol is gone (as after hibernation)
- * carries on from its row; the row goes when the socket closes.
+ * carries on from its row; the row goes when the socket closes. A state, or a recorded step, past SQLite's value
+ * limit is kept in parts.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -66,5 +67,20 @@ describe("sockets across hibernation", () => {
     const events = await until(s, (m) => m.type === "response.done" || m.type === "error");
     expect(events.at(-1).response.output[0].content[0].text).toBe("Got it all.");
     s.close();
+  });
+});
+
+describe("recordings past SQLite's value limit", () => {
+  it("a recorded step whose matcher quotes a 10 MB message is kept in parts and read back whole", async () => {
+    const { SqlRecordingStorage } = await import("../../src/runtime/workers/sql-recording");
+    const message = "é".repeat(5_000_000);
+    const read = await runInDurableObject(env.SESSIONS.getByName("rec-big/r") as unknown as DurableObjectStub<SessionObject>, (_i, state) => {
+      const storage = new SqlRecordingStorage(state.storage.sql);
+      storage.add({ id: "rec-1", seq: 1, match: { endpoint: "chat.completions", lastUserMessage: message }, frames: { status: 200, headers: {}, frames: [{ at: 0, data: "x😀".repeat(400_000) }] } }, 10);
+      return new SqlRecordingStorage(state.storage.sql).steps();
+    });
+    expect(read).toHaveLength(1);
+    expect(read[0]!.match.lastUserMessage).toBe(message);
+    expect(read[0]!.frames.frames[0]!.data).toBe("x😀".repeat(400_000));
   });
 });
