@@ -93,3 +93,15 @@ describe("stored Responses past SQLite's value limit", () => {
     expect(((await next.json()) as Json).previous_response_id).toBe(created.id);
   });
 });
+
+describe("a scenario document past SQLite's value limit", () => {
+  it("a 9.8 MB scripted answer: the session keeps the document in parts and answers it", async () => {
+    const text = "é".repeat(4_900_000);
+    await upload({ name: "bounds-doc", steps: [{ id: "long", respond: { text } }, { id: "next", respond: { text: "Short." } }] });
+    const first = await chat({ model: "gpt-4o-mini", messages: [{ role: "user", content: "go" }] }, "/s/bounds-doc/d1");
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as Json).choices[0].message.content).toBe(text);
+    const second = await chat({ model: "gpt-4o-mini", messages: [{ role: "user", content: "again" }] }, "/s/bounds-doc/d1");
+    expect(((await second.json()) as Json).choices[0].message.content).toBe("Short.");
+  });
+});
