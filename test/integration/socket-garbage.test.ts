@@ -162,6 +162,7 @@ describe("Gemini Live: each malformed message closes with 1007; the next socket 
     { base: content, path: ["clientContent", "turns", 0, "parts"], wrong: NOT_ARRAY },
     { base: content, path: ["clientContent", "turns", 0, "parts", 0, "text"], wrong: NOT_STRING.filter((v) => v !== null) },
     { base: content, path: ["clientContent", "turnComplete"], wrong: ["yes", 1, { toString: 1 }] },
+    { base: { clientContent: { turns: [{ role: "user", parts: [{ text: "hi" }] }] } }, path: ["clientContent", "turns", 0, "parts", 0, "text"], wrong: NOT_STRING.filter((v) => v !== null) },
     { base: { realtimeInput: { text: "hi" } }, path: ["realtimeInput", "text"], wrong: NOT_STRING.filter((v) => v !== null) },
     { base: { toolResponse: { functionResponses: [] } }, path: ["toolResponse", "functionResponses"], wrong: NOT_ARRAY },
     { base: { toolResponse: { functionResponses: [{ name: "f", response: {} }] } }, path: ["toolResponse", "functionResponses", 0, "name"], wrong: NOT_STRING.filter((v) => v !== null) },

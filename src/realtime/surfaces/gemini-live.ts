@@ -20,7 +20,7 @@ import type { SseEvent } from "../../providers/types";
 import { geminiGenerateContent } from "../../providers/gemini/index";
 import { parseGenerateContent } from "../../providers/gemini/parse";
 
-const Part = z.looseObject({});
+const Part = z.looseObject({ text: z.string().optional() });
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });
 
 const SetupSchema = z.looseObject({
