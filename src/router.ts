@@ -9,7 +9,7 @@ import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./routes/admin";
-import { handleMcp, MCP_PATH } from "./routes/mcp";
+import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
 import { prefixNameError } from "./routes/names";
@@ -22,6 +22,7 @@ import { safeDecode, urlParts } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
 import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
 import { geminiModelsRoute } from "./providers/gemini/models";
+import { geminiGenerateContent } from "./providers/gemini";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
 import { gateProvider } from "./tenancy/gate";
@@ -81,9 +82,17 @@ function isOpenPath(pathname: string): boolean {
   return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/");
 }
 
-/** The surface whose error shape a request's early errors take. */
-function surfaceOf(request: Request): ProviderSurface<any> {
-  return errorSurfaceFor(request, splitPrefix(new URL(request.url).pathname).path);
+/**
+ * A request refused before any route ran (the namespace gate, a quota), in the shape of what its path speaks, wherever
+ * its credential came from: JSON-RPC on MCP, Google's on Gemini Live (whose key comes as `?key=`), OpenAI's on
+ * the OpenAI sockets, else the path's surface.
+ */
+function refusal(request: Request, error: ApiError, headers: Record<string, string>): Response {
+  const path = splitPrefix(new URL(request.url).pathname).path;
+  if (path === MCP_PATH) return mcpRefusal(error, headers);
+  const socket = socketKindFor(path);
+  const surface = socket === undefined ? errorSurfaceFor(request, path) : socket === "live" ? geminiGenerateContent : openaiChat;
+  return providerError(request, error, surface, headers);
 }
 
 /** The route a client meant when its base URL already ended in `/v1` and the SDK added another (Anthropic's does). */
@@ -144,13 +153,13 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
 async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   if (!rt.tenancy) return serve(request, rt, ctx);
   const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
-  if (!gate.ok) return providerError(request, gate.error, surfaceOf(request), gate.headers);
+  if (!gate.ok) return refusal(request, gate.error, gate.headers);
   if (gate.rt === rt) return serve(request, rt, ctx);
   try {
     return await serve(request, gate.rt, ctx);
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
-    return providerError(request, e.apiError(), surfaceOf(request), e.headers());
+    return refusal(request, e.apiError(), e.headers());
   }
 }
 

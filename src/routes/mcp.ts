@@ -6,6 +6,7 @@
  * 4xx status, never a 5xx.
  */
 import { journalBody, MAX_BODY_BYTES, readLimited, redactHeaders } from "../http/body";
+import { ERROR_CODES, type ApiError } from "../http/errors";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import {
   DEFAULT_HEADER_VERSION,
@@ -45,6 +46,15 @@ function rpcFailure(status: number, id: RpcId | null, error: RpcErrorObject, hea
     status,
     headers: { "content-type": "application/json", "x-mockllm-outcome": "error", ...headers },
   });
+}
+
+/**
+ * A request refused before the MCP route ran (an unknown or revoked namespace key, ANONYMOUS=deny, a quota): the
+ * error's HTTP status, as a JSON-RPC error like every other answer of this endpoint.
+ * @example mcpRefusal(apiError("authentication", "mockllm: invalid or revoked mockllm key"), {}) // 401
+ */
+export function mcpRefusal(error: ApiError, headers: Record<string, string>): Response {
+  return rpcFailure(error.status ?? ERROR_CODES[error.code], null, { code: RPC.invalidRequest, message: error.message }, headers);
 }
 
 function invalid(status: number, message: string, code: number = RPC.invalidRequest): Response {

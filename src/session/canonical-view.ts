@@ -39,8 +39,16 @@ export interface CanonicalView {
   usage: ReplyUsage | null;
 }
 
+/**
+ * `s` cut to `limit` characters, with a marker saying how many went.
+ * @example cutText("abcdef", 2) // "ab…[mockllm: truncated 4 characters]"
+ */
+export function cutText(s: string, limit: number): string {
+  return s.length <= limit ? s : `${s.slice(0, limit)}…[mockllm: truncated ${s.length - limit} characters]`;
+}
+
 function cut(s: string): string {
-  return s.length <= CANONICAL_TEXT_LIMIT ? s : `${s.slice(0, CANONICAL_TEXT_LIMIT)}…[mockllm: truncated ${s.length - CANONICAL_TEXT_LIMIT} characters]`;
+  return cutText(s, CANONICAL_TEXT_LIMIT);
 }
 
 /** Every choice's tool calls in order (the reply's own, then its `extraChoices'`). */

@@ -8,6 +8,7 @@ import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
+import { boundEntry } from "./bound";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import type { McpCanonicalView } from "./mcp";
 
@@ -184,7 +185,7 @@ export class SessionCore {
     if (attemptKey !== undefined) this.storage.bumpAttempt(attemptKey);
     if (consume !== undefined) this.storage.markUsed(consume);
     const seq = this.storage.append(
-      {
+      boundEntry({
         at: isoAt(now),
         provider: input.request.provider,
         endpoint: input.request.endpoint,
@@ -196,7 +197,7 @@ export class SessionCore {
         request: input.wire,
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
-      },
+      }),
       JOURNAL_LIMIT,
     );
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
@@ -232,7 +233,7 @@ export class SessionCore {
 
   /** Journals a request answered outside the engine (a recording proxy's upstream); returns its seq. */
   journalEntry(entry: JournalDraft): number {
-    return this.storage.append(entry, JOURNAL_LIMIT);
+    return this.storage.append(boundEntry(entry), JOURNAL_LIMIT);
   }
 
   /** The journal, oldest first. */

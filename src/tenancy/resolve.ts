@@ -58,7 +58,8 @@ const WS_KEY_PROTOCOL = "openai-insecure-api-key.";
 
 /**
  * Every credential a request carries where SDKs put API keys: `Authorization: Bearer`, `x-api-key`,
- * `x-goog-api-key`, `?key=`, and a WebSocket subprotocol `openai-insecure-api-key.{key}`. Distinct values only.
+ * `x-goog-api-key`, `api-key` (Azure OpenAI's), `?key=`, and a WebSocket subprotocol `openai-insecure-api-key.{key}`.
+ * Distinct values only.
  */
 export function credentialValues(request: Request, query?: URLSearchParams): string[] {
   const out: string[] = [];
@@ -71,6 +72,7 @@ export function credentialValues(request: Request, query?: URLSearchParams): str
   if (auth !== undefined) add(/^Bearer\s+(.+)$/i.exec(auth.trim())?.[1]);
   add(headers["x-api-key"]);
   add(headers["x-goog-api-key"]);
+  add(headers["api-key"]);
   if (query) add(query.get("key"));
   else if (request.url.includes("key=")) add(new URL(request.url).searchParams.get("key"));
   // Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients send the key as a subprotocol.

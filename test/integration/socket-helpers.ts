@@ -8,6 +8,8 @@ export interface TestSocket {
   /** The sub-protocol the server chose ("" when none). */
   protocol: string;
   send(message: unknown): void;
+  /** A binary frame. */
+  sendBinary(bytes: Uint8Array): void;
   /** Resolves with the next message not yet taken (parsed JSON, or the raw text when it is not JSON). */
   next(): Promise<any>;
   /** Every message received so far, in order. */
@@ -24,7 +26,7 @@ function parse(text: string): unknown {
   }
 }
 
-function socketOf(protocol: string, send: (t: string) => void, close: () => void) {
+function socketOf(protocol: string, send: (t: string | Uint8Array) => void, close: () => void) {
   const received: any[] = [];
   const waiters: ((m: any) => void)[] = [];
   let taken = 0;
@@ -35,6 +37,7 @@ function socketOf(protocol: string, send: (t: string) => void, close: () => void
     received,
     closed,
     send: (m) => send(typeof m === "string" ? m : JSON.stringify(m)),
+    sendBinary: (bytes) => send(bytes),
     next: () => (taken < received.length ? Promise.resolve(received[taken++]) : new Promise((r) => waiters.push(r))),
     close,
   };

@@ -13,13 +13,14 @@ import { stableHex } from "../../http/hash";
 import { parseJsonOrUndefined } from "../../http/json";
 import { chunkWords, wordCount } from "../../http/text";
 import { decideTurn } from "../../routes/turn";
+import { parseClientMessage } from "../client-json";
 import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
 import type { SocketContext, SocketProtocol } from "../types";
 import type { SseEvent } from "../../providers/types";
 import { geminiGenerateContent } from "../../providers/gemini/index";
 import { parseGenerateContent } from "../../providers/gemini/parse";
 
-const Part = z.looseObject({});
+const Part = z.looseObject({ text: z.string().optional() });
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });
 
 const SetupSchema = z.looseObject({
@@ -161,9 +162,9 @@ export function liveSocket(socket: SocketContext, saved: unknown): SocketProtoco
     open() {},
     async message(text) {
       const arrivedAt = Date.now();
-      const value = parseJsonOrUndefined(text);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return close(INVALID, "Invalid JSON payload received.");
-      const msg = value as Record<string, unknown>;
+      const parsed = parseClientMessage(text);
+      if (!parsed.ok) return close(INVALID, parsed.tooDeep ?? "Invalid JSON payload received.");
+      const msg = parsed.value;
       if (msg.setup !== undefined) {
         if (state.setup) return close(INVALID, "setup must be the first and only setup message.");
         const setup = SetupSchema.safeParse(msg.setup);

@@ -4,15 +4,17 @@
  * `response.create` → one scenario turn over the whole conversation (render.ts), `response.cancel`, and in-band
  * `error` events. Audio input gets a documented error (`mockllm_audio_unsupported`).
  */
+import { z } from "zod";
 import type { Reply } from "../../canonical/outcome";
 import { journalBody } from "../../http/body";
 import { apiError, type ApiError } from "../../http/errors";
 import { stableHex } from "../../http/hash";
-import { parseJsonOrUndefined } from "../../http/json";
 import { decideTurn } from "../../routes/turn";
+import { isRecord, parseClientMessage } from "../client-json";
 import { playOutcome, sendError, type SocketError } from "../play";
 import type { SocketContext, SocketProtocol } from "../types";
 import { renderOpenAIError } from "../../providers/openai/errors";
+import { firstWireIssue } from "../../providers/wire-issues";
 import { openaiResponses } from "../../providers/openai/responses";
 import { parseResponsesRequest } from "../../providers/openai/responses/parse";
 import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../../providers/openai/realtime/items";
@@ -23,6 +25,20 @@ interface RealtimeState {
   items: Item[];
   /** Server events sent outside responses (their `event_id`s count from the socket's seed). */
   n: number;
+}
+
+/** Every client event: a string `type`, an optional string `event_id`; the rest is checked per type. */
+const ClientEventSchema = z.looseObject({ type: z.string(), event_id: z.string().optional() });
+const DeleteSchema = z.looseObject({ item_id: z.string() });
+const CancelSchema = z.looseObject({ response_id: z.string().optional() });
+
+/** What a JSON value is, in the words of the real API's "expected a string, but got an object instead". */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a decimal";
+  return typeof value === "boolean" ? "a boolean" : "a string";
 }
 
 export const AUDIO_UNSUPPORTED =
@@ -73,11 +89,23 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
     send("conversation.item.done", { previous_item_id, item });
   }
 
+  /** A client event with a field of the wrong type, or without a required one: the real API's `invalid_request_error`. */
+  function invalidField(event: Record<string, unknown>, error: z.ZodError): void {
+    const issue = firstWireIssue(error);
+    const first = error.issues[0];
+    if (issue.missing || first?.code !== "invalid_type") return fail(issue.message, issue.missing ? "missing_required_parameter" : "invalid_value", event.event_id, issue.param);
+    const got = kindOf(first.path.reduce<unknown>((v, k) => (isRecord(v) ? v[String(k)] : undefined), event));
+    fail(`Invalid type for '${issue.param}': expected ${first.expected === "string" ? "a string" : `a value of type ${first.expected}`}, but got ${got} instead.`, "invalid_type", event.event_id, issue.param);
+  }
+
   function deleteItem(event: Record<string, unknown>): void {
-    const at = state.items.findIndex((i) => i.id === event.item_id);
-    if (at < 0) return fail(`Item with item_id '${String(event.item_id)}' not found.`, "item_not_found", event.event_id, "item_id");
+    const parsed = DeleteSchema.safeParse(event);
+    if (!parsed.success) return invalidField(event, parsed.error);
+    const { item_id } = parsed.data;
+    const at = state.items.findIndex((i) => i.id === item_id);
+    if (at < 0) return fail(`Item with item_id '${item_id}' not found.`, "item_not_found", event.event_id, "item_id");
     state.items.splice(at, 1);
-    send("conversation.item.deleted", { item_id: event.item_id });
+    send("conversation.item.deleted", { item_id });
   }
 
   async function createResponse(event: Record<string, unknown>, text: string, arrivedAt: number): Promise<void> {
@@ -144,6 +172,8 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   }
 
   function cancel(event: Record<string, unknown>): void {
+    const parsed = CancelSchema.safeParse(event);
+    if (!parsed.success) return invalidField(event, parsed.error);
     if (!active) return fail("Cancellation failed: no active response found.", "response_cancel_not_active", event.event_id);
     const { abort, reply, init: responseInit } = active;
     abort.abort();
@@ -159,11 +189,11 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
     },
     async message(text) {
       const arrivedAt = Date.now();
-      const value = parseJsonOrUndefined(text);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        return fail("Invalid JSON: each client event must be a JSON object with a 'type'.", "invalid_json");
-      }
-      const event = value as Record<string, unknown>;
+      const parsed = parseClientMessage(text);
+      if (!parsed.ok) return fail(parsed.tooDeep ?? "Invalid JSON: each client event must be a JSON object with a 'type'.", "invalid_json");
+      const envelope = ClientEventSchema.safeParse(parsed.value);
+      if (!envelope.success) return invalidField(parsed.value, envelope.error);
+      const event = envelope.data;
       switch (event.type) {
         case "session.update":
           return updateSession(event);
@@ -190,7 +220,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
         case "output_audio_buffer.clear":
           return fail(AUDIO_UNSUPPORTED, "mockllm_audio_unsupported", event.event_id, "type");
         default:
-          return fail(`Invalid value: '${String(event.type)}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`, "invalid_value", event.event_id, "type");
+          return fail(`Invalid value: '${event.type}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`, "invalid_value", event.event_id, "type");
       }
     },
     binary() {

@@ -8,9 +8,9 @@ import type { Reply } from "../../canonical/outcome";
 import { journalBody } from "../../http/body";
 import { apiError, type ApiError } from "../../http/errors";
 import { stableHash } from "../../http/hash";
-import { parseJsonOrUndefined } from "../../http/json";
 import { deliveredReply } from "../../routes/render";
 import { decideTurn } from "../../routes/turn";
+import { parseClientMessage } from "../client-json";
 import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
 import type { SocketContext, SocketProtocol } from "../types";
 import type { RenderContext } from "../../providers/types";
@@ -115,11 +115,9 @@ export function responsesSocket(socket: SocketContext): SocketProtocol {
     open() {},
     async message(text) {
       const arrivedAt = Date.now();
-      const message = parseJsonOrUndefined(text);
-      if (typeof message !== "object" || message === null || Array.isArray(message)) {
-        return sendError(sink, wsError(apiError("invalid_json", "Invalid JSON: each message must be a JSON object with a `type`.")));
-      }
-      const event = message as Record<string, unknown>;
+      const parsed = parseClientMessage(text);
+      if (!parsed.ok) return sendError(sink, wsError(apiError("invalid_json", parsed.tooDeep ?? "Invalid JSON: each message must be a JSON object with a `type`.")));
+      const event = parsed.value;
       if (event.type !== "response.create") {
         const shown = typeof event.type === "string" ? `'${event.type}'` : "missing";
         return sendError(sink, wsError(invalid(`Unsupported event type ${shown}: this connection accepts 'response.create'.`, "invalid_event_type", "type")));

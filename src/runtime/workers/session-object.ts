@@ -156,12 +156,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
-    this.sockets.closed(ws);
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
-    } catch {
-      // already closed
-    }
+    this.sockets.closed(ws, code, reason);
   }
 
   override webSocketError(ws: WebSocket): void {

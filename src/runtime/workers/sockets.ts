@@ -9,6 +9,7 @@ import type { SocketProtocol, SocketSink } from "../../realtime/types";
 import type { SocketInit } from "../../session/socket";
 import type { Session } from "../../session/types";
 import type { Runtime } from "../types";
+import { chunks } from "./sql-chunks";
 
 /** The request headers the Worker hands a socket's init, and the object's own name, in. */
 export const SOCKET_INIT_HEADER = "x-mockllm-socket";
@@ -35,6 +36,17 @@ function sinkFor(ws: WebSocket): SocketSink {
   };
 }
 
+/**
+ * The code to answer a client's close frame with (RFC 6455 5.5.1, 7.4): its own code when that is one a close frame
+ * may carry, 1000 for a close without a code, 1002 (protocol error) for a code no endpoint may send.
+ * @example replyCloseCode(4000) // 4000; replyCloseCode(1005) // 1000; replyCloseCode(999) // 1002
+ */
+export function replyCloseCode(code: number): number {
+  if (code === 1005 || code === 1006) return 1000;
+  const legal = (code >= 1000 && code <= 1014 && code !== 1004) || (code >= 3000 && code <= 4999);
+  return legal ? code : 1002;
+}
+
 /** Sockets of one Durable Object. */
 export class DurableSockets {
   private readonly live = new Map<WebSocket, SocketProtocol>();
@@ -52,6 +64,8 @@ export class DurableSockets {
     private readonly local: () => Session,
   ) {
     state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
+    // The state in parts (a Realtime conversation grows past SQLite's 2 MB value limit); `sockets.state` is left NULL.
+    state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS socket_state (id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, part))`);
   }
 
   /** Accepts the upgrade the Worker forwarded (see workersRuntime's `connect`). */
@@ -100,7 +114,9 @@ export class DurableSockets {
     const row = this.state.storage.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
     if (!row) return undefined;
     const init = JSON.parse(row.init) as SocketInit;
-    const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, row.state === null ? undefined : JSON.parse(row.state));
+    const parts = this.state.storage.sql.exec<{ text: string }>(`SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id).toArray();
+    const saved = parts.length > 0 ? parts.map((p) => p.text).join("") : row.state;
+    const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, saved === null ? undefined : JSON.parse(saved));
     this.live.set(ws, protocol);
     return protocol;
   }
@@ -112,7 +128,9 @@ export class DurableSockets {
     const json = JSON.stringify(protocol.state() ?? null);
     if (this.saved.get(id) === json) return;
     this.saved.set(id, json);
-    this.state.storage.sql.exec(`UPDATE sockets SET state = ? WHERE id = ?`, json, id);
+    const sql = this.state.storage.sql;
+    sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
+    chunks(json).forEach((part, i) => sql.exec(`INSERT INTO socket_state (id, part, text) VALUES (?, ?, ?)`, id, i, part));
   }
 
   async message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -122,16 +140,44 @@ export class DurableSockets {
       protocol.binary();
       return this.save(ws, protocol);
     }
-    const done = protocol.message(message);
-    this.save(ws, protocol);
     try {
+      const done = protocol.message(message);
+      this.save(ws, protocol);
       await done;
+    } catch (e) {
+      // As on Node: a turn that throws is a bug of mockllm's, logged; the client gets a 1011 close, not silence.
+      console.error(`mockllm: websocket turn failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      try {
+        ws.close(1011, "mockllm: internal error");
+      } catch {
+        // already closed
+      }
     } finally {
       this.save(ws, protocol);
     }
   }
 
-  closed(ws: WebSocket): void {
+  /**
+   * The client closed (`code` and `reason` from its close frame) or the connection failed (no code): the turn in
+   * flight stops, the row goes, and a close frame is answered with the code RFC 6455 asks for.
+   */
+  closed(ws: WebSocket, code?: number, reason = ""): void {
+    this.forget(ws);
+    if (code === undefined) return;
+    const reply = replyCloseCode(code);
+    try {
+      ws.close(reply, reply === 1002 ? "invalid close code" : reason);
+    } catch {
+      // already closed, or a reason the runtime refuses: close without one
+      try {
+        ws.close(reply);
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  private forget(ws: WebSocket): void {
     const protocol = this.live.get(ws);
     protocol?.closed();
     this.live.delete(ws);
@@ -139,5 +185,6 @@ export class DurableSockets {
     if (id === undefined) return;
     this.saved.delete(id);
     this.state.storage.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
+    this.state.storage.sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
   }
 }

@@ -1,11 +1,10 @@
 /**
  * `RecordingStorage` over a Durable Object's SQLite. A step's frames are rows of their own, and a long frame is
- * stored in parts, so no value comes near SQLite's 2 MB row limit however long the recorded stream was.
+ * stored in parts, so no value comes near SQLite's 2 MB row limit however long the recorded stream was; so is a long
+ * step (its matcher quotes the client's last message, whatever its length).
  */
 import type { RecordedStep, RecordingStorage } from "../../session/recording";
-
-/** Characters per stored part of a frame (at most 3 UTF-8 bytes each: well under the 2 MB value limit). */
-const PART_CHARS = 500_000;
+import { chunks, CHUNK_CHARS } from "./sql-chunks";
 
 export class SqlRecordingStorage implements RecordingStorage {
   constructor(private readonly sql: SqlStorage) {
@@ -17,6 +16,13 @@ export class SqlRecordingStorage implements RecordingStorage {
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS rec_frames (n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part))`,
     );
+    // A long step's JSON, in parts; its `rec_steps.step` is "".
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_step_parts (n INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (n, part))`);
+  }
+
+  private stepJson(r: { n: number; step: string }): string {
+    if (r.step !== "") return r.step;
+    return this.sql.exec<{ text: string }>(`SELECT text FROM rec_step_parts WHERE n = ? ORDER BY part`, r.n).toArray().map((p) => p.text).join("");
   }
 
   steps(): RecordedStep[] {
@@ -32,7 +38,7 @@ export class SqlRecordingStorage implements RecordingStorage {
       frames.set(r.n, list);
     }
     return steps.map((r) => {
-      const step = JSON.parse(r.step) as RecordedStep;
+      const step = JSON.parse(this.stepJson(r)) as RecordedStep;
       return { ...step, frames: { ...step.frames, frames: frames.get(r.n) ?? [] } };
     });
   }
@@ -48,24 +54,19 @@ export class SqlRecordingStorage implements RecordingStorage {
   add(step: RecordedStep, bytes: number): void {
     const n = this.count() + 1;
     const stored = { ...step, frames: { ...step.frames, frames: [] } };
-    this.sql.exec(`INSERT INTO rec_steps (n, step, bytes) VALUES (?, ?, ?)`, n, JSON.stringify(stored), bytes);
+    const json = JSON.stringify(stored);
+    const long = json.length > CHUNK_CHARS;
+    this.sql.exec(`INSERT INTO rec_steps (n, step, bytes) VALUES (?, ?, ?)`, n, long ? "" : json, bytes);
+    if (long) chunks(json).forEach((text, part) => this.sql.exec(`INSERT INTO rec_step_parts (n, part, text) VALUES (?, ?, ?)`, n, part, text));
     step.frames.frames.forEach((f, i) => {
-      for (let part = 0; part === 0 || part * PART_CHARS < f.data.length; part++) {
-        this.sql.exec(
-          `INSERT INTO rec_frames (n, i, part, at, data) VALUES (?, ?, ?, ?, ?)`,
-          n,
-          i,
-          part,
-          f.at,
-          f.data.slice(part * PART_CHARS, (part + 1) * PART_CHARS),
-        );
-      }
+      chunks(f.data).forEach((data, part) => this.sql.exec(`INSERT INTO rec_frames (n, i, part, at, data) VALUES (?, ?, ?, ?, ?)`, n, i, part, f.at, data));
     });
   }
 
   clear(): void {
     this.sql.exec(`DROP TABLE IF EXISTS rec_steps`);
     this.sql.exec(`DROP TABLE IF EXISTS rec_frames`);
+    this.sql.exec(`DROP TABLE IF EXISTS rec_step_parts`);
     this.migrate();
   }
 }

@@ -10,9 +10,8 @@ import {
   type ResponsesStorage,
   type StoredResponseRecord,
 } from "../../session/responses";
+import { chunks, CHUNK_CHARS } from "./sql-chunks";
 
-/** Characters per stored text chunk, so a large input never exceeds SQLite's 2 MB value limit. */
-const CHUNK = 500_000;
 
 export class SqlResponsesStorage implements ResponsesStorage {
   private migrated = false;
@@ -34,9 +33,7 @@ export class SqlResponsesStorage implements ResponsesStorage {
 
   private writeBlob(id: string, kind: string, text: string): void {
     this.sql.exec(`DELETE FROM response_blobs WHERE id = ? AND kind = ?`, id, kind);
-    for (let part = 0, at = 0; at < text.length || part === 0; part++, at += CHUNK) {
-      this.sql.exec(`INSERT INTO response_blobs (id, kind, part, text) VALUES (?, ?, ?, ?)`, id, kind, part, text.slice(at, at + CHUNK));
-    }
+    chunks(text).forEach((part, i) => this.sql.exec(`INSERT INTO response_blobs (id, kind, part, text) VALUES (?, ?, ?, ?)`, id, kind, i, part));
   }
 
   private readBlob(id: string, kind: string): string | undefined {
@@ -57,12 +54,15 @@ export class SqlResponsesStorage implements ResponsesStorage {
     this.writeBlob(rec.id, "response", rec.response);
     this.sql.exec(`DELETE FROM response_items WHERE response_id = ?`, rec.id);
     rec.items.forEach((item, position) => {
+      // A long item (the default responder echoes the user's message) goes to the blobs, in parts; "" stands for it.
+      const long = item.json.length > CHUNK_CHARS;
+      if (long) this.writeBlob(rec.id, `item:${position}`, item.json);
       this.sql.exec(
         `INSERT OR REPLACE INTO response_items (item_id, response_id, position, json) VALUES (?, ?, ?, ?)`,
         item.id,
         rec.id,
         position,
-        item.json,
+        long ? "" : item.json,
       );
     });
     const count = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM responses`).one().n;
@@ -79,11 +79,16 @@ export class SqlResponsesStorage implements ResponsesStorage {
     return this.known(id) ? (this.readBlob(id, "response") ?? null) : null;
   }
 
+  /** An item's JSON: in its row, or (a long one) in the response's blobs. */
+  private itemJson(row: { response_id: string; position: number; json: string }): string {
+    return row.json !== "" ? row.json : (this.readBlob(row.response_id, `item:${row.position}`) ?? "");
+  }
+
   private outputOf(id: string): string[] {
     return this.sql
-      .exec<{ json: string }>(`SELECT json FROM response_items WHERE response_id = ? ORDER BY position`, id)
+      .exec<{ response_id: string; position: number; json: string }>(`SELECT response_id, position, json FROM response_items WHERE response_id = ? ORDER BY position`, id)
       .toArray()
-      .map((r) => r.json);
+      .map((r) => this.itemJson(r));
   }
 
   history(id: string): ResponseHistory {
@@ -107,8 +112,8 @@ export class SqlResponsesStorage implements ResponsesStorage {
     this.migrate();
     const out: Record<string, string> = {};
     for (const id of ids) {
-      const row = this.sql.exec<{ json: string }>(`SELECT json FROM response_items WHERE item_id = ?`, id).toArray()[0];
-      if (row) out[id] = row.json;
+      const row = this.sql.exec<{ response_id: string; position: number; json: string }>(`SELECT response_id, position, json FROM response_items WHERE item_id = ?`, id).toArray()[0];
+      if (row) out[id] = this.itemJson(row);
     }
     return out;
   }

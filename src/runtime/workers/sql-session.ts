@@ -6,6 +6,7 @@
 import type { SessionState } from "../../scenario/engine";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import { chunks } from "./sql-chunks";
 
 export class SqlSessionStorage implements SessionStorage {
   private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number> } | undefined;
@@ -26,7 +27,10 @@ export class SqlSessionStorage implements SessionStorage {
     if (this.cache) return this.cache;
     const meta = new Map(this.sql.exec<{ key: string; value: string }>(`SELECT key, value FROM meta`).toArray().map((r) => [r.key, r.value]));
     const version = meta.get("version");
-    const doc = meta.get("document");
+    // A document past SQLite's value limit (a recording's frames, a long script) is kept in parts: `document`, then
+    // `document.1`, `document.2`, …
+    let doc = meta.get("document");
+    for (let i = 1; doc !== undefined && meta.has(`document.${i}`); i++) doc += meta.get(`document.${i}`);
     const attempts: Record<string, number> = {};
     for (const r of this.sql.exec<{ key: string; count: number }>(`SELECT key, count FROM attempts`)) attempts[r.key] = r.count;
     this.cache = {
@@ -43,7 +47,8 @@ export class SqlSessionStorage implements SessionStorage {
 
   setSnapshot(snapshot: Snapshot): void {
     this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)`, snapshot.version);
-    this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('document', ?)`, JSON.stringify(snapshot.document));
+    this.sql.exec(`DELETE FROM meta WHERE key LIKE 'document.%'`);
+    chunks(JSON.stringify(snapshot.document)).forEach((part, i) => this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, i === 0 ? "document" : `document.${i}`, part));
     this.load().snapshot = snapshot;
   }
 

@@ -1,0 +1,81 @@
+/**
+ * What a session stores from a client is bounded the same way on both runtimes. A journal entry is one SQLite value
+ * on Workers, whose SQLite refuses a value over ~2 MB (SQLITE_TOOBIG); the request body is already cut to
+ * JOURNAL_BODY_LIMIT (http/body.ts) and the canonical view's strings to CANONICAL_TEXT_LIMIT, but the rest a client
+ * controls is not: an MCP call's arguments (and the mismatch error quoting them), the names of thousands of tools.
+ * An entry whose JSON would pass JOURNAL_ENTRY_BYTES has its long strings cut (with a marker) and long lists
+ * shortened; what is still too large is replaced by a marker or left out, and a reason says the entry was cut.
+ */
+import { CANONICAL_TEXT_LIMIT, cutText } from "./canonical-view";
+import type { JournalDraft } from "./core";
+
+/** Most UTF-8 bytes of one journal entry's JSON: under workerd's SQLite value limit (2,000,000 bytes), with room. */
+export const JOURNAL_ENTRY_BYTES = 1_000_000;
+/** Most items a list (or keys an object) keeps in an entry that had to be cut. */
+const LIST_LIMIT = 100;
+
+/**
+ * At most how many bytes `value`'s JSON takes (6 per UTF-16 unit covers `\u0000` escapes), counting until `budget`
+ * is passed: a walk, no serialisation, so an ordinary entry costs little.
+ */
+function upperBound(value: unknown, budget: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= budget) {
+    const v = stack.pop();
+    if (typeof v === "string") total += v.length * 6 + 2;
+    else if (Array.isArray(v)) {
+      total += v.length + 2;
+      for (const x of v) stack.push(x);
+    } else if (typeof v === "object" && v !== null) {
+      total += 2;
+      for (const [k, x] of Object.entries(v)) {
+        total += k.length * 6 + 4;
+        stack.push(x);
+      }
+    } else total += 24;
+  }
+  return total;
+}
+
+function bytesOf(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "").length;
+}
+
+/** Strings cut to CANONICAL_TEXT_LIMIT (with a marker), lists and objects to their first LIST_LIMIT items. */
+function shrink(value: unknown): unknown {
+  if (typeof value === "string") return cutText(value, CANONICAL_TEXT_LIMIT);
+  if (Array.isArray(value)) return value.slice(0, LIST_LIMIT).map(shrink);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).slice(0, LIST_LIMIT).map(([k, v]) => [k, shrink(v)]));
+  return value;
+}
+
+/** The same value with the same shape, shrunk (shrink keeps every string a string, list a list, object an object). */
+function shrunk<V>(value: V): V {
+  return shrink(value) as V;
+}
+
+/**
+ * The entry as the journal keeps it: itself when its JSON fits JOURNAL_ENTRY_BYTES; else its headers and canonical
+ * view shrunk, its body shrunk only when over a third of the budget (and replaced by a marker when still over), a
+ * canonical view still over it left out, and a reason saying so.
+ * @example boundEntry(mcpEntryWith8MiBArguments).canonical?.arguments // { blob: "xxxx…[mockllm: truncated 8384608 characters]" }
+ */
+export function boundEntry<T extends JournalDraft>(entry: T): T {
+  if (upperBound(entry, JOURNAL_ENTRY_BYTES) <= JOURNAL_ENTRY_BYTES) return entry;
+  const size = bytesOf(entry);
+  if (size <= JOURNAL_ENTRY_BYTES) return entry;
+  const share = JOURNAL_ENTRY_BYTES / 3;
+  // The body is already cut to JOURNAL_BODY_LIMIT when it came as text (http/body.ts): shrunk only if still too large.
+  const request = { ...entry.request, headers: shrunk(entry.request.headers) };
+  if (bytesOf(request.body) > share) request.body = shrink(request.body);
+  if (bytesOf(request.body) > share) request.body = `[mockllm: a ${bytesOf(entry.request.body)}-byte body, not journaled]`;
+  const reasons = [...entry.reasons.slice(0, LIST_LIMIT).map((r) => cutText(r, CANONICAL_TEXT_LIMIT)), `mockllm: this entry (${size} bytes) was cut to fit the journal`];
+  const out: T = { ...entry, request, reasons };
+  if (entry.canonical !== undefined) {
+    const canonical = shrunk(entry.canonical);
+    if (bytesOf(canonical) <= share) out.canonical = canonical;
+    else delete out.canonical;
+  }
+  return out;
+}

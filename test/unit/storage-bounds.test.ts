@@ -1,0 +1,61 @@
+/**
+ * The bounds on what sessions store (src/session/bound.ts) and the SQLite parts long text is kept in on Workers
+ * (src/runtime/workers/sql-chunks.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { chunks } from "../../src/runtime/workers/sql-chunks";
+import { boundEntry, JOURNAL_ENTRY_BYTES } from "../../src/session/bound";
+import type { JournalDraft } from "../../src/session/core";
+
+function entry(body: unknown, canonical?: JournalDraft["canonical"]): JournalDraft {
+  return {
+    at: "2026-11-26T00:00:00.000Z",
+    provider: "openai",
+    endpoint: "chat.completions",
+    stream: false,
+    turn: 1,
+    step: null,
+    outcome: "response",
+    reasons: [],
+    request: { method: "POST", path: "/v1/chat/completions", headers: { "content-type": "application/json" }, body },
+    status: 200,
+    ...(canonical ? { canonical } : {}),
+  };
+}
+
+describe("chunks", () => {
+  it("cuts text in parts of the size given, joined back to the same text", () => {
+    expect(chunks("abcde", 2)).toEqual(["ab", "cd", "e"]);
+    expect(chunks("", 2)).toEqual([""]);
+  });
+
+  it("never splits a surrogate pair (SQLite would keep each half as U+FFFD)", () => {
+    const text = "a😀😀b";
+    const parts = chunks(text, 2);
+    expect(parts).toEqual(["a", "😀", "😀", "b"]);
+    expect(parts.join("")).toBe(text);
+  });
+});
+
+describe("boundEntry", () => {
+  it("keeps an entry that fits as it is (the same object)", () => {
+    const small = entry({ model: "m", messages: [{ role: "user", content: "x".repeat(60_000) }] });
+    expect(boundEntry(small)).toBe(small);
+  });
+
+  it("cuts what does not fit under JOURNAL_ENTRY_BYTES, and says so", () => {
+    const canonical = { tools: Array.from({ length: 50_000 }, (_, i) => `t${i}`), toolResults: [], lastUserMessage: null, answered: null, model: "m", stream: false, usage: null };
+    const big = entry({ blob: "\u0000".repeat(2_000_000) }, canonical);
+    const out = boundEntry(big);
+    expect(new TextEncoder().encode(JSON.stringify(out)).length).toBeLessThan(JOURNAL_ENTRY_BYTES);
+    expect(out.request.body).toEqual({ blob: `${"\u0000".repeat(4000)}…[mockllm: truncated 1996000 characters]` });
+    expect(out.canonical?.tools).toHaveLength(100);
+    expect(out.reasons).toEqual([expect.stringMatching(/^mockllm: this entry \(\d+ bytes\) was cut to fit the journal$/)]);
+  });
+
+  it("replaces a body still too large once shrunk by a marker", () => {
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${j}`, "y".repeat(4000)]))]));
+    const out = boundEntry(entry(wide));
+    expect(out.request.body).toMatch(/^\[mockllm: a \d+-byte body, not journaled\]$/);
+  });
+});
