@@ -2,6 +2,7 @@
  * The provider-neutral request every surface parses into. The scenario engine sees only this.
  * Imports nothing from providers/.
  */
+import type { CanonicalCompaction } from "./compaction";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -69,6 +70,13 @@ export interface CanonicalRequest {
   reasoning: "enabled" | "disabled";
   /** Request headers, lower-cased names. Secrets are redacted before they reach the journal. */
   headers: Record<string, string>;
+  /**
+   * The latest compaction the request carries back (OpenAI `compaction` item, Anthropic `compaction` block): what it
+   * summarised is not in `messages` (contract section 10, matcher `compacted`).
+   */
+  compaction?: CanonicalCompaction;
+  /** The request asks for a compaction, not a reply (OpenAI `POST /v1/responses/compact`, a `compaction_trigger` item). */
+  compactionRequested?: true;
 }
 
 /** Number of assistant messages in the request, plus one. */

@@ -13,7 +13,7 @@ import { apiError, type ApiError } from "../../../http/errors";
 import { stableHash } from "../../../http/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { ParseResult, RenderContext } from "../../types";
-import { canonicalResponsesRequest, parseItems } from "./parse";
+import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./parse";
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
@@ -146,6 +146,8 @@ export async function prepareResponsesRequest(
   if (!history.ok) return history;
   const own = await resolveReferences(rt, wire.items, wire.body.store !== false);
   if (!own.ok) return own;
+  const unmatched = unmatchedOutputError([...history.items, ...own.items]);
+  if (unmatched) return { ok: false, error: unmatched };
   const next: ResponsesRequest = { ...wire, items: own.items, history: history.items };
   return { ok: true, wire: next, request: { ...canonicalResponsesRequest(next, new Headers()), headers: request.headers } };
 }
