@@ -2,7 +2,6 @@
  * The provider-neutral request every surface parses into. The scenario engine sees only this.
  * Imports nothing from providers/.
  */
-import type { CanonicalCompaction } from "./compaction";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -49,6 +48,12 @@ export type CanonicalMessage =
     }
   | { role: "tool"; toolCallId: string; name?: string; content: string; isError: boolean };
 
+/** A compaction: what the surfaces carry as OpenAI's `compaction` item or Anthropic's `compaction` block. */
+export interface CanonicalCompaction {
+  /** The summary text (empty when the client sent back a blob mockllm did not write). */
+  summary: string;
+}
+
 /** The request as the engine sees it, whichever surface it came from. */
 export interface CanonicalRequest {
   provider: ProviderName;
@@ -77,6 +82,8 @@ export interface CanonicalRequest {
   compaction?: CanonicalCompaction;
   /** The request asks for a compaction, not a reply (OpenAI `POST /v1/responses/compact`, a `compaction_trigger` item). */
   compactionRequested?: true;
+  /** Server-side compaction: a reply whose input tokens reach this starts with a compaction (see `replyCompaction`). */
+  compactThreshold?: number;
 }
 
 /** Number of assistant messages in the request, plus one. */

@@ -90,6 +90,17 @@ describe("POST /v1/responses/compact (client.responses.compact)", () => {
       ["squash", "response"],
       ["after", "response"],
     ]);
+    // The journal's canonical view: the compaction asked for and answered, then carried back.
+    expect(journal.map((e) => [e.canonical.compactionRequested ?? null, e.canonical.answered.compaction ?? null, e.canonical.compaction ?? null])).toEqual([
+      [null, null, null],
+      [true, { summary: "The user plans a trip to Kyoto in May." }, null],
+      [null, null, { summary: "The user plans a trip to Kyoto in May." }],
+    ]);
+    const verify = (await (await h.admin("/sessions/cmp-script/trip/verify")).json()) as Record<string, unknown>;
+    expect([verify.ok, verify.compactions]).toEqual([true, { answered: 1, carried: 1 }]);
+    expect(verify.summary).toBe('mockllm verify: ok: scenario "cmp-script" session "trip" (version ' + String(verify.version) + "): 3 requests, all 3 steps used, 1 compaction answered (1 carried back), no mismatches");
+    const coverage = (await (await h.admin("/scenarios/cmp-script/coverage")).json()) as Record<string, unknown>;
+    expect(coverage.compactions).toEqual({ answered: 1, carried: 1 });
   });
 
   it("takes no turn step: without a compaction step the default compaction answers, under a namespace key too", async () => {

@@ -54,7 +54,7 @@ export function renderCompactJson(reply: Reply, ctx: RenderContext<ResponsesRequ
     status: "completed",
     content: [{ type: "input_text", text }],
   }));
-  const summary = responseCompaction(reply, ctx.wire.body, ctx.request) ?? "";
+  const summary = responseCompaction(reply, ctx.request) ?? "";
   const u = reply.usage;
   return {
     id: `cmp_${root}`,

@@ -3,7 +3,7 @@
  * `compaction` item (mockllm reads its own blobs back; a foreign one is accepted with an unknown summary), the
  * `context_management` threshold, and which compaction a response carries.
  */
-import { defaultCompactionSummary } from "../../../canonical/compaction";
+import { replyCompaction } from "../../../canonical/compaction";
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import { apiError, type ApiError } from "../../../http/errors";
@@ -69,14 +69,7 @@ export function contextManagementError(body: ResponsesBody): ApiError | undefine
   return undefined;
 }
 
-/**
- * The compaction summary a response carries, if any: the step's (or a compaction request's default), else the default
- * one when the reply's input tokens reach the request's `compact_threshold`.
- */
-export function responseCompaction(reply: Reply, body: ResponsesBody, request: CanonicalRequest): string | undefined {
-  if (reply.compaction !== undefined) return reply.compaction.summary;
-  if (request.compactionRequested) return defaultCompactionSummary(request);
-  const threshold = compactThreshold(body);
-  if (threshold === undefined || reply.usage.inputTokens < threshold) return undefined;
-  return defaultCompactionSummary(request);
+/** The compaction summary a response carries, if any (see `replyCompaction`). */
+export function responseCompaction(reply: Reply, request: CanonicalRequest): string | undefined {
+  return replyCompaction(reply, request)?.summary;
 }

@@ -8,7 +8,7 @@ import type { CanonicalMessage, CanonicalReasoning, CanonicalRequest } from "../
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { firstWireIssue, wirePath } from "../../wire-issues";
-import { contextManagementError, summaryOfBlob } from "./compaction";
+import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
 import {
   KNOWN_ITEMS,
   ResponsesRequestSchema,
@@ -171,6 +171,8 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     headers: { ...headerRecord(headers) },
   };
   if (compaction) out.compaction = compaction;
+  const threshold = compactThreshold(body);
+  if (threshold !== undefined) out.compactThreshold = threshold;
   if (req.items.at(-1)?.type === "compaction_trigger") out.compactionRequested = true;
   return out;
 }

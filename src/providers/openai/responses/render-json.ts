@@ -224,7 +224,7 @@ function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
  */
 export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>): ResponseObject {
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
-  const compaction = responseCompaction(reply, ctx.wire.body, ctx.request);
+  const compaction = responseCompaction(reply, ctx.request);
   return responseObject(reply, ctx, status, outputItems(reply, includesEncrypted(ctx), compaction, ctx.request.compactionRequested === true));
 }
 
