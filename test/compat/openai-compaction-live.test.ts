@@ -70,6 +70,11 @@ describe("context_management: [{ type: 'compaction', compact_threshold }]", () =
     expect(first.output.map((o) => o.type)).toEqual(["compaction", "message"]);
     expect(first.output[0]).toEqual({ id: expect.stringMatching(/^cmp_[0-9a-f]{50}$/), type: "compaction", encrypted_content: expect.stringMatching(/^gAAAAAB/) });
     expect(first.output_text).toBe("Here is the plan.");
+    // Stored with its compaction item: retrieved as JSON and replayed as the stream it was.
+    expect((await c.responses.retrieve(first.id)).output).toEqual(first.output);
+    const replayed: Event[] = [];
+    for await (const e of await c.responses.retrieve(first.id, { stream: true })) replayed.push(e);
+    expect(replayed.filter((e) => e.type === "response.output_item.done").map((e) => e.item.type)).toEqual(["compaction", "message"]);
     const next = await c.responses.create({
       model: "gpt-5",
       input: [{ role: "user", content: "Plan the refactor." }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: "user", content: "Go on." }],

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { step } from "../../src/client/index";
 import { compactionBlob, summaryOfBlob } from "../../src/providers/openai/responses/compaction";
-import { parseResponsesRequest } from "../../src/providers/openai/responses/parse";
+import { parseItems, parseResponsesRequest } from "../../src/providers/openai/responses/parse";
+import { restoredLocal, savedLocal } from "../../src/providers/openai/responses/state";
 import { decide } from "../../src/scenario/engine";
 import { matchMisses } from "../../src/scenario/matchers";
 import { ScenarioSchema } from "../../src/scenario/schema";
@@ -86,5 +87,21 @@ describe("the engine and the compacted matcher", () => {
 
   it("the builder writes both", () => {
     expect(step().matchCompacted().compaction("Short.").toJSON()).toEqual({ match: { compacted: true }, respond: { compaction: { summary: "Short." } } });
+  });
+});
+
+describe("the Responses WebSocket's connection-local response", () => {
+  it("survives being saved as JSON (Workers keeps it across hibernation); anything else restores nothing", () => {
+    const items = parseItems([
+      { role: "user", content: "hi" },
+      { type: "compaction", encrypted_content: compactionBlob("s") },
+      { type: "web_search_call", id: "ws_1", status: "completed" },
+    ]);
+    if (!items.ok) throw new Error("parse");
+    const local = { id: "resp_1", items: items.items };
+    expect(restoredLocal(JSON.parse(JSON.stringify(savedLocal(local))))).toEqual(local);
+    expect(savedLocal(undefined)).toBeNull();
+    expect(restoredLocal(null)).toBeUndefined();
+    expect(restoredLocal({ id: 1, items: [] })).toBeUndefined();
   });
 });
