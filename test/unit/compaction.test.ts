@@ -105,3 +105,22 @@ describe("the Responses WebSocket's connection-local response", () => {
     expect(restoredLocal({ id: 1, items: [] })).toBeUndefined();
   });
 });
+
+describe("a function_call_output's call", () => {
+  it("may be any tool call of the conversation (Codex answers local_shell_call with function_call_output)", () => {
+    const parsed = parseResponsesRequest(
+      {
+        model: "gpt-5",
+        input: [
+          { role: "user", content: "ls" },
+          { type: "local_shell_call", call_id: "call_sh", status: "completed", action: { type: "exec", command: ["ls"] } },
+          { type: "function_call_output", call_id: "call_sh", output: "README.md" },
+        ],
+      },
+      new Headers(),
+    );
+    expect(parsed.ok).toBe(true);
+    const orphan = parseResponsesRequest({ model: "gpt-5", input: [{ type: "function_call_output", call_id: "call_x", output: "1" }] }, new Headers());
+    expect(orphan.ok ? null : orphan.error).toEqual({ code: "invalid_request", message: "No tool call found for function call output with call_id call_x.", param: "input" });
+  });
+});

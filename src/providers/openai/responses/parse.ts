@@ -131,6 +131,8 @@ export function unmatchedOutputError(conversation: InputItem[]): ApiError | unde
   const calls = new Set<string>();
   for (const item of conversation) {
     if (item.type === "function_call") calls.add(item.call_id);
+    // Any other tool call (Codex's `local_shell_call`, `custom_tool_call`, …) may be answered by a function_call_output.
+    else if (item.type === "other" && typeof item.raw.call_id === "string") calls.add(item.raw.call_id);
     else if (item.type === "function_call_output" && !calls.has(item.call_id)) {
       return invalid(`No tool call found for function call output with call_id ${item.call_id}.`, "input");
     }
