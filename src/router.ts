@@ -20,7 +20,7 @@ import { makeRequestId } from "./http/ids";
 import { memoized } from "./http/memo";
 import { safeDecode, urlParts } from "./http/url";
 import * as anthropic from "./providers/anthropic/routes";
-import { handleStoredResponse, storedResponseId } from "./providers/openai/responses";
+import { countInputTokens, handleStoredResponse, isInputTokensPath, storedResponseId } from "./providers/openai/responses";
 import { geminiModelsRoute } from "./providers/gemini/models";
 import { geminiGenerateContent } from "./providers/gemini";
 import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
@@ -175,6 +175,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
   if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
+  if (isInputTokensPath(path)) return countInputTokens(request, rt);
   const surface = surfaceFor(path);
   if (surface) {
     if (request.method !== "POST") {

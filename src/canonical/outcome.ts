@@ -57,6 +57,8 @@ export interface Reply {
    * Only their content fields and `idSeed` are read: usage, model, pacing and headers come from this reply.
    */
   extraChoices?: Reply[];
+  /** A compaction answers the turn (`respond.compaction`, or the default one): rendered before the rest. */
+  compaction?: { summary: string };
   /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
   frames?: RecordedFrames;
   timing?: Timing;

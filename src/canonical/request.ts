@@ -66,6 +66,12 @@ export interface CanonicalToolSchema {
   schema: unknown;
 }
 
+/** A compaction: what the surfaces carry as OpenAI's `compaction` item or Anthropic's `compaction` block. */
+export interface CanonicalCompaction {
+  /** The summary text (empty when the client sent back a blob mockllm did not write). */
+  summary: string;
+}
+
 /** The request as the engine sees it, whichever surface it came from. */
 export interface CanonicalRequest {
   provider: ProviderName;
@@ -91,6 +97,15 @@ export interface CanonicalRequest {
   reasoning: "enabled" | "disabled";
   /** Request headers, lower-cased names. Secrets are redacted before they reach the journal. */
   headers: Record<string, string>;
+  /**
+   * The latest compaction the request carries back (OpenAI `compaction` item, Anthropic `compaction` block): what it
+   * summarised is not in `messages` (contract section 10, matcher `compacted`).
+   */
+  compaction?: CanonicalCompaction;
+  /** The request asks for a compaction, not a reply (OpenAI `POST /v1/responses/compact`, a `compaction_trigger` item). */
+  compactionRequested?: true;
+  /** Server-side compaction: a reply whose input tokens reach this starts with a compaction (see `replyCompaction`). */
+  compactThreshold?: number;
 }
 
 /** Number of assistant messages in the request, plus one. */

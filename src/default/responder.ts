@@ -2,6 +2,7 @@
  * The default responder (contract section 7): answers when no scenario is selected. Pure and deterministic:
  * the same request always gives the same reply, ids and `created` included.
  */
+import { defaultCompactionSummary } from "../canonical/compaction";
 import { answeredModel } from "../canonical/models";
 import type { CanonicalRequest } from "../canonical/request";
 import { forcedTool, lastUserMessage } from "../canonical/request";
@@ -113,8 +114,8 @@ function forcedFinish(req: CanonicalRequest): Reply["finishReason"] {
   return req.endpoint === "chat.completions" && req.toolChoice?.kind === "tool" ? "stop" : "tool_calls";
 }
 
-/** Words the request carries: a deterministic stand-in for input tokens. */
-function requestWords(req: CanonicalRequest): number {
+/** Words the request carries: a deterministic stand-in for input tokens (also `POST /v1/responses/input_tokens`). */
+export function requestWords(req: CanonicalRequest): number {
   let n = wordCount(req.system);
   for (const m of req.messages) {
     if (m.role === "tool") n += wordCount(m.content);
@@ -200,6 +201,11 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
     return { ...first!, usage, extraChoices: rest };
   }
   const usage = usageOf(messages);
+  if (req.compactionRequested) {
+    const summary = defaultCompactionSummary(req);
+    const compaction = { ...base, usage: { ...usage, outputTokens: Math.max(1, wordCount(summary)), reasoningTokens: 0 } };
+    return { ...compaction, reasoning: [], reasoningField: "reasoning", toolCalls: [], finishReason: "stop", idSeed: `${seed}/compaction`, compaction: { summary } };
+  }
   const choices: Reply[] = messages.map((m, i) => choiceOf(m, i, usage));
   const [first, ...rest] = choices;
   return limitReply(rest.length > 0 ? { ...first!, extraChoices: rest } : first!, req.maxTokens);

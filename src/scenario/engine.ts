@@ -2,6 +2,7 @@
  * The scenario engine: pure and deterministic. Given a scenario, the session's state and a request,
  * it decides the outcome and the state change. The session Durable Object applies the change.
  */
+import { defaultCompactionSummary } from "../canonical/compaction";
 import { answeredModel } from "../canonical/models";
 import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/request";
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning, ReplyToolCall } from "../canonical/outcome";
@@ -49,7 +50,11 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
     .map((step, index) => ({ step, index }))
     .filter(({ step, index }) => step.consume === false || !state.used.includes(index));
 
-  const chosen = available.find(({ step }) => matchMisses(step.match, req).length === 0);
+  // A compaction request (`/v1/responses/compact`, a `compaction_trigger`) is answered by compaction steps only, so an
+  // agent compacting mid-script never takes a step meant for a turn; without one it gets the default compaction.
+  const candidates = req.compactionRequested ? available.filter(({ step }) => step.respond?.compaction !== undefined) : available;
+  const chosen = candidates.find(({ step }) => matchMisses(step.match, req).length === 0);
+  if (!chosen && req.compactionRequested) return defaultCompaction(scenario, req, ctx, turn);
   if (!chosen) {
     const misses = nearestMisses(available, req);
     const head =
@@ -101,6 +106,16 @@ export function stepReply(scenario: Scenario, step: Step, req: CanonicalRequest,
   const expanded = step.respond ? { ...step, respond: expandResponse(step.respond, values) } : step;
   const reply = resolveReply(scenario, expanded, req, idSeed);
   return step.respond?.finishReason !== undefined ? reply : limitReply(reply, req.maxTokens);
+}
+
+/** A compaction request no compaction step answers: the deterministic default compaction, no step used. */
+function defaultCompaction(scenario: Scenario, req: CanonicalRequest, ctx: EngineContext, turn: number): Decision {
+  const reply = resolveReply(scenario, undefined, req, `${ctx.scenario}/${ctx.session}/compaction/${turn}`);
+  return {
+    outcome: { kind: "reply", reply },
+    journal: { outcome: "response", reasons: ["no compaction step: the default compaction"] },
+    change: {},
+  };
 }
 
 function nearestMisses(
@@ -182,7 +197,7 @@ export function resolveReply(
   const usage = d.usage === undefined ? r.usage : r.usage === undefined ? d.usage : { ...d.usage, ...r.usage };
   const stream = d.stream === undefined ? r.stream : r.stream === undefined ? d.stream : { ...d.stream, ...r.stream };
   const toolCalls: ReplyToolCall[] = r.toolCalls === undefined ? [] : r.toolCalls.map(resolveToolCall);
-  const text = r.text ?? (toolCalls.length === 0 && r.refusal === undefined ? "" : undefined);
+  const text = r.text ?? (toolCalls.length === 0 && r.refusal === undefined && r.compaction === undefined ? "" : undefined);
   const out = {} as Reply;
   if (text !== undefined) out.text = text;
   out.reasoning = resolveReasoning(r.reasoning);
@@ -209,6 +224,8 @@ export function resolveReply(
   };
   out.headers = r.headers ?? {};
   out.idSeed = idSeed;
+  if (r.compaction !== undefined) out.compaction = { summary: r.compaction.summary };
+  else if (req.compactionRequested) out.compaction = { summary: defaultCompactionSummary(req) };
   if (r.embeddings !== undefined) out.embeddings = r.embeddings;
   if (r.frames !== undefined) {
     out.frames = r.frames;

@@ -112,6 +112,10 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
       misses.push({ field: `${prefix}.tools`, expected: `tools ${show(matcher.tools)} offered`, actual: show(req.tools) });
     }
   }
+  if (matcher.compacted !== undefined && matcher.compacted !== (req.compaction !== undefined)) {
+    const actual = req.compaction !== undefined ? "a compaction item/block" : "no compaction item/block";
+    misses.push({ field: `${prefix}.compacted`, expected: show(matcher.compacted), actual });
+  }
   checkAssistantMessage(misses, prefix, matcher.assistantMessage, req);
   checkToolCall(misses, prefix, matcher.toolCall, req);
   for (const [name, match] of Object.entries(matcher.headers ?? {})) {

@@ -50,6 +50,8 @@ export const MatcherSchema = z.strictObject({
       arguments: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
+  /** The request carries (true) or does not carry (false) a compaction item/block (contract section 10). */
+  compacted: z.boolean().optional(),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -177,6 +179,11 @@ export const ResponseSchema = z.strictObject({
    * the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).
    */
   embeddings: z.array(z.array(z.number()).min(1)).min(1).optional(),
+  /**
+   * Answers the turn with the surface's compaction (OpenAI: a `compaction` item, and the `response.compaction` object
+   * on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`.
+   */
+  compaction: z.strictObject({ summary: z.string() }).optional(),
   /** A recorded answer: sent instead of one rendered from the fields above. */
   frames: FramesSchema.optional(),
   timing: TimingSchema.optional(),

@@ -3,6 +3,7 @@
  * stream) and what it answered (text, tool calls with the ids the client saw, usage), provider-neutral. Long strings
  * are cut so the journal stays bounded.
  */
+import { replyCompaction } from "../canonical/compaction";
 import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
 import { lastUserMessage, pendingToolResults, type CanonicalRequest, type Endpoint, type ProviderName } from "../canonical/request";
 
@@ -32,11 +33,15 @@ export interface CanonicalView {
   /** The request's last user message, if any. */
   lastUserMessage: string | null;
   /** What the client was answered; null when nothing was (a mismatch error, a scripted failure). */
-  answered: { text: string | null; toolCalls: CanonicalToolCallView[] } | null;
+  answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string } } | null;
   model: string;
   stream: boolean;
   /** Usage reported with the answer; null when nothing was answered. */
   usage: ReplyUsage | null;
+  /** The compaction the request carried back (present only then). */
+  compaction?: { summary: string };
+  /** The request asked for a compaction (`/v1/responses/compact`, a `compaction_trigger`; present only then). */
+  compactionRequested?: true;
 }
 
 /**
@@ -89,13 +94,23 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolC
   const pending = pendingToolResults(request);
   const toolResults: CanonicalView["toolResults"] = [];
   for (const r of pending) toolResults.push({ name: r.name ?? null, toolCallId: r.toolCallId, content: cut(r.content) });
-  return {
+  const view: CanonicalView = {
     tools: request.tools,
     toolResults,
     lastUserMessage: last === undefined ? null : cut(last),
-    answered: reply ? { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) } : null,
+    answered: reply ? answered(request, reply, toolCallIds) : null,
     model: request.model,
     stream: request.stream,
     usage: reply ? reply.usage : null,
   };
+  if (request.compaction !== undefined) view.compaction = { summary: cut(request.compaction.summary) };
+  if (request.compactionRequested) view.compactionRequested = true;
+  return view;
+}
+
+function answered(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCallIds): NonNullable<CanonicalView["answered"]> {
+  const out: NonNullable<CanonicalView["answered"]> = { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) };
+  const compaction = replyCompaction(reply, request);
+  if (compaction !== undefined) out.compaction = { summary: cut(compaction.summary) };
+  return out;
 }

@@ -6,6 +6,7 @@
 import { describeStringMatch, show } from "../scenario/matchers";
 import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
 import type { JournalEntry, SessionView } from "./core";
+import { compactionsOf, type Compactions } from "./verify-compaction";
 import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
 
 export interface UnusedStep {
@@ -59,6 +60,8 @@ export interface VerifyResult {
   requests: number;
   /** Steps left out of the check by `allowUnused`. */
   allowedUnused: string[];
+  /** Compactions in the session (present only when there were any): answered by the mock, carried back by the client. */
+  compactions?: Compactions;
   summary: string;
 }
 
@@ -107,6 +110,7 @@ export function describeRespond(step: Step | undefined): string {
   if (!step) return "(step no longer in the scenario)";
   const r = step.respond ?? {};
   const parts: string[] = [];
+  if (r.compaction !== undefined) parts.push(`compaction ${quote(r.compaction.summary)}`);
   for (const c of r.toolCalls ?? []) {
     const args = typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {});
     parts.push(`tool call ${c.name} ${args.length > MAX_QUOTE ? `${args.slice(0, MAX_QUOTE)}…` : args}`);
@@ -188,6 +192,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     }));
   const unusedCalls = unusedMcpCalls(input.view, input.journal, input.document, allowed);
   const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
+  const compactions = compactionsOf(input.journal);
   const result = {
     ok,
     scenario: input.scenario,
@@ -202,6 +207,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
       ...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id),
       ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id),
     ],
+    ...(compactions ? { compactions } : {}),
   };
   return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
 }
@@ -216,7 +222,8 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
   if (r.ok) {
     const allowed = r.allowedUnused.length > 0 ? ` (unused but allowed: ${r.allowedUnused.join(", ")})` : "";
     const mcp = calls > 0 ? `, all ${plural(calls, "MCP call")} answered` : "";
-    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used${mcp}, no mismatches${allowed}`;
+    const compacted = r.compactions ? `, ${plural(r.compactions.answered, "compaction")} answered (${r.compactions.carried} carried back)` : "";
+    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used${mcp}${compacted}, no mismatches${allowed}`;
   }
   const problems = [
     r.unusedSteps.length > 0 ? `${plural(r.unusedSteps.length, "step")} never used` : "",
@@ -289,6 +296,8 @@ export interface Coverage {
   steps: CoverageStep[];
   /** Per `mcp.calls` entry (absent when the scenario scripts none). */
   mcpCalls?: CoverageMcpCall[];
+  /** Compactions over the sessions looked at (absent when there were none). */
+  compactions?: Compactions;
 }
 
 /**
@@ -319,5 +328,15 @@ export function coverage(
     }
   }
   const mcpCalls = mcpCoverage(document, sessions);
-  return { scenario, version, sessions: sessions.length, steps: [...totals.values()], ...(mcpCalls.length > 0 ? { mcpCalls } : {}) };
+  const totalsOf: Compactions = { answered: 0, carried: 0 };
+  let compactions: Compactions | undefined;
+  for (const { journal } of sessions) compactions = compactionsOf(journal, totalsOf) ?? compactions;
+  return {
+    scenario,
+    version,
+    sessions: sessions.length,
+    steps: [...totals.values()],
+    ...(mcpCalls.length > 0 ? { mcpCalls } : {}),
+    ...(compactions ? { compactions } : {}),
+  };
 }

@@ -62,6 +62,14 @@ export class StepBuilder {
   }
 
   /**
+   * Matches only when the request carries a compaction item/block (`true`) or does not (`false`).
+   * @example s.matchCompacted().match({ lastUserMessage: "Go on." }).text("Continuing.")
+   */
+  matchCompacted(compacted = true): StepBuilder {
+    return this.match({ compacted });
+  }
+
+  /**
    * Adds expectations, checked after a match: a miss is a mismatch, not a skip.
    * @example s.expect({ tools: ["get_weather"], temperature: 0 })
    */
@@ -136,6 +144,15 @@ export class StepBuilder {
       ...(args !== undefined ? { arguments: args } : {}),
     };
     return this.respond({ toolCalls: [...(this.#step.respond?.toolCalls ?? []), call] });
+  }
+
+  /**
+   * Answers the turn with the surface's compaction carrying `summary` (OpenAI `compaction` item, Anthropic
+   * `compaction` block), before any text; the step that answers `/v1/responses/compact` or a `compaction_trigger`.
+   * @example s.compaction("The user asked about Paris.")
+   */
+  compaction(summary: string): StepBuilder {
+    return this.respond({ compaction: { summary } });
   }
 
   /** @example s.refusal("I can't help with that.") */

@@ -7,15 +7,17 @@ import { makeId } from "../../http/ids";
 import { thinkingSignature } from "./thinking";
 import { toolUseId } from "./tool-use-ids";
 import { parseJsonBounded } from "../../http/json-depth";
+import type { AnswerCompaction } from "./compaction";
 
 export type OutBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "text"; text: string }
   /** `json` is the scripted arguments text, streamed verbatim as `partial_json`. */
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; json: string };
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; json: string }
+  | { type: "compaction"; content: string; encrypted_content: null };
 
-export type StopReason = "end_turn" | "max_tokens" | "tool_use" | "refusal";
+export type StopReason = "end_turn" | "max_tokens" | "tool_use" | "refusal" | "compaction";
 
 /** `msg_01…`, deterministic from the reply's id seed. */
 export function messageId(reply: Reply): string {
@@ -68,6 +70,21 @@ export function replyBlocks(reply: Reply): OutBlock[] {
   const first = choices.find((c) => c.reasoning.length > 0 || c.text !== undefined || c.refusal !== undefined || c.toolCalls.length > 0);
   const thought = (first?.reasoning.length ?? 0) > 0;
   return choices.flatMap((c) => messageBlocks(c, thought));
+}
+
+/**
+ * The answer's blocks: a compaction block first when it carries one (alone when it pauses there), then the reply's.
+ * @example answerBlocks(reply, { summary: "…", pause: false }).map((b) => b.type) // ["compaction", "text"]
+ */
+export function answerBlocks(reply: Reply, compaction: AnswerCompaction | undefined): OutBlock[] {
+  if (!compaction) return replyBlocks(reply);
+  const block: OutBlock = { type: "compaction", content: compaction.summary, encrypted_content: null };
+  return compaction.pause ? [block] : [block, ...replyBlocks(reply)];
+}
+
+/** The answer's `stop_reason`: `compaction` when it pauses after the compaction. */
+export function answerStopReason(reply: Reply, compaction: AnswerCompaction | undefined): StopReason {
+  return compaction?.pause ? "compaction" : stopReason(reply);
 }
 
 /** The wire form of a block (drops the streaming-only `json`). */

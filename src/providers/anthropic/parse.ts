@@ -10,6 +10,7 @@ import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
 import type { ParseResult } from "../types";
+import { compactEdit, withCompactThreshold } from "./compaction";
 import {
   CountTokensRequestSchema,
   describeIssue,
@@ -99,13 +100,15 @@ function toCanonical(
 ): CanonicalRequest {
   const system = systemText(w.system);
   const messages: CanonicalMessage[] = [];
-  for (const m of w.messages) {
+  const cut = lastCompaction(w.messages);
+  w.messages.forEach((m, i) => {
     if (m.role === "system") system.push(contentText(m.content));
+    else if (cut && i < cut.message) return;
     else if (m.role === "user") messages.push(...userMessages(m.content));
-    else messages.push(assistantMessage(m.content));
-  }
+    else messages.push(assistantMessage(cut && i === cut.message && typeof m.content !== "string" ? m.content.slice(cut.block + 1) : m.content));
+  });
   const toolChoice = anthropicToolChoice(w.tool_choice);
-  return {
+  const out: CanonicalRequest = {
     provider: "anthropic",
     endpoint,
     model: w.model,
@@ -123,6 +126,24 @@ function toCanonical(
     reasoning: reasoningOf(w.thinking),
     headers: { ...headerRecord(headers) },
   };
+  if (cut) out.compaction = { summary: cut.summary };
+  return out;
+}
+
+/**
+ * The last `compaction` block with content in an assistant message: the API ignores every block before it (a block
+ * with `content: null`, a failed compaction, changes nothing).
+ */
+function lastCompaction(messages: WireMessage[]): { message: number; block: number; summary: string } | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== "assistant" || typeof m.content === "string") continue;
+    for (let j = m.content.length - 1; j >= 0; j--) {
+      const b = m.content[j]!;
+      if (b.type === "compaction" && b.content !== null) return { message: i, block: j, summary: b.content };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -134,7 +155,9 @@ export function parseMessagesRequest(body: unknown, headers: Headers): ParseResu
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }
-  return { ok: true, wire: parsed.data, request: toCanonical(parsed.data, headers, "messages") };
+  const edit = compactEdit(parsed.data);
+  if (edit && "code" in edit) return { ok: false, error: edit };
+  return { ok: true, wire: parsed.data, request: withCompactThreshold(toCanonical(parsed.data, headers, "messages"), edit) };
 }
 
 /** The same for `POST /v1/messages/count_tokens` (no `max_tokens`). */

@@ -3,21 +3,25 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import type { RenderContext } from "../types";
-import { fullUsage, messageId, replyBlocks, stopReason, wireBlock } from "./blocks";
+import { answerBlocks, answerStopReason, fullUsage, messageId, wireBlock } from "./blocks";
+import { answerCompaction, appliedEdits, iterations } from "./compaction";
 import type { MessagesRequest } from "./wire";
 
 /**
  * @example renderMessageJson(reply, ctx) // { id: "msg_01…", type: "message", content: [...], stop_reason: "end_turn", … }
  */
-export function renderMessageJson(reply: Reply, _ctx: RenderContext<MessagesRequest>): unknown {
+export function renderMessageJson(reply: Reply, ctx: RenderContext<MessagesRequest>): unknown {
+  const compaction = answerCompaction(reply, ctx);
+  const usage = fullUsage(reply, reply.usage.outputTokens);
   return {
     model: reply.model,
     id: messageId(reply),
     type: "message",
     role: "assistant",
-    content: replyBlocks(reply).map(wireBlock),
-    stop_reason: stopReason(reply),
+    content: answerBlocks(reply, compaction).map(wireBlock),
+    stop_reason: answerStopReason(reply, compaction),
     stop_sequence: null,
-    usage: fullUsage(reply, reply.usage.outputTokens),
+    ...appliedEdits(ctx.wire),
+    usage: compaction ? { ...usage, iterations: iterations(reply, compaction) } : usage,
   };
 }

@@ -8,7 +8,8 @@ import type { Reply } from "../../canonical/outcome";
 import { chunkWords, wordCount } from "../../http/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
-import { fullUsage, inputUsage, messageId, replyBlocks, stopReason, type OutBlock } from "./blocks";
+import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";
+import { answerCompaction, appliedEdits, iterations } from "./compaction";
 import type { MessagesRequest } from "./wire";
 
 function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
@@ -37,6 +38,8 @@ function startBlock(b: OutBlock): Record<string, unknown> {
       return { type: "text", text: "" };
     case "tool_use":
       return { type: "tool_use", id: b.id, name: b.name, input: {} };
+    case "compaction":
+      return { type: "compaction", content: null, encrypted_content: null };
   }
 }
 
@@ -58,6 +61,9 @@ function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
         delta({ type: "input_json_delta", partial_json: "" }),
         ...jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1)),
       ];
+    case "compaction":
+      // One delta with the whole summary: the SDK assigns it, it does not append.
+      return [delta({ type: "compaction_delta", content: b.content, encrypted_content: b.encrypted_content }, 1)];
   }
 }
 
@@ -65,7 +71,8 @@ function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
  * The whole transcript, `message_stop` last.
  * @example renderMessageEvents(reply, ctx).map((e) => e.event) // ["message_start", "content_block_start", "ping", …, "message_stop"]
  */
-export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRequest>): SseEvent[] {
+export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesRequest>): SseEvent[] {
+  const compaction = answerCompaction(reply, ctx);
   const events: SseEvent[] = [
     event("message_start", {
       message: {
@@ -80,7 +87,7 @@ export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRe
       },
     }),
   ];
-  const blocks = replyBlocks(reply);
+  const blocks = answerBlocks(reply, compaction);
   blocks.forEach((b, index) => {
     events.push(event("content_block_start", { index, content_block: startBlock(b) }, b.type === "redacted_thinking" ? 1 : 0));
     if (index === 0) events.push(event("ping", {}));
@@ -90,8 +97,9 @@ export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRe
   if (blocks.length === 0) events.push(event("ping", {}));
   events.push(
     event("message_delta", {
-      delta: { stop_reason: stopReason(reply), stop_sequence: null },
-      usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens },
+      delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: null },
+      usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
+      ...appliedEdits(ctx.wire),
     }),
   );
   events.push(event("message_stop", {}));

@@ -160,7 +160,8 @@ export function validateThinking(
   const toolIds = scriptedToolIds(scenario);
   for (const i of turn) {
     const m = w.messages[i]!;
-    const head = typeof m.content === "string" ? undefined : m.content[0];
+    // A compaction block the answer started with comes before its thinking.
+    const head = typeof m.content === "string" ? undefined : m.content.find((b) => b.type !== "compaction");
     if (isThinkingBlock(head)) continue;
     const sent = sentWithThinking(m, toolIds);
     // mockllm answered this message without thinking: it is valid as echoed (adaptive thinking may skip it too).

@@ -43,12 +43,20 @@ export const ThinkingBlockSchema = z.looseObject({
 
 export const RedactedThinkingBlockSchema = z.looseObject({ type: z.literal("redacted_thinking"), data: str() });
 
+/** A compaction block sent back (beta `compact-2026-01-12`): the API ignores every block before the last one. */
+export const CompactionBlockSchema = z.looseObject({
+  type: z.literal("compaction"),
+  content: z.string({ error: "Input should be a valid string" }).nullable(),
+  encrypted_content: z.string({ error: "Input should be a valid string" }).nullish(),
+});
+
 type Known =
   | z.output<typeof TextBlockSchema>
   | z.output<typeof ToolUseBlockSchema>
   | z.output<typeof ToolResultBlockSchema>
   | z.output<typeof ThinkingBlockSchema>
-  | z.output<typeof RedactedThinkingBlockSchema>;
+  | z.output<typeof RedactedThinkingBlockSchema>
+  | z.output<typeof CompactionBlockSchema>;
 
 /** A content-block type mockllm does not interpret (image, document, server_tool_use, …): accepted, ignored. */
 export interface OtherBlock {
@@ -70,6 +78,8 @@ function knownSchema(type: string) {
       return ThinkingBlockSchema;
     case "redacted_thinking":
       return RedactedThinkingBlockSchema;
+    case "compaction":
+      return CompactionBlockSchema;
     default:
       return undefined;
   }
@@ -120,6 +130,10 @@ const fields = {
   top_k: optNumber(),
   stop_sequences: z.unknown().optional(),
   metadata: z.unknown().optional(),
+  /** Beta context management: `{ edits: [{ type: "compact_20260112", trigger, pause_after_compaction }, …] }` (compaction.ts). */
+  context_management: z
+    .looseObject({ edits: z.array(z.looseObject({ type: str() }, OBJECT), { error: "Input should be a valid list" }).optional() }, OBJECT)
+    .nullish(),
 };
 
 /** `POST /v1/messages`: `model`, `max_tokens` (integer ≥ 1) and a non-empty `messages` are required. */

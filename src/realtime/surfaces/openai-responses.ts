@@ -2,7 +2,9 @@
  * The Responses WebSocket mode (`GET /v1/responses` upgraded): each `response.create` message is one turn, answered
  * with the very events the SSE surface streams (render-stream.ts), one JSON text message each. One response in flight
  * per socket; `previous_response_id` chains through the same stored state as HTTP (state.ts), so a chain crosses
- * messages, sockets and transports; `generate: false` stores the request without a turn (warm-up).
+ * messages, sockets and transports; `generate: false` stores the request without a turn (warm-up). The connection's
+ * most recent response is also kept in connection-local memory whatever `store` says, so a `store: false` chain
+ * continues on the same socket; a failed continuation evicts it (protocols.md 10.1.5).
  */
 import type { Reply } from "../../canonical/outcome";
 import { journalBody } from "../../http/body";
@@ -19,7 +21,15 @@ import { openaiResponses } from "../../providers/openai/responses/index";
 import { parseResponsesRequest } from "../../providers/openai/responses/parse";
 import { buildResponse, type ResponseObject } from "../../providers/openai/responses/render-json";
 import { renderResponseEvents, renderResponseStreamError, toSse } from "../../providers/openai/responses/render-stream";
-import { prepareResponsesRequest, rememberResponse, storeResponse } from "../../providers/openai/responses/state";
+import {
+  localResponse,
+  prepareResponsesRequest,
+  rememberResponse,
+  restoredLocal,
+  savedLocal,
+  storeResponse,
+  type LocalResponse,
+} from "../../providers/openai/responses/state";
 import type { ResponsesRequest } from "../../providers/openai/responses/wire";
 
 /**
@@ -68,29 +78,39 @@ function renderer(ctx: RenderContext<ResponsesRequest>): TurnRenderer {
  * The per-socket state machine of the Responses WebSocket mode.
  * @example responsesSocket({ rt, init, sink }).message('{"type":"response.create","model":"gpt-5","input":"hi"}')
  */
-export function responsesSocket(socket: SocketContext): SocketProtocol {
+export function responsesSocket(socket: SocketContext, saved?: unknown): SocketProtocol {
   const { rt, init, sink } = socket;
   const headers = new Headers(init.headers);
   let inFlight = false;
   let abort: AbortController | undefined;
+  /** The connection's most recent response (connection-local, whatever `store` says). */
+  let local: LocalResponse | undefined = restoredLocal(saved);
 
   async function create(message: Record<string, unknown>, text: string, arrivedAt: number): Promise<void> {
     const { type: _type, stream_id: _lane, generate, ...body } = message;
     if (body.background === true) return sendError(sink, wsError(invalid("background is not supported over WebSocket.", undefined, "background")));
     const first = parseResponsesRequest({ ...body, stream: true }, headers);
     if (!first.ok) return sendError(sink, wsError(first.error));
-    const parsed = await prepareResponsesRequest(first.wire, first.request, rt);
-    if (!parsed.ok) return sendError(sink, wsError(parsed.error));
+    // A continuation of the connection-local response that fails evicts it.
+    const continues = local !== undefined && first.wire.body.previous_response_id === local.id;
+    const fail = (error: ApiError) => {
+      if (continues) local = undefined;
+      sendError(sink, wsError(error));
+    };
+    const parsed = await prepareResponsesRequest(first.wire, first.request, rt, local);
+    if (!parsed.ok) return fail(parsed.error);
     if (generate === false) return warmUp(parsed.wire, parsed.request, text);
 
     const wire = () => ({ method: "WS", path: init.path, headers: init.headers, body: journalBody(text, message) });
     const turn = await decideTurn(openaiResponses, rt, parsed, { prefix: init.prefix, headers, wire, bodyText: text, allowProxy: false });
     if (turn.kind !== "answer") {
-      const error = turn.kind === "error" ? turn.error : apiError("invalid_request", "mockllm: recording is not available over WebSocket.");
-      return sendError(sink, wsError(error));
+      return fail(turn.kind === "error" ? turn.error : apiError("invalid_request", "mockllm: recording is not available over WebSocket."));
     }
     const delivered = deliveredReply(turn.outcome);
-    if (delivered) await rememberResponse(delivered, turn.ctx, rt);
+    if (delivered) {
+      await rememberResponse(delivered, turn.ctx, rt);
+      local = localResponse(buildResponse(delivered, turn.ctx), turn.ctx.wire);
+    } else if (continues) local = undefined;
     abort = new AbortController();
     await playOutcome(turn.outcome, renderer(turn.ctx), sink, { arrivedAt, signal: abort.signal });
   }
@@ -107,6 +127,7 @@ export function responsesSocket(socket: SocketContext): SocketProtocol {
     };
     const done: ResponseObject = { ...buildResponse(warmUpReply(ctx, `warmup|${stableHash(`${init.seed}|${text}`)}`), ctx), output: [] };
     if (wire.body.store !== false) await storeResponse(done, ctx, rt);
+    local = localResponse(done, wire);
     const start = { ...done, status: "in_progress", usage: null };
     for (const e of toSse([{ type: "response.created", fields: { response: start } }, { type: "response.completed", fields: { response: done } }])) sink.send(e.data);
   }
@@ -139,6 +160,6 @@ export function responsesSocket(socket: SocketContext): SocketProtocol {
     closed() {
       abort?.abort();
     },
-    state: () => null,
+    state: () => savedLocal(local),
   };
 }

@@ -208,7 +208,8 @@ export const APP_JS = String.raw`"use strict";
     if (c.toolResults && c.toolResults.length) {
       return "tool results: " + c.toolResults.map(function (t) { return (t.name || "?") + " \u2192 " + clip(JSON.stringify(t.content), 60); }).join(", ");
     }
-    return c.lastUserMessage !== null && c.lastUserMessage !== undefined ? "user: " + clip(JSON.stringify(c.lastUserMessage), 100) : "(no user message)";
+    var said = c.lastUserMessage !== null && c.lastUserMessage !== undefined ? "user: " + clip(JSON.stringify(c.lastUserMessage), 100) : "(no user message)";
+    return (c.compactionRequested ? "compaction requested \u00b7 " : c.compaction ? "compacted \u00b7 " : "") + said;
   }
 
   function answerSummary(e) {
@@ -218,6 +219,7 @@ export const APP_JS = String.raw`"use strict";
     var a = c && c.answered;
     if (!a) return e.outcome === "failure" ? (e.reasons[0] || "scripted failure") : e.outcome === "mismatch" ? "no answer: mismatch error" : "";
     var parts = a.toolCalls.map(function (t) { return "\u2192 " + t.name + "(" + clip(t.arguments, 60) + ")"; });
+    if (a.compaction) parts.unshift("\u2192 compaction: " + clip(JSON.stringify(a.compaction.summary), 80));
     if (a.text) parts.push("\u2192 " + clip(JSON.stringify(a.text), 80));
     return parts.join("  ");
   }

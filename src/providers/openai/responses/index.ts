@@ -7,6 +7,8 @@ import { prepareResponsesRequest, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
 
 export { handleStoredResponse, storedResponseId } from "./routes";
+export { openaiResponsesCompact } from "./compact";
+export { countInputTokens, isInputTokensPath } from "./input-tokens";
 
 /** OpenAI Responses: `POST /v1/responses` (and `/responses`), with stored conversation state. */
 export const openaiResponses: ProviderSurface<ResponsesRequest> = {

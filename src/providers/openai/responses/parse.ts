@@ -3,11 +3,13 @@
  * by `prepare` (state.ts), which calls `canonicalResponsesRequest` again with the resolved items.
  */
 import { headerRecord } from "../../../http/headers";
+import type { CanonicalCompaction } from "../../../canonical/compaction";
 import { forcesCall, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { openaiToolChoice } from "../tool-choice";
 import { firstWireIssue, wirePath } from "../../wire-issues";
+import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
 import {
   KNOWN_ITEMS,
   ResponsesRequestSchema,
@@ -69,11 +71,14 @@ type Assistant = Extract<CanonicalMessage, { role: "assistant" }>;
 
 /**
  * Items → system text and conversation. Consecutive assistant-side items (assistant messages, reasoning,
- * function calls) form one assistant turn, as one response's output does.
+ * function calls) form one assistant turn, as one response's output does. A `compaction` item stands for what came
+ * before it: only the user messages before it stay (the window `/v1/responses/compact` answers keeps them), and the
+ * latest one is the request's `compaction`.
  */
-export function conversationOf(items: InputItem[]): { system: string[]; messages: CanonicalMessage[] } {
+export function conversationOf(items: InputItem[]): { system: string[]; messages: CanonicalMessage[]; compaction?: CanonicalCompaction } {
   const system: string[] = [];
-  const messages: CanonicalMessage[] = [];
+  let messages: CanonicalMessage[] = [];
+  let compaction: CanonicalCompaction | undefined;
   let turn: Assistant | undefined;
   const assistant = (): Assistant => {
     if (!turn) {
@@ -105,13 +110,41 @@ export function conversationOf(items: InputItem[]): { system: string[]; messages
       case "function_call_output":
         messages.push({ role: "tool", toolCallId: item.call_id, content: partsText(item.output), isError: false });
         break;
+      case "compaction":
+        messages = messages.filter((m) => m.role === "user");
+        compaction = { summary: summaryOfBlob(item.encrypted_content) };
+        break;
       case "item_reference":
+      case "compaction_trigger":
       case "other":
         continue;
     }
     turn = undefined;
   }
-  return { system, messages };
+  return compaction ? { system, messages, compaction } : { system, messages };
+}
+
+/**
+ * The real API's 400 for a `function_call_output` whose `call_id` no `function_call` of the conversation (history,
+ * then the request's items, references resolved) has.
+ */
+export function unmatchedOutputError(conversation: InputItem[]): ApiError | undefined {
+  const calls = new Set<string>();
+  for (const item of conversation) {
+    if (item.type === "function_call") calls.add(item.call_id);
+    // Any other tool call (Codex's `local_shell_call`, `custom_tool_call`, …) may be answered by a function_call_output.
+    else if (item.type === "other" && typeof item.raw.call_id === "string") calls.add(item.raw.call_id);
+    else if (item.type === "function_call_output" && !calls.has(item.call_id)) {
+      return invalid(`No tool call found for function call output with call_id ${item.call_id}.`, "input");
+    }
+  }
+  return undefined;
+}
+
+/** A `compaction_trigger` must be the final input item. */
+function triggerError(items: InputItem[]): ApiError | undefined {
+  const at = items.findIndex((i) => i.type === "compaction_trigger");
+  return at >= 0 && at !== items.length - 1 ? invalid("The 'compaction_trigger' item must be the final input item.", "input") : undefined;
 }
 
 function reasoningOf(body: ResponsesBody): "enabled" | "disabled" {
@@ -124,10 +157,10 @@ function reasoningOf(body: ResponsesBody): "enabled" | "disabled" {
 /** The canonical request for `body`, with `history` (from `previous_response_id`) before its own `items`. */
 export function canonicalResponsesRequest(req: ResponsesRequest, headers: Headers): CanonicalRequest {
   const { body } = req;
-  const { system, messages } = conversationOf([...req.history, ...req.items]);
+  const { system, messages, compaction } = conversationOf([...req.history, ...req.items]);
   const instructions = body.instructions ? [body.instructions] : [];
   const toolChoice = openaiToolChoice(body.tool_choice);
-  return {
+  const out: CanonicalRequest = {
     provider: "openai",
     endpoint: "responses",
     model: body.model,
@@ -145,6 +178,11 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     reasoning: reasoningOf(body),
     headers: { ...headerRecord(headers) },
   };
+  if (compaction) out.compaction = compaction;
+  const threshold = compactThreshold(body);
+  if (threshold !== undefined) out.compactThreshold = threshold;
+  if (req.items.at(-1)?.type === "compaction_trigger") out.compactionRequested = true;
+  return out;
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -178,6 +216,10 @@ export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResu
   const raws = body.input === undefined ? [] : typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   const items = parseItems(raws);
   if (!items.ok) return items;
+  // With history or references to resolve, state.ts checks tool outputs against the whole conversation.
+  const resolvedLater = body.previous_response_id || items.items.some((i) => i.type === "item_reference");
+  const bad = contextManagementError(body) ?? triggerError(items.items) ?? (resolvedLater ? undefined : unmatchedOutputError(items.items));
+  if (bad) return { ok: false, error: bad };
   const wire: ResponsesRequest = { body, items: items.items, history: [] };
   return { ok: true, wire, request: canonicalResponsesRequest(wire, headers) };
 }

@@ -5,6 +5,7 @@ import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../http/hash";
 import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
+import { compactionBlob, responseCompaction } from "./compaction";
 import type { ResponsesBody, ResponsesRequest } from "./wire";
 
 export interface OutputText {
@@ -31,7 +32,8 @@ export type OutputItem =
       arguments: string;
       call_id: string;
       name: string;
-    };
+    }
+  | { id: string; type: "compaction"; encrypted_content: string };
 
 export type ResponseStatus = "completed" | "incomplete" | "failed" | "in_progress";
 
@@ -49,7 +51,7 @@ export interface ResponseObject {
 }
 
 const ROOT_LENGTH = 48;
-const ITEM_ID = /^(?:msg|fc|rs)_([0-9a-f]{48})[0-9a-f]{2}$/;
+const ITEM_ID = /^(?:msg|fc|rs|cmp)_([0-9a-f]{48})[0-9a-f]{2}$/;
 
 /**
  * The hex root every id of one response shares: `resp_{root}{tt}` (50 hex, as real ids are since late 2025), and
@@ -101,13 +103,17 @@ function incompleteReason(reply: Reply): string | undefined {
 }
 
 /**
- * Output items in the real order: per message, a reasoning item (when scripted), the message, then its calls.
+ * Output items in the real order: a compaction item (when the response carries one), then per message a reasoning
+ * item (when scripted), the message, then its calls. A compaction request (`compaction_trigger`) is answered with
+ * the compaction item alone.
  * @example outputItems(reply).map((i) => i.type) // ["reasoning", "message", "function_call"]
  */
-export function outputItems(reply: Reply, includeEncrypted = false): OutputItem[] {
+export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false): OutputItem[] {
   const root = rootOf(reply);
   const items: OutputItem[] = [];
   const nextId = (prefix: string) => `${prefix}_${root}${items.length.toString(16).padStart(2, "0")}`;
+  if (compaction !== undefined) items.push({ id: nextId("cmp"), type: "compaction", encrypted_content: compactionBlob(compaction) });
+  if (compactionOnly) return items;
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
   for (const choice of replyChoices(reply)) {
     const thoughts = choice.reasoning.flatMap((r) => (r.type === "thinking" ? [r.text] : []));
@@ -218,7 +224,8 @@ function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
  */
 export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>): ResponseObject {
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
-  return responseObject(reply, ctx, status, outputItems(reply, includesEncrypted(ctx)));
+  const compaction = responseCompaction(reply, ctx.request);
+  return responseObject(reply, ctx, status, outputItems(reply, includesEncrypted(ctx), compaction, ctx.request.compactionRequested === true));
 }
 
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */

@@ -33,6 +33,8 @@ function addedItem(item: OutputItem): OutputItem | Record<string, unknown> {
       return { id: item.id, type: "message", status: "in_progress", content: [], role: "assistant" };
     case "function_call":
       return { ...item, status: "in_progress", arguments: "" };
+    case "compaction":
+      return { ...item, encrypted_content: "" };
   }
 }
 
@@ -83,6 +85,9 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
       }
       // Recordings carry no `name` here (the item has it).
       out.push({ type: "response.function_call_arguments.done", fields: { ...at, arguments: item.arguments } });
+      break;
+    case "compaction":
+      // `output_item.added` then `done`, nothing between (the SDK's optional `response.compaction.compacting` is not sent).
       break;
   }
   out.push({ type: "response.output_item.done", fields: { output_index, item } });

@@ -35,6 +35,7 @@ const OutputItemSchema = z.discriminatedUnion("type", [
     call_id: z.string(),
     name: z.string(),
   }),
+  z.object({ id: z.string(), type: z.literal("compaction"), encrypted_content: z.string() }),
 ]);
 
 const UsageSchema = z.object({

@@ -15,10 +15,13 @@ import { forgetResponse, locateResponse } from "./state";
 
 const STORED_PATH = /^\/(?:v1\/)?responses\/([^/]+)$/;
 
+/** `/v1/responses/compact` and `/v1/responses/input_tokens` are routes of their own, not response ids. */
+const NOT_IDS = new Set(["compact", "input_tokens"]);
+
 /** The response id in `/v1/responses/{id}` (or `/responses/{id}`), if `path` is one. */
 export function storedResponseId(path: string): string | undefined {
   const m = STORED_PATH.exec(path);
-  if (!m) return undefined;
+  if (!m || NOT_IDS.has(m[1]!)) return undefined;
   try {
     return decodeURIComponent(m[1]!);
   } catch {

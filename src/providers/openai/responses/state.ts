@@ -13,7 +13,7 @@ import { apiError, type ApiError } from "../../../http/errors";
 import { stableHash } from "../../../http/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { ParseResult, RenderContext } from "../../types";
-import { canonicalResponsesRequest, parseItems } from "./parse";
+import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./parse";
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
@@ -131,21 +131,53 @@ async function resolveReferences(
 }
 
 /**
+ * What a Responses WebSocket keeps in connection-local memory whatever `store` says (protocols.md 10.1.5): its most
+ * recent response's id and the conversation up to and including that response's output.
+ */
+export interface LocalResponse {
+  id: string;
+  items: InputItem[];
+}
+
+/** The connection-local state after answering `wire` with `response`. */
+export function localResponse(response: ResponseObject, wire: ResponsesRequest): LocalResponse {
+  const output = parseItems(response.output);
+  return { id: response.id, items: [...wire.history, ...wire.items, ...(output.ok ? output.items : [])] };
+}
+
+/** The connection-local state as JSON (Workers keeps it across hibernation), and back. */
+export function savedLocal(local: LocalResponse | undefined): unknown {
+  return local ? { id: local.id, items: storable(local.items) } : null;
+}
+
+export function restoredLocal(saved: unknown): LocalResponse | undefined {
+  if (typeof saved !== "object" || saved === null || !("id" in saved) || !("items" in saved)) return undefined;
+  const { id, items } = saved;
+  if (typeof id !== "string" || !Array.isArray(items)) return undefined;
+  const parsed = parseItems(items);
+  return parsed.ok ? { id, items: parsed.items } : undefined;
+}
+
+/**
  * Resolves `previous_response_id` and `item_reference` inputs before scenario selection, so the engine sees the
- * whole conversation as if it had been sent in full. Unknown ids get the real API's 404.
+ * whole conversation as if it had been sent in full. Unknown ids get the real API's 404. `local` is a WebSocket's
+ * connection-local response, which answers for its id before any stored state.
  */
 export async function prepareResponsesRequest(
   wire: ResponsesRequest,
   request: CanonicalRequest,
   rt: Runtime,
+  local?: LocalResponse,
 ): Promise<ParseResult<ResponsesRequest>> {
   const previous = wire.body.previous_response_id;
   const hasRefs = wire.items.some((i) => i.type === "item_reference");
   if (!previous && !hasRefs) return { ok: true, wire, request };
-  const history = previous ? await loadHistory(rt, previous) : { ok: true as const, items: [] };
+  const history = !previous ? { ok: true as const, items: [] } : previous === local?.id ? { ok: true as const, items: local.items } : await loadHistory(rt, previous);
   if (!history.ok) return history;
   const own = await resolveReferences(rt, wire.items, wire.body.store !== false);
   if (!own.ok) return own;
+  const unmatched = unmatchedOutputError([...history.items, ...own.items]);
+  if (unmatched) return { ok: false, error: unmatched };
   const next: ResponsesRequest = { ...wire, items: own.items, history: history.items };
   return { ok: true, wire: next, request: { ...canonicalResponsesRequest(next, new Headers()), headers: request.headers } };
 }

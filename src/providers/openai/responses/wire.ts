@@ -52,6 +52,19 @@ export const ItemReferenceSchema = z.looseObject({
   id: z.string().min(1),
 });
 
+/** A compaction sent back (the `/v1/responses/compact` window, or a response's output): stands for what it summarised. */
+export const CompactionItemSchema = z.looseObject({
+  type: z.literal("compaction"),
+  encrypted_content: z.string(),
+  id: z.string().nullish(),
+});
+
+/** Codex's "remote compaction v2": compact the context now. Must be the final input item. */
+export const CompactionTriggerItemSchema = z.looseObject({
+  type: z.literal("compaction_trigger"),
+  id: z.string().nullish(),
+});
+
 /** Item types the engine reads; anything else is accepted and skipped. */
 export const KNOWN_ITEMS = {
   message: MessageItemSchema,
@@ -59,6 +72,8 @@ export const KNOWN_ITEMS = {
   function_call_output: FunctionCallOutputItemSchema,
   reasoning: ReasoningItemSchema,
   item_reference: ItemReferenceSchema,
+  compaction: CompactionItemSchema,
+  compaction_trigger: CompactionTriggerItemSchema,
 } as const;
 
 export type MessageItem = z.output<typeof MessageItemSchema>;
@@ -72,6 +87,8 @@ export type InputItem =
   | z.output<typeof FunctionCallOutputItemSchema>
   | ReasoningItem
   | z.output<typeof ItemReferenceSchema>
+  | z.output<typeof CompactionItemSchema>
+  | z.output<typeof CompactionTriggerItemSchema>
   | { type: "other"; raw: Record<string, unknown> };
 
 const Tool = z.looseObject({ type: z.string(), name: z.string().optional() });
@@ -100,6 +117,8 @@ export const ResponsesRequestSchema = z.looseObject({
   stream_options: z.looseObject({ include_obfuscation: z.boolean().nullish() }).nullish(),
   conversation: z.unknown().optional(),
   prompt: z.unknown().optional(),
+  /** Server-side compaction: `[{ type: "compaction", compact_threshold }]` (checked in compaction.ts). */
+  context_management: z.array(z.looseObject({ type: z.string(), compact_threshold: z.number().nullish() })).nullish(),
 });
 export type ResponsesBody = z.output<typeof ResponsesRequestSchema>;
 

@@ -1,0 +1,41 @@
+/**
+ * Compaction (contract section 10), provider-neutral: the summary a compaction carries, and the deterministic one a
+ * compaction gets when no step scripts it.
+ */
+import type { Reply } from "./outcome";
+import type { CanonicalCompaction, CanonicalRequest } from "./request";
+
+export type { CanonicalCompaction };
+
+/** Longest quote of the last user message a default summary keeps. */
+const QUOTE = 200;
+
+/**
+ * The summary of a compaction no step scripts: deterministic, from the conversation it replaces.
+ * @example defaultCompactionSummary(req) // "Summary of 4 earlier messages (2 from the user). Last user message: \"…\""
+ */
+export function defaultCompactionSummary(req: CanonicalRequest): string {
+  let users = 0;
+  let last = "";
+  for (const m of req.messages) {
+    if (m.role !== "user") continue;
+    users++;
+    last = m.text;
+  }
+  const quoted = last.length > QUOTE ? `${last.slice(0, QUOTE)}…` : last;
+  const earlier = req.compaction ? ` An earlier summary: ${req.compaction.summary}` : "";
+  return `Summary of ${req.messages.length} earlier messages (${users} from the user). Last user message: ${JSON.stringify(quoted)}.${earlier}`;
+}
+
+/**
+ * The compaction an answer carries, if any: the reply's own (a compaction step, or the default compaction of a
+ * compaction request), else the default one when the reply's input tokens reach the request's `compactThreshold`
+ * (OpenAI `context_management`, Anthropic's `compact_20260112` trigger). Renderers and the journal both ask here.
+ * @example replyCompaction(reply, { ...req, compactThreshold: 1 })?.summary // "Summary of 1 earlier messages …"
+ */
+export function replyCompaction(reply: Reply, req: CanonicalRequest): CanonicalCompaction | undefined {
+  if (reply.compaction !== undefined) return reply.compaction;
+  if (req.compactionRequested) return { summary: defaultCompactionSummary(req) };
+  if (req.compactThreshold === undefined || reply.usage.inputTokens < req.compactThreshold) return undefined;
+  return { summary: defaultCompactionSummary(req) };
+}
