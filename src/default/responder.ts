@@ -15,6 +15,8 @@ import { lorem, loremLength } from "./lorem";
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
   wordsPerSecond: number;
+  /** The ids' seed (routes/default-ids.ts: where the request sits); absent: derived from the messages. */
+  idSeed?: string;
 }
 
 /** A user message containing this gets a reasoning stream before the answer. */
@@ -138,7 +140,7 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   const messages = plan ? instructedMessages(plan) : [loremMessage(message)];
   const hash = n > 1 ? stableHash(message) : 0;
   for (let i = 1; i < n; i++) messages.push(loremChoice(message, i, hash));
-  const seed = seedOf(req);
+  const seed = opts.idSeed ?? seedOf(req);
   const base = {
     model: answeredModel(req.provider, req.model),
     latencyMs: 0,
