@@ -68,6 +68,29 @@ function wordsOf(r: ResponseBody): number {
   return text.split(/\s+/).filter((w) => w !== "").length;
 }
 
+describe("default responder, Anthropic message threads", () => {
+  function messages(body: unknown): Promise<Response> {
+    return call("/v1/messages", {
+      method: "POST",
+      headers: { "x-api-key": "sk-ant-test", "anthropic-version": "2023-06-01", "content-type": "application/json", "x-mock-session": "ids-thread" },
+      body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 64, ...(body as object) }),
+    });
+  }
+  const idOf = async (res: Response) => {
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { id: string }).id;
+  };
+
+  it("two equal thread-creating requests in one session keep two threads under two ids", async () => {
+    const create = { thread: { type: "create" }, system: "Be brief.", messages: [{ role: "user", content: "hello thread" }] };
+    const first = await idOf(await messages(create));
+    const second = await idOf(await messages(create));
+    expect(second).not.toBe(first);
+    const next = { thread: { type: "continue", previous_message_id: first }, messages: [{ role: "user", content: "more" }] };
+    expect(await idOf(await messages(next))).not.toBe(first);
+  });
+});
+
 describe("default responder, answers nothing keeps", () => {
   it("Chat Completions: equal messages in two sessions, or with other parameters, get other ids; the same request the same", async () => {
     const idOf = async (res: Response) => ((await res.json()) as { id: string }).id;
