@@ -55,6 +55,18 @@ export function attemptKey(stepIndex: number, provider: string): string {
 }
 
 /**
+ * How many times step `stepIndex` answered in the session, whatever the provider: the number in its ids' seed, so
+ * that two providers answered by one step (Gemini and Vertex, Anthropic and Bedrock) never share ids. A session
+ * of one provider numbers exactly as its attempts.
+ */
+function stepAnswers(state: SessionState, stepIndex: number): number {
+  const prefix = `${stepIndex}:`;
+  let n = 0;
+  for (const key in state.attempts) if (key.startsWith(prefix)) n += state.attempts[key]!;
+  return n;
+}
+
+/**
  * Decides what answers `req`.
  * @example decide(scenario, { used: [], attempts: {} }, req, { scenario: "weather", session: "default" })
  */
@@ -86,7 +98,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
 
   const key = attemptKey(index, req.provider);
   const attempt = (state.attempts[key] ?? 0) + 1;
-  const reply = stepReply(scenario, step, req, `${seedBase(ctx)}/${id}/${attempt}`, ctx.session);
+  const reply = stepReply(scenario, step, req, `${seedBase(ctx)}/${id}/${stepAnswers(state, index) + 1}`, ctx.session);
   const failure = step.failures?.[attempt - 1];
   if (failure) {
     return {

@@ -120,6 +120,25 @@ describe("scripted answers", () => {
     expect(new Set([a1.output[0]!.id, a2.output[0]!.id, b1.output[0]!.id]).size).toBe(3);
   });
 
+  it("one step answering Gemini and then Vertex in one session gives each its own response id", async () => {
+    const body = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] });
+    const gemini = await call("/s/ids-reuse/g1/v1beta/models/gemini-2.5-flash:generateContent", {
+      method: "POST",
+      headers: { "x-goog-api-key": "k", "content-type": "application/json" },
+      body,
+    });
+    const vertex = await call("/s/ids-reuse/g1/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent", {
+      method: "POST",
+      headers: { authorization: "Bearer ya29.test", "content-type": "application/json" },
+      body,
+    });
+    const ids = await Promise.all([gemini, vertex].map(async (r) => {
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { responseId: string }).responseId;
+    }));
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
   it("two onMismatch: report answers at the same turn are stored under ids of their own", async () => {
     const first = await created(await responses(ask("what?"), "", "/s/ids-report/m1"));
     const retry = await created(await responses(ask("what?"), "", "/s/ids-report/m1"));
