@@ -17,6 +17,8 @@ import { schemaArguments } from "./schema-args";
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
   wordsPerSecond: number;
+  /** The ids' seed (routes/default-ids.ts: where the request sits); absent: derived from the messages. */
+  idSeed?: string;
 }
 
 /** A user message containing this gets a reasoning stream before the answer. */
@@ -162,7 +164,7 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   const messages = plan ? instructedMessages(plan) : [forced !== undefined ? forcedCall(req, forced, 0) : loremMessage(message)];
   const hash = n > 1 && forced === undefined ? stableHash(message) : 0;
   for (let i = 1; i < n; i++) messages.push(forced !== undefined ? forcedCall(req, forced, i) : loremChoice(message, i, hash));
-  const seed = seedOf(req);
+  const seed = opts.idSeed ?? seedOf(req);
   const base = {
     model: answeredModel(req.provider, req.model),
     latencyMs: 0,

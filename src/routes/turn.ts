@@ -7,13 +7,13 @@ import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";
 import type { Runtime } from "../runtime/types";
 import { apiError, type ApiError } from "../http/errors";
-import { stableHash } from "../http/hash";
 import { noteSession } from "../session/session-index";
 import type { NeedsDocument, NextInput, NextResult } from "../session/core";
 import { QuotaError } from "../tenancy/quota";
 import type { Session } from "../session/types";
 import type { StoredScenario } from "../scenario/store";
 import type { ParseResult, ProviderSurface, RenderContext } from "../providers/types";
+import { defaultIdSeed } from "./default-ids";
 import { upstreamFor } from "./record";
 import { surfaceRequestId } from "./render";
 import { selectScenario, type Prefix } from "./select";
@@ -147,8 +147,9 @@ export async function decideTurn<W>(
     if (result.step !== undefined) headers["x-mockllm-step"] = result.step;
     headers["x-mockllm-outcome"] = result.journaled;
   } else {
-    outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt) }) };
-    requestId = surfaceRequestId(surface, `default/${stableHash(input.bodyText)}`);
+    const idSeed = await defaultIdSeed(surface, rt, parsed.wire, parsed.request, selection.session, input.bodyText);
+    outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt), idSeed }) };
+    requestId = surfaceRequestId(surface, idSeed);
     created = defaultCreated(parsed.request);
     headers["x-mockllm-outcome"] = "default";
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;

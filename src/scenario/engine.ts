@@ -22,6 +22,21 @@ export interface SessionState {
 export interface EngineContext {
   scenario: string;
   session: string;
+  /** Put in front of the ids' seed: a namespace's session prefix (equal names in two namespaces never share ids). */
+  idScope?: string;
+}
+
+/** Where a request sits, as the start of its ids' seed: `{scope}{scenario}/{session}`. */
+function seedBase(ctx: EngineContext): string {
+  return `${ctx.idScope ?? ""}${ctx.scenario}/${ctx.session}`;
+}
+
+/**
+ * The attempt counter of `onMismatch: "report"` answers at one turn: a second report at the same turn (a retry)
+ * gets ids of its own, the first keeps the ids it always had. Not a step index, so no step view counts it.
+ */
+function reportKey(turn: number): string {
+  return `report:${turn}`;
 }
 
 export interface Decision {
@@ -38,6 +53,18 @@ export const DEFAULT_REPORT_TITLE = "# Scenario Failure";
 
 export function attemptKey(stepIndex: number, provider: string): string {
   return `${stepIndex}:${provider}`;
+}
+
+/**
+ * How many times step `stepIndex` answered in the session, whatever the provider: the number in its ids' seed, so
+ * that two providers answered by one step (Gemini and Vertex, Anthropic and Bedrock) never share ids. A session
+ * of one provider numbers exactly as its attempts.
+ */
+function stepAnswers(state: SessionState, stepIndex: number): number {
+  const prefix = `${stepIndex}:`;
+  let n = 0;
+  for (const key in state.attempts) if (key.startsWith(prefix)) n += state.attempts[key]!;
+  return n;
 }
 
 /**
@@ -63,7 +90,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
         : misses
           ? `no step matches; nearest step "${misses.id}" failed`
           : "no step matches";
-    return mismatch(scenario, req, ctx, turn, head, misses?.misses ?? [], misses?.id, "noStep");
+    return mismatch(scenario, state, req, ctx, turn, head, misses?.misses ?? [], misses?.id, "noStep");
   }
 
   const { step, index } = chosen;
@@ -71,12 +98,12 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
   const expectMisses = expectationMisses(step.expect, req, scenario.systemPromptMustInclude);
   if (expectMisses.length > 0) {
     const head = `step "${id}" matched but its expectations failed`;
-    return mismatch(scenario, req, ctx, turn, head, expectMisses, id, "expectations");
+    return mismatch(scenario, state, req, ctx, turn, head, expectMisses, id, "expectations");
   }
 
   const key = attemptKey(index, req.provider);
   const attempt = (state.attempts[key] ?? 0) + 1;
-  const reply = stepReply(scenario, step, req, `${ctx.scenario}/${ctx.session}/${id}/${attempt}`, ctx.session);
+  const reply = stepReply(scenario, step, req, `${seedBase(ctx)}/${id}/${stepAnswers(state, index) + 1}`, ctx.session);
   const failure = step.failures?.[attempt - 1];
   if (failure) {
     return {
@@ -132,6 +159,7 @@ function nearestMisses(
 
 function mismatch(
   scenario: Scenario,
+  state: SessionState,
   req: CanonicalRequest,
   ctx: EngineContext,
   turn: number,
@@ -148,8 +176,11 @@ function mismatch(
   const journal = { ...(step ? { step } : {}), outcome: "mismatch" as const, reasons: [head, ...reasons] };
   if (scenario.onMismatch !== "report") return { outcome: { kind: "mismatch", message }, journal, change: {} };
   const title = scenario.reportTitles?.[kind] ?? DEFAULT_REPORT_TITLE;
-  const reply = mismatchReport(req, message, `${ctx.scenario}/${ctx.session}/mismatch/${turn}`, title);
-  return { outcome: { kind: "reply", reply }, journal, change: {} };
+  const key = reportKey(turn);
+  const report = (state.attempts[key] ?? 0) + 1;
+  const seed = `${seedBase(ctx)}/mismatch/${turn}${report > 1 ? `/${report}` : ""}`;
+  const reply = mismatchReport(req, message, seed, title);
+  return { outcome: { kind: "reply", reply }, journal, change: { attemptKey: key } };
 }
 
 /** The `onMismatch: "report"` answer: the final-report tool call when offered, else text. */

@@ -42,6 +42,8 @@ export interface NextInput {
   statuses: Record<string, number>;
   /** A recording upstream serves this request's provider: a mismatch is not journaled but handed back as `proxy`. */
   record?: boolean;
+  /** Set by a namespace's sessions (tenancy/scope.ts): put in front of the ids' seed (engine.ts `EngineContext`). */
+  idScope?: string;
 }
 
 export interface NextResult {
@@ -177,6 +179,7 @@ export class SessionCore {
     const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
       session: input.session,
+      ...(input.idScope !== undefined ? { idScope: input.idScope } : {}),
     });
     if (input.record === true && decision.journal.outcome === "mismatch") {
       return { outcome: decision.outcome, journaled: "mismatch", seq: 0, version: snap.version, proxy: true };
@@ -242,6 +245,14 @@ export class SessionCore {
   }
 
   /** Index objects: notes a member name (a session of a scenario); the oldest beyond `limit` are dropped. */
+  /** Bumps this object's counter `key` (kept with the attempt counters) and returns its new value, from 1. */
+  count(key: string): number {
+    // State first: a storage that caches its counters loads them before the bump (as next() does), not after it.
+    const before = this.storage.state().attempts[key] ?? 0;
+    this.storage.bumpAttempt(key);
+    return before + 1;
+  }
+
   noteMember(key: string, now = Date.now(), limit = INDEX_LIMIT): void {
     this.storage.noteMember(key, new Date(now).toISOString(), limit);
   }

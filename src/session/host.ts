@@ -72,6 +72,10 @@ export class SessionHost implements Session {
     this.core.forgetMember(key);
   }
 
+  count(key: string): number {
+    return this.core.count(key);
+  }
+
   saveResponse(record: StoredResponseRecord): void {
     this.responses.save(record, Date.now());
   }

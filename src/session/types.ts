@@ -32,6 +32,11 @@ export interface Session {
   members(): Awaitable<{ key: string; at: string }[]>;
   /** Index objects: forget a name (an expired session leaves its scenario's index). */
   forgetMember(key: string): Awaitable<void>;
+  /**
+   * Default-responder objects (`__responses/…`): bumps the counter `key` and returns its new value (from 1), the
+   * request's number there, from which the ids of an answer the server stores derive (routes/default-ids.ts).
+   */
+  count(key: string): Awaitable<number>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;

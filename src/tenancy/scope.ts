@@ -73,6 +73,8 @@ class ScopedSession implements Session {
     private readonly keyId: string,
     private readonly charge: Charge | undefined,
     private readonly note: () => Awaitable<void>,
+    /** The namespace's prefix, in front of the ids' seed of every answer (equal names in two namespaces). */
+    private readonly idScope: string,
   ) {}
 
   private withKeyId<T extends { wire: NextInput["wire"] }>(input: T): T {
@@ -86,7 +88,7 @@ class ScopedSession implements Session {
   async next(input: NextInput): Promise<NextResult | NeedsDocument> {
     // The retry with the document is the same request: charged once.
     if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
-    return withNote(this.note, () => this.inner.next(this.withKeyId(input)));
+    return withNote(this.note, () => this.inner.next({ ...this.withKeyId(input), idScope: this.idScope }));
   }
   state(current?: Scenario): Awaitable<SessionView> {
     return this.inner.state(current);
@@ -120,6 +122,9 @@ class ScopedSession implements Session {
   }
   forgetMember(key: string): Awaitable<void> {
     return this.inner.forgetMember(key);
+  }
+  count(key: string): Promise<number> {
+    return withNote(this.note, () => this.inner.count(key));
   }
   saveResponse(record: StoredResponseRecord): Promise<void> {
     return withNote(this.note, () => this.inner.saveResponse(record));
@@ -161,7 +166,7 @@ export class ScopedSessionStore implements SessionStore {
     const session = this.inner.get(full);
     // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
     const charge = name.startsWith("__") ? undefined : this.charge;
-    return new ScopedSession(session, name, this.keyId, charge, () => noteObject(this.inner, this.prefix, full));
+    return new ScopedSession(session, name, this.keyId, charge, () => noteObject(this.inner, this.prefix, full), this.prefix);
   }
 
   /** A socket on one of the namespace's sessions (its init carries the caller, see src/realtime/scope.ts). */

@@ -27,13 +27,13 @@ interface Live {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-async function connect(path: string, config: Record<string, unknown> = { responseModalities: [Modality.TEXT] }): Promise<Live> {
+async function connect(path: string, config: Record<string, unknown> = { responseModalities: [Modality.TEXT] }, model = "gemini-2.5-flash-live"): Promise<Live> {
   const ai = new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: `${h.url}${path}` } });
   const messages: LiveServerMessage[] = [];
   let onClose!: (e: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((r) => (onClose = r));
   const session = await ai.live.connect({
-    model: "gemini-2.5-flash-live",
+    model,
     config,
     callbacks: { onmessage: (m) => messages.push(m), onclose: (e) => onClose({ code: e.code, reason: e.reason }), onerror: () => {} },
   });
@@ -55,6 +55,26 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 describe("Gemini Live (ai.live.connect)", () => {
+  it("a Gemini 3 model's text answer carries a thought signature on its last part; the tool loop goes on", async () => {
+    const live = await connect("/s/live-chat/gemini-3", { responseModalities: [Modality.TEXT], systemInstruction: "Be brief." }, "gemini-3-flash-preview");
+    live.session.sendClientContent({ turns: [{ role: "user", parts: [{ text: "Hello there" }] }], turnComplete: true });
+    await until(live, (m) => m.serverContent?.turnComplete === true);
+    const parts = live.messages.flatMap((m) => m.serverContent?.modelTurn?.parts ?? []);
+    expect(parts.map((p) => p.text).join("")).toBe("Hi, how can I help?");
+    expect(parts.slice(0, -1).every((p) => p.thoughtSignature === undefined)).toBe(true);
+    expect(parts.at(-1)!.thoughtSignature).toMatch(/^CkI[0-9A-Za-z]{89}$/);
+    live.session.sendClientContent({ turns: [{ role: "user", parts: [{ text: "Weather in Paris?" }] }], turnComplete: true });
+    await until(live, (m) => m.toolCall !== undefined);
+    live.session.sendToolResponse({ functionResponses: [{ id: "fc-1", name: "get_weather", response: { temp: "18C" } }] });
+    await until(live, (m) => m.serverContent?.turnComplete === true, 2);
+    live.session.close();
+    expect((await h.journal("live-chat", "gemini-3")).map((e) => [e.step, e.outcome])).toEqual([
+      ["hello", "response"],
+      ["weather", "response"],
+      ["answer", "response"],
+    ]);
+  });
+
   it("text turns as serverContent, a toolCall, the toolResponse as the next turn, usageMetadata, journal", async () => {
     const live = await connect("/s/live-chat/one", {
       responseModalities: [Modality.TEXT],

@@ -75,9 +75,11 @@ describe("previous_response_id and item_reference", () => {
       input: [{ role: "user", content: "alpha" }, { type: "item_reference", id: first.output[0]!.id! }, { role: "user", content: "beta" }],
     });
     const fresh = await c.responses.create({ model: "gpt-4.1", input: "beta" });
-    expect(chained.id).toBe(full.id);
-    expect(byRef.id).toBe(full.id);
-    expect(fresh.id).not.toBe(full.id);
+    // The same conversation (its words count as input tokens); each request its own id (issue 37: ids never collide).
+    expect(chained.usage!.input_tokens).toBe(full.usage!.input_tokens);
+    expect(byRef.usage!.input_tokens).toBe(full.usage!.input_tokens);
+    expect(fresh.usage!.input_tokens).toBeLessThan(full.usage!.input_tokens);
+    expect(new Set([first.id, chained.id, full.id, byRef.id, fresh.id]).size).toBe(5);
     expect(chained.output_text.endsWith("beta")).toBe(true);
   });
 

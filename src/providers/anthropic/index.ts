@@ -5,7 +5,7 @@ import { parseMessagesRequest } from "./parse";
 import { renderMessageJson } from "./render-json";
 import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
 import { validateThinking } from "./thinking";
-import { prepareThread, rememberThread } from "./threads";
+import { prepareThread, rememberThread, threadOf } from "./threads";
 import type { MessagesRequest } from "./wire";
 
 /** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */
@@ -20,6 +20,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   validate: validateThinking,
   prepare: prepareThread,
   remember: rememberThread,
+  stores: (wire) => threadOf(wire) !== undefined,
   failureMessages: {
     rate_limit: "Number of request tokens has exceeded your per-minute rate limit",
     overloaded: "Overloaded",

@@ -19,7 +19,8 @@ import { parseJsonOrUndefined } from "../../http/json";
 
 type Thread = { type: "create" } | { type: "continue"; previous_message_id: string };
 
-function threadOf(wire: MessagesRequest): Thread | undefined {
+/** The request's `thread`, when it has a valid one (the answer is then kept). */
+export function threadOf(wire: MessagesRequest): Thread | undefined {
   const t = (wire as { thread?: unknown }).thread;
   if (typeof t !== "object" || t === null) return undefined;
   const { type, previous_message_id: prev } = t as { type?: unknown; previous_message_id?: unknown };

@@ -2,6 +2,7 @@ import type { ProviderSurface } from "../types";
 import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError } from "./errors";
 import { geminiTarget, parseGenerateContent } from "./parse";
 import { renderGenerateContentJson } from "./render-json";
+import { validateThoughtSignatures } from "./signatures";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
 
@@ -17,6 +18,7 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkGeminiAuth,
   parse: parseGenerateContent,
+  validate: validateThoughtSignatures,
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,

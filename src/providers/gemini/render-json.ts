@@ -8,13 +8,15 @@
  *
  * A scripted reasoning `signature` is the message's `thoughtSignature`, placed where the real API puts it: on the
  * first `functionCall` part, else on the last text part (streams send it on a trailing `{ text: "" }` part), never
- * on a `thought: true` part.
+ * on a `thought: true` part. A Gemini 3 answer always carries one there: unless scripted, a deterministic one
+ * (signatures.ts).
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import type { RenderContext } from "../types";
 import type { GeminiWire } from "./wire";
 import { parseJsonBounded } from "../../http/json-depth";
+import { signsThoughts, thoughtSignatureFor } from "./signatures";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
@@ -67,13 +69,17 @@ export function functionArgs(args: string): Record<string, unknown> {
   return { INVALID_JSON: args };
 }
 
-/** The message's thought signature: its first scripted reasoning signature. */
-function thoughtSignature(reply: Reply): string | undefined {
+/**
+ * The message's thought signature: its first scripted reasoning signature; else, when `model` is a Gemini 3 model,
+ * one derived from the message's id seed.
+ */
+export function thoughtSignature(reply: Reply, model: string): string | undefined {
   for (const r of reply.reasoning) if (r.type === "thinking" && r.signature !== undefined) return r.signature;
-  return undefined;
+  return signsThoughts(model) ? thoughtSignatureFor(reply.idSeed) : undefined;
 }
 
-function messageParts(reply: Reply): OutPart[] {
+/** One message's parts; `model` is the answering model (an appended message's own `model` is not read). */
+function messageParts(reply: Reply, model: string): OutPart[] {
   const parts: OutPart[] = reply.reasoning.flatMap((r): OutPart[] => (r.type === "thinking" ? [{ kind: "thought", text: r.text }] : []));
   const texts: { kind: "text"; text: string; signature?: string }[] = [];
   if (reply.text !== undefined) texts.push({ kind: "text", text: reply.text });
@@ -84,7 +90,7 @@ function messageParts(reply: Reply): OutPart[] {
     name: c.name,
     args: functionArgs(c.arguments),
   }));
-  const signature = thoughtSignature(reply);
+  const signature = thoughtSignature(reply, model);
   if (signature !== undefined) {
     const first = calls[0];
     const last = texts[texts.length - 1];
@@ -97,7 +103,7 @@ function messageParts(reply: Reply): OutPart[] {
 
 /** The reply's parts, then those of its `extraChoices`, in order. */
 export function replyParts(reply: Reply): OutPart[] {
-  return replyChoices(reply).flatMap(messageParts);
+  return replyChoices(reply).flatMap((c) => messageParts(c, reply.model));
 }
 
 /**

@@ -45,6 +45,7 @@ export const vertexClaude: ProviderSurface<MessagesRequest> = {
   },
   prepare: undefined,
   remember: undefined,
+  stores: undefined,
   checkHeaders: checkVertexAuth,
   parse: (body, headers, target) => {
     const t = vertexTarget(target.path);

@@ -19,6 +19,8 @@ import type { SocketContext, SocketProtocol } from "../types";
 import type { SseEvent } from "../../providers/types";
 import { geminiGenerateContent } from "../../providers/gemini/index";
 import { parseGenerateContent } from "../../providers/gemini/parse";
+import { thoughtSignature } from "../../providers/gemini/render-json";
+import { signsThoughts } from "../../providers/gemini/signatures";
 
 const Part = z.looseObject({ text: z.string().optional() });
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });
@@ -77,11 +79,19 @@ function functionCallId(reply: Reply, i: number): string {
   return reply.toolCalls[i]?.id ?? `function-call-${stableHex(`live-fc|${reply.idSeed}|${i}`, 16)}`;
 }
 
-/** The model's turn as the conversation keeps it. */
+/** A Gemini 3 answer's thought signature (scripted, else derived); other models' Live answers carry none. */
+function liveSignature(reply: Reply): string | undefined {
+  return signsThoughts(reply.model) ? thoughtSignature(reply, reply.model) : undefined;
+}
+
+/** The model's turn as the conversation keeps it; a Gemini 3 turn with its thought signature, as generateContent places it. */
 function modelContent(reply: Reply): z.output<typeof Content> {
   const parts: Record<string, unknown>[] = [];
   if (reply.text) parts.push({ text: reply.text });
   reply.toolCalls.forEach((c, i) => parts.push({ functionCall: { id: functionCallId(reply, i), name: c.name, args: parseJsonOrUndefined(c.arguments) ?? {} } }));
+  const signature = liveSignature(reply);
+  const carrier = parts.find((p) => p.functionCall !== undefined) ?? parts.at(-1);
+  if (signature !== undefined && carrier) carrier.thoughtSignature = signature;
   return { role: "model", parts };
 }
 
@@ -92,9 +102,13 @@ function modelContent(reply: Reply): z.output<typeof Content> {
 export function liveEvents(reply: Reply): SseEvent[] {
   const out: SseEvent[] = [];
   if (reply.text) {
-    for (const piece of chunkWords(reply.text, reply.pacing.chunkWords)) {
-      out.push({ data: JSON.stringify({ serverContent: { modelTurn: { role: "model", parts: [{ text: piece }] } } }), words: Math.max(1, wordCount(piece)) });
-    }
+    // A Gemini 3 text answer's signature rides on its last text part (a tool call's message has no place for one).
+    const signature = reply.toolCalls.length === 0 ? liveSignature(reply) : undefined;
+    const pieces = chunkWords(reply.text, reply.pacing.chunkWords);
+    pieces.forEach((piece, i) => {
+      const part = { text: piece, ...(signature !== undefined && i === pieces.length - 1 ? { thoughtSignature: signature } : {}) };
+      out.push({ data: JSON.stringify({ serverContent: { modelTurn: { role: "model", parts: [part] } } }), words: Math.max(1, wordCount(piece)) });
+    });
   }
   if (reply.toolCalls.length > 0) {
     const functionCalls = reply.toolCalls.map((c, i) => ({ id: functionCallId(reply, i), name: c.name, args: parseJsonOrUndefined(c.arguments) ?? {} }));

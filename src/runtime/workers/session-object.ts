@@ -212,6 +212,11 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     if (this.hasTable("members")) this.host.forgetMember(key);
   }
 
+  count(key: string): number {
+    this.touch();
+    return this.host.count(key);
+  }
+
   saveResponse(record: StoredResponseRecord): void {
     this.touch();
     this.host.saveResponse(record);

@@ -58,8 +58,9 @@ export class SqlSessionStorage implements SessionStorage {
   }
 
   bumpAttempt(key: string): void {
-    this.sql.exec(`INSERT INTO attempts (key, count) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET count = count + 1`, key);
+    // Loaded before the write: loading after it would read the new count and add one more.
     const { attempts } = this.load();
+    this.sql.exec(`INSERT INTO attempts (key, count) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET count = count + 1`, key);
     attempts[key] = (attempts[key] ?? 0) + 1;
   }
 

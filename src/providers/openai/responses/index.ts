@@ -20,6 +20,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   parse: parseResponsesRequest,
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
+  stores: (wire) => wire.body.store !== false,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   renderJson: renderResponseJson,
