@@ -5,6 +5,7 @@ import type { Reply } from "../../canonical/outcome";
 import type { RenderContext } from "../types";
 import { fullUsage, messageId, replyBlocks, stopReason, wireBlock } from "./blocks";
 import type { MessagesRequest } from "./wire";
+import { stopDetailsField } from "./safety";
 
 /**
  * @example renderMessageJson(reply, ctx) // { id: "msg_01…", type: "message", content: [...], stop_reason: "end_turn", … }
@@ -18,6 +19,7 @@ export function renderMessageJson(reply: Reply, _ctx: RenderContext<MessagesRequ
     content: replyBlocks(reply).map(wireBlock),
     stop_reason: stopReason(reply),
     stop_sequence: null,
+    ...stopDetailsField(reply),
     usage: fullUsage(reply, reply.usage.outputTokens),
   };
 }

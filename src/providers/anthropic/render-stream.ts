@@ -9,6 +9,7 @@ import { chunkWords, wordCount } from "../../http/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { fullUsage, inputUsage, messageId, replyBlocks, stopReason, type OutBlock } from "./blocks";
+import { stopDetailsField } from "./safety";
 import type { MessagesRequest } from "./wire";
 
 function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
@@ -90,7 +91,7 @@ export function renderMessageEvents(reply: Reply, _ctx: RenderContext<MessagesRe
   if (blocks.length === 0) events.push(event("ping", {}));
   events.push(
     event("message_delta", {
-      delta: { stop_reason: stopReason(reply), stop_sequence: null },
+      delta: { stop_reason: stopReason(reply), stop_sequence: null, ...stopDetailsField(reply) },
       usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens },
     }),
   );
