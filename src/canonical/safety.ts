@@ -8,12 +8,9 @@ import type { Failure } from "../scenario/schema";
 import { chunkWords, wordCount } from "../http/text";
 import type { Reply } from "./outcome";
 
-/**
- * The neutral category names a scenario writes; each provider maps them to its own
- * (Gemini `HARM_CATEGORY_*`, Bedrock content-filter types, Azure's annotation keys, Anthropic's refusal category).
- */
-export const SAFETY_CATEGORIES = ["hate", "sexual", "violence", "self_harm", "harassment", "dangerous", "jailbreak"] as const;
-export type SafetyCategory = (typeof SAFETY_CATEGORIES)[number];
+import type { SafetyCategory } from "./safety-categories";
+
+export { SAFETY_CATEGORIES, type SafetyCategory } from "./safety-categories";
 
 /** Categories when a failure names none. */
 export const DEFAULT_SAFETY_CATEGORIES: readonly SafetyCategory[] = ["dangerous"];

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
-import { SAFETY_CATEGORIES } from "../canonical/safety";
+import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
 import { McpSchema } from "./mcp-schema";
 import { StringMatchSchema } from "./string-match";
 import { templateIssues, VARIABLE_NAME } from "./templates";
