@@ -7,7 +7,6 @@
 import type { Failure } from "../scenario/schema";
 import { chunkWords, wordCount } from "../http/text";
 import type { Reply } from "./outcome";
-
 import type { SafetyCategory } from "./safety-categories";
 
 export { SAFETY_CATEGORIES, type SafetyCategory } from "./safety-categories";
