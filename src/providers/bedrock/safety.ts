@@ -27,11 +27,18 @@ const FILTER_TYPES: Record<SafetyCategory, string> = {
   jailbreak: "PROMPT_ATTACK",
 };
 
-const GuardrailConfigSchema = z.looseObject({ guardrailIdentifier: z.string().min(1) });
+const GuardrailConfigSchema = z.looseObject({ guardrailIdentifier: z.string().min(1), trace: z.string().optional() });
 
-function guardrailId(wire: ConverseWire): string {
+/**
+ * The guardrail the trace is keyed by, or undefined when the request's `guardrailConfig` leaves the trace off (its
+ * default, `disabled`), as the service then sends none. A request without a `guardrailConfig` (the real service would
+ * not intervene at all) gets the trace under `mockllm-guardrail`, so the scripted categories stay visible.
+ */
+function tracedGuardrail(wire: ConverseWire): string | undefined {
+  if (wire.body.guardrailConfig === undefined) return DEFAULT_GUARDRAIL_ID;
   const config = GuardrailConfigSchema.safeParse(wire.body.guardrailConfig);
-  return config.success ? config.data.guardrailIdentifier : DEFAULT_GUARDRAIL_ID;
+  if (!config.success) return DEFAULT_GUARDRAIL_ID;
+  return config.data.trace === "enabled" || config.data.trace === "enabled_full" ? config.data.guardrailIdentifier : undefined;
 }
 
 /** The text a guardrail answers a blocked prompt with: the failure's message or the default blocked message. */
@@ -53,8 +60,8 @@ function assessment(safety: ReplySafety): Record<string, unknown> {
  */
 export function guardrailTrace(reply: Reply, wire: ConverseWire): { trace?: Record<string, unknown> } {
   const safety = reply.safety;
-  if (!safety) return {};
-  const id = guardrailId(wire);
+  const id = tracedGuardrail(wire);
+  if (!safety || id === undefined) return {};
   const guardrail =
     safety.on === "prompt"
       ? { actionReason: "Guardrail blocked.", inputAssessment: { [id]: assessment(safety) } }
