@@ -251,9 +251,19 @@ function failureResponse<W>(
       const events = sent.concat(surface.renderStreamError(failure, ctx, reply, sent));
       return streamResponse(surface, events, reply, ctx, { kind: "close" }, exec, { ...extra, ...failure.headers });
     }
-    case "content_filter":
-      // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's.
-      return replyResponse(surface, filteredReply(failure, reply), ctx, exec, { ...extra, ...failure.headers });
+    case "content_filter": {
+      // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's
+      // (or, where the provider refuses a blocked prompt with an error, that error).
+      const filtered = filteredReply(failure, reply);
+      if (filtered.safety?.on === "prompt" && surface.renderPromptBlock) {
+        const rendered = surface.renderPromptBlock(filtered.safety, ctx.requestId);
+        return new Response(JSON.stringify(rendered.body), {
+          status: rendered.status,
+          headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: ctx.requestId, ...rendered.headers, ...extra, ...failure.headers },
+        });
+      }
+      return replyResponse(surface, filtered, ctx, exec, { ...extra, ...failure.headers });
+    }
   }
 }
 
