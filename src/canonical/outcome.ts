@@ -2,6 +2,7 @@
  * What the engine decides for one request, provider-neutral. Providers render these.
  */
 import type { Failure, RecordedFrames, Timing } from "../scenario/schema";
+import type { ReplySafety } from "./safety";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
@@ -62,6 +63,8 @@ export interface Reply {
   /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
   frames?: RecordedFrames;
   timing?: Timing;
+  /** Set on the reply a `content_filter` failure answers (`filteredReply`, src/canonical/safety.ts). */
+  safety?: ReplySafety;
 }
 
 /** The reply's messages in order: itself, then its `extraChoices`. */

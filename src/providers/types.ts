@@ -5,6 +5,7 @@
  */
 import type { CanonicalRequest, Endpoint, ProviderName } from "../canonical/request";
 import type { Reply } from "../canonical/outcome";
+import type { ReplySafety } from "../canonical/safety";
 import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
@@ -85,6 +86,12 @@ export interface ProviderSurface<W = unknown> {
   malformedEventName?: string;
   /** This provider's error shape for a code from the closed set. */
   renderError(error: ApiError, requestId: string): RenderedError;
+  /**
+   * For providers that refuse a blocked prompt with an HTTP error rather than a 200 (Azure OpenAI's 400
+   * `content_filter` with `innererror.code: "ResponsibleAIPolicyViolation"`): the error a `content_filter` failure
+   * with `on: "prompt"` answers, JSON and stream requests alike. Without it the prompt block is a rendered reply.
+   */
+  renderPromptBlock?(safety: ReplySafety, requestId: string): RenderedError;
   /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
   failureHeaders(failure: Failure): Record<string, string>;
   /** The non-streaming body. */

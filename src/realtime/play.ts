@@ -8,6 +8,7 @@ import { BREAK_FLUSH_MS, schedule, sleep } from "../http/sse";
 import type { SseEvent } from "../providers/types";
 import { FAILURE_MESSAGES, MALFORMED_JSON } from "../routes/render";
 import type { Failure } from "../scenario/schema";
+import { filteredReply } from "../canonical/safety";
 import type { SocketSink } from "./types";
 
 /** What a protocol sends for an error: messages, then (optionally) a close. */
@@ -115,6 +116,11 @@ export async function playOutcome(outcome: Outcome, r: TurnRenderer, sink: Socke
       await sendPaced(sink, sent.concat(r.streamError(failure, reply, sent)), reply, startAt, opts.signal);
       const close = r.streamErrorClose?.(failure);
       if (close && !opts.signal?.aborted) sink.close(close.code, close.reason);
+      return;
+    }
+    case "content_filter": {
+      const filtered = filteredReply(failure, reply);
+      await sendPaced(sink, r.events(filtered), filtered, startAt, opts.signal);
       return;
     }
   }

@@ -9,6 +9,7 @@ import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
 import type { RequestContext } from "../runtime/types";
 import { framesResponse } from "./frames";
+import { filteredReply } from "../canonical/safety";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
 export interface Exec {
@@ -250,13 +251,27 @@ function failureResponse<W>(
       const events = sent.concat(surface.renderStreamError(failure, ctx, reply, sent));
       return streamResponse(surface, events, reply, ctx, { kind: "close" }, exec, { ...extra, ...failure.headers });
     }
+    case "content_filter": {
+      // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's
+      // (or, where the provider refuses a blocked prompt with an error, that error).
+      const filtered = filteredReply(failure, reply);
+      if (filtered.safety?.on === "prompt" && surface.renderPromptBlock) {
+        const rendered = surface.renderPromptBlock(filtered.safety, ctx.requestId);
+        return new Response(JSON.stringify(rendered.body), {
+          status: rendered.status,
+          headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: ctx.requestId, ...rendered.headers, ...extra, ...failure.headers },
+        });
+      }
+      return replyResponse(surface, filtered, ctx, exec, { ...extra, ...failure.headers });
+    }
   }
 }
 
-/** The reply the client will receive in full: a reply, or a `timeout` failure's late answer. */
+/** The reply the client will receive in full: a reply, a `timeout` failure's late answer, a `content_filter`'s answer. */
 export function deliveredReply(outcome: Outcome): Reply | undefined {
   if (outcome.kind === "reply") return outcome.reply;
   if (outcome.kind === "failure" && outcome.failure.kind === "timeout") return outcome.reply;
+  if (outcome.kind === "failure" && outcome.failure.kind === "content_filter") return filteredReply(outcome.failure, outcome.reply);
   return undefined;
 }
 

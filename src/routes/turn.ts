@@ -31,6 +31,9 @@ export function statusTable<W>(surface: ProviderSurface<W>): Record<string, numb
       overloaded: status("overloaded"),
       model_error: status("model_error"),
     };
+    // A content_filter prompt block answered as an error (src/providers/types.ts `renderPromptBlock`).
+    const block = surface.renderPromptBlock?.({ on: "prompt", categories: [] }, "");
+    if (block) table.content_filter_prompt = block.status;
     statusTables.set(surface, table);
   }
   return table;

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
+import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
 import { McpSchema } from "./mcp-schema";
 import { StringMatchSchema } from "./string-match";
 import { templateIssues, VARIABLE_NAME } from "./templates";
@@ -96,6 +97,30 @@ export const FailureSchema = z.discriminatedUnion("kind", [
     afterChunks,
     /** Anthropic `error.type` of the error event; default `overloaded_error`. OpenAI: `error.type`. */
     errorType: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("content_filter"),
+    ...failureBase,
+    /**
+     * Where the provider's safety system stops the turn: `prompt` blocks it before any output (OpenAI a refusal,
+     * Anthropic `stop_reason: "refusal"` with no content, Gemini `promptFeedback.blockReason`, Bedrock
+     * `guardrail_intervened`); `completion` stops the answer after `afterChunks` text chunks with the provider's
+     * filter finish reason (OpenAI `content_filter`, Anthropic `refusal`, Gemini `SAFETY`, Bedrock
+     * `guardrail_intervened`; Ollama has none: its text just stops, `done_reason: "stop"`). `message` is the
+     * refusal text (OpenAI), `stop_details.explanation` (Anthropic), `blockReasonMessage` / `finishMessage` (Gemini)
+     * or the guardrail's blocked message (Bedrock).
+     */
+    on: z.enum(["prompt", "completion"]),
+    /** `on: "completion"`: text chunks (of `stream.chunkWords` words) answered before the filter stops it; default 0. */
+    afterChunks,
+    /**
+     * What the filter flagged, in neutral names mapped per provider: `hate`, `sexual`, `violence`, `self_harm`,
+     * `harassment`, `dangerous`, `jailbreak` (Gemini `HARM_CATEGORY_HATE_SPEECH`, `…_SEXUALLY_EXPLICIT`,
+     * `…_DANGEROUS_CONTENT` for violence, self_harm and dangerous, `…_HARASSMENT`, `…_JAILBREAK`; Bedrock `HATE`,
+     * `SEXUAL`, `VIOLENCE` for violence and self_harm, `INSULTS` for harassment, `MISCONDUCT` for dangerous, `PROMPT_ATTACK` for jailbreak).
+     * Default `["dangerous"]`.
+     */
+    categories: z.array(z.enum(SAFETY_CATEGORIES)).min(1).optional(),
   }),
   z.strictObject({
     kind: z.literal("http"),

@@ -5,6 +5,7 @@
  */
 import { replyCompaction } from "../canonical/compaction";
 import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
+import { filteredReply } from "../canonical/safety";
 import { lastUserMessage, pendingToolResults, type CanonicalRequest, type Endpoint, type ProviderName } from "../canonical/request";
 
 /**
@@ -32,7 +33,10 @@ export interface CanonicalView {
   toolResults: { name: string | null; toolCallId: string; content: string }[];
   /** The request's last user message, if any. */
   lastUserMessage: string | null;
-  /** What the client was answered; null when nothing was (a mismatch error, a scripted failure). */
+  /**
+   * What the client was answered; null when nothing was (a mismatch error, a scripted failure other than
+   * `content_filter`, whose refusal or text so far is what was answered).
+   */
   answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string } } | null;
   model: string;
   stream: boolean;
@@ -89,7 +93,12 @@ function answeredText(reply: Reply): string | null {
  * @example canonicalView(request, { kind: "reply", reply }, wireToolCallIds).answered?.toolCalls[0]?.id // "call_…"
  */
 export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolCallIds: ToolCallIds): CanonicalView {
-  const reply = outcome.kind === "reply" ? outcome.reply : undefined;
+  const reply =
+    outcome.kind === "reply"
+      ? outcome.reply
+      : outcome.kind === "failure" && outcome.failure.kind === "content_filter"
+        ? filteredReply(outcome.failure, outcome.reply)
+        : undefined;
   const last = lastUserMessage(request);
   const pending = pendingToolResults(request);
   const toolResults: CanonicalView["toolResults"] = [];

@@ -7,6 +7,7 @@ import type {
   FailureArgs,
   FailureInput,
   FailureKind,
+  FailureOptions,
   MatcherInput,
   ReasoningBlockInput,
   ResponseInput,
@@ -110,6 +111,18 @@ export class StepBuilder {
     let next: StepBuilder = this;
     for (let i = 0; i < times; i++) next = next.fail(kind, ...args);
     return next;
+  }
+
+  /**
+   * Appends a `content_filter` failure: the provider's safety system blocks the prompt (`"prompt"`: OpenAI a refusal,
+   * Anthropic `stop_reason: "refusal"`, Gemini `promptFeedback.blockReason`, Bedrock `guardrail_intervened`) or stops
+   * the answer after `afterChunks` text chunks (`"completion"`: the provider's filter finish reason). Categories are
+   * `hate`, `sexual`, `violence`, `self_harm`, `harassment`, `dangerous` (default) and `jailbreak`.
+   * Same as `s.fail("content_filter", { on, ...options })`.
+   * @example s.contentFilter("completion", { afterChunks: 3, categories: ["violence"] }).text("Here is how to")
+   */
+  contentFilter(on: "prompt" | "completion", options: Omit<FailureOptions<"content_filter">, "on"> = {}): StepBuilder {
+    return this.fail("content_filter", { on, ...options });
   }
 
   /**

@@ -8,6 +8,7 @@ import { thinkingSignature } from "./thinking";
 import { toolUseId } from "./tool-use-ids";
 import { parseJsonBounded } from "../../http/json-depth";
 import type { AnswerCompaction } from "./compaction";
+import { filteredBlocks } from "./safety";
 
 export type OutBlock =
   | { type: "thinking"; thinking: string; signature: string }
@@ -69,7 +70,7 @@ export function replyBlocks(reply: Reply): OutBlock[] {
   const choices = replyChoices(reply);
   const first = choices.find((c) => c.reasoning.length > 0 || c.text !== undefined || c.refusal !== undefined || c.toolCalls.length > 0);
   const thought = (first?.reasoning.length ?? 0) > 0;
-  return choices.flatMap((c) => messageBlocks(c, thought));
+  return filteredBlocks(reply, choices.flatMap((c) => messageBlocks(c, thought)));
 }
 
 /**

@@ -6,6 +6,7 @@ import type { RenderContext } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, messageId, wireBlock } from "./blocks";
 import { answerCompaction, appliedEdits, iterations } from "./compaction";
 import type { MessagesRequest } from "./wire";
+import { stopDetailsField } from "./safety";
 
 /**
  * @example renderMessageJson(reply, ctx) // { id: "msg_01…", type: "message", content: [...], stop_reason: "end_turn", … }
@@ -21,6 +22,7 @@ export function renderMessageJson(reply: Reply, ctx: RenderContext<MessagesReque
     content: answerBlocks(reply, compaction).map(wireBlock),
     stop_reason: answerStopReason(reply, compaction),
     stop_sequence: null,
+    ...stopDetailsField(reply),
     ...appliedEdits(ctx.wire),
     usage: compaction ? { ...usage, iterations: iterations(reply, compaction) } : usage,
   };

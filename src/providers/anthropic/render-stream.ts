@@ -10,6 +10,7 @@ import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";
 import { answerCompaction, appliedEdits, iterations } from "./compaction";
+import { stopDetailsField } from "./safety";
 import type { MessagesRequest } from "./wire";
 
 function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
@@ -97,7 +98,7 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
   if (blocks.length === 0) events.push(event("ping", {}));
   events.push(
     event("message_delta", {
-      delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: null },
+      delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: null, ...stopDetailsField(reply) },
       usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
       ...appliedEdits(ctx.wire),
     }),

@@ -15,6 +15,7 @@ import { thinkingSignature } from "../anthropic/thinking";
 import type { RenderContext, SseEvent } from "../types";
 import { BEDROCK_FAILURE_MESSAGES } from "./errors";
 import type { ConverseWire } from "./wire";
+import { blockedMessage, guardrailTrace } from "./safety";
 
 export type ConverseBlock =
   | { kind: "reasoning"; text: string; signature: string }
@@ -29,6 +30,9 @@ export function converseToolUseId(idSeed: string, index: number): string {
 
 /** The reply's content blocks in order (reasoning, text, refusal text, tool use), `extraChoices` appended. */
 export function converseBlocks(reply: Reply): ConverseBlock[] {
+  // A guardrail answers a blocked prompt with its blocked message, and stops an answer after the text so far.
+  if (reply.safety?.on === "prompt") return [{ kind: "text", text: blockedMessage(reply.safety) }];
+  if (reply.safety) return reply.text ? [{ kind: "text", text: reply.text }] : [];
   return replyChoices(reply).flatMap((c) => {
     const blocks: ConverseBlock[] = c.reasoning.map((r) =>
       r.type === "redacted"
@@ -42,8 +46,12 @@ export function converseBlocks(reply: Reply): ConverseBlock[] {
   });
 }
 
-/** stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→content_filtered. */
+/**
+ * stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→content_filtered; a `content_filter`
+ * failure → guardrail_intervened.
+ */
 export function converseStopReason(reply: Reply): string {
+  if (reply.safety) return "guardrail_intervened";
   if (reply.finishReason === "stop" && (reply.extraChoices ?? []).some((c) => c.toolCalls.length > 0)) return "tool_use";
   switch (reply.finishReason) {
     case "length":
@@ -94,11 +102,12 @@ function additionalFields(model: string): Record<string, unknown> {
 /**
  * @example renderConverseJson(reply, ctx) // { output: { message: { role: "assistant", content: [{ text: "Hi" }] } }, stopReason: "end_turn", usage, metrics }
  */
-export function renderConverseJson(reply: Reply, _ctx: RenderContext<ConverseWire>): unknown {
+export function renderConverseJson(reply: Reply, ctx: RenderContext<ConverseWire>): unknown {
   return {
     metrics: { latencyMs: reply.latencyMs },
     output: { message: { content: converseBlocks(reply).map(wireBlock), role: "assistant" } },
     stopReason: converseStopReason(reply),
+    ...guardrailTrace(reply, ctx.wire),
     usage: converseUsage(reply, true),
   };
 }
@@ -140,7 +149,7 @@ export function renderConverseEvents(reply: Reply, ctx: RenderContext<ConverseWi
     event("messageStart", { role: "assistant" }),
     ...converseBlocks(reply).flatMap((b, i) => blockEvents(b, i, reply.pacing.chunkWords)),
     event("messageStop", { ...additionalFields(ctx.request.model), stopReason: converseStopReason(reply) }),
-    event("metadata", { metrics: { latencyMs: reply.latencyMs }, usage: converseUsage(reply, false) }),
+    event("metadata", { metrics: { latencyMs: reply.latencyMs }, ...guardrailTrace(reply, ctx.wire), usage: converseUsage(reply, false) }),
   ];
 }
 

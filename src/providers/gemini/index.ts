@@ -1,7 +1,7 @@
 import type { ProviderSurface } from "../types";
 import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError } from "./errors";
 import { geminiTarget, parseGenerateContent } from "./parse";
-import { renderGenerateContentJson } from "./render-json";
+import { isVertex, renderGenerateContentJson } from "./render-json";
 import { validateThoughtSignatures } from "./signatures";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
@@ -24,7 +24,7 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   failureHeaders: geminiFailureHeaders,
   // `:streamGenerateContent` without `?alt=sse` answers every chunk in one JSON array.
   renderJson: (reply, ctx) =>
-    ctx.wire.method === "streamGenerateContent" ? streamChunks(reply).map((c) => c.object) : renderGenerateContentJson(reply, ctx),
+    ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx),
   renderEvents: renderGenerateContentEvents,
   renderStreamError: renderGenerateContentStreamError,
 };

@@ -17,6 +17,7 @@ import type { RenderContext } from "../types";
 import type { GeminiWire } from "./wire";
 import { parseJsonBounded } from "../../http/json-depth";
 import { signsThoughts, thoughtSignatureFor } from "./signatures";
+import { candidateSafety, promptBlocked } from "./safety";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
@@ -155,11 +156,14 @@ export function responseObject(
   parts: OutPart[],
   usage: Record<string, unknown>,
   finish?: GeminiFinishReason,
+  vertex = false,
 ): Record<string, unknown> {
+  if (reply.safety?.on === "prompt") return promptBlocked(reply, reply.safety, responseId(reply), vertex);
   const candidate: Record<string, unknown> = { content: { parts: parts.map(wirePart), role: "model" } };
   if (finish) candidate.finishReason = finish;
   candidate.index = 0;
   if (finish && endsInCalls(reply)) candidate.finishMessage = FUNCTION_CALL_FINISH_MESSAGE;
+  if (finish) Object.assign(candidate, candidateSafety(reply, vertex));
   return {
     candidates: [candidate],
     usageMetadata: usage,
@@ -168,10 +172,15 @@ export function responseObject(
   };
 }
 
+/** Whether `ctx` is a Vertex AI request (its safety ratings carry scores). */
+export function isVertex(ctx: RenderContext<GeminiWire> | undefined): boolean {
+  return ctx?.request.provider === "vertex";
+}
+
 /**
- * The non-streaming body.
+ * The non-streaming body (a blocked prompt: `promptFeedback` and no candidates, src/providers/gemini/safety.ts).
  * @example renderGenerateContentJson(reply, ctx) // { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, finishReason: "STOP", index: 0 }], … }
  */
-export function renderGenerateContentJson(reply: Reply, _ctx?: RenderContext<GeminiWire>): Record<string, unknown> {
-  return responseObject(reply, replyParts(reply), usageMetadata(reply), finishReason(reply));
+export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<GeminiWire>): Record<string, unknown> {
+  return responseObject(reply, replyParts(reply), usageMetadata(reply), finishReason(reply), isVertex(ctx));
 }

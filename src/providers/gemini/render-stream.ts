@@ -11,7 +11,7 @@ import { chunkWords, wordCount } from "../../http/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { GEMINI_FAILURE_MESSAGES, STATUS_CODES } from "./errors";
-import { finishReason, replyParts, responseObject, usageMetadata, type OutPart } from "./render-json";
+import { finishReason, isVertex, replyParts, responseObject, usageMetadata, type OutPart } from "./render-json";
 import type { GeminiWire } from "./wire";
 
 interface Piece {
@@ -31,7 +31,9 @@ function pieces(part: OutPart, chunk: number): Piece[] {
 }
 
 /** The chunks as response objects, with their word counts; never empty. */
-export function streamChunks(reply: Reply): { object: Record<string, unknown>; words: number }[] {
+export function streamChunks(reply: Reply, vertex = false): { object: Record<string, unknown>; words: number }[] {
+  // A blocked prompt is one chunk: `promptFeedback`, no candidates.
+  if (reply.safety?.on === "prompt") return [{ object: responseObject(reply, [], usageMetadata(reply), undefined, vertex), words: 0 }];
   const all = replyParts(reply).flatMap((p) => pieces(p, reply.pacing.chunkWords));
   // An empty reply still ends with one chunk, holding an empty text part.
   if (all.length === 0) all.push({ part: { kind: "text", text: "" }, words: 0 });
@@ -42,7 +44,7 @@ export function streamChunks(reply: Reply): { object: Record<string, unknown>; w
     const last = i === all.length - 1;
     if (p.part.kind !== "thought") sent += p.words;
     const usage = usageMetadata(reply, last || answerWords === 0 ? 1 : sent / answerWords);
-    return { object: responseObject(reply, [p.part], usage, last ? finishReason(reply) : undefined), words: p.words };
+    return { object: responseObject(reply, [p.part], usage, last ? finishReason(reply) : undefined, vertex), words: p.words };
   });
 }
 
@@ -50,8 +52,8 @@ export function streamChunks(reply: Reply): { object: Record<string, unknown>; w
  * The whole transcript, the finishing chunk last.
  * @example renderGenerateContentEvents(reply, ctx).map((e) => JSON.parse(e.data).candidates[0].content.parts)
  */
-export function renderGenerateContentEvents(reply: Reply, _ctx: RenderContext<GeminiWire>): SseEvent[] {
-  return streamChunks(reply).map((c) => ({ data: JSON.stringify(c.object), ...(c.words > 0 ? { words: c.words } : {}) }));
+export function renderGenerateContentEvents(reply: Reply, ctx: RenderContext<GeminiWire>): SseEvent[] {
+  return streamChunks(reply, isVertex(ctx)).map((c) => ({ data: JSON.stringify(c.object), ...(c.words > 0 ? { words: c.words } : {}) }));
 }
 
 /**

@@ -12,6 +12,7 @@ import { apiError, type ApiError } from "../../http/errors";
 import { stableHex } from "../../http/hash";
 import { parseJsonOrUndefined } from "../../http/json";
 import { chunkWords, wordCount } from "../../http/text";
+import { liveTurnCompleteReason } from "../../providers/gemini/safety";
 import { decideTurn } from "../../routes/turn";
 import { parseClientMessage } from "../client-json";
 import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
@@ -117,7 +118,7 @@ export function liveEvents(reply: Reply): SseEvent[] {
     return out;
   }
   out.push({ data: JSON.stringify({ serverContent: { generationComplete: true } }) });
-  out.push({ data: JSON.stringify({ serverContent: { turnComplete: true }, usageMetadata: usageMetadata(reply) }) });
+  out.push({ data: JSON.stringify({ serverContent: { turnComplete: true, ...liveTurnCompleteReason(reply) }, usageMetadata: usageMetadata(reply) }) });
   return out;
 }
 

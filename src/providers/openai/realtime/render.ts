@@ -31,7 +31,7 @@ export function replyItems(reply: Reply): Item[] {
   const items: Item[] = [];
   const id = (n: number) => `item_${stableHex(`rt-item|${reply.idSeed}|${n}`, 20)}`;
   if (reply.text !== undefined && reply.text !== "") {
-    items.push({ id: id(0), type: "message", object: "realtime.item", status: "completed", role: "assistant", content: [{ type: "output_text", text: reply.text }] });
+    items.push({ id: id(0), type: "message", object: "realtime.item", status: reply.safety ? "incomplete" : "completed", role: "assistant", content: [{ type: "output_text", text: reply.text }] });
   }
   reply.toolCalls.forEach((call, i) => {
     items.push({ id: id(i + 1), type: "function_call", object: "realtime.item", status: "completed", call_id: toolCallId("call_", reply.idSeed, i, call.id), name: call.name, arguments: call.arguments });
@@ -106,7 +106,9 @@ export function realtimeEvents(reply: Reply, init: RealtimeResponseInit): SseEve
     drafts.push({ type: "conversation.item.done", fields: { previous_item_id: previous, item } });
     previous = item.id;
   });
-  drafts.push({ type: "response.done", fields: { response: responseObject(reply, init, "completed", items) } });
+  // A content_filter failure ends the response `incomplete` with reason `content_filter` [SRC oai realtime `RealtimeResponseStatus`].
+  const done = reply.safety ? responseObject(reply, init, "incomplete", items, { type: "incomplete", reason: "content_filter" }) : responseObject(reply, init, "completed", items);
+  drafts.push({ type: "response.done", fields: { response: done } });
   return drafts.map((d, i) => ({
     data: JSON.stringify({ type: d.type, event_id: `event_${stableHex(`rt-event|${reply.idSeed}|${i}`, 20)}`, ...d.fields }),
     ...(d.words !== undefined ? { words: d.words } : {}),
