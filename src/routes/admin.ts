@@ -11,7 +11,7 @@ import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
 import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
-import { coverageRoute, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
+import { coverageRoute, existingSession, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
 import { tenantAdmin } from "../tenancy/admin";
 import { adminError, checkAdminAuth, json, readBody } from "./admin-http";
 
@@ -100,8 +100,10 @@ router
   .all("/sessions/:scenario/:session/*", validSessionNames)
   .get("/sessions/:scenario/:session", async (req, rt) => {
     const name = param(req, "scenario");
+    const found = await existingSession(rt, name, param(req, "session"));
+    if ("response" in found) return found.response;
     const current = await rt.scenarios.get(name);
-    const view = await session(rt, req).state(current?.scenario);
+    const view = await found.session.state(current?.scenario);
     // A session that never ran, of a scenario that does not exist, is a typo: say so rather than show an empty state.
     if (!current && view.version === null && view.requests === 0) {
       const guess = closest(name, await rt.scenarios.names());
@@ -114,7 +116,11 @@ router
   .get("/sessions/:scenario/:session/recording", async (req, rt) => {
     const name = typeof req.query.name === "string" ? req.query.name : param(req, "scenario");
     const from = { scenario: param(req, "scenario"), session: param(req, "session") };
-    return validName(name) ?? json(recordingDocument(name, from, await session(rt, req).recording()));
+    const bad = validName(name);
+    if (bad) return bad;
+    const found = await existingSession(rt, from.scenario, from.session);
+    if ("response" in found) return found.response;
+    return json(recordingDocument(name, from, await found.session.recording()));
   })
   .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))
   .all("*", () => adminError(404, "no such admin route"));

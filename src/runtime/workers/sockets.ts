@@ -50,9 +50,20 @@ export class DurableSockets {
     private readonly state: DurableObjectState,
     private readonly runtime: () => Runtime,
     private readonly local: () => Session,
-  ) {
-    state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
+  ) {}
+
+  /**
+   * The socket rows' storage, its table created on first use: an object that never held a socket has none (a read
+   * of a session that never ran must find no table, see SessionObject.exists).
+   */
+  private get sql(): SqlStorage {
+    if (!this.tableReady) {
+      this.state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
+      this.tableReady = true;
+    }
+    return this.state.storage.sql;
   }
+  private tableReady = false;
 
   /** Accepts the upgrade the Worker forwarded (see workersRuntime's `connect`). */
   accept(request: Request): Response {
@@ -64,7 +75,7 @@ export class DurableSockets {
     const [client, server] = [pair[0], pair[1]];
     this.state.acceptWebSocket(server);
     server.serializeAttachment({ id: init.seed, name } satisfies Attachment);
-    this.state.storage.sql.exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
+    this.sql.exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
     const protocol = openProtocol({ rt: this.runtimeFor(name, init), init, sink: sinkFor(server) });
     this.live.set(server, protocol);
     protocol.open();
@@ -97,7 +108,7 @@ export class DurableSockets {
     if (known) return known;
     const attachment = this.attachment(ws);
     if (attachment === undefined) return undefined;
-    const row = this.state.storage.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
+    const row = this.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
     if (!row) return undefined;
     const init = JSON.parse(row.init) as SocketInit;
     const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, row.state === null ? undefined : JSON.parse(row.state));
@@ -112,7 +123,7 @@ export class DurableSockets {
     const json = JSON.stringify(protocol.state() ?? null);
     if (this.saved.get(id) === json) return;
     this.saved.set(id, json);
-    this.state.storage.sql.exec(`UPDATE sockets SET state = ? WHERE id = ?`, json, id);
+    this.sql.exec(`UPDATE sockets SET state = ? WHERE id = ?`, json, id);
   }
 
   async message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -138,6 +149,6 @@ export class DurableSockets {
     const id = this.id(ws);
     if (id === undefined) return;
     this.saved.delete(id);
-    this.state.storage.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
+    this.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
   }
 }
