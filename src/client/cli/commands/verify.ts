@@ -1,4 +1,5 @@
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, sessionArgs, stringOption, type Command } from "../command";
+import { MockLLMAdminError } from "../../admin/errors";
 import { EXIT } from "../io";
 
 export const verify: Command = {
@@ -10,6 +11,7 @@ Checks that the session used every step of its scenario, had no mismatch and lef
 scripted failure unanswered. Prints "mockllm verify: ok: …" and exits 0, or prints a
 summary of what went wrong (unused steps and what they match on, each mismatch with its
 reasons, the request's last user message and tool results, pending failures) and exits 1.
+A session no request ever reached fails too (exit 1): it never ran.
 The session defaults to "default".
 
 Options:
@@ -23,7 +25,16 @@ Example:
   async run(values, positionals, io) {
     const { scenario, session } = sessionArgs(positionals);
     const allowUnused = (stringOption(values["allow-unused"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-    const result = await adminFrom(values, io).verify(scenario, session, { allowUnused });
+    const result = await adminFrom(values, io).verify(scenario, session, { allowUnused }).catch((err: unknown) => {
+      if (!(err instanceof MockLLMAdminError) || err.code !== "session_not_run") throw err;
+      return undefined;
+    });
+    if (result === undefined) {
+      io.stderr(
+        `mockllm verify: FAILED: session "${session}" of scenario "${scenario}" never ran: no request reached /s/${scenario}/${session}; is the client pointed at this scenario and session?`,
+      );
+      return EXIT.failed;
+    }
     io.stdout(values.json === true ? JSON.stringify(result, null, 2) : result.summary);
     return result.ok ? EXIT.ok : EXIT.failed;
   },
