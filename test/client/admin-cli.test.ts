@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/client/cli/main";
+import { startMockLLM } from "../../src/client/index";
 
 const TOKEN = "cli-token";
 const DOC = { name: "from-file", description: "one file", steps: [{ id: "hi", respond: { text: "Hello from a file." } }] };
@@ -97,5 +98,19 @@ describe("the admin commands against mockllm serve --scenarios dir/", () => {
     const j = await cli(["journal", "from-file", "ran", ...server()]);
     expect(j.code).toBe(0);
     expect(j.out.split("\n")).toHaveLength(2);
+  });
+});
+
+describe("startMockLLM({ scenarioFiles })", () => {
+  it("starts (its start-up listing parses source file) and serves the file's scenario", async () => {
+    await using mock = await startMockLLM({ scenarioFiles: [join(dir, "scenarios", "from-file.json")] });
+    expect((await mock.admin.list()).find((s) => s.name === "from-file")).toEqual({ name: "from-file", version: expect.any(String), description: "one file", source: "file" });
+    const res = await fetch(`${mock.openaiBaseURL("from-file", "sf")}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("Hello from a file.");
+    expect((await mock.verify("from-file", "sf")).ok).toBe(true);
   });
 });
