@@ -211,7 +211,7 @@ describe.skipIf(!have)("inspector in Chromium", () => {
   it("a session no request reached says it has not run (the server's 404), with no error shown", async () => {
     await page.goto(`${server.url}/#/s/support-agent/nobody`);
     await page.waitForSelector("#journal-empty:not([hidden])");
-    await page.waitForFunction("document.querySelector('#verify-summary').textContent.startsWith('This session has not run')");
+    await page.locator("#verify-summary", { hasText: "This session has not run" }).waitFor();
     expect(await text("#verify-summary")).toBe("This session has not run: no request reached /s/support-agent/nobody yet.");
     expect(await text("#verify-badge")).toBe("not run");
     expect(await page.isVisible("#session")).toBe(true);
