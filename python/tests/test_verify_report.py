@@ -62,11 +62,16 @@ def test_running_mock_by_url(pytester: pytest.Pytester, mockllm_server: MockLLMS
     """--mockllm-url and --mockllm-key: the inner run uses this run's server instead of starting its own."""
     pytester.makepyfile(
         test_inner='''
+import pytest
+from pytest_mockllm import MockLLMError
+
 def test_url(mockllm):
     assert mockllm.url == "%s"
     mockllm.upload({"name": "py-by-url", "steps": [{"respond": {"text": "ok"}}]})
     assert mockllm.scenario == "py-by-url"
-    assert mockllm.journal() == []
+    with pytest.raises(MockLLMError) as err:  # a session that never ran is not an empty journal (contract section 10)
+        mockllm.journal()
+    assert err.value.code == "session_not_run"
 '''
         % mockllm_server.url
     )
@@ -114,3 +119,32 @@ def test_a_command_that_fails_is_a_clear_error(pytester: pytest.Pytester, monkey
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*MockLLMError: mockllm: `* --no-such-flag serve` exited (*):*"])
+
+
+NEVER_RAN = '''
+import pytest
+from pytest_mockllm import MockLLMError
+
+@pytest.mark.mockllm(scenario="py-never")
+def test_never_called(mockllm):
+    mockllm.upload({"name": "py-never", "steps": [{"id": "hi", "respond": {"text": "Hi!"}}]})
+    mockllm.reset()  # a fresh session: answered, and nothing is created
+    with pytest.raises(MockLLMError) as err:
+        mockllm.journal()
+    assert err.value.status == 404 and err.value.code == "session_not_run"
+    assert "has not run: no request reached /s/py-never/" in str(err.value)
+    mockllm.verify()
+'''
+
+
+def test_verify_of_a_session_that_never_ran_fails_saying_so(pytester: pytest.Pytester) -> None:
+    """Issue 37: a session no request reached fails verify() with "never ran", not an empty result."""
+    pytester.makepyfile(test_inner=NEVER_RAN)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '*pytest_mockllm.MockLLMVerifyError: mockllm verify: FAILED: session "test_never_called-*" of scenario "py-never" never ran: '
+            "no request reached /s/py-never/test_never_called-*; is the client pointed at this scenario and session?",
+        ]
+    )

@@ -9,6 +9,7 @@ import { closest } from "../scenario/hints";
 import { NAME_PATTERN } from "../scenario/schema";
 import type { JournalEntry } from "../session/core";
 import { listSessions, sessionNames, type SessionListing } from "../session/session-index";
+import type { Session } from "../session/types";
 import { coverage, verifySession } from "../session/verify";
 import { shownName } from "./names";
 
@@ -19,14 +20,32 @@ function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body, null, 2), { status, headers: { "content-type": "application/json" } });
 }
 
-function error(status: number, message: string): Response {
-  return jsonResponse({ error: { message } }, status);
+function error(status: number, message: string, code?: string): Response {
+  return jsonResponse({ error: { message, ...(code !== undefined ? { code } : {}) } }, status);
 }
+
+/** The admin error `code` of a session that never received a request (contract section 10). */
+export const SESSION_NOT_RUN = "session_not_run";
 
 /** 404 for a scenario that does not exist, with the nearest name when one is close. */
 async function noScenario(rt: Runtime, name: string): Promise<Response> {
   const guess = closest(name, await rt.scenarios.names());
   return error(404, `scenario "${shownName(name)}" not found${guess !== undefined ? `; did you mean "${guess}"?` : ""}`);
+}
+
+/**
+ * The session `{scenario}/{session}` if it exists, else the 404 to answer (contract section 10): a session that never
+ * received a request is not shown as an empty one. The answer depends on the caller's own scenarios and sessions only,
+ * so a name used in another namespace reads exactly as one used nowhere. Reading creates nothing.
+ */
+export async function existingSession(rt: Runtime, scenario: string, session: string): Promise<{ session: Session } | { response: Response }> {
+  const found = rt.sessions.get(`${scenario}/${session}`);
+  if (await found.exists()) return { session: found };
+  if (!(await rt.scenarios.get(scenario))) return { response: await noScenario(rt, scenario) };
+  const guess = closest(session, await sessionNames(rt.sessions, scenario));
+  const hint = guess !== undefined ? `; did you mean "${guess}"?` : "";
+  const message = `session "${shownName(session)}" of scenario "${shownName(scenario)}" has not run: no request reached /s/${shownName(scenario)}/${shownName(session)}${hint}`;
+  return { response: error(404, message, SESSION_NOT_RUN) };
 }
 
 function param(req: IRequest, key: string): string {
@@ -58,7 +77,9 @@ export async function journalRoute(req: IRequest, rt: Runtime): Promise<Response
   }
   if (sinceText !== undefined && !/^\d+$/.test(sinceText)) return error(400, `since must be a journal seq (0 or more), got "${sinceText}"`);
   const since = sinceText === undefined ? 0 : Number(sinceText);
-  const entries: JournalEntry[] = await rt.sessions.get(`${param(req, "scenario")}/${param(req, "session")}`).requests();
+  const found = await existingSession(rt, param(req, "scenario"), param(req, "session"));
+  if ("response" in found) return found.response;
+  const entries: JournalEntry[] = await found.session.requests();
   return jsonResponse(
     entries.filter(
       (e) => e.seq > since && (step === undefined || e.step === step) && (outcome === undefined || e.outcome === outcome),
@@ -71,8 +92,10 @@ export async function verifyRoute(req: IRequest, rt: Runtime): Promise<Response>
   const scenario = param(req, "scenario");
   const sessionName = param(req, "session");
   const allowUnused = (query(req, "allowUnused") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const found = await existingSession(rt, scenario, sessionName);
+  if ("response" in found) return found.response;
+  const session = found.session;
   const stored = await rt.scenarios.get(scenario);
-  const session = rt.sessions.get(`${scenario}/${sessionName}`);
   const [view, journal] = await Promise.all([session.state(stored?.scenario), session.requests()]);
   if (!stored && view.version === null) return noScenario(rt, scenario);
   return jsonResponse(verifySession({ scenario, session: sessionName, document: stored?.scenario, view, journal, allowUnused }));

@@ -11,8 +11,9 @@ import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
 import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
-import { coverageRoute, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
+import { coverageRoute, existingSession, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
 import { tenantAdmin } from "../tenancy/admin";
+import type { AdminAnswers, SessionAnswer, UploadAnswer } from "./admin-answers";
 import { adminError, checkAdminAuth, json, readBody } from "./admin-http";
 
 type AdminArgs = [Runtime, RequestContext];
@@ -39,7 +40,7 @@ const router = Router<IRequest, AdminArgs>({ base: "/admin" });
 
 router
   .get("/schema", () => json(scenarioJsonSchema()))
-  .get("/scenarios", async (_req, rt) => json(await rt.scenarios.list()))
+  .get("/scenarios", async (_req, rt) => json((await rt.scenarios.list()) satisfies AdminAnswers["GET /admin/scenarios"]))
   .get("/scenarios/:name", async (req, rt) => {
     const name = param(req, "name");
     const stored = NAME_PATTERN.test(name) ? await rt.scenarios.get(name) : undefined;
@@ -57,7 +58,7 @@ router
     const checked = await checkScenario(body.value, name);
     if (!checked.ok) return adminError(400, `invalid scenario: ${checked.issues.length} issue(s)`, checked.issues);
     await rt.scenarios.put(body.value, checked.scenario!, checked.version);
-    return json({ name: checked.name, version: checked.version }, 200, { etag: `"${checked.version}"` });
+    return json({ name: checked.name, version: checked.version } satisfies UploadAnswer, 200, { etag: `"${checked.version}"` });
   })
   .post("/scenarios", async (req, rt) => {
     const body = await readBody(req as unknown as Request);
@@ -77,7 +78,7 @@ router
     if (issues.length > 0) return adminError(400, `invalid upload, nothing stored: ${issues.length} issue(s)`, issues);
     const ok = results.filter((r) => r.ok);
     await Promise.all(ok.map((r, i) => rt.scenarios.put((body.value as unknown[])[i], r.scenario!, r.version)));
-    return json(ok.map((r) => ({ name: r.name, version: r.version })));
+    return json(ok.map((r): UploadAnswer => ({ name: r.name, version: r.version })));
   })
   .get("/scenarios/:name/coverage", coverageRoute)
   .delete("/scenarios/:name", async (req, rt) => {
@@ -100,21 +101,27 @@ router
   .all("/sessions/:scenario/:session/*", validSessionNames)
   .get("/sessions/:scenario/:session", async (req, rt) => {
     const name = param(req, "scenario");
+    const found = await existingSession(rt, name, param(req, "session"));
+    if ("response" in found) return found.response;
     const current = await rt.scenarios.get(name);
-    const view = await session(rt, req).state(current?.scenario);
+    const view = await found.session.state(current?.scenario);
     // A session that never ran, of a scenario that does not exist, is a typo: say so rather than show an empty state.
     if (!current && view.version === null && view.requests === 0) {
       const guess = closest(name, await rt.scenarios.names());
       return adminError(404, `scenario "${shownName(name)}" not found${guess !== undefined ? `; did you mean "${guess}"?` : ""}`);
     }
-    return json({ ...view, exists: current !== undefined });
+    return json({ ...view, exists: current !== undefined } satisfies SessionAnswer);
   })
   .get("/sessions/:scenario/:session/requests", journalRoute)
   .get("/sessions/:scenario/:session/verify", verifyRoute)
   .get("/sessions/:scenario/:session/recording", async (req, rt) => {
     const name = typeof req.query.name === "string" ? req.query.name : param(req, "scenario");
     const from = { scenario: param(req, "scenario"), session: param(req, "session") };
-    return validName(name) ?? json(recordingDocument(name, from, await session(rt, req).recording()));
+    const bad = validName(name);
+    if (bad) return bad;
+    const found = await existingSession(rt, from.scenario, from.session);
+    if ("response" in found) return found.response;
+    return json(recordingDocument(name, from, await found.session.recording()));
   })
   .post("/sessions/:scenario/:session/reset", async (req, rt) => json(await session(rt, req).reset()))
   .all("*", () => adminError(404, "no such admin route"));

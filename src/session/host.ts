@@ -24,6 +24,11 @@ export class SessionHost implements Session {
     this.core = new SessionCore(storage, toolCallIds);
   }
 
+  /** A host is built over storage that exists (the runtime answers for an object it has not built). */
+  exists(): boolean {
+    return true;
+  }
+
   next(input: NextInput): NextResult | NeedsDocument {
     return this.core.next(input);
   }

@@ -14,6 +14,12 @@ export type Awaitable<T> = T | Promise<T>;
 
 /** One (scenario, session)'s state, or an internal object (`__responses/…`, `__index/…`). */
 export interface Session {
+  /**
+   * Whether this object holds state: it received a request (or another write) and has not expired or been purged.
+   * A reset session still exists. Reads never create state: on an object that does not exist, `state`, `requests`,
+   * `recording`, `members` and the other reads answer empty and `reset` does nothing.
+   */
+  exists(): Awaitable<boolean>;
   /** Decides one request, applies the change, journals it. Calls to one session apply in arrival order. */
   next(input: NextInput): Awaitable<NextResult | NeedsDocument>;
   state(current?: Scenario): Awaitable<SessionView>;

@@ -14,6 +14,7 @@ import { QuotaError } from "./quota";
 import { credentialValues, forgetKeys, resolveCaller } from "./resolve";
 import { scopeRuntime } from "./scope";
 import type { Caller, Tenancy } from "./types";
+import type { AdminAnswers, CreatedKeyAnswer } from "../routes/admin-answers";
 
 const quotasSchema = z.strictObject({
   sessions: z.int().min(0).optional(),
@@ -77,7 +78,7 @@ async function namespaceRoutes(request: Request, t: Tenancy, parts: string[]): P
     const created = await t.registry.createNamespace(name, quotas, `${name}.${generation()}`);
     if (!created) return adminError(409, `namespace "${name}" already exists`);
     await audit(t, name, "root", "namespace.create", name);
-    return json({ name, quotas }, 201);
+    return json({ name, quotas } satisfies AdminAnswers["POST /admin/namespaces"], 201);
   }
   const record = NAME_PATTERN.test(ns) ? await t.registry.getNamespace(ns) : null;
   if (!record) return adminError(404, `namespace "${ns.slice(0, 64)}" not found`);
@@ -104,7 +105,7 @@ async function namespaceRoutes(request: Request, t: Tenancy, parts: string[]): P
     const added = await t.registry.addKey({ id: minted.id, namespace: ns, scope, ...(label !== undefined ? { label } : {}), createdAt, hash: await hashKey(minted.key) });
     if (!added) return adminError(409, "key id collision; try again");
     await audit(t, ns, "root", "key.create", minted.id);
-    return json({ id: minted.id, key: minted.key, scope, label: label ?? null }, 201);
+    return json({ id: minted.id, key: minted.key, scope, label: label ?? null } satisfies CreatedKeyAnswer, 201);
   }
   if (method !== "DELETE") return adminError(405, `use DELETE for /admin/namespaces/{ns}/keys/{id}`);
   const revoked = await t.registry.revokeKey(ns, id);

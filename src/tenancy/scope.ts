@@ -85,6 +85,9 @@ class ScopedSession implements Session {
     await this.charge?.({ session: this.name, journalBytes: JSON.stringify(wire).length });
   }
 
+  exists(): Awaitable<boolean> {
+    return this.inner.exists();
+  }
   async next(input: NextInput): Promise<NextResult | NeedsDocument> {
     // The retry with the document is the same request: charged once.
     if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);

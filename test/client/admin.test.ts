@@ -89,7 +89,8 @@ describe("AdminClient against the Worker", () => {
       [1, "failure", 503, "hello", "openai", "chat.completions"],
       [2, "response", 200, "hello", "openai", "chat.completions"],
     ]);
-    expect(await mock.admin.journal("sess", "other")).toStrictEqual([]);
+    // A session no request reached is an error naming it, not an empty journal (contract section 10).
+    await expect(mock.admin.journal("sess", "other")).rejects.toMatchObject({ code: "session_not_run", status: 404 });
 
     await mock.admin.reset("sess", "s1");
     expect(await mock.admin.journal("sess", "s1")).toStrictEqual([]);

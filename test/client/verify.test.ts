@@ -61,6 +61,14 @@ describe("verify from a test", () => {
     await expect(mock.verify("cv-weather", "bad", { allowUnused: ["answer"] })).rejects.toThrow(/1 mismatch$/m);
   });
 
+  it("a session that never ran: mock.verify, assertVerified, admin.session and admin.journal throw naming it (issue 37)", async () => {
+    const want = `GET ${mock.url}/admin/sessions/cv-weather/gone/verify → 404: session "gone" of scenario "cv-weather" has not run: no request reached /s/cv-weather/gone (is the client pointed at this scenario and session?)`;
+    await expect(mock.verify("cv-weather", "gone")).rejects.toThrow(want);
+    await expect(assertVerified(mock.admin, "cv-weather", "gone")).rejects.toMatchObject({ name: "MockLLMAdminError", code: "session_not_run", status: 404 });
+    await expect(mock.admin.session("cv-weather", "gone")).rejects.toMatchObject({ code: "session_not_run" });
+    await expect(mock.admin.journal("cv-weather", "gone", { outcome: "mismatch" })).rejects.toMatchObject({ code: "session_not_run" });
+  });
+
   it("admin.journal filters and the canonical view let a test assert tool-call order and arguments", async () => {
     const calls = (await mock.admin.journal("cv-weather", "good", { outcome: "response" })).flatMap(
       (e) => e.canonical?.answered?.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]) ?? [],

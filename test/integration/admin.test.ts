@@ -129,15 +129,11 @@ describe("sessions", () => {
     expect(((await (await admin("/sessions/counter/run/requests")).json()) as any[]).map((j) => j.seq)).toEqual([1]);
   });
 
-  it("an unused session shows the current steps, unused", async () => {
+  it("a session that never ran is a 404 saying so (contract section 10), not an empty state", async () => {
     await admin("/scenarios/fresh", { method: "PUT", body: JSON.stringify(doc("fresh")) });
-    expect(await (await admin("/sessions/fresh/never")).json()).toEqual({
-      version: null,
-      steps: [{ id: "step-1", used: false, attempts: 0, attemptsByProvider: {} }],
-      requests: 0,
-      lastAt: null,
-      exists: true,
-    });
+    const res = await admin("/sessions/fresh/never");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { message: `session "never" of scenario "fresh" has not run: no request reached /s/fresh/never`, code: "session_not_run" } });
   });
 
   it("invalid session names are 400, named decoded", async () => {

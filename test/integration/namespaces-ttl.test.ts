@@ -8,8 +8,11 @@ import { admin, call, chat, RUNTIME, upload, userTurn } from "./helpers";
 const doc = { name: "ttl-doc", steps: [{ id: "a", consume: false, respond: { text: "ok" } }] };
 const WEEK_MS = 604_800_000;
 
+/** The journal's length; -1 when the session does not exist (404: expired, or never ran). */
 async function journalLength(session: string): Promise<number> {
-  return ((await (await admin(`/sessions/ttl-doc/${session}/requests`)).json()) as unknown[]).length;
+  const res = await admin(`/sessions/ttl-doc/${session}/requests`);
+  if (res.status === 404) return -1;
+  return ((await res.json()) as unknown[]).length;
 }
 
 describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
@@ -35,7 +38,7 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(false);
     const count = await runInDurableObject(stub, async (instance) => (instance as unknown as { expiryCount(): number }).expiryCount());
     expect(count).toBe(1);
-    expect(await journalLength("idle")).toBe(0);
+    expect(await journalLength("idle")).toBe(-1); // deleted: reads as a session that never ran (contract section 10)
   });
 
   it("an expired session leaves its scenario's index (in a namespace too); listing does not re-create it", async () => {
@@ -95,7 +98,7 @@ describe.skipIf(RUNTIME !== "node")("SESSION_TTL on Node", () => {
       expect(listed).toEqual([]);
       expect(store.names()).not.toContain("ttl-doc/old");
       const journal = await fetch(`${server.url}/admin/sessions/ttl-doc/old/requests`, { headers });
-      expect(await journal.json()).toEqual([]);
+      expect(journal.status).toBe(404); // forgotten: reads as a session that never ran (contract section 10)
     } finally {
       await server.close();
     }

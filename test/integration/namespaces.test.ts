@@ -135,7 +135,8 @@ describe("isolation on provider routes", () => {
     expect((await keyAdmin(b.admin.key, "/sessions/only-a/x/verify")).status).toBe(404);
     expect((await keyAdmin(b.admin.key, "/scenarios/only-a/coverage")).status).toBe(404);
     expect((await keyAdmin(b.admin.key, "/scenarios/only-a")).status).toBe(404);
-    expect(await (await keyAdmin(b.admin.key, "/sessions/only-a/x/requests")).json()).toEqual([]);
+    // Contract section 10: a session that never ran in the caller's namespace is a 404, as for a typo.
+    expect((await keyAdmin(b.admin.key, "/sessions/only-a/x/requests")).status).toBe(404);
     // B resetting "shared/same" resets only B's.
     expect((await keyAdmin(b.admin.key, "/sessions/shared/same/reset", { method: "POST" })).status).toBe(200);
     expect(await (await keyAdmin(a.read.key, "/sessions/shared/same/requests")).json()).toHaveLength(2);
@@ -206,7 +207,7 @@ describe("WebSockets in a namespace", () => {
     expect((await journal(a.admin.key)).map((e) => [e.step, e.request.method, e.request.headers["x-mockllm-key-id"]])).toEqual([["hi", "WS", a.run.id]]);
     expect((await journal(b.admin.key)).map((e) => [e.step, e.request.method, e.request.headers["x-mockllm-key-id"]])).toEqual([["hi", "WS", b.run.id]]);
     expect((await admin("/sessions/shared/ws1")).status).toBe(404); // default has no "shared" and no such session
-    expect(await (await admin("/sessions/shared/ws1/requests")).json()).toEqual([]);
+    expect((await admin("/sessions/shared/ws1/requests")).status).toBe(404); // contract section 10: never ran here
   });
 
   it("a socket turn over the namespace's sessions quota is the protocol's 429 error event, and a known session goes on", async () => {
@@ -264,7 +265,7 @@ describe("MCP in a namespace", () => {
     }
     const journal = (await (await keyAdmin(a.admin.key, "/sessions/shared-mcp/m1/requests")).json()) as any[];
     expect(journal.map((e) => [e.surface, e.step, e.request.headers["x-mockllm-key-id"]])).toEqual([["mcp", "who", a.run.id]]);
-    expect(await (await admin("/sessions/shared-mcp/m1/requests")).json()).toEqual([]);
+    expect((await admin("/sessions/shared-mcp/m1/requests")).status).toBe(404); // contract section 10: never ran here
   });
 
   it("another namespace's MCP scenario is not found; an unknown key is a 401", async () => {
@@ -441,7 +442,7 @@ describe("deleting a namespace", () => {
     const k2 = await mint("gone", "admin");
     const list = (await (await keyAdmin(k2.key, "/scenarios")).json()) as { source: string }[];
     expect(list.filter((s) => s.source === "kv")).toEqual([]);
-    expect(await (await keyAdmin(k2.key, "/sessions/shared/g1/requests")).json()).toEqual([]);
+    expect(await (await keyAdmin(k2.key, "/sessions/shared/g1/requests")).json()).toEqual({ error: { message: 'scenario "shared" not found' } });
     expect((await chatAs(k2.key, "/s/shared/g1")).status).toBe(404);
   });
 });

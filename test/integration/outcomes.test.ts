@@ -59,9 +59,12 @@ describe("typo'd scenario names", () => {
     const res = await admin("/sessions/tl-mian/default");
     expect(res.status).toBe(404);
     expect(await res.json()).toStrictEqual({ error: { message: 'scenario "tl-mian" not found; did you mean "tl-main"?' } });
+    // A session of a real scenario that never ran is a 404 too, saying so (contract section 10).
     const real = await admin("/sessions/tl-main/fresh");
-    expect(real.status).toBe(200);
-    expect(await real.json()).toMatchObject({ version: null, requests: 0, exists: true, steps: [{ id: "hello", used: false }] });
+    expect(real.status).toBe(404);
+    expect(await real.json()).toStrictEqual({
+      error: { message: 'session "fresh" of scenario "tl-main" has not run: no request reached /s/tl-main/fresh', code: "session_not_run" },
+    });
   });
 });
 

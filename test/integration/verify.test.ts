@@ -224,12 +224,10 @@ describe("verify", () => {
     );
   });
 
-  it("a session nobody called: every step unused, and the summary says no request arrived", async () => {
-    const v = await json<Verify>(admin("/sessions/vf-weather/never/verify"));
-    expect(v.ok).toBe(false);
-    expect(v.requests).toBe(0);
-    expect(v.unusedSteps.map((s) => s.id)).toEqual(["ask", "answer", "thanks"]);
-    expect(v.summary.split("\n")[2]).toBe("No request reached this session: is the client pointed at this scenario and session?");
+  it("a session nobody called is a 404 saying it never ran (contract section 10)", async () => {
+    const res = await admin("/sessions/vf-weather/never/verify");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { message: `session "never" of scenario "vf-weather" has not run: no request reached /s/vf-weather/never`, code: "session_not_run" } });
   });
 
   it("an unknown scenario is 404, with the nearest name", async () => {

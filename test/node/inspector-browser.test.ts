@@ -232,4 +232,15 @@ describe.skipIf(!have)("inspector in Chromium", () => {
     expect(await text("#verify-summary")).toContain("No request reached this session");
     expect(await text("#status")).toBe("reset support-agent/run-1");
   });
+
+  it("a session no request reached says it has not run (the server's 404), with no error shown", async () => {
+    await page.goto(`${server.url}/#/s/support-agent/nobody`);
+    await page.waitForSelector("#journal-empty:not([hidden])");
+    await page.locator("#verify-summary", { hasText: "This session has not run" }).waitFor();
+    expect(await text("#verify-summary")).toBe("This session has not run: no request reached /s/support-agent/nobody yet.");
+    expect(await text("#verify-badge")).toBe("not run");
+    expect(await page.isVisible("#session")).toBe(true);
+    expect(await page.locator("#status.error").count()).toBe(0);
+    expect(await page.locator(".entry").count()).toBe(0);
+  });
 });

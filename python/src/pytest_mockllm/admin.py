@@ -10,13 +10,21 @@ import urllib.request
 from typing import Any, Dict, List, Optional, Sequence
 
 
-class MockLLMError(Exception):
-    """An admin request failed: the server's status and message (and, for an invalid scenario, each issue)."""
+#: ``MockLLMError.code`` of a session read (journal, verify) of a session no request ever reached.
+SESSION_NOT_RUN = "session_not_run"
 
-    def __init__(self, message: str, status: int = 0, issues: Optional[List[Dict[str, Any]]] = None) -> None:
+
+class MockLLMError(Exception):
+    """An admin request failed: the server's status and message (and, for an invalid scenario, each issue).
+
+    ``code`` is the server's error code when it sends one: ``"session_not_run"`` for a session that never ran.
+    """
+
+    def __init__(self, message: str, status: int = 0, issues: Optional[List[Dict[str, Any]]] = None, code: Optional[str] = None) -> None:
         super().__init__(message)
         self.status = status
         self.issues = issues or []
+        self.code = code
 
 
 MockLLMError.__module__ = "pytest_mockllm"
@@ -34,6 +42,15 @@ class MockLLMVerifyError(AssertionError):
 
 
 MockLLMVerifyError.__module__ = "pytest_mockllm"  # tracebacks name the public import
+
+
+def never_ran(scenario: str, session: str) -> Dict[str, Any]:
+    """The verify result of a session no request ever reached (the server answers 404 ``session_not_run``)."""
+    summary = (
+        f'mockllm verify: FAILED: session "{session}" of scenario "{scenario}" never ran: no request reached '
+        f"/s/{scenario}/{session}; is the client pointed at this scenario and session?"
+    )
+    return {"ok": False, "scenario": scenario, "session": session, "requests": 0, "neverRan": True, "summary": summary}
 
 
 def _quote(name: str) -> str:
@@ -77,6 +94,7 @@ class AdminClient:
         return self.request("GET", f"/admin/sessions{query}")  # type: ignore[no-any-return]
 
     def journal(self, scenario: str, session: str) -> List[Dict[str, Any]]:
+        """The session's journal; raises MockLLMError (``code == "session_not_run"``) for a session that never ran."""
         return self.request("GET", f"{_session_path(scenario, session)}/requests")  # type: ignore[no-any-return]
 
     def verify(self, scenario: str, session: str, allow_unused: Sequence[str] = ()) -> Dict[str, Any]:
@@ -110,6 +128,7 @@ def _session_path(scenario: str, session: str) -> str:
 
 def _error_from(status: int, label: str, text: str) -> MockLLMError:
     message = text.strip()[:500]
+    code: Optional[str] = None
     issues: List[Dict[str, Any]] = []
     try:
         error = json.loads(text).get("error")
@@ -117,9 +136,11 @@ def _error_from(status: int, label: str, text: str) -> MockLLMError:
             message = error
         elif isinstance(error, dict):
             message = str(error.get("message", message))
+            code = error.get("code") if isinstance(error.get("code"), str) else None
             issues = [i for i in error.get("issues", []) if isinstance(i, dict)]
     except (ValueError, AttributeError):
         pass
-    lines = [f"mockllm: {label}: {status} {message}"]
+    hint = " (is the client pointed at this scenario and session?)" if code == SESSION_NOT_RUN else ""
+    lines = [f"mockllm: {label}: {status} {message}{hint}"]
     lines += [f"  {i.get('path', '$')}: {i.get('message', '')}" for i in issues]
-    return MockLLMError("\n".join(lines), status, issues)
+    return MockLLMError("\n".join(lines), status, issues, code)

@@ -9,7 +9,7 @@ import secrets
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from .admin import AdminClient, MockLLMError, MockLLMVerifyError
+from .admin import SESSION_NOT_RUN, AdminClient, MockLLMError, MockLLMVerifyError, never_ran
 
 PROVIDERS = ("openai", "anthropic", "gemini", "ollama")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -100,15 +100,22 @@ class MockLLM:
         return result
 
     def journal(self, scenario: Optional[str] = None) -> List[Dict[str, Any]]:
-        """This session's requests, oldest first: step, outcome, reasons, the request and what was answered."""
+        """This session's requests, oldest first: step, outcome, reasons, the request and what was answered.
+
+        Raises MockLLMError (``code == "session_not_run"``) when no request ever reached this session."""
         return self.admin.journal(self._scenario(scenario), self.session)
 
     def verify(self, scenario: Optional[str] = None, *, allow_unused: Sequence[str] = ()) -> Dict[str, Any]:
         """Answers the verify result when every step was used (but ``allow_unused``), nothing mismatched and no
         scripted failure is left unanswered; else raises MockLLMVerifyError, whose message is the summary and the
-        inspector link to the session."""
+        inspector link to the session (for a session no request ever reached: that it never ran)."""
         name = self._scenario(scenario)
-        result = self.admin.verify(name, self.session, allow_unused)
+        try:
+            result = self.admin.verify(name, self.session, allow_unused)
+        except MockLLMError as err:
+            if err.code != SESSION_NOT_RUN:
+                raise
+            raise MockLLMVerifyError(never_ran(name, self.session)) from None
         if not result.get("ok"):
             raise MockLLMVerifyError(result, self.admin.failure_url(name, self.session))
         return result

@@ -295,6 +295,7 @@ function isBuildable(doc: Uploadable): doc is { build(): Scenario } {
 
 function errorFromResponse(status: number, label: string, text: string): MockLLMAdminError {
   let message: string | undefined;
+  let serverCode: string | undefined;
   let issues: { path: string; message: string }[] = [];
   try {
     const parsed = AdminErrorBodySchema.safeParse(JSON.parse(text));
@@ -303,6 +304,7 @@ function errorFromResponse(status: number, label: string, text: string): MockLLM
       if (typeof e === "string") message = e;
       else {
         message = e.message;
+        serverCode = e.code;
         issues = (e.issues ?? []).map((i) => ({ path: i.path, message: i.message }));
       }
     }
@@ -315,7 +317,7 @@ function errorFromResponse(status: number, label: string, text: string): MockLLM
       : status === 503 && /admin disabled/i.test(message ?? text)
         ? "admin_disabled"
         : status === 404
-          ? "not_found"
+          ? serverCode === "session_not_run" ? "session_not_run" : "not_found"
           : status === 400 && issues.length > 0
             ? "invalid"
             : "http";

@@ -11,6 +11,8 @@ export type AdminErrorCode =
   /** 400 on an upload: the document is invalid; `issues` lists the JSON paths. */
   | "invalid"
   | "not_found"
+  /** 404 on a session read (`session`, `journal`, `verify`, `recording`): no request ever reached that session. */
+  | "session_not_run"
   /** 2xx with a body the client does not understand. */
   | "bad_response"
   | "http";
@@ -47,6 +49,8 @@ function describe(
         ? `${request} → 401 unauthorized: the admin token is wrong or missing (set --token or MOCKLLM_ADMIN_TOKEN)`
         : code === "admin_disabled"
           ? `${request} → 503 admin disabled: the server has no ADMIN_TOKEN configured`
-          : `${request} → ${status}${serverMessage ? `: ${serverMessage}` : ""}`;
+          : code === "session_not_run"
+            ? `${request} → 404: ${serverMessage ?? "this session has not run"} (is the client pointed at this scenario and session?)`
+            : `${request} → ${status}${serverMessage ? `: ${serverMessage}` : ""}`;
   return [head, ...issues.map((i) => `  ${i.path}: ${i.message}`)].join("\n");
 }

@@ -1,6 +1,7 @@
 /**
  * What the admin API answers (contract section 5), validated loosely: documented fields are
- * checked, fields the server adds later pass through.
+ * checked, fields the server adds later pass through. src/routes/admin-answers.ts checks at
+ * compile time that each schema accepts what the server answers.
  */
 import { z } from "zod";
 
@@ -21,7 +22,8 @@ export const ScenarioSummarySchema = z.looseObject({
   name: z.string(),
   version: z.string(),
   description: z.string().nullish(),
-  source: z.enum(["kv", "bundled"]),
+  /** `kv`: uploaded (KV on Workers, memory on Node); `file`: `mockllm serve --scenarios`; `bundled`: shipped. */
+  source: z.enum(["kv", "file", "bundled"]),
 });
 export type ScenarioSummary = z.output<typeof ScenarioSummarySchema>;
 
@@ -172,6 +174,8 @@ export const AdminErrorBodySchema = z.looseObject({
     z.string(),
     z.looseObject({
       message: z.string().optional(),
+      /** `session_not_run`: a session read of a session no request reached (contract section 10). */
+      code: z.string().optional(),
       issues: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
     }),
   ]),

@@ -48,8 +48,10 @@ export const APP_JS = String.raw`"use strict";
     var body = await res.json().catch(function () { return undefined; });
     if (!res.ok) {
       var msg = body && body.error ? (body.error.message || body.error) : res.statusText;
-      status(res.status + " " + msg + (res.status === 401 ? ": check the admin token or namespace key" : res.status === 403 ? " (this key's scope does not allow it)" : ""), true);
-      var err = new Error(msg); err.status = res.status; throw err;
+      var code = body && body.error ? body.error.code : undefined;
+      // A session that has not run is not an error to show: the session view says so (showNotRun).
+      if (code !== "session_not_run") status(res.status + " " + msg + (res.status === 401 ? ": check the admin token or namespace key" : res.status === 403 ? " (this key's scope does not allow it)" : ""), true);
+      var err = new Error(msg); err.status = res.status; err.code = code; throw err;
     }
     return body;
   }
@@ -180,7 +182,12 @@ export const APP_JS = String.raw`"use strict";
   async function refreshSession(full) {
     var scenario = state.scenario, session = state.session;
     if (!scenario || !session) return false;
-    var view = await api("GET", sessionPath(scenario, session));
+    var view;
+    try { view = await api("GET", sessionPath(scenario, session)); } catch (e) {
+      if (e.code !== "session_not_run") throw e;
+      showNotRun(scenario, session);
+      return false;
+    }
     var changed = full || view.requests !== state.entries.length || view.lastAt !== state.lastAt;
     if (!changed) return false;
     var reload = full || view.requests < state.entries.length;
@@ -199,6 +206,18 @@ export const APP_JS = String.raw`"use strict";
     $("verify-summary").textContent = v.summary;
     $("verify-summary").className = "summary " + (v.ok ? "pass" : "fail");
     return true;
+  }
+
+  // A session no request reached answers 404 (session_not_run): an empty journal and a plain note, polled on.
+  function showNotRun(scenario, session) {
+    state.entries = []; state.lastSeq = 0; state.lastAt = null;
+    $("journal").replaceChildren();
+    $("journal-empty").hidden = false;
+    $("journal-count").textContent = "0 requests";
+    $("verify-badge").replaceChildren(h("span", { class: "badge" }, "not run"));
+    $("verify-badge").className = "badge-holder";
+    $("verify-summary").textContent = "This session has not run: no request reached /s/" + scenario + "/" + session + " yet.";
+    $("verify-summary").className = "summary";
   }
 
   function requestSummary(e) {

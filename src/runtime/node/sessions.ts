@@ -9,6 +9,7 @@ import type { Session, SessionStore } from "../../session/types";
 import { MemoryMcpStorage } from "./memory-mcp";
 import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
+import { PendingSession } from "./pending-session";
 import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
@@ -49,16 +50,31 @@ export class NodeSessionStore implements SessionStore {
     private readonly changed?: (name: string, dump: () => MemorySessionData) => void,
   ) {}
 
+  /** The session `name`; one that does not exist yet is created by its first write, never by a read. */
   get(name: string): Session {
-    this.lastUsed.set(name, Date.now());
+    const held = this.held(name);
+    if (held) return held;
+    return new PendingSession(() => this.held(name), () => this.held(name) ?? this.create(name));
+  }
+
+  /** The session `name` if it exists (in memory or read back from `--persist`), noted as used. */
+  private held(name: string): NodeSession | undefined {
     let session = this.sessions.get(name);
     if (!session) {
-      const data = this.saved.get(name) ?? emptySessionData();
-      this.saved.delete(name);
-      const changed = this.changed;
-      session = NodeSession.create(data, changed ? (s) => changed(name, () => s.dump()) : () => {});
-      this.sessions.set(name, session);
+      const data = this.saved.get(name);
+      if (data === undefined) return undefined;
+      session = this.create(name, data);
     }
+    this.lastUsed.set(name, Date.now());
+    return session;
+  }
+
+  private create(name: string, data = emptySessionData()): NodeSession {
+    this.saved.delete(name);
+    const changed = this.changed;
+    const session = NodeSession.create(data, changed ? (s) => changed(name, () => s.dump()) : () => {});
+    this.sessions.set(name, session);
+    this.lastUsed.set(name, Date.now());
     return session;
   }
 

@@ -6,6 +6,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
+import { ABSENT } from "../../session/absent";
 import { SessionHost } from "../../session/host";
 import { indexOf } from "../../session/session-index";
 import { isDirectory } from "../../tenancy/scope";
@@ -125,6 +126,16 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     return this.hasTable("purge");
   }
 
+  /**
+   * Whether this object stored anything: a host built here, or any table of ours (a session, an index, a socket row).
+   * Reads of an object that does not exist answer from `ABSENT` and build nothing, so no table is created.
+   */
+  exists(): boolean {
+    if (this.current !== undefined) return true;
+    const q = "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'";
+    return this.ctx.storage.sql.exec<{ n: number }>(q).one().n > 0;
+  }
+
   private hasTable(name: string): boolean {
     return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name).one().n > 0;
   }
@@ -169,15 +180,16 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   state(current?: Scenario): SessionView {
-    return this.host.state(current);
+    return this.exists() ? this.host.state(current) : ABSENT.state(current);
   }
 
   requests(): JournalEntry[] {
-    return this.host.requests();
+    return this.exists() ? this.host.requests() : ABSENT.requests();
   }
 
+  /** Resets a session that exists; on one that never ran, creates nothing. */
   reset(): { reset: true } {
-    return this.host.reset();
+    return this.exists() ? this.host.reset() : ABSENT.reset();
   }
 
   record(input: RecordInput): RecordResult {
@@ -186,7 +198,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   recording(): RecordedStep[] {
-    return this.host.recording();
+    return this.exists() ? this.host.recording() : ABSENT.recording();
   }
 
   mcp(input: McpInput): McpResult | NeedsDocument {
@@ -195,7 +207,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   closeMcp(mcpSession: string): boolean {
-    return this.host.closeMcp(mcpSession);
+    return this.exists() ? this.host.closeMcp(mcpSession) : ABSENT.closeMcp();
   }
 
   noteMember(key: string, limit?: number): void {
@@ -204,7 +216,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   members(): { key: string; at: string }[] {
-    return this.host.members();
+    return this.exists() ? this.host.members() : ABSENT.members();
   }
 
   forgetMember(key: string): void {
@@ -223,19 +235,19 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   responseById(id: string): string | null {
-    return this.host.responseById(id);
+    return this.exists() ? this.host.responseById(id) : ABSENT.responseById();
   }
 
   responseHistory(id: string): ResponseHistory {
-    return this.host.responseHistory(id);
+    return this.exists() ? this.host.responseHistory(id) : ABSENT.responseHistory(id);
   }
 
   responseItems(ids: string[]): Record<string, string> {
-    return this.host.responseItems(ids);
+    return this.exists() ? this.host.responseItems(ids) : ABSENT.responseItems();
   }
 
   deleteResponse(id: string): boolean {
-    return this.host.deleteResponse(id);
+    return this.exists() ? this.host.deleteResponse(id) : ABSENT.deleteResponse();
   }
 
   pointResponse(id: string, object: string): void {
@@ -243,10 +255,10 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   responsePointer(id: string): string | null {
-    return this.host.responsePointer(id);
+    return this.exists() ? this.host.responsePointer(id) : ABSENT.responsePointer();
   }
 
   forgetResponsePointer(id: string): void {
-    this.host.forgetResponsePointer(id);
+    if (this.exists()) this.host.forgetResponsePointer(id);
   }
 }

@@ -62,11 +62,22 @@ export class DurableSockets {
     private readonly state: DurableObjectState,
     private readonly runtime: () => Runtime,
     private readonly local: () => Session,
-  ) {
-    state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
-    // The state in parts (a Realtime conversation grows past SQLite's 2 MB value limit); `sockets.state` is left NULL.
-    state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS socket_state (id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, part))`);
+  ) {}
+
+  /**
+   * The socket rows' storage, its tables created on first use: an object that never held a socket has none (a read
+   * of a session that never ran must find no table, see SessionObject.exists).
+   */
+  private get sql(): SqlStorage {
+    if (!this.tableReady) {
+      this.state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
+      // The state in parts (a Realtime conversation grows past SQLite's 2 MB value limit); `sockets.state` is left NULL.
+      this.state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS socket_state (id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, part))`);
+      this.tableReady = true;
+    }
+    return this.state.storage.sql;
   }
+  private tableReady = false;
 
   /** Accepts the upgrade the Worker forwarded (see workersRuntime's `connect`). */
   accept(request: Request): Response {
@@ -78,7 +89,7 @@ export class DurableSockets {
     const [client, server] = [pair[0], pair[1]];
     this.state.acceptWebSocket(server);
     server.serializeAttachment({ id: init.seed, name } satisfies Attachment);
-    this.state.storage.sql.exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
+    this.sql.exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
     const protocol = openProtocol({ rt: this.runtimeFor(name, init), init, sink: sinkFor(server) });
     this.live.set(server, protocol);
     protocol.open();
@@ -111,10 +122,10 @@ export class DurableSockets {
     if (known) return known;
     const attachment = this.attachment(ws);
     if (attachment === undefined) return undefined;
-    const row = this.state.storage.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
+    const row = this.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
     if (!row) return undefined;
     const init = JSON.parse(row.init) as SocketInit;
-    const parts = this.state.storage.sql.exec<{ text: string }>(`SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id).toArray();
+    const parts = this.sql.exec<{ text: string }>(`SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id).toArray();
     const saved = parts.length > 0 ? parts.map((p) => p.text).join("") : row.state;
     const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, saved === null ? undefined : JSON.parse(saved));
     this.live.set(ws, protocol);
@@ -128,7 +139,7 @@ export class DurableSockets {
     const json = JSON.stringify(protocol.state() ?? null);
     if (this.saved.get(id) === json) return;
     this.saved.set(id, json);
-    const sql = this.state.storage.sql;
+    const sql = this.sql;
     sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
     chunks(json).forEach((part, i) => sql.exec(`INSERT INTO socket_state (id, part, text) VALUES (?, ?, ?)`, id, i, part));
   }
@@ -184,7 +195,7 @@ export class DurableSockets {
     const id = this.id(ws);
     if (id === undefined) return;
     this.saved.delete(id);
-    this.state.storage.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
-    this.state.storage.sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
+    this.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
+    this.sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
   }
 }

@@ -6,7 +6,8 @@ export const list: Command = {
   summary: "list the server's scenarios",
   help: `Usage: mockllm list [--json] [--url <url>] [--token <token>]
 
-Lists every scenario the server knows: uploaded (kv) and bundled.
+Lists every scenario the server knows: uploaded (kv), loaded from files (file, with
+mockllm serve --scenarios) and bundled.
 
 Options:
   --json           print the server's JSON instead of a table

@@ -1,4 +1,5 @@
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, sessionArgs, stringOption, type Command } from "../command";
+import { MockLLMAdminError } from "../../admin/errors";
 import { EXIT } from "../io";
 import { failureLink } from "../../admin/verify";
 
@@ -12,7 +13,8 @@ scripted failure unanswered. Prints "mockllm verify: ok: …" and exits 0, or pr
 summary of what went wrong (unused steps and what they match on, each mismatch with its
 reasons, the request's last user message and tool results, pending failures) and exits 1,
 with the inspector link to the session on stderr (carrying the token only for a server on
-this machine: 127.0.0.1, ::1, localhost).
+this machine: 127.0.0.1, ::1, localhost). A session no request ever reached fails too
+(exit 1): it never ran.
 The session defaults to "default".
 
 Options:
@@ -27,7 +29,16 @@ Example:
     const { scenario, session } = sessionArgs(positionals);
     const allowUnused = (stringOption(values["allow-unused"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
     const admin = adminFrom(values, io);
-    const result = await admin.verify(scenario, session, { allowUnused });
+    const result = await admin.verify(scenario, session, { allowUnused }).catch((err: unknown) => {
+      if (!(err instanceof MockLLMAdminError) || err.code !== "session_not_run") throw err;
+      return undefined;
+    });
+    if (result === undefined) {
+      io.stderr(
+        `mockllm verify: FAILED: session "${session}" of scenario "${scenario}" never ran: no request reached /s/${scenario}/${session}; is the client pointed at this scenario and session?`,
+      );
+      return EXIT.failed;
+    }
     io.stdout(values.json === true ? JSON.stringify(result, null, 2) : result.summary);
     if (!result.ok) io.stderr(`inspector: ${failureLink(admin, scenario, session)}`);
     return result.ok ? EXIT.ok : EXIT.failed;

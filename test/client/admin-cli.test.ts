@@ -1,0 +1,116 @@
+// Issue 37, tried as the report did: `mockllm serve --scenarios dir/` with one file, then the admin commands against
+// it with --url and --token (list, pull, push, journal, verify), all run in-process with captured output.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../src/client/cli/main";
+import { startMockLLM } from "../../src/client/index";
+
+const TOKEN = "cli-token";
+const DOC = { name: "from-file", description: "one file", steps: [{ id: "hi", respond: { text: "Hello from a file." } }] };
+
+let dir: string;
+let base: string;
+const stop = new AbortController();
+let serving: Promise<number>;
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {}, cwd: dir });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+const server = () => ["--url", base, "--token", TOKEN];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mockllm-admin-cli-"));
+  await mkdir(join(dir, "scenarios"));
+  await writeFile(join(dir, "scenarios", "from-file.json"), JSON.stringify(DOC, null, 2));
+  const out: string[] = [];
+  const args = ["serve", "--port", "0", "--admin-token", TOKEN, "--scenarios", join(dir, "scenarios") + "/"];
+  serving = runCli(args, { stdout: (t) => out.push(t), stderr: () => {}, env: {}, cwd: dir, signal: stop.signal });
+  base = await vi.waitFor(
+    () => {
+      const url = /mockllm is ready on (http:\/\/\S+) \(Node runtime\)/.exec(out.join("\n"))?.[1];
+      if (url === undefined) throw new Error("not ready yet");
+      return url;
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+}, 30_000);
+
+afterAll(async () => {
+  stop.abort();
+  await serving;
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the admin commands against mockllm serve --scenarios dir/", () => {
+  it("list shows the file scenario with source file (issue 37: it failed on the response shape)", async () => {
+    const r = await cli(["list", ...server()]);
+    expect([r.code, r.err]).toEqual([0, ""]);
+    const row = r.out.split("\n").find((l) => l.startsWith("from-file "));
+    expect(row).toMatch(/^from-file\s+[0-9a-f]{16}\s+file\s+one file$/);
+    const json = JSON.parse((await cli(["list", "--json", ...server()])).out) as { name: string; source: string }[];
+    expect(json.find((s) => s.name === "from-file")).toEqual({ name: "from-file", version: expect.any(String), description: "one file", source: "file" });
+  });
+
+  it("pull writes the file scenario as stored; push uploads over it", async () => {
+    const pulled = await cli(["pull", "from-file", "--out", "pulled", ...server()]);
+    expect(pulled.code).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, "pulled", "from-file.json"), "utf8"))).toEqual(DOC);
+    const changed = { ...DOC, steps: [{ id: "hi", respond: { text: "Uploaded." } }] };
+    await writeFile(join(dir, "pulled", "from-file.json"), JSON.stringify(changed));
+    const pushed = await cli(["push", "pulled", ...server()]);
+    expect([pushed.code, pushed.err]).toEqual([0, ""]);
+    expect(pushed.out).toContain("from-file");
+    const listed = JSON.parse((await cli(["list", "--json", ...server()])).out) as { name: string; source: string }[];
+    expect(listed.find((s) => s.name === "from-file")!.source).toBe("kv");
+  });
+
+  it("verify of a session that never ran exits 1 and says it never ran; journal fails with the server's 404", async () => {
+    const v = await cli(["verify", "from-file", "nobody", ...server()]);
+    expect(v).toEqual({
+      code: 1,
+      out: "",
+      err: 'mockllm verify: FAILED: session "nobody" of scenario "from-file" never ran: no request reached /s/from-file/nobody; is the client pointed at this scenario and session?',
+    });
+    const j = await cli(["journal", "from-file", "nobody", ...server()]);
+    expect(j.code).toBe(1);
+    expect(j.err).toBe(
+      `mockllm journal: GET ${base}/admin/sessions/from-file/nobody/requests → 404: session "nobody" of scenario "from-file" has not run: no request reached /s/from-file/nobody (is the client pointed at this scenario and session?)`,
+    );
+  });
+
+  it("after one request the same session verifies, and its journal lists it", async () => {
+    const res = await fetch(`${base}/s/from-file/ran/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const v = await cli(["verify", "from-file", "ran", ...server()]);
+    expect(v.code).toBe(0);
+    expect(v.out).toMatch(/^mockllm verify: ok: scenario "from-file" session "ran"/);
+    const j = await cli(["journal", "from-file", "ran", ...server()]);
+    expect(j.code).toBe(0);
+    expect(j.out.split("\n")).toHaveLength(2);
+  });
+});
+
+describe("startMockLLM({ scenarioFiles })", () => {
+  it("starts (its start-up listing parses source file) and serves the file's scenario", async () => {
+    await using mock = await startMockLLM({ scenarioFiles: [join(dir, "scenarios", "from-file.json")] });
+    expect((await mock.admin.list()).find((s) => s.name === "from-file")).toEqual({ name: "from-file", version: expect.any(String), description: "one file", source: "file" });
+    const res = await fetch(`${mock.openaiBaseURL("from-file", "sf")}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk", "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("Hello from a file.");
+    expect((await mock.verify("from-file", "sf")).ok).toBe(true);
+  });
+});
