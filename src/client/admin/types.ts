@@ -56,7 +56,7 @@ export const JournalEntrySchema = z.looseObject({
   turn: z.number(),
   /** The step that answered; null when none did. */
   step: z.string().nullable(),
-  outcome: z.enum(["response", "failure", "mismatch"]),
+  outcome: z.enum(["response", "failure", "mismatch", "side_call"]),
   reasons: z.array(z.string()),
   /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
