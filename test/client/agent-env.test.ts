@@ -55,6 +55,7 @@ describe("mockllm env", () => {
     expect(config).toBe(
       [
         "# Written by `mockllm env codex`: Codex talks to one mockllm session.",
+        'model = "gpt-5.5"',
         'model_provider = "mockllm"',
         `openai_base_url = "${ROOT}/v1"`,
         "check_for_update_on_startup = false",

@@ -41,6 +41,8 @@ export interface AgentEnv {
 
 /** The key sent when none is given: any value works outside a namespace. */
 export const DEFAULT_AGENT_KEY = "sk-mockllm-agent";
+/** The model Codex is configured with (its catalog's newest with plain function tools). */
+export const CODEX_MODEL = "gpt-5.5";
 /** The model id the OpenAI-compatible CLIs (opencode, Qwen Code) are configured with. */
 export const AGENT_MODEL = "mockllm-agent";
 
@@ -157,6 +159,9 @@ function toml(value: string): string {
 function codexConfig(base: string, websocket: boolean): string {
   return [
     "# Written by `mockllm env codex`: Codex talks to one mockllm session.",
+    // 0.169's default model (gpt-6.1-sol) sends its tools inside an `additional_tools` input item behind a code-mode
+    // `exec` tool; gpt-5.5 offers `exec_command` and the rest as plain function tools, as scripts expect.
+    `model = ${toml(CODEX_MODEL)}`,
     'model_provider = "mockllm"',
     `openai_base_url = ${toml(base)}`,
     "check_for_update_on_startup = false",
