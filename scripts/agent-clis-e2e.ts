@@ -5,6 +5,7 @@
  * the pinned CLIs from the npm registry into .cache/agent-clis, outside node_modules):
  *   npm run test:agent-clis                    # every CLI
  *   npm run test:agent-clis -- gemini codex    # some of them
+ *   npm run test:agent-clis -- --failure=overloaded   # the retry case with an overloaded error (529/503) instead
  * Per CLI: the loop over each transport it has (Codex also the Responses WebSocket), and a 429 with retry-after
  * followed by success. Prints PASS/FAIL per case and exits 1 when any case failed.
  */
@@ -73,11 +74,13 @@ function loopScenario(spec: CliSpec): ScenarioBuilder {
     .step("final", (s) => s.matchShellResult({ cli: spec.shell, output: { contains: MARKER } }).text(`The command printed ${MARKER}.`));
 }
 
-/** A 429 with retry-after (1 s) on the first attempt, then the answer. */
+const FAILURE = process.argv.find((a) => a.startsWith("--failure="))?.slice("--failure=".length) === "overloaded" ? "overloaded" : "rate_limit";
+
+/** A 429 (or with --failure=overloaded: the provider's overloaded status) with retry-after (1 s), then the answer. */
 function retryScenario(spec: CliSpec): ScenarioBuilder {
   return scenario(`e2e-${spec.cli}-retry`)
     .sideCalls(...PRESETS)
-    .step("answer", (s) => s.fail("rate_limit", { retryAfterMs: 1000 }).text(`Answered after a retry: ${MARKER}.`));
+    .step("answer", (s) => s.fail(FAILURE, { retryAfterMs: 1000 }).text(`Answered after a retry: ${MARKER}.`));
 }
 
 type Journal = { at: string; step: string | null; outcome: string; status: number; request: { method: string; path: string } }[];
@@ -177,9 +180,10 @@ try {
       results.push(result);
       console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name} (${(result.ms / 1000).toFixed(1)} s): ${result.detail}`);
     }
-    const retry = await runCase(mock, spec, `${spec.cli} 429 + retry-after then success`, `e2e-${spec.cli}-retry`, "retry", (journal) => {
+    const retry = await runCase(mock, spec, `${spec.cli} ${FAILURE === "rate_limit" ? "429" : "overloaded"} + retry-after then success`, `e2e-${spec.cli}-retry`, "retry", (journal) => {
       const steps = journal.filter((j) => j.outcome !== "side_call").map((j) => `${j.outcome}:${j.status}`);
-      return steps[0] === "failure:429" && steps.at(-1) === "response:200" ? undefined : `journal ${steps.join(" ")}`;
+      const first = FAILURE === "rate_limit" ? steps[0] === "failure:429" : steps[0]?.startsWith("failure:") === true;
+      return first && steps.at(-1) === "response:200" ? undefined : `journal ${steps.join(" ")}`;
     });
     results.push(retry);
     console.log(`${retry.ok ? "PASS" : "FAIL"} ${retry.name} (${(retry.ms / 1000).toFixed(1)} s): ${retry.detail}`);
