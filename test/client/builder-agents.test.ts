@@ -1,6 +1,6 @@
 // The builder's agent-CLI helpers: each CLI's shell tool (s.shell, shellCall, SHELL_TOOLS) and sideCalls().
 import { describe, expect, it } from "vitest";
-import { SHELL_TOOLS, scenario, shellCall, shellTool, type ShellCli } from "../../src/client/builder/index";
+import { SHELL_TOOLS, scenario, shellCall, shellTool, type ShellCli } from "../../src/client/index";
 
 describe("s.shell", () => {
   const cases: [ShellCli, string, string][] = [

@@ -1,5 +1,5 @@
 export { scenario, ScenarioBuilder } from "./scenario";
 export { step, StepBuilder } from "./step";
-export { SHELL_TOOLS, shellCall, shellTool, type ShellCli, type ShellOptions } from "./shell";
+export type { ShellCli, ShellOptions } from "./shell";
 export { ScenarioValidationError, formatIssues } from "./errors";
 export type * from "./types";
