@@ -84,6 +84,14 @@ describe("mockllm env", () => {
     expect(parsed.files[0]?.content).toContain("supports_websockets = true\n");
   });
 
+  it("codex --wire chat: wire_api = \"chat\" for Codex 0.94's Chat Completions wire; another wire is bad usage", async () => {
+    const run = await cli(["env", "codex", ...base, "--wire", "chat", "--json"]);
+    const parsed = JSON.parse(run.out) as { files: { path: string; content: string }[] };
+    expect(parsed.files[0]?.content).toContain('wire_api = "chat"\n');
+    expect(parsed.files[0]?.content).toContain('model = "gpt-5.2-codex"\n');
+    expect(await cli(["env", "codex", ...base, "--wire", "grpc"])).toMatchObject({ code: 2, err: expect.stringContaining('--wire must be responses or chat, got "grpc"') });
+  });
+
   it("gemini: GEMINI_CLI_HOME, the base URL without /v1beta, trust, and settings.json with the API-key auth type", async () => {
     const home = join(dir, "gemini");
     const run = await cli(["env", "gemini", ...base, "--write", home]);

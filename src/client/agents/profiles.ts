@@ -23,6 +23,8 @@ export interface AgentEnvOptions {
   home?: string;
   /** Codex: talk to the Responses API over its WebSocket (`supports_websockets = true`) instead of HTTP. */
   websocket?: boolean;
+  /** Codex: the provider's wire, `"responses"` (default) or `"chat"` (Chat Completions: Codex 0.94 and older only). */
+  wire?: "responses" | "chat";
 }
 
 export interface AgentFile {
@@ -43,6 +45,8 @@ export interface AgentEnv {
 export const DEFAULT_AGENT_KEY = "sk-mockllm-agent";
 /** The model Codex is configured with (its catalog's newest with plain function tools). */
 export const CODEX_MODEL = "gpt-5.5";
+/** On the Chat Completions wire (Codex 0.94): a model 0.94 knows, for which it offers `shell_command`. */
+export const CODEX_CHAT_MODEL = "gpt-5.2-codex";
 /** The model id the OpenAI-compatible CLIs (opencode, Qwen Code) are configured with. */
 export const AGENT_MODEL = "mockllm-agent";
 
@@ -73,7 +77,7 @@ export function agentEnv(cli: AgentCli, options: AgentEnvOptions): AgentEnv {
           OPENAI_BASE_URL: `${root}/v1`,
           OPENAI_API_KEY: key,
         },
-        files: [{ path: ".codex/config.toml", content: codexConfig(`${root}/v1`, options.websocket === true) }],
+        files: [{ path: ".codex/config.toml", content: codexConfig(`${root}/v1`, options.websocket === true, options.wire ?? "responses") }],
       };
     case "gemini":
       return {
@@ -156,12 +160,13 @@ function toml(value: string): string {
  * Codex: a custom model provider (the built-in one ignores `OPENAI_BASE_URL` in 0.169), the Responses wire, the
  * key read from `MOCKLLM_API_KEY`; update checks, analytics and feedback off.
  */
-function codexConfig(base: string, websocket: boolean): string {
+function codexConfig(base: string, websocket: boolean, wire: "responses" | "chat"): string {
   return [
     "# Written by `mockllm env codex`: Codex talks to one mockllm session.",
     // 0.169's default model (gpt-6.1-sol) sends its tools inside an `additional_tools` input item behind a code-mode
-    // `exec` tool; gpt-5.5 offers `exec_command` and the rest as plain function tools, as scripts expect.
-    `model = ${toml(CODEX_MODEL)}`,
+    // `exec` tool; gpt-5.5 offers `exec_command` and the rest as plain function tools, as scripts expect. Codex 0.94
+    // offers `shell_command` for gpt-5.2-codex (for a model it does not know, a `shell` tool taking an argv array).
+    `model = ${toml(wire === "chat" ? CODEX_CHAT_MODEL : CODEX_MODEL)}`,
     'model_provider = "mockllm"',
     `openai_base_url = ${toml(base)}`,
     "check_for_update_on_startup = false",
@@ -176,7 +181,7 @@ function codexConfig(base: string, websocket: boolean): string {
     'name = "mockllm"',
     `base_url = ${toml(base)}`,
     'env_key = "MOCKLLM_API_KEY"',
-    'wire_api = "responses"',
+    `wire_api = ${toml(wire)}`,
     `supports_websockets = ${String(websocket)}`,
     "",
   ].join("\n");

@@ -80,6 +80,8 @@ export interface AgentEnvForOptions {
   write?: string;
   /** Codex: the Responses API over its WebSocket. */
   websocket?: boolean;
+  /** Codex: `"chat"` for the Chat Completions wire (Codex 0.94 and older); default `"responses"`. */
+  wire?: "responses" | "chat";
 }
 
 const QUIET_WRANGLER_ENV = {
@@ -244,6 +246,7 @@ async function envFor(url: string, cli: AgentCli, opts: AgentEnvForOptions): Pro
     session,
     ...(opts.key !== undefined ? { key: opts.key } : {}),
     ...(opts.websocket !== undefined ? { websocket: opts.websocket } : {}),
+    ...(opts.wire !== undefined ? { wire: opts.wire } : {}),
   };
   return opts.write === undefined ? agentEnv(cli, options) : writeAgentEnv(cli, options, opts.write);
 }

@@ -1,5 +1,5 @@
 import { NAME_PATTERN } from "../../../scenario/schema";
-import { AGENT_CLIS, agentEnv, isAgentCli } from "../../agents/profiles";
+import { AGENT_CLIS, agentEnv, isAgentCli, type AgentEnvOptions } from "../../agents/profiles";
 import { formatAgentEnv, writeAgentEnv } from "../../agents/write";
 import { stringOption, type Command } from "../command";
 import { EXIT, UsageError } from "../io";
@@ -8,7 +8,7 @@ export const env: Command = {
   name: "env",
   summary: "print what an agent CLI needs to talk to a session (Codex, Gemini CLI, opencode, Qwen Code, Claude Code)",
   help: `Usage: mockllm env <${AGENT_CLIS.join("|")}> --url <url> --scenario <s> --session <x>
-                   [--key <key>] [--write <dir>] [--websocket] [--json]
+                   [--key <key>] [--write <dir>] [--websocket] [--wire chat] [--json]
 
 Prints the environment (KEY=value lines) that points the CLI at {url}/s/{scenario}/{session},
 with telemetry, update checks and auto-update off. Config files the CLI reads (Codex's
@@ -22,6 +22,7 @@ Options:
   --key <key>        API key the CLI sends; a namespace key (mk_…) selects its namespace
   --write <dir>      write the config files under <dir> and set HOME (and the CLI's own variable) to it
   --websocket        codex: the Responses API over its WebSocket instead of HTTP
+  --wire chat        codex: Chat Completions instead of the Responses API (Codex 0.94 and older)
   --json             print {"cli", "env", "files"} as JSON instead
 
 Example:
@@ -34,6 +35,7 @@ Example:
     key: { type: "string" },
     write: { type: "string" },
     websocket: { type: "boolean" },
+    wire: { type: "string" },
     json: { type: "boolean" },
   },
   async run(values, positionals, io) {
@@ -51,7 +53,10 @@ Example:
       if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
     }
     const key = stringOption(values.key);
-    const options = { url, scenario, session, ...(key !== undefined ? { key } : {}), websocket: values.websocket === true };
+    const wireText = stringOption(values.wire) ?? "responses";
+    const wire = wireText === "chat" || wireText === "responses" ? wireText : undefined;
+    if (wire === undefined) throw new UsageError(`--wire must be responses or chat, got "${wireText}"`);
+    const options: Omit<AgentEnvOptions, "home"> = { url, scenario, session, ...(key !== undefined ? { key } : {}), websocket: values.websocket === true, wire };
     const dir = stringOption(values.write);
     const result = dir === undefined ? agentEnv(cli, options) : await writeAgentEnv(cli, options, dir);
     io.stdout(values.json === true ? JSON.stringify(result, null, 2) : formatAgentEnv(result, dir !== undefined));
