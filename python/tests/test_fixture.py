@@ -70,3 +70,19 @@ def test_verify_allows_optional_steps(mockllm: MockLLM) -> None:
     with pytest.raises(AssertionError, match='"small-talk" \\(step 2\\)'):
         mockllm.verify()
     assert mockllm.verify(allow_unused=["small-talk"])["ok"] is True
+
+
+@pytest.mark.mockllm(scenario="py-agent-cli")
+def test_env_for_writes_the_cli_config(mockllm: MockLLM, tmp_path: Path) -> None:
+    result = mockllm.env_for("gemini", write=tmp_path)
+    root = f"{mockllm.url}/s/py-agent-cli/{mockllm.session}"
+    assert result["env"] == {
+        "HOME": str(tmp_path), "GEMINI_CLI_HOME": str(tmp_path), "GOOGLE_GEMINI_BASE_URL": root,
+        "GEMINI_API_KEY": "sk-mockllm-agent", "GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_TELEMETRY_ENABLED": "false"}
+    settings = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
+    assert settings["security"]["auth"] == {"selectedType": "gemini-api-key"}
+    codex = mockllm.env_for("codex", websocket=True)
+    assert codex["env"]["MOCKLLM_API_KEY"] == "sk-mockllm-agent"
+    assert 'supports_websockets = true' in codex["files"][0]["content"]
+    with pytest.raises(MockLLMError, match='unknown CLI "cursor"'):
+        mockllm.env_for("cursor")

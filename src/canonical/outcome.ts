@@ -78,4 +78,5 @@ export type Outcome =
   | { kind: "failure"; failure: Failure; reply: Reply; attempt: number }
   | { kind: "mismatch"; message: string };
 
-export type JournalOutcome = "response" | "failure" | "mismatch";
+/** `side_call`: a housekeeping call the scenario's `sideCalls` answered without a step (verify ignores it). */
+export type JournalOutcome = "response" | "failure" | "mismatch" | "side_call";

@@ -13,7 +13,7 @@ import type { Session } from "../session/types";
 import { coverage, verifySession } from "../session/verify";
 import { shownName } from "./names";
 
-const OUTCOMES = ["response", "failure", "mismatch"] as const;
+const OUTCOMES = ["response", "failure", "mismatch", "side_call"] as const;
 
 /** Pretty-printed JSON, as every admin route answers. */
 function jsonResponse(body: unknown, status = 200): Response {

@@ -9,6 +9,7 @@ import type { JournalOutcome, Outcome, Reply, ReplyReasoning, ReplyToolCall } fr
 import { limitReply } from "../canonical/limit";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
+import { sideCall } from "./side-calls";
 import { expandResponse } from "./templates";
 
 /** What a session remembers between requests. */
@@ -73,6 +74,11 @@ function stepAnswers(state: SessionState, stepIndex: number): number {
  */
 export function decide(scenario: Scenario, state: SessionState, req: CanonicalRequest, ctx: EngineContext): Decision {
   const turn = turnOf(req);
+  const side = scenario.sideCalls === undefined ? undefined : sideCall(scenario, req);
+  if (side !== undefined) {
+    const reply = limitReply(resolveReply(scenario, { respond: { text: side.text } }, req, `${ctx.scenario}/${ctx.session}/side/${turn}/${side.reason}`), req.maxTokens);
+    return { outcome: { kind: "reply", reply }, journal: { outcome: "side_call", reasons: [side.reason] }, change: {} };
+  }
   const available = scenario.steps
     .map((step, index) => ({ step, index }))
     .filter(({ step, index }) => step.consume === false || !state.used.includes(index));

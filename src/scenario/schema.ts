@@ -56,6 +56,17 @@ export const MatcherSchema = z.strictObject({
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
+/** Agent CLIs whose housekeeping calls `sideCalls.preset` knows (src/scenario/side-calls.ts). */
+export const SIDE_CALL_PRESETS = ["gemini", "opencode", "qwen", "claude"] as const;
+/** Housekeeping calls answered without spending a step (journal outcome `side_call`; contract section 10). */
+export const SideCallsSchema = z.strictObject({
+  /** The side calls of these CLIs (Gemini CLI's router, opencode's title, Qwen Code's memory extraction, …). */
+  preset: z.array(z.enum(SIDE_CALL_PRESETS)).optional(),
+  /** Requests matching any of these are side calls too, answered with the text "ok". */
+  match: z.array(MatcherSchema).optional(),
+});
+export type SideCalls = z.output<typeof SideCallsSchema>;
+
 export const ExpectationsSchema = z.strictObject({
   tools: z.array(z.string()).optional(),
   allowMissingTools: z.boolean().optional(),
@@ -266,6 +277,8 @@ export const ScenarioSchema = z
     steps: z.array(StepSchema),
     /** The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9). */
     mcp: McpSchema.optional(),
+    /** Agent CLIs' housekeeping calls, answered before any step is tried and without spending one. */
+    sideCalls: SideCallsSchema.optional(),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

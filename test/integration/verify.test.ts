@@ -151,7 +151,7 @@ describe("journal filters", () => {
     const bad = await admin("/sessions/vf-weather/filters/requests?outcome=ok");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toBe(
-      'outcome must be one of response, failure, mismatch, got "ok"',
+      'outcome must be one of response, failure, mismatch, side_call, got "ok"',
     );
     expect((await admin("/sessions/vf-weather/filters/requests?since=-1")).status).toBe(400);
   });

@@ -6,10 +6,12 @@ import json
 import os
 import re
 import secrets
+import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from .admin import SESSION_NOT_RUN, AdminClient, MockLLMError, MockLLMVerifyError, never_ran
+from .server import resolve_command
 
 PROVIDERS = ("openai", "anthropic", "gemini", "ollama")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -28,8 +30,10 @@ class MockLLM:
     ``upload()`` stores; every method's ``scenario=None`` means it.
     """
 
-    def __init__(self, url: str, admin: AdminClient, session: str, scenario: Optional[str] = None, api_key: Optional[str] = None) -> None:
+    def __init__(self, url: str, admin: AdminClient, session: str, scenario: Optional[str] = None, api_key: Optional[str] = None,
+                 command: Optional[List[str]] = None) -> None:
         self.url = url.rstrip("/")
+        self._command = command
         self.admin = admin
         self.session = session
         self.scenario = scenario
@@ -80,6 +84,29 @@ class MockLLM:
             "MOCKLLM_SCENARIO": name,
             "MOCKLLM_SESSION": self.session,
         }
+
+    def env_for(self, cli: str, scenario: Optional[str] = None, *, write: Union[str, "os.PathLike[str]", None] = None,
+                key: Optional[str] = None, websocket: bool = False) -> Dict[str, Any]:
+        """What an agent CLI (``codex``, ``gemini``, ``opencode``, ``qwen``, ``claude``) needs to talk to this test's
+        session, as ``mockllm env`` prints it: ``{"cli", "env", "files"}``. With ``write`` (a folder, e.g. ``tmp_path``)
+        the CLI's config files are written there and ``env`` sets HOME (and the CLI's own variable) to it.
+
+        >>> subprocess.run(["gemini", "-p", "fix it", "--yolo"], env={"PATH": os.environ["PATH"],
+        ...                **mockllm.env_for("gemini", write=tmp_path)["env"]})
+        """
+        args = [*(self._command or resolve_command(None)), "env", cli, "--url", self.url, "--scenario",
+                self._scenario(scenario), "--session", self.session, "--json"]
+        if write is not None:
+            args += ["--write", str(write)]
+        if key is not None:
+            args += ["--key", key]
+        if websocket:
+            args.append("--websocket")
+        run = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        if run.returncode != 0:
+            raise MockLLMError(f"mockllm: `mockllm env {cli}` failed: {run.stderr.strip()}")
+        result: Dict[str, Any] = json.loads(run.stdout)
+        return result
 
     def upload(self, doc_or_path: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> Dict[str, Any]:
         """Validates and stores a scenario (a dict, or the path of a JSON file); answers ``{"name", "version"}``.

@@ -87,7 +87,8 @@ def mockllm(request: pytest.FixtureRequest, mockllm_server: MockLLMServer) -> Mo
     scenario = None
     if marker is not None:
         scenario = marker.kwargs.get("scenario", marker.args[0] if marker.args else None)
-    mock = MockLLM(mockllm_server.url, mockllm_server.admin, session_name(request.node.name), scenario, mockllm_server.admin_token)
+    mock = MockLLM(mockllm_server.url, mockllm_server.admin, session_name(request.node.name), scenario, mockllm_server.admin_token,
+                   mockllm_server.process.command if mockllm_server.process else None)
     offset = mockllm_server.process.log_size() if mockllm_server.process else 0
     request.node.stash[_TEST] = (mock, offset)
     return mock

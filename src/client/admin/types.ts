@@ -58,7 +58,7 @@ export const JournalEntrySchema = z.looseObject({
   turn: z.number(),
   /** The step that answered; null when none did. */
   step: z.string().nullable(),
-  outcome: z.enum(["response", "failure", "mismatch"]),
+  outcome: z.enum(["response", "failure", "mismatch", "side_call"]),
   reasons: z.array(z.string()),
   /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
@@ -100,7 +100,7 @@ export const JournalSchema = z.array(JournalEntrySchema);
 /** Which journal entries to return: one step's, one outcome's, those after a seq. */
 export interface JournalFilter {
   step?: string;
-  outcome?: "response" | "failure" | "mismatch";
+  outcome?: "response" | "failure" | "mismatch" | "side_call";
   /** Only entries with a greater seq (poll with the last seq seen). */
   since?: number;
 }

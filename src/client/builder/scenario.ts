@@ -6,7 +6,7 @@ import { parseScenarioDocument } from "../../scenario/document";
 import type { Scenario } from "../../scenario/schema";
 import { ScenarioValidationError } from "./errors";
 import { StepBuilder } from "./step";
-import type { DefaultsInput, MatcherInput, McpCallOptions, McpInput, McpMatchInput, McpResultInput, McpToolInput, ScenarioInput, StepInput } from "./types";
+import type { DefaultsInput, MatcherInput, McpCallOptions, McpInput, McpMatchInput, McpResultInput, McpToolInput, ScenarioInput, SideCallPreset, StepInput } from "./types";
 
 type StepSpec = StepInput | StepBuilder | ((s: StepBuilder) => StepBuilder);
 
@@ -95,6 +95,24 @@ export class ScenarioBuilder {
   }
 
   /**
+   * Answers agent CLIs' housekeeping calls (Gemini CLI's router, opencode's title, Qwen Code's memory extraction,
+   * Claude Code's quota probe and title, and requests matching `match`) without spending a step; appends, so
+   * `sideCalls("gemini")` and `sideCalls({ match: [...] })` combine. Journaled with outcome `side_call`.
+   * @example scenario("x").sideCalls("gemini", "opencode").step((s) => s.shell("ls", { cli: "gemini" }))
+   * @example scenario("x").sideCalls({ match: [{ system: { contains: "Summarize" } }] })
+   */
+  sideCalls(...presets: (SideCallPreset | { preset?: SideCallPreset[]; match?: MatcherInput[] })[]): ScenarioBuilder {
+    const preset = [...(this.#doc.sideCalls?.preset ?? [])];
+    const match = [...(this.#doc.sideCalls?.match ?? [])];
+    for (const p of presets) {
+      const add = typeof p === "string" ? { preset: [p] } : p;
+      for (const name of add.preset ?? []) if (!preset.includes(name)) preset.push(name);
+      match.push(...(add.match ?? []));
+    }
+    return this.#with({ sideCalls: { ...(preset.length > 0 ? { preset } : {}), ...(match.length > 0 ? { match } : {}) } });
+  }
+
+  /**
    * MCP server settings (`responseMode`, `instructions`, `resources`, `prompts`, …); merges with earlier calls.
    * @example scenario("x").mcp({ responseMode: "sse" })
    */
@@ -154,6 +172,7 @@ export class ScenarioBuilder {
       ...(d.variables !== undefined ? { variables: d.variables } : {}),
       steps: d.steps,
       ...(d.mcp !== undefined ? { mcp: d.mcp } : {}),
+      ...(d.sideCalls !== undefined ? { sideCalls: d.sideCalls } : {}),
     };
   }
 

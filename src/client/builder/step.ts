@@ -17,6 +17,7 @@ import type {
   ToolCallInput,
   UsageInput,
 } from "./types";
+import { shellCall, shellTool, type ShellOptions } from "./shell";
 
 type FinishReason = NonNullable<ResponseInput["finishReason"]>;
 
@@ -166,6 +167,26 @@ export class StepBuilder {
    */
   compaction(summary: string): StepBuilder {
     return this.respond({ compaction: { summary } });
+  }
+
+  /**
+   * Appends the tool call that has an agent CLI run `command` in its own shell tool: `exec_command`/`cmd` (Codex
+   * 0.169), `shell_command`/`command` (`"codex-0.94"`), `run_shell_command`/`command` (Gemini CLI, Qwen Code),
+   * `bash`/`command` (opencode), `Bash`/`command` (Claude Code).
+   * @example s.shell("ls -la", { cli: "codex" })
+   * @example s.shell("npm test", { cli: "claude", args: { description: "Run the tests" } })
+   */
+  shell(command: string, options: ShellOptions): StepBuilder {
+    const call = shellCall(command, options);
+    return this.toolCall(call.name, call.arguments, call.id !== undefined ? { id: call.id } : {});
+  }
+
+  /**
+   * Matches the turn that carries the result of `cli`'s shell tool, its output containing `output` when given.
+   * @example s.matchShellResult({ cli: "gemini", output: "package.json" }).text("There is a package.json.")
+   */
+  matchShellResult(options: { cli: ShellOptions["cli"]; output?: StringMatchInput }): StepBuilder {
+    return this.match({ toolResult: { name: shellTool(options.cli), ...(options.output !== undefined ? { content: options.output } : {}) } });
   }
 
   /** @example s.refusal("I can't help with that.") */

@@ -30,6 +30,10 @@ export type StringMatchInput = z.input<typeof StringMatchSchema>;
 export type ToolCallInput = z.input<typeof ToolCallSchema>;
 export type ReasoningBlockInput = z.input<typeof ReasoningBlockSchema>;
 export type DefaultsInput = NonNullable<ScenarioInput["defaults"]>;
+/** The scenario's `sideCalls` block (contract section 10): presets per agent CLI and matchers. */
+export type SideCallsInput = NonNullable<ScenarioInput["sideCalls"]>;
+/** A CLI whose housekeeping calls `sideCalls.preset` answers. */
+export type SideCallPreset = NonNullable<SideCallsInput["preset"]>[number];
 /** The scenario's `mcp` block (contract section 9). */
 export type McpInput = NonNullable<ScenarioInput["mcp"]>;
 export type McpToolInput = NonNullable<McpInput["tools"]>[number];

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { MockLLMAdminError } from "../admin/errors";
 import type { Command } from "./command";
 import { coverage } from "./commands/coverage";
+import { env } from "./commands/env";
 import { journal } from "./commands/journal";
 import { list } from "./commands/list";
 import { key, ns } from "./commands/namespaces";
@@ -19,7 +20,7 @@ import { validate } from "./commands/validate";
 import { verify } from "./commands/verify";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, key];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, key, env];
 
 const MAIN_HELP = `Usage: mockllm <command> [options]
 

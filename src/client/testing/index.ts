@@ -1,2 +1,2 @@
-export { startMockLLM, defaultWranglerConfig, type MockLLM, type StartMockLLMOptions } from "./start";
+export { startMockLLM, defaultWranglerConfig, type MockLLM, type StartMockLLMOptions, type AgentEnvForOptions } from "./start";
 export { assertVerified, MockLLMVerifyError } from "../admin/verify";

@@ -12,6 +12,8 @@ import { NAME_PATTERN, RESERVED_SESSIONS } from "../../scenario/schema";
 import { AdminClient, toDocument, type Uploadable } from "../admin/client";
 import type { VerifyResult } from "../admin/types";
 import { assertVerified } from "../admin/verify";
+import { agentEnv, type AgentCli, type AgentEnv } from "../agents/profiles";
+import { writeAgentEnv } from "../agents/write";
 import { loadNodeRuntime } from "../node-runtime";
 
 export interface StartMockLLMOptions {
@@ -76,8 +78,30 @@ export interface MockLLM extends AsyncDisposable {
    * @example console.log(mock.inspectorURL("weather", "t1"))
    */
   inspectorURL(scenario?: string, session?: string): string;
+  /**
+   * What an agent CLI (Codex, Gemini CLI, opencode, Qwen Code, Claude Code) needs to talk to a session: its
+   * environment, and with `write` its config files written under that folder (then its HOME/config root), as
+   * `mockllm env` prints them. The session defaults to `"default"`.
+   * @example
+   * const { env } = await mock.envFor("codex", { scenario: "fix-bug", session: "t1", write: home });
+   * execFileSync("codex", ["exec", "--skip-git-repo-check", "fix it"], { env: { PATH: process.env.PATH, ...env } });
+   */
+  envFor(cli: AgentCli, options: AgentEnvForOptions): Promise<AgentEnv>;
   /** Stops the Worker (not a server given by `url`); safe to call twice. */
   stop(): Promise<void>;
+}
+
+export interface AgentEnvForOptions {
+  scenario: string;
+  session?: string;
+  /** The API key the CLI sends (a namespace key `mk_…` selects its namespace). */
+  key?: string;
+  /** A folder to write the CLI's config files under; the environment then sets HOME (and the CLI's own variable) to it. */
+  write?: string;
+  /** Codex: the Responses API over its WebSocket. */
+  websocket?: boolean;
+  /** Codex: `"chat"` for the Chat Completions wire (Codex 0.94 and older); default `"responses"`. */
+  wire?: "responses" | "chat";
 }
 
 const QUIET_WRANGLER_ENV = {
@@ -141,6 +165,7 @@ function handle(url: string, adminToken: string, admin: AdminClient, stop: () =>
     anthropicBaseURL: (scenario, session) => prefix(url, scenario, session),
     verify: (scenario, session, opts) => assertVerified(admin, scenario, session, opts),
     inspectorURL: (scenario, session) => admin.inspectorURL(scenario, session),
+    envFor: (cli, opts) => envFor(url, cli, opts),
     stop,
     [Symbol.asyncDispose]: stop,
   };
@@ -263,6 +288,20 @@ async function startWithWrangler(
     url: worker.ready.then(async () => (await worker.url).origin),
     dispose: () => worker.dispose(),
   };
+}
+
+async function envFor(url: string, cli: AgentCli, opts: AgentEnvForOptions): Promise<AgentEnv> {
+  const session = opts.session ?? "default";
+  prefix(url, opts.scenario, session); // the same name checks as the base URLs
+  const options = {
+    url,
+    scenario: opts.scenario,
+    session,
+    ...(opts.key !== undefined ? { key: opts.key } : {}),
+    ...(opts.websocket !== undefined ? { websocket: opts.websocket } : {}),
+    ...(opts.wire !== undefined ? { wire: opts.wire } : {}),
+  };
+  return opts.write === undefined ? agentEnv(cli, options) : writeAgentEnv(cli, options, opts.write);
 }
 
 function prefix(url: string, scenario: string | undefined, session: string | undefined): string {

@@ -47,6 +47,7 @@ button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}button.da
 .entry summary::-webkit-details-marker{display:none}
 .entry .seq{font-weight:700}.entry .step{font-weight:600}
 .entry .outcome{font-size:12px;font-weight:700;text-transform:uppercase}
+.entry.outcome-side_call{opacity:.55}.outcome-side_call .outcome{color:var(--muted)}
 .outcome-response .outcome{color:var(--ok)}.outcome-mismatch .outcome{color:var(--bad)}.outcome-failure .outcome{color:var(--warn)}
 .entry .http{font-size:12px;color:var(--muted)}
 .entry .line{flex-basis:100%;display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:13px}
