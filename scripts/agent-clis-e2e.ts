@@ -8,7 +8,9 @@
  *   npm run test:agent-clis -- --failure=overloaded   # the retry case with an overloaded error (529/503) instead
  * Per CLI: the loop over each transport it has (Codex 0.169 also the Responses WebSocket; Codex 0.94 on its Chat
  * Completions wire, installed into .cache/agent-clis/codex-0.94), and a 429 with retry-after
- * followed by success. Prints PASS/FAIL per case and exits 1 when any case failed.
+ * followed by success; for Codex also compaction (agent-clis-compaction.ts): 0.169 over HTTP and the WebSocket (its
+ * `compaction_trigger`), 0.94 on the Responses wire (`/v1/responses/compact`). Prints PASS/FAIL per case and exits 1
+ * when any case failed.
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -17,12 +19,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { checkCompaction, COMPACTION_ARGS, compactionScenario, type CompactionCall, type JournalEntry } from "./agent-clis-compaction";
 import { scenario, shellTool, startMockLLM, type AgentCli, type MockLLM, type ScenarioBuilder, type ShellCli } from "../src/client/index";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(ROOT, ".cache", "agent-clis");
 const MARKER = "mock-e2e-ok";
+const PROMPT = "Run the echo command in the shell and tell me what it printed.";
 
 /** The versions this script proves; README's test table names them. */
 export const PINNED = {
@@ -38,7 +42,7 @@ const CODEX_CHAT = { pkg: "@openai/codex", version: "0.94.0", dir: join(CACHE, "
 interface CliSpec {
   cli: AgentCli;
   /** Scenario name suffix and install folder when not the main one (Codex 0.94). */
-  variant?: { name: string; dir: string; wire: "chat" };
+  variant?: { name: string; dir: string; wire: "chat" | "responses" };
   /** Measured: the CLI does not retry a 429 but exits with this error (Codex 0.94's chat wire; a 503 it retries). */
   givesUp429?: string;
   shell: ShellCli;
@@ -99,7 +103,7 @@ function retryScenario(spec: CliSpec): ScenarioBuilder {
     .step("answer", (s) => s.fail(FAILURE, { retryAfterMs: 1000 }).text(`Answered after a retry: ${MARKER}.`));
 }
 
-type Journal = { at: string; step: string | null; outcome: string; status: number; request: { method: string; path: string } }[];
+type Journal = JournalEntry[];
 
 function label(spec: CliSpec): string {
   return spec.variant?.name ?? spec.cli;
@@ -174,7 +178,7 @@ async function runCase(
     const work = join(dir, "work");
     await mkdir(work);
     const { env } = await mock.envFor(spec.cli, { scenario: scenarioName, session, write: join(dir, "home"), websocket, ...(spec.variant ? { wire: spec.variant.wire } : {}) });
-    const out = await runCli(spec.variant?.dir ?? CACHE, spec.bin, spec.args("Run the echo command in the shell and tell me what it printed."), env, work);
+    const out = await runCli(spec.variant?.dir ?? CACHE, spec.bin, spec.args(PROMPT), env, work);
     const journal = (await mock.admin.journal(scenarioName, session)) as unknown as Journal;
     const rows = journal.map((j) => `${j.outcome}:${j.step ?? "-"}:${j.status}`).join(" ") + retryGap(journal);
     const problem = expectGiveUp !== undefined
@@ -193,7 +197,24 @@ async function runCase(
 const only = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const selected = CLIS.filter((c) => only.length === 0 || only.includes(c.cli) || only.includes(label(c)));
 await install();
-const mock = await startMockLLM({ scenarios: selected.flatMap((s) => [loopScenario(s), retryScenario(s)]) });
+/** Codex's compaction cases: 0.169 over each transport (compaction_trigger), 0.94 on the Responses wire (compact). */
+const COMPACTIONS = selected.filter((s) => s.cli === "codex").flatMap((spec) => {
+  // 0.94 on the Responses wire (its chat wire has no compaction), with the model whose shell tool it offers.
+  const variant = spec.variant === undefined ? undefined : { ...spec.variant, name: "codex-0.94-responses", wire: "responses" as const };
+  const cased: CliSpec = {
+    ...spec,
+    variant,
+    args: (p) => [...(variant ? ["-m", "gpt-5.2-codex"] : []), ...spec.args(p).slice(0, -1), ...COMPACTION_ARGS, p],
+  };
+  const call: CompactionCall = variant ? "compact" : "trigger";
+  return spec.transports.map((transport) => ({ spec: cased, transport, call, scenario: `e2e-${label(cased)}-compaction` }));
+});
+const mock = await startMockLLM({
+  scenarios: [
+    ...selected.flatMap((s) => [loopScenario(s), retryScenario(s)]),
+    ...[...new Map(COMPACTIONS.map((c) => [c.scenario, c.spec.shell]))].map(([name, shell]) => compactionScenario(name, shell, MARKER, PROMPT)),
+  ],
+});
 const results: Result[] = [];
 try {
   for (const spec of selected) {
@@ -219,8 +240,15 @@ try {
     results.push(retry);
     console.log(`${retry.ok ? "PASS" : "FAIL"} ${retry.name} (${(retry.ms / 1000).toFixed(1)} s): ${retry.detail}`);
   }
-  // TODO(compaction): Codex's compaction case goes here once the `compaction` reply kind lands (issue on long runs):
-  // a scenario whose `squash` step answers { compaction: { summary } } when Codex sends /v1/responses/compact.
+  for (const c of COMPACTIONS) {
+    const how = c.call === "compact" ? "/v1/responses/compact" : "compaction_trigger";
+    const result = await runCase(mock, c.spec, `${label(c.spec)} compaction (${c.transport}, ${how})`, c.scenario, c.transport, async (journal) => {
+      const verdict = await mock.admin.verify(c.scenario, c.transport);
+      return verdict.ok ? checkCompaction(journal, c.call, c.transport === "websocket" ? "WS" : "POST", PROMPT) : verdict.summary;
+    }, c.transport === "websocket");
+    results.push(result);
+    console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name} (${(result.ms / 1000).toFixed(1)} s): ${result.detail}`);
+  }
 } finally {
   await mock.stop();
 }
