@@ -85,6 +85,8 @@ const ToolChoiceSchema = z.union([
  * @example anthropicToolChoice({ type: "tool", name: "get_weather" }) // { kind: "tool", name: "get_weather" }
  */
 export function anthropicToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
+  if (raw === undefined || raw === null) return undefined;
   const parsed = ToolChoiceSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;

@@ -67,6 +67,8 @@ const ToolChoiceSchema = z.looseObject({
  * @example converseToolChoice({ tool: { name: "get_weather" } }) // { kind: "tool", name: "get_weather" }
  */
 export function converseToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
+  if (raw === undefined || raw === null) return undefined;
   const parsed = ToolChoiceSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;

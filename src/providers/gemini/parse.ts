@@ -118,6 +118,8 @@ const ToolConfigSchema = z.looseObject({
  * @example geminiToolChoice({ functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["f"] } }) // { kind: "required", allowed: ["f"] }
  */
 export function geminiToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
+  if (raw === undefined || raw === null) return undefined;
   const parsed = ToolConfigSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const { mode, allowedFunctionNames } = parsed.data.functionCallingConfig;

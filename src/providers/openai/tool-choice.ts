@@ -27,6 +27,8 @@ const nameOf = (t: z.output<typeof Named>) => t.function?.name ?? t.name;
  * @example openaiToolChoice("required") // { kind: "required" }
  */
 export function openaiToolChoice(raw: unknown): CanonicalToolChoice | undefined {
+  // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
+  if (raw === undefined || raw === null) return undefined;
   const parsed = ToolChoiceSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;
