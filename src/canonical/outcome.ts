@@ -3,6 +3,7 @@
  */
 import type { Failure, RecordedFrames, Timing } from "../scenario/schema";
 import type { ReplySafety } from "./safety";
+import type { ImageReply, ModerationReply, RerankReply, SpeechReply, TranscriptReply } from "../scenario/surface-replies";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
@@ -60,6 +61,12 @@ export interface Reply {
   extraChoices?: Reply[];
   /** A compaction answers the turn (`respond.compaction`, or the default one): rendered before the rest. */
   compaction?: { summary: string };
+  /** The scripted answers of the surfaces beside the chat (`respond.moderation`, …); each surface defaults without. */
+  moderation?: ModerationReply;
+  image?: ImageReply;
+  speech?: SpeechReply;
+  transcript?: TranscriptReply;
+  rerank?: RerankReply;
   /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
   frames?: RecordedFrames;
   timing?: Timing;

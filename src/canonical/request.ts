@@ -3,7 +3,7 @@
  * Imports nothing from providers/.
  */
 
-export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex"] as const;
+export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex", "azure", "cohere"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 export const ENDPOINTS = [
@@ -20,6 +20,16 @@ export const ENDPOINTS = [
   "realtime",
   /** Gemini Live over WebSocket (`…GenerativeService.BidiGenerateContent`). */
   "bidiGenerateContent",
+  /** OpenAI `/v1/moderations`. */
+  "moderations",
+  /** OpenAI `/v1/images/generations`, `/edits`, `/variations`. */
+  "images",
+  /** OpenAI `/v1/audio/speech`. */
+  "speech",
+  /** OpenAI `/v1/audio/transcriptions` and `/translations`. */
+  "transcriptions",
+  /** Cohere's `/v2/rerank` (and `/v1/rerank`), which Voyage, Jina and gateways copy. */
+  "rerank",
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 

@@ -29,6 +29,8 @@ export function wireToolCallIds(provider: ProviderName, reply: Reply, endpoint?:
     case "gemini":
       return replyChoices(reply).flatMap((c) => c.toolCalls.map((call) => call.id ?? null));
     case "openai":
+    case "azure":
+    case "cohere":
       // Chat Completions and Responses (`call_id`) derive the same ids.
       return replyChoices(reply).flatMap((c) => chatToolCalls(c).map((t) => t.id));
   }

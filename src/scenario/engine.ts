@@ -264,6 +264,11 @@ export function resolveReply(
   if (r.compaction !== undefined) out.compaction = { summary: r.compaction.summary };
   else if (req.compactionRequested) out.compaction = { summary: defaultCompactionSummary(req) };
   if (r.embeddings !== undefined) out.embeddings = r.embeddings;
+  if (r.moderation !== undefined) out.moderation = r.moderation;
+  if (r.image !== undefined) out.image = r.image;
+  if (r.speech !== undefined) out.speech = r.speech;
+  if (r.transcript !== undefined) out.transcript = r.transcript;
+  if (r.rerank !== undefined) out.rerank = r.rerank;
   if (r.frames !== undefined) {
     out.frames = r.frames;
     out.timing = r.timing ?? "none";

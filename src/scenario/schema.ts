@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
 import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
 import { McpSchema } from "./mcp-schema";
+import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
 import { templateIssues, VARIABLE_NAME } from "./templates";
 
@@ -220,6 +221,16 @@ export const ResponseSchema = z.strictObject({
    * on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`.
    */
   compaction: z.strictObject({ summary: z.string() }).optional(),
+  /** `POST /v1/moderations` (contract section 10): the categories flagged. */
+  moderation: ModerationReplySchema.optional(),
+  /** `POST /v1/images/generations|edits|variations`: the picture's colour. */
+  image: ImageReplySchema.optional(),
+  /** `POST /v1/audio/speech`: the audio's length. */
+  speech: SpeechReplySchema.optional(),
+  /** `POST /v1/audio/transcriptions|translations`: the transcript. */
+  transcript: TranscriptReplySchema.optional(),
+  /** `POST /v2/rerank`, `/v1/rerank`: the documents' order or scores. */
+  rerank: RerankReplySchema.optional(),
   /** A recorded answer: sent instead of one rendered from the fields above. */
   frames: FramesSchema.optional(),
   timing: TimingSchema.optional(),

@@ -118,6 +118,11 @@ export function describeRespond(step: Step | undefined): string {
   if (r.text !== undefined) parts.push(`text ${quote(r.text)}`);
   if (r.refusal !== undefined) parts.push(`refusal ${quote(r.refusal)}`);
   if (r.embeddings !== undefined) parts.push(`${r.embeddings.length} embedding(s)`);
+  if (r.moderation !== undefined) parts.push(`moderation ${r.moderation.flagged === false || (r.moderation.flagged === undefined && (r.moderation.categories ?? []).length === 0) ? "not flagged" : `flagged ${(r.moderation.categories ?? []).join(", ")}`.trim()}`);
+  if (r.image !== undefined) parts.push(`image${r.image.color !== undefined ? ` ${r.image.color}` : ""}`);
+  if (r.speech !== undefined) parts.push(`speech${r.speech.durationMs !== undefined ? ` ${r.speech.durationMs} ms` : ""}`);
+  if (r.transcript !== undefined) parts.push(`transcript ${quote(typeof r.transcript === "string" ? r.transcript : r.transcript.text)}`);
+  if (r.rerank !== undefined) parts.push(`rerank${r.rerank.order !== undefined ? ` [${r.rerank.order.join(", ")}]` : ""}`);
   if (parts.length === 0) parts.push('text ""');
   const failures = step.failures?.length ?? 0;
   return failures > 0 ? `${parts.join(" + ")} (after ${failures} scripted failure(s))` : parts.join(" + ");

@@ -18,7 +18,7 @@ export interface RecordOptions {
 }
 
 /** Providers a recording proxy forwards to (the clouds' signed requests are not proxied). */
-const RECORDABLE = PROVIDERS.filter((p) => p !== "bedrock" && p !== "vertex");
+const RECORDABLE = PROVIDERS.filter((p) => p === "openai" || p === "anthropic" || p === "gemini" || p === "ollama");
 
 /** Parses `provider=URL` flags; throws a message naming the bad one. */
 export function parseUpstreams(flags: readonly string[]): Partial<Record<ProviderName, string>> {
