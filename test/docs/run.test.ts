@@ -1,0 +1,109 @@
+/**
+ * Runs every `sh runnable`, `ts runnable` and `py runnable` block of the docs against a mock started for its page
+ * (the Node runtime, admin token `dev`, pacing off), in page order: a page's blocks share one server, as a reader
+ * running them one after another would. A block passes when it exits 0 and no request it made was answered with a
+ * status that means the example is wrong rather than the behaviour it shows: 401/403 (a missing key or header),
+ * 404 (a wrong route, scenario or session: `docs-test: allow 404` in the block allows it), 400 from the admin API (an
+ * invalid scenario upload) or 500. Scripted failures (429, 503, 529, broken streams) are what examples show, and pass.
+ * `ts` blocks that import vitest are test modules of their own and run as such (test/docs/vitest.config.ts); other
+ * `ts` blocks run as a module here, with `http://127.0.0.1:8787` and `http://localhost:8787` replaced by the page's
+ * server. `py` blocks run with the Python suite's interpreter when it has the `openai` package, else are skipped with a
+ * message.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadNodeRuntime, type NodeServer } from "../../src/client/node-runtime";
+import { blocksOf, docPages, ROOT } from "./blocks";
+
+const TOKEN = "dev";
+const SCRATCH = join(ROOT, "test", ".docs");
+const PYTHON = join(ROOT, "node_modules", ".cache", "mockllm-python", "venv", "bin", "python");
+
+interface Logged {
+  method: string;
+  path: string;
+  status: number;
+}
+
+function run(file: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolve({ code, out: `${stdout}${stderr}` });
+    });
+  });
+}
+
+function badAnswers(log: Logged[], allow404: boolean): Logged[] {
+  return log.filter(
+    (r) =>
+      r.status === 401 ||
+      r.status === 403 ||
+      r.status === 500 ||
+      (r.status === 404 && !allow404) ||
+      (r.status === 400 && r.path.startsWith("/admin/")),
+  );
+}
+
+function withOrigin(code: string, origin: string): string {
+  return code.replaceAll("http://127.0.0.1:8787", origin).replaceAll("http://localhost:8787", origin);
+}
+
+let pythonHasOpenAI: boolean | undefined;
+async function pythonReady(): Promise<boolean> {
+  if (pythonHasOpenAI === undefined) pythonHasOpenAI = existsSync(PYTHON) && (await run(PYTHON, ["-c", "import openai"], {})).code === 0;
+  return pythonHasOpenAI;
+}
+
+const pages = docPages()
+  .map((page) => ({ page, blocks: blocksOf(page).filter((b) => b.runnable && (b.lang === "sh" || b.lang === "py" || (b.lang === "ts" && !b.code.includes('from "vitest"')))) }))
+  .filter((p) => p.blocks.length > 0);
+
+it("the docs have runnable examples (the README's among them)", () => {
+  expect(pages.map((p) => p.page)).toContain("README.md");
+});
+
+for (const { page, blocks } of pages) {
+  describe(page, () => {
+    let server: NodeServer;
+    const log: Logged[] = [];
+    beforeAll(async () => {
+      const runtime = await loadNodeRuntime();
+      server = await runtime.startServer({
+        adminToken: TOKEN,
+        vars: { REQUEST_LOG: "json", DEFAULT_WORDS_PER_SECOND: "0" },
+        log: (line) => {
+          if (!line.startsWith("{")) return;
+          const entry = JSON.parse(line) as { mockllm?: string } & Logged;
+          if (entry.mockllm === "request") log.push({ method: entry.method, path: entry.path, status: entry.status });
+        },
+      });
+      mkdirSync(SCRATCH, { recursive: true });
+    });
+    afterAll(() => server?.close());
+
+    for (const block of blocks) {
+      it(`${block.lang} block at line ${block.line}`, async (ctx) => {
+        const from = log.length;
+        const env = { MOCK: server.url, TOKEN, MOCKLLM_URL: server.url };
+        const code = withOrigin(block.code, server.url);
+        let result: { code: number; out: string };
+        if (block.lang === "sh") result = await run("bash", ["-eo", "pipefail", "-c", code], env);
+        else if (block.lang === "py") {
+          if (!(await pythonReady())) return ctx.skip("no Python with the openai package (npm run test:python makes one)");
+          result = await run(PYTHON, ["-c", code], env);
+        } else {
+          const file = join(SCRATCH, `${page.replaceAll("/", "_")}-${block.line}.ts`);
+          writeFileSync(file, code);
+          result = { code: 0, out: "" };
+          await import(/* @vite-ignore */ file);
+        }
+        expect(result.code, `${page}:${block.line} exited ${result.code}:\n${result.out}`).toBe(0);
+        const bad = badAnswers(log.slice(from), block.code.includes("docs-test: allow 404"));
+        expect(bad, `${page}:${block.line} got answers that mean the example is wrong:\n${result.out}`).toEqual([]);
+      });
+    }
+  });
+}
