@@ -1,6 +1,7 @@
 /**
  * Generates what is derived from the source of truth:
  *  - scenario.schema.json from the zod scenario schema (served at GET /admin/schema);
+ *  - docs/reference/scenario.md from the same schema (every field described: a field without a description fails);
  *  - src/scenario/bundled.gen.ts importing every scenarios/*.json (each validated here).
  * `--check` writes nothing and fails when a generated file is stale or a bundled scenario is invalid.
  */
@@ -8,6 +9,7 @@ import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseScenarioDocument } from "../src/scenario/document";
 import { scenarioJsonSchema } from "../src/scenario/json-schema";
+import { scenarioReference, undescribed } from "../src/scenario/reference";
 
 const root = join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
@@ -27,6 +29,10 @@ function emit(path: string, text: string) {
 }
 
 emit("scenario.schema.json", `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
+const missing = undescribed(scenarioJsonSchema());
+for (const field of missing) console.error(`${field} has no description: add .describe("…") to it in the zod schema`);
+if (missing.length > 0) failed = true;
+emit("docs/reference/scenario.md", scenarioReference(scenarioJsonSchema()));
 
 const files = readdirSync(join(root, "scenarios"))
   .filter((f) => f.endsWith(".json"))

@@ -41,8 +41,7 @@ export const McpToolSchema = z.strictObject({
   name: z.string().min(1),
   title: z.string().optional(),
   description: z.string().optional(),
-  /** Default `{ "type": "object" }`. */
-  inputSchema: ObjectJsonSchema.optional(),
+  inputSchema: ObjectJsonSchema.optional().describe("Default `{ \"type\": \"object\" }`."),
   outputSchema: ObjectJsonSchema.optional(),
   annotations: Annotations,
 });
@@ -54,8 +53,7 @@ export const McpResourceSchema = z
     title: z.string().optional(),
     description: z.string().optional(),
     mimeType: z.string().optional(),
-    /** What `resources/read` answers: text, or base64 `blob`. */
-    text: z.string().optional(),
+    text: z.string().optional().describe("What `resources/read` answers: text, or base64 `blob`."),
     blob: z.string().optional(),
   })
   .refine((r) => r.text === undefined || r.blob === undefined, "a resource has text or blob, not both");
@@ -67,65 +65,58 @@ export const McpPromptSchema = z.strictObject({
   arguments: z
     .array(z.strictObject({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().optional() }))
     .optional(),
-  /** `{{args.name}}` in text content is the prompt argument's value. */
-  messages: z.array(z.strictObject({ role: z.enum(["user", "assistant"]), content: McpContentSchema })),
+  messages: z.array(z.strictObject({ role: z.enum(["user", "assistant"]), content: McpContentSchema })).describe("`{{args.name}}` in text content is the prompt argument's value."),
 });
 
 /** A tool result: `content`, optional `structuredContent`, `isError` for a tool-level error the model sees. */
 export const McpToolResultSchema = z.strictObject({
-  content: z.array(McpContentSchema),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
+  content: z.array(McpContentSchema).describe("The result's content blocks (MCP `text`, `image`, `audio`, `resource_link`, `resource`)."),
+  structuredContent: z.record(z.string(), z.unknown()).optional().describe("Structured output, for tools with an `outputSchema`."),
+  isError: z.boolean().optional().describe("A tool-level error the model sees (not a JSON-RPC error)."),
 });
 export type McpToolResult = z.output<typeof McpToolResultSchema>;
 
 /** A JSON-RPC error object answered instead of a result. */
 export const McpErrorSchema = z.strictObject({
-  code: z.number().int(),
-  message: z.string(),
-  data: z.unknown().optional(),
+  code: z.number().int().describe("The JSON-RPC error code (e.g. -32603)."),
+  message: z.string().describe("The error message."),
+  data: z.unknown().optional().describe("Any extra data."),
 });
 export type McpError = z.output<typeof McpErrorSchema>;
 
 export const McpProgressSchema = z.strictObject({
-  progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().optional(),
+  progress: z.number().describe("Progress so far."),
+  total: z.number().optional().describe("The total, when known."),
+  message: z.string().optional().describe("A message for people."),
 });
 
 export const McpCallSchema = z
   .strictObject({
-    /** Default `call-{n}`, 1-based. */
-    id: z.string().min(1).optional(),
-    /** `tool`: the tool name (StringMatch); `arguments`: a subset of the call's arguments, as `toolCall.arguments`. */
+    id: z.string().min(1).optional().describe("Default `call-{n}`, 1-based."),
     match: z
-      .strictObject({ tool: StringMatchSchema.optional(), arguments: z.record(z.string(), z.unknown()).optional() })
-      .optional(),
-    result: McpToolResultSchema.optional(),
-    /** A JSON-RPC error: the answer when there is no `result`, and the scripted failure before it. */
-    error: McpErrorSchema.optional(),
-    /** Attempts 1..n answer `error` (default: -32603 "mockllm: scripted failure k of n"); attempt n+1 answers. */
-    failuresBeforeSuccess: z.number().int().min(0).optional(),
-    /** Default true: answers once per session. */
-    consume: z.boolean().optional(),
-    /** Before the answer (and spread over the progress notifications). */
-    delayMs: z.number().min(0).optional(),
-    /** `notifications/progress` sent before the answer when the client asked (`_meta.progressToken`) over SSE. */
-    progress: z.array(McpProgressSchema).optional(),
+      .strictObject({
+        tool: StringMatchSchema.optional().describe("The called tool's name."),
+        arguments: z.record(z.string(), z.unknown()).optional().describe("A subset of the call's arguments (values compared exactly, nested objects as subsets, or StringMatch objects)."),
+      })
+      .optional().describe("`tool`: the tool name (StringMatch); `arguments`: a subset of the call's arguments, as `toolCall.arguments`."),
+    result: McpToolResultSchema.optional().describe("The tool result answered (after any scripted failures)."),
+    error: McpErrorSchema.optional().describe("A JSON-RPC error: the answer when there is no `result`, and the scripted failure before it."),
+    failuresBeforeSuccess: z.number().int().min(0).optional().describe("Attempts 1..n answer `error` (default: -32603 \"mockllm: scripted failure k of n\"); attempt n+1 answers."),
+    consume: z.boolean().optional().describe("Default true: answers once per session."),
+    delayMs: z.number().min(0).optional().describe("Before the answer (and spread over the progress notifications)."),
+    progress: z.array(McpProgressSchema).optional().describe("`notifications/progress` sent before the answer when the client asked (`_meta.progressToken`) over SSE."),
   })
   .refine((c) => c.result !== undefined || c.error !== undefined, "a call answers with `result` or `error` (or both)");
 export type McpCall = z.output<typeof McpCallSchema>;
 
 export const McpSchema = z
   .strictObject({
-    /** How POST answers: `application/json` (default) or an SSE stream. */
-    responseMode: z.enum(["json", "sse"]).optional(),
-    /** `instructions` in the initialize result. */
-    instructions: z.string().optional(),
-    tools: z.array(McpToolSchema).optional(),
-    resources: z.array(McpResourceSchema).optional(),
-    prompts: z.array(McpPromptSchema).optional(),
-    calls: z.array(McpCallSchema).optional(),
+    responseMode: z.enum(["json", "sse"]).optional().describe("How POST answers: `application/json` (default) or an SSE stream."),
+    instructions: z.string().optional().describe("`instructions` in the initialize result."),
+    tools: z.array(McpToolSchema).optional().describe("What `tools/list` answers (fields as the MCP specification defines a tool)."),
+    resources: z.array(McpResourceSchema).optional().describe("What `resources/list` answers and `resources/read` reads (fields as the MCP specification defines a resource)."),
+    prompts: z.array(McpPromptSchema).optional().describe("What `prompts/list` answers and `prompts/get` renders (fields as the MCP specification defines a prompt)."),
+    calls: z.array(McpCallSchema).optional().describe("How `tools/call` answers: the first unused call whose `match` holds, in order, like the model's steps."),
   })
   .superRefine((mcp, ctx) => {
     const unique = (list: { key: string }[], what: string, field: string, path: (i: number) => PropertyKey[]) => {

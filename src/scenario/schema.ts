@@ -23,37 +23,31 @@ export { StringMatchSchema, type StringMatch } from "./string-match";
 const ProviderSchema = z.enum(PROVIDERS);
 
 export const MatcherSchema = z.strictObject({
-  provider: z.union([ProviderSchema, z.array(ProviderSchema).min(1)]).optional(),
-  endpoint: z.union([z.enum(ENDPOINTS), z.array(z.enum(ENDPOINTS)).min(1)]).optional(),
-  model: StringMatchSchema.optional(),
-  stream: z.boolean().optional(),
-  turn: z.number().int().min(1).optional(),
-  firstUserMessage: StringMatchSchema.optional(),
-  lastUserMessage: StringMatchSchema.optional(),
-  system: StringMatchSchema.optional(),
+  provider: z.union([ProviderSchema, z.array(ProviderSchema).min(1)]).optional().describe("The provider the request speaks (`openai`, `anthropic`, `gemini`, `ollama`, `bedrock`, `vertex`, `azure`, `cohere`), or any of a list."),
+  endpoint: z.union([z.enum(ENDPOINTS), z.array(z.enum(ENDPOINTS)).min(1)]).optional().describe("The endpoint (`chat.completions`, `responses`, `embeddings`, `messages`, `generateContent`, `converse`, `moderations`, `images`, `speech`, `transcriptions`, `rerank`, …), or any of a list."),
+  model: StringMatchSchema.optional().describe("The request's model (Azure: the body's model, else the deployment name)."),
+  stream: z.boolean().optional().describe("The request streams (true) or not (false)."),
+  turn: z.number().int().min(1).optional().describe("The request's turn: the number of assistant messages in it, plus one."),
+  firstUserMessage: StringMatchSchema.optional().describe("The text of the first user message."),
+  lastUserMessage: StringMatchSchema.optional().describe("The text of the last user message."),
+  system: StringMatchSchema.optional().describe("All system, developer and instructions text, joined with a blank line."),
   toolResult: z
     .strictObject({
-      name: StringMatchSchema.optional(),
-      toolCallId: StringMatchSchema.optional(),
-      content: StringMatchSchema.optional(),
+      name: StringMatchSchema.optional().describe("The result's tool name."),
+      toolCallId: StringMatchSchema.optional().describe("The result's tool-call id."),
+      content: StringMatchSchema.optional().describe("The result's content."),
     })
-    .optional(),
-  tools: z.array(z.string()).optional(),
-  headers: z.record(z.string(), StringMatchSchema).optional(),
-  /** Any assistant message earlier in the conversation has text matching this. */
-  assistantMessage: StringMatchSchema.optional(),
-  /**
-   * A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments
-   * object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object).
-   */
+    .optional().describe("A tool result sent after the last assistant turn (`{}` = any result)."),
+  tools: z.array(z.string()).optional().describe("These tool names are all offered."),
+  headers: z.record(z.string(), StringMatchSchema).optional().describe("Request headers (names case-insensitive), each value matched."),
+  assistantMessage: StringMatchSchema.optional().describe("Any assistant message earlier in the conversation has text matching this."),
   toolCall: z
     .strictObject({
-      name: StringMatchSchema.optional(),
-      arguments: z.record(z.string(), z.unknown()).optional(),
+      name: StringMatchSchema.optional().describe("The call's tool name."),
+      arguments: z.record(z.string(), z.unknown()).optional().describe("A subset of the call's arguments."),
     })
-    .optional(),
-  /** The request carries (true) or does not carry (false) a compaction item/block (contract section 10). */
-  compacted: z.boolean().optional(),
+    .optional().describe("A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object)."),
+  compacted: z.boolean().optional().describe("The request carries (true) or does not carry (false) a compaction item/block (contract section 10)."),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -61,22 +55,20 @@ export type Matcher = z.output<typeof MatcherSchema>;
 export const SIDE_CALL_PRESETS = ["gemini", "opencode", "qwen", "claude"] as const;
 /** Housekeeping calls answered without spending a step (journal outcome `side_call`; contract section 10). */
 export const SideCallsSchema = z.strictObject({
-  /** The side calls of these CLIs (Gemini CLI's router, opencode's title, Qwen Code's memory extraction, …). */
-  preset: z.array(z.enum(SIDE_CALL_PRESETS)).optional(),
-  /** Requests matching any of these are side calls too, answered with the text "ok". */
-  match: z.array(MatcherSchema).optional(),
+  preset: z.array(z.enum(SIDE_CALL_PRESETS)).optional().describe("The side calls of these CLIs (Gemini CLI's router, opencode's title, Qwen Code's memory extraction, …)."),
+  match: z.array(MatcherSchema).optional().describe("Requests matching any of these are side calls too, answered with the text \"ok\"."),
 });
 export type SideCalls = z.output<typeof SideCallsSchema>;
 
 export const ExpectationsSchema = z.strictObject({
-  tools: z.array(z.string()).optional(),
-  allowMissingTools: z.boolean().optional(),
-  temperature: z.number().optional(),
-  topP: z.number().optional(),
-  reasoning: z.enum(["enabled", "disabled"]).optional(),
-  systemPromptMustInclude: z.array(z.string()).optional(),
-  model: StringMatchSchema.optional(),
-  maxTokens: z.number().int().optional(),
+  tools: z.array(z.string()).optional().describe("These tools must be offered (names starting `agent__` exempt)."),
+  allowMissingTools: z.boolean().optional().describe("Missing `tools` do not make a mismatch."),
+  temperature: z.number().optional().describe("The request's temperature (within 1e-6)."),
+  topP: z.number().optional().describe("The request's top_p (within 1e-6)."),
+  reasoning: z.enum(["enabled", "disabled"]).optional().describe("Whether the request asks for reasoning (OpenAI `reasoning_effort`/`reasoning`, Anthropic `thinking`, …)."),
+  systemPromptMustInclude: z.array(z.string()).optional().describe("The system text must contain each of these."),
+  model: StringMatchSchema.optional().describe("The request's model."),
+  maxTokens: z.number().int().optional().describe("The request's output-token limit."),
 });
 export type Expectations = z.output<typeof ExpectationsSchema>;
 
@@ -84,12 +76,12 @@ const HeadersSchema = z.record(z.string(), z.string());
 
 /** Fields every failure kind takes. */
 const failureBase = {
-  message: z.string().optional(),
-  retryAfterMs: z.number().min(0).optional(),
-  retryable: z.boolean().optional(),
-  headers: HeadersSchema.optional(),
+  message: z.string().optional().describe("The error message (default: the provider's own wording for the kind)."),
+  retryAfterMs: z.number().min(0).optional().describe("Sent as `retry-after-ms` and, rounded up to seconds, `retry-after`; default 0 (SDK retries are instant)."),
+  retryable: z.boolean().optional().describe("Sent as `x-should-retry`, which the official SDKs obey."),
+  headers: HeadersSchema.optional().describe("Extra response headers."),
 };
-const afterChunks = z.number().int().min(0).optional();
+const afterChunks = z.number().int().min(0).optional().describe("Events (SSE `data:` chunks, NDJSON lines, event-stream messages) sent before the failure; default 0.");
 
 export const FailureSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("rate_limit"), ...failureBase }),
@@ -98,8 +90,7 @@ export const FailureSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("timeout"),
     ...failureBase,
-    /** No byte for this long, then the response. Default 600000 (the SDKs' default timeout). */
-    delayMs: z.number().int().min(0).optional(),
+    delayMs: z.number().int().min(0).optional().describe("No byte for this long, then the response. Default 600000 (the SDKs' default timeout)."),
   }),
   z.strictObject({ kind: z.literal("network_error"), ...failureBase, afterChunks }),
   z.strictObject({ kind: z.literal("invalid_response"), ...failureBase, afterChunks }),
@@ -107,143 +98,120 @@ export const FailureSchema = z.discriminatedUnion("kind", [
     kind: z.literal("stream_error"),
     ...failureBase,
     afterChunks,
-    /** Anthropic `error.type` of the error event; default `overloaded_error`. OpenAI: `error.type`. */
-    errorType: z.string().optional(),
+    errorType: z.string().optional().describe("Anthropic `error.type` of the error event; default `overloaded_error`. OpenAI: `error.type`."),
   }),
   z.strictObject({
     kind: z.literal("content_filter"),
     ...failureBase,
-    /**
-     * Where the provider's safety system stops the turn: `prompt` blocks it before any output (OpenAI a refusal,
-     * Anthropic `stop_reason: "refusal"` with no content, Gemini `promptFeedback.blockReason`, Bedrock
-     * `guardrail_intervened`); `completion` stops the answer after `afterChunks` text chunks with the provider's
-     * filter finish reason (OpenAI `content_filter`, Anthropic `refusal`, Gemini `SAFETY`, Bedrock
-     * `guardrail_intervened`; Ollama has none: its text just stops, `done_reason: "stop"`). `message` is the
-     * refusal text (OpenAI), `stop_details.explanation` (Anthropic), `blockReasonMessage` / `finishMessage` (Gemini)
-     * or the guardrail's blocked message (Bedrock).
-     */
-    on: z.enum(["prompt", "completion"]),
+    on: z.enum(["prompt", "completion"]).describe("Where the provider's safety system stops the turn: `prompt` blocks it before any output (OpenAI a refusal, Anthropic `stop_reason: \"refusal\"` with no content, Gemini `promptFeedback.blockReason`, Bedrock `guardrail_intervened`); `completion` stops the answer after `afterChunks` text chunks with the provider's filter finish reason (OpenAI `content_filter`, Anthropic `refusal`, Gemini `SAFETY`, Bedrock `guardrail_intervened`; Ollama has none: its text just stops, `done_reason: \"stop\"`). `message` is the refusal text (OpenAI), `stop_details.explanation` (Anthropic), `blockReasonMessage` / `finishMessage` (Gemini) or the guardrail's blocked message (Bedrock)."),
     /** `on: "completion"`: text chunks (of `stream.chunkWords` words) answered before the filter stops it; default 0. */
     afterChunks,
-    /**
-     * What the filter flagged, in neutral names mapped per provider: `hate`, `sexual`, `violence`, `self_harm`,
-     * `harassment`, `dangerous`, `jailbreak` (Gemini `HARM_CATEGORY_HATE_SPEECH`, `…_SEXUALLY_EXPLICIT`,
-     * `…_DANGEROUS_CONTENT` for violence, self_harm and dangerous, `…_HARASSMENT`, `…_JAILBREAK`; Bedrock `HATE`,
-     * `SEXUAL`, `VIOLENCE` for violence and self_harm, `INSULTS` for harassment, `MISCONDUCT` for dangerous, `PROMPT_ATTACK` for jailbreak).
-     * Default `["dangerous"]`.
-     */
-    categories: z.array(z.enum(SAFETY_CATEGORIES)).min(1).optional(),
+    categories: z.array(z.enum(SAFETY_CATEGORIES)).min(1).optional().describe("What the filter flagged, in neutral names mapped per provider: `hate`, `sexual`, `violence`, `self_harm`, `harassment`, `dangerous`, `jailbreak` (Gemini `HARM_CATEGORY_HATE_SPEECH`, `…_SEXUALLY_EXPLICIT`, `…_DANGEROUS_CONTENT` for violence, self_harm and dangerous, `…_HARASSMENT`, `…_JAILBREAK`; Bedrock `HATE`, `SEXUAL`, `VIOLENCE` for violence and self_harm, `INSULTS` for harassment, `MISCONDUCT` for dangerous, `PROMPT_ATTACK` for jailbreak). Default `[\"dangerous\"]`."),
   }),
   z.strictObject({
     kind: z.literal("http"),
     ...failureBase,
-    status: z.number().int().min(100).max(599),
-    /** Sent verbatim: a string as-is, anything else as JSON. */
-    body: z.unknown().optional(),
+    status: z.number().int().min(100).max(599).describe("The HTTP status to answer."),
+    body: z.unknown().optional().describe("Sent verbatim: a string as-is, anything else as JSON."),
   }),
 ]);
 export type Failure = z.output<typeof FailureSchema>;
 export type FailureKind = Failure["kind"];
 
 export const StreamOptionsSchema = z.strictObject({
-  /** Delay before the first content event, after headers. */
-  ttftMs: z.number().min(0).optional(),
-  /** Words per second for content events; 0 = no pacing. */
-  tokensPerSecond: z.number().min(0).optional(),
-  /** Fixed delay between events. */
-  chunkDelayMs: z.number().min(0).optional(),
-  /** Words of text per content event. */
-  chunkWords: z.number().int().min(1).optional(),
-  /** Up to this many ms added to each delay, from a PRNG seeded with `seed`. */
-  jitterMs: z.number().min(0).optional(),
-  seed: z.number().int().optional(),
+  ttftMs: z.number().min(0).optional().describe("Delay before the first content event, after headers."),
+  tokensPerSecond: z.number().min(0).optional().describe("Words per second for content events; 0 = no pacing."),
+  chunkDelayMs: z.number().min(0).optional().describe("Fixed delay between events."),
+  chunkWords: z.number().int().min(1).optional().describe("Words of text per content event."),
+  jitterMs: z.number().min(0).optional().describe("Up to this many ms added to each delay, from a PRNG seeded with `seed`."),
+  seed: z.number().int().optional().describe("Seed of the jitter's PRNG (default 0): the same seed, the same delays."),
 });
 export type StreamOptions = z.output<typeof StreamOptionsSchema>;
 
 export const UsageSchema = z.strictObject({
-  inputTokens: z.number().int().min(0).optional(),
-  outputTokens: z.number().int().min(0).optional(),
-  cacheReadTokens: z.number().int().min(0).optional(),
-  cacheWriteTokens: z.number().int().min(0).optional(),
-  reasoningTokens: z.number().int().min(0).optional(),
+  inputTokens: z.number().int().min(0).optional().describe("Prompt tokens reported (default 64)."),
+  outputTokens: z.number().int().min(0).optional().describe("Completion tokens reported (default 32; a reply cut by the request's limit reports the words sent)."),
+  cacheReadTokens: z.number().int().min(0).optional().describe("Cached prompt tokens read (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`, …); default 0."),
+  cacheWriteTokens: z.number().int().min(0).optional().describe("Prompt tokens written to the cache (Anthropic `cache_creation_input_tokens`, …); default 0."),
+  reasoningTokens: z.number().int().min(0).optional().describe("Reasoning tokens (OpenAI `reasoning_tokens`, Gemini `thoughtsTokenCount`, …); default 0."),
 });
 export type Usage = z.output<typeof UsageSchema>;
 
 export const ReasoningBlockSchema = z.union([
-  z.strictObject({ text: z.string(), signature: z.string().optional() }),
-  z.strictObject({ redacted: z.string() }),
+  z.strictObject({
+    text: z.string().describe("The reasoning text."),
+    signature: z.string().optional().describe("Anthropic's thinking signature (default: one derived from the text)."),
+  }),
+  z.strictObject({
+    redacted: z.string().describe("Anthropic `redacted_thinking` data."),
+  }),
 ]);
 
 export const ToolCallSchema = z.strictObject({
-  id: z.string().min(1).optional(),
-  name: z.string().min(1),
-  /** An object (sent as JSON), or a raw string sent verbatim — even invalid JSON. */
-  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+  id: z.string().min(1).optional().describe("The call's id (default: derived per provider from the scenario, session, step and attempt: `call_…`, `toolu_…`)."),
+  name: z.string().min(1).describe("The tool's name (never checked against the tools offered)."),
+  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).optional().describe("An object (sent as JSON), or a raw string sent verbatim — even invalid JSON."),
 });
 
 /** One recorded frame: `at` ms after the request, `data` one SSE event (blank line included), NDJSON line or JSON body. */
-export const FrameSchema = z.strictObject({ at: z.number().min(0), data: z.string() });
+export const FrameSchema = z.strictObject({
+  at: z.number().min(0).describe("Milliseconds after the request."),
+  data: z.string().describe("One SSE event (blank line included), NDJSON line or JSON body."),
+});
 
 /** A recorded answer, replayed byte for byte (contract section 8, `respond.frames`). */
 export const FramesSchema = z.strictObject({
-  status: z.number().int().min(200).max(599),
-  headers: HeadersSchema,
-  frames: z.array(FrameSchema),
-  /** The upstream broke off after these frames: the replay breaks the connection the same way. */
-  truncated: z.boolean().optional(),
+  status: z.number().int().min(200).max(599).describe("The recorded status."),
+  headers: HeadersSchema.describe("The recorded response headers."),
+  frames: z.array(FrameSchema).describe("The recorded body, frame by frame."),
+  truncated: z.boolean().optional().describe("The upstream broke off after these frames: the replay breaks the connection the same way."),
 });
 export type RecordedFrames = z.output<typeof FramesSchema>;
 
 /** How a `frames` answer is paced: no delays (default), as recorded, or the recorded offsets divided by `speed`. */
-export const TimingSchema = z.union([z.enum(["none", "recorded"]), z.strictObject({ speed: z.number().positive() })]);
+export const TimingSchema = z.union([
+  z.enum(["none", "recorded"]),
+  z.strictObject({
+    speed: z.number().positive().describe("The recorded offsets are divided by this (2 = twice as fast)."),
+  }),
+]);
 export type Timing = z.output<typeof TimingSchema>;
 
 export const ResponseSchema = z.strictObject({
-  text: z.string().optional(),
-  reasoning: z.union([z.string(), z.array(ReasoningBlockSchema)]).optional(),
-  /** OpenAI Chat Completions field that carries reasoning text. */
-  reasoningField: z.enum(["reasoning_content", "reasoning"]).optional(),
-  toolCalls: z.array(ToolCallSchema).optional(),
-  refusal: z.string().optional(),
-  finishReason: z.enum(["stop", "length", "tool_calls", "content_filter"]).optional(),
-  usage: UsageSchema.optional(),
-  model: z.string().optional(),
-  latencyMs: z.number().min(0).optional(),
-  stream: StreamOptionsSchema.optional(),
-  headers: HeadersSchema.optional(),
-  /**
-   * `POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past
-   * the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).
-   */
-  embeddings: z.array(z.array(z.number()).min(1)).min(1).optional(),
-  /**
-   * Answers the turn with the surface's compaction (OpenAI: a `compaction` item, and the `response.compaction` object
-   * on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`.
-   */
-  compaction: z.strictObject({ summary: z.string() }).optional(),
-  /** `POST /v1/moderations` (contract section 10): the categories flagged. */
-  moderation: ModerationReplySchema.optional(),
-  /** `POST /v1/images/generations|edits|variations`: the picture's colour. */
-  image: ImageReplySchema.optional(),
-  /** `POST /v1/audio/speech`: the audio's length. */
-  speech: SpeechReplySchema.optional(),
-  /** `POST /v1/audio/transcriptions|translations`: the transcript. */
-  transcript: TranscriptReplySchema.optional(),
-  /** `POST /v2/rerank`, `/v1/rerank`: the documents' order or scores. */
-  rerank: RerankReplySchema.optional(),
-  /** A recorded answer: sent instead of one rendered from the fields above. */
-  frames: FramesSchema.optional(),
-  timing: TimingSchema.optional(),
+  text: z.string().optional().describe("The assistant's text (templates allowed: `{{vars.x}}`, `{{request.model}}`, …)."),
+  reasoning: z.union([z.string(), z.array(ReasoningBlockSchema)]).optional().describe("Reasoning before the answer: a string, or thinking blocks (`{ text, signature? }`, `{ redacted }`)."),
+  reasoningField: z.enum(["reasoning_content", "reasoning"]).optional().describe("OpenAI Chat Completions field that carries reasoning text."),
+  toolCalls: z.array(ToolCallSchema).optional().describe("Tool calls, in order (several = parallel tool calls)."),
+  refusal: z.string().optional().describe("A refusal (OpenAI `refusal`, Anthropic `stop_reason: \"refusal\"`, …)."),
+  finishReason: z.enum(["stop", "length", "tool_calls", "content_filter"]).optional().describe("The finish reason (default: `tool_calls` with tool calls, `length` when the request's token limit cut the reply, else `stop`); sent as written, never cut."),
+  usage: UsageSchema.optional().describe("Token usage reported (merged over `defaults.usage`)."),
+  model: z.string().optional().describe("The model reported (default: the request's, a well-known alias as its dated snapshot)."),
+  latencyMs: z.number().min(0).optional().describe("Delay before the first byte, counted from the request's arrival."),
+  stream: StreamOptionsSchema.optional().describe("Stream pacing (merged over `defaults.stream`)."),
+  headers: HeadersSchema.optional().describe("Extra response headers."),
+  embeddings: z.array(z.array(z.number()).min(1)).min(1).optional().describe("`POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked)."),
+  compaction: z
+    .strictObject({
+      summary: z.string().describe("The compaction's summary text."),
+    })
+    .optional().describe("Answers the turn with the surface's compaction (OpenAI: a `compaction` item, and the `response.compaction` object on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`."),
+  moderation: ModerationReplySchema.optional().describe("`POST /v1/moderations` (contract section 10): the categories flagged."),
+  image: ImageReplySchema.optional().describe("`POST /v1/images/generations|edits|variations`: the picture's colour."),
+  speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length."),
+  transcript: TranscriptReplySchema.optional().describe("`POST /v1/audio/transcriptions|translations`: the transcript."),
+  rerank: RerankReplySchema.optional().describe("`POST /v2/rerank`, `/v1/rerank`: the documents' order or scores."),
+  frames: FramesSchema.optional().describe("A recorded answer: sent instead of one rendered from the fields above."),
+  timing: TimingSchema.optional().describe("How `frames` are paced: `none` (default), `recorded`, or `{ speed }`."),
 });
 export type ScenarioResponse = z.output<typeof ResponseSchema>;
 
 export const StepSchema = z.strictObject({
-  id: z.string().min(1).optional(),
-  match: MatcherSchema.optional(),
-  expect: ExpectationsSchema.optional(),
-  consume: z.boolean().optional(),
-  failures: z.array(FailureSchema).optional(),
-  respond: ResponseSchema.optional(),
+  id: z.string().min(1).optional().describe("The step's id in the journal, verify and coverage (default `step-{n}`, 1-based)."),
+  match: MatcherSchema.optional().describe("When this step answers: every condition must hold (absent = any request)."),
+  expect: ExpectationsSchema.optional().describe("What a matched request must also satisfy; a request that does not is a mismatch, reported, not skipped."),
+  consume: z.boolean().optional().describe("Whether answering uses the step up (default true); false answers every time."),
+  failures: z.array(FailureSchema).optional().describe("Failures answered, in order, on the attempts before the response (counted per session, step and provider)."),
+  respond: ResponseSchema.optional().describe("The answer."),
 });
 export type Step = z.output<typeof StepSchema>;
 
@@ -252,44 +220,42 @@ const UpstreamUrlSchema = z.string().regex(/^https?:\/\/[^/\s]+(\/\S*)?$/, "must
 /** Requests no step answers are proxied to the provider's upstream and recorded (contract section 8). */
 export const RecordSchema = z.strictObject({
   upstream: z.strictObject({
-    openai: UpstreamUrlSchema.optional(),
-    anthropic: UpstreamUrlSchema.optional(),
-    gemini: UpstreamUrlSchema.optional(),
-    ollama: UpstreamUrlSchema.optional(),
-  }),
+    openai: UpstreamUrlSchema.optional().describe("e.g. `https://api.openai.com`."),
+    anthropic: UpstreamUrlSchema.optional().describe("e.g. `https://api.anthropic.com`."),
+    gemini: UpstreamUrlSchema.optional().describe("e.g. `https://generativelanguage.googleapis.com`."),
+    ollama: UpstreamUrlSchema.optional().describe("e.g. `http://localhost:11434`."),
+  }).describe("The upstream base URL per provider."),
 });
 export type RecordSettings = z.output<typeof RecordSchema>;
 
 export const ScenarioSchema = z
   .strictObject({
-    $schema: z.string().optional(),
-    name: NameSchema,
-    description: z.string().optional(),
-    priority: z.number().optional(),
-    match: MatcherSchema.optional(),
-    systemPromptMustInclude: z.array(z.string()).optional(),
-    onMismatch: z.enum(["error", "report"]).optional(),
-    /** `onMismatch: "report"`: the report's first line when no step answers / when a step's expectations fail. */
-    reportTitles: z.strictObject({ noStep: z.string().optional(), expectations: z.string().optional() }).optional(),
-    /** Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true. */
-    strict: z.boolean().optional(),
+    $schema: z.string().optional().describe("A JSON Schema reference for editors (`./scenario.schema.json`); ignored."),
+    name: NameSchema.describe("The scenario's name: `[a-z0-9][a-z0-9._-]{0,63}`, equal to the name in the upload's URL."),
+    description: z.string().optional().describe("What the scenario scripts, for people."),
+    priority: z.number().optional().describe("Auto-selection order among scenarios whose `match` holds (higher first)."),
+    match: MatcherSchema.optional().describe("Makes the scenario auto-selected for requests that name none (contract section 2, rule 4)."),
+    systemPromptMustInclude: z.array(z.string()).optional().describe("Every request's system text must contain each of these, else a mismatch."),
+    onMismatch: z.enum(["error", "report"]).optional().describe("A request no step answers: `error` (default, a 400 in the provider's shape) or `report` (a 200 carrying a final report)."),
+    reportTitles: z
+      .strictObject({
+        noStep: z.string().optional().describe("The first line of the report when no step answers (default `# Scenario Failure`)."),
+        expectations: z.string().optional().describe("The first line of the report when a step's expectations fail (default `# Scenario Failure`)."),
+      })
+      .optional().describe("`onMismatch: \"report\"`: the report's first line when no step answers / when a step's expectations fail."),
+    strict: z.boolean().optional().describe("Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true."),
     defaults: z
       .strictObject({
-        usage: UsageSchema.optional(),
-        stream: StreamOptionsSchema.optional(),
-        latencyMs: z.number().min(0).optional(),
+        usage: UsageSchema.optional().describe("Usage for every answer."),
+        stream: StreamOptionsSchema.optional().describe("Pacing for every stream."),
+        latencyMs: z.number().min(0).optional().describe("Latency for every answer."),
       })
-      .optional(),
-    /** Values response strings can use as `{{vars.name}}` (names: letters, digits, `_`). */
-    variables: z.record(z.string().regex(VARIABLE_NAME, "variable names are letters, digits and _, not starting with a digit"), z.unknown()).optional(),
-    /** Recording proxy: upstream base URLs per provider. */
-    record: RecordSchema.optional(),
-    /** May be empty (a recording scenario needs no steps). */
-    steps: z.array(StepSchema),
-    /** The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9). */
-    mcp: McpSchema.optional(),
-    /** Agent CLIs' housekeeping calls, answered before any step is tried and without spending one. */
-    sideCalls: SideCallsSchema.optional(),
+      .optional().describe("Defaults for every step's `respond` (a step's own fields win; `usage` and `stream` merge)."),
+    variables: z.record(z.string().regex(VARIABLE_NAME, "variable names are letters, digits and _, not starting with a digit"), z.unknown()).optional().describe("Values response strings can use as `{{vars.name}}` (names: letters, digits, `_`)."),
+    record: RecordSchema.optional().describe("Recording proxy: upstream base URLs per provider."),
+    steps: z.array(StepSchema).describe("The script: the first unused step whose `match` holds answers (may be empty: a recording scenario needs none)."),
+    mcp: McpSchema.optional().describe("The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9)."),
+    sideCalls: SideCallsSchema.optional().describe("Agent CLIs' housekeeping calls, answered before any step is tried and without spending one."),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

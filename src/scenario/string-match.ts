@@ -16,14 +16,18 @@ function isValidRegex(source: string): boolean {
 /** A string (exact), or `{ equals }`, `{ contains }`, `{ regex, flags }`. */
 export const StringMatchSchema = z.union([
   z.string(),
-  z.strictObject({ equals: z.string() }),
-  z.strictObject({ contains: z.string() }),
   z.strictObject({
-    regex: z.string().refine((r) => isValidRegex(r), "not a valid regular expression"),
+    equals: z.string().describe("The text equals this."),
+  }),
+  z.strictObject({
+    contains: z.string().describe("The text contains this."),
+  }),
+  z.strictObject({
+    regex: z.string().refine((r) => isValidRegex(r), "not a valid regular expression").describe("A JavaScript regular expression the text matches."),
     flags: z
       .string()
       .regex(/^[dgimsuvy]*$/, "regex flags may only be d, g, i, m, s, u, v, y")
-      .optional(),
+      .optional().describe("The expression's flags (`i` for case-insensitive, …)."),
   }),
 ]);
 export type StringMatch = z.output<typeof StringMatchSchema>;

@@ -7,12 +7,9 @@ import { z } from "zod";
 
 /** `POST /v1/moderations`: which categories are flagged; scores default to high for flagged, low for the rest. */
 export const ModerationReplySchema = z.strictObject({
-  /** Default: true when `categories` names any. */
-  flagged: z.boolean().optional(),
-  /** Category names as the API spells them (`harassment`, `self-harm/intent`, `violence/graphic`, …). */
-  categories: z.array(z.string().min(1)).optional(),
-  /** Scores per category name, 0…1, overriding the defaults. */
-  scores: z.record(z.string(), z.number().min(0).max(1)).optional(),
+  flagged: z.boolean().optional().describe("Default: true when `categories` names any."),
+  categories: z.array(z.string().min(1)).optional().describe("Category names as the API spells them (`harassment`, `self-harm/intent`, `violence/graphic`, …)."),
+  scores: z.record(z.string(), z.number().min(0).max(1)).optional().describe("Scores per category name, 0…1, overriding the defaults."),
 });
 
 /** `POST /v1/images/*`: the picture's colour (else one derived from the prompt) and the `revised_prompt`. */
@@ -20,30 +17,29 @@ export const ImageReplySchema = z.strictObject({
   color: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #3366ff")
-    .optional(),
-  revisedPrompt: z.string().optional(),
+    .optional().describe("The picture's colour (default: one derived from the prompt)."),
+  revisedPrompt: z.string().optional().describe("`revised_prompt` in the answer (dall-e-3)."),
 });
 
 /** `POST /v1/audio/speech`: the audio's length (default: from the input's word count). */
 export const SpeechReplySchema = z.strictObject({
-  durationMs: z.number().int().min(0).max(600_000).optional(),
+  durationMs: z.number().int().min(0).max(600_000).optional().describe("The audio's length in milliseconds (default: from the input's word count)."),
 });
 
 /** `POST /v1/audio/transcriptions` and `/translations`: the transcript, as text or with its language and length. */
 export const TranscriptReplySchema = z.union([
   z.string(),
   z.strictObject({
-    text: z.string(),
-    language: z.string().min(1).optional(),
-    /** Seconds of audio the transcript covers (segments are spread over it). */
-    durationSeconds: z.number().min(0).optional(),
+    text: z.string().describe("The transcript's text."),
+    language: z.string().min(1).optional().describe("The language reported (`verbose_json`); default `english`."),
+    durationSeconds: z.number().min(0).optional().describe("Seconds of audio the transcript covers (segments are spread over it)."),
   }),
 ]);
 
 /** `POST /v2/rerank` and `/v1/rerank`: the documents' order (indexes, best first) and/or their scores by index. */
 export const RerankReplySchema = z.strictObject({
-  order: z.array(z.number().int().min(0)).optional(),
-  scores: z.array(z.number().min(0).max(1)).optional(),
+  order: z.array(z.number().int().min(0)).optional().describe("Document indexes, best first; documents not listed follow by their default score."),
+  scores: z.array(z.number().min(0).max(1)).optional().describe("Relevance scores by document index (0…1)."),
 });
 
 export type ModerationReply = z.output<typeof ModerationReplySchema>;
