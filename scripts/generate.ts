@@ -2,6 +2,7 @@
  * Generates what is derived from the source of truth:
  *  - scenario.schema.json from the zod scenario schema (served at GET /admin/schema);
  *  - docs/reference/scenario.md from the same schema (every field described: a field without a description fails);
+ *  - the help of every CLI command in docs/reference/cli.md (between its generated markers);
  *  - src/scenario/bundled.gen.ts importing every scenarios/*.json (each validated here).
  * `--check` writes nothing and fails when a generated file is stale or a bundled scenario is invalid.
  */
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { parseScenarioDocument } from "../src/scenario/document";
 import { scenarioJsonSchema } from "../src/scenario/json-schema";
 import { scenarioReference, undescribed } from "../src/scenario/reference";
+import { COMMANDS, MAIN_HELP } from "../src/client/cli/main";
 
 const root = join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
@@ -33,6 +35,26 @@ const missing = undescribed(scenarioJsonSchema());
 for (const field of missing) console.error(`${field} has no description: add .describe("…") to it in the zod schema`);
 if (missing.length > 0) failed = true;
 emit("docs/reference/scenario.md", scenarioReference(scenarioJsonSchema()));
+
+/** Replaces the part of a hand-written page between `<!-- generated:{name} -->` and `<!-- end generated -->`. */
+function emitRegion(path: string, name: string, body: string) {
+  const text = readFileSync(join(root, path), "utf8");
+  const open = `<!-- generated:${name} (npm run generate; do not edit by hand) -->`;
+  const start = text.indexOf(open);
+  const end = text.indexOf("<!-- end generated -->", start);
+  if (start < 0 || end < 0) {
+    console.error(`${path}: no ${open} … <!-- end generated --> region`);
+    failed = true;
+    return;
+  }
+  emit(path, `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`);
+}
+
+emitRegion(
+  "docs/reference/cli.md",
+  "cli-help",
+  ["```console", "$ mockllm --help", MAIN_HELP, "```", ...COMMANDS.flatMap((c) => ["", `### mockllm ${c.name}`, "", "```console", `$ mockllm ${c.name} --help`, c.help.trimEnd(), "```"])].join("\n"),
+);
 
 const files = readdirSync(join(root, "scenarios"))
   .filter((f) => f.endsWith(".json"))

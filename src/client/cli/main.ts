@@ -22,7 +22,7 @@ import { EXIT, UsageError, type CliIO } from "./io";
 
 export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, key, env];
 
-const MAIN_HELP = `Usage: mockllm <command> [options]
+export const MAIN_HELP = `Usage: mockllm <command> [options]
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
