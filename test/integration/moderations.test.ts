@@ -138,6 +138,16 @@ describe("scripted by the scenario, in the same session as a chat turn", () => {
   });
 });
 
+describe("the scenario document", () => {
+  it("refuses a category the API does not have, in categories and in scores", async () => {
+    for (const moderation of [{ categories: ["violense"] }, { scores: { "self-harm/intention": 0.5 } }]) {
+      const res = await admin("/scenarios", { method: "POST", body: JSON.stringify([{ name: "mod-typo", steps: [{ respond: { moderation } }] }]) });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(await res.json())).toContain("respond.moderation");
+    }
+  });
+});
+
 describe("bad requests: OpenAI's 400s, never a 5xx", () => {
   const BAD = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
   it.each([

@@ -129,6 +129,48 @@ describe("scripted by the scenario, beside a chat turn", () => {
     const verify = (await (await admin("/sessions/rr-search/r1/verify")).json()) as any;
     expect(verify.unusedSteps).toEqual([]);
     expect(verify.requests).toBe(6);
+    const coverage = (await (await admin("/scenarios/rr-search/coverage")).json()) as any;
+    expect(coverage.steps.map((st: any) => [st.id, st.sessions, st.attempts, st.failures])).toEqual([
+      ["rank", 1, 1, 0],
+      ["answer", 1, 1, 0],
+      ["scores", 1, 2, 1],
+      // Counted in `sessions` only once a step has answered: "down" only failed.
+      ["down", 0, 2, 2],
+    ]);
+  });
+
+  it("a late answer (timeout), a cut body (invalid_response) and a broken connection (network_error): no 5xx", async () => {
+    await upload({
+      name: "rr-flaky",
+      steps: [
+        { id: "late", failures: [{ kind: "timeout", delayMs: 1 }], respond: { rerank: { order: [1] } } },
+        { id: "cut", failures: [{ kind: "invalid_response" }], respond: { rerank: {} } },
+        { id: "broken", failures: [{ kind: "network_error" }], respond: { rerank: {} } },
+      ],
+    });
+    const body = { model: "rerank-v3.5", query: "q", documents: ["a", "b"] };
+    const send = () => rerank(body, { prefix: "/s/rr-flaky/f1" });
+    // Each step fails its first attempt and answers its retry.
+    const late = await send();
+    expect([late.status, late.headers.get("x-mockllm-outcome")]).toEqual([200, "failure"]);
+    expect(((await late.json()) as any).results.map((r: any) => r.index)).toEqual([1, 0]);
+    expect((await ok(await send())).results[0].index).toBe(1);
+    const cut = await send();
+    expect(cut.status).toBe(200);
+    const text = await cut.text();
+    expect(text.startsWith('{"id":"')).toBe(true);
+    expect(() => JSON.parse(text)).toThrow();
+    expect((await ok(await send())).results).toHaveLength(2);
+    const broken = await send().then((r) => r.text()).then(
+      (t) => t,
+      (e: unknown) => e,
+    );
+    expect(typeof broken === "string" ? () => JSON.parse(broken) : () => { throw broken; }).toThrow();
+    expect((await ok(await send())).results).toHaveLength(2);
+    const journal = (await (await admin("/sessions/rr-flaky/f1/requests")).json()) as any[];
+    expect(journal.map((e) => [e.step, e.outcome])).toEqual([
+      ["late", "failure"], ["late", "response"], ["cut", "failure"], ["cut", "response"], ["broken", "failure"], ["broken", "response"],
+    ]);
   });
 });
 
