@@ -138,6 +138,18 @@ describe("scripted by the scenario, in the same session as a chat turn", () => {
   });
 });
 
+describe("a content_filter failure", () => {
+  it("is a flagged result with its categories mapped onto the API's (moderations have no refusal)", async () => {
+    await upload({
+      name: "mod-filter",
+      steps: [{ failures: [{ kind: "content_filter", on: "prompt", categories: ["self_harm", "dangerous"] }], respond: { moderation: { categories: ["hate"] } } }],
+    });
+    const body = await ok(await moderate({ input: "bad things" }, "/s/mod-filter/c1"));
+    expect(body.results[0].flagged).toBe(true);
+    expect(body.results[0].categories).toEqual(all((c) => c === "hate" || c === "self-harm" || c === "illicit"));
+  });
+});
+
 describe("the scenario document", () => {
   it("refuses a category the API does not have, in categories and in scores", async () => {
     for (const moderation of [{ categories: ["violense"] }, { scores: { "self-harm/intention": 0.5 } }]) {

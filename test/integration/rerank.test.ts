@@ -139,13 +139,14 @@ describe("scripted by the scenario, beside a chat turn", () => {
     ]);
   });
 
-  it("a late answer (timeout), a cut body (invalid_response) and a broken connection (network_error): no 5xx", async () => {
+  it("a late answer (timeout), a cut body (invalid_response), a broken connection (network_error), a content_filter: no 5xx", async () => {
     await upload({
       name: "rr-flaky",
       steps: [
         { id: "late", failures: [{ kind: "timeout", delayMs: 1 }], respond: { rerank: { order: [1] } } },
         { id: "cut", failures: [{ kind: "invalid_response" }], respond: { rerank: {} } },
         { id: "broken", failures: [{ kind: "network_error" }], respond: { rerank: {} } },
+        { id: "filtered", failures: [{ kind: "content_filter", on: "prompt" }], respond: { rerank: { order: [1] } } },
       ],
     });
     const body = { model: "rerank-v3.5", query: "q", documents: ["a", "b"] };
@@ -167,9 +168,11 @@ describe("scripted by the scenario, beside a chat turn", () => {
     );
     expect(typeof broken === "string" ? () => JSON.parse(broken) : () => { throw broken; }).toThrow();
     expect((await ok(await send())).results).toHaveLength(2);
+    // A reranker has no refusal: a content_filter failure answers the ranking.
+    expect((await ok(await send())).results.map((r: any) => r.index)).toEqual([1, 0]);
     const journal = (await (await admin("/sessions/rr-flaky/f1/requests")).json()) as any[];
     expect(journal.map((e) => [e.step, e.outcome])).toEqual([
-      ["late", "failure"], ["late", "response"], ["cut", "failure"], ["cut", "response"], ["broken", "failure"], ["broken", "response"],
+      ["late", "failure"], ["late", "response"], ["cut", "failure"], ["cut", "response"], ["broken", "failure"], ["broken", "response"], ["filtered", "failure"],
     ]);
   });
 });

@@ -4,6 +4,7 @@
  * derived from a hash of the input's text, so the same text always scores the same.
  */
 import type { Reply } from "../../../canonical/outcome";
+import type { SafetyCategory } from "../../../canonical/safety-categories";
 import { seededRandom, stableHash, stableHex } from "../../../http/hash";
 import type { Failure } from "../../../scenario/schema";
 import { MODERATION_CATEGORIES, type ModerationCategory, type ModerationReply } from "../../../scenario/surface-replies";
@@ -63,12 +64,34 @@ export function moderationId(idSeed: string): string {
   return `modr-${stableHex(`modr|${idSeed}`, 32)}`;
 }
 
+/** The moderation category a `content_filter` failure's neutral category flags. */
+const SAFETY_TO_MODERATION: Record<SafetyCategory, ModerationCategory> = {
+  hate: "hate",
+  sexual: "sexual",
+  violence: "violence",
+  self_harm: "self-harm",
+  harassment: "harassment",
+  dangerous: "illicit",
+  jailbreak: "illicit",
+};
+
+/**
+ * What the results script: `respond.moderation`, plus, when a `content_filter` failure answers the request, its
+ * categories flagged (a moderation has no refusal of its own: the filter's verdict is a flagged result).
+ */
+export function scriptedModeration(reply: Reply): ModerationReply | undefined {
+  if (reply.safety === undefined) return reply.moderation;
+  const categories = new Set([...(reply.moderation?.categories ?? []), ...reply.safety.categories.map((c) => SAFETY_TO_MODERATION[c])]);
+  return { ...reply.moderation, categories: [...categories] };
+}
+
 export function renderModerationsJson(reply: Reply, ctx: RenderContext<ModerationsRequest>): unknown {
   const legacy = isLegacyModerationModel(ctx.wire.model);
+  const scripted = scriptedModeration(reply);
   return {
     id: moderationId(reply.idSeed),
     model: reply.model,
-    results: ctx.wire.inputs.map((input) => moderationResult(input, reply.moderation, legacy)),
+    results: ctx.wire.inputs.map((input) => moderationResult(input, scripted, legacy)),
   };
 }
 
