@@ -5,11 +5,30 @@
  */
 import { z } from "zod";
 
+/** The 13 categories of `POST /v1/moderations`, in the order the API lists them. */
+export const MODERATION_CATEGORIES = [
+  "harassment",
+  "harassment/threatening",
+  "hate",
+  "hate/threatening",
+  "illicit",
+  "illicit/violent",
+  "self-harm",
+  "self-harm/instructions",
+  "self-harm/intent",
+  "sexual",
+  "sexual/minors",
+  "violence",
+  "violence/graphic",
+] as const;
+export const ModerationCategorySchema = z.enum(MODERATION_CATEGORIES);
+export type ModerationCategory = z.output<typeof ModerationCategorySchema>;
+
 /** `POST /v1/moderations`: which categories are flagged; scores default to high for flagged, low for the rest. */
 export const ModerationReplySchema = z.strictObject({
   flagged: z.boolean().optional().describe("Default: true when `categories` names any."),
-  categories: z.array(z.string().min(1)).optional().describe("Category names as the API spells them (`harassment`, `self-harm/intent`, `violence/graphic`, …)."),
-  scores: z.record(z.string(), z.number().min(0).max(1)).optional().describe("Scores per category name, 0…1, overriding the defaults."),
+  categories: z.array(ModerationCategorySchema).optional().describe("Category names as the API spells them (`harassment`, `self-harm/intent`, `violence/graphic`, …)."),
+  scores: z.partialRecord(ModerationCategorySchema, z.number().min(0).max(1)).optional().describe("Scores per category name, 0…1, overriding the defaults."),
 });
 
 /** `POST /v1/images/*`: the picture's colour (else one derived from the prompt) and the `revised_prompt`. */

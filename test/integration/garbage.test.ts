@@ -12,6 +12,9 @@ const ROUTES = [
   "/v1/messages/count_tokens",
   "/v1/responses",
   "/v1/embeddings",
+  "/v1/moderations",
+  "/s/weather-agent/v2/rerank",
+  "/v1/rerank",
   "/v1/models",
   "/v1/models/x",
   "/v1beta/models/gemini-2.5-flash:generateContent?key=k",
@@ -116,6 +119,9 @@ const PROVIDER_ROUTES: { name: string; path: (stream: boolean) => string; header
   { name: "openai chat", path: () => "/v1/chat/completions", headers: OPENAI, body: (stream) => ({ model: "m", messages: user, stream }) },
   { name: "openai responses", path: () => "/v1/responses", headers: OPENAI, body: (stream) => ({ model: "m", input: "hi", stream }) },
   { name: "openai embeddings", path: () => "/v1/embeddings", headers: OPENAI, body: () => ({ model: "m", input: "hi" }) },
+  { name: "openai moderations", path: () => "/v1/moderations", headers: OPENAI, body: () => ({ model: "m", input: ["hi", { type: "text", text: "hi" }] }) },
+  { name: "cohere rerank v2", path: () => "/v2/rerank", headers: OPENAI, body: () => ({ model: "m", query: "hi", documents: ["hi", "there"], top_n: 1 }) },
+  { name: "cohere rerank v1", path: () => "/v1/rerank", headers: OPENAI, body: () => ({ query: "hi", documents: [{ text: "hi" }, "there"], return_documents: true }) },
   { name: "anthropic messages", path: () => "/v1/messages", headers: ANTHROPIC, body: (stream) => ({ model: "m", max_tokens: 5, messages: user, stream }) },
   { name: "anthropic count_tokens", path: () => "/v1/messages/count_tokens", headers: ANTHROPIC, body: () => ({ model: "m", messages: user }) },
   {
@@ -242,7 +248,7 @@ describe("fuzz: seeded malformed bodies on every provider route, never a 5xx", (
   });
 });
 
-type Shape = "openai" | "anthropic" | "gemini" | "ollama";
+type Shape = "openai" | "anthropic" | "gemini" | "ollama" | "cohere";
 
 /** Which provider's error shape `body` has, or a description of what it is instead. */
 function shapeOf(body: unknown): Shape | string {
@@ -250,6 +256,7 @@ function shapeOf(body: unknown): Shape | string {
   const b = body as Record<string, unknown>;
   const e = b.error as Record<string, unknown> | string | undefined;
   if (Object.keys(b).length === 1 && typeof e === "string") return "ollama";
+  if (Object.keys(b).length === 1 && typeof b.message === "string") return "cohere";
   if (b.type === "error" && typeof e === "object" && typeof e.type === "string" && typeof e.message === "string") return "anthropic";
   if (typeof e === "object" && e !== null) {
     if (typeof e.code === "number" && typeof e.message === "string" && typeof e.status === "string") return "gemini";
@@ -263,6 +270,10 @@ const SURFACE_PATHS: { shape: Shape; method: "GET" | "POST"; path: string; heade
   { shape: "openai", method: "POST", path: "/v1/chat/completions", headers: OPENAI },
   { shape: "openai", method: "POST", path: "/v1/responses", headers: OPENAI },
   { shape: "openai", method: "POST", path: "/v1/embeddings", headers: OPENAI },
+  { shape: "openai", method: "POST", path: "/v1/moderations", headers: OPENAI },
+  { shape: "cohere", method: "POST", path: "/v2/rerank", headers: OPENAI },
+  { shape: "cohere", method: "POST", path: "/v1/rerank", headers: OPENAI },
+  { shape: "cohere", method: "POST", path: "/v1/rerank", headers: { "content-type": "application/json" }, unauthorized: true },
   { shape: "openai", method: "GET", path: "/v1/models", headers: OPENAI },
   { shape: "openai", method: "GET", path: "/v1/models/gpt-4o", headers: OPENAI },
   { shape: "openai", method: "GET", path: "/v1/responses/resp_123", headers: OPENAI },
@@ -336,6 +347,9 @@ describe("early errors come in the shape of the path's surface (issue 19)", () =
       ["POST", "/v1/chat/completions", { authorization: "Bearer k", "content-type": "text/plain" }, "openai", 415],
       ["GET", "/v1beta/models", {}, "gemini", 403],
       ["GET", "/v1/chat/completions", OPENAI, "openai", 405],
+      ["GET", "/v1/moderations", OPENAI, "openai", 405],
+      ["GET", "/s/ok/v2/rerank", OPENAI, "cohere", 405],
+      ["POST", "/v1/rerank", { "content-type": "application/json" }, "cohere", 401],
       ["GET", "/v1/messages", ANTHROPIC, "anthropic", 405],
       ["GET", "/v1/messages/count_tokens", ANTHROPIC, "anthropic", 405],
       ["GET", "/api/chat", {}, "ollama", 405],

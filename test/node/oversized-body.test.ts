@@ -78,11 +78,15 @@ const openaiShape = { error: { message: MESSAGE, type: "invalid_request_error", 
 const anthropicShape = { type: "error", error: { type: "request_too_large", message: MESSAGE } };
 const geminiShape = { error: { code: 413, message: MESSAGE, status: "INVALID_ARGUMENT" } };
 const ollamaShape = { error: MESSAGE };
+const cohereShape = { message: MESSAGE };
 
 const CASES: { path: string; headers: Record<string, string>; shape: Record<string, unknown> }[] = [
   { path: "/v1/chat/completions", headers: OPENAI, shape: openaiShape },
   { path: "/v1/responses", headers: OPENAI, shape: openaiShape },
   { path: "/v1/embeddings", headers: OPENAI, shape: openaiShape },
+  { path: "/v1/moderations", headers: OPENAI, shape: openaiShape },
+  { path: "/v2/rerank", headers: OPENAI, shape: cohereShape },
+  { path: "/s/nobody/v1/rerank", headers: OPENAI, shape: cohereShape },
   { path: "/v1/messages", headers: ANTHROPIC, shape: anthropicShape },
   { path: "/v1/messages/count_tokens", headers: ANTHROPIC, shape: anthropicShape },
   { path: "/v1beta/models/gemini-2.5-flash:generateContent", headers: GEMINI, shape: geminiShape },
