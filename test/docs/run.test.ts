@@ -4,9 +4,10 @@
  * running them one after another would. A block passes when it exits 0 and no request it made was answered with a
  * status that means the example is wrong rather than the behaviour it shows: 401/403 (a missing key or header),
  * 404 (a wrong route, scenario or session: `docs-test: allow 404` in the block allows it), 400 from the admin API (an
- * invalid scenario upload) or 500. Scripted failures (429, 503, 529, broken streams) are what examples show, and pass.
+ * invalid scenario upload) or 500. Scripted failures (429, 503, 529, broken streams) are what examples show, and pass;
+ * a block that shows a refusal on purpose says so with `docs-test: allow 401 403` (the codes it expects).
  * `ts` blocks that import vitest are test modules of their own and run as such (test/docs/vitest.config.ts); other
- * `ts` blocks run as a module here, with `http://127.0.0.1:8787` and `http://localhost:8787` replaced by the page's
+ * `ts` blocks run as a module here; in every block `http://127.0.0.1:8787` and `localhost:8787` are replaced by the page's
  * server. `py` blocks run with the Python suite's interpreter when it has the `openai` package, else are skipped with a
  * message.
  */
@@ -36,19 +37,23 @@ function run(file: string, args: string[], env: Record<string, string>): Promise
   });
 }
 
-function badAnswers(log: Logged[], allow404: boolean): Logged[] {
-  return log.filter(
-    (r) =>
-      r.status === 401 ||
-      r.status === 403 ||
-      r.status === 500 ||
-      (r.status === 404 && !allow404) ||
-      (r.status === 400 && r.path.startsWith("/admin/")),
-  );
+/** The statuses a block allows on purpose: `docs-test: allow 401 403` anywhere in it. */
+function allowedIn(code: string): Set<number> {
+  const m = /docs-test: allow ((?:\d{3}\s*)+)/.exec(code);
+  return new Set(m ? m[1]!.trim().split(/\s+/).map(Number) : []);
+}
+
+function badAnswers(log: Logged[], allowed: Set<number>): Logged[] {
+  const wrong = (r: Logged) => r.status === 401 || r.status === 403 || r.status === 404 || r.status === 500 || (r.status === 400 && r.path.startsWith("/admin/"));
+  return log.filter((r) => wrong(r) && !allowed.has(r.status));
 }
 
 function withOrigin(code: string, origin: string): string {
-  return code.replaceAll("http://127.0.0.1:8787", origin).replaceAll("http://localhost:8787", origin);
+  const host = origin.replace(/^https?:\/\//, "");
+  return code
+    .replaceAll("http://127.0.0.1:8787", origin)
+    .replaceAll("http://localhost:8787", origin)
+    .replace(/\b(?:localhost|127\.0\.0\.1):8787\b/g, host);
 }
 
 let pythonHasOpenAI: boolean | undefined;
@@ -87,7 +92,7 @@ for (const { page, blocks } of pages) {
     for (const block of blocks) {
       it(`${block.lang} block at line ${block.line}`, async (ctx) => {
         const from = log.length;
-        const env = { MOCK: server.url, TOKEN, MOCKLLM_URL: server.url };
+        const env = { MOCK: server.url, URL: server.url, TOKEN, ADMIN_TOKEN: TOKEN, MOCKLLM_ADMIN_TOKEN: TOKEN, MOCKLLM_URL: server.url };
         const code = withOrigin(block.code, server.url);
         let result: { code: number; out: string };
         if (block.lang === "sh") result = await run("bash", ["-eo", "pipefail", "-c", code], env);
@@ -101,7 +106,7 @@ for (const { page, blocks } of pages) {
           await import(/* @vite-ignore */ file);
         }
         expect(result.code, `${page}:${block.line} exited ${result.code}:\n${result.out}`).toBe(0);
-        const bad = badAnswers(log.slice(from), block.code.includes("docs-test: allow 404"));
+        const bad = badAnswers(log.slice(from), allowedIn(block.code));
         expect(bad, `${page}:${block.line} got answers that mean the example is wrong:\n${result.out}`).toEqual([]);
       });
     }
