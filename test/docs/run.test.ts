@@ -20,7 +20,6 @@ import { blocksOf, docPages, ROOT } from "./blocks";
 
 const TOKEN = "dev";
 const SCRATCH = join(ROOT, "test", ".docs");
-const PYTHON = join(ROOT, "node_modules", ".cache", "mockllm-python", "venv", "bin", "python");
 
 interface Logged {
   method: string;
@@ -28,11 +27,11 @@ interface Logged {
   status: number;
 }
 
-function run(file: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
+function run(file: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string; stdout: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, out: `${stdout}${stderr}` });
+      resolve({ code, out: `${stdout}${stderr}`, stdout });
     });
   });
 }
@@ -56,10 +55,16 @@ function withOrigin(code: string, origin: string): string {
     .replace(/\b(?:localhost|127\.0\.0\.1):8787\b/g, host);
 }
 
-let pythonHasOpenAI: boolean | undefined;
-async function pythonReady(): Promise<boolean> {
-  if (pythonHasOpenAI === undefined) pythonHasOpenAI = existsSync(PYTHON) && (await run(PYTHON, ["-c", "import openai"], {})).code === 0;
-  return pythonHasOpenAI;
+let python: Promise<string | undefined> | undefined;
+/** The Python suite's venv (scripts/python-venv.sh makes or finds it) when it has the openai package. */
+function pythonWithOpenAI(): Promise<string | undefined> {
+  python ??= (async () => {
+    const venv = await run("bash", [join(ROOT, "scripts", "python-venv.sh")], {});
+    const path = venv.stdout.trim().split("\n").pop() ?? "";
+    if (venv.code !== 0 || !existsSync(path)) return undefined;
+    return (await run(path, ["-c", "import openai"], {})).code === 0 ? path : undefined;
+  })();
+  return python;
 }
 
 const pages = docPages()
@@ -94,11 +99,12 @@ for (const { page, blocks } of pages) {
         const from = log.length;
         const env = { MOCK: server.url, URL: server.url, TOKEN, ADMIN_TOKEN: TOKEN, MOCKLLM_ADMIN_TOKEN: TOKEN, MOCKLLM_URL: server.url };
         const code = withOrigin(block.code, server.url);
-        let result: { code: number; out: string };
+        let result: { code: number; out: string; stdout?: string };
         if (block.lang === "sh") result = await run("bash", ["-eo", "pipefail", "-c", code], env);
         else if (block.lang === "py") {
-          if (!(await pythonReady())) return ctx.skip("no Python with the openai package (npm run test:python makes one)");
-          result = await run(PYTHON, ["-c", code], env);
+          const interpreter = await pythonWithOpenAI();
+          if (interpreter === undefined) return ctx.skip("no Python with the openai package (npm run test:python makes one)");
+          result = await run(interpreter, ["-c", code], env);
         } else {
           const file = join(SCRATCH, `${page.replaceAll("/", "_")}-${block.line}.ts`);
           writeFileSync(file, code);
