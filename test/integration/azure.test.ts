@@ -62,16 +62,19 @@ describe("Azure routes and what model matchers see", () => {
     expect(id).toMatch(UUID);
     expect([res.headers.get("apim-request-id"), res.headers.get("x-ms-region"), res.headers.get("x-ms-deployment-name"), res.headers.get("x-mockllm-step")]).toEqual([id, "East US", "prod-4o", "prod"]);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(body)).toEqual(["id", "object", "created", "model", "prompt_filter_results", "choices", "usage", "system_fingerprint"]);
+    expect(Object.keys(body)).toEqual(["choices", "created", "id", "model", "object", "prompt_filter_results", "system_fingerprint", "usage"]);
     expect(body.model).toBe("prod-4o");
+    // Azure's order: keys sorted, but inside the annotations (`prompt_index` first, `filtered` before `detected`).
+    const text = JSON.stringify(body);
+    expect([text.indexOf('"content_filter_results":{"hate"') < text.indexOf('"finish_reason"'), text.includes('{"prompt_index":0,"content_filter_results"'), text.includes('"protected_material_code":{"filtered":false,"detected":false}')]).toEqual([true, true, true]);
     expect(body.prompt_filter_results).toEqual([{ prompt_index: 0, content_filter_results: PROMPT_SAFE }]);
     expect(body.choices).toEqual([
       {
-        index: 0,
-        message: { role: "assistant", content: "From the prod deployment.", refusal: null, annotations: [] },
-        logprobs: null,
-        finish_reason: "stop",
         content_filter_results: CHOICE_SAFE,
+        finish_reason: "stop",
+        index: 0,
+        logprobs: null,
+        message: { annotations: [], content: "From the prod deployment.", refusal: null, role: "assistant" },
       },
     ]);
   });
@@ -245,7 +248,8 @@ describe("Azure's gateway: auth, api-version, errors, 429", () => {
       body: JSON.stringify({ name: "az-own", steps: [{ consume: false, respond: { text: "namespaced" } }] }),
     });
     expect(put.status).toBeLessThan(300);
-    for (const headers of [{ "api-key": minted.key }, { authorization: `Bearer ${minted.key}` }]) {
+    const sent: Record<string, string>[] = [{ "api-key": minted.key }, { authorization: `Bearer ${minted.key}` }];
+    for (const headers of sent) {
       const res = await post(`/s/az-own/n1${deployment("d1")}`, { messages: USER }, { ...headers, "content-type": "application/json" });
       expect([res.status, ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content]).toEqual([200, "namespaced"]);
     }

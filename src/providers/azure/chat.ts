@@ -1,10 +1,11 @@
 /**
  * Azure OpenAI Chat Completions: OpenAI's parse and renderers with what Azure adds (protocols.md 10.3.4, recorded
  * shapes in test/shapes/azure.ts):
- * - JSON: `prompt_filter_results` before `choices`, each choice's `content_filter_results`; no `service_tier`;
+ * - JSON: `prompt_filter_results`, each choice's `content_filter_results`; no `service_tier`; keys in Azure's
+ *   alphabetical order (but inside the annotations, which keep theirs);
  * - stream: a leading chunk with empty `choices` and blank identity fields carrying `prompt_filter_results`, then
  *   OpenAI's chunks with each choice's `content_filter_results` (`{}` on the role and finish chunks, the categories on
- *   content; a `content_filter` finish carries the filtered categories), keys in Azure's alphabetical order, no
+ *   content; a `content_filter` finish carries the filtered categories), keys ordered as in JSON, no
  *   `service_tier` or `obfuscation`.
  */
 import type { Reply } from "../../canonical/outcome";
@@ -22,12 +23,15 @@ function isRecord(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** `value` with object keys sorted at every depth, as Azure serialises stream chunks. */
+/** Annotations whose keys keep their own order (`prompt_index` first, `filtered` before `detected`), as recorded. */
+const ANNOTATIONS: ReadonlySet<string> = new Set(["prompt_filter_results", "content_filter_results"]);
+
+/** `value` with object keys sorted at every depth but inside the annotations, as Azure serialises its answers. */
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (!isRecord(value)) return value;
   const out: Json = {};
-  for (const k of Object.keys(value).sort()) out[k] = sorted(value[k]);
+  for (const k of Object.keys(value).sort()) out[k] = ANNOTATIONS.has(k) ? value[k] : sorted(value[k]);
   return out;
 }
 
@@ -40,15 +44,8 @@ function renderJson(reply: Reply, ctx: RenderContext<Wire>): unknown {
   const body = openaiChat.renderJson(reply, ctx);
   if (!isRecord(body)) return body;
   const { choices, service_tier: _tier, ...rest } = body;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(rest)) {
-    if (k === "usage") {
-      out.prompt_filter_results = promptFilterResults(reply.safety);
-      out.choices = Array.isArray(choices) ? choices.map((c) => (isRecord(c) ? { ...c, content_filter_results: choiceResults(reply, c.finish_reason) } : c)) : choices;
-    }
-    out[k] = v;
-  }
-  return out;
+  const annotated = Array.isArray(choices) ? choices.map((c) => (isRecord(c) ? { ...c, content_filter_results: choiceResults(reply, c.finish_reason) } : c)) : choices;
+  return sorted({ ...rest, choices: annotated, prompt_filter_results: promptFilterResults(reply.safety) });
 }
 
 /** One OpenAI chunk as Azure sends it: each choice annotated, OpenAI-only fields dropped, keys sorted. */
