@@ -45,7 +45,8 @@ describe("Azure chat wire shapes against recordings", () => {
 
   it("answers, a filtered completion, the prompt block and the gateway's errors stay inside the table, every entry exercised", () => {
     const out: Kinded = [];
-    for (const failure of [undefined, { kind: "content_filter", on: "completion", afterChunks: 1, categories: ["violence"] } as const]) {
+    const cut: Extract<Failure, { kind: "content_filter" }> = { kind: "content_filter", on: "completion", afterChunks: 1, categories: ["violence"] };
+    for (const failure of [undefined, cut]) {
       const { json, chunks } = render(true, failure);
       for (const c of chunks) out.push({ kind: azureKind(c), value: c });
       if (!failure) out.push({ kind: "chat.completion", value: json });
