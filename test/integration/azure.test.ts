@@ -60,7 +60,15 @@ describe("Azure routes and what model matchers see", () => {
     expect(res.status).toBe(200);
     const id = res.headers.get("x-request-id")!;
     expect(id).toMatch(UUID);
-    expect([res.headers.get("apim-request-id"), res.headers.get("x-ms-region"), res.headers.get("x-ms-deployment-name"), res.headers.get("x-mockllm-step")]).toEqual([id, "East US", "prod-4o", "prod"]);
+    const apim = res.headers.get("apim-request-id");
+    expect([apim !== id && UUID.test(apim ?? ""), res.headers.get("x-ms-client-request-id"), res.headers.get("x-ms-region"), res.headers.get("x-ms-rai-invoked"), res.headers.get("x-ms-deployment-name"), res.headers.get("x-mockllm-step")]).toEqual([
+      true,
+      apim,
+      "East US",
+      "true",
+      "prod-4o",
+      "prod",
+    ]);
     const body = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(["choices", "created", "id", "model", "object", "prompt_filter_results", "system_fingerprint", "usage"]);
     expect(body.model).toBe("prod-4o");
@@ -123,7 +131,7 @@ describe("Azure routes and what model matchers see", () => {
 describe("the Azure stream", () => {
   it("leads with an empty-choices chunk carrying prompt_filter_results, annotates every chunk, ends [DONE]", async () => {
     const res = await post(`/s/az-said/st1${deployment("prod-4o")}`, { messages: USER, stream: true });
-    expect([res.status, res.headers.get("content-type"), res.headers.get("apim-request-id")]).toEqual([200, "text/event-stream; charset=utf-8", res.headers.get("x-request-id")]);
+    expect([res.status, res.headers.get("content-type"), res.headers.get("x-ms-region")]).toEqual([200, "text/event-stream; charset=utf-8", "East US"]);
     const all = await events(res);
     expect(all[0]).toEqual({ choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: PROMPT_SAFE }] });
     const chunks = all.slice(1, -1) as { id: string; model: string; object: string; choices: { delta: Record<string, unknown>; content_filter_results: unknown; finish_reason: string | null }[] }[];

@@ -43,14 +43,21 @@ export function azureRequestId(seed: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20)}`;
 }
 
-/** The headers every Azure answer carries besides `x-request-id` (recorded; see test/shapes/azure.ts). */
+/**
+ * The headers every Azure answer carries besides `x-request-id` (a recorded 2024 answer and protocols.md 10.3.3):
+ * `apim-request-id` (the gateway's id, which Azure echoes as `x-ms-client-request-id` when the client sent none),
+ * the region, the content-safety marker, the model session.
+ */
 export function azureHeaders(requestId: string): Record<string, string> {
+  const apim = azureRequestId(`apim|${requestId}`);
   return {
-    "apim-request-id": requestId,
+    "apim-request-id": apim,
+    "x-ms-client-request-id": apim,
     "x-ms-region": "East US",
     "x-content-type-options": "nosniff",
-    "azureml-model-session": "d001-20260101000000",
+    "x-accel-buffering": "no",
     "x-ms-rai-invoked": "true",
+    "azureml-model-session": "d20260101000000-6d6f636b",
   };
 }
 
