@@ -209,7 +209,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
+  if (path.startsWith("/v1") || path.startsWith("/model/") || path.startsWith("/openai/") || prefix.scenario !== undefined) {
     const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${pathname}.${doubledV1Hint(path)}` } as const;
     return providerError(request, error, errorSurfaceFor(request, path));
   }
