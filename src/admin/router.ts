@@ -4,17 +4,17 @@
 import { Router, type IRequest } from "itty-router";
 import type { RequestContext, Runtime } from "../runtime/types";
 import { safeDecode } from "../http/url";
-import { shownName } from "./names";
+import { shownName } from "../routes/names";
 import { scenarioJsonSchema } from "../scenario/json-schema";
 import { closest } from "../scenario/hints";
 import { NAME_PATTERN } from "../scenario/schema";
 import { checkScenario } from "../scenario/store";
 import { recordingDocument } from "../record/document";
 import type { DocumentIssue } from "../scenario/document";
-import { coverageRoute, existingSession, journalRoute, listSessionsRoute, verifyRoute } from "./admin-sessions";
-import { tenantAdmin } from "../tenancy/admin";
-import type { AdminAnswers, SessionAnswer, UploadAnswer } from "./admin-answers";
-import { adminError, checkAdminAuth, json, readBody } from "./admin-http";
+import { coverageRoute, existingSession, journalRoute, listSessionsRoute, verifyRoute } from "./sessions";
+import { tenantAdmin } from "./namespaces";
+import type { AdminAnswers, SessionAnswer, UploadAnswer } from "./answers";
+import { adminError, checkAdminAuth, json, readBody } from "./http";
 
 type AdminArgs = [Runtime, RequestContext];
 

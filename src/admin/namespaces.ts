@@ -5,16 +5,16 @@
  * caller's answers 404 whether or not it exists.
  */
 import { z } from "zod";
-import { adminError, checkAdminAuth, readBody } from "../routes/admin-http";
+import { adminError, checkAdminAuth, readBody } from "./http";
 import type { Runtime } from "../runtime/types";
 import { NAME_PATTERN } from "../scenario/schema";
 import { safeDecode } from "../http/url";
-import { generation, hashKey, isNamespaceKey, mintKey, SCOPES } from "./keys";
-import { QuotaError } from "./quota";
-import { credentialValues, forgetKeys, resolveCaller } from "./resolve";
-import { scopeRuntime } from "./scope";
-import type { Caller, Tenancy } from "./types";
-import type { AdminAnswers, CreatedKeyAnswer } from "../routes/admin-answers";
+import { generation, hashKey, isNamespaceKey, mintKey, SCOPES } from "../tenancy/keys";
+import { QuotaError } from "../tenancy/quota";
+import { credentialValues, forgetKeys, resolveCaller } from "../tenancy/resolve";
+import { scopeRuntime } from "../tenancy/scope";
+import type { Caller, Tenancy } from "../tenancy/types";
+import type { AdminAnswers, CreatedKeyAnswer } from "./answers";
 
 const quotasSchema = z.strictObject({
   sessions: z.int().min(0).optional(),

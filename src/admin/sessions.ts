@@ -11,7 +11,7 @@ import type { JournalEntry } from "../session/core";
 import { listSessions, sessionNames, type SessionListing } from "../session/session-index";
 import type { Session } from "../session/types";
 import { coverage, verifySession } from "../session/verify";
-import { shownName } from "./names";
+import { shownName } from "../routes/names";
 
 const OUTCOMES = ["response", "failure", "mismatch", "side_call"] as const;
 
