@@ -1,13 +1,18 @@
 /**
- * What every admin route shares: JSON answers and errors, the root token check, the strict body read. Its own module
- * so namespace admin (src/tenancy/admin.ts) uses it without an import circle through src/routes/admin.ts.
+ * What every admin route shares: the JSON answer and the error shape, route parameters, name checks, the root token
+ * check and the strict body read. The one copy of each; the route modules beside it import them.
  */
+import type { IRequest } from "itty-router";
 import type { Runtime } from "../runtime/types";
 import { MAX_BODY_BYTES } from "../http/body";
 import { sameHash, sha256Hex } from "../http/hash";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
+import { safeDecode } from "../http/url";
 import type { DocumentIssue } from "../scenario/document";
+import { shownName } from "../scenario/hints";
+import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
 
+/** Pretty-printed JSON, as every admin route answers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body, null, 2), {
     status,
@@ -15,8 +20,38 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function adminError(status: number, message: string, issues?: DocumentIssue[]): Response {
-  return json({ error: { message, ...(issues ? { issues } : {}) } }, status);
+/** What an admin error may carry after its message: the document's issues, or a stable `code` (contract section 10). */
+export interface ErrorDetail {
+  issues?: DocumentIssue[];
+  code?: string;
+}
+
+/** `{ error: { message, issues?, code? } }` with `status`. */
+export function adminError(status: number, message: string, detail: ErrorDetail = {}): Response {
+  const { issues, code } = detail;
+  return json({ error: { message, ...(issues ? { issues } : {}), ...(code !== undefined ? { code } : {}) } }, status);
+}
+
+/** A route parameter, decoded: names arrive percent-encoded and are checked and shown decoded. */
+export function param(req: IRequest, key: string): string {
+  return safeDecode(req.params[key] ?? "");
+}
+
+/** A query parameter's first value; undefined when absent or empty. */
+export function query(req: IRequest, key: string): string | undefined {
+  const v = req.query[key];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s === "" ? undefined : s;
+}
+
+/** 400 for a scenario or session name that does not match NAME_PATTERN, else undefined. */
+export function validName(name: string): Response | undefined {
+  return NAME_PATTERN.test(name) ? undefined : adminError(400, `invalid name "${shownName(name)}": ${NAMES_MATCH}`);
+}
+
+/** Rejects session routes whose scenario or session is not a valid name (itty middleware: undefined passes on). */
+export function validSessionNames(req: IRequest): Response | undefined {
+  return validName(param(req, "scenario")) ?? validName(param(req, "session"));
 }
 
 /** Bearer token check in constant time (both sides hashed first, so lengths leak nothing). */
@@ -29,7 +64,8 @@ export async function checkAdminAuth(request: Request, rt: Runtime): Promise<Res
   return undefined;
 }
 
-export async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+/** The body as JSON: 413 past the size limit, 400 past the nesting limit or when it does not parse. */
+export async function readBody(request: Pick<Request, "text">): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) return { ok: false, response: adminError(413, "body too large") };
   const deep = jsonDepthExceeded(text);
