@@ -10,7 +10,7 @@ import { credentialValues, resolveCaller } from "../tenancy/resolve";
 import { scopeRuntime } from "../tenancy/scope";
 import type { Caller } from "../tenancy/types";
 import { actionOf, audit } from "./audit";
-import { adminError, checkAdminAuth, json } from "./http";
+import { adminError, checkAdminAuth } from "./http";
 
 const reads = (method: string) => method === "GET" || method === "HEAD";
 
@@ -39,7 +39,7 @@ export async function asCaller(request: Request, rt: Runtime, caller: Caller, se
   try {
     res = await serve(scopeRuntime(rt, caller));
   } catch (e) {
-    if (e instanceof QuotaError) return json({ error: { message: e.message } }, 429, e.headers());
+    if (e instanceof QuotaError) return adminError(429, e.message, {}, e.headers());
     throw e;
   }
   if (!reads(request.method) && res.status < 400) {

@@ -8,9 +8,9 @@ import { MAX_BODY_BYTES } from "../http/body";
 import { sameHash, sha256Hex } from "../http/hash";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { safeDecode } from "../http/url";
-import type { DocumentIssue } from "../scenario/document";
 import { shownName } from "../scenario/hints";
 import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
+import type { ErrorAnswer } from "./answers";
 
 /** Pretty-printed JSON, as every admin route answers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -20,16 +20,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** What an admin error may carry after its message: the document's issues, or a stable `code` (contract section 10). */
-export interface ErrorDetail {
-  issues?: DocumentIssue[];
-  code?: string;
-}
-
-/** `{ error: { message, issues?, code? } }` with `status`. */
-export function adminError(status: number, message: string, detail: ErrorDetail = {}): Response {
+/** `{ error: { message, issues?, code? } }` with `status`: every admin refusal. */
+export function adminError(status: number, message: string, detail: Omit<ErrorAnswer["error"], "message"> = {}, headers: Record<string, string> = {}): Response {
   const { issues, code } = detail;
-  return json({ error: { message, ...(issues ? { issues } : {}), ...(code !== undefined ? { code } : {}) } }, status);
+  return json({ error: { message, ...(issues ? { issues } : {}), ...(code !== undefined ? { code } : {}) } } satisfies ErrorAnswer, status, headers);
 }
 
 /** A route parameter, decoded: names arrive percent-encoded and are checked and shown decoded. */
