@@ -5,7 +5,7 @@ import { firstUserMessage, type CanonicalRequest } from "../canonical/request";
 import { apiError, type ApiError } from "../http/errors";
 import { closest } from "../scenario/hints";
 import { matchMisses } from "../scenario/matchers";
-import { NAME_PATTERN, RESERVED_SESSIONS } from "../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
 import { header } from "../http/headers";
 
@@ -26,7 +26,7 @@ export const DEFAULT_SESSION = "default";
 function badName(what: string, name: string): Selection {
   return {
     kind: "error",
-    error: apiError("invalid_request", `mockllm: invalid ${what} name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`),
+    error: apiError("invalid_request", `mockllm: invalid ${what} name "${name}": ${NAMES_MATCH}`),
   };
 }
 
