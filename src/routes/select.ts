@@ -7,7 +7,7 @@ import { closest } from "../scenario/hints";
 import { matchMisses } from "../scenario/matchers";
 import { NAME_PATTERN, NAMES_MATCH, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
-import { header } from "../http/headers";
+import { header, sessionHeader } from "../http/headers";
 
 /** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
 export interface Prefix {
@@ -67,7 +67,7 @@ export async function selectScenario(
   if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
 
   const headerScenario = header(headers, "x-mock-scenario")?.trim();
-  const session = header(headers, "x-mock-session")?.trim() || DEFAULT_SESSION;
+  const session = sessionHeader(headers) ?? DEFAULT_SESSION;
   if (headerScenario) return named(store, headerScenario, session, 2);
 
   const bad = checkSession(session);
