@@ -8,7 +8,7 @@ import { errorSurfaceFor } from "./providers/error-surface";
 import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
-import { handleAdmin } from "./routes/admin";
+import { handleAdmin } from "./admin/router";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
