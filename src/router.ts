@@ -8,7 +8,7 @@ import { errorSurfaceFor } from "./providers/error-surface";
 import { openaiChat } from "./providers/openai/chat";
 import type { ProviderSurface } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
-import { handleAdmin } from "./routes/admin";
+import { handleAdmin } from "./admin/router";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
@@ -209,7 +209,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || path.startsWith("/model/") || prefix.scenario !== undefined) {
+  if (path.startsWith("/v1") || path.startsWith("/model/") || path.startsWith("/openai/") || prefix.scenario !== undefined) {
     const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${pathname}.${doubledV1Hint(path)}` } as const;
     return providerError(request, error, errorSurfaceFor(request, path));
   }

@@ -26,6 +26,14 @@ export function header(headers: Headers, lowerName: string): string | undefined 
   return headerRecord(headers)[lowerName];
 }
 
+/**
+ * The session a request names in `x-mock-session` (contract section 2), trimmed; undefined when absent or blank.
+ * @example sessionHeader(new Headers({ "x-mock-session": " run-1 " })) // "run-1"
+ */
+export function sessionHeader(headers: Headers): string | undefined {
+  return header(headers, "x-mock-session")?.trim() || undefined;
+}
+
 const isHttpSpace = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
 
 function trimHttpSpace(v: string): string {

@@ -1,10 +1,11 @@
 /**
  * Whose error shape a request gets when it is refused before any surface handles it (a bad `/s/…` name, an
  * unknown path, a wrong method): the surface its path belongs to, side routes included — Ollama's `/api/…`
- * (`{ "error": "…" }`), Bedrock's `/model/…`, Gemini's model listing, Anthropic's `count_tokens` and models — else what its headers say,
+ * (`{ "error": "…" }`), Azure's `/openai/…`, Bedrock's `/model/…`, Gemini's model listing, Anthropic's `count_tokens` and models — else what its headers say,
  * else OpenAI's.
  */
 import { anthropicMessages } from "./anthropic";
+import { azureChat } from "./azure";
 import { bedrockConverse } from "./bedrock";
 import { geminiGenerateContent } from "./gemini";
 import { ollamaChat } from "./ollama";
@@ -20,6 +21,7 @@ export function errorSurfaceFor(request: Request, path: string): ProviderSurface
   const surface = surfaceFor(path);
   if (surface) return surface;
   if (path === "/api" || path.startsWith("/api/")) return ollamaChat;
+  if (path.startsWith("/openai/")) return azureChat;
   // `/s/{scenario}/model/…` takes `model` for a session name when the rest is no known route: look at the whole path.
   if (/^(\/s\/[^/]+(\/[^/]+)?)?\/model\//.test(new URL(request.url).pathname)) return bedrockConverse;
   if (/^\/(v1\/)?messages(\/|$)/.test(path)) return anthropicMessages;

@@ -3,6 +3,7 @@
  */
 import { memoized } from "../http/memo";
 import { anthropicMessages } from "./anthropic";
+import { azureChat, azureEmbeddings, azureResponses } from "./azure";
 import { bedrockConverse, bedrockInvoke } from "./bedrock";
 import { vertexClaude, vertexGemini } from "./vertex";
 import { geminiGenerateContent } from "./gemini";
@@ -14,7 +15,7 @@ import { openaiResponses, openaiResponsesCompact } from "./openai/responses";
 import { ollamaChat, ollamaGenerate } from "./ollama";
 import type { ProviderSurface } from "./types";
 
-export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate, bedrockConverse, bedrockInvoke, vertexGemini, vertexClaude, openaiModerations, cohereRerankV2, cohereRerankV1];
+export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate, bedrockConverse, bedrockInvoke, vertexGemini, vertexClaude, openaiModerations, cohereRerankV2, cohereRerankV1, azureChat, azureResponses, azureEmbeddings];
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. Every request asks: memoised per path. */
 export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) =>

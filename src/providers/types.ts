@@ -77,6 +77,13 @@ export interface ProviderSurface<W = unknown> {
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
   /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (routes/default-ids.ts). */
   stores?(wire: W): boolean;
+  /**
+   * The real API's wording for a scripted failure with no `message` that depends on the request (Azure's 429 names
+   * the operation and the `api-version`); undefined falls back to `failureMessages`.
+   */
+  failureMessage?(failure: Failure, ctx: RenderContext<W>): string | undefined;
+  /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). */
+  responseHeaders?(ctx: RenderContext<W>): Record<string, string>;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */
   failureMessages?: Partial<Record<"rate_limit" | "overloaded" | "model_error", string>>;
   /**

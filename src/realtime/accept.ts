@@ -14,7 +14,8 @@ import { errorResponse, surfaceRequestId } from "../routes/render";
 import type { Prefix } from "../routes/select";
 import { uniqueSeed } from "../routes/turn";
 import type { Runtime } from "../runtime/types";
-import { NAME_PATTERN } from "../scenario/schema";
+import { sessionHeader } from "../http/headers";
+import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
 import type { SocketInit, SocketKind } from "./types";
 
 const LIVE_PATH = /^\/+ws\/google\.ai\.generativelanguage\.(v1|v1alpha|v1beta)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
@@ -40,7 +41,7 @@ const HANDSHAKE = new Set(["upgrade", "connection", "sec-websocket-key", "sec-we
 /** The session object that holds a socket: the prefix's session, else `__ws/{x-mock-session or default}`. */
 export function socketObjectName(prefix: Prefix, headers: Headers): string {
   if (prefix.scenario !== undefined) return `${prefix.scenario}/${prefix.session ?? "default"}`;
-  return `__ws/${headers.get("x-mock-session")?.trim() || "default"}`;
+  return `__ws/${sessionHeader(headers) ?? "default"}`;
 }
 
 /** The sub-protocols a browser offers (`realtime`, `openai-insecure-api-key.{key}`, …). */
@@ -53,9 +54,9 @@ function surfaceOf(kind: SocketKind): ProviderSurface<any> {
 }
 
 function check(kind: SocketKind, headers: Headers, query: URLSearchParams, offered: string[]): ApiError | undefined {
-  const session = headers.get("x-mock-session")?.trim();
-  if (session && !NAME_PATTERN.test(session)) {
-    return { code: "invalid_request", message: `mockllm: invalid session name "${session}": names match [a-z0-9][a-z0-9._-]{0,63}` };
+  const session = sessionHeader(headers);
+  if (session !== undefined && !NAME_PATTERN.test(session)) {
+    return { code: "invalid_request", message: `mockllm: invalid session name "${session}": ${NAMES_MATCH}` };
   }
   if (kind === "live") return checkGeminiAuth(headers, { query });
   if (offered.some((p) => p.startsWith("openai-insecure-api-key."))) return undefined;

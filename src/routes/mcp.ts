@@ -31,6 +31,7 @@ import { jsonAnswer, progressMessages, sseResponse, type Outgoing } from "./mcp-
 import { prefixNameError } from "./names";
 import type { Exec } from "./render";
 import { DEFAULT_SESSION, type Prefix } from "./select";
+import { sessionHeader } from "../http/headers";
 
 /** The MCP endpoint below a `/s/{scenario}[/{session}]` prefix. */
 export const MCP_PATH = "/mcp";
@@ -66,7 +67,7 @@ function target(prefix: Prefix, headers: Headers): { scenario: string; session: 
   if (prefix.scenario !== undefined) return { scenario: prefix.scenario, session: prefix.session ?? DEFAULT_SESSION };
   const scenario = headers.get("x-mock-scenario")?.trim();
   if (!scenario) return undefined;
-  return { scenario, session: headers.get("x-mock-session")?.trim() || DEFAULT_SESSION };
+  return { scenario, session: sessionHeader(headers) ?? DEFAULT_SESSION };
 }
 
 /** Whether the answer goes as SSE: the scenario's mode, unless the client's Accept allows only the other. */

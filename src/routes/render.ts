@@ -130,12 +130,12 @@ export const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error
   model_error: "The server had an error while processing your request. Sorry about that!",
 };
 
-function defaultMessage<W>(surface: ProviderSurface<W>, kind: keyof typeof FAILURE_MESSAGES): string {
-  return surface.failureMessages?.[kind] ?? FAILURE_MESSAGES[kind];
+function defaultMessage<W>(surface: ProviderSurface<W>, kind: keyof typeof FAILURE_MESSAGES, failure: Failure, ctx: RenderContext<W>): string {
+  return surface.failureMessage?.(failure, ctx) ?? surface.failureMessages?.[kind] ?? FAILURE_MESSAGES[kind];
 }
 
 function baseHeaders<W>(surface: ProviderSurface<W>, ctx: RenderContext<W>, reply: Reply, extra: Record<string, string>) {
-  return { [surface.requestIdHeader]: ctx.requestId, ...extra, ...reply.headers };
+  return { [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders?.(ctx), ...extra, ...reply.headers };
 }
 
 function streamResponse<W>(
@@ -196,7 +196,7 @@ function failureResponse<W>(
         surface,
         {
           code: failure.kind,
-          message: failure.message ?? defaultMessage(surface, failure.kind),
+          message: failure.message ?? defaultMessage(surface, failure.kind, failure, ctx),
           ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
         },
         ctx.requestId,
@@ -207,7 +207,7 @@ function failureResponse<W>(
       const type = typeof failure.body === "string" ? "text/plain; charset=utf-8" : JSON_TYPE;
       return new Response(body, {
         status: failure.status,
-        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...surface.failureHeaders(failure), ...retry },
+        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders?.(ctx), ...surface.failureHeaders(failure), ...retry },
       });
     }
     case "timeout":
@@ -242,7 +242,7 @@ function failureResponse<W>(
         // Nothing to break mid-stream in a JSON answer: the same error as a server error status.
         return errorResponse(
           surface,
-          { code: "model_error", message: failure.message ?? defaultMessage(surface, "model_error") },
+          { code: "model_error", message: failure.message ?? defaultMessage(surface, "model_error", failure, ctx) },
           ctx.requestId,
           retry,
         );

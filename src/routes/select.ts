@@ -5,9 +5,9 @@ import { firstUserMessage, type CanonicalRequest } from "../canonical/request";
 import { apiError, type ApiError } from "../http/errors";
 import { closest } from "../scenario/hints";
 import { matchMisses } from "../scenario/matchers";
-import { NAME_PATTERN, RESERVED_SESSIONS } from "../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
-import { header } from "../http/headers";
+import { header, sessionHeader } from "../http/headers";
 
 /** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
 export interface Prefix {
@@ -26,7 +26,7 @@ export const DEFAULT_SESSION = "default";
 function badName(what: string, name: string): Selection {
   return {
     kind: "error",
-    error: apiError("invalid_request", `mockllm: invalid ${what} name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`),
+    error: apiError("invalid_request", `mockllm: invalid ${what} name "${name}": ${NAMES_MATCH}`),
   };
 }
 
@@ -67,7 +67,7 @@ export async function selectScenario(
   if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
 
   const headerScenario = header(headers, "x-mock-scenario")?.trim();
-  const session = header(headers, "x-mock-session")?.trim() || DEFAULT_SESSION;
+  const session = sessionHeader(headers) ?? DEFAULT_SESSION;
   if (headerScenario) return named(store, headerScenario, session, 2);
 
   const bad = checkSession(session);

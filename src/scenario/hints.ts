@@ -96,3 +96,11 @@ export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   }
   return v;
 }
+
+/** Longest name shown back in an error message; longer ones are cut with a marker. */
+const SHOWN = 80;
+
+/** `name` for an error message: at most SHOWN characters. */
+export function shownName(name: string): string {
+  return name.length <= SHOWN ? name : `${name.slice(0, SHOWN)}… (${name.length} characters)`;
+}

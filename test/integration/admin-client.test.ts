@@ -2,7 +2,7 @@
  * Every answer of the admin API parsed through `AdminClient`, on both runtimes: each route the client calls, as the
  * root token and as a namespace key, with each kind of scenario the runtime has (Workers: uploaded to KV and bundled;
  * Node: files from `--scenarios`, uploads and bundled). The client parses with its own schemas, so an answer it would
- * refuse (issue 37: `source: "file"`) fails here; src/routes/admin-answers.ts catches the same drift at compile time.
+ * refuse (issue 37: `source: "file"`) fails here; src/admin/answers.ts catches the same drift at compile time.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headerRecord, primeHeaderRecord } from "../../src/http/headers";
+import { headerRecord, primeHeaderRecord, sessionHeader } from "../../src/http/headers";
 
 /** The record iterating a real Headers object gives for the same raw list (what every path without a raw list uses). */
 function viaHeaders(raw: string[]): Record<string, string> {
@@ -37,5 +37,13 @@ describe("header record from a raw header list", () => {
       "x-tag": "a, b",
     });
     expect(Object.keys(viaRaw(["b", "1", "a", "2", "c", "3"]))).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("sessionHeader", () => {
+  it("is x-mock-session trimmed, undefined when absent or blank (selection, MCP and sockets read it alike)", () => {
+    expect(sessionHeader(new Headers({ "X-Mock-Session": " run-1 " }))).toBe("run-1");
+    expect(sessionHeader(new Headers({ "x-mock-session": "  " }))).toBeUndefined();
+    expect(sessionHeader(new Headers())).toBeUndefined();
   });
 });

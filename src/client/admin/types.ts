@@ -1,6 +1,6 @@
 /**
  * What the admin API answers (contract section 5), validated loosely: documented fields are
- * checked, fields the server adds later pass through. src/routes/admin-answers.ts checks at
+ * checked, fields the server adds later pass through. src/admin/answers.ts checks at
  * compile time that each schema accepts what the server answers.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /** The shape every CLI command has, and the options the server commands share. */
 import type { ParseArgsOptionsConfig } from "node:util";
-import { NAME_PATTERN } from "../../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH } from "../../scenario/schema";
 import { AdminClient } from "../admin/client";
 import { UsageError, type CliIO } from "./io";
 
@@ -49,7 +49,7 @@ export function sessionArgs(positionals: string[]): { scenario: string; session:
   if (scenario === undefined) throw new UsageError("missing <scenario>");
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ""}"`);
   for (const [kind, name] of [["scenario", scenario], ["session", session]] as const) {
-    if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+    if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": ${NAMES_MATCH}`);
   }
   return { scenario, session };
 }

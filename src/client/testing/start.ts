@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NAME_PATTERN, RESERVED_SESSIONS } from "../../scenario/schema";
+import { NAME_PATTERN, NAME_RULE, RESERVED_SESSIONS } from "../../scenario/schema";
 import { AdminClient, toDocument, type Uploadable } from "../admin/client";
 import type { VerifyResult } from "../admin/types";
 import { assertVerified } from "../admin/verify";
@@ -319,5 +319,5 @@ function prefix(url: string, scenario: string | undefined, session: string | und
 }
 
 function checkName(kind: string, name: string): void {
-  if (!NAME_PATTERN.test(name)) throw new TypeError(`${kind} name "${name}" must match [a-z0-9][a-z0-9._-]{0,63}`);
+  if (!NAME_PATTERN.test(name)) throw new TypeError(`${kind} name "${name}" must match ${NAME_RULE}`);
 }

@@ -10,6 +10,7 @@ import type { Reply } from "../../canonical/outcome";
 import { journalBody } from "../../http/body";
 import { apiError, type ApiError } from "../../http/errors";
 import { stableHash } from "../../http/hash";
+import { sessionHeader } from "../../http/headers";
 import { deliveredReply } from "../../routes/render";
 import { decideTurn } from "../../routes/turn";
 import { parseClientMessage } from "../client-json";
@@ -116,7 +117,7 @@ export function responsesSocket(socket: SocketContext, saved?: unknown): SocketP
   }
 
   async function warmUp(wire: ResponsesRequest, request: RenderContext<ResponsesRequest>["request"], text: string): Promise<void> {
-    const session = init.prefix.session ?? (headers.get("x-mock-session")?.trim() || "default");
+    const session = init.prefix.session ?? sessionHeader(headers) ?? "default";
     const ctx: RenderContext<ResponsesRequest> = {
       wire,
       request,

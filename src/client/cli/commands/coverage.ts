@@ -1,5 +1,5 @@
 import type { Coverage } from "../../admin/types";
-import { NAME_PATTERN } from "../../../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH } from "../../../scenario/schema";
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, stringOption, type Command } from "../command";
 import { EXIT, UsageError } from "../io";
 
@@ -29,7 +29,7 @@ Example:
     const [scenario, ...rest] = positionals;
     if (scenario === undefined) throw new UsageError("missing <scenario>");
     if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ""}"`);
-    if (!NAME_PATTERN.test(scenario)) throw new UsageError(`invalid scenario name "${scenario}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+    if (!NAME_PATTERN.test(scenario)) throw new UsageError(`invalid scenario name "${scenario}": ${NAMES_MATCH}`);
     const format = stringOption(values.format) ?? "markdown";
     if (!(FORMATS as readonly string[]).includes(format)) {
       throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got "${format}"`);

@@ -1,4 +1,4 @@
-import { NAME_PATTERN } from "../../../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH } from "../../../scenario/schema";
 import { AGENT_CLIS, agentEnv, isAgentCli, type AgentEnvOptions } from "../../agents/profiles";
 import { formatAgentEnv, writeAgentEnv } from "../../agents/write";
 import { stringOption, type Command } from "../command";
@@ -50,7 +50,7 @@ Example:
     if (scenario === undefined) throw new UsageError("missing --scenario");
     const session = stringOption(values.session) ?? "default";
     for (const [kind, name] of [["scenario", scenario], ["session", session]] as const) {
-      if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": names match [a-z0-9][a-z0-9._-]{0,63}`);
+      if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": ${NAMES_MATCH}`);
     }
     const key = stringOption(values.key);
     const wireText = stringOption(values.wire) ?? "responses";

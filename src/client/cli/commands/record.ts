@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, relative, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { NAME_PATTERN } from "../../../scenario/schema";
+import { NAME_PATTERN, NAME_RULE } from "../../../scenario/schema";
 import { AdminClient } from "../../admin/client";
 import { loadNodeRuntime } from "../../node-runtime";
 import { readyBanner } from "../banner";
@@ -42,7 +42,7 @@ Example:
     if (flags.length === 0) throw new UsageError("missing --upstream provider=URL");
     const out = resolve(io.cwd, stringOption(values.out) ?? "recording.json");
     const name = basename(out, extname(out));
-    if (!NAME_PATTERN.test(name)) throw new UsageError(`the file name "${name}" must be a scenario name: [a-z0-9][a-z0-9._-]{0,63}`);
+    if (!NAME_PATTERN.test(name)) throw new UsageError(`the file name "${name}" must be a scenario name: ${NAME_RULE}`);
     const session = stringOption(values.session) ?? "default";
     if (!NAME_PATTERN.test(session)) throw new UsageError(`invalid session name "${session}"`);
     const portText = stringOption(values.port) ?? "8787";

@@ -3,17 +3,24 @@
  * check that the admin client accepts every one of them: `AdminClient` parses each answer with a zod schema of its own
  * (src/client/admin/types.ts, namespace-types.ts), so a server answer that schema would refuse (a new enum value such
  * as `source: "file"`, a field renamed or retyped) fails `tsc` here instead of failing a user's `mockllm list`.
- * The handlers build their bodies with `satisfies` these types. Nothing here runs: the file holds types only.
+ * The handlers build their bodies with `satisfies` these types, and every refusal is an `ErrorAnswer` (http.ts's
+ * `adminError`, the one place that writes it). Nothing here runs: the file holds types only.
  */
 import type { z } from "zod";
 import type * as Client from "../client/admin/types";
 import type * as ClientNs from "../client/admin/namespace-types";
+import type { DocumentIssue } from "../scenario/document";
 import type { ScenarioSummary } from "../scenario/store";
 import type { JournalEntry, SessionView } from "../session/core";
 import type { SessionListing } from "../session/session-index";
 import type { Coverage, VerifyResult } from "../session/verify";
 import type { AuditEntry, KeyRecord, NamespaceRecord, Quotas } from "../tenancy/types";
 import type { Scope } from "../tenancy/keys";
+
+/** Every admin refusal: the message, and the document's issues or a stable `code` (contract section 10). */
+export interface ErrorAnswer {
+  error: { message: string; issues?: DocumentIssue[]; code?: string };
+}
 
 export interface UploadAnswer {
   name: string;
@@ -70,9 +77,13 @@ type Plain<T> = T extends readonly (infer U)[] ? Plain<U>[] : T extends object ?
 /** Whether every value of `Answer` is a valid input of `Schema`. */
 type Accepts<Schema extends z.ZodType, Answer> = [Plain<Answer>] extends [z.input<Schema>] ? true : false;
 type AllTrue<T extends { [K in keyof AdminAnswers]: true }> = T;
+type IsTrue<T extends true> = T;
 
 /**
  * Fails to compile when the client would refuse an answer: the route whose entry is `false` names the drift.
  * Every route of `AdminAnswers` must have a client schema.
  */
 export type ClientAcceptsEveryAnswer = AllTrue<{ [K in keyof AdminAnswers]: Accepts<ClientSchemas[K], AdminAnswers[K]> }>;
+
+/** Fails to compile when the client's error schema would refuse a refusal (it would then show no message at all). */
+export type ClientAcceptsEveryError = IsTrue<Accepts<typeof Client.AdminErrorBodySchema, ErrorAnswer>>;
