@@ -147,3 +147,13 @@ export function formFiles(body: unknown, name: string): FileSummary[] {
     });
   });
 }
+
+/** The text values a parsed body carries under `name` and `name[]` (a JSON body's string or strings too). */
+export function formStrings(body: unknown, name: string): string[] {
+  if (typeof body !== "object" || body === null) return [];
+  return [name, `${name}[]`].flatMap((n) => {
+    const v: unknown = Reflect.get(body, n);
+    const all: unknown[] = Array.isArray(v) ? v : [v];
+    return all.filter((x): x is string => typeof x === "string");
+  });
+}

@@ -9,11 +9,12 @@ import { geminiGenerateContent } from "./gemini";
 import { openaiChat } from "./openai/chat";
 import { openaiEmbeddings } from "./openai/embeddings";
 import { openaiImages } from "./openai/images";
+import { openaiSpeech, openaiTranscriptions } from "./openai/audio";
 import { openaiResponses, openaiResponsesCompact } from "./openai/responses";
 import { ollamaChat, ollamaGenerate } from "./ollama";
 import type { ProviderSurface } from "./types";
 
-export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiImages, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate, bedrockConverse, bedrockInvoke, vertexGemini, vertexClaude];
+export const SURFACES: ProviderSurface<any>[] = [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiImages, openaiSpeech, openaiTranscriptions, anthropicMessages, geminiGenerateContent, ollamaChat, ollamaGenerate, bedrockConverse, bedrockInvoke, vertexGemini, vertexClaude];
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. Every request asks: memoised per path. */
 export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) =>
