@@ -86,6 +86,8 @@ describe("generations", () => {
       [{ model: "gpt-image-1", prompt: "x", response_format: "url" }, "response_format", "Unknown parameter: 'response_format'."],
       [{ model: "dall-e-3", prompt: "x", stream: true }, "stream", "Unknown parameter: 'stream'."],
       [{ model: "gpt-image-1" }, "prompt", "Missing required parameter: 'prompt'."],
+      [{ model: "gpt-image-1", prompt: "x", output_compression: 101 }, "output_compression", "Invalid 'output_compression': expected a value between 0 and 100, but got 101 instead."],
+      [{ model: "gpt-image-1", prompt: "x", background: "transparent", output_format: "jpeg" }, "background", "Transparent background is not supported for output_format 'jpeg'. Use 'png' or 'webp'."],
       [{ model: "gpt-image-1", prompt: 3 }, "prompt", "Invalid value for 'prompt': Invalid input: expected string, received number."],
     ];
     for (const [body, param, message] of cases) {

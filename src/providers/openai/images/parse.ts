@@ -112,6 +112,13 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
   if (family === "gpt-image" && body.response_format !== undefined && body.response_format !== null) {
     return { ok: false, error: invalid("Unknown parameter: 'response_format'.", "response_format", "unknown_parameter") };
   }
+  const compression = body.output_compression;
+  if (compression !== undefined && compression !== null && (compression < 0 || compression > 100)) {
+    return { ok: false, error: invalid(`Invalid 'output_compression': expected a value between 0 and 100, but got ${compression} instead.`, "output_compression", "invalid_value") };
+  }
+  if (body.background === "transparent" && body.output_format === "jpeg") {
+    return { ok: false, error: invalid("Transparent background is not supported for output_format 'jpeg'. Use 'png' or 'webp'.", "background", "invalid_value") };
+  }
   const partialImages = body.partial_images ?? 0;
   if (partialImages < 0 || partialImages > 3) return { ok: false, error: invalid(`Invalid 'partial_images': expected a value between 0 and 3, but got ${partialImages} instead.`, "partial_images", "invalid_value") };
   const [w, h] = (size === "auto" ? "1024x1024" : size).split("x").map(Number);
