@@ -149,6 +149,12 @@ describe("edits and variations (multipart)", () => {
     expect([...png.raw.subarray(1, 4)]).toEqual([0x33, 0x66, 0xff]);
   });
 
+  it("an upload past 32 MiB is a 413 in OpenAI's shape, refused from its declared length", async () => {
+    const res = await edit({ model: "gpt-image-1", prompt: "p" }, [["image", "big.png", "image/png", 32 * 1024 * 1024 + 1]]);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).error).toMatchObject({ type: "invalid_request_error", code: "request_too_large" });
+  });
+
   it("malformed multipart is a 400 in OpenAI's shape", async () => {
     const bodies: [string, string][] = [
       ["multipart/form-data; boundary=X", "--X\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\nhi"],
