@@ -31,6 +31,7 @@ import { isVertexCountTokens } from "./providers/vertex/paths";
 import { bedrockConverse } from "./providers/bedrock";
 import { vertexCountTokens } from "./providers/vertex/count-tokens";
 import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/accept";
+import { IMAGE_FILES_PATH, imageFileResponse } from "./providers/openai/images/files";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
 
@@ -79,7 +80,7 @@ function providerError(request: Request, error: ApiError, surface: ProviderSurfa
 /** Routes that take no API key: health, the inspector's files, the base-URL probe, admin (which checks its own). */
 function isOpenPath(pathname: string): boolean {
   if (pathname === "/" || pathname === "/healthz" || pathname === "/admin") return true;
-  return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/");
+  return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/") || pathname.includes(IMAGE_FILES_PATH);
 }
 
 /**
@@ -176,12 +177,14 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
   const storedId = storedResponseId(path);
   if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
   if (isInputTokensPath(path)) return countInputTokens(request, rt);
+  const imageFile = imageFileResponse(request.method, path);
+  if (imageFile) return imageFile;
   const surface = surfaceFor(path);
   if (surface) {
     if (request.method !== "POST") {
       return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
     }
-    return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search) });
+    return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });
   }
   if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
     return anthropic.countTokens(request, rt, []);

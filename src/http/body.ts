@@ -34,7 +34,11 @@ export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array
   return false;
 }
 
-export type BodyResult = { ok: true; value: Record<string, unknown>; text: string } | { ok: false; error: ApiError };
+/**
+ * A read body: the value `parse` is given and the text the journal keeps. `summary` marks a text that is not the
+ * body as sent (a multipart form's summary, src/http/multipart.ts): it is journalled but never forwarded upstream.
+ */
+export type BodyResult = { ok: true; value: Record<string, unknown>; text: string; summary?: true } | { ok: false; error: ApiError };
 
 function tooLarge(): BodyResult {
   return { ok: false, error: apiError("payload_too_large", `Request body is larger than ${MAX_BODY_BYTES} bytes.`) };
@@ -42,7 +46,13 @@ function tooLarge(): BodyResult {
 
 /** Reads at most `limit` bytes; undefined when the body is larger. */
 export async function readLimited(request: Request, limit: number): Promise<string | undefined> {
-  if (!request.body) return "";
+  const bytes = await readLimitedBytes(request, limit);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
+/** Reads at most `limit` bytes as bytes; undefined when the body is larger (the rest is drained). */
+export async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -62,7 +72,21 @@ export async function readLimited(request: Request, limit: number): Promise<stri
     all.set(c, offset);
     offset += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
+}
+
+/**
+ * A body of at most `limit` bytes, bounded as JSON bodies are: a larger declared length is refused before reading,
+ * a declared length within it is read in one call, a body of unknown length chunk by chunk up to the limit.
+ * Undefined when the body is larger.
+ */
+export async function readBoundedBytes(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    if (Number(declared) > limit) return undefined;
+    return new Uint8Array(await request.arrayBuffer());
+  }
+  return readLimitedBytes(request, limit);
 }
 
 export function isJsonContentType(type: string | null): boolean {

@@ -207,9 +207,9 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
   return readable;
 }
 
-/** A body that sends `text` and then breaks off without a clean end (JSON network_error). */
+/** A body that sends `text` (or bytes) and then breaks off without a clean end (JSON network_error). */
 export function brokenBody(
-  text: string,
+  text: string | Uint8Array,
   waitUntil: (p: Promise<unknown>) => void,
   breakConnection?: () => void,
 ): ReadableStream<Uint8Array> {
@@ -218,7 +218,7 @@ export function brokenBody(
   waitUntil(
     (async () => {
       try {
-        await writer.write(encoder.encode(text));
+        await writer.write(typeof text === "string" ? encoder.encode(text) : text);
         await writer.ready;
         await sleep(BREAK_FLUSH_MS);
         await breakOff(writer, breakConnection);

@@ -10,6 +10,7 @@ import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
 import type { SseEvent, StreamFormat } from "../http/sse";
+import type { BodyResult } from "../http/body";
 
 /** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
 export type { SseEvent };
@@ -31,6 +32,14 @@ export interface RequestTarget {
   /** e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent` */
   path: string;
   query: URLSearchParams;
+  /** The whole request URL, for answers that point back at the mock (image `url`s); absent on sockets. */
+  url?: string;
+}
+
+/** A successful answer that is not JSON: audio bytes, a plain-text transcript. */
+export interface RawBody {
+  body: Uint8Array | string;
+  contentType: string;
 }
 
 export type ParseResult<W> = { ok: true; wire: W; request: CanonicalRequest } | { ok: false; error: ApiError };
@@ -59,6 +68,11 @@ export interface ProviderSurface<W = unknown> {
   requestId?(seed: string): string;
   /** Checks auth and required headers before the body is read. */
   checkHeaders(headers: Headers, target: RequestTarget): ApiError | undefined;
+  /**
+   * Reads the body itself instead of the strict JSON reader (multipart uploads, src/http/multipart.ts): the value is
+   * what `parse` is given and the journal keeps.
+   */
+  readBody?(request: Request, target: RequestTarget): Promise<BodyResult>;
   /** Validates the JSON body (loosely: unknown fields pass) into the canonical request. */
   parse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<W>;
   /**
@@ -103,6 +117,8 @@ export interface ProviderSurface<W = unknown> {
   failureHeaders(failure: Failure): Record<string, string>;
   /** The non-streaming body. */
   renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
+  /** A non-streaming body that is not JSON (audio bytes, `text`/`srt`/`vtt` transcripts); undefined: `renderJson`. */
+  renderRaw?(reply: Reply, ctx: RenderContext<W>): RawBody | undefined;
   /** The whole SSE transcript, terminator included. */
   renderEvents(reply: Reply, ctx: RenderContext<W>): SseEvent[];
   /**

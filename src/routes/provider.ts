@@ -41,7 +41,7 @@ export async function handleProvider<W>(
 ): Promise<Response> {
   const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return failEarly(surface, headerError);
-  const body = await readJsonBody(request, surface.anyContentType === true ? ANY_CONTENT_TYPE : JSON_ONLY);
+  const body = surface.readBody ? await surface.readBody(request, target) : await readJsonBody(request, surface.anyContentType === true ? ANY_CONTENT_TYPE : JSON_ONLY);
   if (!body.ok) return failEarly(surface, body.error);
   const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return failEarly(surface, first.error);
@@ -50,7 +50,7 @@ export async function handleProvider<W>(
 
   let journaled: ReturnType<TurnInput["wire"]> | undefined;
   const wire = () => (journaled ??= { method: request.method, path: target.path, headers: redactHeaders(request.headers), body: journalBody(body.text, body.value) });
-  const turn = await decideTurn(surface, rt, parsed, { prefix, headers: request.headers, wire, bodyText: body.text, allowProxy: true });
+  const turn = await decideTurn(surface, rt, parsed, { prefix, headers: request.headers, wire, bodyText: body.text, allowProxy: body.summary !== true });
   if (turn.kind === "error") return failEarly(surface, turn.error, turn.headers);
   if (turn.kind === "proxy") {
     const { stored, session, stub, result, upstream } = turn;

@@ -156,6 +156,17 @@ function streamResponse<W>(
   return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
 }
 
+/** The non-streaming body as sent: the surface's raw body (audio, plain text) when it has one, else the JSON. */
+function wholeBody<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string; type: string } {
+  const raw = surface.renderRaw?.(reply, ctx);
+  return raw ? { body: raw.body, type: raw.contentType } : { body: JSON.stringify(surface.renderJson(reply, ctx)), type: JSON_TYPE };
+}
+
+/** The first half of a body (what a broken or malformed answer sends). */
+function halfBody(body: Uint8Array | string): string | Uint8Array {
+  return body.slice(0, Math.floor(body.length / 2));
+}
+
 /** A successful answer, JSON or SSE as the request asked. */
 export function replyResponse<W>(
   surface: ProviderSurface<W>,
@@ -167,10 +178,8 @@ export function replyResponse<W>(
   if (ctx.request.stream) {
     return streamResponse(surface, surface.renderEvents(reply, ctx), reply, ctx, { kind: "close" }, exec, extra);
   }
-  return new Response(JSON.stringify(surface.renderJson(reply, ctx)), {
-    status: 200,
-    headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, extra) },
-  });
+  const whole = wholeBody(surface, reply, ctx);
+  return new Response(whole.body, { status: 200, headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, extra) } });
 }
 
 /** The events sent before a mid-stream failure: at most `afterChunks`, never the terminator. */
@@ -219,10 +228,10 @@ function failureResponse<W>(
         const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
         return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, { ...extra, ...failure.headers });
       }
-      const text = JSON.stringify(surface.renderJson(reply, ctx));
-      return new Response(brokenBody(text.slice(0, Math.floor(text.length / 2)), exec.waitUntil, exec.breakConnection), {
+      const whole = wholeBody(surface, reply, ctx);
+      return new Response(brokenBody(halfBody(whole.body), exec.waitUntil, exec.breakConnection), {
         status: 200,
-        headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
+        headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
       });
     }
     case "invalid_response": {
@@ -231,10 +240,10 @@ function failureResponse<W>(
         const malformed = { kind: "raw" as const, text: malformedLine(surface) };
         return streamResponse(surface, events, reply, ctx, malformed, exec, { ...extra, ...failure.headers });
       }
-      const text = JSON.stringify(surface.renderJson(reply, ctx));
-      return new Response(text.slice(0, Math.floor(text.length / 2)), {
+      const whole = wholeBody(surface, reply, ctx);
+      return new Response(halfBody(whole.body), {
         status: 200,
-        headers: { "content-type": JSON_TYPE, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
+        headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
       });
     }
     case "stream_error": {

@@ -1,0 +1,159 @@
+/**
+ * `multipart/form-data` bodies (OpenAI's uploads: image edits, transcriptions), read bounded like JSON bodies and
+ * parsed by hand, so both runtimes accept and refuse exactly the same bytes. What a surface and the journal see is the
+ * form's summary: field values as sent, and for each file its name, type and size — never the bytes.
+ */
+import { z } from "zod";
+import { apiError, type ApiError } from "./errors";
+import { readBoundedBytes, type BodyResult } from "./body";
+
+/** A file part as the surface and the journal see it. */
+export interface FileSummary {
+  filename: string;
+  type: string;
+  size: number;
+}
+
+export type FormValue = string | FileSummary;
+
+/** The form: each name's values in the order sent (repeated names such as `image[]` keep every value). */
+export type FormSummary = Record<string, FormValue | FormValue[]>;
+
+/** Most parts one form may carry. */
+export const MAX_FORM_PARTS = 256;
+
+export type FormResult = { ok: true; form: FormSummary } | { ok: false; message: string };
+
+const CRLF = [13, 10];
+const decoder = new TextDecoder();
+
+function indexOf(hay: Uint8Array, needle: Uint8Array, from: number): number {
+  const first = needle[0]!;
+  const last = hay.length - needle.length;
+  outer: for (let i = hay.indexOf(first, from); i >= 0 && i <= last; i = hay.indexOf(first, i + 1)) {
+    for (let j = 1; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** The boundary of a `multipart/form-data` content type, or undefined. */
+export function formBoundary(contentType: string | null): string | undefined {
+  if (contentType === null) return undefined;
+  const [media = "", ...params] = contentType.split(";");
+  if (media.trim().toLowerCase() !== "multipart/form-data") return undefined;
+  for (const p of params) {
+    const eq = p.indexOf("=");
+    if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== "boundary") continue;
+    const raw = p.slice(eq + 1).trim();
+    const value = raw.startsWith('"') && raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1) : raw;
+    return value.length >= 1 && value.length <= 70 ? value : undefined;
+  }
+  return undefined;
+}
+
+/** `name="x"` style parameters of a header value (quoted or not). */
+function headerParams(value: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = /;\s*([A-Za-z0-9_*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/g;
+  for (let m = re.exec(value); m !== null; m = re.exec(value)) out.set(m[1]!.toLowerCase(), m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : (m[3] ?? ""));
+  return out;
+}
+
+function add(form: FormSummary, name: string, value: FormValue): void {
+  const had = form[name];
+  form[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+}
+
+/**
+ * Parses a whole form. Strict where it matters (a delimiter, a closing delimiter, headers ended by a blank line, a
+ * `form-data` disposition with a name), liberal about the preamble and the epilogue, as RFC 7578 allows.
+ * @example parseForm(bytes, "X") // { ok: true, form: { model: "whisper-1", file: { filename: "a.wav", type: "audio/wav", size: 44 } } }
+ */
+export function parseForm(bytes: Uint8Array, boundary: string): FormResult {
+  const enc = new TextEncoder();
+  const delimiter = enc.encode(`--${boundary}`);
+  const next = enc.encode(`\r\n--${boundary}`);
+  const form: FormSummary = {};
+  let at = indexOf(bytes, delimiter, 0);
+  if (at < 0) return { ok: false, message: "the multipart body has no boundary delimiter" };
+  at += delimiter.length;
+  for (let parts = 0; ; parts++) {
+    if (bytes[at] === 45 && bytes[at + 1] === 45) return { ok: true, form }; // "--": the closing delimiter
+    while (bytes[at] === 32 || bytes[at] === 9) at++; // transport padding
+    if (bytes[at] !== CRLF[0] || bytes[at + 1] !== CRLF[1]) return { ok: false, message: "a boundary delimiter is not followed by a line break" };
+    if (parts >= MAX_FORM_PARTS) return { ok: false, message: `the form has more than ${MAX_FORM_PARTS} parts` };
+    const headStart = at + 2;
+    const headEnd = indexOf(bytes, enc.encode("\r\n\r\n"), headStart - 2);
+    if (headEnd < 0) return { ok: false, message: "a part's headers do not end" };
+    const end = indexOf(bytes, next, headEnd + 2);
+    if (end < 0) return { ok: false, message: "the multipart body has no closing boundary" };
+    const headers = new Map<string, string>();
+    for (const line of decoder.decode(bytes.subarray(headStart, headEnd)).split("\r\n")) {
+      const colon = line.indexOf(":");
+      if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    }
+    const disposition = headers.get("content-disposition") ?? "";
+    const params = headerParams(disposition);
+    const name = params.get("name");
+    if (!/^form-data\b/i.test(disposition) || name === undefined || name === "") return { ok: false, message: "a part has no form-data name" };
+    const body = bytes.subarray(Math.min(headEnd + 4, end), end);
+    const filename = params.get("filename");
+    if (filename !== undefined) add(form, name, { filename, type: headers.get("content-type") ?? "application/octet-stream", size: body.length });
+    else add(form, name, decoder.decode(body));
+    at = end + next.length;
+  }
+}
+
+/**
+ * The request's form, bounded to `limit` bytes (as JSON bodies are bounded), or the error to answer: `tooLarge` past
+ * the limit, a 400 for a body that is not a well-formed form.
+ * @example const body = await readFormBody(request, 25 * 1024 * 1024, tooLargeError); if (!body.ok) return fail(body.error)
+ */
+export async function readFormBody(request: Request, limit: number, tooLarge: (bytes: number | undefined) => ApiError): Promise<BodyResult> {
+  const type = request.headers.get("content-type");
+  const boundary = formBoundary(type);
+  if (boundary === undefined) {
+    const message = type !== null && /^\s*multipart\/form-data/i.test(type)
+      ? "Invalid multipart/form-data request: the Content-Type header has no valid boundary."
+      : `Invalid Content-Type header (${type ?? "none"}), expected multipart/form-data. (HINT: If you're using curl, you can pass -F 'file=@audio.wav' to send a form.)`;
+    return { ok: false, error: apiError("invalid_request", message) };
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  const bytes = await readBoundedBytes(request, limit);
+  if (bytes === undefined) return { ok: false, error: tooLarge(Number.isFinite(declared) && declared > 0 ? declared : undefined) };
+  const parsed = parseForm(bytes, boundary);
+  if (!parsed.ok) return { ok: false, error: apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`) };
+  return { ok: true, value: parsed.form, text: JSON.stringify(parsed.form), summary: true };
+}
+
+
+const FileSummarySchema = z.object({ filename: z.string(), type: z.string(), size: z.number() });
+const FilesSchema = z.union([FileSummarySchema, z.array(z.unknown())]);
+
+/**
+ * The files a parsed body carries under `name` (and `name[]`, as openai-node sends arrays), read from whatever
+ * `parse` was given (a JSON body has none).
+ */
+export function formFiles(body: unknown, name: string): FileSummary[] {
+  if (typeof body !== "object" || body === null) return [];
+  return [name, `${name}[]`].flatMap((n) => {
+    const v = FilesSchema.safeParse(Reflect.get(body, n));
+    if (!v.success) return [];
+    const all = Array.isArray(v.data) ? v.data : [v.data];
+    return all.flatMap((x) => {
+      const f = FileSummarySchema.safeParse(x);
+      return f.success ? [f.data] : [];
+    });
+  });
+}
+
+/** The text values a parsed body carries under `name` and `name[]` (a JSON body's string or strings too). */
+export function formStrings(body: unknown, name: string): string[] {
+  if (typeof body !== "object" || body === null) return [];
+  return [name, `${name}[]`].flatMap((n) => {
+    const v: unknown = Reflect.get(body, n);
+    const all: unknown[] = Array.isArray(v) ? v : [v];
+    return all.filter((x): x is string => typeof x === "string");
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * `POST /v1/audio/speech` (JSON) → canonical request (the input is the user message, `instructions` the system
+ * prompt) and the answer: real audio bytes of a duration that follows the text — `wav`, `pcm` and `flac` a quiet
+ * tone, `mp3` silence (pcm.ts, flac.ts); `opus` and `aac` are refused with a 400 saying so. `stream_format: "sse"`
+ * sends the bytes base64 in `speech.audio.delta` events, then `speech.audio.done` with usage.
+ */
+import { z } from "zod";
+import type { Reply } from "../../../canonical/outcome";
+import type { CanonicalRequest } from "../../../canonical/request";
+import { base64 } from "../../../http/base64";
+import type { ApiError } from "../../../http/errors";
+import { headerRecord } from "../../../http/headers";
+import type { Failure } from "../../../scenario/schema";
+import type { ParseResult, RawBody, RenderContext, SseEvent } from "../../types";
+import { firstWireIssue } from "../../wire-issues";
+import { flac } from "./flac";
+import { mp3, pcm, sampleCount, wav } from "./pcm";
+
+export const MAX_SPEECH_INPUT = 4096;
+/** Words per second of the default duration (at speed 1). */
+export const SPEECH_WORDS_PER_SECOND = 2.5;
+
+const FORMATS = ["mp3", "opus", "aac", "flac", "wav", "pcm"] as const;
+type SpeechFormat = (typeof FORMATS)[number];
+/** The formats mockllm encodes. */
+export const REAL_SPEECH_FORMATS: SpeechFormat[] = ["wav", "pcm", "flac", "mp3"];
+const CONTENT_TYPES: Record<SpeechFormat, string> = { mp3: "audio/mpeg", opus: "audio/ogg", aac: "audio/aac", flac: "audio/flac", wav: "audio/wav", pcm: "audio/pcm" };
+
+export const SpeechBodySchema = z.looseObject({
+  model: z.string().min(1),
+  input: z.string(),
+  voice: z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]),
+  instructions: z.string().nullish(),
+  response_format: z.enum(FORMATS).nullish(),
+  speed: z.number().nullish(),
+  stream_format: z.enum(["sse", "audio"]).nullish(),
+});
+
+export interface SpeechRequest {
+  body: z.output<typeof SpeechBodySchema>;
+  format: SpeechFormat;
+  speed: number;
+}
+
+const REQUIRED = ["model", "input", "voice"];
+
+function invalid(message: string, param: string | null, code?: string): ApiError {
+  return { code: "invalid_request", message, ...(param !== null ? { param } : {}), ...(code !== undefined ? { providerCode: code } : {}) };
+}
+
+export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<SpeechRequest> {
+  const parsed = SpeechBodySchema.safeParse(raw);
+  const absent = REQUIRED.find((k) => typeof raw === "object" && raw !== null && !(k in raw));
+  if (absent !== undefined) return { ok: false, error: invalid(`Missing required parameter: '${absent}'.`, absent, "missing_required_parameter") };
+  if (!parsed.success) {
+    const issue = firstWireIssue(parsed.error);
+    return { ok: false, error: invalid(issue.message, issue.param, issue.missing ? "missing_required_parameter" : undefined) };
+  }
+  const body = parsed.data;
+  if (body.input.length > MAX_SPEECH_INPUT) {
+    return { ok: false, error: invalid(`Invalid 'input': string too long. Expected a string with maximum length ${MAX_SPEECH_INPUT}, but got a string with length ${body.input.length} instead.`, "input", "string_above_max_length") };
+  }
+  const speed = body.speed ?? 1;
+  if (speed < 0.25 || speed > 4) return { ok: false, error: invalid(`Invalid 'speed': expected a value between 0.25 and 4.0, but got ${speed} instead.`, "speed", "invalid_value") };
+  const format = body.response_format ?? "mp3";
+  if (!REAL_SPEECH_FORMATS.includes(format)) {
+    return { ok: false, error: invalid(`mockllm does not encode response_format '${format}': ask for 'wav', 'pcm', 'flac' or 'mp3' (silent).`, "response_format", "unsupported_value") };
+  }
+  const sse = body.stream_format === "sse";
+  if (sse && body.model.startsWith("tts-1")) return { ok: false, error: invalid(`stream_format 'sse' is not supported for model '${body.model}'.`, "stream_format", "unsupported_value") };
+  const request: CanonicalRequest = {
+    provider: "openai",
+    endpoint: "speech",
+    model: body.model,
+    stream: sse,
+    system: body.instructions ?? "",
+    messages: [{ role: "user", text: body.input }],
+    tools: [],
+    reasoning: "disabled",
+    headers: { ...headerRecord(headers) },
+  };
+  return { ok: true, wire: { body, format, speed }, request };
+}
+
+/** The audio's length: the step's `respond.speech.durationMs`, else words / 2.5 per second, divided by `speed`. */
+export function speechDurationMs(reply: Reply, w: SpeechRequest): number {
+  if (reply.speech?.durationMs !== undefined) return reply.speech.durationMs;
+  const words = w.body.input.split(/\s+/).filter((s) => s !== "").length;
+  return Math.round((Math.max(1, words) / SPEECH_WORDS_PER_SECOND / w.speed) * 1000);
+}
+
+export function speechAudio(reply: Reply, w: SpeechRequest): Uint8Array {
+  const samples = sampleCount(speechDurationMs(reply, w));
+  return w.format === "wav" ? wav(samples) : w.format === "flac" ? flac(samples) : w.format === "mp3" ? mp3(samples) : pcm(samples);
+}
+
+export function renderSpeechRaw(reply: Reply, ctx: RenderContext<SpeechRequest>): RawBody {
+  return { body: speechAudio(reply, ctx.wire), contentType: CONTENT_TYPES[ctx.wire.format] };
+}
+
+/** What the JSON renderer answers if asked (never for a reply: `renderRaw` always answers). */
+export function renderSpeechJson(reply: Reply, ctx: RenderContext<SpeechRequest>): unknown {
+  return { audio: base64(speechAudio(reply, ctx.wire)) };
+}
+
+/** Bytes per `speech.audio.delta` event: half a second of 16-bit audio. */
+const DELTA_BYTES = 24_000;
+
+export function renderSpeechEvents(reply: Reply, ctx: RenderContext<SpeechRequest>): SseEvent[] {
+  const audio = speechAudio(reply, ctx.wire);
+  const events: SseEvent[] = [];
+  for (let i = 0; i < audio.length; i += DELTA_BYTES) {
+    events.push({ data: JSON.stringify({ type: "speech.audio.delta", audio: base64(audio.subarray(i, i + DELTA_BYTES)) }) });
+  }
+  const input = Math.max(1, Math.ceil(ctx.wire.body.input.length / 4));
+  const output = Math.ceil(speechDurationMs(reply, ctx.wire) / 80);
+  events.push({ data: JSON.stringify({ type: "speech.audio.done", usage: { input_tokens: input, output_tokens: output, total_tokens: input + output } }) });
+  return events;
+}
+
+export function renderSpeechStreamError(failure: Extract<Failure, { kind: "stream_error" }>): SseEvent {
+  const message = failure.message ?? "The server had an error while processing your request. Sorry about that!";
+  return { data: JSON.stringify({ type: "error", error: { message, type: failure.errorType ?? "server_error", param: null, code: null } }) };
+}
