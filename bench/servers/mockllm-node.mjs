@@ -16,3 +16,10 @@ const server = await startServer({ adminToken: "bench", scenarios: [dir], watch:
 console.log(server.url);
 // A clean exit on SIGTERM, so `--cpu-prof` (bench/burst.mjs --profile) gets to write its profile.
 process.on("SIGTERM", () => process.exit(0));
+// bench/soak.mjs: the V8 heap in use after a full collection (with --expose-gc), every 10 s, on stdout.
+if (process.env.MOCKLLM_BENCH_HEAP) {
+  setInterval(() => {
+    globalThis.gc?.();
+    console.log(`heap ${process.memoryUsage().heapUsed}`);
+  }, 10_000).unref();
+}
