@@ -3,10 +3,12 @@
 // Miniflare), V virtual users run for N minutes, each cycling through JSON and streamed turns on four providers
 // (OpenAI, Anthropic, Gemini, Ollama), Bedrock event streams, Responses WebSocket turns, MCP tool calls, a namespace
 // key, a scripted failure and a client that aborts mid-stream (bench/soak-traffic.mjs), on a new session every 140
-// operations. It samples RSS (and, on Node, the V8 heap after a full collection) every 10 s, and ends by reading every
-// session's journal. Reports: operations and unscripted errors per kind, the RSS / heap slope after warm-up (least
-// squares, MB per 10 minutes), and whether every journal holds exactly the requests sent to its session.
-//   node bench/soak.mjs [--minutes 60] [--only node,miniflare] [--vus 12] [--warmup M] [--markdown out.md]
+// operations. It samples RSS (and, on Node, the V8 heap after a full collection) every 10 s. Reports: operations and
+// unscripted errors per kind, the RSS / heap slope after warm-up (least squares, MB per 10 minutes), and whether every
+// journal holds exactly the requests sent to its session.
+// Sessions idle for --ttl seconds (SESSION_TTL, default 120) are dropped, so memory can level off while new ones start;
+// each session's journal is read as its virtual user leaves it.
+//   node bench/soak.mjs [--minutes 60] [--only node,miniflare] [--vus 12] [--ttl 120] [--warmup M] [--markdown out.md]
 // The hour (the default) is for a quiet machine; `--minutes 10` gives a shorter documented run.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -21,12 +23,16 @@ const { values } = parseArgs({
     only: { type: "string", default: "node,miniflare" },
     vus: { type: "string", default: "12" },
     warmup: { type: "string" },
+    // SESSION_TTL in seconds: sessions idle this long are dropped, so memory can level off while new ones start.
+    ttl: { type: "string", default: "120" },
     markdown: { type: "string" },
   },
 });
 const MINUTES = Number(values.minutes);
 const VUS = Number(values.vus);
-const WARMUP_MS = (values.warmup === undefined ? Math.min(5, Math.max(1, MINUTES / 5)) : Number(values.warmup)) * 60_000;
+const TTL_S = Number(values.ttl);
+// Warm-up: until sessions have begun to expire (the TTL, then the expiry sweep's minute), at least a fifth of the run.
+const WARMUP_MS = values.warmup === undefined ? Math.max(MINUTES * 12_000, (TTL_S + 90) * 1000) : Number(values.warmup) * 60_000;
 const SAMPLE_MS = 10_000;
 const OPS_PER_SESSION = 140; // 10 cycles of the 14 kinds; the journal keeps 1,000, so every entry stays readable
 const TOKEN = "bench";
@@ -34,7 +40,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const TARGETS = [
   { key: "node", label: "Node runtime", launcher: here("./servers/mockllm-node.mjs"), env: { MOCKLLM_BENCH_HEAP: "1" } },
   { key: "miniflare", label: "Worker under Miniflare (workerd)", launcher: here("./servers/mockllm-miniflare.mjs") },
-].filter((t) => values.only.split(",").includes(t.key));
+].map((t) => ({ ...t, env: { ...t.env, MOCKLLM_BENCH_VARS: JSON.stringify({ SESSION_TTL: String(TTL_S) }) } })).filter((t) => values.only.split(",").includes(t.key));
 const KINDS = Object.keys(OPERATIONS);
 
 async function admin(base, path, init = {}, token = TOKEN) {
@@ -85,6 +91,18 @@ async function soak(target) {
   }, SAMPLE_MS);
   const expected = new Map(); // session -> entries its journal must hold
   const nsExpected = new Map();
+  let incomplete = 0;
+  let checked = 0;
+  let firstGap;
+  const check = async (session, want, token) => {
+    if (want === undefined || Number.isNaN(want)) return;
+    const got = (await admin(url, `/sessions/soak/${session}/requests`, {}, token)).length;
+    checked++;
+    if (got !== want) {
+      incomplete++;
+      firstGap ??= `${session}: ${got} entries, ${want} sent`;
+    }
+  };
   await Promise.all(
     Array.from({ length: VUS }, async (_, vu) => {
       for (let gen = 0; Date.now() < deadline; gen++) {
@@ -107,26 +125,14 @@ async function soak(target) {
           stats[kind].ms += performance.now() - t;
         }
         ctx.state.socket?.close();
+        // The session's journal, read as the virtual user leaves it (before its TTL drops it): exactly what was sent.
+        await new Promise((r) => setTimeout(r, 200)); // an aborted stream's last write settles
+        await check(session, expected.get(session), TOKEN);
+        await check(session, nsExpected.get(session), keys.nsAdmin);
       }
     }),
   );
   clearInterval(sampler);
-  await new Promise((r) => setTimeout(r, 1000)); // the aborted streams' sessions settle
-  // Every session's journal: exactly the entries sent to it.
-  let incomplete = 0;
-  let checked = 0;
-  let firstGap;
-  const check = async (session, want, token) => {
-    if (Number.isNaN(want)) return;
-    const got = (await admin(url, `/sessions/soak/${session}/requests`, {}, token)).length;
-    checked++;
-    if (got !== want) {
-      incomplete++;
-      firstGap ??= `${session}: ${got} entries, ${want} sent`;
-    }
-  };
-  for (const [session, want] of expected) await check(session, want, TOKEN);
-  for (const [session, want] of nsExpected) await check(session, want, keys.nsAdmin);
   await stopAll([child]);
   const after = samples.filter((s) => s.t >= WARMUP_MS);
   return {
@@ -147,7 +153,7 @@ for (const target of TARGETS) {
   const errors = Object.values(r.stats).reduce((a, x) => a + x.errors, 0);
   const after = r.samples.filter((s) => s.t >= WARMUP_MS);
   const range = (k) => (after.length ? `${fmt(Math.min(...after.map((s) => s[k])))}–${fmt(Math.max(...after.map((s) => s[k])))}` : "–");
-  out.push(`### ${target.label}: ${MINUTES} min, ${VUS} virtual users`, "");
+  out.push(`### ${target.label}: ${MINUTES} min, ${VUS} virtual users, SESSION_TTL ${TTL_S} s`, "");
   out.push(`| kind | operations | unscripted errors | mean ms | first error |`, `| --- | --- | --- | --- | --- |`);
   for (const [k, s] of Object.entries(r.stats)) out.push(`| ${k} | ${fmt(s.n)} | ${s.errors} | ${fmt(s.ms / s.n, 1)} | ${s.first ?? ""} |`);
   out.push(`| all | ${fmt(total)} (${fmt(total / (MINUTES * 60), 0)}/s) | ${errors} | | |`, "");
