@@ -2,17 +2,21 @@
 // `npm run bench:burst`: a burst of N concurrent paced streams (default 1,000; 100 words at 50 words a second after a
 // 200 ms time to first token) against mockllm's Node runtime and the leading local peer (@copilotkit/aimock), and
 // optionally mockllm's Worker under Miniflare, from one client (node:http, an agent without a socket limit, a new
-// connection per stream). Rounds alternate the targets' order; each figure is the median over the rounds.
+// connection per stream). Rounds alternate the targets' order; each figure is the median over the rounds. Two cases
+// (`--case pool|harness|both`, default both): "pool", warm servers and one session; "harness", the outside harness's
+// (issue 34): per round a freshly started server, a cold burst spread over 50 sessions of one scenario
+// (`/s/bench-burst/p4-{i % 50}`), then a second, warm burst on the same server.
 //   node bench/burst.mjs [--streams 1000] [--rounds 3] [--only node,peer,miniflare] [--markdown out.md]
+//                        [--case both] [--sessions 50] [--client http|fetch]
 //                        [--profile DIR]   (mockllm's Node runtime writes a V8 CPU profile there when stopped)
 //                        [--baseline DIR]  (also another checkout's built Node runtime, DIR/dist/node: before and after)
-import http from "node:http";
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { BURST_BODY, BURST_PACING, paths } from "./workload.mjs";
+import { pct, stream, streamFetch } from "./burst-client.mjs";
+import { BURST_PACING, paths } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -22,10 +26,18 @@ const { values } = parseArgs({
     markdown: { type: "string" },
     profile: { type: "string" },
     baseline: { type: "string" },
+    case: { type: "string", default: "both" },
+    sessions: { type: "string", default: "50" },
+    client: { type: "string", default: "http" },
   },
 });
 const STREAMS = Number(values.streams);
 const ROUNDS = Number(values.rounds);
+const SESSIONS = Number(values.sessions);
+const CASE = values.case;
+// --client http (node:http, a new connection per stream) or fetch (undici's keep-alive pool, as `fetch` and the SDKs).
+const send = values.client === "fetch" ? streamFetch : stream;
+if (!["pool", "harness", "both"].includes(CASE)) throw new Error("--case is pool, harness or both");
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const WORDS = 100;
 const interval = 1000 / BURST_PACING.wordsPerSecond;
@@ -43,52 +55,11 @@ if (values.baseline) {
   TARGETS.unshift({ ...TARGETS.find((t) => t.key === "node") ?? { launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", idealMs: BURST_PACING.ttftMs + WORDS * interval }, key: "base", label: "mockllm Node runtime, baseline build", env: { MOCKLLM_NODE_DIST: dist } });
 }
 
-const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-const HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench", "content-length": Buffer.byteLength(BURST_BODY) };
-
-/**
- * One stream: ms to the response head (`ttfb`), to the first word (`ttft`), to the end; `ok` when it was a 200 that
- * carried the last word and the terminator.
- */
-function stream(url) {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    let ttfb;
-    let ttft;
-    let tail = Buffer.alloc(0);
-    let sawLast = false;
-    const req = http.request(url, { method: "POST", agent, headers: HEADERS }, (res) => {
-      ttfb = performance.now() - t0;
-      // A word split across two reads is found where the last bytes of one meet the first of the next.
-      const has = (chunk, word) => chunk.includes(word) || (tail.length > 0 && Buffer.concat([tail, chunk.subarray(0, 8)]).includes(word));
-      res.on("data", (chunk) => {
-        if (ttft === undefined && has(chunk, "w000")) ttft = performance.now() - t0;
-        if (!sawLast && has(chunk, "w099")) sawLast = true;
-        tail = chunk.length >= 16 ? chunk.subarray(chunk.length - 16) : Buffer.concat([tail, chunk]).subarray(-16);
-      });
-      res.on("end", () => {
-        const ok = res.statusCode === 200 && sawLast && tail.includes("[DONE]");
-        resolve({ ok, ttfb, ttft, ms: performance.now() - t0, status: res.statusCode });
-      });
-      res.on("error", (e) => resolve({ ok: false, error: e.code ?? e.message }));
-    });
-    req.on("error", (e) => resolve({ ok: false, error: e.code ?? e.message }));
-    req.setTimeout(60_000, () => req.destroy(new Error("timeout")));
-    req.end(BURST_BODY);
-  });
-}
-
-const pct = (xs, p) => {
-  const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
-  return s.length === 0 ? undefined : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-
-/** N streams at once; the figures of one burst. */
-async function burst(r, n) {
+/** N streams at once (stream i to `urlOf(i)`); the figures of one burst. */
+async function burst(r, n, urlOf = () => r.url + r.p.burst) {
   const cpu0 = usage(r.child.pid).cpuMs;
   const client0 = process.cpuUsage();
-  const url = r.url + r.p.burst;
-  const results = await Promise.all(Array.from({ length: n }, () => stream(url)));
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => send(urlOf(i))));
   const cpuMs = usage(r.child.pid).cpuMs - cpu0;
   const client = process.cpuUsage(client0);
   const ok = results.filter((x) => x.ok);
@@ -99,6 +70,8 @@ async function burst(r, n) {
     max: pct(ms, 100),
     ttfb50: pct(ok.map((x) => x.ttfb), 50),
     ttfb99: pct(ok.map((x) => x.ttfb), 99),
+    byte50: pct(ok.map((x) => x.firstByte), 50),
+    byte99: pct(ok.map((x) => x.firstByte), 99),
     ttft50: pct(ok.map((x) => x.ttft), 50),
     ttft99: pct(ok.map((x) => x.ttft), 99),
     errors: n - ok.length,
@@ -108,52 +81,125 @@ async function burst(r, n) {
   };
 }
 
-const running = [];
-try {
-  for (const t of TARGETS) {
-    process.stderr.write(`burst: starting ${t.label}…\n`);
-    const args = t.key === "node" && values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : [];
-    const { child, url } = await start(t, args);
-    running.push({ target: t, child, url, p: paths(t.kind), runs: {}, peak: 0 });
+const line = (b) => `p50 ${b.p50?.toFixed(0)} p99 ${b.p99?.toFixed(0)} ms, ttfb p99 ${b.ttfb99?.toFixed(0)} ms, first byte p99 ${b.byte99?.toFixed(0)} ms, ttft p99 ${b.ttft99?.toFixed(0)} ms, cpu ${b.cpuMs} ms, errors ${b.errors}${b.firstError ? ` (${JSON.stringify(b.firstError)})` : ""}`;
+const record = (runs, b) => {
+  for (const [k, v] of Object.entries(b)) if (typeof v === "number") (runs[k] ??= []).push(v);
+};
+const launch = async (t) => {
+  const args = t.key === "node" && values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : [];
+  const { child, url } = await start(t, args);
+  return { target: t, child, url, p: paths(t.kind), runs: {}, peak: 0 };
+};
+const samplePeaks = (list) => setInterval(() => {
+  for (const r of list) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
+}, 100);
+
+/**
+ * The pooled case: every target started once, warmed with 100 streams, then `rounds` bursts of N streams on one
+ * session each (`/s/bench-burst/b1`), the targets taking turns.
+ */
+async function pooled() {
+  const running = [];
+  let sampler;
+  try {
+    for (const t of TARGETS) {
+      process.stderr.write(`burst: starting ${t.label}…\n`);
+      running.push(await launch(t));
+    }
+    sampler = samplePeaks(running);
+    for (const r of running) await burst(r, Math.min(STREAMS, 100)); // warm-up: JIT, the session, the client's pool
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? running : [...running].reverse();
+      for (const r of order) {
+        await new Promise((res) => setTimeout(res, 500)); // let the last burst's sockets close
+        const b = await burst(r, STREAMS);
+        process.stderr.write(`burst: round ${round + 1}/${ROUNDS} ${r.target.key}: ${line(b)}\n`);
+        record(r.runs, b);
+      }
+    }
+  } finally {
+    clearInterval(sampler);
+    await stopAll(running.map((r) => r.child));
   }
-  const sampler = setInterval(() => {
-    for (const r of running) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
-  }, 100);
-  for (const r of running) await burst(r, Math.min(STREAMS, 100)); // warm-up: JIT, the session, the client's pool
+  return running.map((r) => ({ key: r.target.key, label: r.target.label, ideal: r.target.idealMs, runs: r.runs, peak: r.peak }));
+}
+
+/**
+ * The outside harness's case: per round, every target freshly started (nothing served yet), then a cold burst of N
+ * streams spread over SESSIONS sessions of one scenario (`/s/bench-burst/p4-{i % SESSIONS}`: the sessions are created
+ * by the burst itself), then, after the sockets close, a warm burst on the same server and the same sessions.
+ * Targets take turns (the order alternates by round); the others are not running meanwhile.
+ */
+async function harness() {
+  const out = Object.fromEntries(TARGETS.map((t) => [t.key, { key: t.key, label: t.label, ideal: t.idealMs, cold: {}, warm: {}, peak: 0 }]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? running : [...running].reverse();
-    for (const r of order) {
-      await new Promise((res) => setTimeout(res, 500)); // let the last burst's sockets close
-      const b = await burst(r, STREAMS);
-      process.stderr.write(`burst: round ${round + 1}/${ROUNDS} ${r.target.key}: p50 ${b.p50?.toFixed(0)} p99 ${b.p99?.toFixed(0)} ms, ttfb p99 ${b.ttfb99?.toFixed(0)} ms, ttft p99 ${b.ttft99?.toFixed(0)} ms, cpu ${b.cpuMs} ms, errors ${b.errors}${b.firstError ? ` (${JSON.stringify(b.firstError)})` : ""}\n`);
-      for (const [k, v] of Object.entries(b)) if (typeof v === "number") (r.runs[k] ??= []).push(v);
+    const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
+    for (const t of order) {
+      process.stderr.write(`burst (harness): round ${round + 1}/${ROUNDS}, starting ${t.label}…\n`);
+      const r = await launch(t);
+      const sampler = samplePeaks([r]);
+      try {
+        await new Promise((res) => setTimeout(res, 500)); // idle, as after `mockllm serve` prints its URL
+        const urlOf = r.target.kind === "mockllm" ? (i) => `${r.url}/s/bench-burst/p4-${i % SESSIONS}/v1/chat/completions` : () => r.url + r.p.burst;
+        for (const phase of ["cold", "warm"]) {
+          if (phase === "warm") await new Promise((res) => setTimeout(res, 1000)); // let the cold burst's sockets close
+          const b = await burst(r, STREAMS, urlOf);
+          process.stderr.write(`burst (harness): round ${round + 1}/${ROUNDS} ${t.key} ${phase}: ${line(b)}\n`);
+          record(out[t.key][phase], b);
+        }
+      } finally {
+        clearInterval(sampler);
+        await stopAll([r.child]);
+      }
+      out[t.key].peak = Math.max(out[t.key].peak, r.peak);
     }
   }
-  clearInterval(sampler);
-} finally {
-  await stopAll(running.map((r) => r.child));
+  return Object.values(out);
 }
 
 const fmt = (n, digits = 0) => (n === undefined ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-const res = Object.fromEntries(running.map((r) => [r.target.key, { ...Object.fromEntries(Object.entries(r.runs).map(([k, xs]) => [k, median(xs)])), errors: (r.runs.errors ?? []).reduce((a, b) => a + b, 0), peak: r.peak, ideal: r.target.idealMs }]));
 const ROWS = [
   ["stream duration p50 / p99 (ms)", (x) => `${fmt(x.p50)} / ${fmt(x.p99)}`],
   ["p99 ÷ ideal duration", (x) => `${(x.p99 / x.ideal).toFixed(2)}× (of ${fmt(x.ideal)} ms)`],
   ["slowest stream (ms)", (x) => fmt(x.max)],
   ["time to response head p50 / p99 (ms)", (x) => `${fmt(x.ttfb50)} / ${fmt(x.ttfb99)}`],
+  ["time to first body byte p50 / p99 (ms)", (x) => `${fmt(x.byte50)} / ${fmt(x.byte99)}`],
   ["time to first word p50 / p99 (ms)", (x) => `${fmt(x.ttft50)} / ${fmt(x.ttft99)}`],
   ["server CPU per burst (ms)", (x) => fmt(x.cpuMs)],
   ["client CPU per burst (ms)", (x) => fmt(x.clientCpuMs)],
   ["RSS peak (MB)", (x) => fmt(x.peak)],
   ["errors (all rounds)", (x) => fmt(x.errors)],
 ];
-const keys = running.map((r) => r.target.key);
-const header = [`${STREAMS} paced streams at once, median of ${ROUNDS} rounds`, ...running.map((r) => r.target.label)];
-const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
-for (const [label, cell] of ROWS) lines.push(`| ${[label, ...keys.map((k) => cell(res[k]))].join(" | ")} |`);
-if (res.node && res.peer) {
-  lines.push(`| mockllm ÷ peer: p99 duration / p99 head / p99 first word | ${(res.node.p99 / res.peer.p99).toFixed(2)}× / ${(res.node.ttfb99 / res.peer.ttfb99).toFixed(2)}× / ${(res.node.ttft99 / res.peer.ttft99).toFixed(2)}× |${" |".repeat(keys.length - 1)}`);
+const summary = (runs, peak, ideal) => ({ ...Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)])), errors: (runs.errors ?? []).reduce((a, b) => a + b, 0), peak, ideal });
+const range = (xs) => (xs && xs.length > 1 ? ` (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})` : "");
+
+/** One Markdown table: a column per target, the ratio row when mockllm and the peer both ran. */
+function table(title, cols) {
+  const res = Object.fromEntries(cols.map((c) => [c.key, summary(c.runs, c.peak, c.ideal)]));
+  const keys = cols.map((c) => c.key);
+  const header = [title, ...cols.map((c) => c.label)];
+  const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+  for (const [label, cell] of ROWS) lines.push(`| ${[label, ...keys.map((k) => cell(res[k]))].join(" | ")} |`);
+  lines.push(`| p99 duration / head p99 range over rounds (ms) | ${cols.map((c) => `${range(c.runs.p99)} / ${range(c.runs.ttfb99)}`).join(" | ")} |`);
+  if (res.node && res.peer) {
+    const r = (k) => `${(res.node[k] / res.peer[k]).toFixed(2)}×`;
+    lines.push(`| mockllm ÷ peer: p99 duration / p99 head / p99 first byte / p99 first word | ${r("p99")} / ${r("ttfb99")} / ${r("byte99")} / ${r("ttft99")} |${" |".repeat(keys.length - 1)}`);
+  }
+  return lines.join("\n");
 }
-const table = lines.join("\n");
-console.log(table);
-if (values.markdown) writeFileSync(values.markdown, `${table}\n`);
+
+const tables = [];
+if (CASE !== "harness") {
+  const cols = await pooled();
+  tables.push(table(`${STREAMS} paced streams at once on one session, warm, median of ${ROUNDS} rounds`, cols));
+}
+if (CASE !== "pool") {
+  const cols = await harness();
+  for (const phase of ["cold", "warm"]) {
+    const title = `${STREAMS} paced streams at once over ${SESSIONS} sessions, ${phase === "cold" ? "first burst on a fresh server" : "second burst, same server"}, median of ${ROUNDS} rounds`;
+    tables.push(table(title, cols.map((c) => ({ ...c, runs: c[phase] }))));
+  }
+}
+const text = tables.join("\n\n");
+console.log(text);
+if (values.markdown) writeFileSync(values.markdown, `${text}\n`);

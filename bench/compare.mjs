@@ -75,8 +75,15 @@ for (const t of TARGETS) {
   const idle = usage(child.pid).rssMB;
   running.push({ target: t, child, url, p: paths(t.kind), startMs, idle, peak: idle, cpuMs: 0, cpuRequests: 0, runs: {} });
 }
+// Peak RSS over the whole run, and per load (`phase`: the JSON turns, the streams, the SDK conversations), sampled
+// every 100 ms; a target's figure for a load is its peak while it served that load.
+let phase;
 const sampler = setInterval(() => {
-  for (const r of running) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
+  for (const r of running) {
+    const mb = usage(r.child.pid).rssMB;
+    r.peak = Math.max(r.peak, mb);
+    if (phase) r[phase] = Math.max(r[phase] ?? 0, mb);
+  }
 }, 100);
 const record = (r, key, value) => (r.runs[key] ??= []).push(value);
 try {
@@ -89,6 +96,7 @@ try {
     process.stderr.write(`bench: round ${round + 1} of ${ROUNDS}\n`);
     // Odd rounds go the other way round, so no target always runs first (right after the client's own garbage).
     const order = round % 2 === 0 ? running : [...running].reverse();
+    phase = "peakJson";
     for (const r of order) {
       const cpu0 = usage(r.child.pid).cpuMs;
       const c50 = await cannon(r.url + r.p.json, JSON_BODY, 50);
@@ -106,11 +114,13 @@ try {
       record(r, "c1p99", c1.latency.p99);
       record(r, "errors", c1.errors + c1.non2xx);
     }
+    phase = "peakStream";
     for (const r of order) {
       const stream = await cannon(r.url + r.p.stream, STREAM_BODY, 50);
       record(r, "stream", stream.requests.average);
       record(r, "errors", stream.errors + stream.non2xx);
     }
+    phase = "peakConv";
     for (const r of order) {
       if (r.target.kind !== "floor") record(r, "conv", await conversations(r.url + r.p.toolsBase));
     }
@@ -129,6 +139,9 @@ for (const r of running) {
     startMs: r.startMs,
     idleMB: r.idle,
     peakMB: r.peak,
+    peakJson: r.peakJson,
+    peakStream: r.peakStream,
+    peakConv: r.peakConv,
     cpuPer1000: (r.cpuMs / r.cpuRequests) * 1000,
   };
 }
@@ -143,7 +156,10 @@ const ROWS = [
   [`${CONVERSATIONS} openai-SDK tool conversations (conv/s)`, "conv", 0, "higher"],
   ["start-up to ready (ms)", "startMs", 0, "lower"],
   ["RSS idle (MB)", "idleMB", 0, "lower"],
-  ["RSS peak (MB)", "peakMB", 0, "lower"],
+  ["RSS peak, whole run (MB)", "peakMB", 0, "lower"],
+  ["RSS peak under the JSON turns (MB)", "peakJson", 0, "lower"],
+  ["RSS peak under the streams (MB)", "peakStream", 0, "lower"],
+  ["RSS peak under the SDK conversations (MB)", "peakConv", 0, "lower"],
   ["server CPU per 1,000 JSON turns (ms)", "cpuPer1000", 0, "lower"],
   ["errors + non-2xx", "errors", 0, "lower"],
 ];

@@ -156,12 +156,27 @@ const SECRET_HEADERS = new Set(["authorization", "x-api-key", "api-key", "x-goog
 /** The journaled header naming the namespace key a request came with (src/tenancy); never taken from a client. */
 export const KEY_ID_HEADER = "x-mockllm-key-id";
 
+/**
+ * One copy of each short header value seen so far (`host`, `user-agent`, `content-type`, … repeat on every request),
+ * so a journal of 1,000 entries keeps one string per distinct value instead of one per entry (issue 34: ~2 KB an
+ * entry before). Bounded: once full, new values are kept as they come.
+ */
+const headerValues = new Map<string, string>();
+const HEADER_VALUES_LIMIT = 1024;
+
+function shared(value: string): string {
+  const have = headerValues.get(value);
+  if (have !== undefined) return have;
+  if (value.length <= 256 && headerValues.size < HEADER_VALUES_LIMIT) headerValues.set(value, value);
+  return value;
+}
+
 /** Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it). */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   const record = headerRecord(headers);
   for (const k in record) {
-    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : record[k]!;
+    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : shared(record[k]!);
   }
   return out;
 }

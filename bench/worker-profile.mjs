@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// A V8 CPU profile from inside workerd (issue 34): mockllm's Worker bundle (dist/worker) under Miniflare with its
+// inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
+// its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
+// DevTools or speedscope) and prints the functions with the most self and inclusive time.
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream] [--connections 50] [--duration 10]
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import WebSocket from "ws";
+import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+
+const { values } = parseArgs({
+  options: {
+    out: { type: "string", default: "/tmp/wprof" },
+    load: { type: "string", default: "json" },
+    connections: { type: "string", default: "50" },
+    duration: { type: "string", default: "10" },
+    port: { type: "string", default: "9231" },
+  },
+});
+const dir = fileURLToPath(new URL("../dist/worker/", import.meta.url));
+const runtime = JSON.parse(readFileSync(join(dir, "runtime.json"), "utf8"));
+const inspectorPort = Number(values.port);
+const mf = new Miniflare(convertV4MiniflareOptions({
+  modules: true,
+  scriptPath: join(dir, runtime.main),
+  compatibilityDate: runtime.compatibilityDate,
+  compatibilityFlags: runtime.compatibilityFlags,
+  durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
+  kvNamespaces: runtime.kvNamespaces,
+  modulesRoot: dir,
+  bindings: { DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" },
+  host: "127.0.0.1",
+  port: 0,
+  inspectorPort,
+}));
+const url = (await mf.ready).origin;
+await uploadScenarios(url, "bench");
+const p = paths("mockllm");
+const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : [p.json, JSON_BODY];
+const cannon = (duration) =>
+  autocannon({ url: url + path, method: "POST", connections: Number(values.connections), duration, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body });
+await cannon(3); // warm-up: JIT, the session object
+
+// The Worker's target (one isolate for the Worker and its Durable Objects).
+const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+const target = targets.find((t) => !/miniflare|internal/i.test(t.title ?? "")) ?? targets[0];
+process.stderr.write(`profiling ${target.title} (${targets.length} targets: ${targets.map((t) => t.title).join(", ")})\n`);
+const ws = new WebSocket(target.webSocketDebuggerUrl);
+await new Promise((r) => ws.once("open", r));
+let id = 0;
+const pending = new Map();
+ws.on("message", (data) => {
+  const m = JSON.parse(String(data));
+  if (m.id !== undefined) pending.get(m.id)?.(m);
+});
+const send = (method, params = {}) =>
+  new Promise((resolve) => {
+    pending.set(++id, resolve);
+    ws.send(JSON.stringify({ id, method, params }));
+  });
+await send("Profiler.enable");
+await send("Profiler.setSamplingInterval", { interval: 200 });
+await send("Profiler.start");
+const result = await cannon(Number(values.duration));
+const { result: { profile } } = await send("Profiler.stop");
+ws.close();
+mkdirSync(values.out, { recursive: true });
+writeFileSync(join(values.out, "worker.cpuprofile"), JSON.stringify(profile));
+process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.cpuprofile\n`);
+await mf.dispose();
