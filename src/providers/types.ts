@@ -109,3 +109,28 @@ export interface ProviderSurface<W = unknown> {
     sent: SseEvent[],
   ): SseEvent | SseEvent[];
 }
+
+/** What a side route is handed besides the request and its path (below any `/s/…` prefix). */
+export interface SideRouteContext {
+  /** The runtime, already scoped to the caller's namespace. */
+  rt: Runtime;
+  /** The model ids the scenarios mention, the default first (what model listings report). */
+  modelIds(): Promise<string[]>;
+  /** An early error in the shape the path's error rules pick (`errorSurfaceFor`), with a fresh request id. */
+  refuse(error: ApiError): Response;
+}
+
+/**
+ * A route beside the provider's surfaces: model listings, token counts, stored objects. Side routes run after the
+ * surfaces, in ascending `order` (registry order among equals); the first that answers wins.
+ */
+export interface SideRoute {
+  /** Paths it serves; they and paths below them are known routes, never taken for a session name by `splitPrefix`. */
+  paths?: string[];
+  /** For parametrised paths: whether `path` is a known route of ours (the same `splitPrefix` test). */
+  knows?(path: string): boolean;
+  /** Default 0. A route that answers what another also claims (the OpenAI-shaped model listing) runs later. */
+  order?: number;
+  /** The answer, or undefined when the request is not this route's. */
+  serve(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> | Response | undefined;
+}

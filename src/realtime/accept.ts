@@ -1,34 +1,18 @@
 /**
- * The upgrade request of the three WebSocket surfaces (contract section 9): which protocol a path speaks, the checks
- * answered as plain HTTP errors before any upgrade (auth, missing model), and the hand-over to the session object
- * that holds the socket, by name, through `rt.sessions.connect`.
+ * The upgrade request of a WebSocket protocol (contract section 9; which one a path speaks, and its checks, its
+ * provider module declares): the checks answered as plain HTTP errors before any upgrade (session name, then the
+ * protocol's own: auth, missing model), and the hand-over to the session object that holds the socket, by name,
+ * through `rt.sessions.connect`.
  */
 import { redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
-import { checkOpenAIAuth } from "../providers/openai/errors";
-import { checkGeminiAuth } from "../providers/gemini/errors";
-import { openaiResponses } from "../providers/openai/responses";
-import { geminiGenerateContent } from "../providers/gemini";
-import type { ProviderSurface } from "../providers/types";
+import type { SocketSurface } from "../providers/module";
 import { errorResponse, surfaceRequestId } from "../routes/render";
 import type { Prefix } from "../routes/select";
 import { uniqueSeed } from "../routes/turn";
 import type { Runtime } from "../runtime/types";
 import { NAME_PATTERN } from "../scenario/schema";
-import type { SocketInit, SocketKind } from "./types";
-
-const LIVE_PATH = /^\/+ws\/google\.ai\.generativelanguage\.(v1|v1alpha|v1beta)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
-
-/**
- * The WebSocket protocol a path (below any prefix) speaks, if any.
- * @example socketKindFor("/v1/realtime") // "realtime"
- */
-export function socketKindFor(path: string): SocketKind | undefined {
-  if (path === "/v1/responses" || path === "/responses") return "responses";
-  if (path === "/v1/realtime" || path === "/realtime") return "realtime";
-  if (LIVE_PATH.test(path)) return "live";
-  return undefined;
-}
+import type { SocketInit } from "./types";
 
 export function isWebSocketUpgrade(request: Request): boolean {
   return request.method === "GET" && request.headers.get("upgrade")?.toLowerCase() === "websocket";
@@ -48,44 +32,33 @@ function offeredProtocols(headers: Headers): string[] {
   return (headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
 }
 
-function surfaceOf(kind: SocketKind): ProviderSurface<any> {
-  return kind === "live" ? geminiGenerateContent : openaiResponses;
-}
-
-function check(kind: SocketKind, headers: Headers, query: URLSearchParams, offered: string[]): ApiError | undefined {
+function check(socket: SocketSurface, headers: Headers, query: URLSearchParams, offered: string[]): ApiError | undefined {
   const session = headers.get("x-mock-session")?.trim();
   if (session && !NAME_PATTERN.test(session)) {
     return { code: "invalid_request", message: `mockllm: invalid session name "${session}": names match [a-z0-9][a-z0-9._-]{0,63}` };
   }
-  if (kind === "live") return checkGeminiAuth(headers, { query });
-  if (offered.some((p) => p.startsWith("openai-insecure-api-key."))) return undefined;
-  const auth = checkOpenAIAuth(headers);
-  if (auth) return auth;
-  if (kind === "realtime" && !query.get("model") && !query.get("call_id") && !query.get("intent")) {
-    return { code: "invalid_request", message: "Missing required parameter: 'model'.", param: "model" };
-  }
-  return undefined;
+  return socket.check(headers, query, offered);
 }
 
 /**
- * Answers a WebSocket upgrade on one of the three surfaces.
- * @example if (kind && isWebSocketUpgrade(request)) return acceptSocket(request, rt, kind, prefix, path)
+ * Answers a WebSocket upgrade on a provider's socket protocol (`socketFor(path)`, src/providers/registry.ts).
+ * @example if (socket && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path)
  */
-export async function acceptSocket(request: Request, rt: Runtime, kind: SocketKind, prefix: Prefix, path: string): Promise<Response> {
+export async function acceptSocket(request: Request, rt: Runtime, socket: SocketSurface, prefix: Prefix, path: string): Promise<Response> {
   const url = new URL(request.url);
   const offered = offeredProtocols(request.headers);
-  const surface = surfaceOf(kind);
-  const refused = check(kind, request.headers, url.searchParams, offered);
+  const surface = socket.surface;
+  const refused = check(socket, request.headers, url.searchParams, offered);
   if (refused) return errorResponse(surface, refused, surfaceRequestId(surface, uniqueSeed()), { "x-mockllm-outcome": "error" });
   const query = new URLSearchParams(url.searchParams);
   query.delete("key");
   query.delete("access_token");
   const headers = Object.fromEntries(Object.entries(redactHeaders(request.headers)).filter(([k]) => !HANDSHAKE.has(k)));
-  const protocol = kind === "realtime" && offered.includes("realtime") ? "realtime" : undefined;
+  const protocol = socket.subprotocol?.(offered);
   const init: SocketInit = {
-    kind,
+    kind: socket.kind,
     prefix,
-    path: kind === "live" ? path.replace(/^\/+/, "/") : path,
+    path: socket.initPath?.(path) ?? path,
     query: query.toString(),
     headers,
     ...(protocol !== undefined ? { protocol } : {}),

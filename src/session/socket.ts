@@ -3,8 +3,8 @@
  * that holds the socket (Workers keeps it in Durable Object storage across hibernation).
  */
 
-/** The three WebSocket surfaces (contract section 9). */
-export type SocketKind = "responses" | "realtime" | "live";
+/** A WebSocket protocol's kind, as its provider module declares it (`SocketSurface.kind`: `responses`, `realtime`, `live`). */
+export type SocketKind = string;
 
 export interface SocketInit {
   kind: SocketKind;

@@ -20,8 +20,16 @@ function tsFiles(dir: string): string[] {
   });
 }
 
+/**
+ * Provider modules — `providers/registry.ts`, `providers/module.ts`, each `providers/<name>/module.ts` and the socket
+ * state machines in `providers/<name>/sockets/` — declare what a provider adds, the sockets it runs included, so they
+ * sit above the turn pipeline and the socket machinery; the rest of `providers/` (parse, render) sits below them.
+ */
+const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/)/;
+
 /** `runtime/workers`, `runtime/node` and `runtime` (its interface file) are separate layers; else the top folder. */
 function layerOf(file: string): string {
+  if (PROVIDER_MODULE.test(relative(SRC, file))) return "provider-modules";
   const parts = relative(SRC, file).split("/");
   if (parts.length === 1) return parts[0]!.replace(/\.ts$/, "");
   if (parts[0] === "runtime" && parts.length > 2) return `runtime/${parts[1]}`;

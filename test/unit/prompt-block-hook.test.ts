@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openaiChat } from "../../src/providers/openai/chat";
-import { wireToolCallIds } from "../../src/providers/tool-call-ids";
+import { wireToolCallIds } from "../../src/providers/registry";
 import type { ProviderSurface, RenderContext } from "../../src/providers/types";
 import type { ChatRequest } from "../../src/providers/openai/chat/wire";
 import { renderOutcome } from "../../src/routes/render";

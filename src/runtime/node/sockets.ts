@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { route } from "../../router";
 import { onFirstUse } from "./first-use";
-import { openProtocol } from "../../realtime/protocols";
+import { openProtocol } from "../../providers/registry";
 import { socketRuntime } from "../../realtime/scope";
 import type { SocketSink } from "../../realtime/types";
 import type { Runtime } from "../types";

@@ -3,7 +3,7 @@
  * `webSocketClose`. Each socket's init and protocol state live in a SQLite row named by the socket's attachment, so a
  * socket survives the object's hibernation; the protocol (src/realtime) runs in the object.
  */
-import { openProtocol } from "../../realtime/protocols";
+import { openProtocol } from "../../providers/registry";
 import { socketRuntime } from "../../realtime/scope";
 import type { SocketProtocol, SocketSink } from "../../realtime/types";
 import type { SocketInit } from "../../session/socket";
