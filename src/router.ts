@@ -20,7 +20,7 @@ import { safeDecode, urlParts } from "./http/url";
 import { jsonResponse } from "./http/json";
 import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
-import { acceptSocket, isWebSocketUpgrade } from "./realtime/accept";
+import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 

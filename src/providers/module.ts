@@ -7,7 +7,7 @@
 import type { Reply } from "../canonical/outcome";
 import type { Endpoint, ProviderName } from "../canonical/request";
 import type { ApiError } from "../http/errors";
-import type { SocketContext, SocketProtocol } from "../realtime/types";
+import type { SocketContext, SocketProtocol } from "../sockets/types";
 import type { ProviderSurface, SideRoute } from "./types";
 
 export type { SideRoute, SideRouteContext } from "./types";

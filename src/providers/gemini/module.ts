@@ -2,7 +2,7 @@
  * Gemini (the Developer API): generateContent, the model listing, and Gemini Live over WebSocket.
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
-import { liveSocket } from "../../realtime/surfaces/gemini-live";
+import { liveSocket } from "./sockets/live";
 import type { ProviderModule, SocketSurface } from "../module";
 import { geminiGenerateContent } from "./index";
 import { checkGeminiAuth } from "./errors";

@@ -3,8 +3,8 @@
  * model listing every OpenAI-compatible client reads, and two WebSocket protocols (Responses, Realtime).
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
-import { responsesSocket } from "../../realtime/surfaces/openai-responses";
-import { realtimeSocket } from "../../realtime/surfaces/openai-realtime";
+import { responsesSocket } from "./sockets/responses";
+import { realtimeSocket } from "./sockets/realtime";
 import type { ApiError } from "../../http/errors";
 import type { ProviderModule, SocketSurface } from "../module";
 import { openaiChat } from "./chat";
