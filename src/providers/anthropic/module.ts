@@ -6,7 +6,8 @@ import type { Reply } from "../../canonical/outcome";
 import type { ProviderModule } from "../module";
 import { anthropicMessages } from "./index";
 import { replyBlocks } from "./blocks";
-import { countTokens, getModel, listModels } from "./routes";
+import { countTokens } from "./count-tokens";
+import { getModel, listModels } from "./models";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
 export function anthropicToolCallIds(reply: Reply): (string | null)[] {
