@@ -17,7 +17,7 @@ import { schemaArguments } from "./schema-args";
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
   wordsPerSecond: number;
-  /** The ids' seed (routes/default-ids.ts: where the request sits); absent: derived from the messages. */
+  /** The ids' seed (turn/default-ids.ts: where the request sits); absent: derived from the messages. */
   idSeed?: string;
 }
 

@@ -75,7 +75,7 @@ export interface ProviderSurface<W = unknown> {
   prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
-  /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (routes/default-ids.ts). */
+  /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (turn/default-ids.ts). */
   stores?(wire: W): boolean;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */
   failureMessages?: Partial<Record<"rate_limit" | "overloaded" | "model_error", string>>;

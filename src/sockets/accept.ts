@@ -7,9 +7,9 @@
 import { redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { SocketSurface } from "../providers/module";
-import { errorResponse, surfaceRequestId } from "../routes/render";
-import type { Prefix } from "../routes/select";
-import { uniqueSeed } from "../routes/turn";
+import { errorResponse, surfaceRequestId } from "../turn/render";
+import type { Prefix } from "../turn/select";
+import { uniqueSeed } from "../turn/turn";
 import type { Runtime } from "../runtime/types";
 import { NAME_PATTERN } from "../scenario/schema";
 import type { SocketInit } from "./types";

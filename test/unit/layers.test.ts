@@ -82,7 +82,7 @@ const show = (e: Edge) => `${relative(SRC, e.from)} → ${relative(SRC, e.to)}${
 describe("src/ layers (docs/ARCHITECTURE.md)", () => {
   it("finds the import graph", () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(edges.some((e) => layerOf(e.from) === "routes" && layerOf(e.to) === "providers")).toBe(true);
+    expect(edges.some((e) => layerOf(e.from) === "turn" && layerOf(e.to) === "providers")).toBe(true);
   });
 
   it("canonical, http, scenario, mcp, default, record, session and providers import only the layers below them", () => {

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FrameSplitter, frameFormatOf, type FrameFormat } from "../../src/record/splitter";
-import { framesBody, frameSchedule } from "../../src/routes/frames";
+import { framesBody, frameSchedule } from "../../src/turn/frames";
 import { seededRandom } from "../../src/http/hash";
 
 const SSE_LF = [

@@ -13,7 +13,7 @@ import { stableHex } from "../../../http/hash";
 import { parseJsonOrUndefined } from "../../../http/json";
 import { chunkWords, wordCount } from "../../../http/text";
 import { liveTurnCompleteReason } from "../safety";
-import { decideTurn } from "../../../routes/turn";
+import { decideTurn } from "../../../turn/turn";
 import { parseClientMessage } from "../../../sockets/client-json";
 import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../../../sockets/play";
 import type { SocketContext, SocketProtocol } from "../../../sockets/types";

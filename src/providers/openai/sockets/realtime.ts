@@ -9,7 +9,7 @@ import type { Reply } from "../../../canonical/outcome";
 import { journalBody } from "../../../http/body";
 import { apiError, type ApiError } from "../../../http/errors";
 import { stableHex } from "../../../http/hash";
-import { decideTurn } from "../../../routes/turn";
+import { decideTurn } from "../../../turn/turn";
 import { isRecord, parseClientMessage } from "../../../sockets/client-json";
 import { playOutcome, sendError, type SocketError } from "../../../sockets/play";
 import type { SocketContext, SocketProtocol } from "../../../sockets/types";
