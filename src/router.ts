@@ -15,7 +15,7 @@ import { prefixNameError } from "./routes/names";
 import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./turn/provider";
 import { errorResponse, RequestExec, surfaceRequestId } from "./turn/render";
 import type { Prefix } from "./turn/select";
-import { memoized } from "./http/memo";
+import { memoized } from "./util/memo";
 import { safeDecode, urlParts } from "./http/url";
 import { jsonResponse } from "./http/json";
 import { gateProvider } from "./tenancy/gate";

@@ -4,7 +4,7 @@
  */
 import type { Reply } from "../canonical/outcome";
 import type { Endpoint, ProviderName } from "../canonical/request";
-import { memoized } from "../http/memo";
+import { memoized } from "../util/memo";
 import type { SocketContext, SocketProtocol } from "../sockets/types";
 import { anthropicModule } from "./anthropic/module";
 import { bedrockModule } from "./bedrock/module";

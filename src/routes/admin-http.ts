@@ -4,7 +4,7 @@
  */
 import type { Runtime } from "../runtime/types";
 import { MAX_BODY_BYTES } from "../http/body";
-import { sameHash, sha256Hex } from "../http/hash";
+import { sameHash, sha256Hex } from "../util/hash";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import type { DocumentIssue } from "../scenario/document";
 

@@ -65,14 +65,15 @@ const edges: Edge[] = files.flatMap((file) => {
 
 /** Which layers each layer may import (its own always). `type:` entries allow type-only imports. */
 const ALLOWED: Record<string, string[]> = {
-  canonical: ["http", "type:scenario"],
-  http: ["type:canonical"],
-  scenario: ["canonical", "http"],
-  default: ["canonical", "http", "scenario"],
-  record: ["canonical", "http", "scenario", "type:session"],
-  mcp: ["canonical", "http", "scenario"],
-  session: ["canonical", "scenario", "http", "mcp"],
-  providers: ["canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
+  util: [],
+  canonical: ["util", "http", "type:scenario"],
+  http: ["util", "type:canonical"],
+  scenario: ["util", "canonical", "http"],
+  default: ["util", "canonical", "http", "scenario"],
+  record: ["util", "canonical", "http", "scenario", "type:session"],
+  mcp: ["util", "canonical", "http", "scenario"],
+  session: ["util", "canonical", "scenario", "http", "mcp"],
+  providers: ["util", "canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
 };
 /** No layer but the runtimes' own and the entry imports a runtime implementation. */
 const RUNTIME_IMPLEMENTATIONS = ["runtime/workers", "runtime/node"];
@@ -85,7 +86,7 @@ describe("src/ layers (docs/ARCHITECTURE.md)", () => {
     expect(edges.some((e) => layerOf(e.from) === "turn" && layerOf(e.to) === "providers")).toBe(true);
   });
 
-  it("canonical, http, scenario, mcp, default, record, session and providers import only the layers below them", () => {
+  it("util, canonical, http, scenario, mcp, default, record, session and providers import only the layers below them", () => {
     const bad: string[] = [];
     for (const e of edges) {
       const from = layerOf(e.from);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Reply } from "../../../canonical/outcome";
 import { journalBody } from "../../../http/body";
 import { apiError, type ApiError } from "../../../http/errors";
-import { stableHex } from "../../../http/hash";
+import { stableHex } from "../../../util/hash";
 import { decideTurn } from "../../../turn/turn";
 import { isRecord, parseClientMessage } from "../../../sockets/client-json";
 import { playOutcome, sendError, type SocketError } from "../../../sockets/play";

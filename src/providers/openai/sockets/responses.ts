@@ -9,7 +9,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import { journalBody } from "../../../http/body";
 import { apiError, type ApiError } from "../../../http/errors";
-import { stableHash } from "../../../http/hash";
+import { stableHash } from "../../../util/hash";
 import { deliveredReply } from "../../../turn/render";
 import { decideTurn } from "../../../turn/turn";
 import { parseClientMessage } from "../../../sockets/client-json";
