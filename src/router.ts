@@ -1,11 +1,11 @@
 /**
- * Routing: strip the `/s/{scenario}[/{session}]` prefix, then provider surfaces, models, admin, health.
+ * Routing: strip the `/s/{scenario}[/{session}]` prefix, then what the provider modules declare (src/providers/registry.ts:
+ * sockets, surfaces, side routes such as model listings and token counts), MCP, admin, health. No provider is named here.
  */
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { errorSurfaceFor, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
-import type { SideRouteContext } from "./providers/module";
-import type { ProviderSurface } from "./providers/types";
+import type { ProviderSurface, SideRouteContext } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./routes/admin";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
