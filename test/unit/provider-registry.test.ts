@@ -1,6 +1,9 @@
 // The provider registry (issue 30): one module per provider declares what it adds; the closed lists in
 // src/canonical/request.ts and the record schema's upstream keys agree with it, and the tables derived from it keep
 // the precedence the hand-kept ones had.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS, PROVIDERS } from "../../src/canonical/request";
 import { moduleEndpoints, type ProviderModule } from "../../src/providers/module";
@@ -114,5 +117,25 @@ describe("provider registry", () => {
   it("a module with only a name and surfaces is a whole module", () => {
     const cohere: ProviderModule = { name: "cohere", surfaces: [] };
     expect(moduleEndpoints(cohere)).toEqual([]);
+  });
+
+  it("outside src/providers/, only the registry and the shared types are imported: no table names a provider", () => {
+    const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : f.endsWith(".ts") ? [join(dir, f)] : []));
+    const SHARED = new Set(["providers/registry", "providers/module", "providers/types"]);
+    // The default responder's stored ids count in the `__responses/{session}` object, named by Responses' state.
+    const KNOWN = new Set(["turn/default-ids.ts → providers/openai/responses/state"]);
+    const bad: string[] = [];
+    for (const file of walk(SRC)) {
+      const from = relative(SRC, file);
+      if (from.startsWith("providers/") || from.startsWith("client/")) continue;
+      for (const m of readFileSync(file, "utf8").matchAll(/from\s+"(\.{1,2}\/[^"]+)"/g)) {
+        const to = relative(SRC, resolve(dirname(file), m[1]!));
+        if (!to.startsWith("providers/") || SHARED.has(to)) continue;
+        if (!KNOWN.has(`${from} → ${to}`)) bad.push(`${from} → ${to}`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 });
