@@ -1,39 +1,28 @@
 /**
- * Routing: strip the `/s/{scenario}[/{session}]` prefix, then provider surfaces, models, admin, health.
+ * Routing: strip the `/s/{scenario}[/{session}]` prefix, then what the provider modules declare (src/providers/registry.ts:
+ * sockets, surfaces, side routes such as model listings and token counts), MCP, admin, health. No provider is named here.
  */
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
-import { SURFACES, surfaceFor } from "./providers/registry";
-import { errorSurfaceFor } from "./providers/error-surface";
-import { openaiChat } from "./providers/openai/chat";
-import type { ProviderSurface } from "./providers/types";
+import { errorSurfaceFor, isOpenProviderPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
+import type { ProviderSurface, SideRouteContext } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./admin/router";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
-import { DEFAULT_MODEL, modelIds, openAIModel } from "./routes/models";
+import { modelIds } from "./routes/models";
 import { prefixNameError } from "./routes/names";
-import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./routes/provider";
-import { errorResponse, RequestExec, surfaceRequestId } from "./routes/render";
-import type { Prefix } from "./routes/select";
-import { makeRequestId } from "./http/ids";
-import { memoized } from "./http/memo";
+import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./turn/provider";
+import { errorResponse, RequestExec, surfaceRequestId } from "./turn/render";
+import type { Prefix } from "./turn/select";
+import { memoized } from "./util/memo";
 import { safeDecode, urlParts } from "./http/url";
-import * as anthropic from "./providers/anthropic/routes";
-import { countInputTokens, handleStoredResponse, isInputTokensPath, storedResponseId } from "./providers/openai/responses";
-import { geminiModelsRoute } from "./providers/gemini/models";
-import { geminiGenerateContent } from "./providers/gemini";
-import { OLLAMA_SIDE_PATHS, ollamaSideRoute } from "./providers/ollama/routes";
 import { jsonResponse } from "./http/json";
 import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
-import { isVertexCountTokens } from "./providers/vertex/paths";
-import { bedrockConverse } from "./providers/bedrock";
-import { vertexCountTokens } from "./providers/vertex/count-tokens";
-import { acceptSocket, isWebSocketUpgrade, socketKindFor } from "./realtime/accept";
-import { IMAGE_FILES_PATH, imageFileResponse } from "./providers/openai/images/files";
+import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
 
-const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(["/v1/models", "/v1/messages/count_tokens", "/messages/count_tokens"], OLLAMA_SIDE_PATHS));
+const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
 /** The query of a request without one, shared (surfaces only read a request's query). */
 const NO_QUERY = new URLSearchParams();
@@ -49,8 +38,8 @@ const isRoutePath = memoized(
     ALL_PATHS.has(path) ||
     BELOW_PATHS.some((below) => path.startsWith(below)) ||
     surfaceFor(path) !== undefined ||
-    isVertexCountTokens(path) ||
-    socketKindFor(path) !== undefined,
+    SIDE_ROUTES.some((r) => r.knows?.(path) === true) ||
+    socketFor(path) !== undefined,
 );
 
 /**
@@ -80,19 +69,18 @@ function providerError(request: Request, error: ApiError, surface: ProviderSurfa
 /** Routes that take no API key: health, the inspector's files, the base-URL probe, admin (which checks its own). */
 function isOpenPath(pathname: string): boolean {
   if (pathname === "/" || pathname === "/healthz" || pathname === "/admin") return true;
-  return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/") || pathname.includes(IMAGE_FILES_PATH);
+  return pathname.startsWith("/admin/") || pathname.startsWith("/inspector/") || isOpenProviderPath(pathname);
 }
 
 /**
  * A request refused before any route ran (the namespace gate, a quota), in the shape of what its path speaks, wherever
- * its credential came from: JSON-RPC on MCP, Google's on Gemini Live (whose key comes as `?key=`), OpenAI's on
- * the OpenAI sockets, else the path's surface.
+ * its credential came from: JSON-RPC on MCP, a socket protocol's own (Gemini Live's key comes as `?key=`), else the
+ * path's surface.
  */
 function refusal(request: Request, error: ApiError, headers: Record<string, string>): Response {
   const path = splitPrefix(new URL(request.url).pathname).path;
   if (path === MCP_PATH) return mcpRefusal(error, headers);
-  const socket = socketKindFor(path);
-  const surface = socket === undefined ? errorSurfaceFor(request, path) : socket === "live" ? geminiGenerateContent : openaiChat;
+  const surface = socketFor(path)?.surface ?? errorSurfaceFor(request, path);
   return providerError(request, error, surface, headers);
 }
 
@@ -102,23 +90,6 @@ function doubledV1Hint(path: string): string {
   const meant = path.slice("/v1".length);
   if (surfaceFor(meant) === undefined && !meant.startsWith("/v1/models")) return "";
   return " The path has /v1 twice: drop /v1 from the base URL — the Anthropic SDK and CLI agents add it themselves (base URL http://host or http://host/s/{scenario}/{session}).";
-}
-
-async function listModels(request: Request, rt: Runtime, path: string): Promise<Response> {
-  const ids = await modelIds(rt);
-  const withRequestId = (res: Response) => {
-    res.headers.set("x-request-id", makeRequestId(`${request.method} ${request.url}`));
-    return res;
-  };
-  if (path === "/v1/models") return withRequestId(jsonResponse({ object: "list", data: ids.map(openAIModel) }));
-  const id = safeDecode(path.slice("/v1/models/".length));
-  if (!ids.includes(id) && id !== DEFAULT_MODEL) {
-    return providerError(request, {
-      code: "not_found",
-      message: `The model \`${id}\` does not exist or you do not have access to it.`,
-    }, errorSurfaceFor(request, path));
-  }
-  return withRequestId(jsonResponse(openAIModel(id)));
 }
 
 /**
@@ -164,6 +135,20 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   }
 }
 
+/** The first provider side route (model listings, token counts, stored responses, …) that answers, if any. */
+async function sideRoute(request: Request, path: string, rt: Runtime): Promise<Response | undefined> {
+  const ctx: SideRouteContext = {
+    rt,
+    modelIds: () => modelIds(rt),
+    refuse: (error) => providerError(request, error, errorSurfaceFor(request, path)),
+  };
+  for (const route of SIDE_ROUTES) {
+    const res = await route.serve(request, path, ctx);
+    if (res) return res;
+  }
+  return undefined;
+}
+
 async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   const { pathname, search } = urlParts(request.url);
   const { prefix, path, root } = splitPrefix(pathname);
@@ -171,14 +156,9 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
   const badName = prefixNameError(prefix);
   if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
 
-  const socketKind = socketKindFor(path);
-  if (socketKind !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socketKind, prefix, path);
+  const socket = socketFor(path);
+  if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path);
   if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
-  const storedId = storedResponseId(path);
-  if (storedId !== undefined) return handleStoredResponse(request, rt, storedId);
-  if (isInputTokensPath(path)) return countInputTokens(request, rt);
-  const imageFile = imageFileResponse(request.method, path);
-  if (imageFile) return imageFile;
   const surface = surfaceFor(path);
   if (surface) {
     if (request.method !== "POST") {
@@ -186,23 +166,10 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     }
     return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });
   }
-  if (path === "/v1/messages/count_tokens" || path === "/messages/count_tokens") {
-    return anthropic.countTokens(request, rt, []);
-  }
-  if (isVertexCountTokens(path)) return vertexCountTokens(request);
-  const ollamaSide = await ollamaSideRoute(request, path, rt, modelIds);
-  if (ollamaSide) return ollamaSide;
-  const geminiModels = await geminiModelsRoute(request, path, rt, modelIds);
-  if (geminiModels) return geminiModels;
-  if (request.method === "GET" && (request.headers.has("anthropic-version") || request.headers.has("x-api-key"))) {
-    if (path === "/v1/models") return anthropic.listModels(request, rt, await modelIds(rt));
-    if (path.startsWith("/v1/models/")) return anthropic.getModel(request, rt, await modelIds(rt));
-  }
+  const side = await sideRoute(request, path, rt);
+  if (side) return side;
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
     return jsonResponse({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });
-  }
-  if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) {
-    return listModels(request, rt, path);
   }
   if (prefix.scenario === undefined) {
     if (path === "/healthz") return jsonResponse({ ok: true, service: "mockllm" });

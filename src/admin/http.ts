@@ -5,7 +5,7 @@
 import type { IRequest } from "itty-router";
 import type { Runtime } from "../runtime/types";
 import { MAX_BODY_BYTES } from "../http/body";
-import { sameHash, sha256Hex } from "../http/hash";
+import { sameHash, sha256Hex } from "../util/hash";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { safeDecode } from "../http/url";
 import { shownName } from "../scenario/hints";

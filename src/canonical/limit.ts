@@ -3,7 +3,7 @@
  * to a reply, in one place for every surface. Tokens are counted as words, as every usage figure mockllm reports is.
  */
 import { replyChoices, type Reply, type ReplyReasoning, type ReplyToolCall } from "./outcome";
-import { wordCount } from "../http/text";
+import { wordCount } from "../util/text";
 
 /** The first `n` words of `text`, with the whitespace between them; trailing whitespace is dropped. */
 export function firstWords(text: string, n: number): string {

@@ -5,7 +5,7 @@
  * (Gemini `promptFeedback` and `safetyRatings`, Anthropic `stop_details`, Bedrock's guardrail `trace`).
  */
 import type { Failure } from "../scenario/schema";
-import { chunkWords, wordCount } from "../http/text";
+import { chunkWords, wordCount } from "../util/text";
 import type { Reply } from "./outcome";
 import type { SafetyCategory } from "./safety-categories";
 

@@ -1,7 +1,7 @@
 /**
  * Deterministic lorem text for the default responder (contract section 7): a fixed word list, cycled.
  */
-import { stableHash } from "../http/hash";
+import { stableHash } from "../util/hash";
 
 /** The fixed word list every lorem answer is cut from, in order. */
 export const LOREM_WORDS: readonly string[] = (

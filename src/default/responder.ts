@@ -8,8 +8,8 @@ import type { CanonicalRequest } from "../canonical/request";
 import { forcedTool, lastUserMessage } from "../canonical/request";
 import { limitReply, toolCallTokens } from "../canonical/limit";
 import type { Reply, ReplyToolCall } from "../canonical/outcome";
-import { stableHash } from "../http/hash";
-import { wordCount } from "../http/text";
+import { stableHash } from "../util/hash";
+import { wordCount } from "../util/text";
 import { parseInstructions, type Instructions } from "./instructions";
 import { lorem, loremLength } from "./lorem";
 import { schemaArguments } from "./schema-args";
@@ -17,7 +17,7 @@ import { schemaArguments } from "./schema-args";
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
   wordsPerSecond: number;
-  /** The ids' seed (routes/default-ids.ts: where the request sits); absent: derived from the messages. */
+  /** The ids' seed (turn/default-ids.ts: where the request sits); absent: derived from the messages. */
   idSeed?: string;
 }
 

@@ -9,7 +9,7 @@
  * `minLength` / `maxLength`, common `format`s, `allOf` (merged), `anyOf` / `oneOf` (the first branch), `$ref` into
  * the same document (`#/$defs/…`, `#/definitions/…`, any local pointer). `pattern` is not: such a string is lorem.
  */
-import { stableHash } from "../http/hash";
+import { stableHash } from "../util/hash";
 import { safeDecode } from "../http/url";
 import { LOREM_WORDS } from "./lorem";
 

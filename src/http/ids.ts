@@ -1,7 +1,7 @@
 /**
  * Deterministic ids: the same (scenario, session, step, attempt) always yields the same ids.
  */
-import { stableHex, stableToken } from "./hash";
+import { stableHex, stableToken } from "../util/hash";
 
 /** The alphabet of Anthropic's request ids (base58: no 0, O, I, l). */
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -5,7 +5,7 @@
  */
 import type { Pacing } from "../canonical/outcome";
 import { encodeMessage, type EventHeaders } from "./eventstream";
-import { seededRandom } from "./hash";
+import { seededRandom } from "../util/hash";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
 export interface SseEvent {

@@ -89,7 +89,7 @@ export interface ProviderSurface<W = unknown> {
   prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
-  /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (routes/default-ids.ts). */
+  /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (turn/default-ids.ts). */
   stores?(wire: W): boolean;
   /**
    * The real API's wording for a scripted failure with no `message` that depends on the request (Azure's 429 names
@@ -131,4 +131,29 @@ export interface ProviderSurface<W = unknown> {
     reply: Reply,
     sent: SseEvent[],
   ): SseEvent | SseEvent[];
+}
+
+/** What a side route is handed besides the request and its path (below any `/s/…` prefix). */
+export interface SideRouteContext {
+  /** The runtime, already scoped to the caller's namespace. */
+  rt: Runtime;
+  /** The model ids the scenarios mention, the default first (what model listings report). */
+  modelIds(): Promise<string[]>;
+  /** An early error in the shape the path's error rules pick (`errorSurfaceFor`), with a fresh request id. */
+  refuse(error: ApiError): Response;
+}
+
+/**
+ * A route beside the provider's surfaces: model listings, token counts, stored objects. Side routes run after the
+ * surfaces, in ascending `order` (registry order among equals); the first that answers wins.
+ */
+export interface SideRoute {
+  /** Paths it serves; they and paths below them are known routes, never taken for a session name by `splitPrefix`. */
+  paths?: string[];
+  /** For parametrised paths: whether `path` is a known route of ours (the same `splitPrefix` test). */
+  knows?(path: string): boolean;
+  /** Default 0. A route that answers what another also claims (the OpenAI-shaped model listing) runs later. */
+  order?: number;
+  /** The answer, or undefined when the request is not this route's. */
+  serve(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> | Response | undefined;
 }

@@ -4,7 +4,7 @@
  * notifications spread before the answer). The writer never awaits before the Response is returned.
  */
 import { encodeEvent, sleep } from "../http/sse";
-import type { Exec } from "./render";
+import type { Exec } from "../turn/render";
 
 /** One JSON-RPC message to send, due `at` ms after the request arrived. */
 export interface Outgoing {

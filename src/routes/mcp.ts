@@ -29,8 +29,8 @@ import type { McpInput, McpResult } from "../session/mcp";
 import { noteSession } from "../session/session-index";
 import { jsonAnswer, progressMessages, sseResponse, type Outgoing } from "./mcp-render";
 import { prefixNameError } from "./names";
-import type { Exec } from "./render";
-import { DEFAULT_SESSION, type Prefix } from "./select";
+import type { Exec } from "../turn/render";
+import { DEFAULT_SESSION, type Prefix } from "../turn/select";
 import { sessionHeader } from "../http/headers";
 
 /** The MCP endpoint below a `/s/{scenario}[/{session}]` prefix. */

@@ -1,13 +1,12 @@
 /**
- * `GET /v1/models`: the models the scenarios mention, plus a default.
+ * The models the scenarios mention, plus a default: what every provider's model listing reports (handed to the
+ * providers' side routes as `SideRouteContext.modelIds`).
  */
 import { answeredModel } from "../canonical/models";
 import type { Runtime } from "../runtime/types";
 import type { Scenario, StringMatch } from "../scenario/schema";
 
 export const DEFAULT_MODEL = "mockllm-default";
-/** Fixed so the listing is the same bytes every time. */
-const CREATED = 1_735_689_600; // 2025-01-01T00:00:00Z
 
 function exact(m: StringMatch | undefined): string[] {
   if (m === undefined) return [];
@@ -35,8 +34,4 @@ export async function modelIds(rt: Runtime): Promise<string[]> {
   for (const m of [...ids]) for (const family of ["openai", "anthropic"] as const) ids.add(answeredModel(family, m));
   ids.delete(DEFAULT_MODEL);
   return [DEFAULT_MODEL, ...[...ids].sort()];
-}
-
-export function openAIModel(id: string) {
-  return { id, object: "model", created: CREATED, owned_by: "mockllm" };
 }

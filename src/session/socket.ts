@@ -3,8 +3,8 @@
  * that holds the socket (Workers keeps it in Durable Object storage across hibernation).
  */
 
-/** The three WebSocket surfaces (contract section 9). */
-export type SocketKind = "responses" | "realtime" | "live";
+/** A WebSocket protocol's kind, as its provider module declares it (`SocketSurface.kind`: `responses`, `realtime`, `live`). */
+export type SocketKind = string;
 
 export interface SocketInit {
   kind: SocketKind;
@@ -20,7 +20,7 @@ export interface SocketInit {
   protocol?: string;
   /**
    * The namespace caller the upgrade was scoped to (src/tenancy's `Caller`, plain data; absent: the default
-   * namespace), so the host that keeps the socket scopes its turns the same way (src/realtime/scope.ts).
+   * namespace), so the host that keeps the socket scopes its turns the same way (src/sockets/scope.ts).
    */
   caller?: unknown;
   /** A seed unique to this socket (its Realtime session id; ids of items the client did not name). */

@@ -40,7 +40,7 @@ export interface Session {
   forgetMember(key: string): Awaitable<void>;
   /**
    * Default-responder objects (`__responses/…`): bumps the counter `key` and returns its new value (from 1), the
-   * request's number there, from which the ids of an answer the server stores derive (routes/default-ids.ts).
+   * request's number there, from which the ids of an answer the server stores derive (turn/default-ids.ts).
    */
   count(key: string): Awaitable<number>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;

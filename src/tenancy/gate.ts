@@ -4,7 +4,7 @@
  * A valid key: the request goes on, untouched (rebuilding it would cost the body's fast path on Node), with a
  * namespace-scoped runtime (scope.ts), whose sessions journal the key's id as `x-mockllm-key-id`. The key itself is
  * kept out of journals by the header redaction (http/body.ts) and out of upstream requests by the recording proxy
- * (routes/record.ts drops namespace keys).
+ * (turn/record.ts drops namespace keys).
  */
 import { apiError, type ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";

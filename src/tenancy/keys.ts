@@ -3,7 +3,7 @@
  * secret (48 hex) is shown once, at creation. Only SHA-256 of the whole key is stored, compared in constant time.
  */
 
-import { hex, sameHash, sha256Hex } from "../http/hash";
+import { hex, sameHash, sha256Hex } from "../util/hash";
 
 export const SCOPES = ["admin", "read", "run"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -35,7 +35,7 @@ export function hashKey(key: string): Promise<string> {
   return sha256Hex(key);
 }
 
-/** Key hashes compare in constant time (src/http/hash.ts), as the admin token does. */
+/** Key hashes compare in constant time (src/util/hash.ts), as the admin token does. */
 export { sameHash };
 
 /** Compared against when a key's id is unknown, so an unknown id costs what a wrong secret costs. */

@@ -172,7 +172,7 @@ export class ScopedSessionStore implements SessionStore {
     return new ScopedSession(session, name, this.keyId, charge, () => noteObject(this.inner, this.prefix, full), this.prefix);
   }
 
-  /** A socket on one of the namespace's sessions (its init carries the caller, see src/realtime/scope.ts). */
+  /** A socket on one of the namespace's sessions (its init carries the caller, see src/sockets/scope.ts). */
   connect(name: string, request: Request, init: SocketInit): Promise<Response> {
     const full = this.prefix + name;
     return withNote(() => noteObject(this.inner, this.prefix, full), () => this.inner.connect(full, request, init));

@@ -4,7 +4,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lorem, loremLength } from "../../src/default/lorem";
-import { stableHash } from "../../src/http/hash";
+import { stableHash } from "../../src/util/hash";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../src/http/hash";
+import { seededRandom } from "../../src/util/hash";
 import { admin, call, upload } from "./helpers";
 
 /** Every route a client can reach, with the methods worth throwing at it. */

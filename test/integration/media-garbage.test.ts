@@ -4,7 +4,7 @@
  * OpenAI's shape (or a 200 when the mutation left a valid form), never a 5xx or a reset, on both runtimes.
  */
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../src/http/hash";
+import { seededRandom } from "../../src/util/hash";
 import { call } from "./helpers";
 
 const PATHS = ["/v1/images/edits", "/v1/images/variations", "/v1/audio/transcriptions", "/v1/audio/translations"];

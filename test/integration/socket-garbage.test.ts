@@ -5,7 +5,7 @@
  * WebSocket mode and on Realtime, which keep the socket; a 1007 close on Gemini Live — and a valid turn answers after.
  */
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../src/http/hash";
+import { seededRandom } from "../../src/util/hash";
 import { upload } from "./helpers";
 import { openSocket, until, type TestSocket } from "./socket-helpers";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { apiError, type ErrorCode } from "../../src/http/errors";
 import { anthropicFailureHeaders, checkAnthropicHeaders, renderAnthropicError } from "../../src/providers/anthropic/errors";
-import { createdAt, displayName, estimateInputTokens, getModel, listModels } from "../../src/providers/anthropic/routes";
+import { estimateInputTokens } from "../../src/providers/anthropic/count-tokens";
+import { createdAt, displayName, getModel, listModels } from "../../src/providers/anthropic/models";
 import type { Runtime } from "../../src/runtime/types";
 
 describe("anthropic error shape", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LOREM_WORDS, MAX_WORDS, MIN_WORDS, lorem, loremLength } from "../../src/default/lorem";
-import { wordCount } from "../../src/http/text";
+import { wordCount } from "../../src/util/text";
 
 describe("lorem", () => {
   it("cuts the fixed word list in order", () => {

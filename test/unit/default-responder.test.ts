@@ -4,8 +4,8 @@ import { replyChoices } from "../../src/canonical/outcome";
 import { defaultCreated, defaultReply, instructedMessages, loremMessage } from "../../src/default/responder";
 import { lorem, loremLength } from "../../src/default/lorem";
 import { parseInstructions } from "../../src/default/instructions";
-import { wordCount } from "../../src/http/text";
-import { stableHash } from "../../src/http/hash";
+import { wordCount } from "../../src/util/text";
+import { stableHash } from "../../src/util/hash";
 
 function request(last: string, extra: Partial<CanonicalRequest> = {}): CanonicalRequest {
   return {

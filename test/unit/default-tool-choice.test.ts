@@ -3,7 +3,7 @@ import { forcedTool, type CanonicalRequest } from "../../src/canonical/request";
 import { replyChoices } from "../../src/canonical/outcome";
 import { defaultReply } from "../../src/default/responder";
 import { schemaArguments } from "../../src/default/schema-args";
-import { stableHash } from "../../src/http/hash";
+import { stableHash } from "../../src/util/hash";
 import { parseMessagesRequest } from "../../src/providers/anthropic/parse";
 import { parseConverse } from "../../src/providers/bedrock/parse";
 import { parseGenerateContent } from "../../src/providers/gemini/parse";

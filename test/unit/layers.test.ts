@@ -20,8 +20,16 @@ function tsFiles(dir: string): string[] {
   });
 }
 
+/**
+ * Provider modules — `providers/registry.ts`, `providers/module.ts`, each `providers/<name>/module.ts` and the socket
+ * state machines in `providers/<name>/sockets/` — declare what a provider adds, the sockets it runs included, so they
+ * sit above the turn pipeline and the socket machinery; the rest of `providers/` (parse, render) sits below them.
+ */
+const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/)/;
+
 /** `runtime/workers`, `runtime/node` and `runtime` (its interface file) are separate layers; else the top folder. */
 function layerOf(file: string): string {
+  if (PROVIDER_MODULE.test(relative(SRC, file))) return "provider-modules";
   const parts = relative(SRC, file).split("/");
   if (parts.length === 1) return parts[0]!.replace(/\.ts$/, "");
   if (parts[0] === "runtime" && parts.length > 2) return `runtime/${parts[1]}`;
@@ -57,14 +65,15 @@ const edges: Edge[] = files.flatMap((file) => {
 
 /** Which layers each layer may import (its own always). `type:` entries allow type-only imports. */
 const ALLOWED: Record<string, string[]> = {
-  canonical: ["http", "type:scenario"],
-  http: ["type:canonical"],
-  scenario: ["canonical", "http"],
-  default: ["canonical", "http", "scenario"],
-  record: ["canonical", "http", "scenario", "type:session"],
-  mcp: ["canonical", "http", "scenario"],
-  session: ["canonical", "scenario", "http", "mcp"],
-  providers: ["canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
+  util: [],
+  canonical: ["util", "http", "type:scenario"],
+  http: ["util", "type:canonical"],
+  scenario: ["util", "canonical", "http"],
+  default: ["util", "canonical", "http", "scenario"],
+  record: ["util", "canonical", "http", "scenario", "type:session"],
+  mcp: ["util", "canonical", "http", "scenario"],
+  session: ["util", "canonical", "scenario", "http", "mcp"],
+  providers: ["util", "canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
 };
 /** No layer but the runtimes' own and the entry imports a runtime implementation. */
 const RUNTIME_IMPLEMENTATIONS = ["runtime/workers", "runtime/node"];
@@ -74,10 +83,10 @@ const show = (e: Edge) => `${relative(SRC, e.from)} → ${relative(SRC, e.to)}${
 describe("src/ layers (docs/ARCHITECTURE.md)", () => {
   it("finds the import graph", () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(edges.some((e) => layerOf(e.from) === "routes" && layerOf(e.to) === "providers")).toBe(true);
+    expect(edges.some((e) => layerOf(e.from) === "turn" && layerOf(e.to) === "providers")).toBe(true);
   });
 
-  it("canonical, http, scenario, mcp, default, record, session and providers import only the layers below them", () => {
+  it("util, canonical, http, scenario, mcp, default, record, session and providers import only the layers below them", () => {
     const bad: string[] = [];
     for (const e of edges) {
       const from = layerOf(e.from);

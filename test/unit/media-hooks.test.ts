@@ -9,7 +9,7 @@ import { parseForm, readFormBody, MAX_FORM_PARTS } from "../../src/http/multipar
 import { openaiChat } from "../../src/providers/openai/chat";
 import type { ChatRequest } from "../../src/providers/openai/chat/wire";
 import type { ProviderSurface, RenderContext } from "../../src/providers/types";
-import { renderOutcome } from "../../src/routes/render";
+import { renderOutcome } from "../../src/turn/render";
 import { resolveReply } from "../../src/scenario/engine";
 import type { Failure } from "../../src/scenario/schema";
 

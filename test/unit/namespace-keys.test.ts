@@ -199,7 +199,7 @@ describe("registry quotas and audit", () => {
 
 describe("the recording proxy never sends a namespace key upstream", () => {
   it("drops mk_ credentials from headers and ?key=, keeps ordinary keys", async () => {
-    const { forwardHeaders, upstreamUrl } = await import("../../src/routes/record");
+    const { forwardHeaders, upstreamUrl } = await import("../../src/turn/record");
     const key = `mk_${"a".repeat(12)}_${"b".repeat(48)}`;
     const out = forwardHeaders(new Headers({ authorization: `Bearer ${key}`, "x-api-key": key, "x-goog-api-key": "real-key", "x-mockllm-key-id": "a".repeat(12), "content-type": "application/json" }));
     expect(out.has("authorization")).toBe(false);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
 import { encodeEvent, pacedStream, schedule } from "../../src/http/sse";
-import { chunkChars, chunkWords, wordCount } from "../../src/http/text";
+import { chunkChars, chunkWords, wordCount } from "../../src/util/text";
 
 const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0, ...p });
 const ev = (words = 0) => ({ data: "x", words });

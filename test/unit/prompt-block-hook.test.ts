@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { openaiChat } from "../../src/providers/openai/chat";
-import { wireToolCallIds } from "../../src/providers/tool-call-ids";
+import { wireToolCallIds } from "../../src/providers/registry";
 import type { ProviderSurface, RenderContext } from "../../src/providers/types";
 import type { ChatRequest } from "../../src/providers/openai/chat/wire";
-import { renderOutcome } from "../../src/routes/render";
-import { statusTable } from "../../src/routes/turn";
+import { renderOutcome } from "../../src/turn/render";
+import { statusTable } from "../../src/turn/turn";
 import { emptySessionData, MemorySessionStorage } from "../../src/runtime/node/memory";
 import { resolveReply } from "../../src/scenario/engine";
 import { ScenarioSchema, type Failure } from "../../src/scenario/schema";

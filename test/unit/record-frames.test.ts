@@ -3,8 +3,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { FrameSplitter, frameFormatOf, type FrameFormat } from "../../src/record/splitter";
-import { framesBody, frameSchedule } from "../../src/routes/frames";
-import { seededRandom } from "../../src/http/hash";
+import { framesBody, frameSchedule } from "../../src/turn/frames";
+import { seededRandom } from "../../src/util/hash";
 
 const SSE_LF = [
   "event: message_start\ndata: {\"type\":\"message_start\"}\n\n",

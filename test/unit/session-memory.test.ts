@@ -1,6 +1,6 @@
 // The Node runtime's session storages under the shared state machine: the same contract the Durable Object's SQLite
 // storages keep (test/integration/session-object.test.ts checks those inside workerd).
-import { wireToolCallIds } from "../../src/providers/tool-call-ids";
+import { wireToolCallIds } from "../../src/providers/registry";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import { MAX_STORED_RESPONSES } from "../../src/session/responses";

@@ -1,7 +1,7 @@
 /**
  * Verify, coverage and the canonical view as pure functions: the cases the integration tests do not reach.
  */
-import { wireToolCallIds } from "../../src/providers/tool-call-ids";
+import { wireToolCallIds } from "../../src/providers/registry";
 import { describe, expect, it } from "vitest";
 import { resolveReply } from "../../src/scenario/engine";
 import { canonicalView, CANONICAL_TEXT_LIMIT } from "../../src/session/canonical-view";

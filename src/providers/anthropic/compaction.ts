@@ -7,7 +7,7 @@ import { replyCompaction } from "../../canonical/compaction";
 import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
-import { wordCount } from "../../http/text";
+import { wordCount } from "../../util/text";
 import type { RenderContext } from "../types";
 import type { MessagesRequest } from "./wire";
 

@@ -5,7 +5,7 @@
  * `event:` line equal to its data's `type`: the official SDK dispatches on the former, the AI SDK on the latter.
  */
 import type { Reply } from "../../canonical/outcome";
-import { chunkWords, wordCount } from "../../http/text";
+import { chunkWords, wordCount } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";

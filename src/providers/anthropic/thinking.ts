@@ -8,7 +8,7 @@
  */
 import type { CanonicalRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
-import { stableToken } from "../../http/hash";
+import { stableToken } from "../../util/hash";
 import type { Scenario } from "../../scenario/schema";
 import { mintedWithThinking } from "./tool-use-ids";
 import type { ContentBlock, MessagesRequest } from "./wire";

@@ -4,7 +4,7 @@
  * check (thinking.ts) reads it back to tell a client that dropped a thinking block mockllm sent from a transcript
  * mockllm answered without thinking, echoed back unchanged.
  */
-import { stableToken } from "../../http/hash";
+import { stableToken } from "../../util/hash";
 
 const PREFIX = "toolu_01";
 const BODY = 16;

@@ -6,7 +6,7 @@
  * pass through in OpenAI's shape, as Azure relays them.
  */
 import { ERROR_CODES, type ApiError, type ErrorCode } from "../../http/errors";
-import { stableHex } from "../../http/hash";
+import { stableHex } from "../../util/hash";
 import { header } from "../../http/headers";
 import type { Failure } from "../../scenario/schema";
 import { renderOpenAIError } from "../openai/errors";

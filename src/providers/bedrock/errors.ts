@@ -3,7 +3,7 @@
  * the request id in `x-amzn-RequestId`; and the presence-only auth check (SigV4 or a Bedrock API key).
  */
 import type { ApiError, ErrorCode } from "../../http/errors";
-import { stableHex } from "../../http/hash";
+import { stableHex } from "../../util/hash";
 import { header } from "../../http/headers";
 import type { Failure } from "../../scenario/schema";
 import type { RenderedError } from "../types";

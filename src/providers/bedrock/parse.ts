@@ -9,7 +9,7 @@ import { z } from "zod";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { headerRecord } from "../../http/headers";
 import { firstWireIssue } from "../wire-issues";
-import { parseMessagesRequest } from "../anthropic/parse";
+import { parseAnthropicOnCloud } from "../anthropic/on-cloud";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ParseResult, RequestTarget } from "../types";
 import { bedrockTarget } from "./paths";
@@ -125,30 +125,6 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     headers: { ...headerRecord(headers) },
   };
   return { ok: true, wire: { body: w, modelId }, request };
-}
-
-/**
- * An Anthropic Messages body for InvokeModel on an Anthropic model, parsed as the Anthropic surface would, with the
- * model and `stream` from the path; `provider` is the cloud's (`bedrock`, `vertex`).
- */
-export function parseAnthropicOnCloud(
-  body: unknown,
-  headers: Headers,
-  cloud: { provider: "bedrock" | "vertex"; model: string; stream: boolean; version: string },
-): ParseResult<MessagesRequest> {
-  const obj = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  if (typeof obj.anthropic_version !== "string" || obj.anthropic_version === "") {
-    return {
-      ok: false,
-      error: {
-        code: "invalid_request",
-        message: `Malformed input request: #: required key [anthropic_version] not found (mockllm: send "anthropic_version": "${cloud.version}"), please reformat your input and try again.`,
-      },
-    };
-  }
-  const parsed = parseMessagesRequest({ ...obj, model: cloud.model, stream: cloud.stream }, headers);
-  if (!parsed.ok) return parsed;
-  return { ok: true, wire: parsed.wire, request: { ...parsed.request, provider: cloud.provider } };
 }
 
 /** `POST /model/{modelId}/invoke` (or `/invoke-with-response-stream`) with a Messages body. */

@@ -7,7 +7,7 @@
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
-import { chunkWords, wordCount } from "../../http/text";
+import { chunkWords, wordCount } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import { toolInput } from "../anthropic/blocks";
 import { jsonFragments } from "../anthropic/render-stream";

@@ -3,7 +3,7 @@
  */
 import { ERROR_CODES, type ApiError } from "../../http/errors";
 import { header } from "../../http/headers";
-import { stableHex } from "../../http/hash";
+import { stableHex } from "../../util/hash";
 import type { Failure } from "../../scenario/schema";
 import type { RenderedError } from "../types";
 

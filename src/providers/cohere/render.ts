@@ -4,7 +4,7 @@
  * by their default score) and/or scores by index; the default is the lexical overlap of score.ts.
  */
 import type { Reply } from "../../canonical/outcome";
-import { stableHex } from "../../http/hash";
+import { stableHex } from "../../util/hash";
 import type { Failure } from "../../scenario/schema";
 import type { RerankReply } from "../../scenario/surface-replies";
 import type { RenderContext, SseEvent } from "../types";

@@ -3,7 +3,7 @@
  * and adjacent word pairs, each weighted by how rare it is among the documents), so a document sharing the query's
  * distinctive words and phrases ranks first. Scores lie in (0, 1), rounded to 8 decimals; a tiny hash of the document separates equal overlaps.
  */
-import { seededRandom, stableHash } from "../../http/hash";
+import { seededRandom, stableHash } from "../../util/hash";
 
 /** Lower-cased words (letters and digits, any script) and pairs of adjacent words, so a phrase counts for more. */
 export function terms(text: string): Set<string> {

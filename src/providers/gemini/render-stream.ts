@@ -7,7 +7,7 @@
  * `finishReason` (and `finishMessage` after function calls) and the final counts.
  */
 import type { Reply } from "../../canonical/outcome";
-import { chunkWords, wordCount } from "../../http/text";
+import { chunkWords, wordCount } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { GEMINI_FAILURE_MESSAGES, STATUS_CODES } from "./errors";

@@ -9,7 +9,7 @@
  * documented, so a garbled one is accepted.
  */
 import { apiError, type ApiError } from "../../http/errors";
-import { stableToken } from "../../http/hash";
+import { stableToken } from "../../util/hash";
 import type { Scenario } from "../../scenario/schema";
 import type { CanonicalRequest } from "../../canonical/request";
 import type { Content, GeminiWire } from "./wire";

@@ -7,7 +7,7 @@
  * plain content (Ollama has no refusal field); redacted reasoning has no Ollama form and is left out.
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
-import { stableHash } from "../../http/hash";
+import { stableHash } from "../../util/hash";
 import { ollamaToolCallId } from "../../http/ids";
 import type { RenderContext } from "../types";
 import { parseJsonBounded } from "../../http/json-depth";

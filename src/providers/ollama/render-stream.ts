@@ -5,7 +5,7 @@
  * `data` as a line with `content-type: application/x-ndjson`.
  */
 import type { Reply } from "../../canonical/outcome";
-import { chunkWords, wordCount } from "../../http/text";
+import { chunkWords, wordCount } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { createdAt, doneReason, ollamaMessage, stats, tokenNs, wireMessage, type OllamaToolCall } from "./render-json";

@@ -6,7 +6,7 @@
 import type { Runtime } from "../../runtime/types";
 import { readJsonBody } from "../../http/body";
 import type { ApiError } from "../../http/errors";
-import { stableHash, stableHex } from "../../http/hash";
+import { stableHash, stableHex } from "../../util/hash";
 import { makeRequestId } from "../../http/ids";
 import { renderOllamaError } from "./errors";
 import { jsonResponse } from "../../http/json";

@@ -7,7 +7,7 @@ import { apiError, type ApiError } from "../../http/errors";
 import { anthropicRequestId } from "../../http/ids";
 import { jsonResponse } from "../../http/json";
 import { parseCountTokensRequest } from "../anthropic/parse";
-import { estimateInputTokens } from "../anthropic/routes";
+import { estimateInputTokens } from "../anthropic/count-tokens";
 import { checkVertexAuth, renderVertexClaudeError } from "./errors";
 
 function errorResponse(error: ApiError, requestId: string): Response {

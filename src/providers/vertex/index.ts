@@ -1,6 +1,6 @@
 import { anthropicFailureHeaders } from "../anthropic/errors";
 import { anthropicMessages } from "../anthropic";
-import { parseAnthropicOnCloud } from "../bedrock/parse";
+import { parseAnthropicOnCloud } from "../anthropic/on-cloud";
 import { geminiGenerateContent } from "../gemini";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { GeminiWire } from "../gemini/wire";

@@ -4,7 +4,8 @@
  * other scenario selects lands in it (session `default`, or the one `x-mock-session` or `/s/{name}/{session}/…`
  * names) and is proxied to its provider's upstream and recorded.
  */
-import { PROVIDERS, type ProviderName } from "../../canonical/request";
+import type { ProviderName } from "../../canonical/request";
+import { RECORDABLE } from "../../providers/registry";
 import type { ScenarioStore } from "../../scenario/store";
 import { checkScenario } from "../../scenario/store";
 
@@ -16,9 +17,6 @@ export interface RecordOptions {
   /** Default `recording`. */
   scenario?: string;
 }
-
-/** Providers a recording proxy forwards to (the clouds' signed requests are not proxied). */
-const RECORDABLE = PROVIDERS.filter((p) => p === "openai" || p === "anthropic" || p === "gemini" || p === "ollama");
 
 /** Parses `provider=URL` flags; throws a message naming the bad one. */
 export function parseUpstreams(flags: readonly string[]): Partial<Record<ProviderName, string>> {

@@ -3,7 +3,7 @@
  * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
  */
 import { SessionHost } from "../../session/host";
-import { wireToolCallIds } from "../../providers/tool-call-ids";
+import { wireToolCallIds } from "../../providers/registry";
 import { indexOf } from "../../session/session-index";
 import type { Session, SessionStore } from "../../session/types";
 import { MemoryMcpStorage } from "./memory-mcp";

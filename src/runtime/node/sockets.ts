@@ -1,7 +1,7 @@
 /**
  * The Node runtime's WebSocket host: `ws` in noServer mode on the HTTP server's `upgrade` event. The upgrade request
  * goes through the shared router like any other (so a scoped Runtime and `SessionStore.connect` decide it); an
- * accepted socket runs its protocol (src/realtime) in this process.
+ * accepted socket runs its protocol (a provider module's socket state machine, src/sockets) in this process.
  */
 import type { IncomingMessage, Server } from "node:http";
 import { STATUS_CODES } from "node:http";
@@ -9,9 +9,9 @@ import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { route } from "../../router";
 import { onFirstUse } from "./first-use";
-import { openProtocol } from "../../realtime/protocols";
-import { socketRuntime } from "../../realtime/scope";
-import type { SocketSink } from "../../realtime/types";
+import { openProtocol } from "../../providers/registry";
+import { socketRuntime } from "../../sockets/scope";
+import type { SocketSink } from "../../sockets/types";
 import type { Runtime } from "../types";
 import { takeAccepted } from "./socket-accept";
 

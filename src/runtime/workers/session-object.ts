@@ -11,7 +11,7 @@ import { SessionHost } from "../../session/host";
 import { indexOf } from "../../session/session-index";
 import { isDirectory } from "../../tenancy/scope";
 import type { McpInput, McpResult } from "../../session/mcp";
-import { wireToolCallIds } from "../../providers/tool-call-ids";
+import { wireToolCallIds } from "../../providers/registry";
 import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
 import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import { sessionTtlMs } from "../../tenancy/quota";

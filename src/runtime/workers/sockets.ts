@@ -1,11 +1,11 @@
 /**
  * WebSockets held by a session Durable Object with the hibernation API: `acceptWebSocket`, then `webSocketMessage` /
  * `webSocketClose`. Each socket's init and protocol state live in a SQLite row named by the socket's attachment, so a
- * socket survives the object's hibernation; the protocol (src/realtime) runs in the object.
+ * socket survives the object's hibernation; the protocol (a provider module's socket state machine, src/sockets) runs in the object.
  */
-import { openProtocol } from "../../realtime/protocols";
-import { socketRuntime } from "../../realtime/scope";
-import type { SocketProtocol, SocketSink } from "../../realtime/types";
+import { openProtocol } from "../../providers/registry";
+import { socketRuntime } from "../../sockets/scope";
+import type { SocketProtocol, SocketSink } from "../../sockets/types";
 import type { SocketInit } from "../../session/socket";
 import type { Session } from "../../session/types";
 import type { Runtime } from "../types";

@@ -4,7 +4,7 @@
  * `vtt`), and the `transcript.text.delta` / `.done` stream of the GPT-4o models.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { stableHash } from "../../../http/hash";
+import { stableHash } from "../../../util/hash";
 import type { Failure } from "../../../scenario/schema";
 import type { RawBody, RenderContext, SseEvent } from "../../types";
 import { SPEECH_WORDS_PER_SECOND } from "./speech";

@@ -2,7 +2,7 @@
  * Canonical reply → `chat.completion.chunk` SSE transcript, ending `data: [DONE]`.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
-import { chunkChars, chunkWords, wordCount } from "../../../http/text";
+import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { obfuscation } from "../../../http/ids";

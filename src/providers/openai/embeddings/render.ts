@@ -4,7 +4,7 @@
  * numbers). `dimensions` truncates like the real text-embedding-3 models: a shorter vector is a renormalised prefix.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { seededRandom, stableHash } from "../../../http/hash";
+import { seededRandom, stableHash } from "../../../util/hash";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import type { EmbeddingInput, EmbeddingsRequest } from "./wire";

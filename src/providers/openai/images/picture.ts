@@ -2,7 +2,7 @@
  * The deterministic picture: one colour (the step's `respond.image.color`, else derived from the prompt), encoded in
  * the asked format; and the image-file ids `url` answers carry, which encode everything needed to draw it again.
  */
-import { stableHash } from "../../../http/hash";
+import { stableHash } from "../../../util/hash";
 import { encodeJpeg } from "./jpeg";
 import { encodePng, type Rgba } from "./png";
 import { encodeWebp } from "./webp";

@@ -5,7 +5,7 @@
  */
 import type { Reply } from "../../../canonical/outcome";
 import type { SafetyCategory } from "../../../canonical/safety-categories";
-import { seededRandom, stableHash, stableHex } from "../../../http/hash";
+import { seededRandom, stableHash, stableHex } from "../../../util/hash";
 import type { Failure } from "../../../scenario/schema";
 import { MODERATION_CATEGORIES, type ModerationCategory, type ModerationReply } from "../../../scenario/surface-replies";
 import type { RenderContext, SseEvent } from "../../types";

@@ -5,9 +5,9 @@
  * `response.done` carrying the whole response.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { stableHex } from "../../../http/hash";
+import { stableHex } from "../../../util/hash";
 import { toolCallId } from "../../../http/ids";
-import { chunkChars, chunkWords, wordCount } from "../../../http/text";
+import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { SseEvent } from "../../types";
 import type { Item } from "./items";
 

@@ -4,7 +4,7 @@
  * messages of the conversation, then one `compaction` item. Never streamed, never stored.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { stableHex } from "../../../http/hash";
+import { stableHex } from "../../../util/hash";
 import type { ParseResult, ProviderSurface, RenderContext, RequestTarget } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { compactionBlob, responseCompaction } from "./compaction";

@@ -2,7 +2,7 @@
  * Canonical reply → the `response` object: the JSON body, and the snapshot every lifecycle stream event carries.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
-import { stableHex } from "../../../http/hash";
+import { stableHex } from "../../../util/hash";
 import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
 import { compactionBlob, responseCompaction } from "./compaction";

@@ -5,7 +5,7 @@
  */
 import type { Reply } from "../../../canonical/outcome";
 import { obfuscation } from "../../../http/ids";
-import { chunkChars, chunkWords, wordCount } from "../../../http/text";
+import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { buildResponse, type MessagePart, type OutputItem, type ResponseObject } from "./render-json";

@@ -10,7 +10,7 @@ import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Runtime } from "../../../runtime/types";
 import { apiError, type ApiError } from "../../../http/errors";
-import { stableHash } from "../../../http/hash";
+import { stableHash } from "../../../util/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./parse";

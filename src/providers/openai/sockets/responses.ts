@@ -6,22 +6,22 @@
  * most recent response is also kept in connection-local memory whatever `store` says, so a `store: false` chain
  * continues on the same socket; a failed continuation evicts it (protocols.md 10.1.5).
  */
-import type { Reply } from "../../canonical/outcome";
-import { journalBody } from "../../http/body";
-import { apiError, type ApiError } from "../../http/errors";
-import { stableHash } from "../../http/hash";
-import { sessionHeader } from "../../http/headers";
-import { deliveredReply } from "../../routes/render";
-import { decideTurn } from "../../routes/turn";
-import { parseClientMessage } from "../client-json";
-import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
-import type { SocketContext, SocketProtocol } from "../types";
-import type { RenderContext } from "../../providers/types";
-import { renderOpenAIError } from "../../providers/openai/errors";
-import { openaiResponses } from "../../providers/openai/responses/index";
-import { parseResponsesRequest } from "../../providers/openai/responses/parse";
-import { buildResponse, type ResponseObject } from "../../providers/openai/responses/render-json";
-import { renderResponseEvents, renderResponseStreamError, toSse } from "../../providers/openai/responses/render-stream";
+import type { Reply } from "../../../canonical/outcome";
+import { journalBody } from "../../../http/body";
+import { apiError, type ApiError } from "../../../http/errors";
+import { stableHash } from "../../../util/hash";
+import { sessionHeader } from "../../../http/headers";
+import { deliveredReply } from "../../../turn/render";
+import { decideTurn } from "../../../turn/turn";
+import { parseClientMessage } from "../../../sockets/client-json";
+import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../../../sockets/play";
+import type { SocketContext, SocketProtocol } from "../../../sockets/types";
+import type { RenderContext } from "../../types";
+import { renderOpenAIError } from "../errors";
+import { openaiResponses } from "../responses/index";
+import { parseResponsesRequest } from "../responses/parse";
+import { buildResponse, type ResponseObject } from "../responses/render-json";
+import { renderResponseEvents, renderResponseStreamError, toSse } from "../responses/render-stream";
 import {
   localResponse,
   prepareResponsesRequest,
@@ -30,8 +30,8 @@ import {
   savedLocal,
   storeResponse,
   type LocalResponse,
-} from "../../providers/openai/responses/state";
-import type { ResponsesRequest } from "../../providers/openai/responses/wire";
+} from "../responses/state";
+import type { ResponsesRequest } from "../responses/wire";
 
 /**
  * An error event as the WebSocket mode sends it: the HTTP status it stands for and the usual error object.

@@ -7,7 +7,7 @@
  * whole request (wire body and conversation) instead of a number: no Durable Object call on its path.
  */
 import type { CanonicalRequest } from "../canonical/request";
-import { stableHash } from "../http/hash";
+import { stableHash } from "../util/hash";
 import { stateObjectName } from "../providers/openai/responses/state";
 import type { ProviderSurface } from "../providers/types";
 import type { Runtime } from "../runtime/types";

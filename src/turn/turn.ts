@@ -1,7 +1,7 @@
 /**
  * One turn of a conversation, whatever carried it (an HTTP request or a WebSocket message): scenario selection →
  * `Session.next()` (or the default responder) → the outcome and the render context. `handleProvider` and the
- * WebSocket protocols (src/realtime) both decide through here.
+ * WebSocket protocols (src/sockets) both decide through here.
  */
 import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";

@@ -6,7 +6,7 @@ import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { BREAK_FLUSH_MS, schedule, sleep } from "../http/sse";
 import type { SseEvent } from "../providers/types";
-import { FAILURE_MESSAGES, MALFORMED_JSON } from "../routes/render";
+import { FAILURE_MESSAGES, MALFORMED_JSON } from "../turn/render";
 import type { Failure } from "../scenario/schema";
 import { filteredReply } from "../canonical/safety";
 import type { SocketSink } from "./types";

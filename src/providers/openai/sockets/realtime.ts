@@ -5,20 +5,20 @@
  * `error` events. Audio input gets a documented error (`mockllm_audio_unsupported`).
  */
 import { z } from "zod";
-import type { Reply } from "../../canonical/outcome";
-import { journalBody } from "../../http/body";
-import { apiError, type ApiError } from "../../http/errors";
-import { stableHex } from "../../http/hash";
-import { decideTurn } from "../../routes/turn";
-import { isRecord, parseClientMessage } from "../client-json";
-import { playOutcome, sendError, type SocketError } from "../play";
-import type { SocketContext, SocketProtocol } from "../types";
-import { renderOpenAIError } from "../../providers/openai/errors";
-import { firstWireIssue } from "../../providers/wire-issues";
-import { openaiResponses } from "../../providers/openai/responses";
-import { parseResponsesRequest } from "../../providers/openai/responses/parse";
-import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../../providers/openai/realtime/items";
-import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "../../providers/openai/realtime/render";
+import type { Reply } from "../../../canonical/outcome";
+import { journalBody } from "../../../http/body";
+import { apiError, type ApiError } from "../../../http/errors";
+import { stableHex } from "../../../util/hash";
+import { decideTurn } from "../../../turn/turn";
+import { isRecord, parseClientMessage } from "../../../sockets/client-json";
+import { playOutcome, sendError, type SocketError } from "../../../sockets/play";
+import type { SocketContext, SocketProtocol } from "../../../sockets/types";
+import { renderOpenAIError } from "../errors";
+import { firstWireIssue } from "../../wire-issues";
+import { openaiResponses } from "../responses";
+import { parseResponsesRequest } from "../responses/parse";
+import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../realtime/items";
+import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "../realtime/render";
 
 interface RealtimeState {
   session: Record<string, unknown>;

@@ -6,22 +6,22 @@
  * with a code and a reason, as the live API does (1007 invalid argument, 1008 policy/quota, 1011 internal).
  */
 import { z } from "zod";
-import type { Reply } from "../../canonical/outcome";
-import { journalBody } from "../../http/body";
-import { apiError, type ApiError } from "../../http/errors";
-import { stableHex } from "../../http/hash";
-import { parseJsonOrUndefined } from "../../http/json";
-import { chunkWords, wordCount } from "../../http/text";
-import { liveTurnCompleteReason } from "../../providers/gemini/safety";
-import { decideTurn } from "../../routes/turn";
-import { parseClientMessage } from "../client-json";
-import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../play";
-import type { SocketContext, SocketProtocol } from "../types";
-import type { SseEvent } from "../../providers/types";
-import { geminiGenerateContent } from "../../providers/gemini/index";
-import { parseGenerateContent } from "../../providers/gemini/parse";
-import { thoughtSignature } from "../../providers/gemini/render-json";
-import { signsThoughts } from "../../providers/gemini/signatures";
+import type { Reply } from "../../../canonical/outcome";
+import { journalBody } from "../../../http/body";
+import { apiError, type ApiError } from "../../../http/errors";
+import { stableHex } from "../../../util/hash";
+import { parseJsonOrUndefined } from "../../../http/json";
+import { chunkWords, wordCount } from "../../../util/text";
+import { liveTurnCompleteReason } from "../safety";
+import { decideTurn } from "../../../turn/turn";
+import { parseClientMessage } from "../../../sockets/client-json";
+import { playOutcome, sendError, type SocketError, type TurnRenderer } from "../../../sockets/play";
+import type { SocketContext, SocketProtocol } from "../../../sockets/types";
+import type { SseEvent } from "../../types";
+import { geminiGenerateContent } from "../index";
+import { parseGenerateContent } from "../parse";
+import { thoughtSignature } from "../render-json";
+import { signsThoughts } from "../signatures";
 
 const Part = z.looseObject({ text: z.string().optional() });
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });

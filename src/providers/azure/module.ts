@@ -1,0 +1,12 @@
+/**
+ * Azure OpenAI: the deployment, `/openai/responses` and v1 routes, built on the OpenAI surfaces; every other
+ * `/openai/…` path is refused in Azure's error shape.
+ */
+import type { ProviderModule } from "../module";
+import { azureChat, azureEmbeddings, azureResponses } from ".";
+
+export const azureModule: ProviderModule = {
+  name: "azure",
+  surfaces: [azureChat, azureResponses, azureEmbeddings],
+  errorPaths: [{ priority: 15, owns: (_request, path) => path.startsWith("/openai/"), surface: azureChat }],
+};

@@ -1,0 +1,45 @@
+/**
+ * Gemini (the Developer API): generateContent, the model listing, and Gemini Live over WebSocket.
+ */
+import { replyChoices, type Reply } from "../../canonical/outcome";
+import { liveSocket } from "./sockets/live";
+import type { ProviderModule, SocketSurface } from "../module";
+import { geminiGenerateContent } from "./index";
+import { checkGeminiAuth } from "./errors";
+import { geminiModelsRoute } from "./models";
+
+/** Gemini calls carry no id unless the scenario scripted one. */
+export function geminiToolCallIds(reply: Reply): (string | null)[] {
+  return replyChoices(reply).flatMap((c) => c.toolCalls.map((call) => call.id ?? null));
+}
+
+const LIVE_PATH = /^\/+ws\/google\.ai\.generativelanguage\.(v1|v1alpha|v1beta)\.GenerativeService\.BidiGenerateContent(Constrained)?$/;
+
+const liveWebSocket: SocketSurface = {
+  kind: "live",
+  endpoint: "bidiGenerateContent",
+  matchPath: (path) => LIVE_PATH.test(path),
+  surface: geminiGenerateContent,
+  check: (headers, query) => checkGeminiAuth(headers, { query }),
+  initPath: (path) => path.replace(/^\/+/, "/"),
+  open: liveSocket,
+};
+
+const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1/models/");
+
+export const geminiModule: ProviderModule = {
+  name: "gemini",
+  surfaces: [geminiGenerateContent],
+  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }],
+  sockets: [liveWebSocket],
+  errorPaths: [
+    {
+      priority: 40,
+      owns: (request, path) =>
+        /^\/v1(beta|alpha)(\/|$)/.test(path) || request.headers.has("x-goog-api-key") || (isModels(path) && new URL(request.url).searchParams.has("key")),
+      surface: geminiGenerateContent,
+    },
+  ],
+  toolCallIds: geminiToolCallIds,
+  recordable: true,
+};
