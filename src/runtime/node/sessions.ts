@@ -9,7 +9,7 @@ import type { Session, SessionStore } from "../../session/types";
 import { MemoryMcpStorage } from "./memory-mcp";
 import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
-import { PendingSession } from "./pending-session";
+import { pendingSession } from "./pending-session";
 import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
@@ -54,7 +54,7 @@ export class NodeSessionStore implements SessionStore {
   get(name: string): Session {
     const held = this.held(name);
     if (held) return held;
-    return new PendingSession(() => this.held(name), () => this.held(name) ?? this.create(name));
+    return pendingSession(() => this.held(name), () => this.held(name) ?? this.create(name));
   }
 
   /** The session `name` if it exists (in memory or read back from `--persist`), noted as used. */
