@@ -1,11 +1,11 @@
 /**
  * The Workers runtime's session: one Durable Object per (scenario, session), SQLite storage. RPC methods over plain
- * data delegate to the runtime-free `SessionHost`; all SQLite calls are synchronous, so each request is decided and
+ * data delegate to the runtime-free `sessionHost`; all SQLite calls are synchronous, so each request is decided and
  * recorded atomically, in arrival order.
  */
 import { DurableObject } from "cloudflare:workers";
 import { ABSENT } from "../../session/absent";
-import { SessionHost } from "../../session/host";
+import { sessionHost } from "../../session/host";
 import { call, MEMBERS, type MemberKind } from "../../session/members";
 import { indexOf } from "../../session/session-index";
 import type { Session, SyncSession } from "../../session/types";
@@ -27,7 +27,7 @@ const PURGE_BATCH = 50;
 export interface SessionObject extends Omit<SyncSession, "exists"> {}
 
 export class SessionObject extends DurableObject<WorkerEnv> {
-  private current: SessionHost | undefined;
+  private current: SyncSession | undefined;
   private readonly sockets: DurableSockets;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
   private alarmSetAt = 0;
@@ -44,8 +44,9 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   /** Built on first use, and again after an expiry deleted everything. */
-  private get host(): SessionHost {
-    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql), new SqlMcpStorage(this.ctx.storage.sql), wireToolCallIds);
+  private get host(): SyncSession {
+    const sql = this.ctx.storage.sql;
+    this.current ??= sessionHost({ session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) }, wireToolCallIds);
     return this.current;
   }
 
