@@ -83,7 +83,7 @@ export interface StoredResponses {
  */
 export interface Session extends Turns, Recordings, McpEndpoint, SessionIndex, StoredResponses {}
 
-/** A session whose members answer at once (the host: SessionHost on Node, inside the Durable Object). */
+/** A session whose members answer at once (`sessionHost`: the session on Node, inside the Durable Object). */
 export type SyncSession = { [K in keyof Session]: (...args: Parameters<Session[K]>) => Awaited<ReturnType<Session[K]>> };
 
 export interface SessionStore {
