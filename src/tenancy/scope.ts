@@ -10,7 +10,7 @@ import type { Runtime } from "../runtime/types";
 import type { Scenario } from "../scenario/schema";
 import type { ScenarioStore, ScenarioSummary, StoredScenario } from "../scenario/store";
 import { sessionPrefix } from "../session/caller";
-import { call, sessionByKind } from "../session/members";
+import { call, sessionByKind, type ByKind, type JournalInput, type JournalMember, type ReadMember } from "../session/members";
 import type { Awaitable, Session, SessionStore } from "../session/types";
 import type { SocketInit } from "../session/socket";
 import { charge } from "./quota";
@@ -61,36 +61,51 @@ async function withNote<T>(note: () => Awaitable<void>, call: () => Awaitable<T>
  * A session of a namespace, mapped by kind of member (session/members.ts): a journaled request carries the caller
  * on its input (the session journals its key id and scopes the answers' ids with it) and, with session or journal
  * quotas, is charged here first — the one place a request is charged; every write notes the object in the
- * namespace's directory; reads go straight through.
+ * namespace's directory; reads go straight through. (A class: nothing is allocated per member.)
  */
-function scopedSession(inner: Session, name: string, caller: Caller, charging: Charge | undefined, note: () => Awaitable<void>): Session {
-  const write = (member: keyof Session, args: unknown[]) => withNote(note, () => call(inner, member, args));
-  return sessionByKind({
-    read: (member, args) => call(inner, member, args),
-    write,
-    journal: async (member, input) => {
-      // The retry with the document is the same request (or message): charged once.
-      const retry = "document" in input && input.document !== undefined;
-      if (charging && !retry) await charging({ session: name, journalBytes: JSON.stringify(input.wire).length });
-      return write(member, [{ ...input, caller }]);
-    },
-  });
+class ScopedMembers implements ByKind {
+  constructor(
+    private readonly store: ScopedSessionStore,
+    private readonly inner: Session,
+    /** The name inside the namespace (`{scenario}/{session}`): what the sessions quota counts. */
+    private readonly name: string,
+    /** The name in the inner store. */
+    private readonly full: string,
+  ) {}
+
+  read(member: ReadMember, args: unknown[]): unknown {
+    return call(this.inner, member, args);
+  }
+
+  write(member: keyof Session, args: unknown[]): Promise<unknown> {
+    return withNote(
+      () => noteObject(this.store.inner, this.store.prefix, this.full),
+      () => call(this.inner, member, args),
+    );
+  }
+
+  async journal(member: JournalMember, input: JournalInput): Promise<unknown> {
+    // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
+    const charge = this.name.startsWith("__") ? undefined : this.store.charge;
+    // The retry with the document is the same request (or message): charged once.
+    const retry = "document" in input && input.document !== undefined;
+    if (charge && !retry) await charge({ session: this.name, journalBytes: JSON.stringify(input.wire).length });
+    return this.write(member, [{ ...input, caller: this.store.caller }]);
+  }
 }
 
 /** A namespace's sessions: the same store, every name inside the namespace's prefix. */
 export class ScopedSessionStore implements SessionStore {
   constructor(
-    private readonly inner: SessionStore,
-    private readonly prefix: string,
-    private readonly caller: Caller,
-    private readonly charge: Charge | undefined,
+    readonly inner: SessionStore,
+    readonly prefix: string,
+    readonly caller: Caller,
+    readonly charge: Charge | undefined,
   ) {}
 
   get(name: string): Session {
     const full = this.prefix + name;
-    // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
-    const charge = name.startsWith("__") ? undefined : this.charge;
-    return scopedSession(this.inner.get(full), name, this.caller, charge, () => noteObject(this.inner, this.prefix, full));
+    return sessionByKind(new ScopedMembers(this, this.inner.get(full), name, full));
   }
 
   /** A socket on one of the namespace's sessions (its init carries the caller, see src/realtime/scope.ts). */
