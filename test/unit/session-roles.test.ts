@@ -71,7 +71,10 @@ function recordingStore() {
   const store: SessionStore = {
     get: (name): Session =>
       sessionByKind({
-        read: (member, args) => (calls.push([name, member, args]), member === "requests" ? [] : undefined),
+        read: (member, args) => {
+          calls.push([name, member, args]);
+          return member === "requests" ? [] : undefined;
+        },
         write: (member, args) => {
           calls.push([name, member, args]);
           const first = args[0];
