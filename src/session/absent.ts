@@ -7,10 +7,13 @@ import { stepId, type Scenario } from "../scenario/schema";
 import type { JournalEntry, SessionView } from "./core";
 import { mcpCallsView } from "./mcp";
 import type { RecordedStep } from "./recording";
+import type { ReadMember } from "./members";
 import type { ResponseHistory } from "./responses";
+import type { SyncSession } from "./types";
 
-/** The reads of the `Session` interface, answered for an object that holds nothing. */
+/** The reads of the `Session` interface (members.ts), answered for an object that holds nothing. */
 export const ABSENT = {
+  exists: (): boolean => false,
   /** The current document's steps (and MCP calls), all unused; no version, no request. */
   state(current?: Scenario): SessionView {
     const view: SessionView = {
@@ -28,9 +31,12 @@ export const ABSENT = {
   recording: (): RecordedStep[] => [],
   closeMcp: (): boolean => false,
   members: (): { key: string; at: string }[] => [],
+  /** Nothing to forget. */
+  forgetMember: (): void => {},
   responseById: (): string | null => null,
   responseHistory: (id: string): ResponseHistory => ({ segments: [], missing: id }),
   responseItems: (): Record<string, string> => ({}),
   deleteResponse: (): boolean => false,
   responsePointer: (): string | null => null,
-};
+  forgetResponsePointer: (): void => {},
+} satisfies Pick<SyncSession, ReadMember>;

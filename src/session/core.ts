@@ -10,6 +10,7 @@ import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
 import { boundEntry } from "./bound";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
+import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
 import type { McpCanonicalView } from "./mcp";
 
 /** `new Date(ms).toISOString()`, remembered for the last millisecond asked (requests arriving together share it). */
@@ -25,7 +26,7 @@ export const JOURNAL_LIMIT = 1000;
 export const INDEX_LIMIT = 500;
 
 /** What the route passes for one request. */
-export interface NextInput {
+export interface NextInput extends JournaledInput {
   scenario: string;
   session: string;
   version: string;
@@ -36,14 +37,10 @@ export interface NextInput {
    */
   document?: Scenario;
   request: CanonicalRequest;
-  /** The wire request as journaled: headers redacted, body possibly truncated. */
-  wire: { method: string; path: string; headers: Record<string, string>; body: unknown };
   /** HTTP status this surface answers each outcome with, for the journal. */
   statuses: Record<string, number>;
   /** A recording upstream serves this request's provider: a mismatch is not journaled but handed back as `proxy`. */
   record?: boolean;
-  /** Set by a namespace's sessions (tenancy/scope.ts): put in front of the ids' seed (engine.ts `EngineContext`). */
-  idScope?: string;
 }
 
 export interface NextResult {
@@ -67,7 +64,7 @@ interface JournalEntryBase {
   step: string | null;
   outcome: JournalOutcome;
   reasons: string[];
-  request: NextInput["wire"];
+  request: WireRequest;
   status: number;
 }
 
@@ -178,10 +175,11 @@ export class SessionCore {
   next(input: NextInput, now = Date.now()): NextResult | NeedsDocument {
     const snap = this.snapshot(input);
     if (!snap) return { needsDocument: true };
+    const idScope = idScopeOf(input.caller);
     const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
       session: input.session,
-      ...(input.idScope !== undefined ? { idScope: input.idScope } : {}),
+      ...(idScope !== undefined ? { idScope } : {}),
     });
     if (input.record === true && decision.journal.outcome === "mismatch") {
       return { outcome: decision.outcome, journaled: "mismatch", seq: 0, version: snap.version, proxy: true };
@@ -199,7 +197,7 @@ export class SessionCore {
         step: decision.journal.step ?? null,
         outcome: decision.journal.outcome,
         reasons: decision.journal.reasons,
-        request: input.wire,
+        request: journaledWire(input),
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
       }),

@@ -1,115 +1,92 @@
 /**
- * One session's whole state behind the `Session` interface: the state machine (core.ts) and the Responses / thread
- * store (responses.ts), each over the storage a runtime gives. The Durable Object delegates its RPC methods here;
- * on Node this object is the session itself.
+ * One session's whole state, role by role (types.ts): the state machine (core.ts), the recording, the MCP server, the
+ * index and the Responses / thread store (responses.ts), each over the storage a runtime gives. The Durable Object's
+ * RPC methods call it (session/members.ts); on Node it is the session itself.
  */
-import type { Scenario } from "../scenario/schema";
-import { SessionCore, type JournalEntry, type NeedsDocument, type NextInput, type NextResult, type SessionStorage, type SessionView } from "./core";
-import { mcpCallsView, mcpRequest, type McpInput, type McpResult, type McpStorage } from "./mcp";
-import { recordRequest, type RecordedStep, type RecordInput, type RecordingStorage, type RecordResult } from "./recording";
-import type { ResponseHistory, ResponsesStorage, StoredResponseRecord } from "./responses";
-import type { Session } from "./types";
+import { SessionCore, type SessionStorage } from "./core";
 import type { ToolCallIds } from "./canonical-view";
+import { mcpCallsView, mcpRequest, type McpStorage } from "./mcp";
+import { recordRequest, type RecordingStorage } from "./recording";
+import type { ResponsesStorage } from "./responses";
+import type { McpEndpoint, Recordings, SessionIndex, StoredResponses, SyncSession, Turns } from "./types";
 
-export class SessionHost implements Session {
-  private readonly core: SessionCore;
+/** The storages one session object keeps (SQLite in the Durable Object, memory on Node). */
+export interface HostStorage {
+  session: SessionStorage;
+  responses: ResponsesStorage;
+  recording: RecordingStorage;
+  mcp: McpStorage;
+}
 
-  constructor(
-    storage: SessionStorage,
-    private readonly responses: ResponsesStorage,
-    private readonly recorded: RecordingStorage,
-    private readonly mcpStorage: McpStorage,
-    toolCallIds: ToolCallIds,
-  ) {
-    this.core = new SessionCore(storage, toolCallIds);
-  }
+/** A role's members, answered at once. */
+type Host<Role> = Pick<SyncSession, keyof Role & keyof SyncSession>;
 
-  /** A host is built over storage that exists (the runtime answers for an object it has not built). */
-  exists(): boolean {
-    return true;
-  }
+function turns(core: SessionCore, storage: HostStorage): Host<Turns> {
+  return {
+    // A host is built over storage that exists (the runtime answers for an object it has not built).
+    exists: () => true,
+    next: (input) => core.next(input),
+    state: (current) => {
+      const view = core.state(current);
+      const calls = mcpCallsView(core.snapshot({ version: "" })?.document ?? current, storage.mcp.state());
+      return calls.length > 0 ? { ...view, mcpCalls: calls } : view;
+    },
+    requests: () => core.requests(),
+    reset: () => {
+      storage.recording.clear();
+      storage.mcp.clear();
+      return core.reset();
+    },
+  };
+}
 
-  next(input: NextInput): NextResult | NeedsDocument {
-    return this.core.next(input);
-  }
+function recordings(core: SessionCore, recorded: RecordingStorage): Host<Recordings> {
+  return {
+    record: (input) => recordRequest(recorded, (entry) => core.journalEntry(entry), input),
+    recording: () => recorded.steps(),
+  };
+}
 
-  state(current?: Scenario): SessionView {
-    const view = this.core.state(current);
-    const calls = mcpCallsView(this.core.snapshot({ version: "" })?.document ?? current, this.mcpStorage.state());
-    return calls.length > 0 ? { ...view, mcpCalls: calls } : view;
-  }
+function mcpEndpoint(core: SessionCore, mcp: McpStorage): Host<McpEndpoint> {
+  return {
+    mcp: (input) => mcpRequest(mcp, { snapshot: (i) => core.snapshot(i), journal: (e) => core.journalEntry(e) }, input),
+    closeMcp: (mcpSession) => mcp.close(mcpSession),
+  };
+}
 
-  requests(): JournalEntry[] {
-    return this.core.requests();
-  }
+function sessionIndex(core: SessionCore): Host<SessionIndex> {
+  return {
+    noteMember: (key, limit) => core.noteMember(key, Date.now(), limit),
+    members: () => core.members(),
+    forgetMember: (key) => core.forgetMember(key),
+  };
+}
 
-  reset(): { reset: true } {
-    this.recorded.clear();
-    this.mcpStorage.clear();
-    return this.core.reset();
-  }
+function storedResponses(core: SessionCore, responses: ResponsesStorage): Host<StoredResponses> {
+  return {
+    count: (key) => core.count(key),
+    saveResponse: (record) => responses.save(record, Date.now()),
+    responseById: (id) => responses.load(id),
+    responseHistory: (id) => responses.history(id),
+    responseItems: (ids) => responses.items(ids),
+    deleteResponse: (id) => responses.delete(id),
+    pointResponse: (id, object) => responses.point(id, object, Date.now()),
+    responsePointer: (id) => responses.pointer(id, Date.now()),
+    forgetResponsePointer: (id) => responses.forgetPointer(id),
+  };
+}
 
-  record(input: RecordInput): RecordResult {
-    return recordRequest(this.recorded, (entry) => this.core.journalEntry(entry), input);
-  }
-
-  recording(): RecordedStep[] {
-    return this.recorded.steps();
-  }
-
-  mcp(input: McpInput): McpResult | NeedsDocument {
-    return mcpRequest(this.mcpStorage, { snapshot: (i) => this.core.snapshot(i), journal: (e) => this.core.journalEntry(e) }, input);
-  }
-
-  closeMcp(mcpSession: string): boolean {
-    return this.mcpStorage.close(mcpSession);
-  }
-
-  noteMember(key: string, limit?: number): void {
-    this.core.noteMember(key, Date.now(), limit);
-  }
-
-  members(): { key: string; at: string }[] {
-    return this.core.members();
-  }
-
-  forgetMember(key: string): void {
-    this.core.forgetMember(key);
-  }
-
-  count(key: string): number {
-    return this.core.count(key);
-  }
-
-  saveResponse(record: StoredResponseRecord): void {
-    this.responses.save(record, Date.now());
-  }
-
-  responseById(id: string): string | null {
-    return this.responses.load(id);
-  }
-
-  responseHistory(id: string): ResponseHistory {
-    return this.responses.history(id);
-  }
-
-  responseItems(ids: string[]): Record<string, string> {
-    return this.responses.items(ids);
-  }
-
-  deleteResponse(id: string): boolean {
-    return this.responses.delete(id);
-  }
-
-  pointResponse(id: string, object: string): void {
-    this.responses.point(id, object, Date.now());
-  }
-
-  responsePointer(id: string): string | null {
-    return this.responses.pointer(id, Date.now());
-  }
-
-  forgetResponsePointer(id: string): void {
-    this.responses.forgetPointer(id);
-  }
+/**
+ * The session over `storage`: every role, each method synchronous (a request is decided and recorded atomically).
+ * @example sessionHost({ session, responses, recording, mcp }, wireToolCallIds).next(input)
+ */
+export function sessionHost(storage: HostStorage, toolCallIds: ToolCallIds): SyncSession {
+  const core = new SessionCore(storage.session, toolCallIds);
+  return {
+    ...turns(core, storage),
+    ...recordings(core, storage.recording),
+    ...mcpEndpoint(core, storage.mcp),
+    ...sessionIndex(core),
+    ...storedResponses(core, storage.responses),
+  };
 }

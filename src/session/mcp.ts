@@ -9,6 +9,7 @@ import type { RpcMessage, RpcResponse } from "../mcp/protocol";
 import { answer } from "../mcp/server";
 import { mcpCallId, type McpCall, type McpError, type McpToolResult } from "../scenario/mcp-schema";
 import type { Scenario } from "../scenario/schema";
+import { journaledWire, type JournaledInput } from "./caller";
 import type { CanonicalView } from "./canonical-view";
 import type { JournalDraft, NeedsDocument, NextInput, SessionView, Snapshot } from "./core";
 
@@ -41,7 +42,7 @@ export interface McpCanonicalView extends CanonicalView {
 }
 
 /** One JSON-RPC message for the session's MCP server. */
-export interface McpInput {
+export interface McpInput extends JournaledInput {
   scenario: string;
   session: string;
   version: string;
@@ -52,7 +53,6 @@ export interface McpInput {
   /** The id an `initialize` opens (the route draws it at random, so ids never repeat, also across resets). */
   newMcpSession: string;
   message: RpcMessage;
-  wire: NextInput["wire"];
 }
 
 export type McpResult =
@@ -116,7 +116,7 @@ export function mcpRequest(storage: McpStorage, deps: McpDeps, input: McpInput, 
     step,
     outcome,
     reasons,
-    request: input.wire,
+    request: journaledWire(input),
     status: 200,
     canonical: mcpCanonical(toolCall, d.kind === "answer" ? (d.result ?? null) : null, d.kind === "mismatch" ? d.error : (d.error ?? null), responseMode),
   });

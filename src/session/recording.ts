@@ -7,7 +7,8 @@
  */
 import { turnOf, type CanonicalRequest } from "../canonical/request";
 import type { Matcher, RecordedFrames } from "../scenario/schema";
-import type { JournalDraft, NextInput } from "./core";
+import { journaledWire, type JournaledInput } from "./caller";
+import type { JournalDraft } from "./core";
 
 /** Most recorded steps one session keeps. */
 export const RECORDING_MAX_STEPS = 200;
@@ -34,9 +35,8 @@ export interface RecordingStorage {
 }
 
 /** One proxied request, reported once the upstream's answer has ended (or could not be had). */
-export interface RecordInput {
+export interface RecordInput extends JournaledInput {
   request: CanonicalRequest;
-  wire: NextInput["wire"];
   /** When the request arrived (ms since the epoch). */
   at: number;
   /** Status the client got: the upstream's, or 502 when it could not be reached. */
@@ -87,7 +87,7 @@ export function recordRequest(
     step: keep?.id ?? null,
     outcome: input.step ? "response" : "failure",
     reasons: keep ? ["recorded from upstream", ...reasons] : reasons,
-    request: input.wire,
+    request: journaledWire(input),
     status: input.status,
   });
   if (keep && input.step) storage.add({ id: keep.id, seq, match: input.step.match, frames: input.step.frames }, keep.bytes);

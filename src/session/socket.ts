@@ -2,6 +2,7 @@
  * How a WebSocket was opened, as plain data: the router builds it, `SessionStore.connect` hands it to the runtime
  * that holds the socket (Workers keeps it in Durable Object storage across hibernation).
  */
+import type { Caller } from "./caller";
 
 /** A WebSocket protocol's kind, as its provider module declares it (`SocketSurface.kind`: `responses`, `realtime`, `live`). */
 export type SocketKind = string;
@@ -19,10 +20,10 @@ export interface SocketInit {
   /** The sub-protocol echoed to the client, if it offered one we speak. */
   protocol?: string;
   /**
-   * The namespace caller the upgrade was scoped to (src/tenancy's `Caller`, plain data; absent: the default
-   * namespace), so the host that keeps the socket scopes its turns the same way (src/sockets/scope.ts).
+   * The namespace caller the upgrade was scoped to (absent: the default namespace), so the host that keeps the
+   * socket scopes its turns the same way (src/sockets/scope.ts).
    */
-  caller?: unknown;
+  caller?: Caller;
   /** A seed unique to this socket (its Realtime session id; ids of items the client did not name). */
   seed: string;
 }

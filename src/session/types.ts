@@ -12,12 +12,15 @@ import type { SocketInit } from "./socket";
 
 export type Awaitable<T> = T | Promise<T>;
 
-/** One (scenario, session)'s state, or an internal object (`__responses/…`, `__index/…`). */
-export interface Session {
+/**
+ * A session's turns and their journal: one (scenario, session)'s state machine (core.ts).
+ * Reads never create state: on an object that does not exist, the reads answer empty and `reset` does nothing
+ * (absent.ts).
+ */
+export interface Turns {
   /**
    * Whether this object holds state: it received a request (or another write) and has not expired or been purged.
-   * A reset session still exists. Reads never create state: on an object that does not exist, `state`, `requests`,
-   * `recording`, `members` and the other reads answer empty and `reset` does nothing.
+   * A reset session still exists.
    */
   exists(): Awaitable<boolean>;
   /** Decides one request, applies the change, journals it. Calls to one session apply in arrival order. */
@@ -25,22 +28,42 @@ export interface Session {
   state(current?: Scenario): Awaitable<SessionView>;
   requests(): Awaitable<JournalEntry[]>;
   reset(): Awaitable<{ reset: true }>;
-  /** Journals a proxied request and keeps its upstream answer in the recording (session/recording.ts). */
+}
+
+/** What a recording proxy keeps in a session (session/recording.ts). */
+export interface Recordings {
+  /** Journals a proxied request and keeps its upstream answer in the recording. */
   record(input: RecordInput): Awaitable<RecordResult>;
   /** The recorded steps, oldest first. */
   recording(): Awaitable<RecordedStep[]>;
-  /** One JSON-RPC message to the session's scripted MCP server (session/mcp.ts); a `tools/call` is journaled. */
+}
+
+/** The session's scripted MCP server (session/mcp.ts). */
+export interface McpEndpoint {
+  /** One JSON-RPC message; a `tools/call` is journaled. */
   mcp(input: McpInput): Awaitable<McpResult | NeedsDocument>;
   /** Ends an MCP session (HTTP DELETE); false when it was not open. */
   closeMcp(mcpSession: string): Awaitable<boolean>;
-  /** Index objects (`__index/…`): note a name (keeping the newest `limit`, default 500); list the names noted, oldest first. */
+}
+
+/** Index objects (`__index/…`): a list of names (session-index.ts; a namespace's directory). */
+export interface SessionIndex {
+  /** Notes a name, keeping the newest `limit` (default 500). */
   noteMember(key: string, limit?: number): Awaitable<void>;
+  /** The names noted, oldest first. */
   members(): Awaitable<{ key: string; at: string }[]>;
-  /** Index objects: forget a name (an expired session leaves its scenario's index). */
+  /** Forgets a name (an expired session leaves its scenario's index). */
   forgetMember(key: string): Awaitable<void>;
+}
+
+/**
+ * Stored Responses and Anthropic thread turns (session/responses.ts), kept by default-responder objects
+ * (`__responses/…`) and sessions; `__index/responses-{shard}` objects point an id at the object that holds it.
+ */
+export interface StoredResponses {
   /**
-   * Default-responder objects (`__responses/…`): bumps the counter `key` and returns its new value (from 1), the
-   * request's number there, from which the ids of an answer the server stores derive (turn/default-ids.ts).
+   * Bumps the counter `key` and returns its new value (from 1), the request's number there, from which the ids of
+   * an answer the server stores derive (turn/default-ids.ts).
    */
   count(key: string): Awaitable<number>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
@@ -52,6 +75,16 @@ export interface Session {
   responsePointer(id: string): Awaitable<string | null>;
   forgetResponsePointer(id: string): Awaitable<void>;
 }
+
+/**
+ * One session object, all roles: a (scenario, session)'s state, or an internal object (`__responses/…`,
+ * `__index/…`). Callers name the role they use (`Turns`, `SessionIndex`, …); what each member does to storage is
+ * listed once in members.ts.
+ */
+export interface Session extends Turns, Recordings, McpEndpoint, SessionIndex, StoredResponses {}
+
+/** A session whose members answer at once (`sessionHost`: the session on Node, inside the Durable Object). */
+export type SyncSession = { [K in keyof Session]: (...args: Parameters<Session[K]>) => Awaited<ReturnType<Session[K]>> };
 
 export interface SessionStore {
   /** The session object named `name` (`{scenario}/{session}`, `__responses/{session}`, `__index/…`). */

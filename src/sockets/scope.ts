@@ -8,11 +8,10 @@
 import type { Runtime } from "../runtime/types";
 import type { SocketInit } from "../session/socket";
 import { scopeRuntime } from "../tenancy/scope";
-import type { Caller } from "../tenancy/types";
 
 /**
  * @example const rt = socketRuntime(workersRuntime(env), init)
  */
 export function socketRuntime(base: Runtime, init: SocketInit): Runtime {
-  return init.caller !== undefined && base.tenancy ? scopeRuntime(base, init.caller as Caller) : base;
+  return init.caller !== undefined && base.tenancy ? scopeRuntime(base, init.caller) : base;
 }

@@ -5,8 +5,7 @@
 
 import { hex, sameHash, sha256Hex } from "../util/hash";
 
-export const SCOPES = ["admin", "read", "run"] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from "../session/caller";
 
 const KEY_PATTERN = /^mk_([0-9a-f]{12})_([0-9a-f]{48})$/;
 

@@ -3,25 +3,20 @@
  * `scopeRuntime(rt, caller)`: its `sessions` name every session inside the namespace (`__ns/{space}/{name}`), its
  * `scenarios` are the namespace's own uploads over the bundled defaults (read-only). Routes reach all state through
  * these two stores, so every route — including ones added later — is isolated without knowing about namespaces.
- * The wrappers implement the interfaces member by member: a member added to an interface must be forwarded here.
+ * The session store is a mapping of names; each session it hands out is mapped by kind of member
+ * (session/members.ts), so a member added to `Session` needs nothing here.
  */
 import type { Runtime } from "../runtime/types";
 import type { Scenario } from "../scenario/schema";
 import type { ScenarioStore, ScenarioSummary, StoredScenario } from "../scenario/store";
-import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../session/core";
-import type { McpInput, McpResult } from "../session/mcp";
-import type { RecordedStep, RecordInput, RecordResult } from "../session/recording";
-import type { ResponseHistory, StoredResponseRecord } from "../session/responses";
+import { sessionPrefix } from "../session/caller";
+import { call, sessionByKind, type ByKind, type JournalInput, type JournalMember, type ReadMember } from "../session/members";
 import type { Awaitable, Session, SessionStore } from "../session/types";
 import type { SocketInit } from "../session/socket";
-import { KEY_ID_HEADER } from "./keys";
 import { charge } from "./quota";
 import type { Caller, Usage } from "./types";
 
-/** Where a namespace incarnation's sessions live: no default-namespace name (`{scenario}/{session}`) starts so. */
-export function sessionPrefix(space: string): string {
-  return `__ns/${space}/`;
-}
+export { sessionPrefix };
 
 type Charge = (usage: Usage) => Promise<void>;
 
@@ -63,113 +58,54 @@ async function withNote<T>(note: () => Awaitable<void>, call: () => Awaitable<T>
 }
 
 /**
- * A session of a namespace: each journaled request notes the key id (`x-mockllm-key-id` among the journaled headers)
- * and, with session or journal quotas, is charged first.
+ * A session of a namespace, mapped by kind of member (session/members.ts): a journaled request carries the caller
+ * on its input (the session journals its key id and scopes the answers' ids with it) and, with session or journal
+ * quotas, is charged here first — the one place a request is charged; every write notes the object in the
+ * namespace's directory; reads go straight through. (A class: nothing is allocated per member.)
  */
-class ScopedSession implements Session {
+class ScopedMembers implements ByKind {
   constructor(
+    private readonly store: ScopedSessionStore,
     private readonly inner: Session,
+    /** The name inside the namespace (`{scenario}/{session}`): what the sessions quota counts. */
     private readonly name: string,
-    private readonly keyId: string,
-    private readonly charge: Charge | undefined,
-    private readonly note: () => Awaitable<void>,
-    /** The namespace's prefix, in front of the ids' seed of every answer (equal names in two namespaces). */
-    private readonly idScope: string,
+    /** The name in the inner store. */
+    private readonly full: string,
   ) {}
 
-  private withKeyId<T extends { wire: NextInput["wire"] }>(input: T): T {
-    return { ...input, wire: { ...input.wire, headers: { ...input.wire.headers, [KEY_ID_HEADER]: this.keyId } } };
+  read(member: ReadMember, args: unknown[]): unknown {
+    return call(this.inner, member, args);
   }
 
-  private async chargeRequest(wire: unknown): Promise<void> {
-    await this.charge?.({ session: this.name, journalBytes: JSON.stringify(wire).length });
+  write(member: keyof Session, args: unknown[]): Promise<unknown> {
+    return withNote(
+      () => noteObject(this.store.inner, this.store.prefix, this.full),
+      () => call(this.inner, member, args),
+    );
   }
 
-  exists(): Awaitable<boolean> {
-    return this.inner.exists();
-  }
-  async next(input: NextInput): Promise<NextResult | NeedsDocument> {
-    // The retry with the document is the same request: charged once.
-    if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
-    return withNote(this.note, () => this.inner.next({ ...this.withKeyId(input), idScope: this.idScope }));
-  }
-  state(current?: Scenario): Awaitable<SessionView> {
-    return this.inner.state(current);
-  }
-  requests(): Awaitable<JournalEntry[]> {
-    return this.inner.requests();
-  }
-  reset(): Awaitable<{ reset: true }> {
-    return this.inner.reset();
-  }
-  async record(input: RecordInput): Promise<RecordResult> {
-    await this.chargeRequest(input.wire);
-    return withNote(this.note, () => this.inner.record(this.withKeyId(input)));
-  }
-  recording(): Awaitable<RecordedStep[]> {
-    return this.inner.recording();
-  }
-  async mcp(input: McpInput): Promise<McpResult | NeedsDocument> {
-    // As for next(): the retry with the document is the same message, charged once.
-    if (this.charge && input.document === undefined) await this.chargeRequest(input.wire);
-    return withNote(this.note, () => this.inner.mcp(this.withKeyId(input)));
-  }
-  closeMcp(mcpSession: string): Awaitable<boolean> {
-    return this.inner.closeMcp(mcpSession);
-  }
-  noteMember(key: string, limit?: number): Promise<void> {
-    return withNote(this.note, () => this.inner.noteMember(key, limit));
-  }
-  members(): Awaitable<{ key: string; at: string }[]> {
-    return this.inner.members();
-  }
-  forgetMember(key: string): Awaitable<void> {
-    return this.inner.forgetMember(key);
-  }
-  count(key: string): Promise<number> {
-    return withNote(this.note, () => this.inner.count(key));
-  }
-  saveResponse(record: StoredResponseRecord): Promise<void> {
-    return withNote(this.note, () => this.inner.saveResponse(record));
-  }
-  responseById(id: string): Awaitable<string | null> {
-    return this.inner.responseById(id);
-  }
-  responseHistory(id: string): Awaitable<ResponseHistory> {
-    return this.inner.responseHistory(id);
-  }
-  responseItems(ids: string[]): Awaitable<Record<string, string>> {
-    return this.inner.responseItems(ids);
-  }
-  deleteResponse(id: string): Awaitable<boolean> {
-    return this.inner.deleteResponse(id);
-  }
-  pointResponse(id: string, object: string): Promise<void> {
-    return withNote(this.note, () => this.inner.pointResponse(id, object));
-  }
-  responsePointer(id: string): Awaitable<string | null> {
-    return this.inner.responsePointer(id);
-  }
-  forgetResponsePointer(id: string): Awaitable<void> {
-    return this.inner.forgetResponsePointer(id);
+  async journal(member: JournalMember, input: JournalInput): Promise<unknown> {
+    // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
+    const charge = this.name.startsWith("__") ? undefined : this.store.charge;
+    // The retry with the document is the same request (or message): charged once.
+    const retry = "document" in input && input.document !== undefined;
+    if (charge && !retry) await charge({ session: this.name, journalBytes: JSON.stringify(input.wire).length });
+    return this.write(member, [{ ...input, caller: this.store.caller }]);
   }
 }
 
 /** A namespace's sessions: the same store, every name inside the namespace's prefix. */
 export class ScopedSessionStore implements SessionStore {
   constructor(
-    private readonly inner: SessionStore,
-    private readonly prefix: string,
-    private readonly keyId: string,
-    private readonly charge: Charge | undefined,
+    readonly inner: SessionStore,
+    readonly prefix: string,
+    readonly caller: Caller,
+    readonly charge: Charge | undefined,
   ) {}
 
   get(name: string): Session {
     const full = this.prefix + name;
-    const session = this.inner.get(full);
-    // Internal objects (`__responses/…`, `__index/…`) journal nothing and are not sessions for the quotas.
-    const charge = name.startsWith("__") ? undefined : this.charge;
-    return new ScopedSession(session, name, this.keyId, charge, () => noteObject(this.inner, this.prefix, full), this.prefix);
+    return sessionByKind(new ScopedMembers(this, this.inner.get(full), name, full));
   }
 
   /** A socket on one of the namespace's sessions (its init carries the caller, see src/sockets/scope.ts). */
@@ -219,7 +155,7 @@ export function scopeRuntime(rt: Runtime, caller: Caller): Runtime {
   const charging = (on: boolean): Charge | undefined => (on ? (usage) => charge(rt, caller, usage) : undefined);
   return {
     ...rt,
-    sessions: new ScopedSessionStore(rt.sessions, sessionPrefix(ns.space), caller.keyId, charging(q.sessions !== undefined || q.journalBytes !== undefined)),
+    sessions: new ScopedSessionStore(rt.sessions, sessionPrefix(ns.space), caller, charging(q.sessions !== undefined || q.journalBytes !== undefined)),
     scenarios: new ScopedScenarioStore(rt.tenancy!.scenarios(ns.space), charging(q.scenarioBytes !== undefined)),
     caller,
   };

@@ -3,23 +3,11 @@
  */
 import type { ScenarioStore } from "../scenario/store";
 import type { Awaitable } from "../session/types";
-import type { Scope } from "./keys";
+import type { NamespaceRecord, Quotas, Scope } from "../session/caller";
 
-export interface Quotas {
-  sessions?: number;
-  requestsPerMinute?: number;
-  scenarioBytes?: number;
-  journalBytes?: number;
-}
+/** The caller and its namespace are plain data the session inputs carry (src/session/caller.ts). */
+export type { Caller, NamespaceRecord, Quotas, Scope } from "../session/caller";
 export type QuotaName = keyof Quotas;
-
-export interface NamespaceRecord {
-  name: string;
-  quotas: Quotas;
-  createdAt: string;
-  /** Storage name of this incarnation (`{name}.{generation}`): a deleted and re-created name starts empty. */
-  space: string;
-}
 
 export interface KeyRecord {
   id: string;
@@ -79,12 +67,3 @@ export interface Tenancy {
   /** Removes what a deleted namespace stored (uploads; sessions where the runtime can list them). */
   dropSpace(space: string): Promise<void>;
 }
-
-/** Who is calling, once the router has resolved the credential. */
-export interface Caller {
-  namespace: NamespaceRecord;
-  keyId: string;
-  scope: Scope;
-}
-
-export { type Scope } from "./keys";

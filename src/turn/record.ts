@@ -13,7 +13,7 @@ import { FrameSplitter, frameFormatOf } from "../record/splitter";
 import type { RecordedFrames, Scenario } from "../scenario/schema";
 import type { NextInput } from "../session/core";
 import { RECORDING_MAX_BYTES } from "../session/recording";
-import type { Session } from "../session/types";
+import type { Recordings } from "../session/types";
 import { errorResponse, type Exec } from "./render";
 import { carriesNamespaceKey } from "../tenancy/keys";
 
@@ -92,7 +92,7 @@ export interface ProxyInput {
   canonical: CanonicalRequest;
   /** The request as journaled (secrets redacted). */
   wire: NextInput["wire"];
-  session: Session;
+  session: Recordings;
   upstream: string;
   exec: Exec;
   /** mockllm's own headers (`x-mockllm-scenario`, …) for the client. */

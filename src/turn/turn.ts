@@ -10,7 +10,7 @@ import { apiError, type ApiError } from "../http/errors";
 import { noteSession } from "../session/session-index";
 import type { NeedsDocument, NextInput, NextResult } from "../session/core";
 import { QuotaError } from "../tenancy/quota";
-import type { Session } from "../session/types";
+import type { Recordings } from "../session/types";
 import type { StoredScenario } from "../scenario/store";
 import type { ParseResult, ProviderSurface, RenderContext } from "../providers/types";
 import { defaultIdSeed } from "./default-ids";
@@ -91,7 +91,7 @@ export type TurnDecision<W> =
   /** `headers`: a namespace over its quota (`retry-after`, `x-mockllm-outcome: quota`). */
   | { kind: "error"; error: ApiError; headers?: Record<string, string> }
   /** No step answered and the scenario records from an upstream: the HTTP route proxies. */
-  | { kind: "proxy"; stored: StoredScenario; session: string; stub: Session; result: NextResult; upstream: string }
+  | { kind: "proxy"; stored: StoredScenario; session: string; stub: Recordings; result: NextResult; upstream: string }
   | { kind: "answer"; outcome: Outcome; ctx: RenderContext<W>; headers: Record<string, string> };
 
 /**

@@ -1,39 +1,29 @@
 /**
- * The Node runtime's session store: one in-process `SessionHost` per name, over memory storages. A session's
+ * The Node runtime's session store: one in-process `sessionHost` per name, over memory storages. A session's
  * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
  */
-import { SessionHost } from "../../session/host";
+import { sessionHost } from "../../session/host";
 import { wireToolCallIds } from "../../providers/registry";
 import { indexOf } from "../../session/session-index";
-import type { Session, SessionStore } from "../../session/types";
+import type { Session, SessionStore, SyncSession } from "../../session/types";
 import { MemoryMcpStorage } from "./memory-mcp";
 import type { SocketInit } from "../../session/socket";
 import { MemoryRecordingStorage } from "./memory-recording";
-import { PendingSession } from "./pending-session";
+import { pendingSession } from "./pending-session";
 import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
-class NodeSession extends SessionHost {
-  constructor(
-    private readonly data: MemorySessionData,
-    private readonly responsesStorage: MemoryResponsesStorage,
-    changed: () => void,
-  ) {
-    super(new MemorySessionStorage(data, changed), responsesStorage, new MemoryRecordingStorage(data, changed), new MemoryMcpStorage(data, changed), wireToolCallIds);
-  }
+interface NodeSession extends SyncSession {
+  /** What `--persist` writes out. */
+  dump(): MemorySessionData;
+}
 
-  dump(): MemorySessionData {
-    return { ...this.data, ...this.responsesStorage.dump() };
-  }
-
-  static create(saved: MemorySessionData, changed: (session: NodeSession) => void): NodeSession {
-    let self: NodeSession | undefined;
-    const onChange = () => {
-      if (self) changed(self);
-    };
-    self = new NodeSession(saved, new MemoryResponsesStorage(saved, onChange), onChange);
-    return self;
-  }
+function nodeSession(data: MemorySessionData, changed: (session: NodeSession) => void): NodeSession {
+  const onChange = () => changed(session);
+  const responses = new MemoryResponsesStorage(data, onChange);
+  const storage = { session: new MemorySessionStorage(data, onChange), responses, recording: new MemoryRecordingStorage(data, onChange), mcp: new MemoryMcpStorage(data, onChange) };
+  const session: NodeSession = { ...sessionHost(storage, wireToolCallIds), dump: () => ({ ...data, ...responses.dump() }) };
+  return session;
 }
 
 export class NodeSessionStore implements SessionStore {
@@ -54,7 +44,7 @@ export class NodeSessionStore implements SessionStore {
   get(name: string): Session {
     const held = this.held(name);
     if (held) return held;
-    return new PendingSession(() => this.held(name), () => this.held(name) ?? this.create(name));
+    return pendingSession(() => this.held(name), () => this.held(name) ?? this.create(name));
   }
 
   /** The session `name` if it exists (in memory or read back from `--persist`), noted as used. */
@@ -72,7 +62,7 @@ export class NodeSessionStore implements SessionStore {
   private create(name: string, data = emptySessionData()): NodeSession {
     this.saved.delete(name);
     const changed = this.changed;
-    const session = NodeSession.create(data, changed ? (s) => changed(name, () => s.dump()) : () => {});
+    const session = nodeSession(data, changed ? (s) => changed(name, () => s.dump()) : () => {});
     this.sessions.set(name, session);
     this.lastUsed.set(name, Date.now());
     return session;

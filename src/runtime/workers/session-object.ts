@@ -1,19 +1,16 @@
 /**
  * The Workers runtime's session: one Durable Object per (scenario, session), SQLite storage. RPC methods over plain
- * data delegate to the runtime-free `SessionHost`; all SQLite calls are synchronous, so each request is decided and
+ * data delegate to the runtime-free `sessionHost`; all SQLite calls are synchronous, so each request is decided and
  * recorded atomically, in arrival order.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Scenario } from "../../scenario/schema";
-import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "../../session/core";
 import { ABSENT } from "../../session/absent";
-import { SessionHost } from "../../session/host";
+import { sessionHost } from "../../session/host";
+import { call, MEMBERS, type MemberKind } from "../../session/members";
 import { indexOf } from "../../session/session-index";
+import type { Session, SyncSession } from "../../session/types";
 import { isDirectory } from "../../tenancy/scope";
-import type { McpInput, McpResult } from "../../session/mcp";
 import { wireToolCallIds } from "../../providers/registry";
-import type { RecordedStep, RecordInput, RecordResult } from "../../session/recording";
-import type { ResponseHistory, StoredResponseRecord } from "../../session/responses";
 import { sessionTtlMs } from "../../tenancy/quota";
 import type { WorkerEnv } from "./env";
 import { SqlMcpStorage } from "./sql-mcp";
@@ -26,8 +23,11 @@ import { SqlSessionStorage } from "./sql-session";
 /** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
 const PURGE_BATCH = 50;
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the members are defined on the prototype (static block below)
+export interface SessionObject extends Omit<SyncSession, "exists"> {}
+
 export class SessionObject extends DurableObject<WorkerEnv> {
-  private current: SessionHost | undefined;
+  private current: SyncSession | undefined;
   private readonly sockets: DurableSockets;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
   private alarmSetAt = 0;
@@ -44,8 +44,9 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   /** Built on first use, and again after an expiry deleted everything. */
-  private get host(): SessionHost {
-    this.current ??= new SessionHost(new SqlSessionStorage(this.ctx.storage.sql), new SqlResponsesStorage(this.ctx.storage.sql), new SqlRecordingStorage(this.ctx.storage.sql), new SqlMcpStorage(this.ctx.storage.sql), wireToolCallIds);
+  private get host(): SyncSession {
+    const sql = this.ctx.storage.sql;
+    this.current ??= sessionHost({ session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) }, wireToolCallIds);
     return this.current;
   }
 
@@ -174,91 +175,24 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     this.sockets.closed(ws);
   }
 
-  next(input: NextInput): NextResult | NeedsDocument {
-    this.touch();
-    return this.host.next(input);
-  }
-
-  state(current?: Scenario): SessionView {
-    return this.exists() ? this.host.state(current) : ABSENT.state(current);
-  }
-
-  requests(): JournalEntry[] {
-    return this.exists() ? this.host.requests() : ABSENT.requests();
-  }
-
-  /** Resets a session that exists; on one that never ran, creates nothing. */
-  reset(): { reset: true } {
-    return this.exists() ? this.host.reset() : ABSENT.reset();
-  }
-
-  record(input: RecordInput): RecordResult {
-    this.touch();
-    return this.host.record(input);
-  }
-
-  recording(): RecordedStep[] {
-    return this.exists() ? this.host.recording() : ABSENT.recording();
-  }
-
-  mcp(input: McpInput): McpResult | NeedsDocument {
-    this.touch();
-    return this.host.mcp(input);
-  }
-
-  closeMcp(mcpSession: string): boolean {
-    return this.exists() ? this.host.closeMcp(mcpSession) : ABSENT.closeMcp();
-  }
-
-  noteMember(key: string, limit?: number): void {
-    this.touch();
-    this.host.noteMember(key, limit);
-  }
-
-  members(): { key: string; at: string }[] {
-    return this.exists() ? this.host.members() : ABSENT.members();
-  }
-
-  forgetMember(key: string): void {
-    // An index that expired itself stays deleted (building the host would create its tables again).
-    if (this.hasTable("members")) this.host.forgetMember(key);
-  }
-
-  count(key: string): number {
-    this.touch();
-    return this.host.count(key);
-  }
-
-  saveResponse(record: StoredResponseRecord): void {
-    this.touch();
-    this.host.saveResponse(record);
-  }
-
-  responseById(id: string): string | null {
-    return this.exists() ? this.host.responseById(id) : ABSENT.responseById();
-  }
-
-  responseHistory(id: string): ResponseHistory {
-    return this.exists() ? this.host.responseHistory(id) : ABSENT.responseHistory(id);
-  }
-
-  responseItems(ids: string[]): Record<string, string> {
-    return this.exists() ? this.host.responseItems(ids) : ABSENT.responseItems();
-  }
-
-  deleteResponse(id: string): boolean {
-    return this.exists() ? this.host.deleteResponse(id) : ABSENT.deleteResponse();
-  }
-
-  pointResponse(id: string, object: string): void {
-    this.host.pointResponse(id, object);
-  }
-
-  responsePointer(id: string): string | null {
-    return this.exists() ? this.host.responsePointer(id) : ABSENT.responsePointer();
-  }
-
-  forgetResponsePointer(id: string): void {
-    if (this.exists()) this.host.forgetResponsePointer(id);
+  /**
+   * The `Session` members, made by kind (session/members.ts) as RPC methods on the prototype: a write notes activity
+   * (the expiry alarm) and builds the host; a read of an object that does not exist answers from `ABSENT` and builds
+   * nothing, so no table is created.
+   */
+  static {
+    for (const [member, kind] of Object.entries(MEMBERS) as [keyof Session, MemberKind][]) {
+      if (member === "exists") continue;
+      const method =
+        kind === "read"
+          ? function (this: SessionObject, ...args: unknown[]) {
+              return this.exists() ? call(this.host, member, args) : call(ABSENT, member, args);
+            }
+          : function (this: SessionObject, ...args: unknown[]) {
+              this.touch();
+              return call(this.host, member, args);
+            };
+      Object.defineProperty(SessionObject.prototype, member, { value: method, writable: true, configurable: true });
+    }
   }
 }

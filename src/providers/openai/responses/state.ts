@@ -12,6 +12,7 @@ import type { Runtime } from "../../../runtime/types";
 import { apiError, type ApiError } from "../../../http/errors";
 import { stableHash } from "../../../util/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
+import type { StoredResponses } from "../../../session/types";
 import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./parse";
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
@@ -25,7 +26,7 @@ export const DEFAULT_STATE_PREFIX = "__responses";
  * The index object that knows where response `id` is stored: one of 256 shards by a hash of the id, so the
  * index is never one hot object. `_` cannot start a scenario name, so no session collides with it.
  */
-export function indexObject(rt: Runtime, id: string) {
+export function indexObject(rt: Runtime, id: string): StoredResponses {
   return rt.sessions.get(`__index/responses-${(stableHash(id) & 0xff).toString(16).padStart(2, "0")}`);
 }
 
@@ -36,7 +37,7 @@ export function stateObjectName(scenario: string | undefined, session: string): 
 
 
 /** The session object that stored response `id`, if the index knows it. */
-export async function locateResponse(rt: Runtime, id: string) {
+export async function locateResponse(rt: Runtime, id: string): Promise<StoredResponses | undefined> {
   const object = await indexObject(rt, id).responsePointer(id);
   return object === null ? undefined : rt.sessions.get(object);
 }
