@@ -182,7 +182,7 @@ describe("Node runtime: HTTP/1.1 connections", () => {
     });
   }
   const names = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
-  const valueOf = (raw: string[], name: string) => raw[raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === name) + 1];
+  const headerValue = (raw: string[], name: string) => raw[raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === name) + 1];
 
   it("answers `connection: keep-alive` without a `keep-alive` hint (as the providers do) and keeps the connection", async () => {
     const server = await startServer({ adminToken: TOKEN });
@@ -192,7 +192,7 @@ describe("Node runtime: HTTP/1.1 connections", () => {
       const second = await post(server, agent);
       expect([first.status, second.status]).toEqual([200, 200]);
       expect(names(first.raw)).toContain("connection");
-      expect(valueOf(first.raw, "connection")).toBe("keep-alive");
+      expect(headerValue(first.raw, "connection")).toBe("keep-alive");
       expect(names(first.raw)).not.toContain("keep-alive");
       expect(second.port).toBe(first.port); // the same socket answered both
     } finally {
@@ -208,7 +208,7 @@ describe("Node runtime: HTTP/1.1 connections", () => {
       const res = await post(server, agent, { connection: "close" });
       expect(res.status).toBe(200);
       expect(JSON.parse(res.body).object).toBe("chat.completion");
-      expect(valueOf(res.raw, "connection")).toBe("close");
+      expect(headerValue(res.raw, "connection")).toBe("close");
       expect(names(res.raw)).not.toContain("keep-alive");
     } finally {
       agent.destroy();
