@@ -73,9 +73,9 @@ await build({
 const outFile = join(outDir, "index.js");
 const lines = readFileSync(outFile, "utf8").split("\n");
 for (const [i, line] of lines.entries()) {
-  if (!/[^\x00-\x7f]/.test(line)) continue;
+  if (!/\P{ASCII}/u.test(line)) continue;
   if (!/^\s*(\/\/|\/\*|\*)/.test(line)) throw new Error(`build-node: a non-ASCII character outside a comment, ${outFile}:${i + 1}: ${line.trim().slice(0, 120)}`);
-  lines[i] = line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  lines[i] = line.replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 }
 writeFileSync(outFile, lines.join("\n"));
 packageSourceMap(`${outFile}.map`, distDir, root);

@@ -3,8 +3,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/client/cli/main";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureCli, serveCli, type ServingCli } from "../support/cli";
 import { startMockLLM } from "../../src/client/index";
 
 const TOKEN = "cli-token";
@@ -12,15 +12,9 @@ const DOC = { name: "from-file", description: "one file", steps: [{ id: "hi", re
 
 let dir: string;
 let base: string;
-const stop = new AbortController();
-let serving: Promise<number>;
+let serving: ServingCli;
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {}, cwd: dir });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[]) => captureCli(argv, { cwd: dir });
 
 const server = () => ["--url", base, "--token", TOKEN];
 
@@ -28,22 +22,13 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mockllm-admin-cli-"));
   await mkdir(join(dir, "scenarios"));
   await writeFile(join(dir, "scenarios", "from-file.json"), JSON.stringify(DOC, null, 2));
-  const out: string[] = [];
-  const args = ["serve", "--port", "0", "--admin-token", TOKEN, "--scenarios", join(dir, "scenarios") + "/"];
-  serving = runCli(args, { stdout: (t) => out.push(t), stderr: () => {}, env: {}, cwd: dir, signal: stop.signal });
-  base = await vi.waitFor(
-    () => {
-      const url = /mockllm is ready on (http:\/\/\S+) \(Node runtime\)/.exec(out.join("\n"))?.[1];
-      if (url === undefined) throw new Error("not ready yet");
-      return url;
-    },
-    { timeout: 20_000, interval: 20 },
-  );
+  serving = await serveCli(["serve", "--port", "0", "--admin-token", TOKEN, "--scenarios", join(dir, "scenarios") + "/"], { cwd: dir });
+  base = serving.url;
+  expect(serving.out.join("\n")).toContain(`mockllm is ready on ${base} (Node runtime)`);
 }, 30_000);
 
 afterAll(async () => {
-  stop.abort();
-  await serving;
+  await serving?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,8 @@
 // The admin client's request building and error reading, against a scripted fetch:
 // exact wire shapes for cases the real Worker can't easily produce (503, garbage bodies, timeouts).
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { AdminClient, MockLLMAdminError, scenario, ScenarioValidationError } from "../../src/client/index";
+import { closedPort } from "../support/ports";
 
 interface Seen {
   url: string;
@@ -34,15 +34,6 @@ async function caught(p: Promise<unknown>): Promise<MockLLMAdminError> {
 }
 
 /** A port nothing listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
 describe("AdminClient requests", () => {
   it.each([
     { call: (a: AdminClient) => a.list(), method: "GET", path: "/admin/scenarios", answer: "[]" },

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/client/cli/main";
+import { captureCli } from "../support/cli";
 import { agentEnv } from "../../src/client/agents/profiles";
 import { startMockLLM, type MockLLM } from "../../src/client/index";
 
@@ -18,12 +18,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: dir });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[], env: Record<string, string | undefined> = {}) => captureCli(argv, { env, cwd: dir });
 
 /** `KEY=value` lines of the output (comments and blank lines skipped, single quotes undone). */
 function parseEnv(text: string): Record<string, string> {

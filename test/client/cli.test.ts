@@ -1,5 +1,4 @@
 // The mockllm CLI, run in-process with captured output, against one real Worker for the file.
-import { createServer } from "node:net";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/client/cli/main";
 import { describeChange } from "../../src/client/cli/commands/push";
 import { startMockLLM, type MockLLM } from "../../src/client/index";
+import { captureCli } from "../support/cli";
+import { closedPort } from "../support/ports";
 
 let mock: MockLLM;
 let dir: string;
@@ -19,27 +20,7 @@ afterAll(async () => {
 });
 
 /** A port nothing listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
-  const address = srv.address();
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: dir });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[], env: Record<string, string | undefined> = {}) => captureCli(argv, { env, cwd: dir });
 
 function server(): Record<string, string> {
   return { MOCKLLM_URL: mock.url, MOCKLLM_ADMIN_TOKEN: mock.adminToken };

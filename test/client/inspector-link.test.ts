@@ -11,9 +11,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/client/cli/main";
 import { AdminClient, assertVerified, MockLLMVerifyError, scenario, startMockLLM, type MockLLM } from "../../src/client/index";
 import { startServer } from "../../src/runtime/node/server";
+import { captureCli, serveCli } from "../support/cli";
 
 const twoSteps = scenario("link-run")
   .step((s) => s.id("greet").match({ lastUserMessage: { contains: "hello" } }).text("Hi!"))
@@ -38,19 +38,9 @@ afterAll(async () => {
 
 describe("inspector links in what a run prints", () => {
   it("the ready banner's inspector line signs the page in", async () => {
-    const stop = new AbortController();
-    const out: string[] = [];
-    const done = runCli(["serve", "--port", "0", "--admin-token", "banner-token"], {
-      stdout: (t) => out.push(t), stderr: () => {}, env: {}, cwd: process.cwd(), signal: stop.signal,
-    });
-    let base: string | undefined;
-    for (let i = 0; i < 200 && base === undefined; i++) {
-      base = /mockllm is ready on (\S+)/.exec(out.join("\n"))?.[1];
-      if (base === undefined) await new Promise((r) => setTimeout(r, 10));
-    }
-    stop.abort();
-    expect(await done).toBe(0);
-    expect(out.join("\n").split("\n")).toContain(`  inspector          ${base}/#key=banner-token`);
+    const serving = await serveCli(["serve", "--port", "0", "--admin-token", "banner-token"]);
+    expect(await serving.stop()).toBe(0);
+    expect(serving.out.join("\n").split("\n")).toContain(`  inspector          ${serving.url}/#key=banner-token`);
   });
 
   it("a failed verify names the session's link, with the key for a server on this machine", async () => {
@@ -69,13 +59,11 @@ describe("inspector links in what a run prints", () => {
   });
 
   it("mockllm verify prints the link on stderr and keeps stdout the summary", async () => {
-    const out: string[] = [];
-    const err: string[] = [];
     const env = { MOCKLLM_URL: running.url, MOCKLLM_ADMIN_TOKEN: "link-token" };
-    const code = await runCli(["verify", "link-run", "half"], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: process.cwd() });
+    const { code, out, err } = await captureCli(["verify", "link-run", "half"], { env });
     expect(code).toBe(1);
-    expect(out.join("\n")).toBe((await running.admin.verify("link-run", "half")).summary);
-    expect(err).toEqual([`inspector: ${running.url}/#scenario=link-run&session=half&key=link-token`]);
+    expect(out).toBe((await running.admin.verify("link-run", "half")).summary);
+    expect(err).toBe(`inspector: ${running.url}/#scenario=link-run&session=half&key=link-token`);
   });
 
   it("a shared server's link leaves the key out of the log", async () => {

@@ -5,8 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminClient } from "../../src/client/admin/index";
-import { runCli } from "../../src/client/cli/main";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import { captureCli } from "../support/cli";
+import type { RunningServer } from "../../src/runtime/node/server";
+import { startQuietServer } from "../support/server";
 
 const TOKEN = "root-token";
 let dir: string;
@@ -14,20 +15,14 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mockllm-ns-"));
-  server = await startServer({ adminToken: TOKEN, persist: dir, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+  server = await startQuietServer({ adminToken: TOKEN, persist: dir });
 });
 afterAll(async () => {
   await server?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const env = { MOCKLLM_URL: server.url, MOCKLLM_ADMIN_TOKEN: TOKEN };
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: dir });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[]) => captureCli(argv, { env: { MOCKLLM_URL: server.url, MOCKLLM_ADMIN_TOKEN: TOKEN }, cwd: dir });
 
 function chat(key: string, prefix = ""): Promise<Response> {
   return fetch(`${server.url}${prefix}/v1/chat/completions`, {
@@ -104,7 +99,7 @@ describe("mockllm ns / key", () => {
     const onDisk = await readFile(join(dir, "registry.json"), "utf8");
     expect(onDisk).toContain(k.id);
     expect(onDisk).not.toContain(k.key.slice(16));
-    server = await startServer({ adminToken: TOKEN, persist: dir, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+    server = await startQuietServer({ adminToken: TOKEN, persist: dir });
     const res = await chat(k.key, "/s/mine/r1");
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("B says hi");

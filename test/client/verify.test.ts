@@ -2,7 +2,7 @@
 // `mockllm verify` and `mockllm coverage`, against one in-process mock.
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/client/cli/main";
+import { captureCli } from "../support/cli";
 import { assertVerified, MockLLMVerifyError, scenario, startMockLLM, type MockLLM } from "../../src/client/index";
 
 let mock: MockLLM;
@@ -31,13 +31,7 @@ async function agent(session: string, toolName = "get_weather"): Promise<void> {
   await openai.chat.completions.create({ model: "gpt-4o", messages, tools }).catch(() => undefined);
 }
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const env = { MOCKLLM_URL: mock.url, MOCKLLM_ADMIN_TOKEN: mock.adminToken };
-  const code = await runCli(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: process.cwd() });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[]) => captureCli(argv, { env: { MOCKLLM_URL: mock.url, MOCKLLM_ADMIN_TOKEN: mock.adminToken } });
 
 describe("verify from a test", () => {
   it("mock.verify resolves for a run that followed the script", async () => {

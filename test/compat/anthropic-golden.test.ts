@@ -4,7 +4,7 @@
  * the diff.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectGolden } from "./golden";
+import { ANTHROPIC_IDS, expectGolden, normalize } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -48,14 +48,6 @@ const SCENARIOS = [
   },
 ];
 
-/** Replaces generated ids with stable placeholders; everything else stays byte for byte. */
-function normalize(text: string): string {
-  return text
-    .replace(/msg_01[0-9A-Za-z]{22}/g, "msg_01<id>")
-    .replace(/toolu_01[0-9A-Za-z]{22}/g, "toolu_01<id>")
-    .replace(/req_011C[1-9A-HJ-NP-Za-km-z]{20}/g, "req_011C<id>");
-}
-
 async function transcript(scenario: string, body: Record<string, unknown> = {}): Promise<Response> {
   return fetch(`${h.url}/s/${scenario}/golden/v1/messages`, {
     method: "POST",
@@ -88,6 +80,6 @@ describe("anthropic golden SSE transcripts", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(res.headers.get("cache-control")).toBe("no-cache");
-    expectGolden(`anthropic/${name}.sse`, normalize(await res.text()));
+    expectGolden(`anthropic/${name}.sse`, normalize(await res.text(), ANTHROPIC_IDS));
   });
 });

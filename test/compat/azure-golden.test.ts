@@ -6,7 +6,7 @@
  * Regenerate after an intended change with UPDATE_GOLDEN=1 and review the diff.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectGolden } from "./golden";
+import { expectGolden } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

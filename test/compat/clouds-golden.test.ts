@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeMessages } from "../../src/http/eventstream";
-import { expectGolden } from "./golden";
+import { expectGolden } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

@@ -6,6 +6,7 @@
 import { GoogleGenAI, Modality, type LiveServerMessage, type Session } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
+import { until as poll } from "../support/until";
 
 let h: Harness;
 
@@ -41,11 +42,7 @@ async function connect(path: string, config: Record<string, unknown> = { respons
 }
 
 async function until(live: Live, done: (m: LiveServerMessage) => boolean, count = 1): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (live.messages.filter(done).length >= count) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out: ${JSON.stringify(live.messages)}`);
+  await poll(() => live.messages, (messages) => messages.filter(done).length >= count, { every: 10 });
 }
 
 beforeAll(async () => {

@@ -31,11 +31,8 @@ export const RUNTIME: "workers" | "node" = process.env.MOCKLLM_RUNTIME === "node
 
 async function startRuntime(vars: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   if (RUNTIME === "node") {
-    const { startServer } = await import("../../src/runtime/node/server");
-    const server = await startServer({
-      adminToken: ADMIN_TOKEN,
-      vars: { ...vars, DEFAULT_WORDS_PER_SECOND: vars.DEFAULT_WORDS_PER_SECOND ?? "0" },
-    });
+    const { startQuietServer } = await import("../support/server");
+    const server = await startQuietServer({ adminToken: ADMIN_TOKEN, vars });
     return { url: server.url, stop: () => server.close() };
   }
   const worker = await unstable_startWorker({

@@ -4,7 +4,7 @@
  * UPDATE_GOLDEN=1 and review the diff.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectGolden } from "./golden";
+import { expectGolden, normalize, OLLAMA_CALL_IDS, OLLAMA_CLOCK } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -33,11 +33,6 @@ const SCENARIOS = [
     steps: [{ consume: false, failures: [{ kind: "stream_error", afterChunks: 2, message: "model runner has unexpectedly stopped" }], respond: { text: "alpha beta gamma" } }],
   },
 ];
-
-/** Timestamps vary with the clock, derived call ids with the request's order; everything else stays byte for byte. */
-function normalize(text: string): string {
-  return text.replace(/"created_at":"[^"]+"/g, '"created_at":"<time>"').replace(/"call_[0-9a-z]{8}"/g, '"call_<id>"');
-}
 
 async function send(scenario: string, path: "chat" | "generate", body: Record<string, unknown> = {}): Promise<Response> {
   const base = path === "chat" ? { messages: [{ role: "user", content: "Hello" }] } : { prompt: "Hello" };
@@ -69,12 +64,12 @@ describe("ollama golden NDJSON transcripts", () => {
     const text = await res.text();
     expect(text.endsWith("\n")).toBe(true);
     for (const line of text.trimEnd().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
-    expectGolden(`ollama/${file}`, normalize(text));
+    expectGolden(`ollama/${file}`, normalize(text, OLLAMA_CLOCK, OLLAMA_CALL_IDS));
   });
 
   it("og-tool on /api/chat with stream: false matches chat-tool-calls.json", async () => {
     const res = await send("og-tool", "chat", { stream: false });
     expect(res.headers.get("content-type")).toBe("application/json");
-    expectGolden("ollama/chat-tool-calls.json", `${JSON.stringify(JSON.parse(normalize(await res.text())), null, 2)}\n`);
+    expectGolden("ollama/chat-tool-calls.json", `${JSON.stringify(JSON.parse(normalize(await res.text(), OLLAMA_CLOCK, OLLAMA_CALL_IDS)), null, 2)}\n`);
   });
 });

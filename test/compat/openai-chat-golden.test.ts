@@ -2,7 +2,7 @@
  * Golden Chat Completions SSE transcripts, one per behaviour, compared byte for byte (timestamps normalised).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectGolden } from "./golden";
+import { expectGolden } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

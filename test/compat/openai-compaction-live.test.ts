@@ -4,9 +4,9 @@
  * the WebSocket's connection-local continuation of `store: false` chains.
  */
 import OpenAI, { APIError } from "openai";
-import { ResponsesWS } from "openai/resources/responses/ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
+import { openResponsesWS, responsesTurn as turn, type WsEvent as Event } from "../support/responses-ws";
 
 let h: Harness;
 
@@ -31,31 +31,7 @@ const SCENARIOS = [
 const client = (path = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${path}/v1`, maxRetries: 0 });
 const THRESHOLD = [{ type: "compaction" as const, compact_threshold: 200000 }];
 
-type Event = { type: string; [k: string]: any };
-
-function turn(ws: ResponsesWS, body: Record<string, unknown>): Promise<Event[]> {
-  return new Promise((resolve) => {
-    const events: Event[] = [];
-    const onEvent = (e: Event) => {
-      events.push(e);
-      if (["response.completed", "response.failed", "response.incomplete", "error"].includes(e.type)) {
-        ws.off("event", onEvent);
-        resolve(events);
-      }
-    };
-    ws.on("event", onEvent);
-    ws.on("error", () => {});
-    ws.send({ type: "response.create", ...body } as never);
-  });
-}
-
-function open(path = ""): Promise<ResponsesWS> {
-  const ws = new ResponsesWS(client(path));
-  return new Promise((resolve, reject) => {
-    ws.socket.on("open", () => resolve(ws));
-    ws.socket.on("error", reject);
-  });
-}
+const open = (path = "") => openResponsesWS(client(path));
 
 beforeAll(async () => {
   h = await startHarness();

@@ -6,6 +6,7 @@
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
+import { namespaceKey } from "../support/namespaces";
 
 let h: Harness;
 
@@ -115,9 +116,7 @@ describe("POST /v1/responses/compact (client.responses.compact)", () => {
       ["only", "response"],
     ]);
 
-    const ns = await h.admin("/namespaces", { method: "POST", body: JSON.stringify({ name: "cmp-team" }) });
-    expect(ns.status).toBe(201);
-    const { key } = (await (await h.admin("/namespaces/cmp-team/keys", { method: "POST", body: JSON.stringify({ scope: "run" }) })).json()) as { key: string };
+    const key = await namespaceKey(h.admin, "cmp-team", "run");
     const scoped = await client("", key).responses.compact({ model: "gpt-5", input: CONVERSATION });
     expect(scoped.output.map((o) => o.type)).toEqual(["message", "message", "compaction"]);
   });

@@ -9,6 +9,7 @@ import type { RealtimeClientEvent } from "openai/resources/realtime/realtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startHarness, type Harness } from "./harness";
+import { until as poll } from "../support/until";
 
 let h: Harness;
 
@@ -43,11 +44,7 @@ function connect(path: string): Promise<{ rt: OpenAIRealtimeWS; events: Event[] 
 }
 
 async function until(events: Event[], type: string, count = 1): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (events.filter((e) => e.type === type).length >= count) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`no ${type} (got ${events.map((e) => e.type).join(", ")})`);
+  await poll(() => events, (es) => es.filter((e) => e.type === type).length >= count, { every: 10 });
 }
 
 const say = (text: string): RealtimeClientEvent => ({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });

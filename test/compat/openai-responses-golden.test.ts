@@ -3,7 +3,7 @@
  * test/golden/openai-responses/*.sse after normalising ids and timestamps. `UPDATE_GOLDEN=1` rewrites them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectGolden } from "./golden";
+import { expectGolden, normalize, RESPONSES_IDS } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -29,15 +29,6 @@ const CASES: { name: string; respond: Record<string, unknown>; failures?: unknow
     failures: [{ kind: "stream_error", afterChunks: 5, message: "The model crashed." }],
   },
 ];
-
-/** Ids are deterministic, but normalised so a change in how they are derived does not churn every transcript. */
-function normalizeIds(text: string): string {
-  return text
-    .replace(/resp_[0-9a-f]{50}/g, "resp_<id>")
-    .replace(/\b(msg|fc|rs)_[0-9a-f]{50}/g, "$1_<id>")
-    .replace(/call_[0-9A-Za-z]{24}/g, "call_<id>")
-    .replace(/req_[0-9a-f]{32}/g, "req_<id>");
-}
 
 beforeAll(async () => {
   h = await startHarness();
@@ -66,6 +57,6 @@ describe("Responses golden transcripts", () => {
       expect(e.data.type).toBe(e.event);
       expect(e.data.sequence_number).toBe(i);
     });
-    expectGolden(`openai-responses/${c.name}.sse`, normalizeIds(text));
+    expectGolden(`openai-responses/${c.name}.sse`, normalize(text, RESPONSES_IDS));
   });
 });

@@ -4,10 +4,10 @@
  * response in flight, scripted failures as error events, pacing, and the journal.
  */
 import OpenAI from "openai";
-import { ResponsesWS } from "openai/resources/responses/ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startHarness, type Harness } from "./harness";
+import { openResponsesWS, responsesTurn as turn, type WsEvent as Event } from "../support/responses-ws";
 
 let h: Harness;
 
@@ -33,36 +33,7 @@ const SCENARIOS = [
 
 const client = (path = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${path}/v1`, maxRetries: 0 });
 
-type Event = { type: string; [k: string]: any };
-
-/** Sends one response.create and collects its events up to the terminal one. */
-function turn(ws: ResponsesWS, body: Record<string, unknown>): Promise<Event[]> {
-  return new Promise((resolve, reject) => {
-    const events: Event[] = [];
-    const onEvent = (e: Event) => {
-      events.push(e);
-      if (["response.completed", "response.failed", "response.incomplete", "error"].includes(e.type)) {
-        ws.off("event", onEvent);
-        resolve(events);
-      }
-    };
-    ws.on("event", onEvent);
-    ws.on("error", () => {});
-    try {
-      ws.send({ type: "response.create", ...body } as never);
-    } catch (e) {
-      reject(e);
-    }
-  });
-}
-
-function open(path = ""): Promise<ResponsesWS> {
-  const ws = new ResponsesWS(client(path));
-  return new Promise((resolve, reject) => {
-    ws.socket.on("open", () => resolve(ws));
-    ws.socket.on("error", reject);
-  });
-}
+const open = (path = "") => openResponsesWS(client(path));
 
 beforeAll(async () => {
   h = await startHarness();

@@ -23,6 +23,7 @@ import {
   numbered,
 } from "./record-frames";
 import { startStandIn, type StandIn } from "./standin";
+import { untilDefined } from "../support/until";
 
 let h: Harness;
 let up: StandIn;
@@ -114,16 +115,6 @@ async function readAll(res: Response): Promise<{ text: string; broke: boolean }>
     }
   } catch {
     return { text, broke: true };
-  }
-}
-
-async function until<T>(what: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await what();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
@@ -332,7 +323,7 @@ describe("safety and edge cases", () => {
     const live = await readAll(await rawChat("rec", "cut", "chat-cut"));
     const seen = up.seenWith("chat-cut")[0]!;
     expect(live).toEqual({ text: seen.sent, broke: true });
-    const doc = await until(async () => {
+    const doc = await untilDefined(async () => {
       const d = await recording("cut", "rep-cut");
       return d.steps.length === 1 ? d : undefined;
     });
@@ -355,7 +346,7 @@ describe("safety and edge cases", () => {
     const seen = up.seenWith("chat-hold")[0]!;
     expect(text).toBe(seen.sent);
     await seen.done; // the upstream ends its body 400 ms after the last frame, long after the client left
-    const doc = await until(async () => {
+    const doc = await untilDefined(async () => {
       const d = await recording("hold");
       return d.steps.length === 1 ? d : undefined;
     });
@@ -368,7 +359,7 @@ describe("safety and edge cases", () => {
     const ids = Array.from({ length: 20 }, (_, i) => String(i));
     const texts = await Promise.all(ids.map(async (n) => (await rawChat("rec", `c${n}`, `concurrent-${n}`)).text()));
     for (const n of ids) {
-      const doc = await until(async () => {
+      const doc = await untilDefined(async () => {
         const d = await recording(`c${n}`);
         return d.steps.length === 1 ? d : undefined;
       });
@@ -386,7 +377,7 @@ describe("safety and edge cases", () => {
     expect(Date.now() - start).toBeGreaterThanOrEqual(900);
     const seen = up.seenWith("long-think")[0]!;
     expect(live).toBe(seen.sent);
-    const doc = await until(async () => {
+    const doc = await untilDefined(async () => {
       const d = await recording("long", "rep-long");
       return d.steps.length === 1 ? d : undefined;
     });
@@ -405,7 +396,7 @@ describe("safety and edge cases", () => {
 
   it("respond.timing: none by default, recorded, or scaled by speed", async () => {
     await readAll(await rawChat("rec", "gap", "chat-gap"));
-    const doc = await until(async () => {
+    const doc = await untilDefined(async () => {
       const d = await recording("gap");
       return d.steps.length === 1 ? d : undefined;
     });

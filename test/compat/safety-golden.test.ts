@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeMessages } from "../../src/http/eventstream";
-import { expectGolden } from "./golden";
+import { expectGolden, normalize, OLLAMA_CLOCK, OLLAMA_DURATIONS } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -45,11 +45,6 @@ function post(scenario: string, path: string, body: unknown, headers: Record<str
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-}
-
-/** Ollama's wall-clock fields. */
-function ollamaStable(text: string): string {
-  return text.replace(/"created_at":"[^"]+"/g, '"created_at":"<time>"').replace(/"(\w+_duration)":\d+/g, '"$1":0');
 }
 
 async function frames(res: Response): Promise<string> {
@@ -105,7 +100,7 @@ describe.each(["prompt", "completion"] as const)("content_filter on %s: golden w
   it.each(CASES)("%s", async (name, path, body, headers, write) => {
     const res = await post(`safety-${on}`, path, body, headers);
     expect([res.status, res.headers.get("x-mockllm-outcome")]).toEqual([200, "failure"]);
-    const text = write === "frames" ? await frames(res) : write === "ollama" ? ollamaStable(await res.text()) : await res.text();
+    const text = write === "frames" ? await frames(res) : write === "ollama" ? normalize(await res.text(), OLLAMA_CLOCK, OLLAMA_DURATIONS) : await res.text();
     expectGolden(`safety/${on}/${name}`, text);
   });
 });

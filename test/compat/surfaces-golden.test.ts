@@ -3,7 +3,7 @@
  * flagged) and a legacy-model one, and Cohere rerank v2 (scripted order) and v1 (default ranking, documents returned).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectGolden } from "./golden";
+import { expectGolden } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;

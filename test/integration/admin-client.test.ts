@@ -28,8 +28,8 @@ beforeAll(async () => {
   }
   const dir = mkdtempSync(join(tmpdir(), "mockllm-admin-client-"));
   writeFileSync(join(dir, "ac-file.json"), JSON.stringify(FILE_DOC));
-  const { startServer } = await import("../../src/runtime/node/server");
-  const server = await startServer({ adminToken: ADMIN_TOKEN, scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+  const { startQuietServer } = await import("../support/server");
+  const server = await startQuietServer({ adminToken: ADMIN_TOKEN, scenarios: [dir], watch: false });
   base = server.url;
   send = fetch;
   close = async () => {

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, call, chat, RUNTIME, upload, userTurn } from "./helpers";
+import { namespaceKey } from "../support/namespaces";
 
 const doc = { name: "reads-doc", steps: [{ id: "hi", consume: false, respond: { text: "hello" } }] };
 const READS = ["", "/requests", "/requests?step=hi", "/verify", "/verify?allowUnused=hi", "/recording"];
@@ -112,9 +113,9 @@ describe.skipIf(RUNTIME !== "workers")("no Durable Object state on Workers", () 
 
 describe.skipIf(RUNTIME !== "node")("no session object on Node", () => {
   it("reads and a reset create no session, and a request afterwards still starts one", async () => {
-    const { startServer } = await import("../../src/runtime/node/server");
+    const { startQuietServer } = await import("../support/server");
     const { NodeSessionStore } = await import("../../src/runtime/node/sessions");
-    const server = await startServer({ adminToken: "t", vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+    const server = await startQuietServer({ adminToken: "t" });
     try {
       const headers = { authorization: "Bearer t", "content-type": "application/json" };
       const get = (path: string, init: RequestInit = {}) => fetch(`${server.url}/admin${path}`, { headers, ...init });
@@ -141,13 +142,8 @@ describe("namespaces: a name used elsewhere reads as one used nowhere", () => {
   let keyB: string;
 
   beforeAll(async () => {
-    const mint = async (ns: string): Promise<string> => {
-      expect((await admin("/namespaces", { method: "POST", body: JSON.stringify({ name: ns }) })).status).toBe(201);
-      const res = await admin(`/namespaces/${ns}/keys`, { method: "POST", body: JSON.stringify({ scope: "admin" }) });
-      return ((await res.json()) as { key: string }).key;
-    };
-    keyA = await mint("reads-a");
-    keyB = await mint("reads-b");
+    keyA = await namespaceKey(admin, "reads-a", "admin");
+    keyB = await namespaceKey(admin, "reads-b", "admin");
     for (const key of [keyA, keyB]) {
       const put = await call("/admin/scenarios/reads-doc", { method: "PUT", headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(doc) });
       expect(put.status).toBe(200);

@@ -162,7 +162,11 @@ describe("Bedrock stream failures and pacing", () => {
     })().catch((e: unknown) => e);
     expect(err).toBeDefined();
     const bytes = new Uint8Array(received.reduce((n, c) => n + c.length, 0));
-    received.reduce((at, c) => (bytes.set(c, at), at + c.length), 0);
+    let at = 0;
+    for (const c of received) {
+      bytes.set(c, at);
+      at += c.length;
+    }
     expect(decodeMessages(bytes).map((m) => m.headers[":event-type"]?.value)).toEqual(["messageStart", "contentBlockDelta"]);
   });
 

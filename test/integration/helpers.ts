@@ -15,8 +15,8 @@ const fetcher: Fetch = await (async (): Promise<Fetch> => {
     const worker = (exports as unknown as { default: Fetcher }).default;
     return (url, init) => worker.fetch(url, init);
   }
-  const { startServer } = await import("../../src/runtime/node/server");
-  const server = await startServer({ adminToken: ADMIN_TOKEN, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+  const { startQuietServer } = await import("../support/server");
+  const server = await startQuietServer({ adminToken: ADMIN_TOKEN });
   const { afterAll } = await import("vitest");
   afterAll(() => server.close());
   return (url, init) => fetch(url.replace("http://mock.test", server.url), init);

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, call, chat, upload, userTurn } from "./helpers";
+import { namespaceKey } from "../support/namespaces";
 
 interface ResponseBody {
   id: string;
@@ -149,9 +150,7 @@ describe("scripted answers", () => {
   it("the same scenario and session names in two namespaces give ids of their own", async () => {
     const keys: string[] = [];
     for (const ns of ["ids-ns-a", "ids-ns-b"]) {
-      expect((await admin("/namespaces", { method: "POST", body: JSON.stringify({ name: ns }) })).status).toBe(201);
-      const minted = await admin(`/namespaces/${ns}/keys`, { method: "POST", body: JSON.stringify({ scope: "admin" }) });
-      const key = ((await minted.json()) as { key: string }).key;
+      const key = await namespaceKey(admin, ns, "admin");
       const put = await call("/admin/scenarios/shared-ids", {
         method: "PUT",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

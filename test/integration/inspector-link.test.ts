@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, admin, call, chat, upload, userTurn } from "./helpers";
+import { createNamespace, mintKey } from "../support/namespaces";
 
 interface FakeElement {
   textContent: string;
@@ -95,10 +96,8 @@ async function openLink(
 const DOC = { name: "link-demo", steps: [{ id: "hi", respond: { text: "Hello there." } }] };
 
 async function namespaceKeys(ns: string): Promise<{ adminKey: string; readKey: string }> {
-  expect((await admin("/namespaces", { method: "POST", body: JSON.stringify({ name: ns }) })).status).toBe(201);
-  const mint = async (scope: string) =>
-    ((await (await admin(`/namespaces/${ns}/keys`, { method: "POST", body: JSON.stringify({ scope }) })).json()) as { key: string }).key;
-  return { adminKey: await mint("admin"), readKey: await mint("read") };
+  await createNamespace(admin, ns);
+  return { adminKey: (await mintKey(admin, ns, "admin")).key, readKey: (await mintKey(admin, ns, "read")).key };
 }
 
 describe("inspector link", () => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { admin, ADMIN_TOKEN, call, RUNTIME } from "./helpers";
+import { createNamespace, mintKey } from "../support/namespaces";
 
 type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -31,8 +32,8 @@ const denying: Target = await (async (): Promise<Target> => {
       },
     };
   }
-  const { startServer } = await import("../../src/runtime/node/server");
-  const server = await startServer({ adminToken: ADMIN_TOKEN, vars: { DEFAULT_WORDS_PER_SECOND: "0", ANONYMOUS: "deny" } });
+  const { startQuietServer } = await import("../support/server");
+  const server = await startQuietServer({ adminToken: ADMIN_TOKEN, vars: { ANONYMOUS: "deny" } });
   const { afterAll } = await import("vitest");
   afterAll(() => server.close());
   return { fetch: (path, init) => fetch(`${server.url}${path}`, init), ws: async () => server.url.replace("http", "ws") };
@@ -110,8 +111,8 @@ async function expectRefused(res: Response, shape: Shape, message: string, where
 
 async function revokedKey(): Promise<string> {
   const ns = `cred-${RUNTIME}`;
-  await admin("/namespaces", { method: "POST", body: JSON.stringify({ name: ns }) });
-  const made = (await (await admin(`/namespaces/${ns}/keys`, { method: "POST", body: JSON.stringify({ scope: "run" }) })).json()) as { id: string; key: string };
+  await createNamespace(admin, ns);
+  const made = await mintKey(admin, ns, "run");
   expect((await admin(`/namespaces/${ns}/keys/${made.id}`, { method: "DELETE" })).status).toBe(200);
   return made.key;
 }

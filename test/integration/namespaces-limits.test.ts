@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, RUNTIME } from "./helpers";
+import { namespaceKey, rootAdmin } from "../support/namespaces";
 
 type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -19,8 +20,8 @@ const fetchDenying: Fetch = await (async (): Promise<Fetch> => {
       return res;
     };
   }
-  const { startServer } = await import("../../src/runtime/node/server");
-  const server = await startServer({ adminToken: ADMIN_TOKEN, vars: { DEFAULT_WORDS_PER_SECOND: "0", ANONYMOUS: "deny" } });
+  const { startQuietServer } = await import("../support/server");
+  const server = await startQuietServer({ adminToken: ADMIN_TOKEN, vars: { ANONYMOUS: "deny" } });
   const { afterAll } = await import("vitest");
   afterAll(() => server.close());
   return (path, init) => fetch(`${server.url}${path}`, init);
@@ -28,12 +29,7 @@ const fetchDenying: Fetch = await (async (): Promise<Fetch> => {
 
 const root = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
 
-async function namespaceWithKey(name: string, quotas: Record<string, number> = {}, scope = "admin"): Promise<string> {
-  const created = await fetchDenying("/admin/namespaces", { method: "POST", headers: root, body: JSON.stringify({ name, quotas }) });
-  expect(created.status).toBe(201);
-  const key = await fetchDenying(`/admin/namespaces/${name}/keys`, { method: "POST", headers: root, body: JSON.stringify({ scope }) });
-  return ((await key.json()) as { key: string }).key;
-}
+const namespaceWithKey = (name: string, quotas: Record<string, number> = {}, scope = "admin") => namespaceKey(rootAdmin(fetchDenying, ADMIN_TOKEN), name, scope, quotas);
 
 function chat(key: string | undefined, prefix = "", text = "hello"): Promise<Response> {
   return fetchDenying(`${prefix}/v1/chat/completions`, {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { admin, call, chat, RUNTIME, userTurn } from "./helpers";
+import { namespaceKey, rootAdmin } from "../support/namespaces";
 
 const said = { name: "purge-doc", steps: [{ id: "hi", consume: false, respond: { text: "kept?" } }] };
 
@@ -15,10 +16,9 @@ type Send = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** Creates namespace `ns` with an admin key, uploads a scenario, runs two sessions and a stored Response in it. */
 async function fill(send: Send, ns: string): Promise<{ key: string; space: string }> {
-  const rootHeaders = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
-  expect((await send("/admin/namespaces", { method: "POST", headers: rootHeaders, body: JSON.stringify({ name: ns }) })).status).toBe(201);
-  const minted = (await (await send(`/admin/namespaces/${ns}/keys`, { method: "POST", headers: rootHeaders, body: JSON.stringify({ scope: "admin" }) })).json()) as { key: string };
-  const headers = { authorization: `Bearer ${minted.key}`, "content-type": "application/json" };
+  const root = rootAdmin(send, TOKEN);
+  const key = await namespaceKey(root, ns, "admin");
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   expect((await send(`/admin/scenarios/purge-doc`, { method: "PUT", headers, body: JSON.stringify(said) })).status).toBe(200);
   for (const session of ["p1", "p2"]) {
     const res = await send(`/s/purge-doc/${session}/v1/chat/completions`, { method: "POST", headers, body: JSON.stringify(userTurn("hi")) });
@@ -26,8 +26,8 @@ async function fill(send: Send, ns: string): Promise<{ key: string; space: strin
   }
   const stored = await send(`/s/purge-doc/p1/v1/responses`, { method: "POST", headers, body: JSON.stringify({ model: "m", input: "hi" }) });
   expect(stored.status).toBe(200);
-  const record = (await (await send(`/admin/namespaces/${ns}`, { headers: rootHeaders })).json()) as { space: string };
-  return { key: minted.key, space: record.space };
+  const record = (await (await root(`/namespaces/${ns}`)).json()) as { space: string };
+  return { key, space: record.space };
 }
 
 const TOKEN = "test-admin-token";
@@ -82,9 +82,9 @@ describe.skipIf(RUNTIME !== "workers")("deleting a namespace on Workers", () => 
 
 describe.skipIf(RUNTIME !== "node")("deleting a namespace on Node", () => {
   it("removes its sessions, uploads and --persist files at once; a re-created name starts empty", async () => {
-    const { startServer } = await import("../../src/runtime/node/server");
+    const { startQuietServer } = await import("../support/server");
     const dir = mkdtempSync(join(tmpdir(), "mockllm-purge-"));
-    const server = await startServer({ adminToken: TOKEN, persist: dir, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+    const server = await startQuietServer({ adminToken: TOKEN, persist: dir });
     try {
       const send: Send = (path, init) => fetch(`${server.url}${path}`, init);
       const { space } = await fill(send, "purged");

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { admin, call, chat, RUNTIME, upload, userTurn } from "./helpers";
+import { namespaceKey } from "../support/namespaces";
 
 const doc = { name: "ttl-doc", steps: [{ id: "a", consume: false, respond: { text: "ok" } }] };
 const WEEK_MS = 604_800_000;
@@ -47,8 +48,7 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
     await upload(doc);
     expect((await chat(userTurn("hi"), "/s/ttl-doc/gone1")).status).toBe(200);
     expect((await chat(userTurn("hi"), "/s/ttl-doc/stays")).status).toBe(200);
-    expect((await admin("/namespaces", { method: "POST", body: JSON.stringify({ name: "ttl-ns" }) })).status).toBe(201);
-    const { key } = (await (await admin("/namespaces/ttl-ns/keys", { method: "POST", body: JSON.stringify({ scope: "admin" }) })).json()) as { key: string };
+    const key = await namespaceKey(admin, "ttl-ns", "admin");
     const { space } = (await (await admin("/namespaces/ttl-ns")).json()) as { space: string };
     const asKey = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     expect((await call("/admin/scenarios/ttl-doc", { method: "PUT", headers: asKey, body: JSON.stringify(doc) })).status).toBe(200);
@@ -80,9 +80,9 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
 
 describe.skipIf(RUNTIME !== "node")("SESSION_TTL on Node", () => {
   it("the sweep forgets sessions idle for the TTL, each once", async () => {
-    const { startServer } = await import("../../src/runtime/node/server");
+    const { startQuietServer } = await import("../support/server");
     const { NodeSessionStore } = await import("../../src/runtime/node/sessions");
-    const server = await startServer({ adminToken: "t", vars: { DEFAULT_WORDS_PER_SECOND: "0", SESSION_TTL: "60" } });
+    const server = await startQuietServer({ adminToken: "t", vars: { SESSION_TTL: "60" } });
     try {
       const headers = { authorization: "Bearer t", "content-type": "application/json" };
       await fetch(`${server.url}/admin/scenarios/ttl-doc`, { method: "PUT", headers, body: JSON.stringify(doc) });

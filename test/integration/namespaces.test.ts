@@ -6,23 +6,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, call, chat, upload, userTurn } from "./helpers";
 import { openSocket, until } from "./socket-helpers";
-
-interface Minted {
-  id: string;
-  key: string;
-  scope: string;
-  label: string | null;
-}
+import { mintKey, type MintedKey } from "../support/namespaces";
 
 async function createNamespace(name: string, quotas?: unknown): Promise<Response> {
   return admin("/namespaces", { method: "POST", body: JSON.stringify({ name, ...(quotas ? { quotas } : {}) }) });
 }
 
-async function mint(ns: string, scope: string, label?: string): Promise<Minted> {
-  const res = await admin(`/namespaces/${ns}/keys`, { method: "POST", body: JSON.stringify({ scope, ...(label ? { label } : {}) }) });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Minted;
-}
+const mint = (ns: string, scope: string, label?: string) => mintKey(admin, ns, scope, label);
 
 /** An admin call with a namespace key as the bearer. */
 function keyAdmin(key: string, path: string, init: RequestInit = {}): Promise<Response> {
@@ -44,8 +34,8 @@ async function textOf(res: Response): Promise<string> {
   return ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
 }
 
-let a: { admin: Minted; read: Minted; run: Minted };
-let b: { admin: Minted; run: Minted };
+let a: { admin: MintedKey; read: MintedKey; run: MintedKey };
+let b: { admin: MintedKey; run: MintedKey };
 
 beforeAll(async () => {
   expect((await createNamespace("team-a")).status).toBe(201);

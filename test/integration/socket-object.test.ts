@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../src/runtime/workers/session-object";
 import { upload } from "./helpers";
 import { openSocket, until, type TestSocket } from "./socket-helpers";
+import { until as poll } from "../support/until";
 
 await upload(
   {
@@ -49,8 +50,7 @@ describe("sockets across hibernation", () => {
     expect(new Set(ids).size).toBe(ids.length);
     s.close();
     await s.closed;
-    for (let i = 0; i < 50 && (await rows("sock-hib/h")) > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(await rows("sock-hib/h")).toBe(0);
+    expect(await poll(() => rows("sock-hib/h"), (n) => n === 0, { every: 10 })).toBe(0);
   });
 
   it("a state past SQLite's value limit (a 10 MB Realtime item) is kept in parts and carries on", async () => {

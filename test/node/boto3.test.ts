@@ -3,14 +3,15 @@
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/runtime/node/server";
+import { startQuietServer } from "../support/server";
 
 const SCRIPT = fileURLToPath(new URL("./python/bedrock_boto3.py", import.meta.url));
 const hasBoto3 = spawnSync("python3", ["-c", "import boto3"], { stdio: "ignore" }).status === 0;
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ adminToken: "boto-token", vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+  server = await startQuietServer({ adminToken: "boto-token" });
   const steps = [
     { match: { lastUserMessage: "hello" }, respond: { text: "Hello from Bedrock.", usage: { inputTokens: 9, outputTokens: 4 } } },
     { match: { lastUserMessage: "stream please" }, consume: false, respond: { text: "One two three four five.", stream: { chunkWords: 2 } } },

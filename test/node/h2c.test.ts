@@ -2,11 +2,12 @@
 // Bedrock client speaks HTTP/2 by default).
 import http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/runtime/node/server";
+import { startQuietServer } from "../support/server";
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ adminToken: "h2c-token", vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+  server = await startQuietServer({ adminToken: "h2c-token" });
 });
 afterAll(() => server?.close());
 

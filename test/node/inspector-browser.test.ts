@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/runtime/node/server";
+import { startQuietServer } from "../support/server";
 import { AdminClient } from "../../src/client/admin/client";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -94,7 +95,7 @@ async function text(selector: string): Promise<string> {
 
 describe.skipIf(!have)("inspector in Chromium", () => {
   beforeAll(async () => {
-    server = await startServer({ adminToken: TOKEN, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
+    server = await startQuietServer({ adminToken: TOKEN });
     const res = await fetch(`${server.url}/admin/scenarios/support-agent`, {
       method: "PUT",
       headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },

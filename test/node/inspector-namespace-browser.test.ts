@@ -6,7 +6,9 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/runtime/node/server";
+import { createNamespace, mintKey, type RootAdmin } from "../support/namespaces";
+import { startQuietServer } from "../support/server";
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -23,6 +25,8 @@ const keys: Record<string, string> = {};
 async function send(path: string, bearer: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" } });
 }
+
+const root: RootAdmin = (path, init) => send(`/admin${path}`, TOKEN, init);
 
 async function run(scenario: string, session: string, bearer: string): Promise<void> {
   const res = await send(`/s/${scenario}/${session}/v1/chat/completions`, bearer, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
@@ -54,12 +58,9 @@ async function scenarioNames(page: Page): Promise<string[]> {
 
 describe.skipIf(!have)("inspector with a namespace key, in Chromium", () => {
   beforeAll(async () => {
-    server = await startServer({ adminToken: TOKEN, vars: { DEFAULT_WORDS_PER_SECOND: "0" } });
-    expect((await send("/admin/namespaces", TOKEN, { method: "POST", body: JSON.stringify({ name: "team-a" }) })).status).toBe(201);
-    for (const scope of ["admin", "read"]) {
-      const res = await send("/admin/namespaces/team-a/keys", TOKEN, { method: "POST", body: JSON.stringify({ scope }) });
-      keys[scope] = ((await res.json()) as { key: string }).key;
-    }
+    server = await startQuietServer({ adminToken: TOKEN });
+    await createNamespace(root, "team-a");
+    for (const scope of ["admin", "read"]) keys[scope] = (await mintKey(root, "team-a", scope)).key;
     expect((await send("/admin/scenarios/team-only", keys.admin!, { method: "PUT", body: JSON.stringify(said("team-only", "for team A")) })).status).toBe(200);
     expect((await send("/admin/scenarios/root-only", TOKEN, { method: "PUT", body: JSON.stringify(said("root-only", "for default")) })).status).toBe(200);
     await run("team-only", "team-run", keys.admin!);
@@ -132,8 +133,7 @@ describe.skipIf(!have)("inspector with a namespace key, in Chromium", () => {
   });
 
   it("a run key is told it has no admin access", async () => {
-    const res = await send("/admin/namespaces/team-a/keys", TOKEN, { method: "POST", body: JSON.stringify({ scope: "run" }) });
-    const { page } = await connect(((await res.json()) as { key: string }).key);
+    const { page } = await connect((await mintKey(root, "team-a", "run")).key);
     await statusStarts(page, "403");
     expect(await page.locator("#status").textContent()).toBe("403 a run key may call provider routes only (this key's scope does not allow it)");
     expect(await page.locator(".scenario-item").count()).toBe(0);

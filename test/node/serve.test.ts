@@ -7,6 +7,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import { until } from "../support/until";
 
 const TOKEN = "node-test-token";
 const dirs: string[] = [];
@@ -27,15 +28,6 @@ async function chatText(server: RunningServer, prefix: string, text = "hi"): Pro
   const openai = new OpenAI({ apiKey: "k", baseURL: `${server.url}${prefix}/v1`, maxRetries: 0 });
   const res = await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: text }] });
   return res.choices[0]?.message.content;
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("Node runtime: --persist", () => {
@@ -147,7 +139,7 @@ describe("Node runtime: streams", () => {
       await openSlowStream(server, abort.signal);
       expect(server.openStreams).toBe(1);
       abort.abort();
-      expect(await until(async () => server.openStreams, (n) => n === 0, 2000)).toBe(0);
+      expect(await until(async () => server.openStreams, (n) => n === 0, { ms: 2000 })).toBe(0);
     } finally {
       await server.close();
     }
@@ -182,7 +174,7 @@ describe("Node runtime: HTTP/1.1 connections", () => {
     });
   }
   const names = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
-  const valueOf = (raw: string[], name: string) => raw[raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === name) + 1];
+  const headerValue = (raw: string[], name: string) => raw[raw.findIndex((v, i) => i % 2 === 0 && v.toLowerCase() === name) + 1];
 
   it("answers `connection: keep-alive` without a `keep-alive` hint (as the providers do) and keeps the connection", async () => {
     const server = await startServer({ adminToken: TOKEN });
@@ -192,7 +184,7 @@ describe("Node runtime: HTTP/1.1 connections", () => {
       const second = await post(server, agent);
       expect([first.status, second.status]).toEqual([200, 200]);
       expect(names(first.raw)).toContain("connection");
-      expect(valueOf(first.raw, "connection")).toBe("keep-alive");
+      expect(headerValue(first.raw, "connection")).toBe("keep-alive");
       expect(names(first.raw)).not.toContain("keep-alive");
       expect(second.port).toBe(first.port); // the same socket answered both
     } finally {
@@ -208,7 +200,7 @@ describe("Node runtime: HTTP/1.1 connections", () => {
       const res = await post(server, agent, { connection: "close" });
       expect(res.status).toBe(200);
       expect(JSON.parse(res.body).object).toBe("chat.completion");
-      expect(valueOf(res.raw, "connection")).toBe("close");
+      expect(headerValue(res.raw, "connection")).toBe("close");
       expect(names(res.raw)).not.toContain("keep-alive");
     } finally {
       agent.destroy();

@@ -46,7 +46,11 @@ describe("keys", () => {
 function runtimeOver(core: RegistryCore, lookups: string[]): Runtime {
   const registry = new Proxy(core, {
     get(target, prop, receiver) {
-      if (prop === "lookupKey") return (id: string) => (lookups.push(id), target.lookupKey(id));
+      if (prop === "lookupKey")
+        return (id: string) => {
+          lookups.push(id);
+          return target.lookupKey(id);
+        };
       return Reflect.get(target, prop, receiver);
     },
   });
