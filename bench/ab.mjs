@@ -54,5 +54,7 @@ const f0 = (xs) => median(xs).toFixed(0);
 console.log("| target | CPU per 1,000 JSON turns (ms) | rounds | start-up (ms) | idle RSS (MB) |\n| --- | --- | --- | --- | --- |");
 for (const t of TARGETS) {
   const f = fig.get(t.label);
-  console.log(`| ${t.label === "peer" ? "peer (aimock)" : `${t.label}: ${t.env.MOCKLLM_NODE_DIST}`} | ${median(f.cpu).toFixed(1)} | ${f.cpu.map((x) => x.toFixed(0)).join(" ")} | ${f0(f.startMs)} | ${median(f.idleMB).toFixed(1)} |`);
+  console.log(
+    `| ${t.label === "peer" ? "peer (aimock)" : `${t.label}: ${t.env.MOCKLLM_NODE_DIST}`} | ${median(f.cpu).toFixed(1)} | ${f.cpu.map((x) => x.toFixed(0)).join(" ")} | ${f0(f.startMs)} | ${median(f.idleMB).toFixed(1)} |`,
+  );
 }

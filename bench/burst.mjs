@@ -52,7 +52,12 @@ const TARGETS = [
 ].filter((t) => values.only.split(",").includes(t.key));
 if (values.baseline) {
   const dist = `${values.baseline}/dist/node/index.js`;
-  TARGETS.unshift({ ...TARGETS.find((t) => t.key === "node") ?? { launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", idealMs: BURST_PACING.ttftMs + WORDS * interval }, key: "base", label: "mockllm Node runtime, baseline build", env: { MOCKLLM_NODE_DIST: dist } });
+  TARGETS.unshift({
+    ...(TARGETS.find((t) => t.key === "node") ?? { launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", idealMs: BURST_PACING.ttftMs + WORDS * interval }),
+    key: "base",
+    label: "mockllm Node runtime, baseline build",
+    env: { MOCKLLM_NODE_DIST: dist },
+  });
 }
 
 /** N streams at once (stream i to `urlOf(i)`); the figures of one burst. */
@@ -68,12 +73,30 @@ async function burst(r, n, urlOf = () => r.url + r.p.burst) {
     p50: pct(ms, 50),
     p99: pct(ms, 99),
     max: pct(ms, 100),
-    ttfb50: pct(ok.map((x) => x.ttfb), 50),
-    ttfb99: pct(ok.map((x) => x.ttfb), 99),
-    byte50: pct(ok.map((x) => x.firstByte), 50),
-    byte99: pct(ok.map((x) => x.firstByte), 99),
-    ttft50: pct(ok.map((x) => x.ttft), 50),
-    ttft99: pct(ok.map((x) => x.ttft), 99),
+    ttfb50: pct(
+      ok.map((x) => x.ttfb),
+      50,
+    ),
+    ttfb99: pct(
+      ok.map((x) => x.ttfb),
+      99,
+    ),
+    byte50: pct(
+      ok.map((x) => x.firstByte),
+      50,
+    ),
+    byte99: pct(
+      ok.map((x) => x.firstByte),
+      99,
+    ),
+    ttft50: pct(
+      ok.map((x) => x.ttft),
+      50,
+    ),
+    ttft99: pct(
+      ok.map((x) => x.ttft),
+      99,
+    ),
     errors: n - ok.length,
     cpuMs,
     clientCpuMs: (client.user + client.system) / 1000,
@@ -81,7 +104,8 @@ async function burst(r, n, urlOf = () => r.url + r.p.burst) {
   };
 }
 
-const line = (b) => `p50 ${b.p50?.toFixed(0)} p99 ${b.p99?.toFixed(0)} ms, ttfb p99 ${b.ttfb99?.toFixed(0)} ms, first byte p99 ${b.byte99?.toFixed(0)} ms, ttft p99 ${b.ttft99?.toFixed(0)} ms, cpu ${b.cpuMs} ms, errors ${b.errors}${b.firstError ? ` (${JSON.stringify(b.firstError)})` : ""}`;
+const line = (b) =>
+  `p50 ${b.p50?.toFixed(0)} p99 ${b.p99?.toFixed(0)} ms, ttfb p99 ${b.ttfb99?.toFixed(0)} ms, first byte p99 ${b.byte99?.toFixed(0)} ms, ttft p99 ${b.ttft99?.toFixed(0)} ms, cpu ${b.cpuMs} ms, errors ${b.errors}${b.firstError ? ` (${JSON.stringify(b.firstError)})` : ""}`;
 const record = (runs, b) => {
   for (const [k, v] of Object.entries(b)) if (typeof v === "number") (runs[k] ??= []).push(v);
 };
@@ -90,9 +114,10 @@ const launch = async (t) => {
   const { child, url } = await start(t, args);
   return { target: t, child, url, p: paths(t.kind), runs: {}, peak: 0 };
 };
-const samplePeaks = (list) => setInterval(() => {
-  for (const r of list) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
-}, 100);
+const samplePeaks = (list) =>
+  setInterval(() => {
+    for (const r of list) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
+  }, 100);
 
 /**
  * The pooled case: every target started once, warmed with 100 streams, then `rounds` bursts of N streams on one
@@ -197,7 +222,12 @@ if (CASE !== "pool") {
   const cols = await harness();
   for (const phase of ["cold", "warm"]) {
     const title = `${STREAMS} paced streams at once over ${SESSIONS} sessions, ${phase === "cold" ? "first burst on a fresh server" : "second burst, same server"}, median of ${ROUNDS} rounds`;
-    tables.push(table(title, cols.map((c) => ({ ...c, runs: c[phase] }))));
+    tables.push(
+      table(
+        title,
+        cols.map((c) => ({ ...c, runs: c[phase] })),
+      ),
+    );
   }
 }
 const text = tables.join("\n\n");

@@ -57,7 +57,10 @@ async function capture(url, base) {
 function withoutHeaders(answer, drop) {
   const text = answer.toString("latin1");
   const end = text.indexOf("\r\n\r\n");
-  const lines = text.slice(0, end).split("\r\n").filter((line, i) => i === 0 || !drop.test(line));
+  const lines = text
+    .slice(0, end)
+    .split("\r\n")
+    .filter((line, i) => i === 0 || !drop.test(line));
   return Buffer.from(`${lines.join("\r\n")}${text.slice(end)}`, "latin1");
 }
 
@@ -84,7 +87,10 @@ async function replay(answers) {
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const captured = {};
-for (const t of [{ key: "mockllm", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm" }, { key: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" }]) {
+for (const t of [
+  { key: "mockllm", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm" },
+  { key: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" },
+]) {
   const { child, url } = await start({ label: t.key, launcher: t.launcher });
   try {
     captured[t.key] = await capture(url, paths(t.kind).toolsBase);

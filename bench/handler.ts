@@ -36,7 +36,10 @@ async function cpu(path: string, body: string, base: boolean): Promise<number> {
 
 for (let round = 0; round < Number(values.rounds); round++) {
   const row: string[] = [];
-  for (const [label, path, body] of [["JSON turn", p.json, JSON_BODY], ["paced stream to its first byte", p.burst, BURST_BODY]] as const) {
+  for (const [label, path, body] of [
+    ["JSON turn", p.json, JSON_BODY],
+    ["paced stream to its first byte", p.burst, BURST_BODY],
+  ] as const) {
     const base = await cpu(path, body, true);
     row.push(`${label} ${((await cpu(path, body, false)) - base).toFixed(1)} µs`);
   }

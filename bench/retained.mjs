@@ -11,8 +11,19 @@ const dir = mkdtempSync(`${(await import("node:os")).tmpdir()}/mockllm-retained-
 for (const doc of SCENARIOS) writeFileSync(`${dir}/${doc.name}.json`, JSON.stringify(doc));
 const s = await startServer({ adminToken: "x", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
 const post = (path) => fetch(s.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body: JSON_BODY }).then((r) => r.text());
-const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
-async function many(n, pathOf, c = 20) { let i = 0; await Promise.all(Array.from({ length: c }, async () => { while (i < n) await post(pathOf(i++)); })); }
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+async function many(n, pathOf, c = 20) {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: c }, async () => {
+      while (i < n) await post(pathOf(i++));
+    }),
+  );
+}
 await many(200, () => "/s/bench/warm/v1/chat/completions");
 const h0 = heap();
 await many(1000, () => "/s/bench/one/v1/chat/completions");

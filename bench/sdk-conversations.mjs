@@ -25,17 +25,21 @@ export async function toolConversations(openai, count, latencies) {
     const first = await timed(openai.chat.completions.create({ model: "gpt-4o", messages, tools: TOOLS }));
     const call = first.choices[0].message.tool_calls?.[0];
     if (!call) throw new Error("no tool call");
-    const second = await timed(openai.chat.completions.create({
-      model: "gpt-4o",
-      tools: TOOLS,
-      messages: [...messages, first.choices[0].message, { role: "tool", tool_call_id: call.id, content: "sunny" }],
-    }));
+    const second = await timed(
+      openai.chat.completions.create({
+        model: "gpt-4o",
+        tools: TOOLS,
+        messages: [...messages, first.choices[0].message, { role: "tool", tool_call_id: call.id, content: "sunny" }],
+      }),
+    );
     if (!second.choices[0].message.content) throw new Error("no answer");
   };
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (next++ < count) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next++ < count) await one();
+    }),
+  );
   return count / ((performance.now() - t0) / 1000);
 }

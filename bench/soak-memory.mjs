@@ -34,18 +34,20 @@ const dispatcher = new Agent({ connections: CONCURRENCY, pipelining: 1 });
 async function run(url, total, pathOf) {
   let next = 0;
   let failed = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = next++; i < total; i = next++) {
-      const res = await request(url + pathOf(i), {
-        method: "POST",
-        dispatcher,
-        headers: { authorization: "Bearer k", "content-type": "application/json" },
-        body: body(i),
-      });
-      await res.body.text();
-      if (res.statusCode !== 200) failed++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        const res = await request(url + pathOf(i), {
+          method: "POST",
+          dispatcher,
+          headers: { authorization: "Bearer k", "content-type": "application/json" },
+          body: body(i),
+        });
+        await res.body.text();
+        if (res.statusCode !== 200) failed++;
+      }
+    }),
+  );
   return failed;
 }
 
@@ -59,7 +61,10 @@ for (const target of TARGETS) {
       if (m) resolve(m[1]);
     });
   });
-  const rows = [["phase", "requests so far", "RSS (MB)"], ["idle", "0", usage(child.pid).rssMB.toFixed(0)]];
+  const rows = [
+    ["phase", "requests so far", "RSS (MB)"],
+    ["idle", "0", usage(child.pid).rssMB.toFixed(0)],
+  ];
   const step = Math.max(1, Math.floor(REQUESTS / 10));
   let done = 0;
   let failed = 0;

@@ -150,7 +150,10 @@ export const OPERATIONS = {
     const events = await state.socket.turn({ type: "response.create", model: "gpt-4.1", input: "hello" });
     const done = events.at(-1);
     if (done?.type !== "response.completed") fail(`responses socket: ended with ${JSON.stringify(done)?.slice(0, 160)}`);
-    const text = events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("");
+    const text = events
+      .filter((e) => e.type === "response.output_text.delta")
+      .map((e) => e.delta)
+      .join("");
     expectText(text, TEXT, "responses socket");
     return 1;
   },

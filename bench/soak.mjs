@@ -40,7 +40,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const TARGETS = [
   { key: "node", label: "Node runtime", launcher: here("./servers/mockllm-node.mjs"), env: { MOCKLLM_BENCH_HEAP: "1" } },
   { key: "miniflare", label: "Worker under Miniflare (workerd)", launcher: here("./servers/mockllm-miniflare.mjs") },
-].map((t) => ({ ...t, env: { ...t.env, MOCKLLM_BENCH_VARS: JSON.stringify({ SESSION_TTL: String(TTL_S) }) } })).filter((t) => values.only.split(",").includes(t.key));
+]
+  .map((t) => ({ ...t, env: { ...t.env, MOCKLLM_BENCH_VARS: JSON.stringify({ SESSION_TTL: String(TTL_S) }) } }))
+  .filter((t) => values.only.split(",").includes(t.key));
 const KINDS = Object.keys(OPERATIONS);
 
 async function admin(base, path, init = {}, token = TOKEN) {
@@ -87,7 +89,9 @@ async function soak(target) {
     samples.push({ t: Date.now() - t0, rss: usage(child.pid).rssMB, heap: heapMB });
     const s = samples.at(-1);
     const done = Object.values(stats).reduce((a, x) => a + x.n, 0);
-    process.stderr.write(`soak ${target.key}: ${(s.t / 60_000).toFixed(1)} min, ${done} ops, RSS ${s.rss.toFixed(0)} MB${s.heap ? `, heap ${s.heap.toFixed(0)} MB` : ""}, errors ${Object.values(stats).reduce((a, x) => a + x.errors, 0)}\n`);
+    process.stderr.write(
+      `soak ${target.key}: ${(s.t / 60_000).toFixed(1)} min, ${done} ops, RSS ${s.rss.toFixed(0)} MB${s.heap ? `, heap ${s.heap.toFixed(0)} MB` : ""}, errors ${Object.values(stats).reduce((a, x) => a + x.errors, 0)}\n`,
+    );
   }, SAMPLE_MS);
   const expected = new Map(); // session -> entries its journal must hold
   const nsExpected = new Map();
@@ -164,7 +168,10 @@ for (const target of TARGETS) {
     out.push(`| V8 heap used after warm-up, min–max (MB) | ${range("heap")} |`);
     out.push(`| V8 heap slope after warm-up (MB per 10 min) | ${fmt(r.heapSlope, 2)} |`);
   }
-  out.push(`| sessions' journals complete | ${r.journals.checked - r.journals.incomplete} of ${r.journals.checked} checked (${r.journals.sessions} sessions)${r.journals.firstGap ? `; first gap ${r.journals.firstGap}` : ""} |`, "");
+  out.push(
+    `| sessions' journals complete | ${r.journals.checked - r.journals.incomplete} of ${r.journals.checked} checked (${r.journals.sessions} sessions)${r.journals.firstGap ? `; first gap ${r.journals.firstGap}` : ""} |`,
+    "",
+  );
 }
 const text = out.join("\n");
 console.log(text);

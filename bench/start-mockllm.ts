@@ -13,9 +13,7 @@ import type { MockLLM } from "../src/client/index";
 
 const { values } = parseArgs({ options: { parallel: { type: "string", default: "3" }, dist: { type: "boolean", default: false } } });
 const parallel = Number(values.parallel);
-const { scenario, startMockLLM } = (values.dist
-  ? await import(new URL("../dist/client/index.js", import.meta.url).href)
-  : await import("../src/client/index")) as typeof import("../src/client/index");
+const { scenario, startMockLLM } = (values.dist ? await import(new URL("../dist/client/index.js", import.meta.url).href) : await import("../src/client/index")) as typeof import("../src/client/index");
 const hello = scenario("hello").step((s) => s.text("Hi").consume(false));
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {

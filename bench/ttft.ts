@@ -48,8 +48,20 @@ interface Route {
 const messages = [{ role: "user", content: "hi" }];
 const ROUTES: Route[] = [
   { name: "openai chat", path: "/v1/chat/completions", headers: { authorization: "Bearer sk" }, body: { model: "m", messages, stream: true }, isContent: (t) => t.includes('"content":"alpha') },
-  { name: "anthropic", path: "/v1/messages", headers: { "x-api-key": "k", "anthropic-version": "2023-06-01" }, body: { model: "m", max_tokens: 50, messages, stream: true }, isContent: (t) => t.includes("text_delta") },
-  { name: "gemini", path: "/v1beta/models/m:streamGenerateContent?alt=sse", headers: { "x-goog-api-key": "k" }, body: { contents: [{ role: "user", parts: [{ text: "hi" }] }] }, isContent: (t) => t.includes("alpha") },
+  {
+    name: "anthropic",
+    path: "/v1/messages",
+    headers: { "x-api-key": "k", "anthropic-version": "2023-06-01" },
+    body: { model: "m", max_tokens: 50, messages, stream: true },
+    isContent: (t) => t.includes("text_delta"),
+  },
+  {
+    name: "gemini",
+    path: "/v1beta/models/m:streamGenerateContent?alt=sse",
+    headers: { "x-goog-api-key": "k" },
+    body: { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+    isContent: (t) => t.includes("alpha"),
+  },
   { name: "ollama", path: "/api/chat", headers: {}, body: { model: "m", messages, stream: true }, isContent: (t) => t.includes("alpha") },
 ];
 
@@ -94,7 +106,10 @@ try {
   console.log(`TTFT through ${values.runtime === "node" ? "the Node runtime" : "wrangler's local Worker runtime"}, ${RUNS} runs each (ms; offset = measured − ttftMs)`);
   console.log(`${"route".padEnd(12)} ${"ttftMs".padStart(6)}  ${"min".padStart(6)} ${"p50".padStart(6)} ${"p90".padStart(6)} ${"max".padStart(6)}`);
   for (const route of ROUTES) {
-    for (const [name, ttftMs] of [["ttft-0", 0], ["ttft-n", TTFT]] as const) {
+    for (const [name, ttftMs] of [
+      ["ttft-0", 0],
+      ["ttft-n", TTFT],
+    ] as const) {
       const target = { ...route, path: `/s/${name}/bench${route.path}` };
       for (let i = 0; i < 3; i++) await firstToken(mock.url, target); // warm-up
       const offsets: number[] = [];

@@ -25,19 +25,21 @@ const { values } = parseArgs({
 const dir = fileURLToPath(new URL("../dist/worker/", import.meta.url));
 const runtime = JSON.parse(readFileSync(join(dir, "runtime.json"), "utf8"));
 const inspectorPort = Number(values.port);
-const mf = new Miniflare(convertV4MiniflareOptions({
-  modules: true,
-  scriptPath: join(dir, runtime.main),
-  compatibilityDate: runtime.compatibilityDate,
-  compatibilityFlags: runtime.compatibilityFlags,
-  durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
-  kvNamespaces: runtime.kvNamespaces,
-  modulesRoot: dir,
-  bindings: { DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" },
-  host: "127.0.0.1",
-  port: 0,
-  inspectorPort,
-}));
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    modules: true,
+    scriptPath: join(dir, runtime.main),
+    compatibilityDate: runtime.compatibilityDate,
+    compatibilityFlags: runtime.compatibilityFlags,
+    durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
+    kvNamespaces: runtime.kvNamespaces,
+    modulesRoot: dir,
+    bindings: { DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" },
+    host: "127.0.0.1",
+    port: 0,
+    inspectorPort,
+  }),
+);
 const url = (await mf.ready).origin;
 await uploadScenarios(url, "bench");
 const p = paths("mockllm");
@@ -67,7 +69,9 @@ await send("Profiler.enable");
 await send("Profiler.setSamplingInterval", { interval: 200 });
 await send("Profiler.start");
 const result = await cannon(Number(values.duration));
-const { result: { profile } } = await send("Profiler.stop");
+const {
+  result: { profile },
+} = await send("Profiler.stop");
 ws.close();
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, "worker.cpuprofile"), JSON.stringify(profile));

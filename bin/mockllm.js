@@ -8,8 +8,7 @@ module.enableCompileCache?.();
 const { runCli } = await import("../dist/client/cli/main.js").catch((err) => {
   if (err?.code !== "ERR_MODULE_NOT_FOUND" || !String(err.message).includes("cli/main.js")) throw err;
   process.stderr.write(
-    "mockllm: dist/ is missing: run `npm run build` in the mockllm checkout (a git URL must name a release tag, which\n" +
-      'carries dist/; see "Add it to your project" in the README)\n',
+    "mockllm: dist/ is missing: run `npm run build` in the mockllm checkout (a git URL must name a release tag, which\n" + 'carries dist/; see "Add it to your project" in the README)\n',
   );
   process.exit(1);
 });

@@ -57,7 +57,7 @@ function remapMappings(mappings, keep) {
         if (seg === "") continue;
         const f = decodeSegment(seg);
         col += f[0];
-        let fields = [col - lastCol];
+        const fields = [col - lastCol];
         if (f.length >= 4) {
           for (let i = 0; i < 3; i++) abs[i] += f[i + 1];
           if (f.length === 5) abs[3] += f[4];

@@ -4,20 +4,17 @@ import Anthropic from "@anthropic-ai/sdk";
 import { scenario, startMockLLM, type MockLLM } from "mockllm";
 
 const weatherAgent = scenario("weather-agent")
-  .step("ask-tool", (s) =>
-    s
-      .match({ provider: "anthropic", lastUserMessage: { contains: "weather" } })
-      .toolCall("get_weather", { city: "Paris" }, { id: "toolu_01" }),
-  )
+  .step("ask-tool", (s) => s.match({ provider: "anthropic", lastUserMessage: { contains: "weather" } }).toolCall("get_weather", { city: "Paris" }, { id: "toolu_01" }))
   .step("answer", (s) => s.match({ toolResult: { toolCallId: "toolu_01" } }).text("It is sunny in Paris."));
 
 const thinker = scenario("thinker").step((s) =>
-  s.reasoning([{ text: "The user wants a greeting.", signature: "sig-1" }]).text("Hello!").usage({ outputTokens: 7 }),
+  s
+    .reasoning([{ text: "The user wants a greeting.", signature: "sig-1" }])
+    .text("Hello!")
+    .usage({ outputTokens: 7 }),
 );
 
-const tools: Anthropic.Tool[] = [
-  { name: "get_weather", input_schema: { type: "object", properties: { city: { type: "string" } } } },
-];
+const tools: Anthropic.Tool[] = [{ name: "get_weather", input_schema: { type: "object", properties: { city: { type: "string" } } } }];
 
 let mock: MockLLM;
 beforeAll(async () => {
@@ -39,11 +36,7 @@ describe("with the Anthropic SDK", () => {
       model: "claude-sonnet-4-6",
       max_tokens: 1024,
       tools,
-      messages: [
-        question,
-        { role: "assistant", content: first.content },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "24°C, clear" }] },
-      ],
+      messages: [question, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "24°C, clear" }] }],
     });
     expect(second.stop_reason).toBe("end_turn");
     expect(second.content.map((b) => (b.type === "text" ? b.text : b.type))).toEqual(["It is sunny in Paris."]);

@@ -13,8 +13,7 @@ const weatherAgent = scenario("weather-agent")
   )
   .step("answer", (s) => s.match({ toolResult: { name: "get_weather" } }).text("It is sunny in Paris."));
 
-const flaky = scenario("flaky")
-  .step((s) => s.fail("rate_limit", { retryAfterMs: 10 }).failTimes(1, "overloaded").text("Made it."));
+const flaky = scenario("flaky").step((s) => s.fail("rate_limit", { retryAfterMs: 10 }).failTimes(1, "overloaded").text("Made it."));
 
 const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
   {
@@ -83,9 +82,7 @@ describe("with the OpenAI SDK", () => {
 
   it("a request the scenario does not expect fails loudly, with the reason", async () => {
     const openai = new OpenAI({ apiKey: "sk-test", baseURL: mock.openaiBaseURL("weather-agent", "no-tools"), maxRetries: 0 });
-    const err = await openai.chat.completions
-      .create({ model: "gpt-4o", messages: [{ role: "user", content: "weather?" }] })
-      .catch((e: unknown) => e);
+    const err = await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "weather?" }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect((err as Error).message).toContain("mockllm: ");
     expect((err as Error).message).toContain("get_weather");

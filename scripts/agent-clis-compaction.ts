@@ -33,7 +33,12 @@ export interface JournalEntry {
 /** run (a shell call, 300000 input tokens) → squash (the compaction) → final (only after compaction). */
 export function compactionScenario(name: string, shell: ShellCli, marker: string, prompt: string): ScenarioBuilder {
   return scenario(name)
-    .step("run", (s) => s.match({ tools: [shellTool(shell)], compacted: false }).shell(`echo ${marker}`, { cli: shell }).usage({ inputTokens: 3 * LIMIT }))
+    .step("run", (s) =>
+      s
+        .match({ tools: [shellTool(shell)], compacted: false })
+        .shell(`echo ${marker}`, { cli: shell })
+        .usage({ inputTokens: 3 * LIMIT }),
+    )
     .step("squash", (s) => s.compaction(COMPACTION_SUMMARY))
     .step("final", (s) => s.match({ compacted: true, lastUserMessage: prompt }).text(`After compaction: the command printed ${marker}.`));
 }

@@ -181,13 +181,16 @@ async function runCase(
     const out = await runCli(spec.variant?.dir ?? CACHE, spec.bin, spec.args(PROMPT), env, work);
     const journal = (await mock.admin.journal(scenarioName, session)) as unknown as Journal;
     const rows = journal.map((j) => `${j.outcome}:${j.step ?? "-"}:${j.status}`).join(" ") + retryGap(journal);
-    const problem = expectGiveUp !== undefined
-      ? out.code !== 0 && out.stderr.includes(expectGiveUp) ? await check(journal) : `expected it to give up ("${expectGiveUp}"), exit ${String(out.code)}`
-      : out.code !== 0
-        ? `exit ${String(out.code)}: ${out.stderr.trim().split("\n").slice(-3).join(" | ")}`
-        : !out.stdout.includes(MARKER)
-          ? `the answer does not mention ${MARKER}: ${out.stdout.trim().slice(-200)}`
-          : await check(journal);
+    const problem =
+      expectGiveUp !== undefined
+        ? out.code !== 0 && out.stderr.includes(expectGiveUp)
+          ? await check(journal)
+          : `expected it to give up ("${expectGiveUp}"), exit ${String(out.code)}`
+        : out.code !== 0
+          ? `exit ${String(out.code)}: ${out.stderr.trim().split("\n").slice(-3).join(" | ")}`
+          : !out.stdout.includes(MARKER)
+            ? `the answer does not mention ${MARKER}: ${out.stdout.trim().slice(-200)}`
+            : await check(journal);
     return { name, ok: problem === undefined, ms: Date.now() - started, detail: problem ?? rows };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -198,17 +201,19 @@ const only = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const selected = CLIS.filter((c) => only.length === 0 || only.includes(c.cli) || only.includes(label(c)));
 await install();
 /** Codex's compaction cases: 0.169 over each transport (compaction_trigger), 0.94 on the Responses wire (compact). */
-const COMPACTIONS = selected.filter((s) => s.cli === "codex").flatMap((spec) => {
-  // 0.94 on the Responses wire (its chat wire has no compaction), with the model whose shell tool it offers.
-  const variant = spec.variant === undefined ? undefined : { ...spec.variant, name: "codex-0.94-responses", wire: "responses" as const };
-  const cased: CliSpec = {
-    ...spec,
-    variant,
-    args: (p) => [...(variant ? ["-m", "gpt-5.2-codex"] : []), ...spec.args(p).slice(0, -1), ...COMPACTION_ARGS, p],
-  };
-  const call: CompactionCall = variant ? "compact" : "trigger";
-  return spec.transports.map((transport) => ({ spec: cased, transport, call, scenario: `e2e-${label(cased)}-compaction` }));
-});
+const COMPACTIONS = selected
+  .filter((s) => s.cli === "codex")
+  .flatMap((spec) => {
+    // 0.94 on the Responses wire (its chat wire has no compaction), with the model whose shell tool it offers.
+    const variant = spec.variant === undefined ? undefined : { ...spec.variant, name: "codex-0.94-responses", wire: "responses" as const };
+    const cased: CliSpec = {
+      ...spec,
+      variant,
+      args: (p) => [...(variant ? ["-m", "gpt-5.2-codex"] : []), ...spec.args(p).slice(0, -1), ...COMPACTION_ARGS, p],
+    };
+    const call: CompactionCall = variant ? "compact" : "trigger";
+    return spec.transports.map((transport) => ({ spec: cased, transport, call, scenario: `e2e-${label(cased)}-compaction` }));
+  });
 const mock = await startMockLLM({
   scenarios: [
     ...selected.flatMap((s) => [loopScenario(s), retryScenario(s)]),
@@ -220,32 +225,57 @@ try {
   for (const spec of selected) {
     const givesUp = FAILURE === "rate_limit" ? spec.givesUp429 : undefined;
     for (const transport of spec.transports) {
-      const result = await runCase(mock, spec, `${label(spec)} shell loop (${transport})`, `e2e-${label(spec)}`, transport, async (journal) => {
-        const verdict = await mock.admin.verify(`e2e-${label(spec)}`, transport);
-        if (!verdict.ok) return verdict.summary;
-        if (journal.some((j) => j.status >= 400)) return "a request got an error status";
-        const methods = [...new Set(journal.filter((j) => j.outcome !== "side_call").map((j) => j.request.method))];
-        if (methods.join() !== (transport === "websocket" ? "WS" : "POST")) return `the turns came over ${methods.join(", ")}`;
-        return undefined;
-      }, transport === "websocket");
+      const result = await runCase(
+        mock,
+        spec,
+        `${label(spec)} shell loop (${transport})`,
+        `e2e-${label(spec)}`,
+        transport,
+        async (journal) => {
+          const verdict = await mock.admin.verify(`e2e-${label(spec)}`, transport);
+          if (!verdict.ok) return verdict.summary;
+          if (journal.some((j) => j.status >= 400)) return "a request got an error status";
+          const methods = [...new Set(journal.filter((j) => j.outcome !== "side_call").map((j) => j.request.method))];
+          if (methods.join() !== (transport === "websocket" ? "WS" : "POST")) return `the turns came over ${methods.join(", ")}`;
+          return undefined;
+        },
+        transport === "websocket",
+      );
       results.push(result);
       console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name} (${(result.ms / 1000).toFixed(1)} s): ${result.detail}`);
     }
-    const retry = await runCase(mock, spec, `${label(spec)} ${FAILURE === "rate_limit" ? "429" : "overloaded"} + retry-after ${givesUp === undefined ? "then success" : "(gives up, as measured)"}`, `e2e-${label(spec)}-retry`, "retry", (journal) => {
-      const steps = journal.filter((j) => j.outcome !== "side_call").map((j) => `${j.outcome}:${j.status}`);
-      const first = FAILURE === "rate_limit" ? steps[0] === "failure:429" : steps[0]?.startsWith("failure:") === true;
-      if (givesUp !== undefined) return first && steps.length === 1 ? undefined : `journal ${steps.join(" ")}`;
-      return first && steps.at(-1) === "response:200" ? undefined : `journal ${steps.join(" ")}`;
-    }, false, givesUp);
+    const retry = await runCase(
+      mock,
+      spec,
+      `${label(spec)} ${FAILURE === "rate_limit" ? "429" : "overloaded"} + retry-after ${givesUp === undefined ? "then success" : "(gives up, as measured)"}`,
+      `e2e-${label(spec)}-retry`,
+      "retry",
+      (journal) => {
+        const steps = journal.filter((j) => j.outcome !== "side_call").map((j) => `${j.outcome}:${j.status}`);
+        const first = FAILURE === "rate_limit" ? steps[0] === "failure:429" : steps[0]?.startsWith("failure:") === true;
+        if (givesUp !== undefined) return first && steps.length === 1 ? undefined : `journal ${steps.join(" ")}`;
+        return first && steps.at(-1) === "response:200" ? undefined : `journal ${steps.join(" ")}`;
+      },
+      false,
+      givesUp,
+    );
     results.push(retry);
     console.log(`${retry.ok ? "PASS" : "FAIL"} ${retry.name} (${(retry.ms / 1000).toFixed(1)} s): ${retry.detail}`);
   }
   for (const c of COMPACTIONS) {
     const how = c.call === "compact" ? "/v1/responses/compact" : "compaction_trigger";
-    const result = await runCase(mock, c.spec, `${label(c.spec)} compaction (${c.transport}, ${how})`, c.scenario, c.transport, async (journal) => {
-      const verdict = await mock.admin.verify(c.scenario, c.transport);
-      return verdict.ok ? checkCompaction(journal, c.call, c.transport === "websocket" ? "WS" : "POST", PROMPT) : verdict.summary;
-    }, c.transport === "websocket");
+    const result = await runCase(
+      mock,
+      c.spec,
+      `${label(c.spec)} compaction (${c.transport}, ${how})`,
+      c.scenario,
+      c.transport,
+      async (journal) => {
+        const verdict = await mock.admin.verify(c.scenario, c.transport);
+        return verdict.ok ? checkCompaction(journal, c.call, c.transport === "websocket" ? "WS" : "POST", PROMPT) : verdict.summary;
+      },
+      c.transport === "websocket",
+    );
     results.push(result);
     console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name} (${(result.ms / 1000).toFixed(1)} s): ${result.detail}`);
   }

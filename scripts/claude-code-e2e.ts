@@ -145,7 +145,14 @@ try {
   const rows = journal.map((j) => `${String(j.seq)} ${String(j.surface ?? j.provider)} ${String(j.step)} ${String(j.outcome)} ${String(j.status)}`);
   console.log(`journal:\n  ${rows.join("\n  ")}`);
   const used = (id: string) => journal.some((j) => j.step === id && j.outcome === "response" && j.status === 200);
-  if (process.env.E2E_DEBUG === "1") console.log(JSON.stringify(journal.map((j) => j.canonical), null, 1));
+  if (process.env.E2E_DEBUG === "1")
+    console.log(
+      JSON.stringify(
+        journal.map((j) => j.canonical),
+        null,
+        1,
+      ),
+    );
   if (!used(MCP ? "ask" : "bash") || !used("final")) fail("the journal does not show both scripted steps answered with 200");
   if (MCP) {
     if (!journal.some((j) => j.surface === "mcp" && j.step === "paris" && j.outcome === "response")) fail("the journal shows no answered MCP call");

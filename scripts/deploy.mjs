@@ -65,7 +65,10 @@ try {
 }
 process.stdout.write(out);
 const url = /https:\/\/\S+\.workers\.dev/.exec(out)?.[0] ?? "https://<your worker>.workers.dev";
-const tokenLine = given || isFirstDeploy.result ? `  admin token   ${token}   (keep it: it is not shown again; set MOCKLLM_ADMIN_TOKEN to choose your own)` : "  admin token   unchanged (set MOCKLLM_ADMIN_TOKEN and deploy again to replace it)";
+const tokenLine =
+  given || isFirstDeploy.result
+    ? `  admin token   ${token}   (keep it: it is not shown again; set MOCKLLM_ADMIN_TOKEN to choose your own)`
+    : "  admin token   unchanged (set MOCKLLM_ADMIN_TOKEN and deploy again to replace it)";
 console.log(
   [
     "",

@@ -59,11 +59,11 @@ const watcher = watch(join(root, "scenarios"), (_event, file) => {
 });
 
 const wrangler = join(dirname(require.resolve("wrangler/package.json")), "bin/wrangler.js");
-const child = spawn(
-  process.execPath,
-  [wrangler, "dev", "--var", `ADMIN_TOKEN:${token}`, "--show-interactive-dev-session=false", ...(portArg === -1 ? ["--port", port] : []), ...args],
-  { cwd: root, env, stdio: "inherit" },
-);
+const child = spawn(process.execPath, [wrangler, "dev", "--var", `ADMIN_TOKEN:${token}`, "--show-interactive-dev-session=false", ...(portArg === -1 ? ["--port", port] : []), ...args], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
 child.on("exit", (code) => {
   watcher.close();

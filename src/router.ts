@@ -35,11 +35,7 @@ const BELOW_PATHS = [...ALL_PATHS].map((known) => `${known}/`);
  */
 const isRoutePath = memoized(
   (path) =>
-    ALL_PATHS.has(path) ||
-    BELOW_PATHS.some((below) => path.startsWith(below)) ||
-    surfaceFor(path) !== undefined ||
-    SIDE_ROUTES.some((r) => r.knows?.(path) === true) ||
-    socketFor(path) !== undefined,
+    ALL_PATHS.has(path) || BELOW_PATHS.some((below) => path.startsWith(below)) || surfaceFor(path) !== undefined || SIDE_ROUTES.some((r) => r.knows?.(path) === true) || socketFor(path) !== undefined,
 );
 
 /**
@@ -48,7 +44,13 @@ const isRoutePath = memoized(
  */
 export function splitPrefix(pathname: string): { prefix: Prefix; path: string; root: boolean } {
   // Empty segments count for nothing (`/s//demo/` is `/s/demo`): the rare path that has them is collapsed first.
-  const clean = pathname.includes("//") || (pathname.length > 1 && pathname.endsWith("/")) ? `/${pathname.split("/").filter((s) => s !== "").join("/")}` : pathname;
+  const clean =
+    pathname.includes("//") || (pathname.length > 1 && pathname.endsWith("/"))
+      ? `/${pathname
+          .split("/")
+          .filter((s) => s !== "")
+          .join("/")}`
+      : pathname;
   if (!clean.startsWith("/s/")) return { prefix: {}, path: pathname, root: false };
   const end = clean.indexOf("/", 3);
   const scenario = safeDecode(end < 0 ? clean.slice(3) : clean.slice(3, end));
@@ -62,7 +64,7 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
 }
 
 /** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
-function providerError(request: Request, error: ApiError, surface: ProviderSurface<any>, headers: Record<string, string> = OUTCOME_ERROR): Response {
+function providerError(_request: Request, error: ApiError, surface: ProviderSurface<any>, headers: Record<string, string> = OUTCOME_ERROR): Response {
   return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
 }
 

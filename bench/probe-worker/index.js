@@ -4,7 +4,10 @@
 import { DurableObject } from "cloudflare:workers";
 
 const ANSWER = JSON.stringify({
-  id: "chatcmpl-probe", object: "chat.completion", created: 1735689600, model: "gpt-4o",
+  id: "chatcmpl-probe",
+  object: "chat.completion",
+  created: 1735689600,
+  model: "gpt-4o",
   choices: [{ index: 0, message: { role: "assistant", content: "Hello from the bench.", refusal: null }, finish_reason: "stop", logprobs: null }],
   usage: { prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 },
 });

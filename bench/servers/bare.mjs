@@ -4,7 +4,10 @@ import { createServer } from "node:http";
 import { JSON_TEXT, WORDS_200 } from "../workload.mjs";
 
 const json = JSON.stringify({
-  id: "chatcmpl-floor", object: "chat.completion", created: 1735689600, model: "gpt-4o",
+  id: "chatcmpl-floor",
+  object: "chat.completion",
+  created: 1735689600,
+  model: "gpt-4o",
   choices: [{ index: 0, message: { role: "assistant", content: JSON_TEXT, refusal: null }, finish_reason: "stop", logprobs: null }],
   usage: { prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 },
 });

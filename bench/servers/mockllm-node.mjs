@@ -13,7 +13,13 @@ const { startServer } = await import(dist);
 
 const dir = mkdtempSync(join(tmpdir(), "mockllm-bench-"));
 for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
-const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0", ...JSON.parse(process.env.MOCKLLM_BENCH_VARS ?? "{}") }, log: () => {} });
+const server = await startServer({
+  adminToken: "bench",
+  scenarios: [dir],
+  watch: false,
+  vars: { DEFAULT_WORDS_PER_SECOND: "0", ...JSON.parse(process.env.MOCKLLM_BENCH_VARS ?? "{}") },
+  log: () => {},
+});
 console.log(server.url);
 // A clean exit on SIGTERM, so `--cpu-prof` (bench/burst.mjs --profile) gets to write its profile.
 process.on("SIGTERM", () => process.exit(0));

@@ -13,8 +13,32 @@ const port = await new Promise((resolve) => {
   });
 });
 const env = wranglerEnv();
-const child = spawn(process.execPath, [`${root}/node_modules/wrangler/bin/wrangler.js`, "dev", "--port", String(port), "--ip", "127.0.0.1", "--var", "ADMIN_TOKEN:bench", "--var", "DEFAULT_WORDS_PER_SECOND:0", "--persist-to", `${root}/.wrangler/bench-state`, "--show-interactive-dev-session=false", "--log-level", "error"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { child.kill(sig); process.exit(0); });
+const child = spawn(
+  process.execPath,
+  [
+    `${root}/node_modules/wrangler/bin/wrangler.js`,
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--var",
+    "ADMIN_TOKEN:bench",
+    "--var",
+    "DEFAULT_WORDS_PER_SECOND:0",
+    "--persist-to",
+    `${root}/.wrangler/bench-state`,
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    "error",
+  ],
+  { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] },
+);
+for (const sig of ["SIGINT", "SIGTERM"])
+  process.on(sig, () => {
+    child.kill(sig);
+    process.exit(0);
+  });
 const url = `http://127.0.0.1:${port}`;
 for (;;) {
   try {

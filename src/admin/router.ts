@@ -22,15 +22,7 @@ import {
   useMethods,
 } from "./namespaces";
 import { recordingRoute } from "./recordings";
-import {
-  bulkUploadRoute,
-  coverageRoute,
-  deleteScenarioRoute,
-  getScenarioRoute,
-  listScenariosRoute,
-  putScenarioRoute,
-  schemaRoute,
-} from "./scenarios";
+import { bulkUploadRoute, coverageRoute, deleteScenarioRoute, getScenarioRoute, listScenariosRoute, putScenarioRoute, schemaRoute } from "./scenarios";
 import { journalRoute, listSessionsRoute, resetRoute, sessionStateRoute, verifyRoute } from "./sessions";
 
 type AdminArgs = [Runtime, RequestContext];

@@ -55,9 +55,7 @@ export async function bulkUploadRoute(req: IRequest, rt: Runtime): Promise<Respo
   if (!Array.isArray(body.value)) return adminError(400, "bulk upload takes a JSON array of scenarios");
   const docs: unknown[] = body.value;
   const results = await Promise.all(docs.map((doc) => checkScenario(doc)));
-  const issues: DocumentIssue[] = results.flatMap((r, i) =>
-    r.ok ? [] : r.issues.map((issue) => ({ path: issue.path.replace(/^\$/, `$[${i}]`), message: issue.message })),
-  );
+  const issues: DocumentIssue[] = results.flatMap((r, i) => (r.ok ? [] : r.issues.map((issue) => ({ path: issue.path.replace(/^\$/, `$[${i}]`), message: issue.message }))));
   const seen = new Map<string, number>();
   results.forEach((r, i) => {
     if (!r.ok) return;

@@ -85,7 +85,10 @@ export async function journalRoute(req: IRequest, rt: Runtime): Promise<Response
 export async function verifyRoute(req: IRequest, rt: Runtime): Promise<Response> {
   const scenario = param(req, "scenario");
   const sessionName = param(req, "session");
-  const allowUnused = (query(req, "allowUnused") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const allowUnused = (query(req, "allowUnused") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const found = await existingSession(rt, scenario, sessionName);
   if ("response" in found) return found.response;
   const session = found.session;

@@ -83,8 +83,7 @@ export function limitReply(reply: Reply, maxTokens: number | undefined): Reply {
   for (const choice of replyChoices(reply)) {
     if (budget.cut) break;
     const limited = limitChoice(choice, budget);
-    const empty =
-      limited.reasoning.length === 0 && !limited.text && limited.toolCalls.length === 0 && limited.refusal === undefined;
+    const empty = limited.reasoning.length === 0 && !limited.text && limited.toolCalls.length === 0 && limited.refusal === undefined;
     // A further message with nothing left in it is not sent at all.
     if (!(budget.cut && empty && kept.length > 0)) kept.push(limited);
   }

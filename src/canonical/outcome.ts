@@ -15,9 +15,7 @@ export interface ReplyToolCall {
   arguments: string;
 }
 
-export type ReplyReasoning =
-  | { type: "thinking"; text: string; signature?: string }
-  | { type: "redacted"; data: string };
+export type ReplyReasoning = { type: "thinking"; text: string; signature?: string } | { type: "redacted"; data: string };
 
 export interface ReplyUsage {
   inputTokens: number;

@@ -140,9 +140,7 @@ export function lastUserMessage(req: CanonicalRequest): string | undefined {
 }
 
 /** Tool results sent after the last assistant turn, with the tool name resolved from that turn's calls. */
-export function pendingToolResults(
-  req: CanonicalRequest,
-): { name?: string; toolCallId: string; content: string; isError: boolean }[] {
+export function pendingToolResults(req: CanonicalRequest): { name?: string; toolCallId: string; content: string; isError: boolean }[] {
   let lastAssistant = -1;
   for (let i = req.messages.length - 1; i >= 0; i--) {
     if (req.messages[i]!.role === "assistant") {

@@ -18,12 +18,8 @@ const InstructionToolCall = z.looseObject({ name: z.string().min(1), args: z.unk
 
 /** `{ text_message: { length } }` or `{ tool_call: [{ name, args }] }`, tagged on the way in. */
 export const InstructionMessageSchema = z.union([
-  z
-    .looseObject({ text_message: z.looseObject({ length: Length }) })
-    .transform((m) => ({ kind: "text" as const, length: m.text_message.length })),
-  z
-    .looseObject({ tool_call: z.array(InstructionToolCall).min(1) })
-    .transform((m) => ({ kind: "tool_call" as const, calls: m.tool_call })),
+  z.looseObject({ text_message: z.looseObject({ length: Length }) }).transform((m) => ({ kind: "text" as const, length: m.text_message.length })),
+  z.looseObject({ tool_call: z.array(InstructionToolCall).min(1) }).transform((m) => ({ kind: "tool_call" as const, calls: m.tool_call })),
 ]);
 export type InstructionMessage = z.output<typeof InstructionMessageSchema>;
 

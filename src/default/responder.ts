@@ -175,7 +175,10 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
     const words = list.map(generatedWords);
     return {
       inputTokens: requestWords(req),
-      outputTokens: Math.max(1, words.reduce((t, w) => t + w.total, 0)),
+      outputTokens: Math.max(
+        1,
+        words.reduce((t, w) => t + w.total, 0),
+      ),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       reasoningTokens: words.reduce((t, w) => t + w.reasoning, 0),

@@ -129,10 +129,7 @@ export async function readJsonBody(request: Request, opts: { anyContentType?: bo
   } catch (e) {
     return {
       ok: false,
-      error: apiError(
-        "invalid_json",
-        `We could not parse the JSON body of your request. (${(e as Error).message}) Send a valid JSON object.`,
-      ),
+      error: apiError("invalid_json", `We could not parse the JSON body of your request. (${(e as Error).message}) Send a valid JSON object.`),
     };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -114,9 +114,10 @@ export async function readFormBody(request: Request, limit: number, tooLarge: (b
   const type = request.headers.get("content-type");
   const boundary = formBoundary(type);
   if (boundary === undefined) {
-    const message = type !== null && /^\s*multipart\/form-data/i.test(type)
-      ? "Invalid multipart/form-data request: the Content-Type header has no valid boundary."
-      : `Invalid Content-Type header (${type ?? "none"}), expected multipart/form-data. (HINT: If you're using curl, you can pass -F 'file=@audio.wav' to send a form.)`;
+    const message =
+      type !== null && /^\s*multipart\/form-data/i.test(type)
+        ? "Invalid multipart/form-data request: the Content-Type header has no valid boundary."
+        : `Invalid Content-Type header (${type ?? "none"}), expected multipart/form-data. (HINT: If you're using curl, you can pass -F 'file=@audio.wav' to send a form.)`;
     return { ok: false, error: apiError("invalid_request", message) };
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -126,7 +127,6 @@ export async function readFormBody(request: Request, limit: number, tooLarge: (b
   if (!parsed.ok) return { ok: false, error: apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`) };
   return { ok: true, value: parsed.form, text: JSON.stringify(parsed.form), summary: true };
 }
-
 
 const FileSummarySchema = z.object({ filename: z.string(), type: z.string(), size: z.number() });
 const FilesSchema = z.union([FileSummarySchema, z.array(z.unknown())]);

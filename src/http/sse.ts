@@ -24,7 +24,10 @@ export function encodeEvent(e: SseEvent): string {
   const name = e.event !== undefined ? `event: ${e.event}\n` : "";
   // JSON payloads hold no raw newline: one `data:` line, without splitting.
   if (!e.data.includes("\n")) return `${name}data: ${e.data}\n\n`;
-  return `${name}${e.data.split("\n").map((l) => `data: ${l}`).join("\n")}\n\n`;
+  return `${name}${e.data
+    .split("\n")
+    .map((l) => `data: ${l}`)
+    .join("\n")}\n\n`;
 }
 
 /** One event as a line of newline-delimited JSON (Ollama's stream format); the event name is not sent. */
@@ -208,11 +211,7 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
 }
 
 /** A body that sends `text` (or bytes) and then breaks off without a clean end (JSON network_error). */
-export function brokenBody(
-  text: string | Uint8Array,
-  waitUntil: (p: Promise<unknown>) => void,
-  breakConnection?: () => void,
-): ReadableStream<Uint8Array> {
+export function brokenBody(text: string | Uint8Array, waitUntil: (p: Promise<unknown>) => void, breakConnection?: () => void): ReadableStream<Uint8Array> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
   const writer = writable.getWriter();
   waitUntil(

@@ -86,17 +86,9 @@ function mismatch(total: number, available: { call: McpCall; index: number }[], 
     const misses = callMisses(call, tc);
     if (!nearest || misses.length < nearest.misses.length) nearest = { id: mcpCallId(call, index), misses };
   }
-  const head =
-    total === 0
-      ? "the scenario scripts no mcp.calls"
-      : available.length === 0
-        ? `all ${total} mcp.calls are used`
-        : `no mcp call matches; nearest call "${nearest!.id}" failed`;
+  const head = total === 0 ? "the scenario scripts no mcp.calls" : available.length === 0 ? `all ${total} mcp.calls are used` : `no mcp call matches; nearest call "${nearest!.id}" failed`;
   const reasons = [head, ...(nearest?.misses ?? []).map(describeMiss)];
-  const message = [
-    `mockllm: scenario "${ctx.scenario}" session "${ctx.session}" tools/call ${tc.tool}: ${head}`,
-    ...reasons.slice(1).map((r) => `- ${r}`),
-  ].join("\n");
+  const message = [`mockllm: scenario "${ctx.scenario}" session "${ctx.session}" tools/call ${tc.tool}: ${head}`, ...reasons.slice(1).map((r) => `- ${r}`)].join("\n");
   return {
     kind: "mismatch",
     ...(nearest ? { nearest: nearest.id } : {}),

@@ -43,9 +43,7 @@ export interface RpcErrorObject {
   data?: unknown;
 }
 
-export type RpcResponse =
-  | { jsonrpc: "2.0"; id: RpcId; result: Record<string, unknown> }
-  | { jsonrpc: "2.0"; id: RpcId | null; error: RpcErrorObject };
+export type RpcResponse = { jsonrpc: "2.0"; id: RpcId; result: Record<string, unknown> } | { jsonrpc: "2.0"; id: RpcId | null; error: RpcErrorObject };
 
 /** The version `initialize` answers: the client's when supported, else the newest (spec, lifecycle). */
 export function negotiateVersion(requested: unknown): string {

@@ -17,24 +17,13 @@ import { openaiModule, openaiToolCallIds } from "./openai/module";
 import type { ProviderSurface } from "./types";
 import { vertexModule } from "./vertex/module";
 
-export const PROVIDER_MODULES: ProviderModule[] = [
-  openaiModule,
-  anthropicModule,
-  geminiModule,
-  ollamaModule,
-  bedrockModule,
-  vertexModule,
-  azureModule,
-  cohereModule,
-];
+export const PROVIDER_MODULES: ProviderModule[] = [openaiModule, anthropicModule, geminiModule, ollamaModule, bedrockModule, vertexModule, azureModule, cohereModule];
 
 /** Every HTTP surface, in the order `surfaceFor` tries them (module order). */
 export const SURFACES: ProviderSurface<any>[] = PROVIDER_MODULES.flatMap((m) => m.surfaces);
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. Every request asks: memoised per path. */
-export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) =>
-  SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true),
-);
+export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) => SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true));
 
 /** Every side route, in the order the router tries them: ascending `order`, module order among equals. */
 export const SIDE_ROUTES: SideRoute[] = PROVIDER_MODULES.flatMap((m) => m.sideRoutes ?? []).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));

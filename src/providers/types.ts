@@ -125,12 +125,7 @@ export interface ProviderSurface<W = unknown> {
    * The event(s) a `stream_error` failure sends after `afterChunks` events; `sent` are the events already sent,
    * cut from the transcript of `reply`.
    */
-  renderStreamError(
-    failure: Extract<Failure, { kind: "stream_error" }>,
-    ctx: RenderContext<W>,
-    reply: Reply,
-    sent: SseEvent[],
-  ): SseEvent | SseEvent[];
+  renderStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<W>, reply: Reply, sent: SseEvent[]): SseEvent | SseEvent[];
 }
 
 /** What a side route is handed besides the request and its path (below any `/s/…` prefix). */

@@ -11,11 +11,7 @@ export interface WireIssue {
 }
 
 export function wirePath(path: readonly PropertyKey[], style: "brackets" | "dots" = "brackets"): string {
-  return path
-    .map((k, i) =>
-      typeof k === "number" ? (style === "brackets" ? `[${k}]` : `.${k}`) : `${i === 0 ? "" : "."}${String(k)}`,
-    )
-    .join("");
+  return path.map((k, i) => (typeof k === "number" ? (style === "brackets" ? `[${k}]` : `.${k}`) : `${i === 0 ? "" : "."}${String(k)}`)).join("");
 }
 
 /** The first issue of a failed parse, phrased for the client. */

@@ -50,8 +50,7 @@ export class FrameSplitter {
     const done: Frame[] = [];
     if (this.format === "whole") return done;
     for (;;) {
-      const end =
-        this.format === "sse" ? sseEventEnd(this.buffer, this.scanned - 2) : this.buffer.indexOf("\n", this.scanned) + 1;
+      const end = this.format === "sse" ? sseEventEnd(this.buffer, this.scanned - 2) : this.buffer.indexOf("\n", this.scanned) + 1;
       if (end <= 0) {
         this.scanned = this.buffer.length;
         break;

@@ -1,8 +1,8 @@
 /** The answer to a bug: never a stack trace to a client; the log keeps it. */
 export function internalError(e: unknown): Response {
   console.error("mockllm: internal error", e);
-  return new Response(
-    JSON.stringify({ error: { message: "mockllm: internal error", type: "server_error", param: null, code: null } }),
-    { status: 500, headers: { "content-type": "application/json" } },
-  );
+  return new Response(JSON.stringify({ error: { message: "mockllm: internal error", type: "server_error", param: null, code: null } }), {
+    status: 500,
+    headers: { "content-type": "application/json" },
+  });
 }

@@ -15,12 +15,7 @@ export interface Outgoing {
 const encoder = new TextEncoder();
 
 /** Progress notifications for a call: evenly spread over its delay, before the answer at `delayMs`. */
-export function progressMessages(
-  start: number,
-  delayMs: number,
-  token: string | number,
-  steps: { progress: number; total?: number | undefined; message?: string | undefined }[],
-): Outgoing[] {
+export function progressMessages(start: number, delayMs: number, token: string | number, steps: { progress: number; total?: number | undefined; message?: string | undefined }[]): Outgoing[] {
   return steps.map((s, i) => ({
     at: start + (delayMs * i) / steps.length,
     message: {

@@ -15,10 +15,7 @@ function exact(m: StringMatch | undefined): string[] {
 }
 
 export function modelsIn(s: Scenario): string[] {
-  return [
-    ...exact(s.match?.model),
-    ...s.steps.flatMap((st) => [...exact(st.match?.model), ...exact(st.expect?.model), ...(st.respond?.model ? [st.respond.model] : [])]),
-  ];
+  return [...exact(s.match?.model), ...s.steps.flatMap((st) => [...exact(st.match?.model), ...exact(st.expect?.model), ...(st.respond?.model ? [st.respond.model] : [])])];
 }
 
 /**

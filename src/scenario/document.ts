@@ -1,7 +1,7 @@
 /**
  * Turning an uploaded or bundled JSON value into a validated Scenario, with every issue's JSON path.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { closest, keysAt, schemasAt, valueAt } from "./hints";
 import { ScenarioSchema, StringMatchSchema, type Scenario } from "./schema";
 import { isSeedDocument, SeedScenarioSchema } from "./seed";
@@ -12,9 +12,7 @@ export interface DocumentIssue {
   message: string;
 }
 
-export type DocumentResult =
-  | { ok: true; scenario: Scenario }
-  | { ok: false; issues: DocumentIssue[] };
+export type DocumentResult = { ok: true; scenario: Scenario } | { ok: false; issues: DocumentIssue[] };
 
 /** Renders a zod issue path as a JSON path: `$.steps[0].respond`. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -38,8 +36,7 @@ export function zodIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []
 const STRING_MATCH_KEYS = ["equals", "contains", "regex", "flags"] as const;
 /** Which branch of StringMatchSchema (string, equals, contains, regex) a key of an object value selects. */
 const STRING_MATCH_BRANCH: Record<string, number> = { equals: 1, contains: 2, regex: 3, flags: 3 };
-export const STRING_MATCH_FORMS =
-  'a StringMatch is a string (exact match) or one of {"equals": "…"}, {"contains": "…"}, {"regex": "…", "flags": "i"}';
+export const STRING_MATCH_FORMS = 'a StringMatch is a string (exact match) or one of {"equals": "…"}, {"contains": "…"}, {"regex": "…", "flags": "i"}';
 
 function didYouMean(word: string, candidates: readonly string[]): string {
   const hit = closest(word, candidates);
@@ -96,9 +93,7 @@ function nameIssues(input: unknown, issues: DocumentIssue[], seed: boolean, expe
   const field = seed ? "id" : "name";
   if (valueAt(input, [field]) !== undefined) return issues;
   const message =
-    expectedName !== undefined
-      ? `missing: "${field}" must equal the URL's name "${expectedName}"`
-      : `missing: every scenario needs a "${field}" (lower-case letters, digits, ".", "_", "-")`;
+    expectedName !== undefined ? `missing: "${field}" must equal the URL's name "${expectedName}"` : `missing: every scenario needs a "${field}" (lower-case letters, digits, ".", "_", "-")`;
   return issues.map((i) => (i.path === path ? { path, message } : i));
 }
 

@@ -79,9 +79,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
     const reply = limitReply(resolveReply(scenario, { respond: { text: side.text } }, req, `${ctx.scenario}/${ctx.session}/side/${turn}/${side.reason}`), req.maxTokens);
     return { outcome: { kind: "reply", reply }, journal: { outcome: "side_call", reasons: [side.reason] }, change: {} };
   }
-  const available = scenario.steps
-    .map((step, index) => ({ step, index }))
-    .filter(({ step, index }) => step.consume === false || !state.used.includes(index));
+  const available = scenario.steps.map((step, index) => ({ step, index })).filter(({ step, index }) => step.consume === false || !state.used.includes(index));
 
   // A compaction request (`/v1/responses/compact`, a `compaction_trigger`) is answered by compaction steps only, so an
   // agent compacting mid-script never takes a step meant for a turn; without one it gets the default compaction.
@@ -90,12 +88,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
   if (!chosen && req.compactionRequested) return defaultCompaction(scenario, req, ctx, turn);
   if (!chosen) {
     const misses = nearestMisses(available, req);
-    const head =
-      available.length === 0
-        ? `all ${scenario.steps.length} steps are used`
-        : misses
-          ? `no step matches; nearest step "${misses.id}" failed`
-          : "no step matches";
+    const head = available.length === 0 ? `all ${scenario.steps.length} steps are used` : misses ? `no step matches; nearest step "${misses.id}" failed` : "no step matches";
     return mismatch(scenario, state, req, ctx, turn, head, misses?.misses ?? [], misses?.id, "noStep");
   }
 
@@ -151,10 +144,7 @@ function defaultCompaction(scenario: Scenario, req: CanonicalRequest, ctx: Engin
   };
 }
 
-function nearestMisses(
-  available: { step: Step; index: number }[],
-  req: CanonicalRequest,
-): { id: string; misses: Miss[] } | undefined {
+function nearestMisses(available: { step: Step; index: number }[], req: CanonicalRequest): { id: string; misses: Miss[] } | undefined {
   let best: { id: string; misses: Miss[] } | undefined;
   for (const { step, index } of available) {
     const misses = matchMisses(step.match, req);
@@ -175,10 +165,7 @@ function mismatch(
   kind: "noStep" | "expectations",
 ): Decision {
   const reasons = misses.map(describeMiss);
-  const message = [
-    `mockllm: scenario "${ctx.scenario}" session "${ctx.session}" turn ${turn}: ${head}`,
-    ...reasons.map((r) => `- ${r}`),
-  ].join("\n");
+  const message = [`mockllm: scenario "${ctx.scenario}" session "${ctx.session}" turn ${turn}: ${head}`, ...reasons.map((r) => `- ${r}`)].join("\n");
   const journal = { ...(step ? { step } : {}), outcome: "mismatch" as const, reasons: [head, ...reasons] };
   if (scenario.onMismatch !== "report") return { outcome: { kind: "mismatch", message }, journal, change: {} };
   const title = scenario.reportTitles?.[kind] ?? DEFAULT_REPORT_TITLE;
@@ -208,11 +195,7 @@ export function mismatchReport(req: CanonicalRequest, message: string, idSeed: s
 function resolveReasoning(r: ScenarioResponse["reasoning"]): ReplyReasoning[] {
   if (r === undefined) return [];
   if (typeof r === "string") return [{ type: "thinking", text: r }];
-  return r.map((b) =>
-    "redacted" in b
-      ? { type: "redacted", data: b.redacted }
-      : { type: "thinking", text: b.text, ...(b.signature !== undefined ? { signature: b.signature } : {}) },
-  );
+  return r.map((b) => ("redacted" in b ? { type: "redacted", data: b.redacted } : { type: "thinking", text: b.text, ...(b.signature !== undefined ? { signature: b.signature } : {}) }));
 }
 
 function resolveToolCall(c: NonNullable<ScenarioResponse["toolCalls"]>[number]): ReplyToolCall {
@@ -221,12 +204,7 @@ function resolveToolCall(c: NonNullable<ScenarioResponse["toolCalls"]>[number]):
 }
 
 /** Applies every default to a step's response. */
-export function resolveReply(
-  scenario: Scenario | undefined,
-  step: Step | undefined,
-  req: CanonicalRequest,
-  idSeed: string,
-): Reply {
+export function resolveReply(scenario: Scenario | undefined, step: Step | undefined, req: CanonicalRequest, idSeed: string): Reply {
   const r: ScenarioResponse = step?.respond ?? {};
   const d = scenario?.defaults ?? {};
   // Built by assignment, not with conditional spreads: this runs on every scripted turn, and an object literal with

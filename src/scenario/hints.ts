@@ -2,7 +2,7 @@
  * Hints for typos in scenario documents, computed from the schema itself: which keys the object at a path takes
  * (for "did you mean"), and whether the value at a path is a StringMatch.
  */
-import { z } from "zod";
+import type { z } from "zod";
 
 /** Edit distance between `a` and `b`: insertions, deletions, substitutions and swaps of neighbours count 1 each. */
 export function editDistance(a: string, b: string): number {

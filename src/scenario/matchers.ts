@@ -1,15 +1,7 @@
 /**
  * Matchers and expectations: pure checks of a canonical request that say exactly what failed.
  */
-import {
-  assistantMessages,
-  earlierToolCalls,
-  firstUserMessage,
-  lastUserMessage,
-  pendingToolResults,
-  turnOf,
-  type CanonicalRequest,
-} from "../canonical/request";
+import { assistantMessages, earlierToolCalls, firstUserMessage, lastUserMessage, pendingToolResults, turnOf, type CanonicalRequest } from "../canonical/request";
 import { StringMatchSchema, type Expectations, type Matcher, type StringMatch } from "./schema";
 
 /** One condition that did not hold, with what was expected and what the request had. */
@@ -99,10 +91,7 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
       misses.push({
         field: `${prefix}.toolResult`,
         expected: expected === "" ? "a tool result after the last assistant turn" : `a tool result with ${expected}`,
-        actual:
-          results.length === 0
-            ? "no tool result after the last assistant turn"
-            : show(results.map((r) => ({ name: r.name, toolCallId: r.toolCallId, content: r.content }))),
+        actual: results.length === 0 ? "no tool result after the last assistant turn" : show(results.map((r) => ({ name: r.name, toolCallId: r.toolCallId, content: r.content }))),
       });
     }
   }
@@ -148,9 +137,7 @@ export function argumentsMatch(want: unknown, actual: unknown): boolean {
   }
   if (want !== null && typeof want === "object") {
     if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
-    return Object.entries(want).every(
-      ([k, w]) => Object.hasOwn(actual, k) && argumentsMatch(w, (actual as Record<string, unknown>)[k]),
-    );
+    return Object.entries(want).every(([k, w]) => Object.hasOwn(actual, k) && argumentsMatch(w, (actual as Record<string, unknown>)[k]));
   }
   return want === actual;
 }
@@ -179,23 +166,13 @@ function checkAssistantMessage(misses: Miss[], prefix: string, match: StringMatc
 function checkToolCall(misses: Miss[], prefix: string, want: Matcher["toolCall"], req: CanonicalRequest) {
   if (want === undefined) return;
   const calls = earlierToolCalls(req);
-  const hit = calls.some(
-    (c) =>
-      (want.name === undefined || stringMatches(want.name, c.name)) &&
-      (want.arguments === undefined || argumentsMatch(want.arguments, parseArguments(c.arguments))),
-  );
+  const hit = calls.some((c) => (want.name === undefined || stringMatches(want.name, c.name)) && (want.arguments === undefined || argumentsMatch(want.arguments, parseArguments(c.arguments))));
   if (hit) return;
-  const parts = [
-    ...(want.name !== undefined ? [`name ${describeStringMatch(want.name)}`] : []),
-    ...(want.arguments !== undefined ? [`arguments including ${show(want.arguments)}`] : []),
-  ];
+  const parts = [...(want.name !== undefined ? [`name ${describeStringMatch(want.name)}`] : []), ...(want.arguments !== undefined ? [`arguments including ${show(want.arguments)}`] : [])];
   misses.push({
     field: `${prefix}.toolCall`,
     expected: `an earlier tool call${parts.length > 0 ? ` with ${parts.join(", ")}` : ""}`,
-    actual:
-      calls.length === 0
-        ? "no tool call earlier in the conversation"
-        : show(calls.map((c) => ({ name: c.name, arguments: parseArguments(c.arguments) ?? c.arguments }))),
+    actual: calls.length === 0 ? "no tool call earlier in the conversation" : show(calls.map((c) => ({ name: c.name, arguments: parseArguments(c.arguments) ?? c.arguments }))),
   });
 }
 
@@ -205,11 +182,7 @@ const TOLERANCE = 1e-6;
  * Every expectation this request fails. `scenarioSystem` is the scenario-level systemPromptMustInclude.
  * @example expectationMisses({ temperature: 0.2 }, req)
  */
-export function expectationMisses(
-  expect: Expectations | undefined,
-  req: CanonicalRequest,
-  scenarioSystem: string[] = [],
-): Miss[] {
+export function expectationMisses(expect: Expectations | undefined, req: CanonicalRequest, scenarioSystem: string[] = []): Miss[] {
   const misses: Miss[] = [];
   const fragments = [...scenarioSystem, ...(expect?.systemPromptMustInclude ?? [])];
   const missingFragments = fragments.filter((f) => !req.system.includes(f));

@@ -41,7 +41,7 @@ export const McpToolSchema = z.strictObject({
   name: z.string().min(1),
   title: z.string().optional(),
   description: z.string().optional(),
-  inputSchema: ObjectJsonSchema.optional().describe("Default `{ \"type\": \"object\" }`."),
+  inputSchema: ObjectJsonSchema.optional().describe('Default `{ "type": "object" }`.'),
   outputSchema: ObjectJsonSchema.optional(),
   annotations: Annotations,
 });
@@ -62,9 +62,7 @@ export const McpPromptSchema = z.strictObject({
   name: z.string().min(1),
   title: z.string().optional(),
   description: z.string().optional(),
-  arguments: z
-    .array(z.strictObject({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().optional() }))
-    .optional(),
+  arguments: z.array(z.strictObject({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().optional() })).optional(),
   messages: z.array(z.strictObject({ role: z.enum(["user", "assistant"]), content: McpContentSchema })).describe("`{{args.name}}` in text content is the prompt argument's value."),
 });
 
@@ -98,10 +96,11 @@ export const McpCallSchema = z
         tool: StringMatchSchema.optional().describe("The called tool's name."),
         arguments: z.record(z.string(), z.unknown()).optional().describe("A subset of the call's arguments (values compared exactly, nested objects as subsets, or StringMatch objects)."),
       })
-      .optional().describe("`tool`: the tool name (StringMatch); `arguments`: a subset of the call's arguments, as `toolCall.arguments`."),
+      .optional()
+      .describe("`tool`: the tool name (StringMatch); `arguments`: a subset of the call's arguments, as `toolCall.arguments`."),
     result: McpToolResultSchema.optional().describe("The tool result answered (after any scripted failures)."),
     error: McpErrorSchema.optional().describe("A JSON-RPC error: the answer when there is no `result`, and the scripted failure before it."),
-    failuresBeforeSuccess: z.number().int().min(0).optional().describe("Attempts 1..n answer `error` (default: -32603 \"mockllm: scripted failure k of n\"); attempt n+1 answers."),
+    failuresBeforeSuccess: z.number().int().min(0).optional().describe('Attempts 1..n answer `error` (default: -32603 "mockllm: scripted failure k of n"); attempt n+1 answers.'),
     consume: z.boolean().optional().describe("Default true: answers once per session."),
     delayMs: z.number().min(0).optional().describe("Before the answer (and spread over the progress notifications)."),
     progress: z.array(McpProgressSchema).optional().describe("`notifications/progress` sent before the answer when the client asked (`_meta.progressToken`) over SSE."),
@@ -127,10 +126,30 @@ export const McpSchema = z
         else seen.set(key, i);
       });
     };
-    unique((mcp.tools ?? []).map((t) => ({ key: t.name })), "tool name", "tools", (i) => ["tools", i, "name"]);
-    unique((mcp.resources ?? []).map((r) => ({ key: r.uri })), "resource uri", "resources", (i) => ["resources", i, "uri"]);
-    unique((mcp.prompts ?? []).map((p) => ({ key: p.name })), "prompt name", "prompts", (i) => ["prompts", i, "name"]);
-    unique((mcp.calls ?? []).map((c, i) => ({ key: mcpCallId(c, i) })), "call id", "calls", (i) => ["calls", i, "id"]);
+    unique(
+      (mcp.tools ?? []).map((t) => ({ key: t.name })),
+      "tool name",
+      "tools",
+      (i) => ["tools", i, "name"],
+    );
+    unique(
+      (mcp.resources ?? []).map((r) => ({ key: r.uri })),
+      "resource uri",
+      "resources",
+      (i) => ["resources", i, "uri"],
+    );
+    unique(
+      (mcp.prompts ?? []).map((p) => ({ key: p.name })),
+      "prompt name",
+      "prompts",
+      (i) => ["prompts", i, "name"],
+    );
+    unique(
+      (mcp.calls ?? []).map((c, i) => ({ key: mcpCallId(c, i) })),
+      "call id",
+      "calls",
+      (i) => ["calls", i, "id"],
+    );
   });
 export type McpBlock = z.output<typeof McpSchema>;
 

@@ -102,10 +102,10 @@ export function undescribed(root: Schema): string[] {
   return sections(root)
     .filter((sec) => !MCP_SPEC.test(sec.path))
     .flatMap((sec) =>
-    Object.entries(sec.schema.properties ?? {})
-      .filter(([name, p]) => p.description === undefined && p.const === undefined && name !== "$schema")
-      .map(([name]) => `${sec.path}.${name}`),
-  );
+      Object.entries(sec.schema.properties ?? {})
+        .filter(([name, p]) => p.description === undefined && p.const === undefined && name !== "$schema")
+        .map(([name]) => `${sec.path}.${name}`),
+    );
 }
 
 export function scenarioReference(root: Schema): string {

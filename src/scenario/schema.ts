@@ -18,17 +18,23 @@ export const NAMES_MATCH = `names match ${NAME_RULE}`;
 /** Session names that would make a `/s/{scenario}/{session}/…` prefix ambiguous. */
 export const RESERVED_SESSIONS = ["v1", "v1beta", "api"] as const;
 
-export const NameSchema = z
-  .string()
-  .regex(NAME_PATTERN, `must match ${NAME_RULE}`);
+export const NameSchema = z.string().regex(NAME_PATTERN, `must match ${NAME_RULE}`);
 
 export { StringMatchSchema, type StringMatch } from "./string-match";
 
 const ProviderSchema = z.enum(PROVIDERS);
 
 export const MatcherSchema = z.strictObject({
-  provider: z.union([ProviderSchema, z.array(ProviderSchema).min(1)]).optional().describe("The provider the request speaks (`openai`, `anthropic`, `gemini`, `ollama`, `bedrock`, `vertex`, `azure`, `cohere`), or any of a list."),
-  endpoint: z.union([z.enum(ENDPOINTS), z.array(z.enum(ENDPOINTS)).min(1)]).optional().describe("The endpoint (`chat.completions`, `responses`, `embeddings`, `messages`, `generateContent`, `converse`, `moderations`, `images`, `speech`, `transcriptions`, `rerank`, …), or any of a list."),
+  provider: z
+    .union([ProviderSchema, z.array(ProviderSchema).min(1)])
+    .optional()
+    .describe("The provider the request speaks (`openai`, `anthropic`, `gemini`, `ollama`, `bedrock`, `vertex`, `azure`, `cohere`), or any of a list."),
+  endpoint: z
+    .union([z.enum(ENDPOINTS), z.array(z.enum(ENDPOINTS)).min(1)])
+    .optional()
+    .describe(
+      "The endpoint (`chat.completions`, `responses`, `embeddings`, `messages`, `generateContent`, `converse`, `moderations`, `images`, `speech`, `transcriptions`, `rerank`, …), or any of a list.",
+    ),
   model: StringMatchSchema.optional().describe("The request's model (Azure: the body's model, else the deployment name)."),
   stream: z.boolean().optional().describe("The request streams (true) or not (false)."),
   turn: z.number().int().min(1).optional().describe("The request's turn: the number of assistant messages in it, plus one."),
@@ -41,7 +47,8 @@ export const MatcherSchema = z.strictObject({
       toolCallId: StringMatchSchema.optional().describe("The result's tool-call id."),
       content: StringMatchSchema.optional().describe("The result's content."),
     })
-    .optional().describe("A tool result sent after the last assistant turn (`{}` = any result)."),
+    .optional()
+    .describe("A tool result sent after the last assistant turn (`{}` = any result)."),
   tools: z.array(z.string()).optional().describe("These tool names are all offered."),
   headers: z.record(z.string(), StringMatchSchema).optional().describe("Request headers (names case-insensitive), each value matched."),
   assistantMessage: StringMatchSchema.optional().describe("Any assistant message earlier in the conversation has text matching this."),
@@ -50,7 +57,10 @@ export const MatcherSchema = z.strictObject({
       name: StringMatchSchema.optional().describe("The call's tool name."),
       arguments: z.record(z.string(), z.unknown()).optional().describe("A subset of the call's arguments."),
     })
-    .optional().describe("A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object)."),
+    .optional()
+    .describe(
+      "A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object).",
+    ),
   compacted: z.boolean().optional().describe("The request carries (true) or does not carry (false) a compaction item/block (contract section 10)."),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
@@ -60,7 +70,7 @@ export const SIDE_CALL_PRESETS = ["gemini", "opencode", "qwen", "claude"] as con
 /** Housekeeping calls answered without spending a step (journal outcome `side_call`; contract section 10). */
 export const SideCallsSchema = z.strictObject({
   preset: z.array(z.enum(SIDE_CALL_PRESETS)).optional().describe("The side calls of these CLIs (Gemini CLI's router, opencode's title, Qwen Code's memory extraction, …)."),
-  match: z.array(MatcherSchema).optional().describe("Requests matching any of these are side calls too, answered with the text \"ok\"."),
+  match: z.array(MatcherSchema).optional().describe('Requests matching any of these are side calls too, answered with the text "ok".'),
 });
 export type SideCalls = z.output<typeof SideCallsSchema>;
 
@@ -107,10 +117,20 @@ export const FailureSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("content_filter"),
     ...failureBase,
-    on: z.enum(["prompt", "completion"]).describe("Where the provider's safety system stops the turn: `prompt` blocks it before any output (OpenAI a refusal, Anthropic `stop_reason: \"refusal\"` with no content, Gemini `promptFeedback.blockReason`, Bedrock `guardrail_intervened`); `completion` stops the answer after `afterChunks` text chunks with the provider's filter finish reason (OpenAI `content_filter`, Anthropic `refusal`, Gemini `SAFETY`, Bedrock `guardrail_intervened`; Ollama has none: its text just stops, `done_reason: \"stop\"`). `message` is the refusal text (OpenAI), `stop_details.explanation` (Anthropic), `blockReasonMessage` / `finishMessage` (Gemini) or the guardrail's blocked message (Bedrock)."),
+    on: z
+      .enum(["prompt", "completion"])
+      .describe(
+        'Where the provider\'s safety system stops the turn: `prompt` blocks it before any output (OpenAI a refusal, Anthropic `stop_reason: "refusal"` with no content, Gemini `promptFeedback.blockReason`, Bedrock `guardrail_intervened`); `completion` stops the answer after `afterChunks` text chunks with the provider\'s filter finish reason (OpenAI `content_filter`, Anthropic `refusal`, Gemini `SAFETY`, Bedrock `guardrail_intervened`; Ollama has none: its text just stops, `done_reason: "stop"`). `message` is the refusal text (OpenAI), `stop_details.explanation` (Anthropic), `blockReasonMessage` / `finishMessage` (Gemini) or the guardrail\'s blocked message (Bedrock).',
+      ),
     /** `on: "completion"`: text chunks (of `stream.chunkWords` words) answered before the filter stops it; default 0. */
     afterChunks,
-    categories: z.array(z.enum(SAFETY_CATEGORIES)).min(1).optional().describe("What the filter flagged, in neutral names mapped per provider: `hate`, `sexual`, `violence`, `self_harm`, `harassment`, `dangerous`, `jailbreak` (Gemini `HARM_CATEGORY_HATE_SPEECH`, `…_SEXUALLY_EXPLICIT`, `…_DANGEROUS_CONTENT` for violence, self_harm and dangerous, `…_HARASSMENT`, `…_JAILBREAK`; Bedrock `HATE`, `SEXUAL`, `VIOLENCE` for violence and self_harm, `INSULTS` for harassment, `MISCONDUCT` for dangerous, `PROMPT_ATTACK` for jailbreak). Default `[\"dangerous\"]`."),
+    categories: z
+      .array(z.enum(SAFETY_CATEGORIES))
+      .min(1)
+      .optional()
+      .describe(
+        'What the filter flagged, in neutral names mapped per provider: `hate`, `sexual`, `violence`, `self_harm`, `harassment`, `dangerous`, `jailbreak` (Gemini `HARM_CATEGORY_HATE_SPEECH`, `…_SEXUALLY_EXPLICIT`, `…_DANGEROUS_CONTENT` for violence, self_harm and dangerous, `…_HARASSMENT`, `…_JAILBREAK`; Bedrock `HATE`, `SEXUAL`, `VIOLENCE` for violence and self_harm, `INSULTS` for harassment, `MISCONDUCT` for dangerous, `PROMPT_ATTACK` for jailbreak). Default `["dangerous"]`.',
+      ),
   }),
   z.strictObject({
     kind: z.literal("http"),
@@ -154,7 +174,10 @@ export const ReasoningBlockSchema = z.union([
 export const ToolCallSchema = z.strictObject({
   id: z.string().min(1).optional().describe("The call's id (default: derived per provider from the scenario, session, step and attempt: `call_…`, `toolu_…`)."),
   name: z.string().min(1).describe("The tool's name (never checked against the tools offered)."),
-  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).optional().describe("An object (sent as JSON), or a raw string sent verbatim — even invalid JSON."),
+  arguments: z
+    .union([z.record(z.string(), z.unknown()), z.string()])
+    .optional()
+    .describe("An object (sent as JSON), or a raw string sent verbatim — even invalid JSON."),
 });
 
 /** One recorded frame: `at` ms after the request, `data` one SSE event (blank line included), NDJSON line or JSON body. */
@@ -183,22 +206,37 @@ export type Timing = z.output<typeof TimingSchema>;
 
 export const ResponseSchema = z.strictObject({
   text: z.string().optional().describe("The assistant's text (templates allowed: `{{vars.x}}`, `{{request.model}}`, …)."),
-  reasoning: z.union([z.string(), z.array(ReasoningBlockSchema)]).optional().describe("Reasoning before the answer: a string, or thinking blocks (`{ text, signature? }`, `{ redacted }`)."),
+  reasoning: z
+    .union([z.string(), z.array(ReasoningBlockSchema)])
+    .optional()
+    .describe("Reasoning before the answer: a string, or thinking blocks (`{ text, signature? }`, `{ redacted }`)."),
   reasoningField: z.enum(["reasoning_content", "reasoning"]).optional().describe("OpenAI Chat Completions field that carries reasoning text."),
   toolCalls: z.array(ToolCallSchema).optional().describe("Tool calls, in order (several = parallel tool calls)."),
-  refusal: z.string().optional().describe("A refusal (OpenAI `refusal`, Anthropic `stop_reason: \"refusal\"`, …)."),
-  finishReason: z.enum(["stop", "length", "tool_calls", "content_filter"]).optional().describe("The finish reason (default: `tool_calls` with tool calls, `length` when the request's token limit cut the reply, else `stop`); sent as written, never cut."),
+  refusal: z.string().optional().describe('A refusal (OpenAI `refusal`, Anthropic `stop_reason: "refusal"`, …).'),
+  finishReason: z
+    .enum(["stop", "length", "tool_calls", "content_filter"])
+    .optional()
+    .describe("The finish reason (default: `tool_calls` with tool calls, `length` when the request's token limit cut the reply, else `stop`); sent as written, never cut."),
   usage: UsageSchema.optional().describe("Token usage reported (merged over `defaults.usage`)."),
   model: z.string().optional().describe("The model reported (default: the request's, a well-known alias as its dated snapshot)."),
   latencyMs: z.number().min(0).optional().describe("Delay before the first byte, counted from the request's arrival."),
   stream: StreamOptionsSchema.optional().describe("Stream pacing (merged over `defaults.stream`)."),
   headers: HeadersSchema.optional().describe("Extra response headers."),
-  embeddings: z.array(z.array(z.number()).min(1)).min(1).optional().describe("`POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked)."),
+  embeddings: z
+    .array(z.array(z.number()).min(1))
+    .min(1)
+    .optional()
+    .describe(
+      "`POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).",
+    ),
   compaction: z
     .strictObject({
       summary: z.string().describe("The compaction's summary text."),
     })
-    .optional().describe("Answers the turn with the surface's compaction (OpenAI: a `compaction` item, and the `response.compaction` object on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`."),
+    .optional()
+    .describe(
+      "Answers the turn with the surface's compaction (OpenAI: a `compaction` item, and the `response.compaction` object on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`.",
+    ),
   moderation: ModerationReplySchema.optional().describe("`POST /v1/moderations` (contract section 10): the categories flagged."),
   image: ImageReplySchema.optional().describe("`POST /v1/images/generations|edits|variations`: the picture's colour."),
   speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length."),
@@ -223,12 +261,14 @@ const UpstreamUrlSchema = z.string().regex(/^https?:\/\/[^/\s]+(\/\S*)?$/, "must
 
 /** Requests no step answers are proxied to the provider's upstream and recorded (contract section 8). */
 export const RecordSchema = z.strictObject({
-  upstream: z.strictObject({
-    openai: UpstreamUrlSchema.optional().describe("e.g. `https://api.openai.com`."),
-    anthropic: UpstreamUrlSchema.optional().describe("e.g. `https://api.anthropic.com`."),
-    gemini: UpstreamUrlSchema.optional().describe("e.g. `https://generativelanguage.googleapis.com`."),
-    ollama: UpstreamUrlSchema.optional().describe("e.g. `http://localhost:11434`."),
-  }).describe("The upstream base URL per provider."),
+  upstream: z
+    .strictObject({
+      openai: UpstreamUrlSchema.optional().describe("e.g. `https://api.openai.com`."),
+      anthropic: UpstreamUrlSchema.optional().describe("e.g. `https://api.anthropic.com`."),
+      gemini: UpstreamUrlSchema.optional().describe("e.g. `https://generativelanguage.googleapis.com`."),
+      ollama: UpstreamUrlSchema.optional().describe("e.g. `http://localhost:11434`."),
+    })
+    .describe("The upstream base URL per provider."),
 });
 export type RecordSettings = z.output<typeof RecordSchema>;
 
@@ -246,7 +286,8 @@ export const ScenarioSchema = z
         noStep: z.string().optional().describe("The first line of the report when no step answers (default `# Scenario Failure`)."),
         expectations: z.string().optional().describe("The first line of the report when a step's expectations fail (default `# Scenario Failure`)."),
       })
-      .optional().describe("`onMismatch: \"report\"`: the report's first line when no step answers / when a step's expectations fail."),
+      .optional()
+      .describe("`onMismatch: \"report\"`: the report's first line when no step answers / when a step's expectations fail."),
     strict: z.boolean().optional().describe("Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true."),
     defaults: z
       .strictObject({
@@ -254,8 +295,12 @@ export const ScenarioSchema = z
         stream: StreamOptionsSchema.optional().describe("Pacing for every stream."),
         latencyMs: z.number().min(0).optional().describe("Latency for every answer."),
       })
-      .optional().describe("Defaults for every step's `respond` (a step's own fields win; `usage` and `stream` merge)."),
-    variables: z.record(z.string().regex(VARIABLE_NAME, "variable names are letters, digits and _, not starting with a digit"), z.unknown()).optional().describe("Values response strings can use as `{{vars.name}}` (names: letters, digits, `_`)."),
+      .optional()
+      .describe("Defaults for every step's `respond` (a step's own fields win; `usage` and `stream` merge)."),
+    variables: z
+      .record(z.string().regex(VARIABLE_NAME, "variable names are letters, digits and _, not starting with a digit"), z.unknown())
+      .optional()
+      .describe("Values response strings can use as `{{vars.name}}` (names: letters, digits, `_`)."),
     record: RecordSchema.optional().describe("Recording proxy: upstream base URLs per provider."),
     steps: z.array(StepSchema).describe("The script: the first unused step whose `match` holds answers (may be empty: a recording scenario needs none)."),
     mcp: McpSchema.optional().describe("The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9)."),

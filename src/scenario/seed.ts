@@ -41,9 +41,7 @@ const responseBase = {
   assistantText: z.string().optional(),
   tokenUsage: TokenUsageSchema.optional(),
   reasoning: z.array(ReasoningOutputSchema).optional(),
-  reasoningContent: z
-    .union([z.string(), ReasoningOutputSchema, z.array(z.union([z.string(), ReasoningOutputSchema]))])
-    .optional(),
+  reasoningContent: z.union([z.string(), ReasoningOutputSchema, z.array(z.union([z.string(), ReasoningOutputSchema]))]).optional(),
   /** Turn metadata for accounting (`actualProvider`, costs, …): accepted, nothing on the wire carries it. */
   providerMetadata: z.record(z.string(), z.unknown()).optional(),
   finishReason: z.string().optional(),

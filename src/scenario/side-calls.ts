@@ -38,9 +38,7 @@ const PRESETS: Record<"gemini" | "opencode" | "qwen" | "claude", Preset[]> = {
       name: "router",
       test: (req) => req.system.includes("Task Routing AI"),
       answer: (req) =>
-        req.system.includes("complexity_score")
-          ? JSON.stringify({ complexity_reasoning: SCRIPTED, complexity_score: 10 })
-          : JSON.stringify({ reasoning: SCRIPTED, model_choice: "flash" }),
+        req.system.includes("complexity_score") ? JSON.stringify({ complexity_reasoning: SCRIPTED, complexity_score: 10 }) : JSON.stringify({ reasoning: SCRIPTED, model_choice: "flash" }),
     },
     NEXT_SPEAKER,
   ],

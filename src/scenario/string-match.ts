@@ -23,11 +23,15 @@ export const StringMatchSchema = z.union([
     contains: z.string().describe("The text contains this."),
   }),
   z.strictObject({
-    regex: z.string().refine((r) => isValidRegex(r), "not a valid regular expression").describe("A JavaScript regular expression the text matches."),
+    regex: z
+      .string()
+      .refine((r) => isValidRegex(r), "not a valid regular expression")
+      .describe("A JavaScript regular expression the text matches."),
     flags: z
       .string()
       .regex(/^[dgimsuvy]*$/, "regex flags may only be d, g, i, m, s, u, v, y")
-      .optional().describe("The expression's flags (`i` for case-insensitive, …)."),
+      .optional()
+      .describe("The expression's flags (`i` for case-insensitive, …)."),
   }),
 ]);
 export type StringMatch = z.output<typeof StringMatchSchema>;

@@ -36,7 +36,8 @@ export const ImageReplySchema = z.strictObject({
   color: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #3366ff")
-    .optional().describe("The picture's colour (default: one derived from the prompt)."),
+    .optional()
+    .describe("The picture's colour (default: one derived from the prompt)."),
   revisedPrompt: z.string().optional().describe("`revised_prompt` in the answer (dall-e-3)."),
 });
 

@@ -142,9 +142,7 @@ export function expandResponse(r: ScenarioResponse, values: TemplateValues): Sce
   }
   if (r.toolCalls !== undefined) {
     out.toolCalls = r.toolCalls.map((c) =>
-      c.arguments === undefined
-        ? c
-        : { ...c, arguments: typeof c.arguments === "string" ? str(c.arguments) : (expandJson(c.arguments, values) as Record<string, unknown>) },
+      c.arguments === undefined ? c : { ...c, arguments: typeof c.arguments === "string" ? str(c.arguments) : (expandJson(c.arguments, values) as Record<string, unknown>) },
     );
   }
   if (r.headers !== undefined) out.headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, str(v)]));
@@ -192,7 +190,10 @@ export function templateIssues(doc: {
   };
   for (const [i, step] of doc.steps.entries()) {
     if (!step.respond) continue;
-    check([...responseStrings(step.respond)].map((s) => ({ ...s, path: ["steps", i, "respond", ...s.path] })), "model");
+    check(
+      [...responseStrings(step.respond)].map((s) => ({ ...s, path: ["steps", i, "respond", ...s.path] })),
+      "model",
+    );
   }
   for (const [i, call] of (doc.mcp?.calls ?? []).entries()) {
     if (call.result) check(jsonStrings(call.result, ["mcp", "calls", i, "result"]), "mcp");

@@ -46,7 +46,12 @@ function bytesOf(value: unknown): number {
 function shrink(value: unknown): unknown {
   if (typeof value === "string") return cutText(value, CANONICAL_TEXT_LIMIT);
   if (Array.isArray(value)) return value.slice(0, LIST_LIMIT).map(shrink);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).slice(0, LIST_LIMIT).map(([k, v]) => [k, shrink(v)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(
+      Object.entries(value)
+        .slice(0, LIST_LIMIT)
+        .map(([k, v]) => [k, shrink(v)]),
+    );
   return value;
 }
 

@@ -93,12 +93,7 @@ function answeredText(reply: Reply): string | null {
  * @example canonicalView(request, { kind: "reply", reply }, wireToolCallIds).answered?.toolCalls[0]?.id // "call_…"
  */
 export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolCallIds: ToolCallIds): CanonicalView {
-  const reply =
-    outcome.kind === "reply"
-      ? outcome.reply
-      : outcome.kind === "failure" && outcome.failure.kind === "content_filter"
-        ? filteredReply(outcome.failure, outcome.reply)
-        : undefined;
+  const reply = outcome.kind === "reply" ? outcome.reply : outcome.kind === "failure" && outcome.failure.kind === "content_filter" ? filteredReply(outcome.failure, outcome.reply) : undefined;
   const last = lastUserMessage(request);
   const pending = pendingToolResults(request);
   const toolResults: CanonicalView["toolResults"] = [];

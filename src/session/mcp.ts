@@ -137,12 +137,7 @@ export function mcpCallsView(doc: Scenario | undefined, state: McpCallState): No
   }));
 }
 
-function mcpCanonical(
-  call: { tool: string; arguments: Record<string, unknown> },
-  result: McpToolResult | null,
-  error: McpError | null,
-  responseMode: "json" | "sse",
-): McpCanonicalView {
+function mcpCanonical(call: { tool: string; arguments: Record<string, unknown> }, result: McpToolResult | null, error: McpError | null, responseMode: "json" | "sse"): McpCanonicalView {
   const text = (result?.content ?? []).flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n\n");
   return {
     tools: [],

@@ -65,11 +65,7 @@ export function frameBytes(frames: RecordedFrames): number {
  * Records one proxied request: journals it through `journal` and keeps its answer as a step, within the bounds.
  * @example recordRequest(storage, (e) => core.journalEntry(e), input)
  */
-export function recordRequest(
-  storage: RecordingStorage,
-  journal: (entry: JournalDraft) => number,
-  input: RecordInput,
-): RecordResult {
+export function recordRequest(storage: RecordingStorage, journal: (entry: JournalDraft) => number, input: RecordInput): RecordResult {
   const reasons = [...input.reasons];
   let keep: { id: string; bytes: number } | undefined;
   if (input.step) {

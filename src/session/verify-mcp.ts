@@ -28,10 +28,7 @@ export function isMcpEntry(e: JournalEntry): e is McpJournalEntry {
 /** An entry's matcher in words: `tool "get_weather", arguments including {"city":"Paris"}`. */
 export function describeCallMatch(call: McpCall | undefined): string {
   const m = call?.match;
-  const parts = [
-    ...(m?.tool !== undefined ? [`tool ${describeStringMatch(m.tool)}`] : []),
-    ...(m?.arguments !== undefined ? [`arguments including ${show(m.arguments)}`] : []),
-  ];
+  const parts = [...(m?.tool !== undefined ? [`tool ${describeStringMatch(m.tool)}`] : []), ...(m?.arguments !== undefined ? [`arguments including ${show(m.arguments)}`] : [])];
   return parts.length > 0 ? parts.join(", ") : "any tool call";
 }
 
@@ -39,9 +36,7 @@ export function describeCallMatch(call: McpCall | undefined): string {
 export function describeCallAnswer(call: McpCall | undefined): string {
   if (!call) return "(call no longer in the scenario)";
   const text = (call.result?.content ?? []).map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ");
-  const answer = call.result
-    ? `${call.result.isError === true ? "isError result" : "result"} ${show(text)}`
-    : `error ${call.error!.code} ${show(call.error!.message)}`;
+  const answer = call.result ? `${call.result.isError === true ? "isError result" : "result"} ${show(text)}` : `error ${call.error!.code} ${show(call.error!.message)}`;
   const failures = call.failuresBeforeSuccess ?? 0;
   return failures > 0 ? `${answer} (after ${failures} scripted failure(s))` : answer;
 }
@@ -66,10 +61,7 @@ export function unusedMcpCalls(view: SessionView, journal: JournalEntry[], doc: 
 /** Per entry of `document`'s `mcp.calls`, across sessions (by id, as steps). */
 export function mcpCoverage(document: Scenario, sessions: { view: SessionView; journal: JournalEntry[] }[]): CoverageMcpCall[] {
   const totals = new Map<string, CoverageMcpCall>(
-    (document.mcp?.calls ?? []).map((c, i) => [
-      mcpCallId(c, i),
-      { id: mcpCallId(c, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeCallMatch(c) },
-    ]),
+    (document.mcp?.calls ?? []).map((c, i) => [mcpCallId(c, i), { id: mcpCallId(c, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeCallMatch(c) }]),
   );
   for (const { view, journal } of sessions) {
     for (const c of view.mcpCalls ?? []) {

@@ -93,7 +93,9 @@ function isStringMatch(v: unknown): v is StringMatch {
 function describeValue(v: unknown): string {
   if (isStringMatch(v)) return describeStringMatch(v);
   if (typeof v === "object" && v !== null && !Array.isArray(v)) {
-    return `{ ${Object.entries(v).map(([k, x]) => `${k} ${describeValue(x)}`).join(", ")} }`;
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${k} ${describeValue(x)}`)
+      .join(", ")} }`;
   }
   return show(v);
 }
@@ -118,7 +120,10 @@ export function describeRespond(step: Step | undefined): string {
   if (r.text !== undefined) parts.push(`text ${quote(r.text)}`);
   if (r.refusal !== undefined) parts.push(`refusal ${quote(r.refusal)}`);
   if (r.embeddings !== undefined) parts.push(`${r.embeddings.length} embedding(s)`);
-  if (r.moderation !== undefined) parts.push(`moderation ${r.moderation.flagged === false || (r.moderation.flagged === undefined && (r.moderation.categories ?? []).length === 0) ? "not flagged" : `flagged ${(r.moderation.categories ?? []).join(", ")}`.trim()}`);
+  if (r.moderation !== undefined)
+    parts.push(
+      `moderation ${r.moderation.flagged === false || (r.moderation.flagged === undefined && (r.moderation.categories ?? []).length === 0) ? "not flagged" : `flagged ${(r.moderation.categories ?? []).join(", ")}`.trim()}`,
+    );
   if (r.image !== undefined) parts.push(`image${r.image.color !== undefined ? ` ${r.image.color}` : ""}`);
   if (r.speech !== undefined) parts.push(`speech${r.speech.durationMs !== undefined ? ` ${r.speech.durationMs} ms` : ""}`);
   if (r.transcript !== undefined) parts.push(`transcript ${quote(typeof r.transcript === "string" ? r.transcript : r.transcript.text)}`);
@@ -208,10 +213,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     mismatches,
     pendingFailures,
     requests: input.view.requests,
-    allowedUnused: [
-      ...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id),
-      ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id),
-    ],
+    allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
   };
   return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
@@ -271,9 +273,7 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
     lines.push("", `Failures still pending (${r.pendingFailures.length}): the client got a scripted failure and never came back for the answer`);
     for (const p of r.pendingFailures) {
       const of = p.scripted === null ? "" : ` of ${p.scripted}`;
-      lines.push(
-        `  - "${p.id}" (step ${p.index}): served ${p.served}${of} scripted failure(s), last ${p.last} (status ${p.status}); no retry reached the step's answer`,
-      );
+      lines.push(`  - "${p.id}" (step ${p.index}): served ${p.served}${of} scripted failure(s), last ${p.last} (status ${p.status}); no retry reached the step's answer`);
     }
   }
   if (r.allowedUnused.length > 0) lines.push("", `Unused but allowed: ${r.allowedUnused.join(", ")}`);
@@ -310,17 +310,9 @@ export interface Coverage {
  * their step ids still exist.
  * @example coverage("weather", stored.version, stored.scenario, [{ view, journal }]).steps[0].sessions
  */
-export function coverage(
-  scenario: string,
-  version: string,
-  document: Scenario,
-  sessions: { view: SessionView; journal: JournalEntry[] }[],
-): Coverage {
+export function coverage(scenario: string, version: string, document: Scenario, sessions: { view: SessionView; journal: JournalEntry[] }[]): Coverage {
   const totals = new Map<string, CoverageStep>(
-    document.steps.map((s, i) => [
-      stepId(s, i),
-      { id: stepId(s, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeMatch(s.match) },
-    ]),
+    document.steps.map((s, i) => [stepId(s, i), { id: stepId(s, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeMatch(s.match) }]),
   );
   for (const { view, journal } of sessions) {
     for (const u of stepUses(view, journal)) {

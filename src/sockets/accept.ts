@@ -30,7 +30,10 @@ export function socketObjectName(prefix: Prefix, headers: Headers): string {
 
 /** The sub-protocols a browser offers (`realtime`, `openai-insecure-api-key.{key}`, …). */
 function offeredProtocols(headers: Headers): string[] {
-  return (headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "");
+  return (headers.get("sec-websocket-protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
 }
 
 function check(socket: SocketSurface, headers: Headers, query: URLSearchParams, offered: string[]): ApiError | undefined {

@@ -13,9 +13,7 @@ import { charge, QuotaError } from "./quota";
 import { credentialValues, resolveCaller } from "./resolve";
 import { scopeRuntime } from "./scope";
 
-export type GateResult =
-  | { ok: true; rt: Runtime }
-  | { ok: false; error: ApiError; headers: Record<string, string> };
+export type GateResult = { ok: true; rt: Runtime } | { ok: false; error: ApiError; headers: Record<string, string> };
 
 export function anonymousDenied(rt: Runtime): boolean {
   return rt.vars.ANONYMOUS?.trim().toLowerCase() === "deny";

@@ -152,7 +152,10 @@ export class RegistryCore implements Registry {
 
 /** A SyncStore over a Map (Node runtime, tests). */
 export class MapStore implements SyncStore {
-  constructor(readonly map: Map<string, string> = new Map(), private readonly changed: () => void = () => {}) {}
+  constructor(
+    readonly map: Map<string, string> = new Map(),
+    private readonly changed: () => void = () => {},
+  ) {}
   get(key: string): string | undefined {
     return this.map.get(key);
   }

@@ -111,7 +111,10 @@ export class ScopedSessionStore implements SessionStore {
   /** A socket on one of the namespace's sessions (its init carries the caller, see src/sockets/scope.ts). */
   connect(name: string, request: Request, init: SocketInit): Promise<Response> {
     const full = this.prefix + name;
-    return withNote(() => noteObject(this.inner, this.prefix, full), () => this.inner.connect(full, request, init));
+    return withNote(
+      () => noteObject(this.inner, this.prefix, full),
+      () => this.inner.connect(full, request, init),
+    );
   }
 }
 

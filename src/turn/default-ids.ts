@@ -20,14 +20,7 @@ const COUNTER = "ids";
  * scripted seed — `{scenario}/{session}/{step}/{attempt}` — equals one).
  * @example await defaultIdSeed(openaiResponses, rt, wire, request, "run-1", bodyText) // "default|run-1|3"
  */
-export async function defaultIdSeed<W>(
-  surface: ProviderSurface<W>,
-  rt: Runtime,
-  wire: W,
-  request: CanonicalRequest,
-  session: string,
-  bodyText: string,
-): Promise<string> {
+export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime, wire: W, request: CanonicalRequest, session: string, bodyText: string): Promise<string> {
   const where = rt.caller ? `${rt.caller.namespace.space}|${session}` : session;
   if (surface.stores?.(wire) === true) {
     const n = await rt.sessions.get(stateObjectName(undefined, session)).count(COUNTER);

@@ -31,14 +31,7 @@ function failEarly<W>(surface: ProviderSurface<W>, error: ApiError, headers: Rec
  * Serves one provider request.
  * @example handleProvider(openaiChat, request, rt, exec, { scenario: "weather", session: "run-1" })
  */
-export async function handleProvider<W>(
-  surface: ProviderSurface<W>,
-  request: Request,
-  rt: Runtime,
-  exec: Exec,
-  prefix: Prefix,
-  target: RequestTarget,
-): Promise<Response> {
+export async function handleProvider<W>(surface: ProviderSurface<W>, request: Request, rt: Runtime, exec: Exec, prefix: Prefix, target: RequestTarget): Promise<Response> {
   const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return failEarly(surface, headerError);
   const body = surface.readBody ? await surface.readBody(request, target) : await readJsonBody(request, surface.anyContentType === true ? ANY_CONTENT_TYPE : JSON_ONLY);

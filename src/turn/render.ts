@@ -82,12 +82,7 @@ export function surfaceRequestId<W>(surface: ProviderSurface<W>, seed: string): 
   return (surface.requestId ?? makeRequestId)(seed);
 }
 
-export function errorResponse<W>(
-  surface: ProviderSurface<W>,
-  error: ApiError,
-  requestId: string,
-  extraHeaders: Record<string, string> = {},
-): Response {
+export function errorResponse<W>(surface: ProviderSurface<W>, error: ApiError, requestId: string, extraHeaders: Record<string, string> = {}): Response {
   const rendered = surface.renderError(error, requestId);
   return new Response(JSON.stringify(rendered.body), {
     status: rendered.status,
@@ -138,15 +133,7 @@ function baseHeaders<W>(surface: ProviderSurface<W>, ctx: RenderContext<W>, repl
   return { [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders?.(ctx), ...extra, ...reply.headers };
 }
 
-function streamResponse<W>(
-  surface: ProviderSurface<W>,
-  events: SseEvent[],
-  reply: Reply,
-  ctx: RenderContext<W>,
-  end: StreamEnd,
-  exec: Exec,
-  extra: Record<string, string>,
-): Response {
+function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], reply: Reply, ctx: RenderContext<W>, end: StreamEnd, exec: Exec, extra: Record<string, string>): Response {
   const format = surface.streamFormat ?? "sse";
   const opts: PacedStreamOptions = { events, format, pacing: reply.pacing, end, waitUntil: exec.waitUntil, signal: () => exec.signal };
   if (exec.arrivedAt !== undefined) opts.startAt = exec.arrivedAt;
@@ -168,13 +155,7 @@ function halfBody(body: Uint8Array | string): string | Uint8Array {
 }
 
 /** A successful answer, JSON or SSE as the request asked. */
-export function replyResponse<W>(
-  surface: ProviderSurface<W>,
-  reply: Reply,
-  ctx: RenderContext<W>,
-  exec: Exec,
-  extra: Record<string, string> = {},
-): Response {
+export function replyResponse<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Response {
   if (ctx.request.stream) {
     return streamResponse(surface, surface.renderEvents(reply, ctx), reply, ctx, { kind: "close" }, exec, extra);
   }
@@ -188,14 +169,7 @@ function eventsBefore(events: SseEvent[], afterChunks: number | undefined): SseE
   return body.slice(0, Math.min(afterChunks ?? 0, Math.max(0, body.length - 1)));
 }
 
-function failureResponse<W>(
-  surface: ProviderSurface<W>,
-  failure: Failure,
-  reply: Reply,
-  ctx: RenderContext<W>,
-  exec: Exec,
-  extra: Record<string, string>,
-): Promise<Response> | Response {
+function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string>): Promise<Response> | Response {
   const retry = { ...failureRetryHeaders(failure), ...extra, ...failure.headers };
   switch (failure.kind) {
     case "rate_limit":
@@ -220,9 +194,7 @@ function failureResponse<W>(
       });
     }
     case "timeout":
-      return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() =>
-        replyResponse(surface, reply, ctx, execAt(exec, Date.now()), { ...extra, ...failure.headers }),
-      );
+      return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() => replyResponse(surface, reply, ctx, execAt(exec, Date.now()), { ...extra, ...failure.headers }));
     case "network_error": {
       if (ctx.request.stream) {
         const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
@@ -249,12 +221,7 @@ function failureResponse<W>(
     case "stream_error": {
       if (!ctx.request.stream) {
         // Nothing to break mid-stream in a JSON answer: the same error as a server error status.
-        return errorResponse(
-          surface,
-          { code: "model_error", message: failure.message ?? defaultMessage(surface, "model_error", failure, ctx) },
-          ctx.requestId,
-          retry,
-        );
+        return errorResponse(surface, { code: "model_error", message: failure.message ?? defaultMessage(surface, "model_error", failure, ctx) }, ctx.requestId, retry);
       }
       const sent = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
       const events = sent.concat(surface.renderStreamError(failure, ctx, reply, sent));
@@ -288,13 +255,7 @@ export function deliveredReply(outcome: Outcome): Reply | undefined {
  * Renders the engine's outcome, honouring `latencyMs` before the first byte.
  * @example return renderOutcome(openaiChat, outcome, ctx, { waitUntil: c.waitUntil.bind(c), signal })
  */
-export async function renderOutcome<W>(
-  surface: ProviderSurface<W>,
-  outcome: Outcome,
-  ctx: RenderContext<W>,
-  exec: Exec,
-  extra: Record<string, string> = {},
-): Promise<Response> {
+export async function renderOutcome<W>(surface: ProviderSurface<W>, outcome: Outcome, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Promise<Response> {
   if (outcome.kind === "mismatch") {
     return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
   }

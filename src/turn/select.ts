@@ -58,12 +58,7 @@ async function named(store: ScenarioStore, name: string, session: string, rule: 
  * Applies selection rules 1–5.
  * @example await selectScenario(rt.scenarios, { scenario: "weather" }, request.headers, canonical)
  */
-export async function selectScenario(
-  store: ScenarioStore,
-  prefix: Prefix,
-  headers: Headers,
-  req: CanonicalRequest,
-): Promise<Selection> {
+export async function selectScenario(store: ScenarioStore, prefix: Prefix, headers: Headers, req: CanonicalRequest): Promise<Selection> {
   if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
 
   const headerScenario = header(headers, "x-mock-scenario")?.trim();

@@ -98,12 +98,7 @@ export type TurnDecision<W> =
  * Decides one turn: selection (contract section 2), then the session's step or the default responder.
  * @example const turn = await decideTurn(openaiResponses, rt, parsed, input)
  */
-export async function decideTurn<W>(
-  surface: ProviderSurface<W>,
-  rt: Runtime,
-  parsed: Extract<ParseResult<W>, { ok: true }>,
-  input: TurnInput,
-): Promise<TurnDecision<W>> {
+export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, parsed: Extract<ParseResult<W>, { ok: true }>, input: TurnInput): Promise<TurnDecision<W>> {
   const selection = await selectScenario(rt.scenarios, input.prefix, input.headers, parsed.request);
   if (selection.kind === "error") return { kind: "error", error: selection.error };
   if (selection.kind === "default" && defaultResponderOff(rt)) {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mockllm-admin-cli-"));
   await mkdir(join(dir, "scenarios"));
   await writeFile(join(dir, "scenarios", "from-file.json"), JSON.stringify(DOC, null, 2));
-  serving = await serveCli(["serve", "--port", "0", "--admin-token", TOKEN, "--scenarios", join(dir, "scenarios") + "/"], { cwd: dir });
+  serving = await serveCli(["serve", "--port", "0", "--admin-token", TOKEN, "--scenarios", `${join(dir, "scenarios")}/`], { cwd: dir });
   base = serving.url;
   expect(serving.out.join("\n")).toContain(`mockllm is ready on ${base} (Node runtime)`);
 }, 30_000);

@@ -75,7 +75,10 @@ describe("AdminClient requests", () => {
     const answer = '[{"name":"a","version":"1"},{"name":"b","version":"2"}]';
     const admin = new AdminClient({ url: "http://x", token: "t", fetch: scripted(200, answer, seen) });
     const out = await admin.uploadMany([{ name: "a", steps: [] }, scenario("b").step((s) => s.text("b"))]);
-    expect(out).toStrictEqual([{ name: "a", version: "1" }, { name: "b", version: "2" }]);
+    expect(out).toStrictEqual([
+      { name: "a", version: "1" },
+      { name: "b", version: "2" },
+    ]);
     expect(seen[0]?.method).toBe("POST");
     expect(seen[0]?.url).toBe("http://x/admin/scenarios");
     expect(JSON.parse(seen[0]?.body ?? "")).toStrictEqual([
@@ -116,9 +119,7 @@ describe("AdminClient errors", () => {
     const err = await caught(admin.list());
     expect(err.code).toBe("unauthorized");
     expect(err.status).toBe(401);
-    expect(err.message).toBe(
-      "GET http://x/admin/scenarios → 401 unauthorized: the admin token is wrong or missing (set --token or MOCKLLM_ADMIN_TOKEN)",
-    );
+    expect(err.message).toBe("GET http://x/admin/scenarios → 401 unauthorized: the admin token is wrong or missing (set --token or MOCKLLM_ADMIN_TOKEN)");
   });
 
   it("503 admin disabled is named as such", async () => {
@@ -154,19 +155,14 @@ describe("AdminClient errors", () => {
     const err = await caught(admin.list());
     expect(err.code).toBe("unreachable");
     expect(err.status).toBe(0);
-    expect(err.message).toBe(
-      `cannot reach mockllm: GET http://127.0.0.1:${port}/admin/scenarios failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port}); is the server running at that URL?`,
-    );
+    expect(err.message).toBe(`cannot reach mockllm: GET http://127.0.0.1:${port}/admin/scenarios failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port}); is the server running at that URL?`);
   });
 
   it("a server that never answers times out with the URL named", async () => {
-    const hang: typeof fetch = (_input, init) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+    const hang: typeof fetch = (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
     const admin = new AdminClient({ url: "http://slow.test", token: "t", timeoutMs: 20, fetch: hang });
     const err = await caught(admin.list());
     expect(err.code).toBe("unreachable");
-    expect(err.message).toBe(
-      "cannot reach mockllm: GET http://slow.test/admin/scenarios failed (timed out); is the server running at that URL?",
-    );
+    expect(err.message).toBe("cannot reach mockllm: GET http://slow.test/admin/scenarios failed (timed out); is the server running at that URL?");
   });
 });

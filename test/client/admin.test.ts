@@ -4,7 +4,13 @@ import { AdminClient, MockLLMAdminError, scenario, startMockLLM, type MockLLM } 
 
 let mock: MockLLM;
 beforeAll(async () => {
-  mock = await startMockLLM({ scenarios: [scenario("preloaded").description("from start").step((s) => s.text("pre"))] });
+  mock = await startMockLLM({
+    scenarios: [
+      scenario("preloaded")
+        .description("from start")
+        .step((s) => s.text("pre")),
+    ],
+  });
 });
 afterAll(async () => {
   await mock?.stop();
@@ -57,7 +63,10 @@ describe("AdminClient against the Worker", () => {
 
   it("bulk upload is all or nothing", async () => {
     const err = await rejection(
-      mock.admin.uploadMany([{ name: "bulk-ok", steps: [] }, { name: "Bulk Bad", steps: [] }]),
+      mock.admin.uploadMany([
+        { name: "bulk-ok", steps: [] },
+        { name: "Bulk Bad", steps: [] },
+      ]),
     );
     expect(err.status).toBe(400);
     expect(err.issues.map((i) => i.path)).toStrictEqual(["$[1].name"]);

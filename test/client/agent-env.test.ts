@@ -79,7 +79,7 @@ describe("mockllm env", () => {
     expect(parsed.files[0]?.content).toContain("supports_websockets = true\n");
   });
 
-  it("codex --wire chat: wire_api = \"chat\" for Codex 0.94's Chat Completions wire; another wire is bad usage", async () => {
+  it('codex --wire chat: wire_api = "chat" for Codex 0.94\'s Chat Completions wire; another wire is bad usage', async () => {
     const run = await cli(["env", "codex", ...base, "--wire", "chat", "--json"]);
     const parsed = JSON.parse(run.out) as { files: { path: string; content: string }[] };
     expect(parsed.files[0]?.content).toContain('wire_api = "chat"\n');
@@ -183,12 +183,7 @@ describe("mockllm env", () => {
     const run = await cli(["env", "gemini", "--scenario", "fix-bug", "--session", "t1"], { MOCKLLM_URL: URL });
     expect(run.code).toBe(0);
     const lines = run.out.split("\n");
-    expect(lines.slice(0, 4)).toEqual([
-      `GOOGLE_GEMINI_BASE_URL=${ROOT}`,
-      "GEMINI_API_KEY=sk-mockllm-agent",
-      "GEMINI_CLI_TRUST_WORKSPACE=true",
-      "GEMINI_TELEMETRY_ENABLED=false",
-    ]);
+    expect(lines.slice(0, 4)).toEqual([`GOOGLE_GEMINI_BASE_URL=${ROOT}`, "GEMINI_API_KEY=sk-mockllm-agent", "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_TELEMETRY_ENABLED=false"]);
     expect(lines).toContain("# ~/.gemini/settings.json (write it with --write DIR):");
     expect(lines).toContain('#         "selectedType": "gemini-api-key"');
   });

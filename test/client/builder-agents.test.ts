@@ -13,7 +13,9 @@ describe("s.shell", () => {
   ];
 
   it.each(cases)("%s: %s with %s", (cli, tool, argument) => {
-    const doc = scenario("shell").step("run", (s) => s.shell("ls -la", { cli })).build();
+    const doc = scenario("shell")
+      .step("run", (s) => s.shell("ls -la", { cli }))
+      .build();
     expect(doc.steps[0]).toEqual({ id: "run", respond: { toolCalls: [{ name: tool, arguments: { [argument]: "ls -la" } }] } });
     expect(shellTool(cli)).toBe(tool);
   });
@@ -38,10 +40,7 @@ describe("s.shell", () => {
       .step((s) => s.matchShellResult({ cli: "opencode", output: { contains: "package.json" } }).text("Found it."))
       .step((s) => s.matchShellResult({ cli: "codex" }).text("Ran."))
       .build();
-    expect(doc.steps.map((s) => s.match)).toEqual([
-      { toolResult: { name: "bash", content: { contains: "package.json" } } },
-      { toolResult: { name: "exec_command" } },
-    ]);
+    expect(doc.steps.map((s) => s.match)).toEqual([{ toolResult: { name: "bash", content: { contains: "package.json" } } }, { toolResult: { name: "exec_command" } }]);
   });
 
   it("an unknown CLI throws, naming the known ones", () => {
@@ -61,6 +60,10 @@ describe("sideCalls()", () => {
   });
 
   it("an unknown preset fails validation with its path", () => {
-    expect(() => scenario("bad").sideCalls("cursor" as "gemini").build()).toThrow(/sideCalls\.preset\[0\]/);
+    expect(() =>
+      scenario("bad")
+        .sideCalls("cursor" as "gemini")
+        .build(),
+    ).toThrow(/sideCalls\.preset\[0\]/);
   });
 });

@@ -5,7 +5,12 @@ import { parseScenarioDocument } from "../../src/scenario/document";
 describe("builder: content_filter failures", () => {
   it("contentFilter() and fail('content_filter', …) write the contract's failure, which the server's parser accepts", () => {
     const doc = scenario("guarded")
-      .step((s) => s.contentFilter("prompt", { categories: ["violence"], message: "No." }).contentFilter("completion", { afterChunks: 3 }).text("Here is how"))
+      .step((s) =>
+        s
+          .contentFilter("prompt", { categories: ["violence"], message: "No." })
+          .contentFilter("completion", { afterChunks: 3 })
+          .text("Here is how"),
+      )
       .step((s) => s.fail("content_filter", { on: "completion", categories: ["self_harm", "jailbreak"] }).text("ok"))
       .build();
     expect(doc.steps.map((s) => s.failures)).toStrictEqual([

@@ -150,13 +150,7 @@ describe("scenario builder", () => {
     expect(error).toBeInstanceOf(ScenarioValidationError);
     const e = error as ScenarioValidationError;
     expect(e.scenarioName).toBe("Bad Name");
-    expect(e.issues.map((i) => i.path).sort()).toStrictEqual([
-      "$.name",
-      "$.steps[0].respond.latencyMs",
-      "$.steps[1].id",
-      "$.steps[1].match.lastUserMessage.regex",
-      "$.steps[2].respond.colour",
-    ]);
+    expect(e.issues.map((i) => i.path).sort()).toStrictEqual(["$.name", "$.steps[0].respond.latencyMs", "$.steps[1].id", "$.steps[1].match.lastUserMessage.regex", "$.steps[2].respond.colour"]);
     expect(e.message.split("\n")[0]).toBe('invalid scenario "Bad Name": 5 issues');
     expect(e.message).toContain("\n  $.name: must match [a-z0-9][a-z0-9._-]{0,63}");
     expect(e.message).toContain('\n  $.steps[1].id: duplicate step id "a" (also steps[0])');
@@ -205,9 +199,12 @@ describe("scenario builder", () => {
         ],
       }),
     );
-    expect(() => scenario("x").variables({ city: "Paris" }).step((s) => s.text("{{vars.town}}")).build()).toThrow(
-      "$.steps[0].respond.text: unknown reference {{vars.town}} (variables: city)",
-    );
+    expect(() =>
+      scenario("x")
+        .variables({ city: "Paris" })
+        .step((s) => s.text("{{vars.town}}"))
+        .build(),
+    ).toThrow("$.steps[0].respond.text: unknown reference {{vars.town}} (variables: city)");
   });
 
   it("guards misuse with clear errors", () => {
@@ -230,7 +227,10 @@ describe("s.fail(kind, { afterChunks })", () => {
         headers: { authorization: "Bearer k", "content-type": "application/json" },
         body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }),
       });
-      const events = (await res.text()).split("\n\n").filter(Boolean).map((e) => JSON.parse(e.replace(/^data: /, "")) as Record<string, unknown>);
+      const events = (await res.text())
+        .split("\n\n")
+        .filter(Boolean)
+        .map((e) => JSON.parse(e.replace(/^data: /, "")) as Record<string, unknown>);
       const deltas = events.slice(0, -1).map((e) => (e.choices as { delta: Record<string, unknown> }[])[0]!.delta);
       expect(deltas).toStrictEqual([{ role: "assistant", content: "", refusal: null }, { content: "one" }]);
       expect(Object.keys(events.at(-1)!)).toStrictEqual(["error"]);

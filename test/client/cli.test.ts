@@ -126,18 +126,13 @@ describe("mockllm push", () => {
     const noUrl = await cli(["push", "good"]);
     expect([noUrl.code, noUrl.err.split("\n")[0]]).toStrictEqual([2, "mockllm push: no server URL: pass --url or set MOCKLLM_URL"]);
     const noToken = await cli(["push", "good", "--url", mock.url]);
-    expect([noToken.code, noToken.err.split("\n")[0]]).toStrictEqual([
-      2,
-      "mockllm push: no admin token: pass --token or set MOCKLLM_ADMIN_TOKEN",
-    ]);
+    expect([noToken.code, noToken.err.split("\n")[0]]).toStrictEqual([2, "mockllm push: no admin token: pass --token or set MOCKLLM_ADMIN_TOKEN"]);
   });
 
   it("a wrong token fails with 401 and exit 1", async () => {
     const r = await cli(["push", "good", "--url", mock.url, "--token", "wrong"]);
     expect(r.code).toBe(1);
-    expect(r.err).toBe(
-      `mockllm push: GET ${mock.url}/admin/scenarios → 401 unauthorized: the admin token is wrong or missing (set --token or MOCKLLM_ADMIN_TOKEN)`,
-    );
+    expect(r.err).toBe(`mockllm push: GET ${mock.url}/admin/scenarios → 401 unauthorized: the admin token is wrong or missing (set --token or MOCKLLM_ADMIN_TOKEN)`);
   });
 
   it("an unreachable URL fails with a message naming it", async () => {
@@ -145,8 +140,7 @@ describe("mockllm push", () => {
     const r = await cli(["push", "good", "--url", `http://127.0.0.1:${port}`, "--token", "t"]);
     expect(r.code).toBe(1);
     expect(r.err).toBe(
-      `mockllm push: cannot reach mockllm: GET http://127.0.0.1:${port}/admin/scenarios failed ` +
-        `(ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port}); is the server running at that URL?`,
+      `mockllm push: cannot reach mockllm: GET http://127.0.0.1:${port}/admin/scenarios failed ` + `(ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port}); is the server running at that URL?`,
     );
   });
 
@@ -164,20 +158,14 @@ describe("mockllm push", () => {
     const first = await cli(["push", "push"], server());
     expect(first.code).toBe(0);
     const versions = new Map((await mock.admin.list()).map((s) => [s.name, s.version]));
-    expect(first.out).toBe(
-      [`created  p1  ${versions.get("p1")}`, `created  p2  ${versions.get("p2")}`, `pushed 2 scenarios to ${mock.url}: 2 created, 0 updated, 0 unchanged`].join("\n"),
-    );
+    expect(first.out).toBe([`created  p1  ${versions.get("p1")}`, `created  p2  ${versions.get("p2")}`, `pushed 2 scenarios to ${mock.url}: 2 created, 0 updated, 0 unchanged`].join("\n"));
     await files("push", { "p2.json": { name: "p2", description: "changed", steps: [] } });
     const second = await cli(["push", "push", "--url", mock.url, "--token", mock.adminToken]);
     expect(second.code).toBe(0);
     const p2 = (await mock.admin.list()).find((s) => s.name === "p2");
     expect(p2?.description).toBe("changed");
     expect(second.out).toBe(
-      [
-        `unchanged  p1  ${versions.get("p1")}`,
-        `updated    p2  ${versions.get("p2")} → ${p2?.version}`,
-        `pushed 2 scenarios to ${mock.url}: 0 created, 1 updated, 1 unchanged`,
-      ].join("\n"),
+      [`unchanged  p1  ${versions.get("p1")}`, `updated    p2  ${versions.get("p2")} → ${p2?.version}`, `pushed 2 scenarios to ${mock.url}: 0 created, 1 updated, 1 unchanged`].join("\n"),
     );
   });
 });
@@ -211,9 +199,7 @@ describe("mockllm push over a bundled scenario", () => {
         err: "",
       });
       const again = await cli(["push", "over-bundled"], server());
-      expect(again.out).toBe(
-        [`unchanged  unknown-tool  ${now!.version}`, `pushed 1 scenario to ${mock.url}: 0 created, 0 updated, 1 unchanged`].join("\n"),
-      );
+      expect(again.out).toBe([`unchanged  unknown-tool  ${now!.version}`, `pushed 1 scenario to ${mock.url}: 0 created, 0 updated, 1 unchanged`].join("\n"));
     } finally {
       await mock.admin.delete("unknown-tool");
     }
@@ -225,9 +211,7 @@ describe("mockllm pull and list", () => {
     await mock.admin.upload({ name: "pulled", description: "d", steps: [{ respond: { text: "t" } }] });
     const r = await cli(["pull", "pulled", "--out", "out"], server());
     expect(r).toStrictEqual({ code: 0, out: `wrote out/pulled.json\npulled 1 scenario from ${mock.url}`, err: "" });
-    expect(await readFile(join(dir, "out", "pulled.json"), "utf8")).toBe(
-      `${JSON.stringify({ name: "pulled", description: "d", steps: [{ respond: { text: "t" } }] }, null, 2)}\n`,
-    );
+    expect(await readFile(join(dir, "out", "pulled.json"), "utf8")).toBe(`${JSON.stringify({ name: "pulled", description: "d", steps: [{ respond: { text: "t" } }] }, null, 2)}\n`);
   });
 
   it("pull without names writes every scenario, bundled ones too", async () => {
@@ -272,7 +256,11 @@ describe("mockllm journal and reset", () => {
 
     const json = await cli(["journal", "jr", "run-1", "--json"], server());
     const entries = JSON.parse(json.out) as { seq: number; outcome: string }[];
-    expect(entries.map((e) => [e.seq, e.outcome])).toStrictEqual([[1, "failure"], [2, "response"], [3, "mismatch"]]);
+    expect(entries.map((e) => [e.seq, e.outcome])).toStrictEqual([
+      [1, "failure"],
+      [2, "response"],
+      [3, "mismatch"],
+    ]);
 
     expect(await cli(["reset", "jr", "run-1"], server())).toStrictEqual({ code: 0, out: "reset jr/run-1", err: "" });
     expect(await cli(["journal", "jr", "run-1"], server())).toStrictEqual({ code: 0, out: "no requests in jr/run-1", err: "" });
@@ -322,11 +310,6 @@ describe("mockllm push, server-side rejection", () => {
     });
     expect(code).toBe(1);
     expect(out).toStrictEqual([]);
-    expect(err.join("\n")).toBe(
-      [
-        "mockllm push: POST http://srv.test/admin/scenarios → 400: invalid upload, nothing stored: 1 issue(s)",
-        "  srv/two.json: $.steps[0]: server says no",
-      ].join("\n"),
-    );
+    expect(err.join("\n")).toBe(["mockllm push: POST http://srv.test/admin/scenarios → 400: invalid upload, nothing stored: 1 issue(s)", "  srv/two.json: $.steps[0]: server says no"].join("\n"));
   });
 });

@@ -16,8 +16,18 @@ import { startServer } from "../../src/runtime/node/server";
 import { captureCli, serveCli } from "../support/cli";
 
 const twoSteps = scenario("link-run")
-  .step((s) => s.id("greet").match({ lastUserMessage: { contains: "hello" } }).text("Hi!"))
-  .step((s) => s.id("bye").match({ lastUserMessage: { contains: "bye" } }).text("Bye!"));
+  .step((s) =>
+    s
+      .id("greet")
+      .match({ lastUserMessage: { contains: "hello" } })
+      .text("Hi!"),
+  )
+  .step((s) =>
+    s
+      .id("bye")
+      .match({ lastUserMessage: { contains: "bye" } })
+      .text("Bye!"),
+  );
 
 async function ask(mock: MockLLM, session: string, text: string, apiKey = "test"): Promise<string | null> {
   const openai = new OpenAI({ apiKey, baseURL: mock.openaiBaseURL("link-run", session), maxRetries: 0 });
@@ -102,9 +112,7 @@ describe("startMockLLM({ url, token }): a server already running", () => {
   });
 
   it("refuses what would start a server, a missing token and a wrong key", async () => {
-    await expect(startMockLLM({ url: running.url, token: "link-token", runtime: "node" })).rejects.toThrow(
-      "`runtime` start a server: with `url` (a running one) pass only `token` and `scenarios`",
-    );
+    await expect(startMockLLM({ url: running.url, token: "link-token", runtime: "node" })).rejects.toThrow("`runtime` start a server: with `url` (a running one) pass only `token` and `scenarios`");
     await expect(startMockLLM({ url: running.url })).rejects.toThrow("`url` needs `token`");
     await expect(startMockLLM({ url: "localhost:1", token: "t" })).rejects.toThrow('`url` must be an http(s) URL, got "localhost:1"');
     await expect(startMockLLM({ token: "t" })).rejects.toThrow("`token` is for a running server given by `url`");
@@ -126,7 +134,10 @@ describe("keepOnExit: a finished run for serve --persist", () => {
     try {
       const admin = new AdminClient({ url: after.url, token: "after" });
       expect((await admin.list()).map((s) => [s.name, s.source])).toContainEqual(["link-run", "kv"]);
-      expect((await admin.sessions("link-run")).map((s) => [s.session, s.requests]).sort()).toEqual([["kept-1", 2], ["kept-2", 1]]);
+      expect((await admin.sessions("link-run")).map((s) => [s.session, s.requests]).sort()).toEqual([
+        ["kept-1", 2],
+        ["kept-2", 1],
+      ]);
       expect(await admin.journal("link-run", "kept-1")).toEqual(journal);
       expect((await admin.verify("link-run", "kept-1")).ok).toBe(true);
     } finally {

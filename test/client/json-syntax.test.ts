@@ -15,11 +15,20 @@ describe("findJsonSyntaxError", () => {
     { text: '"a\\qb"', want: { line: 1, column: 4, message: "invalid escape in string" } },
     { text: '"a\tb"', want: { line: 1, column: 3, message: "control character in string (use an escape such as \\n)" } },
     { text: "{} x", want: { line: 1, column: 4, message: 'unexpected "x" after the JSON value' } },
-    { text: "{'a': 1}", want: { line: 1, column: 2, message: "expected a string, found \"'\"" } },
+    { text: "{'a': 1}", want: { line: 1, column: 2, message: 'expected a string, found "\'"' } },
     { text: "", want: { line: 1, column: 1, message: "expected a value, found end of file" } },
   ])("$text", ({ text, want }) => {
     expect(findJsonSyntaxError(text)).toStrictEqual(want);
     // It agrees with JSON.parse on what is valid.
-    expect(want === undefined).toBe((() => { try { JSON.parse(text); return true; } catch { return false; } })());
+    expect(want === undefined).toBe(
+      (() => {
+        try {
+          JSON.parse(text);
+          return true;
+        } catch {
+          return false;
+        }
+      })(),
+    );
   });
 });

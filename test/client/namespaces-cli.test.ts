@@ -88,7 +88,9 @@ describe("mockllm ns / key", () => {
     expect(gen.text).toBe("B says hi");
     const refused = new OpenAI({ apiKey: `mk_${"0".repeat(12)}_${"0".repeat(48)}`, baseURL: `${server.url}/s/mine/sdk/v1`, maxRetries: 0 });
     await expect(refused.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
-    const journal = (await (await fetch(`${server.url}/admin/sessions/mine/sdk/requests`, { headers: { authorization: `Bearer ${(await root.createKey("team-b", "read")).key}` } })).json()) as { request: { headers: Record<string, string> } }[];
+    const journal = (await (await fetch(`${server.url}/admin/sessions/mine/sdk/requests`, { headers: { authorization: `Bearer ${(await root.createKey("team-b", "read")).key}` } })).json()) as {
+      request: { headers: Record<string, string> };
+    }[];
     expect(journal.map((e) => e.request.headers["x-mockllm-key-id"])).toEqual([run.id, run.id, run.id]);
   });
 
@@ -103,7 +105,7 @@ describe("mockllm ns / key", () => {
     const res = await chat(k.key, "/s/mine/r1");
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("B says hi");
-    const journal = (await (await fetch(`${server.url}/admin/sessions/mine/r1/requests`, { headers: { authorization: `Bearer ${k.key}` } })).status);
+    const journal = await (await fetch(`${server.url}/admin/sessions/mine/r1/requests`, { headers: { authorization: `Bearer ${k.key}` } })).status;
     expect(journal).toBe(403); // a run key
     const admin = new AdminClient({ url: server.url, token: TOKEN });
     expect((await admin.namespaces()).map((n) => n.name)).toEqual(["team-a", "team-b"]);

@@ -92,9 +92,7 @@ describe("built package", () => {
     const r = await node(["--input-type=module", "-e", script]);
     expect(r.stderr).toBe("");
     const out = JSON.parse(r.stdout) as { root: string[]; subs: string[][]; doc: unknown };
-    expect(out.root).toEqual(
-      expect.arrayContaining(["AdminClient", "MockLLMAdminError", "scenario", "startMockLLM", "ScenarioValidationError", "assertVerified"]),
-    );
+    expect(out.root).toEqual(expect.arrayContaining(["AdminClient", "MockLLMAdminError", "scenario", "startMockLLM", "ScenarioValidationError", "assertVerified"]));
     expect(out.subs).toStrictEqual([
       ["ScenarioBuilder", "ScenarioValidationError", "StepBuilder", "formatIssues", "scenario", "step"],
       ["AdminClient", "MockLLMAdminError", "MockLLMVerifyError", "assertVerified"],
@@ -150,26 +148,33 @@ describe("built package", () => {
     await writeFile(scriptFile, script);
     const r = await node([scriptFile], sub);
     expect(r.stderr).toBe("");
-    expect(r.stdout.trim().split("\n").map((l) => JSON.parse(l))).toStrictEqual([
-      { status: 200, text: "Hello from the Node runtime", journal: ["response"], fast: true },
-    ]);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toStrictEqual([{ status: 200, text: "Hello from the Node runtime", journal: ["response"], fast: true }]);
   }, 60_000);
 
-  it.skipIf(NODE_20 === undefined)("the Node runtime runs on Node 20, the oldest Node users have", async () => {
-    const script = join(consumer, "node20.mjs");
-    await writeFile(
-      script,
-      `const { startMockLLM, scenario } = await import("mockllm");
+  it.skipIf(NODE_20 === undefined)(
+    "the Node runtime runs on Node 20, the oldest Node users have",
+    async () => {
+      const script = join(consumer, "node20.mjs");
+      await writeFile(
+        script,
+        `const { startMockLLM, scenario } = await import("mockllm");
       const mock = await startMockLLM({ scenarios: [scenario("hi").step((s) => s.text("Hello").consume(false))] });
       const res = await fetch(mock.openaiBaseURL("hi") + "/chat/completions", { method: "POST", headers: { authorization: "Bearer k", "content-type": "application/json" }, body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x" }] }) });
       const text = await res.text();
       await mock.stop();
       console.log(JSON.stringify({ version: process.version.split(".")[0], status: res.status, done: text.endsWith("data: [DONE]\\n\\n") }));`,
-    );
-    const { stdout, stderr } = await run(NODE_20!, [script], { cwd: consumer });
-    expect(stderr).toBe("");
-    expect(JSON.parse(stdout)).toStrictEqual({ version: "v20", status: 200, done: true });
-  }, 60_000);
+      );
+      const { stdout, stderr } = await run(NODE_20!, [script], { cwd: consumer });
+      expect(stderr).toBe("");
+      expect(JSON.parse(stdout)).toStrictEqual({ version: "v20", status: 200, done: true });
+    },
+    60_000,
+  );
 
   it("the built Node runtime starts without loading fetch's classes, HTTP/2 or ws; first requests, an HTTP/2 one and a WebSocket load them and are answered", async () => {
     // node:http through require (an ES import of node:http loads undici on Node 22), and no fetch in the probe itself.
@@ -254,7 +259,7 @@ describe("built package", () => {
     expect(err).toContain("mockllm: stopped");
   }, 60_000);
 
-  it("startMockLLM({ runtime: \"workerd\" }) from the built package runs the prebuilt Worker bundle under Miniflare", async () => {
+  it('startMockLLM({ runtime: "workerd" }) from the built package runs the prebuilt Worker bundle under Miniflare', async () => {
     const script = `
       const { startMockLLM, scenario } = await import("mockllm");
       const mock = await startMockLLM({ runtime: "workerd", scenarios: [scenario("hi").step((s) => s.text("Hello from dist").consume(false))] });
@@ -273,7 +278,14 @@ describe("built package", () => {
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toStrictEqual({ status: 200, text: "Hello from dist", journal: ["response"] });
     const runtime = JSON.parse(await readFile(join(pkg, "dist", "worker", "runtime.json"), "utf8"));
-    expect(runtime).toMatchObject({ main: "index.js", durableObjects: [{ name: "SESSIONS", className: "SessionObject" }, { name: "REGISTRY", className: "RegistryObject" }], kvNamespaces: ["SCENARIOS"] });
+    expect(runtime).toMatchObject({
+      main: "index.js",
+      durableObjects: [
+        { name: "SESSIONS", className: "SessionObject" },
+        { name: "REGISTRY", className: "RegistryObject" },
+      ],
+      kvNamespaces: ["SCENARIOS"],
+    });
   }, 60_000);
 
   /** The same test, written for each runner a user may have. */
@@ -296,8 +308,7 @@ describe("built package", () => {
   it("works from node:test", async () => {
     await writeFile(
       join(pkg, "runner.node.test.mjs"),
-      `import { before, after, test } from "node:test";\nimport assert from "node:assert/strict";\n` +
-        RUNNER_TEST({ before: "before", after: "after", test: "test", assert: "assert.equal" }),
+      `import { before, after, test } from "node:test";\nimport assert from "node:assert/strict";\n${RUNNER_TEST({ before: "before", after: "after", test: "test", assert: "assert.equal" })}`,
     );
     const r = await node(["--test", "--test-reporter=tap", "runner.node.test.mjs"]);
     expect(r.stdout).toContain("# pass 1");
@@ -306,10 +317,7 @@ describe("built package", () => {
   }, 60_000);
 
   it("works from jest (native ESM)", async () => {
-    await writeFile(
-      join(pkg, "runner.jest.test.mjs"),
-      RUNNER_TEST({ before: "beforeAll", after: "afterAll", test: "test", assert: "((a, b) => expect(a).toBe(b))" }),
-    );
+    await writeFile(join(pkg, "runner.jest.test.mjs"), RUNNER_TEST({ before: "beforeAll", after: "afterAll", test: "test", assert: "((a, b) => expect(a).toBe(b))" }));
     const jest = join(repo, "node_modules", "jest", "bin", "jest.js");
     const r = await node(["--experimental-vm-modules", jest, "--rootDir", pkg, "--transform", "{}", "--testMatch", "**/runner.jest.test.mjs", "--ci"]);
     expect(r.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
@@ -370,9 +378,7 @@ describe("the packed package, installed in a user's project", () => {
   });
 
   it("ships dist, the bin, the sources its maps name and the scenarios: no tests, no bench, no build scripts", () => {
-    expect([...new Set(packed.map((p) => p.split("/")[0]))].sort()).toStrictEqual([
-      "README.md", "bin", "dist", "package.json", "scenario.schema.json", "scenarios", "src", "wrangler.toml",
-    ]);
+    expect([...new Set(packed.map((p) => p.split("/")[0]))].sort()).toStrictEqual(["README.md", "bin", "dist", "package.json", "scenario.schema.json", "scenarios", "src", "wrangler.toml"]);
     expect(packed.filter((p) => p.startsWith("bin/"))).toStrictEqual(["bin/mockllm.js"]);
     expect(packed.filter((p) => /(^|\/)(test|tests|bench|examples|python|docs)\/|\.test\.ts$/.test(p))).toStrictEqual([]);
     expect(packed).toEqual(expect.arrayContaining(["dist/client/index.js", "dist/client/cli/main.js", "dist/node/index.js", "dist/worker/index.js"]));

@@ -12,10 +12,7 @@ const flaky = scenario("flaky").step((s) => s.failTimes(2, "rate_limit", { retry
 let a: MockLLM;
 let b: MockLLM;
 beforeAll(async () => {
-  [a, b] = await Promise.all([
-    startMockLLM({ scenarios: [weather, flaky], adminToken: "fixed-token-for-a" }),
-    startMockLLM({ env: { DEFAULT_WORDS_PER_SECOND: "100" } }),
-  ]);
+  [a, b] = await Promise.all([startMockLLM({ scenarios: [weather, flaky], adminToken: "fixed-token-for-a" }), startMockLLM({ env: { DEFAULT_WORDS_PER_SECOND: "100" } })]);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -45,9 +42,7 @@ describe("startMockLLM", () => {
 
   it("serves uploaded scenarios to the official OpenAI SDK: tool call, then answer", async () => {
     const openai = new OpenAI({ apiKey: "sk-test", baseURL: a.openaiBaseURL("weather", "sdk") });
-    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-      { type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } },
-    ];
+    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: {} } } }];
     const first = await openai.chat.completions.create({
       model: "gpt-4o",
       messages: [{ role: "user", content: "What's the weather?" }],
@@ -55,18 +50,10 @@ describe("startMockLLM", () => {
     });
     const call = first.choices[0]?.message.tool_calls?.[0];
     expect(first.choices[0]?.finish_reason).toBe("tool_calls");
-    expect(call?.type === "function" ? [call.id, call.function.name, JSON.parse(call.function.arguments)] : call).toStrictEqual([
-      "call_1",
-      "get_weather",
-      { city: "Paris" },
-    ]);
+    expect(call?.type === "function" ? [call.id, call.function.name, JSON.parse(call.function.arguments)] : call).toStrictEqual(["call_1", "get_weather", { city: "Paris" }]);
     const second = await openai.chat.completions.create({
       model: "gpt-4o",
-      messages: [
-        { role: "user", content: "What's the weather?" },
-        first.choices[0]!.message,
-        { role: "tool", tool_call_id: "call_1", content: "sunny" },
-      ],
+      messages: [{ role: "user", content: "What's the weather?" }, first.choices[0]!.message, { role: "tool", tool_call_id: "call_1", content: "sunny" }],
       tools,
     });
     expect(second.choices[0]?.message.content).toBe("Sunny in Paris.");
@@ -114,9 +101,7 @@ describe("startMockLLM", () => {
 
   it("an invalid builder fails before anything starts", async () => {
     const t0 = performance.now();
-    await expect(startMockLLM({ scenarios: [scenario("Nope").step((s) => s.text("x"))] })).rejects.toBeInstanceOf(
-      ScenarioValidationError,
-    );
+    await expect(startMockLLM({ scenarios: [scenario("Nope").step((s) => s.text("x"))] })).rejects.toBeInstanceOf(ScenarioValidationError);
     expect(performance.now() - t0).toBeLessThan(200);
   });
 

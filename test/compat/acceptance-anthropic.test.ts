@@ -33,8 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const client = (session: string) =>
-  new Anthropic({ apiKey: "sk-test", baseURL: `${h.url}/s/acc-thread/${session}`, maxRetries: 0 });
+const client = (session: string) => new Anthropic({ apiKey: "sk-test", baseURL: `${h.url}/s/acc-thread/${session}`, maxRetries: 0 });
 
 const weather = betaZodTool({
   name: "get_weather",

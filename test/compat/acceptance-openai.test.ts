@@ -33,15 +33,8 @@ describe("Responses stream_error", () => {
     const body = await res.text();
     expect(body.endsWith("\n\n")).toBe(true);
     const events = body.slice(0, -2).split("\n\n");
-    expect(events.map((e) => e.split("\n")[0])).toEqual([
-      "event: response.created",
-      "event: response.in_progress",
-      "event: error",
-      "event: response.failed",
-    ]);
-    expect(events[2]).toBe(
-      'event: error\ndata: {"type":"error","sequence_number":2,"error":{"type":"server_error","code":"server_error","message":"boom","param":null}}',
-    );
+    expect(events.map((e) => e.split("\n")[0])).toEqual(["event: response.created", "event: response.in_progress", "event: error", "event: response.failed"]);
+    expect(events[2]).toBe('event: error\ndata: {"type":"error","sequence_number":2,"error":{"type":"server_error","code":"server_error","message":"boom","param":null}}');
     const failed = JSON.parse(events[3]!.split("\n")[1]!.slice("data: ".length));
     expect(failed.response).toMatchObject({ status: "failed", error: { code: "server_error", message: "boom" } });
   });

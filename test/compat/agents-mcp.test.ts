@@ -48,11 +48,7 @@ describe("Agents SDK with an MCP server", () => {
       await server.close();
     }
     const journal = await h.journal("agents-mcp", "run");
-    expect(journal.map((e) => `${e.provider} ${e.endpoint} ${e.step} ${e.outcome}`)).toEqual([
-      "openai responses ask response",
-      "mcp tools/call lisbon response",
-      "openai responses answer response",
-    ]);
+    expect(journal.map((e) => `${e.provider} ${e.endpoint} ${e.step} ${e.outcome}`)).toEqual(["openai responses ask response", "mcp tools/call lisbon response", "openai responses answer response"]);
     const verdict = await (await h.admin("/sessions/agents-mcp/run/verify")).json();
     expect(verdict).toMatchObject({ ok: true, unusedMcpCalls: [], mismatches: [] });
   });

@@ -41,8 +41,7 @@ const SCENARIOS = [
   },
 ];
 
-const provider = (scenario: string, session: string) =>
-  createOpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/${scenario}/${session}/v1` });
+const provider = (scenario: string, session: string) => createOpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/${scenario}/${session}/v1` });
 
 const calls: string[] = [];
 const tools = {

@@ -26,8 +26,7 @@ const SCENARIOS = [
   },
 ];
 
-const provider = (scenario: string, session: string, v1 = true) =>
-  createAnthropic({ apiKey: "k", baseURL: `${h.url}/s/${scenario}/${session}${v1 ? "/v1" : ""}` });
+const provider = (scenario: string, session: string, v1 = true) => createAnthropic({ apiKey: "k", baseURL: `${h.url}/s/${scenario}/${session}${v1 ? "/v1" : ""}` });
 
 const weather = tool({
   description: "weather",

@@ -3,7 +3,7 @@
  * messages, on both runtimes: the `compaction` block first when the input reaches the trigger (JSON and SSE), the
  * block echoed back as the compacted conversation, scripted compactions, Bedrock InvokeModel and Vertex rawPredict.
  */
-import Anthropic, { APIError } from "@anthropic-ai/sdk";
+import Anthropic, { type APIError } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -59,7 +59,13 @@ describe("compact_20260112 with @anthropic-ai/sdk beta messages", () => {
 
   it("stream: one compaction_delta with the whole summary; finalMessage() has the block and the iterations", async () => {
     const c = client("/s/ac-big/sse");
-    const stream = c.beta.messages.stream({ model: "claude-opus-4-6", max_tokens: 1024, betas: ["compact-2026-01-12"], context_management: EDIT, messages: [{ role: "user", content: "Plan the refactor." }] });
+    const stream = c.beta.messages.stream({
+      model: "claude-opus-4-6",
+      max_tokens: 1024,
+      betas: ["compact-2026-01-12"],
+      context_management: EDIT,
+      messages: [{ role: "user", content: "Plan the refactor." }],
+    });
     const events: Anthropic.Beta.BetaRawMessageStreamEvent[] = [];
     const compactions: string[] = [];
     stream.on("streamEvent", (e) => events.push(e));
@@ -82,23 +88,37 @@ describe("compact_20260112 with @anthropic-ai/sdk beta messages", () => {
     const scripted = await client("/s/ac-script/one").beta.messages.create({ model: "claude-opus-4-6", max_tokens: 64, messages: [{ role: "user", content: "Long story." }] });
     expect([scripted.content, scripted.stop_reason]).toEqual([[{ type: "compaction", content: "<summary>The user plans Kyoto.</summary>", encrypted_content: null }], "compaction"]);
     const plain = await client("").messages.create({ model: "claude-opus-4-6", max_tokens: 64, messages: [{ role: "user", content: "Hello there." }] });
-    const below = await client("").beta.messages.create({ model: "claude-opus-4-6", max_tokens: 64, betas: ["compact-2026-01-12"], context_management: EDIT, messages: [{ role: "user", content: "Hello there." }] });
+    const below = await client("").beta.messages.create({
+      model: "claude-opus-4-6",
+      max_tokens: 64,
+      betas: ["compact-2026-01-12"],
+      context_management: EDIT,
+      messages: [{ role: "user", content: "Hello there." }],
+    });
     expect(below.content).toEqual(plain.content);
     expect(below.usage).toEqual(plain.usage);
   });
 
   it("a trigger below 50000 gets a 400", async () => {
     const err = await client("")
-      .beta.messages.create({ model: "claude-opus-4-6", max_tokens: 64, betas: ["compact-2026-01-12"], context_management: { edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: 1000 } }] }, messages: [{ role: "user", content: "hi" }] })
+      .beta.messages.create({
+        model: "claude-opus-4-6",
+        max_tokens: 64,
+        betas: ["compact-2026-01-12"],
+        context_management: { edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: 1000 } }] },
+        messages: [{ role: "user", content: "hi" }],
+      })
       .catch((e: unknown) => e);
     expect((err as APIError).status).toBe(400);
-    expect((err as APIError).error).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: "context_management.edits.0.trigger.value: Input should be greater than or equal to 50000" } });
+    expect((err as APIError).error).toMatchObject({
+      type: "error",
+      error: { type: "invalid_request_error", message: "context_management.edits.0.trigger.value: Input should be greater than or equal to 50000" },
+    });
   });
 });
 
 describe("Bedrock InvokeModel and Vertex rawPredict take the same body", () => {
-  const body = (extra: Record<string, unknown>) =>
-    JSON.stringify({ max_tokens: 64, context_management: EDIT, messages: [{ role: "user", content: "Plan the refactor." }], ...extra });
+  const body = (extra: Record<string, unknown>) => JSON.stringify({ max_tokens: 64, context_management: EDIT, messages: [{ role: "user", content: "Plan the refactor." }], ...extra });
 
   it("Bedrock InvokeModel: the compaction block first", async () => {
     const res = await fetch(`${h.url}/s/ac-big/bedrock/model/anthropic.claude-opus-4-6-v1:0/invoke`, {

@@ -118,7 +118,9 @@ afterAll(() => h?.stop());
 
 describe("anthropic SDK: messages", () => {
   it("messages.create: text, usage, ids and request id", async () => {
-    const res = await client("a-hello", "t1").messages.create({ model: MODEL, max_tokens: 256, messages: user("hi") }).withResponse();
+    const res = await client("a-hello", "t1")
+      .messages.create({ model: MODEL, max_tokens: 256, messages: user("hi") })
+      .withResponse();
     const msg = res.data;
     expect(msg.content).toEqual([{ type: "text", text: "Hello from the script." }]);
     expect(msg).toMatchObject({ type: "message", role: "assistant", model: MODEL, stop_reason: "end_turn", stop_sequence: null });
@@ -134,7 +136,7 @@ describe("anthropic SDK: messages", () => {
     });
     // The SDK's Usage type declares both as required `… | null`: a `!== null` check must see a value, not undefined.
     const usage: Anthropic.Usage = msg.usage;
-    expect(usage.cache_creation !== null && usage.cache_creation.ephemeral_5m_input_tokens).toBe(2);
+    expect(usage.cache_creation?.ephemeral_5m_input_tokens).toBe(2);
     expect(usage.inference_geo).not.toBeUndefined();
     // Anthropic's request-id format: req_011C + 20 base58 characters.
     expect(res.request_id).toMatch(/^req_011C[1-9A-HJ-NP-Za-km-z]{20}$/);
@@ -171,11 +173,7 @@ describe("anthropic SDK: messages", () => {
       model: MODEL,
       max_tokens: 256,
       tools: [weatherTool],
-      messages: [
-        ...user("Weather in Paris?"),
-        { role: "assistant", content: first.content },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "sunny, 24C" }] },
-      ],
+      messages: [...user("Weather in Paris?"), { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "sunny, 24C" }] }],
     });
     expect(second.content).toEqual([{ type: "text", text: "It is sunny in Paris." }]);
     expect((await h.journal("a-tools", "t1")).map((j) => [j.turn, j.step, j.outcome])).toEqual([
@@ -241,9 +239,7 @@ describe("anthropic SDK: messages", () => {
     expect((edited as BadRequestError).apiMessage).toMatch(/^messages\.1\.content\.0: Invalid `signature` in `thinking` block/);
 
     const dropped = await followUp([toolUse]);
-    expect((dropped as BadRequestError).apiMessage).toMatch(
-      /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/,
-    );
+    expect((dropped as BadRequestError).apiMessage).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
     // Rejected before the session: nothing journaled beyond the first request.
     expect(await h.journal("a-think", "t2")).toHaveLength(1);
   });
@@ -274,14 +270,12 @@ describe("anthropic SDK: a tool loop answered without thinking (Claude Code, iss
     if (toolUse?.type !== "tool_use" || first.content.length !== 1) throw new Error(`expected one tool_use, got ${JSON.stringify(first.content)}`);
     expect(toolUse).toMatchObject({ name: "Bash", input: { command: "echo hello", description: "Print hello" } });
 
-    const second = await c.messages.stream({
-      ...params,
-      messages: [
-        ...params.messages,
-        { role: "assistant", content: first.content },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: toolUse.id, content: "hello", is_error: false }] },
-      ],
-    }).finalMessage();
+    const second = await c.messages
+      .stream({
+        ...params,
+        messages: [...params.messages, { role: "assistant", content: first.content }, { role: "user", content: [{ type: "tool_result", tool_use_id: toolUse.id, content: "hello", is_error: false }] }],
+      })
+      .finalMessage();
     expect(second.content).toEqual([{ type: "text", text: "It printed hello." }]);
     expect((await h.journal("a-bash-loop", `cc-${label}`)).map((j) => [j.step, j.status])).toEqual([
       ["bash", 200],
@@ -301,7 +295,9 @@ describe("anthropic SDK: failures", () => {
   });
 
   it("overloaded with maxRetries 0: status 529 overloaded_error", async () => {
-    const err = await client("a-overloaded", "t2").messages.create({ model: MODEL, max_tokens: 64, messages: user("hi") }).catch((e) => e);
+    const err = await client("a-overloaded", "t2")
+      .messages.create({ model: MODEL, max_tokens: 64, messages: user("hi") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(APIError);
     expect(err.status).toBe(529);
     expect(err.type).toBe("overloaded_error");
@@ -340,7 +336,9 @@ describe("anthropic SDK: failures", () => {
   });
 
   it("rate limit: 429 rate_limit_error with retry-after and anthropic-ratelimit-* headers", async () => {
-    const err = await client("a-rate-limit", "t1").messages.create({ model: MODEL, max_tokens: 64, messages: user("hi") }).catch((e) => e);
+    const err = await client("a-rate-limit", "t1")
+      .messages.create({ model: MODEL, max_tokens: 64, messages: user("hi") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.type).toBe("rate_limit_error");
     expect(err.apiMessage).toBe("slow down");

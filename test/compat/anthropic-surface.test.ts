@@ -33,7 +33,9 @@ afterAll(() => h?.stop());
 
 describe("anthropic SDK: mismatch and the default responder", () => {
   it("a mismatch is a 400 invalid_request_error naming scenario, session and the failed condition", async () => {
-    const err = await client("a-strict", "t1").messages.create({ model: MODEL, max_tokens: 64, messages: user("hello") }).catch((e) => e);
+    const err = await client("a-strict", "t1")
+      .messages.create({ model: MODEL, max_tokens: 64, messages: user("hello") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.type).toBe("invalid_request_error");
     expect(err.apiMessage).toMatch(/^mockllm: scenario "a-strict" session "t1" turn 1: /);

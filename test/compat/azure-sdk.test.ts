@@ -21,14 +21,22 @@ beforeAll(async () => {
     {
       name: "az-sdk",
       steps: [
-        { id: "chat", consume: false, match: { provider: "azure", endpoint: "chat.completions", model: "prod-4o" }, respond: { text: TEXT, usage: { inputTokens: 7, outputTokens: 5 }, stream: { chunkWords: 2 } } },
+        {
+          id: "chat",
+          consume: false,
+          match: { provider: "azure", endpoint: "chat.completions", model: "prod-4o" },
+          respond: { text: TEXT, usage: { inputTokens: 7, outputTokens: 5 }, stream: { chunkWords: 2 } },
+        },
         { id: "responses", consume: false, match: { provider: "azure", endpoint: "responses", model: "prod-4o" }, respond: { text: "Responses through Azure." } },
         { id: "embed", consume: false, match: { provider: "azure", endpoint: "embeddings" }, respond: { embeddings: [[0.5, 0.25, -1]] } },
       ],
     },
     { name: "az-sdk-429", steps: [{ id: "busy", failures: [{ kind: "rate_limit", retryAfterMs: 20 }], respond: { text: "After the retry." } }] },
     { name: "az-sdk-block", steps: [{ consume: false, failures: [{ kind: "content_filter", on: "prompt", categories: ["hate"] }], respond: { text: TEXT } }] },
-    { name: "az-sdk-cut", steps: [{ consume: false, failures: [{ kind: "content_filter", on: "completion", afterChunks: 2, categories: ["violence"] }], respond: { text: TEXT, stream: { chunkWords: 1 } } }] },
+    {
+      name: "az-sdk-cut",
+      steps: [{ consume: false, failures: [{ kind: "content_filter", on: "completion", afterChunks: 2, categories: ["violence"] }], respond: { text: TEXT, stream: { chunkWords: 1 } } }],
+    },
   );
 }, 120_000);
 afterAll(() => h?.stop());
@@ -91,14 +99,22 @@ describe("openai's AzureOpenAI", () => {
 
   it("a blocked prompt is a BadRequestError with code content_filter (JSON and stream); a filtered completion finishes content_filter", async () => {
     for (const stream of [false, true]) {
-      const error = await client("az-sdk-block", "prod-4o").chat.completions.create({ model: "prod-4o", messages: user, stream }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const error = await client("az-sdk-block", "prod-4o")
+        .chat.completions.create({ model: "prod-4o", messages: user, stream })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).toBeInstanceOf(BadRequestError);
       const e = error as BadRequestError;
       const inner = (e.error as { innererror?: { code: string; content_filter_result: { hate: unknown } } }).innererror;
-      expect([e.status, e.code, e.param, inner?.code, inner?.content_filter_result.hate]).toEqual([400, "content_filter", "prompt", "ResponsibleAIPolicyViolation", { filtered: true, severity: "medium" }]);
+      expect([e.status, e.code, e.param, inner?.code, inner?.content_filter_result.hate]).toEqual([
+        400,
+        "content_filter",
+        "prompt",
+        "ResponsibleAIPolicyViolation",
+        { filtered: true, severity: "medium" },
+      ]);
     }
     const cut = await client("az-sdk-cut", "prod-4o").chat.completions.stream({ model: "prod-4o", messages: user }).finalChatCompletion();
     expect([cut.choices[0]!.message.content, cut.choices[0]!.finish_reason]).toEqual(["The deployment", "content_filter"]);

@@ -31,10 +31,7 @@ const steps = (midStreamError: Record<string, unknown>) => cloudSteps({ text: "H
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(
-    { name: "bd-aws", steps: steps({ errorType: "throttlingException", message: "Slow down, mid-stream." }) },
-    { name: "bd-anthropic", steps: steps({ message: "Model stream broke." }) },
-  );
+  await h.upload({ name: "bd-aws", steps: steps({ errorType: "throttlingException", message: "Slow down, mid-stream." }) }, { name: "bd-anthropic", steps: steps({ message: "Model stream broke." }) });
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -94,15 +91,27 @@ describe("@aws-sdk/client-bedrock-runtime", () => {
     );
     expect(second.output?.message?.content).toEqual([{ text: "It is 18C in Paris." }]);
     const journal = await h.journal("bd-aws", "tools");
-    expect(journal.map((j) => [j.step, j.canonical.answered?.toolCalls[0]?.id ?? null])).toEqual([["call", toolUseId], ["answer", null]]);
+    expect(journal.map((j) => [j.step, j.canonical.answered?.toolCalls[0]?.id ?? null])).toEqual([
+      ["call", toolUseId],
+      ["answer", null],
+    ]);
   });
 
   it("a scripted 429 is a ThrottlingException the SDK retries to success", async () => {
     const out = await aws("flaky").send(new ConverseCommand({ modelId: MODEL, messages: [user("flaky")] }));
     expect(out.output?.message?.content).toEqual([{ text: "after a retry" }]);
     expect(out.$metadata.attempts).toBe(2);
-    expect((await h.journal("bd-aws", "flaky")).map((j) => [j.outcome, j.status])).toEqual([["failure", 429], ["response", 200]]);
-    const once = new BedrockRuntimeClient({ region: "us-east-1", endpoint: `${h.url}/s/bd-aws/flaky-once`, credentials: CREDENTIALS, maxAttempts: 1, ...(RUNTIME === "workers" ? { requestHandler: new NodeHttpHandler() } : {}) });
+    expect((await h.journal("bd-aws", "flaky")).map((j) => [j.outcome, j.status])).toEqual([
+      ["failure", 429],
+      ["response", 200],
+    ]);
+    const once = new BedrockRuntimeClient({
+      region: "us-east-1",
+      endpoint: `${h.url}/s/bd-aws/flaky-once`,
+      credentials: CREDENTIALS,
+      maxAttempts: 1,
+      ...(RUNTIME === "workers" ? { requestHandler: new NodeHttpHandler() } : {}),
+    });
     const err = await once.send(new ConverseCommand({ modelId: MODEL, messages: [user("flaky")] })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ThrottlingException);
     expect((err as ThrottlingException).message).toBe("Too many requests, please wait before trying again.");
@@ -133,7 +142,13 @@ describe("@aws-sdk/client-bedrock-runtime", () => {
 });
 
 function anthropicBedrock(session: string): AnthropicBedrock {
-  return new AnthropicBedrock({ baseURL: `${h.url}/s/bd-anthropic/${session}`, awsRegion: "us-east-1", awsAccessKey: CREDENTIALS.accessKeyId, awsSecretKey: CREDENTIALS.secretAccessKey, maxRetries: 2 });
+  return new AnthropicBedrock({
+    baseURL: `${h.url}/s/bd-anthropic/${session}`,
+    awsRegion: "us-east-1",
+    awsAccessKey: CREDENTIALS.accessKeyId,
+    awsSecretKey: CREDENTIALS.secretAccessKey,
+    maxRetries: 2,
+  });
 }
 
 describe("@anthropic-ai/bedrock-sdk", () => {

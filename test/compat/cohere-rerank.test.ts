@@ -3,7 +3,7 @@
  * `CohereClient.rerank` (`/v1/rerank`) pointed at the mock with `environment`, the scripted order, and a 429 as the
  * client's TooManyRequestsError.
  */
-import { CohereClient, CohereClientV2, CohereError, Cohere } from "cohere-ai";
+import { CohereClient, CohereClientV2, type CohereError, Cohere } from "cohere-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -18,9 +18,7 @@ const DOCS = [
 
 const SCENARIO = {
   name: "rr-sdk",
-  steps: [
-    { id: "limited", match: { endpoint: "rerank", provider: "cohere" }, failures: [{ kind: "rate_limit" }], respond: { rerank: { order: [1] } } },
-  ],
+  steps: [{ id: "limited", match: { endpoint: "rerank", provider: "cohere" }, failures: [{ kind: "rate_limit" }], respond: { rerank: { order: [1] } } }],
 };
 
 beforeAll(async () => {

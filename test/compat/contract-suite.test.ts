@@ -47,9 +47,7 @@ const openaiChat: Driver = {
       messages.push({ role: "tool", tool_call_id: result.id, content: result.content });
     }
     const params = { model: "gpt-4o-mini", messages, tools: [{ type: "function" as const, function: { name: TOOL.name, parameters: TOOL.schema } }] };
-    const completion = stream
-      ? await client.chat.completions.stream({ ...params, stream_options: { include_usage: true } }).finalChatCompletion()
-      : await client.chat.completions.create(params);
+    const completion = stream ? await client.chat.completions.stream({ ...params, stream_options: { include_usage: true } }).finalChatCompletion() : await client.chat.completions.create(params);
     const msg = completion.choices[0]!.message;
     return {
       text: msg.content ?? "",
@@ -140,10 +138,7 @@ const geminiGenerateContent: Driver = {
     if (result) {
       contents.push({
         role: "model",
-        parts: [
-          ...(result.call.text ? [{ text: result.call.text }] : []),
-          ...result.call.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.input as Record<string, unknown> } })),
-        ],
+        parts: [...(result.call.text ? [{ text: result.call.text }] : []), ...result.call.toolCalls.map((c) => ({ functionCall: { name: c.name, args: c.input as Record<string, unknown> } }))],
       });
       contents.push({ role: "user", parts: [{ functionResponse: { name: result.name, response: { output: result.content } } }] });
     }
@@ -165,9 +160,7 @@ const geminiGenerateContent: Driver = {
     return {
       text: parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join(""),
       // Gemini calls carry no id: clients answer by function name.
-      toolCalls: parts.flatMap((p) =>
-        p.functionCall ? [{ id: p.functionCall.id ?? p.functionCall.name!, name: p.functionCall.name!, input: p.functionCall.args }] : [],
-      ),
+      toolCalls: parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id ?? p.functionCall.name!, name: p.functionCall.name!, input: p.functionCall.args }] : [])),
       usage: { input: usage.promptTokenCount!, output: usage.candidatesTokenCount! },
     };
   },
@@ -182,7 +175,18 @@ const SCENARIOS = [
       { id: "answer", match: { toolResult: { name: "get_weather", content: { contains: "warm" } } }, respond: { text: "Warm in Rome." } },
     ],
   },
-  { name: "cs-retry", steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 1 }, { kind: "overloaded", retryAfterMs: 1 }], respond: { text: "third time lucky" } }] },
+  {
+    name: "cs-retry",
+    steps: [
+      {
+        failures: [
+          { kind: "rate_limit", retryAfterMs: 1 },
+          { kind: "overloaded", retryAfterMs: 1 },
+        ],
+        respond: { text: "third time lucky" },
+      },
+    ],
+  },
   { name: "cs-paced", steps: [{ consume: false, respond: { text: "a b c d", stream: { chunkWords: 1, tokensPerSecond: 40 } } }] },
   { name: "cs-mismatch", steps: [{ id: "only-weather", match: { lastUserMessage: { contains: "weather" } }, respond: { text: "x" } }] },
   { name: "cs-sessions", steps: [{ respond: { text: "first" } }, { respond: { text: "second" } }] },

@@ -84,7 +84,10 @@ describe("default responder: lorem answer", () => {
     const firstContent = kinds.indexOf("content");
     expect(kinds.lastIndexOf("reasoning")).toBeLessThan(firstContent);
     expect(all.some((c) => "reasoning_content" in delta(c))).toBe(false);
-    const reasoning = all.map((c) => delta(c).reasoning).filter((p) => typeof p === "string").join("");
+    const reasoning = all
+      .map((c) => delta(c).reasoning)
+      .filter((p) => typeof p === "string")
+      .join("");
     expect(reasoning).toBe(`${lorem(loremLength(`reasoning\n${message}`))}\n\n${message}`);
     const content = all.map((c) => delta(c).content ?? "").join("");
     expect(content).toBe(`${lorem(169)}\n\n${message}`);
@@ -165,9 +168,7 @@ describe("default responder: instruction block", () => {
     expect(all.every((c) => (c as unknown as { service_tier: string }).service_tier === "default")).toBe(true);
     expect(all.every((c) => typeof (c as unknown as { obfuscation: unknown }).obfuscation === "string")).toBe(true);
 
-    const final = await client.chat.completions
-      .stream({ model: MODEL, messages: [{ role: "user", content }] })
-      .finalChatCompletion();
+    const final = await client.chat.completions.stream({ model: MODEL, messages: [{ role: "user", content }] }).finalChatCompletion();
     expect(final.choices).toHaveLength(2);
     expect(final.choices[0]!.message.content).toBe(`MSG-1 ${lorem(12)} MSG-1`);
     expect(final.choices[1]!.message.tool_calls?.[0]).toMatchObject({
@@ -187,17 +188,11 @@ describe("default responder: instruction block", () => {
 describe("default responder: n choices (issue 19)", () => {
   const message = "Name three colours";
   const hash = stableHash(message);
-  const expected = [
-    `${lorem(loremLength(message))}\n\n${message}`,
-    lorem(loremLength(`choice 1\n${hash}`), 1),
-    lorem(loremLength(`choice 2\n${hash}`), 2),
-  ];
+  const expected = [`${lorem(loremLength(message))}\n\n${message}`, lorem(loremLength(`choice 1\n${hash}`), 1), lorem(loremLength(`choice 2\n${hash}`), 2)];
 
   it("JSON: n = 3 gives three choices, indexes 0…2, each its own deterministic text; usage adds them up", async () => {
     const res = await client.chat.completions.create({ model: MODEL, n: 3, messages: [{ role: "user", content: message }] });
-    expect(res.choices.map((c) => [c.index, c.message.role, c.message.content, c.finish_reason])).toEqual(
-      expected.map((text, i) => [i, "assistant", text, "stop"]),
-    );
+    expect(res.choices.map((c) => [c.index, c.message.role, c.message.content, c.finish_reason])).toEqual(expected.map((text, i) => [i, "assistant", text, "stop"]));
     expect(res.usage?.completion_tokens).toBe(expected.reduce((n, t) => n + t.split(/\s+/).filter((w) => w !== "").length, 0));
   });
 

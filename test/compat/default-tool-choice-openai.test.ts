@@ -57,7 +57,10 @@ describe("Chat Completions: a forced tool choice is answered with a call", () =>
   });
 
   it("stream: the call's deltas add up to the same arguments, the last chunk finishes as JSON does", async () => {
-    for (const [choice, name, args, finish] of [[named, "get_weather", WEATHER_ARGS, "stop"], ["required", "lookup_time", TIME_ARGS, "tool_calls"]] as const) {
+    for (const [choice, name, args, finish] of [
+      [named, "get_weather", WEATHER_ARGS, "stop"],
+      ["required", "lookup_time", TIME_ARGS, "tool_calls"],
+    ] as const) {
       const stream = await client.chat.completions.create({ model: MODEL, messages, tools: chatTools, tool_choice: choice, stream: true });
       let calledName = "";
       let argText = "";
@@ -84,7 +87,10 @@ describe("Chat Completions: a forced tool choice is answered with a call", () =>
 
 describe("Responses: a forced tool choice is answered with a function_call", () => {
   it("JSON: a named function and required", async () => {
-    for (const [choice, name, args] of [[{ type: "function" as const, name: "get_weather" }, "get_weather", WEATHER_ARGS], ["required" as const, "lookup_time", TIME_ARGS]] as const) {
+    for (const [choice, name, args] of [
+      [{ type: "function" as const, name: "get_weather" }, "get_weather", WEATHER_ARGS],
+      ["required" as const, "lookup_time", TIME_ARGS],
+    ] as const) {
       const res = await client.responses.create({ model: MODEL, input: MESSAGE, tools: responseTools, tool_choice: choice, store: false });
       expect(res.status).toBe("completed");
       expect(res.output).toEqual([expect.objectContaining({ type: "function_call", name, arguments: JSON.stringify(args), call_id: expect.stringMatching(/^call_/), status: "completed" })]);

@@ -63,7 +63,10 @@ describe("Claude on the clouds: Bedrock InvokeModel and Vertex rawPredict", () =
     const bedrock = new AnthropicBedrock({ baseURL: h.url, awsRegion: "us-east-1", awsAccessKey: "AKIDMOCKLLMEXAMPLE", awsSecretKey: "mockllm-fake-secret", maxRetries: 0 });
     const authClient = { projectId: "mock-project", getRequestHeaders: async () => new Headers({ authorization: "Bearer ya29.mockllm-fake" }) };
     const vertex = new AnthropicVertex({ baseURL: `${h.url}/v1`, region: "us-east5", projectId: "mock-project", authClient: authClient as never, maxRetries: 0 });
-    for (const [client, model] of [[bedrock, "anthropic.claude-3-5-haiku-20241022-v1:0"], [vertex, "claude-sonnet-4@20250514"]] as const) {
+    for (const [client, model] of [
+      [bedrock, "anthropic.claude-3-5-haiku-20241022-v1:0"],
+      [vertex, "claude-sonnet-4@20250514"],
+    ] as const) {
       const msg = await client.messages.create({ model, max_tokens: 256, messages, tools: anthropicTools, tool_choice: { type: "tool", name: "get_weather" } });
       expect([msg.stop_reason, msg.content.map((b) => (b.type === "tool_use" ? [b.name, b.input] : b.type))]).toEqual(["tool_use", [["get_weather", WEATHER_ARGS]]]);
       const streamed = await client.messages.stream({ model, max_tokens: 256, messages, tools: anthropicTools, tool_choice: { type: "any" } }).finalMessage();
@@ -86,7 +89,10 @@ describe("@google/genai: functionCallingConfig mode ANY", () => {
 
   it.each(Object.keys(clients) as (keyof typeof clients)[])("%s: JSON and stream, within allowedFunctionNames or the first declared", async (which) => {
     const ai = clients[which]();
-    for (const [allowed, name, args] of [[["get_weather"], "get_weather", WEATHER_ARGS], [undefined, "lookup_time", TIME_ARGS]] as const) {
+    for (const [allowed, name, args] of [
+      [["get_weather"], "get_weather", WEATHER_ARGS],
+      [undefined, "lookup_time", TIME_ARGS],
+    ] as const) {
       const res = await ai.models.generateContent({ model: "gemini-2.5-flash", contents: MESSAGE, config: config(allowed ? [...allowed] : undefined) });
       expect([res.candidates?.[0]?.finishReason, res.text, res.functionCalls?.map((c) => [c.name, c.args])]).toEqual(["STOP", undefined, [[name, args]]]);
       expect(schemaErrors(name, res.functionCalls?.[0]?.args)).toEqual([]);
@@ -100,7 +106,9 @@ describe("@google/genai: functionCallingConfig mode ANY", () => {
 
   it("mode AUTO or NONE: text as before", async () => {
     for (const mode of [FunctionCallingConfigMode.AUTO, FunctionCallingConfigMode.NONE]) {
-      const res = await clients.gemini().models.generateContent({ model: "gemini-2.5-flash", contents: MESSAGE, config: { tools: [{ functionDeclarations: declarations }], toolConfig: { functionCallingConfig: { mode } } } });
+      const res = await clients
+        .gemini()
+        .models.generateContent({ model: "gemini-2.5-flash", contents: MESSAGE, config: { tools: [{ functionDeclarations: declarations }], toolConfig: { functionCallingConfig: { mode } } } });
       expect([res.functionCalls, typeof res.text]).toEqual([undefined, "string"]);
     }
   });
@@ -116,7 +124,10 @@ describe("@aws-sdk/client-bedrock-runtime: Converse toolChoice", () => {
       ...(RUNTIME === "workers" ? { requestHandler: new NodeHttpHandler() } : {}),
     });
   const user = [{ role: "user" as const, content: [{ text: MESSAGE }] }];
-  const CHOICES = [[{ tool: { name: "get_weather" } }, "get_weather", WEATHER_ARGS], [{ any: {} }, "lookup_time", TIME_ARGS]] as const;
+  const CHOICES = [
+    [{ tool: { name: "get_weather" } }, "get_weather", WEATHER_ARGS],
+    [{ any: {} }, "lookup_time", TIME_ARGS],
+  ] as const;
   const MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0";
 
   it("Converse: one toolUse block with the exact input, stopReason tool_use", async () => {

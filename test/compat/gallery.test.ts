@@ -4,11 +4,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { APIError, RateLimitError } from "openai";
-import type {
-  ChatCompletion,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -62,10 +58,7 @@ async function agentLoop(
   impls: Record<string, ToolImpl>,
   opts: { maxIterations?: number; system?: string; afterToolResults?: (r: LoopResult) => Promise<void> } = {},
 ): Promise<LoopResult> {
-  const messages: ChatCompletionMessageParam[] = [
-    ...(opts.system ? [{ role: "system" as const, content: opts.system }] : []),
-    { role: "user", content: task },
-  ];
+  const messages: ChatCompletionMessageParam[] = [...(opts.system ? [{ role: "system" as const, content: opts.system }] : []), { role: "user", content: task }];
   const result: LoopResult = { answer: null, responses: [], toolResults: [], messages };
   for (let i = 0; i < (opts.maxIterations ?? 10); i++) {
     const res = await client.chat.completions.create({ model: MODEL, messages, tools: Object.keys(impls).map(tool) });
@@ -148,9 +141,7 @@ describe("parallel-tool-calls: two tool calls in one turn", () => {
 
   it("a client that does not offer both tools gets a mismatch naming the missing one", async () => {
     const { client } = openai("parallel-tool-calls");
-    const err = await client.chat.completions
-      .create({ model: MODEL, messages: [{ role: "user", content: "hi" }], tools: [tool("get_weather")] })
-      .catch((e: unknown) => e);
+    const err = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hi" }], tools: [tool("get_weather")] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIError);
     expect((err as APIError).status).toBe(400);
     expect((err as APIError).message).toContain('expect.tools: expected tools ["get_time"] offered');
@@ -207,10 +198,15 @@ describe("compaction-threshold: usage crosses a compaction threshold on turn 3",
             model: MODEL,
             messages: [...loop.messages, { role: "user", content: "Summarize the conversation so far for a fresh context." }],
           });
-          loop.messages.splice(0, loop.messages.length, { role: "user", content: task }, {
-            role: "user",
-            content: summary.choices[0]!.message.content!,
-          });
+          loop.messages.splice(
+            0,
+            loop.messages.length,
+            { role: "user", content: task },
+            {
+              role: "user",
+              content: summary.choices[0]!.message.content!,
+            },
+          );
         },
       },
     );
@@ -222,13 +218,7 @@ describe("compaction-threshold: usage crosses a compaction threshold on turn 3",
       content: "Summary: read src/a.ts, src/b.ts and src/c.ts; all three export helpers for the parser.",
     });
     expect(r.answer).toBe("The parser helpers live in src/a.ts, src/b.ts and src/c.ts.");
-    expect((await journal("compaction-threshold", session)).map((j) => j.step)).toEqual([
-      "small",
-      "growing",
-      "over-threshold",
-      "summary",
-      "answer",
-    ]);
+    expect((await journal("compaction-threshold", session)).map((j) => j.step)).toEqual(["small", "growing", "over-threshold", "summary", "answer"]);
   });
 });
 
@@ -366,8 +356,7 @@ describe("test-runner-verdict: a JSON verdict after two tool calls", () => {
 describe("testllm-format: a TestLLM seed document, bundled unchanged", () => {
   const SYSTEM = "Phase 1 deterministic harness. Use the tools.";
   /** Selected by the first user message (rule 3), the harness's own convention. */
-  const client = (session: string) =>
-    new OpenAI({ baseURL: `${h.url}/v1`, apiKey: "sk-test", maxRetries: 0, defaultHeaders: { "x-mock-session": session } });
+  const client = (session: string) => new OpenAI({ baseURL: `${h.url}/v1`, apiKey: "sk-test", maxRetries: 0, defaultHeaders: { "x-mock-session": session } });
   const tools = [tool("test__test"), tool("agent__final_report")];
 
   it("turn 1: the tool call with its callId and texts; turn 2: the agent__final_report call", async () => {
@@ -379,9 +368,7 @@ describe("testllm-format: a TestLLM seed document, bundled unchanged", () => {
     const t1 = await c.chat.completions.create({ model: MODEL, messages, tools });
     expect(calls(t1)).toEqual([{ id: "call-test-1", name: "test__test", arguments: '{"text":"phase-1-tool-success"}' }]);
     expect(t1.choices[0]!.message.content).toBe("Requesting test to gather information.\n\nPreparing test input.");
-    expect((t1.choices[0]!.message as unknown as Record<string, unknown>).reasoning_content).toBe(
-      "Evaluating task before invoking tool.",
-    );
+    expect((t1.choices[0]!.message as unknown as Record<string, unknown>).reasoning_content).toBe("Evaluating task before invoking tool.");
     expect(t1.usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 40, total_tokens: 160 });
 
     messages.push(t1.choices[0]!.message, { role: "tool", tool_call_id: "call-test-1", content: "ok" });

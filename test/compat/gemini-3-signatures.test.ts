@@ -15,9 +15,7 @@ const MODEL = "gemini-3-pro-preview";
 const SIGNATURE = /^CkI[0-9A-Za-z]{89}$/;
 
 const weatherTool = {
-  functionDeclarations: [
-    { name: "get_weather", description: "Current weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
-  ],
+  functionDeclarations: [{ name: "get_weather", description: "Current weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }],
 };
 
 const SCENARIOS = [
@@ -89,9 +87,7 @@ describe("scripted, generateContent", () => {
     const ai = client("/s/g3-tools/missing");
     const first = await ai.models.generateContent({ model: MODEL, contents: [user], config: { tools: [weatherTool] } });
     const stripped: Content = { role: "model", parts: first.candidates![0]!.content!.parts!.map(({ thoughtSignature: _s, ...p }): Part => p) };
-    const err = await ai.models
-      .generateContent({ model: MODEL, contents: [user, stripped, results(first.functionCalls!)], config: { tools: [weatherTool] } })
-      .catch((e: unknown) => e);
+    const err = await ai.models.generateContent({ model: MODEL, contents: [user, stripped, results(first.functionCalls!)], config: { tools: [weatherTool] } }).catch((e: unknown) => e);
     expect(errorBody(err)).toEqual({
       error: {
         code: 400,

@@ -14,7 +14,11 @@ const SCENARIOS = [
   {
     name: "live-chat",
     steps: [
-      { id: "hello", match: { turn: 1, endpoint: "bidiGenerateContent", system: "Be brief.", lastUserMessage: "Hello there" }, respond: { text: "Hi, how can I help?", usage: { inputTokens: 7, outputTokens: 5 } } },
+      {
+        id: "hello",
+        match: { turn: 1, endpoint: "bidiGenerateContent", system: "Be brief.", lastUserMessage: "Hello there" },
+        respond: { text: "Hi, how can I help?", usage: { inputTokens: 7, outputTokens: 5 } },
+      },
       { id: "weather", match: { turn: 2, lastUserMessage: "Weather in Paris?" }, respond: { toolCalls: [{ id: "fc-1", name: "get_weather", arguments: { city: "Paris" } }] } },
       { id: "answer", match: { turn: 3, toolResult: { name: "get_weather" } }, respond: { text: "It is 18C in Paris." } },
     ],
@@ -42,7 +46,11 @@ async function connect(path: string, config: Record<string, unknown> = { respons
 }
 
 async function until(live: Live, done: (m: LiveServerMessage) => boolean, count = 1): Promise<void> {
-  await poll(() => live.messages, (messages) => messages.filter(done).length >= count, { every: 10 });
+  await poll(
+    () => live.messages,
+    (messages) => messages.filter(done).length >= count,
+    { every: 10 },
+  );
 }
 
 beforeAll(async () => {
@@ -87,7 +95,13 @@ describe("Gemini Live (ai.live.connect)", () => {
       { serverContent: { generationComplete: true } },
       {
         serverContent: { turnComplete: true },
-        usageMetadata: { promptTokenCount: 7, responseTokenCount: 5, totalTokenCount: 12, promptTokensDetails: [{ modality: "TEXT", tokenCount: 7 }], responseTokensDetails: [{ modality: "TEXT", tokenCount: 5 }] },
+        usageMetadata: {
+          promptTokenCount: 7,
+          responseTokenCount: 5,
+          totalTokenCount: 12,
+          promptTokensDetails: [{ modality: "TEXT", tokenCount: 7 }],
+          responseTokensDetails: [{ modality: "TEXT", tokenCount: 5 }],
+        },
       },
     ]);
 
@@ -97,7 +111,10 @@ describe("Gemini Live (ai.live.connect)", () => {
 
     live.session.sendToolResponse({ functionResponses: [{ id: "fc-1", name: "get_weather", response: { temp: "18C" } }] });
     await until(live, (m) => m.serverContent?.turnComplete === true, 2);
-    const text = live.messages.slice(first.length).flatMap((m) => m.serverContent?.modelTurn?.parts?.map((p) => p.text) ?? []).join("");
+    const text = live.messages
+      .slice(first.length)
+      .flatMap((m) => m.serverContent?.modelTurn?.parts?.map((p) => p.text) ?? [])
+      .join("");
     expect(text).toBe("It is 18C in Paris.");
     live.session.close();
 

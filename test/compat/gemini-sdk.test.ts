@@ -155,11 +155,7 @@ describe("@google/genai against mockllm", () => {
     const call = first.functionCalls![0]!;
     const second = await ai.models.generateContent({
       model: MODEL,
-      contents: [
-        user,
-        first.candidates![0]!.content!,
-        { role: "user", parts: [{ functionResponse: { name: call.name!, response: { output: "sunny, 24C" } } }] },
-      ],
+      contents: [user, first.candidates![0]!.content!, { role: "user", parts: [{ functionResponse: { name: call.name!, response: { output: "sunny, 24C" } } }] }],
       config: { tools: [weatherTool] },
     });
     expect(second.text).toBe("It is sunny in Paris.");
@@ -197,7 +193,9 @@ describe("@google/genai against mockllm", () => {
   });
 
   it("rate_limit: ApiError 429 RESOURCE_EXHAUSTED with RetryInfo; the SDK's retryOptions retry to success", async () => {
-    const err = await client("g-rate", "once").models.generateContent({ model: MODEL, contents: "Hi" }).catch((e: unknown) => e);
+    const err = await client("g-rate", "once")
+      .models.generateContent({ model: MODEL, contents: "Hi" })
+      .catch((e: unknown) => e);
     expect((err as ApiError).status).toBe(429);
     const body = errorBody(err);
     expect(body.error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED", message: expect.stringMatching(/^You exceeded your current quota/) });
@@ -227,7 +225,9 @@ describe("@google/genai against mockllm", () => {
   });
 
   it("a mismatch is a 400 INVALID_ARGUMENT whose message starts mockllm:", async () => {
-    const err = await client("g-mismatch", "s1").models.generateContent({ model: MODEL, contents: "hello" }).catch((e: unknown) => e);
+    const err = await client("g-mismatch", "s1")
+      .models.generateContent({ model: MODEL, contents: "hello" })
+      .catch((e: unknown) => e);
     expect((err as ApiError).status).toBe(400);
     const body = errorBody(err);
     expect(body.error.status).toBe("INVALID_ARGUMENT");
@@ -263,8 +263,7 @@ describe("the wire without the SDK", () => {
     expect(await res.json()).toEqual({
       error: {
         code: 403,
-        message:
-          "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        message: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
         status: "PERMISSION_DENIED",
       },
     });
@@ -301,11 +300,7 @@ describe("the wire without the SDK", () => {
     const res = await post(`/v1beta/models/${MODEL}:streamGenerateContent`, { contents: [{ parts: [{ text: "Hi" }] }] });
     expect(res.headers.get("content-type")).toBe("application/json");
     const chunks = (await res.json()) as Record<string, any>[];
-    expect(chunks.map((c) => c.candidates[0].content.parts[0])).toEqual([
-      { text: "raw" },
-      { text: " answer" },
-      { functionCall: { name: "broken", args: { INVALID_JSON: '{"a": ' } } },
-    ]);
+    expect(chunks.map((c) => c.candidates[0].content.parts[0])).toEqual([{ text: "raw" }, { text: " answer" }, { functionCall: { name: "broken", args: { INVALID_JSON: '{"a": ' } } }]);
     expect(chunks.at(-1)!.candidates[0].finishReason).toBe("STOP");
   });
 
@@ -346,11 +341,12 @@ describe("the wire without the SDK", () => {
       name: "g-demo",
       steps: [{ id: "flaky", failures: [{ kind: "rate_limit", retryAfterMs: 0 }], respond: { text: "Hello!" } }],
     });
-    const call = () => fetch(`${h.url}/s/g-demo/run-5/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
-      method: "POST",
-      headers: { "x-goog-api-key": "k", "content-type": "application/json" },
-      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
-    });
+    const call = () =>
+      fetch(`${h.url}/s/g-demo/run-5/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
+        method: "POST",
+        headers: { "x-goog-api-key": "k", "content-type": "application/json" },
+        body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+      });
     const first = await call();
     expect(first.status).toBe(429);
     expect(first.headers.get("retry-after")).toBe("0");
@@ -366,7 +362,12 @@ describe("the wire without the SDK", () => {
     const res = await post(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, { contents: [{ parts: [{ text: "Hi" }] }] });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const text = await res.text();
-    expect(text.split("\n\n").filter((e) => e !== "").every((e) => e.startsWith("data: {"))).toBe(true);
+    expect(
+      text
+        .split("\n\n")
+        .filter((e) => e !== "")
+        .every((e) => e.startsWith("data: {")),
+    ).toBe(true);
     expect(text.endsWith("}\n\n")).toBe(true);
   });
 });

@@ -47,7 +47,10 @@ describe.skipIf(!have)("Python MCP client", () => {
   ])("mode %s (speaks %s): lists, fails once then answers, isError, prompt, resource; journal", async (mode, spoken) => {
     const session = `py-${mode.replaceAll("-", "")}`;
     const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, `${h.url}/s/mcp-weather/${session}/mcp`, mode], { timeout: 60_000 });
-    const lines = stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([
       { step: "tools", names: ["get_weather"] },
       { step: "call", error: -32000, message: "weather service busy, try again" },

@@ -28,7 +28,10 @@ function scenario(name: string, responseMode: "json" | "sse") {
         {
           id: "slow",
           match: { tool: "get_weather", arguments: { city: "Slowtown" } },
-          progress: [{ progress: 1, total: 3 }, { progress: 2, total: 3, message: "almost" }],
+          progress: [
+            { progress: 1, total: 3 },
+            { progress: 2, total: 3, message: "almost" },
+          ],
           delayMs: 30,
           result: { content: [{ type: "text", text: "eventually" }] },
         },
@@ -69,9 +72,7 @@ describe.each(["json", "sse"] as const)("MCP SDK client, responseMode %s", (mode
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["get_weather", "flaky"]);
     expect((await client.listResources()).resources).toEqual([{ uri: "file:///notes.txt", name: "notes", mimeType: "text/plain" }]);
     expect((await client.readResource({ uri: "file:///notes.txt" })).contents).toEqual([{ uri: "file:///notes.txt", mimeType: "text/plain", text: "umbrella" }]);
-    expect((await client.getPrompt({ name: "ask", arguments: { city: "Lima" } })).messages).toEqual([
-      { role: "user", content: { type: "text", text: "Weather in Lima?" } },
-    ]);
+    expect((await client.getPrompt({ name: "ask", arguments: { city: "Lima" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Weather in Lima?" } }]);
     await client.ping();
     const paris = await client.callTool({ name: "get_weather", arguments: { city: "Paris" } });
     expect(textOf(paris)).toBe("18C in Paris");
@@ -103,13 +104,7 @@ describe.each(["json", "sse"] as const)("MCP SDK client, responseMode %s", (mode
     const verdict = await adminClient.verify(name, "fail");
     expect(verdict.unusedMcpCalls?.map((c) => c.id)).toEqual(["paris", "slow"]);
     expect(verdict.mismatches[0]!.mcp).toEqual({ tool: "get_weather", arguments: { city: "Rome" } });
-    expect(journal.map((e) => `${e.surface} ${e.step} ${e.outcome}`)).toEqual([
-      "mcp flaky failure",
-      "mcp flaky failure",
-      "mcp flaky response",
-      "mcp sunk response",
-      "mcp paris mismatch",
-    ]);
+    expect(journal.map((e) => `${e.surface} ${e.step} ${e.outcome}`)).toEqual(["mcp flaky failure", "mcp flaky failure", "mcp flaky response", "mcp sunk response", "mcp paris mismatch"]);
   });
 
   it(mode === "sse" ? "progress notifications reach onprogress before the result" : "no progress over JSON; the delayed result arrives", async () => {
@@ -117,7 +112,14 @@ describe.each(["json", "sse"] as const)("MCP SDK client, responseMode %s", (mode
     const seen: { progress: number; total?: number; message?: string }[] = [];
     const result = await client.callTool({ name: "get_weather", arguments: { city: "Slowtown" } }, undefined, { onprogress: (p) => seen.push(p) });
     expect(textOf(result)).toBe("eventually");
-    expect(seen).toEqual(mode === "sse" ? [{ progress: 1, total: 3 }, { progress: 2, total: 3, message: "almost" }] : []);
+    expect(seen).toEqual(
+      mode === "sse"
+        ? [
+            { progress: 1, total: 3 },
+            { progress: 2, total: 3, message: "almost" },
+          ]
+        : [],
+    );
     await client.close();
   });
 
@@ -173,11 +175,6 @@ describe("bundled scenarios/mcp-weather.json: one script for both sides of the t
     const verdict = await (await h.admin("/sessions/mcp-weather/loop/verify")).json();
     expect(verdict).toMatchObject({ ok: true, unusedSteps: [], unusedMcpCalls: [], mismatches: [] });
     const journal = await h.journal("mcp-weather", "loop");
-    expect(journal.map((e) => `${e.provider} ${e.step} ${e.outcome}`)).toEqual([
-      "openai ask-tool response",
-      "mcp paris failure",
-      "mcp paris response",
-      "openai answer response",
-    ]);
+    expect(journal.map((e) => `${e.provider} ${e.step} ${e.outcome}`)).toEqual(["openai ask-tool response", "mcp paris failure", "mcp paris response", "openai answer response"]);
   });
 });

@@ -98,7 +98,10 @@ describe("ollama client: chat", () => {
       body: JSON.stringify({ model: "llama3.2", messages: hi }),
     });
     expect(res.headers.get("content-type")).toBe("application/x-ndjson");
-    const lines = (await res.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.message.content).join("")).toBe("One two three four five.");
     expect((await h.journal("o-stream", "raw"))[0]).toMatchObject({ provider: "ollama", endpoint: "chat", stream: true });
   });
@@ -117,9 +120,7 @@ describe("ollama client: chat", () => {
     const messages: Message[] = [{ role: "user", content: "Weather in Paris?" }];
     const first = await collect(messages);
     expect(first.content).toBe("");
-    expect(first.tool_calls).toEqual([
-      { id: expect.stringMatching(/^call_[0-9a-z]{8}$/), function: { index: 0, name: "get_weather", arguments: { city: "Paris", detail: { hourly: true } } } },
-    ]);
+    expect(first.tool_calls).toEqual([{ id: expect.stringMatching(/^call_[0-9a-z]{8}$/), function: { index: 0, name: "get_weather", arguments: { city: "Paris", detail: { hourly: true } } } }]);
     messages.push(first, { role: "tool", content: "sunny, 24C", tool_name: "get_weather" });
     const second = await collect(messages);
     expect(second.content).toBe("It is sunny in Paris.");
@@ -220,7 +221,9 @@ describe("ollama client: models", () => {
 
 describe("ollama client: failures", () => {
   it("surfaces a scripted rate limit as ResponseError 429 with retry headers on the wire", async () => {
-    const err = await client("o-rate", "c1").chat({ model: "llama3.2", messages: hi }).catch((e) => e);
+    const err = await client("o-rate", "c1")
+      .chat({ model: "llama3.2", messages: hi })
+      .catch((e) => e);
     expect(err.name).toBe("ResponseError");
     expect(err.status_code).toBe(429);
     expect(err.error).toBe("rate limit exceeded");
@@ -232,7 +235,9 @@ describe("ollama client: failures", () => {
   });
 
   it("answers overloaded with 503", async () => {
-    const err = await client("o-overloaded", "c1").chat({ model: "llama3.2", messages: hi }).catch((e) => e);
+    const err = await client("o-overloaded", "c1")
+      .chat({ model: "llama3.2", messages: hi })
+      .catch((e) => e);
     expect(err.status_code).toBe(503);
   });
 
@@ -248,13 +253,17 @@ describe("ollama client: failures", () => {
   });
 
   it("answers a mismatch with 400 and a message starting mockllm:", async () => {
-    const err = await client("o-mismatch", "c1").chat({ model: "llama3.2", messages: hi }).catch((e) => e);
+    const err = await client("o-mismatch", "c1")
+      .chat({ model: "llama3.2", messages: hi })
+      .catch((e) => e);
     expect(err.status_code).toBe(400);
     expect(err.error).toMatch(/^mockllm: scenario "o-mismatch" session "c1" turn 1: no step matches/);
   });
 
   it("answers an unknown scenario with 404 naming it", async () => {
-    const err = await client("o-nope", "c1").chat({ model: "llama3.2", messages: hi }).catch((e) => e);
+    const err = await client("o-nope", "c1")
+      .chat({ model: "llama3.2", messages: hi })
+      .catch((e) => e);
     expect(err.status_code).toBe(404);
     expect(err.error).toBe('mockllm: scenario "o-nope" not found');
   });

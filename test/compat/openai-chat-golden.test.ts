@@ -32,9 +32,7 @@ const CASES: { name: string; respond: Record<string, unknown>; failures?: unknow
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(
-    ...CASES.map((c) => ({ name: `golden-${c.name}`, steps: [{ ...(c.failures ? { failures: c.failures } : {}), respond: c.respond }] })),
-  );
+  await h.upload(...CASES.map((c) => ({ name: `golden-${c.name}`, steps: [{ ...(c.failures ? { failures: c.failures } : {}), respond: c.respond }] })));
 });
 afterAll(() => h?.stop());
 

@@ -102,7 +102,9 @@ describe("openai SDK: chat.completions", () => {
   });
 
   it("non-stream text with scripted usage and a request id", async () => {
-    const res = await client("hello", "t1").chat.completions.create({ model: "gpt-4o-mini", messages: user("hi") }).withResponse();
+    const res = await client("hello", "t1")
+      .chat.completions.create({ model: "gpt-4o-mini", messages: user("hi") })
+      .withResponse();
     expect(res.data.choices[0]!.message.content).toBe("Hello from the script.");
     expect(res.data.choices[0]!.finish_reason).toBe("stop");
     expect(res.data.object).toBe("chat.completion");
@@ -177,11 +179,7 @@ describe("openai SDK: chat.completions", () => {
     const second = await c.chat.completions.create({
       model: "m",
       tools,
-      messages: [
-        ...user("weather in Oslo?"),
-        first.choices[0]!.message,
-        { role: "tool", tool_call_id: call.id, content: "heavy snow, -3C" },
-      ],
+      messages: [...user("weather in Oslo?"), first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: "heavy snow, -3C" }],
     });
     expect(second.choices[0]!.message.content).toBe("It is snowing in Oslo.");
     const journal = await h.journal("tool-loop", "t1");
@@ -207,7 +205,9 @@ describe("openai SDK: chat.completions", () => {
   });
 
   it("maxRetries 0: RateLimitError with retry headers", async () => {
-    const err = await client("rate-limited", "t2").chat.completions.create({ model: "m", messages: user("hi") }).catch((e) => e);
+    const err = await client("rate-limited", "t2")
+      .chat.completions.create({ model: "m", messages: user("hi") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.status).toBe(429);
     expect(err.code).toBe("rate_limit_exceeded");
@@ -218,7 +218,9 @@ describe("openai SDK: chat.completions", () => {
   });
 
   it("retryable: false sends x-should-retry: false and the SDK does not retry", async () => {
-    const err = await client("no-retry", "t1", { maxRetries: 3 }).chat.completions.create({ model: "m", messages: user("hi") }).catch((e) => e);
+    const err = await client("no-retry", "t1", { maxRetries: 3 })
+      .chat.completions.create({ model: "m", messages: user("hi") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(APIError);
     expect(err.status).toBe(503);
     expect(err.message).toContain("busy, do not retry");
@@ -238,7 +240,9 @@ describe("openai SDK: chat.completions", () => {
   });
 
   it("stream_error on a JSON request: a 500 InternalServerError, journaled as 500", async () => {
-    const err = await client("stream-error", "json").chat.completions.create({ model: "m", messages: user("hi") }).catch((e) => e);
+    const err = await client("stream-error", "json")
+      .chat.completions.create({ model: "m", messages: user("hi") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(APIError);
     expect(err.status).toBe(500);
     expect(err.error.message).toBe("upstream died");
@@ -276,11 +280,12 @@ describe("openai SDK: chat.completions", () => {
   });
 
   it("mismatch: BadRequestError whose message starts mockllm: and names what failed", async () => {
-    const err = await client("strict-match", "t1").chat.completions.create({ model: "m", messages: user("hello") }).catch((e) => e);
+    const err = await client("strict-match", "t1")
+      .chat.completions.create({ model: "m", messages: user("hello") })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.error.message).toBe(
-      'mockllm: scenario "strict-match" session "t1" turn 1: no step matches; nearest step "weather-only" failed\n' +
-        '- match.lastUserMessage: expected contains "weather", got "hello"',
+      'mockllm: scenario "strict-match" session "t1" turn 1: no step matches; nearest step "weather-only" failed\n' + '- match.lastUserMessage: expected contains "weather", got "hello"',
     );
     const journal = await h.journal("strict-match", "t1");
     expect(journal[0]).toMatchObject({ outcome: "mismatch", status: 400, step: "weather-only" });

@@ -64,7 +64,11 @@ function turn(ws: ResponsesWS, body: Record<string, unknown>): Promise<Event> {
 /** The journal after the run: steps, and what the final turn carried in the canonical view. */
 async function expectCompacted(session: string): Promise<void> {
   const journal = await h.journal("cmp-codex-wire", session);
-  expect(journal.map((e) => [e.step, e.status])).toEqual([["run", 200], ["squash", 200], ["final", 200]]);
+  expect(journal.map((e) => [e.step, e.status])).toEqual([
+    ["run", 200],
+    ["squash", 200],
+    ["final", 200],
+  ]);
   expect(journal[1]!.canonical.compactionRequested).toBe(true);
   const final = journal[2]!.canonical;
   expect([final.compaction, final.lastUserMessage, final.toolResults]).toEqual([{ summary: SUMMARY }, PROMPT, []]);

@@ -3,7 +3,7 @@
  * 10.1.4, 10.1.5): `context_management` thresholds (JSON, stream, `ResponsesWS`), Codex's `compaction_trigger`, and
  * the WebSocket's connection-local continuation of `store: false` chains.
  */
-import OpenAI, { APIError } from "openai";
+import OpenAI, { type APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 import { openResponsesWS, responsesTurn as turn, type WsEvent as Event } from "../support/responses-ws";

@@ -99,7 +99,9 @@ describe("POST /v1/responses/compact (client.responses.compact)", () => {
     ]);
     const verify = (await (await h.admin("/sessions/cmp-script/trip/verify")).json()) as Record<string, unknown>;
     expect([verify.ok, verify.compactions]).toEqual([true, { answered: 1, carried: 1 }]);
-    expect(verify.summary).toBe('mockllm verify: ok: scenario "cmp-script" session "trip" (version ' + String(verify.version) + "): 3 requests, all 3 steps used, 1 compaction answered (1 carried back), no mismatches");
+    expect(verify.summary).toBe(
+      `mockllm verify: ok: scenario "cmp-script" session "trip" (version ${String(verify.version)}): 3 requests, all 3 steps used, 1 compaction answered (1 carried back), no mismatches`,
+    );
     const coverage = (await (await h.admin("/scenarios/cmp-script/coverage")).json()) as Record<string, unknown>;
     expect(coverage.compactions).toEqual({ answered: 1, carried: 1 });
   });
@@ -149,7 +151,13 @@ describe("function_call_output without its call", () => {
   it("gets the real 400 over HTTP; with the call in the input it is accepted", async () => {
     const c = client();
     const err = await c.responses
-      .create({ model: "gpt-5", input: [{ role: "user", content: "Weather?" }, { type: "function_call_output", call_id: "call_nope", output: "18C" }] })
+      .create({
+        model: "gpt-5",
+        input: [
+          { role: "user", content: "Weather?" },
+          { type: "function_call_output", call_id: "call_nope", output: "18C" },
+        ],
+      })
       .catch((e: unknown) => e);
     expect((err as APIError).status).toBe(400);
     expect((err as APIError).error).toEqual({

@@ -70,7 +70,9 @@ describe("openai moderations.create", () => {
   });
 
   it("an empty input list is the SDK's BadRequestError", async () => {
-    const err = await client().moderations.create({ input: [] }).catch((e: unknown) => e);
+    const err = await client()
+      .moderations.create({ input: [] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).status).toBe(400);
   });

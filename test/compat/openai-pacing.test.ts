@@ -19,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const client = (scenario: string, opts: Partial<ConstructorParameters<typeof OpenAI>[0]> = {}) =>
-  new OpenAI({ apiKey: "sk", baseURL: `${h.url}/s/${scenario}/v1`, maxRetries: 0, ...opts });
+const client = (scenario: string, opts: Partial<ConstructorParameters<typeof OpenAI>[0]> = {}) => new OpenAI({ apiKey: "sk", baseURL: `${h.url}/s/${scenario}/v1`, maxRetries: 0, ...opts });
 
 async function timedStream(scenario: string) {
   const start = performance.now();

@@ -44,7 +44,11 @@ function connect(path: string): Promise<{ rt: OpenAIRealtimeWS; events: Event[] 
 }
 
 async function until(events: Event[], type: string, count = 1): Promise<void> {
-  await poll(() => events, (es) => es.filter((e) => e.type === type).length >= count, { every: 10 });
+  await poll(
+    () => events,
+    (es) => es.filter((e) => e.type === type).length >= count,
+    { every: 10 },
+  );
 }
 
 const say = (text: string): RealtimeClientEvent => ({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
@@ -89,7 +93,12 @@ describe("OpenAI Realtime (OpenAIRealtimeWS)", () => {
     const userItem = first[0]!.item;
     expect(first[0]).toMatchObject({ previous_item_id: null, item: { type: "message", role: "user", content: [{ type: "input_text", text: "Hello there" }] } });
     expect(first[4]).toMatchObject({ previous_item_id: userItem.id, item: { type: "message", role: "assistant", status: "in_progress", content: [] } });
-    expect(first.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("")).toBe("Hi, how can I help?");
+    expect(
+      first
+        .filter((e) => e.type === "response.output_text.delta")
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe("Hi, how can I help?");
     const done = first.at(-1)!.response;
     expect(done).toMatchObject({ object: "realtime.response", status: "completed", output: [{ type: "message", content: [{ type: "output_text", text: "Hi, how can I help?" }] }] });
     expect(new Set(first.map((e) => e.event_id)).size).toBe(first.length);

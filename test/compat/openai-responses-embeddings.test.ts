@@ -15,7 +15,13 @@ const SCENARIOS = [
       {
         match: { endpoint: "embeddings" },
         consume: false,
-        respond: { embeddings: [[1, 0, 0], [0.6, 0.8, 0]], model: "text-embedding-3-small" },
+        respond: {
+          embeddings: [
+            [1, 0, 0],
+            [0.6, 0.8, 0],
+          ],
+          model: "text-embedding-3-small",
+        },
       },
     ],
   },
@@ -82,7 +88,15 @@ describe("hash vectors", () => {
   });
 
   it("accept token arrays, counting one prompt token per token", async () => {
-    const r = await post({ model: "m", input: [[1, 2, 3], [4, 5]], encoding_format: "float", dimensions: 8 });
+    const r = await post({
+      model: "m",
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      encoding_format: "float",
+      dimensions: 8,
+    });
     expect(r.status).toBe(200);
     expect(r.json.data).toHaveLength(2);
     expect(r.json.usage).toEqual({ prompt_tokens: 5, total_tokens: 5 });

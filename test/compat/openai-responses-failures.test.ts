@@ -35,7 +35,9 @@ afterAll(() => h?.stop());
 
 describe("scripted failures", () => {
   it("rate_limit: 429 in OpenAI's shape, which the SDK retries into the response", async () => {
-    const err = await client("f-rate", "no-retry").responses.create({ model: "gpt-4.1", input: "x" }).catch((e: unknown) => e);
+    const err = await client("f-rate", "no-retry")
+      .responses.create({ model: "gpt-4.1", input: "x" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).error).toMatchObject({ message: "Slow down.", type: "requests", code: "rate_limit_exceeded" });
     expect((err as RateLimitError).headers?.get("x-ratelimit-remaining-requests")).toBe("0");
@@ -48,7 +50,9 @@ describe("scripted failures", () => {
   });
 
   it("overloaded: 503 server_error, not retried when x-should-retry is false", async () => {
-    const err = await client("f-overloaded", "s", { maxRetries: 2 }).responses.create({ model: "gpt-4.1", input: "x" }).catch((e: unknown) => e);
+    const err = await client("f-overloaded", "s", { maxRetries: 2 })
+      .responses.create({ model: "gpt-4.1", input: "x" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalServerError);
     expect((err as InternalServerError).status).toBe(503);
     expect((await h.journal("f-overloaded", "s")).length).toBe(1);

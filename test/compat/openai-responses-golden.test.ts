@@ -32,9 +32,7 @@ const CASES: { name: string; respond: Record<string, unknown>; failures?: unknow
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(
-    ...CASES.map((c) => ({ name: `golden-resp-${c.name}`, steps: [{ ...(c.failures ? { failures: c.failures } : {}), respond: c.respond }] })),
-  );
+  await h.upload(...CASES.map((c) => ({ name: `golden-resp-${c.name}`, steps: [{ ...(c.failures ? { failures: c.failures } : {}), respond: c.respond }] })));
 });
 afterAll(() => h?.stop());
 
@@ -49,10 +47,13 @@ describe("Responses golden transcripts", () => {
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const text = await res.text();
     // Every event's `event:` line names its `type`, and sequence numbers count from 0 without gaps.
-    const events = text.trim().split("\n\n").map((block) => {
-      const [event, data] = block.split("\n");
-      return { event: event!.slice("event: ".length), data: JSON.parse(data!.slice("data: ".length)) };
-    });
+    const events = text
+      .trim()
+      .split("\n\n")
+      .map((block) => {
+        const [event, data] = block.split("\n");
+        return { event: event!.slice("event: ".length), data: JSON.parse(data!.slice("data: ".length)) };
+      });
     events.forEach((e, i) => {
       expect(e.data.type).toBe(e.event);
       expect(e.data.sequence_number).toBe(i);

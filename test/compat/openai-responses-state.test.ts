@@ -72,7 +72,11 @@ describe("previous_response_id and item_reference", () => {
     });
     const byRef = await c.responses.create({
       model: "gpt-4.1",
-      input: [{ role: "user", content: "alpha" }, { type: "item_reference", id: first.output[0]!.id! }, { role: "user", content: "beta" }],
+      input: [
+        { role: "user", content: "alpha" },
+        { type: "item_reference", id: first.output[0]!.id! },
+        { role: "user", content: "beta" },
+      ],
     });
     const fresh = await c.responses.create({ model: "gpt-4.1", input: "beta" });
     // The same conversation (its words count as input tokens); each request its own id (issue 37: ids never collide).
@@ -180,8 +184,7 @@ describe("bad input", () => {
     },
     {
       body: { model: "gpt-4.1", input: "hi", previous_response_id: "prev 1" },
-      message:
-        "Invalid 'previous_response_id': 'prev 1'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.",
+      message: "Invalid 'previous_response_id': 'prev 1'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.",
       param: "previous_response_id",
     },
   ])("$message", async ({ body, message, param }) => {
@@ -223,7 +226,10 @@ describe("bad input", () => {
   it("accepts unknown fields and unknown input item types", async () => {
     const r = await post({
       model: "gpt-4.1",
-      input: [{ type: "web_search_call", id: "ws_1", status: "completed" }, { role: "user", content: [{ type: "input_text", text: "hi" }] }],
+      input: [
+        { type: "web_search_call", id: "ws_1", status: "completed" },
+        { role: "user", content: [{ type: "input_text", text: "hi" }] },
+      ],
       brand_new_field: { x: 1 },
     });
     expect(r.status).toBe(200);
@@ -234,11 +240,13 @@ describe("bad input", () => {
     const res = await fetch(`${h.url}/v1/responses`, { method: "POST", body: JSON.stringify({ model: "gpt-4.1", input: "hi" }) });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
-    const err = await new OpenAI({ apiKey: "sk", baseURL: `${h.url}/v1`, maxRetries: 0, defaultHeaders: { authorization: "Basic x" } })
-      .responses.create({ model: "gpt-4.1", input: "hi" })
+    const err = await new OpenAI({ apiKey: "sk", baseURL: `${h.url}/v1`, maxRetries: 0, defaultHeaders: { authorization: "Basic x" } }).responses
+      .create({ model: "gpt-4.1", input: "hi" })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthenticationError);
-    const bad = await client().responses.create({ model: "gpt-4.1", input: [{ type: "function_call", name: "x" }] as never }).catch((e: unknown) => e);
+    const bad = await client()
+      .responses.create({ model: "gpt-4.1", input: [{ type: "function_call", name: "x" }] as never })
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(BadRequestError);
   });
 });

@@ -143,7 +143,11 @@ describe("Responses WebSocket mode (ResponsesWS)", () => {
     expect(events.filter((e) => e.type === "response.completed")).toHaveLength(1);
     const unknown = await turn(ws, { model: "gpt-4.1", previous_response_id: "resp_0123", input: "x" });
     expect(unknown).toEqual([
-      { type: "error", status: 404, error: { type: "invalid_request_error", code: "previous_response_not_found", message: "Previous response with id 'resp_0123' not found.", param: "previous_response_id" } },
+      {
+        type: "error",
+        status: 404,
+        error: { type: "invalid_request_error", code: "previous_response_not_found", message: "Previous response with id 'resp_0123' not found.", param: "previous_response_id" },
+      },
     ]);
     ws.close();
     expect((await h.journal("ws-paced", "busy")).length).toBe(1);
@@ -163,9 +167,7 @@ describe("Responses WebSocket mode (ResponsesWS)", () => {
 
   it("a scripted rate limit is an error event; a stream_error sends the events before it, then error and response.failed", async () => {
     const ws = await open("/s/ws-rate/r");
-    expect(await turn(ws, { model: "gpt-4.1", input: "x" })).toEqual([
-      { type: "error", status: 429, error: { type: "requests", code: "rate_limit_exceeded", message: "Slow down.", param: null } },
-    ]);
+    expect(await turn(ws, { model: "gpt-4.1", input: "x" })).toEqual([{ type: "error", status: 429, error: { type: "requests", code: "rate_limit_exceeded", message: "Slow down.", param: null } }]);
     ws.close();
     const mid = await open("/s/ws-mid/m");
     const events: Event[] = [];
@@ -173,14 +175,7 @@ describe("Responses WebSocket mode (ResponsesWS)", () => {
     mid.on("error", () => {});
     mid.send({ type: "response.create", model: "gpt-4.1", input: "x" } as never);
     await new Promise<void>((resolve) => mid.on("response.failed", () => resolve()));
-    expect(events.map((e) => e.type)).toEqual([
-      "response.created",
-      "response.in_progress",
-      "response.output_item.added",
-      "response.content_part.added",
-      "error",
-      "response.failed",
-    ]);
+    expect(events.map((e) => e.type)).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added", "error", "response.failed"]);
     expect(events[4]).toMatchObject({ error: { code: "server_error", message: "cut" } });
     mid.close();
   });

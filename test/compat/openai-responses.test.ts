@@ -68,8 +68,7 @@ const SCENARIOS = [
   },
 ];
 
-const client = (scenario: string, session = "default") =>
-  new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/${scenario}/${session}/v1`, maxRetries: 0 });
+const client = (scenario: string, session = "default") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/${scenario}/${session}/v1`, maxRetries: 0 });
 
 beforeAll(async () => {
   h = await startHarness();

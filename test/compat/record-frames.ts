@@ -74,9 +74,7 @@ export const OPENAI_429: Script = {
     "retry-after-ms": "20",
     "x-should-retry": "false",
   },
-  frames: [
-    { data: JSON.stringify({ error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } }) },
-  ],
+  frames: [{ data: JSON.stringify({ error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } }) }],
 };
 
 const response = (status: string, output: unknown[], usage: unknown) => ({
@@ -212,11 +210,7 @@ const gem = (parts: unknown[], extra: Record<string, unknown> = {}) =>
   })}\r\n\r\n`;
 export const GEMINI_STREAM: Script = {
   headers: { "content-type": "text/event-stream", "x-goog-request-id": "gem-req-1" },
-  frames: [
-    { data: gem([{ text: "Thinking about it.", thought: true }]) },
-    { gap: 20, data: gem([{ text: "Bonjour" }]) },
-    { gap: 20, data: gem([{ text: " le monde" }], { finishReason: "STOP" }) },
-  ],
+  frames: [{ data: gem([{ text: "Thinking about it.", thought: true }]) }, { gap: 20, data: gem([{ text: "Bonjour" }]) }, { gap: 20, data: gem([{ text: " le monde" }], { finishReason: "STOP" }) }],
 };
 
 /** Ollama chat, NDJSON. */

@@ -43,10 +43,7 @@ beforeAll(async () => {
   await dead.stop();
   h = await startHarness();
   const upstream = { openai: up.url, anthropic: up.url, gemini: up.url, ollama: up.url };
-  await h.upload(
-    { name: "rec", record: { upstream }, steps: [] },
-    { name: "rec-dead", record: { upstream: { openai: deadUrl, anthropic: `${deadUrl}/` } }, steps: [] },
-  );
+  await h.upload({ name: "rec", record: { upstream }, steps: [] }, { name: "rec-dead", record: { upstream: { openai: deadUrl, anthropic: `${deadUrl}/` } }, steps: [] });
   up.on("chat-stream-hello", CHAT_STREAM);
   up.on("chat-json-tool", CHAT_JSON_TOOL);
   up.on("openai-429", OPENAI_429);
@@ -85,12 +82,9 @@ function joined(doc: Doc, step = 0): string {
   return (doc.steps[step]!.respond.frames.frames as { data: string }[]).map((f) => f.data).join("");
 }
 
-const openai = (scenario: string, session: string) =>
-  new OpenAI({ apiKey: KEY, baseURL: `${h.url}/s/${scenario}/${session}/v1`, maxRetries: 0 });
-const anthropic = (scenario: string, session: string) =>
-  new Anthropic({ apiKey: KEY, baseURL: `${h.url}/s/${scenario}/${session}`, maxRetries: 0 });
-const gemini = (scenario: string, session: string) =>
-  new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: `${h.url}/s/${scenario}/${session}` } });
+const openai = (scenario: string, session: string) => new OpenAI({ apiKey: KEY, baseURL: `${h.url}/s/${scenario}/${session}/v1`, maxRetries: 0 });
+const anthropic = (scenario: string, session: string) => new Anthropic({ apiKey: KEY, baseURL: `${h.url}/s/${scenario}/${session}`, maxRetries: 0 });
+const gemini = (scenario: string, session: string) => new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: `${h.url}/s/${scenario}/${session}` } });
 const ollama = (scenario: string, session: string) => new Ollama({ host: `${h.url}/s/${scenario}/${session}` });
 
 async function rawChat(scenario: string, session: string, content: string, signal?: AbortSignal): Promise<Response> {
@@ -120,8 +114,7 @@ async function readAll(res: Response): Promise<{ text: string; broke: boolean }>
 
 describe("record through the official SDKs, replay byte for byte", () => {
   it("OpenAI Chat stream: frames, kept headers, decoded fields, forwarded credentials; replay gives the same chunks", async () => {
-    const ask = (c: OpenAI) =>
-      c.chat.completions.create({ model: "gpt-up", stream: true, messages: [{ role: "user", content: "chat-stream-hello" }] });
+    const ask = (c: OpenAI) => c.chat.completions.create({ model: "gpt-up", stream: true, messages: [{ role: "user", content: "chat-stream-hello" }] });
     const live = [];
     for await (const c of await ask(openai("rec", "chat"))) live.push(c);
     expect(live.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("Hello from upstream");
@@ -163,8 +156,7 @@ describe("record through the official SDKs, replay byte for byte", () => {
   });
 
   it("OpenAI Chat JSON with a tool call: one frame, decoded tool call with the recorded id", async () => {
-    const ask = (c: OpenAI) =>
-      c.chat.completions.create({ model: "gpt-up", messages: [{ role: "user", content: "chat-json-tool" }], tools: [] });
+    const ask = (c: OpenAI) => c.chat.completions.create({ model: "gpt-up", messages: [{ role: "user", content: "chat-json-tool" }], tools: [] });
     const live = await ask(openai("rec", "tool"));
     expect(live.choices[0]!.message.tool_calls![0]!.id).toBe("call_up_1");
     const doc = await replayable("tool");
@@ -188,10 +180,7 @@ describe("record through the official SDKs, replay byte for byte", () => {
   });
 
   it("Anthropic stream: thinking with its signature, text and a tool call decode; the final message is the same", async () => {
-    const ask = (c: Anthropic) =>
-      c.messages
-        .stream({ model: "claude-up", max_tokens: 256, messages: [{ role: "user", content: "anthropic-think" }] })
-        .finalMessage();
+    const ask = (c: Anthropic) => c.messages.stream({ model: "claude-up", max_tokens: 256, messages: [{ role: "user", content: "anthropic-think" }] }).finalMessage();
     const live = await ask(anthropic("rec", "ant"));
     expect(live.id).toBe("msg_up_1");
     const seen = up.seenWith("anthropic-think")[0]!;
@@ -258,8 +247,7 @@ describe("record through the official SDKs, replay byte for byte", () => {
 
 describe("recorded provider errors replay as they came", () => {
   it("an OpenAI 429 with its rate-limit and retry headers", async () => {
-    const ask = (c: OpenAI) =>
-      c.chat.completions.create({ model: "gpt-up", messages: [{ role: "user", content: "openai-429" }] }).catch((e: unknown) => e);
+    const ask = (c: OpenAI) => c.chat.completions.create({ model: "gpt-up", messages: [{ role: "user", content: "openai-429" }] }).catch((e: unknown) => e);
     const live = (await ask(openai("rec", "e429"))) as InstanceType<typeof OpenAI.RateLimitError>;
     expect(live).toBeInstanceOf(OpenAI.RateLimitError);
     const doc = await replayable("e429");
@@ -277,7 +265,10 @@ describe("recorded provider errors replay as they came", () => {
 
   it("an Anthropic 529 and a mid-stream error event", async () => {
     const ask = (c: Anthropic, content: string) =>
-      c.messages.stream({ model: "claude-up", max_tokens: 64, messages: [{ role: "user", content }] }).finalMessage().catch((e: unknown) => e);
+      c.messages
+        .stream({ model: "claude-up", max_tokens: 64, messages: [{ role: "user", content }] })
+        .finalMessage()
+        .catch((e: unknown) => e);
     const live529 = (await ask(anthropic("rec", "e529"), "anthropic-overloaded")) as InstanceType<typeof Anthropic.APIError>;
     expect(live529.status).toBe(529);
     await replayable("e529");

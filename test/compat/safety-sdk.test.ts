@@ -57,7 +57,9 @@ describe("openai chat completions", () => {
     expect([res.choices[0]!.message.content, res.choices[0]!.finish_reason]).toEqual(["Sure, here is", "content_filter"]);
     const final = await client("sdk-cf-completion").chat.completions.stream({ model: "gpt-4o", messages: user }).finalChatCompletion();
     expect([final.choices[0]!.message.content, final.choices[0]!.finish_reason]).toEqual(["Sure, here is", "content_filter"]);
-    const err = await client("sdk-cf-completion").chat.completions.parse({ model: "gpt-4o", messages: user }).catch((e: unknown) => e);
+    const err = await client("sdk-cf-completion")
+      .chat.completions.parse({ model: "gpt-4o", messages: user })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContentFilterFinishReasonError);
   });
 });
@@ -104,7 +106,9 @@ describe("@anthropic-ai/sdk", () => {
     const res = await client("sdk-cf-completion").messages.create(params);
     expect([res.stop_reason, res.content.map((b) => (b.type === "text" ? b.text : b.type))]).toEqual(["refusal", ["Sure, here is"]]);
     const texts: string[] = [];
-    const stream = client("sdk-cf-completion").messages.stream(params).on("text", (t) => texts.push(t));
+    const stream = client("sdk-cf-completion")
+      .messages.stream(params)
+      .on("text", (t) => texts.push(t));
     const final = await stream.finalMessage();
     expect([final.stop_reason, texts.join(""), final.stop_details?.category]).toEqual(["refusal", "Sure, here is", "general_harms"]);
   });
@@ -155,9 +159,7 @@ describe("@aws-sdk/client-bedrock-runtime", () => {
   it("a blocked prompt is stopReason guardrail_intervened with the blocked message and an input assessment", async () => {
     const res = await client("sdk-cf-prompt").send(new ConverseCommand(input));
     expect([res.stopReason, res.output?.message?.content]).toEqual(["guardrail_intervened", [{ text: REFUSAL }]]);
-    expect(res.trace?.guardrail?.inputAssessment?.["gr-abc123"]?.contentPolicy?.filters).toEqual([
-      { type: "VIOLENCE", confidence: "HIGH", filterStrength: "HIGH", action: "BLOCKED", detected: true },
-    ]);
+    expect(res.trace?.guardrail?.inputAssessment?.["gr-abc123"]?.contentPolicy?.filters).toEqual([{ type: "VIOLENCE", confidence: "HIGH", filterStrength: "HIGH", action: "BLOCKED", detected: true }]);
   });
 
   it("a stopped stream ends with messageStop guardrail_intervened and the trace on metadata", async () => {

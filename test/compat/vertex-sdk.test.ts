@@ -81,8 +81,14 @@ describe("@anthropic-ai/vertex-sdk", () => {
     const client = claude("flaky");
     const msg = await client.messages.create({ model: CLAUDE, max_tokens: 64, messages: [{ role: "user", content: "flaky" }] });
     expect(msg.content).toEqual([{ type: "text", text: "after a retry" }]);
-    expect((await h.journal("vx-claude", "flaky")).map((j) => [j.outcome, j.status])).toEqual([["failure", 429], ["response", 200]]);
-    const err = await client.messages.stream({ model: CLAUDE, max_tokens: 64, messages: [{ role: "user", content: "cut" }] }).finalMessage().catch((e: unknown) => e);
+    expect((await h.journal("vx-claude", "flaky")).map((j) => [j.outcome, j.status])).toEqual([
+      ["failure", 429],
+      ["response", 200],
+    ]);
+    const err = await client.messages
+      .stream({ model: CLAUDE, max_tokens: 64, messages: [{ role: "user", content: "cut" }] })
+      .finalMessage()
+      .catch((e: unknown) => e);
     expect(String(err)).toMatch(/overloaded_error/);
   });
 });
@@ -131,7 +137,10 @@ describe("@google/genai with vertexai: true", () => {
   it("a scripted 429 is retried by retryOptions; a mid-stream error is an ApiError after the first chunks", async () => {
     const res = await gemini("flaky").models.generateContent({ model: GEMINI, contents: "flaky" });
     expect(res.text).toBe("after a retry");
-    expect((await h.journal("vx-gemini", "flaky")).map((j) => [j.outcome, j.status])).toEqual([["failure", 429], ["response", 200]]);
+    expect((await h.journal("vx-gemini", "flaky")).map((j) => [j.outcome, j.status])).toEqual([
+      ["failure", 429],
+      ["response", 200],
+    ]);
     const texts: string[] = [];
     const err = await (async () => {
       for await (const c of await gemini("cut").models.generateContentStream({ model: GEMINI, contents: "cut" })) texts.push(c.text ?? "");

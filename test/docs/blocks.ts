@@ -40,7 +40,10 @@ export function blocksOf(page: string): Block[] {
     const open = /^(\s*)(`{3,})(.*)$/.exec(lines[i]!);
     if (!open) continue;
     const [, indent, fence, info] = open as unknown as [string, string, string, string];
-    const words = info.trim().split(/\s+/).filter((w) => w !== "");
+    const words = info
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== "");
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length && !lines[j]!.startsWith(`${indent}${fence}`); j++) body.push(lines[j]!.slice(indent.length));
@@ -52,4 +55,13 @@ export function blocksOf(page: string): Block[] {
 
 export function relativeToRoot(path: string): string {
   return relative(ROOT, path);
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped (but `-` and `_`), spaces as `-`. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, "")
+    .replaceAll(" ", "-");
 }

@@ -5,16 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
-import { docPages, ROOT } from "./blocks";
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped (but `-` and `_`), spaces as `-`. */
-export function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\- _]/gu, "")
-    .replaceAll(" ", "-");
-}
+import { anchorOf, docPages, ROOT } from "./blocks";
 
 /** The page's text outside fenced code blocks. */
 function prose(text: string): string {

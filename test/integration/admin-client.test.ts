@@ -14,7 +14,14 @@ import { ADMIN_TOKEN, call, RUNTIME } from "./helpers";
 type Fetch = typeof fetch;
 
 const FILE_DOC = { name: "ac-file", description: "from a file", steps: [{ id: "f", respond: { text: "from the file" } }] };
-const UPLOADED = { name: "ac-up", description: "uploaded", steps: [{ id: "u1", respond: { text: "one" } }, { id: "u2", respond: { text: "two" } }] };
+const UPLOADED = {
+  name: "ac-up",
+  description: "uploaded",
+  steps: [
+    { id: "u1", respond: { text: "one" } },
+    { id: "u2", respond: { text: "two" } },
+  ],
+};
 
 /** Where the client's requests go: the test Worker, or a Node server with a `--scenarios` directory. */
 let send: Fetch;
@@ -89,7 +96,10 @@ async function everyRoute(admin: AdminClient, session: string, run: () => Promis
   expect((await admin.sessions("ac-up")).map((s) => [s.scenario, s.session, s.requests])).toEqual([["ac-up", session, 1]]);
   expect((await admin.sessions()).some((s) => s.session === session)).toBe(true);
   const cov = await admin.coverage("ac-up");
-  expect(cov.steps.map((s) => [s.id, s.sessions])).toEqual([["u1", 1], ["u2", 0]]);
+  expect(cov.steps.map((s) => [s.id, s.sessions])).toEqual([
+    ["u1", 1],
+    ["u2", 0],
+  ]);
   expect(await admin.recording("ac-up", session, "ac-rec")).toMatchObject({ name: "ac-rec", steps: [] });
   expect(await admin.schema()).toMatchObject({ $id: "https://mockllm.dev/scenario.schema.json" });
   await admin.reset("ac-up", session);
@@ -97,7 +107,10 @@ async function everyRoute(admin: AdminClient, session: string, run: () => Promis
 
   // A session that never ran: a 404 the client names, on every read (contract section 10).
   for (const read of [() => admin.session("ac-up", "never"), () => admin.journal("ac-up", "never"), () => admin.verify("ac-up", "never")]) {
-    const err = await read().then(() => undefined, (e: unknown) => e);
+    const err = await read().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(MockLLMAdminError);
     expect((err as MockLLMAdminError).code).toBe("session_not_run");
     expect((err as MockLLMAdminError).message).toContain('session "never" of scenario "ac-up" has not run');

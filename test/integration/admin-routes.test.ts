@@ -66,8 +66,7 @@ describe("namespace and key routes (root)", () => {
 });
 
 describe("a namespace key on root's routes", () => {
-  const as = (key: string, path: string, method = "GET") =>
-    call(`/admin${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+  const as = (key: string, path: string, method = "GET") => call(`/admin${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
 
   it("reads its own audit log, and nothing else under /admin/namespaces", async () => {
     const own = await as(readKey, "/namespaces/routes-a/audit");
@@ -81,7 +80,7 @@ describe("a namespace key on root's routes", () => {
 
   it("a read key may not write; an unknown key is unauthorized", async () => {
     await expectAnswer(await as(readKey, "/sessions/routes-s/ran/reset", "POST"), 403, errorBody("a read key may only read (GET)"));
-    await expectAnswer(await as("mk_000000000000_" + "0".repeat(48), "/scenarios"), 401, errorBody("unauthorized"));
+    await expectAnswer(await as(`mk_000000000000_${"0".repeat(48)}`, "/scenarios"), 401, errorBody("unauthorized"));
     await expectAnswer(await as("not-the-token", "/scenarios"), 401, errorBody("unauthorized"));
   });
 });

@@ -40,9 +40,7 @@ describe("scenarios in KV", () => {
     const res = await admin("/scenarios/broken", { method: "PUT", body: JSON.stringify(bad) });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { message: string; issues: { path: string }[] } };
-    expect(body.error.issues.map((i) => i.path).sort()).toEqual(
-      ["$.extra", "$.steps[0].respond.txt", "$.steps[1].failures[0].retryAfterMs"].sort(),
-    );
+    expect(body.error.issues.map((i) => i.path).sort()).toEqual(["$.extra", "$.steps[0].respond.txt", "$.steps[1].failures[0].retryAfterMs"].sort());
     expect((await admin("/scenarios/broken")).status).toBe(404);
     expect(await isUploaded("broken")).toBe(false);
   });
@@ -103,13 +101,25 @@ describe("sessions", () => {
   it("state, journal and reset; a session keeps its version until reset", async () => {
     await admin("/scenarios/counter", {
       method: "PUT",
-      body: JSON.stringify({ name: "counter", steps: [{ id: "first", respond: { text: "v1-a" } }, { id: "second", respond: { text: "v1-b" } }] }),
+      body: JSON.stringify({
+        name: "counter",
+        steps: [
+          { id: "first", respond: { text: "v1-a" } },
+          { id: "second", respond: { text: "v1-b" } },
+        ],
+      }),
     });
     const text = async () => ((await (await chat(userTurn("x"), "/s/counter/run")).json()) as any).choices?.[0]?.message?.content;
     expect(await text()).toBe("v1-a");
     await admin("/scenarios/counter", {
       method: "PUT",
-      body: JSON.stringify({ name: "counter", steps: [{ id: "first", respond: { text: "v2-a" } }, { id: "second", respond: { text: "v2-b" } }] }),
+      body: JSON.stringify({
+        name: "counter",
+        steps: [
+          { id: "first", respond: { text: "v2-a" } },
+          { id: "second", respond: { text: "v2-b" } },
+        ],
+      }),
     });
     expect(await text()).toBe("v1-b");
     const state = (await (await admin("/sessions/counter/run")).json()) as any;
@@ -156,16 +166,13 @@ describe("names outside [a-z0-9][a-z0-9._-]{0,63} (issue 10)", () => {
     ["POST", `/sessions/ok/${name}/reset`],
   ];
 
-  it.each(bad.flatMap((name) => routes(name).map(([method, path]) => ({ method, path, label: `${method} ${path.slice(0, 40)}` }))))(
-    "$label → 400/404 with a message",
-    async ({ method, path }) => {
-      const res = await admin(path, { method, ...(method === "PUT" ? { body: JSON.stringify({ name: "x", steps: [] }) } : {}) });
-      expect([400, 404]).toContain(res.status);
-      const body = (await res.json()) as { error: { message: string } };
-      expect(body.error.message).toMatch(/^(invalid name "|scenario ")/);
-      expect(body.error.message.length).toBeLessThan(200);
-    },
-  );
+  it.each(bad.flatMap((name) => routes(name).map(([method, path]) => ({ method, path, label: `${method} ${path.slice(0, 40)}` }))))("$label → 400/404 with a message", async ({ method, path }) => {
+    const res = await admin(path, { method, ...(method === "PUT" ? { body: JSON.stringify({ name: "x", steps: [] }) } : {}) });
+    expect([400, 404]).toContain(res.status);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/^(invalid name "|scenario ")/);
+    expect(body.error.message.length).toBeLessThan(200);
+  });
 
   it("DELETE of a 2,017-character name is 400 naming the rule, and shows the name cut short", async () => {
     const res = await admin(`/scenarios/${long}`, { method: "DELETE" });
@@ -177,7 +184,7 @@ describe("names outside [a-z0-9][a-z0-9._-]{0,63} (issue 10)", () => {
 });
 
 describe("non-ASCII descriptions (issue 10)", () => {
-  const description = "Wetter-Agent ☀️🌦 — 天気エージェント\nzweite Zeile\t100% \"sicher\" \\o/";
+  const description = 'Wetter-Agent ☀️🌦 — 天気エージェント\nzweite Zeile\t100% "sicher" \\o/';
 
   it.each([
     ["PUT", (d: unknown) => admin("/scenarios/unicode-desc", { method: "PUT", body: JSON.stringify(d) })],

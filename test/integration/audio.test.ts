@@ -26,7 +26,12 @@ beforeAll(async () => {
     steps: [
       { id: "tts", match: { endpoint: "speech" }, respond: { speech: { durationMs: 500 } } },
       { id: "stt", match: { endpoint: "transcriptions", lastUserMessage: "meeting.mp3" }, respond: { transcript: { text: "Bonjour tout le monde. Merci.", language: "french", durationSeconds: 4 } } },
-      { id: "flaky", match: { endpoint: "transcriptions" }, failures: [{ kind: "http", status: 503, body: { error: { message: "busy", type: "server_error" } } }], respond: { transcript: "second try" } },
+      {
+        id: "flaky",
+        match: { endpoint: "transcriptions" },
+        failures: [{ kind: "http", status: 503, body: { error: { message: "busy", type: "server_error" } } }],
+        respond: { transcript: "second try" },
+      },
     ],
   });
 }, 60_000);
@@ -67,7 +72,10 @@ describe("speech", () => {
   it("stream_format sse: base64 deltas that add up to the file, then done with usage", async () => {
     const res = await speech({ model: "gpt-4o-mini-tts", input: "a b c d e", voice: "coral", response_format: "pcm", stream_format: "sse" });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
-    const events = (await res.text()).trim().split("\n\n").map((b) => JSON.parse(b.slice("data: ".length)));
+    const events = (await res.text())
+      .trim()
+      .split("\n\n")
+      .map((b) => JSON.parse(b.slice("data: ".length)));
     expect(events.map((e) => e.type)).toEqual([...new Array(4).fill("speech.audio.delta"), "speech.audio.done"]);
     expect(events.slice(0, -1).reduce((n, e) => n + fromBase64(e.audio).length, 0)).toBe(96_000);
     expect(events.at(-1).usage).toEqual({ input_tokens: 3, output_tokens: 25, total_tokens: 28 });
@@ -102,7 +110,17 @@ describe("transcriptions", () => {
     const v = (await (await transcribe({ model: "whisper-1", response_format: "verbose_json", "timestamp_granularities[]": ["word", "segment"], language: "en" })).json()) as any;
     expect(v).toMatchObject({ task: "transcribe", language: "english", duration: 3.6, text: "The quick brown fox jumps over the lazy dog." });
     expect(v.segments).toHaveLength(1);
-    expect(v.segments[0]).toMatchObject({ id: 0, seek: 0, start: 0, end: 3.6, text: " The quick brown fox jumps over the lazy dog.", temperature: 0, avg_logprob: -0.25, compression_ratio: 1.2, no_speech_prob: 0.01 });
+    expect(v.segments[0]).toMatchObject({
+      id: 0,
+      seek: 0,
+      start: 0,
+      end: 3.6,
+      text: " The quick brown fox jumps over the lazy dog.",
+      temperature: 0,
+      avg_logprob: -0.25,
+      compression_ratio: 1.2,
+      no_speech_prob: 0.01,
+    });
     expect(v.segments[0].tokens).toHaveLength(9);
     expect(v.words[0]).toEqual({ word: "The", start: 0, end: 0.4 });
     expect(v.words.at(-1)).toEqual({ word: "dog", start: 3.2, end: 3.6 });
@@ -122,9 +140,20 @@ describe("transcriptions", () => {
 
   it("streams deltas then done for gpt-4o-mini-transcribe; whisper-1 ignores stream", async () => {
     const res = await transcribe({ model: "gpt-4o-mini-transcribe", stream: "true" });
-    const events = (await res.text()).trim().split("\n\n").map((b) => JSON.parse(b.slice("data: ".length)));
-    expect(events.slice(0, -1).map((e) => e.delta).join("")).toBe("The quick brown fox jumps over the lazy dog.");
-    expect(events.slice(0, 2)).toEqual([{ type: "transcript.text.delta", delta: "The" }, { type: "transcript.text.delta", delta: " quick" }]);
+    const events = (await res.text())
+      .trim()
+      .split("\n\n")
+      .map((b) => JSON.parse(b.slice("data: ".length)));
+    expect(
+      events
+        .slice(0, -1)
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe("The quick brown fox jumps over the lazy dog.");
+    expect(events.slice(0, 2)).toEqual([
+      { type: "transcript.text.delta", delta: "The" },
+      { type: "transcript.text.delta", delta: " quick" },
+    ]);
     expect(events.at(-1)).toMatchObject({ type: "transcript.text.done", text: "The quick brown fox jumps over the lazy dog." });
     const whisper = await transcribe({ model: "whisper-1", stream: "true" });
     expect(whisper.headers.get("content-type")).toBe("application/json");
@@ -159,13 +188,21 @@ describe("scripted", () => {
     expect(parseWav(tts).dataBytes).toBe(24_000);
     const fr = (await (await transcribe({ model: "whisper-1", response_format: "verbose_json" }, ["meeting.mp3", "audio/mpeg", 1000], "/s/voice/run1/v1/audio/transcriptions")).json()) as any;
     expect(fr).toMatchObject({ language: "french", duration: 4, text: "Bonjour tout le monde. Merci." });
-    expect(fr.segments.map((s: any) => [s.start, s.end, s.text])).toEqual([[0, 3.2, " Bonjour tout le monde."], [3.2, 4, " Merci."]]);
+    expect(fr.segments.map((s: any) => [s.start, s.end, s.text])).toEqual([
+      [0, 3.2, " Bonjour tout le monde."],
+      [3.2, 4, " Merci."],
+    ]);
     const busy = await transcribe({ model: "whisper-1" }, ["x.wav", "audio/wav", 5], "/s/voice/run1/v1/audio/transcriptions");
     expect([busy.status, await busy.json()]).toEqual([503, { error: { message: "busy", type: "server_error" } }]);
     const ok = await transcribe({ model: "whisper-1", response_format: "text" }, ["x.wav", "audio/wav", 5], "/s/voice/run1/v1/audio/transcriptions");
     expect(await ok.text()).toBe("second try\n");
     const journal = (await (await admin("/sessions/voice/run1/requests")).json()) as any[];
-    expect(journal.map((j) => [j.step, j.status])).toEqual([["tts", 200], ["stt", 200], ["flaky", 503], ["flaky", 200]]);
+    expect(journal.map((j) => [j.step, j.status])).toEqual([
+      ["tts", 200],
+      ["stt", 200],
+      ["flaky", 503],
+      ["flaky", 200],
+    ]);
     expect(journal[1].request.body).toEqual({ file: { filename: "meeting.mp3", type: "audio/mpeg", size: 1000 }, model: "whisper-1", response_format: "verbose_json" });
     expect(((await (await admin("/sessions/voice/run1/verify")).json()) as any).ok).toBe(true);
   });

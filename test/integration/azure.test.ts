@@ -32,7 +32,13 @@ beforeAll(async () => {
     { name: "az-block", steps: [{ consume: false, failures: [{ kind: "content_filter", on: "prompt", categories: ["violence", "jailbreak"] }], respond: { text: "never" } }] },
     {
       name: "az-cut",
-      steps: [{ consume: false, failures: [{ kind: "content_filter", on: "completion", afterChunks: 2, categories: ["self_harm"] }], respond: { text: "one two three four five", stream: { chunkWords: 1 } } }],
+      steps: [
+        {
+          consume: false,
+          failures: [{ kind: "content_filter", on: "completion", afterChunks: 2, categories: ["self_harm"] }],
+          respond: { text: "one two three four five", stream: { chunkWords: 1 } },
+        },
+      ],
     },
   );
 }, 60_000);
@@ -41,8 +47,7 @@ function post(path: string, body: unknown, headers: Record<string, string> = KEY
   return call(path, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
 }
 
-const deployment = (name: string, op = "chat/completions", version: string | null = VERSION) =>
-  `/openai/deployments/${name}/${op}${version === null ? "" : `?api-version=${version}`}`;
+const deployment = (name: string, op = "chat/completions", version: string | null = VERSION) => `/openai/deployments/${name}/${op}${version === null ? "" : `?api-version=${version}`}`;
 
 /** The SSE payloads of a stream, `[DONE]` kept as a string. */
 async function events(res: Response): Promise<unknown[]> {
@@ -61,20 +66,24 @@ describe("Azure routes and what model matchers see", () => {
     const id = res.headers.get("x-request-id")!;
     expect(id).toMatch(UUID);
     const apim = res.headers.get("apim-request-id");
-    expect([apim !== id && UUID.test(apim ?? ""), res.headers.get("x-ms-client-request-id"), res.headers.get("x-ms-region"), res.headers.get("x-ms-rai-invoked"), res.headers.get("x-ms-deployment-name"), res.headers.get("x-mockllm-step")]).toEqual([
-      true,
-      apim,
-      "East US",
-      "true",
-      "prod-4o",
-      "prod",
-    ]);
+    expect([
+      apim !== id && UUID.test(apim ?? ""),
+      res.headers.get("x-ms-client-request-id"),
+      res.headers.get("x-ms-region"),
+      res.headers.get("x-ms-rai-invoked"),
+      res.headers.get("x-ms-deployment-name"),
+      res.headers.get("x-mockllm-step"),
+    ]).toEqual([true, apim, "East US", "true", "prod-4o", "prod"]);
     const body = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(["choices", "created", "id", "model", "object", "prompt_filter_results", "system_fingerprint", "usage"]);
     expect(body.model).toBe("prod-4o");
     // Azure's order: keys sorted, but inside the annotations (`prompt_index` first, `filtered` before `detected`).
     const text = JSON.stringify(body);
-    expect([text.indexOf('"content_filter_results":{"hate"') < text.indexOf('"finish_reason"'), text.includes('{"prompt_index":0,"content_filter_results"'), text.includes('"protected_material_code":{"filtered":false,"detected":false}')]).toEqual([true, true, true]);
+    expect([
+      text.indexOf('"content_filter_results":{"hate"') < text.indexOf('"finish_reason"'),
+      text.includes('{"prompt_index":0,"content_filter_results"'),
+      text.includes('"protected_material_code":{"filtered":false,"detected":false}'),
+    ]).toEqual([true, true, true]);
     expect(body.prompt_filter_results).toEqual([{ prompt_index: 0, content_filter_results: PROMPT_SAFE }]);
     expect(body.choices).toEqual([
       {
@@ -141,9 +150,7 @@ describe("the Azure stream", () => {
       [{ content: " friend." }, CHOICE_SAFE, null],
       [{}, {}, "stop"],
     ]);
-    expect(chunks.map((c) => [c.model, c.object, Object.keys(c).sort().join()])).toEqual(
-      chunks.map(() => ["prod-4o", "chat.completion.chunk", "choices,created,id,model,object,system_fingerprint"]),
-    );
+    expect(chunks.map((c) => [c.model, c.object, Object.keys(c).sort().join()])).toEqual(chunks.map(() => ["prod-4o", "chat.completion.chunk", "choices,created,id,model,object,system_fingerprint"]));
     expect(all.at(-1)).toBe("[DONE]");
   });
 });
@@ -235,7 +242,13 @@ describe("Azure's gateway: auth, api-version, errors, 429", () => {
   it("a scripted 429: Azure's message with the operation and api-version, retry-after, retry-after-ms, x-ratelimit-remaining-*", async () => {
     const res = await post(`/s/az-429/q1${deployment("prod-4o")}`, { messages: USER });
     expect(res.status).toBe(429);
-    expect(["retry-after", "retry-after-ms", "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens", "x-ms-region"].map((h) => res.headers.get(h))).toEqual(["6", "6000", "0", "0", "East US"]);
+    expect(["retry-after", "retry-after-ms", "x-ratelimit-remaining-requests", "x-ratelimit-remaining-tokens", "x-ms-region"].map((h) => res.headers.get(h))).toEqual([
+      "6",
+      "6000",
+      "0",
+      "0",
+      "East US",
+    ]);
     expect(await res.json()).toEqual({
       error: {
         code: "429",

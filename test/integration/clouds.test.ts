@@ -15,7 +15,12 @@ const scenario = {
     { id: "tool", match: { lastUserMessage: "weather" }, respond: { toolCalls: [{ id: "tooluse_fixed", name: "get_weather", arguments: { city: "Paris" } }] } },
     { id: "after", match: { toolResult: { content: "18C" } }, respond: { text: "It is 18C." } },
     { id: "throttled", match: { lastUserMessage: "throttle" }, failures: [{ kind: "rate_limit" }], respond: { text: "ok now" } },
-    { id: "cut", match: { lastUserMessage: "cut" }, failures: [{ kind: "stream_error", afterChunks: 2, errorType: "throttlingException", message: "slow down" }], respond: { text: "one two three four" } },
+    {
+      id: "cut",
+      match: { lastUserMessage: "cut" },
+      failures: [{ kind: "stream_error", afterChunks: 2, errorType: "throttlingException", message: "slow down" }],
+      respond: { text: "one two three four" },
+    },
     { id: "cut2", match: { lastUserMessage: "cut2" }, failures: [{ kind: "stream_error", afterChunks: 1 }], respond: { text: "a b c" } },
     { id: "not-ready", match: { lastUserMessage: "424" }, failures: [{ kind: "http", status: 424, body: { message: "model failed" } }], respond: { text: "x" } },
     { id: "think", match: { lastUserMessage: "think" }, respond: { reasoning: "Let me see.", text: "Done." } },
@@ -55,9 +60,7 @@ describe("Bedrock Converse", () => {
     });
     const journal = await admin("/sessions/cl-main/c1/requests");
     const entries = (await journal.json()) as { provider: string; endpoint: string; step: string; request: { path: string }; canonical: { model: string } }[];
-    expect(entries.map((e) => [e.provider, e.endpoint, e.step, e.request.path, e.canonical.model])).toStrictEqual([
-      ["bedrock", "converse", "hi", `/model/${enc}/converse`, MODEL],
-    ]);
+    expect(entries.map((e) => [e.provider, e.endpoint, e.step, e.request.path, e.canonical.model])).toStrictEqual([["bedrock", "converse", "hi", `/model/${enc}/converse`, MODEL]]);
   });
 
   it("streams event-stream frames: bare payloads, no wrapper, no type field", async () => {
@@ -82,7 +85,10 @@ describe("Bedrock Converse", () => {
     const res = await bedrock(`/s/cl-main/c3/model/${enc}/converse-stream`, converse("weather", { toolConfig: { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: {} } } }] } }));
     const got = await frames(res);
     expect(got[1]).toMatchObject({ name: "contentBlockStart", payload: { start: { toolUse: { toolUseId: "tooluse_fixed", name: "get_weather" } }, contentBlockIndex: 0 } });
-    const input = got.filter((f) => f.name === "contentBlockDelta").map((f) => (f.payload.delta as { toolUse: { input: string } }).toolUse.input).join("");
+    const input = got
+      .filter((f) => f.name === "contentBlockDelta")
+      .map((f) => (f.payload.delta as { toolUse: { input: string } }).toolUse.input)
+      .join("");
     expect(JSON.parse(input)).toStrictEqual({ city: "Paris" });
     expect(got.at(-2)).toMatchObject({ name: "messageStop", payload: { stopReason: "tool_use" } });
     const second = await bedrock(`/s/cl-main/c3/model/${enc}/converse`, {
@@ -221,7 +227,10 @@ describe("Vertex AI", () => {
     expect(((await json.json()) as { candidates: { content: unknown }[] }).candidates[0]!.content).toStrictEqual({ role: "model", parts: [{ text: "Hi there friend" }] });
     const sse = await post(`/s/cl-main/v2${google.replace("/v1/", "/v1beta1/")}:streamGenerateContent?alt=sse`, gemini);
     expect(sse.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const texts = (await sse.text()).split("\n\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)).candidates[0].content.parts[0].text);
+    const texts = (await sse.text())
+      .split("\n\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)).candidates[0].content.parts[0].text);
     expect(texts.join("")).toBe("Hi there friend");
     const express = await post("/s/cl-main/v3/v1/publishers/google/models/gemini-2.5-flash:generateContent", gemini, { "x-goog-api-key": "AQ.fake" });
     expect(express.status).toBe(200);
@@ -240,10 +249,17 @@ describe("Vertex AI", () => {
     const raw = await post(`/s/cl-main/v4${anthropic}/claude-sonnet-4%4020250514:rawPredict`, body);
     expect(await raw.json()).toMatchObject({ type: "message", model: "claude-sonnet-4@20250514", content: [{ type: "text", text: "Hi there friend" }] });
     const stream = await post(`/s/cl-main/v5${anthropic}/claude-sonnet-4@20250514:streamRawPredict`, { ...body, stream: true });
-    const names = (await stream.text()).split("\n").filter((l) => l.startsWith("event: ")).map((l) => l.slice(7));
+    const names = (await stream.text())
+      .split("\n")
+      .filter((l) => l.startsWith("event: "))
+      .map((l) => l.slice(7));
     expect(names[0]).toBe("message_start");
     expect(names.at(-1)).toBe("message_stop");
-    const count = await post(`/s/cl-main${anthropic}/count-tokens:rawPredict`, { anthropic_version: "vertex-2023-10-16", model: "claude-sonnet-4@20250514", messages: [{ role: "user", content: "Hello, world" }] });
+    const count = await post(`/s/cl-main${anthropic}/count-tokens:rawPredict`, {
+      anthropic_version: "vertex-2023-10-16",
+      model: "claude-sonnet-4@20250514",
+      messages: [{ role: "user", content: "Hello, world" }],
+    });
     expect([count.status, await count.json()]).toStrictEqual([200, { input_tokens: 3 }]);
     const throttled = await post(`/s/cl-main/v6${anthropic}/claude-sonnet-4@20250514:rawPredict`, { ...body, messages: [{ role: "user", content: "throttle" }] });
     expect([throttled.status, ((await throttled.json()) as { error: { type: string } }).error.type]).toStrictEqual([429, "rate_limit_error"]);

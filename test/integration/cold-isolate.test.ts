@@ -62,7 +62,10 @@ describe("a cold isolate under concurrent requests of every kind (issue 19)", ()
       // Cancelled first: each of these starts the KV reads the others would wait on, then goes away.
       const cancelled = requests.map(({ path, init }, i) => {
         const ctl = new AbortController();
-        const p = call(path, { ...init, signal: ctl.signal }).then((r) => r.arrayBuffer(), () => undefined);
+        const p = call(path, { ...init, signal: ctl.signal }).then(
+          (r) => r.arrayBuffer(),
+          () => undefined,
+        );
         setTimeout(() => ctl.abort(), i % 4);
         return p.catch(() => undefined);
       });

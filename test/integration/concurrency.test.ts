@@ -14,9 +14,7 @@ describe("one session under concurrent load", () => {
         },
       ],
     });
-    const responses = await Promise.all(
-      Array.from({ length: 200 }, () => chat(userTurn("hi"), "/s/flaky/load")),
-    );
+    const responses = await Promise.all(Array.from({ length: 200 }, () => chat(userTurn("hi"), "/s/flaky/load")));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     expect(statuses.filter((s) => s === 200)).toHaveLength(195);

@@ -225,7 +225,7 @@ const MUTATIONS: ((text: string, r: () => number) => string)[] = [
   },
   (t, r) => t.replace(/"hi"/, () => deep(Math.floor(r() * 3000))),
   (t, r) => t.replace(/"m"/, () => ["null", "1e999", "-0", "[]", "{}", '"\\ud800"', "true", deep(129)][Math.floor(r() * 8)]!),
-  (t, r) => t.replace(/:(\[|\{)/, (m) => (r() < 0.5 ? ":" + deep(127) + "," : m)),
+  (t, r) => t.replace(/:(\[|\{)/, (m) => (r() < 0.5 ? `:${deep(127)},` : m)),
   (t) => t.replace(/"(messages|contents|input|prompt)"/, '"$1x"'),
   (t, r) => `${t}${["", " ", "x", "}", "]", ",", "\u0000"][Math.floor(r() * 7)]}`,
 ];
@@ -335,7 +335,12 @@ describe("early errors come in the shape of the path's surface (issue 19)", () =
     const tooLarge = " ".repeat(10 * 1024 * 1024 + 1);
     for (const prefix of ["", "/s/shape-nope/s1"]) {
       for (const r of SURFACE_PATHS.filter((p) => p.method === "POST" && p.unauthorized === undefined)) {
-        for (const [body, status] of [["{", 400], ['{"model":', 400], [deep(200), 400], [tooLarge, 413]] as const) {
+        for (const [body, status] of [
+          ["{", 400],
+          ['{"model":', 400],
+          [deep(200), 400],
+          [tooLarge, 413],
+        ] as const) {
           const miss = await check("POST", `${prefix}${r.path}`, r.headers, body, { shape: r.shape, status });
           if (miss) bad.push(`${miss} (body ${body.slice(0, 12)}…)`);
         }

@@ -65,7 +65,10 @@ describe("default responder, Responses", () => {
 
 /** Words of a response's output text (the default responder counts words as tokens). */
 function wordsOf(r: ResponseBody): number {
-  const text = (r as unknown as { output: { content?: { text?: string }[] }[] }).output.flatMap((o) => o.content ?? []).map((c) => c.text ?? "").join(" ");
+  const text = (r as unknown as { output: { content?: { text?: string }[] }[] }).output
+    .flatMap((o) => o.content ?? [])
+    .map((c) => c.text ?? "")
+    .join(" ");
   return text.split(/\s+/).filter((w) => w !== "").length;
 }
 
@@ -133,10 +136,12 @@ describe("scripted answers", () => {
       headers: { authorization: "Bearer ya29.test", "content-type": "application/json" },
       body,
     });
-    const ids = await Promise.all([gemini, vertex].map(async (r) => {
-      expect(r.status).toBe(200);
-      return ((await r.json()) as { responseId: string }).responseId;
-    }));
+    const ids = await Promise.all(
+      [gemini, vertex].map(async (r) => {
+        expect(r.status).toBe(200);
+        return ((await r.json()) as { responseId: string }).responseId;
+      }),
+    );
     expect(ids[0]).not.toBe(ids[1]);
   });
 

@@ -20,13 +20,16 @@ function edit(fields: Record<string, string>, files: [string, string, string, nu
 }
 
 beforeAll(async () => {
-  await upload({ name: "img-any", steps: [{ match: { endpoint: "images" }, consume: false, respond: {} }] }, {
-    name: "img-script",
-    steps: [
-      { id: "fox", match: { endpoint: "images", lastUserMessage: { contains: "fox" } }, respond: { image: { color: "#3366ff", revisedPrompt: "A small red fox, digital art" } } },
-      { id: "busy", match: { endpoint: "images" }, failures: [{ kind: "rate_limit", retryAfterMs: 2000 }], respond: {} },
-    ],
-  });
+  await upload(
+    { name: "img-any", steps: [{ match: { endpoint: "images" }, consume: false, respond: {} }] },
+    {
+      name: "img-script",
+      steps: [
+        { id: "fox", match: { endpoint: "images", lastUserMessage: { contains: "fox" } }, respond: { image: { color: "#3366ff", revisedPrompt: "A small red fox, digital art" } } },
+        { id: "busy", match: { endpoint: "images" }, failures: [{ kind: "rate_limit", retryAfterMs: 2000 }], respond: {} },
+      ],
+    },
+  );
 }, 60_000);
 
 describe("generations", () => {
@@ -102,10 +105,13 @@ describe("generations", () => {
     const res = await generate({ model: "gpt-image-1", prompt: "waves", stream: true, partial_images: 2, size: "1024x1024", quality: "low" });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const text = await res.text();
-    const events = text.trim().split("\n\n").map((block) => {
-      const [event, data] = block.split("\n");
-      return { event: event!.slice("event: ".length), data: JSON.parse(data!.slice("data: ".length)) };
-    });
+    const events = text
+      .trim()
+      .split("\n\n")
+      .map((block) => {
+        const [event, data] = block.split("\n");
+        return { event: event!.slice("event: ".length), data: JSON.parse(data!.slice("data: ".length)) };
+      });
     expect(events.map((e) => [e.event, e.data.type, e.data.partial_image_index])).toEqual([
       ["image_generation.partial_image", "image_generation.partial_image", 0],
       ["image_generation.partial_image", "image_generation.partial_image", 1],
@@ -119,7 +125,11 @@ describe("generations", () => {
 
 describe("edits and variations (multipart)", () => {
   it("an edit with image[] files and a mask answers like a generation; usage counts the input images", async () => {
-    const res = await edit({ model: "gpt-image-1", prompt: "add a hat", size: "1024x1024" }, [["image[]", "a.png", "image/png", 100], ["image[]", "b.webp", "image/webp", 10], ["mask", "m.png", "image/png", 5]]);
+    const res = await edit({ model: "gpt-image-1", prompt: "add a hat", size: "1024x1024" }, [
+      ["image[]", "a.png", "image/png", 100],
+      ["image[]", "b.webp", "image/webp", 10],
+      ["mask", "m.png", "image/png", 5],
+    ]);
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.usage.input_tokens_details).toEqual({ text_tokens: 3, image_tokens: 130 });
@@ -129,7 +139,11 @@ describe("edits and variations (multipart)", () => {
   it("refuses what the API refuses", async () => {
     const cases: [Record<string, string>, [string, string, string, number][], string][] = [
       [{ model: "gpt-image-1", prompt: "p" }, [], "Missing required parameter: 'image'."],
-      [{ model: "gpt-image-1", prompt: "p" }, [["image", "a.gif", "image/gif", 4]], "Invalid file 'image': unsupported mimetype ('image/gif'). Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'."],
+      [
+        { model: "gpt-image-1", prompt: "p" },
+        [["image", "a.gif", "image/gif", 4]],
+        "Invalid file 'image': unsupported mimetype ('image/gif'). Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.",
+      ],
       [{ model: "dall-e-2", prompt: "p" }, [["image", "a.jpg", "image/jpeg", 4]], "Uploaded image must be a PNG and less than 4 MB."],
     ];
     for (const [fields, files, message] of cases) {
@@ -157,7 +171,7 @@ describe("edits and variations (multipart)", () => {
 
   it("malformed multipart is a 400 in OpenAI's shape", async () => {
     const bodies: [string, string][] = [
-      ["multipart/form-data; boundary=X", "--X\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\nhi"],
+      ["multipart/form-data; boundary=X", '--X\r\nContent-Disposition: form-data; name="prompt"\r\n\r\nhi'],
       ["multipart/form-data; boundary=X", "no delimiter at all"],
       ["multipart/form-data", "--X--"],
       ["multipart/form-data; boundary=X", "--X\r\nContent-Type: text/plain\r\n\r\nx\r\n--X--"],
@@ -183,7 +197,11 @@ describe("scripted", () => {
     const retried = await edit({ model: "gpt-image-1", prompt: "more" }, [["image", "in.png", "image/png", 3]], "/s/img-script/s1");
     expect(retried.status).toBe(200);
     const journal = (await (await admin("/sessions/img-script/s1/requests")).json()) as any[];
-    expect(journal.map((j) => [j.step, j.status])).toEqual([["fox", 200], ["busy", 429], ["busy", 200]]);
+    expect(journal.map((j) => [j.step, j.status])).toEqual([
+      ["fox", 200],
+      ["busy", 429],
+      ["busy", 200],
+    ]);
     expect(journal[1].request.body).toEqual({ model: "gpt-image-1", prompt: "more", image: { filename: "in.png", type: "image/png", size: 3 } });
     const verify = (await (await admin("/sessions/img-script/s1/verify")).json()) as any;
     expect(verify, JSON.stringify(verify)).toMatchObject({ ok: true });

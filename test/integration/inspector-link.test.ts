@@ -28,7 +28,13 @@ interface FakeElement {
 function element(): FakeElement {
   const attrs: Record<string, string> = {};
   const el: FakeElement = {
-    textContent: "", value: "", hidden: false, checked: false, className: "", children: [], tBodies: [],
+    textContent: "",
+    value: "",
+    hidden: false,
+    checked: false,
+    className: "",
+    children: [],
+    tBodies: [],
     classList: { toggle() {} },
     append: (...c) => void el.children.push(...c),
     replaceChildren: (...c) => void (el.children = c),
@@ -45,11 +51,7 @@ function storage() {
 }
 
 /** Opens `hash` on `/` with the served app.js; answers once the session's verify summary is shown (or `settled`). */
-async function openLink(
-  hash: string,
-  settled = (byId: (id: string) => FakeElement) => byId("verify-summary").textContent !== "",
-  maxTicks = 2000,
-) {
+async function openLink(hash: string, settled = (byId: (id: string) => FakeElement) => byId("verify-summary").textContent !== "", maxTicks = 2000) {
   const js = await (await call("/inspector/app.js")).text();
   const ids = new Map<string, FakeElement>();
   const byId = (id: string) => {
@@ -85,9 +87,7 @@ async function openLink(
   };
   const session = storage();
   const local = storage();
-  new Function("window", "document", "location", "history", "sessionStorage", "localStorage", "fetch", js)(
-    { addEventListener() {} }, document, location, history, session, local, fetchFromPage,
-  );
+  new Function("window", "document", "location", "history", "sessionStorage", "localStorage", "fetch", js)({ addEventListener() {} }, document, location, history, session, local, fetchFromPage);
   ready!();
   for (let i = 0; i < maxTicks && !settled(byId); i++) await new Promise((r) => setTimeout(r, 2));
   return { byId, addressBar, sent, session, local };

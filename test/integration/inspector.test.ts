@@ -5,8 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_TOKEN, call } from "./helpers";
 
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 describe("inspector", () => {
   it("GET / is the page: HTML, the CSP, scripts and styles only from files", async () => {

@@ -12,10 +12,7 @@ const WEATHER = {
   steps: [{ id: "ask", respond: { toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }] } }],
   mcp: {
     instructions: "Weather tools.",
-    tools: [
-      { name: "get_weather", description: "Weather for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } },
-      { name: "flaky" },
-    ],
+    tools: [{ name: "get_weather", description: "Weather for a city", inputSchema: { type: "object", properties: { city: { type: "string" } } } }, { name: "flaky" }],
     resources: [
       { uri: "file:///notes.txt", name: "notes", mimeType: "text/plain", text: "remember the umbrella" },
       { uri: "file:///logo.png", name: "logo", mimeType: "image/png", blob: "iVBORw0K" },
@@ -51,7 +48,10 @@ const SSE = {
       {
         id: "slow",
         match: { tool: "slow" },
-        progress: [{ progress: 1, total: 2, message: "half" }, { progress: 2, total: 2 }],
+        progress: [
+          { progress: 1, total: 2, message: "half" },
+          { progress: 2, total: 2 },
+        ],
         result: { content: [{ type: "text", text: "done" }] },
       },
     ],
@@ -355,7 +355,7 @@ describe("MCP tools/call", () => {
     expect((await chat(turn2, prefix)).status).toBe(200);
     const v = (await (await admin("/sessions/mcp-int-run/r1/verify")).json()) as Json;
     expect(v.ok).toBe(true);
-    expect(v.summary).toBe('mockllm verify: ok: scenario "mcp-int-run" session "r1" (version ' + v.version + "): 3 requests, all 2 steps used, all 1 MCP call answered, no mismatches");
+    expect(v.summary).toBe(`mockllm verify: ok: scenario "mcp-int-run" session "r1" (version ${v.version}): 3 requests, all 2 steps used, all 1 MCP call answered, no mismatches`);
     const journal = (await (await admin("/sessions/mcp-int-run/r1/requests")).json()) as Json[];
     expect(journal.map((e) => `${e.provider} ${e.endpoint} ${e.step}`)).toEqual(["openai chat.completions ask", "mcp tools/call w", "openai chat.completions answer"]);
     const state = (await (await admin("/sessions/mcp-int-run/r1")).json()) as Json;
@@ -397,7 +397,12 @@ describe("MCP scenario validation", () => {
       body: JSON.stringify({
         name: "mcp-bad",
         steps: [],
-        mcp: { calls: [{ id: "a", match: { tool: "x" } }, { id: "a", result: { content: [{ type: "text", text: "{{request.model}}" }] } }] },
+        mcp: {
+          calls: [
+            { id: "a", match: { tool: "x" } },
+            { id: "a", result: { content: [{ type: "text", text: "{{request.model}}" }] } },
+          ],
+        },
       }),
     });
     expect(res.status).toBe(400);

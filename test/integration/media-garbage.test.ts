@@ -11,7 +11,14 @@ const PATHS = ["/v1/images/edits", "/v1/images/variations", "/v1/audio/transcrip
 
 function validForm(path: string): string {
   const file = path.includes("audio") ? ["file", "a.wav", "audio/wav"] : ["image", "a.png", "image/png"];
-  const fields = path.includes("audio") ? [["model", "whisper-1"]] : [["model", "dall-e-2"], ["prompt", "p"], ["response_format", "b64_json"], ["size", "256x256"]];
+  const fields = path.includes("audio")
+    ? [["model", "whisper-1"]]
+    : [
+        ["model", "dall-e-2"],
+        ["prompt", "p"],
+        ["response_format", "b64_json"],
+        ["size", "256x256"],
+      ];
   const parts = fields.map(([k, v]) => `--BOUND\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
   parts.push(`--BOUND\r\nContent-Disposition: form-data; name="${file[0]}"; filename="${file[1]}"\r\nContent-Type: ${file[2]}\r\n\r\n\x89PNG\r\n\x1a\n\x00\x00\r\n`);
   return `${parts.join("")}--BOUND--\r\n`;
@@ -25,7 +32,14 @@ function mutate(text: string, r: () => number): { body: string; type: string } {
   if (kind === 0) body = body.slice(0, at);
   if (kind === 1) body = body.slice(0, at) + String.fromCharCode(Math.floor(r() * 256)) + body.slice(at + 1);
   if (kind === 2) body = body.replace(/\r\n/g, r() < 0.5 ? "\n" : "");
-  if (kind === 3) type = ["multipart/form-data; boundary=", "multipart/form-data; boundary=OTHER", 'multipart/form-data; boundary="BOUND', "multipart/mixed; boundary=BOUND", `multipart/form-data; boundary=${"x".repeat(80)}`][Math.floor(r() * 5)]!;
+  if (kind === 3)
+    type = [
+      "multipart/form-data; boundary=",
+      "multipart/form-data; boundary=OTHER",
+      'multipart/form-data; boundary="BOUND',
+      "multipart/mixed; boundary=BOUND",
+      `multipart/form-data; boundary=${"x".repeat(80)}`,
+    ][Math.floor(r() * 5)]!;
   if (kind === 4) body = body.replace(/name="[^"]*"/, r() < 0.5 ? "name=" : 'name=""');
   if (kind === 5) body = body.repeat(1 + Math.floor(r() * 3));
   if (kind === 6) body = body.replace("--BOUND--", "--BOUND");

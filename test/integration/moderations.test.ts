@@ -54,7 +54,10 @@ describe("default answers (no scenario)", () => {
       },
     ]);
     expect(hashScore("I love sunny days.", "violence", false)).toBe(0.000101865);
-    for (const s of Object.values(body.results[0].category_scores) as number[]) expect(s).toBeGreaterThan(0), expect(s).toBeLessThan(0.002);
+    for (const s of Object.values(body.results[0].category_scores) as number[]) {
+      expect(s).toBeGreaterThan(0);
+      expect(s).toBeLessThan(0.002);
+    }
     // Deterministic: the same request, the same id and scores; the alias path answers the same.
     const again = await ok(await moderate({ input: "I love sunny days." }, "", "/moderations"));
     expect(again).toEqual(body);

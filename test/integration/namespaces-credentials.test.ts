@@ -64,7 +64,12 @@ const SURFACES: { name: string; path: string; shape: Shape; body?: unknown; sock
   { name: "OpenAI Responses", path: "/v1/responses", shape: "openai", body: { model: "m", input: "hi" } },
   { name: "Anthropic", path: "/v1/messages", shape: "anthropic", body: { model: "m", max_tokens: 10, messages: [{ role: "user", content: "hi" }] } },
   { name: "Gemini", path: "/v1beta/models/gemini-2.5-flash:generateContent", shape: "google", body: { contents: [{ parts: [{ text: "hi" }] }] } },
-  { name: "Vertex", path: "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent", shape: "google", body: { contents: [{ role: "user", parts: [{ text: "hi" }] }] } },
+  {
+    name: "Vertex",
+    path: "/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+    shape: "google",
+    body: { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+  },
   { name: "Bedrock", path: "/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse", shape: "bedrock", body: { messages: [{ role: "user", content: [{ text: "hi" }] }] } },
   { name: "Ollama", path: "/api/chat", shape: "ollama", body: chatBody },
   { name: "MCP", path: "/s/cred/mcp", shape: "mcp", body: { jsonrpc: "2.0", id: 1, method: "tools/list" } },

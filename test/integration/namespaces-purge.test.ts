@@ -40,12 +40,18 @@ describe.skipIf(RUNTIME !== "workers")("deleting a namespace on Workers", () => 
     const prefix = `__ns/${space}/`;
     const directory = sessions.getByName(`${prefix}__index/objects`);
     const listed = await runInDurableObject(directory, (_i, state) =>
-      state.storage.sql.exec<{ key: string }>("SELECT key FROM members ORDER BY n").toArray().map((r) => r.key),
+      state.storage.sql
+        .exec<{ key: string }>("SELECT key FROM members ORDER BY n")
+        .toArray()
+        .map((r) => r.key),
     );
     expect(listed).toEqual(expect.arrayContaining([`${prefix}purge-doc/p1`, `${prefix}purge-doc/p2`, `${prefix}__index/sessions-purge-doc`]));
     expect(listed.some((n) => n.startsWith(`${prefix}__index/responses-`))).toBe(true);
     const tables = (name: string) =>
-      runInDurableObject(sessions.getByName(name), (_i, state) => state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray().length);
+      runInDurableObject(
+        sessions.getByName(name),
+        (_i, state) => state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray().length,
+      );
     const alarm = (name: string) => runInDurableObject(sessions.getByName(name), (_i, state) => state.storage.getAlarm());
     expect(await tables(`${prefix}purge-doc/p1`)).toBeGreaterThan(0);
     expect(await alarm(`${prefix}purge-doc/p1`)).not.toBeNull();

@@ -53,8 +53,7 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
     const asKey = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     expect((await call("/admin/scenarios/ttl-doc", { method: "PUT", headers: asKey, body: JSON.stringify(doc) })).status).toBe(200);
     expect((await chat(userTurn("hi"), "/s/ttl-doc/n1", { authorization: `Bearer ${key}` })).status).toBe(200);
-    const listed = async (headers: Record<string, string>) =>
-      ((await (await call("/admin/sessions?scenario=ttl-doc", { headers })).json()) as { session: string }[]).map((s) => s.session).sort();
+    const listed = async (headers: Record<string, string>) => ((await (await call("/admin/sessions?scenario=ttl-doc", { headers })).json()) as { session: string }[]).map((s) => s.session).sort();
     const root = { authorization: "Bearer test-admin-token" };
     expect(await listed(root)).toEqual(expect.arrayContaining(["gone1", "stays"]));
     expect(await listed(asKey)).toEqual(["n1"]);
@@ -71,8 +70,9 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
     expect(await listed(root)).not.toContain("gone1");
     expect(await listed(root)).toContain("stays");
     expect(await listed(asKey)).toEqual([]);
-    const tables = await runInDurableObject(sessions.getByName("ttl-doc/gone1"), (_i, state) =>
-      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray().length,
+    const tables = await runInDurableObject(
+      sessions.getByName("ttl-doc/gone1"),
+      (_i, state) => state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'").toArray().length,
     );
     expect(tables).toBe(0);
   });

@@ -116,7 +116,12 @@ describe("isolation on provider routes", () => {
     const rootView = await admin("/sessions/shared/same");
     expect(rootView.status).toBe(404); // default has no "shared" and no such session
     const listedB = (await (await keyAdmin(b.admin.key, "/sessions")).json()) as { scenario: string; session: string }[];
-    expect(listedB.filter((s) => s.scenario === "shared").map((s) => s.session).sort()).toEqual(["s1", "same"]);
+    expect(
+      listedB
+        .filter((s) => s.scenario === "shared")
+        .map((s) => s.session)
+        .sort(),
+    ).toEqual(["s1", "same"]);
     const listedRoot = (await (await admin("/sessions?scenario=shared")).json()) as unknown[];
     expect(listedRoot).toEqual([]);
     // A session of a scenario only A has: 404 for B, as for a typo.
@@ -184,7 +189,10 @@ describe("WebSockets in a namespace", () => {
   const done = (m: any) => ["response.completed", "response.failed", "error"].includes(m?.type);
 
   it("a socket's turns run in the key's namespace: its scenario, its session, its journal", async () => {
-    for (const [key, text] of [[a.run.key, "from A"], [b.run.key, "from B"]] as const) {
+    for (const [key, text] of [
+      [a.run.key, "from A"],
+      [b.run.key, "from B"],
+    ] as const) {
       const s = await openSocket("/s/shared/ws1/v1/responses", { authorization: `Bearer ${key}` });
       if (s instanceof Response) throw new Error(`refused: ${s.status} ${await s.text()}`);
       s.send(create);
@@ -248,7 +256,10 @@ describe("MCP in a namespace", () => {
   it("a tools/call answers from the key's namespace and is journalled there only", async () => {
     expect((await putScenario(a.admin.key, tool("team A's tool"))).status).toBe(200);
     expect((await putScenario(b.admin.key, tool("team B's tool"))).status).toBe(200);
-    for (const [key, text] of [[a.run.key, "team A's tool"], [b.run.key, "team B's tool"]] as const) {
+    for (const [key, text] of [
+      [a.run.key, "team A's tool"],
+      [b.run.key, "team B's tool"],
+    ] as const) {
       const res = await rpc(key, "/s/shared-mcp/m1/mcp", "tools/call", { name: "whoami", arguments: {} });
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).result.content).toEqual([{ type: "text", text }]);
@@ -283,7 +294,19 @@ describe("streams and garbage in a namespace", () => {
   });
 
   it("malformed requests with a valid, an unknown or a malformed key are 4xx, never 5xx", async () => {
-    const routes = ["/v1/chat/completions", "/s/shared/g/v1/chat/completions", "/v1/messages", "/v1/responses", "/v1/responses/resp_x", "/api/chat", "/v1beta/models/m:generateContent", "/v1/models", "/s/shared", "/admin/scenarios", "/admin/sessions/shared/g/requests"];
+    const routes = [
+      "/v1/chat/completions",
+      "/s/shared/g/v1/chat/completions",
+      "/v1/messages",
+      "/v1/responses",
+      "/v1/responses/resp_x",
+      "/api/chat",
+      "/v1beta/models/m:generateContent",
+      "/v1/models",
+      "/s/shared",
+      "/admin/scenarios",
+      "/admin/sessions/shared/g/requests",
+    ];
     const bodies = ["", "{", "[]", '{"model":1}', "null", '{"messages":"x"}'];
     const keys = [a.run.key, a.admin.key, a.read.key, "mk_", `mk_${a.run.id}_`, `mk_${"0".repeat(12)}_${"0".repeat(48)}`];
     for (const route of routes) {

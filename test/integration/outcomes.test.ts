@@ -6,9 +6,7 @@ import { admin, call, chat, upload, userTurn } from "./helpers";
 const flaky = {
   name: "tl-main",
   onMismatch: "error",
-  steps: [
-    { id: "hello", match: { lastUserMessage: "hello" }, failures: [{ kind: "rate_limit" }], respond: { text: "hi there" } },
-  ],
+  steps: [{ id: "hello", match: { lastUserMessage: "hello" }, failures: [{ kind: "rate_limit" }], respond: { text: "hi there" } }],
 };
 
 describe("x-mockllm-outcome", () => {

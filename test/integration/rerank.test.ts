@@ -162,17 +162,31 @@ describe("scripted by the scenario, beside a chat turn", () => {
     expect(text.startsWith('{"id":"')).toBe(true);
     expect(() => JSON.parse(text)).toThrow();
     expect((await ok(await send())).results).toHaveLength(2);
-    const broken = await send().then((r) => r.text()).then(
-      (t) => t,
-      (e: unknown) => e,
-    );
-    expect(typeof broken === "string" ? () => JSON.parse(broken) : () => { throw broken; }).toThrow();
+    const broken = await send()
+      .then((r) => r.text())
+      .then(
+        (t) => t,
+        (e: unknown) => e,
+      );
+    expect(
+      typeof broken === "string"
+        ? () => JSON.parse(broken)
+        : () => {
+            throw broken;
+          },
+    ).toThrow();
     expect((await ok(await send())).results).toHaveLength(2);
     // A reranker has no refusal: a content_filter failure answers the ranking.
     expect((await ok(await send())).results.map((r: any) => r.index)).toEqual([1, 0]);
     const journal = (await (await admin("/sessions/rr-flaky/f1/requests")).json()) as any[];
     expect(journal.map((e) => [e.step, e.outcome])).toEqual([
-      ["late", "failure"], ["late", "response"], ["cut", "failure"], ["cut", "response"], ["broken", "failure"], ["broken", "response"], ["filtered", "failure"],
+      ["late", "failure"],
+      ["late", "response"],
+      ["cut", "failure"],
+      ["cut", "response"],
+      ["broken", "failure"],
+      ["broken", "response"],
+      ["filtered", "failure"],
     ]);
   });
 });

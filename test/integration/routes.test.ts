@@ -113,11 +113,14 @@ describe("bad input on the OpenAI surface", () => {
     { name: "bad role", body: JSON.stringify({ model: "m", messages: [{ role: "wizard", content: "x" }] }), status: 400, message: /messages\[0\]\.role/ },
     { name: "wrong content type", contentType: "text/plain", body: JSON.stringify(userTurn("x")), status: 415, message: /application\/json/ },
   ])("$name → $status", async ({ init, body, status, message, contentType }) => {
-    const res = await call("/v1/chat/completions", init ?? {
-      method: "POST",
-      headers: { authorization: "Bearer sk", "content-type": contentType ?? "application/json" },
-      body,
-    });
+    const res = await call(
+      "/v1/chat/completions",
+      init ?? {
+        method: "POST",
+        headers: { authorization: "Bearer sk", "content-type": contentType ?? "application/json" },
+        body,
+      },
+    );
     expect(res.status).toBe(status);
     const json = (await res.json()) as any;
     expect(typeof json.error.message).toBe("string");
@@ -144,7 +147,11 @@ describe("names outside [a-z0-9][a-z0-9._-]{0,63} in the prefix (issue 10)", () 
     { label: "chat", path: `${prefix}/v1/chat/completions`, init: { method: "POST", headers: openai, body: JSON.stringify(userTurn("x")) } },
     { label: "responses", path: `${prefix}/v1/responses`, init: { method: "POST", headers: openai, body: JSON.stringify({ model: "m", input: "x" }) } },
     { label: "stored response", path: `${prefix}/v1/responses/resp_1`, init: { headers: openai } },
-    { label: "messages", path: `${prefix}/v1/messages`, init: { method: "POST", headers: anthropicHeaders, body: JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }) } },
+    {
+      label: "messages",
+      path: `${prefix}/v1/messages`,
+      init: { method: "POST", headers: anthropicHeaders, body: JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] }) },
+    },
     { label: "count_tokens", path: `${prefix}/v1/messages/count_tokens`, init: { method: "POST", headers: anthropicHeaders, body: "{}" } },
     { label: "models", path: `${prefix}/v1/models`, init: { headers: openai } },
     { label: "probe", path: prefix, init: {} },

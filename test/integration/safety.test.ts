@@ -43,9 +43,7 @@ describe("content_filter in a scenario document", () => {
     const res = await admin("/scenarios/cf-bad", { method: "PUT", body: JSON.stringify(bad) });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { issues: { path: string; message: string }[] } };
-    expect(body.error.issues.map((i) => i.path).sort()).toEqual(
-      ["$.steps[0].failures[0].categories[1]", "$.steps[0].failures[1].on", "$.steps[0].failures[2].afterChunks"].sort(),
-    );
+    expect(body.error.issues.map((i) => i.path).sort()).toEqual(["$.steps[0].failures[0].categories[1]", "$.steps[0].failures[1].on", "$.steps[0].failures[2].afterChunks"].sort());
     expect(body.error.issues.find((i) => i.path.endsWith("categories[1]"))?.message).toContain('"hate"');
   });
 
@@ -74,10 +72,7 @@ describe("content_filter in a scenario document", () => {
   it("a refusal the client never retried past is a pending failure in verify, and coverage counts it", async () => {
     await chat(userTurn("How do I?"), "/s/cf-attempts/gave-up");
     const v = await json<{ ok: boolean; pendingFailures: unknown[] }>(admin("/sessions/cf-attempts/gave-up/verify"));
-    expect([v.ok, v.pendingFailures]).toEqual([
-      false,
-      [{ id: "guarded", index: 1, served: 1, scripted: 2, last: "attempt 1: scripted content_filter", status: 200 }],
-    ]);
+    expect([v.ok, v.pendingFailures]).toEqual([false, [{ id: "guarded", index: 1, served: 1, scripted: 2, last: "attempt 1: scripted content_filter", status: 200 }]]);
     const cov = await json<{ steps: { id: string; attempts: number; failures: number }[] }>(admin("/scenarios/cf-attempts/coverage"));
     expect(cov.steps.map((s) => [s.id, s.attempts, s.failures])).toEqual([["guarded", 4, 3]]);
   });

@@ -18,7 +18,10 @@ const ROUTER_SCHEMA = {
 /** Gemini CLI's router call (generateContent, JSON schema, the system instruction sent with role "user"). */
 function routerBody(text = "list the files") {
   return {
-    contents: [{ role: "user", parts: [{ text: "<session_context>\nThis is the Gemini CLI.\n</session_context>" }] }, { role: "user", parts: [{ text }] }],
+    contents: [
+      { role: "user", parts: [{ text: "<session_context>\nThis is the Gemini CLI.\n</session_context>" }] },
+      { role: "user", parts: [{ text }] },
+    ],
     systemInstruction: { role: "user", parts: [{ text: ROUTER_SYSTEM }] },
     generationConfig: { temperature: 1, responseMimeType: "application/json", responseJsonSchema: ROUTER_SCHEMA, thinkingConfig: { includeThoughts: true, thinkingLevel: "HIGH" } },
   };
@@ -111,16 +114,20 @@ describe("sideCalls presets", () => {
       contents: [
         { role: "user", parts: [{ text: "list the files" }] },
         { role: "model", parts: [{ text: "Here they are." }] },
-        { role: "user", parts: [{ text: "Analyze *only* the content and structure of your immediately preceding response (your last turn in the conversation history). Based *strictly* on that response, determine who should logically speak next: the 'user' or the 'model' (you)." }] },
+        {
+          role: "user",
+          parts: [
+            {
+              text: "Analyze *only* the content and structure of your immediately preceding response (your last turn in the conversation history). Based *strictly* on that response, determine who should logically speak next: the 'user' or the 'model' (you).",
+            },
+          ],
+        },
       ],
       generationConfig: { responseMimeType: "application/json" },
     });
     const nextBody = (await next.json()) as { candidates: { content: { parts: { text: string }[] } }[] };
     expect(JSON.parse(nextBody.candidates[0]!.content.parts[0]!.text)).toEqual({ reasoning: "Answered by mockllm as a side call.", next_speaker: "user" });
-    expect((await journal("sc-gemini", "t2")).map((e) => e.reasons[0])).toEqual([
-      'side call: gemini router (preset "gemini")',
-      'side call: gemini next speaker check (preset "gemini")',
-    ]);
+    expect((await journal("sc-gemini", "t2")).map((e) => e.reasons[0])).toEqual(['side call: gemini router (preset "gemini")', 'side call: gemini next speaker check (preset "gemini")']);
   });
 
   it("without sideCalls the router call is a mismatch, as before the option existed", async () => {
@@ -129,7 +136,10 @@ describe("sideCalls presets", () => {
     expect(res.headers.get("x-mockllm-outcome")).toBe("mismatch");
     const main = await geminiCall("/s/sc-gemini-off/t1", "gemini-3.5-flash", { contents: [{ role: "user", parts: [{ text: "list" }] }], tools: [SHELL_TOOL] });
     expect(main.status).toBe(200);
-    expect((await journal("sc-gemini-off", "t1")).map((e) => [e.step, e.outcome])).toEqual([["main", "mismatch"], ["main", "response"]]);
+    expect((await journal("sc-gemini-off", "t1")).map((e) => [e.step, e.outcome])).toEqual([
+      ["main", "mismatch"],
+      ["main", "response"],
+    ]);
     expect(((await (await admin("/sessions/sc-gemini-off/t1/verify")).json()) as { ok: boolean }).ok).toBe(false);
   });
 
@@ -179,10 +189,22 @@ describe("sideCalls presets", () => {
     const qwenBody = (await qwenTitle.json()) as { choices: { message: { content: string } }[] };
     expect(JSON.parse(qwenBody.choices[0]!.message.content)).toEqual({ title: "Fix the flaky login test" });
 
-    const mine = await chat({ model: "m", messages: [{ role: "system", content: "Summarize the session so far." }, { role: "user", content: "x" }] }, "/s/sc-opencode/t1");
+    const mine = await chat(
+      {
+        model: "m",
+        messages: [
+          { role: "system", content: "Summarize the session so far." },
+          { role: "user", content: "x" },
+        ],
+      },
+      "/s/sc-opencode/t1",
+    );
     expect(((await mine.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("ok");
 
-    const loop = await chat({ model: "mockllm-agent", messages: [{ role: "user", content: "run the tests" }], tools: [{ type: "function", function: { name: "bash", parameters: { type: "object" } } }] }, "/s/sc-opencode/t1");
+    const loop = await chat(
+      { model: "mockllm-agent", messages: [{ role: "user", content: "run the tests" }], tools: [{ type: "function", function: { name: "bash", parameters: { type: "object" } } }] },
+      "/s/sc-opencode/t1",
+    );
     expect(loop.status).toBe(200);
     expect((await journal("sc-opencode", "t1")).map((e) => [e.step, e.outcome, e.reasons[0] ?? null])).toEqual([
       [null, "side_call", 'side call: opencode title (preset "opencode")'],

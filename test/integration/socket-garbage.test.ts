@@ -39,7 +39,7 @@ function at(base: Record<string, unknown>, path: (string | number)[], value: unk
 /** `count` cases drawn (seeded) from templates × wrong values, plus the fixed ones every protocol gets. */
 function table(seed: number, count: number, templates: { base: Record<string, unknown>; path: (string | number)[]; wrong: unknown[] }[]): Case[] {
   const r = seededRandom(seed);
-  const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
   const cases: Case[] = [
     { what: "not JSON", message: "{nope" },
     { what: "a JSON array", message: "[1,2]" },
@@ -184,7 +184,12 @@ describe("Gemini Live: each malformed message closes with 1007; the next socket 
     await s.next();
     s.send(content);
     const messages = await until(s, (m) => m.serverContent?.turnComplete === true);
-    expect(messages.flatMap((m) => m.serverContent?.modelTurn?.parts ?? []).map((p: { text: string }) => p.text).join("")).toBe("Still here.");
+    expect(
+      messages
+        .flatMap((m) => m.serverContent?.modelTurn?.parts ?? [])
+        .map((p: { text: string }) => p.text)
+        .join(""),
+    ).toBe("Still here.");
     s.close();
   });
 });

@@ -60,7 +60,11 @@ export async function openSocket(path: string, headers: Record<string, string> =
     const ws = res.webSocket;
     if (!ws) return res;
     ws.accept();
-    const s = socketOf(res.headers.get("sec-websocket-protocol") ?? "", (t) => ws.send(t), () => ws.close(1000, "done"));
+    const s = socketOf(
+      res.headers.get("sec-websocket-protocol") ?? "",
+      (t) => ws.send(t),
+      () => ws.close(1000, "done"),
+    );
     ws.addEventListener("message", (e) => s.push(typeof e.data === "string" ? e.data : new TextDecoder().decode(e.data as ArrayBuffer)));
     ws.addEventListener("close", (e) => s.closed({ code: e.code, reason: e.reason }));
     return s.socket;
@@ -70,7 +74,11 @@ export async function openSocket(path: string, headers: Record<string, string> =
   const base = new URL(probe.url).origin.replace("http", "ws");
   const ws = new WebSocket(`${base}${path}`, protocols, { headers });
   return new Promise((resolve) => {
-    const s = socketOf("", (t) => ws.send(t), () => ws.close(1000, "done"));
+    const s = socketOf(
+      "",
+      (t) => ws.send(t),
+      () => ws.close(1000, "done"),
+    );
     ws.on("message", (d) => s.push(String(d)));
     ws.on("close", (code, reason) => s.closed({ code, reason: String(reason) }));
     ws.on("open", () => resolve(Object.assign(s.socket, { protocol: ws.protocol })));

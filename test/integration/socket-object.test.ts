@@ -32,7 +32,10 @@ async function forget(name: string): Promise<number> {
 }
 
 async function rows(name: string): Promise<number> {
-  return runInDurableObject(env.SESSIONS.getByName(name) as unknown as DurableObjectStub<SessionObject>, (_i, state) => state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM sockets`).one().n);
+  return runInDurableObject(
+    env.SESSIONS.getByName(name) as unknown as DurableObjectStub<SessionObject>,
+    (_i, state) => state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM sockets`).one().n,
+  );
 }
 
 describe("sockets across hibernation", () => {
@@ -50,7 +53,13 @@ describe("sockets across hibernation", () => {
     expect(new Set(ids).size).toBe(ids.length);
     s.close();
     await s.closed;
-    expect(await poll(() => rows("sock-hib/h"), (n) => n === 0, { every: 10 })).toBe(0);
+    expect(
+      await poll(
+        () => rows("sock-hib/h"),
+        (n) => n === 0,
+        { every: 10 },
+      ),
+    ).toBe(0);
   });
 
   it("a state past SQLite's value limit (a 10 MB Realtime item) is kept in parts and carries on", async () => {
@@ -58,8 +67,9 @@ describe("sockets across hibernation", () => {
     expect((await s.next()).type).toBe("session.created");
     s.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text: "é".repeat(5_000_000) }] } });
     await until(s, (m) => m.type === "conversation.item.done");
-    const parts = await runInDurableObject(env.SESSIONS.getByName("sock-big/b") as unknown as DurableObjectStub<SessionObject>, (_i, state) =>
-      state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM socket_state`).one().n,
+    const parts = await runInDurableObject(
+      env.SESSIONS.getByName("sock-big/b") as unknown as DurableObjectStub<SessionObject>,
+      (_i, state) => state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM socket_state`).one().n,
     );
     expect(parts).toBe(11);
     expect(await forget("sock-big/b")).toBe(1);
@@ -76,7 +86,10 @@ describe("recordings past SQLite's value limit", () => {
     const message = "é".repeat(5_000_000);
     const read = await runInDurableObject(env.SESSIONS.getByName("rec-big/r") as unknown as DurableObjectStub<SessionObject>, (_i, state) => {
       const storage = new SqlRecordingStorage(state.storage.sql);
-      storage.add({ id: "rec-1", seq: 1, match: { endpoint: "chat.completions", lastUserMessage: message }, frames: { status: 200, headers: {}, frames: [{ at: 0, data: "x😀".repeat(400_000) }] } }, 10);
+      storage.add(
+        { id: "rec-1", seq: 1, match: { endpoint: "chat.completions", lastUserMessage: message }, frames: { status: 200, headers: {}, frames: [{ at: 0, data: "x😀".repeat(400_000) }] } },
+        10,
+      );
       return new SqlRecordingStorage(state.storage.sql).steps();
     });
     expect(read).toHaveLength(1);

@@ -43,7 +43,7 @@ describe("journal entries stay bounded", () => {
     expect(entry).toMatchObject({ surface: "mcp", endpoint: "tools/call", step: "store", outcome: "response" });
     expect(entry!.canonical.tool).toBe("store");
     expect(entry!.canonical.arguments.blob).toMatch(MARKER);
-    expect(entry!.canonical.arguments.blob.startsWith("x".repeat(4000) + "…")).toBe(true);
+    expect(entry!.canonical.arguments.blob.startsWith(`${"x".repeat(4000)}…`)).toBe(true);
     expect(entry!.canonical.result.content[0].text).toMatch(MARKER);
     expect(entry!.reasons.at(-1)).toMatch(/^mockllm: this entry \(\d+ bytes\) was cut to fit the journal$/);
     expect(JSON.stringify(entry).length).toBeLessThan(1_000_000);
@@ -97,7 +97,13 @@ describe("stored Responses past SQLite's value limit", () => {
 describe("a scenario document past SQLite's value limit", () => {
   it("a 9.8 MB scripted answer: the session keeps the document in parts and answers it", async () => {
     const text = "é".repeat(4_900_000);
-    await upload({ name: "bounds-doc", steps: [{ id: "long", respond: { text } }, { id: "next", respond: { text: "Short." } }] });
+    await upload({
+      name: "bounds-doc",
+      steps: [
+        { id: "long", respond: { text } },
+        { id: "next", respond: { text: "Short." } },
+      ],
+    });
     const first = await chat({ model: "gpt-4o-mini", messages: [{ role: "user", content: "go" }] }, "/s/bounds-doc/d1");
     expect(first.status).toBe(200);
     expect(((await first.json()) as Json).choices[0].message.content).toBe(text);

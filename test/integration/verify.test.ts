@@ -110,18 +110,14 @@ describe("journal canonical view", () => {
     const sse = await res.text();
     const wireId = /"id":"(toolu_01[A-Za-z0-9]{22})"/.exec(sse)?.[1];
     expect(wireId).toBeDefined();
-    const [entry] = await json<{ canonical: { stream: boolean; answered: { toolCalls: { id: string }[] } } }[]>(
-      admin("/sessions/vf-weather/canon-anthropic/requests"),
-    );
+    const [entry] = await json<{ canonical: { stream: boolean; answered: { toolCalls: { id: string }[] } } }[]>(admin("/sessions/vf-weather/canon-anthropic/requests"));
     expect(entry!.canonical.stream).toBe(true);
     expect(entry!.canonical.answered.toolCalls.map((c) => c.id)).toEqual([wireId]);
   });
 
   it("a mismatch answers nothing: answered and usage are null", async () => {
     expect((await chat({ model: "m", messages: [{ role: "user", content: "hello?" }] }, prefix("canon-miss"))).status).toBe(400);
-    const [entry] = await json<{ outcome: string; canonical: { answered: unknown; usage: unknown; tools: string[] } }[]>(
-      admin("/sessions/vf-weather/canon-miss/requests"),
-    );
+    const [entry] = await json<{ outcome: string; canonical: { answered: unknown; usage: unknown; tools: string[] } }[]>(admin("/sessions/vf-weather/canon-miss/requests"));
     expect(entry!.outcome).toBe("mismatch");
     expect(entry!.canonical).toMatchObject({ answered: null, usage: null, tools: [] });
   });
@@ -150,9 +146,7 @@ describe("journal filters", () => {
   it("bad filter values are 400", async () => {
     const bad = await admin("/sessions/vf-weather/filters/requests?outcome=ok");
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe(
-      'outcome must be one of response, failure, mismatch, side_call, got "ok"',
-    );
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('outcome must be one of response, failure, mismatch, side_call, got "ok"');
     expect((await admin("/sessions/vf-weather/filters/requests?since=-1")).status).toBe(400);
   });
 });
@@ -166,9 +160,7 @@ describe("verify", () => {
     expect(strict.unusedSteps.map((s) => s.id)).toEqual(["thanks"]);
     const v = await json<Verify>(admin("/sessions/vf-weather/good/verify?allowUnused=thanks"));
     expect(v).toMatchObject({ ok: true, unusedSteps: [], mismatches: [], pendingFailures: [], requests: 2 });
-    expect(v.summary).toBe(
-      `mockllm verify: ok: scenario "vf-weather" session "good" (version ${v.version}): 2 requests, all 3 steps used, no mismatches (unused but allowed: thanks)`,
-    );
+    expect(v.summary).toBe(`mockllm verify: ok: scenario "vf-weather" session "good" (version ${v.version}): 2 requests, all 3 steps used, no mismatches (unused but allowed: thanks)`);
   });
 
   it("a failing run's summary says what went wrong without the journal", async () => {
@@ -180,7 +172,7 @@ describe("verify", () => {
     expect(v.requests).toBe(2);
     expect(v.unusedSteps).toEqual([
       { id: "answer", index: 2, match: 'toolResult { name "get_weather" }', respond: 'text "Sunny in Paris, 18C."' },
-      { id: "thanks", index: 3, match: 'lastUserMessage contains "thanks"', respond: "text \"You're welcome.\"" },
+      { id: "thanks", index: 3, match: 'lastUserMessage contains "thanks"', respond: 'text "You\'re welcome."' },
     ]);
     expect(v.mismatches).toHaveLength(1);
     expect(v.mismatches[0]).toMatchObject({
@@ -197,7 +189,7 @@ describe("verify", () => {
         '  - "answer" (step 2) matches toolResult { name "get_weather" }',
         '    it would have answered: text "Sunny in Paris, 18C."',
         '  - "thanks" (step 3) matches lastUserMessage contains "thanks"',
-        "    it would have answered: text \"You're welcome.\"",
+        '    it would have answered: text "You\'re welcome."',
         "",
         "Mismatches (1): requests no step answered as scripted",
         `  - request #2 (openai chat.completions, turn 2, answered 400): ${v.mismatches[0]!.reasons[0]}`,
@@ -216,12 +208,8 @@ describe("verify", () => {
     const v = await json<Verify>(admin("/sessions/vf-flaky/gave-up/verify"));
     expect(v.ok).toBe(false);
     expect(v.unusedSteps).toEqual([]);
-    expect(v.pendingFailures).toEqual([
-      { id: "hello", index: 1, served: 1, scripted: 2, last: "attempt 1: scripted rate_limit", status: 429 },
-    ]);
-    expect(v.summary).toContain(
-      '  - "hello" (step 1): served 1 of 2 scripted failure(s), last attempt 1: scripted rate_limit (status 429); no retry reached the step\'s answer',
-    );
+    expect(v.pendingFailures).toEqual([{ id: "hello", index: 1, served: 1, scripted: 2, last: "attempt 1: scripted rate_limit", status: 429 }]);
+    expect(v.summary).toContain('  - "hello" (step 1): served 1 of 2 scripted failure(s), last attempt 1: scripted rate_limit (status 429); no retry reached the step\'s answer');
   });
 
   it("a session nobody called is a 404 saying it never ran (contract section 10)", async () => {
@@ -247,9 +235,7 @@ describe("sessions index and coverage", () => {
   });
 
   it("GET /admin/sessions?scenario= lists the sessions that exist, with request counts", async () => {
-    const list = await json<{ scenario: string; session: string; requests: number; lastAt: string | null }[]>(
-      admin("/sessions?scenario=vf-flaky"),
-    );
+    const list = await json<{ scenario: string; session: string; requests: number; lastAt: string | null }[]>(admin("/sessions?scenario=vf-flaky"));
     const bySession = Object.fromEntries(list.map((s) => [s.session, s]));
     expect(Object.keys(bySession).sort()).toEqual(["cov-a", "cov-b", "gave-up"]);
     expect(bySession["cov-b"]).toMatchObject({ scenario: "vf-flaky", requests: 3 });

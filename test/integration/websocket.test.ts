@@ -46,7 +46,13 @@ describe("upgrade refusals (plain HTTP, before any socket)", () => {
   it.each([
     { what: "Responses without a key", path: "/v1/responses", headers: {}, status: 401, message: "You didn't provide an API key." },
     { what: "Realtime without a model", path: "/v1/realtime", headers: KEY, status: 400, message: "Missing required parameter: 'model'." },
-    { what: "Live without a key", path: "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent", headers: {}, status: 403, message: "Method doesn't allow unregistered callers" },
+    {
+      what: "Live without a key",
+      path: "/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent",
+      headers: {},
+      status: 403,
+      message: "Method doesn't allow unregistered callers",
+    },
     { what: "an invalid scenario name", path: "/s/Bad_Name/x/v1/responses", headers: KEY, status: 400, message: "invalid" },
     { what: "an invalid x-mock-session", path: "/v1/responses", headers: { ...KEY, "x-mock-session": "../up" }, status: 400, message: 'invalid session name \\"../up' },
   ])("$what: $status", async ({ path, headers, status, message }) => {
@@ -140,7 +146,12 @@ describe("Realtime and Live over raw sockets", () => {
     expect(await s.next()).toEqual({ setupComplete: {} });
     s.send({ realtimeInput: { text: "hi" } });
     const messages = await until(s, (m) => m.serverContent?.turnComplete === true);
-    expect(messages.flatMap((m) => m.serverContent?.modelTurn?.parts ?? []).map((p: { text: string }) => p.text).join("")).toBe("Live without a session name.");
+    expect(
+      messages
+        .flatMap((m) => m.serverContent?.modelTurn?.parts ?? [])
+        .map((p: { text: string }) => p.text)
+        .join(""),
+    ).toBe("Live without a session name.");
     s.close();
     const journal = (await (await admin("/sessions/sock-live/default/requests")).json()) as any[];
     expect(journal.map((e) => [e.provider, e.endpoint, e.request.body])).toEqual([["gemini", "bidiGenerateContent", { realtimeInput: { text: "hi" } }]]);

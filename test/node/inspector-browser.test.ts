@@ -17,23 +17,12 @@ import { startQuietServer } from "../support/server";
 import { AdminClient } from "../../src/client/admin/client";
 
 const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const TOKEN = "inspector-browser-token";
 const have = existsSync(CHROMIUM);
 if (!have) console.warn(`inspector browser test skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 
-const shots = process.env.UPDATE_SCREENSHOTS === "1"
-  ? fileURLToPath(new URL("../../docs/", import.meta.url))
-  : mkdtempSync(join(tmpdir(), "mockllm-inspector-"));
+const shots = process.env.UPDATE_SCREENSHOTS === "1" ? fileURLToPath(new URL("../../docs/", import.meta.url)) : mkdtempSync(join(tmpdir(), "mockllm-inspector-"));
 mkdirSync(shots, { recursive: true });
 
 const DEMO = {
@@ -125,10 +114,7 @@ describe.skipIf(!have)("inspector in Chromium", () => {
     await page.click("#connect");
     await page.waitForSelector('.scenario-item[data-name="support-agent"]');
     expect(await text('.scenario-item[data-name="support-agent"] .tag')).toBe("uploaded");
-    expect(await page.evaluate('[sessionStorage.getItem("mockllm-admin-token"), localStorage.getItem("mockllm-admin-token")]')).toEqual([
-      TOKEN,
-      null,
-    ]);
+    expect(await page.evaluate('[sessionStorage.getItem("mockllm-admin-token"), localStorage.getItem("mockllm-admin-token")]')).toEqual([TOKEN, null]);
     expect(await page.content()).not.toContain(TOKEN); // in the password field's value, never in the markup
     expect(errors).toEqual([]);
   });

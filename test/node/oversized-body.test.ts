@@ -48,7 +48,11 @@ function rawPost(port: number, path: string, headers: Record<string, string>, ch
       resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers: h, body: rest.join("\r\n\r\n"), ...(error !== undefined ? { error } : {}) });
     });
     const all = { host: "x", "content-type": "application/json", connection: "close", ...headers, ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(SIZE) }) };
-    sock.write(`${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+    sock.write(
+      `${method} ${path} HTTP/1.1\r\n${Object.entries(all)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("")}\r\n`,
+    );
     let sent = 0;
     let stalled = false;
     const pump = () => {
@@ -100,9 +104,7 @@ describe("Node runtime: an oversized body is answered, not reset (issue 19)", ()
   it("answers a declared 11 MiB body with the provider's 413 after the client wrote it all, on every provider path", async () => {
     const answers = await Promise.all(CASES.map((c) => rawPost(server.port, c.path, c.headers)));
     const seen = answers.map((a, i) => ({ path: CASES[i]!.path, status: a.status, error: a.error, body: a.body === "" ? "" : JSON.parse(a.body) }));
-    expect(seen).toEqual(
-      CASES.map((c) => ({ path: c.path, status: 413, error: undefined, body: c.path.includes("/v1/messages") ? { ...c.shape, request_id: expect.any(String) } : c.shape })),
-    );
+    expect(seen).toEqual(CASES.map((c) => ({ path: c.path, status: 413, error: undefined, body: c.path.includes("/v1/messages") ? { ...c.shape, request_id: expect.any(String) } : c.shape })));
   });
 
   it("answers an 11 MiB chunked body (no declared length) the same way", async () => {

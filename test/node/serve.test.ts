@@ -86,7 +86,10 @@ describe("Node runtime: --scenarios", () => {
       expect(await chatText(server, "/s/live")).toBe("v1");
 
       await writeFile(file, JSON.stringify({ name: "live", steps: [{ respond: { txt: "typo" } }] }));
-      await until(async () => lines.length, (n) => n > 0);
+      await until(
+        async () => lines.length,
+        (n) => n > 0,
+      );
       expect(lines.join("\n")).toContain(`invalid scenario file, keeping the last good version: ${file}: $.steps[0].respond.txt: unknown key "txt"`);
       expect(await chatText(server, "/s/live")).toBe("v1");
 
@@ -139,7 +142,13 @@ describe("Node runtime: streams", () => {
       await openSlowStream(server, abort.signal);
       expect(server.openStreams).toBe(1);
       abort.abort();
-      expect(await until(async () => server.openStreams, (n) => n === 0, { ms: 2000 })).toBe(0);
+      expect(
+        await until(
+          async () => server.openStreams,
+          (n) => n === 0,
+          { ms: 2000 },
+        ),
+      ).toBe(0);
     } finally {
       await server.close();
     }
@@ -151,9 +160,11 @@ describe("Node runtime: streams", () => {
     const t0 = performance.now();
     await server.close();
     expect(performance.now() - t0).toBeLessThan(1000);
-    await expect((async () => {
-      for (;;) if ((await reader.read()).done) return "ended";
-    })()).rejects.toThrow();
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return "ended";
+      })(),
+    ).rejects.toThrow();
     expect(server.openStreams).toBe(0);
   });
 });

@@ -145,7 +145,9 @@ function trace(side: "input" | "output"): Record<string, string> {
     trace: "object",
     "trace.guardrail": "object",
     "trace.guardrail.actionReason": "string",
-    ...(side === "input" ? { "trace.guardrail.inputAssessment": "object" } : { "trace.guardrail.outputAssessments": "object", "trace.guardrail.modelOutput": "array", "trace.guardrail.modelOutput[]": "string" }),
+    ...(side === "input"
+      ? { "trace.guardrail.inputAssessment": "object" }
+      : { "trace.guardrail.outputAssessments": "object", "trace.guardrail.modelOutput": "array", "trace.guardrail.modelOutput[]": "string" }),
     [side === "input" ? at : "trace.guardrail.outputAssessments.gr-abc123"]: side === "input" ? "object" : "array",
     [`${at}.contentPolicy`]: "object",
     [filters]: "array",

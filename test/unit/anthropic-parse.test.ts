@@ -23,7 +23,10 @@ describe("anthropic parse: the canonical request", () => {
       stop_sequences: ["END"],
       metadata: { user_id: "u1" },
       tool_choice: { type: "auto" },
-      tools: [{ name: "get_weather", input_schema: { type: "object" } }, { type: "web_search_20250305", name: "web_search" }],
+      tools: [
+        { name: "get_weather", input_schema: { type: "object" } },
+        { type: "web_search_20250305", name: "web_search" },
+      ],
       messages: [{ role: "user", content: "Weather in Paris?" }],
       brand_new_field: { anything: true },
     });
@@ -64,7 +67,13 @@ describe("anthropic parse: the canonical request", () => {
       ...base,
       thinking: { type: "enabled", budget_tokens: 512 },
       messages: [
-        { role: "user", content: [{ type: "text", text: "Weather?" }, { type: "image", source: { type: "url", url: "x" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Weather?" },
+            { type: "image", source: { type: "url", url: "x" } },
+          ],
+        },
         {
           role: "assistant",
           content: [
@@ -78,7 +87,14 @@ describe("anthropic parse: the canonical request", () => {
         {
           role: "user",
           content: [
-            { type: "tool_result", tool_use_id: "toolu_01A", content: [{ type: "text", text: "sunny" }, { type: "text", text: "22C" }] },
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_01A",
+              content: [
+                { type: "text", text: "sunny" },
+                { type: "text", text: "22C" },
+              ],
+            },
             { type: "tool_result", tool_use_id: "toolu_01B", content: "boom", is_error: true },
           ],
         },
@@ -91,7 +107,10 @@ describe("anthropic parse: the canonical request", () => {
         role: "assistant",
         text: "Checking.",
         toolCalls: [{ id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' }],
-        reasoning: [{ text: "I should call the tool.", signature: "sig-1" }, { text: "", redacted: "opaque" }],
+        reasoning: [
+          { text: "I should call the tool.", signature: "sig-1" },
+          { text: "", redacted: "opaque" },
+        ],
       },
       { role: "tool", toolCallId: "toolu_01A", content: "sunny\n22C", isError: false },
       { role: "tool", toolCallId: "toolu_01B", content: "boom", isError: true },
@@ -103,7 +122,13 @@ describe("anthropic parse: the canonical request", () => {
     const req = parse({
       ...base,
       messages: [
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1" }, { type: "text", text: "also this" }] },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "t1" },
+            { type: "text", text: "also this" },
+          ],
+        },
       ],
     });
     expect(req.messages).toEqual([

@@ -9,24 +9,18 @@ import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
 import { req } from "./fixtures";
 
-const request: CanonicalRequest = req({ provider: "anthropic", endpoint: "messages", model: "claude-sonnet-4-5", stream: true }, [
-  { role: "user", text: "hi" },
-]);
+const request: CanonicalRequest = req({ provider: "anthropic", endpoint: "messages", model: "claude-sonnet-4-5", stream: true }, [{ role: "user", text: "hi" }]);
 const wire: MessagesRequest = { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "hi" }] };
 const ctx: RenderContext<MessagesRequest> = { wire, request, requestId: "req_1", created: 1_700_000_000 };
 
 function reply(respond: ScenarioResponse, seed = "s/default/step-1/1") {
   return resolveReply(undefined, { respond }, request, seed);
 }
-const events = (respond: ScenarioResponse) =>
-  renderMessageEvents(reply(respond), ctx).map((e) => ({ event: e.event, data: JSON.parse(e.data), words: e.words }));
+const events = (respond: ScenarioResponse) => renderMessageEvents(reply(respond), ctx).map((e) => ({ event: e.event, data: JSON.parse(e.data), words: e.words }));
 
 describe("anthropic JSON body", () => {
   it("renders text with usage and a deterministic msg id", () => {
-    const body = renderMessageJson(
-      reply({ text: "Hello there", usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4, cacheWriteTokens: 5 } }),
-      ctx,
-    );
+    const body = renderMessageJson(reply({ text: "Hello there", usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4, cacheWriteTokens: 5 } }), ctx);
     expect(body).toEqual({
       model: "claude-sonnet-4-5-20250929",
       id: expect.stringMatching(/^msg_01[0-9A-Za-z]{22}$/),
@@ -98,16 +92,7 @@ describe("anthropic JSON body", () => {
 describe("anthropic SSE transcript", () => {
   it("streams text in the real order, chunkWords words per delta", () => {
     const ev = events({ text: "The sky is blue", stream: { chunkWords: 2 }, usage: { inputTokens: 7, outputTokens: 4 } });
-    expect(ev.map((e) => e.event)).toEqual([
-      "message_start",
-      "content_block_start",
-      "ping",
-      "content_block_delta",
-      "content_block_delta",
-      "content_block_stop",
-      "message_delta",
-      "message_stop",
-    ]);
+    expect(ev.map((e) => e.event)).toEqual(["message_start", "content_block_start", "ping", "content_block_delta", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
     for (const e of ev) expect(e.data.type).toBe(e.event);
     expect(ev[0]!.data.message).toMatchObject({
       type: "message",

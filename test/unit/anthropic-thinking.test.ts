@@ -121,9 +121,7 @@ describe("validateThinking: transcripts mockllm wrote itself (issue 10)", () => 
       thinking: thinkingConfig,
       stream: true,
       metadata: { user_id: "user_0123456789abcdef_account__session_4b1c" },
-      system: [
-        { type: "text", text: "You are Claude Code, Anthropic's official CLI for Claude.", cache_control: { type: "ephemeral" } },
-      ],
+      system: [{ type: "text", text: "You are Claude Code, Anthropic's official CLI for Claude.", cache_control: { type: "ephemeral" } }],
       tools: [
         {
           name: "Bash",
@@ -153,9 +151,7 @@ describe("validateThinking: transcripts mockllm wrote itself (issue 10)", () => 
 
   it("accepts Claude Code's echoed tool_use answered without reasoning, adaptive or enabled", () => {
     const content = answered(loop);
-    expect(content).toEqual([
-      { type: "tool_use", id: expect.stringMatching(/^toolu_01[0-9A-Za-z]{22}$/), name: "Bash", input: bash.arguments },
-    ]);
+    expect(content).toEqual([{ type: "tool_use", id: expect.stringMatching(/^toolu_01[0-9A-Za-z]{22}$/), name: "Bash", input: bash.arguments }]);
     expect(validate(claudeCodeRequest(content), loop)).toBeUndefined();
     expect(validate(claudeCodeRequest(content, { type: "enabled", budget_tokens: 1024 }), loop)).toBeUndefined();
   });

@@ -22,7 +22,10 @@ describe("Bedrock guardrail trace", () => {
   });
 
   it("is left out when the guardrailConfig leaves it off (default disabled), as the service does", () => {
-    for (const config of [{ guardrailIdentifier: "gr-1", guardrailVersion: "1" }, { guardrailIdentifier: "gr-1", guardrailVersion: "1", trace: "disabled" }]) {
+    for (const config of [
+      { guardrailIdentifier: "gr-1", guardrailVersion: "1" },
+      { guardrailIdentifier: "gr-1", guardrailVersion: "1", trace: "disabled" },
+    ]) {
       const body = render({ guardrailConfig: config });
       expect([body.stopReason, body.trace, body.output.message.content]).toEqual(["guardrail_intervened", undefined, [{ text: "Sorry, the model cannot answer this question." }]]);
     }

@@ -73,9 +73,7 @@ describe("the engine and the compacted matcher", () => {
     const fallback = decide(sc, { used: [], attempts: {} }, { ...req({}, [{ role: "user", text: "other" }]), compactionRequested: true }, ctx);
     expect(fallback.journal).toEqual({ outcome: "response", reasons: ["no compaction step: the default compaction"] });
     expect(fallback.change).toEqual({});
-    expect(fallback.outcome.kind === "reply" && fallback.outcome.reply.compaction?.summary).toBe(
-      'Summary of 1 earlier messages (1 from the user). Last user message: "other".',
-    );
+    expect(fallback.outcome.kind === "reply" && fallback.outcome.reply.compaction?.summary).toBe('Summary of 1 earlier messages (1 from the user). Last user message: "other".');
   });
 
   it("compacted: true / false", () => {

@@ -25,9 +25,7 @@ describe("parseInstructions", () => {
   });
 
   it("accepts a block spread over lines, and unknown fields", () => {
-    const plan = parseInstructions(
-      'x\n<|instruction_start|>\n{"extra": 1,\n "messages": [{"text_message": {"length": 2}}]}\n<|instruction_end|>',
-    );
+    const plan = parseInstructions('x\n<|instruction_start|>\n{"extra": 1,\n "messages": [{"text_message": {"length": 2}}]}\n<|instruction_end|>');
     expect(plan?.messages).toEqual([{ kind: "text", length: 2 }]);
   });
 

@@ -54,10 +54,7 @@ describe("instructedMessages", () => {
       instruction({
         id_message: "ID-7",
         reasoning: { length: 3 },
-        messages: [
-          { text_message: { length: 4 } },
-          { tool_call: [{ name: "search", args: { q: "x" } }, { name: "raw", args: "{not json" }, { name: "noargs" }] },
-        ],
+        messages: [{ text_message: { length: 4 } }, { tool_call: [{ name: "search", args: { q: "x" } }, { name: "raw", args: "{not json" }, { name: "noargs" }] }],
       }),
     )!;
     expect(instructedMessages(plan)).toEqual([
@@ -118,10 +115,7 @@ describe("defaultReply", () => {
   });
 
   it("an instruction block with two messages gives two choices, the second a tool call", () => {
-    const reply = defaultReply(
-      request(instruction({ messages: [{ text_message: { length: 6 } }, { tool_call: [{ name: "lookup", args: { id: 1 } }] }] })),
-      { wordsPerSecond: 0 },
-    );
+    const reply = defaultReply(request(instruction({ messages: [{ text_message: { length: 6 } }, { tool_call: [{ name: "lookup", args: { id: 1 } }] }] })), { wordsPerSecond: 0 });
     const choices = replyChoices(reply);
     expect(choices).toHaveLength(2);
     expect(choices[0]!.text).toBe(lorem(6));
@@ -181,11 +175,7 @@ describe("defaultReply with n (issue 19)", () => {
   it("n = 3: three choices — the lorem answer, then two of their own deterministic lorem texts without the echo", () => {
     const reply = defaultReply(request("hello", { choices: 3 }), { wordsPerSecond: 0 });
     const choices = replyChoices(reply);
-    expect(choices.map((c) => c.text)).toEqual([
-      `${lorem(64)}\n\nhello`,
-      lorem(loremLength(`choice 1\n${stableHash("hello")}`), 1),
-      lorem(loremLength(`choice 2\n${stableHash("hello")}`), 2),
-    ]);
+    expect(choices.map((c) => c.text)).toEqual([`${lorem(64)}\n\nhello`, lorem(loremLength(`choice 1\n${stableHash("hello")}`), 1), lorem(loremLength(`choice 2\n${stableHash("hello")}`), 2)]);
     expect(choices[1]!.text!.startsWith("ipsum dolor")).toBe(true);
     expect(choices.map((c) => c.finishReason)).toEqual(["stop", "stop", "stop"]);
     expect(choices.map((c) => c.idSeed)).toEqual([choices[0]!.idSeed, `${choices[0]!.idSeed}/choice-1`, `${choices[0]!.idSeed}/choice-2`]);

@@ -21,9 +21,19 @@ describe("each surface parses its tool choice into the canonical one", () => {
   const anthropic = (tool_choice: unknown) =>
     canonical(parseMessagesRequest({ model: "m", max_tokens: 5, messages: [{ role: "user", content: "hi" }], tools: [{ name: "a", input_schema: SCHEMA }], tool_choice }, headers));
   const gemini = (toolConfig: unknown) =>
-    canonical(parseGenerateContent({ contents: [{ role: "user", parts: [{ text: "hi" }] }], tools: [{ functionDeclarations: [{ name: "a", parameters: SCHEMA }] }], toolConfig }, headers, { path: "/v1beta/models/g:generateContent", query: new URLSearchParams() }));
+    canonical(
+      parseGenerateContent({ contents: [{ role: "user", parts: [{ text: "hi" }] }], tools: [{ functionDeclarations: [{ name: "a", parameters: SCHEMA }] }], toolConfig }, headers, {
+        path: "/v1beta/models/g:generateContent",
+        query: new URLSearchParams(),
+      }),
+    );
   const converse = (toolChoice: unknown) =>
-    canonical(parseConverse({ messages: [{ role: "user", content: [{ text: "hi" }] }], toolConfig: { tools: [{ toolSpec: { name: "a", inputSchema: { json: SCHEMA } } }], toolChoice } }, headers, { path: "/model/m/converse", query: new URLSearchParams() }));
+    canonical(
+      parseConverse({ messages: [{ role: "user", content: [{ text: "hi" }] }], toolConfig: { tools: [{ toolSpec: { name: "a", inputSchema: { json: SCHEMA } } }], toolChoice } }, headers, {
+        path: "/model/m/converse",
+        query: new URLSearchParams(),
+      }),
+    );
   const forced = (toolChoice: unknown) => ({ toolChoice, toolSchemas: [{ name: "a", schema: SCHEMA }] });
   const none = { toolChoice: { kind: "none" }, toolSchemas: undefined };
   const auto = { toolChoice: undefined, toolSchemas: undefined };
@@ -31,7 +41,11 @@ describe("each surface parses its tool choice into the canonical one", () => {
   it.each([
     ["chat named", chat({ type: "function", function: { name: "a" } }), forced({ kind: "tool", name: "a" })],
     ["chat required", chat("required"), forced({ kind: "required" })],
-    ["chat allowed_tools required", chat({ type: "allowed_tools", allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "a" } }] } }), forced({ kind: "required", allowed: ["a"] })],
+    [
+      "chat allowed_tools required",
+      chat({ type: "allowed_tools", allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: "a" } }] } }),
+      forced({ kind: "required", allowed: ["a"] }),
+    ],
     ["chat allowed_tools auto", chat({ type: "allowed_tools", allowed_tools: { mode: "auto", tools: [] } }), auto],
     ["chat none", chat("none"), none],
     ["chat auto", chat("auto"), auto],
@@ -64,7 +78,11 @@ function request(extra: Partial<CanonicalRequest>): CanonicalRequest {
     system: "",
     messages: [{ role: "user", text: "weather?" }],
     tools: ["a", "b", "c"],
-    toolSchemas: [{ name: "a", schema: {} }, { name: "b", schema: SCHEMA }, { name: "c", schema: SCHEMA }],
+    toolSchemas: [
+      { name: "a", schema: {} },
+      { name: "b", schema: SCHEMA },
+      { name: "c", schema: SCHEMA },
+    ],
     reasoning: "disabled",
     headers: {},
     ...extra,

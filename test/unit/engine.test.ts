@@ -41,7 +41,10 @@ describe("step choice", () => {
     { name: "a catch-all answers when the first does not match", texts: ["hello", "weather?"], expected: ["reply:b:B", "reply:a:A"] },
     { name: "consume:false answers every time", texts: ["again", "again", "again"], expected: ["reply:b:B", "reply:c:C", "reply:c:C"] },
   ])("$name", ({ texts, expected }) => {
-    const out = run(sc, texts.map((t) => req({}, [{ role: "user", text: t }])));
+    const out = run(
+      sc,
+      texts.map((t) => req({}, [{ role: "user", text: t }])),
+    );
     expect(out.map(summary)).toEqual(expected);
   });
 
@@ -66,11 +69,7 @@ describe("step choice", () => {
     const [d] = run(sc2, [req()]);
     expect(d!.outcome.kind).toBe("mismatch");
     expect(d!.journal.step).toBe("near");
-    expect(d!.journal.reasons).toEqual([
-      'no step matches; nearest step "near" failed',
-      "match.turn: expected 2, got 1",
-      'match.lastUserMessage: expected contains "weather", got "hello"',
-    ]);
+    expect(d!.journal.reasons).toEqual(['no step matches; nearest step "near" failed', "match.turn: expected 2, got 1", 'match.lastUserMessage: expected contains "weather", got "hello"']);
   });
 
   it("a matched step whose expectations fail is a mismatch, not skipped", () => {
@@ -88,9 +87,7 @@ describe("step choice", () => {
     const [d] = run(sc2, [req()]);
     expect(d!.outcome.kind).toBe("reply");
     if (d!.outcome.kind !== "reply") return;
-    expect(d!.outcome.reply.text).toBe(
-      '# Scenario Failure\n\nmockllm: scenario "demo" session "s1" turn 1: no step matches; nearest step "step-1" failed\n- match.turn: expected 5, got 1',
-    );
+    expect(d!.outcome.reply.text).toBe('# Scenario Failure\n\nmockllm: scenario "demo" session "s1" turn 1: no step matches; nearest step "step-1" failed\n- match.turn: expected 5, got 1');
     expect(d!.journal.outcome).toBe("mismatch");
   });
 
@@ -120,12 +117,7 @@ describe("failures by attempt", () => {
 
   it("attempts 1..n fail, n+1 answers and only then consumes the step", () => {
     const out = run(sc, [req(), req(), req(), req()]);
-    expect(out.map(summary)).toEqual([
-      "failure:flaky:rate_limit#1",
-      "failure:flaky:overloaded#2",
-      "reply:flaky:ok",
-      "reply:next:next",
-    ]);
+    expect(out.map(summary)).toEqual(["failure:flaky:rate_limit#1", "failure:flaky:overloaded#2", "reply:flaky:ok", "reply:next:next"]);
     expect(out.map((d) => d.change.consume)).toEqual([undefined, undefined, 0, 1]);
   });
 

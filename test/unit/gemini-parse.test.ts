@@ -24,9 +24,8 @@ describe("gemini paths", () => {
     expect(geminiTarget(path)).toEqual(expected);
   });
 
-  it.each(["/v1beta/models/:generateContent", "/v1beta/models/x:countTokens", "/v2/models/x:generateContent", "/v1beta/models/a/b:generateContent"])(
-    "not ours: %s",
-    (path) => expect(geminiTarget(path)).toBeUndefined(),
+  it.each(["/v1beta/models/:generateContent", "/v1beta/models/x:countTokens", "/v2/models/x:generateContent", "/v1beta/models/a/b:generateContent"])("not ours: %s", (path) =>
+    expect(geminiTarget(path)).toBeUndefined(),
   );
 });
 
@@ -91,10 +90,7 @@ describe("gemini request → canonical", () => {
         },
         {
           role: "user",
-          parts: [
-            { functionResponse: { name: "get_weather", response: { output: "sunny" } } },
-            { functionResponse: { id: "call-7", name: "get_time", response: { error: "no clock" } } },
-          ],
+          parts: [{ functionResponse: { name: "get_weather", response: { output: "sunny" } } }, { functionResponse: { id: "call-7", name: "get_time", response: { error: "no clock" } } }],
         },
       ],
     });
@@ -144,10 +140,7 @@ describe("gemini request → canonical", () => {
     [{ contents: [{ role: "assistant", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
     [{ contents: [{ role: "user" }] }, "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n"],
     [{ contents: [{ parts: [{ functionCall: { args: {} } }] }] }, "* GenerateContentRequest.contents[0].parts[0].functionCall.name: name is not specified\n"],
-    [
-      { contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "hot" } },
-      "Invalid JSON payload received. Invalid value at 'generationConfig.temperature' (TYPE_DOUBLE), \"hot\"",
-    ],
+    [{ contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "hot" } }, "Invalid JSON payload received. Invalid value at 'generationConfig.temperature' (TYPE_DOUBLE), \"hot\""],
   ])("rejects %j with the real API's wording", (body, message) => {
     const r = parseGenerateContent(body, headers, target());
     expect(r.ok).toBe(false);

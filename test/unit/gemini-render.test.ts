@@ -11,17 +11,14 @@ import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
 import { req } from "./fixtures";
 
-const request: CanonicalRequest = req({ provider: "gemini", endpoint: "generateContent", model: "gemini-2.5-flash", stream: true }, [
-  { role: "user", text: "hi" },
-]);
+const request: CanonicalRequest = req({ provider: "gemini", endpoint: "generateContent", model: "gemini-2.5-flash", stream: true }, [{ role: "user", text: "hi" }]);
 const wire: GeminiWire = { body: { contents: [] }, model: "gemini-2.5-flash", method: "streamGenerateContent", sse: true };
 const ctx: RenderContext<GeminiWire> = { wire, request, requestId: "req_1", created: 1_700_000_000 };
 
 function reply(respond: ScenarioResponse, seed = "s/default/step-1/1"): Reply {
   return resolveReply(undefined, { respond }, request, seed);
 }
-const chunks = (respond: ScenarioResponse) =>
-  renderGenerateContentEvents(reply(respond), ctx).map((e) => ({ event: e.event, data: JSON.parse(e.data), words: e.words }));
+const chunks = (respond: ScenarioResponse) => renderGenerateContentEvents(reply(respond), ctx).map((e) => ({ event: e.event, data: JSON.parse(e.data), words: e.words }));
 
 describe("gemini JSON body", () => {
   it("renders text, finishReason, usage, modelVersion and a deterministic responseId", () => {
@@ -71,14 +68,13 @@ describe("gemini JSON body", () => {
 
   it("without function calls the signature sits on the last text part; with no text, on an empty one", () => {
     const text = renderGenerateContentJson(reply({ reasoning: [{ text: "hmm", signature: "c2ln" }], text: "Hi.", refusal: "No." }));
-    expect((text.candidates as any)[0].content.parts).toEqual([
-      { text: "hmm", thought: true },
-      { text: "Hi." },
-      { text: "No.", thoughtSignature: "c2ln" },
-    ]);
+    expect((text.candidates as any)[0].content.parts).toEqual([{ text: "hmm", thought: true }, { text: "Hi." }, { text: "No.", thoughtSignature: "c2ln" }]);
     expect((text.candidates as any)[0].finishMessage).toBeUndefined();
     const bare = renderGenerateContentJson(reply({ reasoning: [{ text: "hmm", signature: "c2ln" }] }));
-    expect((bare.candidates as any)[0].content.parts).toEqual([{ text: "hmm", thought: true }, { text: "", thoughtSignature: "c2ln" }]);
+    expect((bare.candidates as any)[0].content.parts).toEqual([
+      { text: "hmm", thought: true },
+      { text: "", thoughtSignature: "c2ln" },
+    ]);
     // No scripted signature: none is invented.
     const none = renderGenerateContentJson(reply({ reasoning: [{ text: "hmm" }], toolCalls: [{ name: "f", arguments: {} }] }));
     expect((none.candidates as any)[0].content.parts).toEqual([{ text: "hmm", thought: true }, { functionCall: { name: "f", args: {} } }]);
@@ -134,7 +130,10 @@ describe("gemini SSE transcript", () => {
   it("thought pieces carry no signature; it goes on the first function call, which is one chunk, with finishMessage", () => {
     const events = chunks({
       reasoning: [{ text: "a b c", signature: "S" }],
-      toolCalls: [{ name: "f", arguments: { x: 1 } }, { name: "g", arguments: {} }],
+      toolCalls: [
+        { name: "f", arguments: { x: 1 } },
+        { name: "g", arguments: {} },
+      ],
       usage: { outputTokens: 10, reasoningTokens: 4 },
       stream: { chunkWords: 2 },
     });
@@ -158,12 +157,7 @@ describe("gemini SSE transcript", () => {
 
   it("a signature after text comes on a trailing empty text part that finishes the stream", () => {
     const events = chunks({ reasoning: [{ text: "t", signature: "S" }], text: "a b", stream: { chunkWords: 1 } });
-    expect(events.map((e) => e.data.candidates[0].content.parts)).toEqual([
-      [{ text: "t", thought: true }],
-      [{ text: "a" }],
-      [{ text: " b" }],
-      [{ text: "", thoughtSignature: "S" }],
-    ]);
+    expect(events.map((e) => e.data.candidates[0].content.parts)).toEqual([[{ text: "t", thought: true }], [{ text: "a" }], [{ text: " b" }], [{ text: "", thoughtSignature: "S" }]]);
     expect(events.map((e) => e.words)).toEqual([1, 1, 1, undefined]);
     expect(events[3]!.data.candidates[0].finishReason).toBe("STOP");
     expect(events[2]!.data.candidates[0].finishReason).toBeUndefined();

@@ -30,8 +30,6 @@ describe("jsonDepthExceeded", () => {
     expect(parseJsonBounded('{"a":[1]}')).toEqual({ a: [1] });
     expect(() => parseJsonBounded(nested(200))).toThrow(new SyntaxError(tooDeepMessage("The JSON text", 128)));
     expect(() => parseJsonBounded("{")).toThrow(SyntaxError);
-    expect(tooDeepMessage("The request body", 130)).toBe(
-      "The request body nests objects and arrays deeper than 128 levels (at character 130); mockllm accepts at most 128 levels of nesting.",
-    );
+    expect(tooDeepMessage("The request body", 130)).toBe("The request body nests objects and arrays deeper than 128 levels (at character 130); mockllm accepts at most 128 levels of nesting.");
   });
 });

@@ -197,8 +197,7 @@ describe("src/ layers (docs/ARCHITECTURE.md)", () => {
   });
 
   it("only the runtimes themselves and the Worker entry import a runtime implementation", () => {
-    const bad = edges
-      .filter((e) => RUNTIME_IMPLEMENTATIONS.includes(layerOf(e.to)) && !RUNTIME_IMPLEMENTATIONS.includes(layerOf(e.from)) && layerOf(e.from) !== "index");
+    const bad = edges.filter((e) => RUNTIME_IMPLEMENTATIONS.includes(layerOf(e.to)) && !RUNTIME_IMPLEMENTATIONS.includes(layerOf(e.from)) && layerOf(e.from) !== "index");
     expect(bad.map(show)).toEqual([]);
   });
 
@@ -207,9 +206,7 @@ describe("src/ layers (docs/ARCHITECTURE.md)", () => {
     const next = new Map<string, string[]>();
     for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
     const found = circles(files, (f) => next.get(f) ?? []);
-    const crossing = found
-      .filter((c) => new Set(c.map(layerOf)).size > 1)
-      .map((c) => c.map((f) => relative(SRC, f)).sort());
+    const crossing = found.filter((c) => new Set(c.map(layerOf)).size > 1).map((c) => c.map((f) => relative(SRC, f)).sort());
     expect(crossing).toEqual([]);
   });
 });

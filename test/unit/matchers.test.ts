@@ -104,9 +104,7 @@ describe("expectationMisses", () => {
   });
 
   it("scenario-level systemPromptMustInclude applies to every step", () => {
-    expect(expectationMisses(undefined, req({ system: "hi" }), ["policy v2"]).map(describeMiss)).toEqual([
-      'expect.systemPromptMustInclude: expected system prompt including ["policy v2"], got "hi"',
-    ]);
+    expect(expectationMisses(undefined, req({ system: "hi" }), ["policy v2"]).map(describeMiss)).toEqual(['expect.systemPromptMustInclude: expected system prompt including ["policy v2"], got "hi"']);
   });
 });
 

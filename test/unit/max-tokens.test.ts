@@ -11,8 +11,7 @@ import type { ProviderSurface } from "../../src/providers/types";
 const MESSAGE = "tell me a long story"; // a lorem answer far longer than 7 words
 const LIMIT = 7;
 
-const surface = (path: string): ProviderSurface<any> =>
-  SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true)!;
+const surface = (path: string): ProviderSurface<any> => SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true)!;
 
 const cases = [
   {

@@ -23,7 +23,11 @@ describe("decideCall", () => {
     steps: [],
     mcp: {
       calls: [
-        { id: "re", match: { tool: { regex: "^get_" }, arguments: { where: { city: { contains: "Par" } } } }, result: { content: [{ type: "text", text: "{{args.where.city}} {{args.n}}{{vars.unit}}" }] } },
+        {
+          id: "re",
+          match: { tool: { regex: "^get_" }, arguments: { where: { city: { contains: "Par" } } } },
+          result: { content: [{ type: "text", text: "{{args.where.city}} {{args.n}}{{vars.unit}}" }] },
+        },
         { id: "any", consume: false, result: { content: [{ type: "text", text: "any {{args.missing}}" }] } },
       ],
     },

@@ -22,7 +22,16 @@ describe("PNG", () => {
   });
 
   it("zlib streams inflate (Adler-32 checked by zlib) for every shape of line and count", () => {
-    for (const [w, h, channels] of [[1, 1, 3], [1, 2, 3], [2, 3, 4], [86, 3, 3], [87, 5, 4], [1024, 1024, 3], [1792, 1024, 4], [8191, 2, 4]] as const) {
+    for (const [w, h, channels] of [
+      [1, 1, 3],
+      [1, 2, 3],
+      [2, 3, 4],
+      [86, 3, 3],
+      [87, 5, 4],
+      [1024, 1024, 3],
+      [1792, 1024, 4],
+      [8191, 2, 4],
+    ] as const) {
       const line = new Uint8Array(1 + w * channels);
       for (let x = 0; x < w; x++) line.set([7, 200, 33, 255].slice(0, channels), 1 + x * channels);
       const raw = inflateSync(zlibRepeated(line, h, channels));
@@ -33,14 +42,24 @@ describe("PNG", () => {
   });
 
   it("decodes with sharp to the asked size and colour, RGB or RGBA", async () => {
-    const { data, info } = await sharp(Buffer.from(encodePng(300, 200, { r: 1, g: 2, b: 3, a: 255 }))).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(Buffer.from(encodePng(300, 200, { r: 1, g: 2, b: 3, a: 255 })))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect([info.width, info.height, info.channels, ...data.subarray(0, 4)]).toEqual([300, 200, 4, 1, 2, 3, 255]);
   });
 });
 
 describe("JPEG and WebP", () => {
-  it.each([[1, 1], [13, 7], [1024, 1536], [1792, 1024]])("%i×%i decode to the size and colour (JPEG within rounding)", async (w, h) => {
-    for (const [encode, format] of [[encodeJpeg, "jpeg"], [encodeWebp, "webp"]] as const) {
+  it.each([
+    [1, 1],
+    [13, 7],
+    [1024, 1536],
+    [1792, 1024],
+  ])("%i×%i decode to the size and colour (JPEG within rounding)", async (w, h) => {
+    for (const [encode, format] of [
+      [encodeJpeg, "jpeg"],
+      [encodeWebp, "webp"],
+    ] as const) {
       const img = sharp(Buffer.from(encode(w, h, { r: 51, g: 102, b: 255 })));
       expect((await img.metadata()).format).toBe(format);
       const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });

@@ -25,7 +25,10 @@ describe("parseForm", () => {
       ok: true,
       form: {
         model: "whisper-1",
-        "image[]": [{ filename: "a;b.png", type: "image/png", size: 5 }, { filename: "c.png", type: "application/octet-stream", size: 0 }],
+        "image[]": [
+          { filename: "a;b.png", type: "image/png", size: 5 },
+          { filename: "c.png", type: "application/octet-stream", size: 0 },
+        ],
         empty: "",
       },
     });
@@ -36,7 +39,7 @@ describe("parseForm", () => {
       ["no delimiter", "the multipart body has no boundary delimiter"],
       ['--B\nContent-Disposition: form-data; name="a"\n\nx', "the multipart body has no closing boundary"],
       ['--Bxx\nContent-Disposition: form-data; name="a"\n\nx\n--B--', "a boundary delimiter is not followed by a line break"],
-      ["--B\nContent-Disposition: form-data; name=\"a\"", "a part's headers do not end"],
+      ['--B\nContent-Disposition: form-data; name="a"', "a part's headers do not end"],
       ["--B\nContent-Type: text/plain\n\nx\n--B--", "a part has no form-data name"],
       ['--B\nContent-Disposition: attachment; name="a"\n\nx\n--B--', "a part has no form-data name"],
     ];
@@ -63,7 +66,11 @@ describe("readFormBody", () => {
   });
 
   it("summarises the form as the body's value and text; refuses other content types and a missing boundary with 400s", async () => {
-    const ok = await readFormBody(post(form('--B\nContent-Disposition: form-data; name="file"; filename="a.wav"\nContent-Type: audio/wav\n\nRIFF\n--B--'), { "content-type": "multipart/form-data; boundary=B" }), 1000, tooLarge);
+    const ok = await readFormBody(
+      post(form('--B\nContent-Disposition: form-data; name="file"; filename="a.wav"\nContent-Type: audio/wav\n\nRIFF\n--B--'), { "content-type": "multipart/form-data; boundary=B" }),
+      1000,
+      tooLarge,
+    );
     expect(ok).toEqual({ ok: true, value: { file: { filename: "a.wav", type: "audio/wav", size: 4 } }, text: '{"file":{"filename":"a.wav","type":"audio/wav","size":4}}', summary: true });
     for (const type of ["application/json", "multipart/form-data"]) {
       const res = await readFormBody(post("{}", { "content-type": type }), 100, tooLarge);
@@ -82,7 +89,10 @@ describe("renderRaw", () => {
     const pending: Promise<unknown>[] = [];
     const exec = { waitUntil: (p: Promise<unknown>) => void pending.push(p) };
     const res = await renderOutcome(raw, outcome === "reply" ? { kind: "reply", reply } : { kind: "failure", failure: outcome, reply, attempt: 1 }, ctx, exec);
-    const bytes = await res.arrayBuffer().then((b) => [...new Uint8Array(b)], () => "broken");
+    const bytes = await res.arrayBuffer().then(
+      (b) => [...new Uint8Array(b)],
+      () => "broken",
+    );
     return [res.status, res.headers.get("content-type"), bytes];
   };
 

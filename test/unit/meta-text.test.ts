@@ -7,7 +7,7 @@ describe("KV metadata text", () => {
   it.each([
     ["plain", "Weather agent: one tool call, then the answer.", "Weather agent: one tool call, then the answer."],
     ["newline and tab", "line one\nline two\tend", "line one%0Aline two%09end"],
-    ["percent, quote, backslash", '100% "sure" \\o/', '100%25 %22sure%22 %5Co/'],
+    ["percent, quote, backslash", '100% "sure" \\o/', "100%25 %22sure%22 %5Co/"],
     ["CJK", "天気エージェント", "%E5%A4%A9%E6%B0%97%E3%82%A8%E3%83%BC%E3%82%B8%E3%82%A7%E3%83%B3%E3%83%88"],
     ["emoji", "sunny ☀️ 🌦", "sunny %E2%98%80%EF%B8%8F %F0%9F%8C%A6"],
   ])("%s: encodes to printable ASCII and decodes back unchanged", (_label, text, encoded) => {

@@ -48,7 +48,10 @@ describe("ollama /api/chat parse", () => {
         { role: "system", content: "Answer in French." },
         { role: "user", content: "Hi", images: ["aGVsbG8="] },
       ],
-      tools: [{ type: "function", function: { name: "get_weather", parameters: {} } }, { type: "function", function: {} }],
+      tools: [
+        { type: "function", function: { name: "get_weather", parameters: {} } },
+        { type: "function", function: {} },
+      ],
       options: { temperature: 0.3, top_p: 0.9, num_predict: 128, num_ctx: 4096, seed: 7 },
       think: "medium",
       format: "json",
@@ -85,10 +88,7 @@ describe("ollama /api/chat parse", () => {
           role: "assistant",
           content: "",
           thinking: "Two tools.",
-          tool_calls: [
-            { function: { name: "get_weather", arguments: { city: "Paris" } } },
-            { function: { name: "get_time", arguments: '{"zone":"CET"}' } },
-          ],
+          tool_calls: [{ function: { name: "get_weather", arguments: { city: "Paris" } } }, { function: { name: "get_time", arguments: '{"zone":"CET"}' } }],
         },
         { role: "tool", content: "10:00", tool_name: "get_time" },
         { role: "tool", content: "sunny", tool_name: "get_weather" },
@@ -136,7 +136,10 @@ describe("ollama /api/chat parse", () => {
     [{ model: "m", messages: "hi" }, "json: cannot unmarshal string into Go struct field .messages of type []api.Message"],
     [{ model: "m", messages: [null] }, "json: cannot unmarshal null into Go struct field .messages of type api.Message"],
     [{ model: "m", messages: [{ role: "user", content: ["a"] }] }, "json: cannot unmarshal array into Go struct field .messages.content of type string"],
-    [{ model: "m", messages: [{ role: "assistant", tool_calls: [{ function: { name: "f", arguments: 1 } }] }] }, "json: cannot unmarshal number into Go struct field .messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments"],
+    [
+      { model: "m", messages: [{ role: "assistant", tool_calls: [{ function: { name: "f", arguments: 1 } }] }] },
+      "json: cannot unmarshal number into Go struct field .messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments",
+    ],
     [{ model: "m", stream: "yes" }, "json: cannot unmarshal string into Go struct field .stream of type bool"],
     [{ model: "m", options: { temperature: "hot" } }, "json: cannot unmarshal string into Go struct field .options.temperature of type float64"],
     [{ model: "m", think: "max" }, 'invalid think value: "max" (must be "high", "medium", "low", true, or false)'],
@@ -147,10 +150,7 @@ describe("ollama /api/chat parse", () => {
 
 describe("ollama /api/generate parse", () => {
   it("makes the prompt one user message and system the system prompt", () => {
-    const r = parseGenerateRequest(
-      { model: "llama3.2", prompt: "Why is the sky blue?", system: "Be brief.", suffix: "", context: [1, 2, 3], raw: false, stream: false },
-      headers,
-    );
+    const r = parseGenerateRequest({ model: "llama3.2", prompt: "Why is the sky blue?", system: "Be brief.", suffix: "", context: [1, 2, 3], raw: false, stream: false }, headers);
     expect(r.ok && r.request).toMatchObject({
       provider: "ollama",
       endpoint: "generate",
@@ -164,9 +164,6 @@ describe("ollama /api/generate parse", () => {
   it("needs a model, and a number context", () => {
     const a = parseGenerateRequest({ prompt: "x" }, headers);
     const b = parseGenerateRequest({ model: "m", context: ["x"] }, headers);
-    expect([!a.ok && a.error.message, !b.ok && b.error.message]).toEqual([
-      "model is required",
-      "json: cannot unmarshal string into Go struct field .context of type int",
-    ]);
+    expect([!a.ok && a.error.message, !b.ok && b.error.message]).toEqual(["model is required", "json: cannot unmarshal string into Go struct field .context of type int"]);
   });
 });

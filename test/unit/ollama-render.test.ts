@@ -9,9 +9,7 @@ import { resolveReply } from "../../src/scenario/engine";
 import type { ScenarioResponse } from "../../src/scenario/schema";
 import { req } from "./fixtures";
 
-const request: CanonicalRequest = req({ provider: "ollama", endpoint: "chat", model: "llama3.2", stream: true }, [
-  { role: "user", text: "hi" },
-]);
+const request: CanonicalRequest = req({ provider: "ollama", endpoint: "chat", model: "llama3.2", stream: true }, [{ role: "user", text: "hi" }]);
 const ctx: RenderContext<unknown> = { wire: {}, request, requestId: "req_1", created: 1_735_689_600 };
 
 function reply(respond: ScenarioResponse, seed = "s/default/step-1/1"): Reply {
@@ -54,7 +52,12 @@ describe("ollama /api/chat JSON", () => {
 
   it("renders tool calls as objects with id and index; stop even for tool calls", () => {
     const body = renderChatJson(
-      reply({ toolCalls: [{ name: "a", arguments: { x: 1 } }, { id: "call_given", name: "b", arguments: "[1,2]" }] }),
+      reply({
+        toolCalls: [
+          { name: "a", arguments: { x: 1 } },
+          { id: "call_given", name: "b", arguments: "[1,2]" },
+        ],
+      }),
       ctx,
     ) as { message: unknown; done_reason: string };
     expect(body.message).toEqual({
@@ -69,10 +72,7 @@ describe("ollama /api/chat JSON", () => {
   });
 
   it("puts thinking in message.thinking, a refusal in content, and drops redacted reasoning", () => {
-    const body = renderChatJson(
-      reply({ reasoning: [{ text: "Think." }, { redacted: "opaque" }], refusal: "I can't help with that." }),
-      ctx,
-    ) as { message: unknown };
+    const body = renderChatJson(reply({ reasoning: [{ text: "Think." }, { redacted: "opaque" }], refusal: "I can't help with that." }), ctx) as { message: unknown };
     expect(body.message).toEqual({ role: "assistant", content: "I can't help with that.", thinking: "Think." });
   });
 
@@ -101,12 +101,7 @@ describe("ollama /api/chat JSON", () => {
 
 describe("ollama /api/chat NDJSON", () => {
   it("streams thinking, content chunks (with words for pacing), tool calls, then the done line", () => {
-    const out = lines(
-      renderChatEvents(
-        reply({ reasoning: "Hmm ok", text: "One two three", toolCalls: [{ name: "f", arguments: { a: 1 } }], stream: { chunkWords: 2 } }),
-        ctx,
-      ),
-    );
+    const out = lines(renderChatEvents(reply({ reasoning: "Hmm ok", text: "One two three", toolCalls: [{ name: "f", arguments: { a: 1 } }], stream: { chunkWords: 2 } }), ctx));
     expect(out.map((l) => [l.message, l.done, l.words])).toEqual([
       [{ role: "assistant", content: "", thinking: "Hmm ok" }, false, 2],
       [{ role: "assistant", content: "One two" }, false, 2],

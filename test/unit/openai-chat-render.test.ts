@@ -87,7 +87,7 @@ describe("Chat Completions chunk fields (as recorded)", () => {
     expect(events.every((e: any) => e.service_tier === "flex")).toBe(true);
   });
 
-  it("a refusal's first delta says refusal: \"\"", () => {
+  it('a refusal\'s first delta says refusal: ""', () => {
     const [first, second] = render({ refusal: "No way." }).events;
     expect(first.choices[0].delta).toEqual({ role: "assistant", content: null, refusal: "" });
     expect(second.choices[0].delta).toEqual({ refusal: "No" });

@@ -43,7 +43,13 @@ const opened: FakeOut[] = [];
 /** Starts one stream of `events` on `out`; resolves `ended` when the writer lets go of it. */
 function start(out: FakeOut, opts: { p?: Partial<Pacing>; startAt?: number; end?: StreamEnd; events?: SseEvent[]; encode?: PacedPlan["encode"] } = {}) {
   const events = opts.events ?? EVENTS;
-  const plan: PacedPlan = { events, encode: opts.encode ?? encodeEvent, due: schedule(events, pacing(opts.p ?? { ttftMs: 200, chunkDelayMs: 100 })), startAt: opts.startAt ?? Date.now(), end: opts.end ?? { kind: "close" } };
+  const plan: PacedPlan = {
+    events,
+    encode: opts.encode ?? encodeEvent,
+    due: schedule(events, pacing(opts.p ?? { ttftMs: 200, chunkDelayMs: 100 })),
+    startAt: opts.startAt ?? Date.now(),
+    end: opts.end ?? { kind: "close" },
+  };
   let ended = false;
   opened.push(out);
   const res = new Response("", { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "x-request-id": "req_1" } });

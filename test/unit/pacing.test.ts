@@ -32,7 +32,10 @@ describe("schedule (absolute offsets from stream start)", () => {
 describe("pacedStream without pacing", () => {
   it("is the whole transcript as one string, terminator and raw ending included, and no writer runs", () => {
     let writers = 0;
-    const events = [{ data: "one", words: 1 }, { event: "done", data: "[DONE]" }];
+    const events = [
+      { data: "one", words: 1 },
+      { event: "done", data: "[DONE]" },
+    ];
     const base = { events, pacing: pacing({}), waitUntil: () => void writers++ };
     expect(pacedStream({ ...base, end: { kind: "close" } })).toBe("data: one\n\nevent: done\ndata: [DONE]\n\n");
     expect(pacedStream({ ...base, end: { kind: "raw", text: "data: {broken\n\n" } })).toBe("data: one\n\nevent: done\ndata: [DONE]\n\ndata: {broken\n\n");
@@ -54,7 +57,10 @@ describe("pacedStream counts its schedule from startAt (the request's arrival, i
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: 1_000_000 });
     const created = Date.now();
     const body = pacedStream({
-      events: [{ data: "start", words: 0 }, { data: "token", words: 1 }],
+      events: [
+        { data: "start", words: 0 },
+        { data: "token", words: 1 },
+      ],
       pacing: pacing({ ttftMs: 200 }),
       end: { kind: "close" },
       waitUntil: () => {},

@@ -49,9 +49,20 @@ describe("renderPromptBlock (a provider that refuses a blocked prompt with an er
     expect([statusTable(blocking).content_filter_prompt, statusTable(openaiChat).content_filter_prompt]).toEqual([400, undefined]);
     const document = ScenarioSchema.parse({
       name: "cf",
-      steps: [{ failures: [{ kind: "content_filter", on: "prompt" }, { kind: "content_filter", on: "completion" }], respond: { text: "ok" } }],
+      steps: [
+        {
+          failures: [
+            { kind: "content_filter", on: "prompt" },
+            { kind: "content_filter", on: "completion" },
+          ],
+          respond: { text: "ok" },
+        },
+      ],
     });
-    for (const [statuses, expected] of [[statusTable(blocking), [400, 200, 200]], [statusTable(openaiChat), [200, 200, 200]]] as const) {
+    for (const [statuses, expected] of [
+      [statusTable(blocking), [400, 200, 200]],
+      [statusTable(openaiChat), [200, 200, 200]],
+    ] as const) {
       const core = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
       for (let i = 0; i < 3; i++) {
         core.next({ scenario: "cf", session: "s", version: "v1", document, request: req(), wire: { method: "POST", path: "/v1/chat/completions", headers: {}, body: {} }, statuses });

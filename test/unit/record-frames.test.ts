@@ -7,10 +7,10 @@ import { framesBody, frameSchedule } from "../../src/turn/frames";
 import { seededRandom } from "../../src/util/hash";
 
 const SSE_LF = [
-  "event: message_start\ndata: {\"type\":\"message_start\"}\n\n",
+  'event: message_start\ndata: {"type":"message_start"}\n\n',
   ": keep-alive comment\n\n",
-  "data: {\"text\":\"héllo wörld ✓ 🎉\"}\n\n",
-  "event: error\ndata: {\"a\":1}\ndata: {\"b\":2}\n\n",
+  'data: {"text":"héllo wörld ✓ 🎉"}\n\n',
+  'event: error\ndata: {"a":1}\ndata: {"b":2}\n\n',
   "data: [DONE]\n\n",
 ];
 const SSE_CRLF = ['data: {"candidates":[1]}\r\n\r\n', 'data: {"candidates":["é🎉"]}\r\n\r\n', 'data: {"candidates":[3]}\r\n\r\n'];
@@ -54,7 +54,13 @@ describe("FrameSplitter", () => {
 
   it("one byte at a time", () => {
     const total = new TextEncoder().encode(SSE_LF.join("")).length;
-    expect(split("sse", SSE_LF, Array.from({ length: total }, (_, i) => i))).toEqual(SSE_LF);
+    expect(
+      split(
+        "sse",
+        SSE_LF,
+        Array.from({ length: total }, (_, i) => i),
+      ),
+    ).toEqual(SSE_LF);
   });
 
   it("stamps a frame with the arrival of the chunk that completed it", () => {
@@ -71,7 +77,7 @@ describe("FrameSplitter", () => {
   it("keeps a JSON body whole however it arrives", () => {
     const s = new FrameSplitter("whole");
     expect(s.push('{"a":\n', 3)).toEqual([]);
-    expect(s.push('1}\n\n', 8)).toEqual([]);
+    expect(s.push("1}\n\n", 8)).toEqual([]);
     expect(s.end(9)).toEqual([{ at: 9, data: '{"a":\n1}\n\n' }]);
   });
 

@@ -10,13 +10,76 @@ const DEFAULTS = [0.2, 0.6, 0.4, 0.1];
 
 describe("rank", () => {
   it.each([
-    { name: "default scores, best first", scripted: undefined, want: [[1, 0.6], [2, 0.4], [0, 0.2], [3, 0.1]] },
-    { name: "scores replace defaults by index", scripted: { scores: [0.9, 0.05] }, want: [[0, 0.9], [2, 0.4], [3, 0.1], [1, 0.05]] },
-    { name: "equal scores keep index order", scripted: { scores: [0.5, 0.5, 0.5, 0.5] }, want: [[0, 0.5], [1, 0.5], [2, 0.5], [3, 0.5]] },
-    { name: "order leads 0.99 → 0.5, the rest scaled below", scripted: { order: [3, 0] }, want: [[3, 0.99], [0, 0.5], [1, 0.294], [2, 0.196]] },
-    { name: "one index in order", scripted: { order: [2] }, want: [[2, 0.99], [1, 0.294], [0, 0.098], [3, 0.049]] },
-    { name: "out-of-range and repeated indexes are dropped", scripted: { order: [9, 2, 2, 1] }, want: [[2, 0.99], [1, 0.5], [0, 0.098], [3, 0.049]] },
-    { name: "order with scripted scores", scripted: { order: [3, 0], scores: [0.7, undefined, 0.3, 0.8] as number[] }, want: [[3, 0.8], [0, 0.7], [2, 0.3], [1, 0.294]] },
+    {
+      name: "default scores, best first",
+      scripted: undefined,
+      want: [
+        [1, 0.6],
+        [2, 0.4],
+        [0, 0.2],
+        [3, 0.1],
+      ],
+    },
+    {
+      name: "scores replace defaults by index",
+      scripted: { scores: [0.9, 0.05] },
+      want: [
+        [0, 0.9],
+        [2, 0.4],
+        [3, 0.1],
+        [1, 0.05],
+      ],
+    },
+    {
+      name: "equal scores keep index order",
+      scripted: { scores: [0.5, 0.5, 0.5, 0.5] },
+      want: [
+        [0, 0.5],
+        [1, 0.5],
+        [2, 0.5],
+        [3, 0.5],
+      ],
+    },
+    {
+      name: "order leads 0.99 → 0.5, the rest scaled below",
+      scripted: { order: [3, 0] },
+      want: [
+        [3, 0.99],
+        [0, 0.5],
+        [1, 0.294],
+        [2, 0.196],
+      ],
+    },
+    {
+      name: "one index in order",
+      scripted: { order: [2] },
+      want: [
+        [2, 0.99],
+        [1, 0.294],
+        [0, 0.098],
+        [3, 0.049],
+      ],
+    },
+    {
+      name: "out-of-range and repeated indexes are dropped",
+      scripted: { order: [9, 2, 2, 1] },
+      want: [
+        [2, 0.99],
+        [1, 0.5],
+        [0, 0.098],
+        [3, 0.049],
+      ],
+    },
+    {
+      name: "order with scripted scores",
+      scripted: { order: [3, 0], scores: [0.7, undefined, 0.3, 0.8] as number[] },
+      want: [
+        [3, 0.8],
+        [0, 0.7],
+        [2, 0.3],
+        [1, 0.294],
+      ],
+    },
   ])("$name", ({ scripted, want }) => {
     expect(rank(scripted, DEFAULTS).map((r) => [r.index, r.score])).toEqual(want);
   });

@@ -40,7 +40,14 @@ describe("parseResponsesRequest", () => {
       tools: [{ type: "function", name: "get_weather", parameters: {} }, { type: "web_search_preview" }],
       input: [
         { role: "developer", content: "Dev note." },
-        { type: "message", role: "user", content: [{ type: "input_text", text: "Weather?" }, { type: "input_image", image_url: "x" }] },
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "Weather?" },
+            { type: "input_image", image_url: "x" },
+          ],
+        },
         { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Think." }] },
         { role: "assistant", content: [{ type: "output_text", text: "Checking." }] },
         { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
@@ -131,7 +138,14 @@ describe("conversationOf", () => {
 describe("parseEmbeddingsRequest", () => {
   it("reads strings and token arrays as user messages", () => {
     const r = parseEmbeddingsRequest({ model: "text-embedding-3-small", input: ["a", "b"] }, H);
-    expect(r.ok && r.request).toMatchObject({ endpoint: "embeddings", stream: false, messages: [{ role: "user", text: "a" }, { role: "user", text: "b" }] });
+    expect(r.ok && r.request).toMatchObject({
+      endpoint: "embeddings",
+      stream: false,
+      messages: [
+        { role: "user", text: "a" },
+        { role: "user", text: "b" },
+      ],
+    });
     const t = parseEmbeddingsRequest({ model: "m", input: [1, 2] }, H);
     expect(t.ok && t.wire.inputs).toEqual([{ kind: "tokens", tokens: [1, 2] }]);
     expect(t.ok && t.request.messages).toEqual([{ role: "user", text: "1 2" }]);

@@ -12,8 +12,7 @@ import type { ScenarioResponse } from "../../src/scenario/schema";
 import { resolveReply } from "../../src/scenario/engine";
 import { req } from "./fixtures";
 
-const reply = (respond: ScenarioResponse, seed = "s/default/step-1/1"): Reply =>
-  resolveReply(undefined, { respond }, req({ endpoint: "responses", model: "gpt-4.1" }), seed);
+const reply = (respond: ScenarioResponse, seed = "s/default/step-1/1"): Reply => resolveReply(undefined, { respond }, req({ endpoint: "responses", model: "gpt-4.1" }), seed);
 
 const ctx = (body: Partial<ResponsesRequest["body"]> = {}): RenderContext<ResponsesRequest> => ({
   wire: { body: { model: "gpt-4.1", ...body }, items: [], history: [] },
@@ -92,7 +91,10 @@ describe("renderResponseEvents", () => {
     expect(last.type).toBe("response.completed");
     expect(last.response.output.map((o: { type: string }) => o.type)).toEqual(["message", "function_call"]);
     expect(evs[0]!.json.response).toMatchObject({ status: "in_progress", output: [], usage: null });
-    const args = evs.filter((e) => e.json.type === "response.function_call_arguments.delta").map((e) => e.json.delta).join("");
+    const args = evs
+      .filter((e) => e.json.type === "response.function_call_arguments.delta")
+      .map((e) => e.json.delta)
+      .join("");
     expect(args).toBe('{"x":"0123456789abcdef"}');
   });
 
@@ -157,7 +159,13 @@ describe("embedding vectors", () => {
   });
 
   it("count prompt tokens deterministically", () => {
-    expect(promptTokens([{ kind: "text", text: "abcdefgh" }, { kind: "text", text: "a" }, { kind: "tokens", tokens: [1, 2, 3] }])).toBe(6);
+    expect(
+      promptTokens([
+        { kind: "text", text: "abcdefgh" },
+        { kind: "text", text: "a" },
+        { kind: "tokens", tokens: [1, 2, 3] },
+      ]),
+    ).toBe(6);
   });
 });
 
@@ -167,10 +175,39 @@ describe("response object fields (as recorded, March 2026)", () => {
     const created = evs[0]!.json.response;
     const done = evs.at(-1)!.json.response;
     expect(Object.keys(done)).toEqual([
-      "id", "object", "created_at", "status", "background", "completed_at", "error", "frequency_penalty", "incomplete_details",
-      "instructions", "max_output_tokens", "max_tool_calls", "model", "output", "parallel_tool_calls", "presence_penalty",
-      "previous_response_id", "prompt_cache_key", "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier",
-      "store", "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "usage", "user", "metadata",
+      "id",
+      "object",
+      "created_at",
+      "status",
+      "background",
+      "completed_at",
+      "error",
+      "frequency_penalty",
+      "incomplete_details",
+      "instructions",
+      "max_output_tokens",
+      "max_tool_calls",
+      "model",
+      "output",
+      "parallel_tool_calls",
+      "presence_penalty",
+      "previous_response_id",
+      "prompt_cache_key",
+      "prompt_cache_retention",
+      "reasoning",
+      "safety_identifier",
+      "service_tier",
+      "store",
+      "temperature",
+      "text",
+      "tool_choice",
+      "tools",
+      "top_logprobs",
+      "top_p",
+      "truncation",
+      "usage",
+      "user",
+      "metadata",
     ]);
     expect(created).toMatchObject({ status: "in_progress", completed_at: null, service_tier: "auto", frequency_penalty: 0, presence_penalty: 0, prompt_cache_retention: null });
     expect(done).toMatchObject({ status: "completed", completed_at: 1_700_000_000, service_tier: "default" });
@@ -186,9 +223,7 @@ describe("response object fields (as recorded, March 2026)", () => {
   it("*.delta events carry a deterministic obfuscation (delta + padding ≡ 0 mod 16) unless include_obfuscation is false", () => {
     const r = reply({ reasoning: "Think.", text: "Hello there world", toolCalls: [{ name: "f", arguments: { city: "Paris" } }] });
     const deltas = events(r).filter((e) => e.json.type.endsWith(".delta"));
-    expect(new Set(deltas.map((e) => e.json.type))).toEqual(
-      new Set(["response.reasoning_summary_text.delta", "response.output_text.delta", "response.function_call_arguments.delta"]),
-    );
+    expect(new Set(deltas.map((e) => e.json.type))).toEqual(new Set(["response.reasoning_summary_text.delta", "response.output_text.delta", "response.function_call_arguments.delta"]));
     for (const e of deltas) expect((Array.from(e.json.delta as string).length + e.json.obfuscation.length) % 16).toBe(0);
     expect(events(r)).toEqual(events(r));
     const plain = events(r, ctx({ stream_options: { include_obfuscation: false } }));
@@ -200,10 +235,7 @@ describe("response object fields (as recorded, March 2026)", () => {
     const evs = events(reply({ toolCalls: [{ name: "f", arguments: { a: 1 } }] }), c);
     const done = evs.find((e) => e.json.type === "response.function_call_arguments.done")!.json;
     expect(Object.keys(done)).toEqual(["type", "sequence_number", "item_id", "output_index", "arguments"]);
-    expect(evs[0]!.json.response.tools).toEqual([
-      { type: "function", description: null, name: "f", parameters: { type: "object" }, strict: true },
-      { type: "web_search" },
-    ]);
+    expect(evs[0]!.json.response.tools).toEqual([{ type: "function", description: null, name: "f", parameters: { type: "object" }, strict: true }, { type: "web_search" }]);
   });
 
   it("reasoning items carry content: [], and encrypted_content when include asks for it", () => {

@@ -26,29 +26,73 @@ const TABLE: [string, Record<string, unknown>][] = [
   ["scalar types", obj({ s: { type: "string" }, i: { type: "integer" }, n: { type: "number" }, b: { type: "boolean" }, z: { type: "null" } })],
   ["enum and const", obj({ unit: { type: "string", enum: ["celsius", "fahrenheit", "kelvin"] }, v: { const: 3 }, o: { const: { a: [1] } } })],
   ["enum of mixed values", obj({ m: { enum: [1, "two", null, { three: 3 }] } })],
-  ["nested objects and arrays", obj({ loc: obj({ city: { type: "string" }, geo: obj({ lat: { type: "number", minimum: -90, maximum: 90 }, lon: { type: "number", minimum: -180, maximum: 180 } }) }), tags: { type: "array", items: { type: "string" } }, stops: { type: "array", items: obj({ name: { type: "string" }, at: { type: "string", format: "date-time" } }), minItems: 2 } })],
+  [
+    "nested objects and arrays",
+    obj({
+      loc: obj({ city: { type: "string" }, geo: obj({ lat: { type: "number", minimum: -90, maximum: 90 }, lon: { type: "number", minimum: -180, maximum: 180 } }) }),
+      tags: { type: "array", items: { type: "string" } },
+      stops: { type: "array", items: obj({ name: { type: "string" }, at: { type: "string", format: "date-time" } }), minItems: 2 },
+    }),
+  ],
   ["formats", obj(Object.fromEntries(["date-time", "date", "time", "email", "uri", "uri-reference", "uuid", "ipv4", "ipv6", "hostname", "duration"].map((f) => [f, { type: "string", format: f }])))],
-  ["number bounds", obj({ a: { type: "integer", minimum: 10, maximum: 12 }, b: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 }, c: { type: "integer", exclusiveMinimum: 5, exclusiveMaximum: 7 }, d: { type: "number", maximum: -1000 }, e: { type: "integer", minimum: 1000000 } })],
+  [
+    "number bounds",
+    obj({
+      a: { type: "integer", minimum: 10, maximum: 12 },
+      b: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
+      c: { type: "integer", exclusiveMinimum: 5, exclusiveMaximum: 7 },
+      d: { type: "number", maximum: -1000 },
+      e: { type: "integer", minimum: 1000000 },
+    }),
+  ],
   ["multipleOf", obj({ cents: { type: "number", multipleOf: 0.01, minimum: 0.05, maximum: 0.2 }, five: { type: "integer", multipleOf: 5, minimum: 1 }, tenth: { type: "number", multipleOf: 0.1 } })],
   ["string lengths", obj({ short: { type: "string", maxLength: 3 }, long: { type: "string", minLength: 40 }, exact: { type: "string", minLength: 7, maxLength: 7 } })],
-  ["anyOf and oneOf take the first branch", obj({ a: { anyOf: [{ type: "string", minLength: 2 }, { type: "integer" }] }, o: { oneOf: [obj({ kind: { const: "circle" }, r: { type: "number", minimum: 0 } }), obj({ kind: { const: "square" } })] } })],
+  [
+    "anyOf and oneOf take the first branch",
+    obj({
+      a: { anyOf: [{ type: "string", minLength: 2 }, { type: "integer" }] },
+      o: { oneOf: [obj({ kind: { const: "circle" }, r: { type: "number", minimum: 0 } }), obj({ kind: { const: "square" } })] },
+    }),
+  ],
   ["allOf merged", { allOf: [obj({ a: { type: "string" } }), obj({ b: { type: "integer", minimum: 3 } })] }],
-  ["$ref to $defs", { type: "object", properties: { home: { $ref: "#/$defs/addr" }, work: { $ref: "#/$defs/addr" } }, required: ["home"], $defs: { addr: obj({ street: { type: "string" }, zip: { type: "string", minLength: 5, maxLength: 5 } }) } }],
+  [
+    "$ref to $defs",
+    {
+      type: "object",
+      properties: { home: { $ref: "#/$defs/addr" }, work: { $ref: "#/$defs/addr" } },
+      required: ["home"],
+      $defs: { addr: obj({ street: { type: "string" }, zip: { type: "string", minLength: 5, maxLength: 5 } }) },
+    },
+  ],
   ["$ref to definitions", { type: "object", properties: { p: { $ref: "#/definitions/pt" } }, required: ["p"], definitions: { pt: obj({ x: { type: "integer" }, y: { type: "integer" } }) } }],
   ["recursive $ref", { $ref: "#/$defs/node", $defs: { node: obj({ name: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } }, ["name", "children"]) } }],
   ["type lists", obj({ maybe: { type: ["null", "string"] }, either: { type: ["integer", "string"] } })],
-  ["array sizes and unique items", obj({ three: { type: "array", items: { type: "integer", minimum: 0, maximum: 100 }, minItems: 3, maxItems: 3 }, none: { type: "array", maxItems: 0 }, uniq: { type: "array", items: { enum: ["a", "b", "c"] }, minItems: 3, uniqueItems: true }, flags: { type: "array", items: { type: "boolean" }, minItems: 2, uniqueItems: true } })],
+  [
+    "array sizes and unique items",
+    obj({
+      three: { type: "array", items: { type: "integer", minimum: 0, maximum: 100 }, minItems: 3, maxItems: 3 },
+      none: { type: "array", maxItems: 0 },
+      uniq: { type: "array", items: { enum: ["a", "b", "c"] }, minItems: 3, uniqueItems: true },
+      flags: { type: "array", items: { type: "boolean" }, minItems: 2, uniqueItems: true },
+    }),
+  ],
   ["tuples", obj({ pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], minItems: 2, items: false } })],
-  ["closed objects and minProperties", obj({ fixed: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false }, open: { type: "object", minProperties: 2, additionalProperties: { type: "integer" } } })],
+  [
+    "closed objects and minProperties",
+    obj({ fixed: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false }, open: { type: "object", minProperties: 2, additionalProperties: { type: "integer" } } }),
+  ],
   ["optional properties", { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } } }],
   ["keywords without type", obj({ o: { properties: { x: { type: "string" } }, required: ["x"] }, a: { items: { type: "integer" }, minItems: 1 }, s: { minLength: 4 }, n: { minimum: 2, maximum: 2 } })],
   ["boolean schemas", obj({ any: true }, ["any"], { properties: { any: true, never: false } })],
   ["a property named __proto__", obj(JSON.parse('{"__proto__":{"type":"string"},"constructor":{"type":"integer"}}'))],
-  ["ten levels deep", (() => {
-    let s: Record<string, unknown> = obj({ leaf: { type: "string", enum: ["deep"] } });
-    for (let i = 9; i >= 1; i--) s = obj({ [`l${i}`]: s, [`n${i}`]: { type: "array", items: obj({ v: { type: "integer", minimum: i } }) } }, [`l${i}`]);
-    return s;
-  })()],
+  [
+    "ten levels deep",
+    (() => {
+      let s: Record<string, unknown> = obj({ leaf: { type: "string", enum: ["deep"] } });
+      for (let i = 9; i >= 1; i--) s = obj({ [`l${i}`]: s, [`n${i}`]: { type: "array", items: obj({ v: { type: "integer", minimum: i } }) } }, [`l${i}`]);
+      return s;
+    })(),
+  ],
 ];
 
 describe("schemaArguments", () => {
@@ -85,7 +129,18 @@ describe("schemaArguments", () => {
   });
 
   it("reads Gemini's upper-case types and draft-4 boolean exclusive bounds", () => {
-    const args = schemaArguments({ type: "OBJECT", properties: { n: { type: "INTEGER", minimum: 3, maximum: 4, exclusiveMaximum: true }, f: { type: "NUMBER", minimum: 0, exclusiveMinimum: true, maximum: 0.5 }, l: { type: "ARRAY", items: { type: "STRING", format: "enum", enum: ["A"] } } }, required: ["n"] }, "s");
+    const args = schemaArguments(
+      {
+        type: "OBJECT",
+        properties: {
+          n: { type: "INTEGER", minimum: 3, maximum: 4, exclusiveMaximum: true },
+          f: { type: "NUMBER", minimum: 0, exclusiveMinimum: true, maximum: 0.5 },
+          l: { type: "ARRAY", items: { type: "STRING", format: "enum", enum: ["A"] } },
+        },
+        required: ["n"],
+      },
+      "s",
+    );
     expect(args.n).toBe(3);
     expect(args.f).toBeGreaterThan(0);
     expect(args.f).toBeLessThanOrEqual(0.5);

@@ -54,8 +54,7 @@ function report(o: Outcome): { title: string; body: string; viaTool: boolean } {
   return { title: title!, body: rest.join("\n\n"), viaTool: call !== undefined };
 }
 
-const oneTurn = (turn: Record<string, unknown>, top: Record<string, unknown> = {}) =>
-  load({ id: "s", ...top, turns: [{ turn: 1, response: { kind: "text", assistantText: "ok" }, ...turn }] });
+const oneTurn = (turn: Record<string, unknown>, top: Record<string, unknown> = {}) => load({ id: "s", ...top, turns: [{ turn: 1, response: { kind: "text", assistantText: "ok" }, ...turn }] });
 
 describe("turns: turn = assistant messages + 1, turn-pinned, never used up", () => {
   const sc = load(RUN_TEST_1);
@@ -65,9 +64,7 @@ describe("turns: turn = assistant messages + 1, turn-pinned, never used up", () 
     const t1 = reply(once(sc, atTurn(1, { system, tools: ["test__test"] })).outcome);
     expect(t1.toolCalls).toEqual([{ id: "call-test-1", name: "test__test", arguments: '{"text":"phase-1-tool-success"}' }]);
     expect(t1.text).toBe("Requesting test to gather information.\n\nPreparing test input.");
-    expect(t1.reasoning).toEqual([
-      { type: "thinking", text: "Evaluating task before invoking tool.", signature: "scenario-run-test-1-step-0" },
-    ]);
+    expect(t1.reasoning).toEqual([{ type: "thinking", text: "Evaluating task before invoking tool.", signature: "scenario-run-test-1-step-0" }]);
     expect(t1.finishReason).toBe("tool_calls");
     expect(t1.usage).toMatchObject({ inputTokens: 120, outputTokens: 40 });
 

@@ -94,9 +94,7 @@ describe("seed → native scenario", () => {
 
   it("checks the URL name against id", () => {
     expect(load(RUN_TEST_1, "testllm-format").name).toBe("testllm-format");
-    expect(issues(RUN_TEST_1, "other")).toEqual([
-      { path: "$.id", message: 'id "testllm-format" must equal the URL\'s name "other"' },
-    ]);
+    expect(issues(RUN_TEST_1, "other")).toEqual([{ path: "$.id", message: 'id "testllm-format" must equal the URL\'s name "other"' }]);
   });
 });
 

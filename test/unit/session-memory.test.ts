@@ -10,7 +10,10 @@ import { req } from "./fixtures";
 
 const document = ScenarioSchema.parse({
   name: "mem",
-  steps: [{ id: "flaky", failures: [{ kind: "rate_limit" }], respond: { text: "ok" } }, { id: "again", consume: false, respond: { text: "again" } }],
+  steps: [
+    { id: "flaky", failures: [{ kind: "rate_limit" }], respond: { text: "ok" } },
+    { id: "again", consume: false, respond: { text: "again" } },
+  ],
 });
 
 function input(i: number, withDocument = true): NextInput {
@@ -42,7 +45,14 @@ describe("SessionCore over the memory storage", () => {
     expect([second.seq, second.journaled, second.step, second.version]).toStrictEqual([2, "response", "flaky", "v1"]);
     const third = decided(core.next(input(3, false)));
     expect([third.seq, third.step]).toStrictEqual([3, "again"]);
-    expect(core.state()).toMatchObject({ version: "v1", requests: 3, steps: [{ id: "flaky", used: true, attempts: 2 }, { id: "again", used: false, attempts: 1 }] });
+    expect(core.state()).toMatchObject({
+      version: "v1",
+      requests: 3,
+      steps: [
+        { id: "flaky", used: true, attempts: 2 },
+        { id: "again", used: false, attempts: 1 },
+      ],
+    });
     expect(changes).toBeGreaterThan(0);
   });
 
@@ -71,7 +81,13 @@ describe("MemoryResponsesStorage", () => {
     const store = new MemoryResponsesStorage({ responses: [], pointers: [] });
     store.save(rec("a"), 1);
     store.save(rec("b", "a"), 2);
-    expect(store.history("b")).toStrictEqual({ segments: [{ input: '[{"n":"a"}]', output: ['{"id":"msg_a"}'] }, { input: '[{"n":"b"}]', output: ['{"id":"msg_b"}'] }], missing: null });
+    expect(store.history("b")).toStrictEqual({
+      segments: [
+        { input: '[{"n":"a"}]', output: ['{"id":"msg_a"}'] },
+        { input: '[{"n":"b"}]', output: ['{"id":"msg_b"}'] },
+      ],
+      missing: null,
+    });
     expect(store.history("c")).toStrictEqual({ segments: [], missing: "c" });
     expect(store.items(["msg_b", "msg_z"])).toStrictEqual({ msg_b: '{"id":"msg_b"}' });
     for (let i = 0; i < MAX_STORED_RESPONSES; i++) store.save(rec(`x${i}`), 10 + i);

@@ -49,8 +49,18 @@ describe("member kinds (session/members.ts)", () => {
   it("the host answers every member of the table, and ABSENT every read", () => {
     const sorted = (xs: string[]) => [...xs].sort();
     expect(sorted(Object.keys(host()))).toEqual(sorted(Object.keys(MEMBERS)));
-    expect(sorted(Object.keys(ABSENT))).toEqual(sorted(Object.entries(MEMBERS).filter(([, k]) => k === "read").map(([m]) => m)));
-    expect(Object.entries(MEMBERS).filter(([, k]) => k === "journal").map(([m]) => m)).toEqual(["next", "record", "mcp"]);
+    expect(sorted(Object.keys(ABSENT))).toEqual(
+      sorted(
+        Object.entries(MEMBERS)
+          .filter(([, k]) => k === "read")
+          .map(([m]) => m),
+      ),
+    );
+    expect(
+      Object.entries(MEMBERS)
+        .filter(([, k]) => k === "journal")
+        .map(([m]) => m),
+    ).toEqual(["next", "record", "mcp"]);
   });
 });
 
@@ -104,7 +114,10 @@ describe("a namespace's sessions (tenancy/scope.ts)", () => {
     expect(registry.charge.mock.calls.map((c) => c[2])).toEqual([{ session: "weather/s1", journalBytes: JSON.stringify(wire).length }]);
     const nexts = calls.filter(([, m]) => m === "next");
     expect(nexts.map(([name]) => name)).toEqual(["__ns/team.1/weather/s1", "__ns/team.1/weather/s1"]);
-    expect(nexts.map(([, , args]) => args[0])).toEqual([{ ...input(), caller }, { ...input({ document }), caller }]);
+    expect(nexts.map(([, , args]) => args[0])).toEqual([
+      { ...input(), caller },
+      { ...input({ document }), caller },
+    ]);
     // The write noted the object in the namespace's directory (once per isolate).
     expect(calls.filter(([, m]) => m === "noteMember")).toEqual([["__ns/team.1/__index/objects", "noteMember", ["__ns/team.1/weather/s1", 100_000]]]);
   });

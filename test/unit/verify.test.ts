@@ -17,7 +17,15 @@ function run(doc: Scenario, requests: ReturnType<typeof req>[]): { view: Session
   let now = Date.parse("2026-01-01T00:00:00Z");
   for (const request of requests) {
     core.next(
-      { scenario: doc.name, session: "s", version: "v1", document: doc, request, wire: { method: "POST", path: "/", headers: {}, body: null }, statuses: { mismatch: 400, rate_limit: 429, overloaded: 529 } },
+      {
+        scenario: doc.name,
+        session: "s",
+        version: "v1",
+        document: doc,
+        request,
+        wire: { method: "POST", path: "/", headers: {}, body: null },
+        statuses: { mismatch: 400, rate_limit: 429, overloaded: 529 },
+      },
       now++,
     );
   }
@@ -28,12 +36,8 @@ describe("describeMatch", () => {
   it("says what a matcher matches on, whatever its keys", () => {
     expect(describeMatch(undefined)).toBe("any request");
     expect(describeMatch({})).toBe("any request");
-    expect(describeMatch({ turn: 2, provider: ["openai", "anthropic"], model: { regex: "^gpt", flags: "i" } })).toBe(
-      'turn 2, provider ["openai","anthropic"], model matching /^gpt/i',
-    );
-    expect(describeMatch({ toolResult: { name: "get_weather", content: { contains: "sunny" } } })).toBe(
-      'toolResult { name "get_weather", content contains "sunny" }',
-    );
+    expect(describeMatch({ turn: 2, provider: ["openai", "anthropic"], model: { regex: "^gpt", flags: "i" } })).toBe('turn 2, provider ["openai","anthropic"], model matching /^gpt/i');
+    expect(describeMatch({ toolResult: { name: "get_weather", content: { contains: "sunny" } } })).toBe('toolResult { name "get_weather", content contains "sunny" }');
   });
 });
 
@@ -68,7 +72,10 @@ describe("verifySession", () => {
 
   it("lists at most 10 mismatches in the summary and says how many more there are", () => {
     const doc: Scenario = { name: "m", steps: [{ id: "only", match: { lastUserMessage: "exactly this" } }] };
-    const { view, journal } = run(doc, Array.from({ length: 12 }, (_, i) => req({}, [{ role: "user", text: `try ${i}` }])));
+    const { view, journal } = run(
+      doc,
+      Array.from({ length: 12 }, (_, i) => req({}, [{ role: "user", text: `try ${i}` }])),
+    );
     const v = verifySession({ scenario: "m", session: "s", document: doc, view, journal });
     expect(v.mismatches).toHaveLength(12);
     expect(v.summary.match(/^ {2}- request #/gm)).toHaveLength(10);
@@ -116,8 +123,7 @@ describe("coverage", () => {
 describe("canonicalView", () => {
   it("derives tool-call ids per provider as the renderers do, and cuts long strings", () => {
     const reply = { ...resolveReply(undefined, { respond: { toolCalls: [{ name: "f" }, { name: "g", id: "mine" }] } }, req(), "seed"), text: "y".repeat(5000) };
-    const ids = (provider: "openai" | "anthropic" | "ollama" | "gemini") =>
-      canonicalView(req({ provider }), { kind: "reply", reply }, wireToolCallIds).answered!.toolCalls.map((c) => c.id);
+    const ids = (provider: "openai" | "anthropic" | "ollama" | "gemini") => canonicalView(req({ provider }), { kind: "reply", reply }, wireToolCallIds).answered!.toolCalls.map((c) => c.id);
     expect(ids("openai")[0]).toMatch(/^call_[A-Za-z0-9]{24}$/);
     expect(ids("anthropic")[0]).toMatch(/^toolu_01[A-Za-z0-9]{22}$/);
     expect(ids("ollama")[0]).toMatch(/^call_[a-z0-9]{8}$/);

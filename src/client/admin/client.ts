@@ -317,7 +317,9 @@ function errorFromResponse(status: number, label: string, text: string): MockLLM
       : status === 503 && /admin disabled/i.test(message ?? text)
         ? "admin_disabled"
         : status === 404
-          ? serverCode === "session_not_run" ? "session_not_run" : "not_found"
+          ? serverCode === "session_not_run"
+            ? "session_not_run"
+            : "not_found"
           : status === 400 && issues.length > 0
             ? "invalid"
             : "http";

@@ -35,13 +35,7 @@ export class MockLLMAdminError extends Error {
   }
 }
 
-function describe(
-  code: AdminErrorCode,
-  status: number,
-  request: string,
-  serverMessage: string | undefined,
-  issues: readonly DocumentIssue[],
-): string {
+function describe(code: AdminErrorCode, status: number, request: string, serverMessage: string | undefined, issues: readonly DocumentIssue[]): string {
   const head =
     code === "unreachable"
       ? `cannot reach mockllm: ${request} failed${serverMessage ? ` (${serverMessage})` : ""}; is the server running at that URL?`

@@ -112,9 +112,7 @@ export const VerifyResultSchema = z.looseObject({
   version: z.string().nullable(),
   unusedSteps: z.array(z.looseObject({ id: z.string(), index: z.number(), match: z.string(), respond: z.string() })),
   /** `mcp.calls` entries (consumed ones) the session never answered. */
-  unusedMcpCalls: z
-    .array(z.looseObject({ id: z.string(), index: z.number(), match: z.string(), respond: z.string(), attempts: z.number() }))
-    .optional(),
+  unusedMcpCalls: z.array(z.looseObject({ id: z.string(), index: z.number(), match: z.string(), respond: z.string(), attempts: z.number() })).optional(),
   mismatches: z.array(
     z.looseObject({
       seq: z.number(),
@@ -131,18 +129,14 @@ export const VerifyResultSchema = z.looseObject({
       mcp: z.looseObject({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).optional(),
     }),
   ),
-  pendingFailures: z.array(
-    z.looseObject({ id: z.string(), index: z.number(), served: z.number(), scripted: z.number().nullable(), last: z.string(), status: z.number() }),
-  ),
+  pendingFailures: z.array(z.looseObject({ id: z.string(), index: z.number(), served: z.number(), scripted: z.number().nullable(), last: z.string(), status: z.number() })),
   requests: z.number(),
   /** Multi-line text: what went wrong, readable without the journal. */
   summary: z.string(),
 });
 export type VerifyResult = z.output<typeof VerifyResultSchema>;
 
-export const SessionListSchema = z.array(
-  z.looseObject({ scenario: z.string(), session: z.string(), requests: z.number(), lastAt: z.string().nullable() }),
-);
+export const SessionListSchema = z.array(z.looseObject({ scenario: z.string(), session: z.string(), requests: z.number(), lastAt: z.string().nullable() }));
 export type SessionListing = z.output<typeof SessionListSchema>[number];
 
 /** One step's (or MCP call entry's) use across sessions. */

@@ -28,12 +28,7 @@ export function failureLink(admin: AdminClient, scenario: string, session: strin
  * Verifies a session and throws `MockLLMVerifyError` (message: the summary and the inspector link) unless it passed.
  * @example await assertVerified(mock, "weather", "run-1") // or assertVerified(adminClient, …)
  */
-export async function assertVerified(
-  target: AdminClient | { admin: AdminClient },
-  scenario: string,
-  session = "default",
-  options: { allowUnused?: readonly string[] } = {},
-): Promise<VerifyResult> {
+export async function assertVerified(target: AdminClient | { admin: AdminClient }, scenario: string, session = "default", options: { allowUnused?: readonly string[] } = {}): Promise<VerifyResult> {
   const admin = "admin" in target ? target.admin : target;
   const result = await admin.verify(scenario, session, options);
   if (!result.ok) throw new MockLLMVerifyError(result, failureLink(admin, scenario, session));

@@ -29,7 +29,14 @@ export function formatAgentEnv(result: AgentEnv, written: boolean): string {
   const lines = Object.entries(result.env).map(([k, v]) => envLine(k, v));
   if (!written) {
     for (const file of result.files) {
-      lines.push("", `# ~/${file.path} (write it with --write DIR):`, ...file.content.replace(/\n$/, "").split("\n").map((l) => `#   ${l}`));
+      lines.push(
+        "",
+        `# ~/${file.path} (write it with --write DIR):`,
+        ...file.content
+          .replace(/\n$/, "")
+          .split("\n")
+          .map((l) => `#   ${l}`),
+      );
     }
   }
   return lines.join("\n");

@@ -210,7 +210,7 @@ function toStep(spec: StepSpec): StepInput {
   if (typeof spec === "function") {
     const result: unknown = spec(new StepBuilder());
     if (!(result instanceof StepBuilder)) {
-      throw new TypeError("step(fn): fn must return the step builder, e.g. (s) => s.text(\"hi\")");
+      throw new TypeError('step(fn): fn must return the step builder, e.g. (s) => s.text("hi")');
     }
     return result.toJSON();
   }

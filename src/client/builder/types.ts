@@ -49,5 +49,4 @@ export type McpCallOptions = Omit<McpCallInput, "match" | "result">;
 export type FailureOptions<K extends FailureKind> = Omit<Extract<FailureInput, { kind: K }>, "kind">;
 
 /** Options are optional unless the kind has a required field. */
-export type FailureArgs<K extends FailureKind> =
-  Record<string, never> extends FailureOptions<K> ? [options?: FailureOptions<K>] : [options: FailureOptions<K>];
+export type FailureArgs<K extends FailureKind> = Record<string, never> extends FailureOptions<K> ? [options?: FailureOptions<K>] : [options: FailureOptions<K>];

@@ -48,7 +48,10 @@ export function sessionArgs(positionals: string[]): { scenario: string; session:
   const [scenario, session = "default", ...rest] = positionals;
   if (scenario === undefined) throw new UsageError("missing <scenario>");
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ""}"`);
-  for (const [kind, name] of [["scenario", scenario], ["session", session]] as const) {
+  for (const [kind, name] of [
+    ["scenario", scenario],
+    ["session", session],
+  ] as const) {
     if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": ${NAMES_MATCH}`);
   }
   return { scenario, session };

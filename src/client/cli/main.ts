@@ -76,8 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
 }
 
 function isParseArgsError(err: unknown): err is Error {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === "string" &&
-    String((err as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
+  return err instanceof Error && typeof (err as { code?: unknown }).code === "string" && String((err as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS");
 }
 
 function processIO(): CliIO {

@@ -193,12 +193,7 @@ interface RunningWorker {
 }
 
 /** The Node runtime in this process. */
-async function startNode(
-  vars: Record<string, string>,
-  adminToken: string,
-  files: readonly string[] | undefined,
-  keepOnExit: string | undefined,
-): Promise<RunningWorker> {
+async function startNode(vars: Record<string, string>, adminToken: string, files: readonly string[] | undefined, keepOnExit: string | undefined): Promise<RunningWorker> {
   const { startServer } = await loadNodeRuntime();
   const server = await startServer({
     adminToken,
@@ -236,36 +231,30 @@ function prebuiltWorker(): { dir: string; runtime: PrebuiltRuntime } | undefined
 }
 
 /** Runs the prebuilt bundle under Miniflare: no wrangler import, no bundling, about half the start-up time. */
-async function startPrebuilt(
-  prebuilt: { dir: string; runtime: PrebuiltRuntime },
-  vars: Record<string, string>,
-  adminToken: string,
-): Promise<RunningWorker> {
+async function startPrebuilt(prebuilt: { dir: string; runtime: PrebuiltRuntime }, vars: Record<string, string>, adminToken: string): Promise<RunningWorker> {
   const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
   const { runtime, dir } = prebuilt;
-  const mf = new Miniflare(convertV4MiniflareOptions({
-    modules: true,
-    scriptPath: join(dir, runtime.main),
-    compatibilityDate: runtime.compatibilityDate,
-    compatibilityFlags: runtime.compatibilityFlags,
-    durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
-    kvNamespaces: runtime.kvNamespaces,
-    // Module paths resolve from the bundle's own folder, wherever the package sits relative to the cwd (a hoisted
-    // node_modules in a monorepo puts it above it).
-    modulesRoot: dir,
-    bindings: { ...vars, ADMIN_TOKEN: adminToken },
-    host: "127.0.0.1",
-    port: 0,
-  }));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      scriptPath: join(dir, runtime.main),
+      compatibilityDate: runtime.compatibilityDate,
+      compatibilityFlags: runtime.compatibilityFlags,
+      durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
+      kvNamespaces: runtime.kvNamespaces,
+      // Module paths resolve from the bundle's own folder, wherever the package sits relative to the cwd (a hoisted
+      // node_modules in a monorepo puts it above it).
+      modulesRoot: dir,
+      bindings: { ...vars, ADMIN_TOKEN: adminToken },
+      host: "127.0.0.1",
+      port: 0,
+    }),
+  );
   return { url: mf.ready.then((u) => u.origin), dispose: () => mf.dispose() };
 }
 
 /** Bundles and runs the Worker with wrangler's programmatic API (from source, or with another config). */
-async function startWithWrangler(
-  config: string | undefined,
-  vars: Record<string, string>,
-  adminToken: string,
-): Promise<RunningWorker> {
+async function startWithWrangler(config: string | undefined, vars: Record<string, string>, adminToken: string): Promise<RunningWorker> {
   for (const [key, value] of Object.entries(QUIET_WRANGLER_ENV)) process.env[key] ??= value;
   const { unstable_startWorker } = await import("wrangler");
   const bindings: Record<string, { type: "plain_text" | "secret_text"; value: string }> = {};

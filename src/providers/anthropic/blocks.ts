@@ -47,9 +47,7 @@ export function toolInput(args: string): Record<string, unknown> {
 /** `thought`: the whole message (all choices) starts with a thinking block; generated tool_use ids record it. */
 function messageBlocks(reply: Reply, thought: boolean): OutBlock[] {
   const blocks: OutBlock[] = reply.reasoning.map((r) =>
-    r.type === "redacted"
-      ? { type: "redacted_thinking", data: r.data }
-      : { type: "thinking", thinking: r.text, signature: r.signature ?? thinkingSignature(r.text) },
+    r.type === "redacted" ? { type: "redacted_thinking", data: r.data } : { type: "thinking", thinking: r.text, signature: r.signature ?? thinkingSignature(r.text) },
   );
   if (reply.text !== undefined) blocks.push({ type: "text", text: reply.text });
   if (reply.refusal !== undefined) blocks.push({ type: "text", text: reply.refusal });
@@ -70,7 +68,10 @@ export function replyBlocks(reply: Reply): OutBlock[] {
   const choices = replyChoices(reply);
   const first = choices.find((c) => c.reasoning.length > 0 || c.text !== undefined || c.refusal !== undefined || c.toolCalls.length > 0);
   const thought = (first?.reasoning.length ?? 0) > 0;
-  return filteredBlocks(reply, choices.flatMap((c) => messageBlocks(c, thought)));
+  return filteredBlocks(
+    reply,
+    choices.flatMap((c) => messageBlocks(c, thought)),
+  );
 }
 
 /**

@@ -71,9 +71,24 @@ export function answerCompaction(reply: Reply, ctx: RenderContext<MessagesReques
 /** `usage.iterations` of a compacted answer: the compaction pass, then the message (whose figures the top level has). */
 export function iterations(reply: Reply, compaction: AnswerCompaction) {
   const u = reply.usage;
-  const pass = { type: "compaction", input_tokens: u.inputTokens, output_tokens: Math.max(1, wordCount(compaction.summary)), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null };
+  const pass = {
+    type: "compaction",
+    input_tokens: u.inputTokens,
+    output_tokens: Math.max(1, wordCount(compaction.summary)),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation: null,
+  };
   if (compaction.pause) return [pass];
-  const message = { type: "message", input_tokens: u.inputTokens, output_tokens: u.outputTokens, cache_creation_input_tokens: u.cacheWriteTokens, cache_read_input_tokens: u.cacheReadTokens, cache_creation: null, model: reply.model };
+  const message = {
+    type: "message",
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    cache_creation_input_tokens: u.cacheWriteTokens,
+    cache_read_input_tokens: u.cacheReadTokens,
+    cache_creation: null,
+    model: reply.model,
+  };
   return [pass, message];
 }
 

@@ -20,7 +20,10 @@ function errorResponse(error: ApiError, requestId: string): Response {
 
 /** "claude-sonnet-4-5-20250929" → "Claude Sonnet 4.5"; "claude-3-5-haiku-latest" → "Claude 3.5 Haiku". */
 export function displayName(id: string): string {
-  const words = id.replace(/-(\d{8}|latest)$/, "").split(/[-_]/).filter((w) => w !== "");
+  const words = id
+    .replace(/-(\d{8}|latest)$/, "")
+    .split(/[-_]/)
+    .filter((w) => w !== "");
   const out: string[] = [];
   for (const w of words) {
     const prev = out.at(-1);
@@ -65,10 +68,7 @@ export function listModels(request: Request, _rt: Runtime, models: string[]): Re
   if (before !== null) end = models.includes(before) ? models.indexOf(before) : 0;
   const page = before !== null && after === null ? models.slice(Math.max(start, end - limit), end) : models.slice(start, Math.min(end, start + limit));
   const hasMore = before !== null && after === null ? end - page.length > start : start + page.length < end;
-  return json(
-    { data: page.map(modelInfo), has_more: hasMore, first_id: page[0] ?? null, last_id: page.at(-1) ?? null },
-    requestId,
-  );
+  return json({ data: page.map(modelInfo), has_more: hasMore, first_id: page[0] ?? null, last_id: page.at(-1) ?? null }, requestId);
 }
 
 function safeDecode(s: string): string {
@@ -87,10 +87,7 @@ export function getModel(request: Request, _rt: Runtime, models: string[]): Resp
   const path = new URL(request.url).pathname;
   const id = safeDecode(path.slice(path.lastIndexOf("/models/") + "/models/".length));
   if (!models.includes(id)) {
-    return errorResponse(
-      apiError("not_found", `model: ${id} (mockllm: known models are ${models.map((m) => JSON.stringify(m)).join(", ")})`),
-      requestId,
-    );
+    return errorResponse(apiError("not_found", `model: ${id} (mockllm: known models are ${models.map((m) => JSON.stringify(m)).join(", ")})`), requestId);
   }
   return json(modelInfo(id), requestId);
 }

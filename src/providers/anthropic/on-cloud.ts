@@ -10,11 +10,7 @@ import { parseMessagesRequest } from "./parse";
  * An Anthropic Messages body sent to Claude on a cloud (Bedrock InvokeModel, Vertex rawPredict), parsed as the
  * Anthropic surface would, with the model and `stream` from the path; `provider` is the cloud's (`bedrock`, `vertex`).
  */
-export function parseAnthropicOnCloud(
-  body: unknown,
-  headers: Headers,
-  cloud: { provider: "bedrock" | "vertex"; model: string; stream: boolean; version: string },
-): ParseResult<MessagesRequest> {
+export function parseAnthropicOnCloud(body: unknown, headers: Headers, cloud: { provider: "bedrock" | "vertex"; model: string; stream: boolean; version: string }): ParseResult<MessagesRequest> {
   const obj = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   if (typeof obj.anthropic_version !== "string" || obj.anthropic_version === "") {
     return {

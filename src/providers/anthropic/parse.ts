@@ -11,15 +11,7 @@ import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
-import {
-  CountTokensRequestSchema,
-  describeIssue,
-  MessagesRequestSchema,
-  type ContentBlock,
-  type CountTokensRequest,
-  type MessagesRequest,
-  type WireMessage,
-} from "./wire";
+import { CountTokensRequestSchema, describeIssue, MessagesRequestSchema, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
 
 type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
 
@@ -39,9 +31,7 @@ function toolResultText(block: ToolResultBlock): string {
 function userMessages(content: WireMessage["content"]): CanonicalMessage[] {
   if (typeof content === "string") return [{ role: "user", text: content }];
   const results: CanonicalMessage[] = content.flatMap((b) =>
-    b.type === "tool_result"
-      ? [{ role: "tool" as const, toolCallId: b.tool_use_id, content: toolResultText(b), isError: b.is_error === true }]
-      : [],
+    b.type === "tool_result" ? [{ role: "tool" as const, toolCallId: b.tool_use_id, content: toolResultText(b), isError: b.is_error === true }] : [],
   );
   const hasOther = content.some((b) => b.type !== "tool_result");
   // A message of tool results only is not a user turn; anything else (text, images) is.
@@ -53,9 +43,7 @@ function assistantMessage(content: WireMessage["content"]): CanonicalMessage {
   return {
     role: "assistant",
     text: blocksText(content),
-    toolCalls: content.flatMap((b) =>
-      b.type === "tool_use" ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input) }] : [],
-    ),
+    toolCalls: content.flatMap((b) => (b.type === "tool_use" ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input) }] : [])),
     reasoning: content.flatMap((b) => {
       if (b.type === "thinking") return [{ text: b.thinking, ...(b.signature !== undefined ? { signature: b.signature } : {}) }];
       if (b.type === "redacted_thinking") return [{ text: "", redacted: b.data }];
@@ -75,10 +63,7 @@ export function reasoningOf(thinking: MessagesRequest["thinking"]): "enabled" | 
   return thinking?.type === "enabled" || thinking?.type === "adaptive" ? "enabled" : "disabled";
 }
 
-const ToolChoiceSchema = z.union([
-  z.looseObject({ type: z.enum(["auto", "any", "none"]) }),
-  z.looseObject({ type: z.literal("tool"), name: z.string() }),
-]);
+const ToolChoiceSchema = z.union([z.looseObject({ type: z.enum(["auto", "any", "none"]) }), z.looseObject({ type: z.literal("tool"), name: z.string() })]);
 
 /**
  * `tool_choice` → the canonical choice (`any` is `required`); auto, and a shape mockllm does not know, are left out.
@@ -95,11 +80,7 @@ export function anthropicToolChoice(raw: unknown): CanonicalToolChoice | undefin
   return { kind: c.type === "any" ? "required" : "none" };
 }
 
-function toCanonical(
-  w: MessagesRequest | CountTokensRequest,
-  headers: Headers,
-  endpoint: Endpoint,
-): CanonicalRequest {
+function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, endpoint: Endpoint): CanonicalRequest {
   const system = systemText(w.system);
   const messages: CanonicalMessage[] = [];
   const cut = lastCompaction(w.messages);
@@ -119,9 +100,7 @@ function toCanonical(
     messages,
     tools: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [t.name] : [])),
     ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice)
-      ? { toolSchemas: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [{ name: t.name, schema: t.input_schema }] : [])) }
-      : {}),
+    ...(forcesCall(toolChoice) ? { toolSchemas: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [{ name: t.name, schema: t.input_schema }] : [])) } : {}),
     ...(w.temperature !== undefined ? { temperature: w.temperature } : {}),
     ...(w.top_p !== undefined ? { topP: w.top_p } : {}),
     ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),

@@ -49,19 +49,13 @@ function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
   const words = (piece: string) => Math.max(1, wordCount(piece));
   switch (b.type) {
     case "thinking":
-      return [
-        ...chunkWords(b.thinking, chunk).map((p) => delta({ type: "thinking_delta", thinking: p }, words(p))),
-        delta({ type: "signature_delta", signature: b.signature }),
-      ];
+      return [...chunkWords(b.thinking, chunk).map((p) => delta({ type: "thinking_delta", thinking: p }, words(p))), delta({ type: "signature_delta", signature: b.signature })];
     case "redacted_thinking":
       return [];
     case "text":
       return chunkWords(b.text, chunk).map((p) => delta({ type: "text_delta", text: p }, words(p)));
     case "tool_use":
-      return [
-        delta({ type: "input_json_delta", partial_json: "" }),
-        ...jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1)),
-      ];
+      return [delta({ type: "input_json_delta", partial_json: "" }), ...jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1))];
     case "compaction":
       // One delta with the whole summary: the SDK assigns it, it does not append.
       return [delta({ type: "compaction_delta", content: b.content, encrypted_content: b.encrypted_content }, 1)];
@@ -108,10 +102,7 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
 }
 
 /** `event: error` after the 200 status line; the official SDK throws an APIError with this body. */
-export function renderMessageStreamError(
-  failure: Extract<Failure, { kind: "stream_error" }>,
-  ctx: RenderContext<MessagesRequest>,
-): SseEvent {
+export function renderMessageStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<MessagesRequest>): SseEvent {
   return event("error", {
     error: { type: failure.errorType ?? "overloaded_error", message: failure.message ?? "Overloaded" },
     request_id: ctx.requestId,

@@ -120,11 +120,7 @@ function budgetError(w: MessagesRequest): ApiError | undefined {
  * the real API's rule: with `enabled`, its first message starts with thinking; `adaptive` may skip thinking.
  * Skipped entirely when the scenario says `strict: false`, and in a recording scenario (the upstream signs its own).
  */
-export function validateThinking(
-  w: MessagesRequest,
-  request: CanonicalRequest,
-  scenario: Scenario | undefined,
-): ApiError | undefined {
+export function validateThinking(w: MessagesRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
   if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
   const budget = budgetError(w);
   if (budget) return budget;
@@ -136,10 +132,7 @@ export function validateThinking(
     for (const [j, b] of m.content.entries()) {
       if (b.type !== "thinking") continue;
       if (b.signature === undefined) {
-        return apiError(
-          "invalid_request",
-          `messages.${i}.content.${j}.thinking.signature: Field required (mockllm: send the thinking block back with the signature it came with; ${STRICT_HINT})`,
-        );
+        return apiError("invalid_request", `messages.${i}.content.${j}.thinking.signature: Field required (mockllm: send the thinking block back with the signature it came with; ${STRICT_HINT})`);
       }
       if (enabled && b.signature !== thinkingSignature(b.thinking) && !scripted.has(b.signature)) {
         return apiError(

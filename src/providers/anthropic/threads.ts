@@ -36,13 +36,8 @@ interface ThreadTurn {
   messages: unknown[];
 }
 
-
 /** On `continue`: the stored `system`, `tools` and messages go in front of the request's own messages. */
-export async function prepareThread(
-  wire: MessagesRequest,
-  request: CanonicalRequest,
-  rt: Runtime,
-): Promise<ParseResult<MessagesRequest>> {
+export async function prepareThread(wire: MessagesRequest, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<MessagesRequest>> {
   const thread = threadOf(wire);
   if (thread?.type !== "continue") return { ok: true, wire, request };
   const id = thread.previous_message_id;

@@ -28,9 +28,7 @@ const ResultPartSchema = z.looseObject({ type: str(), text: z.unknown().optional
 export const ToolResultBlockSchema = z.looseObject({
   type: z.literal("tool_result"),
   tool_use_id: str(),
-  content: z
-    .union([z.string(), z.array(ResultPartSchema)], { error: "Input should be a valid string or a list of content blocks" })
-    .optional(),
+  content: z.union([z.string(), z.array(ResultPartSchema)], { error: "Input should be a valid string or a list of content blocks" }).optional(),
   is_error: z.boolean({ error: "Input should be a valid boolean" }).optional(),
 });
 
@@ -89,25 +87,26 @@ function knownSchema(type: string) {
  * One content block, tagged by `type`. Known types are validated (errors at `….{type}.{field}`, as the
  * real API's tagged union reports them); unknown types become `{ type: "other" }`.
  */
-export const ContentBlockSchema = z
-  .looseObject({ type: str() }, OBJECT)
-  .transform((block, ctx): ContentBlock => {
-    const schema = knownSchema(block.type);
-    if (!schema) return { type: "other", sent: block.type };
-    const parsed = schema.safeParse(block);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      ctx.addIssue({ code: "custom", message: issue.message, path: [block.type, ...issue.path] });
-    }
-    return z.NEVER;
-  });
+export const ContentBlockSchema = z.looseObject({ type: str() }, OBJECT).transform((block, ctx): ContentBlock => {
+  const schema = knownSchema(block.type);
+  if (!schema) return { type: "other", sent: block.type };
+  const parsed = schema.safeParse(block);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, path: [block.type, ...issue.path] });
+  }
+  return z.NEVER;
+});
 
 const ContentSchema = z.union([z.string(), z.array(ContentBlockSchema)], required("Input should be a valid list"));
 
-export const MessageSchema = z.looseObject({
-  role: z.enum(["user", "assistant", "system"], required("Input should be 'user' or 'assistant'")),
-  content: ContentSchema,
-}, OBJECT);
+export const MessageSchema = z.looseObject(
+  {
+    role: z.enum(["user", "assistant", "system"], required("Input should be 'user' or 'assistant'")),
+    content: ContentSchema,
+  },
+  OBJECT,
+);
 export type WireMessage = z.output<typeof MessageSchema>;
 
 const SystemBlockSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
@@ -117,9 +116,7 @@ const ToolSchema = z.looseObject({ name: z.unknown().optional() }, OBJECT);
 const ThinkingConfigSchema = z.looseObject({ type: str(), budget_tokens: z.unknown().optional() }, OBJECT);
 
 const fields = {
-  messages: z
-    .array(MessageSchema, required("Input should be a valid list"))
-    .min(1, { error: "at least one message is required" }),
+  messages: z.array(MessageSchema, required("Input should be a valid list")).min(1, { error: "at least one message is required" }),
   system: z.union([z.string(), z.array(SystemBlockSchema)], { error: "Input should be a valid list" }).optional(),
   stream: z.boolean({ error: "Input should be a valid boolean" }).optional(),
   tools: z.array(ToolSchema, { error: "Input should be a valid list" }).optional(),
@@ -131,18 +128,13 @@ const fields = {
   stop_sequences: z.unknown().optional(),
   metadata: z.unknown().optional(),
   /** Beta context management: `{ edits: [{ type: "compact_20260112", trigger, pause_after_compaction }, …] }` (compaction.ts). */
-  context_management: z
-    .looseObject({ edits: z.array(z.looseObject({ type: str() }, OBJECT), { error: "Input should be a valid list" }).optional() }, OBJECT)
-    .nullish(),
+  context_management: z.looseObject({ edits: z.array(z.looseObject({ type: str() }, OBJECT), { error: "Input should be a valid list" }).optional() }, OBJECT).nullish(),
 };
 
 /** `POST /v1/messages`: `model`, `max_tokens` (integer ≥ 1) and a non-empty `messages` are required. */
 export const MessagesRequestSchema = z.looseObject({
   model: str(),
-  max_tokens: z
-    .number(required("Input should be a valid integer"))
-    .int({ error: "Input should be a valid integer" })
-    .min(1, { error: "Input should be greater than or equal to 1" }),
+  max_tokens: z.number(required("Input should be a valid integer")).int({ error: "Input should be a valid integer" }).min(1, { error: "Input should be greater than or equal to 1" }),
   ...fields,
 });
 export type MessagesRequest = z.output<typeof MessagesRequestSchema>;

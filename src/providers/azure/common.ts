@@ -9,18 +9,7 @@ import { DEPLOYMENT_NAME, azureFailureHeaders, azureHeaders, azureRequestId, che
 import { isAzurePath, type AzureOperation } from "./paths";
 import { azureTarget, type AzureWire } from "./wire";
 
-type Common =
-  | "provider"
-  | "paths"
-  | "matchPath"
-  | "requestIdHeader"
-  | "requestId"
-  | "checkHeaders"
-  | "renderError"
-  | "renderPromptBlock"
-  | "failureHeaders"
-  | "failureMessage"
-  | "responseHeaders";
+type Common = "provider" | "paths" | "matchPath" | "requestIdHeader" | "requestId" | "checkHeaders" | "renderError" | "renderPromptBlock" | "failureHeaders" | "failureMessage" | "responseHeaders";
 
 /** The rate-limit headers a successful answer carries (a deployment with requests and tokens to spare). */
 const REMAINING = { "x-ratelimit-remaining-requests": "99", "x-ratelimit-remaining-tokens": "99000" } as const;
@@ -37,9 +26,7 @@ export function azureCommon<W>(operation: AzureOperation): Pick<ProviderSurface<
     renderPromptBlock: renderAzurePromptBlock,
     failureHeaders: azureFailureHeaders,
     failureMessage: (failure: Failure, ctx: RenderContext<AzureWire<W>>) =>
-      failure.kind === "rate_limit"
-        ? rateLimitMessage(operation, azureTarget(ctx, operation).apiVersion, Math.ceil((failure.retryAfterMs ?? 0) / 1000))
-        : undefined,
+      failure.kind === "rate_limit" ? rateLimitMessage(operation, azureTarget(ctx, operation).apiVersion, Math.ceil((failure.retryAfterMs ?? 0) / 1000)) : undefined,
     responseHeaders: (ctx: RenderContext<AzureWire<W>>) => {
       const deployment = azureTarget(ctx, operation).deployment;
       // A v1 route's deployment is the body's `model`, any string: only a name a header can carry is echoed.

@@ -23,8 +23,7 @@ export const ACCESS_DENIED =
 
 /** What a deployment may be named (letters, digits, `-`, `_`, `.`; at most 64): any other name was never deployed. */
 export const DEPLOYMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-export const DEPLOYMENT_NOT_FOUND =
-  "The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.";
+export const DEPLOYMENT_NOT_FOUND = "The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.";
 
 /** Marks an `invalid_request` the gateway answers in its own shape (the v1 API's refusal of a dated version). */
 const GATEWAY_TYPE = "azure_gateway";

@@ -9,7 +9,18 @@ import { renderBedrockStreamError, renderConverseEvents, renderConverseJson } fr
 import { renderInvokeEvents } from "./render-invoke";
 import type { ConverseWire } from "./wire";
 
-type Common = "provider" | "paths" | "streamFormat" | "requestIdHeader" | "requestId" | "checkHeaders" | "failureMessages" | "malformedEventName" | "renderError" | "failureHeaders" | "renderStreamError";
+type Common =
+  | "provider"
+  | "paths"
+  | "streamFormat"
+  | "requestIdHeader"
+  | "requestId"
+  | "checkHeaders"
+  | "failureMessages"
+  | "malformedEventName"
+  | "renderError"
+  | "failureHeaders"
+  | "renderStreamError";
 
 const common: Pick<ProviderSurface<unknown>, Common> = {
   provider: "bedrock",

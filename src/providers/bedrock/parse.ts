@@ -20,16 +20,12 @@ function textOf(blocks: readonly ContentBlock[]): string {
 }
 
 function toolResultText(result: NonNullable<ContentBlock["toolResult"]>): string {
-  return (result.content ?? [])
-    .map((c) => (typeof c.text === "string" ? c.text : c.json !== undefined ? JSON.stringify(c.json) : ""))
-    .join("\n");
+  return (result.content ?? []).map((c) => (typeof c.text === "string" ? c.text : c.json !== undefined ? JSON.stringify(c.json) : "")).join("\n");
 }
 
 function userMessages(blocks: readonly ContentBlock[]): CanonicalMessage[] {
   const results: CanonicalMessage[] = blocks.flatMap((b) =>
-    b.toolResult
-      ? [{ role: "tool" as const, toolCallId: b.toolResult.toolUseId, content: toolResultText(b.toolResult), isError: b.toolResult.status === "error" }]
-      : [],
+    b.toolResult ? [{ role: "tool" as const, toolCallId: b.toolResult.toolUseId, content: toolResultText(b.toolResult), isError: b.toolResult.status === "error" }] : [],
   );
   const hasOther = blocks.some((b) => !b.toolResult);
   return hasOther || results.length === 0 ? [...results, { role: "user", text: textOf(blocks) }] : results;
@@ -115,9 +111,7 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     messages,
     tools: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [t.toolSpec.name] : [])),
     ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice)
-      ? { toolSchemas: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [{ name: t.toolSpec.name, schema: inputSchema(t.toolSpec) }] : [])) }
-      : {}),
+    ...(forcesCall(toolChoice) ? { toolSchemas: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [{ name: t.toolSpec.name, schema: inputSchema(t.toolSpec) }] : [])) } : {}),
     ...(cfg?.temperature !== undefined ? { temperature: cfg.temperature } : {}),
     ...(cfg?.topP !== undefined ? { topP: cfg.topP } : {}),
     ...(cfg?.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),

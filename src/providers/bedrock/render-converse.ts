@@ -35,9 +35,7 @@ export function converseBlocks(reply: Reply): ConverseBlock[] {
   if (reply.safety) return reply.text ? [{ kind: "text", text: reply.text }] : [];
   return replyChoices(reply).flatMap((c) => {
     const blocks: ConverseBlock[] = c.reasoning.map((r) =>
-      r.type === "redacted"
-        ? { kind: "redacted", data: r.data }
-        : { kind: "reasoning", text: r.text, signature: r.signature ?? thinkingSignature(r.text) },
+      r.type === "redacted" ? { kind: "redacted", data: r.data } : { kind: "reasoning", text: r.text, signature: r.signature ?? thinkingSignature(r.text) },
     );
     if (c.text !== undefined) blocks.push({ kind: "text", text: c.text });
     if (c.refusal !== undefined) blocks.push({ kind: "text", text: c.refusal });
@@ -122,11 +120,7 @@ function blockEvents(b: ConverseBlock, index: number, chunk: number): SseEvent[]
   const stop = event("contentBlockStop", { contentBlockIndex: index });
   switch (b.kind) {
     case "reasoning":
-      return [
-        ...chunkWords(b.text, chunk).map((p) => delta({ reasoningContent: { text: p } }, words(p))),
-        delta({ reasoningContent: { signature: b.signature } }),
-        stop,
-      ];
+      return [...chunkWords(b.text, chunk).map((p) => delta({ reasoningContent: { text: p } }, words(p))), delta({ reasoningContent: { signature: b.signature } }), stop];
     case "redacted":
       return [delta({ reasoningContent: { redactedContent: b.data } }, 1), stop];
     case "text":

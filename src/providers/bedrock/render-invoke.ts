@@ -31,11 +31,7 @@ function invocationMetrics(reply: Reply) {
 export function invokeAnthropicEvents(reply: Reply, ctx: RenderContext<MessagesRequest>): SseEvent[] {
   return renderMessageEvents(reply, ctx)
     .filter((e) => e.event !== "ping")
-    .map((e) =>
-      e.event === "message_stop"
-        ? { ...e, data: JSON.stringify({ type: "message_stop", "amazon-bedrock-invocationMetrics": invocationMetrics(reply) }) }
-        : e,
-    );
+    .map((e) => (e.event === "message_stop" ? { ...e, data: JSON.stringify({ type: "message_stop", "amazon-bedrock-invocationMetrics": invocationMetrics(reply) }) } : e));
 }
 
 /**

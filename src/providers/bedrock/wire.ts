@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 
-
 /** A tool result's content: text, JSON, or anything else (images, documents) kept as is. */
 const ToolResultContentSchema = z.looseObject({ text: z.string().optional(), json: z.unknown().optional() });
 
@@ -59,4 +58,3 @@ export interface ConverseWire {
   body: ConverseRequest;
   modelId: string;
 }
-

@@ -51,7 +51,13 @@ export function rerankId(idSeed: string): string {
 
 export function renderRerankJson(reply: Reply, ctx: RenderContext<RerankRequest>): unknown {
   const { version, query, documents, topN, returnDocuments } = ctx.wire;
-  const ranked = rank(reply.rerank, overlapScores(query, documents.map((d) => d.text)));
+  const ranked = rank(
+    reply.rerank,
+    overlapScores(
+      query,
+      documents.map((d) => d.text),
+    ),
+  );
   const shown = topN === undefined ? ranked : ranked.slice(0, topN);
   return {
     id: rerankId(reply.idSeed),

@@ -48,8 +48,7 @@ export const STATUS_CODES: Record<string, number> = {
 
 /** The real API's wording for scripted failures that carry no `message`. */
 export const GEMINI_FAILURE_MESSAGES = {
-  rate_limit:
-    "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
+  rate_limit: "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.",
   overloaded: "The model is overloaded. Please try again later.",
   model_error: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
 } as const;
@@ -106,7 +105,6 @@ export function checkGeminiAuth(headers: Headers, target: { query: URLSearchPara
   if (key !== "" || query !== "" || bearer) return undefined;
   return {
     code: "permission",
-    message:
-      "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+    message: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
   };
 }

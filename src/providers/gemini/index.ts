@@ -23,8 +23,7 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,
   // `:streamGenerateContent` without `?alt=sse` answers every chunk in one JSON array.
-  renderJson: (reply, ctx) =>
-    ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx),
+  renderJson: (reply, ctx) => (ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx)),
   renderEvents: renderGenerateContentEvents,
   renderStreamError: renderGenerateContentStreamError,
 };

@@ -39,12 +39,7 @@ function json(body: unknown, status = 200): Response {
  * The response for a Gemini model-listing request, or undefined when `path` is not one.
  * @example await geminiModelsRoute(request, "/v1beta/models", rt, modelIds) // { models: [{ name: "models/mockllm-default", … }] }
  */
-export async function geminiModelsRoute(
-  request: Request,
-  path: string,
-  rt: Runtime,
-  modelIds: (rt: Runtime) => Promise<string[]>,
-): Promise<Response | undefined> {
+export async function geminiModelsRoute(request: Request, path: string, rt: Runtime, modelIds: (rt: Runtime) => Promise<string[]>): Promise<Response | undefined> {
   if (request.method !== "GET") return undefined;
   const list = LIST.exec(path);
   const one = list ? undefined : ONE.exec(path);

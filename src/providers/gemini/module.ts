@@ -35,8 +35,7 @@ export const geminiModule: ProviderModule = {
   errorPaths: [
     {
       priority: 40,
-      owns: (request, path) =>
-        /^\/v1(beta|alpha)(\/|$)/.test(path) || request.headers.has("x-goog-api-key") || (isModels(path) && new URL(request.url).searchParams.has("key")),
+      owns: (request, path) => /^\/v1(beta|alpha)(\/|$)/.test(path) || request.headers.has("x-goog-api-key") || (isModels(path) && new URL(request.url).searchParams.has("key")),
       surface: geminiGenerateContent,
     },
   ],

@@ -12,16 +12,7 @@ import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
-import {
-  camelizeKeys,
-  describeIssue,
-  GenerateContentRequestSchema,
-  type Content,
-  type GeminiMethod,
-  type GeminiWire,
-  type GenerateContentRequest,
-  type Part,
-} from "./wire";
+import { camelizeKeys, describeIssue, GenerateContentRequestSchema, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
 
 /** API versions the SDKs address (`apiVersion` option) and the two methods, e.g. `/v1beta/models/x:generateContent`. */
 const PATH = /^\/(?:v1beta|v1|v1alpha)\/((?:models|tunedModels)\/[^/:]+)(?::|%3A)(generateContent|streamGenerateContent)$/i;
@@ -67,16 +58,8 @@ function modelMessage(parts: readonly Part[]): CanonicalMessage {
   return {
     role: "assistant",
     text: textOf(parts),
-    toolCalls: parts.flatMap((p) =>
-      p.functionCall
-        ? [{ id: p.functionCall.id ?? p.functionCall.name, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }]
-        : [],
-    ),
-    reasoning: parts.flatMap((p) =>
-      p.thought === true
-        ? [{ text: p.text ?? "", ...(p.thoughtSignature !== undefined ? { signature: p.thoughtSignature } : {}) }]
-        : [],
-    ),
+    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id ?? p.functionCall.name, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }] : [])),
+    reasoning: parts.flatMap((p) => (p.thought === true ? [{ text: p.text ?? "", ...(p.thoughtSignature !== undefined ? { signature: p.thoughtSignature } : {}) }] : [])),
   };
 }
 
@@ -158,9 +141,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     messages,
     tools: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name)),
     ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice)
-      ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => ({ name: f.name, schema: declarationSchema(f) }))) }
-      : {}),
+    ...(forcesCall(toolChoice) ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => ({ name: f.name, schema: declarationSchema(f) }))) } : {}),
     ...(g?.temperature !== undefined ? { temperature: g.temperature } : {}),
     ...(g?.topP !== undefined ? { topP: g.topP } : {}),
     ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),

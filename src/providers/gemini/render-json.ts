@@ -151,13 +151,7 @@ export function endsInCalls(reply: Reply): boolean {
  * One response object: the given parts in `candidates[0]`, the finish reason (and `finishMessage` after a
  * function call) when `finish` is given, and `usage` — real streams send `usageMetadata` on every chunk.
  */
-export function responseObject(
-  reply: Reply,
-  parts: OutPart[],
-  usage: Record<string, unknown>,
-  finish?: GeminiFinishReason,
-  vertex = false,
-): Record<string, unknown> {
+export function responseObject(reply: Reply, parts: OutPart[], usage: Record<string, unknown>, finish?: GeminiFinishReason, vertex = false): Record<string, unknown> {
   if (reply.safety?.on === "prompt") return promptBlocked(reply, reply.safety, responseId(reply), vertex);
   const candidate: Record<string, unknown> = { content: { parts: parts.map(wirePart), role: "model" } };
   if (finish) candidate.finishReason = finish;

@@ -21,9 +21,7 @@ interface Piece {
 
 function pieces(part: OutPart, chunk: number): Piece[] {
   if (part.kind === "call") return [{ part, words: 1 }];
-  const texts = chunkWords(part.text, chunk).map(
-    (text): Piece => ({ part: { kind: part.kind, text }, words: Math.max(1, wordCount(text)) }),
-  );
+  const texts = chunkWords(part.text, chunk).map((text): Piece => ({ part: { kind: part.kind, text }, words: Math.max(1, wordCount(text)) }));
   if (part.kind === "text" && part.signature !== undefined) {
     texts.push({ part: { kind: "text", text: "", signature: part.signature }, words: 0 });
   }

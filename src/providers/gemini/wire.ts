@@ -9,16 +9,7 @@
 import { z } from "zod";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
-const OPAQUE = new Set([
-  "args",
-  "response",
-  "parameters",
-  "parametersJsonSchema",
-  "responseSchema",
-  "responseJsonSchema",
-  "labels",
-  "metadata",
-]);
+const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
 
 const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

@@ -14,14 +14,7 @@
 import { headerRecord } from "../../http/headers";
 import type { CanonicalMessage, CanonicalRequest, CanonicalToolCall } from "../../canonical/request";
 import type { ParseResult } from "../types";
-import {
-  ChatRequestSchema,
-  describeIssue,
-  GenerateRequestSchema,
-  type ChatRequest,
-  type GenerateRequest,
-  type WireMessage,
-} from "./wire";
+import { ChatRequestSchema, describeIssue, GenerateRequestSchema, type ChatRequest, type GenerateRequest, type WireMessage } from "./wire";
 
 type Common = Pick<ChatRequest, "model" | "stream" | "options" | "think">;
 

@@ -74,7 +74,9 @@ export function doneReason(reply: Reply): "stop" | "length" {
 export function createdAt(reply: Reply, ctx: RenderContext<unknown>, offsetNs = 0): string {
   const nanos = (Math.abs(stableHash(`created|${reply.idSeed}`)) % 900_000_000) + offsetNs;
   const seconds = ctx.created + Math.floor(nanos / 1e9);
-  const frac = String(nanos % 1e9).padStart(9, "0").replace(/0+$/, "");
+  const frac = String(nanos % 1e9)
+    .padStart(9, "0")
+    .replace(/0+$/, "");
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, frac === "" ? "Z" : `.${frac}Z`);
 }
 

@@ -36,16 +36,10 @@ function line(payload: Record<string, unknown>, words = 0): SseEvent {
 /**
  * Lines for either endpoint; `body` shapes a piece as `message` (chat) or `response` (generate).
  */
-function transcript(
-  reply: Reply,
-  ctx: RenderContext<unknown>,
-  body: (p: Omit<Piece, "words">) => Record<string, unknown>,
-): SseEvent[] {
+function transcript(reply: Reply, ctx: RenderContext<unknown>, body: (p: Omit<Piece, "words">) => Record<string, unknown>): SseEvent[] {
   const step = tokenNs(reply);
   const all = pieces(reply);
-  const events = all.map((p, i) =>
-    line({ model: reply.model, created_at: createdAt(reply, ctx, i * step), ...body(p), done: false }, p.words),
-  );
+  const events = all.map((p, i) => line({ model: reply.model, created_at: createdAt(reply, ctx, i * step), ...body(p), done: false }, p.words));
   events.push(
     line({
       model: reply.model,
@@ -69,15 +63,11 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<unknown>): Sse
 
 /** The `/api/generate` stream: `response` chunks, `thinking` chunks; no `context` on the final line (none is kept). */
 export function renderGenerateEvents(reply: Reply, ctx: RenderContext<unknown>): SseEvent[] {
-  return transcript(
-    reply,
-    ctx,
-    (p) => ({
-      response: p.content,
-      ...(p.thinking !== undefined ? { thinking: p.thinking } : {}),
-      ...(p.toolCalls !== undefined ? { tool_calls: p.toolCalls } : {}),
-    }),
-  );
+  return transcript(reply, ctx, (p) => ({
+    response: p.content,
+    ...(p.thinking !== undefined ? { thinking: p.thinking } : {}),
+    ...(p.toolCalls !== undefined ? { tool_calls: p.toolCalls } : {}),
+  }));
 }
 
 /** Ollama's wording for a failure while the model runs. */

@@ -86,15 +86,9 @@ export async function showModel(request: Request): Promise<Response> {
  * Serves `path` when it is one of ours (any other `/api/…` path gets Ollama's 404); undefined otherwise. `models` lists the ids `/api/tags` reports.
  * @example await ollamaSideRoute(request, "/api/version", rt, modelIds) // { version: "0.12.10" }
  */
-export async function ollamaSideRoute(
-  request: Request,
-  path: string,
-  rt: Runtime,
-  models: (rt: Runtime) => Promise<string[]>,
-): Promise<Response | undefined> {
+export async function ollamaSideRoute(request: Request, path: string, rt: Runtime, models: (rt: Runtime) => Promise<string[]>): Promise<Response | undefined> {
   const method = request.method === "HEAD" ? "GET" : request.method;
-  const wrongMethod = (want: string) =>
-    error({ code: "method_not_allowed", message: `405 method not allowed: use ${want} for ${path}` });
+  const wrongMethod = (want: string) => error({ code: "method_not_allowed", message: `405 method not allowed: use ${want} for ${path}` });
   switch (path) {
     case "/api/tags":
       return method === "GET" ? listTags(await models(rt)) : wrongMethod("GET");

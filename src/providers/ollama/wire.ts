@@ -51,10 +51,7 @@ export type WireMessage = z.output<typeof MessageSchema>;
 const ToolSchema = z.looseObject({ type: z.unknown().optional(), function: z.looseObject({ name: z.unknown().optional() }).optional() }, goType("api.Tool"));
 
 /** `options`: the sampling fields mockllm reads; the rest (num_ctx, seed, stop, …) pass unread. */
-const OptionsSchema = z.looseObject(
-  { temperature: optNumber(), top_p: optNumber(), num_predict: optNumber() },
-  goType("map[string]interface {}"),
-);
+const OptionsSchema = z.looseObject({ temperature: optNumber(), top_p: optNumber(), num_predict: optNumber() }, goType("map[string]interface {}"));
 
 /** `think`: a boolean, or a level for models that take one. */
 export const ThinkSchema = z.union([z.boolean(), z.enum(["high", "medium", "low"])], {
@@ -99,7 +96,10 @@ export type GenerateRequest = z.output<typeof GenerateRequestSchema>;
 export function describeIssue(issues: readonly z.core.$ZodIssue[]): string {
   const issue = issues[0];
   if (!issue) return "invalid request body";
-  const path = issue.path.filter((k) => typeof k === "string").map(String).join(".");
+  const path = issue.path
+    .filter((k) => typeof k === "string")
+    .map(String)
+    .join(".");
   const m = /^cannot unmarshal (\S+) into Go value of type (.+)$/.exec(issue.message);
   if (m) return path === "" ? `json: ${issue.message}` : `json: cannot unmarshal ${m[1]} into Go struct field .${path} of type ${m[2]}`;
   return issue.message;

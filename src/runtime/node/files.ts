@@ -46,11 +46,7 @@ async function loadInto(store: NodeScenarioStore, paths: readonly string[], cwd:
  * Loads `paths` into `store`; with `watch`, re-reads them on change and reports each reload through `log`.
  * @example const files = await loadScenarioPaths(store, ["scenarios"], { watch: true, log: console.log })
  */
-export async function loadScenarioPaths(
-  store: NodeScenarioStore,
-  paths: readonly string[],
-  opts: { cwd?: string; watch?: boolean; log?: (line: string) => void } = {},
-): Promise<ScenarioFiles> {
+export async function loadScenarioPaths(store: NodeScenarioStore, paths: readonly string[], opts: { cwd?: string; watch?: boolean; log?: (line: string) => void } = {}): Promise<ScenarioFiles> {
   const cwd = opts.cwd ?? process.cwd();
   const log = opts.log ?? (() => {});
   const known = new Set<string>();

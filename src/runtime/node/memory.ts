@@ -6,15 +6,7 @@ import type { SessionState } from "../../scenario/engine";
 import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
-import {
-  MAX_CHAIN,
-  MAX_STORED_RESPONSES,
-  POINTER_TTL_MS,
-  type HistorySegment,
-  type ResponseHistory,
-  type ResponsesStorage,
-  type StoredResponseRecord,
-} from "../../session/responses";
+import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
 
 /** Everything one in-memory session holds, as plain JSON (what `--persist` writes). */
 export interface MemorySessionData {

@@ -36,7 +36,9 @@ export function parseUpstreams(flags: readonly string[]): Partial<Record<Provide
 export function recordingScenarioDocument(opts: RecordOptions): Record<string, unknown> {
   return {
     name: opts.scenario ?? RECORDING_SCENARIO,
-    description: `Recording proxy to ${Object.entries(opts.upstream).map(([p, u]) => `${p} ${u}`).join(", ")}`,
+    description: `Recording proxy to ${Object.entries(opts.upstream)
+      .map(([p, u]) => `${p} ${u}`)
+      .join(", ")}`,
     priority: -1_000_000,
     match: {},
     record: { upstream: opts.upstream },

@@ -77,19 +77,19 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
       store.restoreUpload({ name, version: await versionOf(raw), source: "kv", scenario: parsed.scenario, raw });
     }
   }
-  const files: ScenarioFiles | undefined =
-    opts.scenarios && opts.scenarios.length > 0
-      ? await loadScenarioPaths(scenarios, opts.scenarios, { watch: opts.watch ?? true, log })
-      : undefined;
+  const files: ScenarioFiles | undefined = opts.scenarios && opts.scenarios.length > 0 ? await loadScenarioPaths(scenarios, opts.scenarios, { watch: opts.watch ?? true, log }) : undefined;
 
   if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
   const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
   const ttl = sessionTtlMs(vars);
-  const expiry = setInterval(() => {
-    for (const name of sessions.expireIdle(Date.now(), ttl)) persister?.removeSession(name);
-  }, Math.min(ttl, 60_000));
+  const expiry = setInterval(
+    () => {
+      for (const name of sessions.expireIdle(Date.now(), ttl)) persister?.removeSession(name);
+    },
+    Math.min(ttl, 60_000),
+  );
   expiry.unref();
   return {
     runtime,

@@ -4,14 +4,7 @@
  * and its last good version keeps answering.
  */
 import type { Scenario } from "../../scenario/schema";
-import {
-  bundledScenarios,
-  byPriority,
-  summaryOf,
-  type ScenarioStore,
-  type ScenarioSummary,
-  type StoredScenario,
-} from "../../scenario/store";
+import { bundledScenarios, byPriority, summaryOf, type ScenarioStore, type ScenarioSummary, type StoredScenario } from "../../scenario/store";
 
 export class NodeScenarioStore implements ScenarioStore {
   private readonly uploads = new Map<string, StoredScenario>();

@@ -44,7 +44,10 @@ export class NodeSessionStore implements SessionStore {
   get(name: string): Session {
     const held = this.held(name);
     if (held) return held;
-    return pendingSession(() => this.held(name), () => this.held(name) ?? this.create(name));
+    return pendingSession(
+      () => this.held(name),
+      () => this.held(name) ?? this.create(name),
+    );
   }
 
   /** The session `name` if it exists (in memory or read back from `--persist`), noted as used. */

@@ -69,8 +69,7 @@ function discardIncoming(incoming: IncomingMessage): Promise<boolean> {
  */
 async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, res: Response): Promise<Response> {
   // GET and HEAD bodies never reach the Request (the adapter gives them none): read them off the socket directly.
-  const drained =
-    request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
+  const drained = request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
   if (drained) return res;
   try {
     res.headers.set("connection", "close");
@@ -93,9 +92,7 @@ type Adapter = typeof import("@hono/node-server") & typeof import("@hono/node-se
  * Requests arriving while it loads wait for it.
  */
 function deferredListener(make: (adapter: Adapter) => RequestListener): RequestListener & { load: () => void } {
-  const listener = onFirstUse(() =>
-    Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => make({ ...a, ...b })),
-  );
+  const listener = onFirstUse(() => Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => make({ ...a, ...b })));
   const load = () => void listener().catch(() => {}); // a failure answers each request with it, below
   return Object.assign(
     (req: Parameters<RequestListener>[0], res: Parameters<RequestListener>[1]) => {
@@ -118,39 +115,41 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
     pending.add(p);
     p.finally(() => pending.delete(p)).catch(() => {});
   };
-  const listener = deferredListener(({ getRequestListener, RESPONSE_ALREADY_SENT }) => getRequestListener(
-    async (request, { incoming, outgoing }) => {
-      let res: Response;
-      // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
-      // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
-      // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
-      // parser a little (docs/performance.md).
-      const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
-      if (http1) http1._keepAliveTimeout = 0;
-      // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
-      primeHeaderRecord(request.headers, incoming.rawHeaders);
-      try {
-        // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
-        const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
-        // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
-        let paced: PacedPlan | undefined;
-        const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
-        res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
-        if (paced !== undefined && http1) {
-          sendPaced(http1, res, paced, waitUntil);
-          return RESPONSE_ALREADY_SENT;
+  const listener = deferredListener(({ getRequestListener, RESPONSE_ALREADY_SENT }) =>
+    getRequestListener(
+      async (request, { incoming, outgoing }) => {
+        let res: Response;
+        // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
+        // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
+        // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
+        // parser a little (docs/performance.md).
+        const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
+        if (http1) http1._keepAliveTimeout = 0;
+        // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
+        primeHeaderRecord(request.headers, incoming.rawHeaders);
+        try {
+          // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+          const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+          // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
+          let paced: PacedPlan | undefined;
+          const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
+          res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
+          if (paced !== undefined && http1) {
+            sendPaced(http1, res, paced, waitUntil);
+            return RESPONSE_ALREADY_SENT;
+          }
+        } catch (e) {
+          res = internalError(e);
         }
-      } catch (e) {
-        res = internalError(e);
-      }
-      // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
-      if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
-      return drainBeforeAnswer(request, incoming as IncomingMessage, res);
-    },
-    // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
-    // become this process's globals: the largest single saving per request (see docs/performance.md).
-    { overrideGlobalObjects: true },
-  ));
+        // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
+        if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
+        return drainBeforeAnswer(request, incoming as IncomingMessage, res);
+      },
+      // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
+      // become this process's globals: the largest single saving per request (see docs/performance.md).
+      { overrideGlobalObjects: true },
+    ),
+  );
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).

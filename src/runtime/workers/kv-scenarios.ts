@@ -3,16 +3,7 @@
  * holds the document text; its metadata carries what listing and auto-selection need.
  */
 import type { Scenario } from "../../scenario/schema";
-import {
-  bundledScenarios,
-  byPriority,
-  parseCached,
-  summaryOf,
-  versionOf,
-  type ScenarioStore,
-  type ScenarioSummary,
-  type StoredScenario,
-} from "../../scenario/store";
+import { bundledScenarios, byPriority, parseCached, summaryOf, versionOf, type ScenarioStore, type ScenarioSummary, type StoredScenario } from "../../scenario/store";
 import { decodeMetaText, encodeMetaText } from "../../scenario/meta-text";
 
 const PREFIX = "scenario:";
@@ -121,7 +112,11 @@ export class KvScenarioStore implements ScenarioStore {
     const key = this.prefix + name;
     const hit = docCache.get(key);
     if (fresh(hit)) return Promise.resolve(hit.value);
-    return this.shared(`doc:${name}`, () => this.read(name), (entry) => keepIn(docCache, key, entry));
+    return this.shared(
+      `doc:${name}`,
+      () => this.read(name),
+      (entry) => keepIn(docCache, key, entry),
+    );
   }
 
   private async read(name: string): Promise<StoredScenario | undefined> {
@@ -163,13 +158,21 @@ export class KvScenarioStore implements ScenarioStore {
   candidates(): Promise<StoredScenario[]> {
     const hit = candidatesCache.get(this.prefix);
     if (fresh(hit)) return Promise.resolve(hit.value);
-    return this.shared("candidates", () => this.listCandidates(), (entry) => keepIn(candidatesCache, this.prefix, entry));
+    return this.shared(
+      "candidates",
+      () => this.listCandidates(),
+      (entry) => keepIn(candidatesCache, this.prefix, entry),
+    );
   }
 
   names(): Promise<string[]> {
     const hit = namesCache.get(this.prefix);
     if (fresh(hit)) return Promise.resolve(hit.value);
-    return this.shared("names", async () => (await this.list()).map((s) => s.name), (entry) => keepIn(namesCache, this.prefix, entry));
+    return this.shared(
+      "names",
+      async () => (await this.list()).map((s) => s.name),
+      (entry) => keepIn(namesCache, this.prefix, entry),
+    );
   }
 
   private async listCandidates(): Promise<StoredScenario[]> {

@@ -47,8 +47,6 @@ export function workersRuntime(env: WorkerEnv): Runtime {
     scenarios: new KvScenarioStore(env.SCENARIOS),
     vars: env,
     ...(env.REGISTRY ? { tenancy: workersTenancy(env) } : {}),
-    ...(env.REQUEST_LOG?.trim().toLowerCase() === "json"
-      ? { log: (entry: RequestLog) => console.log(JSON.stringify({ mockllm: "request", ...entry })) }
-      : {}),
+    ...(env.REQUEST_LOG?.trim().toLowerCase() === "json" ? { log: (entry: RequestLog) => console.log(JSON.stringify({ mockllm: "request", ...entry })) } : {}),
   };
 }

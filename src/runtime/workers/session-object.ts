@@ -23,9 +23,10 @@ import { SqlSessionStorage } from "./sql-session";
 /** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
 const PURGE_BATCH = 50;
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the members are defined on the prototype (static block below)
+/** The members the static block below defines on the prototype, one per `MEMBERS` entry. */
 export interface SessionObject extends Omit<SyncSession, "exists"> {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above declares what the static block defines
 export class SessionObject extends DurableObject<WorkerEnv> {
   private current: SyncSession | undefined;
   private readonly sockets: DurableSockets;
@@ -37,16 +38,23 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     // A socket's turns run here and reach state like any request: through a Runtime over this Worker's bindings.
-    this.sockets = new DurableSockets(ctx, () => workersRuntime(env), () => {
-      this.touch();
-      return this.host;
-    });
+    this.sockets = new DurableSockets(
+      ctx,
+      () => workersRuntime(env),
+      () => {
+        this.touch();
+        return this.host;
+      },
+    );
   }
 
   /** Built on first use, and again after an expiry deleted everything. */
   private get host(): SyncSession {
     const sql = this.ctx.storage.sql;
-    this.current ??= sessionHost({ session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) }, wireToolCallIds);
+    this.current ??= sessionHost(
+      { session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) },
+      wireToolCallIds,
+    );
     return this.current;
   }
 

@@ -18,7 +18,13 @@ export class SqlMcpStorage implements McpStorage {
   state(): McpCallState {
     const attempts: Record<string, number> = {};
     for (const r of this.sql.exec<{ idx: number; count: number }>(`SELECT idx, count FROM mcp_attempts`)) attempts[String(r.idx)] = r.count;
-    return { used: this.sql.exec<{ idx: number }>(`SELECT idx FROM mcp_used`).toArray().map((r) => r.idx), attempts };
+    return {
+      used: this.sql
+        .exec<{ idx: number }>(`SELECT idx FROM mcp_used`)
+        .toArray()
+        .map((r) => r.idx),
+      attempts,
+    };
   }
 
   bumpAttempt(index: number): void {

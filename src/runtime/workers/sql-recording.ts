@@ -13,24 +13,24 @@ export class SqlRecordingStorage implements RecordingStorage {
 
   private migrate(): void {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_steps (n INTEGER PRIMARY KEY, step TEXT NOT NULL, bytes INTEGER NOT NULL)`);
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS rec_frames (n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part))`,
-    );
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_frames (n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part))`);
     // A long step's JSON, in parts; its `rec_steps.step` is "".
     this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_step_parts (n INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (n, part))`);
   }
 
   private stepJson(r: { n: number; step: string }): string {
     if (r.step !== "") return r.step;
-    return this.sql.exec<{ text: string }>(`SELECT text FROM rec_step_parts WHERE n = ? ORDER BY part`, r.n).toArray().map((p) => p.text).join("");
+    return this.sql
+      .exec<{ text: string }>(`SELECT text FROM rec_step_parts WHERE n = ? ORDER BY part`, r.n)
+      .toArray()
+      .map((p) => p.text)
+      .join("");
   }
 
   steps(): RecordedStep[] {
     const steps = this.sql.exec<{ n: number; step: string }>(`SELECT n, step FROM rec_steps ORDER BY n`).toArray();
     const frames = new Map<number, { at: number; data: string }[]>();
-    for (const r of this.sql.exec<{ n: number; i: number; at: number; data: string }>(
-      `SELECT n, i, at, data FROM rec_frames ORDER BY n, i, part`,
-    )) {
+    for (const r of this.sql.exec<{ n: number; i: number; at: number; data: string }>(`SELECT n, i, at, data FROM rec_frames ORDER BY n, i, part`)) {
       const list = frames.get(r.n) ?? [];
       const last = list[r.i];
       if (last) last.data += r.data;

@@ -1,17 +1,8 @@
 /**
  * `ResponsesStorage` over a Durable Object's SQLite (see src/session/responses.ts for what is kept).
  */
-import {
-  MAX_CHAIN,
-  MAX_STORED_RESPONSES,
-  POINTER_TTL_MS,
-  type HistorySegment,
-  type ResponseHistory,
-  type ResponsesStorage,
-  type StoredResponseRecord,
-} from "../../session/responses";
+import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
 import { chunks, CHUNK_CHARS } from "./sql-chunks";
-
 
 export class SqlResponsesStorage implements ResponsesStorage {
   private migrated = false;
@@ -22,12 +13,8 @@ export class SqlResponsesStorage implements ResponsesStorage {
   private migrate(): void {
     if (this.migrated) return;
     this.sql.exec(`CREATE TABLE IF NOT EXISTS responses (id TEXT PRIMARY KEY, previous_id TEXT, created INTEGER NOT NULL)`);
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS response_blobs (id TEXT NOT NULL, kind TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, kind, part))`,
-    );
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS response_items (item_id TEXT PRIMARY KEY, response_id TEXT NOT NULL, position INTEGER NOT NULL, json TEXT NOT NULL)`,
-    );
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS response_blobs (id TEXT NOT NULL, kind TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, kind, part))`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS response_items (item_id TEXT PRIMARY KEY, response_id TEXT NOT NULL, position INTEGER NOT NULL, json TEXT NOT NULL)`);
     this.migrated = true;
   }
 
@@ -37,9 +24,7 @@ export class SqlResponsesStorage implements ResponsesStorage {
   }
 
   private readBlob(id: string, kind: string): string | undefined {
-    const rows = this.sql
-      .exec<{ text: string }>(`SELECT text FROM response_blobs WHERE id = ? AND kind = ? ORDER BY part`, id, kind)
-      .toArray();
+    const rows = this.sql.exec<{ text: string }>(`SELECT text FROM response_blobs WHERE id = ? AND kind = ? ORDER BY part`, id, kind).toArray();
     return rows.length === 0 ? undefined : rows.map((r) => r.text).join("");
   }
 
@@ -57,19 +42,11 @@ export class SqlResponsesStorage implements ResponsesStorage {
       // A long item (the default responder echoes the user's message) goes to the blobs, in parts; "" stands for it.
       const long = item.json.length > CHUNK_CHARS;
       if (long) this.writeBlob(rec.id, `item:${position}`, item.json);
-      this.sql.exec(
-        `INSERT OR REPLACE INTO response_items (item_id, response_id, position, json) VALUES (?, ?, ?, ?)`,
-        item.id,
-        rec.id,
-        position,
-        long ? "" : item.json,
-      );
+      this.sql.exec(`INSERT OR REPLACE INTO response_items (item_id, response_id, position, json) VALUES (?, ?, ?, ?)`, item.id, rec.id, position, long ? "" : item.json);
     });
     const count = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM responses`).one().n;
     if (count > MAX_STORED_RESPONSES) {
-      const oldest = this.sql
-        .exec<{ id: string }>(`SELECT id FROM responses ORDER BY created, rowid LIMIT ?`, count - MAX_STORED_RESPONSES)
-        .toArray();
+      const oldest = this.sql.exec<{ id: string }>(`SELECT id FROM responses ORDER BY created, rowid LIMIT ?`, count - MAX_STORED_RESPONSES).toArray();
       for (const { id } of oldest) this.delete(id);
     }
   }
@@ -98,9 +75,7 @@ export class SqlResponsesStorage implements ResponsesStorage {
     let want: string | null = id;
     while (want !== null && !seen.has(want) && seen.size < MAX_CHAIN) {
       seen.add(want);
-      const row: { previous_id: string | null } | undefined = this.sql
-        .exec<{ previous_id: string | null }>(`SELECT previous_id FROM responses WHERE id = ?`, want)
-        .toArray()[0];
+      const row: { previous_id: string | null } | undefined = this.sql.exec<{ previous_id: string | null }>(`SELECT previous_id FROM responses WHERE id = ?`, want).toArray()[0];
       if (!row) return { segments, missing: want };
       segments.unshift({ input: this.readBlob(want, "input") ?? "[]", output: this.outputOf(want) });
       want = row.previous_id;
@@ -141,9 +116,7 @@ export class SqlResponsesStorage implements ResponsesStorage {
 
   pointer(id: string, now: number): string | null {
     this.migratePointers();
-    const row = this.sql
-      .exec<{ object: string }>(`SELECT object FROM response_pointers WHERE id = ? AND created >= ?`, id, now - POINTER_TTL_MS)
-      .toArray()[0];
+    const row = this.sql.exec<{ object: string }>(`SELECT object FROM response_pointers WHERE id = ? AND created >= ?`, id, now - POINTER_TTL_MS).toArray()[0];
     return row?.object ?? null;
   }
 

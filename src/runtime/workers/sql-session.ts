@@ -25,7 +25,12 @@ export class SqlSessionStorage implements SessionStorage {
 
   private load() {
     if (this.cache) return this.cache;
-    const meta = new Map(this.sql.exec<{ key: string; value: string }>(`SELECT key, value FROM meta`).toArray().map((r) => [r.key, r.value]));
+    const meta = new Map(
+      this.sql
+        .exec<{ key: string; value: string }>(`SELECT key, value FROM meta`)
+        .toArray()
+        .map((r) => [r.key, r.value]),
+    );
     const version = meta.get("version");
     // A document past SQLite's value limit (a recording's frames, a long script) is kept in parts: `document`, then
     // `document.1`, `document.2`, …
@@ -35,7 +40,10 @@ export class SqlSessionStorage implements SessionStorage {
     for (const r of this.sql.exec<{ key: string; count: number }>(`SELECT key, count FROM attempts`)) attempts[r.key] = r.count;
     this.cache = {
       snapshot: version !== undefined && doc !== undefined ? { version, document: JSON.parse(doc) as Scenario } : undefined,
-      used: this.sql.exec<{ step: number }>(`SELECT step FROM used`).toArray().map((r) => r.step),
+      used: this.sql
+        .exec<{ step: number }>(`SELECT step FROM used`)
+        .toArray()
+        .map((r) => r.step),
       attempts,
     };
     return this.cache;
@@ -103,7 +111,10 @@ export class SqlSessionStorage implements SessionStorage {
   }
 
   members(): { key: string; at: string }[] {
-    return this.sql.exec<{ key: string; at: string }>(`SELECT key, at FROM members ORDER BY n`).toArray().map((r) => ({ key: r.key, at: r.at }));
+    return this.sql
+      .exec<{ key: string; at: string }>(`SELECT key, at FROM members ORDER BY n`)
+      .toArray()
+      .map((r) => ({ key: r.key, at: r.at }));
   }
 
   clear(): void {

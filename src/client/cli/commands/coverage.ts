@@ -54,10 +54,7 @@ function cell(s: string): string {
  */
 export function markdown(c: Coverage): string {
   const used = c.steps.filter((s) => s.sessions > 0).length;
-  const rows = c.steps.map(
-    (s) =>
-      `| ${s.sessions > 0 ? "✅" : "❌"} | \`${cell(s.id)}\` | ${cell(s.match ?? "")} | ${s.sessions} | ${s.attempts} | ${s.failures} | ${s.mismatches} |`,
-  );
+  const rows = c.steps.map((s) => `| ${s.sessions > 0 ? "✅" : "❌"} | \`${cell(s.id)}\` | ${cell(s.match ?? "")} | ${s.sessions} | ${s.attempts} | ${s.failures} | ${s.mismatches} |`);
   return [
     `### mockllm coverage: \`${c.scenario}\` (version ${c.version}, ${c.sessions} session${c.sessions === 1 ? "" : "s"})`,
     "",

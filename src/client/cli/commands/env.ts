@@ -49,7 +49,10 @@ Example:
     const scenario = stringOption(values.scenario);
     if (scenario === undefined) throw new UsageError("missing --scenario");
     const session = stringOption(values.session) ?? "default";
-    for (const [kind, name] of [["scenario", scenario], ["session", session]] as const) {
+    for (const [kind, name] of [
+      ["scenario", scenario],
+      ["session", session],
+    ] as const) {
       if (!NAME_PATTERN.test(name)) throw new UsageError(`invalid ${kind} name "${name}": ${NAMES_MATCH}`);
     }
     const key = stringOption(values.key);

@@ -43,10 +43,7 @@ Example:
       return [row.change, r.name, row.detail];
     });
     io.stdout(table(rows));
-    io.stdout(
-      `pushed ${results.length} scenario${results.length === 1 ? "" : "s"} to ${admin.url}: ` +
-        `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged`,
-    );
+    io.stdout(`pushed ${results.length} scenario${results.length === 1 ? "" : "s"} to ${admin.url}: ` + `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged`);
     return EXIT.ok;
   },
 };
@@ -55,10 +52,7 @@ Example:
  * What a push did to one name, from the listing taken before it (`GET /admin/scenarios`): nothing in KV before
  * (absent, or only bundled) is a creation; a KV document is updated or unchanged by its content hash.
  */
-export function describeChange(
-  before: ScenarioSummary | undefined,
-  version: string,
-): { change: "created" | "updated" | "unchanged"; detail: string } {
+export function describeChange(before: ScenarioSummary | undefined, version: string): { change: "created" | "updated" | "unchanged"; detail: string } {
   if (before === undefined) return { change: "created", detail: version };
   if (before.source === "bundled") {
     const v = before.version === version ? version : `${before.version} → ${version}`;

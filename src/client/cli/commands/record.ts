@@ -68,7 +68,11 @@ Example:
       throw err;
     });
     io.stdout(readyBanner(server.url, adminToken, "recording proxy"));
-    io.stdout(`Recording ${Object.entries(upstream).map(([p, u]) => `${p} → ${u}`).join(", ")} into ${relative(io.cwd, out) || out}; Ctrl-C writes it.`);
+    io.stdout(
+      `Recording ${Object.entries(upstream)
+        .map(([p, u]) => `${p} → ${u}`)
+        .join(", ")} into ${relative(io.cwd, out) || out}; Ctrl-C writes it.`,
+    );
 
     await new Promise<void>((resolveStop) => {
       const stop = () => resolveStop();

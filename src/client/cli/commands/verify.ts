@@ -27,16 +27,17 @@ Example:
   options: { ...SERVER_OPTIONS, "allow-unused": { type: "string" }, json: { type: "boolean" } },
   async run(values, positionals, io) {
     const { scenario, session } = sessionArgs(positionals);
-    const allowUnused = (stringOption(values["allow-unused"]) ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const allowUnused = (stringOption(values["allow-unused"]) ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
     const admin = adminFrom(values, io);
     const result = await admin.verify(scenario, session, { allowUnused }).catch((err: unknown) => {
       if (!(err instanceof MockLLMAdminError) || err.code !== "session_not_run") throw err;
       return undefined;
     });
     if (result === undefined) {
-      io.stderr(
-        `mockllm verify: FAILED: session "${session}" of scenario "${scenario}" never ran: no request reached /s/${scenario}/${session}; is the client pointed at this scenario and session?`,
-      );
+      io.stderr(`mockllm verify: FAILED: session "${session}" of scenario "${scenario}" never ran: no request reached /s/${scenario}/${session}; is the client pointed at this scenario and session?`);
       return EXIT.failed;
     }
     io.stdout(values.json === true ? JSON.stringify(result, null, 2) : result.summary);

@@ -57,11 +57,16 @@ const INTERNAL = 1011;
 function reason(message: string): string {
   const bytes = new TextEncoder().encode(message);
   if (bytes.length <= 123) return message;
-  return new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, "") + "…";
+  return `${new TextDecoder().decode(bytes.slice(0, 120)).replace(/\uFFFD+$/, "")}…`;
 }
 
 function closeFor(error: ApiError): SocketError {
-  const code = error.code === "invalid_request" || error.code === "invalid_json" || error.code === "mismatch" || error.code === "not_found" ? INVALID : error.code === "rate_limit" || error.code === "permission" || error.code === "authentication" ? POLICY : INTERNAL;
+  const code =
+    error.code === "invalid_request" || error.code === "invalid_json" || error.code === "mismatch" || error.code === "not_found"
+      ? INVALID
+      : error.code === "rate_limit" || error.code === "permission" || error.code === "authentication"
+        ? POLICY
+        : INTERNAL;
   return { messages: [], close: { code, reason: reason(error.message) } };
 }
 
@@ -201,7 +206,10 @@ export function liveSocket(socket: SocketContext, saved: unknown): SocketProtoco
       if (msg.toolResponse !== undefined) {
         const tr = ToolResponseSchema.safeParse(msg.toolResponse);
         if (!tr.success) return close(INVALID, "Invalid toolResponse.");
-        state.contents.push({ role: "user", parts: tr.data.functionResponses.map((f) => ({ functionResponse: { ...(f.id !== undefined ? { id: f.id } : {}), name: f.name ?? "", response: f.response ?? {} } })) });
+        state.contents.push({
+          role: "user",
+          parts: tr.data.functionResponses.map((f) => ({ functionResponse: { ...(f.id !== undefined ? { id: f.id } : {}), name: f.name ?? "", response: f.response ?? {} } })),
+        });
         return enqueue(text, msg, arrivedAt);
       }
       if (msg.realtimeInput !== undefined) {

@@ -39,10 +39,15 @@ function codedNumber(n: number): number[] {
 
 function streamInfo(samples: number): number[] {
   const bits: [number, number][] = [
-    [BLOCK, 16], [BLOCK, 16], // min, max block size
-    [0, 24], [0, 24], // min, max frame size: unknown
-    [SAMPLE_RATE, 20], [0, 3], [15, 5], // rate, channels − 1, bits per sample − 1
-    [Math.floor(samples / 2 ** 32), 4], [samples >>> 0, 32], // total samples (36 bits)
+    [BLOCK, 16],
+    [BLOCK, 16], // min, max block size
+    [0, 24],
+    [0, 24], // min, max frame size: unknown
+    [SAMPLE_RATE, 20],
+    [0, 3],
+    [15, 5], // rate, channels − 1, bits per sample − 1
+    [Math.floor(samples / 2 ** 32), 4],
+    [samples >>> 0, 32], // total samples (36 bits)
   ];
   const out: number[] = [];
   let acc = 0n;

@@ -58,7 +58,14 @@ export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<
   }
   const body = parsed.data;
   if (body.input.length > MAX_SPEECH_INPUT) {
-    return { ok: false, error: invalid(`Invalid 'input': string too long. Expected a string with maximum length ${MAX_SPEECH_INPUT}, but got a string with length ${body.input.length} instead.`, "input", "string_above_max_length") };
+    return {
+      ok: false,
+      error: invalid(
+        `Invalid 'input': string too long. Expected a string with maximum length ${MAX_SPEECH_INPUT}, but got a string with length ${body.input.length} instead.`,
+        "input",
+        "string_above_max_length",
+      ),
+    };
   }
   const speed = body.speed ?? 1;
   if (speed < 0.25 || speed > 4) return { ok: false, error: invalid(`Invalid 'speed': expected a value between 0.25 and 4.0, but got ${speed} instead.`, "speed", "invalid_value") };

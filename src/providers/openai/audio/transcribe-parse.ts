@@ -16,7 +16,13 @@ export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 export const AUDIO_EXTENSIONS = ["flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm"];
 
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
-const decimal = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, "expected a number").transform(Number)]);
+const decimal = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, "expected a number")
+    .transform(Number),
+]);
 
 export const TranscriptionBodySchema = z.looseObject({
   model: z.string().min(1),
@@ -70,7 +76,10 @@ export function parseTranscriptionRequest(raw: unknown, headers: Headers, target
   const format = body.response_format ?? "json";
   const allowed = formatsFor(body.model, task);
   if (!allowed.includes(format)) {
-    return { ok: false, error: invalid(`response_format '${format}' is not compatible with model '${body.model}'. Use ${allowed.map((f) => `'${f}'`).join(" or ")}.`, "response_format", "unsupported_value") };
+    return {
+      ok: false,
+      error: invalid(`response_format '${format}' is not compatible with model '${body.model}'. Use ${allowed.map((f) => `'${f}'`).join(" or ")}.`, "response_format", "unsupported_value"),
+    };
   }
   const granularities = formStrings(raw, "timestamp_granularities");
   const badGranularity = granularities.find((g) => g !== "word" && g !== "segment");

@@ -15,8 +15,21 @@ export const DEFAULT_TRANSCRIPT = "The quick brown fox jumps over the lazy dog."
 
 /** ISO 639-1 codes → the full English names whisper's `verbose_json` answers with. */
 const LANGUAGES: Record<string, string> = {
-  en: "english", fr: "french", de: "german", es: "spanish", it: "italian", pt: "portuguese", nl: "dutch",
-  ru: "russian", ja: "japanese", zh: "chinese", ko: "korean", ar: "arabic", hi: "hindi", pl: "polish", tr: "turkish",
+  en: "english",
+  fr: "french",
+  de: "german",
+  es: "spanish",
+  it: "italian",
+  pt: "portuguese",
+  nl: "dutch",
+  ru: "russian",
+  ja: "japanese",
+  zh: "chinese",
+  ko: "korean",
+  ar: "arabic",
+  hi: "hindi",
+  pl: "polish",
+  tr: "turkish",
 };
 
 interface Transcript {
@@ -63,7 +76,9 @@ function segmentsOf(t: Transcript): Segment[] {
 }
 
 function wordTimings(t: Transcript): { word: string; start: number; end: number }[] {
-  const words = wordsOf(t.text).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")).filter((w) => w !== "");
+  const words = wordsOf(t.text)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
+    .filter((w) => w !== "");
   return words.map((word, i) => ({ word, start: round2((t.duration * i) / words.length), end: round2((t.duration * (i + 1)) / words.length) }));
 }
 

@@ -94,14 +94,10 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
       return name ? [name] : [];
     }),
     ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice)
-      ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.function ? [{ name: t.function.name, schema: t.function.parameters }] : [])) }
-      : {}),
+    ...(forcesCall(toolChoice) ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.function ? [{ name: t.function.name, schema: t.function.parameters }] : [])) } : {}),
     ...(typeof w.temperature === "number" ? { temperature: w.temperature } : {}),
     ...(typeof w.top_p === "number" ? { topP: w.top_p } : {}),
-    ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number"
-      ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! }
-      : {}),
+    ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number" ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! } : {}),
     ...(typeof w.n === "number" && w.n > 1 ? { choices: w.n } : {}),
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },

@@ -23,9 +23,7 @@ const BAD_INPUT = "'$.input' is invalid. Please check the API reference: https:/
 function inputsOf(input: EmbeddingsBody["input"]): EmbeddingInput[] {
   if (typeof input === "string") return [{ kind: "text", text: input }];
   if (input.length > 0 && input.every((x) => typeof x === "number")) return [{ kind: "tokens", tokens: input }];
-  return input.flatMap((x): EmbeddingInput[] =>
-    typeof x === "string" ? [{ kind: "text", text: x }] : Array.isArray(x) ? [{ kind: "tokens", tokens: x }] : [],
-  );
+  return input.flatMap((x): EmbeddingInput[] => (typeof x === "string" ? [{ kind: "text", text: x }] : Array.isArray(x) ? [{ kind: "tokens", tokens: x }] : []));
 }
 
 /** Text the engine matches on: the string, or the token ids joined by spaces. */

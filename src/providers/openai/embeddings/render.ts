@@ -68,4 +68,3 @@ export function renderEmbeddingsStreamError(failure: Extract<Failure, { kind: "s
   const message = failure.message ?? "The server had an error while processing your request. Sorry about that!";
   return { data: JSON.stringify({ error: { message, type: failure.errorType ?? "server_error", param: null, code: null } }) };
 }
-

@@ -56,11 +56,7 @@ function segment(marker: number, body: number[]): number[] {
  */
 export function encodeJpeg(width: number, height: number, color: Rgba): Uint8Array {
   const { r, g, b } = color;
-  const ycc = [
-    0.299 * r + 0.587 * g + 0.114 * b,
-    128 - 0.168736 * r - 0.331264 * g + 0.5 * b,
-    128 + 0.5 * r - 0.418688 * g - 0.081312 * b,
-  ].map((v) => Math.max(0, Math.min(255, Math.round(v))));
+  const ycc = [0.299 * r + 0.587 * g + 0.114 * b, 128 - 0.168736 * r - 0.331264 * g + 0.5 * b, 128 + 0.5 * r - 0.418688 * g - 0.081312 * b].map((v) => Math.max(0, Math.min(255, Math.round(v))));
   const dc = ycc.map((v) => 8 * (v - 128));
   const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
   const w = new EntropyWriter();
@@ -71,7 +67,8 @@ export function encodeJpeg(width: number, height: number, color: Rgba): Uint8Arr
     }
   }
   const head = [
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
     ...segment(0xdb, [0, ...new Array<number>(64).fill(1)]),
     ...segment(0xc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0]),

@@ -30,7 +30,11 @@ function invalid(message: string, param: string | null, code?: string): ApiError
   return { code: "invalid_request", message, ...(param !== null ? { param } : {}), ...(code !== undefined ? { providerCode: code } : {}) };
 }
 
-const quoteList = (xs: string[]) => xs.map((x) => `'${x}'`).join(", ").replace(/, ([^,]*)$/, ", and $1");
+const quoteList = (xs: string[]) =>
+  xs
+    .map((x) => `'${x}'`)
+    .join(", ")
+    .replace(/, ([^,]*)$/, ", and $1");
 
 export function familyOf(model: string): ImageFamily {
   return model === "dall-e-2" || model === "dall-e-3" ? model : "gpt-image";
@@ -85,7 +89,8 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
   const model = body.model ?? "dall-e-2";
   const family = familyOf(model);
   if (route === "variations" && family !== "dall-e-2") return { ok: false, error: invalid(`Invalid value for 'model' = ${model}: variations support only dall-e-2.`, "model", "invalid_value") };
-  if (route === "edits" && family === "dall-e-3") return { ok: false, error: invalid("Invalid value for 'model' = dall-e-3: edits support dall-e-2 and the GPT image models.", "model", "invalid_value") };
+  if (route === "edits" && family === "dall-e-3")
+    return { ok: false, error: invalid("Invalid value for 'model' = dall-e-3: edits support dall-e-2 and the GPT image models.", "model", "invalid_value") };
   if (route !== "generations") {
     const bad = checkImages(family, images, "image");
     if (bad) return { ok: false, error: bad };
@@ -97,7 +102,10 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
   if (route !== "variations" && prompt === "") return { ok: false, error: invalid("Missing required parameter: 'prompt'.", "prompt", "missing_required_parameter") };
   const limit = PROMPT_LIMIT[family];
   if (prompt.length > limit) {
-    return { ok: false, error: invalid(`Invalid 'prompt': string too long. Expected a string with maximum length ${limit}, but got a string with length ${prompt.length} instead.`, "prompt", "string_above_max_length") };
+    return {
+      ok: false,
+      error: invalid(`Invalid 'prompt': string too long. Expected a string with maximum length ${limit}, but got a string with length ${prompt.length} instead.`, "prompt", "string_above_max_length"),
+    };
   }
   const n = body.n ?? 1;
   if (n < 1) return { ok: false, error: invalid(`Invalid 'n': integer below minimum value. Expected a value >= 1, but got ${n} instead.`, "n", "integer_below_min_value") };
@@ -120,7 +128,8 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
     return { ok: false, error: invalid("Transparent background is not supported for output_format 'jpeg'. Use 'png' or 'webp'.", "background", "invalid_value") };
   }
   const partialImages = body.partial_images ?? 0;
-  if (partialImages < 0 || partialImages > 3) return { ok: false, error: invalid(`Invalid 'partial_images': expected a value between 0 and 3, but got ${partialImages} instead.`, "partial_images", "invalid_value") };
+  if (partialImages < 0 || partialImages > 3)
+    return { ok: false, error: invalid(`Invalid 'partial_images': expected a value between 0 and 3, but got ${partialImages} instead.`, "partial_images", "invalid_value") };
   const [w, h] = (size === "auto" ? "1024x1024" : size).split("x").map(Number);
   const text = route === "variations" ? (images[0]?.filename ?? "") : prompt;
   const request: CanonicalRequest = {

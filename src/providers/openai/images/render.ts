@@ -68,9 +68,7 @@ export function renderImagesEvents(reply: Reply, ctx: RenderContext<ImagesReques
   const event = (type: string, fields: Record<string, unknown>): SseEvent => ({ event: type, data: JSON.stringify({ type, ...fields }) });
   return pictures(reply, ctx).flatMap((p) => {
     const b64 = base64(encodePicture(p));
-    const partials = Array.from({ length: w.partialImages }, (_, i) =>
-      event(`${prefix}.partial_image`, { b64_json: b64, created_at: ctx.created, ...gptFields(w), partial_image_index: i }),
-    );
+    const partials = Array.from({ length: w.partialImages }, (_, i) => event(`${prefix}.partial_image`, { b64_json: b64, created_at: ctx.created, ...gptFields(w), partial_image_index: i }));
     return [...partials, event(`${prefix}.completed`, { b64_json: b64, created_at: ctx.created, ...gptFields(w), usage: imagesUsage(w) })];
   });
 }

@@ -6,7 +6,13 @@ import { z } from "zod";
 import type { FileSummary } from "../../../http/multipart";
 
 /** A number sent as JSON, or as a form field's digits. */
-const count = z.union([z.number().int(), z.string().regex(/^-?\d+$/, "expected an integer").transform(Number)]);
+const count = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/, "expected an integer")
+    .transform(Number),
+]);
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
 
 export const ImagesBodySchema = z.looseObject({

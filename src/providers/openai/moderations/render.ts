@@ -13,14 +13,7 @@ import { isLegacyModerationModel } from "./parse";
 import type { ModerationInput, ModerationsRequest } from "./wire";
 
 /** The categories the omni models also score images for (the SDK's `Array<'text' | 'image'>` ones). */
-const IMAGE_CATEGORIES: ReadonlySet<ModerationCategory> = new Set([
-  "self-harm",
-  "self-harm/instructions",
-  "self-harm/intent",
-  "sexual",
-  "violence",
-  "violence/graphic",
-]);
+const IMAGE_CATEGORIES: ReadonlySet<ModerationCategory> = new Set(["self-harm", "self-harm/instructions", "self-harm/intent", "sexual", "violence", "violence/graphic"]);
 
 /** The categories the legacy text models do not have: `null` in their answers. */
 const OMNI_ONLY: ReadonlySet<ModerationCategory> = new Set(["illicit", "illicit/violent"]);

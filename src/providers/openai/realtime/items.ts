@@ -106,7 +106,12 @@ export function initialSession(id: string, model: string): Record<string, unknow
     prompt: null,
     expires_at: 0,
     audio: {
-      input: { format: { type: "audio/pcm", rate: 24000 }, transcription: null, noise_reduction: null, turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 200, idle_timeout_ms: null, create_response: true, interrupt_response: true } },
+      input: {
+        format: { type: "audio/pcm", rate: 24000 },
+        transcription: null,
+        noise_reduction: null,
+        turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 200, idle_timeout_ms: null, create_response: true, interrupt_response: true },
+      },
       output: { format: { type: "audio/pcm", rate: 24000 }, voice: "alloy", speed: 1 },
     },
     include: null,

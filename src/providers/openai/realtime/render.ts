@@ -34,7 +34,15 @@ export function replyItems(reply: Reply): Item[] {
     items.push({ id: id(0), type: "message", object: "realtime.item", status: reply.safety ? "incomplete" : "completed", role: "assistant", content: [{ type: "output_text", text: reply.text }] });
   }
   reply.toolCalls.forEach((call, i) => {
-    items.push({ id: id(i + 1), type: "function_call", object: "realtime.item", status: "completed", call_id: toolCallId("call_", reply.idSeed, i, call.id), name: call.name, arguments: call.arguments });
+    items.push({
+      id: id(i + 1),
+      type: "function_call",
+      object: "realtime.item",
+      status: "completed",
+      call_id: toolCallId("call_", reply.idSeed, i, call.id),
+      name: call.name,
+      arguments: call.arguments,
+    });
   });
   return items;
 }
@@ -45,7 +53,13 @@ function usage(reply: Reply) {
     total_tokens: u.inputTokens + u.outputTokens,
     input_tokens: u.inputTokens,
     output_tokens: u.outputTokens,
-    input_token_details: { text_tokens: u.inputTokens, audio_tokens: 0, image_tokens: 0, cached_tokens: u.cacheReadTokens, cached_tokens_details: { text_tokens: u.cacheReadTokens, audio_tokens: 0, image_tokens: 0 } },
+    input_token_details: {
+      text_tokens: u.inputTokens,
+      audio_tokens: 0,
+      image_tokens: 0,
+      cached_tokens: u.cacheReadTokens,
+      cached_tokens_details: { text_tokens: u.cacheReadTokens, audio_tokens: 0, image_tokens: 0 },
+    },
     output_token_details: { text_tokens: u.outputTokens, audio_tokens: 0 },
   };
 }

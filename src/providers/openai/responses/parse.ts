@@ -10,14 +10,7 @@ import type { ParseResult } from "../../types";
 import { openaiToolChoice } from "../tool-choice";
 import { firstWireIssue, wirePath } from "../../wire-issues";
 import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
-import {
-  KNOWN_ITEMS,
-  ResponsesRequestSchema,
-  type ContentPart,
-  type InputItem,
-  type ResponsesBody,
-  type ResponsesRequest,
-} from "./wire";
+import { KNOWN_ITEMS, ResponsesRequestSchema, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
 
 function invalid(message: string, param?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
@@ -48,9 +41,7 @@ export function parseItems(raw: unknown[], path = "input"): { ok: true; items: I
       const issue = parsed.error.issues[0];
       const param = issue && issue.path.length > 0 ? `${at}.${wirePath(issue.path)}` : at;
       const missing = issue?.code === "invalid_type" && /received undefined/.test(issue.message);
-      const message = missing
-        ? `Missing required parameter: '${param}'.`
-        : `Invalid value for '${param}': ${issue?.message ?? "invalid item"}.`;
+      const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue?.message ?? "invalid item"}.`;
       return { ok: false, error: invalid(message, param) };
     }
     items.push(parsed.data);
@@ -169,9 +160,7 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     messages,
     tools: (body.tools ?? []).map((t) => t.name ?? t.type),
     ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice)
-      ? { toolSchemas: (body.tools ?? []).flatMap((t) => (t.type === "function" && t.name !== undefined ? [{ name: t.name, schema: t.parameters }] : [])) }
-      : {}),
+    ...(forcesCall(toolChoice) ? { toolSchemas: (body.tools ?? []).flatMap((t) => (t.type === "function" && t.name !== undefined ? [{ name: t.name, schema: t.parameters }] : [])) } : {}),
     ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
     ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
     ...(typeof body.max_output_tokens === "number" ? { maxTokens: body.max_output_tokens } : {}),
@@ -190,10 +179,7 @@ const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** The real API's check on an id parameter: letters, digits, `_` and `-`, with the given prefix. */
 export function checkId(value: string, param: string, prefix: string): ApiError | undefined {
   if (!ID_PATTERN.test(value)) {
-    return invalid(
-      `Invalid '${param}': '${value}'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.`,
-      param,
-    );
+    return invalid(`Invalid '${param}': '${value}'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.`, param);
   }
   if (!value.startsWith(prefix)) return invalid(`Invalid '${param}': '${value}'. Expected an ID that begins with '${prefix}'.`, param);
   return undefined;
@@ -223,4 +209,3 @@ export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResu
   const wire: ResponsesRequest = { body, items: items.items, history: [] };
   return { ok: true, wire, request: canonicalResponsesRequest(wire, headers) };
 }
-

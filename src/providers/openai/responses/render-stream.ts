@@ -137,12 +137,7 @@ export function renderResponseEvents(reply: Reply, ctx: RenderContext<ResponsesR
  * fields under `error` (the API reference shows them flat): openai-node 5+ throws on a top-level `error` key, and
  * `@ai-sdk/openai` 2 parses only the nested shape, so a flat event goes unnoticed by both.
  */
-export function renderResponseStreamError(
-  failure: Extract<Failure, { kind: "stream_error" }>,
-  ctx: RenderContext<ResponsesRequest>,
-  reply: Reply,
-  sent: SseEvent[],
-): SseEvent[] {
+export function renderResponseStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<ResponsesRequest>, reply: Reply, sent: SseEvent[]): SseEvent[] {
   const code = failure.errorType ?? "server_error";
   const message =
     failure.message ??

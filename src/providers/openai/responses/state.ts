@@ -35,7 +35,6 @@ export function stateObjectName(scenario: string | undefined, session: string): 
   return scenario !== undefined ? `${scenario}/${session}` : `${DEFAULT_STATE_PREFIX}/${session}`;
 }
 
-
 /** The session object that stored response `id`, if the index knows it. */
 export async function locateResponse(rt: Runtime, id: string): Promise<StoredResponses | undefined> {
   const object = await indexObject(rt, id).responsePointer(id);
@@ -54,9 +53,7 @@ function previousNotFound(id: string): ApiError {
 }
 
 function itemNotFound(id: string, store: boolean): ApiError {
-  const hint = store
-    ? ""
-    : " Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.";
+  const hint = store ? "" : " Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.";
   return apiError("not_found", `Item with id '${id}' not found.${hint}`, { param: "input" });
 }
 
@@ -96,11 +93,7 @@ async function loadHistory(rt: Runtime, id: string): Promise<{ ok: true; items: 
 }
 
 /** Replaces every `item_reference` with the stored output item it names. */
-async function resolveReferences(
-  rt: Runtime,
-  items: InputItem[],
-  store: boolean,
-): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
+async function resolveReferences(rt: Runtime, items: InputItem[], store: boolean): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
   const refs = items.flatMap((i) => (i.type === "item_reference" ? [i.id] : []));
   if (refs.length === 0) return { ok: true, items };
   const byResponse = new Map<string, string[]>();
@@ -164,12 +157,7 @@ export function restoredLocal(saved: unknown): LocalResponse | undefined {
  * whole conversation as if it had been sent in full. Unknown ids get the real API's 404. `local` is a WebSocket's
  * connection-local response, which answers for its id before any stored state.
  */
-export async function prepareResponsesRequest(
-  wire: ResponsesRequest,
-  request: CanonicalRequest,
-  rt: Runtime,
-  local?: LocalResponse,
-): Promise<ParseResult<ResponsesRequest>> {
+export async function prepareResponsesRequest(wire: ResponsesRequest, request: CanonicalRequest, rt: Runtime, local?: LocalResponse): Promise<ParseResult<ResponsesRequest>> {
   const previous = wire.body.previous_response_id;
   const hasRefs = wire.items.some((i) => i.type === "item_reference");
   if (!previous && !hasRefs) return { ok: true, wire, request };

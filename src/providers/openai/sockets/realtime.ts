@@ -42,7 +42,7 @@ function kindOf(value: unknown): string {
 }
 
 export const AUDIO_UNSUPPORTED =
-  "mockllm speaks the Realtime API in text: audio input (input_audio_buffer.*, input_audio parts) is not supported. Send text with conversation.item.create and set output_modalities to [\"text\"].";
+  'mockllm speaks the Realtime API in text: audio input (input_audio_buffer.*, input_audio parts) is not supported. Send text with conversation.item.create and set output_modalities to ["text"].';
 
 /**
  * The per-socket state machine of the Realtime API.
@@ -95,7 +95,12 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
     const first = error.issues[0];
     if (issue.missing || first?.code !== "invalid_type") return fail(issue.message, issue.missing ? "missing_required_parameter" : "invalid_value", event.event_id, issue.param);
     const got = kindOf(first.path.reduce<unknown>((v, k) => (isRecord(v) ? v[String(k)] : undefined), event));
-    fail(`Invalid type for '${issue.param}': expected ${first.expected === "string" ? "a string" : `a value of type ${first.expected}`}, but got ${got} instead.`, "invalid_type", event.event_id, issue.param);
+    fail(
+      `Invalid type for '${issue.param}': expected ${first.expected === "string" ? "a string" : `a value of type ${first.expected}`}, but got ${got} instead.`,
+      "invalid_type",
+      event.event_id,
+      issue.param,
+    );
   }
 
   function deleteItem(event: Record<string, unknown>): void {
@@ -203,7 +208,11 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
           return deleteItem(event);
         case "response.create":
           if (active) {
-            return fail("Conversation already has an active response in progress. Wait until the response is finished before creating a new one.", "conversation_already_has_active_response", event.event_id);
+            return fail(
+              "Conversation already has an active response in progress. Wait until the response is finished before creating a new one.",
+              "conversation_already_has_active_response",
+              event.event_id,
+            );
           }
           active = { abort: new AbortController() };
           try {
@@ -220,7 +229,12 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
         case "output_audio_buffer.clear":
           return fail(AUDIO_UNSUPPORTED, "mockllm_audio_unsupported", event.event_id, "type");
         default:
-          return fail(`Invalid value: '${event.type}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`, "invalid_value", event.event_id, "type");
+          return fail(
+            `Invalid value: '${event.type}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`,
+            "invalid_value",
+            event.event_id,
+            "type",
+          );
       }
     },
     binary() {

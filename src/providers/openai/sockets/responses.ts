@@ -22,15 +22,7 @@ import { openaiResponses } from "../responses/index";
 import { parseResponsesRequest } from "../responses/parse";
 import { buildResponse, type ResponseObject } from "../responses/render-json";
 import { renderResponseEvents, renderResponseStreamError, toSse } from "../responses/render-stream";
-import {
-  localResponse,
-  prepareResponsesRequest,
-  rememberResponse,
-  restoredLocal,
-  savedLocal,
-  storeResponse,
-  type LocalResponse,
-} from "../responses/state";
+import { localResponse, prepareResponsesRequest, rememberResponse, restoredLocal, savedLocal, storeResponse, type LocalResponse } from "../responses/state";
 import type { ResponsesRequest } from "../responses/wire";
 
 /**
@@ -130,7 +122,11 @@ export function responsesSocket(socket: SocketContext, saved?: unknown): SocketP
     if (wire.body.store !== false) await storeResponse(done, ctx, rt);
     local = localResponse(done, wire);
     const start = { ...done, status: "in_progress", usage: null };
-    for (const e of toSse([{ type: "response.created", fields: { response: start } }, { type: "response.completed", fields: { response: done } }])) sink.send(e.data);
+    for (const e of toSse([
+      { type: "response.created", fields: { response: start } },
+      { type: "response.completed", fields: { response: done } },
+    ]))
+      sink.send(e.data);
   }
 
   return {
@@ -145,7 +141,10 @@ export function responsesSocket(socket: SocketContext, saved?: unknown): SocketP
         return sendError(sink, wsError(invalid(`Unsupported event type ${shown}: this connection accepts 'response.create'.`, "invalid_event_type", "type")));
       }
       if (inFlight) {
-        return sendError(sink, wsError(invalid("A response is already in progress on this connection: wait for its terminal event before sending another response.create.", "response_already_in_flight")));
+        return sendError(
+          sink,
+          wsError(invalid("A response is already in progress on this connection: wait for its terminal event before sending another response.create.", "response_already_in_flight")),
+        );
       }
       inFlight = true;
       try {
