@@ -50,7 +50,7 @@ describe("inspector links in what a run prints", () => {
   it("the ready banner's inspector line signs the page in", async () => {
     const serving = await serveCli(["serve", "--port", "0", "--admin-token", "banner-token"]);
     expect(await serving.stop()).toBe(0);
-    expect(serving.out.join("\n").split("\n")).toContain(`  inspector          ${serving.url}/#key=banner-token`);
+    expect(serving.out.join("\n").split("\n")).toContain(`  inspector                  ${serving.url}/#key=banner-token`);
   });
 
   it("a failed verify names the session's link, with the key for a server on this machine", async () => {

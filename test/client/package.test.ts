@@ -242,10 +242,12 @@ describe("built package", () => {
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    for (let i = 0; i < 100 && !out.includes("inspector"); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !out.includes("docs/index.md"); i++) await new Promise((r) => setTimeout(r, 50));
     const base = /mockllm is ready on (http:\/\/\S+) \(Node runtime\)/.exec(out)?.[1];
     expect(base, out + err).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(out).toContain("admin token        tok");
+    expect(out).toMatch(/^  admin token +tok$/m);
+    // Every surface's base URL and its page (docs/index.md lists them all).
+    for (const page of ["providers/openai.md", "providers/azure.md", "providers/cohere-rerank.md", "providers/websockets.md", "guide/mcp.md"]) expect(out).toContain(`docs/${page}`);
     const res = await fetch(`${base}/s/greet/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: "Bearer k", "content-type": "application/json" },

@@ -52,3 +52,12 @@ describe("links between the docs", () => {
     });
   }
 });
+
+describe("the ready banner's pages", () => {
+  it("every docs page the banner of `mockllm serve` names exists", () => {
+    const banner = readFileSync(join(ROOT, "src", "client", "cli", "banner.ts"), "utf8");
+    const pages = [...banner.matchAll(/"((?:providers|guide)\/[a-z-]+\.md)/g)].map((m) => m[1]!);
+    expect(pages.length).toBeGreaterThan(8);
+    expect(pages.filter((p) => !existsSync(join(ROOT, "docs", p)))).toEqual([]);
+  });
+});
