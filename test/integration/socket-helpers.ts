@@ -15,7 +15,8 @@ export interface TestSocket {
   /** Every message received so far, in order. */
   received: any[];
   closed: Promise<{ code: number; reason: string }>;
-  close(): void;
+  /** Closes from the client side (1000 "done" unless told). */
+  close(code?: number, reason?: string): void;
 }
 
 function parse(text: string): unknown {
@@ -26,7 +27,7 @@ function parse(text: string): unknown {
   }
 }
 
-function socketOf(protocol: string, send: (t: string | Uint8Array) => void, close: () => void) {
+function socketOf(protocol: string, send: (t: string | Uint8Array) => void, close: (code?: number, reason?: string) => void) {
   const received: any[] = [];
   const waiters: ((m: any) => void)[] = [];
   let taken = 0;
@@ -60,7 +61,7 @@ export async function openSocket(path: string, headers: Record<string, string> =
     const ws = res.webSocket;
     if (!ws) return res;
     ws.accept();
-    const s = socketOf(res.headers.get("sec-websocket-protocol") ?? "", (t) => ws.send(t), () => ws.close(1000, "done"));
+    const s = socketOf(res.headers.get("sec-websocket-protocol") ?? "", (t) => ws.send(t), (code = 1000, reason = "done") => ws.close(code, reason));
     ws.addEventListener("message", (e) => s.push(typeof e.data === "string" ? e.data : new TextDecoder().decode(e.data as ArrayBuffer)));
     ws.addEventListener("close", (e) => s.closed({ code: e.code, reason: e.reason }));
     return s.socket;
@@ -70,7 +71,7 @@ export async function openSocket(path: string, headers: Record<string, string> =
   const base = new URL(probe.url).origin.replace("http", "ws");
   const ws = new WebSocket(`${base}${path}`, protocols, { headers });
   return new Promise((resolve) => {
-    const s = socketOf("", (t) => ws.send(t), () => ws.close(1000, "done"));
+    const s = socketOf("", (t) => ws.send(t), (code = 1000, reason = "done") => ws.close(code, reason));
     ws.on("message", (d) => s.push(String(d)));
     ws.on("close", (code, reason) => s.closed({ code, reason: String(reason) }));
     ws.on("open", () => resolve(Object.assign(s.socket, { protocol: ws.protocol })));
