@@ -16,13 +16,23 @@ command -v "$python" > /dev/null || fail "no $python on PATH: the Python suite n
 
 # The mockllm CLI built from the current source into a private directory (not dist/, which other scripts own),
 # rebuilt when a source file is newer than the last build. Its imports resolve through this repo's node_modules.
+# The build goes to a fresh directory that then replaces the old one, and the stamp is a new file: never written
+# through, since node_modules may be a hard-linked copy (cp -al) whose files other checkouts share.
 stamp="$cache/built"
 if [[ ! -f "$stamp" ]] || [[ -n "$(find "$root/src" "$root/bin" "$root/package-lock.json" "$root/tsconfig.client.json" -newer "$stamp" -type f -print -quit)" ]]; then
-  mkdir -p "$cache/bin"
-  node "$root/bin/build-client.mjs" --out-dir "$cache/dist" > /dev/null
-  node "$root/bin/build-node.mjs" --out-dir "$cache/dist" > /dev/null
-  cp "$root/bin/mockllm.js" "$cache/bin/mockllm.js"
-  touch "$stamp"
+  mkdir -p "$cache"
+  build="$(mktemp -d "$cache/build.XXXXXX")"
+  trap 'rm -rf "$build"' EXIT
+  mkdir -p "$build/bin"
+  node "$root/bin/build-client.mjs" --out-dir "$build/dist" > /dev/null
+  node "$root/bin/build-node.mjs" --out-dir "$build/dist" > /dev/null
+  cp "$root/bin/mockllm.js" "$build/bin/mockllm.js"
+  rm -rf "$cache/dist" "$cache/bin" "$stamp"
+  mv "$build/dist" "$cache/dist"
+  mv "$build/bin" "$cache/bin"
+  : > "$stamp"
+  rm -rf "$build"
+  trap - EXIT
 fi
 
 # The venv, with pytest-mockllm and (when pip can reach them) the official clients.

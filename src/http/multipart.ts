@@ -60,9 +60,11 @@ function headerParams(value: string): Map<string, string> {
   return out;
 }
 
+/** Adds a value under `name` as an own field, whatever the name (`__proto__` and `toString` too: never the prototype's). */
 function add(form: FormSummary, name: string, value: FormValue): void {
-  const had = form[name];
-  form[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  const had = Object.hasOwn(form, name) ? form[name] : undefined;
+  const next = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  Object.defineProperty(form, name, { value: next, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -56,6 +56,14 @@ export const TranscriptReplySchema = z.union([
   }),
 ]);
 
+/** What an unscripted transcription says. */
+export const DEFAULT_TRANSCRIPT = "The quick brown fox jumps over the lazy dog.";
+
+/** The text a transcription answers: the scripted transcript's, else DEFAULT_TRANSCRIPT. */
+export function transcriptText(scripted: TranscriptReply | undefined): string {
+  return typeof scripted === "string" ? scripted : (scripted?.text ?? DEFAULT_TRANSCRIPT);
+}
+
 /** `POST /v2/rerank` and `/v1/rerank`: the documents' order (indexes, best first) and/or their scores by index. */
 export const RerankReplySchema = z.strictObject({
   order: z.array(z.number().int().min(0)).optional().describe("Document indexes, best first; documents not listed follow by their default score."),

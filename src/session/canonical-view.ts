@@ -7,6 +7,7 @@ import { replyCompaction } from "../canonical/compaction";
 import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
 import { filteredReply } from "../canonical/safety";
 import { lastUserMessage, pendingToolResults, type CanonicalRequest, type Endpoint, type ProviderName } from "../canonical/request";
+import { transcriptText } from "../scenario/surface-replies";
 
 /**
  * The ids a client sees for a reply's tool calls, one per call in order over the reply and its `extraChoices` (null
@@ -112,7 +113,12 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolC
   return view;
 }
 
+/** Endpoints whose answer is not text (an image, audio, categories, a ranking): the reply's text and calls go unused. */
+const NOT_TEXT: ReadonlySet<Endpoint> = new Set<Endpoint>(["images", "speech", "moderations", "rerank"]);
+
 function answered(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCallIds): NonNullable<CanonicalView["answered"]> {
+  if (request.endpoint === "transcriptions") return { text: cut(transcriptText(reply.transcript)), toolCalls: [] };
+  if (NOT_TEXT.has(request.endpoint)) return { text: null, toolCalls: [] };
   const out: NonNullable<CanonicalView["answered"]> = { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) };
   const compaction = replyCompaction(reply, request);
   if (compaction !== undefined) out.compaction = { summary: cut(compaction.summary) };

@@ -68,3 +68,68 @@ describe("multipart garbage at the upload routes", () => {
     expect(bad).toEqual([]);
   }, 120_000);
 });
+
+/** One part: its headers, then its body. */
+const part = (headers: string, body: string) => `--BOUND\r\n${headers}\r\n\r\n${body}\r\n`;
+const field = (name: string, value: string) => part(`Content-Disposition: form-data; name="${name}"`, value);
+const file = (name: string, filename = "a.png") => part(`Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png`, "\x89PNG\r\n\x1a\n\x00\x00");
+const END = "--BOUND--\r\n";
+const FORM = "multipart/form-data; boundary=BOUND";
+
+/** Forms each upload route must refuse with a 400 in OpenAI's shape (`fileName` is the route's file part). */
+function refusedForms(path: string): [string, string, string][] {
+  const audio = path.includes("audio");
+  const fileName = audio ? "file" : "image";
+  const fields = audio ? field("model", "whisper-1") : field("model", "dall-e-2") + field("prompt", "p");
+  return [
+    ["no boundary parameter", "multipart/form-data", fields + file(fileName) + END],
+    ["an empty boundary", "multipart/form-data; boundary=", fields + file(fileName) + END],
+    ["a boundary over 70 characters", `multipart/form-data; boundary=${"b".repeat(71)}`, fields + file(fileName) + END],
+    ["no closing delimiter", FORM, fields + file(fileName)],
+    ["a part cut inside its headers", FORM, `${fields}--BOUND\r\nContent-Disposition: form-data; name="${fileName}"; filena`],
+    ["a part cut inside its body", FORM, `${fields}--BOUND\r\nContent-Disposition: form-data; name="${fileName}"; filename="a"\r\n\r\n\x89PN`],
+    ["a part without Content-Disposition", FORM, fields + part("Content-Type: image/png", "x") + END],
+    ["a part whose disposition is not form-data", FORM, fields + part(`Content-Disposition: attachment; name="${fileName}"`, "x") + END],
+    ["a part with an empty name", FORM, fields + part('Content-Disposition: form-data; name=""', "x") + END],
+    ["the file under a wrong part name", FORM, fields + file(audio ? "image" : "file") + END],
+    ["no file at all", FORM, fields + END],
+    ["the model as a file", FORM, file("model") + file(fileName) + END],
+    ["300 parts (over the 256 allowed)", FORM, fields + file(fileName) + field("x", "y").repeat(300) + END],
+    ["a part header of 200 KB", FORM, fields + part(`Content-Disposition: form-data; name="${fileName}"; filename="a.png"\r\nX-Pad: ${"p".repeat(200_000)}`, "x").replace(fileName, "nope") + END],
+    ["a body that is JSON", FORM, JSON.stringify({ model: "whisper-1", file: "x" })],
+    ["only the closing delimiter", FORM, END],
+  ];
+}
+
+describe("multipart forms the upload routes refuse, one table per route", () => {
+  it("each is a 400 in OpenAI's shape naming the problem; a valid form answers after", async () => {
+    const bad: string[] = [];
+    for (const path of PATHS) {
+      for (const [what, type, body] of refusedForms(path)) {
+        const res = await call(path, { method: "POST", headers: { authorization: "Bearer sk", "content-type": type }, body });
+        const text = await res.text();
+        const e = res.status === 400 ? (JSON.parse(text) as { error?: { message?: unknown; type?: unknown } }).error : undefined;
+        if (typeof e?.message !== "string" || e.type !== "invalid_request_error") bad.push(`${path} ${what} → ${res.status} ${text.slice(0, 120)}`);
+      }
+      const ok = await call(path, { method: "POST", headers: { authorization: "Bearer sk", "content-type": FORM }, body: validForm(path) });
+      expect(ok.status, path).toBe(200);
+      await ok.arrayBuffer();
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("part names that are Object.prototype's own (__proto__, constructor, toString, valueOf) are plain fields, never a 5xx", async () => {
+    const bad: string[] = [];
+    for (const path of PATHS) {
+      for (const name of ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"]) {
+        for (const extra of [field(name, "x"), file(name), field(name, "x") + field(name, "y")]) {
+          const body = validForm(path).replace(END, extra + END);
+          const res = await call(path, { method: "POST", headers: { authorization: "Bearer sk", "content-type": FORM }, body });
+          const text = await res.text();
+          if (res.status !== 200) bad.push(`${path} ${name} ${extra.length} → ${res.status} ${text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});

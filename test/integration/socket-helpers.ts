@@ -15,7 +15,8 @@ export interface TestSocket {
   /** Every message received so far, in order. */
   received: any[];
   closed: Promise<{ code: number; reason: string }>;
-  close(): void;
+  /** Closes from the client side (1000 "done" unless told). */
+  close(code?: number, reason?: string): void;
 }
 
 function parse(text: string): unknown {
@@ -26,7 +27,7 @@ function parse(text: string): unknown {
   }
 }
 
-function socketOf(protocol: string, send: (t: string | Uint8Array) => void, close: () => void) {
+function socketOf(protocol: string, send: (t: string | Uint8Array) => void, close: (code?: number, reason?: string) => void) {
   const received: any[] = [];
   const waiters: ((m: any) => void)[] = [];
   let taken = 0;
@@ -63,7 +64,7 @@ export async function openSocket(path: string, headers: Record<string, string> =
     const s = socketOf(
       res.headers.get("sec-websocket-protocol") ?? "",
       (t) => ws.send(t),
-      () => ws.close(1000, "done"),
+      (code = 1000, reason = "done") => ws.close(code, reason),
     );
     ws.addEventListener("message", (e) => s.push(typeof e.data === "string" ? e.data : new TextDecoder().decode(e.data as ArrayBuffer)));
     ws.addEventListener("close", (e) => s.closed({ code: e.code, reason: e.reason }));
@@ -77,7 +78,7 @@ export async function openSocket(path: string, headers: Record<string, string> =
     const s = socketOf(
       "",
       (t) => ws.send(t),
-      () => ws.close(1000, "done"),
+      (code = 1000, reason = "done") => ws.close(code, reason),
     );
     ws.on("message", (d) => s.push(String(d)));
     ws.on("close", (code, reason) => s.closed({ code, reason: String(reason) }));

@@ -34,6 +34,18 @@ describe("parseForm", () => {
     });
   });
 
+  it("part names that Object.prototype has are the form's own fields, as sent (issue 34)", () => {
+    const names = ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"];
+    const body = form(`${names.map((n) => `--B\nContent-Disposition: form-data; name="${n}"\n\n${n}-value\n`).join("")}--B\nContent-Disposition: form-data; name="toString"\n\nagain\n--B--`);
+    const parsed = parseForm(body, "B");
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(Object.getPrototypeOf(parsed.form)).toBe(Object.prototype);
+    expect(Object.keys(parsed.form)).toEqual(names);
+    expect(JSON.parse(JSON.stringify(parsed.form))).toEqual(
+      JSON.parse('{"__proto__":"__proto__-value","constructor":"constructor-value","toString":["toString-value","again"],"valueOf":"valueOf-value","hasOwnProperty":"hasOwnProperty-value"}'),
+    );
+  });
+
   it("refuses what is not a form, each with its reason", () => {
     const cases: [string, string][] = [
       ["no delimiter", "the multipart body has no boundary delimiter"],

@@ -9,6 +9,8 @@ import { SessionCore, type JournalEntry, type SessionView } from "../../src/sess
 import { coverage, describeMatch, verifySession } from "../../src/session/verify";
 import { emptySessionData, MemorySessionStorage } from "../../src/runtime/node/memory";
 import type { Scenario } from "../../src/scenario/schema";
+import type { Endpoint } from "../../src/canonical/request";
+import type { Reply } from "../../src/canonical/outcome";
 import { req, toolTurn } from "./fixtures";
 
 /** Runs requests through a real SessionCore over memory storage; answers the view and journal verify reads. */
@@ -131,6 +133,16 @@ describe("canonicalView", () => {
     expect(ids("openai")[1]).toBe("mine");
     const text = canonicalView(req(), { kind: "reply", reply }, wireToolCallIds).answered!.text!;
     expect(text).toBe(`${"y".repeat(CANONICAL_TEXT_LIMIT)}…[mockllm: truncated 1000 characters]`);
+  });
+
+  it("a transcription shows the transcript it answered; images, speech, moderations and rerank show no text or calls", () => {
+    const reply = resolveReply(undefined, { respond: { text: "unused", toolCalls: [{ name: "f" }] } }, req(), "seed");
+    const view = (endpoint: Endpoint, r: Reply = reply) => canonicalView(req({ endpoint }), { kind: "reply", reply: r }, wireToolCallIds).answered;
+    expect(view("transcriptions")).toEqual({ text: "The quick brown fox jumps over the lazy dog.", toolCalls: [] });
+    expect(view("transcriptions", { ...reply, transcript: "Bonjour." })).toEqual({ text: "Bonjour.", toolCalls: [] });
+    expect(view("transcriptions", { ...reply, transcript: { text: "Hola.", language: "spanish" } })).toEqual({ text: "Hola.", toolCalls: [] });
+    for (const endpoint of ["images", "speech", "moderations", "rerank"] as const) expect(view(endpoint)).toEqual({ text: null, toolCalls: [] });
+    expect(view("chat.completions")!.text).toBe("unused");
   });
 
   it("tool results after the last assistant turn, with names resolved from its calls", () => {

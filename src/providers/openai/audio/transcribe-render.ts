@@ -6,12 +6,12 @@
 import type { Reply } from "../../../canonical/outcome";
 import { stableHash } from "../../../util/hash";
 import type { Failure } from "../../../scenario/schema";
+import { transcriptText } from "../../../scenario/surface-replies";
 import type { RawBody, RenderContext, SseEvent } from "../../types";
 import { SPEECH_WORDS_PER_SECOND } from "./speech";
 import type { TranscriptionRequest } from "./transcribe-parse";
 
-/** What an unscripted transcription says. */
-export const DEFAULT_TRANSCRIPT = "The quick brown fox jumps over the lazy dog.";
+export { DEFAULT_TRANSCRIPT } from "../../../scenario/surface-replies";
 
 /** ISO 639-1 codes → the full English names whisper's `verbose_json` answers with. */
 const LANGUAGES: Record<string, string> = {
@@ -48,7 +48,7 @@ function wordsOf(text: string): string[] {
 /** The transcript: scripted text, language and duration, else the defaults (duration: words / 2.5 per second). */
 export function transcriptOf(reply: Reply, w: TranscriptionRequest): Transcript {
   const scripted = reply.transcript;
-  const text = typeof scripted === "string" ? scripted : (scripted?.text ?? DEFAULT_TRANSCRIPT);
+  const text = transcriptText(scripted);
   const asked = w.task === "translate" ? "en" : (w.body.language ?? "en");
   const language = (typeof scripted === "object" ? scripted.language : undefined) ?? LANGUAGES[asked.toLowerCase()] ?? asked;
   const scriptedDuration = typeof scripted === "object" ? scripted.durationSeconds : undefined;
