@@ -3,7 +3,8 @@
 // `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
 // process tree, so every figure can be read as a ratio taken in one run on the same machine.
 //   node bench/compare.mjs [--duration 5] [--rounds 4] [--only node,peer] [--markdown docs/performance-table.md]
-//                          [--baseline DIR]   (also another checkout's built Node runtime, DIR/dist/node)
+//                          [--baseline DIR]   (also another checkout's built Node runtime, DIR/dist/node, and with
+//                          miniflare its Worker, DIR/dist/worker)
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -39,7 +40,14 @@ const TARGETS = [
 ].filter((t) => !values.only || values.only.split(",").includes(t.key));
 if (values.baseline) {
   const env = { MOCKLLM_NODE_DIST: `${values.baseline}/dist/node/index.js` };
-  TARGETS.unshift({ key: "base", label: "mockllm Node runtime, baseline build", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", env });
+  if (TARGETS.some((t) => t.key === "node")) {
+    TARGETS.unshift({ key: "base", label: "mockllm Node runtime, baseline build", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", env });
+  }
+  // With miniflare: the baseline's Worker bundle too (DIR/dist/worker, run by DIR/dist/client).
+  if (TARGETS.some((t) => t.key === "miniflare")) {
+    const mfEnv = { MOCKLLM_CLIENT_DIST: `${values.baseline}/dist/client/index.js` };
+    TARGETS.unshift({ key: "base-miniflare", label: "mockllm Worker, Miniflare, baseline build", launcher: here("./servers/mockllm-miniflare.mjs"), kind: "mockllm", env: mfEnv });
+  }
 }
 
 function cannon(url, body, connections, duration = DURATION) {
@@ -164,17 +172,24 @@ const ROWS = [
   ["errors + non-2xx", "errors", 0, "lower"],
 ];
 const keys = TARGETS.map((t) => t.key);
-const header = ["figure", ...TARGETS.map((t) => t.label), ...(results.node && results.peer ? ["Node ÷ peer"] : []), ...(results.node && results.floor ? ["Node ÷ floor"] : [])];
+// Ratios shown: Node ÷ peer and ÷ floor; the Worker (and its baseline build) ÷ the probe.
+const RATIOS = [
+  ["node", "peer", "Node ÷ peer"],
+  ["node", "floor", "Node ÷ floor"],
+  ["base-miniflare", "probe", "Worker baseline ÷ probe"],
+  ["miniflare", "probe", "Worker ÷ probe"],
+].filter(([a, b]) => results[a] && results[b]);
+const header = ["figure", ...TARGETS.map((t) => t.label), ...RATIOS.map(([, , label]) => label)];
 const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
 for (const [label, key, digits] of ROWS) {
   const cells = keys.map((k) => (typeof key === "function" ? key(results[k]) : fmt(results[k][key], digits)));
-  const ratio = (other) => {
-    if (typeof key === "function" || !results.node || !results[other]) return undefined;
-    const a = results.node[key];
+  const ratio = (one, other) => {
+    if (typeof key === "function") return "";
+    const a = results[one][key];
     const b = results[other][key];
     return a === undefined || b === undefined || b === 0 ? "–" : `${(a / b).toFixed(2)}×`;
   };
-  const extra = [ratio("peer"), ratio("floor")].filter((x) => x !== undefined);
+  const extra = RATIOS.map(([one, other]) => ratio(one, other));
   lines.push(`| ${[label, ...cells, ...extra].join(" | ")} |`);
 }
 const table = lines.join("\n");
