@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env, runInDurableObject } from "cloudflare:test";
-import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
-import { wireToolCallIds } from "../../src/providers/tool-call-ids";
+import { JOURNAL_LIMIT, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import type { SessionObject } from "../../src/runtime/workers/session-object";
-import { SqlSessionStorage } from "../../src/runtime/workers/sql-session";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { admin, call, upload } from "./helpers";
 
@@ -96,58 +94,5 @@ describe("SessionObject", () => {
     expect(body).toMatch(/…\[mockllm: truncated \d+ of \d+ characters\]$/);
     expect(journal[0].request.headers.authorization).toBe("[redacted]");
     expect(journal[0].request.headers["x-api-key"]).toBe("[redacted]");
-  });
-});
-
-describe("SessionObject storage after a restart", () => {
-  const twoSteps = ScenarioSchema.parse({ name: "direct", steps: [{ respond: { text: "first" } }, { consume: false, respond: { text: "x" } }] });
-
-  /** The session as a restarted object sees it: nothing in memory, everything read back from SQLite. */
-  function reread(state: DurableObjectState): SessionCore {
-    return new SessionCore(new SqlSessionStorage(state.storage.sql), wireToolCallIds);
-  }
-
-  it("holds exactly what the running object held: attempts, steps used, counters, journal and the next seq", async () => {
-    const stub = env.SESSIONS.getByName("direct/restart");
-    const turns = JOURNAL_LIMIT + 3;
-    const before = await runInDurableObject(stub, (instance: SessionObject) => {
-      for (let i = 1; i <= turns; i++) instance.next({ ...input(i), document: twoSteps });
-      // A counter bumped with no journal row after it, twice in one event.
-      expect([instance.count("ids"), instance.count("ids")]).toStrictEqual([1, 2]);
-      return { state: instance.state(), requests: instance.requests() };
-    });
-    expect(before.state.steps.map((s) => [s.used, s.attempts])).toStrictEqual([[true, 1], [false, turns - 1]]);
-    expect(before.requests.map((e) => e.seq)).toStrictEqual(Array.from({ length: JOURNAL_LIMIT }, (_, i) => i + 4));
-    await runInDurableObject(stub, (_instance: SessionObject, state) => {
-      const restarted = reread(state);
-      expect(restarted.state()).toStrictEqual(before.state);
-      expect(restarted.requests()).toStrictEqual(before.requests);
-      expect(restarted.count("ids")).toBe(3);
-      const next = restarted.next({ ...input(turns + 1), document: twoSteps }, Date.parse("2026-01-01T00:00:00Z"));
-      expect("needsDocument" in next ? undefined : [next.seq, next.step]).toStrictEqual([turns + 1, "step-2"]);
-    });
-    await runInDurableObject(stub, (_instance: SessionObject, state) => {
-      const again = reread(state);
-      expect(again.state().steps.map((s) => [s.used, s.attempts])).toStrictEqual([[true, 1], [false, turns]]);
-      expect(again.state().requests).toBe(JOURNAL_LIMIT);
-      expect(again.state().lastAt).toBe("2026-01-01T00:00:00.000Z");
-      expect(again.requests()[0]!.seq).toBe(5);
-      expect(again.count("ids")).toBe(4);
-    });
-  });
-
-  it("a reset starts the seq and the counters again from 1, also after a restart", async () => {
-    const stub = env.SESSIONS.getByName("direct/restart-reset");
-    await runInDurableObject(stub, (instance: SessionObject) => {
-      for (let i = 1; i <= 3; i++) instance.next(input(i));
-      instance.reset();
-      expect(decided(instance.next(input(4))).seq).toBe(1);
-    });
-    await runInDurableObject(stub, (_instance: SessionObject, state) => {
-      const restarted = reread(state);
-      expect(restarted.requests().map((e) => [e.seq, e.request.body])).toStrictEqual([[1, { i: 4 }]]);
-      expect(restarted.state().steps[0]!.attempts).toBe(1);
-      expect(decided(restarted.next(input(5))).seq).toBe(2);
-    });
   });
 });

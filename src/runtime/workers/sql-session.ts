@@ -1,28 +1,15 @@
 /**
- * `SessionStorage` over a Durable Object's SQLite. Steps used, attempt counters, the last journal seq and the snapshot
- * are also kept in memory (the object is single-threaded, so memory and storage never disagree): a request reads no
- * rows, and the scenario document is parsed once per snapshot, not once per request.
- *
- * A turn is one statement: its attempt bump and step use are held back (in memory at once) and written with its
- * journal row by a single insert into the `turn` view, whose trigger also drops the entries past the bound. A bump
- * that no journal row follows in the same synchronous call (`count`) is written by a microtask queued with it, which
- * runs before the RPC's result leaves the object: either way it is in SQLite, in the event's implicit transaction,
- * before the output gate opens.
+ * `SessionStorage` over a Durable Object's SQLite. Steps used, attempt counters and the snapshot are also kept in
+ * memory (the object is single-threaded, so memory and storage never disagree): a request reads no rows, and the
+ * scenario document is parsed once per snapshot, not once per request.
  */
 import type { SessionState } from "../../scenario/engine";
 import type { Scenario } from "../../scenario/schema";
 import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
 import { chunks } from "./sql-chunks";
 
-/** What one turn writes besides its journal row; null: nothing. */
-interface Held {
-  attempt: string | null;
-  used: number | null;
-}
-
 export class SqlSessionStorage implements SessionStorage {
-  private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number>; seq: number } | undefined;
-  private held: Held | undefined;
+  private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number> } | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     this.migrate();
@@ -34,14 +21,6 @@ export class SqlSessionStorage implements SessionStorage {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS members (key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTEGER NOT NULL)`);
-    // One turn's writes in one statement (see the class comment); a null column writes nothing.
-    this.sql.exec(`CREATE VIEW IF NOT EXISTS turn (attempt, used, entry, trim) AS SELECT NULL, NULL, NULL, NULL`);
-    this.sql.exec(`CREATE TRIGGER IF NOT EXISTS turn_write INSTEAD OF INSERT ON turn BEGIN
-      INSERT INTO attempts (key, count) SELECT NEW.attempt, 1 WHERE NEW.attempt IS NOT NULL ON CONFLICT(key) DO UPDATE SET count = count + 1;
-      INSERT OR IGNORE INTO used (step) SELECT NEW.used WHERE NEW.used IS NOT NULL;
-      INSERT INTO journal (entry) SELECT NEW.entry WHERE NEW.entry IS NOT NULL;
-      DELETE FROM journal WHERE seq <= NEW.trim;
-    END`);
   }
 
   private load() {
@@ -59,8 +38,6 @@ export class SqlSessionStorage implements SessionStorage {
     for (let i = 1; doc !== undefined && meta.has(`document.${i}`); i++) doc += meta.get(`document.${i}`);
     const attempts: Record<string, number> = {};
     for (const r of this.sql.exec<{ key: string; count: number }>(`SELECT key, count FROM attempts`)) attempts[r.key] = r.count;
-    // The journal's AUTOINCREMENT counter: the last seq ever given, even if its row was dropped.
-    const seq = this.sql.exec<{ seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'journal'`).toArray()[0]?.seq ?? 0;
     this.cache = {
       snapshot: version !== undefined && doc !== undefined ? { version, document: JSON.parse(doc) as Scenario } : undefined,
       used: this.sql
@@ -68,7 +45,6 @@ export class SqlSessionStorage implements SessionStorage {
         .toArray()
         .map((r) => r.step),
       attempts,
-      seq,
     };
     return this.cache;
   }
@@ -90,42 +66,22 @@ export class SqlSessionStorage implements SessionStorage {
   }
 
   bumpAttempt(key: string): void {
-    // Loaded before the write is held: loading after it is written would read the new count and add one more.
+    // Loaded before the write: loading after it would read the new count and add one more.
     const { attempts } = this.load();
-    this.hold("attempt").attempt = key;
+    this.sql.exec(`INSERT INTO attempts (key, count) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET count = count + 1`, key);
     attempts[key] = (attempts[key] ?? 0) + 1;
   }
 
   markUsed(step: number): void {
+    this.sql.exec(`INSERT OR IGNORE INTO used (step) VALUES (?)`, step);
     const { used } = this.load();
-    this.hold("used").used = step;
     if (!used.includes(step)) used.push(step);
   }
 
   append(entry: JournalDraft, limit: number): number {
-    const cache = this.load();
-    const seq = cache.seq + 1;
-    this.write(JSON.stringify(entry), seq > limit ? seq - limit : null);
-    cache.seq = seq;
+    const seq = this.sql.exec<{ seq: number }>(`INSERT INTO journal (entry) VALUES (?) RETURNING seq`, JSON.stringify(entry)).one().seq;
+    if (seq > limit) this.sql.exec(`DELETE FROM journal WHERE seq <= ?`, seq - limit);
     return seq;
-  }
-
-  /** The turn's held writes, its flush queued; a second attempt (or step) before a journal row writes the first alone. */
-  private hold(kind: keyof Held): Held {
-    if (this.held !== undefined && this.held[kind] !== null) this.write(null, null);
-    if (this.held === undefined) {
-      this.held = { attempt: null, used: null };
-      queueMicrotask(() => this.write(null, null));
-    }
-    return this.held;
-  }
-
-  /** Writes the held attempt and step with a journal row (none: `entry` null), dropping rows up to `trim`. */
-  private write(entry: string | null, trim: number | null): void {
-    const held = this.held;
-    this.held = undefined;
-    if (entry === null && (held === undefined || (held.attempt === null && held.used === null))) return;
-    this.sql.exec(`INSERT INTO turn (attempt, used, entry, trim) VALUES (?, ?, ?, ?)`, held?.attempt ?? null, held?.used ?? null, entry, trim);
   }
 
   journal(): JournalEntry[] {
@@ -165,6 +121,5 @@ export class SqlSessionStorage implements SessionStorage {
     for (const table of ["meta", "used", "attempts", "journal", "members"]) this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
     this.migrate();
     this.cache = undefined;
-    this.held = undefined;
   }
 }
