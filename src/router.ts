@@ -4,7 +4,7 @@
  */
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
-import { errorSurfaceFor, isOpenProviderPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
+import { errorSurfaceFor, isOpenProviderPath, isProviderApiPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
 import type { ProviderSurface, SideRouteContext } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./admin/router";
@@ -181,7 +181,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
-  if (path.startsWith("/v1") || path.startsWith("/model/") || path.startsWith("/openai/") || prefix.scenario !== undefined) {
+  if (isProviderApiPath(path) || prefix.scenario !== undefined) {
     const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${pathname}.${doubledV1Hint(path)}` } as const;
     return providerError(request, error, errorSurfaceFor(request, path));
   }

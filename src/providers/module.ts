@@ -58,6 +58,11 @@ export interface ProviderModule {
    */
   toolCallIds?(reply: Reply, endpoint: Endpoint | undefined): (string | null)[];
   /**
+   * Path prefixes that are this provider's API (`/v1` for OpenAI's, `/model/` for Bedrock's, `/openai/` for Azure's):
+   * an unknown path below one is refused in the API's error shape, not as a plain 404.
+   */
+  apiPrefixes?: string[];
+  /**
    * Whether a request to `pathname` (the whole path, any `/s/…` prefix included) needs no API key, even when
    * `ANONYMOUS=deny` (files the API hands out by URL, like OpenAI's image files).
    */

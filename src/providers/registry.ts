@@ -75,6 +75,13 @@ export function wireToolCallIds(provider: ProviderName, reply: Reply, endpoint?:
   return (BY_NAME.get(provider)?.toolCallIds ?? openaiToolCallIds)(reply, endpoint);
 }
 
+const API_PREFIXES: string[] = PROVIDER_MODULES.flatMap((m) => m.apiPrefixes ?? []);
+
+/** Whether `path` (below any `/s/…` prefix) is below a provider's API prefix (a module's `apiPrefixes`). */
+export function isProviderApiPath(path: string): boolean {
+  return API_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
 /** Whether a request to `pathname` (prefix included) needs no API key (a module's `openPath`). */
 export function isOpenProviderPath(pathname: string): boolean {
   return PROVIDER_MODULES.some((m) => m.openPath?.(pathname) === true);

@@ -245,7 +245,7 @@ describe("built package", () => {
     for (let i = 0; i < 100 && !out.includes("docs/index.md"); i++) await new Promise((r) => setTimeout(r, 50));
     const base = /mockllm is ready on (http:\/\/\S+) \(Node runtime\)/.exec(out)?.[1];
     expect(base, out + err).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(out).toMatch(/^  admin token +tok$/m);
+    expect(out).toMatch(/^ {2}admin token +tok$/m);
     // Every surface's base URL and its page (docs/index.md lists them all).
     for (const page of ["providers/openai.md", "providers/azure.md", "providers/cohere-rerank.md", "providers/websockets.md", "guide/mcp.md"]) expect(out).toContain(`docs/${page}`);
     const res = await fetch(`${base}/s/greet/v1/chat/completions`, {

@@ -57,7 +57,10 @@ async function liveTurn(session: string): Promise<string> {
   s.send({ clientContent: { turns: [{ role: "user", parts: [{ text: "hi" }] }], turnComplete: true } });
   const messages = await until(s, (m) => m.serverContent?.turnComplete === true);
   s.close();
-  return messages.flatMap((m) => m.serverContent?.modelTurn?.parts ?? []).map((p: { text: string }) => p.text).join("");
+  return messages
+    .flatMap((m) => m.serverContent?.modelTurn?.parts ?? [])
+    .map((p: { text: string }) => p.text)
+    .join("");
 }
 
 describe("messages over the HTTP body limit (12 MiB)", () => {
@@ -131,12 +134,14 @@ describe("events out of order", () => {
 
   it("Gemini Live: content before setup, a second setup, an unknown message: each a 1007 close naming it", async () => {
     const reasons: string[] = [];
-    for (const [i, [before, message]] of ([
-      [false, { clientContent: { turns: [{ role: "user", parts: [{ text: "hi" }] }], turnComplete: true } }],
-      [false, { realtimeInput: { text: "hi" } }],
-      [true, SETUP],
-      [true, { nope: {} }],
-    ] as const).entries()) {
+    for (const [i, [before, message]] of (
+      [
+        [false, { clientContent: { turns: [{ role: "user", parts: [{ text: "hi" }] }], turnComplete: true } }],
+        [false, { realtimeInput: { text: "hi" } }],
+        [true, SETUP],
+        [true, { nope: {} }],
+      ] as const
+    ).entries()) {
       const s = await socket(`/s/sock-abuse/order-live-${i}${LIVE}`, {});
       if (before) {
         s.send(SETUP);

@@ -63,7 +63,17 @@ describe("Bedrock Runtime garbage: AWS error shapes, never a 5xx", () => {
   it("malformed SigV4 Authorization headers are 403 MissingAuthenticationTokenException; any signature is accepted", async () => {
     const bad: string[] = [];
     const body = JSON.stringify({ messages: [{ role: "user", content: [{ text: "hi" }] }] });
-    for (const auth of ["AWS4-HMAC-SHA256", "AWS4-HMAC-SHA256 ", "AWS4-HMAC-SHA1 Credential=x", "Credential=AKID/x, Signature=0", "Bearer", "Bearer ", "Basic Zm9vOmJhcg==", "\u00ff\u00fe", "AWS4-HMAC-SHA256\t"]) {
+    for (const auth of [
+      "AWS4-HMAC-SHA256",
+      "AWS4-HMAC-SHA256 ",
+      "AWS4-HMAC-SHA1 Credential=x",
+      "Credential=AKID/x, Signature=0",
+      "Bearer",
+      "Bearer ",
+      "Basic Zm9vOmJhcg==",
+      "\u00ff\u00fe",
+      "AWS4-HMAC-SHA256\t",
+    ]) {
       for (const op of OPERATIONS) {
         const res = await call(`${model}/${op}`, { method: "POST", headers: { authorization: auth, "content-type": "application/json" }, body });
         const miss = awsShape(`${op} auth=${JSON.stringify(auth)}`, await answer(res), "MissingAuthenticationTokenException", res);
@@ -107,9 +117,14 @@ describe("Bedrock Runtime garbage: AWS error shapes, never a 5xx", () => {
       ["POST", "/model/%E0%A4%A/invoke-with-response-stream"],
       ["POST", `/model/${"a".repeat(5000)}/converse`],
     ] as const) {
-      const res = await call(path, { method, headers: { authorization: SIGV4, "content-type": "application/json" }, ...(method === "GET" ? {} : { body: '{"messages":[{"role":"user","content":[{"text":"hi"}]}]}' }) });
+      const res = await call(path, {
+        method,
+        headers: { authorization: SIGV4, "content-type": "application/json" },
+        ...(method === "GET" ? {} : { body: '{"messages":[{"role":"user","content":[{"text":"hi"}]}]}' }),
+      });
       const a = await answer(res);
-      if (a.status >= 500 || (a.status >= 400 && (res.headers.get("x-amzn-errortype") === null || typeof (a.json as Json | undefined)?.message !== "string"))) bad.push(`${method} ${path.slice(0, 60)} → ${a.status} ${a.text.slice(0, 120)}`);
+      if (a.status >= 500 || (a.status >= 400 && (res.headers.get("x-amzn-errortype") === null || typeof (a.json as Json | undefined)?.message !== "string")))
+        bad.push(`${method} ${path.slice(0, 60)} → ${a.status} ${a.text.slice(0, 120)}`);
     }
     expect(bad).toEqual([]);
   });
@@ -172,7 +187,11 @@ describe("/mcp JSON-RPC garbage: the right codes, never a 5xx", () => {
   const post = (body: string, headers: Record<string, string> = HEADERS) => call(path, { method: "POST", headers, body });
 
   beforeAll(async () => {
-    await upload({ name: "garbage-mcp", steps: [], mcp: { tools: [{ name: "echo" }], calls: [{ id: "echo", match: { tool: "echo" }, consume: false, result: { content: [{ type: "text", text: "ok" }] } }] } });
+    await upload({
+      name: "garbage-mcp",
+      steps: [],
+      mcp: { tools: [{ name: "echo" }], calls: [{ id: "echo", match: { tool: "echo" }, consume: false, result: { content: [{ type: "text", text: "ok" }] } }] },
+    });
   });
 
   /** A JSON-RPC error response: `{ jsonrpc: "2.0", id, error: { code, message } }`. */
@@ -220,10 +239,15 @@ describe("/mcp JSON-RPC garbage: the right codes, never a 5xx", () => {
 
   it("nesting past the limit and a body over the size limit are refused as JSON-RPC errors, not a 5xx", async () => {
     const bad: string[] = [];
-    for (const body of [`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":${nest(200)}}}}`, TOO_LARGE, `[${'{"jsonrpc":"2.0","id":1,"method":"ping"},'.repeat(300_000)}1]`]) {
+    for (const body of [
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":${nest(200)}}}}`,
+      TOO_LARGE,
+      `[${'{"jsonrpc":"2.0","id":1,"method":"ping"},'.repeat(300_000)}1]`,
+    ]) {
       const a = await answer(await post(body, { ...HEADERS, "mcp-protocol-version": "2025-03-26" }));
       const e = (a.json as Json | undefined)?.error;
-      if (a.status < 400 || a.status >= 500 || (a.json as Json | undefined)?.jsonrpc !== "2.0" || typeof e?.code !== "number" || typeof e.message !== "string") bad.push(`${body.slice(0, 40)} (${body.length}) → ${a.status} ${a.text.slice(0, 140)}`);
+      if (a.status < 400 || a.status >= 500 || (a.json as Json | undefined)?.jsonrpc !== "2.0" || typeof e?.code !== "number" || typeof e.message !== "string")
+        bad.push(`${body.slice(0, 40)} (${body.length}) → ${a.status} ${a.text.slice(0, 140)}`);
     }
     expect(bad).toEqual([]);
   });
@@ -287,7 +311,8 @@ describe("/mcp JSON-RPC garbage: the right codes, never a 5xx", () => {
       const res = await call(path, { method, headers, ...(body !== undefined ? { body } : {}) });
       const a = await answer(res);
       if (a.status >= 500) bad.push(`${method} ${JSON.stringify(headers)} → ${a.status} ${a.text.slice(0, 120)}`);
-      else if (a.status >= 400 && a.text !== "" && (a.json as Json | undefined)?.jsonrpc !== "2.0") bad.push(`${method} ${JSON.stringify(headers)} → ${a.status} not JSON-RPC: ${a.text.slice(0, 120)}`);
+      else if (a.status >= 400 && a.text !== "" && (a.json as Json | undefined)?.jsonrpc !== "2.0")
+        bad.push(`${method} ${JSON.stringify(headers)} → ${a.status} not JSON-RPC: ${a.text.slice(0, 120)}`);
     }
     expect(bad).toEqual([]);
     // The server still answers.

@@ -51,7 +51,10 @@ describe("moderations and rerank: fields of the wrong type, each a 400 in the su
     { query: "q", documents: [{ text: 7 }] },
   ];
   /** v1 only: v2 has no `rank_fields` (and ignores it, as Cohere's v2 does an unknown field). */
-  const V1_ONLY: unknown[] = [{ query: "q", documents: ["a"], rank_fields: "text" }, { query: "q", documents: ["a"], rank_fields: [7] }];
+  const V1_ONLY: unknown[] = [
+    { query: "q", documents: ["a"], rank_fields: "text" },
+    { query: "q", documents: ["a"], rank_fields: [7] },
+  ];
 
   it("/v1/moderations: OpenAI's error object; /v2/rerank and /v1/rerank: Cohere's { message }", async () => {
     const bad: string[] = [];

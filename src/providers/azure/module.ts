@@ -8,5 +8,6 @@ import { azureChat, azureEmbeddings, azureResponses } from ".";
 export const azureModule: ProviderModule = {
   name: "azure",
   surfaces: [azureChat, azureResponses, azureEmbeddings],
+  apiPrefixes: ["/openai/"],
   errorPaths: [{ priority: 15, owns: (_request, path) => path.startsWith("/openai/"), surface: azureChat }],
 };

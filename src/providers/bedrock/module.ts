@@ -17,6 +17,7 @@ export function bedrockToolCallIds(reply: Reply, endpoint: Endpoint | undefined)
 export const bedrockModule: ProviderModule = {
   name: "bedrock",
   surfaces: [bedrockConverse, bedrockInvoke],
+  apiPrefixes: ["/model/"],
   errorPaths: [
     {
       priority: 20,

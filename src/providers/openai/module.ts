@@ -74,6 +74,7 @@ export const openaiModule: ProviderModule = {
   sockets: [responsesWebSocket, realtimeWebSocket],
   // Every path no other provider claims: OpenAI-compatible clients are the default.
   errorPaths: [{ priority: 1000, owns: () => true, surface: openaiChat }],
+  apiPrefixes: ["/v1"],
   toolCallIds: openaiToolCallIds,
   openPath: (pathname) => pathname.includes(IMAGE_FILES_PATH),
   recordable: true,
