@@ -6,6 +6,7 @@
 import type { Pacing } from "../canonical/outcome";
 import { encodeMessage, type EventHeaders } from "./eventstream";
 import { seededRandom } from "../util/hash";
+import { concatBytes } from "../util/bytes";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
 export interface SseEvent {
@@ -64,13 +65,7 @@ function toBytes(chunk: string | Uint8Array): Uint8Array {
 function joinChunks(chunks: (string | Uint8Array)[]): string | Uint8Array {
   if (chunks.every((c) => typeof c === "string")) return chunks.join("");
   const parts = chunks.map(toBytes);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** Offsets in ms from stream start at which each event is due. */

@@ -3,6 +3,7 @@
  * check and CRC-16 footer (RFC 9639). Real FLAC any decoder reads (no compression: the size of the WAV, about).
  */
 import { SAMPLE_RATE, toneSample } from "./pcm";
+import { concatBytes } from "../../../util/bytes";
 
 const BLOCK = 4096;
 
@@ -82,11 +83,5 @@ function frame(index: number, first: number, count: number): Uint8Array {
 export function flac(samples: number): Uint8Array {
   const parts: Uint8Array[] = [Uint8Array.from([0x66, 0x4c, 0x61, 0x43, 0x80, 0, 0, 34, ...streamInfo(samples)])];
   for (let f = 0, first = 0; first < samples; f++, first += BLOCK) parts.push(frame(f, first, Math.min(BLOCK, samples - first)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

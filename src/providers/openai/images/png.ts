@@ -3,6 +3,7 @@
  */
 import { crc32 } from "../../../http/eventstream";
 import { zlibRepeated } from "./deflate";
+import { concatBytes } from "../../../util/bytes";
 
 export interface Rgba {
   r: number;
@@ -39,11 +40,5 @@ export function encodePng(width: number, height: number, color: Rgba): Uint8Arra
   const px = color.a === undefined ? [color.r, color.g, color.b] : [color.r, color.g, color.b, color.a];
   for (let x = 0; x < width; x++) line.set(px, 1 + x * channels);
   const parts = [Uint8Array.from(SIGNATURE), chunk("IHDR", header), chunk("IDAT", zlibRepeated(line, height, channels)), chunk("IEND", new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
