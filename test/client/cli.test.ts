@@ -161,7 +161,7 @@ describe("mockllm push", () => {
     expect(first.out).toBe([`created  p1  ${versions.get("p1")}`, `created  p2  ${versions.get("p2")}`, `pushed 2 scenarios to ${mock.url}: 2 created, 0 updated, 0 unchanged`].join("\n"));
     await files("push", { "p2.json": { name: "p2", description: "changed", steps: [] } });
     const second = await cli(["push", "push", "--url", mock.url, "--token", mock.adminToken]);
-    expect(second.code).toBe(0);
+    expect(second.code, second.err).toBe(0);
     const p2 = (await mock.admin.list()).find((s) => s.name === "p2");
     expect(p2?.description).toBe("changed");
     expect(second.out).toBe(
