@@ -14,26 +14,14 @@ import type { ChatRequest } from "../openai/chat/wire";
 import type { ProviderSurface, RenderContext, SseEvent } from "../types";
 import { azureCommon } from "./common";
 import { completionResults, promptFilterResults, type FilterResults } from "./content-filter";
+import { isRecord, sorted } from "./json";
 import { azureParse, type AzureWire } from "./wire";
 
 type Wire = AzureWire<ChatRequest>;
-type Json = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Annotations whose keys keep their own order (`prompt_index` first, `filtered` before `detected`), as recorded. */
 const ANNOTATIONS: ReadonlySet<string> = new Set(["prompt_filter_results", "content_filter_results"]);
-
-/** `value` with object keys sorted at every depth but inside the annotations, as Azure serialises its answers. */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (!isRecord(value)) return value;
-  const out: Json = {};
-  for (const k of Object.keys(value).sort()) out[k] = ANNOTATIONS.has(k) ? value[k] : sorted(value[k]);
-  return out;
-}
+const sortedChat = (value: unknown) => sorted(value, ANNOTATIONS);
 
 /** The finished choice's annotation: the filtered categories on a `content_filter` finish, else all safe. */
 function choiceResults(reply: Reply, finishReason: unknown): FilterResults {
@@ -45,7 +33,7 @@ function renderJson(reply: Reply, ctx: RenderContext<Wire>): unknown {
   if (!isRecord(body)) return body;
   const { choices, service_tier: _tier, ...rest } = body;
   const annotated = Array.isArray(choices) ? choices.map((c) => (isRecord(c) ? { ...c, content_filter_results: choiceResults(reply, c.finish_reason) } : c)) : choices;
-  return sorted({ ...rest, choices: annotated, prompt_filter_results: promptFilterResults(reply.safety) });
+  return sortedChat({ ...rest, choices: annotated, prompt_filter_results: promptFilterResults(reply.safety) });
 }
 
 /** One OpenAI chunk as Azure sends it: each choice annotated, OpenAI-only fields dropped, keys sorted. */
@@ -62,7 +50,7 @@ function azureChunk(data: string, reply: Reply): string {
         return { ...c, content_filter_results: results };
       })
     : choices;
-  return JSON.stringify(sorted({ ...rest, choices: annotated }));
+  return JSON.stringify(sortedChat({ ...rest, choices: annotated }));
 }
 
 /** An OpenAI event re-encoded for Azure when first read (a paced stream encodes each chunk as it is written). */

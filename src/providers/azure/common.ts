@@ -14,19 +14,24 @@ type Common = "provider" | "paths" | "matchPath" | "requestIdHeader" | "requestI
 /** The rate-limit headers a successful answer carries (a deployment with requests and tokens to spare). */
 const REMAINING = { "x-ratelimit-remaining-requests": "99", "x-ratelimit-remaining-tokens": "99000" } as const;
 
-export function azureCommon<W>(operation: AzureOperation): Pick<ProviderSurface<AzureWire<W>>, Common> {
+/** `operations`: the routes the surface serves (images: generations and edits); the first is the default. */
+export function azureCommon<W>(...operations: [AzureOperation, ...AzureOperation[]]): Pick<ProviderSurface<AzureWire<W>>, Common> {
+  const operation = operations[0];
   return {
     provider: "azure",
     paths: [],
-    matchPath: isAzurePath(operation),
+    matchPath: isAzurePath(operations),
     requestIdHeader: "x-request-id",
     requestId: azureRequestId,
     checkHeaders: checkAzureRequest,
     renderError: renderAzureError,
     renderPromptBlock: renderAzurePromptBlock,
     failureHeaders: azureFailureHeaders,
-    failureMessage: (failure: Failure, ctx: RenderContext<AzureWire<W>>) =>
-      failure.kind === "rate_limit" ? rateLimitMessage(operation, azureTarget(ctx, operation).apiVersion, Math.ceil((failure.retryAfterMs ?? 0) / 1000)) : undefined,
+    failureMessage: (failure: Failure, ctx: RenderContext<AzureWire<W>>) => {
+      if (failure.kind !== "rate_limit") return undefined;
+      const target = azureTarget(ctx, operation);
+      return rateLimitMessage(target.operation, target.apiVersion, Math.ceil((failure.retryAfterMs ?? 0) / 1000));
+    },
     responseHeaders: (ctx: RenderContext<AzureWire<W>>) => {
       const deployment = azureTarget(ctx, operation).deployment;
       // A v1 route's deployment is the body's `model`, any string: only a name a header can carry is echoed.

@@ -11,7 +11,7 @@ import { header } from "../../http/headers";
 import type { Failure } from "../../scenario/schema";
 import { renderOpenAIError } from "../openai/errors";
 import type { RenderedError, RequestTarget } from "../types";
-import { azureRoute, type AzureOperation } from "./paths";
+import { azureRoute, type AzureApi, type AzureOperation } from "./paths";
 
 /** Error codes the Azure gateway answers in its own shape; the rest are the OpenAI service's. */
 const GATEWAY_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["authentication", "permission", "not_found", "method_not_allowed", "rate_limit"]);
@@ -66,15 +66,18 @@ export function azureHeaders(requestId: string): Record<string, string> {
  */
 export function renderAzureError(error: ApiError, requestId: string): RenderedError {
   const status = error.status ?? ERROR_CODES[error.code];
-  if (!GATEWAY_CODES.has(error.code) && error.type !== GATEWAY_TYPE) {
-    const openai = renderOpenAIError(error, requestId);
-    return { ...openai, headers: { ...azureHeaders(requestId), ...openai.headers } };
-  }
+  if (!GATEWAY_CODES.has(error.code) && error.type !== GATEWAY_TYPE) return renderAzureServiceError(error, requestId);
   return {
     status,
     body: { error: { code: error.providerCode ?? String(status), message: error.message } },
     headers: { ...azureHeaders(requestId), ...error.headers },
   };
+}
+
+/** An error the model service answers (Azure relays it in OpenAI's shape, with its own headers). */
+export function renderAzureServiceError(error: ApiError, requestId: string): RenderedError {
+  const openai = renderOpenAIError(error, requestId);
+  return { ...openai, headers: { ...azureHeaders(requestId), ...openai.headers } };
 }
 
 /**
@@ -83,27 +86,40 @@ export function renderAzureError(error: ApiError, requestId: string): RenderedEr
  */
 export function checkAzureRequest(headers: Headers, target: RequestTarget): ApiError | undefined {
   const route = azureRoute(target.path);
-  const version = target.query.get("api-version");
-  if (route?.api === "classic" && (version === null || !DATED.test(version))) {
+  return checkAzureGateway(headers, target.query, route?.api, route?.deployment);
+}
+
+/** The same checks for a route `azureRoute` does not list (the stored-response routes): its API and deployment. */
+export function checkAzureGateway(headers: Headers, query: URLSearchParams, api: AzureApi | undefined, deployment?: string): ApiError | undefined {
+  const version = query.get("api-version");
+  if (api === "classic" && (version === null || !DATED.test(version))) {
     return { code: "not_found", message: RESOURCE_NOT_FOUND };
   }
-  if (route?.api === "v1" && version !== null && !V1_VERSIONS.has(version)) {
+  if (api === "v1" && version !== null && !V1_VERSIONS.has(version)) {
     return { code: "invalid_request", status: 400, message: API_VERSION_NOT_SUPPORTED, providerCode: "BadRequest", type: GATEWAY_TYPE };
   }
   const key = header(headers, "api-key")?.trim() ?? "";
   const bearer = /^Bearer\s+\S/i.test((header(headers, "authorization") ?? "").trim());
   if (key === "" && !bearer) return { code: "authentication", message: ACCESS_DENIED };
-  if (route?.deployment !== undefined && !DEPLOYMENT_NAME.test(route.deployment)) {
+  if (deployment !== undefined && !DEPLOYMENT_NAME.test(deployment)) {
     return { code: "not_found", message: DEPLOYMENT_NOT_FOUND, providerCode: "DeploymentNotFound" };
   }
   return undefined;
 }
 
-/** Azure's operation names, as its 429 message says them. */
+/**
+ * Azure's operation names, as its 429 message says them (recorded for chat; the others follow the operation ids of
+ * Azure's REST specification, not seen in a recorded 429).
+ */
 const OPERATION_NAMES: Record<AzureOperation, string> = {
   "chat/completions": "ChatCompletions_Create",
   responses: "Responses_Create",
   embeddings: "Embeddings_Create",
+  "images/generations": "ImageGenerations_Create",
+  "images/edits": "ImageEdits_Create",
+  "audio/speech": "Speech_Create",
+  "audio/transcriptions": "Transcriptions_Create",
+  "audio/translations": "Translations_Create",
 };
 
 /**

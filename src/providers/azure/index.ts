@@ -2,3 +2,5 @@
 export { azureChat } from "./chat";
 export { azureResponses } from "./responses";
 export { azureEmbeddings } from "./embeddings";
+export { azureImages } from "./images";
+export { azureSpeech, azureTranscriptions } from "./audio";

@@ -1,23 +1,27 @@
 /**
  * Azure OpenAI's routes (contract section 10): which operation a path asks for, the deployment it names, and whether
  * it is a classic route (dated `api-version` required) or a v1 route (no dated version).
- * - `/openai/deployments/{deployment}/{chat/completions|responses|embeddings}` (classic, deployment in the path)
- * - `/openai/responses` (classic, where `AzureOpenAI` sends Responses calls: the deployment is the body's `model`)
- * - `/openai/v1/{chat/completions|responses|embeddings}` (v1, the deployment is the body's `model`)
+ * - `/openai/deployments/{deployment}/{operation}` (classic, deployment in the path): chat, embeddings, responses,
+ *   images and audio — the operations `AzureOpenAI` puts a deployment in front of (its `_deployments_endpoints`);
+ * - `/openai/responses` (classic, where `AzureOpenAI` sends Responses calls: the deployment is the body's `model`);
+ * - `/openai/v1/{operation}` (v1, the deployment is the body's `model`);
+ * - stored responses: `/openai/responses/{id}` (classic) and `/openai/v1/responses/{id}` (v1).
  */
 import { safeDecode } from "../../http/url";
 
-export type AzureOperation = "chat/completions" | "responses" | "embeddings";
+export type AzureOperation = "chat/completions" | "responses" | "embeddings" | "images/generations" | "images/edits" | "audio/speech" | "audio/transcriptions" | "audio/translations";
+
+export type AzureApi = "classic" | "v1";
 
 export interface AzureRoute {
   operation: AzureOperation;
   /** `classic`: the dated-`api-version` API; `v1`: the versionless one. */
-  api: "classic" | "v1";
+  api: AzureApi;
   /** The deployment named in the path (deployment routes only). */
   deployment?: string;
 }
 
-const OPERATIONS: readonly AzureOperation[] = ["chat/completions", "responses", "embeddings"];
+const OPERATIONS: readonly AzureOperation[] = ["chat/completions", "responses", "embeddings", "images/generations", "images/edits", "audio/speech", "audio/transcriptions", "audio/translations"];
 const DEPLOYMENTS = "/openai/deployments/";
 
 function operationOf(rest: string): AzureOperation | undefined {
@@ -43,7 +47,24 @@ export function azureRoute(path: string): AzureRoute | undefined {
   return operation ? { operation, api: "classic", deployment: safeDecode(rest.slice(0, slash)) } : undefined;
 }
 
-/** Whether `path` is an Azure route for `operation` (a surface's `matchPath`). */
-export function isAzurePath(operation: AzureOperation): (path: string) => boolean {
-  return (path) => azureRoute(path)?.operation === operation;
+/** Whether `path` is an Azure route for one of `operations` (a surface's `matchPath`). */
+export function isAzurePath(operations: readonly AzureOperation[]): (path: string) => boolean {
+  return (path) => {
+    const operation = azureRoute(path)?.operation;
+    return operation !== undefined && operations.includes(operation);
+  };
+}
+
+const STORED = /^\/openai\/(v1\/)?responses\/([^/]+)$/;
+/** `…/responses/compact` and `…/responses/input_tokens` are operations, not response ids. */
+const NOT_IDS: ReadonlySet<string> = new Set(["compact", "input_tokens"]);
+
+/**
+ * The stored response `path` names, if it is one: `GET`/`DELETE /openai/responses/{id}` or `/openai/v1/responses/{id}`.
+ * @example azureStoredResponse("/openai/v1/responses/resp_1") // { id: "resp_1", api: "v1" }
+ */
+export function azureStoredResponse(path: string): { id: string; api: AzureApi } | undefined {
+  const m = STORED.exec(path);
+  if (!m || NOT_IDS.has(m[2]!)) return undefined;
+  return { id: safeDecode(m[2]!), api: m[1] ? "v1" : "classic" };
 }

@@ -37,11 +37,12 @@ function withModel(body: unknown, deployment: string | undefined): unknown {
  */
 export function azureParse<W extends object>(parse: ProviderSurface<W>["parse"], operation: AzureOperation): ProviderSurface<AzureWire<W>>["parse"] {
   return (body, headers, target) => {
-    const deployment = azureRoute(target.path)?.deployment;
+    const route = azureRoute(target.path);
+    const deployment = route?.deployment;
     const parsed = parse(withModel(body, deployment), headers, target);
     if (!parsed.ok) return parsed;
     const model = deployment ?? parsed.request.model;
-    const azure: AzureTarget = { operation, apiVersion: target.query.get("api-version") ?? "v1", deployment: model };
+    const azure: AzureTarget = { operation: route?.operation ?? operation, apiVersion: target.query.get("api-version") ?? "v1", deployment: model };
     return { ok: true, wire: { ...parsed.wire, [AZURE]: azure }, request: { ...parsed.request, provider: "azure", model } };
   };
 }
