@@ -53,6 +53,9 @@ describe("provider registry", () => {
       "azure chat.completions",
       "azure responses",
       "azure embeddings",
+      "azure images",
+      "azure speech",
+      "azure transcriptions",
       "cohere rerank",
       "cohere rerank",
     ]);
