@@ -23,6 +23,7 @@ beforeAll(async () => {
       name: "azm",
       steps: [
         { id: "img", consume: false, match: { provider: "azure", endpoint: "images", model: "dalle3-prod" }, respond: { image: { color: "#102030", revisedPrompt: "A lighthouse at dusk." } } },
+        { id: "gpt-img", consume: false, match: { provider: "azure", endpoint: "images", model: "image-prod" }, respond: { image: {} } },
         { id: "tts", consume: false, match: { provider: "azure", endpoint: "speech", model: "tts-prod" }, respond: { speech: { durationMs: 500 } } },
         { id: "stt", consume: false, match: { provider: "azure", endpoint: "transcriptions" }, respond: { transcript: "Azure heard this." } },
         { id: "resp", consume: false, match: { provider: "azure", endpoint: "responses" }, respond: { text: "Stored on Azure." } },
@@ -81,7 +82,7 @@ describe("Azure images", () => {
   });
 
   it("the v1 route takes the deployment from the body; a GPT image answer keeps its usage, keys sorted; a url points at a file the mock serves", async () => {
-    const res = await post("/s/azm/i2/openai/v1/images/generations", { model: "dalle3-prod", prompt: "a cat", size: "1024x1536", quality: "low" });
+    const res = await post("/s/azm/i2/openai/v1/images/generations", { model: "image-prod", prompt: "a cat", size: "1024x1536", quality: "low" });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown> & { data: Record<string, unknown>[] };
     expect(Object.keys(body)).toEqual(["background", "created", "data", "output_format", "quality", "size", "usage"]);
@@ -91,6 +92,17 @@ describe("Azure images", () => {
     const file = await call(new URL(link).pathname);
     expect([file.status, file.headers.get("content-type")]).toEqual([200, "image/png"]);
     expect((await decodePng(new Uint8Array(await file.arrayBuffer()))).width).toBe(1024);
+  });
+
+  it("a deployment whose name says DALL·E 3 or 2 is held to that model's limits; any other name to a GPT image model's", async () => {
+    const wide = await post("/s/azm/i4/openai/v1/images/generations", { model: "dalle3-prod", prompt: "wide", size: "1792x1024", response_format: "b64_json" });
+    const item = ((await wide.json()) as { data: { b64_json: string; revised_prompt: string }[] }).data[0]!;
+    expect([wide.status, (await decodePng(fromBase64(item.b64_json))).width, item.revised_prompt]).toEqual([200, 1792, "A lighthouse at dusk."]);
+    const two = await post(deployment("prod-dall-e-2", "images/generations", VERSION), { prompt: "small", size: "256x256", n: 2, response_format: "b64_json" });
+    expect([two.status, ((await two.json()) as { data: unknown[] }).data.length]).toEqual([200, 2]);
+    const gpt = await post(deployment("image-prod", "images/generations"), { prompt: "wide", size: "1792x1024" });
+    expect([gpt.status, ((await gpt.json()) as { error: { param: string } }).error.param]).toEqual([400, "size"]);
+    expect((await journal("azm", "i4")).map((r) => r.model)).toEqual(["dalle3-prod"]);
   });
 
   it("edits: a multipart upload on the deployment route", async () => {

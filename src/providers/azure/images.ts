@@ -49,10 +49,26 @@ function renderPromptBlock(safety: ReplySafety, requestId: string): RenderedErro
   return { status: 400, body: sorted({ error }), headers: azureHeaders(requestId) };
 }
 
+const DALL_E = /dall-?e-?([23])/i;
+
+/**
+ * OpenAI's parse with the limits of the model a deployment serves: Azure deployments are named freely, so one whose
+ * name says DALL·E 3 or 2 (`dalle3`, `prod-dall-e-2`) is checked as that model (sizes, `n`, `response_format`), any
+ * other as a GPT image model; the canonical `model` stays the name the request sent.
+ */
+const parseImages: ProviderSurface<ImagesRequest>["parse"] = (body, headers, target) => {
+  if (!isRecord(body) || typeof body.model !== "string") return openaiImages.parse(body, headers, target);
+  const named = body.model;
+  const family = DALL_E.exec(named)?.[1];
+  if (family === undefined) return openaiImages.parse(body, headers, target);
+  const parsed = openaiImages.parse({ ...body, model: `dall-e-${family}` }, headers, target);
+  return parsed.ok ? { ...parsed, request: { ...parsed.request, model: named } } : parsed;
+};
+
 export const azureImages: ProviderSurface<Wire> = {
   ...openaiImages,
   ...azureCommon<ImagesRequest>("images/generations", "images/edits"),
-  parse: azureParse(openaiImages.parse, "images/generations"),
+  parse: azureParse(parseImages, "images/generations"),
   renderJson,
   renderPromptBlock,
 };
