@@ -138,3 +138,60 @@ export const azureChat: SurfaceTable = {
     "error:gateway": { from: ["gateway"], keys: { error: "object", "error.code": "string", "error.message": "string" } },
   },
 };
+
+/**
+ * Azure OpenAI Images (a new table; the chat rows above are unchanged): each image's `content_filter_results` and
+ * `prompt_filter_results` (the latter with `profanity`), the blocked prompt's 400 and the filtered image's answer.
+ * Kinds (see test/unit/shapes-azure-images.test.ts): images (an answer), error:content_policy_violation,
+ * filtered_image.
+ */
+export const azureImages: SurfaceTable = {
+  surface: "azure-images",
+  sources: {
+    dalle3: {
+      repo: "(a public README; the code index shows no repository name, index id 30976409744)",
+      path: "a DALL·E 3 call on deployment `dalle3`, api-version 2024-02-15-preview, its whole answer with a dalleproduse blob url",
+      recorded: "2024-04-21 (dall-e-3)",
+    },
+    annotationsDoc: {
+      repo: "MicrosoftDocs/azure-ai-docs",
+      path: "articles/ai-services/openai/concepts/prompt-transformation.md (documentation only: content_filter_results and prompt_filter_results on each data item)",
+      recorded: "2024-07",
+    },
+    promptBlock: { repo: "BerriAI/litellm", path: "issue #16072 (the whole Azure error of a blocked dall-e-3 prompt, quoted from a live call)", recorded: "2025-10-29 (dall-e-3)" },
+    filteredDoc: {
+      repo: "MicrosoftDocs/azure-ai-docs",
+      path: "articles/ai-services/openai/how-to/dall-e.md (documentation only: a filtered image is `{created, error: {code: contentFilter, message}}`)",
+      recorded: "2024",
+    },
+  },
+  opaque: [],
+  shapes: {
+    images: {
+      from: ["dalle3", "annotationsDoc"],
+      keys: {
+        created: "number",
+        data: "array",
+        "data[].url?": "string",
+        "data[].b64_json?": "string",
+        "data[].revised_prompt?": "string",
+        ...annotations("data[].content_filter_results", SEVERITY, []),
+        ...annotations("data[].prompt_filter_results", SEVERITY, ["profanity"]),
+      },
+    },
+    "error:content_policy_violation": {
+      from: ["promptBlock"],
+      keys: {
+        error: "object",
+        "error.code": "string",
+        "error.message": "string",
+        "error.type": "string",
+        "error.inner_error": "object",
+        "error.inner_error.code": "string",
+        // The recording shows `jailbreak` alone (nothing filtered); the severity categories follow Azure's prompt annotation.
+        ...annotations("error.inner_error.content_filter_results", ["hate?", "self_harm?", "sexual?", "violence?"], ["jailbreak"]),
+      },
+    },
+    filtered_image: { from: ["filteredDoc"], keys: { created: "number", error: "object", "error.code": "string", "error.message": "string" } },
+  },
+};
