@@ -12,7 +12,8 @@ const SURFACES: readonly [name: string, below: string, page: string][] = [
   ["Gemini", "", "providers/gemini.md"],
   ["Ollama", "", "providers/ollama.md"],
   ["Bedrock, Vertex", "", "providers/bedrock-and-vertex.md"],
-  ["Azure OpenAI", "", "providers/azure.md"],
+  // Azure OpenAI: chat, Responses, embeddings, images and audio under /openai/deployments/{d}/… and /openai/v1/….
+  ["Azure: chat, images, audio", "", "providers/azure.md"],
   ["Moderations, images, audio", "/v1", "providers/openai-moderations.md, openai-images.md, openai-audio.md"],
   ["Rerank (Cohere)", "", "providers/cohere-rerank.md"],
 ];
