@@ -244,6 +244,41 @@ describe("Azure gateway on the media routes", () => {
     expect([noFile.status, ((await noFile.json()) as { error: { param: string } }).error.param]).toEqual([400, "file"]);
   });
 
+  it("JSON garbage at the Azure images and speech routes: a 4xx with an error message and code, Azure's headers, never a 5xx", async () => {
+    const nest = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+    const bodies: [string, number][] = [
+      ...["", "{", "null", "[]", "42", '"str"', "{}", "\u0000\u0001binary", '{"prompt":7}', '{"prompt":"x","n":"two"}', '{"input":{"toString":1},"voice":[]}', `{"prompt":${nest(200)}}`].map(
+        (b): [string, number] => [b, 400],
+      ),
+      [" ".repeat(10 * 1024 * 1024 + 1), 413],
+    ];
+    const paths = [deployment("dalle3", "images/generations"), deployment("tts", "audio/speech"), "/openai/v1/images/generations", "/openai/v1/audio/speech"];
+    const bad: string[] = [];
+    for (const path of paths) {
+      for (const [body, status] of bodies) {
+        const res = await call(path, { method: "POST", headers: JSON_KEY, body });
+        const text = await res.text();
+        let e: { message?: unknown; code?: unknown } | undefined;
+        try {
+          e = (JSON.parse(text) as { error?: typeof e }).error;
+        } catch {
+          e = undefined;
+        }
+        if (res.status !== status || typeof e?.message !== "string" || e.code === undefined || !UUID.test(res.headers.get("apim-request-id") ?? "")) {
+          bad.push(`${path} ${body.slice(0, 30)} → ${res.status} ${text.slice(0, 100)}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  }, 120_000);
+
+  it("a scenario prefix without a session never takes `openai` for the session on the new routes", async () => {
+    const res = await post(`/s/azm${deployment("tts-prod", "audio/speech")}`, { input: "hello there", voice: "alloy", response_format: "pcm" });
+    expect([res.status, res.headers.get("x-mockllm-step"), (await res.arrayBuffer()).byteLength]).toEqual([200, "tts", 24_000]);
+    const stored = await call(`/s/azm/openai/v1/responses/resp_0123456789abcdef0123456789abcdef`, { headers: KEY });
+    expect([stored.status, ((await stored.json()) as { error: { message: string } }).error.message]).toEqual([404, "Response with id 'resp_0123456789abcdef0123456789abcdef' not found."]);
+  });
+
   it("multipart garbage at the Azure upload routes: 200 or a 4xx with an error message, never a 5xx", async () => {
     const r = seededRandom(35);
     const paths = [
