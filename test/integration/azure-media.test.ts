@@ -201,7 +201,7 @@ describe("Azure stored responses", () => {
     expect([gone.status, await gone.json()]).toEqual([404, { error: { message: `Response with id '${id}' not found.`, type: "invalid_request_error", param: null, code: "not_found" } }]);
   });
 
-  it("the gateway's refusals come first, in Azure's shape: no api-version (404), a dated one on v1 (400), no key (401)", async () => {
+  it("the gateway's refusals come first, in Azure's shape: no api-version (404), a dated one on v1 (400), no key (401), a wrong method (405); a malformed id is the service's 400", async () => {
     const id = "resp_0123456789abcdef0123456789abcdef";
     const none = await call(`/openai/responses/${id}`, { headers: KEY });
     expect([none.status, await none.json()]).toEqual([404, { error: { code: "404", message: "Resource not found" } }]);
@@ -209,6 +209,10 @@ describe("Azure stored responses", () => {
     expect([dated.status, await dated.json()]).toEqual([400, { error: { code: "BadRequest", message: "API version not supported" } }]);
     const anon = await call(`/openai/responses/${id}?api-version=${VERSION}`);
     expect([anon.status, ((await anon.json()) as { error: { code: string } }).error.code]).toEqual([401, "401"]);
+    const put = await call(`/openai/responses/${id}?api-version=${VERSION}`, { method: "PUT", headers: KEY });
+    expect([put.status, Object.keys(((await put.json()) as { error: object }).error)]).toEqual([405, ["code", "message"]]);
+    const badId = await call(`/openai/v1/responses/not-an-id`, { headers: KEY });
+    expect([badId.status, ((await badId.json()) as { error: { type: string; param: string } }).error]).toEqual([400, expect.objectContaining({ type: "invalid_request_error" })]);
   });
 });
 

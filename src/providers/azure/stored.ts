@@ -16,7 +16,8 @@ function gateway(api: AzureApi): StoredResponsesGateway {
       const refused = checkAzureGateway(request.headers, new URL(request.url).searchParams, api);
       return refused ? renderAzureError(refused, requestId) : undefined;
     },
-    renderError: renderAzureServiceError,
+    // An unknown response is the service's answer (OpenAI's shape, relayed); a wrong method is the gateway's.
+    renderError: (error, requestId) => (error.code === "not_found" ? renderAzureServiceError(error, requestId) : renderAzureError(error, requestId)),
     headers: azureHeaders,
   };
 }
