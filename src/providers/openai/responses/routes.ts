@@ -12,6 +12,7 @@ import { checkId } from "./parse";
 import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
+import { echoed } from "../../../util/text";
 
 const STORED_PATH = /^\/(?:v1\/)?responses\/([^/]+)$/;
 
@@ -44,7 +45,7 @@ function fail(error: ApiError, requestId: string): Response {
 function replay(stored: string, after: string | null, requestId: string): Response {
   const startingAfter = after === null ? undefined : Number(after);
   if (startingAfter !== undefined && !(Number.isInteger(startingAfter) && startingAfter >= 0)) {
-    return fail(apiError("invalid_request", `Invalid 'starting_after': '${after}'. Expected a non-negative integer.`, { param: "starting_after" }), requestId);
+    return fail(apiError("invalid_request", `Invalid 'starting_after': '${echoed(after ?? "")}'. Expected a non-negative integer.`, { param: "starting_after" }), requestId);
   }
   const events = replayEvents(stored, startingAfter);
   if (!events) return fail(apiError("internal", "mockllm: the stored response could not be replayed."), requestId);
@@ -66,7 +67,7 @@ function storedBody(stored: string): string {
 }
 
 function notFound(id: string): ApiError {
-  return apiError("not_found", `Response with id '${id}' not found.`);
+  return apiError("not_found", `Response with id '${echoed(id)}' not found.`);
 }
 
 /**
