@@ -74,7 +74,8 @@ export function parseTranscriptionRequest(raw: unknown, headers: Headers, target
   }
   const granularities = formStrings(raw, "timestamp_granularities");
   const badGranularity = granularities.find((g) => g !== "word" && g !== "segment");
-  if (badGranularity !== undefined) return { ok: false, error: invalid(`Invalid value: '${echoed(badGranularity)}'. Supported values are: 'word' and 'segment'.`, "timestamp_granularities", "invalid_value") };
+  if (badGranularity !== undefined)
+    return { ok: false, error: invalid(`Invalid value: '${echoed(badGranularity)}'. Supported values are: 'word' and 'segment'.`, "timestamp_granularities", "invalid_value") };
   if (granularities.length > 0 && format !== "verbose_json") {
     return { ok: false, error: invalid("timestamp_granularities is only supported with response_format 'verbose_json'.", "timestamp_granularities") };
   }
