@@ -73,6 +73,13 @@ describe("client values quoted in HTTP error messages", () => {
     expect(await ask(long)).toBe(`The model \`${"y".repeat(64)}...\` does not exist or you do not have access to it.`);
   });
 
+  it("Gemini: a value of the wrong type is quoted as JSON, cut to 64 characters", async () => {
+    const ask = async (text: unknown) => (await post("/v1beta/models/gemini-2.5-flash:generateContent", GOOGLE, { contents: [{ parts: [{ text }] }] })).json.error.message;
+    expect(await ask(42)).toBe("Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42");
+    const list = Array.from({ length: 2000 }, (_, i) => i);
+    expect(await ask(list)).toBe(`Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), ${JSON.stringify(list).slice(0, 64)}...`);
+  });
+
   it("an unknown previous_response_id: short whole, long cut to 64 characters", async () => {
     const ask = async (id: string) => (await post("/v1/responses", OPENAI, { model: "m", input: "hi", previous_response_id: id })).json.error.message;
     expect(await ask("resp_nope")).toBe("Previous response with id 'resp_nope' not found.");
