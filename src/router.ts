@@ -39,6 +39,16 @@ const isRoutePath = memoized(
 );
 
 /**
+ * Whether `restPath` (below `/s/{scenario}`) is below a provider's API prefix (Azure's `/openai/`, Bedrock's `/model/`)
+ * and what would follow a session taken from its first segment is no route either: an unknown path of that API
+ * (`/s/x/openai/nope`), refused in its shape, not a session named `openai` asking for `/nope`. A session of that name
+ * still serves every known route (`/s/x/openai/v1/messages`).
+ */
+function unknownBelowApi(restPath: string, cut: number): boolean {
+  return cut >= 0 && isProviderApiPath(restPath) && !isRoutePath(restPath.slice(cut)) && restPath.slice(cut) !== MCP_PATH;
+}
+
+/**
  * Splits `/s/{scenario}[/{session}]/rest` into the prefix and the rest. Reserved session names
  * (`v1`, `v1beta`, `api`) and known route paths are never taken for a session.
  */
@@ -58,7 +68,7 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   const restPath = clean.slice(end);
   const cut = restPath.indexOf("/", 1);
   const candidate = cut < 0 ? restPath.slice(1) : restPath.slice(1, cut);
-  const takeSession = !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath) && restPath !== MCP_PATH;
+  const takeSession = !(RESERVED_SESSIONS as readonly string[]).includes(candidate) && !isRoutePath(restPath) && restPath !== MCP_PATH && !unknownBelowApi(restPath, cut);
   if (takeSession) return { prefix: { scenario, session: safeDecode(candidate) }, path: cut < 0 ? "/" : restPath.slice(cut), root: cut < 0 };
   return { prefix: { scenario }, path: restPath, root: false };
 }
@@ -75,12 +85,11 @@ function isOpenPath(pathname: string): boolean {
 }
 
 /**
- * A request refused before any route ran (the namespace gate, a quota), in the shape of what its path speaks, wherever
+ * A request refused before any route ran (the namespace gate, a quota, a bad name in the `/s/…` prefix), in the shape of what its path speaks, wherever
  * its credential came from: JSON-RPC on MCP, a socket protocol's own (Gemini Live's key comes as `?key=`), else the
  * path's surface.
  */
-function refusal(request: Request, error: ApiError, headers: Record<string, string>): Response {
-  const path = splitPrefix(new URL(request.url).pathname).path;
+function refusal(request: Request, error: ApiError, headers: Record<string, string>, path = splitPrefix(new URL(request.url).pathname).path): Response {
   if (path === MCP_PATH) return mcpRefusal(error, headers);
   const surface = socketFor(path)?.surface ?? errorSurfaceFor(request, path);
   return providerError(request, error, surface, headers);
@@ -156,7 +165,8 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
   const { prefix, path, root } = splitPrefix(pathname);
   const exec = new RequestExec(request, ctx, Date.now());
   const badName = prefixNameError(prefix);
-  if (badName) return providerError(request, badName, errorSurfaceFor(request, path));
+  // In the shape of what the path speaks, as a refused credential is: JSON-RPC on MCP, a socket protocol's own.
+  if (badName) return refusal(request, badName, OUTCOME_ERROR, path);
 
   const socket = socketFor(path);
   if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path);

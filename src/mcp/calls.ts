@@ -8,6 +8,7 @@ import { argumentsMatch, describeMiss, describeStringMatch, show, stringMatches,
 import { mcpCallId, type McpBlock, type McpCall, type McpError, type McpToolResult } from "../scenario/mcp-schema";
 import { expandStrings, type TemplateValues } from "../scenario/templates";
 import { RPC } from "./protocol";
+import { echoed } from "../util/text";
 
 /** What a session remembers of its `tools/call`s: consumed entries and attempts, by entry index. */
 export interface McpCallState {
@@ -88,7 +89,7 @@ function mismatch(total: number, available: { call: McpCall; index: number }[], 
   }
   const head = total === 0 ? "the scenario scripts no mcp.calls" : available.length === 0 ? `all ${total} mcp.calls are used` : `no mcp call matches; nearest call "${nearest!.id}" failed`;
   const reasons = [head, ...(nearest?.misses ?? []).map(describeMiss)];
-  const message = [`mockllm: scenario "${ctx.scenario}" session "${ctx.session}" tools/call ${tc.tool}: ${head}`, ...reasons.slice(1).map((r) => `- ${r}`)].join("\n");
+  const message = [`mockllm: scenario "${ctx.scenario}" session "${ctx.session}" tools/call ${echoed(tc.tool)}: ${head}`, ...reasons.slice(1).map((r) => `- ${r}`)].join("\n");
   return {
     kind: "mismatch",
     ...(nearest ? { nearest: nearest.id } : {}),

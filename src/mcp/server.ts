@@ -19,6 +19,7 @@ import {
   type RpcMessage,
   type RpcResponse,
 } from "./protocol";
+import { echoed } from "../util/text";
 
 export interface McpContext {
   scenario: string;
@@ -139,7 +140,7 @@ function getPrompt(id: RpcId, msg: RpcMessage, doc: Scenario, ctx: McpContext): 
   const name = str(msg.params, "name");
   if (name === undefined) return invalidParams(id, "prompts/get: params.name (a string) is required");
   const prompt = (doc.mcp?.prompts ?? []).find((p) => p.name === name);
-  if (!prompt) return invalidParams(id, `prompts/get: unknown prompt "${name}"`);
+  if (!prompt) return invalidParams(id, `prompts/get: unknown prompt "${echoed(name)}"`);
   const args = objectParam(msg.params, "arguments");
   if (args === null) return invalidParams(id, "prompts/get: params.arguments must be an object");
   const missing = (prompt.arguments ?? []).filter((a) => a.required === true && args?.[a.name] === undefined).map((a) => a.name);

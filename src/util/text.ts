@@ -29,3 +29,17 @@ export function chunkChars(text: string, size: number): string[] {
 export function wordCount(text: string): number {
   return text.match(/\S+/g)?.length ?? 0;
 }
+
+/** The longest client value an error message quotes whole: a longer one is cut (the real APIs never echo megabytes). */
+export const ECHO_MAX_CHARS = 64;
+
+/**
+ * `value` as an error message quotes it: verbatim up to ECHO_MAX_CHARS, else its start and `...` (never half a
+ * surrogate pair).
+ * @example echoed("response.nope") // "response.nope"; echoed("x".repeat(1e6)) // "xxxx…x..." (64 x)
+ */
+export function echoed(value: string): string {
+  if (value.length <= ECHO_MAX_CHARS) return value;
+  const cut = /[\uD800-\uDBFF]/.test(value.charAt(ECHO_MAX_CHARS - 1)) ? ECHO_MAX_CHARS - 1 : ECHO_MAX_CHARS;
+  return `${value.slice(0, cut)}...`;
+}

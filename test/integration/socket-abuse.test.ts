@@ -5,6 +5,7 @@
  * the next connection answers a turn.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_SOCKET_MESSAGE_BYTES } from "../../src/sockets/limits";
 import { upload } from "./helpers";
 import { openSocket, until, type TestSocket } from "./socket-helpers";
 
@@ -91,6 +92,61 @@ describe("messages over the HTTP body limit (12 MiB)", () => {
     s.send({ nope: HUGE });
     expect((await s.closed).code).toBe(1007);
     expect(await liveTurn("huge-live-after")).toBe("Still here.");
+  });
+});
+
+describe(`messages over the socket cap (MAX_SOCKET_MESSAGE_BYTES, ${MAX_SOCKET_MESSAGE_BYTES} bytes)`, () => {
+  /** A text message of exactly `bytes` UTF-8 bytes: an unknown event padded out. */
+  const sized = (bytes: number, shape: (pad: string) => unknown) => {
+    const bare = JSON.stringify(shape("")).length;
+    return JSON.stringify(shape("x".repeat(bytes - bare)));
+  };
+
+  it("Realtime: a message of exactly the cap is answered; one byte over closes 1009 'message too big'; the next socket answers", async () => {
+    const s = await realtime("cap-rt");
+    const atCap = sized(MAX_SOCKET_MESSAGE_BYTES, (pad) => ({ type: "nope", pad }));
+    expect(new TextEncoder().encode(atCap).byteLength).toBe(MAX_SOCKET_MESSAGE_BYTES);
+    s.send(atCap);
+    expect((await s.next()).error).toMatchObject({ code: "invalid_value", param: "type" });
+    // Two 2-byte characters take the message one byte over the cap while its length is one under it.
+    const over = sized(MAX_SOCKET_MESSAGE_BYTES - 1, (pad) => ({ type: "nope", pad: `éé${pad}` }));
+    expect([over.length, new TextEncoder().encode(over).byteLength]).toEqual([MAX_SOCKET_MESSAGE_BYTES - 1, MAX_SOCKET_MESSAGE_BYTES + 1]);
+    s.send(over);
+    expect(await s.closed).toEqual({ code: 1009, reason: "message too big" });
+    expect(await realtimeTurn(await realtime("cap-rt-after"))).toBe("Still here.");
+  }, 60_000);
+
+  it("Responses WebSocket mode and Gemini Live: one byte over the cap closes 1009 'message too big'", async () => {
+    const resp = await socket("/s/sock-abuse/cap-resp/v1/responses");
+    resp.send(sized(MAX_SOCKET_MESSAGE_BYTES + 1, (pad) => ({ type: "response.create", model: "gpt-4.1", input: pad })));
+    expect(await resp.closed).toEqual({ code: 1009, reason: "message too big" });
+    const live = await socket(`/s/sock-abuse/cap-live${LIVE}`, {});
+    live.send(SETUP);
+    expect(await live.next()).toEqual({ setupComplete: {} });
+    live.send(sized(MAX_SOCKET_MESSAGE_BYTES + 1, (pad) => ({ realtimeInput: { text: pad } })));
+    expect(await live.closed).toEqual({ code: 1009, reason: "message too big" });
+    expect(await liveTurn("cap-live-after")).toBe("Still here.");
+  }, 60_000);
+});
+
+describe("client values echoed in error messages", () => {
+  it("Realtime and Responses WebSocket mode quote a short unknown type whole and a long one cut to 64 characters", async () => {
+    const long = `response.${"y".repeat(5000)}`;
+    const cut = `${long.slice(0, 64)}...`;
+    const rt = await realtime("echo-rt");
+    rt.send({ type: "response.nope" });
+    expect((await rt.next()).error.message).toMatch(/^Invalid value: 'response\.nope'\. Supported values are/);
+    rt.send({ type: long });
+    expect((await rt.next()).error.message).toBe(
+      `Invalid value: '${cut}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`,
+    );
+    rt.send({ type: "conversation.item.delete", item_id: `item_${"z".repeat(5000)}` });
+    expect((await rt.next()).error.message).toBe(`Item with item_id 'item_${"z".repeat(59)}...' not found.`);
+    rt.close();
+    const resp = await socket("/s/sock-abuse/echo-resp/v1/responses");
+    resp.send({ type: long });
+    expect((await resp.next()).error.message).toBe(`Unsupported event type '${cut}': this connection accepts 'response.create'.`);
+    resp.close();
   });
 });
 

@@ -7,22 +7,15 @@
  * Moderations and rerank: surface-types-garbage.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { answer, NOT_A_REQUEST, OVER_BODY_LIMIT } from "../support/garbage";
 import { call, upload } from "./helpers";
 
 const SIGV4 = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=0";
-const TOO_LARGE = " ".repeat(10 * 1024 * 1024 + 1);
 const nest = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
 
 /** Bodies that are not a valid request of any surface, or only almost one. */
 const BODIES: string[] = [
-  "",
-  "{",
-  "null",
-  "[]",
-  "42",
-  '"str"',
-  "{}",
-  "\u0000\u0001binary",
+  ...NOT_A_REQUEST,
   '{"messages":null}',
   '{"messages":[null]}',
   '{"messages":[{"role":"user","content":7}]}',
@@ -36,17 +29,6 @@ const BODIES: string[] = [
 ];
 
 type Json = Record<string, any>;
-
-async function answer(res: Response): Promise<{ status: number; json: unknown; text: string }> {
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
 
 describe("Bedrock Runtime garbage: AWS error shapes, never a 5xx", () => {
   const model = "/model/anthropic.claude-3-5-haiku-20241022-v1%3A0";
@@ -93,7 +75,7 @@ describe("Bedrock Runtime garbage: AWS error shapes, never a 5xx", () => {
     const bad: string[] = [];
     for (const prefix of ["", "/s/garbage-clouds/b1"]) {
       for (const op of OPERATIONS) {
-        for (const [body, status] of [...BODIES.map((b) => [b, 400] as const), [TOO_LARGE, 413] as const]) {
+        for (const [body, status] of [...BODIES.map((b) => [b, 400] as const), [OVER_BODY_LIMIT, 413] as const]) {
           for (const type of ["application/json", "text/plain"]) {
             const res = await call(`${prefix}${model}/${op}`, { method: "POST", headers: { authorization: SIGV4, "content-type": type }, body });
             const a = await answer(res);
@@ -154,7 +136,7 @@ describe("Azure OpenAI and Vertex AI garbage: each in its shape, never a 5xx", (
   it("Azure: malformed, mistyped, nested and oversized bodies are 4xx with an `error` object naming a message", async () => {
     const bad: string[] = [];
     for (const path of azurePaths) {
-      for (const [body, status] of [...BODIES.map((b) => [b, 400] as const), [TOO_LARGE, 413] as const]) {
+      for (const [body, status] of [...BODIES.map((b) => [b, 400] as const), [OVER_BODY_LIMIT, 413] as const]) {
         const a = await answer(await call(path, { method: "POST", headers: AZURE, body }));
         const e = (a.json as Json | undefined)?.error;
         if (a.status !== status || typeof e?.message !== "string" || e.code === undefined) bad.push(`${path} ${body.slice(0, 40)} → ${a.status} ${a.text.slice(0, 120)}`);
@@ -166,7 +148,7 @@ describe("Azure OpenAI and Vertex AI garbage: each in its shape, never a 5xx", (
   it("Vertex: malformed, mistyped, nested and oversized bodies are 4xx in Google's or Anthropic's shape", async () => {
     const bad: string[] = [];
     for (const [path, shape] of vertexPaths) {
-      for (const [body, status] of [...BODIES.map((b) => [b, 400] as const), [TOO_LARGE, 413] as const]) {
+      for (const [body, status] of [...BODIES.map((b) => [b, 400] as const), [OVER_BODY_LIMIT, 413] as const]) {
         const a = await answer(await call(path, { method: "POST", headers: VERTEX, body }));
         const j = a.json as Json | undefined;
         const ok =
@@ -241,7 +223,7 @@ describe("/mcp JSON-RPC garbage: the right codes, never a 5xx", () => {
     const bad: string[] = [];
     for (const body of [
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":${nest(200)}}}}`,
-      TOO_LARGE,
+      OVER_BODY_LIMIT,
       `[${'{"jsonrpc":"2.0","id":1,"method":"ping"},'.repeat(300_000)}1]`,
     ]) {
       const a = await answer(await post(body, { ...HEADERS, "mcp-protocol-version": "2025-03-26" }));

@@ -3,18 +3,10 @@
  * surface's own shape — OpenAI's error object, Cohere's `{ message }`.
  */
 import { describe, expect, it } from "vitest";
+import { answer } from "../support/garbage";
 import { call } from "./helpers";
 
 type Json = Record<string, any>;
-
-async function answer(res: Response): Promise<{ status: number; json: unknown; text: string }> {
-  const text = await res.text();
-  try {
-    return { status: res.status, json: JSON.parse(text), text };
-  } catch {
-    return { status: res.status, json: undefined, text };
-  }
-}
 
 describe("moderations and rerank: fields of the wrong type, each a 400 in the surface's shape", () => {
   const OPENAI = { authorization: "Bearer sk", "content-type": "application/json" };

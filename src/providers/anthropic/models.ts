@@ -8,6 +8,7 @@ import { apiError, type ApiError } from "../../http/errors";
 import { anthropicRequestId } from "../../http/ids";
 import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { jsonResponse } from "../../http/json";
+import { echoed } from "../../util/text";
 
 function json(body: unknown, requestId: string, status = 200, headers: Record<string, string> = {}): Response {
   return jsonResponse(body, status, { "request-id": requestId, ...headers });
@@ -87,7 +88,7 @@ export function getModel(request: Request, _rt: Runtime, models: string[]): Resp
   const path = new URL(request.url).pathname;
   const id = safeDecode(path.slice(path.lastIndexOf("/models/") + "/models/".length));
   if (!models.includes(id)) {
-    return errorResponse(apiError("not_found", `model: ${id} (mockllm: known models are ${models.map((m) => JSON.stringify(m)).join(", ")})`), requestId);
+    return errorResponse(apiError("not_found", `model: ${echoed(id)} (mockllm: known models are ${models.map((m) => JSON.stringify(m)).join(", ")})`), requestId);
   }
   return json(modelInfo(id), requestId);
 }

@@ -16,6 +16,7 @@ import { messageId, replyBlocks, wireBlock } from "./blocks";
 import { parseMessagesRequest } from "./parse";
 import type { MessagesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../http/json";
+import { echoed } from "../../util/text";
 
 type Thread = { type: "create" } | { type: "continue"; previous_message_id: string };
 
@@ -41,7 +42,7 @@ export async function prepareThread(wire: MessagesRequest, request: CanonicalReq
   const thread = threadOf(wire);
   if (thread?.type !== "continue") return { ok: true, wire, request };
   const id = thread.previous_message_id;
-  const notFound = { ok: false as const, error: apiError("not_found", `Thread message with id '${id}' not found.`) };
+  const notFound = { ok: false as const, error: apiError("not_found", `Thread message with id '${echoed(id)}' not found.`) };
   const stub = await locateResponse(rt, id);
   const found = stub ? await stub.responseHistory(id) : undefined;
   if (!found || found.segments.length === 0 || found.missing !== null) return notFound;

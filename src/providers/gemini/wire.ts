@@ -7,6 +7,7 @@
  * to camelCase before validation, leaving free-form values (`args`, `response`, schemas) untouched.
  */
 import { z } from "zod";
+import { echoed } from "../../util/text";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
@@ -140,7 +141,7 @@ export function describeIssue(issues: readonly z.core.$ZodIssue[]): string {
   }
   if (issue.code === "invalid_type") {
     const type = PROTO_TYPES[issue.expected] ?? issue.expected.toUpperCase();
-    return `Invalid JSON payload received. Invalid value at '${path}' (${type}), ${JSON.stringify(issue.input) ?? "null"}`;
+    return `Invalid JSON payload received. Invalid value at '${path}' (${type}), ${echoed(JSON.stringify(issue.input) ?? "null")}`;
   }
   return `* GenerateContentRequest.${path}: ${issue.message}\n`;
 }

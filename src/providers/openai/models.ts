@@ -7,6 +7,7 @@ import { makeRequestId } from "../../http/ids";
 import { jsonResponse } from "../../http/json";
 import { safeDecode } from "../../http/url";
 import type { SideRoute } from "../types";
+import { echoed } from "../../util/text";
 
 /** Fixed so the listing is the same bytes every time. */
 const CREATED = 1_735_689_600; // 2025-01-01T00:00:00Z
@@ -30,7 +31,7 @@ export const openaiModels: SideRoute = {
     const id = safeDecode(path.slice("/v1/models/".length));
     // `modelIds` lists the default model first, so every listed id (and the default) is found.
     if (!ids.includes(id)) {
-      return ctx.refuse({ code: "not_found", message: `The model \`${id}\` does not exist or you do not have access to it.` });
+      return ctx.refuse({ code: "not_found", message: `The model \`${echoed(id)}\` does not exist or you do not have access to it.` });
     }
     return withRequestId(jsonResponse(openAIModel(id)));
   },

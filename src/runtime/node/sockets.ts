@@ -10,6 +10,7 @@ import type { WebSocket } from "ws";
 import { route } from "../../router";
 import { onFirstUse } from "./first-use";
 import { openProtocol } from "../../providers/registry";
+import { MAX_SOCKET_MESSAGE_BYTES, MESSAGE_TOO_BIG } from "../../sockets/limits";
 import { socketRuntime } from "../../sockets/scope";
 import type { SocketSink } from "../../sockets/types";
 import type { Runtime } from "../types";
@@ -58,7 +59,21 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
   const chosen = new WeakMap<IncomingMessage, string>();
   // `ws` (and the node:zlib, node:tls and node:https it requires) loads with the first upgrade, not at start-up.
   const socketServer = onFirstUse(() =>
-    import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (_offered, req) => chosen.get(req) ?? false })),
+    import("ws").then(({ WebSocketServer, WebSocket }) => {
+      /** `ws` closes a message over `maxPayload` with a bare 1009: the reason added, as the Worker sends it. */
+      class CappedSocket extends WebSocket {
+        override close(code?: number, data?: string | Buffer): void {
+          super.close(code, code === MESSAGE_TOO_BIG.code && data === undefined ? MESSAGE_TOO_BIG.reason : data);
+        }
+      }
+      return new WebSocketServer({
+        noServer: true,
+        perMessageDeflate: false,
+        maxPayload: MAX_SOCKET_MESSAGE_BYTES,
+        WebSocket: CappedSocket,
+        handleProtocols: (_offered, req) => chosen.get(req) ?? false,
+      });
+    }),
   );
   const pending = (p: Promise<unknown>) => void p.catch(() => {});
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -78,7 +93,10 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
           });
         });
         ws.on("close", () => protocol.closed());
-        ws.on("error", () => ws.terminate());
+        // A message over the cap: `ws` has sent its 1009 close and finishes the handshake itself.
+        ws.on("error", (e: Error & { code?: string }) => {
+          if (e.code !== "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") ws.terminate();
+        });
         protocol.open();
       });
     })().catch((e: unknown) => {

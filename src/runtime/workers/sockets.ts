@@ -4,6 +4,7 @@
  * socket survives the object's hibernation; the protocol (a provider module's socket state machine, src/sockets) runs in the object.
  */
 import { openProtocol } from "../../providers/registry";
+import { MESSAGE_TOO_BIG, overSocketCap } from "../../sockets/limits";
 import { socketRuntime } from "../../sockets/scope";
 import type { SocketProtocol, SocketSink } from "../../sockets/types";
 import type { SocketInit } from "../../session/socket";
@@ -145,6 +146,8 @@ export class DurableSockets {
   }
 
   async message(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    // The cap `ws`'s maxPayload holds on Node: the same close here.
+    if (overSocketCap(message)) return ws.close(MESSAGE_TOO_BIG.code, MESSAGE_TOO_BIG.reason);
     const protocol = this.protocol(ws);
     if (!protocol) return ws.close(1011, "mockllm: socket state lost");
     if (typeof message !== "string") {

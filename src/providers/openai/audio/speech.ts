@@ -8,13 +8,13 @@ import { z } from "zod";
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import { base64 } from "../../../http/base64";
-import type { ApiError } from "../../../http/errors";
 import { headerRecord } from "../../../http/headers";
 import type { Failure } from "../../../scenario/schema";
 import type { ParseResult, RawBody, RenderContext, SseEvent } from "../../types";
-import { firstWireIssue } from "../../wire-issues";
+import { invalidAudio as invalid, parseAudioBody } from "./body";
 import { flac } from "./flac";
 import { mp3, pcm, sampleCount, wav } from "./pcm";
+import { echoed } from "../../../util/text";
 
 export const MAX_SPEECH_INPUT = 4096;
 /** Words per second of the default duration (at speed 1). */
@@ -44,19 +44,10 @@ export interface SpeechRequest {
 
 const REQUIRED = ["model", "input", "voice"];
 
-function invalid(message: string, param: string | null, code?: string): ApiError {
-  return { code: "invalid_request", message, ...(param !== null ? { param } : {}), ...(code !== undefined ? { providerCode: code } : {}) };
-}
-
 export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<SpeechRequest> {
-  const parsed = SpeechBodySchema.safeParse(raw);
-  const absent = REQUIRED.find((k) => typeof raw === "object" && raw !== null && !(k in raw));
-  if (absent !== undefined) return { ok: false, error: invalid(`Missing required parameter: '${absent}'.`, absent, "missing_required_parameter") };
-  if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error);
-    return { ok: false, error: invalid(issue.message, issue.param, issue.missing ? "missing_required_parameter" : undefined) };
-  }
-  const body = parsed.data;
+  const parsed = parseAudioBody(SpeechBodySchema, raw, REQUIRED);
+  if (!parsed.ok) return parsed;
+  const body = parsed.body;
   if (body.input.length > MAX_SPEECH_INPUT) {
     return {
       ok: false,
@@ -74,7 +65,7 @@ export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<
     return { ok: false, error: invalid(`mockllm does not encode response_format '${format}': ask for 'wav', 'pcm', 'flac' or 'mp3' (silent).`, "response_format", "unsupported_value") };
   }
   const sse = body.stream_format === "sse";
-  if (sse && body.model.startsWith("tts-1")) return { ok: false, error: invalid(`stream_format 'sse' is not supported for model '${body.model}'.`, "stream_format", "unsupported_value") };
+  if (sse && body.model.startsWith("tts-1")) return { ok: false, error: invalid(`stream_format 'sse' is not supported for model '${echoed(body.model)}'.`, "stream_format", "unsupported_value") };
   const request: CanonicalRequest = {
     provider: "openai",
     endpoint: "speech",

@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 import type { CanonicalRequest } from "../../../canonical/request";
-import type { ApiError } from "../../../http/errors";
 import { headerRecord } from "../../../http/headers";
 import { formFiles, formStrings, type FileSummary } from "../../../http/multipart";
 import type { ParseResult, RequestTarget } from "../../types";
-import { firstWireIssue } from "../../wire-issues";
+import { invalidAudio as invalid, parseAudioBody } from "./body";
+import { echoed } from "../../../util/text";
 
 export const TRANSCRIPT_FORMATS = ["json", "text", "srt", "verbose_json", "vtt", "diarized_json"] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -46,10 +46,6 @@ export interface TranscriptionRequest {
 
 const REQUIRED = ["model"];
 
-function invalid(message: string, param: string | null, code?: string): ApiError {
-  return { code: "invalid_request", message, ...(param !== null ? { param } : {}), ...(code !== undefined ? { providerCode: code } : {}) };
-}
-
 /** The response formats a model answers. */
 function formatsFor(model: string, task: "transcribe" | "translate"): TranscriptFormat[] {
   if (task === "translate" || model.startsWith("whisper")) return ["json", "text", "srt", "verbose_json", "vtt"];
@@ -59,14 +55,9 @@ function formatsFor(model: string, task: "transcribe" | "translate"): Transcript
 
 export function parseTranscriptionRequest(raw: unknown, headers: Headers, target: RequestTarget): ParseResult<TranscriptionRequest> {
   const task = target.path.endsWith("/translations") ? "translate" : "transcribe";
-  const parsed = TranscriptionBodySchema.safeParse(raw);
-  const absent = REQUIRED.find((k) => typeof raw === "object" && raw !== null && !(k in raw));
-  if (absent !== undefined) return { ok: false, error: invalid(`Missing required parameter: '${absent}'.`, absent, "missing_required_parameter") };
-  if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error);
-    return { ok: false, error: invalid(issue.message, issue.param, issue.missing ? "missing_required_parameter" : undefined) };
-  }
-  const body = parsed.data;
+  const parsed = parseAudioBody(TranscriptionBodySchema, raw, REQUIRED);
+  if (!parsed.ok) return parsed;
+  const body = parsed.body;
   const file = formFiles(raw, "file")[0];
   if (file === undefined) return { ok: false, error: invalid("Missing required parameter: 'file'.", "file", "missing_required_parameter") };
   const ext = file.filename.includes(".") ? file.filename.split(".").pop()!.toLowerCase() : "";
@@ -78,12 +69,13 @@ export function parseTranscriptionRequest(raw: unknown, headers: Headers, target
   if (!allowed.includes(format)) {
     return {
       ok: false,
-      error: invalid(`response_format '${format}' is not compatible with model '${body.model}'. Use ${allowed.map((f) => `'${f}'`).join(" or ")}.`, "response_format", "unsupported_value"),
+      error: invalid(`response_format '${format}' is not compatible with model '${echoed(body.model)}'. Use ${allowed.map((f) => `'${f}'`).join(" or ")}.`, "response_format", "unsupported_value"),
     };
   }
   const granularities = formStrings(raw, "timestamp_granularities");
   const badGranularity = granularities.find((g) => g !== "word" && g !== "segment");
-  if (badGranularity !== undefined) return { ok: false, error: invalid(`Invalid value: '${badGranularity}'. Supported values are: 'word' and 'segment'.`, "timestamp_granularities", "invalid_value") };
+  if (badGranularity !== undefined)
+    return { ok: false, error: invalid(`Invalid value: '${echoed(badGranularity)}'. Supported values are: 'word' and 'segment'.`, "timestamp_granularities", "invalid_value") };
   if (granularities.length > 0 && format !== "verbose_json") {
     return { ok: false, error: invalid("timestamp_granularities is only supported with response_format 'verbose_json'.", "timestamp_granularities") };
   }

@@ -62,6 +62,20 @@ export function choicesError(n: number | null | undefined): ApiError | undefined
   return apiError("invalid_request", `Invalid 'n': integer ${what} value. Expected a value ${bound}, but got ${n} instead.`, { param: "n", providerCode: code });
 }
 
+/** Roles whose messages the real API refuses without `content` (an assistant's may carry only tool calls). */
+const CONTENT_REQUIRED: ReadonlySet<string> = new Set(["system", "developer", "user", "tool"]);
+
+/**
+ * The real API's error for the first message of a role that needs `content` and has none, else undefined.
+ * @example missingContentError([{ role: "user" }])?.param // "messages[0].content"
+ */
+export function missingContentError(messages: readonly ChatMessage[]): ApiError | undefined {
+  const at = messages.findIndex((m) => m.content === undefined && CONTENT_REQUIRED.has(m.role));
+  if (at < 0) return undefined;
+  const param = `messages[${at}].content`;
+  return apiError("invalid_request", `Missing required parameter: '${param}'.`, { param, providerCode: "missing_required_parameter" });
+}
+
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
   const parsed = ChatRequestSchema.safeParse(body);
   if (!parsed.success) {
@@ -69,7 +83,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };
   }
   const w = parsed.data;
-  const badN = choicesError(w.n);
+  const badN = choicesError(w.n) ?? missingContentError(w.messages);
   if (badN) return { ok: false, error: badN };
   // One pass over the conversation: system/developer text, and every other message in canonical form.
   const systemParts: string[] = [];

@@ -11,6 +11,7 @@ import { openaiToolChoice } from "../tool-choice";
 import { firstWireIssue, wirePath } from "../../wire-issues";
 import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
 import { KNOWN_ITEMS, ResponsesRequestSchema, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
+import { echoed } from "../../../util/text";
 
 function invalid(message: string, param?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
@@ -40,13 +41,24 @@ export function parseItems(raw: unknown[], path = "input"): { ok: true; items: I
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue && issue.path.length > 0 ? `${at}.${wirePath(issue.path)}` : at;
-      const missing = issue?.code === "invalid_type" && /received undefined/.test(issue.message);
+      // A field absent (a union such as `content` reports no `received undefined`): the value at the issue's path.
+      const missing = issue !== undefined && valueAt(value, issue.path) === undefined;
       const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue?.message ?? "invalid item"}.`;
       return { ok: false, error: invalid(message, param) };
     }
     items.push(parsed.data);
   }
   return { ok: true, items };
+}
+
+/** What `path` leads to inside `value`, undefined where a step is absent. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = Reflect.get(at, key);
+  }
+  return at;
 }
 
 function isKnownItem(type: string): type is keyof typeof KNOWN_ITEMS {
@@ -179,9 +191,9 @@ const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** The real API's check on an id parameter: letters, digits, `_` and `-`, with the given prefix. */
 export function checkId(value: string, param: string, prefix: string): ApiError | undefined {
   if (!ID_PATTERN.test(value)) {
-    return invalid(`Invalid '${param}': '${value}'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.`, param);
+    return invalid(`Invalid '${param}': '${echoed(value)}'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.`, param);
   }
-  if (!value.startsWith(prefix)) return invalid(`Invalid '${param}': '${value}'. Expected an ID that begins with '${prefix}'.`, param);
+  if (!value.startsWith(prefix)) return invalid(`Invalid '${param}': '${echoed(value)}'. Expected an ID that begins with '${prefix}'.`, param);
   return undefined;
 }
 

@@ -13,6 +13,7 @@ import { checkId } from "./parse";
 import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
+import { echoed } from "../../../util/text";
 
 const STORED_PATH = /^\/(?:v1\/)?responses\/([^/]+)$/;
 
@@ -59,7 +60,7 @@ type Answer = (body: string, status: number, headers?: Record<string, string>) =
 function replay(stored: string, after: string | null, answer: Answer, fail: (error: ApiError) => Response): Response {
   const startingAfter = after === null ? undefined : Number(after);
   if (startingAfter !== undefined && !(Number.isInteger(startingAfter) && startingAfter >= 0)) {
-    return fail(apiError("invalid_request", `Invalid 'starting_after': '${after}'. Expected a non-negative integer.`, { param: "starting_after" }));
+    return fail(apiError("invalid_request", `Invalid 'starting_after': '${echoed(after ?? "")}'. Expected a non-negative integer.`, { param: "starting_after" }));
   }
   const events = replayEvents(stored, startingAfter);
   if (!events) return fail(apiError("internal", "mockllm: the stored response could not be replayed."));
@@ -78,7 +79,7 @@ function storedBody(stored: string): string {
 }
 
 function notFound(id: string): ApiError {
-  return apiError("not_found", `Response with id '${id}' not found.`);
+  return apiError("not_found", `Response with id '${echoed(id)}' not found.`);
 }
 
 /**

@@ -18,6 +18,7 @@ import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./p
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
+import { echoed } from "../../../util/text";
 
 /** Durable Object names for the default responder's state; `_` cannot start a scenario name. */
 export const DEFAULT_STATE_PREFIX = "__responses";
@@ -46,7 +47,7 @@ export async function forgetResponse(rt: Runtime, id: string): Promise<void> {
 }
 
 function previousNotFound(id: string): ApiError {
-  return apiError("not_found", `Previous response with id '${id}' not found.`, {
+  return apiError("not_found", `Previous response with id '${echoed(id)}' not found.`, {
     param: "previous_response_id",
     providerCode: "previous_response_not_found",
   });
@@ -54,7 +55,7 @@ function previousNotFound(id: string): ApiError {
 
 function itemNotFound(id: string, store: boolean): ApiError {
   const hint = store ? "" : " Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.";
-  return apiError("not_found", `Item with id '${id}' not found.${hint}`, { param: "input" });
+  return apiError("not_found", `Item with id '${echoed(id)}' not found.${hint}`, { param: "input" });
 }
 
 /** Stored JSON → validated items; anything that no longer validates counts as absent. */

@@ -19,6 +19,7 @@ import { openaiResponses } from "../responses";
 import { parseResponsesRequest } from "../responses/parse";
 import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../realtime/items";
 import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "../realtime/render";
+import { echoed } from "../../../util/text";
 
 interface RealtimeState {
   session: Record<string, unknown>;
@@ -108,7 +109,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
     if (!parsed.success) return invalidField(event, parsed.error);
     const { item_id } = parsed.data;
     const at = state.items.findIndex((i) => i.id === item_id);
-    if (at < 0) return fail(`Item with item_id '${item_id}' not found.`, "item_not_found", event.event_id, "item_id");
+    if (at < 0) return fail(`Item with item_id '${echoed(item_id)}' not found.`, "item_not_found", event.event_id, "item_id");
     state.items.splice(at, 1);
     send("conversation.item.deleted", { item_id });
   }
@@ -230,7 +231,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
           return fail(AUDIO_UNSUPPORTED, "mockllm_audio_unsupported", event.event_id, "type");
         default:
           return fail(
-            `Invalid value: '${event.type}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`,
+            `Invalid value: '${echoed(event.type)}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`,
             "invalid_value",
             event.event_id,
             "type",

@@ -24,6 +24,7 @@ import { buildResponse, type ResponseObject } from "../responses/render-json";
 import { renderResponseEvents, renderResponseStreamError, toSse } from "../responses/render-stream";
 import { localResponse, prepareResponsesRequest, rememberResponse, restoredLocal, savedLocal, storeResponse, type LocalResponse } from "../responses/state";
 import type { ResponsesRequest } from "../responses/wire";
+import { echoed } from "../../../util/text";
 
 /**
  * An error event as the WebSocket mode sends it: the HTTP status it stands for and the usual error object.
@@ -137,7 +138,7 @@ export function responsesSocket(socket: SocketContext, saved?: unknown): SocketP
       if (!parsed.ok) return sendError(sink, wsError(apiError("invalid_json", parsed.tooDeep ?? "Invalid JSON: each message must be a JSON object with a `type`.")));
       const event = parsed.value;
       if (event.type !== "response.create") {
-        const shown = typeof event.type === "string" ? `'${event.type}'` : "missing";
+        const shown = typeof event.type === "string" ? `'${echoed(event.type)}'` : "missing";
         return sendError(sink, wsError(invalid(`Unsupported event type ${shown}: this connection accepts 'response.create'.`, "invalid_event_type", "type")));
       }
       if (inFlight) {

@@ -1,0 +1,88 @@
+/**
+ * Requests the real APIs refuse for a missing required field, and client values echoed in error messages (issue 34),
+ * on both runtimes: a chat message without `content` where the provider requires it names the field as the real API
+ * does; a long value quoted in an error message is cut to 64 characters, a short one quoted whole.
+ */
+import { describe, expect, it } from "vitest";
+import { call } from "./helpers";
+
+const OPENAI = { authorization: "Bearer sk", "content-type": "application/json" };
+const ANTHROPIC = { "x-api-key": "k", "anthropic-version": "2023-06-01", "content-type": "application/json" };
+const GOOGLE = { "x-goog-api-key": "k", "content-type": "application/json" };
+const hi = { role: "user", content: "hi" };
+const call1 = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
+
+async function post(path: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; json: any }> {
+  const res = await call(path, { method: "POST", headers, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json() };
+}
+
+describe("a message without its required content", () => {
+  it("Chat Completions (and Azure's): a system, developer, user or tool message without content is 400 naming messages[i].content", async () => {
+    const missing = (i: number) => ({
+      status: 400,
+      json: { error: { message: `Missing required parameter: 'messages[${i}].content'.`, type: "invalid_request_error", param: `messages[${i}].content`, code: "missing_required_parameter" } },
+    });
+    for (const [path, headers] of [
+      ["/v1/chat/completions", OPENAI],
+      ["/openai/v1/chat/completions", { "api-key": "k", "content-type": "application/json" }],
+    ] as const) {
+      expect(await post(path, headers, { model: "m", messages: [{ role: "user" }] })).toEqual(missing(0));
+      expect(await post(path, headers, { model: "m", messages: [{ role: "system" }, hi] })).toEqual(missing(0));
+      expect(await post(path, headers, { model: "m", messages: [hi, { role: "developer", name: "d" }] })).toEqual(missing(1));
+      expect(await post(path, headers, { model: "m", messages: [hi, { role: "assistant", tool_calls: [call1] }, { role: "tool", tool_call_id: "call_1" }] })).toEqual(missing(2));
+    }
+  });
+
+  it("Chat Completions: an assistant message with only tool calls, or content null, is accepted", async () => {
+    const res = await post("/v1/chat/completions", OPENAI, {
+      model: "m",
+      messages: [hi, { role: "assistant", tool_calls: [call1] }, { role: "tool", tool_call_id: "call_1", content: "ok" }, { role: "assistant", content: null, tool_calls: [] }, hi],
+    });
+    expect([res.status, res.json.object]).toEqual([200, "chat.completion"]);
+  });
+
+  it("Responses: an input message without content names input[i].content as missing", async () => {
+    for (const item of [{ role: "user" }, { type: "message", role: "user" }]) {
+      expect(await post("/v1/responses", OPENAI, { model: "m", input: [item] })).toEqual({
+        status: 400,
+        json: { error: { message: "Missing required parameter: 'input[0].content'.", type: "invalid_request_error", param: "input[0].content", code: null } },
+      });
+    }
+  });
+
+  it("Anthropic and Gemini refuse it in their words; Ollama takes an absent content as empty, as its server does", async () => {
+    const anthropic = await post("/v1/messages", ANTHROPIC, { model: "m", max_tokens: 5, messages: [{ role: "user" }] });
+    expect([anthropic.status, anthropic.json.error]).toEqual([400, { type: "invalid_request_error", message: "messages.0.content: Field required" }]);
+    const gemini = await post("/v1beta/models/gemini-2.5-flash:generateContent", GOOGLE, { contents: [{ role: "user" }] });
+    expect([gemini.status, gemini.json]).toEqual([
+      400,
+      { error: { code: 400, message: "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n", status: "INVALID_ARGUMENT" } },
+    ]);
+    const ollama = await post("/api/chat", {}, { model: "m", messages: [{ role: "user" }], stream: false });
+    expect([ollama.status, ollama.json.done]).toEqual([200, true]);
+  });
+});
+
+describe("client values quoted in HTTP error messages", () => {
+  const long = "y".repeat(5000);
+
+  it("an unknown model id: short whole, long cut to 64 characters", async () => {
+    const ask = async (id: string) => ((await (await call(`/v1/models/${id}`, { headers: OPENAI })).json()) as any).error.message;
+    expect(await ask("gpt-nope")).toBe("The model `gpt-nope` does not exist or you do not have access to it.");
+    expect(await ask(long)).toBe(`The model \`${"y".repeat(64)}...\` does not exist or you do not have access to it.`);
+  });
+
+  it("Gemini: a value of the wrong type is quoted as JSON, cut to 64 characters", async () => {
+    const ask = async (text: unknown) => (await post("/v1beta/models/gemini-2.5-flash:generateContent", GOOGLE, { contents: [{ parts: [{ text }] }] })).json.error.message;
+    expect(await ask(42)).toBe("Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42");
+    const list = Array.from({ length: 2000 }, (_, i) => i);
+    expect(await ask(list)).toBe(`Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), ${JSON.stringify(list).slice(0, 64)}...`);
+  });
+
+  it("an unknown previous_response_id: short whole, long cut to 64 characters", async () => {
+    const ask = async (id: string) => (await post("/v1/responses", OPENAI, { model: "m", input: "hi", previous_response_id: id })).json.error.message;
+    expect(await ask("resp_nope")).toBe("Previous response with id 'resp_nope' not found.");
+    expect(await ask(`resp_${long}`)).toBe(`Previous response with id 'resp_${"y".repeat(59)}...' not found.`);
+  });
+});
