@@ -60,64 +60,54 @@ if (values.baseline) {
   });
 }
 
-/** N streams at once (stream i to `urlOf(i)`); the figures of one burst. */
+/** Percentiles of one of a burst's timings over its streams that succeeded. */
+const TIMINGS = { "": "ms", ttfb: "ttfb", byte: "firstByte", ttft: "ttft" };
+
+/**
+ * N streams at once (stream i to `urlOf(i)`); the figures of one burst, with the server's peak RSS while it ran
+ * (sampled every 100 ms; the figure for the burst alone, not the run's).
+ */
 async function burst(r, n, urlOf = () => r.url + r.p.burst) {
   const cpu0 = usage(r.child.pid).cpuMs;
   const client0 = process.cpuUsage();
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => send(urlOf(i))));
+  let peakMB = usage(r.child.pid).rssMB;
+  const sampler = setInterval(() => (peakMB = Math.max(peakMB, usage(r.child.pid).rssMB)), 100);
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => send(urlOf(i)))).finally(() => clearInterval(sampler));
   const cpuMs = usage(r.child.pid).cpuMs - cpu0;
   const client = process.cpuUsage(client0);
   const ok = results.filter((x) => x.ok);
-  const ms = ok.map((x) => x.ms);
-  return {
-    p50: pct(ms, 50),
-    p99: pct(ms, 99),
-    max: pct(ms, 100),
-    ttfb50: pct(
-      ok.map((x) => x.ttfb),
-      50,
+  const figures = {
+    max: pct(
+      ok.map((x) => x.ms),
+      100,
     ),
-    ttfb99: pct(
-      ok.map((x) => x.ttfb),
-      99,
-    ),
-    byte50: pct(
-      ok.map((x) => x.firstByte),
-      50,
-    ),
-    byte99: pct(
-      ok.map((x) => x.firstByte),
-      99,
-    ),
-    ttft50: pct(
-      ok.map((x) => x.ttft),
-      50,
-    ),
-    ttft99: pct(
-      ok.map((x) => x.ttft),
-      99,
-    ),
-    errors: n - ok.length,
-    cpuMs,
-    clientCpuMs: (client.user + client.system) / 1000,
-    firstError: results.find((x) => !x.ok),
   };
+  for (const [prefix, field] of Object.entries(TIMINGS)) {
+    const xs = ok.map((x) => x[field]);
+    figures[prefix ? `${prefix}50` : "p50"] = pct(xs, 50);
+    figures[prefix ? `${prefix}99` : "p99"] = pct(xs, 99);
+  }
+  return { ...figures, errors: n - ok.length, cpuMs, clientCpuMs: (client.user + client.system) / 1000, peakMB, firstError: results.find((x) => !x.ok) };
 }
 
 const line = (b) =>
-  `p50 ${b.p50?.toFixed(0)} p99 ${b.p99?.toFixed(0)} ms, ttfb p99 ${b.ttfb99?.toFixed(0)} ms, first byte p99 ${b.byte99?.toFixed(0)} ms, ttft p99 ${b.ttft99?.toFixed(0)} ms, cpu ${b.cpuMs} ms, errors ${b.errors}${b.firstError ? ` (${JSON.stringify(b.firstError)})` : ""}`;
+  `p50 ${b.p50?.toFixed(0)} p99 ${b.p99?.toFixed(0)} ms, ttfb p99 ${b.ttfb99?.toFixed(0)} ms, first byte p99 ${b.byte99?.toFixed(0)} ms, ttft p99 ${b.ttft99?.toFixed(0)} ms, cpu ${b.cpuMs} ms, peak RSS ${b.peakMB.toFixed(0)} MB, errors ${b.errors}${b.firstError ? ` (${JSON.stringify(b.firstError)})` : ""}`;
 const record = (runs, b) => {
   for (const [k, v] of Object.entries(b)) if (typeof v === "number") (runs[k] ??= []).push(v);
 };
 const launch = async (t) => {
   const args = t.key === "node" && values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : [];
   const { child, url } = await start(t, args);
-  return { target: t, child, url, p: paths(t.kind), runs: {}, peak: 0 };
+  return { target: t, child, url, p: paths(t.kind) };
 };
-const samplePeaks = (list) =>
-  setInterval(() => {
-    for (const r of list) r.peak = Math.max(r.peak, usage(r.child.pid).rssMB);
-  }, 100);
+const pause = (ms) => new Promise((res) => setTimeout(res, ms));
+
+/** `each(item, round)` for every round and item, the order alternating by round (no target always runs first). */
+async function inRounds(items, each) {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const item of round % 2 === 0 ? items : [...items].reverse()) await each(item, round + 1);
+  }
+}
 
 /**
  * The pooled case: every target started once, warmed with 100 streams, then `rounds` bursts of N streams on one
@@ -125,28 +115,22 @@ const samplePeaks = (list) =>
  */
 async function pooled() {
   const running = [];
-  let sampler;
   try {
     for (const t of TARGETS) {
       process.stderr.write(`burst: starting ${t.label}…\n`);
-      running.push(await launch(t));
+      running.push({ ...(await launch(t)), runs: {} });
     }
-    sampler = samplePeaks(running);
     for (const r of running) await burst(r, Math.min(STREAMS, 100)); // warm-up: JIT, the session, the client's pool
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? running : [...running].reverse();
-      for (const r of order) {
-        await new Promise((res) => setTimeout(res, 500)); // let the last burst's sockets close
-        const b = await burst(r, STREAMS);
-        process.stderr.write(`burst: round ${round + 1}/${ROUNDS} ${r.target.key}: ${line(b)}\n`);
-        record(r.runs, b);
-      }
-    }
+    await inRounds(running, async (r, round) => {
+      await pause(500); // let the last burst's sockets close
+      const b = await burst(r, STREAMS);
+      process.stderr.write(`burst: round ${round}/${ROUNDS} ${r.target.key}: ${line(b)}\n`);
+      record(r.runs, b);
+    });
   } finally {
-    clearInterval(sampler);
     await stopAll(running.map((r) => r.child));
   }
-  return running.map((r) => ({ key: r.target.key, label: r.target.label, ideal: r.target.idealMs, runs: r.runs, peak: r.peak }));
+  return running.map((r) => ({ key: r.target.key, label: r.target.label, ideal: r.target.idealMs, runs: r.runs }));
 }
 
 /**
@@ -156,29 +140,23 @@ async function pooled() {
  * Targets take turns (the order alternates by round); the others are not running meanwhile.
  */
 async function harness() {
-  const out = Object.fromEntries(TARGETS.map((t) => [t.key, { key: t.key, label: t.label, ideal: t.idealMs, cold: {}, warm: {}, peak: 0 }]));
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
-    for (const t of order) {
-      process.stderr.write(`burst (harness): round ${round + 1}/${ROUNDS}, starting ${t.label}…\n`);
-      const r = await launch(t);
-      const sampler = samplePeaks([r]);
-      try {
-        await new Promise((res) => setTimeout(res, 500)); // idle, as after `mockllm serve` prints its URL
-        const urlOf = r.target.kind === "mockllm" ? (i) => `${r.url}/s/bench-burst/p4-${i % SESSIONS}/v1/chat/completions` : () => r.url + r.p.burst;
-        for (const phase of ["cold", "warm"]) {
-          if (phase === "warm") await new Promise((res) => setTimeout(res, 1000)); // let the cold burst's sockets close
-          const b = await burst(r, STREAMS, urlOf);
-          process.stderr.write(`burst (harness): round ${round + 1}/${ROUNDS} ${t.key} ${phase}: ${line(b)}\n`);
-          record(out[t.key][phase], b);
-        }
-      } finally {
-        clearInterval(sampler);
-        await stopAll([r.child]);
+  const out = Object.fromEntries(TARGETS.map((t) => [t.key, { key: t.key, label: t.label, ideal: t.idealMs, cold: {}, warm: {} }]));
+  await inRounds(TARGETS, async (t, round) => {
+    process.stderr.write(`burst (harness): round ${round}/${ROUNDS}, starting ${t.label}…\n`);
+    const r = await launch(t);
+    try {
+      await pause(500); // idle, as after `mockllm serve` prints its URL
+      const urlOf = r.target.kind === "mockllm" ? (i) => `${r.url}/s/bench-burst/p4-${i % SESSIONS}/v1/chat/completions` : () => r.url + r.p.burst;
+      for (const phase of ["cold", "warm"]) {
+        if (phase === "warm") await pause(1000); // let the cold burst's sockets close
+        const b = await burst(r, STREAMS, urlOf);
+        process.stderr.write(`burst (harness): round ${round}/${ROUNDS} ${t.key} ${phase}: ${line(b)}\n`);
+        record(out[t.key][phase], b);
       }
-      out[t.key].peak = Math.max(out[t.key].peak, r.peak);
+    } finally {
+      await stopAll([r.child]);
     }
-  }
+  });
   return Object.values(out);
 }
 
@@ -192,23 +170,26 @@ const ROWS = [
   ["time to first word p50 / p99 (ms)", (x) => `${fmt(x.ttft50)} / ${fmt(x.ttft99)}`],
   ["server CPU per burst (ms)", (x) => fmt(x.cpuMs)],
   ["client CPU per burst (ms)", (x) => fmt(x.clientCpuMs)],
-  ["RSS peak (MB)", (x) => fmt(x.peak)],
+  ["RSS peak during the burst (MB)", (x) => fmt(x.peakMB)],
   ["errors (all rounds)", (x) => fmt(x.errors)],
 ];
-const summary = (runs, peak, ideal) => ({ ...Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)])), errors: (runs.errors ?? []).reduce((a, b) => a + b, 0), peak, ideal });
+const summary = (runs, ideal) => ({ ...Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)])), errors: (runs.errors ?? []).reduce((a, b) => a + b, 0), ideal });
 const range = (xs) => (xs && xs.length > 1 ? ` (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})` : "");
 
 /** One Markdown table: a column per target, the ratio row when mockllm and the peer both ran. */
 function table(title, cols) {
-  const res = Object.fromEntries(cols.map((c) => [c.key, summary(c.runs, c.peak, c.ideal)]));
+  const res = Object.fromEntries(cols.map((c) => [c.key, summary(c.runs, c.ideal)]));
   const keys = cols.map((c) => c.key);
   const header = [title, ...cols.map((c) => c.label)];
   const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
   for (const [label, cell] of ROWS) lines.push(`| ${[label, ...keys.map((k) => cell(res[k]))].join(" | ")} |`);
   lines.push(`| p99 duration / head p99 range over rounds (ms) | ${cols.map((c) => `${range(c.runs.p99)} / ${range(c.runs.ttfb99)}`).join(" | ")} |`);
+  lines.push(`| RSS peak range over rounds (MB) | ${cols.map((c) => range(c.runs.peakMB)).join(" | ")} |`);
   if (res.node && res.peer) {
     const r = (k) => `${(res.node[k] / res.peer[k]).toFixed(2)}×`;
-    lines.push(`| mockllm ÷ peer: p99 duration / p99 head / p99 first byte / p99 first word | ${r("p99")} / ${r("ttfb99")} / ${r("byte99")} / ${r("ttft99")} |${" |".repeat(keys.length - 1)}`);
+    lines.push(
+      `| mockllm ÷ peer: p99 duration / p99 head / p99 first byte / p99 first word / RSS peak | ${r("p99")} / ${r("ttfb99")} / ${r("byte99")} / ${r("ttft99")} / ${r("peakMB")} |${" |".repeat(keys.length - 1)}`,
+    );
   }
   return lines.join("\n");
 }

@@ -1,5 +1,7 @@
 // The Node runtime's shared-timer writer for paced streams (src/runtime/node/paced.ts), over a stand-in response.
 import { EventEmitter } from "node:events";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { ServerResponse } from "node:http";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
@@ -39,6 +41,12 @@ const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0,
 const EVENTS: SseEvent[] = [{ data: "role" }, { data: "one", words: 1 }, { data: "two", words: 1 }, { data: "[DONE]" }];
 
 const opened: FakeOut[] = [];
+
+/** A full garbage collection, without starting the test process with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
 
 /** Starts one stream of `events` on `out`; resolves `ended` when the writer lets go of it. */
 function start(out: FakeOut, opts: { p?: Partial<Pacing>; startAt?: number; end?: StreamEnd; events?: SseEvent[]; encode?: PacedPlan["encode"] } = {}) {
@@ -85,6 +93,22 @@ describe("Node runtime: paced streams on one shared timer", () => {
     expect(out.ended).toBe("data: two\n\ndata: [DONE]\n\n");
     expect(s.ended()).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("lets go of each event once written, while the stream goes on", async () => {
+    const out = new FakeOut();
+    // Made in a scope of their own: the test keeps only weak references to the events.
+    const refs = (() => {
+      const list: SseEvent[] = [{ data: "role" }, { data: "one", words: 1 }, { data: "two", words: 1 }, { data: "[DONE]" }];
+      start(out, { events: list });
+      return list.map((e) => new WeakRef(e));
+    })();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(out.writes).toEqual(["data: role\n\n", "data: one\n\n"]);
+    collectGarbage();
+    expect(refs.map((r) => r.deref()?.data)).toEqual([undefined, undefined, "two", "[DONE]"]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(out.ended).toBe("data: two\n\ndata: [DONE]\n\n");
   });
 
   it("a stream behind its schedule (arrived long ago) catches up in one write", async () => {

@@ -5,14 +5,21 @@
  * socket in one write (so a stream that fell behind catches up in one write, not one per event).
  */
 import type { ServerResponse } from "node:http";
-import { BREAK_FLUSH_MS, type PacedPlan } from "../../http/sse";
+import { BREAK_FLUSH_MS, type PacedPlan, type SseEvent } from "../../http/sse";
 
 /** Events due within this many ms of a tick go out on it (one timer serves a stream's neighbours). */
 const EARLY_MS = 1;
 
 interface Live {
   readonly out: ServerResponse;
-  readonly plan: PacedPlan;
+  /** The plan without its events (below): how to encode, when each is due, how the stream ends. */
+  readonly plan: Omit<PacedPlan, "events">;
+  /**
+   * The plan's events, each dropped once written: a paced stream lives for seconds, and an event holds its draft and,
+   * once encoded, its wire text (a burst of a thousand 100-event streams kept ~25 MB of written events until each
+   * stream ended, most of it promoted to the old generation before it died).
+   */
+  readonly events: (SseEvent | undefined)[];
   /** Index of the next event to write. */
   next: number;
   /** Epoch ms the next event is due. */
@@ -76,7 +83,7 @@ function tick(): void {
 
 /** Writes what is due; true when the stream has more to write later. */
 function serve(s: Live, now: number): boolean {
-  const { out, plan } = s;
+  const { out, plan, events } = s;
   if (out.destroyed) {
     s.finish();
     return false;
@@ -90,9 +97,12 @@ function serve(s: Live, now: number): boolean {
     });
     return false;
   }
-  const { events, encode, due, startAt } = plan;
+  const { encode, due, startAt } = plan;
   const parts: (string | Uint8Array)[] = [];
-  while (s.next < events.length && startAt + due[s.next]! <= now) parts.push(encode(events[s.next++]!));
+  while (s.next < events.length && startAt + due[s.next]! <= now) {
+    parts.push(encode(events[s.next]!));
+    events[s.next++] = undefined;
+  }
   if (s.next < events.length) {
     if (parts.length > 0) out.write(joined(parts));
     s.at = startAt + due[s.next]!;
@@ -137,7 +147,8 @@ export function sendPaced(out: ServerResponse, res: Response, plan: PacedPlan, w
   out.writeHead(res.status, headers);
   let finish!: () => void;
   waitUntil(new Promise<void>((resolve) => (finish = resolve)));
-  const s: Live = { out, plan, next: 0, at: plan.startAt + (plan.due[0] ?? 0), finish };
+  const { events, ...rest } = plan;
+  const s: Live = { out, plan: rest, events: events.slice(), next: 0, at: plan.startAt + (plan.due[0] ?? 0), finish };
   out.once("close", finish);
   // The first write waits for the requests that arrived with this one to be handled (a burst's heads then go out
   // together, after its requests are read, instead of each delaying the next request by a write).

@@ -85,27 +85,22 @@ type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerRe
 type Adapter = typeof import("@hono/node-server") & typeof import("@hono/node-server/utils/response");
 
 /**
- * The request listener, made when the first request arrives or once the server is listening (`load`), whichever
- * comes first. The fetch adapter and the `Request`/`Response`/`Headers` classes under it (Node's bundled undici and
- * node:http2: ~20 ms idle, ~250 ms of CPU under a burst, ~10 MB) load after start-up, not before it: the server is
- * ready as soon, and a burst arriving on a freshly started server does not queue behind the loading (issue 34).
- * Requests arriving while it loads wait for it.
+ * The request listener, made when the first request arrives. The fetch adapter and the `Request`/`Response`/`Headers`
+ * classes under it (Node's bundled undici and node:http2: ~20 ms idle, ~250 ms of CPU under a burst, ~10 MB) load
+ * after start-up, not before it: loading them at listen measured ~7 MB more idle RSS and no burst gain beyond the noise
+ * (docs/performance.md, "Memory"). Requests arriving while it loads wait for it.
  */
-function deferredListener(make: (adapter: Adapter) => RequestListener): RequestListener & { load: () => void } {
+function deferredListener(make: (adapter: Adapter) => RequestListener): RequestListener {
   const listener = onFirstUse(() => Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => make({ ...a, ...b })));
-  const load = () => void listener().catch(() => {}); // a failure answers each request with it, below
-  return Object.assign(
-    (req: Parameters<RequestListener>[0], res: Parameters<RequestListener>[1]) => {
-      if (listener.current) return listener.current(req, res);
-      listener()
-        .then((l) => l(req, res))
-        .catch((e: unknown) => {
-          res.statusCode = 500;
-          res.end(`mockllm: could not load the HTTP adapter: ${(e as Error).message}`);
-        });
-    },
-    { load },
-  );
+  return (req, res) => {
+    if (listener.current) return listener.current(req, res);
+    listener()
+      .then((l) => l(req, res))
+      .catch((e: unknown) => {
+        res.statusCode = 500;
+        res.end(`mockllm: could not load the HTTP adapter: ${(e as Error).message}`);
+      });
+  };
 }
 
 /** Serves `runtime` over HTTP/1.1, cleartext HTTP/2 and WebSockets on one port. */
@@ -169,8 +164,6 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
   // node:http tracks connections (request/headers timeouts, closeAllConnections) from its 'listening' event; the TCP
   // server listens on its behalf.
   server.emit("listening");
-  // The adapter loads when the first request arrives: loading it at start (listener.load) measured ~7 MB more idle
-  // RSS and no burst gain beyond the noise (docs/performance.md, "Memory").
   const port = (tcp.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
 
