@@ -19,7 +19,8 @@ import { chunks } from "./sql-chunks";
 export const JOURNAL_TRIM_BATCH = 100;
 
 export class SqlSessionStorage implements SessionStorage {
-  private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number> } | undefined;
+  /** `seq`: the newest journal row's (the trim never drops it), so an insert needs no RETURNING cursor. */
+  private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number>; seq: number } | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     this.migrate();
@@ -60,6 +61,7 @@ export class SqlSessionStorage implements SessionStorage {
         .toArray()
         .map((r) => r.step),
       attempts,
+      seq: this.sql.exec<{ seq: number }>(`SELECT COALESCE(MAX(seq), 0) AS seq FROM journal`).one().seq,
     };
     return this.cache;
   }
@@ -94,10 +96,11 @@ export class SqlSessionStorage implements SessionStorage {
   }
 
   append(entry: JournalDraft, limit: number, attempt?: string): number {
-    // Loaded before the write: loading after it would count the new row and add one more.
-    const cache = attempt !== undefined ? this.load() : undefined;
-    const seq = this.sql.exec<{ seq: number }>(`INSERT INTO journal (entry, attempt) VALUES (?, ?) RETURNING seq`, boundJson(entry), attempt ?? null).one().seq;
-    if (cache !== undefined && attempt !== undefined) cache.attempts[attempt] = (cache.attempts[attempt] ?? 0) + 1;
+    const cache = this.load();
+    const seq = cache.seq + 1;
+    this.sql.exec(`INSERT INTO journal (seq, entry, attempt) VALUES (?, ?, ?)`, seq, boundJson(entry), attempt ?? null);
+    cache.seq = seq;
+    if (attempt !== undefined) cache.attempts[attempt] = (cache.attempts[attempt] ?? 0) + 1;
     if (seq > limit && (seq - limit) % JOURNAL_TRIM_BATCH === 0) this.trim(seq - limit);
     return seq;
   }
