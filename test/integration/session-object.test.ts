@@ -173,8 +173,16 @@ describe("SessionObject storage after a restart", () => {
         [false, 4],
       ]);
       expect(decided(session.next({ ...input(6), document: twoSteps })).seq).toBe(6);
-      expect(reread(state).state().steps.map((s) => s.attempts)).toStrictEqual([1, 5]);
-      expect(reread(state).requests().map((e) => e.seq)).toStrictEqual([1, 2, 3, 4, 5, 6]);
+      expect(
+        reread(state)
+          .state()
+          .steps.map((s) => s.attempts),
+      ).toStrictEqual([1, 5]);
+      expect(
+        reread(state)
+          .requests()
+          .map((e) => e.seq),
+      ).toStrictEqual([1, 2, 3, 4, 5, 6]);
     });
   });
 
