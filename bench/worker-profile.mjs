@@ -3,14 +3,14 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream] [--connections 50] [--duration 10]
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream] [--connections 50] [--duration 10] [--target probe]
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { Miniflare } from "miniflare";
 import WebSocket from "ws";
+import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -20,29 +20,16 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     duration: { type: "string", default: "10" },
     port: { type: "string", default: "9231" },
+    // "probe": the probe Worker (bench/probe-worker) instead, the floor's profile under the same load.
+    target: { type: "string", default: "mockllm" },
   },
 });
-const dir = fileURLToPath(new URL("../dist/worker/", import.meta.url));
-const runtime = JSON.parse(readFileSync(join(dir, "runtime.json"), "utf8"));
+const probe = values.target === "probe";
 const inspectorPort = Number(values.port);
-const mf = new Miniflare(
-  convertV4MiniflareOptions({
-    modules: true,
-    scriptPath: join(dir, runtime.main),
-    compatibilityDate: runtime.compatibilityDate,
-    compatibilityFlags: runtime.compatibilityFlags,
-    durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
-    kvNamespaces: runtime.kvNamespaces,
-    modulesRoot: dir,
-    bindings: { DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" },
-    host: "127.0.0.1",
-    port: 0,
-    inspectorPort,
-  }),
-);
+const mf = new Miniflare(probe ? probeOptions({ inspectorPort }) : mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, { inspectorPort }));
 const url = (await mf.ready).origin;
-await uploadScenarios(url, "bench");
-const p = paths("mockllm");
+if (!probe) await uploadScenarios(url, "bench");
+const p = paths(probe ? "floor" : "mockllm");
 const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : [p.json, JSON_BODY];
 const cannon = (duration) =>
   autocannon({ url: url + path, method: "POST", connections: Number(values.connections), duration, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body });

@@ -84,3 +84,14 @@ export function boundEntry<T extends JournalDraft>(entry: T): T {
   }
   return out;
 }
+
+/**
+ * The entry's JSON as the journal keeps it (`boundEntry`'s entry, serialised), for a storage that keeps JSON text
+ * (SQLite on Workers): an entry whose JSON has at most a third of JOURNAL_ENTRY_BYTES in UTF-16 units fits (3 UTF-8
+ * bytes at most per unit), so the common entry is serialised once and never walked.
+ * @example sqlStorage.exec("INSERT INTO journal (entry) VALUES (?)", boundJson(draft))
+ */
+export function boundJson(entry: JournalDraft): string {
+  const json = JSON.stringify(entry);
+  return json.length <= JOURNAL_ENTRY_BYTES / 3 ? json : JSON.stringify(boundEntry(entry));
+}

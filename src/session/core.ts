@@ -8,7 +8,6 @@ import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import { decide, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
-import { boundEntry } from "./bound";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
 import type { McpCanonicalView } from "./mcp";
@@ -114,8 +113,12 @@ export interface SessionStorage {
   state(): SessionState;
   bumpAttempt(key: string): void;
   markUsed(step: number): void;
-  /** Appends an entry, drops entries older than the newest `limit`, and returns the new entry's seq (from 1). */
-  append(entry: JournalDraft, limit: number): number;
+  /**
+   * Appends an entry bounded as session/bound.ts says (`boundEntry`, or `boundJson` for a storage that keeps JSON
+   * text), drops entries older than the newest `limit`, and returns the new entry's seq (from 1). `attempt`: the
+   * attempt counter this request bumps (`bumpAttempt`), written with the entry.
+   */
+  append(entry: JournalDraft, limit: number, attempt?: string): number;
   /** The journal, oldest first. */
   journal(): JournalEntry[];
   journalSize(): number;
@@ -185,10 +188,9 @@ export class SessionCore {
       return { outcome: decision.outcome, journaled: "mismatch", seq: 0, version: snap.version, proxy: true };
     }
     const { attemptKey, consume } = decision.change;
-    if (attemptKey !== undefined) this.storage.bumpAttempt(attemptKey);
     if (consume !== undefined) this.storage.markUsed(consume);
     const seq = this.storage.append(
-      boundEntry({
+      {
         at: isoAt(now),
         provider: input.request.provider,
         endpoint: input.request.endpoint,
@@ -200,8 +202,9 @@ export class SessionCore {
         request: journaledWire(input),
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
-      }),
+      },
       JOURNAL_LIMIT,
+      attemptKey,
     );
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;
@@ -236,7 +239,7 @@ export class SessionCore {
 
   /** Journals a request answered outside the engine (a recording proxy's upstream); returns its seq. */
   journalEntry(entry: JournalDraft): number {
-    return this.storage.append(boundEntry(entry), JOURNAL_LIMIT);
+    return this.storage.append(entry, JOURNAL_LIMIT);
   }
 
   /** The journal, oldest first. */

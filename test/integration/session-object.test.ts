@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { env, runInDurableObject } from "cloudflare:test";
-import { JOURNAL_LIMIT, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
+import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
+import { wireToolCallIds } from "../../src/providers/registry";
 import type { SessionObject } from "../../src/runtime/workers/session-object";
+import { JOURNAL_TRIM_BATCH, SqlSessionStorage } from "../../src/runtime/workers/sql-session";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { admin, call, upload } from "./helpers";
 
@@ -94,5 +96,108 @@ describe("SessionObject", () => {
     expect(body).toMatch(/…\[mockllm: truncated \d+ of \d+ characters\]$/);
     expect(journal[0].request.headers.authorization).toBe("[redacted]");
     expect(journal[0].request.headers["x-api-key"]).toBe("[redacted]");
+  });
+});
+
+describe("SessionObject storage after a restart", () => {
+  const twoSteps = ScenarioSchema.parse({ name: "direct", steps: [{ respond: { text: "first" } }, { consume: false, respond: { text: "x" } }] });
+
+  /** The session as a restarted object sees it: nothing in memory, everything read back from SQLite. */
+  function reread(state: DurableObjectState): SessionCore {
+    return new SessionCore(new SqlSessionStorage(state.storage.sql), wireToolCallIds);
+  }
+
+  // Inside the trim batch (the oldest rows still stored, their attempts counted from them) and past it (folded).
+  for (const turns of [JOURNAL_LIMIT + 3, JOURNAL_LIMIT + JOURNAL_TRIM_BATCH + 3]) {
+    it(`holds exactly what the running object held after ${turns} turns: attempts, steps used, counters, journal, next seq`, async () => {
+      const stub = env.SESSIONS.getByName(`direct/restart-${turns}`);
+      const before = await runInDurableObject(stub, (instance: SessionObject) => {
+        for (let i = 1; i <= turns; i++) instance.next({ ...input(i), document: twoSteps });
+        // A counter bumped with no journal row after it, twice in one event.
+        expect([instance.count("ids"), instance.count("ids")]).toStrictEqual([1, 2]);
+        return { state: instance.state(), requests: instance.requests() };
+      });
+      expect(before.state.steps.map((s) => [s.used, s.attempts])).toStrictEqual([
+        [true, 1],
+        [false, turns - 1],
+      ]);
+      expect(before.state.requests).toBe(JOURNAL_LIMIT);
+      expect(before.requests.map((e) => e.seq)).toStrictEqual(Array.from({ length: JOURNAL_LIMIT }, (_, i) => turns - JOURNAL_LIMIT + i + 1));
+      await runInDurableObject(stub, (_instance: SessionObject, state) => {
+        const restarted = reread(state);
+        expect(restarted.state()).toStrictEqual(before.state);
+        expect(restarted.requests()).toStrictEqual(before.requests);
+        expect(restarted.count("ids")).toBe(3);
+        const next = restarted.next({ ...input(turns + 1), document: twoSteps }, Date.parse("2026-01-01T00:00:00Z"));
+        expect("needsDocument" in next ? undefined : [next.seq, next.step]).toStrictEqual([turns + 1, "step-2"]);
+      });
+      await runInDurableObject(stub, (_instance: SessionObject, state) => {
+        const again = reread(state);
+        expect(again.state().steps.map((s) => [s.used, s.attempts])).toStrictEqual([
+          [true, 1],
+          [false, turns],
+        ]);
+        expect(again.state().requests).toBe(JOURNAL_LIMIT);
+        expect(again.state().lastAt).toBe("2026-01-01T00:00:00.000Z");
+        expect(again.requests()[0]!.seq).toBe(turns + 2 - JOURNAL_LIMIT);
+        expect(again.count("ids")).toBe(4);
+      });
+    });
+  }
+
+  it("writes one row a turn: the journal row carries the attempt it bumped", async () => {
+    const stub = env.SESSIONS.getByName("direct/one-row");
+    await runInDurableObject(stub, (instance: SessionObject, state) => {
+      for (let i = 1; i <= 3; i++) instance.next({ ...input(i), document: twoSteps });
+      const sql = state.storage.sql;
+      expect(sql.exec("SELECT attempt FROM journal ORDER BY seq").toArray()).toStrictEqual([{ attempt: "0:openai" }, { attempt: "1:openai" }, { attempt: "1:openai" }]);
+      expect(sql.exec("SELECT key, count FROM attempts").toArray()).toStrictEqual([]);
+    });
+  });
+
+  it("reads a journal written before rows carried their attempt (counters all in `attempts`) and goes on from it", async () => {
+    const stub = env.SESSIONS.getByName("direct/old-schema");
+    await runInDurableObject(stub, (_instance: SessionObject, state) => {
+      const sql = state.storage.sql;
+      sql.exec("CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL)");
+      sql.exec("CREATE TABLE attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL)");
+      sql.exec("CREATE TABLE used (step INTEGER PRIMARY KEY)");
+      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      sql.exec("INSERT INTO meta (key, value) VALUES ('version', 'v1'), ('document', ?)", JSON.stringify(twoSteps));
+      sql.exec("INSERT INTO used (step) VALUES (0)");
+      sql.exec("INSERT INTO attempts (key, count) VALUES ('0:openai', 1), ('1:openai', 4)");
+      for (let i = 1; i <= 5; i++) sql.exec("INSERT INTO journal (entry) VALUES (?)", JSON.stringify({ at: "2026-01-01T00:00:00.000Z", request: { body: { i } } }));
+      const session = reread(state);
+      expect(session.state().steps.map((s) => [s.used, s.attempts])).toStrictEqual([
+        [true, 1],
+        [false, 4],
+      ]);
+      expect(decided(session.next({ ...input(6), document: twoSteps })).seq).toBe(6);
+      expect(
+        reread(state)
+          .state()
+          .steps.map((s) => s.attempts),
+      ).toStrictEqual([1, 5]);
+      expect(
+        reread(state)
+          .requests()
+          .map((e) => e.seq),
+      ).toStrictEqual([1, 2, 3, 4, 5, 6]);
+    });
+  });
+
+  it("a reset starts the seq and the counters again from 1, also after a restart", async () => {
+    const stub = env.SESSIONS.getByName("direct/restart-reset");
+    await runInDurableObject(stub, (instance: SessionObject) => {
+      for (let i = 1; i <= 3; i++) instance.next(input(i));
+      instance.reset();
+      expect(decided(instance.next(input(4))).seq).toBe(1);
+    });
+    await runInDurableObject(stub, (_instance: SessionObject, state) => {
+      const restarted = reread(state);
+      expect(restarted.requests().map((e) => [e.seq, e.request.body])).toStrictEqual([[1, { i: 4 }]]);
+      expect(restarted.state().steps[0]!.attempts).toBe(1);
+      expect(decided(restarted.next(input(5))).seq).toBe(2);
+    });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunks } from "../../src/runtime/workers/sql-chunks";
-import { boundEntry, JOURNAL_ENTRY_BYTES } from "../../src/session/bound";
+import { boundEntry, boundJson, JOURNAL_ENTRY_BYTES } from "../../src/session/bound";
 import type { JournalDraft } from "../../src/session/core";
 
 function entry(body: unknown, canonical?: JournalDraft["canonical"]): JournalDraft {
@@ -57,5 +57,21 @@ describe("boundEntry", () => {
     const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`k${j}`, "y".repeat(4000)]))]));
     const out = boundEntry(entry(wide));
     expect(out.request.body).toMatch(/^\[mockllm: a \d+-byte body, not journaled\]$/);
+  });
+});
+
+describe("boundJson", () => {
+  it("is boundEntry's entry serialised: the same text for an entry that fits and for one cut", () => {
+    const small = entry({ model: "m", messages: [{ role: "user", content: "é".repeat(60_000) }] });
+    expect(boundJson(small)).toBe(JSON.stringify(small));
+    // Under a third of the budget in UTF-16 units but over it in UTF-8 bytes (3 bytes a unit) fits too: no walk.
+    const nearThird = entry({ text: "€".repeat(Math.floor(JOURNAL_ENTRY_BYTES / 3) - 400) });
+    expect(boundJson(nearThird)).toBe(JSON.stringify(nearThird));
+    // Over a third in units, under the budget in bytes: kept whole (boundEntry measures it).
+    const ascii = entry({ text: "a".repeat(JOURNAL_ENTRY_BYTES / 2) });
+    expect(boundJson(ascii)).toBe(JSON.stringify(ascii));
+    const big = entry({ blob: "\u0000".repeat(2_000_000) });
+    expect(boundJson(big)).toBe(JSON.stringify(boundEntry(big)));
+    expect(JSON.parse(boundJson(big)).reasons).toEqual([expect.stringMatching(/was cut to fit the journal$/)]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { SessionState } from "../../scenario/engine";
 import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import { boundEntry } from "../../session/bound";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
 import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
@@ -59,9 +60,10 @@ export class MemorySessionStorage implements SessionStorage {
     this.changed();
   }
 
-  append(entry: JournalDraft, limit: number): number {
+  append(entry: JournalDraft, limit: number, attempt?: string): number {
+    if (attempt !== undefined) this.data.attempts[attempt] = (this.data.attempts[attempt] ?? 0) + 1;
     const seq = ++this.data.seq;
-    this.data.journal.push({ seq, ...entry });
+    this.data.journal.push({ seq, ...boundEntry(entry) });
     // shift(), not splice(0, n): V8 moves the array's start instead of copying a full journal on every request.
     while (this.data.journal.length > limit) this.data.journal.shift();
     this.changed();

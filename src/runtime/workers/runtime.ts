@@ -1,7 +1,9 @@
 /**
  * The Workers runtime: session state in Durable Objects, scenarios in KV over the bundled defaults.
  */
-import type { Session } from "../../session/types";
+import type { Session, SessionStore } from "../../session/types";
+import type { SocketInit } from "../../session/socket";
+import type { ScenarioStore } from "../../scenario/store";
 import type { RequestLog, Runtime } from "../types";
 import type { WorkerEnv } from "./env";
 import { dropNamespaceKeys, KvScenarioStore, namespacePrefix } from "./kv-scenarios";
@@ -14,39 +16,54 @@ import { directoryName } from "../../tenancy/scope";
  * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
  * out of reach at once (a re-created name gets a new storage name); its directory object then purges every object
  * the namespace wrote to, in batches on its alarm (session-object.ts `purgeListed`); its uploads are deleted here.
+ * (Classes, like the sessions below: a runtime is built per request, and an object literal with a getter or closures
+ * costs more to make than an instance whose methods sit on the prototype.)
  */
-function workersTenancy(env: WorkerEnv): Tenancy {
-  let registry: Registry | undefined;
-  return {
-    // Built on first use: a request in the default namespace never makes a stub.
-    get registry(): Registry {
-      registry ??= env.REGISTRY.getByName(REGISTRY_NAME) as unknown as Registry;
-      return registry;
-    },
-    scenarios: (space) => new KvScenarioStore(env.SCENARIOS, namespacePrefix(space)),
-    dropSpace: async (space) => {
-      await env.SESSIONS.getByName(directoryName(space)).purgeListed();
-      await dropNamespaceKeys(env.SCENARIOS, space);
-    },
-  };
+class WorkersTenancy implements Tenancy {
+  private stub: Registry | undefined;
+
+  constructor(private readonly env: WorkerEnv) {}
+
+  // Built on first use: a request in the default namespace never makes a stub.
+  get registry(): Registry {
+    this.stub ??= this.env.REGISTRY.getByName(REGISTRY_NAME) as unknown as Registry;
+    return this.stub;
+  }
+
+  scenarios(space: string): ScenarioStore {
+    return new KvScenarioStore(this.env.SCENARIOS, namespacePrefix(space));
+  }
+
+  async dropSpace(space: string): Promise<void> {
+    await this.env.SESSIONS.getByName(directoryName(space)).purgeListed();
+    await dropNamespaceKeys(this.env.SCENARIOS, space);
+  }
+}
+
+class WorkersSessions implements SessionStore {
+  constructor(private readonly env: WorkerEnv) {}
+
+  get(name: string): Session {
+    return this.env.SESSIONS.getByName(name);
+  }
+
+  // The session's Durable Object accepts the socket (hibernation API); its init travels in a header.
+  connect(name: string, request: Request, init: SocketInit): Promise<Response> {
+    const headers = new Headers(request.headers);
+    headers.set(SOCKET_INIT_HEADER, JSON.stringify(init));
+    headers.set(SOCKET_NAME_HEADER, name);
+    return this.env.SESSIONS.getByName(name).fetch(new Request(request.url, { method: "GET", headers }));
+  }
+}
+
+function logJson(entry: RequestLog): void {
+  console.log(JSON.stringify({ mockllm: "request", ...entry }));
 }
 
 /** The runtime over a Worker's bindings; cheap enough to build per request. */
 export function workersRuntime(env: WorkerEnv): Runtime {
-  return {
-    sessions: {
-      get: (name): Session => env.SESSIONS.getByName(name),
-      // The session's Durable Object accepts the socket (hibernation API); its init travels in a header.
-      connect: (name, request, init) => {
-        const headers = new Headers(request.headers);
-        headers.set(SOCKET_INIT_HEADER, JSON.stringify(init));
-        headers.set(SOCKET_NAME_HEADER, name);
-        return env.SESSIONS.getByName(name).fetch(new Request(request.url, { method: "GET", headers }));
-      },
-    },
-    scenarios: new KvScenarioStore(env.SCENARIOS),
-    vars: env,
-    ...(env.REGISTRY ? { tenancy: workersTenancy(env) } : {}),
-    ...(env.REQUEST_LOG?.trim().toLowerCase() === "json" ? { log: (entry: RequestLog) => console.log(JSON.stringify({ mockllm: "request", ...entry })) } : {}),
-  };
+  const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env };
+  if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);
+  if (env.REQUEST_LOG?.trim().toLowerCase() === "json") rt.log = logJson;
+  return rt;
 }

@@ -50,11 +50,9 @@ export class SessionObject extends DurableObject<WorkerEnv> {
 
   /** Built on first use, and again after an expiry deleted everything. */
   private get host(): SyncSession {
+    if (this.current !== undefined) return this.current;
     const sql = this.ctx.storage.sql;
-    this.current ??= sessionHost(
-      { session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) },
-      wireToolCallIds,
-    );
+    this.current = sessionHost({ session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) }, wireToolCallIds);
     return this.current;
   }
 
