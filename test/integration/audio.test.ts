@@ -122,6 +122,8 @@ describe("transcriptions", () => {
       no_speech_prob: 0.01,
     });
     expect(v.segments[0].tokens).toHaveLength(9);
+    // Token ids are vocabulary indices: whole numbers in [0, 50,000), never negative.
+    for (const t of v.segments[0].tokens) expect(Number.isInteger(t) && t >= 0 && t < 50_000, String(t)).toBe(true);
     expect(v.words[0]).toEqual({ word: "The", start: 0, end: 0.4 });
     expect(v.words.at(-1)).toEqual({ word: "dog", start: 3.2, end: 3.6 });
     const text = await transcribe({ model: "whisper-1", response_format: "text" });

@@ -96,7 +96,7 @@ function verbose(t: Transcript, w: TranscriptionRequest): Record<string, unknown
     start: s.start,
     end: s.end,
     text: ` ${s.text}`,
-    tokens: wordsOf(s.text).map((word) => stableHash(word) % 50_000),
+    tokens: wordsOf(s.text).map((word) => (stableHash(word) >>> 0) % 50_000),
     temperature: 0,
     avg_logprob: -0.25,
     compression_ratio: 1.2,
