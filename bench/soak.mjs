@@ -8,7 +8,10 @@
 // journal holds exactly the requests sent to its session.
 // Sessions idle for --ttl seconds (SESSION_TTL, default 120) are dropped, so memory can level off while new ones start;
 // each session's journal is read as its virtual user leaves it.
-//   node bench/soak.mjs [--minutes 60] [--only node,miniflare] [--vus 12] [--ttl 120] [--warmup M] [--markdown out.md]
+// With --rate R the virtual users together start at most R operations a second, so the number of sessions alive within
+// the TTL (and with them the memory a server must hold) stays level whatever else the machine runs; without it they run
+// flat out and the level follows the machine's load.
+//   node bench/soak.mjs [--minutes 60] [--only node,miniflare] [--vus 12] [--rate R] [--ttl 120] [--warmup M] [--markdown out.md]
 // The hour (the default) is for a quiet machine; `--minutes 10` gives a shorter documented run.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     minutes: { type: "string", default: "60" },
     only: { type: "string", default: "node,miniflare" },
     vus: { type: "string", default: "12" },
+    rate: { type: "string" },
     warmup: { type: "string" },
     // SESSION_TTL in seconds: sessions idle this long are dropped, so memory can level off while new ones start.
     ttl: { type: "string", default: "120" },
@@ -30,6 +34,9 @@ const { values } = parseArgs({
 });
 const MINUTES = Number(values.minutes);
 const VUS = Number(values.vus);
+const RATE = values.rate === undefined ? undefined : Number(values.rate);
+// With --rate, each virtual user starts its n-th operation no earlier than t0 + n × this.
+const VU_INTERVAL_MS = RATE === undefined ? 0 : (VUS / RATE) * 1000;
 const TTL_S = Number(values.ttl);
 // Warm-up: until sessions have begun to expire (the TTL, then the expiry sweep's minute), at least a fifth of the run.
 const WARMUP_MS = values.warmup === undefined ? Math.max(MINUTES * 12_000, (TTL_S + 90) * 1000) : Number(values.warmup) * 60_000;
@@ -109,12 +116,20 @@ async function soak(target) {
   };
   await Promise.all(
     Array.from({ length: VUS }, async (_, vu) => {
+      let started = 0;
       for (let gen = 0; Date.now() < deadline; gen++) {
         const session = `v${vu}-g${gen}`;
         const ctx = { base: url, prefix: `/s/soak/${session}`, nsKey: keys.nsRun, state: {} };
         expected.set(session, 0);
         for (let i = 0; i < OPS_PER_SESSION && Date.now() < deadline; i++) {
           const kind = KINDS[(i + vu) % KINDS.length];
+          if (RATE !== undefined) {
+            // A slot missed (the server or the machine was slow) is skipped, not caught up in a burst.
+            const offset = t0 + vu * (VU_INTERVAL_MS / VUS);
+            started = Math.max(started, Math.ceil((Date.now() - offset) / VU_INTERVAL_MS));
+            const due = offset + started++ * VU_INTERVAL_MS;
+            if (Date.now() < due) await new Promise((r) => setTimeout(r, due - Date.now()));
+          }
           const t = performance.now();
           try {
             expected.set(session, expected.get(session) + (await OPERATIONS[kind](ctx)));
@@ -157,7 +172,7 @@ for (const target of TARGETS) {
   const errors = Object.values(r.stats).reduce((a, x) => a + x.errors, 0);
   const after = r.samples.filter((s) => s.t >= WARMUP_MS);
   const range = (k) => (after.length ? `${fmt(Math.min(...after.map((s) => s[k])))}–${fmt(Math.max(...after.map((s) => s[k])))}` : "–");
-  out.push(`### ${target.label}: ${MINUTES} min, ${VUS} virtual users, SESSION_TTL ${TTL_S} s`, "");
+  out.push(`### ${target.label}: ${MINUTES} min, ${VUS} virtual users${RATE === undefined ? "" : ` at ${RATE} operations/s`}, SESSION_TTL ${TTL_S} s`, "");
   out.push(`| kind | operations | unscripted errors | mean ms | first error |`, `| --- | --- | --- | --- | --- |`);
   for (const [k, s] of Object.entries(r.stats)) out.push(`| ${k} | ${fmt(s.n)} | ${s.errors} | ${fmt(s.ms / s.n, 1)} | ${s.first ?? ""} |`);
   out.push(`| all | ${fmt(total)} (${fmt(total / (MINUTES * 60), 0)}/s) | ${errors} | | |`, "");
