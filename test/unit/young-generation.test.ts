@@ -30,9 +30,10 @@ async function largestNewSpace(cap: boolean, args: string[] = []): Promise<numbe
 }
 
 describe("Node runtime: the young generation while a server runs", () => {
-  it("stops growing at 8 MB of new space (4 MB semi-spaces), where V8 alone grows it on (to 32 MB)", async () => {
+  it("stops growing at 4 or 8 MB of new space (never past 4 MB semi-spaces), where V8 alone grows it on (to 32 MB)", async () => {
     const [capped, uncapped] = await Promise.all([largestNewSpace(true), largestNewSpace(false)]);
-    expect(capped).toBe(8 * MiB);
+    // 4 MB when the gc observer ran before the next growth, 8 MB when it ran an event-loop turn late: never more.
+    expect([4 * MiB, 8 * MiB]).toContain(capped);
     expect(uncapped).toBeGreaterThanOrEqual(16 * MiB);
   });
 
