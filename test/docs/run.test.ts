@@ -27,9 +27,9 @@ interface Logged {
   status: number;
 }
 
-function run(file: string, args: string[], env: Record<string, string>): Promise<{ code: number; out: string; stdout: string }> {
+function run(file: string, args: string[], env: Record<string, string>, cwd?: string): Promise<{ code: number; out: string; stdout: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    execFile(file, args, { cwd, env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolve({ code, out: `${stdout}${stderr}`, stdout });
     });
@@ -100,11 +100,14 @@ for (const { page, blocks } of pages) {
         const env = { MOCK: server.url, URL: server.url, TOKEN, ADMIN_TOKEN: TOKEN, MOCKLLM_ADMIN_TOKEN: TOKEN, MOCKLLM_URL: server.url };
         const code = withOrigin(block.code, server.url);
         let result: { code: number; out: string; stdout?: string };
-        if (block.lang === "sh") result = await run("bash", ["-eo", "pipefail", "-c", code], env);
+        // Files a block writes (`curl -o hello.wav`) land in the page's scratch folder (ignored by git), not the repo.
+        const cwd = join(SCRATCH, page.replaceAll("/", "_"));
+        mkdirSync(cwd, { recursive: true });
+        if (block.lang === "sh") result = await run("bash", ["-eo", "pipefail", "-c", code], env, cwd);
         else if (block.lang === "py") {
           const interpreter = await pythonWithOpenAI();
           if (interpreter === undefined) return ctx.skip("no Python with the openai package (npm run test:python makes one)");
-          result = await run(interpreter, ["-c", code], env);
+          result = await run(interpreter, ["-c", code], env, cwd);
         } else {
           const file = join(SCRATCH, `${page.replaceAll("/", "_")}-${block.line}.ts`);
           writeFileSync(file, code);
