@@ -6,7 +6,6 @@
 import type { Runtime } from "../types";
 import { nodeRuntime, type AssemblyOptions } from "./runtime";
 import { serveHttp, type ListenOptions } from "./transport";
-import { capYoungGeneration } from "./young-generation";
 
 export interface ServeOptions extends AssemblyOptions, ListenOptions {
   /** Where reload reports and problems go; default stderr. */
@@ -35,8 +34,6 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const assembled = await nodeRuntime(opts, log);
   const transport = await serveHttp(assembled.runtime, opts, log);
-  // Peak memory under load: the young generation stops growing at 4 MB a semi-space while the server runs.
-  const releaseYoungGeneration = capYoungGeneration();
   let closing: Promise<void> | undefined;
   return {
     url: transport.url,
@@ -52,7 +49,6 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         assembled.stop();
         await transport.close();
         assembled.flush();
-        releaseYoungGeneration();
       })();
       return closing;
     },
