@@ -45,7 +45,9 @@ const isRoutePath = memoized(
  * still serves every known route (`/s/x/openai/v1/messages`).
  */
 function unknownBelowApi(restPath: string, cut: number): boolean {
-  return cut >= 0 && isProviderApiPath(restPath) && !isRoutePath(restPath.slice(cut)) && restPath.slice(cut) !== MCP_PATH;
+  if (cut < 0 || !isProviderApiPath(restPath)) return false;
+  const afterSession = restPath.slice(cut);
+  return !isRoutePath(afterSession) && afterSession !== MCP_PATH;
 }
 
 /**
