@@ -1,7 +1,7 @@
 /**
  * What one request costs the shared request path in process, without sockets: CPU µs per request of `route()` on the
  * Node runtime's stores, for the bench's JSON turn and for the burst's paced stream up to its first byte (the stream
- * handed to the runtime, nothing written). Not a test: timings depend on the machine; CPU time, so a busy machine
+ * handed to the runtime, nothing written), and for the bench's unpaced 200-word stream read whole. Not a test: timings depend on the machine; CPU time, so a busy machine
  * moves it less than wall time.
  *   npx tsx bench/handler.ts [--requests 20000] [--rounds 3]
  */
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { route } from "../src/router";
 import { startServer } from "../src/runtime/node/server";
-import { BURST_BODY, JSON_BODY, paths, SCENARIOS } from "./workload.mjs";
+import { BURST_BODY, JSON_BODY, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } } });
 const N = Number(values.requests);
@@ -38,6 +38,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
   const row: string[] = [];
   for (const [label, path, body] of [
     ["JSON turn", p.json, JSON_BODY],
+    ["200-word stream, unpaced, whole body", p.stream, STREAM_BODY],
     ["paced stream to its first byte", p.burst, BURST_BODY],
   ] as const) {
     const base = await cpu(path, body, true);

@@ -1,7 +1,7 @@
 /**
  * Deterministic ids: the same (scenario, session, step, attempt) always yields the same ids.
  */
-import { stableHex, stableToken } from "../util/hash";
+import { hashOn, stableHash, stableHex, stableToken, tokenOfHash } from "../util/hash";
 
 /** The alphabet of Anthropic's request ids (base58: no 0, O, I, l). */
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -40,8 +40,21 @@ export function ollamaToolCallId(seed: string): string {
  * @example obfuscation("chatcmpl-x#3", "Holiday", 10) // 3 characters
  */
 export function obfuscation(seed: string, delta: string, bucket: number): string {
+  return obfuscationAfter(obfuscationSeed(""), seed, delta, bucket);
+}
+
+/**
+ * The hash of an obfuscation seed's first part, for `obfuscationAfter`: a stream's chunks share `{id}#` and differ
+ * in their ordinal, so the shared part is hashed once per stream instead of once per chunk.
+ */
+export function obfuscationSeed(prefix: string): number {
+  return stableHash(`obf|${prefix}`);
+}
+
+/** `obfuscation(prefix + rest, delta, bucket)`, given `obfuscationSeed(prefix)`. */
+export function obfuscationAfter(prefixHash: number, rest: string, delta: string, bucket: number): string {
   const length = (((bucket - codePoints(delta)) % 16) + 16) % 16;
-  return stableToken(`obf|${seed}`, length, OBFUSCATION);
+  return tokenOfHash(hashOn(prefixHash, rest), length, OBFUSCATION);
 }
 
 /** Number of code points in `s` (what `Array.from(s).length` counts, without the array). */

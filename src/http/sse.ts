@@ -16,6 +16,8 @@ export interface SseEvent {
   words?: number;
   /** AWS event streams only: sent as an exception message (`:exception-type` = `event`), not an event. */
   exception?: true;
+  /** `data` is known to hold no newline (serialised JSON): the SSE encoder need not look for one. */
+  readonly oneLine?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -24,7 +26,7 @@ const encoder = new TextEncoder();
 export function encodeEvent(e: SseEvent): string {
   const name = e.event !== undefined ? `event: ${e.event}\n` : "";
   // JSON payloads hold no raw newline: one `data:` line, without splitting.
-  if (!e.data.includes("\n")) return `${name}data: ${e.data}\n\n`;
+  if (e.oneLine === true || !e.data.includes("\n")) return `${name}data: ${e.data}\n\n`;
   return `${name}${e.data
     .split("\n")
     .map((l) => `data: ${l}`)
@@ -164,11 +166,24 @@ export async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, 
  * writes paced streams itself (`direct`), an empty placeholder once the plan is handed over.
  */
 export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string | Uint8Array {
-  const due = schedule(opts.events, opts.pacing);
   const encode = STREAM_ENCODERS[opts.format ?? "sse"];
-  if (opts.end.kind !== "break" && due.every((d) => d === 0)) {
-    return joinChunks([...opts.events.map(encode), ...(opts.end.kind === "raw" ? [opts.end.text] : [])]);
+  // No delay of any kind: every event is due at 0, without working the schedule out.
+  const due = unpaced(opts.pacing) ? undefined : schedule(opts.events, opts.pacing);
+  if (opts.end.kind !== "break" && (due === undefined || due.every((d) => d === 0))) {
+    const chunks = opts.events.map(encode);
+    if (opts.end.kind === "raw") chunks.push(opts.end.text);
+    return joinChunks(chunks);
   }
+  return pacedBody(opts, encode, due ?? schedule(opts.events, opts.pacing));
+}
+
+/** Pacing that delays nothing: every event of a stream is due at once. */
+function unpaced(p: Pacing): boolean {
+  return p.ttftMs === 0 && p.chunkDelayMs === 0 && p.tokensPerSecond === 0 && p.jitterMs === 0;
+}
+
+/** A stream with a schedule (or a scripted break): the runtime's own writer, or a web stream written on time. */
+function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | Uint8Array, due: number[]): ReadableStream<Uint8Array> | string {
   if (opts.direct) {
     opts.direct({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
     return "";

@@ -4,7 +4,14 @@
 
 /** 32-bit FNV-1a over the UTF-16 code units of `s`, as a signed 32-bit integer. */
 export function stableHash(s: string): number {
-  let h = 0x811c9dc5;
+  return hashOn(0x811c9dc5, s);
+}
+
+/**
+ * FNV-1a continued over `s` from `h`, the hash of what came before: `hashOn(stableHash(a), b) === stableHash(a + b)`,
+ * so ids that share a long prefix hash it once (a stream's `obfuscation` seeds).
+ */
+export function hashOn(h: number, s: string): number {
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
@@ -28,9 +35,14 @@ export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 
 /** `length` characters of `alphabet` (base62 unless given) derived deterministically from `seed`. */
 export function stableToken(seed: string, length: number, alphabet = BASE62): string {
+  return tokenOfHash(stableHash(seed), length, alphabet);
+}
+
+/** stableToken from the seed's hash (stableHash or hashOn). */
+export function tokenOfHash(hash: number, length: number, alphabet = BASE62): string {
   // The characters gathered as codes: every scripted answer makes a few ids, and a string grown one character at a
   // time allocates a piece per character.
-  const next = seededRandom(stableHash(seed));
+  const next = seededRandom(hash);
   const codes = new Array<number>(length);
   for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(Math.floor(next() * alphabet.length));
   return String.fromCharCode.apply(null, codes);

@@ -2,19 +2,30 @@
  * Splitting generated text into stream chunks without losing a character.
  */
 
-/** Splits `text` into pieces of `n` words each; joining the pieces gives `text` back exactly. */
-export function chunkWords(text: string, n: number): string[] {
-  const words = text.match(/\s*\S+/g);
-  if (!words) return text === "" ? [] : [text];
-  const chunks: string[] = [];
-  let consumed = 0;
-  for (let i = 0; i < words.length; i += n) {
-    const chunk = n === 1 ? words[i]! : words.slice(i, i + n).join("");
-    chunks.push(chunk);
-    consumed += chunk.length;
+/** `n` words at most, each with the whitespace before it: one match per chunk (built once per `n`). */
+const chunkPatterns = new Map<number, RegExp>();
+
+function chunkPattern(n: number): RegExp {
+  let re = chunkPatterns.get(n);
+  if (!re) {
+    re = new RegExp(`(?:\\s*\\S+){1,${n}}`, "g");
+    if (n <= 64) chunkPatterns.set(n, re);
   }
-  const tail = text.slice(consumed);
-  if (tail !== "") chunks[chunks.length - 1] += tail;
+  return re;
+}
+
+/**
+ * Splits `text` into pieces of `n` words each (each word with the whitespace before it; trailing whitespace joins the
+ * last piece); joining the pieces gives `text` back exactly.
+ */
+export function chunkWords(text: string, n: number): string[] {
+  // A text never holds more words than characters: a larger `n` groups as that many does.
+  const chunks = text.match(chunkPattern(Math.max(1, Math.min(Math.floor(n), text.length))));
+  if (!chunks) return text === "" ? [] : [text];
+  // The matches run back to back from the start: what they leave is the trailing whitespace.
+  let consumed = 0;
+  for (const c of chunks) consumed += c.length;
+  if (consumed < text.length) chunks[chunks.length - 1] += text.slice(consumed);
   return chunks;
 }
 

@@ -2,7 +2,8 @@
  * Deterministic ids in the formats the real APIs use.
  */
 import { describe, expect, it } from "vitest";
-import { anthropicRequestId, makeRequestId, obfuscation, ollamaToolCallId } from "../../src/http/ids";
+import { anthropicRequestId, makeRequestId, obfuscation, obfuscationAfter, obfuscationSeed, ollamaToolCallId } from "../../src/http/ids";
+import { hashOn, stableHash } from "../../src/util/hash";
 
 describe("provider id formats", () => {
   it("Anthropic request ids: req_011C + 20 base58 characters, stable per seed", () => {
@@ -29,5 +30,23 @@ describe("provider id formats", () => {
     expect(obfuscation("s", ",", 16)).toHaveLength(15);
     expect(obfuscation("s", "###", 16)).toBe(obfuscation("s", "abc", 16));
     expect(obfuscation("s", "###", 16)).not.toBe(obfuscation("t", "###", 16));
+  });
+
+  it("obfuscation after a shared prefix is the same padding as from the whole seed (values from before the split)", () => {
+    expect(obfuscation("chatcmpl-x#3", "Holiday", 10)).toBe("RU9");
+    expect(obfuscationAfter(obfuscationSeed("chatcmpl-x#"), "3", "Holiday", 10)).toBe("RU9");
+    expect(obfuscationAfter(obfuscationSeed("resp_1#"), "0", ",", 16)).toBe("BuqtwxuIHevXMDB");
+    expect(obfuscationAfter(obfuscationSeed(""), "resp_1#0", ",", 16)).toBe("BuqtwxuIHevXMDB");
+  });
+});
+
+describe("stableHash continued with hashOn", () => {
+  it("hashes a prefix once and goes on: hashOn(stableHash(a), b) is stableHash(a + b)", () => {
+    expect(stableHash("obf|chatcmpl-x#3")).toBe(360111107);
+    expect(stableHash("")).toBe(-2128831035);
+    expect(hashOn(stableHash("obf|chatcmpl-x#"), "3")).toBe(360111107);
+    for (const [a, b] of [["", ""], ["", "abc"], ["abc", ""], ["obf|", "é🙂x"], ["x".repeat(300), "#12"]] as const) {
+      expect(hashOn(stableHash(a), b)).toBe(stableHash(a + b));
+    }
   });
 });

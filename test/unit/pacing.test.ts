@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
 import { encodeEvent, pacedStream, schedule } from "../../src/http/sse";
 import { chunkChars, chunkWords, wordCount } from "../../src/util/text";
+import { seededRandom } from "../../src/util/hash";
 
 const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0, ...p });
 const ev = (words = 0) => ({ data: "x", words });
@@ -100,6 +101,26 @@ describe("chunking text", () => {
   ])("$text by $n", ({ text, n, chunks }) => {
     expect(chunkWords(text, n)).toEqual(chunks);
     expect(chunkWords(text, n).join("")).toBe(text);
+  });
+
+  /** How chunkWords split text before it matched whole chunks: words one by one, then `n` joined. */
+  function byWords(text: string, n: number): string[] {
+    const words = text.match(/\s*\S+/g);
+    if (!words) return text === "" ? [] : [text];
+    const chunks: string[] = [];
+    for (let i = 0; i < words.length; i += n) chunks.push(words.slice(i, i + n).join(""));
+    const tail = text.slice(chunks.join("").length);
+    if (tail !== "") chunks[chunks.length - 1] += tail;
+    return chunks;
+  }
+
+  it("splits as word-by-word grouping does, for any text and any n (seeded random texts)", () => {
+    const next = seededRandom(34);
+    const alphabet = ["a", "bc", " ", "  ", "\n", "\t", "é", "🙂", "x-y", "\u00a0", "\u3000", "."];
+    for (let t = 0; t < 400; t++) {
+      const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      for (const n of [1, 2, 3, 5, 8, 1000, 1e12]) expect(chunkWords(text, n), JSON.stringify({ text, n })).toEqual(byWords(text, n));
+    }
   });
 
   it("chunkChars and wordCount", () => {

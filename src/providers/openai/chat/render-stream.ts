@@ -5,7 +5,7 @@ import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
-import { obfuscation } from "../../../http/ids";
+import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
 
@@ -90,8 +90,8 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   const frame: ChunkFrame = {
     head: JSON.stringify(base).slice(0, -1),
     usageNull: includeUsage ? `,"usage":null` : "",
-    id,
     obfuscate: includeObfuscation,
+    seed: includeObfuscation ? obfuscationSeed(`${id}#`) : 0,
   };
 
   const choices = replyChoices(reply);
@@ -112,13 +112,14 @@ interface ChunkFrame {
   /** The chunk's common fields as JSON, without the closing brace. */
   head: string;
   usageNull: string;
-  id: string;
   obfuscate: boolean;
+  /** obfuscationSeed of `{id}#`: each chunk's seed is that and its ordinal. */
+  seed: number;
 }
 
 /** The `obfuscation` field of the `n`-th chunk (its ordinal seeds the padding); the alphabet needs no JSON escaping. */
 function padding(frame: ChunkFrame, n: number, text: string): string {
-  return frame.obfuscate ? `,"obfuscation":"${obfuscation(`${frame.id}#${n}`, text, 10)}"` : "";
+  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10)}"` : "";
 }
 
 /**
@@ -137,6 +138,11 @@ class ChunkEvent implements SseEvent {
     this.#draft = draft;
     this.#n = n;
     this.words = draft.words;
+  }
+
+  /** JSON text: never a raw newline. */
+  get oneLine(): boolean {
+    return true;
   }
 
   get data(): string {

@@ -4,7 +4,7 @@
  * the full response. Every event has `event:` equal to its `type` and a `sequence_number` counting from 0.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { obfuscation } from "../../../http/ids";
+import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
@@ -47,7 +47,8 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
   const at = { item_id: item.id, output_index };
   let deltas = 0;
   // `obfuscation` pads each delta to a 16-character bucket; deterministic from the item id and the delta's position.
-  const obf = (delta: string) => (obfuscate ? { obfuscation: obfuscation(`${item.id}#${deltas++}`, delta, 16) } : {});
+  const seed = obfuscate ? obfuscationSeed(`${item.id}#`) : 0;
+  const obf = (delta: string) => (obfuscate ? { obfuscation: obfuscationAfter(seed, String(deltas++), delta, 16) } : {});
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
   switch (item.type) {
     case "reasoning":
