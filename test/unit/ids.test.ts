@@ -45,7 +45,13 @@ describe("stableHash continued with hashOn", () => {
     expect(stableHash("obf|chatcmpl-x#3")).toBe(360111107);
     expect(stableHash("")).toBe(-2128831035);
     expect(hashOn(stableHash("obf|chatcmpl-x#"), "3")).toBe(360111107);
-    for (const [a, b] of [["", ""], ["", "abc"], ["abc", ""], ["obf|", "é🙂x"], ["x".repeat(300), "#12"]] as const) {
+    for (const [a, b] of [
+      ["", ""],
+      ["", "abc"],
+      ["abc", ""],
+      ["obf|", "é🙂x"],
+      ["x".repeat(300), "#12"],
+    ] as const) {
       expect(hashOn(stableHash(a), b)).toBe(stableHash(a + b));
     }
   });
