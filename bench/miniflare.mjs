@@ -8,6 +8,8 @@ import { convertV4MiniflareOptions } from "miniflare";
 
 const DIST = fileURLToPath(new URL("../dist/worker/", import.meta.url));
 const PROBE = fileURLToPath(new URL("./probe-worker/", import.meta.url));
+// The probe imports the floors' answers from bench/ (../floor-answers.mjs): its modules root is bench/.
+const BENCH = fileURLToPath(new URL("./", import.meta.url));
 
 function runtimeOf(dir = DIST) {
   return JSON.parse(readFileSync(join(dir, "runtime.json"), "utf8"));
@@ -35,9 +37,9 @@ export function mockllmOptions(bindings, extra = {}) {
 export function probeOptions(extra = {}) {
   const runtime = runtimeOf();
   return convertV4MiniflareOptions({
-    modules: true,
-    scriptPath: join(PROBE, "index.js"),
-    modulesRoot: PROBE,
+    // Listed: Miniflare does not follow imports. Names are paths under bench/, as the probe imports them.
+    modules: [join(PROBE, "index.js"), join(BENCH, "floor-answers.mjs"), join(BENCH, "workload.mjs")].map((path) => ({ type: "ESModule", path })),
+    modulesRoot: BENCH,
     compatibilityDate: runtime.compatibilityDate,
     compatibilityFlags: runtime.compatibilityFlags,
     durableObjects: { PROBE: { className: "Probe", useSQLite: true } },

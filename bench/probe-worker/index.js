@@ -1,16 +1,11 @@
 // The Worker path's floor (issue 15): a bare Worker that reads the request body, makes one Durable Object round trip
-// with it (the object keeps a count in SQLite, as a session keeps its journal), and answers a fixed body. mockllm's
-// JSON turn is measured against this in the same bench run.
+// with it (the object keeps a count in SQLite, as a session keeps its journal), and answers a fixed body — the same
+// answers as the Node floor (bench/floor-answers.mjs): a Chat Completions body, or for a stream request the fixed
+// 200-word SSE transcript, so its client reads as many bytes as mockllm's on the stream row. (Until wave 6 it answered
+// the stream row with the JSON body: ~300 bytes against mockllm's ~17 KB transcript.) mockllm's Worker is measured
+// against this in the same bench run.
 import { DurableObject } from "cloudflare:workers";
-
-const ANSWER = JSON.stringify({
-  id: "chatcmpl-probe",
-  object: "chat.completion",
-  created: 1735689600,
-  model: "gpt-4o",
-  choices: [{ index: 0, message: { role: "assistant", content: "Hello from the bench.", refusal: null }, finish_reason: "stop", logprobs: null }],
-  usage: { prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 },
-});
+import { FLOOR_JSON, FLOOR_SSE, STREAM_MARK } from "../floor-answers.mjs";
 
 export class Probe extends DurableObject {
   constructor(ctx, env) {
@@ -27,6 +22,7 @@ export default {
   async fetch(request, env) {
     const body = await request.text();
     await env.PROBE.getByName("probe").take(body);
-    return new Response(ANSWER, { headers: { "content-type": "application/json" } });
+    const stream = body.includes(STREAM_MARK);
+    return new Response(stream ? FLOOR_SSE : FLOOR_JSON, { headers: { "content-type": stream ? "text/event-stream" : "application/json" } });
   },
 };

@@ -210,7 +210,9 @@ describe("Azure stored responses", () => {
     const anon = await call(`/openai/responses/${id}?api-version=${VERSION}`);
     expect([anon.status, ((await anon.json()) as { error: { code: string } }).error.code]).toEqual([401, "401"]);
     const put = await call(`/openai/responses/${id}?api-version=${VERSION}`, { method: "PUT", headers: KEY });
-    expect([put.status, Object.keys(((await put.json()) as { error: object }).error)]).toEqual([405, ["code", "message"]]);
+    expect([put.status, ((await put.json()) as { error: object }).error]).toEqual([405, { code: "405", message: `Use GET or DELETE for /openai/responses/${id}.` }]);
+    const putV1 = await call(`/openai/v1/responses/${id}`, { method: "PUT", headers: KEY });
+    expect([putV1.status, ((await putV1.json()) as { error: object }).error]).toEqual([405, { code: "405", message: `Use GET or DELETE for /openai/v1/responses/${id}.` }]);
     const badId = await call(`/openai/v1/responses/not-an-id`, { headers: KEY });
     expect([badId.status, ((await badId.json()) as { error: { type: string; param: string } }).error]).toEqual([400, expect.objectContaining({ type: "invalid_request_error" })]);
   });

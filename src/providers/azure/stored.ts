@@ -19,6 +19,7 @@ function gateway(api: AzureApi): StoredResponsesGateway {
     // An unknown response is the service's answer (OpenAI's shape, relayed); a wrong method is the gateway's.
     renderError: (error, requestId) => (error.code === "not_found" ? renderAzureServiceError(error, requestId) : renderAzureError(error, requestId)),
     headers: azureHeaders,
+    path: (id) => (api === "v1" ? `/openai/v1/responses/${id}` : `/openai/responses/${id}`),
   };
 }
 

@@ -43,6 +43,8 @@ export interface StoredResponsesGateway {
   renderError(error: ApiError, requestId: string): RenderedError;
   /** Headers every answer carries besides `x-request-id`. */
   headers(requestId: string): Record<string, string>;
+  /** The stored response's path on this service, as an error message names it. */
+  path(id: string): string;
 }
 
 const OPENAI_GATEWAY: StoredResponsesGateway = {
@@ -53,6 +55,7 @@ const OPENAI_GATEWAY: StoredResponsesGateway = {
   },
   renderError: renderOpenAIError,
   headers: () => OPENAI_HEADERS,
+  path: (id) => `/v1/responses/${id}`,
 };
 
 type Answer = (body: string, status: number, headers?: Record<string, string>) => Response;
@@ -95,7 +98,7 @@ export async function handleStoredResponse(request: Request, rt: Runtime, id: st
   const refused = gateway.check(request, requestId);
   if (refused) return rendered(refused);
   if (request.method !== "GET" && request.method !== "DELETE") {
-    return fail(apiError("method_not_allowed", `Use GET or DELETE for /v1/responses/${id}.`));
+    return fail(apiError("method_not_allowed", `Use GET or DELETE for ${gateway.path(echoed(id))}.`));
   }
   const bad = checkId(id, "response_id", "resp");
   if (bad) return fail(bad);
