@@ -1,7 +1,7 @@
 // What the floors answer (bench/servers/bare.mjs for Node, bench/probe-worker for the Worker): a fixed Chat
 // Completions body, and for a stream request a fixed 200-word SSE transcript in the events mockllm's bench scenario
 // sends (3 words an event: role, 67 content events, finish, [DONE]), so each floor's client reads about as much as
-// mockllm's does on the same row (~12 KB against ~17 KB: mockllm's chunks carry more fields). No Node imports: the
+// mockllm's does on the same row (~13 KB against ~22 KB: mockllm's chunks carry more fields). No Node imports: the
 // probe Worker loads it too.
 import { JSON_TEXT, WORDS_200 } from "./workload.mjs";
 

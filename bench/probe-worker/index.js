@@ -2,7 +2,7 @@
 // with it (the object keeps a count in SQLite, as a session keeps its journal), and answers a fixed body — the same
 // answers as the Node floor (bench/floor-answers.mjs): a Chat Completions body, or for a stream request the fixed
 // 200-word SSE transcript, so its client reads as many bytes as mockllm's on the stream row. (Until wave 6 it answered
-// the stream row with the JSON body: ~300 bytes against mockllm's ~17 KB transcript.) mockllm's Worker is measured
+// the stream row with the JSON body: ~300 bytes against mockllm's ~22 KB transcript.) mockllm's Worker is measured
 // against this in the same bench run.
 import { DurableObject } from "cloudflare:workers";
 import { FLOOR_JSON, FLOOR_SSE, STREAM_MARK } from "../floor-answers.mjs";
