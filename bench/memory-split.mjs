@@ -56,13 +56,20 @@ for (const t of TARGETS) {
     const stream = await cannon(url + p.stream, STREAM_BODY, 50, Number(values.duration));
     phases.stream = [t0, Date.now()];
     await new Promise((r) => setTimeout(r, 200));
-    const samples = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const samples = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     for (const [phase, [a, b]] of Object.entries(phases)) {
       const inPhase = samples.filter((s) => s.t >= a && s.t <= b);
       const peak = inPhase.reduce((m, s) => (s.rss > m.rss ? s : m), inPhase[0]);
       const max = (k) => Math.max(...inPhase.map((s) => s[k]));
       const rate = phase === "json" ? json.requests.average : phase === "stream" ? stream.requests.average : 0;
-      results.push({ target: t.label, phase, rate, peak, maxHeapTotal: max("heapTotal"), maxExternal: max("external"), maxArrayBuffers: max("arrayBuffers") });
+      // What the old generation took in during the load (promoted and pretenured bytes): its growth between samples.
+      let oldIn = 0;
+      for (let i = 1; i < inPhase.length; i++) oldIn += Math.max(0, inPhase[i].used.old_space - inPhase[i - 1].used.old_space);
+      const turns = phase === "json" ? json.requests.total : phase === "stream" ? stream.requests.total : 0;
+      results.push({ target: t.label, phase, rate, oldPerTurn: turns ? oldIn / turns : 0, peak, maxHeapTotal: max("heapTotal"), maxExternal: max("external"), maxArrayBuffers: max("arrayBuffers") });
     }
   } finally {
     await stopAll([child]);
@@ -70,6 +77,7 @@ for (const t of TARGETS) {
 }
 const rows = [
   ["req/s", (r) => r.rate.toFixed(0)],
+  ["old generation in, per request (KB)", (r) => (r.oldPerTurn / 1e3).toFixed(2)],
   ["rss at peak", (r) => MB(r.peak.rss)],
   ["  RssAnon / RssFile", (r) => `${MB(r.peak.rssAnon)} / ${MB(r.peak.rssFile)}`],
   ["  heapTotal", (r) => MB(r.peak.heapTotal)],

@@ -17,8 +17,10 @@ export function sampleMemory(file) {
   // Several targets may share one file (bench/compare.mjs passes its environment on): each line names its process.
   const who = `${process.argv[1].split("/").pop()} ${process.env.MOCKLLM_NODE_DIST ?? ""} ${process.pid}`.trim();
   setInterval(() => {
-    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.physical_space_size]));
-    appendFileSync(file, `${JSON.stringify({ t: Date.now(), who, ...process.memoryUsage(), ...status(), spaces })}\n`);
+    const stats = v8.getHeapSpaceStatistics();
+    const spaces = Object.fromEntries(stats.map((s) => [s.space_name, s.physical_space_size]));
+    const used = Object.fromEntries(stats.map((s) => [s.space_name, s.space_used_size]));
+    appendFileSync(file, `${JSON.stringify({ t: Date.now(), who, ...process.memoryUsage(), ...status(), spaces, used })}\n`);
   }, 50).unref();
 }
 

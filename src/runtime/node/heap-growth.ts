@@ -1,18 +1,18 @@
 /**
  * How far V8 lets the old generation grow past what survived the last full collection, while a server runs. After
  * each mark-compact V8 sets the next one's limit to `live × F + new space` (at least `live + 8 MB + new space`),
- * where F comes from the measured GC and allocation speeds — and is its largest, 4, when there was no allocation to
- * measure: a mark-compact that the memory reducer runs while the server is idle, or the first one at start-up.
- * The next load then fills the old generation up to four times what is live before it is collected (the peak RSS of
- * issue 34; docs/decisions/performance-history.md, "Wave 6"). `--heap-growing-percent` fixes F, and V8 reads it at
- * each limit: while a server runs, F is GROWING_PERCENT. A mark-compact of this heap is a few ms, mostly on V8's
- * helper threads, so more frequent ones cost little; the young generation is left alone (capping it cost 5–12% of
- * the throughput, wave 5). A process started with its own `--heap-growing-percent` (command line or NODE_OPTIONS)
- * keeps it.
+ * where F comes from the measured speeds of marking and of allocation: 1.1–1.7 under a steady load here, but up to 4
+ * when nothing was measured yet (the first collection) or when a collection measured slow against the allocation rate
+ * (one that ran while the machine was busy, or after an idle spell). The next load then fills the old generation to
+ * up to four times what is live before it is collected, and the pages stay resident: the peak RSS of issue 34
+ * (docs/decisions/performance-history.md, "Wave 6"). `--heap-growing-percent` fixes F, and V8 reads it at each limit:
+ * while a server runs, F is 1 + GROWING_PERCENT / 100. A mark-compact of this heap is a few ms, mostly on V8's helper
+ * threads, so more frequent ones cost little; the young generation is left alone (capping it cost 5–12% of the
+ * throughput, wave 5). A process started with its own `--heap-growing-percent` (command line or NODE_OPTIONS) keeps it.
  */
 import v8 from "node:v8";
 
-/** The old generation's growth between full collections while a server runs: F = 1.3, V8's own factor when it optimises for memory (its "conservative" growing mode). */
+/** F = 1.3: V8's own factor when it optimises for memory (its "conservative" growing mode). */
 export const GROWING_PERCENT = 30;
 
 let servers = 0;
