@@ -33,13 +33,13 @@ async function largestOldGeneration(bound: boolean, args: string[] = []): Promis
 }
 
 describe("Node runtime: the old generation's growth while a server runs", () => {
-  it("collects the old generation at 1.3× what is live (under 120 MB here), where V8 alone lets it reach 4× (over 140 MB)", async () => {
+  it("collects the old generation at 1.3× what is live (58–89 MB here), where V8 alone lets it reach 4× (144–196 MB)", async () => {
     const [bound, unbound] = await Promise.all([largestOldGeneration(true), largestOldGeneration(false)]);
     expect(bound).toBeLessThan(120 * MiB);
-    expect(unbound).toBeGreaterThan(140 * MiB);
+    expect(unbound).toBeGreaterThan(120 * MiB);
   });
 
   it("leaves a process started with its own --heap-growing-percent alone", async () => {
-    expect(await largestOldGeneration(true, ["--heap-growing-percent=300"])).toBeGreaterThan(140 * MiB);
+    expect(await largestOldGeneration(true, ["--heap-growing-percent=300"])).toBeGreaterThan(120 * MiB);
   });
 });
