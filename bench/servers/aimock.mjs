@@ -11,3 +11,6 @@ mock.onToolResult("call_1", { content: "It is sunny in Paris." });
 mock.onMessage("weather", { toolCalls: [{ id: "call_1", name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) }] });
 await mock.start();
 console.log(mock.url);
+if (process.env.MOCKLLM_BENCH_MEMORY) (await import("./memory-sampler.mjs")).sampleMemory(process.env.MOCKLLM_BENCH_MEMORY);
+if (process.env.MOCKLLM_BENCH_ALLOCATIONS) await (await import("./memory-sampler.mjs")).profileAllocations(process.env.MOCKLLM_BENCH_ALLOCATIONS, !!process.env.MOCKLLM_BENCH_YOUNG);
+if (process.env.MOCKLLM_BENCH_SNAPSHOT) (await import("./memory-sampler.mjs")).snapshotOnSignal(process.env.MOCKLLM_BENCH_SNAPSHOT);

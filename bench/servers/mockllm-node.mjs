@@ -30,3 +30,6 @@ if (process.env.MOCKLLM_BENCH_HEAP) {
     console.log(`heap ${process.memoryUsage().heapUsed}`);
   }, 10_000).unref();
 }
+if (process.env.MOCKLLM_BENCH_MEMORY) (await import("./memory-sampler.mjs")).sampleMemory(process.env.MOCKLLM_BENCH_MEMORY);
+if (process.env.MOCKLLM_BENCH_ALLOCATIONS) await (await import("./memory-sampler.mjs")).profileAllocations(process.env.MOCKLLM_BENCH_ALLOCATIONS, !!process.env.MOCKLLM_BENCH_YOUNG);
+if (process.env.MOCKLLM_BENCH_SNAPSHOT) (await import("./memory-sampler.mjs")).snapshotOnSignal(process.env.MOCKLLM_BENCH_SNAPSHOT);

@@ -4,6 +4,7 @@
  * here.
  */
 import type { Runtime } from "../types";
+import { boundHeapGrowth } from "./heap-growth";
 import { nodeRuntime, type AssemblyOptions } from "./runtime";
 import { serveHttp, type ListenOptions } from "./transport";
 
@@ -34,6 +35,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const assembled = await nodeRuntime(opts, log);
   const transport = await serveHttp(assembled.runtime, opts, log);
+  const releaseHeap = boundHeapGrowth();
   let closing: Promise<void> | undefined;
   return {
     url: transport.url,
@@ -49,6 +51,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
         assembled.stop();
         await transport.close();
         assembled.flush();
+        releaseHeap();
       })();
       return closing;
     },
