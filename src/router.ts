@@ -2,6 +2,7 @@
  * Routing: strip the `/s/{scenario}[/{session}]` prefix, then what the provider modules declare (src/providers/registry.ts:
  * sockets, surfaces, side routes such as model listings and token counts), MCP, admin, health. No provider is named here.
  */
+import { echoed } from "./util/text";
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { errorSurfaceFor, isOpenProviderPath, isProviderApiPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
@@ -188,14 +189,15 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
   if (prefix.scenario === undefined) {
     if (path === "/healthz") return jsonResponse({ ok: true, service: "mockllm" });
     if (path === "/" && request.method === "GET") return inspectorPage();
-    if (request.method === "GET" && path.startsWith("/inspector/")) return inspectorAsset(path) ?? jsonResponse({ error: { message: `not found: GET ${path}` } }, 404);
+    if (request.method === "GET" && path.startsWith("/inspector/")) return inspectorAsset(path) ?? jsonResponse({ error: { message: `not found: GET ${echoed(path)}` } }, 404);
     // Clients probe the base URL at start-up (Claude Code sends HEAD /).
     if (path === "/" && request.method === "HEAD") return new Response(null, { status: 200 });
     if (path === "/admin" || path.startsWith("/admin/")) return handleAdmin(request, rt, ctx);
   }
   if (isProviderApiPath(path) || prefix.scenario !== undefined) {
-    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${pathname}.${doubledV1Hint(path)}` } as const;
+    // The path quoted as other client values are: whole up to 64 characters, else its start.
+    const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${echoed(pathname)}.${doubledV1Hint(path)}` } as const;
     return providerError(request, error, errorSurfaceFor(request, path));
   }
-  return jsonResponse({ error: { message: `not found: ${request.method} ${pathname}` } }, 404);
+  return jsonResponse({ error: { message: `not found: ${request.method} ${echoed(pathname)}` } }, 404);
 }

@@ -80,6 +80,19 @@ describe("client values quoted in HTTP error messages", () => {
     expect(await ask(list)).toBe(`Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), ${JSON.stringify(list).slice(0, 64)}...`);
   });
 
+  it("an unknown URL: the path quoted whole when short, its first 64 characters when long, in each surface's shape", async () => {
+    const ask = async (path: string, method = "POST") => {
+      const res = await call(path, { method, headers: OPENAI, ...(method === "POST" ? { body: "{}" } : {}) });
+      const json = (await res.json()) as { message?: string; error?: { message: string } };
+      return [res.status, json.message ?? json.error?.message];
+    };
+    expect(await ask(`/model/${long}/nope`)).toEqual([404, `Unknown request URL: POST /model/${"y".repeat(57)}....`]);
+    expect(await ask(`/v1/${long}`)).toEqual([404, `Unknown request URL: POST /v1/${"y".repeat(60)}....`]);
+    expect(await ask(`/s/sc/run/v1/${long}`)).toEqual([404, `Unknown request URL: POST /s/sc/run/v1/${"y".repeat(51)}....`]);
+    expect(await ask("/model/m/nope")).toEqual([404, "Unknown request URL: POST /model/m/nope."]);
+    expect(await ask(`/${long}`, "GET")).toEqual([404, `not found: GET /${"y".repeat(63)}...`]);
+  });
+
   it("an unknown previous_response_id: short whole, long cut to 64 characters", async () => {
     const ask = async (id: string) => (await post("/v1/responses", OPENAI, { model: "m", input: "hi", previous_response_id: id })).json.error.message;
     expect(await ask("resp_nope")).toBe("Previous response with id 'resp_nope' not found.");

@@ -7,6 +7,7 @@
  * there is none (Gemini matches results to calls by name); a model content's `functionCall` parts become
  * tool calls keyed the same way, and its thought parts (`thought: true`) its reasoning.
  */
+import { echoed } from "../../util/text";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
@@ -157,7 +158,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
  */
 export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
-  if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${target.path}.` } };
+  if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
   const parsed = GenerateContentRequestSchema.safeParse(camelizeKeys(body), { reportInput: true });
   if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   const invalid = checkContents(parsed.data.contents);
