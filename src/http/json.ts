@@ -1,4 +1,5 @@
 /** JSON in and out, shared by every route. */
+import { parseJsonBounded } from "./json-depth";
 
 /** A JSON response; `headers` may override the content type (Gemini and Ollama name a charset). */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -12,4 +13,25 @@ export function parseJsonOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON object: not null, not an array. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A tool call's scripted arguments text as the object the providers send (Anthropic's `input`, Bedrock's, Gemini's
+ * `args`, Ollama's `arguments`, always a JSON object): text that is not one (invalid JSON, an array, a scalar) is
+ * wrapped as `{ "INVALID_JSON": "<text>" }`, the key Anthropic's docs suggest for passing invalid tool JSON around.
+ * @example argumentsObject('{"city":"Paris"}') // { city: "Paris" }; argumentsObject("[1]") // { INVALID_JSON: "[1]" }
+ */
+export function argumentsObject(args: string): Record<string, unknown> {
+  try {
+    const v = parseJsonBounded(args);
+    if (isRecord(v)) return v;
+  } catch {
+    // fall through
+  }
+  return { INVALID_JSON: args };
 }

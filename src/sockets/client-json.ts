@@ -4,15 +4,12 @@
  */
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import { parseJsonOrUndefined } from "../http/json";
+import { isRecord } from "../http/json";
 
 export type ClientMessage =
   | { ok: true; value: Record<string, unknown> }
   /** `tooDeep`: the message naming the nesting limit; absent when the text is not a JSON object. */
   | { ok: false; tooDeep?: string };
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * @example parseClientMessage('{"type":"response.create"}') // { ok: true, value: { type: "response.create" } }

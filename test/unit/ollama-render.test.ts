@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import type { CanonicalRequest } from "../../src/canonical/request";
 import { renderOllamaError } from "../../src/providers/ollama/errors";
-import { createdAt, renderChatJson, renderGenerateJson, toolArguments } from "../../src/providers/ollama/render-json";
+import { argumentsObject } from "../../src/http/json";
+import { createdAt, renderChatJson, renderGenerateJson } from "../../src/providers/ollama/render-json";
 import { renderChatEvents, renderGenerateEvents, renderOllamaStreamError } from "../../src/providers/ollama/render-stream";
 import type { RenderContext } from "../../src/providers/types";
 import { resolveReply } from "../../src/scenario/engine";
@@ -94,8 +95,8 @@ describe("ollama /api/chat JSON", () => {
     ['{"a":[1]}', { a: [1] }],
     ['{"a":', { INVALID_JSON: '{"a":' }],
     ["42", { INVALID_JSON: "42" }],
-  ])("toolArguments(%s)", (text, expected) => {
-    expect(toolArguments(text)).toEqual(expected);
+  ])("argumentsObject(%s), the arguments Ollama sends", (text, expected) => {
+    expect(argumentsObject(text)).toEqual(expected);
   });
 });
 

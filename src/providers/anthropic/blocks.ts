@@ -6,9 +6,9 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import { thinkingSignature } from "./thinking";
 import { toolUseId } from "./tool-use-ids";
-import { parseJsonBounded } from "../../http/json-depth";
 import type { AnswerCompaction } from "./compaction";
 import { filteredBlocks } from "./safety";
+import { argumentsObject } from "../../http/json";
 
 export type OutBlock =
   | { type: "thinking"; thinking: string; signature: string }
@@ -25,25 +25,6 @@ export function messageId(reply: Reply): string {
   return makeId("msg_01", reply.idSeed, 22);
 }
 
-/**
- * The `input` object for scripted arguments. Arguments that are not a JSON object (invalid JSON, or an array
- * or scalar) cannot be an `input`, so the raw text is wrapped as `{ "INVALID_JSON": "<text>" }` — the key
- * Anthropic's docs suggest for passing invalid tool JSON around. Streams send the raw text unchanged.
- */
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-export function toolInput(args: string): Record<string, unknown> {
-  try {
-    const v = parseJsonBounded(args);
-    if (isObject(v)) return v;
-  } catch {
-    // fall through
-  }
-  return { INVALID_JSON: args };
-}
-
 /** `thought`: the whole message (all choices) starts with a thinking block; generated tool_use ids record it. */
 function messageBlocks(reply: Reply, thought: boolean): OutBlock[] {
   const blocks: OutBlock[] = reply.reasoning.map((r) =>
@@ -56,7 +37,8 @@ function messageBlocks(reply: Reply, thought: boolean): OutBlock[] {
       type: "tool_use",
       id: c.id ?? toolUseId(`${reply.idSeed}#tool${i}`, thought),
       name: c.name,
-      input: toolInput(c.arguments),
+      input: argumentsObject(c.arguments),
+      // Streams send the raw text unchanged (`input_json_delta`).
       json: c.arguments,
     });
   });

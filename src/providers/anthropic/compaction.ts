@@ -10,6 +10,7 @@ import { apiError, type ApiError } from "../../http/errors";
 import { wordCount } from "../../util/text";
 import type { RenderContext } from "../types";
 import type { MessagesRequest } from "./wire";
+import { isRecord } from "../../http/json";
 
 export const COMPACT_EDIT = "compact_20260112";
 /** The trigger when the edit gives none, and the least one the API takes. */
@@ -19,10 +20,6 @@ export const MIN_TRIGGER = 50_000;
 interface CompactEdit {
   trigger: number;
   pause: boolean;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** The request's `compact_20260112` edit, or an error in the API's wording for a bad trigger. */

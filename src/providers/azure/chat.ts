@@ -14,7 +14,8 @@ import type { ChatRequest } from "../openai/chat/wire";
 import type { ProviderSurface, RenderContext, SseEvent } from "../types";
 import { azureCommon } from "./common";
 import { completionResults, promptFilterResults, type FilterResults } from "./content-filter";
-import { isRecord, sorted } from "./json";
+import { isRecord } from "../../http/json";
+import { sorted } from "./json";
 import { azureParse, type AzureWire } from "./wire";
 
 type Wire = AzureWire<ChatRequest>;

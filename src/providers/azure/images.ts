@@ -16,7 +16,8 @@ import type { ProviderSurface, RenderContext, RenderedError } from "../types";
 import { azureCommon } from "./common";
 import { promptResults } from "./content-filter";
 import { azureHeaders } from "./errors";
-import { isRecord, sorted } from "./json";
+import { isRecord } from "../../http/json";
+import { sorted } from "./json";
 import { azureParse, type AzureWire } from "./wire";
 
 type Wire = AzureWire<ImagesRequest>;

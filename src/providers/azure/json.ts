@@ -1,10 +1,7 @@
 /** How Azure serialises its answers: object keys in alphabetical order (but inside the chat annotations). */
+import { isRecord } from "../../http/json";
 
 export type Json = Record<string, unknown>;
-
-export function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * `value` with object keys sorted at every depth but below the keys in `keep` (whose values keep their own order).

@@ -9,7 +9,7 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import { chunkWords, wordCount } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
-import { toolInput } from "../anthropic/blocks";
+import { argumentsObject } from "../../http/json";
 import { jsonFragments } from "../anthropic/render-stream";
 import { thinkingSignature } from "../anthropic/thinking";
 import type { RenderContext, SseEvent } from "../types";
@@ -72,7 +72,7 @@ function wireBlock(b: ConverseBlock): Record<string, unknown> {
     case "text":
       return { text: b.text };
     case "toolUse":
-      return { toolUse: { toolUseId: b.toolUseId, name: b.name, input: toolInput(b.json) } };
+      return { toolUse: { toolUseId: b.toolUseId, name: b.name, input: argumentsObject(b.json) } };
   }
 }
 

@@ -15,9 +15,9 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
 import type { RenderContext } from "../types";
 import type { GeminiWire } from "./wire";
-import { parseJsonBounded } from "../../http/json-depth";
 import { signsThoughts, thoughtSignatureFor } from "./signatures";
 import { candidateSafety, promptBlocked } from "./safety";
+import { argumentsObject } from "../../http/json";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
@@ -51,25 +51,6 @@ export function responseId(reply: Reply): string {
   return makeId("", `gemini|${reply.idSeed}`, 22);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/**
- * The `args` object for scripted arguments. Arguments that are not a JSON object (invalid JSON, an array, a
- * scalar) cannot be `args`, so the raw text is wrapped as `{ "INVALID_JSON": "<text>" }`, as on the Anthropic
- * surface; streams send the same object (Gemini never splits a function call).
- */
-export function functionArgs(args: string): Record<string, unknown> {
-  try {
-    const v = parseJsonBounded(args);
-    if (isObject(v)) return v;
-  } catch {
-    // fall through
-  }
-  return { INVALID_JSON: args };
-}
-
 /**
  * The message's thought signature: its first scripted reasoning signature; else, when `model` is a Gemini 3 model,
  * one derived from the message's id seed.
@@ -89,7 +70,8 @@ function messageParts(reply: Reply, model: string): OutPart[] {
     kind: "call",
     ...(c.id !== undefined ? { id: c.id } : {}),
     name: c.name,
-    args: functionArgs(c.arguments),
+    // Streams send the same object: Gemini never splits a function call.
+    args: argumentsObject(c.arguments),
   }));
   const signature = thoughtSignature(reply, model);
   if (signature !== undefined) {

@@ -10,7 +10,7 @@ import { replyChoices, type Reply } from "../../canonical/outcome";
 import { stableHash } from "../../util/hash";
 import { ollamaToolCallId } from "../../http/ids";
 import type { RenderContext } from "../types";
-import { parseJsonBounded } from "../../http/json-depth";
+import { argumentsObject } from "../../http/json";
 
 /** A tool call as Ollama sends it: `arguments` is an object; newer versions add `id` and `function.index`. */
 export interface OllamaToolCall {
@@ -22,25 +22,6 @@ export interface OllamaMessage {
   content: string;
   thinking: string;
   toolCalls: OllamaToolCall[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/**
- * The `arguments` object for scripted arguments text. Ollama's arguments are always a JSON object, so text that
- * is not one (invalid JSON, an array, a scalar) is wrapped as `{ "INVALID_JSON": "<text>" }`, the same
- * convention the Anthropic surface uses.
- */
-export function toolArguments(args: string): Record<string, unknown> {
-  try {
-    const v = parseJsonBounded(args);
-    if (isObject(v)) return v;
-  } catch {
-    // fall through
-  }
-  return { INVALID_JSON: args };
 }
 
 function joined(parts: (string | undefined)[]): string {
@@ -56,7 +37,7 @@ export function ollamaMessage(reply: Reply): OllamaMessage {
     thinking: joined(choices.flatMap((c) => c.reasoning.map((r) => (r.type === "thinking" ? r.text : undefined)))),
     toolCalls: toolCalls.map(({ call, id }, index) => ({
       id,
-      function: { index, name: call.name, arguments: toolArguments(call.arguments) },
+      function: { index, name: call.name, arguments: argumentsObject(call.arguments) },
     })),
   };
 }

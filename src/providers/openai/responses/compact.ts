@@ -11,13 +11,10 @@ import { compactionBlob, responseCompaction } from "./compaction";
 import { parseResponsesRequest } from "./parse";
 import { prepareResponsesRequest } from "./state";
 import type { ResponsesRequest } from "./wire";
+import { isRecord } from "../../../http/json";
 
 /** The model a `model: null` compact request is answered as. */
 const NULL_MODEL = "gpt-5";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * The compact body: `model` is a required key (null allowed), `input` optional; every other field as on

@@ -12,13 +12,10 @@ import { firstWireIssue, wirePath } from "../../wire-issues";
 import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
 import { KNOWN_ITEMS, ResponsesRequestSchema, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
 import { echoed } from "../../../util/text";
+import { isRecord } from "../../../http/json";
 
 function invalid(message: string, param?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
