@@ -5,7 +5,10 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import v8 from "node:v8";
 import { describe, expect, it } from "vitest";
+import { onFirstUse } from "../../src/runtime/node/first-use";
+import { boundHeapGrowth } from "../../src/runtime/node/heap-growth";
 
 const MODULE = fileURLToPath(new URL("../../src/runtime/node/heap-growth.ts", import.meta.url));
 const MiB = 1024 * 1024;
@@ -41,5 +44,39 @@ describe("Node runtime: the old generation's growth while a server runs", () => 
 
   it("leaves a process started with its own --heap-growing-percent alone", async () => {
     expect(await largestOldGeneration(true, ["--heap-growing-percent=300"])).toBeGreaterThan(120 * MiB);
+  });
+});
+
+describe("Node runtime: what a server loads on first use comes from V8's code caches", () => {
+  it("runs loads with V8's flags at their defaults (the code caches' tag as in a plain process), the bound back after", async () => {
+    const script = `
+      import v8 from "node:v8";
+      const { boundHeapGrowth, withV8Defaults } = await import(${JSON.stringify(MODULE)});
+      const tag = () => v8.cachedDataVersionTag();
+      const plain = tag();
+      const release = boundHeapGrowth();
+      const bound = tag();
+      const pause = () => new Promise((r) => setTimeout(r, 5));
+      const both = await Promise.all([withV8Defaults(async () => { await pause(); return tag(); }), withV8Defaults(async () => { const t = tag(); await pause(); await pause(); return [t, tag()]; })]);
+      const after = tag();
+      release();
+      console.log(JSON.stringify({ plain, bound, both, after, released: tag() }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--experimental-strip-types", "--no-warnings", "--input-type=module", "-e", script]);
+    const { plain, bound, both, after, released } = JSON.parse(stdout) as Record<string, unknown>;
+    expect(bound).not.toBe(plain);
+    expect(both).toStrictEqual([plain, [plain, plain]]);
+    expect(after).toBe(bound);
+    expect(released).toBe(plain);
+  });
+
+  it("onFirstUse makes its value that way (the fetch adapter, node:http2, ws)", async () => {
+    const release = boundHeapGrowth();
+    const bound = v8.cachedDataVersionTag();
+    const seen = await onFirstUse(async () => v8.cachedDataVersionTag())();
+    const after = v8.cachedDataVersionTag();
+    release();
+    expect(seen).toBe(v8.cachedDataVersionTag());
+    expect(seen).not.toBe(bound);
+    expect(after).toBe(bound);
   });
 });

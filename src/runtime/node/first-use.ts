@@ -1,4 +1,5 @@
 /** Parts of the Node runtime made when first needed, not at start-up (the fetch adapter, node:http2, `ws`). */
+import { withV8Defaults } from "./heap-growth";
 
 /** A value made once, on its first ask; `current` holds it once made. */
 export interface FirstUse<T> {
@@ -8,14 +9,15 @@ export interface FirstUse<T> {
 
 /**
  * `make` run at the first call and never again; every call gets the same promise, and `current` the value once it is
- * there (for the callers that must answer synchronously: before, there is none).
+ * there (for the callers that must answer synchronously: before, there is none). `make` runs with V8's flags at their
+ * defaults, so the modules it loads come from V8's code caches (heap-growth.ts, `withV8Defaults`).
  * @example const socketServer = onFirstUse(() => import("ws").then(({ WebSocketServer }) => new WebSocketServer({ noServer: true })))
  */
 export function onFirstUse<T>(make: () => Promise<T>): FirstUse<T> {
   let made: Promise<T> | undefined;
   let current: T | undefined;
   const get = () =>
-    (made ??= make().then((value) => {
+    (made ??= withV8Defaults(make).then((value) => {
       current = value;
       return value;
     }));

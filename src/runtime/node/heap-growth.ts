@@ -16,6 +16,7 @@ import v8 from "node:v8";
 export const GROWING_PERCENT = 30;
 
 let servers = 0;
+let loads = 0;
 
 /** True when the process was started with its own growth factor. */
 function configuredByUser(): boolean {
@@ -29,11 +30,29 @@ function configuredByUser(): boolean {
  */
 export function boundHeapGrowth(): () => void {
   if (configuredByUser()) return () => {};
-  if (servers++ === 0) v8.setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
+  if (servers++ === 0 && loads === 0) v8.setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    if (--servers === 0) v8.setFlagsFromString("--heap-growing-percent=0");
+    if (--servers === 0 && loads === 0) v8.setFlagsFromString("--heap-growing-percent=0");
   };
+}
+
+/**
+ * Runs `load` (a part of the runtime loaded on its first use: the fetch adapter with Node's bundled undici, node:http2,
+ * `ws`) with V8's own growth factor, and puts the bound back once it has loaded. V8 checks every code cache — Node's
+ * for its built-in modules, `module.enableCompileCache`'s — against a hash of all its flags' values, and a changed
+ * value fails it: under the bound, the modules a server's first request loads compiled from their source (the first
+ * request 210 against 150 ms, median of 10 fresh servers; docs/decisions/performance-history.md, "Wave 7").
+ * @example const adapter = await withV8Defaults(() => import("@hono/node-server"))
+ */
+export async function withV8Defaults<T>(load: () => Promise<T>): Promise<T> {
+  if (configuredByUser()) return load();
+  if (loads++ === 0 && servers > 0) v8.setFlagsFromString("--heap-growing-percent=0");
+  try {
+    return await load();
+  } finally {
+    if (--loads === 0 && servers > 0) v8.setFlagsFromString(`--heap-growing-percent=${GROWING_PERCENT}`);
+  }
 }
