@@ -1,30 +1,14 @@
 // Starting a bench target: each launcher in bench/servers/ is its own process and prints its URL when ready.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
- * The V8 flags `mockllm serve` of the build a launcher runs (MOCKLLM_NODE_DIST's, else this checkout's dist/node)
- * starts with: its server-flags.js, none for a build from before that file.
- */
-async function serverFlags(target, env) {
-  if (!target.launcher.endsWith("mockllm-node.mjs")) return [];
-  const dist = env.MOCKLLM_NODE_DIST ? dirname(env.MOCKLLM_NODE_DIST) : resolve(dirname(fileURLToPath(import.meta.url)), "../dist/node");
-  const file = resolve(dist, "server-flags.js");
-  return existsSync(file) ? [...(await import(pathToFileURL(file).href)).SERVER_FLAGS] : [];
-}
-
-/**
- * Spawns `launcher` (with `env` added to this process's environment) with this process's Node and resolves when it
- * prints its URL, with the time that took. mockllm's Node runtime gets the V8 flags its `mockllm serve` starts with.
+ * Spawns `launcher` (with `env` added to this process's environment) with this process's Node and resolves when it prints its URL, with the time that took.
  * @example const { child, url, startMs } = await start({ label: "peer", launcher: "bench/servers/aimock.mjs" })
  */
-export async function start(target, nodeArgs = []) {
-  const env = target.env ? { ...process.env, ...target.env } : process.env;
-  const flags = await serverFlags(target, env);
+export function start(target, nodeArgs = []) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...flags, ...nodeArgs, target.launcher], { stdio: ["ignore", "pipe", "inherit"], env });
+  const env = target.env ? { ...process.env, ...target.env } : process.env;
+  const child = spawn(process.execPath, [...nodeArgs, target.launcher], { stdio: ["ignore", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {

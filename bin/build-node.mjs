@@ -68,17 +68,6 @@ await build({
   plugins: [zodEnglishOnly, builtinsViaRequire],
   banner: { js: 'import { createRequire as __mockllmRequire } from "node:module"; const require = __mockllmRequire(import.meta.url);' },
 });
-// The V8 flags the `mockllm` bin re-runs a server command with, apart from the runtime: the bin loads only this file
-// before it replaces the process (src/runtime/node/server-flags.ts).
-await build({
-  entryPoints: [join(root, "src/runtime/node/server-flags.ts")],
-  outfile: join(outDir, "server-flags.js"),
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  charset: "ascii",
-  logLevel: "warning",
-});
 // What `charset: "ascii"` leaves: characters in the comments esbuild keeps. Escaped too, so the source is all ASCII;
 // a non-ASCII character anywhere but a comment line is a build error (it would make the source two-byte again).
 const outFile = join(outDir, "index.js");

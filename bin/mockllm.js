@@ -2,15 +2,6 @@
 // The `mockllm` command. The CLI itself is compiled to dist/ by `npm run build`.
 import module from "node:module";
 
-// `serve` and `record`: the process re-runs itself with V8 flags that apply only from a process's start
-// (src/runtime/node/server-flags.ts). Without dist/, the CLI's import below says what to do.
-await import("../dist/node/server-flags.js").then(
-  (flags) => flags.relaunchWithServerFlags(),
-  (err) => {
-    if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
-  },
-);
-
 // Node 22.1+: keep V8's compiled code for this package on disk, so `mockllm serve` starts faster from the second
 // run on (a no-op on Node 20, and when NODE_DISABLE_COMPILE_CACHE is set).
 module.enableCompileCache?.();

@@ -1,12 +1,6 @@
-// mockllm's Node runtime from the built package (dist/node), as `mockllm serve --scenarios DIR` runs it (started by
-// bench/launch.mjs with the V8 flags the bin re-runs `serve` with, and the same V8 compile cache). Prints its URL.
-import { existsSync } from "node:fs";
+// mockllm's Node runtime from the built package (dist/node), as `mockllm serve --scenarios DIR` runs it (with the
+// same V8 compile cache the CLI enables). Prints its URL.
 import module from "node:module";
-import { pathToFileURL } from "node:url";
-// Started with the server flags (bench/launch.mjs): their values back to V8's defaults first, as the bin does.
-const runtime = process.env.MOCKLLM_NODE_DIST ? pathToFileURL(process.env.MOCKLLM_NODE_DIST) : new URL("../../dist/node/index.js", import.meta.url);
-const flagsModule = new URL("server-flags.js", runtime);
-if (existsSync(flagsModule)) (await import(flagsModule.href)).settleServerFlags();
 module.enableCompileCache?.();
 const { mkdtempSync, writeFileSync } = await import("node:fs");
 const { tmpdir } = await import("node:os");
@@ -14,7 +8,8 @@ const { join } = await import("node:path");
 const { SCENARIOS } = await import("../workload.mjs");
 // MOCKLLM_BENCH_VARS: more vars, as JSON (bench/soak.mjs: SESSION_TTL).
 // MOCKLLM_NODE_DIST: another build's dist/node/index.js (an earlier commit's, to compare before and after in one run).
-const { startServer } = await import(runtime.href);
+const dist = process.env.MOCKLLM_NODE_DIST ? (await import("node:url")).pathToFileURL(process.env.MOCKLLM_NODE_DIST).href : "../../dist/node/index.js";
+const { startServer } = await import(dist);
 
 const dir = mkdtempSync(join(tmpdir(), "mockllm-bench-"));
 for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));

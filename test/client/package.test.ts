@@ -261,34 +261,6 @@ describe("built package", () => {
     expect(err).toContain("mockllm: stopped");
   }, 60_000);
 
-  it.skipIf(process.platform !== "linux" || typeof process.execve !== "function")(
-    "mockllm serve re-runs itself in the same process with 8 MB semi-spaces, unless started with its own (src/runtime/node/server-flags.ts)",
-    async () => {
-      const bin = join(consumer, "node_modules", "mockllm", "bin", "mockllm.js");
-      /** The server's command line once it is ready (the same process id as spawned), and what it wrote to stderr. */
-      const serve = async (env: Record<string, string>) => {
-        const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--admin-token", "tok"], { cwd: consumer, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (d) => (out += d));
-        child.stderr.on("data", (d) => (err += d));
-        const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-        for (let i = 0; i < 200 && !out.includes("mockllm is ready on"); i++) await new Promise((r) => setTimeout(r, 50));
-        expect(out, err).toContain("mockllm is ready on");
-        const argv = readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-        child.kill("SIGINT");
-        expect(await exited).toBe(0);
-        return { argv, err };
-      };
-      const own = await serve({});
-      expect(own.argv.slice(0, 4)).toStrictEqual([process.execPath, "--max-semi-space-size=8", bin, "serve"]);
-      expect(own.err).not.toContain("Warning");
-      const theirs = await serve({ NODE_OPTIONS: "--max-semi-space-size=16" });
-      expect(theirs.argv.slice(0, 3)).toStrictEqual([process.execPath, bin, "serve"]);
-    },
-    60_000,
-  );
-
   it('startMockLLM({ runtime: "workerd" }) from the built package runs the prebuilt Worker bundle under Miniflare', async () => {
     const script = `
       const { startMockLLM, scenario } = await import("mockllm");
