@@ -25,7 +25,9 @@ export default defineConfig({
             miniflare: { bindings: { ADMIN_TOKEN: TEST_ADMIN_TOKEN, DEFAULT_WORDS_PER_SECOND: "0", REQUEST_LOG: "off" } },
           }),
         ],
-        test: { name: "workers", include: ["test/integration/**/*.test.ts"], testTimeout: 60_000 },
+        // A file's first request loads the Worker's whole module graph into workerd (≈2 s idle, 7 s and more on a busy
+        // machine), and in most files that request is a `beforeAll`'s upload: hooks get the tests' 60 s, not 10 s.
+        test: { name: "workers", include: ["test/integration/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         extends: false,

@@ -7,6 +7,7 @@ block surfaced as `BadRequestError` with code `content_filter`. Skipped when `op
 from typing import Any, Dict
 
 import pytest
+from azure_client import azure
 from pytest_mockllm import MockLLM
 
 VERSION = "2024-10-21"
@@ -27,15 +28,9 @@ BLOCK: Dict[str, Any] = {"name": "py-azure-block", "steps": [{"failures": [BLOCK
 USER = [{"role": "user", "content": "Hello"}]
 
 
-def azure(mockllm: MockLLM, scenario: str, **kw: Any) -> Any:
-    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
-    endpoint = f"{mockllm.url}/s/{scenario}/{mockllm.session}"
-    return openai.AzureOpenAI(azure_endpoint=endpoint, api_key="azure-key", api_version=VERSION, **kw)
-
-
 def test_azure_chat_json_and_stream(mockllm: MockLLM) -> None:
     mockllm.upload(SCENARIO)
-    c = azure(mockllm, "py-azure", azure_deployment="prod-4o")
+    c = azure(mockllm, "py-azure", VERSION, azure_deployment="prod-4o")
     raw = c.chat.completions.with_raw_response.create(model="gpt-4o", messages=USER)
     done = raw.parse()
     assert (done.choices[0].message.content, done.model, done.usage.total_tokens) == (TEXT, "prod-4o", 12)
@@ -50,7 +45,7 @@ def test_azure_chat_json_and_stream(mockllm: MockLLM) -> None:
 
 def test_azure_responses_and_embeddings(mockllm: MockLLM) -> None:
     mockllm.upload(SCENARIO)
-    c = azure(mockllm, "py-azure")
+    c = azure(mockllm, "py-azure", VERSION)
     r = c.responses.create(model="prod-4o", input="Hello")
     assert (r.output_text, r.model) == ("Responses through Azure.", "prod-4o")
     e = c.embeddings.create(model="ada-prod", input="hello")
@@ -63,7 +58,7 @@ def test_azure_responses_and_embeddings(mockllm: MockLLM) -> None:
 
 def test_azure_429_is_retried(mockllm: MockLLM) -> None:
     mockllm.upload(BUSY)
-    c = azure(mockllm, "py-azure-429", azure_deployment="prod-4o")
+    c = azure(mockllm, "py-azure-429", VERSION, azure_deployment="prod-4o")
     done = c.chat.completions.create(model="prod-4o", messages=USER)
     assert done.choices[0].message.content == "After the retry."
     assert [(x["status"], x["outcome"]) for x in mockllm.journal("py-azure-429")] == [(429, "failure"), (200, "response")]
@@ -71,7 +66,7 @@ def test_azure_429_is_retried(mockllm: MockLLM) -> None:
 
 def test_azure_prompt_block_is_bad_request(mockllm: MockLLM) -> None:
     mockllm.upload(BLOCK)
-    c = azure(mockllm, "py-azure-block", azure_deployment="prod-4o", max_retries=0)
+    c = azure(mockllm, "py-azure-block", VERSION, azure_deployment="prod-4o", max_retries=0)
     import openai
 
     for stream in (False, True):

@@ -8,6 +8,7 @@ import base64
 from typing import Any, Dict
 
 import pytest
+from azure_client import azure
 from pytest_mockllm import MockLLM
 
 VERSION = "2025-04-01-preview"
@@ -26,15 +27,9 @@ BLOCK: Dict[str, Any] = {
 }
 
 
-def azure(mockllm: MockLLM, scenario: str, **kw: Any) -> Any:
-    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
-    endpoint = f"{mockllm.url}/s/{scenario}/{mockllm.session}"
-    return openai.AzureOpenAI(azure_endpoint=endpoint, api_key="azure-key", api_version=VERSION, **kw)
-
-
 def test_azure_images_and_audio(mockllm: MockLLM) -> None:
     mockllm.upload(SCENARIO)
-    c = azure(mockllm, "py-azure-media")
+    c = azure(mockllm, "py-azure-media", VERSION)
     img = c.images.generate(model="dalle3", prompt="a fox", response_format="b64_json")
     png = base64.b64decode(img.data[0].b64_json)
     assert (png[1:4], int.from_bytes(png[16:20], "big")) == (b"PNG", 1024)
@@ -52,7 +47,7 @@ def test_azure_images_and_audio(mockllm: MockLLM) -> None:
 
 def test_azure_stored_responses(mockllm: MockLLM) -> None:
     mockllm.upload(SCENARIO)
-    c = azure(mockllm, "py-azure-media")
+    c = azure(mockllm, "py-azure-media", VERSION)
     import openai
 
     created = c.responses.create(model="prod-4o", input="Remember this")
@@ -65,7 +60,7 @@ def test_azure_stored_responses(mockllm: MockLLM) -> None:
 
 def test_azure_image_prompt_block_is_bad_request(mockllm: MockLLM) -> None:
     mockllm.upload(BLOCK)
-    c = azure(mockllm, "py-azure-image-block", max_retries=0)
+    c = azure(mockllm, "py-azure-image-block", VERSION, max_retries=0)
     import openai
 
     with pytest.raises(openai.BadRequestError) as caught:

@@ -290,4 +290,17 @@ describe("openai SDK: chat.completions", () => {
     const journal = await h.journal("strict-match", "t1");
     expect(journal[0]).toMatchObject({ outcome: "mismatch", status: 400, step: "weather-only" });
   });
+
+  it("a user message with content null: BadRequestError with the real API's message, dotted param and null code", async () => {
+    const err = await client("hello", "null-content")
+      .chat.completions.create({ model: "m", messages: [{ role: "user", content: null as unknown as string }] })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect([err.status, err.error, err.param, err.code]).toEqual([
+      400,
+      { message: "Invalid value for 'content': expected a string, got null.", type: "invalid_request_error", param: "messages.[0].content", code: null },
+      "messages.[0].content",
+      null,
+    ]);
+  });
 });

@@ -30,6 +30,9 @@ let up: StandIn;
 let deadUrl: string;
 
 const KEY = "sk-client-secret-123";
+/** The stand-in cuts `chat-cut` off once the test's client has both its frames through mockllm (not after a time). */
+let arrivedCut!: () => void;
+const cutArrived = new Promise<void>((r) => (arrivedCut = r));
 
 interface Doc {
   name: string;
@@ -53,7 +56,7 @@ beforeAll(async () => {
   up.on("anthropic-midstream", ANTHROPIC_MIDSTREAM_ERROR);
   up.on("gemini-hello", GEMINI_STREAM);
   up.on("ollama-hello", OLLAMA_STREAM);
-  up.on("chat-cut", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.slice(0, 2), end: "cut" });
+  up.on("chat-cut", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.slice(0, 2), end: "cut", cutWhen: cutArrived });
   up.on("chat-hold", { ...CHAT_STREAM, end: "hold", holdMs: 400 });
   up.on("chat-gap", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.map((f, i) => (i === 2 ? { ...f, gap: 250 } : { data: f.data })) });
   up.on("long-think", longThinking(3, 200, 300));
@@ -96,8 +99,8 @@ async function rawChat(scenario: string, session: string, content: string, signa
   });
 }
 
-/** Reads a body to its end or its break: the text that arrived, and whether it broke. */
-async function readAll(res: Response): Promise<{ text: string; broke: boolean }> {
+/** Reads a body to its end or its break: the text that arrived, and whether it broke; `seen` gets the text so far. */
+async function readAll(res: Response, seen?: (text: string) => void): Promise<{ text: string; broke: boolean }> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -106,6 +109,7 @@ async function readAll(res: Response): Promise<{ text: string; broke: boolean }>
       const { done, value } = await reader.read();
       if (done) return { text: text + decoder.decode(), broke: false };
       text += decoder.decode(value, { stream: true });
+      seen?.(text);
     }
   } catch {
     return { text, broke: true };
@@ -311,7 +315,11 @@ describe("safety and edge cases", () => {
   });
 
   it("a stream the upstream cuts off is recorded as cut off, and its replay breaks off the same way", async () => {
-    const live = await readAll(await rawChat("rec", "cut", "chat-cut"));
+    const frames = CHAT_STREAM.frames
+      .slice(0, 2)
+      .map((f) => f.data)
+      .join("");
+    const live = await readAll(await rawChat("rec", "cut", "chat-cut"), (text) => text === frames && arrivedCut());
     const seen = up.seenWith("chat-cut")[0]!;
     expect(live).toEqual({ text: seen.sent, broke: true });
     const doc = await untilDefined(async () => {
@@ -323,6 +331,9 @@ describe("safety and edge cases", () => {
     expect(doc.steps[0]!.respond.text).toBeUndefined();
     expect((await h.journal("rec", "cut"))[0]!.reasons).toEqual(["recorded from upstream", "upstream stream cut off"]);
     await h.upload(doc);
+    // Known to fail rarely on the Worker under wrangler on a busy machine (the last frame lost): the replay breaks
+    // BREAK_FLUSH_MS after the runtime took the frame (src/turn/frames.ts), and nothing a Worker can observe says the
+    // frame has passed wrangler's proxy hop; waiting for the runtime's next pull did not stop it (wave 7 notes).
     expect(await readAll(await rawChat("rep-cut", "raw", "chat-cut"))).toEqual({ text: seen.sent, broke: true });
   });
 

@@ -1,7 +1,7 @@
 /**
  * A stand-in upstream for the recording proxy's tests: an in-test node:http server that answers each request with a
  * scripted status, headers and frames, written one write per frame after scripted gaps, then ends, breaks the
- * connection (`cut`), or holds it open a while before ending (`hold`). It remembers what it got and what it sent.
+ * connection (`cut`, when the test says), or holds it open a while before ending (`hold`). It remembers what it got and what it sent.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +14,11 @@ export interface Script {
   /** After the frames: end the body (default), break the connection, or wait `holdMs` and then end. */
   end?: "close" | "cut" | "hold";
   holdMs?: number;
+  /**
+   * `cut` breaks the connection once this settles (a test resolves it when its client has every frame: a break that
+   * overtook frames still on their way would lose them), else once the frames are flushed to the socket.
+   */
+  cutWhen?: Promise<unknown>;
 }
 
 export interface Seen {
@@ -71,14 +76,16 @@ export async function startStandIn(): Promise<StandIn> {
     const script = typeof found[1] === "function" ? found[1](body) : found[1];
     res.writeHead(script.status ?? 200, script.headers ?? {});
     res.flushHeaders();
+    let flushed: Promise<unknown> = Promise.resolve();
     for (const f of script.frames) {
       if (f.gap) await sleep(f.gap);
-      res.write(f.data);
+      flushed = new Promise((r) => res.write(f.data, r));
       entry.sent += f.data;
       entry.frames.push(f.data);
     }
     if (script.end === "cut") {
-      await sleep(30);
+      await flushed;
+      await script.cutWhen;
       res.socket?.destroy();
     } else {
       if (script.end === "hold") await sleep(script.holdMs ?? 300);

@@ -6,14 +6,11 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { seededRandom } from "../../src/util/hash";
+import { AZURE_KEY as KEY, AZURE_JSON as JSON_KEY, SAFE, UUID, deploymentRoute, post } from "./azure-helpers";
 import { admin, call, upload } from "./helpers";
 import { decodePng, fromBase64, parseWav } from "./media-helpers";
 
 const VERSION = "2025-04-01-preview";
-const KEY = { "api-key": "azure-key" };
-const JSON_KEY = { ...KEY, "content-type": "application/json" };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/;
-const SAFE = { filtered: false, severity: "safe" };
 const IMAGE_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
 const PROMPT_RESULTS = { hate: SAFE, profanity: { detected: false, filtered: false }, self_harm: SAFE, sexual: SAFE, violence: SAFE };
 
@@ -35,11 +32,7 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-const deployment = (name: string, op: string, version: string | null = VERSION) => `/openai/deployments/${name}/${op}${version === null ? "" : `?api-version=${version}`}`;
-
-function post(path: string, body: unknown, headers: Record<string, string> = JSON_KEY): Promise<Response> {
-  return call(path, { method: "POST", headers, body: JSON.stringify(body) });
-}
+const deployment = deploymentRoute(VERSION);
 
 function form(fields: Record<string, string>, file: [name: string, filename: string, type: string]): FormData {
   const f = new FormData();

@@ -6,13 +6,11 @@
  * "content_filter"`), and its 429.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { AZURE_JSON as KEY, SAFE, UUID, deploymentRoute, post } from "./azure-helpers";
 import { admin, call, upload } from "./helpers";
 
 const VERSION = "2024-10-21";
-const KEY = { "api-key": "azure-key", "content-type": "application/json" };
 const USER = [{ role: "user", content: "Hello" }];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/;
-const SAFE = { filtered: false, severity: "safe" };
 const NONE = { filtered: false, detected: false };
 const PROMPT_SAFE = { hate: SAFE, jailbreak: NONE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
 const CHOICE_SAFE = { hate: SAFE, protected_material_code: NONE, protected_material_text: NONE, self_harm: SAFE, sexual: SAFE, violence: SAFE };
@@ -43,11 +41,7 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-function post(path: string, body: unknown, headers: Record<string, string> = KEY): Promise<Response> {
-  return call(path, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
-}
-
-const deployment = (name: string, op = "chat/completions", version: string | null = VERSION) => `/openai/deployments/${name}/${op}${version === null ? "" : `?api-version=${version}`}`;
+const deployment = deploymentRoute(VERSION);
 
 /** The SSE payloads of a stream, `[DONE]` kept as a string. */
 async function events(res: Response): Promise<unknown[]> {

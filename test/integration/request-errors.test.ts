@@ -34,6 +34,37 @@ describe("a message without its required content", () => {
     }
   });
 
+  // Confirmed from public captures of the real API's answer (a tool message's null content, a user prompt left null):
+  // status 400, type invalid_request_error, this exact message, the dotted-bracket param `messages.[i].content` and
+  // code null. That system and developer messages answer alike is inferred (the same content check), not captured.
+  it("Chat Completions (and Azure's): a system, developer, user or tool message with content null is 400 in the real API's words", async () => {
+    const nulled = (i: number) => ({
+      status: 400,
+      json: { error: { message: "Invalid value for 'content': expected a string, got null.", type: "invalid_request_error", param: `messages.[${i}].content`, code: null } },
+    });
+    for (const [path, headers] of [
+      ["/v1/chat/completions", OPENAI],
+      ["/openai/v1/chat/completions", { "api-key": "k", "content-type": "application/json" }],
+      ["/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21", { "api-key": "k", "content-type": "application/json" }],
+    ] as const) {
+      expect(await post(path, headers, { model: "m", messages: [{ role: "user", content: null }] })).toEqual(nulled(0));
+      expect(await post(path, headers, { model: "m", messages: [{ role: "system", content: null }, hi] })).toEqual(nulled(0));
+      expect(await post(path, headers, { model: "m", messages: [hi, { role: "developer", content: null }] })).toEqual(nulled(1));
+      expect(await post(path, headers, { model: "m", messages: [hi, { role: "assistant", tool_calls: [call1] }, { role: "tool", tool_call_id: "call_1", content: null }] })).toEqual(nulled(2));
+    }
+    // The first message at fault answers, whichever way it is at fault.
+    expect(await post("/v1/chat/completions", OPENAI, { model: "m", messages: [{ role: "user" }, { role: "user", content: null }] })).toEqual({
+      status: 400,
+      json: { error: { message: "Missing required parameter: 'messages[0].content'.", type: "invalid_request_error", param: "messages[0].content", code: "missing_required_parameter" } },
+    });
+    expect(await post("/v1/chat/completions", OPENAI, { model: "m", messages: [{ role: "user", content: null }, { role: "user" }] })).toEqual(nulled(0));
+  });
+
+  it("Chat Completions: an assistant message with content null and no tool calls is accepted", async () => {
+    const res = await post("/v1/chat/completions", OPENAI, { model: "m", messages: [hi, { role: "assistant", content: null }, hi] });
+    expect([res.status, res.json.object, res.json.choices[0].message.role]).toEqual([200, "chat.completion", "assistant"]);
+  });
+
   it("Chat Completions: an assistant message with only tool calls, or content null, is accepted", async () => {
     const res = await post("/v1/chat/completions", OPENAI, {
       model: "m",

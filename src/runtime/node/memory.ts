@@ -51,8 +51,13 @@ export class MemorySessionStorage implements SessionStorage {
   }
 
   bumpAttempt(key: string): void {
-    this.data.attempts[key] = (this.data.attempts[key] ?? 0) + 1;
+    this.countAttempt(key);
     this.changed();
+  }
+
+  /** One more attempt at `key`, without the change hook (a journal append counts its turn's and then calls it once). */
+  private countAttempt(key: string): void {
+    this.data.attempts[key] = (this.data.attempts[key] ?? 0) + 1;
   }
 
   markUsed(step: number): void {
@@ -61,7 +66,7 @@ export class MemorySessionStorage implements SessionStorage {
   }
 
   append(entry: JournalDraft, limit: number, attempt?: string): number {
-    if (attempt !== undefined) this.data.attempts[attempt] = (this.data.attempts[attempt] ?? 0) + 1;
+    if (attempt !== undefined) this.countAttempt(attempt);
     const seq = ++this.data.seq;
     this.data.journal.push({ seq, ...boundEntry(entry) });
     // shift(), not splice(0, n): V8 moves the array's start instead of copying a full journal on every request.

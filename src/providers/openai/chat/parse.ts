@@ -62,16 +62,21 @@ export function choicesError(n: number | null | undefined): ApiError | undefined
   return apiError("invalid_request", `Invalid 'n': integer ${what} value. Expected a value ${bound}, but got ${n} instead.`, { param: "n", providerCode: code });
 }
 
-/** Roles whose messages the real API refuses without `content` (an assistant's may carry only tool calls). */
+/** Roles whose messages the real API refuses without `content` (an assistant's may carry only tool calls, or `content: null`). */
 const CONTENT_REQUIRED: ReadonlySet<string> = new Set(["system", "developer", "user", "tool"]);
 
 /**
- * The real API's error for the first message of a role that needs `content` and has none, else undefined.
+ * The real API's error for the first message of a role that needs `content` and has none, else undefined: an absent
+ * `content` is a missing parameter, a `null` one the real API's own sentence with its dotted `messages.[i]` param.
  * @example missingContentError([{ role: "user" }])?.param // "messages[0].content"
+ * @example missingContentError([{ role: "user", content: null }])?.message // "Invalid value for 'content': expected a string, got null."
  */
 export function missingContentError(messages: readonly ChatMessage[]): ApiError | undefined {
-  const at = messages.findIndex((m) => m.content === undefined && CONTENT_REQUIRED.has(m.role));
+  const at = messages.findIndex((m) => (m.content === undefined || m.content === null) && CONTENT_REQUIRED.has(m.role));
   if (at < 0) return undefined;
+  if (messages[at]?.content === null) {
+    return apiError("invalid_request", "Invalid value for 'content': expected a string, got null.", { param: `messages.[${at}].content` });
+  }
   const param = `messages[${at}].content`;
   return apiError("invalid_request", `Missing required parameter: '${param}'.`, { param, providerCode: "missing_required_parameter" });
 }
