@@ -15,17 +15,20 @@ function runtimeOf(dir = DIST) {
   return JSON.parse(readFileSync(join(dir, "runtime.json"), "utf8"));
 }
 
-/** mockllm's Worker bundle (as src/client/testing/start.ts `startPrebuilt`), with `bindings` as its vars. */
-export function mockllmOptions(bindings, extra = {}) {
-  const runtime = runtimeOf();
+/**
+ * mockllm's Worker bundle (as src/client/testing/start.ts `startPrebuilt`), with `bindings` as its vars; `dir`: another
+ * bundle than dist/worker (a copy set aside, bench/worker-cpu.mjs).
+ */
+export function mockllmOptions(bindings, extra = {}, dir = DIST) {
+  const runtime = runtimeOf(dir);
   return convertV4MiniflareOptions({
     modules: true,
-    scriptPath: join(DIST, runtime.main),
+    scriptPath: join(dir, runtime.main),
     compatibilityDate: runtime.compatibilityDate,
     compatibilityFlags: runtime.compatibilityFlags,
     durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
     kvNamespaces: runtime.kvNamespaces,
-    modulesRoot: DIST,
+    modulesRoot: dir,
     bindings,
     host: "127.0.0.1",
     port: 0,

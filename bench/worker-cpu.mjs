@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// workerd's CPU per request for several builds of the Worker bundle side by side (issue 34, part 1): the fair measure
+// of what one change costs on the Worker path, where a profile inside workerd charges the API's work (the body read,
+// the RPC, SQLite) to whichever JavaScript frame awaits it. Each bundle directory (a dist/worker copied aside: build,
+// `cp -r dist/worker /tmp/w-NAME`, change one thing, build again) runs under its own Miniflare (bench/miniflare.mjs,
+// the bench scenarios uploaded), optionally beside the probe Worker; every round sends each target a fixed number of
+// requests at a fixed concurrency, the targets taking turns (odd rounds the other way round), and reads the user + system
+// time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
+// workerd CPU per request, every round's figure, and the median's ratio to the first target's.
+//   node bench/worker-cpu.mjs [--probe] [--load json,stream] [--requests 10000] [--rounds 4] [--connections 50]
+//                             [--warm 3000] DIR…            (default DIR: dist/worker)
+// Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
+// is shared, and only figures of one run are comparable.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { Miniflare } from "miniflare";
+import { median } from "./launch.mjs";
+import { mockllmOptions, probeOptions } from "./miniflare.mjs";
+import { tree } from "./proc.mjs";
+import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    probe: { type: "boolean", default: false },
+    load: { type: "string", default: "json" },
+    requests: { type: "string", default: "10000" },
+    rounds: { type: "string", default: "4" },
+    connections: { type: "string", default: "50" },
+    warm: { type: "string", default: "3000" },
+  },
+});
+const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : [fileURLToPath(new URL("../dist/worker/", import.meta.url))];
+const loads = values.load.split(",");
+
+/** User + system ticks (10 ms) of one process, or 0 once it is gone. */
+function ticks(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+const comm = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+};
+/** Every workerd process under this one. */
+const workerds = () => new Set(tree(process.pid).filter((pid) => comm(pid) === "workerd"));
+const cpuMs = (pids) => [...pids].reduce((sum, pid) => sum + ticks(pid), 0) * 10;
+
+const targets = [];
+async function launch(label, kind, options) {
+  const before = workerds();
+  const mf = new Miniflare(options);
+  const url = (await mf.ready).origin;
+  const pids = new Set([...workerds()].filter((pid) => !before.has(pid)));
+  if (pids.size === 0) throw new Error(`${label}: no workerd process found`);
+  if (kind === "mockllm") await uploadScenarios(url, "bench");
+  targets.push({ label, kind, mf, url, pids, cpu: Object.fromEntries(loads.map((l) => [l, []])) });
+}
+for (const dir of dirs) await launch(dir, "mockllm", mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, {}, dir));
+if (values.probe) await launch("probe", "floor", probeOptions());
+
+const send = (t, load, amount) => {
+  const p = paths(t.kind);
+  const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : [p.json, JSON_BODY];
+  return autocannon({
+    url: t.url + path,
+    method: "POST",
+    connections: Number(values.connections),
+    amount,
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    body,
+  });
+};
+try {
+  for (const t of targets) for (const load of loads) await send(t, load, Number(values.warm)); // JIT, the session object
+  for (let round = 0; round < Number(values.rounds); round++) {
+    process.stderr.write(`worker-cpu: round ${round + 1} of ${values.rounds}\n`);
+    for (const load of loads) {
+      for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const c0 = cpuMs(t.pids);
+        const res = await send(t, load, Number(values.requests));
+        if (res.errors + res.non2xx > 0) throw new Error(`${t.label}: ${res.errors} errors, ${res.non2xx} non-2xx`);
+        t.cpu[load].push(((cpuMs(t.pids) - c0) / res.requests.total) * 1000);
+      }
+    }
+  }
+} finally {
+  for (const t of targets) await t.mf.dispose();
+}
+const head = loads.map((l) => `${l}: µs per request (median) | rounds | ÷ first`);
+console.log(`| target | ${head.join(" | ")} |\n| --- | ${head.map(() => "--- | --- | ---").join(" | ")} |`);
+for (const t of targets) {
+  const cells = loads.map((l) => {
+    const m = median(t.cpu[l]);
+    return `${m.toFixed(0)} | ${t.cpu[l].map((x) => x.toFixed(0)).join(" ")} | ${(m / median(targets[0].cpu[l])).toFixed(2)}`;
+  });
+  console.log(`| ${t.label} | ${cells.join(" | ")} |`);
+}
