@@ -1,7 +1,7 @@
-// Issue 34: Chat Completions chunks are spliced from strings made once per stream (src/providers/openai/chat/
-// render-stream.ts). Their bytes must be those of building each chunk as an object and JSON.stringify-ing it: this
-// renders seeded random streams both ways and compares the strings, and pins a digest of the whole corpus as the
-// renderer before the change sent it.
+// Issue 34: stream events are spliced from strings made once per stream (Chat Completions chunks, Responses and
+// Anthropic deltas). Their bytes must be those of building each event as an object and JSON.stringify-ing it: this
+// renders seeded random streams both ways for Chat Completions and compares the strings, and for every renderer pins
+// a digest of the whole corpus as the renderers before the change sent it.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { replyChoices, type Reply } from "../../src/canonical/outcome";
@@ -9,9 +9,13 @@ import { obfuscation } from "../../src/http/ids";
 import { jsonString } from "../../src/http/json";
 import { pacedStream } from "../../src/http/sse";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier } from "../../src/providers/openai/chat/render-json";
+import { renderMessageEvents } from "../../src/providers/anthropic/render-stream";
+import type { MessagesRequest } from "../../src/providers/anthropic/wire";
 import { renderChatEvents } from "../../src/providers/openai/chat/render-stream";
 import type { ChatRequest } from "../../src/providers/openai/chat/wire";
-import type { RenderContext } from "../../src/providers/types";
+import { renderResponseEvents } from "../../src/providers/openai/responses/render-stream";
+import type { ResponsesRequest } from "../../src/providers/openai/responses/wire";
+import type { RenderContext, SseEvent } from "../../src/providers/types";
 import { seededRandom } from "../../src/util/hash";
 import { chunkChars, chunkWords, wordCount } from "../../src/util/text";
 import { req } from "./fixtures";
@@ -121,12 +125,16 @@ const UNPACED = { ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1,
 
 /** The whole transcript as the unpaced stream's body sends it. */
 function transcript(reply: Reply, ctx: RenderContext<ChatRequest>): string {
-  const body = pacedStream({ events: renderChatEvents(reply, ctx), pacing: UNPACED, end: { kind: "close" }, waitUntil: () => {} });
+  return sse(renderChatEvents(reply, ctx));
+}
+
+function sse(events: SseEvent[]): string {
+  const body = pacedStream({ events, pacing: UNPACED, end: { kind: "close" }, waitUntil: () => {} });
   if (typeof body !== "string") throw new Error("an unpaced SSE stream is one string");
   return body;
 }
 
-describe("Chat Completions chunk bytes", () => {
+describe("Stream event bytes", () => {
   it("every chunk is the JSON.stringify of its object, on 600 seeded random streams (quotes, escapes, surrogates, tools, n > 1, usage, obfuscation)", () => {
     let chunks = 0;
     for (let seed = 1; seed <= 600; seed++) {
@@ -148,6 +156,29 @@ describe("Chat Completions chunk bytes", () => {
       hash.update(transcript(reply, ctx));
     }
     expect(hash.digest("hex")).toBe("6c9ff0527751c7def6b5ff493058f029e02a66764eff81201744a3139140595e");
+  });
+
+  it("Anthropic and Responses transcripts are byte for byte those sent before their deltas were templates; each event's JSON is JSON.stringify's", () => {
+    const anthropic = createHash("sha256");
+    const responses = createHash("sha256");
+    for (let seed = 1; seed <= 300; seed++) {
+      const { reply, ctx } = randomCase(seed);
+      const a: RenderContext<MessagesRequest> = { ...ctx, wire: { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "x" }] } };
+      const obfuscation = ctx.wire.stream_options?.include_obfuscation;
+      const body = { model: "gpt-4.1", ...(obfuscation === false ? { stream_options: { include_obfuscation: false } } : {}) };
+      const r: RenderContext<ResponsesRequest> = { ...ctx, wire: { body, items: [], history: [] } };
+      for (const [events, hash] of [
+        [renderMessageEvents(reply, a), anthropic],
+        [renderResponseEvents(reply, r), responses],
+      ] as const) {
+        for (const e of events) expect(e.data).toBe(JSON.stringify(JSON.parse(e.data)));
+        hash.update(sse(events));
+      }
+    }
+    expect([anthropic.digest("hex"), responses.digest("hex")]).toEqual([
+      "1ed63d80e19e5a870c7a39a41369bf888b1a3fb49d03d79d3312514daa439f86",
+      "74b8ac8026d80e82648f89b5d318fc7442f49f03927e86141b18a43b65a3e7e4",
+    ]);
   });
 
   it("jsonString is JSON.stringify for every atom, alone and together", () => {
