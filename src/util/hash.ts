@@ -42,15 +42,19 @@ export function stableToken(seed: string, length: number, alphabet = BASE62): st
   return tokenOfHash(stableHash(seed), length, alphabet);
 }
 
+/** One array of character codes per token length (up to 64), reused: a token's codes are copied into its string. */
+const scratch: number[][] = [];
+
 /** stableToken from the seed's hash (stableHash or hashOn). */
 export function tokenOfHash(hash: number, length: number, alphabet = BASE62): string {
   // seededRandom(hash)'s draws, without a closure per token; the characters gathered as codes: every scripted answer
-  // makes a few ids, and a string grown one character at a time allocates a piece per character.
+  // makes a few ids and every streamed chunk a padding, and a string grown one character at a time allocates a piece
+  // per character.
+  const codes = length <= 64 ? (scratch[length] ??= new Array<number>(length).fill(0)) : new Array<number>(length);
   let a = hash >>> 0;
-  const codes: number[] = [];
   for (let i = 0; i < length; i++) {
     a = (a + 0x6d2b79f5) >>> 0;
-    codes.push(alphabet.charCodeAt(Math.floor((mulberry32(a) / 4294967296) * alphabet.length)));
+    codes[i] = alphabet.charCodeAt(Math.floor((mulberry32(a) / 4294967296) * alphabet.length));
   }
   return String.fromCharCode.apply(null, codes);
 }
