@@ -11,7 +11,7 @@ import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
-import { jsonString } from "../../../http/json";
+import { plainJson } from "../../../http/json";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
 
@@ -38,15 +38,19 @@ function closing(frame: ChunkFrame, finish: string | null): string {
   return `,"logprobs":null,"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]${frame.usageNull}`;
 }
 
-/** The `obfuscation` field of the `n`-th chunk (its ordinal seeds the padding); the alphabet needs no JSON escaping. */
+/**
+ * The end of the `n`-th chunk: its `obfuscation` field (its ordinal seeds the padding; the alphabet needs no JSON
+ * escaping) and the closing brace.
+ */
 function padding(frame: ChunkFrame, n: number, text: string): string {
-  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10)}"` : "";
+  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10)}"}` : "}";
 }
 
 /**
  * One chunk, encoded when its `data` is first read — when it is written, for a paced stream — so a transcript costs
  * next to nothing before its first byte. Its JSON is `before`, then its delta (given as JSON, or its `text` quoted
- * when the delta is one text field whose key ends `before`), then `after`, its padding and the closing brace. The
+ * when the delta is one text field whose key ends `before`: between the quotes of `quoted` when it needs no
+ * escaping), then `after`, its padding and the closing brace. The
  * bytes do not depend on when: the padding's seed is the chunk's ordinal, set once the chunks are in order.
  */
 class ChunkEvent implements SseEvent {
@@ -57,6 +61,7 @@ class ChunkEvent implements SseEvent {
   readonly #delta: string | undefined;
   readonly #after: string;
   readonly #text: string;
+  readonly #quoted: { before: string; after: string } | undefined;
   #data: string | undefined;
 
   constructor(
@@ -67,12 +72,15 @@ class ChunkEvent implements SseEvent {
     /** The text it carries (what its padding counts). */
     text: string,
     readonly words: number,
+    /** A text delta's `before` and `after` with the quotes around its text. */
+    quoted?: { before: string; after: string },
   ) {
     this.#frame = frame;
     this.#before = before;
     this.#delta = delta;
     this.#after = after;
     this.#text = text;
+    this.#quoted = quoted;
   }
 
   /** JSON text: never a raw newline. */
@@ -81,7 +89,14 @@ class ChunkEvent implements SseEvent {
   }
 
   get data(): string {
-    this.#data ??= `${this.#before}${this.#delta ?? jsonString(this.#text)}${this.#after}${padding(this.#frame, this.n, this.#text)}}`;
+    if (this.#data === undefined) {
+      const end = padding(this.#frame, this.n, this.#text);
+      const delta = this.#delta;
+      // A text that needs no escaping goes between quotes already on `before` and `after` (the run's `quoted`).
+      if (delta !== undefined) this.#data = `${this.#before}${delta}${this.#after}${end}`;
+      else if (this.#quoted !== undefined && plainJson(this.#text)) this.#data = `${this.#quoted.before}${this.#text}${this.#quoted.after}${end}`;
+      else this.#data = `${this.#before}${JSON.stringify(this.#text)}${this.#after}${end}`;
+    }
     return this.#data;
   }
 }
@@ -99,9 +114,10 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
     const pieces = chunkWords(whole, chunkSize);
     const before = `${open}{${JSON.stringify(field)}:`;
     const after = `}${close}`;
+    const quoted = { before: `${before}"`, after: `"${after}` };
     const last = pieces.length - 1;
     pieces.forEach((piece, i) => {
-      out.push(new ChunkEvent(frame, before, undefined, after, piece, i < last ? chunkSize : Math.max(1, wordCount(piece))));
+      out.push(new ChunkEvent(frame, before, undefined, after, piece, i < last ? chunkSize : Math.max(1, wordCount(piece)), quoted));
     });
   };
   const out: ChunkEvent[] = [
@@ -169,7 +185,7 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   });
   const events: SseEvent[] = chunks;
   if (includeUsage) {
-    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, chunks.length, "")}}`, oneLine: true });
+    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, chunks.length, "")}`, oneLine: true });
   }
   events.push({ data: "[DONE]" });
   return events;
