@@ -6,6 +6,24 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
+/**
+ * `JSON.stringify(s)` for a string: text with nothing to escape (most generated text) is only quoted.
+ * @example jsonString("word1 word2") // '"word1 word2"'; jsonString('a"b') === JSON.stringify('a"b')
+ */
+export function jsonString(s: string): string {
+  return plainJson(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** `s` needs no escaping in JSON: its JSON is `"${s}"`. */
+export function plainJson(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // What JSON.stringify escapes: `"`, backslash, control characters; and surrogates (a lone one is escaped).
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
 /** JSON.parse that answers undefined for text that is not JSON (stored values the caller validates). */
 export function parseJsonOrUndefined(text: string): unknown {
   try {

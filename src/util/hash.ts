@@ -24,11 +24,15 @@ export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return mulberry32(a) / 4294967296;
   };
+}
+
+/** mulberry32's output for its state `a` (already advanced), as an unsigned 32-bit integer. */
+function mulberry32(a: number): number {
+  let t = Math.imul(a ^ (a >>> 15), a | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return (t ^ (t >>> 14)) >>> 0;
 }
 
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -38,13 +42,20 @@ export function stableToken(seed: string, length: number, alphabet = BASE62): st
   return tokenOfHash(stableHash(seed), length, alphabet);
 }
 
+/** One array of character codes per token length (up to 64), reused: a token's codes are copied into its string. */
+const scratch: number[][] = [];
+
 /** stableToken from the seed's hash (stableHash or hashOn). */
 export function tokenOfHash(hash: number, length: number, alphabet = BASE62): string {
-  // The characters gathered as codes: every scripted answer makes a few ids, and a string grown one character at a
-  // time allocates a piece per character.
-  const next = seededRandom(hash);
-  const codes = new Array<number>(length);
-  for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(Math.floor(next() * alphabet.length));
+  // seededRandom(hash)'s draws, without a closure per token; the characters gathered as codes: every scripted answer
+  // makes a few ids and every streamed chunk a padding, and a string grown one character at a time allocates a piece
+  // per character.
+  const codes = length <= 64 ? (scratch[length] ??= new Array<number>(length).fill(0)) : new Array<number>(length);
+  let a = hash >>> 0;
+  for (let i = 0; i < length; i++) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    codes[i] = alphabet.charCodeAt(Math.floor((mulberry32(a) / 4294967296) * alphabet.length));
+  }
   return String.fromCharCode.apply(null, codes);
 }
 

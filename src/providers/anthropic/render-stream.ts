@@ -6,6 +6,7 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import { chunkWords, wordCount } from "../../util/text";
+import { jsonString } from "../../http/json";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";
@@ -44,16 +45,24 @@ function startBlock(b: OutBlock): Record<string, unknown> {
   }
 }
 
+/**
+ * A text block's deltas (`text_delta`, `thinking_delta`): the bytes of `event("content_block_delta", { index, delta:
+ * { type, [field]: piece } }, words)`, each piece spliced into JSON made once per block.
+ */
+function textDeltas(index: number, type: string, field: string, text: string, chunk: number): SseEvent[] {
+  const before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":`;
+  return chunkWords(text, chunk).map((p) => ({ event: "content_block_delta", data: `${before}${jsonString(p)}}}`, words: Math.max(1, wordCount(p)), oneLine: true }));
+}
+
 function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
   const delta = (d: Record<string, unknown>, words = 0) => event("content_block_delta", { index, delta: d }, words);
-  const words = (piece: string) => Math.max(1, wordCount(piece));
   switch (b.type) {
     case "thinking":
-      return [...chunkWords(b.thinking, chunk).map((p) => delta({ type: "thinking_delta", thinking: p }, words(p))), delta({ type: "signature_delta", signature: b.signature })];
+      return [...textDeltas(index, "thinking_delta", "thinking", b.thinking, chunk), delta({ type: "signature_delta", signature: b.signature })];
     case "redacted_thinking":
       return [];
     case "text":
-      return chunkWords(b.text, chunk).map((p) => delta({ type: "text_delta", text: p }, words(p)));
+      return textDeltas(index, "text_delta", "text", b.text, chunk);
     case "tool_use":
       return [delta({ type: "input_json_delta", partial_json: "" }), ...jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1))];
     case "compaction":

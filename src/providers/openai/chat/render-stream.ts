@@ -1,55 +1,137 @@
 /**
  * Canonical reply → `chat.completion.chunk` SSE transcript, ending `data: [DONE]`.
+ *
+ * A stream's chunks differ only in their choice index, delta, finish reason and padding: every chunk is a template
+ * of strings made once per stream (per choice and field for the text runs) with its own text spliced in, the bytes
+ * of `JSON.stringify({ id, object, created, model, service_tier, system_fingerprint, choices: [{ index, delta,
+ * logprobs: null, finish_reason }], usage?, obfuscation? })` without building or serialising an object per chunk.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { plainJson } from "../../../http/json";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
 
 /** Characters of tool-call arguments per fragment. */
 const ARGUMENT_FRAGMENT = 16;
 
+/** What every chunk of one transcript shares. */
+interface ChunkFrame {
+  /** The chunk's common fields as JSON, without the closing brace. */
+  head: string;
+  usageNull: string;
+  obfuscate: boolean;
+  /** obfuscationSeed of `{id}#`: each chunk's seed is that and its ordinal. */
+  seed: number;
+}
+
+/** A chunk's JSON up to its delta's value: `{…head,"choices":[{"index":N,"delta":`. */
+function opening(frame: ChunkFrame, index: number): string {
+  return `${frame.head},"choices":[{"index":${index},"delta":`;
+}
+
+/** A chunk's JSON from after its delta up to its padding. */
+function closing(frame: ChunkFrame, finish: string | null): string {
+  return `,"logprobs":null,"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]${frame.usageNull}`;
+}
+
 /**
- * One chunk before encoding: its choice index, delta (as JSON, or the one text field `field` set to `text`), finish
- * reason, words of content, and the text it carries.
+ * The end of the `n`-th chunk: its `obfuscation` field (its ordinal seeds the padding; the alphabet needs no JSON
+ * escaping) and the closing brace.
  */
-interface ChunkDraft {
-  index: number;
-  delta?: string;
-  field?: string;
-  finish: string | null;
-  words: number;
-  text: string;
+function padding(frame: ChunkFrame, n: number, text: string): string {
+  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10)}"}` : "}";
+}
+
+/**
+ * One chunk, encoded when its `data` is first read — when it is written, for a paced stream — so a transcript costs
+ * next to nothing before its first byte. Its JSON is `before`, then its delta (given as JSON, or its `text` quoted
+ * when the delta is one text field whose key ends `before`: between the quotes of `quoted` when it needs no
+ * escaping), then `after`, its padding and the closing brace. The
+ * bytes do not depend on when: the padding's seed is the chunk's ordinal, set once the chunks are in order.
+ */
+class ChunkEvent implements SseEvent {
+  /** Ordinal in the transcript. */
+  n = 0;
+  readonly #frame: ChunkFrame;
+  readonly #before: string;
+  readonly #delta: string | undefined;
+  readonly #after: string;
+  readonly #text: string;
+  readonly #quoted: { before: string; after: string } | undefined;
+  #data: string | undefined;
+
+  constructor(
+    frame: ChunkFrame,
+    before: string,
+    delta: string | undefined,
+    after: string,
+    /** The text it carries (what its padding counts). */
+    text: string,
+    readonly words: number,
+    /** A text delta's `before` and `after` with the quotes around its text. */
+    quoted?: { before: string; after: string },
+  ) {
+    this.#frame = frame;
+    this.#before = before;
+    this.#delta = delta;
+    this.#after = after;
+    this.#text = text;
+    this.#quoted = quoted;
+  }
+
+  /** JSON text: never a raw newline. */
+  get oneLine(): boolean {
+    return true;
+  }
+
+  get data(): string {
+    if (this.#data === undefined) {
+      const end = padding(this.#frame, this.n, this.#text);
+      const delta = this.#delta;
+      // A text that needs no escaping goes between quotes already on `before` and `after` (the run's `quoted`).
+      if (delta !== undefined) this.#data = `${this.#before}${delta}${this.#after}${end}`;
+      else if (this.#quoted !== undefined && plainJson(this.#text)) this.#data = `${this.#quoted.before}${this.#text}${this.#quoted.after}${end}`;
+      else this.#data = `${this.#before}${JSON.stringify(this.#text)}${this.#after}${end}`;
+    }
+    return this.#data;
+  }
 }
 
 /** The chunks one choice streams, role first, finish chunk excluded. */
-function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDraft[] {
+function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize: number): ChunkEvent[] {
   const hasText = choice.text !== undefined && choice.text !== "";
   const contentless = choice.toolCalls.length > 0 || choice.refusal !== undefined;
-  const draft = (delta: Record<string, unknown>, text = "", words = 0): ChunkDraft => ({ index, delta: JSON.stringify(delta), finish: null, words, text });
-  // Every piece holds `chunkSize` words but the last, which holds the rest: only the last is counted.
+  const open = opening(frame, index);
+  const close = closing(frame, null);
+  const chunk = (delta: Record<string, unknown>, text = "", words = 0) => new ChunkEvent(frame, open, JSON.stringify(delta), close, text, words);
+  // Every piece holds `chunkSize` words but the last, which holds the rest: only the last is counted. A run's pieces
+  // share the delta's key: `{"field":` opens the text, `}` closes the delta.
   const texts = (field: string, whole: string) => {
     const pieces = chunkWords(whole, chunkSize);
+    const before = `${open}{${JSON.stringify(field)}:`;
+    const after = `}${close}`;
+    const quoted = { before: `${before}"`, after: `"${after}` };
     const last = pieces.length - 1;
     pieces.forEach((piece, i) => {
-      out.push({ index, field, finish: null, words: i < last ? chunkSize : Math.max(1, wordCount(piece)), text: piece });
+      out.push(new ChunkEvent(frame, before, undefined, after, piece, i < last ? chunkSize : Math.max(1, wordCount(piece)), quoted));
     });
   };
-  const out: ChunkDraft[] = [
+  const out: ChunkEvent[] = [
     // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.
-    draft({ role: "assistant", content: hasText || !contentless ? "" : null, refusal: choice.refusal !== undefined ? "" : null }),
+    chunk({ role: "assistant", content: hasText || !contentless ? "" : null, refusal: choice.refusal !== undefined ? "" : null }),
   ];
   texts(choice.reasoningField, reasoningText(choice));
   texts("content", choice.text ?? "");
   texts("refusal", choice.refusal ?? "");
   chatToolCalls(choice).forEach((call, i) => {
     const head = { index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } };
-    out.push(draft({ tool_calls: [head] }, call.function.name, 1));
+    out.push(chunk({ tool_calls: [head] }, call.function.name, 1));
     for (const fragment of chunkChars(call.function.arguments, ARGUMENT_FRAGMENT)) {
-      out.push(draft({ tool_calls: [{ index: i, function: { arguments: fragment } }] }, fragment, 1));
+      out.push(chunk({ tool_calls: [{ index: i, function: { arguments: fragment } }] }, fragment, 1));
     }
   });
   return out;
@@ -59,10 +141,10 @@ function choiceDrafts(choice: Reply, index: number, chunkSize: number): ChunkDra
  * Round-robin as real `n > 1` streams send it: each choice's role chunk with its first token, then one chunk of
  * every choice in turn.
  */
-function interleave(lists: ChunkDraft[][]): ChunkDraft[] {
+function interleave<T>(lists: T[][]): T[] {
   if (lists.length === 1) return lists[0]!;
   const rounds = lists.map((l) => (l.length > 1 ? [l.slice(0, 2), ...l.slice(2).map((d) => [d])] : [l]));
-  const out: ChunkDraft[] = [];
+  const out: T[] = [];
   const longest = Math.max(0, ...rounds.map((r) => r.length));
   for (let i = 0; i < longest; i++) for (const r of rounds) out.push(...(r[i] ?? []));
   return out;
@@ -85,8 +167,7 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
     service_tier: servedTier(ctx),
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
-  // Every chunk starts with the same fields: serialised once, then each chunk appends its own. The bytes are those of
-  // JSON.stringify({ ...base, choices, usage?, obfuscation? }), without re-serialising `base` per chunk.
+  // Every chunk starts with the same fields: serialised once, then each chunk appends its own.
   const frame: ChunkFrame = {
     head: JSON.stringify(base).slice(0, -1),
     usageNull: includeUsage ? `,"usage":null` : "",
@@ -95,66 +176,19 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   };
 
   const choices = replyChoices(reply);
-  const drafts = [
-    ...interleave(choices.map((choice, c) => choiceDrafts(choice, c, reply.pacing.chunkWords))),
-    ...choices.map((choice, c): ChunkDraft => ({ index: c, delta: "{}", finish: choice.finishReason, words: 0, text: "" })),
+  const chunks = [
+    ...interleave(choices.map((choice, c) => choiceChunks(frame, choice, c, reply.pacing.chunkWords))),
+    ...choices.map((choice, c) => new ChunkEvent(frame, opening(frame, c), "{}", closing(frame, choice.finishReason), "", 0)),
   ];
-  const events: SseEvent[] = drafts.map((d, n) => new ChunkEvent(frame, d, n));
+  chunks.forEach((chunk, n) => {
+    chunk.n = n;
+  });
+  const events: SseEvent[] = chunks;
   if (includeUsage) {
-    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, drafts.length, "")}}` });
+    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, chunks.length, "")}`, oneLine: true });
   }
   events.push({ data: "[DONE]" });
   return events;
-}
-
-/** What every chunk of one transcript shares. */
-interface ChunkFrame {
-  /** The chunk's common fields as JSON, without the closing brace. */
-  head: string;
-  usageNull: string;
-  obfuscate: boolean;
-  /** obfuscationSeed of `{id}#`: each chunk's seed is that and its ordinal. */
-  seed: number;
-}
-
-/** The `obfuscation` field of the `n`-th chunk (its ordinal seeds the padding); the alphabet needs no JSON escaping. */
-function padding(frame: ChunkFrame, n: number, text: string): string {
-  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10)}"` : "";
-}
-
-/**
- * One chunk, encoded when its `data` is first read — when it is written, for a paced stream — so a transcript costs
- * next to nothing before its first byte. The bytes do not depend on when: the padding's seed is the ordinal given here.
- */
-class ChunkEvent implements SseEvent {
-  readonly words: number;
-  #frame: ChunkFrame;
-  #draft: ChunkDraft;
-  #n: number;
-  #data: string | undefined;
-
-  constructor(frame: ChunkFrame, draft: ChunkDraft, n: number) {
-    this.#frame = frame;
-    this.#draft = draft;
-    this.#n = n;
-    this.words = draft.words;
-  }
-
-  /** JSON text: never a raw newline. */
-  get oneLine(): boolean {
-    return true;
-  }
-
-  get data(): string {
-    if (this.#data === undefined) {
-      const d = this.#draft;
-      // A delta of one text field is serialised directly: the bytes of JSON.stringify({ [field]: text }).
-      const delta = d.delta ?? `{"${d.field}":${JSON.stringify(d.text)}}`;
-      const finish = d.finish === null ? "null" : JSON.stringify(d.finish);
-      this.#data = `${this.#frame.head},"choices":[{"index":${d.index},"delta":${delta},"logprobs":null,"finish_reason":${finish}}]${this.#frame.usageNull}${padding(this.#frame, this.#n, d.text)}}`;
-    }
-    return this.#data;
-  }
 }
 
 /** `data: {"error":…}` — openai-node throws an APIError on a payload with a top-level `error`. */

@@ -5,6 +5,7 @@
  */
 import type { Reply } from "../../../canonical/outcome";
 import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { jsonString } from "../../../http/json";
 import { chunkChars, chunkWords, wordCount } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
@@ -14,12 +15,11 @@ import type { ResponsesRequest } from "./wire";
 /** Characters of function-call arguments per delta. */
 const ARGUMENT_FRAGMENT = 16;
 
-/** One event before numbering: its type, its fields, and how many words of content it carries. */
-export interface Draft {
-  type: string;
-  fields: Record<string, unknown>;
-  words?: number;
-}
+/**
+ * One event before numbering: its type, its fields (or, for a delta, the same fields already as JSON: `,"key":…}`,
+ * what follows `sequence_number`), and how many words of content it carries.
+ */
+export type Draft = { type: string; fields: Record<string, unknown>; words?: number } | { type: string; json: string; words?: number };
 
 function emptyPart(part: MessagePart): MessagePart {
   return part.type === "output_text" ? { ...part, text: "" } : { type: "refusal", refusal: "" };
@@ -48,16 +48,20 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
   let deltas = 0;
   // `obfuscation` pads each delta to a 16-character bucket; deterministic from the item id and the delta's position.
   const seed = obfuscate ? obfuscationSeed(`${item.id}#`) : 0;
-  const obf = (delta: string) => (obfuscate ? { obfuscation: obfuscationAfter(seed, String(deltas++), delta, 16) } : {});
+  // A delta's fields as JSON: `before` (the fields up to `delta`, made once per part), the delta, `after`, the padding.
+  const head = `,"item_id":${JSON.stringify(item.id)},"output_index":${output_index}`;
+  const delta = (type: string, before: string, piece: string, after: string, words: number): Draft => {
+    const pad = obfuscate ? `,"obfuscation":"${obfuscationAfter(seed, String(deltas++), piece, 16)}"` : "";
+    return { type, json: `${before}${jsonString(piece)}${after}${pad}}`, words };
+  };
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
   switch (item.type) {
     case "reasoning":
       item.summary.forEach((part, summary_index) => {
         const s = { ...at, summary_index };
         out.push({ type: "response.reasoning_summary_part.added", fields: { ...s, part: { type: "summary_text", text: "" } } });
-        for (const p of pieces(part.text, chunk)) {
-          out.push({ type: "response.reasoning_summary_text.delta", fields: { ...s, delta: p.piece, ...obf(p.piece) }, words: p.words });
-        }
+        const before = `${head},"summary_index":${summary_index},"delta":`;
+        for (const p of pieces(part.text, chunk)) out.push(delta("response.reasoning_summary_text.delta", before, p.piece, "", p.words));
         out.push({ type: "response.reasoning_summary_text.done", fields: { ...s, text: part.text } });
         out.push({ type: "response.reasoning_summary_part.done", fields: { ...s, part } });
       });
@@ -65,25 +69,20 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
     case "message":
       item.content.forEach((part, content_index) => {
         const c = { ...at, content_index };
+        const before = `${head},"content_index":${content_index},"delta":`;
         out.push({ type: "response.content_part.added", fields: { ...c, part: emptyPart(part) } });
         if (part.type === "output_text") {
-          for (const p of pieces(part.text, chunk)) {
-            out.push({ type: "response.output_text.delta", fields: { ...c, delta: p.piece, logprobs: [], ...obf(p.piece) }, words: p.words });
-          }
+          for (const p of pieces(part.text, chunk)) out.push(delta("response.output_text.delta", before, p.piece, `,"logprobs":[]`, p.words));
           out.push({ type: "response.output_text.done", fields: { ...c, text: part.text, logprobs: [] } });
         } else {
-          for (const p of pieces(part.refusal, chunk)) {
-            out.push({ type: "response.refusal.delta", fields: { ...c, delta: p.piece, ...obf(p.piece) }, words: p.words });
-          }
+          for (const p of pieces(part.refusal, chunk)) out.push(delta("response.refusal.delta", before, p.piece, "", p.words));
           out.push({ type: "response.refusal.done", fields: { ...c, refusal: part.refusal } });
         }
         out.push({ type: "response.content_part.done", fields: { ...c, part } });
       });
       break;
     case "function_call":
-      for (const fragment of chunkChars(item.arguments, ARGUMENT_FRAGMENT)) {
-        out.push({ type: "response.function_call_arguments.delta", fields: { ...at, delta: fragment, ...obf(fragment) }, words: 1 });
-      }
+      for (const fragment of chunkChars(item.arguments, ARGUMENT_FRAGMENT)) out.push(delta("response.function_call_arguments.delta", `${head},"delta":`, fragment, "", 1));
       // Recordings carry no `name` here (the item has it).
       out.push({ type: "response.function_call_arguments.done", fields: { ...at, arguments: item.arguments } });
       break;
@@ -110,9 +109,11 @@ export function responseDrafts(final: ResponseObject, chunk: number, obfuscate =
     usage: null,
   };
   const terminal = final.status === "incomplete" ? "response.incomplete" : "response.completed";
+  // `created` and `in_progress` carry the same response: serialised once.
+  const started = `,"response":${JSON.stringify(start)}}`;
   return [
-    { type: "response.created", fields: { response: start } },
-    { type: "response.in_progress", fields: { response: start } },
+    { type: "response.created", json: started },
+    { type: "response.in_progress", json: started },
     ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk, obfuscate)),
     { type: terminal, fields: { response: final } },
   ];
@@ -122,7 +123,7 @@ export function responseDrafts(final: ResponseObject, chunk: number, obfuscate =
 export function toSse(drafts: Draft[], first = 0): SseEvent[] {
   return drafts.map((d, i) => ({
     event: d.type,
-    data: JSON.stringify({ type: d.type, sequence_number: first + i, ...d.fields }),
+    data: "json" in d ? `{"type":${JSON.stringify(d.type)},"sequence_number":${first + i}${d.json}` : JSON.stringify({ type: d.type, sequence_number: first + i, ...d.fields }),
     ...(d.words !== undefined ? { words: d.words } : {}),
   }));
 }
@@ -146,7 +147,7 @@ export function renderResponseStreamError(failure: Extract<Failure, { kind: "str
   const final = buildResponse(reply, ctx);
   const done = responseDrafts(final, reply.pacing.chunkWords)
     .slice(0, sent.length)
-    .flatMap((d) => (d.type === "response.output_item.done" ? [d.fields.item] : []));
+    .flatMap((d) => (d.type === "response.output_item.done" && "fields" in d ? [d.fields.item] : []));
   const failed = {
     ...final,
     status: "failed",
