@@ -44,3 +44,10 @@ export function usage(root) {
   }
   return { rssMB: (rssPages * 4096) / 1e6, cpuMs: cpuTicks * TICK_MS };
 }
+
+/** CPU in ms of the given processes (user + system; a process gone counts 0), without their descendants. */
+export function cpuMsOf(pids) {
+  let ticks = 0;
+  for (const pid of pids) ticks += stat(pid)?.cpuTicks ?? 0;
+  return ticks * TICK_MS;
+}

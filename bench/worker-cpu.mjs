@@ -19,7 +19,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import { median } from "./launch.mjs";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
-import { tree } from "./proc.mjs";
+import { cpuMsOf, tree } from "./proc.mjs";
 import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
@@ -36,16 +36,6 @@ const { values, positionals } = parseArgs({
 const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : [fileURLToPath(new URL("../dist/worker/", import.meta.url))];
 const loads = values.load.split(",");
 
-/** User + system ticks (10 ms) of one process, or 0 once it is gone. */
-function ticks(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
 const comm = (pid) => {
   try {
     return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
@@ -55,7 +45,6 @@ const comm = (pid) => {
 };
 /** Every workerd process under this one. */
 const workerds = () => new Set(tree(process.pid).filter((pid) => comm(pid) === "workerd"));
-const cpuMs = (pids) => [...pids].reduce((sum, pid) => sum + ticks(pid), 0) * 10;
 
 const targets = [];
 async function launch(label, kind, options) {
@@ -88,10 +77,10 @@ try {
     process.stderr.write(`worker-cpu: round ${round + 1} of ${values.rounds}\n`);
     for (const load of loads) {
       for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const c0 = cpuMs(t.pids);
+        const c0 = cpuMsOf(t.pids);
         const res = await send(t, load, Number(values.requests));
         if (res.errors + res.non2xx > 0) throw new Error(`${t.label}: ${res.errors} errors, ${res.non2xx} non-2xx`);
-        t.cpu[load].push(((cpuMs(t.pids) - c0) / res.requests.total) * 1000);
+        t.cpu[load].push(((cpuMsOf(t.pids) - c0) / res.requests.total) * 1000);
       }
     }
   }
