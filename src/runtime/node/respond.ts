@@ -172,5 +172,7 @@ export function writeFailed(e: unknown, to: Outgoing): void {
 /** Writes `res` to `outgoing` (errors answered by writeFailed). */
 export function writeResponse(res: Response, outgoing: Outgoing): Promise<void> {
   const light: unknown = res;
-  return (light instanceof LightResponse ? writeLight(light, outgoing) : writeStreamed(res as unknown as Parameters<typeof writeStreamed>[0], outgoing)).catch((e: unknown) => writeFailed(e, outgoing));
+  return (light instanceof LightResponse ? writeLight(light, outgoing) : writeStreamed(res as unknown as Parameters<typeof writeStreamed>[0], outgoing)).catch((e: unknown) =>
+    writeFailed(e, outgoing),
+  );
 }

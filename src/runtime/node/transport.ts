@@ -117,32 +117,32 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
     p.finally(() => pending.delete(p)).catch(() => {});
   };
   const listener = fetchListener(async (request, incoming, outgoing) => {
-        let res: Response;
-        // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
-        // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
-        // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
-        // parser a little (docs/performance.md).
-        const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
-        if (http1) http1._keepAliveTimeout = 0;
-        // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
-        primeHeaderRecord(request.headers, incoming.rawHeaders);
-        try {
-          // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
-          const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
-          // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
-          let paced: PacedPlan | undefined;
-          const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
-          res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
-          if (paced !== undefined && http1) {
-            sendPaced(http1, res, paced, waitUntil);
-            return ALREADY_SENT;
-          }
-        } catch (e) {
-          res = internalError(e);
-        }
-        // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
-        if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
-        return drainBeforeAnswer(request, incoming as IncomingMessage, res);
+    let res: Response;
+    // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
+    // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
+    // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
+    // parser a little (docs/performance.md).
+    const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
+    if (http1) http1._keepAliveTimeout = 0;
+    // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
+    primeHeaderRecord(request.headers, incoming.rawHeaders);
+    try {
+      // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+      const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+      // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
+      let paced: PacedPlan | undefined;
+      const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
+      res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
+      if (paced !== undefined && http1) {
+        sendPaced(http1, res, paced, waitUntil);
+        return ALREADY_SENT;
+      }
+    } catch (e) {
+      res = internalError(e);
+    }
+    // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
+    if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
+    return drainBeforeAnswer(request, incoming as IncomingMessage, res);
   });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;

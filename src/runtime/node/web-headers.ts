@@ -1,7 +1,7 @@
 /**
  * A Fetch `Headers` for the Node runtime that needs no Node's bundled undici (src/http/web.ts says why): lower-case
- * names, values trimmed of HTTP whitespace, repeated names joined with ", ", `set-cookie` kept apart, iteration sorted
- * by name; the same TypeErrors for a bad name or value.
+ * names, values trimmed of HTTP whitespace, repeated names joined with ", " (`cookie` with "; ", as undici does),
+ * `set-cookie` kept apart, iteration sorted by name; the same TypeErrors for a bad name or value.
  */
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -60,7 +60,7 @@ export class LightHeaders {
     if (Symbol.iterator in init) {
       for (const pair of init as Iterable<Iterable<unknown>>) {
         const entry = [...pair];
-        if (entry.length !== 2) throw new TypeError("Headers constructor: expected name/value pair to be length 2, found " + entry.length + ".");
+        if (entry.length !== 2) throw new TypeError(`Headers constructor: expected name/value pair to be length 2, found ${entry.length}.`);
         this.append(entry[0] as string, entry[1] as string);
       }
       return;
@@ -75,7 +75,7 @@ export class LightHeaders {
     this.#sorted = undefined;
     if (k === "set-cookie") this.#cookies.push(v);
     const old = this.#values.get(k);
-    this.#values.set(k, old === undefined ? v : `${old}, ${v}`);
+    this.#values.set(k, old === undefined ? v : `${old}${k === "cookie" ? "; " : ", "}${v}`);
   }
 
   set(name: string, value: string): void {
