@@ -70,7 +70,7 @@ function discardIncoming(incoming: IncomingMessage): Promise<boolean> {
  * reading sees the answer, not a reset. Past the bound the answer says `Connection: close`.
  */
 async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, res: Response): Promise<Response> {
-  // GET and HEAD bodies never reach the Request (the adapter gives them none): read them off the socket directly.
+  // GET and HEAD bodies never reach the Request (./web.ts gives them none): read them off the socket directly.
   const drained = request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
   if (drained) return res;
   try {
