@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import { createLogger } from "vite";
+import { fileURLToPath } from "node:url";
+import { createLogger, type Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 /** itty-router ships source maps that point outside its package; vite warns about each file. Drop only those. */
@@ -8,6 +9,21 @@ const warn = logger.warn.bind(logger);
 logger.warn = (msg, options) => {
   if (msg.includes("Sourcemap for") && msg.includes("itty-router")) return;
   warn(msg, options);
+};
+
+/**
+ * The Node suites run the Node runtime from source as its build does: the Fetch classes the shared code constructs
+ * (src/http/web.ts) swapped for the Node runtime's own (src/runtime/node/web.ts; bin/build-node.mjs does the same).
+ */
+const sharedWeb = fileURLToPath(new URL("./src/http/web.ts", import.meta.url));
+const nodeWeb: Plugin = {
+  name: "mockllm-node-web",
+  enforce: "pre",
+  async resolveId(source, importer, options) {
+    if (importer === undefined || !/(^|\/)web$/.test(source)) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved?.id === sharedWeb ? fileURLToPath(new URL("./src/runtime/node/web.ts", import.meta.url)) : null;
+  },
 };
 
 /** Admin token the in-workerd tests use; Node tests start their own Worker with their own token. */
@@ -31,6 +47,7 @@ export default defineConfig({
       },
       {
         extends: false,
+        plugins: [nodeWeb],
         test: {
           name: "node",
           environment: "node",
@@ -43,6 +60,7 @@ export default defineConfig({
         // The same integration and compat suites against the Node runtime (in process), so both runtimes are proven
         // by one set of tests. Tests that look inside a Durable Object or at KV stay in `workers` only.
         extends: false,
+        plugins: [nodeWeb],
         test: {
           name: "node-runtime",
           environment: "node",

@@ -51,6 +51,19 @@ const builtinsViaRequire = {
   },
 };
 
+/**
+ * The Fetch classes the shared code constructs (src/http/web.ts, the runtime's globals) swapped for the Node runtime's
+ * own (src/runtime/node/web.ts): the globals' getters load Node's bundled undici (~13 MB, ~35 ms at the first request).
+ */
+const SHARED_WEB = join(root, "src/http/web.ts");
+const NODE_WEB = join(root, "src/runtime/node/web.ts");
+const nodeWeb = {
+  name: "node-web",
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)web$/ }, (args) => (resolve(args.resolveDir, `${args.path}.ts`) === SHARED_WEB ? { path: NODE_WEB } : undefined));
+  },
+};
+
 await build({
   entryPoints: [join(root, "src/runtime/node/index.ts")],
   outfile: join(outDir, "index.js"),
@@ -65,7 +78,7 @@ await build({
   charset: "ascii",
   logLevel: "warning",
   // Bundled CommonJS dependencies may call require() for Node built-ins.
-  plugins: [zodEnglishOnly, builtinsViaRequire],
+  plugins: [zodEnglishOnly, builtinsViaRequire, nodeWeb],
   banner: { js: 'import { createRequire as __mockllmRequire } from "node:module"; const require = __mockllmRequire(import.meta.url);' },
 });
 // What `charset: "ascii"` leaves: characters in the comments esbuild keeps. Escaped too, so the source is all ASCII;

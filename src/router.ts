@@ -22,6 +22,7 @@ import { jsonResponse } from "./http/json";
 import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
 import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
+import { Response } from "./http/web";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 

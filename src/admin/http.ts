@@ -11,6 +11,7 @@ import { safeDecode } from "../http/url";
 import { shownName } from "../scenario/hints";
 import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
 import type { ErrorAnswer } from "./answers";
+import { Response } from "../http/web";
 
 /** Pretty-printed JSON, as every admin route answers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

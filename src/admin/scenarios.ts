@@ -14,6 +14,7 @@ import { coverage } from "../session/verify";
 import type { AdminAnswers, UploadAnswer } from "./answers";
 import { adminError, json, param, readBody, validName } from "./http";
 import { noScenario } from "./sessions";
+import { Response } from "../http/web";
 
 /** `GET /admin/schema`. */
 export function schemaRoute(): Response {

@@ -1,5 +1,6 @@
 /** JSON in and out, shared by every route. */
 import { parseJsonBounded } from "./json-depth";
+import { Response } from "./web";
 
 /** A JSON response; `headers` may override the content type (Gemini and Ollama name a charset). */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

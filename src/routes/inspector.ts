@@ -6,6 +6,7 @@
 import { APP_JS } from "./inspector/app-js";
 import { PAGE_HTML } from "./inspector/page-html";
 import { STYLE_CSS } from "./inspector/style-css";
+import { Response } from "../http/web";
 
 const SECURITY_HEADERS = {
   "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",

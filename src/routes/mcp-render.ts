@@ -5,6 +5,7 @@
  */
 import { encodeEvent, sleep } from "../http/sse";
 import type { Exec } from "../turn/render";
+import { Response } from "../http/web";
 
 /** One JSON-RPC message to send, due `at` ms after the request arrived. */
 export interface Outgoing {

@@ -32,6 +32,7 @@ import { prefixNameError } from "./names";
 import type { Exec } from "../turn/render";
 import { DEFAULT_SESSION, type Prefix } from "../turn/select";
 import { sessionHeader } from "../http/headers";
+import { Response } from "../http/web";
 
 /** The MCP endpoint below a `/s/{scenario}[/{session}]` prefix. */
 export const MCP_PATH = "/mcp";

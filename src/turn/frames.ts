@@ -7,6 +7,7 @@ import type { Reply } from "../canonical/outcome";
 import { BREAK_FLUSH_MS, breakOff, sleep } from "../http/sse";
 import type { RecordedFrames, Timing } from "../scenario/schema";
 import type { Exec } from "./render";
+import { Response } from "../http/web";
 
 const encoder = new TextEncoder();
 

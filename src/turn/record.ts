@@ -16,6 +16,7 @@ import { RECORDING_MAX_BYTES } from "../session/recording";
 import type { Recordings } from "../session/types";
 import { errorResponse, type Exec } from "./render";
 import { carriesNamespaceKey } from "../tenancy/keys";
+import { Headers, Response } from "../http/web";
 
 /** The upstream base URL a scenario names for a provider, if any (none for the clouds: Bedrock and Vertex are not recorded). */
 export function upstreamFor(scenario: Scenario, provider: ProviderName): string | undefined {

@@ -10,6 +10,7 @@ import type { ProviderSurface, RenderContext, SseEvent } from "../providers/type
 import type { RequestContext } from "../runtime/types";
 import { framesResponse } from "./frames";
 import { filteredReply } from "../canonical/safety";
+import { Response } from "../http/web";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
 export interface Exec {

@@ -17,6 +17,7 @@ import { parseMessagesRequest } from "./parse";
 import type { MessagesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../http/json";
 import { echoed } from "../../util/text";
+import { Headers } from "../../http/web";
 
 type Thread = { type: "create" } | { type: "continue"; previous_message_id: string };
 

@@ -10,6 +10,7 @@ import { stableHash, stableHex } from "../../util/hash";
 import { makeRequestId } from "../../http/ids";
 import { renderOllamaError } from "./errors";
 import { jsonResponse } from "../../http/json";
+import { Response } from "../../http/web";
 
 /** The Ollama version `/api/version` reports: recent enough for tools, thinking and tool-call ids. */
 export const OLLAMA_VERSION = "0.12.10";

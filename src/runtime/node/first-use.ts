@@ -1,4 +1,4 @@
-/** Parts of the Node runtime made when first needed, not at start-up (the fetch adapter, node:http2, `ws`). */
+/** Parts of the Node runtime made when first needed, not at start-up (node:http2, `ws`). */
 import { withV8Defaults } from "./heap-growth";
 
 /** A value made once, on its first ask; `current` holds it once made. */

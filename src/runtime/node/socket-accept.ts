@@ -3,6 +3,7 @@
  * socket's init; the upgrade handler (sockets.ts) takes it back and completes the handshake with `ws`.
  */
 import type { SocketInit } from "../../session/socket";
+import { Response } from "./web";
 
 const accepted = new WeakMap<Response, { name: string; init: SocketInit }>();
 

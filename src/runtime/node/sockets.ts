@@ -15,6 +15,7 @@ import { socketRuntime } from "../../sockets/scope";
 import type { SocketSink } from "../../sockets/types";
 import type { Runtime } from "../types";
 import { takeAccepted } from "./socket-accept";
+import { Headers, Request } from "./web";
 
 export interface SocketHost {
   /** Open sockets. */

@@ -1,6 +1,6 @@
 /**
- * The Node runtime's transport: node:http (and cleartext HTTP/2 on the same port) through @hono/node-server's fetch
- * adapter into the shared request path (src/router.ts), WebSocket upgrades, scripted connection breaks, paced streams
+ * The Node runtime's transport: node:http (and cleartext HTTP/2 on the same port) as Fetch requests and responses
+ * (./incoming.ts, ./respond.ts, the classes of ./web.ts) into the shared request path (src/router.ts), WebSocket upgrades, scripted connection breaks, paced streams
  * written on the shared timer, and the draining of a body answered before it arrived. It serves a Runtime that
  * ./runtime.ts assembled; ./server.ts joins the two.
  */
@@ -13,10 +13,12 @@ import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
 import { internalError } from "../../routes/internal";
 import type { Runtime } from "../types";
-import { onFirstUse } from "./first-use";
 import { dualProtocolServer } from "./h2c";
+import { requestOf } from "./incoming";
 import { sendPaced } from "./paced";
+import { writeFailed, writeResponse, type Outgoing } from "./respond";
 import { attachSockets } from "./sockets";
+import { Response } from "./web";
 
 const LISTEN_BACKLOG = 4096;
 /** `http2.constants.NGHTTP2_INTERNAL_ERROR` (RFC 9113 INTERNAL_ERROR), without loading node:http2 to read it. */
@@ -68,7 +70,7 @@ function discardIncoming(incoming: IncomingMessage): Promise<boolean> {
  * reading sees the answer, not a reset. Past the bound the answer says `Connection: close`.
  */
 async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, res: Response): Promise<Response> {
-  // GET and HEAD bodies never reach the Request (the adapter gives them none): read them off the socket directly.
+  // GET and HEAD bodies never reach the Request (./web.ts gives them none): read them off the socket directly.
   const drained = request.body === null ? await discardIncoming(incoming) : !request.bodyUsed && (await discardRest(request.body.getReader()));
   if (drained) return res;
   try {
@@ -82,24 +84,28 @@ async function drainBeforeAnswer(request: Request, incoming: IncomingMessage, re
 }
 
 type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
-type Adapter = typeof import("@hono/node-server") & typeof import("@hono/node-server/utils/response");
+
+/** What a handler answers when it wrote the response itself (a paced stream). */
+const ALREADY_SENT = Symbol("already sent");
 
 /**
- * The request listener, made when the first request arrives. The fetch adapter and the `Request`/`Response`/`Headers`
- * classes under it (Node's bundled undici and node:http2: ~20 ms idle, ~250 ms of CPU under a burst, ~10 MB) load
- * after start-up, not before it: loading them at listen measured ~7 MB more idle RSS and no burst gain beyond the noise
- * (docs/performance.md, "Memory"). Requests arriving while it loads wait for it.
+ * The request listener for node:http and node:http2: each request as a Fetch `Request` (./incoming.ts), the handler's
+ * `Response` written back (./respond.ts). A request whose URL cannot be made is answered 400 with no body.
  */
-function deferredListener(make: (adapter: Adapter) => RequestListener): RequestListener {
-  const listener = onFirstUse(() => Promise.all([import("@hono/node-server"), import("@hono/node-server/utils/response")]).then(([a, b]) => make({ ...a, ...b })));
-  return (req, res) => {
-    if (listener.current) return listener.current(req, res);
-    listener()
-      .then((l) => l(req, res))
-      .catch((e: unknown) => {
-        res.statusCode = 500;
-        res.end(`mockllm: could not load the HTTP adapter: ${(e as Error).message}`);
-      });
+function fetchListener(handle: (request: Request, incoming: IncomingMessage | Http2ServerRequest, outgoing: Outgoing) => Promise<Response | typeof ALREADY_SENT>): RequestListener {
+  return (incoming, outgoing) => {
+    let request: Request;
+    try {
+      request = requestOf(incoming, outgoing) as unknown as Request;
+    } catch {
+      (outgoing as ServerResponse).writeHead(400);
+      outgoing.end();
+      return;
+    }
+    handle(request, incoming, outgoing).then(
+      (res) => (res === ALREADY_SENT ? undefined : writeResponse(res, outgoing)),
+      (e: unknown) => writeFailed(e, outgoing),
+    );
   };
 }
 
@@ -110,41 +116,34 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
     pending.add(p);
     p.finally(() => pending.delete(p)).catch(() => {});
   };
-  const listener = deferredListener(({ getRequestListener, RESPONSE_ALREADY_SENT }) =>
-    getRequestListener(
-      async (request, { incoming, outgoing }) => {
-        let res: Response;
-        // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
-        // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
-        // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
-        // parser a little (docs/performance.md).
-        const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
-        if (http1) http1._keepAliveTimeout = 0;
-        // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
-        primeHeaderRecord(request.headers, incoming.rawHeaders);
-        try {
-          // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
-          const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
-          // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
-          let paced: PacedPlan | undefined;
-          const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
-          res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
-          if (paced !== undefined && http1) {
-            sendPaced(http1, res, paced, waitUntil);
-            return RESPONSE_ALREADY_SENT;
-          }
-        } catch (e) {
-          res = internalError(e);
-        }
-        // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
-        if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
-        return drainBeforeAnswer(request, incoming as IncomingMessage, res);
-      },
-      // The adapter's lightweight Request and Response (drop-in subclasses that skip undici's costs for plain bodies)
-      // become this process's globals: the largest single saving per request (see docs/performance.md).
-      { overrideGlobalObjects: true },
-    ),
-  );
+  const listener = fetchListener(async (request, incoming, outgoing) => {
+    let res: Response;
+    // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
+    // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
+    // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
+    // parser a little (docs/performance.md).
+    const http1 = outgoing instanceof ServerResponse ? (outgoing as ServerResponse & { _keepAliveTimeout: number }) : undefined;
+    if (http1) http1._keepAliveTimeout = 0;
+    // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
+    primeHeaderRecord(request.headers, incoming.rawHeaders);
+    try {
+      // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+      const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+      // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
+      let paced: PacedPlan | undefined;
+      const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
+      res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
+      if (paced !== undefined && http1) {
+        sendPaced(http1, res, paced, waitUntil);
+        return ALREADY_SENT;
+      }
+    } catch (e) {
+      res = internalError(e);
+    }
+    // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
+    if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
+    return drainBeforeAnswer(request, incoming as IncomingMessage, res);
+  });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).

@@ -22,6 +22,7 @@ import { geminiGenerateContent } from "../index";
 import { parseGenerateContent } from "../parse";
 import { thoughtSignature } from "../render-json";
 import { signsThoughts } from "../signatures";
+import { Headers } from "../../../http/web";
 
 const Part = z.looseObject({ text: z.string().optional() });
 const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });

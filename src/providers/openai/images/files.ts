@@ -4,6 +4,7 @@
  */
 import { jsonResponse } from "../../../http/json";
 import { CONTENT_TYPES, encodePicture, pictureOf } from "./picture";
+import { Response } from "../../../http/web";
 
 export const IMAGE_FILES_PATH = "/v1/images/files/";
 

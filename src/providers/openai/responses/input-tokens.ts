@@ -11,6 +11,7 @@ import { makeRequestId } from "../../../http/ids";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "../errors";
 import { parseResponsesRequest } from "./parse";
 import { prepareResponsesRequest } from "./state";
+import { Response } from "../../../http/web";
 
 const INPUT_TOKENS_PATH = /^\/(?:v1\/)?responses\/input_tokens$/;
 

@@ -14,6 +14,7 @@ import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
 import { echoed } from "../../../util/text";
+import { Response } from "../../../http/web";
 
 const STORED_PATH = /^\/(?:v1\/)?responses\/([^/]+)$/;
 

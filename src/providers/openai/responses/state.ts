@@ -19,6 +19,7 @@ import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-j
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
 import { echoed } from "../../../util/text";
+import { Headers } from "../../../http/web";
 
 /** Durable Object names for the default responder's state; `_` cannot start a scenario name. */
 export const DEFAULT_STATE_PREFIX = "__responses";

@@ -21,6 +21,7 @@ import { parseResponsesRequest } from "../responses/parse";
 import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../realtime/items";
 import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "../realtime/render";
 import { echoed } from "../../../util/text";
+import { Headers } from "../../../http/web";
 
 interface RealtimeState {
   session: Record<string, unknown>;

@@ -25,6 +25,7 @@ import { renderResponseEvents, renderResponseStreamError, toSse } from "../respo
 import { localResponse, prepareResponsesRequest, rememberResponse, restoredLocal, savedLocal, storeResponse, type LocalResponse } from "../responses/state";
 import type { ResponsesRequest } from "../responses/wire";
 import { echoed } from "../../../util/text";
+import { Headers } from "../../../http/web";
 
 /**
  * An error event as the WebSocket mode sends it: the HTTP status it stands for and the usual error object.
