@@ -2,6 +2,7 @@
  * Reading a client's JSON body strictly: size limit, content type, real JSON, an object.
  */
 import { apiError, type ApiError } from "./errors";
+import { concatBytes } from "../util/bytes";
 import { headerRecord } from "./headers";
 import { jsonDepthExceeded, tooDeepMessage } from "./json-depth";
 
@@ -66,13 +67,7 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
     }
     chunks.push(value);
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    all.set(c, offset);
-    offset += c.byteLength;
-  }
-  return all;
+  return concatBytes(chunks);
 }
 
 /**

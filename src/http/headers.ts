@@ -36,7 +36,8 @@ export function sessionHeader(headers: Headers): string | undefined {
 
 const isHttpSpace = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
 
-function trimHttpSpace(v: string): string {
+/** `v` without leading or trailing HTTP whitespace (tab, LF, CR, space), as Fetch's Headers normalises a value. */
+export function trimHttpSpace(v: string): string {
   if (v === "" || (!isHttpSpace(v.charCodeAt(0)) && !isHttpSpace(v.charCodeAt(v.length - 1)))) return v;
   let a = 0;
   let b = v.length;

@@ -99,7 +99,6 @@ async function writeLight(res: LightResponse, to: Outgoing): Promise<void> {
   const outgoing = to as ServerResponse;
   const status = res.status;
   const { body, headers } = res.wire;
-  if (body === undefined) return writeStreamed(res, outgoing);
   const fixed = body === null || typeof body === "string" || body instanceof Uint8Array;
   if (headers === undefined) {
     if (body === null) {
@@ -146,7 +145,7 @@ async function writeLight(res: LightResponse, to: Outgoing): Promise<void> {
   else await pipe(body, outgoing);
 }
 
-/** Any other Response (a stream asked for, or a runtime's own class): its headers as the spec iterates them. */
+/** Any other Response (the platform's own class): its headers as the spec iterates them. */
 async function writeStreamed(res: { status: number; headers: Iterable<[string, string]>; body: ReadableStream<Uint8Array> | null }, to: Outgoing): Promise<void> {
   const outgoing = to as ServerResponse;
   const body = res.body;

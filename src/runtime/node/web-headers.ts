@@ -4,20 +4,10 @@
  * `set-cookie` kept apart, iteration sorted by name; the same TypeErrors for a bad name or value.
  */
 
+import { trimHttpSpace } from "../../http/headers";
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FORBIDDEN_VALUE = /[\0\r\n]/;
-
-const isHttpSpace = (c: number) => c === 9 || c === 10 || c === 13 || c === 32;
-
-function normalizeValue(value: unknown): string {
-  const v = String(value);
-  if (v === "" || (!isHttpSpace(v.charCodeAt(0)) && !isHttpSpace(v.charCodeAt(v.length - 1)))) return v;
-  let a = 0;
-  let b = v.length;
-  while (a < b && isHttpSpace(v.charCodeAt(a))) a++;
-  while (b > a && isHttpSpace(v.charCodeAt(b - 1))) b--;
-  return v.slice(a, b);
-}
 
 function checkedName(name: unknown, method: string): string {
   const n = String(name);
@@ -26,7 +16,7 @@ function checkedName(name: unknown, method: string): string {
 }
 
 function checkedValue(value: unknown, method: string): string {
-  const v = normalizeValue(value);
+  const v = trimHttpSpace(String(value));
   if (FORBIDDEN_VALUE.test(v)) throw new TypeError(`Headers.${method}: "${v}" is an invalid header value.`);
   return v;
 }

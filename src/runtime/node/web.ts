@@ -9,6 +9,7 @@ import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { Readable } from "node:stream";
 import type { HeadersClass, HeadersType, RequestClass, RequestType, ResponseClass, ResponseType } from "../../http/web-types";
+import { concatBytes } from "../../util/bytes";
 import { LightHeaders } from "./web-headers";
 
 export { LightHeaders };
@@ -18,7 +19,7 @@ const decoder = new TextDecoder();
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /** A body as the shared code gives it: fixed (text or bytes), a web stream, or none. */
-export type FixedBody = string | Uint8Array | null;
+type FixedBody = string | Uint8Array | null;
 type AnyBody = FixedBody | ReadableStream<Uint8Array>;
 
 function unusable(): TypeError {
@@ -48,21 +49,12 @@ function streamOf(body: string | Uint8Array): ReadableStream<Uint8Array> {
 async function readStream(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
-  let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    size += value.byteLength;
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return all;
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
 function copyOf(bytes: Uint8Array): ArrayBuffer {
@@ -78,11 +70,6 @@ abstract class LightBody {
   protected abstract fixed(): AnyBody;
   /** Reads the whole body (once). */
   protected abstract readAll(): Promise<Uint8Array | string>;
-
-  /** Puts a stream in the body's place (a clone's tee). */
-  protected setStream(s: ReadableStream<Uint8Array>): void {
-    this.#stream = s;
-  }
 
   /** Whether `body` was asked for (then it, not the fixed body, is what is written and read). */
   protected get streamed(): boolean {
@@ -119,11 +106,6 @@ abstract class LightBody {
   async arrayBuffer(): Promise<ArrayBuffer> {
     const b = await this.take();
     return copyOf(typeof b === "string" ? encoder.encode(b) : b);
-  }
-
-  async bytes(): Promise<Uint8Array> {
-    const b = await this.take();
-    return typeof b === "string" ? encoder.encode(b) : new Uint8Array(copyOf(b));
   }
 }
 
@@ -175,17 +157,6 @@ export class LightResponse extends LightBody {
     return this.#headers;
   }
 
-  clone(): LightResponse {
-    if (this.bodyUsed) throw unusable();
-    let body = this.#body;
-    if (this.streamed || (body !== null && typeof body !== "string" && !(body instanceof Uint8Array))) {
-      const [a, b] = this.body!.tee();
-      this.setStream(a);
-      body = b;
-    }
-    return new LightResponse(body, { status: this.status, statusText: this.statusText, headers: this.headers });
-  }
-
   protected fixed(): AnyBody {
     return this.#body;
   }
@@ -198,10 +169,10 @@ export class LightResponse extends LightBody {
   }
 
   /**
-   * How ./transport.ts writes it: the fixed body (undefined once a stream was asked for), and the headers as given
+   * How ./respond.ts writes it: the fixed body (the stream instead, once one was asked for), and the headers as given
    * (a record as it is) or as a Headers object once read.
    */
-  get wire(): { body: FixedBody | ReadableStream<Uint8Array> | undefined; headers: LightResponseInit["headers"] | LightHeaders } {
+  get wire(): { body: AnyBody; headers: LightResponseInit["headers"] | LightHeaders } {
     const body = this.streamed ? this.body : this.#body;
     return { body, headers: this.#headers ?? this.#init };
   }
