@@ -1,7 +1,8 @@
 /**
  * The Node runtime's transport: node:http (and cleartext HTTP/2 on the same port) as Fetch requests and responses
- * (./incoming.ts, ./respond.ts, the classes of ./web.ts) into the shared request path (src/router.ts), WebSocket upgrades, scripted connection breaks, paced streams
- * written on the shared timer, and the draining of a body answered before it arrived. It serves a Runtime that
+ * (./incoming.ts, ./respond.ts, the classes of ./web.ts) into the shared request path (src/router.ts), WebSocket
+ * upgrades, scripted connection breaks, paced streams written on the shared timer, and the draining of a body answered
+ * before it arrived. It serves a Runtime that
  * ./runtime.ts assembled; ./server.ts joins the two.
  */
 import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
