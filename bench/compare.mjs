@@ -37,6 +37,14 @@ const TARGETS = [
   { key: "miniflare", label: "mockllm Worker, Miniflare", launcher: here("./servers/mockllm-miniflare.mjs"), kind: "mockllm" },
   { key: "wrangler", label: "mockllm `wrangler dev`", launcher: here("./servers/mockllm-wrangler-dev.mjs"), kind: "mockllm" },
   { key: "probe", label: "probe Worker (1 DO trip), Miniflare", launcher: here("./servers/probe-miniflare.mjs"), kind: "floor" },
+  // The same probe answering with mockllm's wire: the request's headers kept, the answer's headers and bytes.
+  {
+    key: "probe-wire",
+    label: "probe Worker with mockllm's wire, Miniflare",
+    launcher: here("./servers/probe-miniflare.mjs"),
+    kind: "floor",
+    env: { PROBE_MODE: "wire" },
+  },
 ].filter((t) => !values.only || values.only.split(",").includes(t.key));
 if (values.baseline) {
   const env = { MOCKLLM_NODE_DIST: `${values.baseline}/dist/node/index.js` };
@@ -172,12 +180,14 @@ const ROWS = [
   ["errors + non-2xx", "errors", 0, "lower"],
 ];
 const keys = TARGETS.map((t) => t.key);
-// Ratios shown: Node ÷ peer and ÷ floor; the Worker (and its baseline build) ÷ the probe.
+// Ratios shown: Node ÷ peer and ÷ floor; the Worker (and its baseline build) ÷ the probe, and ÷ the probe answering with
+// mockllm's wire (probe-wire).
 const RATIOS = [
   ["node", "peer", "Node ÷ peer"],
   ["node", "floor", "Node ÷ floor"],
   ["base-miniflare", "probe", "Worker baseline ÷ probe"],
   ["miniflare", "probe", "Worker ÷ probe"],
+  ["miniflare", "probe-wire", "Worker ÷ probe with its wire"],
 ].filter(([a, b]) => results[a] && results[b]);
 const header = ["figure", ...TARGETS.map((t) => t.label), ...RATIOS.map(([, , label]) => label)];
 const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];

@@ -23,3 +23,44 @@ export const FLOOR_SSE = [chunk({ role: "assistant", content: "" }), ...pieces.m
 
 /** Whether a request body asks for a stream (the floors do not parse it). */
 export const STREAM_MARK = '"stream":true';
+
+/**
+ * The same answers in the shape the real API sends and mockllm therefore sends (what the probe answers with
+ * PROBE_MODE "wire"): the Chat Completions body with its usage details, `service_tier`, `system_fingerprint` and
+ * `annotations`; each stream chunk with `service_tier`, `system_fingerprint`, `logprobs` and an `obfuscation` padding
+ * (mockllm's is 2–10 characters; a fixed 5 here) — within a few bytes of mockllm's bench answers (603 and 22,293
+ * bytes, 70 events).
+ */
+const WIRE_HEAD = { id: "chatcmpl-floor00000000000000000000000", created: 1735689600, model: "gpt-4o-2024-08-06" };
+export const FLOOR_JSON_WIRE = JSON.stringify({
+  ...WIRE_HEAD,
+  object: "chat.completion",
+  choices: [{ index: 0, message: { role: "assistant", content: JSON_TEXT, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+  usage: {
+    prompt_tokens: 64,
+    completion_tokens: 32,
+    total_tokens: 96,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  },
+  service_tier: "default",
+  system_fingerprint: "fp_mockllm",
+});
+
+const wireChunk = (delta, finish = null) =>
+  `data: ${JSON.stringify({
+    id: WIRE_HEAD.id,
+    object: "chat.completion.chunk",
+    created: WIRE_HEAD.created,
+    model: WIRE_HEAD.model,
+    service_tier: "default",
+    system_fingerprint: "fp_mockllm",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    obfuscation: "floor",
+  })}\n\n`;
+export const FLOOR_SSE_WIRE = [
+  wireChunk({ role: "assistant", content: "", refusal: null }),
+  ...pieces.map((p) => wireChunk({ content: p })),
+  wireChunk({}, "stop"),
+  "data: [DONE]\n\n",
+].join("");

@@ -7,7 +7,7 @@
 // requests at a fixed concurrency, the targets taking turns (odd rounds the other way round), and reads the user + system
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
 // workerd CPU per request, every round's figure, and the median's ratio to the first target's.
-//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--load json,stream] [--requests 10000] [--rounds 4] [--connections 50]
+//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream] [--requests 10000] [--rounds 4] [--connections 50]
 //                             [--warm 3000] DIR…            (default DIR: dist/worker)
 // Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
 // is shared, and only figures of one run are comparable.
@@ -27,6 +27,7 @@ const { values, positionals } = parseArgs({
   options: {
     probe: { type: "boolean", default: false },
     "probe-fetch": { type: "boolean", default: false },
+    "probe-wire": { type: "boolean", default: false },
     load: { type: "string", default: "json" },
     requests: { type: "string", default: "10000" },
     rounds: { type: "string", default: "4" },
@@ -61,6 +62,8 @@ for (const dir of dirs) await launch(dir, "mockllm", mockllmOptions({ DEFAULT_WO
 if (values.probe) await launch("probe", "floor", probeOptions());
 // The probe forwarding the request to its object's fetch (a Request and a Response cross, not RPC arguments).
 if (values["probe-fetch"]) await launch("probe (fetch)", "floor", probeOptions({ bindings: { PROBE_MODE: "fetch" } }));
+// The probe answering with mockllm's wire: request headers kept, the answer's headers and bytes (probe-worker `wire`).
+if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ bindings: { PROBE_MODE: "wire" } }));
 
 const send = (t, load, amount) => {
   const p = paths(t.kind);

@@ -5,9 +5,11 @@
 // the stream row with the JSON body: ~300 bytes against mockllm's ~22 KB transcript.) mockllm's Worker is measured
 // against this in the same bench run. With the binding PROBE_MODE = "fetch" (bench/worker-cpu.mjs --probe-fetch) the
 // Worker forwards the request to the object's fetch instead, which reads the body and answers: what one Durable Object
-// crossing costs when a Request and a Response cross it rather than an RPC's arguments and result.
+// crossing costs when a Request and a Response cross it rather than an RPC's arguments and result. With PROBE_MODE =
+// "wire" (bench/compare.mjs's probe-wire target, bench/worker-cpu.mjs --probe-wire) it does what the contract obliges
+// around the same round trip and nothing else: see `wire` below.
 import { DurableObject } from "cloudflare:workers";
-import { FLOOR_JSON, FLOOR_SSE, STREAM_MARK } from "../floor-answers.mjs";
+import { FLOOR_JSON, FLOOR_JSON_WIRE, FLOOR_SSE, FLOOR_SSE_WIRE, STREAM_MARK } from "../floor-answers.mjs";
 
 export class Probe extends DurableObject {
   constructor(ctx, env) {
@@ -17,6 +19,11 @@ export class Probe extends DurableObject {
   take(body) {
     this.ctx.storage.sql.exec("INSERT INTO seen (size) VALUES (?)", body.length);
     return body.length;
+  }
+  /** PROBE_MODE "wire": the row is the request's headers and body as one JSON text, as a journal entry keeps them. */
+  keep(entry) {
+    this.ctx.storage.sql.exec("INSERT INTO seen (size) VALUES (?)", JSON.stringify(entry).length);
+    return this.ctx.storage.sql.exec("SELECT last_insert_rowid() AS n").one().n;
   }
   async fetch(request) {
     const body = await request.text();
@@ -30,9 +37,35 @@ function answer(body) {
   return new Response(stream ? FLOOR_SSE : FLOOR_JSON, { headers: { "content-type": stream ? "text/event-stream" : "application/json" } });
 }
 
+/**
+ * PROBE_MODE "wire": the floor of mockllm's own wire, with no engine — every request header read into a record (the
+ * journal keeps them) and sent with the body across the round trip; the answer in the real API's shape at mockllm's
+ * length (FLOOR_JSON_WIRE, FLOOR_SSE_WIRE) with the headers mockllm sends on the bench rows: the six `x-mockllm-*` and
+ * `x-request-id` (contract: every answer carries them) beside the content type, and `cache-control` on a stream.
+ */
+async function wire(request, env) {
+  const headers = {};
+  for (const [k, v] of request.headers) headers[k] = v;
+  const body = await request.text();
+  const seq = await env.PROBE.getByName("probe").keep({ headers, body });
+  const stream = body.includes(STREAM_MARK);
+  return new Response(stream ? FLOOR_SSE_WIRE : FLOOR_JSON_WIRE, {
+    headers: {
+      ...(stream ? { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } : { "content-type": "application/json" }),
+      "x-mockllm-outcome": "response",
+      "x-mockllm-scenario": stream ? "bench-stream" : "bench",
+      "x-mockllm-session": "b1",
+      "x-mockllm-step": "step-1",
+      "x-mockllm-version": "4a30bf94b65ded6e",
+      "x-request-id": `req_${seq.toString(16).padStart(32, "0")}`,
+    },
+  });
+}
+
 export default {
   async fetch(request, env) {
     if (env.PROBE_MODE === "fetch") return env.PROBE.getByName("probe").fetch(request);
+    if (env.PROBE_MODE === "wire") return wire(request, env);
     const body = await request.text();
     await env.PROBE.getByName("probe").take(body);
     return answer(body);
