@@ -58,9 +58,4 @@ const wireChunk = (delta, finish = null) =>
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
     obfuscation: "floor",
   })}\n\n`;
-export const FLOOR_SSE_WIRE = [
-  wireChunk({ role: "assistant", content: "", refusal: null }),
-  ...pieces.map((p) => wireChunk({ content: p })),
-  wireChunk({}, "stop"),
-  "data: [DONE]\n\n",
-].join("");
+export const FLOOR_SSE_WIRE = [wireChunk({ role: "assistant", content: "", refusal: null }), ...pieces.map((p) => wireChunk({ content: p })), wireChunk({}, "stop"), "data: [DONE]\n\n"].join("");
