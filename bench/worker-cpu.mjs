@@ -7,7 +7,7 @@
 // requests at a fixed concurrency, the targets taking turns (odd rounds the other way round), and reads the user + system
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
 // workerd CPU per request, every round's figure, and the median's ratio to the first target's.
-//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream] [--requests 10000] [--rounds 4] [--connections 50]
+//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long] [--requests 10000] [--rounds 4] [--connections 50]
 //                             [--warm 3000] DIR…            (default DIR: dist/worker)
 // Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
 // is shared, and only figures of one run are comparable.
@@ -20,7 +20,7 @@ import { Miniflare } from "miniflare";
 import { median } from "./launch.mjs";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { cpuMsOf, tree } from "./proc.mjs";
-import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { JSON_BODY, LONG_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -67,7 +67,7 @@ if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ b
 
 const send = (t, load, amount) => {
   const p = paths(t.kind);
-  const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : [p.json, JSON_BODY];
+  const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
   return autocannon({
     url: t.url + path,
     method: "POST",

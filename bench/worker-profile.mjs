@@ -3,7 +3,7 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream] [--connections 50] [--duration 10] [--target probe]
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long] [--connections 50] [--duration 10] [--target probe]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -11,7 +11,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import WebSocket from "ws";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
-import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { JSON_BODY, LONG_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +30,7 @@ const mf = new Miniflare(probe ? probeOptions({ inspectorPort }) : mockllmOption
 const url = (await mf.ready).origin;
 if (!probe) await uploadScenarios(url, "bench");
 const p = paths(probe ? "floor" : "mockllm");
-const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : [p.json, JSON_BODY];
+const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
 const cannon = (duration) =>
   autocannon({ url: url + path, method: "POST", connections: Number(values.connections), duration, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body });
 await cannon(3); // warm-up: JIT, the session object

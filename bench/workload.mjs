@@ -2,6 +2,23 @@
 // (as fixtures) and the floor (a fixed body). Imported by the server launchers and by bench/compare.ts.
 export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "bench json" }] });
 export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
+/**
+ * A long agent conversation's request (bench/worker-cpu.mjs --load long): 121 messages — a user turn, then 40 rounds
+ * of an assistant tool call, its tool result and a user follow-up — ~25 KB of JSON, answered by the same scenario as
+ * JSON_BODY.
+ */
+export const LONG_BODY = JSON.stringify({
+  model: "gpt-4o",
+  tools: [{ type: "function", function: { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }],
+  messages: [
+    { role: "user", content: "bench long" },
+    ...Array.from({ length: 40 }, (_, i) => [
+      { role: "assistant", content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/file${i}.ts` }) } }] },
+      { role: "tool", tool_call_id: `call_${i}`, content: `export const value${i} = ${i};\n`.repeat(12) },
+      { role: "user", content: `Now look at file ${i + 1} and tell me what it exports, briefly.` },
+    ]).flat(),
+  ],
+});
 export const WORDS_200 = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
 export const JSON_TEXT = "Hello from the bench.";
 /** The burst workload (bench/burst.mjs): 100 words of 5 characters with their space ("w000 " … "w099"), so mockllm's

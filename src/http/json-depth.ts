@@ -12,26 +12,34 @@ export const MAX_JSON_DEPTH = 128;
 
 /**
  * The index of the first `{` or `[` that nests deeper than `limit`, or -1. One linear pass, no recursion;
- * brackets inside strings (escapes included) do not count. Does not validate the JSON otherwise.
+ * brackets inside strings (escapes included) do not count. Does not validate the JSON otherwise. A string is passed
+ * over with `indexOf` to its closing quote (one not escaped by an odd run of backslashes) rather than character by
+ * character: most of a long request (tool results, file contents) is string, and that is where the time went.
  * @example jsonDepthExceeded("[[1]]", 1) // 1
  */
 export function jsonDepthExceeded(text: string, limit = MAX_JSON_DEPTH): number {
   if (text.length <= limit || openersAtMost(text, limit)) return -1; // each level opens with a `{` or `[`
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+      if (i < 0) return -1; // an unterminated string: nothing after it counts (JSON.parse refuses it)
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > limit) return i;
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }
+  }
+  return -1;
+}
+
+/** The index of the quote that closes the string opened at `open`, or -1 if none does. */
+function closingQuote(text: string, open: number): number {
+  for (let q = text.indexOf('"', open + 1); q >= 0; q = text.indexOf('"', q + 1)) {
+    let slash = q - 1;
+    while (text.charCodeAt(slash) === 0x5c) slash--; // stops at the opening quote at the latest
+    if ((q - 1 - slash) % 2 === 0) return q;
   }
   return -1;
 }

@@ -19,6 +19,42 @@ describe("jsonDepthExceeded", () => {
     expect(jsonDepthExceeded(text, limit)).toBe(at);
   });
 
+  it("agrees with a character-by-character scan on 3,000 seeded texts (escapes, backslash runs, brackets in strings, unterminated strings)", () => {
+    // The scan before strings were passed over with indexOf: every character, a backslash skipping the next one.
+    const reference = (text: string, limit: number): number => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+          if (c === 0x5c) i++;
+          else if (c === 0x22) inString = false;
+        } else if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+          if (++depth > limit) return i;
+        } else if (c === 0x7d || c === 0x5d) depth--;
+      }
+      return -1;
+    };
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const alphabet = ['"', "\\", "\\", "[", "]", "{", "}", "a", ":", ",", '\\"', "\\\\", " "];
+    let deep = 0;
+    for (let n = 0; n < 3000; n++) {
+      const length = 1 + Math.floor(next() * 400);
+      let text = "";
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+      const limit = Math.floor(next() * 6);
+      const want = reference(text, limit);
+      if (want >= 0) deep++;
+      expect([text, jsonDepthExceeded(text, limit)]).toEqual([text, want]);
+    }
+    expect(deep).toBeGreaterThan(300); // both outcomes are exercised
+  });
+
   it("scans 10,000 levels, and 10 MB, without recursion", () => {
     expect(jsonDepthExceeded(nested(10_000))).toBe(MAX_JSON_DEPTH);
     expect(jsonDepthExceeded(nested(MAX_JSON_DEPTH))).toBe(-1);
