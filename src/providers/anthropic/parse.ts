@@ -12,6 +12,7 @@ import { forcesCall, type CanonicalMessage, type CanonicalRequest, type Canonica
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
 import { CountTokensRequestSchema, describeIssue, MessagesRequestSchema, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
+import { safeParseFast } from "../../util/fast-parse";
 
 type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
 
@@ -132,7 +133,7 @@ function lastCompaction(messages: WireMessage[]): { message: number; block: numb
  * @example parseMessagesRequest({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Hi" }] }, headers)
  */
 export function parseMessagesRequest(body: unknown, headers: Headers): ParseResult<MessagesRequest> {
-  const parsed = MessagesRequestSchema.safeParse(body);
+  const parsed = safeParseFast(MessagesRequestSchema, body);
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }
@@ -143,7 +144,7 @@ export function parseMessagesRequest(body: unknown, headers: Headers): ParseResu
 
 /** The same for `POST /v1/messages/count_tokens` (no `max_tokens`). */
 export function parseCountTokensRequest(body: unknown, headers: Headers): ParseResult<CountTokensRequest> {
-  const parsed = CountTokensRequestSchema.safeParse(body);
+  const parsed = safeParseFast(CountTokensRequestSchema, body);
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }

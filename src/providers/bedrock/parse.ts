@@ -14,6 +14,7 @@ import type { MessagesRequest } from "../anthropic/wire";
 import type { ParseResult, RequestTarget } from "../types";
 import { bedrockTarget } from "./paths";
 import { ConverseRequestSchema, type ContentBlock, type ConverseWire } from "./wire";
+import { safeParseFast } from "../../util/fast-parse";
 
 function textOf(blocks: readonly ContentBlock[]): string {
   return blocks.flatMap((b) => (typeof b.text === "string" ? [b.text] : [])).join("\n");
@@ -89,7 +90,7 @@ function validationMessage(param: string, detail: string): string {
  */
 export function parseConverse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<ConverseWire> {
   const path = bedrockTarget(target.path);
-  const parsed = ConverseRequestSchema.safeParse(body);
+  const parsed = safeParseFast(ConverseRequestSchema, body);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error, "dots");
     return { ok: false, error: { code: "invalid_request", message: validationMessage(issue.param, issue.message) } };

@@ -14,6 +14,7 @@ import { forcesCall, type CanonicalMessage, type CanonicalRequest, type Canonica
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
 import { camelizeKeys, describeIssue, GenerateContentRequestSchema, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
+import { safeParseFast } from "../../util/fast-parse";
 
 /** API versions the SDKs address (`apiVersion` option) and the two methods, e.g. `/v1beta/models/x:generateContent`. */
 const PATH = /^\/(?:v1beta|v1|v1alpha)\/((?:models|tunedModels)\/[^/:]+)(?::|%3A)(generateContent|streamGenerateContent)$/i;
@@ -159,7 +160,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
 export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
-  const parsed = GenerateContentRequestSchema.safeParse(camelizeKeys(body), { reportInput: true });
+  const parsed = safeParseFast(GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
   if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   const invalid = checkContents(parsed.data.contents);
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };

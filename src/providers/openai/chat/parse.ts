@@ -8,6 +8,7 @@ import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
 import { openaiToolChoice } from "../tool-choice";
 import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
+import { safeParseFast } from "../../../util/fast-parse";
 
 function contentText(content: ChatMessage["content"]): string {
   if (content === undefined || content === null) return "";
@@ -82,7 +83,7 @@ export function missingContentError(messages: readonly ChatMessage[]): ApiError 
 }
 
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
-  const parsed = ChatRequestSchema.safeParse(body);
+  const parsed = safeParseFast(ChatRequestSchema, body);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };

@@ -13,6 +13,7 @@ import { compactThreshold, contextManagementError, summaryOfBlob } from "./compa
 import { KNOWN_ITEMS, ResponsesRequestSchema, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
 import { echoed } from "../../../util/text";
 import { isRecord } from "../../../http/json";
+import { safeParseFast } from "../../../util/fast-parse";
 
 function invalid(message: string, param?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
@@ -195,7 +196,7 @@ export function checkId(value: string, param: string, prefix: string): ApiError 
 }
 
 export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResult<ResponsesRequest> {
-  const parsed = ResponsesRequestSchema.safeParse(raw);
+  const parsed = safeParseFast(ResponsesRequestSchema, raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     return { ok: false, error: invalid(issue.message, issue.param) };

@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { MessagesRequestSchema } from "../../src/providers/anthropic/wire";
+import { ConverseRequestSchema } from "../../src/providers/bedrock/wire";
+import { RerankV2Schema } from "../../src/providers/cohere/wire";
+import { GenerateContentRequestSchema } from "../../src/providers/gemini/wire";
+import { ChatRequestSchema as OllamaChatSchema } from "../../src/providers/ollama/wire";
+import { ChatRequestSchema } from "../../src/providers/openai/chat/wire";
+import { EmbeddingsRequestSchema } from "../../src/providers/openai/embeddings/wire";
+import { ResponsesRequestSchema } from "../../src/providers/openai/responses/wire";
+import { safeParseFast } from "../../src/util/fast-parse";
+
+/**
+ * A value with its keys in order, `undefined` and any prototype other than Object's shown: what "zod's output,
+ * exactly" is compared by (a `__proto__` key assigned rather than skipped would change an object's prototype).
+ */
+function show(v: unknown): string {
+  if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return `[${v.map(show).join(",")}]`;
+  if (typeof v === "object" && v !== null) {
+    const proto = Object.getPrototypeOf(v) === Object.prototype ? "" : `proto ${show(Object.getPrototypeOf(v))} `;
+    return `${proto}{${Object.keys(v)
+      .map((k) => `${JSON.stringify(k)}:${show((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return typeof v === "number" && !Number.isFinite(v) ? String(v) : JSON.stringify(v);
+}
+
+const SCHEMAS: [string, z.ZodType, unknown][] = [
+  [
+    "OpenAI Chat",
+    ChatRequestSchema,
+    {
+      model: "gpt-4o",
+      stream: true,
+      stream_options: { include_usage: true },
+      n: 1,
+      max_tokens: 10,
+      temperature: 0.5,
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }],
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: [{ type: "text", text: "hi" }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "sunny" },
+      ],
+    },
+  ],
+  [
+    "OpenAI Responses",
+    ResponsesRequestSchema,
+    {
+      model: "gpt-5",
+      instructions: "be brief",
+      stream: false,
+      store: true,
+      reasoning: { effort: "low", summary: "auto" },
+      tools: [{ type: "function", name: "read", parameters: { type: "object" } }],
+      input: [
+        { role: "user", content: [{ type: "input_text", text: "hi" }] },
+        { type: "function_call", call_id: "c1", name: "read", arguments: "{}" },
+        { type: "function_call_output", call_id: "c1", output: "ok" },
+      ],
+    },
+  ],
+  [
+    "Anthropic Messages",
+    MessagesRequestSchema,
+    {
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      system: [{ type: "text", text: "be brief" }],
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      tools: [{ name: "read", input_schema: { type: "object" } }],
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hm", signature: "s" },
+            { type: "tool_use", id: "t1", name: "read", input: { path: "a" } },
+          ],
+        },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "ok" }] }] },
+      ],
+    },
+  ],
+  [
+    "Gemini",
+    GenerateContentRequestSchema,
+    {
+      contents: [
+        { role: "user", parts: [{ text: "hi" }] },
+        { role: "model", parts: [{ functionCall: { name: "read", args: { path: "a" } } }] },
+        { role: "user", parts: [{ functionResponse: { name: "read", response: { ok: true } } }] },
+      ],
+      systemInstruction: { parts: [{ text: "be brief" }] },
+      generationConfig: { temperature: 0.2, maxOutputTokens: 10 },
+      tools: [{ functionDeclarations: [{ name: "read" }] }],
+    },
+  ],
+  [
+    "Bedrock Converse",
+    ConverseRequestSchema,
+    {
+      messages: [
+        { role: "user", content: [{ text: "hi" }] },
+        { role: "assistant", content: [{ toolUse: { toolUseId: "t1", name: "read", input: {} } }] },
+        { role: "user", content: [{ toolResult: { toolUseId: "t1", content: [{ text: "ok" }] } }] },
+      ],
+      system: [{ text: "be brief" }],
+      inferenceConfig: { maxTokens: 10 },
+      toolConfig: { tools: [{ toolSpec: { name: "read", inputSchema: { json: {} } } }] },
+    },
+  ],
+  ["Ollama chat", OllamaChatSchema, { model: "llama3", stream: false, messages: [{ role: "user", content: "hi" }], options: { temperature: 0 } }],
+  ["OpenAI embeddings", EmbeddingsRequestSchema, { model: "text-embedding-3-small", input: ["a", "b"], dimensions: 8 }],
+  ["Cohere rerank", RerankV2Schema, { model: "rerank-v3.5", query: "q", documents: ["a", "b"], top_n: 1 }],
+];
+
+/** Replacement values a mutation draws from: every JSON kind, edge numbers, a non-finite one (`1e400`). */
+const ODD: unknown[] = [null, 0, -1, 1.5, 2 ** 60, JSON.parse("1e400"), "", "x", "user", "text", true, false, [], [1], {}, { type: "text" }];
+
+function mutate(value: unknown, rand: () => number): unknown {
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  if (Array.isArray(value)) {
+    const out = value.map((x) => (rand() < 0.3 ? mutate(x, rand) : x));
+    const r = rand();
+    if (r < 0.1) out.pop();
+    else if (r < 0.2 && out.length > 0) out.push(out[0]);
+    else if (r < 0.25) out.push(pick(ODD));
+    return out;
+  }
+  if (typeof value === "object" && value !== null) {
+    // Built by JSON.parse, so `__proto__` is an own key as a client's JSON makes it.
+    const out = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+    for (const key of Object.keys(out)) {
+      const r = rand();
+      if (r < 0.08) delete out[key];
+      else if (r < 0.16) out[key] = pick(ODD);
+      else if (r < 0.5) out[key] = mutate(out[key], rand);
+    }
+    const r = rand();
+    if (r < 0.1) out[`extra_${Math.floor(rand() * 3)}`] = pick(ODD);
+    if (r > 0.95) return { ...JSON.parse('{"__proto__":{"polluted":1}}'), ...out };
+    return out;
+  }
+  return rand() < 0.5 ? pick(ODD) : value;
+}
+
+describe("safeParseFast", () => {
+  it.each(SCHEMAS)("%s: answers as zod does (success, and the output with its key order) on 1,500 seeded mutations, zod compiled and interpreted", (_name, schema, base) => {
+    let seed = 11;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    let accepted = 0;
+    for (let n = 0; n < 1500; n++) {
+      const input = n === 0 ? base : mutate(base, rand);
+      const fast = safeParseFast(schema, input);
+      for (const jitless of [false, true]) {
+        const slow = schema.safeParse(input, { jitless } as z.core.ParseContext<z.core.$ZodIssue>);
+        expect([show(input), fast.success]).toEqual([show(input), slow.success]);
+        if (slow.success) expect(show(fast.data)).toBe(show(slow.data));
+        else expect(fast.error?.issues).toEqual(slow.error.issues);
+      }
+      if (fast.success) accepted++;
+    }
+    // Both sides of the comparison are exercised.
+    expect(accepted).toBeGreaterThan(150);
+    expect(accepted).toBeLessThan(1500);
+  });
+
+  it("hands what it does not model to zod: a transform, a default, a refinement", () => {
+    const schema = z.looseObject({ n: z.string().transform(Number), d: z.string().default("x"), r: z.number().refine((v) => v > 1) });
+    expect(safeParseFast(schema, { n: "2", r: 2, k: 1 })).toEqual(schema.safeParse({ n: "2", r: 2, k: 1 }));
+    expect(safeParseFast(schema, { n: "2", r: 0 }).success).toBe(false);
+    const part = z.looseObject({ a: z.string(), t: z.string().transform((s) => s.length) });
+    expect(safeParseFast(part, { a: "x", t: "abc" })).toEqual({ success: true, data: { a: "x", t: 3 } });
+  });
+
+  it("keeps zod's own errors for input it refuses", () => {
+    const refused = safeParseFast(ChatRequestSchema, { model: "gpt-4o", messages: [{ role: "robot" }] });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues).toEqual(ChatRequestSchema.safeParse({ model: "gpt-4o", messages: [{ role: "robot" }] }).error?.issues);
+  });
+});
