@@ -56,7 +56,7 @@ const compiled = new WeakMap<z.ZodType, Run | null>();
 export function safeParseFast<S extends z.ZodType>(schema: S, input: unknown, params?: Parameters<S["safeParse"]>[1]): ReturnType<S["safeParse"]> {
   let run = compiled.get(schema);
   if (run === undefined) {
-    run = isModelled(schema) ? compile(schema) : null;
+    run = compileOwn(schema, "") ?? null;
     compiled.set(schema, run);
   }
   if (run !== null) {
@@ -66,17 +66,31 @@ export function safeParseFast<S extends z.ZodType>(schema: S, input: unknown, pa
   return schema.safeParse(input, params) as ReturnType<S["safeParse"]>;
 }
 
-/** Whether the schema's own kind is modelled (its parts may still fall back to zod). */
-function isModelled(schema: z.ZodType): boolean {
-  return compileOwn(schema) !== undefined;
+/** Where compiling hands parts to zod, while `handedToZod` asks. */
+let handed: string[] | undefined;
+
+/**
+ * The paths of the parts of `schema` that zod parses itself on the fast path ("" for the whole schema; `.key`,
+ * `[]` for an array's elements, `|n` for a union's n-th option): what a test pins per request schema.
+ * @example handedToZod(MessagesRequestSchema) // [".messages[].content|1[]", …]
+ */
+export function handedToZod(schema: z.ZodType): string[] {
+  handed = [];
+  try {
+    compile(schema, "");
+    return handed;
+  } finally {
+    handed = undefined;
+  }
 }
 
-function compile(schema: z.ZodType): Run {
-  return compileOwn(schema) ?? viaZod(schema);
+function compile(schema: z.ZodType, at: string): Run {
+  return compileOwn(schema, at) ?? viaZod(schema, at);
 }
 
 /** The part parsed by zod itself: its output exactly, or FAIL. */
-function viaZod(schema: z.ZodType): Run {
+function viaZod(schema: z.ZodType, at: string): Run {
+  handed?.push(at);
   return (value) => {
     const r = schema.safeParse(value);
     return r.success ? r.data : FAIL;
@@ -84,14 +98,14 @@ function viaZod(schema: z.ZodType): Run {
 }
 
 /** A compiled check of the schema's own kind, or undefined when it is not modelled. */
-function compileOwn(schema: z.ZodType): Run | undefined {
+function compileOwn(schema: z.ZodType, at: string): Run | undefined {
   const def = defOf(schema);
   if (def.coerce || def.format !== undefined) return undefined;
   const checks = def.checks ?? [];
   switch (def.type) {
     case "string": {
       const ok = lengthChecks(checks);
-      return ok && ((v) => (typeof v === "string" && ok(v.length) ? v : FAIL));
+      return ok && ((v) => (typeof v === "string" && ok(v) ? v : FAIL));
     }
     case "number": {
       const ok = numberChecks(checks);
@@ -112,20 +126,20 @@ function compileOwn(schema: z.ZodType): Run | undefined {
     }
     case "optional": {
       if (checks.length > 0 || def.innerType === undefined) return undefined;
-      const inner = compile(def.innerType);
+      const inner = compile(def.innerType, at);
       return (v) => (v === undefined ? undefined : inner(v));
     }
     case "nullable": {
       if (checks.length > 0 || def.innerType === undefined) return undefined;
-      const inner = compile(def.innerType);
+      const inner = compile(def.innerType, at);
       return (v) => (v === null ? null : inner(v));
     }
     case "array": {
       const ok = lengthChecks(checks);
       if (!ok || def.element === undefined) return undefined;
-      const element = compile(def.element);
+      const element = compile(def.element, `${at}[]`);
       return (v) => {
-        if (!Array.isArray(v) || !ok(v.length)) return FAIL;
+        if (!Array.isArray(v) || !ok(v)) return FAIL;
         const out = new Array(v.length);
         for (let i = 0; i < v.length; i++) {
           const e = element(v[i]);
@@ -137,7 +151,7 @@ function compileOwn(schema: z.ZodType): Run | undefined {
     }
     case "union": {
       if (checks.length > 0 || def.options === undefined || def.discriminator !== undefined || def.inclusive === false) return undefined;
-      const options = def.options.map(compile);
+      const options = def.options.map((option, i) => compile(option, `${at}|${i}`));
       return (v) => {
         for (const option of options) {
           const out = option(v);
@@ -147,24 +161,31 @@ function compileOwn(schema: z.ZodType): Run | undefined {
       };
     }
     case "object":
-      return checks.length === 0 ? compileObject(def) : undefined;
+      return checks.length === 0 ? compileObject(def, at) : undefined;
     default:
       return undefined;
   }
 }
 
-/** `min_length` / `max_length` checks as one predicate on a length; undefined if any other check is there. */
-function lengthChecks(checks: NonNullable<Def["checks"]>): ((n: number) => boolean) | undefined {
-  let min = 0;
-  let max = Number.POSITIVE_INFINITY;
+/** zod's guard on a check (`when`): the check applies only to a value it accepts (length checks: one with a length). */
+type When = (payload: { value: unknown; issues: unknown[] }) => boolean;
+const applies = (when: unknown, value: unknown): boolean => when === undefined || (when as When)({ value, issues: [] });
+
+/** `min_length` / `max_length` checks as one predicate on a value's length; undefined if any other check is there. */
+function lengthChecks(checks: NonNullable<Def["checks"]>): ((v: string | unknown[]) => boolean) | undefined {
+  const tests: ((v: string | unknown[]) => boolean)[] = [];
   for (const { _zod } of checks) {
     const c = _zod.def;
-    if (c.when !== undefined) return undefined;
-    if (c.check === "min_length" && typeof c.minimum === "number") min = Math.max(min, c.minimum);
-    else if (c.check === "max_length" && typeof c.maximum === "number") max = Math.min(max, c.maximum);
-    else return undefined;
+    const { when } = c;
+    if (c.check === "min_length" && typeof c.minimum === "number") {
+      const min = c.minimum;
+      tests.push((v) => !applies(when, v) || v.length >= min);
+    } else if (c.check === "max_length" && typeof c.maximum === "number") {
+      const max = c.maximum;
+      tests.push((v) => !applies(when, v) || v.length <= max);
+    } else return undefined;
   }
-  return (n) => n >= min && n <= max;
+  return tests.length === 0 ? () => true : (v) => tests.every((t) => t(v));
 }
 
 /** Integer formats and bounds as one predicate on a finite number; undefined if any other check is there. */
@@ -172,17 +193,20 @@ function numberChecks(checks: NonNullable<Def["checks"]>): ((n: number) => boole
   const tests: ((n: number) => boolean)[] = [];
   for (const { _zod } of checks) {
     const c = _zod.def;
-    if (c.when !== undefined) return undefined;
-    if (c.check === "number_format" && c.format === "safeint") tests.push(Number.isSafeInteger);
+    let test: ((n: number) => boolean) | undefined;
+    if (c.check === "number_format" && c.format === "safeint") test = Number.isSafeInteger;
     else if (c.check === "greater_than" && typeof c.value === "number") {
       const bound = c.value;
-      tests.push(c.inclusive ? (n) => n >= bound : (n) => n > bound);
+      test = c.inclusive ? (n) => n >= bound : (n) => n > bound;
     } else if (c.check === "less_than" && typeof c.value === "number") {
       const bound = c.value;
-      tests.push(c.inclusive ? (n) => n <= bound : (n) => n < bound);
+      test = c.inclusive ? (n) => n <= bound : (n) => n < bound;
     } else return undefined;
+    const { when } = c;
+    const t = test;
+    tests.push(when === undefined ? t : (n) => !applies(when, n) || t(n));
   }
-  return (n) => tests.every((t) => t(n));
+  return tests.length === 0 ? () => true : (n) => tests.every((t) => t(n));
 }
 
 interface Field {
@@ -199,7 +223,7 @@ interface Field {
  * — every other key as it came, except `__proto__`; with none (strip) the others dropped; with `never` (strict) any
  * other key refused. Other catch-alls are not modelled.
  */
-function compileObject(def: Def): Run | undefined {
+function compileObject(def: Def, at: string): Run | undefined {
   const shape = def.shape ?? {};
   if (Object.getOwnPropertySymbols(shape).length > 0) return undefined;
   const catchall = def.catchall === undefined ? "strip" : defOf(def.catchall).type;
@@ -210,7 +234,7 @@ function compileObject(def: Def): Run | undefined {
       const el = shape[key]!;
       const optin = optIn(el);
       if (optin === "defaulted") return undefined;
-      return { key, run: compile(el), optin, skipsAbsent: optOut(el) === "optional" && optin === "optional" };
+      return { key, run: compile(el, `${at}.${key}`), optin, skipsAbsent: optOut(el) === "optional" && optin === "optional" };
     })
     .filter((f): f is Field => f !== undefined);
   if (fields.length !== Object.keys(shape).filter((k) => k !== "__proto__").length) return undefined;

@@ -8,7 +8,7 @@ import { ChatRequestSchema as OllamaChatSchema } from "../../src/providers/ollam
 import { ChatRequestSchema } from "../../src/providers/openai/chat/wire";
 import { EmbeddingsRequestSchema } from "../../src/providers/openai/embeddings/wire";
 import { ResponsesRequestSchema } from "../../src/providers/openai/responses/wire";
-import { safeParseFast } from "../../src/util/fast-parse";
+import { handedToZod, safeParseFast } from "../../src/util/fast-parse";
 
 /**
  * A value with its keys in order, `undefined` and any prototype other than Object's shown: what "zod's output,
@@ -170,6 +170,25 @@ describe("safeParseFast", () => {
     // Both sides of the comparison are exercised.
     expect(accepted).toBeGreaterThan(150);
     expect(accepted).toBeLessThan(1500);
+  });
+
+  it("models every part of the request schemas but records, transforms and the like, which zod parses itself", () => {
+    expect(Object.fromEntries(SCHEMAS.map(([name, schema]) => [name, handedToZod(schema)]))).toEqual({
+      "OpenAI Chat": [],
+      "OpenAI Responses": [".metadata"],
+      // Content blocks are a transform (src/providers/anthropic/wire.ts ContentBlockSchema).
+      "Anthropic Messages": [".messages[].content|1[]"],
+      Gemini: [
+        ".contents[].parts[].functionCall.args",
+        ".contents[].parts[].functionResponse.response",
+        ".systemInstruction|1.parts[].functionCall.args",
+        ".systemInstruction|1.parts[].functionResponse.response",
+      ],
+      "Bedrock Converse": [".additionalModelRequestFields"],
+      "Ollama chat": [".messages[].tool_calls[].function.arguments|0"],
+      "OpenAI embeddings": [],
+      "Cohere rerank": [],
+    });
   });
 
   it("hands what it does not model to zod: a transform, a default, a refinement", () => {
