@@ -43,6 +43,7 @@ interface CheckDef {
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 const optIn = (schema: z.ZodType): string | undefined => (schema as unknown as { _zod: { optin?: string } })._zod.optin;
 const optOut = (schema: z.ZodType): string | undefined => (schema as unknown as { _zod: { optout?: string } })._zod.optout;
+const hasTrait = (schema: z.ZodType, trait: string): boolean => (schema as unknown as { _zod: { traits: Set<string> } })._zod.traits.has(trait);
 /** The values an enum or literal accepts, as zod works them out. */
 const valuesOf = (schema: z.ZodType): Set<unknown> | undefined => (schema as unknown as { _zod: { values?: Set<unknown> } })._zod.values;
 
@@ -125,7 +126,8 @@ function compileOwn(schema: z.ZodType, at: string): Run | undefined {
       return (v) => (values.has(v) ? v : FAIL);
     }
     case "optional": {
-      if (checks.length > 0 || def.innerType === undefined) return undefined;
+      // An exact optional runs its inner type on `undefined` too, and an optional default fills one in: not modelled.
+      if (checks.length > 0 || def.innerType === undefined || optIn(def.innerType) === "defaulted" || hasTrait(schema, "$ZodExactOptional")) return undefined;
       const inner = compile(def.innerType, at);
       return (v) => (v === undefined ? undefined : inner(v));
     }
@@ -228,16 +230,14 @@ function compileObject(def: Def, at: string): Run | undefined {
   if (Object.getOwnPropertySymbols(shape).length > 0) return undefined;
   const catchall = def.catchall === undefined ? "strip" : defOf(def.catchall).type;
   if (catchall !== "strip" && catchall !== "unknown" && catchall !== "never") return undefined;
-  const fields: Field[] = Object.keys(shape)
-    .filter((key) => key !== "__proto__")
-    .map((key) => {
-      const el = shape[key]!;
-      const optin = optIn(el);
-      if (optin === "defaulted") return undefined;
-      return { key, run: compile(el, `${at}.${key}`), optin, skipsAbsent: optOut(el) === "optional" && optin === "optional" };
-    })
-    .filter((f): f is Field => f !== undefined);
-  if (fields.length !== Object.keys(shape).filter((k) => k !== "__proto__").length) return undefined;
+  const keys = Object.keys(shape).filter((key) => key !== "__proto__");
+  // A default fills in an absent key: not modelled (checked before any part is compiled, so none is listed).
+  if (keys.some((key) => optIn(shape[key]!) === "defaulted")) return undefined;
+  const fields: Field[] = keys.map((key) => {
+    const el = shape[key]!;
+    const optin = optIn(el);
+    return { key, run: compile(el, `${at}.${key}`), optin, skipsAbsent: optOut(el) === "optional" && optin === "optional" };
+  });
   const known = new Set(Object.keys(shape));
   return (v) => {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;

@@ -195,6 +195,10 @@ describe("safeParseFast", () => {
     const schema = z.looseObject({ n: z.string().transform(Number), d: z.string().default("x"), r: z.number().refine((v) => v > 1) });
     expect(safeParseFast(schema, { n: "2", r: 2, k: 1 })).toEqual(schema.safeParse({ n: "2", r: 2, k: 1 }));
     expect(safeParseFast(schema, { n: "2", r: 0 }).success).toBe(false);
+    const optionalDefault = z.looseObject({ o: z.string().default("d").optional(), e: z.exactOptional(z.string()) });
+    expect(safeParseFast(optionalDefault, {})).toEqual(optionalDefault.safeParse({}));
+    expect(handedToZod(optionalDefault)).toEqual([""]); // a default in the shape: the whole object
+    expect(handedToZod(z.looseObject({ e: z.exactOptional(z.string()) }))).toEqual([".e"]);
     const part = z.looseObject({ a: z.string(), t: z.string().transform((s) => s.length) });
     expect(safeParseFast(part, { a: "x", t: "abc" })).toEqual({ success: true, data: { a: "x", t: 3 } });
   });
