@@ -91,7 +91,26 @@ export function boundEntry<T extends JournalDraft>(entry: T): T {
  * bytes at most per unit), so the common entry is serialised once and never walked.
  * @example sqlStorage.exec("INSERT INTO journal (entry) VALUES (?)", boundJson(draft))
  */
-export function boundJson(entry: JournalDraft): string {
-  const json = JSON.stringify(entry);
-  return json.length <= JOURNAL_ENTRY_BYTES / 3 ? json : JSON.stringify(boundEntry(entry));
+export function boundJson(entry: JournalDraft, bodyJson?: string): string {
+  const json = bodyJson === undefined ? JSON.stringify(entry) : withBodyText(entry, bodyJson);
+  if (json.length <= JOURNAL_ENTRY_BYTES / 3) return json;
+  return JSON.stringify(boundEntry(bodyJson === undefined ? entry : { ...entry, request: { ...entry.request, body: JSON.parse(bodyJson) } }));
+}
+
+/** Stands for the request in the entry's JSON until the request is spliced in (a string no request field makes). */
+const REQUEST_SLOT = `"request":${JSON.stringify("\u0000mockllm:request\u0000")}`;
+
+/**
+ * The entry's JSON with its request's body given as JSON text (`entry.request.body` undefined): the same text
+ * `JSON.stringify` makes of the entry with the body parsed from it, but for the body's own spacing — the body is
+ * copied, not walked. The request keeps its place among the entry's fields and the body its place last in the request.
+ * @example JSON.parse(withBodyText(draft, '{"model": "m"}')).request.body // { model: "m" }
+ */
+export function withBodyText(entry: JournalDraft, bodyJson: string): string {
+  const { body: _absent, ...request } = entry.request;
+  const head = JSON.stringify({ ...entry, request: "\u0000mockllm:request\u0000" });
+  const at = head.indexOf(REQUEST_SLOT);
+  const open = JSON.stringify(request).slice(0, -1);
+  const requestJson = `${open}${open === "{" ? "" : ","}"body":${bodyJson}}`;
+  return `${head.slice(0, at)}"request":${requestJson}${head.slice(at + REQUEST_SLOT.length)}`;
 }

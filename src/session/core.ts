@@ -40,6 +40,11 @@ export interface NextInput extends JournaledInput {
   statuses: Record<string, number>;
   /** A recording upstream serves this request's provider: a mismatch is not journaled but handed back as `proxy`. */
   record?: boolean;
+  /**
+   * The journaled body as the JSON text it was parsed from, sent in place of `wire.body` (then undefined) by a
+   * store that `sendsBodyText`: the journal keeps the text, which reads back as the same value.
+   */
+  wireText?: string;
 }
 
 export interface NextResult {
@@ -116,9 +121,10 @@ export interface SessionStorage {
   /**
    * Appends an entry bounded as session/bound.ts says (`boundEntry`, or `boundJson` for a storage that keeps JSON
    * text), drops entries older than the newest `limit`, and returns the new entry's seq (from 1). `attempt`: the
-   * attempt counter this request bumps (`bumpAttempt`), written with the entry.
+   * attempt counter this request bumps (`bumpAttempt`), written with the entry. `bodyJson`: the request body as JSON
+   * text, when `entry.request.body` is left undefined (`NextInput.wireText`); a storage of objects parses it.
    */
-  append(entry: JournalDraft, limit: number, attempt?: string): number;
+  append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number;
   /** The journal, oldest first. */
   journal(): JournalEntry[];
   journalSize(): number;
@@ -205,6 +211,7 @@ export class SessionCore {
       },
       JOURNAL_LIMIT,
       attemptKey,
+      input.wireText,
     );
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;

@@ -90,6 +90,12 @@ export interface SessionStore {
   /** The session object named `name` (`{scenario}/{session}`, `__responses/{session}`, `__index/…`). */
   get(name: string): Session;
   /**
+   * A turn's request body goes to `next` as its JSON text (`NextInput.wireText`) instead of as the parsed object: set
+   * where sessions are reached across a boundary (Workers' RPC copies a string far cheaper than an object graph, and
+   * the journal row takes the text as it is).
+   */
+  readonly sendsBodyText?: boolean;
+  /**
    * Opens a WebSocket held by the session object `name` (Workers: that Durable Object accepts it with the hibernation
    * API). Answers the upgrade: `101` with the socket, or an error response. A store that scopes names (namespaces)
    * must scope this name too.

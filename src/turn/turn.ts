@@ -83,6 +83,8 @@ export interface TurnInput {
   wire: () => NextInput["wire"];
   /** Text of the body, for the default responder's stable request id. */
   bodyText: string;
+  /** The text `wire().body` was parsed from, when it is journaled whole (not cut): what a store that `sendsBodyText` sends. */
+  wireText?: string;
   /** Whether a recording upstream may take the turn (HTTP only: a WebSocket turn is never proxied). */
   allowProxy: boolean;
 }
@@ -116,14 +118,19 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     const { stored, session } = selection;
     const stub = rt.sessions.get(`${stored.name}/${session}`);
     const upstream = input.allowProxy ? upstreamFor(stored.scenario, surface.provider) : undefined;
+    const wire = input.wire();
     const next: NextInput = {
       scenario: stored.name,
       session,
       version: stored.version,
       request: parsed.request,
-      wire: input.wire(),
+      wire,
       statuses: statusTable(surface),
     };
+    if (rt.sessions.sendsBodyText === true && input.wireText !== undefined) {
+      next.wire = { ...wire, body: undefined };
+      next.wireText = input.wireText;
+    }
     if (upstream !== undefined) next.record = true;
     let result: NextResult | NeedsDocument;
     try {

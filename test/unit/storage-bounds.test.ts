@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunks } from "../../src/runtime/workers/sql-chunks";
-import { boundEntry, boundJson, JOURNAL_ENTRY_BYTES } from "../../src/session/bound";
+import { boundEntry, boundJson, JOURNAL_ENTRY_BYTES, withBodyText } from "../../src/session/bound";
 import type { JournalDraft } from "../../src/session/core";
 
 function entry(body: unknown, canonical?: JournalDraft["canonical"]): JournalDraft {
@@ -73,5 +73,42 @@ describe("boundJson", () => {
     const big = entry({ blob: "\u0000".repeat(2_000_000) });
     expect(boundJson(big)).toBe(JSON.stringify(boundEntry(big)));
     expect(JSON.parse(boundJson(big)).reasons).toEqual([expect.stringMatching(/was cut to fit the journal$/)]);
+  });
+});
+
+describe("boundJson with the body as text (Workers: NextInput.wireText)", () => {
+  /** An entry's fields in order, each value as JSON: what "the same entry" is compared by. */
+  const fields = (json: string) => Object.entries(JSON.parse(json) as Record<string, unknown>).map(([k, v]) => [k, JSON.stringify(v)]);
+  const texts = [
+    '{"model":"m","messages":[{"role":"user","content":"hi"}]}',
+    ' {\n  "model" : "m",\n  "messages" : [ { "role" : "user", "content" : "caf\u00e9 \\"quoted\\" \\\\ \ud83d\ude00 é" } ]\n} \n',
+    '{"__proto__":{"x":1},"model":"m","n":1.50,"big":1e400,"neg":-0,"deep":[[[{"a":null}]]]}',
+    '{"request":"\\u0000mockllm:request\\u0000","model":"m"}',
+  ];
+
+  it("reads back as the entry serialised with the body parsed, fields and their order the same", () => {
+    for (const text of texts) {
+      const withBody = entry(JSON.parse(text), {
+        tools: [],
+        toolResults: [],
+        lastUserMessage: "\u0000mockllm:request\u0000",
+        answered: { text: "x", toolCalls: [] },
+        model: "m",
+        stream: false,
+      } as never);
+      const { body: _b, ...bare } = withBody.request;
+      const withoutBody = { ...withBody, request: { ...bare, body: undefined } };
+      const spliced = boundJson(withoutBody, text);
+      expect(fields(spliced)).toEqual(fields(JSON.stringify(withBody)));
+      expect(Object.keys(JSON.parse(spliced).request)).toEqual(["method", "path", "headers", "body"]);
+      expect(spliced).toBe(withBodyText(withoutBody, text));
+    }
+  });
+
+  it("cuts an entry too large as the object path does", () => {
+    const text = JSON.stringify({ blob: "\u0000".repeat(2_000_000) });
+    const big = entry(JSON.parse(text));
+    const bare = { ...big, request: { ...big.request, body: undefined } };
+    expect(boundJson(bare, text)).toBe(JSON.stringify(boundEntry(big)));
   });
 });

@@ -65,7 +65,8 @@ export class MemorySessionStorage implements SessionStorage {
     this.changed();
   }
 
-  append(entry: JournalDraft, limit: number, attempt?: string): number {
+  append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number {
+    if (bodyJson !== undefined) entry = { ...entry, request: { ...entry.request, body: JSON.parse(bodyJson) } };
     if (attempt !== undefined) this.countAttempt(attempt);
     const seq = ++this.data.seq;
     this.data.journal.push({ seq, ...boundEntry(entry) });

@@ -41,6 +41,9 @@ class WorkersTenancy implements Tenancy {
 }
 
 class WorkersSessions implements SessionStore {
+  /** A body crosses the RPC as its text: a string is copied, an object graph serialised and rebuilt (~270 µs of a 25 KB turn). */
+  readonly sendsBodyText = true;
+
   constructor(private readonly env: WorkerEnv) {}
 
   get(name: string): Session {

@@ -95,10 +95,10 @@ export class SqlSessionStorage implements SessionStorage {
     if (!used.includes(step)) used.push(step);
   }
 
-  append(entry: JournalDraft, limit: number, attempt?: string): number {
+  append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number {
     const cache = this.load();
     const seq = cache.seq + 1;
-    this.sql.exec(`INSERT INTO journal (seq, entry, attempt) VALUES (?, ?, ?)`, seq, boundJson(entry), attempt ?? null);
+    this.sql.exec(`INSERT INTO journal (seq, entry, attempt) VALUES (?, ?, ?)`, seq, boundJson(entry, bodyJson), attempt ?? null);
     cache.seq = seq;
     if (attempt !== undefined) cache.attempts[attempt] = (cache.attempts[attempt] ?? 0) + 1;
     if (seq > limit && (seq - limit) % JOURNAL_TRIM_BATCH === 0) this.trim(seq - limit);
