@@ -136,9 +136,14 @@ export async function readJsonBody(request: Request, opts: { anyContentType?: bo
 /** Largest request body kept in the journal; longer ones are truncated with a marker. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
 
+/** Whether the journal keeps a body of this text whole (as its parsed value), not cut to a marked string. */
+export function journalsWhole(text: string): boolean {
+  return text.length <= JOURNAL_BODY_LIMIT;
+}
+
 /** The body as the journal keeps it: parsed JSON, or a truncated string with a marker. */
 export function journalBody(text: string, value: unknown): unknown {
-  if (text.length <= JOURNAL_BODY_LIMIT) return value;
+  if (journalsWhole(text)) return value;
   return `${text.slice(0, JOURNAL_BODY_LIMIT)}…[mockllm: truncated ${text.length - JOURNAL_BODY_LIMIT} of ${text.length} characters]`;
 }
 

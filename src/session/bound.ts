@@ -98,7 +98,8 @@ export function boundJson(entry: JournalDraft, bodyJson?: string): string {
 }
 
 /** Stands for the request in the entry's JSON until the request is spliced in (a string no request field makes). */
-const REQUEST_SLOT = `"request":${JSON.stringify("\u0000mockllm:request\u0000")}`;
+const REQUEST_MARK = "\u0000mockllm:request\u0000";
+const REQUEST_SLOT = `"request":${JSON.stringify(REQUEST_MARK)}`;
 
 /**
  * The entry's JSON with its request's body given as JSON text (`entry.request.body` undefined): the same text
@@ -108,7 +109,7 @@ const REQUEST_SLOT = `"request":${JSON.stringify("\u0000mockllm:request\u0000")}
  */
 export function withBodyText(entry: JournalDraft, bodyJson: string): string {
   const { body: _absent, ...request } = entry.request;
-  const head = JSON.stringify({ ...entry, request: "\u0000mockllm:request\u0000" });
+  const head = JSON.stringify({ ...entry, request: REQUEST_MARK });
   const at = head.indexOf(REQUEST_SLOT);
   const open = JSON.stringify(request).slice(0, -1);
   const requestJson = `${open}${open === "{" ? "" : ","}"body":${bodyJson}}`;

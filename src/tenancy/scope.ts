@@ -94,7 +94,10 @@ class ScopedMembers implements ByKind {
   }
 }
 
-/** A namespace's sessions: the same store, every name inside the namespace's prefix. */
+/**
+ * A namespace's sessions: the same store, every name inside the namespace's prefix. It does not pass on the inner
+ * store's `sendsBodyText`: the journal quota charges a request by its wire's JSON (`journal` above), body included.
+ */
 export class ScopedSessionStore implements SessionStore {
   constructor(
     readonly inner: SessionStore,

@@ -3,7 +3,7 @@
  * headers check → strict JSON body → parse → scenario selection → session → render.
  */
 import type { Runtime } from "../runtime/types";
-import { JOURNAL_BODY_LIMIT, journalBody, readJsonBody, redactHeaders } from "../http/body";
+import { journalBody, journalsWhole, readJsonBody, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { ProviderSurface, RequestTarget } from "../providers/types";
 import { recordThrough } from "./record";
@@ -43,13 +43,12 @@ export async function handleProvider<W>(surface: ProviderSurface<W>, request: Re
 
   let journaled: ReturnType<TurnInput["wire"]> | undefined;
   const wire = () => (journaled ??= { method: request.method, path: target.path, headers: redactHeaders(request.headers), body: journalBody(body.text, body.value) });
-  const wireText = body.text.length <= JOURNAL_BODY_LIMIT ? body.text : undefined; // journalBody keeps the value whole
   const turn = await decideTurn(surface, rt, parsed, {
     prefix,
     headers: request.headers,
     wire,
     bodyText: body.text,
-    ...(wireText !== undefined ? { wireText } : {}),
+    ...(journalsWhole(body.text) ? { wireText: body.text } : {}),
     allowProxy: body.summary !== true,
   });
   if (turn.kind === "error") return failEarly(surface, turn.error, turn.headers);
