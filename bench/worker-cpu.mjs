@@ -8,7 +8,9 @@
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
 // workerd CPU per request, every round's figure, and the median's ratio to the first target's.
 //   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long] [--requests 10000] [--rounds 4] [--connections 50]
-//                             [--warm 3000] DIR…            (default DIR: dist/worker)
+//                             [--warm 3000] [--namespace] DIR…            (default DIR: dist/worker)
+// --namespace: mockllm's requests carry a namespace key (a namespace "bench" without quotas, its scenarios uploaded
+// with its admin key), as a team on a shared URL sends them.
 // Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
 // is shared, and only figures of one run are comparable.
 import { readFileSync } from "node:fs";
@@ -20,7 +22,7 @@ import { Miniflare } from "miniflare";
 import { median } from "./launch.mjs";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { cpuMsOf, tree } from "./proc.mjs";
-import { JSON_BODY, LONG_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,6 +35,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "4" },
     connections: { type: "string", default: "50" },
     warm: { type: "string", default: "3000" },
+    namespace: { type: "boolean", default: false },
   },
 });
 const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : [fileURLToPath(new URL("../dist/worker/", import.meta.url))];
@@ -55,8 +58,9 @@ async function launch(label, kind, options) {
   const url = (await mf.ready).origin;
   const pids = new Set([...workerds()].filter((pid) => !before.has(pid)));
   if (pids.size === 0) throw new Error(`${label}: no workerd process found`);
-  if (kind === "mockllm") await uploadScenarios(url, "bench");
-  targets.push({ label, kind, mf, url, pids, cpu: Object.fromEntries(loads.map((l) => [l, []])) });
+  const key = kind === "mockllm" && values.namespace ? await namespaceKey(url, "bench") : undefined;
+  if (kind === "mockllm") await uploadScenarios(url, key ?? "bench");
+  targets.push({ label, kind, mf, url, pids, key, cpu: Object.fromEntries(loads.map((l) => [l, []])) });
 }
 for (const dir of dirs) await launch(dir, "mockllm", mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, {}, dir));
 if (values.probe) await launch("probe", "floor", probeOptions());
@@ -73,7 +77,7 @@ const send = (t, load, amount) => {
     method: "POST",
     connections: Number(values.connections),
     amount,
-    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    headers: { "content-type": "application/json", authorization: `Bearer ${t.key ?? "sk-bench"}` },
     body,
   });
 };

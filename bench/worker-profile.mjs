@@ -3,7 +3,8 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long] [--connections 50] [--duration 10] [--target probe]
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long] [--connections 50] [--duration 10] [--target probe] [--namespace]
+// --namespace: the requests carry a namespace key (as bench/worker-cpu.mjs --namespace).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -11,7 +12,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import WebSocket from "ws";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
-import { JSON_BODY, LONG_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -22,17 +23,26 @@ const { values } = parseArgs({
     port: { type: "string", default: "9231" },
     // "probe": the probe Worker (bench/probe-worker) instead, the floor's profile under the same load.
     target: { type: "string", default: "mockllm" },
+    namespace: { type: "boolean", default: false },
   },
 });
 const probe = values.target === "probe";
 const inspectorPort = Number(values.port);
 const mf = new Miniflare(probe ? probeOptions({ inspectorPort }) : mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, { inspectorPort }));
 const url = (await mf.ready).origin;
-if (!probe) await uploadScenarios(url, "bench");
+const key = !probe && values.namespace ? await namespaceKey(url, "bench") : undefined;
+if (!probe) await uploadScenarios(url, key ?? "bench");
 const p = paths(probe ? "floor" : "mockllm");
 const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
 const cannon = (duration) =>
-  autocannon({ url: url + path, method: "POST", connections: Number(values.connections), duration, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body });
+  autocannon({
+    url: url + path,
+    method: "POST",
+    connections: Number(values.connections),
+    duration,
+    headers: { "content-type": "application/json", authorization: `Bearer ${key ?? "sk-bench"}` },
+    body,
+  });
 await cannon(3); // warm-up: JIT, the session object
 
 // The Worker's target (one isolate for the Worker and its Durable Objects).

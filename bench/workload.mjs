@@ -67,3 +67,13 @@ export async function uploadScenarios(url, token) {
   });
   if (!res.ok) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
 }
+
+/** Namespace "bench" (no quotas) and an admin key in it, made with the root admin token: the key's secret. */
+export async function namespaceKey(url, token) {
+  const admin = (path, body) => fetch(`${url}/admin${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const made = await admin("/namespaces", { name: "bench" });
+  if (made.status !== 201) throw new Error(`namespace: ${made.status} ${await made.text()}`);
+  const minted = await admin("/namespaces/bench/keys", { scope: "admin" });
+  if (minted.status !== 201) throw new Error(`key: ${minted.status} ${await minted.text()}`);
+  return (await minted.json()).key;
+}

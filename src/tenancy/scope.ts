@@ -89,15 +89,26 @@ class ScopedMembers implements ByKind {
     const charge = this.name.startsWith("__") ? undefined : this.store.charge;
     // The retry with the document is the same request (or message): charged once.
     const retry = "document" in input && input.document !== undefined;
-    if (charge && !retry) await charge({ session: this.name, journalBytes: JSON.stringify(input.wire).length });
+    if (charge && !retry) await charge({ session: this.name, journalBytes: journalBytes(input) });
     return this.write(member, [{ ...input, caller: this.store.caller }]);
   }
 }
 
+const BODY_KEY = `,"body":`;
+
 /**
- * A namespace's sessions: the same store, every name inside the namespace's prefix. It does not pass on the inner
- * store's `sendsBodyText`: the journal quota charges a request by its wire's JSON (`journal` above), body included.
+ * What the journal quota charges a request: its wire as JSON, body included. A turn whose body crosses as its text
+ * (`NextInput.wireText`, the wire's `body` left undefined, so absent from its JSON) is charged that text where the
+ * body's JSON would be — the wire's last member, so the same figure for a body sent compact, as the SDKs send it.
+ * @example journalBytes({ wire: { method: "POST", path: "/v1/chat/completions", headers: {}, body: undefined }, wireText: "{}" })
  */
+export function journalBytes(input: JournalInput): number {
+  const text = "wireText" in input ? input.wireText : undefined;
+  const wire = JSON.stringify(input.wire).length;
+  return typeof text === "string" ? wire + BODY_KEY.length + text.length : wire;
+}
+
+/** A namespace's sessions: the same store, every name inside the namespace's prefix. */
 export class ScopedSessionStore implements SessionStore {
   constructor(
     readonly inner: SessionStore,
@@ -105,6 +116,11 @@ export class ScopedSessionStore implements SessionStore {
     readonly caller: Caller,
     readonly charge: Charge | undefined,
   ) {}
+
+  /** As the inner store: the journal quota charges a body sent as text by that text (`journalBytes`). */
+  get sendsBodyText(): boolean {
+    return this.inner.sendsBodyText === true;
+  }
 
   get(name: string): Session {
     const full = this.prefix + name;

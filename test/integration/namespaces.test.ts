@@ -412,8 +412,11 @@ describe("scopes on admin routes", () => {
 describe("hygiene and audit", () => {
   it("the journal notes the key id and never holds the key", async () => {
     await textOf(await chatAs(a.run.key, "/s/shared/hyg"));
-    const journal = (await (await keyAdmin(a.read.key, "/sessions/shared/hyg/requests")).json()) as { request: { headers: Record<string, string> } }[];
+    const journal = (await (await keyAdmin(a.read.key, "/sessions/shared/hyg/requests")).json()) as { request: { headers: Record<string, string>; body: unknown } }[];
     expect(journal).toHaveLength(1);
+    // The request as sent (on the Worker its body crosses to the session as text and is spliced in: same entry).
+    expect(Object.keys(journal[0]!.request)).toEqual(["method", "path", "headers", "body"]);
+    expect(journal[0]!.request.body).toEqual(userTurn("hello"));
     expect(journal[0]!.request.headers["x-mockllm-key-id"]).toBe(a.run.id);
     expect(journal[0]!.request.headers.authorization).toBe("[redacted]");
     const text = JSON.stringify(journal);

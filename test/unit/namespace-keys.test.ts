@@ -100,6 +100,33 @@ describe("resolving a caller", () => {
     expect(lookups).toHaveLength(2);
     expect(KEY_CACHE_MS).toBeLessThan(5_000);
   });
+
+  it("a secret that matched its cached record is compared, not hashed again; any other secret is hashed and refused", async () => {
+    vi.useFakeTimers({ now: 2_000_000 });
+    const { minted, lookups, rt } = await setUp();
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      const first = await resolveCaller(rt, [minted.key]);
+      expect(first).toMatchObject({ kind: "caller", caller: { keyId: minted.id, scope: "run" } });
+      expect(await resolveCaller(rt, [minted.key])).toEqual(first);
+      expect(await resolveCaller(rt, [minted.key])).toEqual(first);
+      expect(digest).toHaveBeenCalledTimes(1);
+      // Same id, one character of the secret changed: hashed, refused, and the verified secret still answers.
+      const last = minted.key.at(-1) === "0" ? "1" : "0";
+      expect((await resolveCaller(rt, [`${minted.key.slice(0, -1)}${last}`])).kind).toBe("refused");
+      expect(digest).toHaveBeenCalledTimes(2);
+      expect(await resolveCaller(rt, [minted.key])).toEqual(first);
+      expect(digest).toHaveBeenCalledTimes(2);
+      // A new registry answer (the window passed) is verified afresh, once.
+      vi.setSystemTime(2_000_000 + KEY_CACHE_MS);
+      expect(await resolveCaller(rt, [minted.key])).toEqual(first);
+      expect(await resolveCaller(rt, [minted.key])).toEqual(first);
+      expect(digest).toHaveBeenCalledTimes(3);
+      expect(lookups).toEqual([minted.id, minted.id]);
+    } finally {
+      digest.mockRestore();
+    }
+  });
 });
 
 describe("a flood of keys", () => {

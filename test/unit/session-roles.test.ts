@@ -132,6 +132,31 @@ describe("a namespace's sessions (tenancy/scope.ts)", () => {
     expect(calls.map(([name, m]) => [name, m])).toEqual([["__ns/team.1/weather/s2", "requests"]]);
   });
 
+  it("pass on the inner store's sendsBodyText, and charge a body sent as text the bytes its object would cost", async () => {
+    const { store, calls } = recordingStore();
+    expect(scoped(store, () => ({ ok: true })).rt.sessions.sendsBodyText).toBe(false);
+    const texts = { ...store, sendsBodyText: true };
+    const { rt, registry } = scoped(texts, () => ({ ok: true }));
+    expect(rt.sessions.sendsBodyText).toBe(true);
+    const body = { model: "gpt-4o", messages: [{ role: "user", content: 'é \u2028 "q" </x>' }], n: 1.5 };
+    const asObject = { ...wire, body };
+    const asText = { ...wire, body: undefined };
+    const pretty = JSON.stringify(body, null, 2);
+    await rt.sessions.get("weather/a").next(input({ wire: asObject }));
+    await rt.sessions.get("weather/b").next(input({ wire: asText, wireText: JSON.stringify(body) }));
+    await rt.sessions.get("weather/c").next(input({ wire: asText, wireText: pretty }));
+    const charged = registry.charge.mock.calls.map((c) => (c[2] as Usage).journalBytes);
+    // Compact text (as the SDKs send it) costs what the object's JSON costs; other spacing is charged as sent.
+    expect(charged).toEqual([JSON.stringify(asObject).length, JSON.stringify(asObject).length, JSON.stringify(asObject).length + pretty.length - JSON.stringify(body).length]);
+    // The text goes on to the session with the caller, the body left out of the wire.
+    const sent = calls.filter(([, m]) => m === "next").map(([, , args]) => args[0] as NextInput);
+    expect(sent.map((n) => [n.wireText, n.wire.body, n.caller?.keyId])).toEqual([
+      [undefined, body, "0123456789ab"],
+      [JSON.stringify(body), undefined, "0123456789ab"],
+      [pretty, undefined, "0123456789ab"],
+    ]);
+  });
+
   it("do not charge internal objects (`__responses/…`, `__index/…`)", async () => {
     const { store, calls } = recordingStore();
     const { rt, registry } = scoped(store, () => ({ ok: true }));
