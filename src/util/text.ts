@@ -29,6 +29,24 @@ export function chunkWords(text: string, n: number): string[] {
   return chunks;
 }
 
+/** A stream chunk of text and how many words it carries (what pacing schedules by; at least 1). */
+export interface WordPiece {
+  text: string;
+  words: number;
+}
+
+/**
+ * `chunkWords(text, n)` with each piece's word count: `n` for every piece but the last — the pattern takes `n` words
+ * while `n` more follow — and the last counted (at least 1), so a transcript counts one piece, not each.
+ * @example wordPieces("a b c d e", 2) // [{ text: "a b", words: 2 }, { text: " c d", words: 2 }, { text: " e", words: 1 }]
+ */
+export function wordPieces(text: string, n: number): WordPiece[] {
+  const pieces = chunkWords(text, n);
+  const size = Math.max(1, Math.floor(n));
+  const last = pieces.length - 1;
+  return pieces.map((piece, i) => ({ text: piece, words: i < last ? size : Math.max(1, wordCount(piece)) }));
+}
+
 /** Splits a JSON (or any) string into fragments of at most `size` characters. */
 export function chunkChars(text: string, size: number): string[] {
   const out: string[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
 import { encodeEvent, pacedStream, schedule } from "../../src/http/sse";
-import { chunkChars, chunkWords, wordCount } from "../../src/util/text";
+import { chunkChars, chunkWords, wordCount, wordPieces } from "../../src/util/text";
 import { seededRandom } from "../../src/util/hash";
 
 const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0, ...p });
@@ -121,6 +121,23 @@ describe("chunking text", () => {
       const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
       for (const n of [1, 2, 3, 5, 8, 1000, 1e12]) expect(chunkWords(text, n), JSON.stringify({ text, n })).toEqual(byWords(text, n));
     }
+  });
+
+  it("wordPieces: chunkWords' pieces, each with its own word count (at least 1), for any text and any n", () => {
+    const next = seededRandom(35);
+    const alphabet = ["a", "bc", " ", "  ", "\n", "\t", "é", "🙂", "x-y", "\u00a0", "\u3000", "\u2028", "\ufeff", "."];
+    for (let t = 0; t < 400; t++) {
+      const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      for (const n of [1, 2, 3, 5, 8, 1000, 1e12]) {
+        const counted = chunkWords(text, n).map((piece) => ({ text: piece, words: Math.max(1, wordCount(piece)) }));
+        expect(wordPieces(text, n), JSON.stringify({ text, n })).toEqual(counted);
+      }
+    }
+    expect(wordPieces("a b c d e", 2)).toEqual([
+      { text: "a b", words: 2 },
+      { text: " c d", words: 2 },
+      { text: " e", words: 1 },
+    ]);
   });
 
   it("chunkChars and wordCount", () => {

@@ -5,7 +5,7 @@
  * `event:` line equal to its data's `type`: the official SDK dispatches on the former, the AI SDK on the latter.
  */
 import type { Reply } from "../../canonical/outcome";
-import { chunkWords, wordCount } from "../../util/text";
+import { wordPieces } from "../../util/text";
 import { jsonString } from "../../http/json";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
@@ -51,7 +51,7 @@ function startBlock(b: OutBlock): Record<string, unknown> {
  */
 function textDeltas(index: number, type: string, field: string, text: string, chunk: number): SseEvent[] {
   const before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":`;
-  return chunkWords(text, chunk).map((p) => ({ event: "content_block_delta", data: `${before}${jsonString(p)}}}`, words: Math.max(1, wordCount(p)), oneLine: true }));
+  return wordPieces(text, chunk).map((p) => ({ event: "content_block_delta", data: `${before}${jsonString(p.text)}}}`, words: p.words, oneLine: true }));
 }
 
 function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {

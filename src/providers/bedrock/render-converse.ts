@@ -7,7 +7,7 @@
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
-import { chunkWords, wordCount } from "../../util/text";
+import { wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import { argumentsObject } from "../../http/json";
 import { jsonFragments } from "../anthropic/render-stream";
@@ -116,15 +116,14 @@ function event(name: string, payload: Record<string, unknown>, words = 0): SseEv
 
 function blockEvents(b: ConverseBlock, index: number, chunk: number): SseEvent[] {
   const delta = (d: Record<string, unknown>, words = 0) => event("contentBlockDelta", { contentBlockIndex: index, delta: d }, words);
-  const words = (piece: string) => Math.max(1, wordCount(piece));
   const stop = event("contentBlockStop", { contentBlockIndex: index });
   switch (b.kind) {
     case "reasoning":
-      return [...chunkWords(b.text, chunk).map((p) => delta({ reasoningContent: { text: p } }, words(p))), delta({ reasoningContent: { signature: b.signature } }), stop];
+      return [...wordPieces(b.text, chunk).map((p) => delta({ reasoningContent: { text: p.text } }, p.words)), delta({ reasoningContent: { signature: b.signature } }), stop];
     case "redacted":
       return [delta({ reasoningContent: { redactedContent: b.data } }, 1), stop];
     case "text":
-      return [...chunkWords(b.text, chunk).map((p) => delta({ text: p }, words(p))), stop];
+      return [...wordPieces(b.text, chunk).map((p) => delta({ text: p.text }, p.words)), stop];
     case "toolUse":
       return [
         event("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId: b.toolUseId, name: b.name } } }),

@@ -7,7 +7,7 @@
  * `finishReason` (and `finishMessage` after function calls) and the final counts.
  */
 import type { Reply } from "../../canonical/outcome";
-import { chunkWords, wordCount } from "../../util/text";
+import { wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { GEMINI_FAILURE_MESSAGES, STATUS_CODES } from "./errors";
@@ -21,7 +21,7 @@ interface Piece {
 
 function pieces(part: OutPart, chunk: number): Piece[] {
   if (part.kind === "call") return [{ part, words: 1 }];
-  const texts = chunkWords(part.text, chunk).map((text): Piece => ({ part: { kind: part.kind, text }, words: Math.max(1, wordCount(text)) }));
+  const texts = wordPieces(part.text, chunk).map((p): Piece => ({ part: { kind: part.kind, text: p.text }, words: p.words }));
   if (part.kind === "text" && part.signature !== undefined) {
     texts.push({ part: { kind: "text", text: "", signature: part.signature }, words: 0 });
   }

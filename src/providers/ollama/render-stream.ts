@@ -5,7 +5,7 @@
  * `data` as a line with `content-type: application/x-ndjson`.
  */
 import type { Reply } from "../../canonical/outcome";
-import { chunkWords, wordCount } from "../../util/text";
+import { wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { createdAt, doneReason, ollamaMessage, stats, tokenNs, wireMessage, type OllamaToolCall } from "./render-json";
@@ -21,10 +21,9 @@ interface Piece {
 function pieces(reply: Reply): Piece[] {
   const m = ollamaMessage(reply);
   const n = reply.pacing.chunkWords;
-  const words = (p: string) => Math.max(1, wordCount(p));
   return [
-    ...chunkWords(m.thinking, n).map((p) => ({ content: "", thinking: p, words: words(p) })),
-    ...chunkWords(m.content, n).map((p) => ({ content: p, words: words(p) })),
+    ...wordPieces(m.thinking, n).map((p) => ({ content: "", thinking: p.text, words: p.words })),
+    ...wordPieces(m.content, n).map((p) => ({ content: p.text, words: p.words })),
     ...(m.toolCalls.length > 0 ? [{ content: "", toolCalls: m.toolCalls, words: m.toolCalls.length }] : []),
   ];
 }

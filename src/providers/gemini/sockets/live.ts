@@ -11,7 +11,7 @@ import { journalBody } from "../../../http/body";
 import { apiError, type ApiError } from "../../../http/errors";
 import { stableHex } from "../../../util/hash";
 import { parseJsonOrUndefined } from "../../../http/json";
-import { chunkWords, wordCount } from "../../../util/text";
+import { wordPieces } from "../../../util/text";
 import { liveTurnCompleteReason } from "../safety";
 import { decideTurn } from "../../../turn/turn";
 import { parseClientMessage } from "../../../sockets/client-json";
@@ -111,10 +111,10 @@ export function liveEvents(reply: Reply): SseEvent[] {
   if (reply.text) {
     // A Gemini 3 text answer's signature rides on its last text part (a tool call's message has no place for one).
     const signature = reply.toolCalls.length === 0 ? liveSignature(reply) : undefined;
-    const pieces = chunkWords(reply.text, reply.pacing.chunkWords);
+    const pieces = wordPieces(reply.text, reply.pacing.chunkWords);
     pieces.forEach((piece, i) => {
-      const part = { text: piece, ...(signature !== undefined && i === pieces.length - 1 ? { thoughtSignature: signature } : {}) };
-      out.push({ data: JSON.stringify({ serverContent: { modelTurn: { role: "model", parts: [part] } } }), words: Math.max(1, wordCount(piece)) });
+      const part = { text: piece.text, ...(signature !== undefined && i === pieces.length - 1 ? { thoughtSignature: signature } : {}) };
+      out.push({ data: JSON.stringify({ serverContent: { modelTurn: { role: "model", parts: [part] } } }), words: piece.words });
     });
   }
   if (reply.toolCalls.length > 0) {

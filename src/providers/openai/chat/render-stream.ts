@@ -7,7 +7,7 @@
  * logprobs: null, finish_reason }], usage?, obfuscation? })` without building or serialising an object per chunk.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
-import { chunkChars, chunkWords, wordCount } from "../../../util/text";
+import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
@@ -110,15 +110,12 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
   const chunk = (delta: Record<string, unknown>, text = "", words = 0) => new ChunkEvent(frame, open, JSON.stringify(delta), close, text, words);
   // Every piece holds `chunkSize` words but the last, which holds the rest: only the last is counted. A run's pieces
   // share the delta's key: `{"field":` opens the text, `}` closes the delta.
+  // The run's shared strings are made flat once (`join`), not as concatenations every chunk's copy walks again.
   const texts = (field: string, whole: string) => {
-    const pieces = chunkWords(whole, chunkSize);
-    const before = `${open}{${JSON.stringify(field)}:`;
-    const after = `}${close}`;
-    const quoted = { before: `${before}"`, after: `"${after}` };
-    const last = pieces.length - 1;
-    pieces.forEach((piece, i) => {
-      out.push(new ChunkEvent(frame, before, undefined, after, piece, i < last ? chunkSize : Math.max(1, wordCount(piece)), quoted));
-    });
+    const before = [open, "{", JSON.stringify(field), ":"].join("");
+    const after = ["}", close].join("");
+    const quoted = { before: [before, '"'].join(""), after: ['"', after].join("") };
+    for (const p of wordPieces(whole, chunkSize)) out.push(new ChunkEvent(frame, before, undefined, after, p.text, p.words, quoted));
   };
   const out: ChunkEvent[] = [
     // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.

@@ -7,7 +7,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
 import { toolCallId } from "../../../http/ids";
-import { chunkChars, chunkWords, wordCount } from "../../../util/text";
+import { chunkChars, wordPieces } from "../../../util/text";
 import type { SseEvent } from "../../types";
 import type { Item } from "./items";
 
@@ -105,9 +105,7 @@ export function realtimeEvents(reply: Reply, init: RealtimeResponseInit): SseEve
       const text = item.content[0]?.text ?? "";
       const c = { ...at, content_index: 0 };
       drafts.push({ type: "response.content_part.added", fields: { ...c, part: { type: "text", text: "" } } });
-      for (const piece of chunkWords(text, reply.pacing.chunkWords)) {
-        drafts.push({ type: "response.output_text.delta", fields: { ...c, delta: piece }, words: Math.max(1, wordCount(piece)) });
-      }
+      for (const p of wordPieces(text, reply.pacing.chunkWords)) drafts.push({ type: "response.output_text.delta", fields: { ...c, delta: p.text }, words: p.words });
       drafts.push({ type: "response.output_text.done", fields: { ...c, text } });
       drafts.push({ type: "response.content_part.done", fields: { ...c, part: { type: "text", text } } });
     } else if (item.type === "function_call") {

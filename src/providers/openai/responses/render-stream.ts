@@ -6,7 +6,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { jsonString } from "../../../http/json";
-import { chunkChars, chunkWords, wordCount } from "../../../util/text";
+import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { buildResponse, type MessagePart, type OutputItem, type ResponseObject } from "./render-json";
@@ -38,10 +38,6 @@ function addedItem(item: OutputItem): OutputItem | Record<string, unknown> {
   }
 }
 
-function pieces(text: string, words: number): { piece: string; words: number }[] {
-  return chunkWords(text, words).map((piece) => ({ piece, words: Math.max(1, wordCount(piece)) }));
-}
-
 /** The events one output item streams as, `output_item.added` to `output_item.done`. */
 function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfuscate: boolean): Draft[] {
   const at = { item_id: item.id, output_index };
@@ -61,7 +57,7 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
         const s = { ...at, summary_index };
         out.push({ type: "response.reasoning_summary_part.added", fields: { ...s, part: { type: "summary_text", text: "" } } });
         const before = `${head},"summary_index":${summary_index},"delta":`;
-        for (const p of pieces(part.text, chunk)) out.push(delta("response.reasoning_summary_text.delta", before, p.piece, "", p.words));
+        for (const p of wordPieces(part.text, chunk)) out.push(delta("response.reasoning_summary_text.delta", before, p.text, "", p.words));
         out.push({ type: "response.reasoning_summary_text.done", fields: { ...s, text: part.text } });
         out.push({ type: "response.reasoning_summary_part.done", fields: { ...s, part } });
       });
@@ -72,10 +68,10 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
         const before = `${head},"content_index":${content_index},"delta":`;
         out.push({ type: "response.content_part.added", fields: { ...c, part: emptyPart(part) } });
         if (part.type === "output_text") {
-          for (const p of pieces(part.text, chunk)) out.push(delta("response.output_text.delta", before, p.piece, `,"logprobs":[]`, p.words));
+          for (const p of wordPieces(part.text, chunk)) out.push(delta("response.output_text.delta", before, p.text, `,"logprobs":[]`, p.words));
           out.push({ type: "response.output_text.done", fields: { ...c, text: part.text, logprobs: [] } });
         } else {
-          for (const p of pieces(part.refusal, chunk)) out.push(delta("response.refusal.delta", before, p.piece, "", p.words));
+          for (const p of wordPieces(part.refusal, chunk)) out.push(delta("response.refusal.delta", before, p.text, "", p.words));
           out.push({ type: "response.refusal.done", fields: { ...c, refusal: part.refusal } });
         }
         out.push({ type: "response.content_part.done", fields: { ...c, part } });
