@@ -115,13 +115,15 @@ export function responseDrafts(final: ResponseObject, chunk: number, obfuscate =
   ];
 }
 
-/** Numbers drafts from `first` and encodes them with `event:` lines equal to their `type`. */
+/**
+ * Numbers drafts from `first` and encodes them with `event:` lines equal to their `type`. Every `data` is JSON text,
+ * so one line (`oneLine`: the encoder does not look for newlines to split).
+ */
 export function toSse(drafts: Draft[], first = 0): SseEvent[] {
-  return drafts.map((d, i) => ({
-    event: d.type,
-    data: "json" in d ? `{"type":${JSON.stringify(d.type)},"sequence_number":${first + i}${d.json}` : JSON.stringify({ type: d.type, sequence_number: first + i, ...d.fields }),
-    ...(d.words !== undefined ? { words: d.words } : {}),
-  }));
+  return drafts.map((d, i) => {
+    const data = "json" in d ? `{"type":${JSON.stringify(d.type)},"sequence_number":${first + i}${d.json}` : JSON.stringify({ type: d.type, sequence_number: first + i, ...d.fields });
+    return d.words !== undefined ? { event: d.type, data, words: d.words, oneLine: true } : { event: d.type, data, oneLine: true };
+  });
 }
 
 export function renderResponseEvents(reply: Reply, ctx: RenderContext<ResponsesRequest>): SseEvent[] {
