@@ -94,7 +94,16 @@ export function boundEntry<T extends JournalDraft>(entry: T): T {
 export function boundJson(entry: JournalDraft, bodyJson?: string): string {
   const json = bodyJson === undefined ? JSON.stringify(entry) : withBodyText(entry, bodyJson);
   if (json.length <= JOURNAL_ENTRY_BYTES / 3) return json;
-  return JSON.stringify(boundEntry(bodyJson === undefined ? entry : { ...entry, request: { ...entry.request, body: JSON.parse(bodyJson) } }));
+  return JSON.stringify(boundEntry(bodyJson === undefined ? entry : withParsedBody(entry, bodyJson)));
+}
+
+/**
+ * The entry with its request's body parsed from `bodyJson` (where `entry.request.body` was left undefined): what a
+ * storage of objects keeps, and what an entry too large for its text is cut from. The body keeps its place.
+ * @example withParsedBody(draft, '{"model":"m"}').request.body // { model: "m" }
+ */
+export function withParsedBody<T extends JournalDraft>(entry: T, bodyJson: string): T {
+  return { ...entry, request: { ...entry.request, body: JSON.parse(bodyJson) } };
 }
 
 /** Stands for the request in the entry's JSON until the request is spliced in (a string no request field makes). */

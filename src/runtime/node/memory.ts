@@ -4,7 +4,7 @@
  */
 import type { SessionState } from "../../scenario/engine";
 import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
-import { boundEntry } from "../../session/bound";
+import { boundEntry, withParsedBody } from "../../session/bound";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
 import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
@@ -66,7 +66,7 @@ export class MemorySessionStorage implements SessionStorage {
   }
 
   append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number {
-    if (bodyJson !== undefined) entry = { ...entry, request: { ...entry.request, body: JSON.parse(bodyJson) } };
+    if (bodyJson !== undefined) entry = withParsedBody(entry, bodyJson);
     if (attempt !== undefined) this.countAttempt(attempt);
     const seq = ++this.data.seq;
     this.data.journal.push({ seq, ...boundEntry(entry) });

@@ -108,9 +108,9 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
   const open = opening(frame, index);
   const close = closing(frame, null);
   const chunk = (delta: Record<string, unknown>, text = "", words = 0) => new ChunkEvent(frame, open, JSON.stringify(delta), close, text, words);
-  // Every piece holds `chunkSize` words but the last, which holds the rest: only the last is counted. A run's pieces
-  // share the delta's key: `{"field":` opens the text, `}` closes the delta.
-  // The run's shared strings are made flat once (`join`), not as concatenations every chunk's copy walks again.
+  // A run's pieces (`wordPieces`: only the last one's words counted) share the delta's key: `{"field":` opens the
+  // text, `}` closes the delta. The shared strings are made flat once (`join`), not as concatenations every chunk's
+  // copy walks again.
   const texts = (field: string, whole: string) => {
     const before = [open, "{", JSON.stringify(field), ":"].join("");
     const after = ["}", close].join("");
