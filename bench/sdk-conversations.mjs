@@ -10,10 +10,12 @@ export function benchClient(baseURL) {
 }
 
 /**
- * `count` conversations, 10 at a time; each request's latency (ms) goes to `latencies` when given.
+ * `count` conversations, 10 at a time — and more until `seconds` have passed, when given (a round of a few hundred
+ * conversations lasts a fifth of a second at this machine's rates, too short to read a rate from); each request's
+ * latency (ms) goes to `latencies` when given.
  * @returns conversations per second
  */
-export async function toolConversations(openai, count, latencies) {
+export async function toolConversations(openai, count, latencies, seconds = 0) {
   const timed = async (p) => {
     const t0 = performance.now();
     const out = await p;
@@ -35,11 +37,16 @@ export async function toolConversations(openai, count, latencies) {
     if (!second.choices[0].message.content) throw new Error("no answer");
   };
   const t0 = performance.now();
-  let next = 0;
+  const until = t0 + seconds * 1000;
+  let started = 0;
+  const more = () => started < count || performance.now() < until;
   await Promise.all(
     Array.from({ length: 10 }, async () => {
-      while (next++ < count) await one();
+      while (more()) {
+        started++;
+        await one();
+      }
     }),
   );
-  return count / ((performance.now() - t0) / 1000);
+  return started / ((performance.now() - t0) / 1000);
 }
