@@ -105,6 +105,55 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The sleeps of one paced writer, all cut short when `signal` aborts (the client went away), with one abort listener
+ * for the whole writer: a listener added and removed per sleep cost ~19 µs an event on a request's signal in workerd,
+ * a sixth of a 100-event paced stream's CPU there (issue 34). One sleep at a time; `close` when the writer ends.
+ * @example const pauses = new Pauses(signal); await pauses.sleep(20); if (pauses.aborted) return;
+ */
+export class Pauses {
+  #aborted: boolean;
+  #wake: (() => void) | undefined;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = (): void => {
+    this.#aborted = true;
+    this.#wake?.();
+  };
+
+  constructor(signal?: AbortSignal) {
+    this.#aborted = signal?.aborted === true;
+    this.#signal = this.#aborted ? undefined : signal;
+    this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** The signal has aborted. */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** Resolves after `ms`, or as soon as the signal aborts. */
+  sleep(ms: number): Promise<void> {
+    if (ms <= 0 || this.#aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = undefined;
+        resolve();
+      }, ms);
+      // Woken early: the timer is cleared only then (a clearTimeout per event is ~3 µs in workerd).
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Stops listening to the signal. */
+  close(): void {
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+  }
+}
+
 /** Time given to queued bytes to reach the socket before a scripted break. */
 export const BREAK_FLUSH_MS = 25;
 
@@ -194,12 +243,18 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
   const signal = typeof opts.signal === "function" ? opts.signal() : opts.signal;
   const run = async () => {
     const start = opts.startAt ?? Date.now();
+    const pauses = new Pauses(signal);
+    const events = opts.events;
     try {
-      for (let i = 0; i < opts.events.length; i++) {
-        const wait = (due[i] ?? 0) - (Date.now() - start);
-        if (wait > 0) await sleep(wait, signal);
-        if (signal?.aborted) throw new Error("client disconnected");
-        await writer.write(toBytes(encode(opts.events[i]!)));
+      for (let i = 0; i < events.length; ) {
+        await pauses.sleep((due[i] ?? 0) - (Date.now() - start));
+        if (pauses.aborted) throw new Error("client disconnected");
+        // Every event due by now goes in one write (a writer that fell behind catches up at once, as Node's does).
+        const now = Date.now() - start;
+        let end = i + 1;
+        while (end < events.length && (due[end] ?? 0) <= now) end++;
+        await writer.write(toBytes(end === i + 1 ? encode(events[i]!) : joinChunks(events.slice(i, end).map(encode))));
+        i = end;
       }
       if (opts.end.kind === "break") {
         // Let the runtime hand what was written to the client before the connection breaks; aborting at once
@@ -214,6 +269,8 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
     } catch {
       // The client went away (or we broke the stream on purpose): stop writing.
       await writer.abort().catch(() => {});
+    } finally {
+      pauses.close();
     }
   };
   opts.waitUntil(run());

@@ -3,7 +3,7 @@
  * stream of `message` events, each due at an offset from the request's arrival (scripted `delayMs`, progress
  * notifications spread before the answer). The writer never awaits before the Response is returned.
  */
-import { encodeEvent, sleep } from "../http/sse";
+import { encodeEvent, Pauses, sleep } from "../http/sse";
 import type { Exec } from "../turn/render";
 import { Response } from "../http/web";
 
@@ -40,16 +40,18 @@ export function sseResponse(out: Outgoing[], exec: Exec, headers: Record<string,
   const start = exec.arrivedAt ?? Date.now();
   exec.waitUntil(
     (async () => {
+      const pauses = new Pauses(exec.signal);
       try {
         for (const m of out) {
-          const wait = m.at - (Date.now() - start);
-          if (wait > 0) await sleep(wait, exec.signal);
-          if (exec.signal?.aborted) throw new Error("client disconnected");
+          await pauses.sleep(m.at - (Date.now() - start));
+          if (pauses.aborted) throw new Error("client disconnected");
           await writer.write(encoder.encode(sseText(m)));
         }
         await writer.close();
       } catch {
         await writer.abort().catch(() => {});
+      } finally {
+        pauses.close();
       }
     })(),
   );

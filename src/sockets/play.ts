@@ -4,7 +4,7 @@
  */
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
-import { BREAK_FLUSH_MS, schedule, sleep } from "../http/sse";
+import { BREAK_FLUSH_MS, Pauses, schedule, sleep } from "../http/sse";
 import type { SseEvent } from "../providers/types";
 import { FAILURE_MESSAGES, MALFORMED_JSON } from "../turn/render";
 import type { Failure } from "../scenario/schema";
@@ -42,13 +42,17 @@ export function sendError(sink: SocketSink, error: SocketError): void {
  */
 export async function sendPaced(sink: SocketSink, events: SseEvent[], reply: Reply, startAt: number, signal?: AbortSignal): Promise<number> {
   const due = schedule(events, reply.pacing);
-  for (let i = 0; i < events.length; i++) {
-    const wait = (due[i] ?? 0) - (Date.now() - startAt);
-    if (wait > 0) await sleep(wait, signal);
-    if (signal?.aborted) return i;
-    sink.send(events[i]!.data);
+  const pauses = new Pauses(signal);
+  try {
+    for (let i = 0; i < events.length; i++) {
+      await pauses.sleep((due[i] ?? 0) - (Date.now() - startAt));
+      if (pauses.aborted) return i;
+      sink.send(events[i]!.data);
+    }
+    return events.length;
+  } finally {
+    pauses.close();
   }
-  return events.length;
 }
 
 /** The events sent before a mid-turn failure: at most `afterChunks`, never the last. */

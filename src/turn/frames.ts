@@ -4,7 +4,7 @@
  * `truncated` breaks the connection after its last frame, as the upstream did.
  */
 import type { Reply } from "../canonical/outcome";
-import { BREAK_FLUSH_MS, breakOff, sleep } from "../http/sse";
+import { BREAK_FLUSH_MS, breakOff, Pauses, sleep } from "../http/sse";
 import type { RecordedFrames, Timing } from "../scenario/schema";
 import type { Exec } from "./render";
 import { Response } from "../http/web";
@@ -29,11 +29,11 @@ export function framesBody(recorded: RecordedFrames, timing: Timing | undefined,
   const due = frameSchedule(recorded.frames, timing);
   const run = async () => {
     const start = Date.now();
+    const pauses = new Pauses(exec.signal);
     try {
       for (let i = 0; i < recorded.frames.length; i++) {
-        const wait = (due[i] ?? 0) - (Date.now() - start);
-        if (wait > 0) await sleep(wait, exec.signal);
-        if (exec.signal?.aborted) throw new Error("client disconnected");
+        await pauses.sleep((due[i] ?? 0) - (Date.now() - start));
+        if (pauses.aborted) throw new Error("client disconnected");
         await writer.write(encoder.encode(recorded.frames[i]!.data));
       }
       if (recorded.truncated === true) {
@@ -45,6 +45,8 @@ export function framesBody(recorded: RecordedFrames, timing: Timing | undefined,
       await writer.close();
     } catch {
       await writer.abort().catch(() => {});
+    } finally {
+      pauses.close();
     }
   };
   exec.waitUntil(run());
