@@ -3,7 +3,7 @@
 // sends (3 words an event: role, 67 content events, finish, [DONE]), so each floor's client reads about as much as
 // mockllm's does on the same row (~13 KB against ~22 KB: mockllm's chunks carry more fields). No Node imports: the
 // probe Worker loads it too.
-import { JSON_TEXT, WORDS_200 } from "./workload.mjs";
+import { BURST_PACING, JSON_TEXT, WORDS_100, WORDS_200 } from "./workload.mjs";
 
 export const FLOOR_JSON = JSON.stringify({
   id: "chatcmpl-floor",
@@ -59,3 +59,22 @@ const wireChunk = (delta, finish = null) =>
     obfuscation: "floor",
   })}\n\n`;
 export const FLOOR_SSE_WIRE = [wireChunk({ role: "assistant", content: "", refusal: null }), ...pieces.map((p) => wireChunk({ content: p })), wireChunk({}, "stop"), "data: [DONE]\n\n"].join("");
+
+/** Whether a request is the burst's paced stream (bench/workload.mjs BURST_BODY's user message). */
+export const BURST_MARK = "bench burst";
+
+/**
+ * The burst's paced stream as the probe Worker answers it (bench/worker-cpu.mjs --probe --load paced): the events
+ * mockllm's bench-burst scenario sends — role, 100 one-word content events, finish, [DONE] — in the real API's shape,
+ * each with the offset (ms) it is due at on mockllm's schedule: the role at once, word n at ttft + n × 20 ms, the
+ * finish and [DONE] with the last word.
+ */
+const burstWords = WORDS_100.split(" ");
+const wordMs = 1000 / BURST_PACING.wordsPerSecond;
+const lastMs = BURST_PACING.ttftMs + burstWords.length * wordMs;
+export const FLOOR_BURST_EVENTS = [
+  { at: 0, text: wireChunk({ role: "assistant", content: "", refusal: null }) },
+  ...burstWords.map((w, i) => ({ at: BURST_PACING.ttftMs + (i + 1) * wordMs, text: wireChunk({ content: i === 0 ? w : ` ${w}` }) })),
+  { at: lastMs, text: wireChunk({}, "stop") },
+  { at: lastMs, text: "data: [DONE]\n\n" },
+];

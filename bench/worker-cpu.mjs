@@ -6,9 +6,12 @@
 // the bench scenarios uploaded), optionally beside the probe Worker; every round sends each target a fixed number of
 // requests at a fixed concurrency, the targets taking turns (odd rounds the other way round), and reads the user + system
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
-// workerd CPU per request, every round's figure, and the median's ratio to the first target's.
-//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long] [--requests 10000] [--rounds 4] [--connections 50]
-//                             [--warm 3000] [--namespace] DIR…            (default DIR: dist/worker)
+// workerd CPU per request, every round's figure, and the median's ratio to the first target's (that ran the load).
+//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,paced] [--requests 10000] [--rounds 4] [--connections 50]
+//                             [--warm 3000] [--paced-requests 400] [--namespace] DIR…            (default DIR: dist/worker)
+// --load paced: the burst's paced stream (bench-burst: 100 one-word events at 50 words a second after 200 ms, ~2.2 s a
+// stream), --paced-requests of them a round (a tenth of that to warm up); the probe answers it on the same schedule
+// (bench/probe-worker `pacedAnswer`), the wire probe not at all.
 // --namespace: mockllm's requests carry a namespace key (a namespace "bench" without quotas, its scenarios uploaded
 // with its admin key), as a team on a shared URL sends them.
 // Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
@@ -22,7 +25,7 @@ import { Miniflare } from "miniflare";
 import { median } from "./launch.mjs";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { cpuMsOf, tree } from "./proc.mjs";
-import { JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { BURST_BODY, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -35,6 +38,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "4" },
     connections: { type: "string", default: "50" },
     warm: { type: "string", default: "3000" },
+    "paced-requests": { type: "string", default: "400" },
     namespace: { type: "boolean", default: false },
   },
 });
@@ -71,7 +75,7 @@ if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ b
 
 const send = (t, load, amount) => {
   const p = paths(t.kind);
-  const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
+  const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : load === "paced" ? [p.burst, BURST_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
   return autocannon({
     url: t.url + path,
     method: "POST",
@@ -82,13 +86,19 @@ const send = (t, load, amount) => {
   });
 };
 try {
-  for (const t of targets) for (const load of loads) await send(t, load, Number(values.warm)); // JIT, the session object
+  const paced = Number(values["paced-requests"]);
+  const amount = (load, warm) => (load === "paced" ? (warm ? Math.max(Number(values.connections), Math.ceil(paced / 10)) : paced) : Number(warm ? values.warm : values.requests));
+  // The wire probe answers the paced request unpaced: it has no paced mode.
+  const serves = (t, load) => load !== "paced" || t.label !== "probe (wire)";
+  // JIT, the session object
+  for (const t of targets) for (const load of loads) if (serves(t, load)) await send(t, load, amount(load, true));
   for (let round = 0; round < Number(values.rounds); round++) {
     process.stderr.write(`worker-cpu: round ${round + 1} of ${values.rounds}\n`);
     for (const load of loads) {
       for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+        if (!serves(t, load)) continue;
         const c0 = cpuMsOf(t.pids);
-        const res = await send(t, load, Number(values.requests));
+        const res = await send(t, load, amount(load, false));
         if (res.errors + res.non2xx > 0) throw new Error(`${t.label}: ${res.errors} errors, ${res.non2xx} non-2xx`);
         t.cpu[load].push(((cpuMsOf(t.pids) - c0) / res.requests.total) * 1000);
       }
@@ -101,8 +111,9 @@ const head = loads.map((l) => `${l}: µs per request (median) | rounds | ÷ firs
 console.log(`| target | ${head.join(" | ")} |\n| --- | ${head.map(() => "--- | --- | ---").join(" | ")} |`);
 for (const t of targets) {
   const cells = loads.map((l) => {
+    if (t.cpu[l].length === 0) return "– | – | –";
     const m = median(t.cpu[l]);
-    return `${m.toFixed(0)} | ${t.cpu[l].map((x) => x.toFixed(0)).join(" ")} | ${(m / median(targets[0].cpu[l])).toFixed(2)}`;
+    return `${m.toFixed(0)} | ${t.cpu[l].map((x) => x.toFixed(0)).join(" ")} | ${(m / median(targets.find((x) => x.cpu[l].length > 0).cpu[l])).toFixed(2)}`;
   });
   console.log(`| ${t.label} | ${cells.join(" | ")} |`);
 }

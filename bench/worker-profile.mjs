@@ -3,7 +3,8 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long] [--connections 50] [--duration 10] [--target probe] [--namespace]
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|paced] [--connections 50] [--duration 10] [--target probe] [--namespace]
+// --load paced: the burst's paced stream (bench/worker-cpu.mjs --load paced; mockllm only).
 // --namespace: the requests carry a namespace key (as bench/worker-cpu.mjs --namespace).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import WebSocket from "ws";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
-import { JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { BURST_BODY, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +34,7 @@ const url = (await mf.ready).origin;
 const key = !probe && values.namespace ? await namespaceKey(url, "bench") : undefined;
 if (!probe) await uploadScenarios(url, key ?? "bench");
 const p = paths(probe ? "floor" : "mockllm");
-const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
+const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : values.load === "paced" ? [p.burst, BURST_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
 const cannon = (duration) =>
   autocannon({
     url: url + path,

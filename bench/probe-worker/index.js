@@ -7,9 +7,10 @@
 // Worker forwards the request to the object's fetch instead, which reads the body and answers: what one Durable Object
 // crossing costs when a Request and a Response cross it rather than an RPC's arguments and result. With PROBE_MODE =
 // "wire" (bench/compare.mjs's probe-wire target, bench/worker-cpu.mjs --probe-wire) it does what the contract obliges
-// around the same round trip and nothing else: see `wire` below.
+// around the same round trip and nothing else: see `wire` below. The burst's paced stream (a body with BURST_MARK) it
+// answers on mockllm's schedule (`pacedAnswer`): bench/worker-cpu.mjs --probe --load paced.
 import { DurableObject } from "cloudflare:workers";
-import { FLOOR_JSON, FLOOR_JSON_WIRE, FLOOR_SSE, FLOOR_SSE_WIRE, STREAM_MARK } from "../floor-answers.mjs";
+import { BURST_MARK, FLOOR_BURST_EVENTS, FLOOR_JSON, FLOOR_JSON_WIRE, FLOOR_SSE, FLOOR_SSE_WIRE, STREAM_MARK } from "../floor-answers.mjs";
 
 export class Probe extends DurableObject {
   constructor(ctx, env) {
@@ -28,11 +29,38 @@ export class Probe extends DurableObject {
   async fetch(request) {
     const body = await request.text();
     this.take(body);
-    return answer(body);
+    return answer(body, this.ctx);
   }
 }
 
-function answer(body) {
+const encoder = new TextEncoder();
+
+/**
+ * The burst's paced stream (FLOOR_BURST_EVENTS) as a Worker writes it with nothing else: a web stream, a timer per
+ * due time, a write per due time (events due together in one, as mockllm's writer does), from `ctx.waitUntil`.
+ */
+function pacedAnswer(ctx) {
+  const { readable, writable } = new TransformStream(undefined, undefined, { highWaterMark: 0 });
+  const writer = writable.getWriter();
+  const start = Date.now();
+  const run = async () => {
+    for (let i = 0; i < FLOOR_BURST_EVENTS.length; ) {
+      const wait = FLOOR_BURST_EVENTS[i].at - (Date.now() - start);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      let text = "";
+      const now = Date.now() - start;
+      do text += FLOOR_BURST_EVENTS[i++].text;
+      while (i < FLOOR_BURST_EVENTS.length && FLOOR_BURST_EVENTS[i].at <= now);
+      await writer.write(encoder.encode(text));
+    }
+    await writer.close();
+  };
+  ctx.waitUntil(run().catch(() => writer.abort().catch(() => {})));
+  return new Response(readable, { headers: { "content-type": "text/event-stream; charset=utf-8" } });
+}
+
+function answer(body, ctx) {
+  if (body.includes(BURST_MARK)) return pacedAnswer(ctx);
   const stream = body.includes(STREAM_MARK);
   return new Response(stream ? FLOOR_SSE : FLOOR_JSON, { headers: { "content-type": stream ? "text/event-stream" : "application/json" } });
 }
@@ -63,11 +91,11 @@ async function wire(request, env) {
 }
 
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     if (env.PROBE_MODE === "fetch") return env.PROBE.getByName("probe").fetch(request);
     if (env.PROBE_MODE === "wire") return wire(request, env);
     const body = await request.text();
     await env.PROBE.getByName("probe").take(body);
-    return answer(body);
+    return answer(body, ctx);
   },
 };
