@@ -4,6 +4,7 @@
  */
 import { route } from "./router";
 import type { WorkerEnv } from "./runtime/workers/env";
+import { WorkerContext } from "./runtime/workers/context";
 import { workersRuntime } from "./runtime/workers/runtime";
 import { internalError } from "./routes/internal";
 
@@ -13,7 +14,7 @@ export { RegistryObject } from "./runtime/workers/registry-object";
 export default {
   async fetch(request, env, ctx): Promise<Response> {
     try {
-      return await route(request, workersRuntime(env), ctx);
+      return await route(request, workersRuntime(env), new WorkerContext(ctx));
     } catch (e) {
       return internalError(e);
     }

@@ -36,11 +36,12 @@ export class Probe extends DurableObject {
 const encoder = new TextEncoder();
 
 /**
- * The burst's paced stream (FLOOR_BURST_EVENTS) as a Worker writes it with nothing else: a web stream, a timer per
- * due time, a write per due time (events due together in one, as mockllm's writer does), from `ctx.waitUntil`.
+ * The burst's paced stream (FLOOR_BURST_EVENTS) as a Worker writes it with nothing else: workerd's
+ * IdentityTransformStream (its cheapest byte stream), a timer per due time, a write per due time (events due together
+ * in one, as mockllm's writer does), from `ctx.waitUntil`.
  */
 function pacedAnswer(ctx) {
-  const { readable, writable } = new TransformStream(undefined, undefined, { highWaterMark: 0 });
+  const { readable, writable } = new IdentityTransformStream();
   const writer = writable.getWriter();
   const start = Date.now();
   const run = async () => {

@@ -51,6 +51,20 @@ export function encodeAwsEvent(e: SseEvent): Uint8Array {
   return encodeMessage(headers, e.data);
 }
 
+/** A streamed body's two ends: the readable goes in the Response, the writable is written on schedule. */
+export interface BodyPipe {
+  readable: ReadableStream<Uint8Array>;
+  writable: WritableStream<Uint8Array>;
+}
+
+/**
+ * The runtime's pipe (RequestContext.bodyPipe) or, without one, a web TransformStream whose readable high-water mark
+ * of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
+ */
+export function bodyPipe(make?: () => BodyPipe): BodyPipe {
+  return make?.() ?? new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
+}
+
 /** How each stream format writes an event: text, or bytes for a binary framing. */
 export const STREAM_ENCODERS: Record<"sse" | "ndjson" | "eventstream", (e: SseEvent) => string | Uint8Array> = {
   sse: encodeEvent,
@@ -179,6 +193,8 @@ export interface PacedStreamOptions {
   waitUntil: (p: Promise<unknown>) => void;
   /** Breaks the connection for a scripted break, where the runtime offers it (else the body errors). */
   breakConnection?: () => void;
+  /** The runtime's pipe for the body (RequestContext.bodyPipe); default a web TransformStream. */
+  pipe?: () => BodyPipe;
   /**
    * The runtime writes the stream itself (Node, see RequestContext.directStream): it gets the plan, and the body
    * returned is an empty placeholder — no web stream, no writer, no timer per event.
@@ -237,8 +253,7 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
     opts.direct({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
     return "";
   }
-  // A readable high-water mark of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
+  const { readable, writable } = bodyPipe(opts.pipe);
   const writer = writable.getWriter();
   const signal = typeof opts.signal === "function" ? opts.signal() : opts.signal;
   const run = async () => {
@@ -278,8 +293,8 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
 }
 
 /** A body that sends `text` (or bytes) and then breaks off without a clean end (JSON network_error). */
-export function brokenBody(text: string | Uint8Array, waitUntil: (p: Promise<unknown>) => void, breakConnection?: () => void): ReadableStream<Uint8Array> {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
+export function brokenBody(text: string | Uint8Array, waitUntil: (p: Promise<unknown>) => void, breakConnection?: () => void, pipe?: () => BodyPipe): ReadableStream<Uint8Array> {
+  const { readable, writable } = bodyPipe(pipe);
   const writer = writable.getWriter();
   waitUntil(
     (async () => {

@@ -3,7 +3,7 @@
  * stream of `message` events, each due at an offset from the request's arrival (scripted `delayMs`, progress
  * notifications spread before the answer). The writer never awaits before the Response is returned.
  */
-import { encodeEvent, Pauses, sleep } from "../http/sse";
+import { bodyPipe, encodeEvent, Pauses, sleep } from "../http/sse";
 import type { Exec } from "../turn/render";
 import { Response } from "../http/web";
 
@@ -35,7 +35,7 @@ function sseText(m: Outgoing): string {
 export function sseResponse(out: Outgoing[], exec: Exec, headers: Record<string, string>): Response {
   const head = { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers };
   if (out.every((m) => m.at <= 0)) return new Response(out.map(sseText).join(""), { status: 200, headers: head });
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
+  const { readable, writable } = bodyPipe(exec.bodyPipe);
   const writer = writable.getWriter();
   const start = exec.arrivedAt ?? Date.now();
   exec.waitUntil(

@@ -3,7 +3,7 @@
  * Workers builds it from its bindings (src/runtime/workers), Node from its options (src/runtime/node). Nothing above
  * this interface knows which runtime it runs in.
  */
-import type { PacedPlan } from "../http/sse";
+import type { BodyPipe, PacedPlan } from "../http/sse";
 import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
 import type { Caller, Tenancy } from "../tenancy/types";
@@ -65,4 +65,11 @@ export interface RequestContext {
    * the plan's events. Absent (Workers): the body is a web stream written on `waitUntil`.
    */
   directStream?(plan: PacedPlan): void;
+  /**
+   * A byte pipe for a body written from `waitUntil` (a paced stream, a scripted break): the readable goes in the
+   * Response; a write settles once the runtime has taken the chunk. Absent: a web TransformStream with a high-water
+   * mark of 0 (sse.ts `bodyPipe`). Workers: workerd's IdentityTransformStream, whose writes reach the response
+   * without a JavaScript stream queue.
+   */
+  bodyPipe?(): BodyPipe;
 }

@@ -4,7 +4,7 @@
  * `truncated` breaks the connection after its last frame, as the upstream did.
  */
 import type { Reply } from "../canonical/outcome";
-import { BREAK_FLUSH_MS, breakOff, Pauses, sleep } from "../http/sse";
+import { BREAK_FLUSH_MS, bodyPipe, breakOff, Pauses, sleep } from "../http/sse";
 import type { RecordedFrames, Timing } from "../scenario/schema";
 import type { Exec } from "./render";
 import { Response } from "../http/web";
@@ -23,8 +23,8 @@ export function frameSchedule(frames: RecordedFrames["frames"], timing: Timing |
  * @example new Response(framesBody(recorded, "recorded", exec), { status: recorded.status })
  */
 export function framesBody(recorded: RecordedFrames, timing: Timing | undefined, exec: Exec): ReadableStream<Uint8Array> {
-  // A readable high-water mark of 0: each write waits until the runtime has taken the previous frame.
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
+  // Each write waits until the runtime has taken the previous frame.
+  const { readable, writable } = bodyPipe(exec.bodyPipe);
   const writer = writable.getWriter();
   const due = frameSchedule(recorded.frames, timing);
   const run = async () => {

@@ -4,7 +4,7 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { makeRequestId } from "../http/ids";
-import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedPlan, type PacedStreamOptions, type StreamEnd } from "../http/sse";
+import { brokenBody, encodeAwsEvent, pacedStream, sleep, type BodyPipe, type PacedPlan, type PacedStreamOptions, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
 import type { RequestContext } from "../runtime/types";
@@ -22,6 +22,8 @@ export interface Exec {
   arrivedAt?: number;
   /** See RequestContext.directStream. */
   directStream?: (plan: PacedPlan) => void;
+  /** See RequestContext.bodyPipe. */
+  bodyPipe?: () => BodyPipe;
 }
 
 /**
@@ -51,6 +53,11 @@ export class RequestExec implements Exec {
   get directStream(): ((plan: PacedPlan) => void) | undefined {
     const ctx = this.ctx;
     return ctx.directStream ? (plan) => ctx.directStream!(plan) : undefined;
+  }
+
+  get bodyPipe(): (() => BodyPipe) | undefined {
+    const ctx = this.ctx;
+    return ctx.bodyPipe ? () => ctx.bodyPipe!() : undefined;
   }
 
   get signal(): AbortSignal {
@@ -140,6 +147,8 @@ function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], repl
   if (exec.arrivedAt !== undefined) opts.startAt = exec.arrivedAt;
   if (exec.breakConnection) opts.breakConnection = exec.breakConnection;
   if (exec.directStream) opts.direct = exec.directStream;
+  const pipe = exec.bodyPipe;
+  if (pipe) opts.pipe = pipe;
   const body = pacedStream(opts);
   return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
 }
@@ -202,7 +211,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
         return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, { ...extra, ...failure.headers });
       }
       const whole = wholeBody(surface, reply, ctx);
-      return new Response(brokenBody(halfBody(whole.body), exec.waitUntil, exec.breakConnection), {
+      return new Response(brokenBody(halfBody(whole.body), exec.waitUntil, exec.breakConnection, exec.bodyPipe), {
         status: 200,
         headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
       });

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { env, runInDurableObject } from "cloudflare:test";
 import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import { wireToolCallIds } from "../../src/providers/registry";
+import { pacedStream } from "../../src/http/sse";
+import { WorkerContext } from "../../src/runtime/workers/context";
 import type { SessionObject } from "../../src/runtime/workers/session-object";
 import { JOURNAL_TRIM_BATCH, SqlSessionStorage } from "../../src/runtime/workers/sql-session";
 import { ScenarioSchema } from "../../src/scenario/schema";
@@ -199,5 +201,46 @@ describe("SessionObject storage after a restart", () => {
       expect(restarted.state().steps[0]!.attempts).toBe(1);
       expect(decided(restarted.next(input(5))).seq).toBe(2);
     });
+  });
+});
+
+describe("the Worker's request context (src/runtime/workers/context.ts)", () => {
+  it("streams bodies through workerd's IdentityTransformStream, a write settling once the reader took the chunk, and waits on the ExecutionContext", async () => {
+    const waited: Promise<unknown>[] = [];
+    const ctx = new WorkerContext({ waitUntil: (p: Promise<unknown>) => void waited.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext);
+    const pipe = ctx.bodyPipe();
+    expect(pipe).toBeInstanceOf(IdentityTransformStream);
+    const writer = pipe.writable.getWriter();
+    let wrote = false;
+    const write = writer.write(new TextEncoder().encode("data: one\n\n")).then(() => (wrote = true));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(wrote).toBe(false);
+    const reader = pipe.readable.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: one\n\n");
+    await write;
+    expect(wrote).toBe(true);
+    void writer.close();
+    expect((await reader.read()).done).toBe(true);
+    const done = Promise.resolve("x");
+    ctx.waitUntil(done);
+    expect(waited).toEqual([done]);
+  });
+
+  it("a paced stream through it arrives whole, its events on their schedule", async () => {
+    const ctx = new WorkerContext({ waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext);
+    const events = [
+      { data: "role", words: 0 },
+      { data: "a", words: 1 },
+      { data: "b", words: 1 },
+    ];
+    const body = pacedStream({
+      events,
+      pacing: { ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 10, chunkWords: 1, jitterMs: 0, seed: 0 },
+      end: { kind: "close" },
+      waitUntil: () => {},
+      pipe: () => ctx.bodyPipe(),
+    });
+    expect(body).toBeInstanceOf(ReadableStream);
+    expect(await new Response(body).text()).toBe("data: role\n\ndata: a\n\ndata: b\n\n");
   });
 });
