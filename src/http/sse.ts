@@ -61,7 +61,7 @@ export interface BodyPipe {
  * The runtime's pipe (RequestContext.bodyPipe) or, without one, a web TransformStream whose readable high-water mark
  * of 0 makes `writer.ready` wait until the runtime has pulled each chunk.
  */
-export function bodyPipe(make?: () => BodyPipe): BodyPipe {
+function bodyPipe(make?: () => BodyPipe): BodyPipe {
   return make?.() ?? new TransformStream<Uint8Array, Uint8Array>(undefined, undefined, { highWaterMark: 0 });
 }
 
@@ -105,18 +105,11 @@ export function schedule(events: SseEvent[], pacing: Pacing): number[] {
   });
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
+/** Resolves after `ms`, or at once when `signal` aborts; never rejects. One sleep of a `Pauses`. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0 || signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
+  const pauses = new Pauses(signal);
+  return pauses.sleep(ms).finally(() => pauses.close());
 }
 
 /**
@@ -166,6 +159,29 @@ export class Pauses {
   close(): void {
     this.#signal?.removeEventListener("abort", this.#onAbort);
   }
+}
+
+/**
+ * A body written from `waitUntil` through the runtime's pipe (`pipe`, see RequestContext.bodyPipe): `write` gets the
+ * pipe's writer and the stream's `Pauses` on `signal`, and ends the body itself (close, or a scripted break). When it
+ * throws — the client went away, a write failed — the body is aborted; the signal is let go either way. Every body
+ * written on a schedule is made here (paced events, recorded frames, MCP progress, a broken JSON body).
+ */
+export function writtenBody(
+  waitUntil: (p: Promise<unknown>) => void,
+  pipe: (() => BodyPipe) | undefined,
+  signal: AbortSignal | undefined,
+  write: (writer: WritableStreamDefaultWriter<Uint8Array>, pauses: Pauses) => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const { readable, writable } = bodyPipe(pipe);
+  const writer = writable.getWriter();
+  const pauses = new Pauses(signal);
+  waitUntil(
+    write(writer, pauses)
+      .catch(() => writer.abort().catch(() => {}))
+      .finally(() => pauses.close()),
+  );
+  return readable;
 }
 
 /** Time given to queued bytes to reach the socket before a scripted break. */
@@ -253,60 +269,39 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
     opts.direct({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
     return "";
   }
-  const { readable, writable } = bodyPipe(opts.pipe);
-  const writer = writable.getWriter();
   const signal = typeof opts.signal === "function" ? opts.signal() : opts.signal;
-  const run = async () => {
-    const start = opts.startAt ?? Date.now();
-    const pauses = new Pauses(signal);
-    const events = opts.events;
-    try {
-      for (let i = 0; i < events.length; ) {
-        await pauses.sleep((due[i] ?? 0) - (Date.now() - start));
-        if (pauses.aborted) throw new Error("client disconnected");
-        // Every event due by now goes in one write (a writer that fell behind catches up at once, as Node's does).
-        const now = Date.now() - start;
-        let end = i + 1;
-        while (end < events.length && (due[end] ?? 0) <= now) end++;
-        await writer.write(toBytes(end === i + 1 ? encode(events[i]!) : joinChunks(events.slice(i, end).map(encode))));
-        i = end;
-      }
-      if (opts.end.kind === "break") {
-        // Let the runtime hand what was written to the client before the connection breaks; aborting at once
-        // would discard events still queued in the stream.
-        await writer.ready;
-        await sleep(BREAK_FLUSH_MS);
-        await breakOff(writer, opts.breakConnection);
-        return;
-      }
-      if (opts.end.kind === "raw") await writer.write(toBytes(opts.end.text));
-      await writer.close();
-    } catch {
-      // The client went away (or we broke the stream on purpose): stop writing.
-      await writer.abort().catch(() => {});
-    } finally {
-      pauses.close();
+  const start = opts.startAt ?? Date.now();
+  const events = opts.events;
+  return writtenBody(opts.waitUntil, opts.pipe, signal, async (writer, pauses) => {
+    for (let i = 0; i < events.length; ) {
+      await pauses.sleep((due[i] ?? 0) - (Date.now() - start));
+      if (pauses.aborted) throw new Error("client disconnected");
+      // Every event due by now goes in one write (a writer that fell behind catches up at once, as Node's does).
+      const now = Date.now() - start;
+      let end = i + 1;
+      while (end < events.length && (due[end] ?? 0) <= now) end++;
+      await writer.write(toBytes(end === i + 1 ? encode(events[i]!) : joinChunks(events.slice(i, end).map(encode))));
+      i = end;
     }
-  };
-  opts.waitUntil(run());
-  return readable;
+    if (opts.end.kind === "break") {
+      // Let the runtime hand what was written to the client before the connection breaks; aborting at once
+      // would discard events still queued in the stream.
+      await writer.ready;
+      await sleep(BREAK_FLUSH_MS);
+      await breakOff(writer, opts.breakConnection);
+      return;
+    }
+    if (opts.end.kind === "raw") await writer.write(toBytes(opts.end.text));
+    await writer.close();
+  });
 }
 
 /** A body that sends `text` (or bytes) and then breaks off without a clean end (JSON network_error). */
 export function brokenBody(text: string | Uint8Array, waitUntil: (p: Promise<unknown>) => void, breakConnection?: () => void, pipe?: () => BodyPipe): ReadableStream<Uint8Array> {
-  const { readable, writable } = bodyPipe(pipe);
-  const writer = writable.getWriter();
-  waitUntil(
-    (async () => {
-      try {
-        await writer.write(typeof text === "string" ? encoder.encode(text) : text);
-        await writer.ready;
-        await sleep(BREAK_FLUSH_MS);
-        await breakOff(writer, breakConnection);
-      } catch {
-        await writer.abort().catch(() => {});
-      }
-    })(),
-  );
-  return readable;
+  return writtenBody(waitUntil, pipe, undefined, async (writer) => {
+    await writer.write(typeof text === "string" ? encoder.encode(text) : text);
+    await writer.ready;
+    await sleep(BREAK_FLUSH_MS);
+    await breakOff(writer, breakConnection);
+  });
 }

@@ -3,7 +3,7 @@
  * stream of `message` events, each due at an offset from the request's arrival (scripted `delayMs`, progress
  * notifications spread before the answer). The writer never awaits before the Response is returned.
  */
-import { bodyPipe, encodeEvent, Pauses, sleep } from "../http/sse";
+import { encodeEvent, sleep, writtenBody } from "../http/sse";
 import type { Exec } from "../turn/render";
 import { Response } from "../http/web";
 
@@ -35,27 +35,16 @@ function sseText(m: Outgoing): string {
 export function sseResponse(out: Outgoing[], exec: Exec, headers: Record<string, string>): Response {
   const head = { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers };
   if (out.every((m) => m.at <= 0)) return new Response(out.map(sseText).join(""), { status: 200, headers: head });
-  const { readable, writable } = bodyPipe(exec.bodyPipe);
-  const writer = writable.getWriter();
   const start = exec.arrivedAt ?? Date.now();
-  exec.waitUntil(
-    (async () => {
-      const pauses = new Pauses(exec.signal);
-      try {
-        for (const m of out) {
-          await pauses.sleep(m.at - (Date.now() - start));
-          if (pauses.aborted) throw new Error("client disconnected");
-          await writer.write(encoder.encode(sseText(m)));
-        }
-        await writer.close();
-      } catch {
-        await writer.abort().catch(() => {});
-      } finally {
-        pauses.close();
-      }
-    })(),
-  );
-  return new Response(readable, { status: 200, headers: head });
+  const body = writtenBody(exec.waitUntil, exec.bodyPipe, exec.signal, async (writer, pauses) => {
+    for (const m of out) {
+      await pauses.sleep(m.at - (Date.now() - start));
+      if (pauses.aborted) throw new Error("client disconnected");
+      await writer.write(encoder.encode(sseText(m)));
+    }
+    await writer.close();
+  });
+  return new Response(body, { status: 200, headers: head });
 }
 
 /** A JSON response once the last message is due: the answers only (progress needs a stream). */

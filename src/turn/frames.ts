@@ -4,7 +4,7 @@
  * `truncated` breaks the connection after its last frame, as the upstream did.
  */
 import type { Reply } from "../canonical/outcome";
-import { BREAK_FLUSH_MS, bodyPipe, breakOff, Pauses, sleep } from "../http/sse";
+import { BREAK_FLUSH_MS, breakOff, sleep, writtenBody } from "../http/sse";
 import type { RecordedFrames, Timing } from "../scenario/schema";
 import type { Exec } from "./render";
 import { Response } from "../http/web";
@@ -23,34 +23,23 @@ export function frameSchedule(frames: RecordedFrames["frames"], timing: Timing |
  * @example new Response(framesBody(recorded, "recorded", exec), { status: recorded.status })
  */
 export function framesBody(recorded: RecordedFrames, timing: Timing | undefined, exec: Exec): ReadableStream<Uint8Array> {
-  // Each write waits until the runtime has taken the previous frame.
-  const { readable, writable } = bodyPipe(exec.bodyPipe);
-  const writer = writable.getWriter();
   const due = frameSchedule(recorded.frames, timing);
-  const run = async () => {
-    const start = Date.now();
-    const pauses = new Pauses(exec.signal);
-    try {
-      for (let i = 0; i < recorded.frames.length; i++) {
-        await pauses.sleep((due[i] ?? 0) - (Date.now() - start));
-        if (pauses.aborted) throw new Error("client disconnected");
-        await writer.write(encoder.encode(recorded.frames[i]!.data));
-      }
-      if (recorded.truncated === true) {
-        await writer.ready;
-        await sleep(BREAK_FLUSH_MS);
-        await breakOff(writer, exec.breakConnection);
-        return;
-      }
-      await writer.close();
-    } catch {
-      await writer.abort().catch(() => {});
-    } finally {
-      pauses.close();
+  const start = Date.now();
+  // Each write waits until the runtime has taken the previous frame.
+  return writtenBody(exec.waitUntil, exec.bodyPipe, exec.signal, async (writer, pauses) => {
+    for (let i = 0; i < recorded.frames.length; i++) {
+      await pauses.sleep((due[i] ?? 0) - (Date.now() - start));
+      if (pauses.aborted) throw new Error("client disconnected");
+      await writer.write(encoder.encode(recorded.frames[i]!.data));
     }
-  };
-  exec.waitUntil(run());
-  return readable;
+    if (recorded.truncated === true) {
+      await writer.ready;
+      await sleep(BREAK_FLUSH_MS);
+      await breakOff(writer, exec.breakConnection);
+      return;
+    }
+    await writer.close();
+  });
 }
 
 /**
