@@ -13,7 +13,8 @@ export const REGISTRY_NAME = "registry";
 
 class SqlStore implements SyncStore {
   constructor(private readonly sql: SqlStorage) {
-    sql.exec("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+    // WITHOUT ROWID: a text key in a rowid table has an index of its own, and each new key wrote a row to both.
+    sql.exec("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID");
   }
   get(key: string): string | undefined {
     const rows = this.sql.exec<{ v: string }>("SELECT v FROM kv WHERE k = ?", key).toArray();

@@ -19,6 +19,7 @@ import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
 import { SqlSessionStorage } from "./sql-session";
+import { SqlTables } from "./sql-tables";
 
 /** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
 const PURGE_BATCH = 50;
@@ -29,6 +30,8 @@ export interface SessionObject extends Omit<SyncSession, "exists"> {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above declares what the static block defines
 export class SessionObject extends DurableObject<WorkerEnv> {
   private current: SyncSession | undefined;
+  /** This object's tables (each made on its first write), shared by the host's stores and the sockets. */
+  private known: SqlTables | undefined;
   private readonly sockets: DurableSockets;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
   private alarmSetAt = 0;
@@ -41,6 +44,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     this.sockets = new DurableSockets(
       ctx,
       () => workersRuntime(env),
+      () => this.tables,
       () => {
         this.touch();
         return this.host;
@@ -48,12 +52,26 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     );
   }
 
-  /** Built on first use, and again after an expiry deleted everything. */
+  private get tables(): SqlTables {
+    this.known ??= new SqlTables(this.ctx.storage.sql);
+    return this.known;
+  }
+
+  /** Built on first use, and again after an expiry deleted everything. Creates no table: each is made on its first write. */
   private get host(): SyncSession {
     if (this.current !== undefined) return this.current;
-    const sql = this.ctx.storage.sql;
-    this.current = sessionHost({ session: new SqlSessionStorage(sql), responses: new SqlResponsesStorage(sql), recording: new SqlRecordingStorage(sql), mcp: new SqlMcpStorage(sql) }, wireToolCallIds);
+    const [sql, tables] = [this.ctx.storage.sql, this.tables];
+    this.current = sessionHost(
+      { session: new SqlSessionStorage(sql, tables), responses: new SqlResponsesStorage(sql, tables), recording: new SqlRecordingStorage(sql, tables), mcp: new SqlMcpStorage(sql, tables) },
+      wireToolCallIds,
+    );
     return this.current;
+  }
+
+  /** Forgets what was built over the storage `deleteAll` just emptied. */
+  private emptied(): void {
+    this.current = undefined;
+    this.known = undefined;
   }
 
   /**
@@ -89,7 +107,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     const listed = hadData && this.ctx.id.name !== undefined ? indexOf(this.ctx.id.name) : undefined;
     if (listed) await this.env.SESSIONS.getByName(listed.index).forgetMember(listed.member);
     await this.ctx.storage.deleteAll();
-    this.current = undefined;
+    this.emptied();
     this.alarmSetAt = 0;
     if (hadData) {
       this.expiries++;
@@ -111,7 +129,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     }
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    this.current = undefined;
+    this.emptied();
     this.alarmSetAt = 0;
     this.lastActive = 0;
   }

@@ -11,6 +11,11 @@ import type { SocketInit } from "../../session/socket";
 import type { Session } from "../../session/types";
 import type { Runtime } from "../types";
 import { chunks } from "./sql-chunks";
+import { table, type SqlTables } from "./sql-tables";
+
+const SOCKETS = table("sockets", "id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT", "WITHOUT ROWID");
+/** The state in parts (a Realtime conversation grows past SQLite's 2 MB value limit); `sockets.state` is left NULL. */
+const SOCKET_STATE = table("socket_state", "id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, part)", "WITHOUT ROWID");
 
 /** The request headers the Worker hands a socket's init, and the object's own name, in. */
 export const SOCKET_INIT_HEADER = "x-mockllm-socket";
@@ -62,23 +67,10 @@ export class DurableSockets {
   constructor(
     private readonly state: DurableObjectState,
     private readonly runtime: () => Runtime,
+    /** The object's tables: the socket rows' are made on their first write (an object that never held a socket has none). */
+    private readonly tables: () => SqlTables,
     private readonly local: () => Session,
   ) {}
-
-  /**
-   * The socket rows' storage, its tables created on first use: an object that never held a socket has none (a read
-   * of a session that never ran must find no table, see SessionObject.exists).
-   */
-  private get sql(): SqlStorage {
-    if (!this.tableReady) {
-      this.state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS sockets (id TEXT PRIMARY KEY, init TEXT NOT NULL, state TEXT)`);
-      // The state in parts (a Realtime conversation grows past SQLite's 2 MB value limit); `sockets.state` is left NULL.
-      this.state.storage.sql.exec(`CREATE TABLE IF NOT EXISTS socket_state (id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, part))`);
-      this.tableReady = true;
-    }
-    return this.state.storage.sql;
-  }
-  private tableReady = false;
 
   /** Accepts the upgrade the Worker forwarded (see workersRuntime's `connect`). */
   accept(request: Request): Response {
@@ -90,7 +82,7 @@ export class DurableSockets {
     const [client, server] = [pair[0], pair[1]];
     this.state.acceptWebSocket(server);
     server.serializeAttachment({ id: init.seed, name } satisfies Attachment);
-    this.sql.exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
+    this.tables().write(SOCKETS).exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
     const protocol = openProtocol({ rt: this.runtimeFor(name, init), init, sink: sinkFor(server) });
     this.live.set(server, protocol);
     protocol.open();
@@ -123,10 +115,11 @@ export class DurableSockets {
     if (known) return known;
     const attachment = this.attachment(ws);
     if (attachment === undefined) return undefined;
-    const row = this.sql.exec<{ init: string; state: string | null }>(`SELECT init, state FROM sockets WHERE id = ?`, attachment.id).toArray()[0];
+    const tables = this.tables();
+    const row = tables.rows<{ init: string; state: string | null }>(SOCKETS, `SELECT init, state FROM sockets WHERE id = ?`, attachment.id)[0];
     if (!row) return undefined;
     const init = JSON.parse(row.init) as SocketInit;
-    const parts = this.sql.exec<{ text: string }>(`SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id).toArray();
+    const parts = tables.rows<{ text: string }>(SOCKET_STATE, `SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id);
     const saved = parts.length > 0 ? parts.map((p) => p.text).join("") : row.state;
     const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, saved === null ? undefined : JSON.parse(saved));
     this.live.set(ws, protocol);
@@ -140,7 +133,7 @@ export class DurableSockets {
     const json = JSON.stringify(protocol.state() ?? null);
     if (this.saved.get(id) === json) return;
     this.saved.set(id, json);
-    const sql = this.sql;
+    const sql = this.tables().write(SOCKET_STATE);
     sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
     chunks(json).forEach((part, i) => sql.exec(`INSERT INTO socket_state (id, part, text) VALUES (?, ?, ?)`, id, i, part));
   }
@@ -198,7 +191,8 @@ export class DurableSockets {
     const id = this.id(ws);
     if (id === undefined) return;
     this.saved.delete(id);
-    this.sql.exec(`DELETE FROM sockets WHERE id = ?`, id);
-    this.sql.exec(`DELETE FROM socket_state WHERE id = ?`, id);
+    const tables = this.tables();
+    tables.change(SOCKETS, `DELETE FROM sockets WHERE id = ?`, id);
+    tables.change(SOCKET_STATE, `DELETE FROM socket_state WHERE id = ?`, id);
   }
 }

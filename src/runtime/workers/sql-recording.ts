@@ -5,32 +5,31 @@
  */
 import type { RecordedStep, RecordingStorage } from "../../session/recording";
 import { chunks, CHUNK_CHARS } from "./sql-chunks";
+import { SqlTables, table } from "./sql-tables";
+
+const STEPS = table("rec_steps", "n INTEGER PRIMARY KEY, step TEXT NOT NULL, bytes INTEGER NOT NULL");
+const FRAMES = table("rec_frames", "n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part)", "WITHOUT ROWID");
+/** A long step's JSON, in parts; its `rec_steps.step` is "". */
+const STEP_PARTS = table("rec_step_parts", "n INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (n, part)", "WITHOUT ROWID");
 
 export class SqlRecordingStorage implements RecordingStorage {
-  constructor(private readonly sql: SqlStorage) {
-    this.migrate();
-  }
-
-  private migrate(): void {
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_steps (n INTEGER PRIMARY KEY, step TEXT NOT NULL, bytes INTEGER NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_frames (n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part))`);
-    // A long step's JSON, in parts; its `rec_steps.step` is "".
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS rec_step_parts (n INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (n, part))`);
-  }
+  constructor(
+    sql: SqlStorage,
+    private readonly tables = new SqlTables(sql),
+  ) {}
 
   private stepJson(r: { n: number; step: string }): string {
     if (r.step !== "") return r.step;
-    return this.sql
-      .exec<{ text: string }>(`SELECT text FROM rec_step_parts WHERE n = ? ORDER BY part`, r.n)
-      .toArray()
+    return this.tables
+      .rows<{ text: string }>(STEP_PARTS, `SELECT text FROM rec_step_parts WHERE n = ? ORDER BY part`, r.n)
       .map((p) => p.text)
       .join("");
   }
 
   steps(): RecordedStep[] {
-    const steps = this.sql.exec<{ n: number; step: string }>(`SELECT n, step FROM rec_steps ORDER BY n`).toArray();
+    const steps = this.tables.rows<{ n: number; step: string }>(STEPS, `SELECT n, step FROM rec_steps ORDER BY n`);
     const frames = new Map<number, { at: number; data: string }[]>();
-    for (const r of this.sql.exec<{ n: number; i: number; at: number; data: string }>(`SELECT n, i, at, data FROM rec_frames ORDER BY n, i, part`)) {
+    for (const r of this.tables.rows<{ n: number; i: number; at: number; data: string }>(FRAMES, `SELECT n, i, at, data FROM rec_frames ORDER BY n, i, part`)) {
       const list = frames.get(r.n) ?? [];
       const last = list[r.i];
       if (last) last.data += r.data;
@@ -44,11 +43,11 @@ export class SqlRecordingStorage implements RecordingStorage {
   }
 
   count(): number {
-    return this.sql.exec<{ c: number }>(`SELECT COUNT(*) AS c FROM rec_steps`).one().c;
+    return this.tables.rows<{ c: number }>(STEPS, `SELECT COUNT(*) AS c FROM rec_steps`)[0]?.c ?? 0;
   }
 
   bytes(): number {
-    return this.sql.exec<{ b: number | null }>(`SELECT SUM(bytes) AS b FROM rec_steps`).one().b ?? 0;
+    return this.tables.rows<{ b: number | null }>(STEPS, `SELECT SUM(bytes) AS b FROM rec_steps`)[0]?.b ?? 0;
   }
 
   add(step: RecordedStep, bytes: number): void {
@@ -56,17 +55,14 @@ export class SqlRecordingStorage implements RecordingStorage {
     const stored = { ...step, frames: { ...step.frames, frames: [] } };
     const json = JSON.stringify(stored);
     const long = json.length > CHUNK_CHARS;
-    this.sql.exec(`INSERT INTO rec_steps (n, step, bytes) VALUES (?, ?, ?)`, n, long ? "" : json, bytes);
-    if (long) chunks(json).forEach((text, part) => this.sql.exec(`INSERT INTO rec_step_parts (n, part, text) VALUES (?, ?, ?)`, n, part, text));
+    this.tables.write(STEPS).exec(`INSERT INTO rec_steps (n, step, bytes) VALUES (?, ?, ?)`, n, long ? "" : json, bytes);
+    if (long) chunks(json).forEach((text, part) => this.tables.write(STEP_PARTS).exec(`INSERT INTO rec_step_parts (n, part, text) VALUES (?, ?, ?)`, n, part, text));
     step.frames.frames.forEach((f, i) => {
-      chunks(f.data).forEach((data, part) => this.sql.exec(`INSERT INTO rec_frames (n, i, part, at, data) VALUES (?, ?, ?, ?, ?)`, n, i, part, f.at, data));
+      chunks(f.data).forEach((data, part) => this.tables.write(FRAMES).exec(`INSERT INTO rec_frames (n, i, part, at, data) VALUES (?, ?, ?, ?, ?)`, n, i, part, f.at, data));
     });
   }
 
   clear(): void {
-    this.sql.exec(`DROP TABLE IF EXISTS rec_steps`);
-    this.sql.exec(`DROP TABLE IF EXISTS rec_frames`);
-    this.sql.exec(`DROP TABLE IF EXISTS rec_step_parts`);
-    this.migrate();
+    this.tables.drop(STEPS, FRAMES, STEP_PARTS);
   }
 }

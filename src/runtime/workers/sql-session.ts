@@ -3,8 +3,9 @@
  * memory (the object is single-threaded, so memory and storage never disagree): a request reads no rows, and the
  * scenario document is parsed once per snapshot, not once per request.
  *
- * A turn writes one row (issue 34: rows written are most of what a turn costs on Cloudflare): its journal row, which
- * carries the attempt counter the turn bumped (`journal.attempt`). A counter's value is the `attempts` row plus the
+ * A turn writes one row as Cloudflare counts them (issue 34: rows written are most of what a turn costs there; tables
+ * made on their first write, see SqlTables): its journal row, which carries the attempt counter the turn bumped
+ * (`journal.attempt`). A counter's value is the `attempts` row plus the
  * journal rows naming it. The journal keeps the newest JOURNAL_LIMIT entries; older rows are dropped JOURNAL_TRIM_BATCH
  * at a time, their attempts first added to the `attempts` rows, so at most JOURNAL_LIMIT + JOURNAL_TRIM_BATCH - 1 rows
  * are kept and reads take the newest JOURNAL_LIMIT.
@@ -14,54 +15,48 @@ import type { Scenario } from "../../scenario/schema";
 import { boundJson } from "../../session/bound";
 import { JOURNAL_LIMIT, type JournalDraft, type JournalEntry, type SessionStorage, type Snapshot } from "../../session/core";
 import { chunks } from "./sql-chunks";
+import { SqlTables, table } from "./sql-tables";
 
 /** Journal rows past the limit dropped together (one delete and one counter fold per this many turns). */
 export const JOURNAL_TRIM_BATCH = 100;
+
+const META = table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL", "WITHOUT ROWID");
+const USED = table("used", "step INTEGER PRIMARY KEY");
+const ATTEMPTS = table("attempts", "key TEXT PRIMARY KEY, count INTEGER NOT NULL", "WITHOUT ROWID");
+// Every insert gives `seq` (the cached newest + 1): no AUTOINCREMENT, whose sequence row was a second row a turn.
+const JOURNAL = table("journal", "seq INTEGER PRIMARY KEY, entry TEXT NOT NULL, attempt TEXT");
+const MEMBERS = table("members", "key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTEGER NOT NULL", "WITHOUT ROWID");
 
 export class SqlSessionStorage implements SessionStorage {
   /** `seq`: the newest journal row's (the trim never drops it), so an insert needs no RETURNING cursor. */
   private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number>; seq: number } | undefined;
 
-  constructor(private readonly sql: SqlStorage) {
-    this.migrate();
-  }
-
-  private migrate(): void {
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS used (step INTEGER PRIMARY KEY)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL, attempt TEXT)`);
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly tables = new SqlTables(sql),
+  ) {
     // A journal written before rows carried their attempt (every counter then in `attempts`).
-    const journal = this.sql.exec<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'journal'`).one().sql;
-    if (!journal.includes("attempt")) this.sql.exec(`ALTER TABLE journal ADD COLUMN attempt TEXT`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS members (key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTEGER NOT NULL)`);
+    const journal = tables.schema(JOURNAL);
+    if (journal !== undefined && !journal.includes("attempt")) this.sql.exec(`ALTER TABLE journal ADD COLUMN attempt TEXT`);
   }
 
   private load() {
     if (this.cache) return this.cache;
-    const meta = new Map(
-      this.sql
-        .exec<{ key: string; value: string }>(`SELECT key, value FROM meta`)
-        .toArray()
-        .map((r) => [r.key, r.value]),
-    );
+    const meta = new Map(this.tables.rows<{ key: string; value: string }>(META, `SELECT key, value FROM meta`).map((r) => [r.key, r.value]));
     const version = meta.get("version");
     // A document past SQLite's value limit (a recording's frames, a long script) is kept in parts: `document`, then
     // `document.1`, `document.2`, …
     let doc = meta.get("document");
     for (let i = 1; doc !== undefined && meta.has(`document.${i}`); i++) doc += meta.get(`document.${i}`);
     const attempts: Record<string, number> = {};
-    for (const r of this.sql.exec<{ key: string; count: number }>(`SELECT key, count FROM attempts`)) attempts[r.key] = r.count;
-    const journaled = this.sql.exec<{ key: string; count: number }>(`SELECT attempt AS key, COUNT(*) AS count FROM journal WHERE attempt IS NOT NULL GROUP BY attempt`);
+    for (const r of this.tables.rows<{ key: string; count: number }>(ATTEMPTS, `SELECT key, count FROM attempts`)) attempts[r.key] = r.count;
+    const journaled = this.tables.rows<{ key: string; count: number }>(JOURNAL, `SELECT attempt AS key, COUNT(*) AS count FROM journal WHERE attempt IS NOT NULL GROUP BY attempt`);
     for (const r of journaled) attempts[r.key] = (attempts[r.key] ?? 0) + r.count;
     this.cache = {
       snapshot: version !== undefined && doc !== undefined ? { version, document: JSON.parse(doc) as Scenario } : undefined,
-      used: this.sql
-        .exec<{ step: number }>(`SELECT step FROM used`)
-        .toArray()
-        .map((r) => r.step),
+      used: this.tables.rows<{ step: number }>(USED, `SELECT step FROM used`).map((r) => r.step),
       attempts,
-      seq: this.sql.exec<{ seq: number }>(`SELECT COALESCE(MAX(seq), 0) AS seq FROM journal`).one().seq,
+      seq: this.tables.rows<{ seq: number }>(JOURNAL, `SELECT COALESCE(MAX(seq), 0) AS seq FROM journal`)[0]?.seq ?? 0,
     };
     return this.cache;
   }
@@ -71,9 +66,10 @@ export class SqlSessionStorage implements SessionStorage {
   }
 
   setSnapshot(snapshot: Snapshot): void {
-    this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)`, snapshot.version);
-    this.sql.exec(`DELETE FROM meta WHERE key LIKE 'document.%'`);
-    chunks(JSON.stringify(snapshot.document)).forEach((part, i) => this.sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, i === 0 ? "document" : `document.${i}`, part));
+    const sql = this.tables.write(META);
+    sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)`, snapshot.version);
+    sql.exec(`DELETE FROM meta WHERE key LIKE 'document.%'`);
+    chunks(JSON.stringify(snapshot.document)).forEach((part, i) => sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, i === 0 ? "document" : `document.${i}`, part));
     this.load().snapshot = snapshot;
   }
 
@@ -85,12 +81,12 @@ export class SqlSessionStorage implements SessionStorage {
   bumpAttempt(key: string): void {
     // Loaded before the write: loading after it would read the new count and add one more.
     const { attempts } = this.load();
-    this.sql.exec(`INSERT INTO attempts (key, count) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET count = count + 1`, key);
+    this.tables.write(ATTEMPTS).exec(`INSERT INTO attempts (key, count) VALUES (?, 1) ON CONFLICT(key) DO UPDATE SET count = count + 1`, key);
     attempts[key] = (attempts[key] ?? 0) + 1;
   }
 
   markUsed(step: number): void {
-    this.sql.exec(`INSERT OR IGNORE INTO used (step) VALUES (?)`, step);
+    this.tables.write(USED).exec(`INSERT OR IGNORE INTO used (step) VALUES (?)`, step);
     const { used } = this.load();
     if (!used.includes(step)) used.push(step);
   }
@@ -98,7 +94,7 @@ export class SqlSessionStorage implements SessionStorage {
   append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number {
     const cache = this.load();
     const seq = cache.seq + 1;
-    this.sql.exec(`INSERT INTO journal (seq, entry, attempt) VALUES (?, ?, ?)`, seq, boundJson(entry, bodyJson), attempt ?? null);
+    this.tables.write(JOURNAL).exec(`INSERT INTO journal (seq, entry, attempt) VALUES (?, ?, ?)`, seq, boundJson(entry, bodyJson), attempt ?? null);
     cache.seq = seq;
     if (attempt !== undefined) cache.attempts[attempt] = (cache.attempts[attempt] ?? 0) + 1;
     if (seq > limit && (seq - limit) % JOURNAL_TRIM_BATCH === 0) this.trim(seq - limit);
@@ -107,49 +103,49 @@ export class SqlSessionStorage implements SessionStorage {
 
   /** Drops the journal rows up to `seq`, their attempts added to the `attempts` rows first. */
   private trim(seq: number): void {
-    this.sql.exec(
-      `INSERT INTO attempts (key, count) SELECT attempt, COUNT(*) FROM journal WHERE seq <= ? AND attempt IS NOT NULL GROUP BY attempt ON CONFLICT(key) DO UPDATE SET count = count + excluded.count`,
-      seq,
-    );
-    this.sql.exec(`DELETE FROM journal WHERE seq <= ?`, seq);
+    this.tables
+      .write(ATTEMPTS)
+      .exec(
+        `INSERT INTO attempts (key, count) SELECT attempt, COUNT(*) FROM journal WHERE seq <= ? AND attempt IS NOT NULL GROUP BY attempt ON CONFLICT(key) DO UPDATE SET count = count + excluded.count`,
+        seq,
+      );
+    this.tables.write(JOURNAL).exec(`DELETE FROM journal WHERE seq <= ?`, seq);
   }
 
   journal(): JournalEntry[] {
-    return this.sql
-      .exec<{ seq: number; entry: string }>(`SELECT seq, entry FROM journal WHERE seq > (SELECT MAX(seq) FROM journal) - ? ORDER BY seq`, JOURNAL_LIMIT)
-      .toArray()
+    return this.tables
+      .rows<{ seq: number; entry: string }>(JOURNAL, `SELECT seq, entry FROM journal WHERE seq > (SELECT MAX(seq) FROM journal) - ? ORDER BY seq`, JOURNAL_LIMIT)
       .map((r) => ({ seq: r.seq, ...(JSON.parse(r.entry) as JournalDraft) }));
   }
 
   journalSize(): number {
-    return this.sql.exec<{ n: number }>(`SELECT MIN(COUNT(*), ?) AS n FROM journal`, JOURNAL_LIMIT).one().n;
+    return this.tables.rows<{ n: number }>(JOURNAL, `SELECT MIN(COUNT(*), ?) AS n FROM journal`, JOURNAL_LIMIT)[0]?.n ?? 0;
   }
 
   lastAt(): string | undefined {
-    const row = this.sql.exec<{ at: string }>(`SELECT json_extract(entry, '$.at') AS at FROM journal ORDER BY seq DESC LIMIT 1`).toArray()[0];
+    const row = this.tables.rows<{ at: string }>(JOURNAL, `SELECT json_extract(entry, '$.at') AS at FROM journal ORDER BY seq DESC LIMIT 1`)[0];
     return row?.at;
   }
 
   noteMember(key: string, at: string, limit: number): void {
-    const n = this.sql.exec<{ n: number }>(`SELECT COALESCE(MAX(n), 0) + 1 AS n FROM members`).one().n;
-    this.sql.exec(`INSERT OR REPLACE INTO members (key, at, n) VALUES (?, ?, ?)`, key, at, n);
-    this.sql.exec(`DELETE FROM members WHERE n <= ?`, n - limit);
+    const sql = this.tables.write(MEMBERS);
+    const n = sql.exec<{ n: number }>(`SELECT COALESCE(MAX(n), 0) + 1 AS n FROM members`).one().n;
+    sql.exec(`INSERT OR REPLACE INTO members (key, at, n) VALUES (?, ?, ?)`, key, at, n);
+    sql.exec(`DELETE FROM members WHERE n <= ?`, n - limit);
   }
 
   forgetMember(key: string): void {
-    this.sql.exec(`DELETE FROM members WHERE key = ?`, key);
+    this.tables.change(MEMBERS, `DELETE FROM members WHERE key = ?`, key);
   }
 
   members(): { key: string; at: string }[] {
-    return this.sql
-      .exec<{ key: string; at: string }>(`SELECT key, at FROM members ORDER BY n`)
-      .toArray()
-      .map((r) => ({ key: r.key, at: r.at }));
+    return this.tables.rows<{ key: string; at: string }>(MEMBERS, `SELECT key, at FROM members ORDER BY n`).map((r) => ({ key: r.key, at: r.at }));
   }
 
   clear(): void {
-    for (const table of ["meta", "used", "attempts", "journal", "members"]) this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
-    this.migrate();
+    this.tables.drop(META, USED, ATTEMPTS, JOURNAL, MEMBERS);
+    // The session still exists after a reset (an empty journal, as on Node), also once this object is evicted.
+    this.tables.write(JOURNAL);
     this.cache = undefined;
   }
 }
