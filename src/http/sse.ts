@@ -230,8 +230,14 @@ export interface PacedPlan {
   end: StreamEnd;
 }
 
-/** Breaks the connection: through the runtime when it can, else by erroring the body. */
-export async function breakOff(writer: WritableStreamDefaultWriter<Uint8Array>, breakConnection: (() => void) | undefined): Promise<void> {
+/**
+ * Ends a body with a scripted break: once the runtime has taken what was written (`writer.ready`), BREAK_FLUSH_MS for
+ * it to reach the client — aborting at once would discard events still queued — then the connection breaks, through
+ * the runtime when it can, else by erroring the body.
+ */
+export async function breakAfterFlush(writer: WritableStreamDefaultWriter<Uint8Array>, breakConnection: (() => void) | undefined): Promise<void> {
+  await writer.ready;
+  await sleep(BREAK_FLUSH_MS);
   if (breakConnection) {
     breakConnection();
     await writer.abort().catch(() => {});
@@ -283,14 +289,7 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
       await writer.write(toBytes(end === i + 1 ? encode(events[i]!) : joinChunks(events.slice(i, end).map(encode))));
       i = end;
     }
-    if (opts.end.kind === "break") {
-      // Let the runtime hand what was written to the client before the connection breaks; aborting at once
-      // would discard events still queued in the stream.
-      await writer.ready;
-      await sleep(BREAK_FLUSH_MS);
-      await breakOff(writer, opts.breakConnection);
-      return;
-    }
+    if (opts.end.kind === "break") return breakAfterFlush(writer, opts.breakConnection);
     if (opts.end.kind === "raw") await writer.write(toBytes(opts.end.text));
     await writer.close();
   });
@@ -300,8 +299,6 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
 export function brokenBody(text: string | Uint8Array, waitUntil: (p: Promise<unknown>) => void, breakConnection?: () => void, pipe?: () => BodyPipe): ReadableStream<Uint8Array> {
   return writtenBody(waitUntil, pipe, undefined, async (writer) => {
     await writer.write(typeof text === "string" ? encoder.encode(text) : text);
-    await writer.ready;
-    await sleep(BREAK_FLUSH_MS);
-    await breakOff(writer, breakConnection);
+    await breakAfterFlush(writer, breakConnection);
   });
 }

@@ -4,7 +4,7 @@
  * `truncated` breaks the connection after its last frame, as the upstream did.
  */
 import type { Reply } from "../canonical/outcome";
-import { BREAK_FLUSH_MS, breakOff, sleep, writtenBody } from "../http/sse";
+import { breakAfterFlush, writtenBody } from "../http/sse";
 import type { RecordedFrames, Timing } from "../scenario/schema";
 import type { Exec } from "./render";
 import { Response } from "../http/web";
@@ -32,12 +32,7 @@ export function framesBody(recorded: RecordedFrames, timing: Timing | undefined,
       if (pauses.aborted) throw new Error("client disconnected");
       await writer.write(encoder.encode(recorded.frames[i]!.data));
     }
-    if (recorded.truncated === true) {
-      await writer.ready;
-      await sleep(BREAK_FLUSH_MS);
-      await breakOff(writer, exec.breakConnection);
-      return;
-    }
+    if (recorded.truncated === true) return breakAfterFlush(writer, exec.breakConnection);
     await writer.close();
   });
 }

@@ -6,7 +6,7 @@
  * recorded step. Upstreams come only from scenario documents (admin API, files) or server flags, never from a request.
  */
 import type { CanonicalRequest, ProviderName } from "../canonical/request";
-import { BREAK_FLUSH_MS, breakOff, sleep } from "../http/sse";
+import { breakAfterFlush } from "../http/sse";
 import type { ProviderSurface } from "../providers/types";
 import { recordedMatch } from "../record/document";
 import { FrameSplitter, frameFormatOf } from "../record/splitter";
@@ -154,8 +154,7 @@ export async function recordThrough<W>(surface: ProviderSurface<W>, input: Proxy
       await lastWrite;
       if (!truncated) return client.close();
       // What arrived reaches the client first; then its connection breaks as the upstream's did.
-      await sleep(BREAK_FLUSH_MS);
-      await breakOff(client, input.exec.breakConnection);
+      await breakAfterFlush(client, input.exec.breakConnection);
     })().catch(() => {}),
   );
   return new Response(readable, { status: upstream.status, headers: { ...headers, ...input.extra } });
