@@ -68,7 +68,8 @@ describe("rows written per request (Workers)", () => {
     await rowsOf(() => chat(userTurn("hi"), "/s/rows-text/d"));
     expect(await rowsOf(() => responses("/s/rows-text/d", { store: false }))).toEqual({ status: 200, rows: 1 });
     // `responses` stays a rowid table (its rowid orders the oldest out): its text key's index is a second row. The
-    // pointer (`GET /v1/responses/{id}` without the prefix) is an object of its own, its table made with it.
+    // pointer (`GET /v1/responses/{id}` without the prefix) is kept by one of 256 index objects, picked by the id's
+    // hash: these two ids open new ones, whose table is made with the pointer (7 rows once it exists).
     const turn = 1 + 2 + 1 + 1 + 1 + (2 + 1);
     expect(await rowsOf(() => responses("/s/rows-text/d", {}))).toEqual({ status: 200, rows: turn + 3 + 2 + 2 });
     expect(await rowsOf(() => responses("/s/rows-text/d", {}))).toEqual({ status: 200, rows: turn });
