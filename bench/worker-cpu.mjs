@@ -7,11 +7,13 @@
 // requests at a fixed concurrency, the targets taking turns (odd rounds the other way round), and reads the user + system
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
 // workerd CPU per request, every round's figure, and the median's ratio to the first target's (that ran the load).
-//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,paced] [--requests 10000] [--rounds 4] [--connections 50]
+//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,paced,fresh] [--requests 10000] [--rounds 4] [--connections 50]
 //                             [--warm 3000] [--paced-requests 400] [--namespace] DIR…            (default DIR: dist/worker)
 // --load paced: the burst's paced stream (bench-burst: 100 one-word events at 50 words a second after 200 ms, ~2.2 s a
 // stream), --paced-requests of them a round (a tenth of that to warm up); the probe answers it on the same schedule
 // (bench/probe-worker `pacedAnswer`), the wire probe not at all.
+// --load fresh: the JSON turn, each request on a session never used before (`/s/bench/fresh-{n}/…`), as a suite that
+// names a session per test sends them: a new session object, its tables, its snapshot and its scenario index line.
 // --namespace: mockllm's requests carry a namespace key (a namespace "bench" without quotas, its scenarios uploaded
 // with its admin key), as a team on a shared URL sends them.
 // Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
@@ -73,9 +75,12 @@ if (values["probe-fetch"]) await launch("probe (fetch)", "floor", probeOptions({
 // The probe answering with mockllm's wire: request headers kept, the answer's headers and bytes (probe-worker `wire`).
 if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ bindings: { PROBE_MODE: "wire" } }));
 
+/** `--load fresh`: every request a session's first turn, the session named by this counter (never reused in a run). */
+let freshSessions = 0;
 const send = (t, load, amount) => {
   const p = paths(t.kind);
   const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : load === "paced" ? [p.burst, BURST_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
+  const fresh = load === "fresh" ? { requests: [{ setupRequest: (req) => ({ ...req, path: path.replace("/b1/", `/fresh-${freshSessions++}/`) }) }] } : {};
   return autocannon({
     url: t.url + path,
     method: "POST",
@@ -83,13 +88,14 @@ const send = (t, load, amount) => {
     amount,
     headers: { "content-type": "application/json", authorization: `Bearer ${t.key ?? "sk-bench"}` },
     body,
+    ...fresh,
   });
 };
 try {
   const paced = Number(values["paced-requests"]);
   const amount = (load, warm) => (load === "paced" ? (warm ? Math.max(Number(values.connections), Math.ceil(paced / 10)) : paced) : Number(warm ? values.warm : values.requests));
-  // The wire probe answers the paced request unpaced: it has no paced mode.
-  const serves = (t, load) => load !== "paced" || t.label !== "probe (wire)";
+  // The wire probe answers the paced request unpaced: it has no paced mode. The probes have no sessions to start.
+  const serves = (t, load) => (load !== "paced" || t.label !== "probe (wire)") && (load !== "fresh" || t.kind === "mockllm");
   // JIT, the session object
   for (const t of targets) for (const load of loads) if (serves(t, load)) await send(t, load, amount(load, true));
   for (let round = 0; round < Number(values.rounds); round++) {
