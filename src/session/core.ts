@@ -110,6 +110,16 @@ export interface Snapshot {
   document: Scenario;
 }
 
+/** What a turn changes besides its journal entry, written with it (on the Worker, in the entry's own row). */
+export interface TurnWrite {
+  /** The attempt counter this request bumps. */
+  attempt?: string;
+  /** The step this request consumes (marked used). */
+  used?: number;
+  /** The request body as JSON text, when `entry.request.body` is left undefined (`NextInput.wireText`); a storage of objects parses it. */
+  bodyJson?: string;
+}
+
 /** What a session keeps. Synchronous: both runtimes' stores are (SQLite in a Durable Object, memory on Node). */
 export interface SessionStorage {
   snapshot(): Snapshot | undefined;
@@ -117,14 +127,12 @@ export interface SessionStorage {
   /** Steps used and attempt counters. */
   state(): SessionState;
   bumpAttempt(key: string): void;
-  markUsed(step: number): void;
   /**
    * Appends an entry bounded as session/bound.ts says (`boundEntry`, or `boundJson` for a storage that keeps JSON
-   * text), drops entries older than the newest `limit`, and returns the new entry's seq (from 1). `attempt`: the
-   * attempt counter this request bumps (`bumpAttempt`), written with the entry. `bodyJson`: the request body as JSON
-   * text, when `entry.request.body` is left undefined (`NextInput.wireText`); a storage of objects parses it.
+   * text), drops entries older than the newest `limit`, applies the turn's state change (`turn`) with it, and returns
+   * the new entry's seq (from 1).
    */
-  append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number;
+  append(entry: JournalDraft, limit: number, turn?: TurnWrite): number;
   /** The journal, oldest first. */
   journal(): JournalEntry[];
   journalSize(): number;
@@ -194,7 +202,6 @@ export class SessionCore {
       return { outcome: decision.outcome, journaled: "mismatch", seq: 0, version: snap.version, proxy: true };
     }
     const { attemptKey, consume } = decision.change;
-    if (consume !== undefined) this.storage.markUsed(consume);
     const seq = this.storage.append(
       {
         at: isoAt(now),
@@ -210,8 +217,7 @@ export class SessionCore {
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
       },
       JOURNAL_LIMIT,
-      attemptKey,
-      input.wireText,
+      { attempt: attemptKey, used: consume, bodyJson: input.wireText },
     );
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;

@@ -57,11 +57,11 @@ describe("rows written per request (Workers)", () => {
     expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-new/second"))).toEqual({ status: 200, rows: 2 + 2 + 2 + 1 + 1 });
   });
 
-  it("a consumed step adds its used mark; a scripted failure is a journal row like any turn", async () => {
-    expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-used/b"))).toEqual({ status: 200, rows: 10 + 2 + 1 });
-    expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-used/b"))).toEqual({ status: 200, rows: 1 + 1 });
+  it("a turn that consumes a step or fails as scripted is one row too: the entry carries the step used and the attempt", async () => {
+    expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-used/b"))).toEqual({ status: 200, rows: 10 });
+    expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-used/b"))).toEqual({ status: 200, rows: 1 });
     expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-fail/c"))).toEqual({ status: 429, rows: 10 });
-    expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-fail/c"))).toEqual({ status: 200, rows: 2 + 1 + 1 });
+    expect(await rowsOf(() => chat(userTurn("hi"), "/s/rows-fail/c"))).toEqual({ status: 200, rows: 1 });
   });
 
   it("a stored Responses turn writes its entry, the response, its input and answer, its output item and its pointer", async () => {

@@ -147,15 +147,17 @@ describe("SessionObject storage after a restart", () => {
     });
   }
 
-  it("writes one row a turn: the journal row carries the attempt it bumped", async () => {
+  it("writes one row a turn: the journal row carries the attempt it bumped and the step it consumed", async () => {
     const stub = env.SESSIONS.getByName("direct/one-row");
     await runInDurableObject(stub, (instance: SessionObject, state) => {
       for (let i = 1; i <= 3; i++) instance.next({ ...input(i), document: twoSteps });
       const sql = state.storage.sql;
       expect(sql.exec("SELECT attempt FROM journal ORDER BY seq").toArray()).toStrictEqual([{ attempt: "0:openai" }, { attempt: "1:openai" }, { attempt: "1:openai" }]);
-      // No `attempts` table: it is made when a trim first folds counters into it (tables are made on their first write).
+      // No `attempts` or `used` table: they are made when a trim first folds the rows' counters and used steps into
+      // them (tables are made on their first write).
       const tables = sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name").toArray();
-      expect(tables.map((t) => t.name)).toStrictEqual(["journal", "meta", "used"]);
+      expect(tables.map((t) => t.name)).toStrictEqual(["journal", "meta"]);
+      expect(sql.exec("SELECT used FROM journal ORDER BY seq").toArray()).toStrictEqual([{ used: 0 }, { used: null }, { used: null }]);
     });
   });
 

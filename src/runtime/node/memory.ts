@@ -3,7 +3,7 @@
  * and a JSON form to persist and restore. The same contracts as the Durable Object's SQLite storages.
  */
 import type { SessionState } from "../../scenario/engine";
-import type { JournalDraft, JournalEntry, SessionStorage, Snapshot } from "../../session/core";
+import type { JournalDraft, JournalEntry, SessionStorage, Snapshot, TurnWrite } from "../../session/core";
 import { boundEntry, withParsedBody } from "../../session/bound";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
@@ -60,14 +60,10 @@ export class MemorySessionStorage implements SessionStorage {
     this.data.attempts[key] = (this.data.attempts[key] ?? 0) + 1;
   }
 
-  markUsed(step: number): void {
-    if (!this.data.used.includes(step)) this.data.used.push(step);
-    this.changed();
-  }
-
-  append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number {
-    if (bodyJson !== undefined) entry = withParsedBody(entry, bodyJson);
-    if (attempt !== undefined) this.countAttempt(attempt);
+  append(entry: JournalDraft, limit: number, turn: TurnWrite = {}): number {
+    if (turn.bodyJson !== undefined) entry = withParsedBody(entry, turn.bodyJson);
+    if (turn.attempt !== undefined) this.countAttempt(turn.attempt);
+    if (turn.used !== undefined && !this.data.used.includes(turn.used)) this.data.used.push(turn.used);
     const seq = ++this.data.seq;
     this.data.journal.push({ seq, ...boundEntry(entry) });
     // shift(), not splice(0, n): V8 moves the array's start instead of copying a full journal on every request.

@@ -5,15 +5,16 @@
  *
  * A turn writes one row as Cloudflare counts them (issue 34: rows written are most of what a turn costs there; tables
  * made on their first write, see SqlTables): its journal row, which carries the attempt counter the turn bumped
- * (`journal.attempt`). A counter's value is the `attempts` row plus the
- * journal rows naming it. The journal keeps the newest JOURNAL_LIMIT entries; older rows are dropped JOURNAL_TRIM_BATCH
- * at a time, their attempts first added to the `attempts` rows, so at most JOURNAL_LIMIT + JOURNAL_TRIM_BATCH - 1 rows
- * are kept and reads take the newest JOURNAL_LIMIT.
+ * (`journal.attempt`) and the step it consumed (`journal.used`). A counter's value is the `attempts` row plus the
+ * journal rows naming it; a step is used if the `used` table or a journal row names it. The journal keeps the newest
+ * JOURNAL_LIMIT entries; older rows are dropped JOURNAL_TRIM_BATCH at a time, their attempts and used steps first
+ * folded into the `attempts` and `used` tables, so at most JOURNAL_LIMIT + JOURNAL_TRIM_BATCH - 1 rows are kept and
+ * reads take the newest JOURNAL_LIMIT.
  */
 import type { SessionState } from "../../scenario/engine";
 import type { Scenario } from "../../scenario/schema";
 import { boundJson } from "../../session/bound";
-import { JOURNAL_LIMIT, type JournalDraft, type JournalEntry, type SessionStorage, type Snapshot } from "../../session/core";
+import { JOURNAL_LIMIT, type JournalDraft, type JournalEntry, type SessionStorage, type Snapshot, type TurnWrite } from "../../session/core";
 import { chunks } from "./sql-chunks";
 import { SqlTables, table } from "./sql-tables";
 
@@ -24,7 +25,7 @@ const META = table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL", "WITHOUT
 const USED = table("used", "step INTEGER PRIMARY KEY");
 const ATTEMPTS = table("attempts", "key TEXT PRIMARY KEY, count INTEGER NOT NULL", "WITHOUT ROWID");
 // Every insert gives `seq` (the cached newest + 1): no AUTOINCREMENT, whose sequence row was a second row a turn.
-const JOURNAL = table("journal", "seq INTEGER PRIMARY KEY, entry TEXT NOT NULL, attempt TEXT");
+const JOURNAL = table("journal", "seq INTEGER PRIMARY KEY, entry TEXT NOT NULL, attempt TEXT, used INTEGER");
 const MEMBERS = table("members", "key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTEGER NOT NULL", "WITHOUT ROWID");
 
 export class SqlSessionStorage implements SessionStorage {
@@ -35,9 +36,11 @@ export class SqlSessionStorage implements SessionStorage {
     private readonly sql: SqlStorage,
     private readonly tables = new SqlTables(sql),
   ) {
-    // A journal written before rows carried their attempt (every counter then in `attempts`).
+    // A journal written before rows carried their attempt (every counter then in `attempts`) or their used step (every
+    // mark then in `used`).
     const journal = tables.schema(JOURNAL);
-    if (journal !== undefined && !journal.includes("attempt")) this.sql.exec(`ALTER TABLE journal ADD COLUMN attempt TEXT`);
+    if (journal !== undefined && !/\battempt\b/.test(journal)) this.sql.exec(`ALTER TABLE journal ADD COLUMN attempt TEXT`);
+    if (journal !== undefined && !/\bused\b/.test(journal)) this.sql.exec(`ALTER TABLE journal ADD COLUMN used INTEGER`);
   }
 
   private load() {
@@ -54,7 +57,12 @@ export class SqlSessionStorage implements SessionStorage {
     for (const r of journaled) attempts[r.key] = (attempts[r.key] ?? 0) + r.count;
     this.cache = {
       snapshot: version !== undefined && doc !== undefined ? { version, document: JSON.parse(doc) as Scenario } : undefined,
-      used: this.tables.rows<{ step: number }>(USED, `SELECT step FROM used`).map((r) => r.step),
+      used: [
+        ...new Set([
+          ...this.tables.rows<{ step: number }>(USED, `SELECT step FROM used`).map((r) => r.step),
+          ...this.tables.rows<{ step: number }>(JOURNAL, `SELECT DISTINCT used AS step FROM journal WHERE used IS NOT NULL`).map((r) => r.step),
+        ]),
+      ],
       attempts,
       seq: this.tables.rows<{ seq: number }>(JOURNAL, `SELECT COALESCE(MAX(seq), 0) AS seq FROM journal`)[0]?.seq ?? 0,
     };
@@ -85,24 +93,21 @@ export class SqlSessionStorage implements SessionStorage {
     attempts[key] = (attempts[key] ?? 0) + 1;
   }
 
-  markUsed(step: number): void {
-    this.tables.write(USED).exec(`INSERT OR IGNORE INTO used (step) VALUES (?)`, step);
-    const { used } = this.load();
-    if (!used.includes(step)) used.push(step);
-  }
-
-  append(entry: JournalDraft, limit: number, attempt?: string, bodyJson?: string): number {
+  append(entry: JournalDraft, limit: number, turn: TurnWrite = {}): number {
     const cache = this.load();
     const seq = cache.seq + 1;
-    this.tables.write(JOURNAL).exec(`INSERT INTO journal (seq, entry, attempt) VALUES (?, ?, ?)`, seq, boundJson(entry, bodyJson), attempt ?? null);
+    const { attempt, used } = turn;
+    this.tables.write(JOURNAL).exec(`INSERT INTO journal (seq, entry, attempt, used) VALUES (?, ?, ?, ?)`, seq, boundJson(entry, turn.bodyJson), attempt ?? null, used ?? null);
     cache.seq = seq;
     if (attempt !== undefined) cache.attempts[attempt] = (cache.attempts[attempt] ?? 0) + 1;
+    if (used !== undefined && !cache.used.includes(used)) cache.used.push(used);
     if (seq > limit && (seq - limit) % JOURNAL_TRIM_BATCH === 0) this.trim(seq - limit);
     return seq;
   }
 
-  /** Drops the journal rows up to `seq`, their attempts added to the `attempts` rows first. */
+  /** Drops the journal rows up to `seq`, their attempts added to the `attempts` rows and their used steps to `used` first. */
   private trim(seq: number): void {
+    this.tables.write(USED).exec(`INSERT OR IGNORE INTO used (step) SELECT DISTINCT used FROM journal WHERE seq <= ? AND used IS NOT NULL`, seq);
     this.tables
       .write(ATTEMPTS)
       .exec(
