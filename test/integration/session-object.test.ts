@@ -6,6 +6,7 @@ import { pacedStream } from "../../src/http/sse";
 import { WorkerContext } from "../../src/runtime/workers/context";
 import type { SessionObject } from "../../src/runtime/workers/session-object";
 import { JOURNAL_TRIM_BATCH, SqlSessionStorage } from "../../src/runtime/workers/sql-session";
+import { SqlTables } from "../../src/runtime/workers/sql-tables";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { admin, call, upload } from "./helpers";
 
@@ -106,7 +107,7 @@ describe("SessionObject storage after a restart", () => {
 
   /** The session as a restarted object sees it: nothing in memory, everything read back from SQLite. */
   function reread(state: DurableObjectState): SessionCore {
-    return new SessionCore(new SqlSessionStorage(state.storage.sql), wireToolCallIds);
+    return new SessionCore(new SqlSessionStorage(new SqlTables(state.storage.sql)), wireToolCallIds);
   }
 
   // Inside the trim batch (the oldest rows still stored, their attempts counted from them) and past it (folded).

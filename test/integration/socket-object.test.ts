@@ -83,14 +83,15 @@ describe("sockets across hibernation", () => {
 describe("recordings past SQLite's value limit", () => {
   it("a recorded step whose matcher quotes a 10 MB message is kept in parts and read back whole", async () => {
     const { SqlRecordingStorage } = await import("../../src/runtime/workers/sql-recording");
+    const { SqlTables } = await import("../../src/runtime/workers/sql-tables");
     const message = "é".repeat(5_000_000);
     const read = await runInDurableObject(env.SESSIONS.getByName("rec-big/r") as unknown as DurableObjectStub<SessionObject>, (_i, state) => {
-      const storage = new SqlRecordingStorage(state.storage.sql);
+      const storage = new SqlRecordingStorage(new SqlTables(state.storage.sql));
       storage.add(
         { id: "rec-1", seq: 1, match: { endpoint: "chat.completions", lastUserMessage: message }, frames: { status: 200, headers: {}, frames: [{ at: 0, data: "x😀".repeat(400_000) }] } },
         10,
       );
-      return new SqlRecordingStorage(state.storage.sql).steps();
+      return new SqlRecordingStorage(new SqlTables(state.storage.sql)).steps();
     });
     expect(read).toHaveLength(1);
     expect(read[0]!.match.lastUserMessage).toBe(message);

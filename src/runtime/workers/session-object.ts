@@ -18,11 +18,13 @@ import { workersRuntime } from "./runtime";
 import { DurableSockets } from "./sockets";
 import { SqlRecordingStorage } from "./sql-recording";
 import { SqlResponsesStorage } from "./sql-responses";
-import { SqlSessionStorage } from "./sql-session";
-import { SqlTables } from "./sql-tables";
+import { META, SqlSessionStorage } from "./sql-session";
+import { SqlTables, table } from "./sql-tables";
 
 /** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
 const PURGE_BATCH = 50;
+/** On a namespace's directory being purged: how many of its objects are done. */
+const PURGE = table("purge", "done INTEGER NOT NULL");
 
 /** The members the static block below defines on the prototype, one per `MEMBERS` entry. */
 export interface SessionObject extends Omit<SyncSession, "exists"> {}
@@ -60,9 +62,9 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   /** Built on first use, and again after an expiry deleted everything. Creates no table: each is made on its first write. */
   private get host(): SyncSession {
     if (this.current !== undefined) return this.current;
-    const [sql, tables] = [this.ctx.storage.sql, this.tables];
+    const tables = this.tables;
     this.current = sessionHost(
-      { session: new SqlSessionStorage(sql, tables), responses: new SqlResponsesStorage(sql, tables), recording: new SqlRecordingStorage(sql, tables), mcp: new SqlMcpStorage(sql, tables) },
+      { session: new SqlSessionStorage(tables), responses: new SqlResponsesStorage(tables), recording: new SqlRecordingStorage(tables), mcp: new SqlMcpStorage(tables) },
       wireToolCallIds,
     );
     return this.current;
@@ -102,7 +104,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       await this.ctx.storage.setAlarm(this.lastActive + ttl + ttl / 10);
       return;
     }
-    const hadData = this.hasTable("meta");
+    const hadData = this.tables.has(META);
     // The session leaves its scenario's index first (a failure retries the alarm), so listings never show it again.
     const listed = hadData && this.ctx.id.name !== undefined ? indexOf(this.ctx.id.name) : undefined;
     if (listed) await this.env.SESSIONS.getByName(listed.index).forgetMember(listed.member);
@@ -141,14 +143,14 @@ export class SessionObject extends DurableObject<WorkerEnv> {
    */
   async purgeListed(): Promise<number> {
     const listed = this.host.members().length;
-    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS purge (done INTEGER NOT NULL)");
-    if (this.ctx.storage.sql.exec("SELECT count(*) AS n FROM purge").one().n === 0) this.ctx.storage.sql.exec("INSERT INTO purge (done) VALUES (0)");
+    const sql = this.tables.write(PURGE);
+    if (sql.exec("SELECT count(*) AS n FROM purge").one().n === 0) sql.exec("INSERT INTO purge (done) VALUES (0)");
     await this.ctx.storage.setAlarm(Date.now());
     return listed;
   }
 
   private purging(): boolean {
-    return this.hasTable("purge");
+    return this.tables.has(PURGE);
   }
 
   /**
@@ -156,13 +158,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
    * Reads of an object that does not exist answer from `ABSENT` and build nothing, so no table is created.
    */
   exists(): boolean {
-    if (this.current !== undefined) return true;
-    const q = "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'";
-    return this.ctx.storage.sql.exec<{ n: number }>(q).one().n > 0;
-  }
-
-  private hasTable(name: string): boolean {
-    return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", name).one().n > 0;
+    return this.current !== undefined || this.tables.any();
   }
 
   private async purgeBatch(): Promise<void> {

@@ -3,17 +3,15 @@
  */
 import type { McpCallState } from "../../mcp/calls";
 import type { McpStorage } from "../../session/mcp";
-import { SqlTables, table } from "./sql-tables";
+import { table, type SqlTables } from "./sql-tables";
 
 const USED = table("mcp_used", "idx INTEGER PRIMARY KEY");
 const ATTEMPTS = table("mcp_attempts", "idx INTEGER PRIMARY KEY, count INTEGER NOT NULL");
 const SESSIONS = table("mcp_sessions", "id TEXT PRIMARY KEY, n INTEGER NOT NULL", "WITHOUT ROWID");
 
 export class SqlMcpStorage implements McpStorage {
-  constructor(
-    sql: SqlStorage,
-    private readonly tables = new SqlTables(sql),
-  ) {}
+  /** @param tables the object's tables (SqlTables over its `ctx.storage.sql`) */
+  constructor(private readonly tables: SqlTables) {}
 
   state(): McpCallState {
     const attempts: Record<string, number> = {};

@@ -5,7 +5,7 @@
  */
 import type { RecordedStep, RecordingStorage } from "../../session/recording";
 import { chunks, CHUNK_CHARS } from "./sql-chunks";
-import { SqlTables, table } from "./sql-tables";
+import { table, type SqlTables } from "./sql-tables";
 
 const STEPS = table("rec_steps", "n INTEGER PRIMARY KEY, step TEXT NOT NULL, bytes INTEGER NOT NULL");
 const FRAMES = table("rec_frames", "n INTEGER NOT NULL, i INTEGER NOT NULL, part INTEGER NOT NULL, at REAL NOT NULL, data TEXT NOT NULL, PRIMARY KEY (n, i, part)", "WITHOUT ROWID");
@@ -13,10 +13,8 @@ const FRAMES = table("rec_frames", "n INTEGER NOT NULL, i INTEGER NOT NULL, part
 const STEP_PARTS = table("rec_step_parts", "n INTEGER NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (n, part)", "WITHOUT ROWID");
 
 export class SqlRecordingStorage implements RecordingStorage {
-  constructor(
-    sql: SqlStorage,
-    private readonly tables = new SqlTables(sql),
-  ) {}
+  /** @param tables the object's tables (SqlTables over its `ctx.storage.sql`) */
+  constructor(private readonly tables: SqlTables) {}
 
   private stepJson(r: { n: number; step: string }): string {
     if (r.step !== "") return r.step;

@@ -3,7 +3,7 @@
  */
 import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
 import { chunks, CHUNK_CHARS } from "./sql-chunks";
-import { SqlTables, table } from "./sql-tables";
+import { table, type SqlTables } from "./sql-tables";
 
 // A rowid table, unlike the rest: its rowid is the order the oldest are dropped in (`created` counts seconds).
 const RESPONSES = table("responses", "id TEXT PRIMARY KEY, previous_id TEXT, created INTEGER NOT NULL");
@@ -12,10 +12,8 @@ const ITEMS = table("response_items", "item_id TEXT PRIMARY KEY, response_id TEX
 const POINTERS = table("response_pointers", "id TEXT PRIMARY KEY, object TEXT NOT NULL, created INTEGER NOT NULL", "WITHOUT ROWID");
 
 export class SqlResponsesStorage implements ResponsesStorage {
-  constructor(
-    private readonly sql: SqlStorage,
-    private readonly tables = new SqlTables(sql),
-  ) {}
+  /** @param tables the object's tables (SqlTables over its `ctx.storage.sql`) */
+  constructor(private readonly tables: SqlTables) {}
 
   private writeBlob(id: string, kind: string, text: string): void {
     const sql = this.tables.write(BLOBS);
@@ -44,9 +42,9 @@ export class SqlResponsesStorage implements ResponsesStorage {
       if (long) this.writeBlob(rec.id, `item:${position}`, item.json);
       items.exec(`INSERT OR REPLACE INTO response_items (item_id, response_id, position, json) VALUES (?, ?, ?, ?)`, item.id, rec.id, position, long ? "" : item.json);
     });
-    const count = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM responses`).one().n;
+    const count = this.tables.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM responses`).one().n;
     if (count > MAX_STORED_RESPONSES) {
-      const oldest = this.sql.exec<{ id: string }>(`SELECT id FROM responses ORDER BY created, rowid LIMIT ?`, count - MAX_STORED_RESPONSES).toArray();
+      const oldest = this.tables.sql.exec<{ id: string }>(`SELECT id FROM responses ORDER BY created, rowid LIMIT ?`, count - MAX_STORED_RESPONSES).toArray();
       for (const { id } of oldest) this.delete(id);
     }
   }

@@ -16,12 +16,12 @@ import type { Scenario } from "../../scenario/schema";
 import { boundJson } from "../../session/bound";
 import { JOURNAL_LIMIT, type JournalDraft, type JournalEntry, type SessionStorage, type Snapshot, type TurnWrite } from "../../session/core";
 import { chunks } from "./sql-chunks";
-import { SqlTables, table } from "./sql-tables";
+import { table, type SqlTables } from "./sql-tables";
 
 /** Journal rows past the limit dropped together (one delete and one counter fold per this many turns). */
 export const JOURNAL_TRIM_BATCH = 100;
 
-const META = table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL", "WITHOUT ROWID");
+export const META = table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL", "WITHOUT ROWID");
 const USED = table("used", "step INTEGER PRIMARY KEY");
 const ATTEMPTS = table("attempts", "key TEXT PRIMARY KEY, count INTEGER NOT NULL", "WITHOUT ROWID");
 // Every insert gives `seq` (the cached newest + 1): no AUTOINCREMENT, whose sequence row was a second row a turn.
@@ -32,15 +32,13 @@ export class SqlSessionStorage implements SessionStorage {
   /** `seq`: the newest journal row's (the trim never drops it), so an insert needs no RETURNING cursor. */
   private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number>; seq: number } | undefined;
 
-  constructor(
-    private readonly sql: SqlStorage,
-    private readonly tables = new SqlTables(sql),
-  ) {
+  /** @param tables the object's tables (SqlTables over its `ctx.storage.sql`) */
+  constructor(private readonly tables: SqlTables) {
     // A journal written before rows carried their attempt (every counter then in `attempts`) or their used step (every
     // mark then in `used`).
     const journal = tables.schema(JOURNAL);
-    if (journal !== undefined && !/\battempt\b/.test(journal)) this.sql.exec(`ALTER TABLE journal ADD COLUMN attempt TEXT`);
-    if (journal !== undefined && !/\bused\b/.test(journal)) this.sql.exec(`ALTER TABLE journal ADD COLUMN used INTEGER`);
+    if (journal !== undefined && !/\battempt\b/.test(journal)) tables.sql.exec(`ALTER TABLE journal ADD COLUMN attempt TEXT`);
+    if (journal !== undefined && !/\bused\b/.test(journal)) tables.sql.exec(`ALTER TABLE journal ADD COLUMN used INTEGER`);
   }
 
   private load() {

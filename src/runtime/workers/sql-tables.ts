@@ -46,6 +46,12 @@ export class SqlTables {
     return this.known.has(t.name);
   }
 
+  /** Whether any table of the application's exists (not SQLite's `sqlite_*` nor the runtime's `_cf_*`). */
+  any(): boolean {
+    for (const name of this.known.keys()) if (!name.startsWith("sqlite_") && !name.startsWith("_cf_")) return true;
+    return false;
+  }
+
   /** The statement the table was created with (an older build's, say), or undefined while it does not exist. */
   schema(t: Table): string | undefined {
     return this.known.get(t.name);
