@@ -3,7 +3,7 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|paced] [--connections 50] [--duration 10] [--target probe] [--namespace]
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|paced] [--connections 50] [--duration 10] [--target probe|wire] [--namespace]
 // --load paced: the burst's paced stream (bench/worker-cpu.mjs --load paced; mockllm only).
 // --namespace: the requests carry a namespace key (as bench/worker-cpu.mjs --namespace).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -22,14 +22,19 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     duration: { type: "string", default: "10" },
     port: { type: "string", default: "9231" },
-    // "probe": the probe Worker (bench/probe-worker) instead, the floor's profile under the same load.
+    // "probe": the probe Worker (bench/probe-worker) instead, the floor's profile under the same load; "wire": the probe
+    // answering with mockllm's wire (PROBE_MODE "wire").
     target: { type: "string", default: "mockllm" },
     namespace: { type: "boolean", default: false },
   },
 });
-const probe = values.target === "probe";
+const probe = values.target === "probe" || values.target === "wire";
 const inspectorPort = Number(values.port);
-const mf = new Miniflare(probe ? probeOptions({ inspectorPort }) : mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, { inspectorPort }));
+const mf = new Miniflare(
+  probe
+    ? probeOptions({ inspectorPort, ...(values.target === "wire" ? { bindings: { PROBE_MODE: "wire" } } : {}) })
+    : mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, { inspectorPort }),
+);
 const url = (await mf.ready).origin;
 const key = !probe && values.namespace ? await namespaceKey(url, "bench") : undefined;
 if (!probe) await uploadScenarios(url, key ?? "bench");
@@ -74,4 +79,30 @@ ws.close();
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, "worker.cpuprofile"), JSON.stringify(profile));
 process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.cpuprofile\n`);
+printTop(profile, result.requests.total);
 await mf.dispose();
+
+/** The functions with the most self and inclusive time, µs per request (a function's time counted once per sample). */
+function printTop(profile, requests, count = 25) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber + 1}`;
+  const self = new Map();
+  const inclusive = new Map();
+  const add = (m, k, t) => m.set(k, (m.get(k) ?? 0) + t);
+  profile.samples.forEach((id, i) => {
+    const t = profile.timeDeltas[i] ?? 0;
+    add(self, name(byId.get(id)), t);
+    const seen = new Set();
+    for (let x = id; x !== undefined; x = parent.get(x)) seen.add(name(byId.get(x)));
+    for (const k of seen) add(inclusive, k, t);
+  });
+  for (const [title, m] of [
+    ["self", self],
+    ["inclusive", inclusive],
+  ]) {
+    process.stdout.write(`${title} time, µs per request:\n`);
+    for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, count)) process.stdout.write(`${(t / requests).toFixed(1).padStart(8)}  ${k}\n`);
+  }
+}

@@ -193,6 +193,28 @@ describe("SessionObject storage after a restart", () => {
     });
   });
 
+  it("keeps its snapshot in one row; an older object's version row is read, and gone with its next snapshot", async () => {
+    const stub = env.SESSIONS.getByName("direct/one-row-snapshot");
+    await runInDurableObject(stub, (instance: SessionObject, state) => {
+      const sql = state.storage.sql;
+      instance.next(input(1));
+      expect(sql.exec("SELECT key, value FROM meta").toArray()).toStrictEqual([{ key: "document", value: `v1\n${JSON.stringify(scenario)}` }]);
+      expect(reread(state).state().version).toBe("v1");
+    });
+    const older = env.SESSIONS.getByName("direct/two-row-snapshot");
+    await runInDurableObject(older, (_instance: SessionObject, state) => {
+      const sql = state.storage.sql;
+      sql.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+      sql.exec("INSERT INTO meta (key, value) VALUES ('version', 'v0'), ('document', ?)", JSON.stringify(twoSteps));
+      const session = reread(state);
+      expect([session.state().version, session.state().steps.length]).toStrictEqual(["v0", 2]);
+      session.reset();
+      expect(decided(session.next({ ...input(1), version: "v2" })).version).toBe("v2");
+      expect(sql.exec("SELECT key FROM meta").toArray()).toStrictEqual([{ key: "document" }]);
+      expect(reread(state).state()).toMatchObject({ version: "v2", steps: [{ id: "step-1" }] });
+    });
+  });
+
   it("a reset starts the seq and the counters again from 1, also after a restart", async () => {
     const stub = env.SESSIONS.getByName("direct/restart-reset");
     await runInDurableObject(stub, (instance: SessionObject) => {

@@ -28,6 +28,21 @@ const ATTEMPTS = table("attempts", "key TEXT PRIMARY KEY, count INTEGER NOT NULL
 const JOURNAL = table("journal", "seq INTEGER PRIMARY KEY, entry TEXT NOT NULL, attempt TEXT, used INTEGER");
 const MEMBERS = table("members", "key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTEGER NOT NULL", "WITHOUT ROWID");
 
+/**
+ * The snapshot in the `meta` rows: `document` holds the version, a newline and the document's JSON; past SQLite's
+ * value limit (a recording's frames, a long script) the text goes on in `document.1`, `document.2`, … An object written
+ * before wave 13 keeps the version in a `version` row of its own and only the JSON in `document`.
+ */
+function snapshotOf(meta: Map<string, string>): Snapshot | undefined {
+  let text = meta.get("document");
+  if (text === undefined) return undefined;
+  for (let i = 1; meta.has(`document.${i}`); i++) text += meta.get(`document.${i}`);
+  const older = meta.get("version");
+  if (older !== undefined) return { version: older, document: JSON.parse(text) as Scenario };
+  const cut = text.indexOf("\n");
+  return { version: text.slice(0, cut), document: JSON.parse(text.slice(cut + 1)) as Scenario };
+}
+
 export class SqlSessionStorage implements SessionStorage {
   /** `seq`: the newest journal row's (the trim never drops it), so an insert needs no RETURNING cursor. */
   private cache: { snapshot: Snapshot | undefined; used: number[]; attempts: Record<string, number>; seq: number } | undefined;
@@ -44,17 +59,12 @@ export class SqlSessionStorage implements SessionStorage {
   private load() {
     if (this.cache) return this.cache;
     const meta = new Map(this.tables.rows<{ key: string; value: string }>(META, `SELECT key, value FROM meta`).map((r) => [r.key, r.value]));
-    const version = meta.get("version");
-    // A document past SQLite's value limit (a recording's frames, a long script) is kept in parts: `document`, then
-    // `document.1`, `document.2`, …
-    let doc = meta.get("document");
-    for (let i = 1; doc !== undefined && meta.has(`document.${i}`); i++) doc += meta.get(`document.${i}`);
     const attempts: Record<string, number> = {};
     for (const r of this.tables.rows<{ key: string; count: number }>(ATTEMPTS, `SELECT key, count FROM attempts`)) attempts[r.key] = r.count;
     const journaled = this.tables.rows<{ key: string; count: number }>(JOURNAL, `SELECT attempt AS key, COUNT(*) AS count FROM journal WHERE attempt IS NOT NULL GROUP BY attempt`);
     for (const r of journaled) attempts[r.key] = (attempts[r.key] ?? 0) + r.count;
     this.cache = {
-      snapshot: version !== undefined && doc !== undefined ? { version, document: JSON.parse(doc) as Scenario } : undefined,
+      snapshot: snapshotOf(meta),
       used: [
         ...new Set([
           ...this.tables.rows<{ step: number }>(USED, `SELECT step FROM used`).map((r) => r.step),
@@ -73,9 +83,12 @@ export class SqlSessionStorage implements SessionStorage {
 
   setSnapshot(snapshot: Snapshot): void {
     const sql = this.tables.write(META);
-    sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)`, snapshot.version);
-    sql.exec(`DELETE FROM meta WHERE key LIKE 'document.%'`);
-    chunks(JSON.stringify(snapshot.document)).forEach((part, i) => sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, i === 0 ? "document" : `document.${i}`, part));
+    // One row (issue 34: a row a new session): the version, a newline, the document's JSON (which has no raw newline).
+    // An older build's `version` row goes, so the two layouts never mix.
+    sql.exec(`DELETE FROM meta WHERE key = 'version' OR key LIKE 'document.%'`);
+    chunks(`${snapshot.version}\n${JSON.stringify(snapshot.document)}`).forEach((part, i) =>
+      sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, i === 0 ? "document" : `document.${i}`, part),
+    );
     this.load().snapshot = snapshot;
   }
 
