@@ -3,9 +3,13 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|paced] [--connections 50] [--duration 10] [--target probe|wire] [--namespace]
-// --load paced: the burst's paced stream (bench/worker-cpu.mjs --load paced; mockllm only).
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|paced|fresh] [--connections 50] [--duration 10] [--target probe|wire] [--namespace] [--heap]
+// --load paced: the burst's paced stream (bench/worker-cpu.mjs --load paced; mockllm only); --load fresh: every request
+// a session's first turn (bench/worker-cpu.mjs --load fresh; mockllm only).
 // --namespace: the requests carry a namespace key (as bench/worker-cpu.mjs --namespace).
+// --heap: V8's sampling heap profiler instead (every allocation of the run, also what a minor GC freed at once): bytes
+// allocated per request and the functions that allocated most, DIR/worker.heapprofile. Unlike CPU time on a shared
+// machine, the bytes a request allocates read the same run after run, so a change's effect on them shows in one run.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -26,6 +30,7 @@ const { values } = parseArgs({
     // answering with mockllm's wire (PROBE_MODE "wire").
     target: { type: "string", default: "mockllm" },
     namespace: { type: "boolean", default: false },
+    heap: { type: "boolean", default: false },
   },
 });
 const probe = values.target === "probe" || values.target === "wire";
@@ -40,8 +45,12 @@ const key = !probe && values.namespace ? await namespaceKey(url, "bench") : unde
 if (!probe) await uploadScenarios(url, key ?? "bench");
 const p = paths(probe ? "floor" : "mockllm");
 const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : values.load === "paced" ? [p.burst, BURST_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
+// --load fresh: the JSON turn, each request on a session never used before (as bench/worker-cpu.mjs --load fresh).
+let freshSessions = 0;
+const fresh = values.load === "fresh" ? { requests: [{ setupRequest: (req) => ({ ...req, path: path.replace("/b1/", `/fresh-${freshSessions++}/`) }) }] } : {};
 const cannon = (duration) =>
   autocannon({
+    ...fresh,
     url: url + path,
     method: "POST",
     connections: Number(values.connections),
@@ -68,19 +77,45 @@ const send = (method, params = {}) =>
     pending.set(++id, resolve);
     ws.send(JSON.stringify({ id, method, params }));
   });
-await send("Profiler.enable");
-await send("Profiler.setSamplingInterval", { interval: 200 });
-await send("Profiler.start");
-const result = await cannon(Number(values.duration));
-const {
-  result: { profile },
-} = await send("Profiler.stop");
-ws.close();
 mkdirSync(values.out, { recursive: true });
-writeFileSync(join(values.out, "worker.cpuprofile"), JSON.stringify(profile));
-process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.cpuprofile\n`);
-printTop(profile, result.requests.total);
+if (values.heap) {
+  await send("HeapProfiler.enable");
+  await send("HeapProfiler.startSampling", { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  const result = await cannon(Number(values.duration));
+  const {
+    result: { profile },
+  } = await send("HeapProfiler.stopSampling");
+  writeFileSync(join(values.out, "worker.heapprofile"), JSON.stringify(profile));
+  process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.heapprofile\n`);
+  printAllocations(profile, result.requests.total);
+} else {
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 200 });
+  await send("Profiler.start");
+  const result = await cannon(Number(values.duration));
+  const {
+    result: { profile },
+  } = await send("Profiler.stop");
+  writeFileSync(join(values.out, "worker.cpuprofile"), JSON.stringify(profile));
+  process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.cpuprofile\n`);
+  printTop(profile, result.requests.total);
+}
+ws.close();
 await mf.dispose();
+
+/** Bytes allocated per request in all, and by the functions that allocated most (their own allocations). */
+function printAllocations(profile, requests, count = 25) {
+  const bytes = new Map();
+  const visit = (node) => {
+    const name = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop()}:${node.callFrame.lineNumber + 1}`;
+    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(`bytes allocated per request: ${Math.round(total / requests)}\n`);
+  for (const [k, b] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, count)) process.stdout.write(`${String(Math.round(b / requests)).padStart(8)}  ${k}\n`);
+}
 
 /** The functions with the most self and inclusive time, µs per request (a function's time counted once per sample). */
 function printTop(profile, requests, count = 25) {
