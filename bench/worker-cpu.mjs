@@ -6,7 +6,8 @@
 // the bench scenarios uploaded), optionally beside the probe Worker; every round sends each target a fixed number of
 // requests at a fixed concurrency, the targets taking turns (odd rounds the other way round), and reads the user + system
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
-// workerd CPU per request, every round's figure, and the median's ratio to the first target's (that ran the load).
+// workerd CPU per request, every round's figure, the median's ratio to the first target's (that ran the load), and in
+// how many rounds it was below the first target's figure of the same round.
 //   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,paced,fresh] [--requests 10000] [--rounds 4] [--connections 50]
 //                             [--warm 3000] [--paced-requests 400] [--namespace] DIR…            (default DIR: dist/worker)
 // --load paced: the burst's paced stream (bench-burst: 100 one-word events at 50 words a second after 200 ms, ~2.2 s a
@@ -113,13 +114,18 @@ try {
 } finally {
   for (const t of targets) await t.mf.dispose();
 }
-const head = loads.map((l) => `${l}: µs per request (median) | rounds | ÷ first`);
-console.log(`| target | ${head.join(" | ")} |\n| --- | ${head.map(() => "--- | --- | ---").join(" | ")} |`);
+// "below first": in how many rounds the target cost less than the first target in the same round — on a shared
+// machine the rounds move together, so a change that is real is below (or above) in nearly every round, where the
+// medians of two builds alone can differ by the spread.
+const head = loads.map((l) => `${l}: µs per request (median) | rounds | ÷ first | below first`);
+console.log(`| target | ${head.join(" | ")} |\n| --- | ${head.map(() => "--- | --- | --- | ---").join(" | ")} |`);
 for (const t of targets) {
   const cells = loads.map((l) => {
-    if (t.cpu[l].length === 0) return "– | – | –";
+    if (t.cpu[l].length === 0) return "– | – | – | –";
+    const first = targets.find((x) => x.cpu[l].length > 0).cpu[l];
     const m = median(t.cpu[l]);
-    return `${m.toFixed(0)} | ${t.cpu[l].map((x) => x.toFixed(0)).join(" ")} | ${(m / median(targets.find((x) => x.cpu[l].length > 0).cpu[l])).toFixed(2)}`;
+    const below = t.cpu[l].filter((x, i) => x < first[i]).length;
+    return `${m.toFixed(0)} | ${t.cpu[l].map((x) => x.toFixed(0)).join(" ")} | ${(m / median(first)).toFixed(2)} | ${below} of ${t.cpu[l].length}`;
   });
   console.log(`| ${t.label} | ${cells.join(" | ")} |`);
 }

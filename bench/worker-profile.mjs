@@ -78,28 +78,28 @@ const send = (method, params = {}) =>
     ws.send(JSON.stringify({ id, method, params }));
   });
 mkdirSync(values.out, { recursive: true });
-if (values.heap) {
-  await send("HeapProfiler.enable");
-  await send("HeapProfiler.startSampling", { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  const result = await cannon(Number(values.duration));
-  const {
-    result: { profile },
-  } = await send("HeapProfiler.stopSampling");
-  writeFileSync(join(values.out, "worker.heapprofile"), JSON.stringify(profile));
-  process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.heapprofile\n`);
-  printAllocations(profile, result.requests.total);
-} else {
-  await send("Profiler.enable");
-  await send("Profiler.setSamplingInterval", { interval: 200 });
-  await send("Profiler.start");
-  const result = await cannon(Number(values.duration));
-  const {
-    result: { profile },
-  } = await send("Profiler.stop");
-  writeFileSync(join(values.out, "worker.cpuprofile"), JSON.stringify(profile));
-  process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/worker.cpuprofile\n`);
-  printTop(profile, result.requests.total);
-}
+// The profiler to run under the load: its DevTools domain's calls, the file it writes, and how its result is printed.
+const profiler = values.heap
+  ? {
+      start: [["HeapProfiler.enable"], ["HeapProfiler.startSampling", { samplingInterval: 512, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }]],
+      stop: "HeapProfiler.stopSampling",
+      file: "worker.heapprofile",
+      print: printAllocations,
+    }
+  : {
+      start: [["Profiler.enable"], ["Profiler.setSamplingInterval", { interval: 200 }], ["Profiler.start"]],
+      stop: "Profiler.stop",
+      file: "worker.cpuprofile",
+      print: printTop,
+    };
+for (const [method, params] of profiler.start) await send(method, params);
+const result = await cannon(Number(values.duration));
+const {
+  result: { profile },
+} = await send(profiler.stop);
+writeFileSync(join(values.out, profiler.file), JSON.stringify(profile));
+process.stderr.write(`${result.requests.total} requests (${result.requests.average} req/s), ${result.non2xx} non-2xx; profile in ${values.out}/${profiler.file}\n`);
+profiler.print(profile, result.requests.total);
 ws.close();
 await mf.dispose();
 
