@@ -35,11 +35,7 @@ export interface NextInput extends JournaledInput {
    * not carry (or copy across the Durable Object boundary) the whole document.
    */
   document?: Scenario;
-  /**
-   * The request as the engine sees it; or, from a store that `sendsBodyText`, its JSON text (a long conversation's
-   * messages cross Workers' RPC cheaper as one string than as an object graph; it holds only JSON values).
-   */
-  request: CanonicalRequest | string;
+  request: CanonicalRequest;
   /** HTTP status this surface answers each outcome with, for the journal. */
   statuses: Record<string, number>;
   /** A recording upstream serves this request's provider: a mismatch is not journaled but handed back as `proxy`. */
@@ -196,9 +192,8 @@ export class SessionCore {
   next(input: NextInput, now = Date.now()): NextResult | NeedsDocument {
     const snap = this.snapshot(input);
     if (!snap) return { needsDocument: true };
-    const request = typeof input.request === "string" ? (JSON.parse(input.request) as CanonicalRequest) : input.request;
     const idScope = idScopeOf(input.caller);
-    const decision = decide(snap.document, this.storage.state(), request, {
+    const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
       session: input.session,
       ...(idScope !== undefined ? { idScope } : {}),
@@ -210,16 +205,16 @@ export class SessionCore {
     const seq = this.storage.append(
       {
         at: isoAt(now),
-        provider: request.provider,
-        endpoint: request.endpoint,
-        stream: request.stream,
-        turn: turnOf(request),
+        provider: input.request.provider,
+        endpoint: input.request.endpoint,
+        stream: input.request.stream,
+        turn: turnOf(input.request),
         step: decision.journal.step ?? null,
         outcome: decision.journal.outcome,
         reasons: decision.journal.reasons,
         request: journaledWire(input),
-        status: statusOf(decision.outcome, input.statuses, request.stream),
-        canonical: canonicalView(request, decision.outcome, this.toolCallIds),
+        status: statusOf(decision.outcome, input.statuses, input.request.stream),
+        canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
       },
       JOURNAL_LIMIT,
       { attempt: attemptKey, used: consume, bodyJson: input.wireText },

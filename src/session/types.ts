@@ -90,10 +90,9 @@ export interface SessionStore {
   /** The session object named `name` (`{scenario}/{session}`, `__responses/{session}`, `__index/…`). */
   get(name: string): Session;
   /**
-   * A turn's request body and canonical request go to `next` as JSON text (`NextInput.wireText`, `NextInput.request`)
-   * instead of as objects: set where sessions are reached across a boundary (Workers' RPC copies a string far cheaper
-   * than an object graph — a 121-message agent turn ~6% less workerd CPU for the canonical request alone — and the
-   * journal row takes the body's text as it is).
+   * A turn's request body goes to `next` as its JSON text (`NextInput.wireText`) instead of as the parsed object: set
+   * where sessions are reached across a boundary (Workers' RPC copies a string far cheaper than an object graph, and
+   * the journal row takes the text as it is).
    */
   readonly sendsBodyText?: boolean;
   /**

@@ -127,12 +127,9 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
       wire,
       statuses: statusTable(surface),
     };
-    if (rt.sessions.sendsBodyText === true) {
-      next.request = JSON.stringify(parsed.request);
-      if (input.wireText !== undefined) {
-        next.wire = { ...wire, body: undefined };
-        next.wireText = input.wireText;
-      }
+    if (rt.sessions.sendsBodyText === true && input.wireText !== undefined) {
+      next.wire = { ...wire, body: undefined };
+      next.wireText = input.wireText;
     }
     if (upstream !== undefined) next.record = true;
     let result: NextResult | NeedsDocument;

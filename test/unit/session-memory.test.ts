@@ -56,33 +56,6 @@ describe("SessionCore over the memory storage", () => {
     expect(changes).toBeGreaterThan(0);
   });
 
-  it("decides and journals a request sent as its JSON text (a store that sendsBodyText) as it does the object", () => {
-    const matching = ScenarioSchema.parse({
-      name: "mem",
-      steps: [{ match: { toolResult: { name: "get_weather" } }, respond: { text: "It is sunny." } }, { respond: { toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }] } }],
-    });
-    const requests = [
-      req({ messages: [{ role: "user", text: "weather?" }], tools: ["get_weather"], toolChoice: { kind: "required" } }),
-      req({
-        messages: [
-          { role: "user", text: "weather?" },
-          { role: "assistant", text: "", toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' }], reasoning: [] },
-          { role: "tool", toolCallId: "call_1", name: "get_weather", content: "sunny \u2028 é", isError: false },
-        ],
-        tools: ["get_weather"],
-        temperature: 0.5,
-      }),
-    ];
-    const run = (asText: boolean) => {
-      const core = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
-      const results = requests.map((request, i) => core.next({ ...input(i), document: matching, request: asText ? JSON.stringify(request) : request }, Date.UTC(2026, 10, 27)));
-      return { results, journal: core.requests() };
-    };
-    const asObject = run(false);
-    expect(asObject.results.map((r) => decided(r).step)).toStrictEqual(["step-2", "step-1"]);
-    expect(run(true)).toStrictEqual(asObject);
-  });
-
   it("keeps the newest 1,000 journal entries, seqs counting on, and forgets everything on reset", () => {
     const core = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
     for (let i = 1; i <= JOURNAL_LIMIT + 7; i++) core.next(input(i));
