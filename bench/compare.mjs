@@ -2,7 +2,7 @@
 // `npm run bench`: the same scripted workload against mockllm's Node runtime, its Worker under Miniflare and under
 // `wrangler dev`, the leading local peer (@copilotkit/aimock) and the floor (bare node:http), one after another in one
 // process tree, so every figure can be read as a ratio taken in one run on the same machine.
-//   node bench/compare.mjs [--duration 5] [--rounds 4] [--only node,peer] [--markdown docs/performance-table.md]
+//   node bench/compare.mjs [--duration 5] [--rounds 4] [--starts 5] [--only node,peer] [--markdown docs/performance-table.md]
 //                          [--baseline DIR]   (also another checkout's built Node runtime, DIR/dist/node, and with
 //                          miniflare its Worker, DIR/dist/worker)
 import { writeFileSync } from "node:fs";
@@ -21,6 +21,9 @@ const { values } = parseArgs({
     markdown: { type: "string" },
     conversations: { type: "string", default: "200" },
     rounds: { type: "string", default: "4" },
+    // Fresh starts per target for the start-up row, the targets taking turns (its median; one start a target read the
+    // first started 1.05–1.23× slower than the peer where interleaved starts read them equal).
+    starts: { type: "string", default: "5" },
     // Another checkout whose built Node runtime (DIR/dist/node) runs beside this one: before and after in one run.
     baseline: { type: "string" },
   },
@@ -80,18 +83,29 @@ function conversations(baseURL, count = CONVERSATIONS, seconds = DURATION) {
 }
 
 /**
- * Every target is started first (start-up and idle RSS measured one at a time), then each workload runs `rounds`
+ * Start-up is the median of `--starts` fresh starts of each target, the targets taking turns. Then every target is
+ * started (idle RSS measured one at a time), and each workload runs `rounds`
  * times, the targets taking turns within a round, and each figure is the median of its rounds: on a shared machine a
  * slow moment then hits every target alike instead of whichever ran during it.
  */
 const ROUNDS = Number(values.rounds);
+// Start-up: fresh starts, the targets taking turns (odd passes the other way round), each stopped once ready.
+const startMs = new Map(TARGETS.map((t) => [t, []]));
+for (let i = 0; i < Number(values.starts); i++) {
+  process.stderr.write(`bench: start-up, pass ${i + 1} of ${values.starts}\n`);
+  for (const t of i % 2 ? [...TARGETS].reverse() : TARGETS) {
+    const s = await start(t);
+    startMs.get(t).push(s.startMs);
+    await stopAll([s.child]);
+  }
+}
 const running = [];
 for (const t of TARGETS) {
   process.stderr.write(`bench: starting ${t.label}…\n`);
-  const { child, url, startMs } = await start(t);
+  const { child, url } = await start(t);
   await new Promise((r) => setTimeout(r, 500));
   const idle = usage(child.pid).rssMB;
-  running.push({ target: t, child, url, p: paths(t.kind), startMs, idle, peak: idle, cpuMs: 0, cpuRequests: 0, runs: {} });
+  running.push({ target: t, child, url, p: paths(t.kind), startMs: median(startMs.get(t)), idle, peak: idle, cpuMs: 0, cpuRequests: 0, runs: {} });
 }
 // Peak RSS over the whole run, and per load (`phase`: the JSON turns, the streams, the SDK conversations), sampled
 // every 100 ms; a target's figure for a load is its peak while it served that load.
