@@ -97,6 +97,8 @@ for (let i = 0; i < Number(values.starts); i++) {
     const s = await start(t);
     startMs.get(t).push(s.startMs);
     await stopAll([s.child]);
+    // A Worker target's workerd goes on tearing down after its launcher exits: let it finish before the next start.
+    await new Promise((r) => setTimeout(r, 500));
   }
 }
 const running = [];
