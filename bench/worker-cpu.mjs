@@ -28,7 +28,7 @@ import { Miniflare } from "miniflare";
 import { median } from "./launch.mjs";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { cpuMsOf, tree } from "./proc.mjs";
-import { BURST_BODY, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { BURST_BODY, freshSessionRequests, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -76,12 +76,10 @@ if (values["probe-fetch"]) await launch("probe (fetch)", "floor", probeOptions({
 // The probe answering with mockllm's wire: request headers kept, the answer's headers and bytes (probe-worker `wire`).
 if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ bindings: { PROBE_MODE: "wire" } }));
 
-/** `--load fresh`: every request a session's first turn, the session named by this counter (never reused in a run). */
-let freshSessions = 0;
 const send = (t, load, amount) => {
   const p = paths(t.kind);
   const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : load === "paced" ? [p.burst, BURST_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
-  const fresh = load === "fresh" ? { requests: [{ setupRequest: (req) => ({ ...req, path: path.replace("/b1/", `/fresh-${freshSessions++}/`) }) }] } : {};
+  const fresh = load === "fresh" ? { requests: freshSessionRequests(path) } : {};
   return autocannon({
     url: t.url + path,
     method: "POST",

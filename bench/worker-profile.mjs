@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import WebSocket from "ws";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
-import { BURST_BODY, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { BURST_BODY, freshSessionRequests, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -45,9 +45,7 @@ const key = !probe && values.namespace ? await namespaceKey(url, "bench") : unde
 if (!probe) await uploadScenarios(url, key ?? "bench");
 const p = paths(probe ? "floor" : "mockllm");
 const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : values.load === "paced" ? [p.burst, BURST_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
-// --load fresh: the JSON turn, each request on a session never used before (as bench/worker-cpu.mjs --load fresh).
-let freshSessions = 0;
-const fresh = values.load === "fresh" ? { requests: [{ setupRequest: (req) => ({ ...req, path: path.replace("/b1/", `/fresh-${freshSessions++}/`) }) }] } : {};
+const fresh = values.load === "fresh" ? { requests: freshSessionRequests(path) } : {};
 const cannon = (duration) =>
   autocannon({
     ...fresh,
@@ -103,34 +101,46 @@ profiler.print(profile, result.requests.total);
 ws.close();
 await mf.dispose();
 
+/** A profile node's function as the printed lists name it: `name file:line`. */
+function frameName({ callFrame }) {
+  return `${callFrame.functionName || "(anonymous)"} ${callFrame.url.split("/").pop()}:${callFrame.lineNumber + 1}`;
+}
+
+/** Adds `amount` to `key`'s figure in `m`. */
+function add(m, key, amount) {
+  m.set(key, (m.get(key) ?? 0) + amount);
+}
+
+/** The `count` largest figures of `m`, each divided by `requests` and written as `format` makes it, largest first. */
+function printLargest(m, requests, format, count = 25) {
+  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, count)) process.stdout.write(`${format(v / requests).padStart(8)}  ${k}\n`);
+}
+
 /** Bytes allocated per request in all, and by the functions that allocated most (their own allocations). */
-function printAllocations(profile, requests, count = 25) {
+function printAllocations(profile, requests) {
   const bytes = new Map();
   const visit = (node) => {
-    const name = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.split("/").pop()}:${node.callFrame.lineNumber + 1}`;
-    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+    add(bytes, frameName(node), node.selfSize);
     for (const child of node.children) visit(child);
   };
   visit(profile.head);
   const total = [...bytes.values()].reduce((a, b) => a + b, 0);
   process.stdout.write(`bytes allocated per request: ${Math.round(total / requests)}\n`);
-  for (const [k, b] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, count)) process.stdout.write(`${String(Math.round(b / requests)).padStart(8)}  ${k}\n`);
+  printLargest(bytes, requests, (b) => String(Math.round(b)));
 }
 
 /** The functions with the most self and inclusive time, µs per request (a function's time counted once per sample). */
-function printTop(profile, requests, count = 25) {
+function printTop(profile, requests) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber + 1}`;
   const self = new Map();
   const inclusive = new Map();
-  const add = (m, k, t) => m.set(k, (m.get(k) ?? 0) + t);
   profile.samples.forEach((id, i) => {
     const t = profile.timeDeltas[i] ?? 0;
-    add(self, name(byId.get(id)), t);
+    add(self, frameName(byId.get(id)), t);
     const seen = new Set();
-    for (let x = id; x !== undefined; x = parent.get(x)) seen.add(name(byId.get(x)));
+    for (let x = id; x !== undefined; x = parent.get(x)) seen.add(frameName(byId.get(x)));
     for (const k of seen) add(inclusive, k, t);
   });
   for (const [title, m] of [
@@ -138,6 +148,6 @@ function printTop(profile, requests, count = 25) {
     ["inclusive", inclusive],
   ]) {
     process.stdout.write(`${title} time, µs per request:\n`);
-    for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, count)) process.stdout.write(`${(t / requests).toFixed(1).padStart(8)}  ${k}\n`);
+    printLargest(m, requests, (t) => t.toFixed(1));
   }
 }

@@ -47,6 +47,18 @@ export const SCENARIOS = [
   },
 ];
 
+/** Sessions named by `freshSessionRequests`, counted over the whole process so no name comes twice in a run. */
+let freshSessions = 0;
+
+/**
+ * autocannon's `requests` for `--load fresh` (bench/worker-cpu.mjs, bench/worker-profile.mjs): each request the JSON
+ * turn of `path` (a mockllm path of session `b1`) on a session never used before (`/s/bench/fresh-{n}/…`), as a suite
+ * that names a session per test sends them.
+ */
+export function freshSessionRequests(path) {
+  return [{ setupRequest: (req) => ({ ...req, path: path.replace("/b1/", `/fresh-${freshSessions++}/`) }) }];
+}
+
 /** Paths per target kind: mockllm selects scenarios by prefix; the peer and the floor answer on the plain path. */
 export function paths(kind) {
   const mock = kind.startsWith("mockllm");
