@@ -43,8 +43,8 @@ function decided(r: NextResult | NeedsDocument): NextResult {
 describe("SessionObject", () => {
   it("keeps at most 1,000 journal entries, dropping the oldest", async () => {
     const stub = env.SESSIONS.getByName("direct/s");
-    await runInDurableObject(stub, (instance: SessionObject) => {
-      for (let i = 1; i <= JOURNAL_LIMIT + 5; i++) instance.next(input(i));
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      for (let i = 1; i <= JOURNAL_LIMIT + 5; i++) await instance.next(input(i));
       const journal = instance.requests();
       expect(journal).toHaveLength(JOURNAL_LIMIT);
       expect(journal[0]!.seq).toBe(6);
@@ -57,26 +57,26 @@ describe("SessionObject", () => {
 
   it("asks for the document only while it has no snapshot; a running session gets the version alone", async () => {
     const stub = env.SESSIONS.getByName("direct/lazy");
-    await runInDurableObject(stub, (instance: SessionObject) => {
+    await runInDurableObject(stub, async (instance: SessionObject) => {
       const { document: _, ...bare } = input(1);
-      expect(instance.next(bare)).toStrictEqual({ needsDocument: true });
+      expect(await instance.next(bare)).toStrictEqual({ needsDocument: true });
       expect(instance.requests()).toStrictEqual([]);
-      expect(decided(instance.next(input(1))).seq).toBe(1);
-      const second = decided(instance.next({ ...bare, wire: { ...bare.wire, body: { i: 2 } } }));
+      expect(decided(await instance.next(input(1))).seq).toBe(1);
+      const second = decided(await instance.next({ ...bare, wire: { ...bare.wire, body: { i: 2 } } }));
       expect([second.seq, second.version, second.outcome.kind]).toStrictEqual([2, "v1", "reply"]);
     });
   });
 
   it("keeps the first scenario version it saw until reset", async () => {
     const stub = env.SESSIONS.getByName("direct/versions");
-    await runInDurableObject(stub, (instance: SessionObject) => {
-      expect(decided(instance.next(input(1))).version).toBe("v1");
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      expect(decided(await instance.next(input(1))).version).toBe("v1");
       const newer = { ...input(2), version: "v2", document: ScenarioSchema.parse({ name: "direct", steps: [] }) };
-      const r = decided(instance.next(newer));
+      const r = decided(await instance.next(newer));
       expect(r.version).toBe("v1");
       expect(r.outcome.kind).toBe("reply");
-      instance.reset();
-      const after = decided(instance.next(newer));
+      await instance.reset();
+      const after = decided(await instance.next(newer));
       expect(after.version).toBe("v2");
       expect(after.outcome.kind).toBe("mismatch");
       expect(instance.requests().map((j) => j.seq)).toEqual([1]);
@@ -114,8 +114,8 @@ describe("SessionObject storage after a restart", () => {
   for (const turns of [JOURNAL_LIMIT + 3, JOURNAL_LIMIT + JOURNAL_TRIM_BATCH + 3]) {
     it(`holds exactly what the running object held after ${turns} turns: attempts, steps used, counters, journal, next seq`, async () => {
       const stub = env.SESSIONS.getByName(`direct/restart-${turns}`);
-      const before = await runInDurableObject(stub, (instance: SessionObject) => {
-        for (let i = 1; i <= turns; i++) instance.next({ ...input(i), document: twoSteps });
+      const before = await runInDurableObject(stub, async (instance: SessionObject) => {
+        for (let i = 1; i <= turns; i++) await instance.next({ ...input(i), document: twoSteps });
         // A counter bumped with no journal row after it, twice in one event.
         expect([instance.count("ids"), instance.count("ids")]).toStrictEqual([1, 2]);
         return { state: instance.state(), requests: instance.requests() };
@@ -150,8 +150,8 @@ describe("SessionObject storage after a restart", () => {
 
   it("writes one row a turn: the journal row carries the attempt it bumped and the step it consumed", async () => {
     const stub = env.SESSIONS.getByName("direct/one-row");
-    await runInDurableObject(stub, (instance: SessionObject, state) => {
-      for (let i = 1; i <= 3; i++) instance.next({ ...input(i), document: twoSteps });
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
+      for (let i = 1; i <= 3; i++) await instance.next({ ...input(i), document: twoSteps });
       const sql = state.storage.sql;
       expect(sql.exec("SELECT attempt FROM journal ORDER BY seq").toArray()).toStrictEqual([{ attempt: "0:openai" }, { attempt: "1:openai" }, { attempt: "1:openai" }]);
       // No `attempts` or `used` table: they are made when a trim first folds the rows' counters and used steps into
@@ -195,9 +195,9 @@ describe("SessionObject storage after a restart", () => {
 
   it("keeps its snapshot in one row; an older object's version row is read, and gone with its next snapshot", async () => {
     const stub = env.SESSIONS.getByName("direct/one-row-snapshot");
-    await runInDurableObject(stub, (instance: SessionObject, state) => {
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
       const sql = state.storage.sql;
-      instance.next(input(1));
+      await instance.next(input(1));
       expect(sql.exec("SELECT key, value FROM meta").toArray()).toStrictEqual([{ key: "document", value: `v1\n${JSON.stringify(scenario)}` }]);
       expect(reread(state).state().version).toBe("v1");
     });
@@ -217,16 +217,90 @@ describe("SessionObject storage after a restart", () => {
 
   it("a reset starts the seq and the counters again from 1, also after a restart", async () => {
     const stub = env.SESSIONS.getByName("direct/restart-reset");
-    await runInDurableObject(stub, (instance: SessionObject) => {
-      for (let i = 1; i <= 3; i++) instance.next(input(i));
-      instance.reset();
-      expect(decided(instance.next(input(4))).seq).toBe(1);
+    await runInDurableObject(stub, async (instance: SessionObject) => {
+      for (let i = 1; i <= 3; i++) await instance.next(input(i));
+      await instance.reset();
+      expect(decided(await instance.next(input(4))).seq).toBe(1);
     });
     await runInDurableObject(stub, (_instance: SessionObject, state) => {
       const restarted = reread(state);
       expect(restarted.requests().map((e) => [e.seq, e.request.body])).toStrictEqual([[1, { i: 4 }]]);
       expect(restarted.state().steps[0]!.attempts).toBe(1);
       expect(decided(restarted.next(input(5))).seq).toBe(2);
+    });
+  });
+});
+
+describe("group commit: turns arriving while a commit is in flight share the next one", () => {
+  const failTwice = ScenarioSchema.parse({ name: "direct", steps: [{ respond: { text: "ok" }, failures: [{ kind: "rate_limit" }, { kind: "rate_limit" }] }] });
+  const rows = (state: DurableObjectState) => state.storage.sql.exec<{ seq: number; attempt: string | null }>("SELECT seq, attempt FROM journal ORDER BY seq").toArray();
+
+  it("decides each turn at arrival, in order, and answers it only once its row is written", async () => {
+    const stub = env.SESSIONS.getByName("direct/group");
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
+      // The first turn writes at once (no commit in flight); the next three arrive while its commit is.
+      const first = await instance.next({ ...input(1), document: failTwice });
+      const queued = [2, 3, 4].map((i) => instance.next({ ...input(i), document: failTwice }) as unknown as Promise<NextResult>);
+      expect(queued.every((q) => q instanceof Promise)).toBe(true);
+      // Their rows wait for the next commit; the state in memory already counts them.
+      expect(state.storage.sql.exec("SELECT count(*) AS n FROM journal").one().n).toBe(1);
+      const results = [decided(first), ...(await Promise.all(queued))];
+      expect(results.map((r) => [r.seq, r.outcome.kind])).toStrictEqual([
+        [1, "failure"],
+        [2, "failure"],
+        [3, "reply"],
+        [4, "mismatch"],
+      ]);
+      expect(rows(state)).toStrictEqual([
+        { seq: 1, attempt: "0:openai" },
+        { seq: 2, attempt: "0:openai" },
+        { seq: 3, attempt: "0:openai" },
+        { seq: 4, attempt: null },
+      ]);
+    });
+  });
+
+  it("writes the queued rows first when anything else reads or writes: a journal read, a counter, a reset", async () => {
+    const stub = env.SESSIONS.getByName("direct/group-reads");
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
+      await instance.next(input(1));
+      const pending = [instance.next(input(2)), instance.next(input(3))];
+      // A read between them sees every turn decided so far.
+      expect(instance.requests().map((e) => [e.seq, e.request.body])).toStrictEqual([
+        [1, { i: 1 }],
+        [2, { i: 2 }],
+        [3, { i: 3 }],
+      ]);
+      const more = instance.next(input(4));
+      expect(instance.count("ids")).toBe(1);
+      expect(rows(state).map((r) => r.seq)).toStrictEqual([1, 2, 3, 4]);
+      const last = instance.next(input(5));
+      await instance.reset();
+      await Promise.all([...pending, more, last]);
+      // The reset dropped every row, the queued one with the rest; nothing is written after it.
+      expect(instance.requests()).toStrictEqual([]);
+      expect(decided(await instance.next(input(6))).seq).toBe(1);
+      expect(rows(state).map((r) => r.seq)).toStrictEqual([1]);
+    });
+  });
+
+  it("SqlTables: a deferred statement waits for flush or for any other access, and keeps its order", async () => {
+    const stub = env.SESSIONS.getByName("direct/group-tables");
+    await runInDurableObject(stub, async (_instance: SessionObject, state) => {
+      const t = { name: "t", create: "CREATE TABLE t (n INTEGER PRIMARY KEY)" };
+      const tables = new SqlTables(state.storage.sql);
+      tables.defer(t, "INSERT INTO t (n) VALUES (?)", 1); // not deferring: run at once
+      tables.deferring = true;
+      tables.defer(t, "INSERT INTO t (n) VALUES (?)", 2);
+      tables.defer(t, "INSERT INTO t (n) VALUES (?)", 3);
+      expect([tables.pending, tables.writes]).toStrictEqual([true, 3]);
+      expect(state.storage.sql.exec("SELECT n FROM t").toArray()).toStrictEqual([{ n: 1 }]);
+      expect(tables.rows(t, "SELECT n FROM t ORDER BY n")).toStrictEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      tables.defer(t, "INSERT INTO t (n) VALUES (?)", 4);
+      expect(tables.sql.exec("SELECT count(*) AS n FROM t").one().n).toBe(4);
+      tables.defer(t, "INSERT INTO t (n) VALUES (?)", 5);
+      tables.drop(t);
+      expect([tables.pending, tables.has(t)]).toStrictEqual([false, false]);
     });
   });
 });

@@ -35,6 +35,10 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   /** This object's tables (each made on its first write), shared by the host's stores and the sockets. */
   private known: SqlTables | undefined;
   private readonly sockets: DurableSockets;
+  /** The commit in flight: settles once the writes made so far are durable (`storage.sync()`); unset when none is. */
+  private committing: Promise<void> | undefined;
+  /** The queued journal rows' write once `committing` settles, shared by every call queued behind it (`afterFlush`). */
+  private flushing: Promise<void> | undefined;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
   private alarmSetAt = 0;
   private lastActive = 0;
@@ -68,6 +72,60 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       wireToolCallIds,
     );
     return this.current;
+  }
+
+  /**
+   * A write member: run at once on the state in memory (so turns are decided in the order they arrive), its journal
+   * row queued while a commit is in flight (sql-tables.ts: group commit). A call that queued answers once the queue
+   * is written, after that commit — its answer then waits for the commit holding its row, as every answer does.
+   */
+  private write(member: keyof Session, args: unknown[]): unknown {
+    this.touch();
+    const tables = this.tables;
+    const writes = tables.writes;
+    tables.deferring = this.committing !== undefined || tables.pending;
+    let result: unknown;
+    try {
+      result = call(this.host, member, args);
+    } catch (e) {
+      if (tables.pending) return this.afterFlush().then(() => Promise.reject(e));
+      throw e;
+    } finally {
+      tables.deferring = false;
+    }
+    if (tables.pending) return this.afterFlush().then(() => result);
+    if (tables.writes !== writes) this.noteCommit();
+    return result;
+  }
+
+  /** Notes that writes were made: until they are durable, the next calls' journal rows queue behind them. */
+  private noteCommit(): void {
+    const commit: Promise<void> = this.ctx.storage.sync().then(
+      () => this.committed(commit),
+      // A failed commit breaks the object (workerd resets it); the queued calls then fail on their own write.
+      () => this.committed(commit),
+    );
+    this.committing = commit;
+  }
+
+  private committed(commit: Promise<void>): void {
+    if (this.committing === commit) this.committing = undefined;
+  }
+
+  /** The queued rows written once the commit in flight is durable; they make the next commit. */
+  private afterFlush(): Promise<void> {
+    this.flushing ??= (this.committing ?? Promise.resolve()).then(() => {
+      this.flushing = undefined;
+      try {
+        this.known?.flush();
+      } catch (e) {
+        // The rows were counted in memory and not stored: build the state again from what was.
+        this.current = undefined;
+        throw e;
+      }
+      this.noteCommit();
+    });
+    return this.flushing;
   }
 
   /** Forgets what was built over the storage `deleteAll` just emptied. */
@@ -108,6 +166,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     // The session leaves its scenario's index first (a failure retries the alarm), so listings never show it again.
     const listed = hadData && this.ctx.id.name !== undefined ? indexOf(this.ctx.id.name) : undefined;
     if (listed) await this.env.SESSIONS.getByName(listed.index).forgetMember(listed.member);
+    this.known?.flush(); // queued rows go first, then everything
     await this.ctx.storage.deleteAll();
     this.emptied();
     this.alarmSetAt = 0;
@@ -130,6 +189,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       }
     }
     await this.ctx.storage.deleteAlarm();
+    this.known?.flush(); // queued rows go first, then everything
     await this.ctx.storage.deleteAll();
     this.emptied();
     this.alarmSetAt = 0;
@@ -209,8 +269,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
               return this.exists() ? call(this.host, member, args) : call(ABSENT, member, args);
             }
           : function (this: SessionObject, ...args: unknown[]) {
-              this.touch();
-              return call(this.host, member, args);
+              return this.write(member, args);
             };
       Object.defineProperty(SessionObject.prototype, member, { value: method, writable: true, configurable: true });
     }

@@ -108,7 +108,8 @@ export class SqlSessionStorage implements SessionStorage {
     const cache = this.load();
     const seq = cache.seq + 1;
     const { attempt, used } = turn;
-    this.tables.write(JOURNAL).exec(`INSERT INTO journal (seq, entry, attempt, used) VALUES (?, ?, ?, ?)`, seq, boundJson(entry, turn.bodyJson), attempt ?? null, used ?? null);
+    // May wait for the next commit with the rows of the turns around it (SqlTables `defer`: group commit).
+    this.tables.defer(JOURNAL, `INSERT INTO journal (seq, entry, attempt, used) VALUES (?, ?, ?, ?)`, seq, boundJson(entry, turn.bodyJson), attempt ?? null, used ?? null);
     cache.seq = seq;
     if (attempt !== undefined) cache.attempts[attempt] = (cache.attempts[attempt] ?? 0) + 1;
     if (used !== undefined && !cache.used.includes(used)) cache.used.push(used);
