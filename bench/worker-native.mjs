@@ -5,12 +5,14 @@
 // takes --requests requests at 50 connections after a warm-up, and this prints, per request:
 //   - the CPU of each workerd thread (/proc), the default;
 //   - --syscalls: the system calls (`strace -c` on workerd): SQLite's page writes (pwrite64), reads, fsyncs;
+//   - --commits: SQLite's fsyncs and page writes counted by the kernel's tracepoints (`perf stat`), which, unlike strace,
+//     do not slow workerd: one fsync is one commit, so this shows how many turns a commit holds (group commit, wave 14);
 //   - --perf: native samples (`perf record -g` at 4 kHz) sorted into what their innermost known frame is — JavaScript,
 //     the runtime's event loop (kj), SQLite and its I/O, garbage collection, the RPC's serialisation, headers,
 //     allocation, the kernel — as µs per request. perf and strace slow workerd (a third to a half): compare two
 //     targets read the same way, never with the other modes.
-//   node bench/worker-native.mjs [--target mockllm|probe|wire] [--load json|stream] [--requests 6000] [--syscalls | --perf] [DIR]
-// Needs Linux; `--syscalls` strace, `--perf` perf (Debian: linux-perf) and the right to trace (root, or
+//   node bench/worker-native.mjs [--target mockllm|probe|wire] [--load json|stream] [--requests 6000] [--syscalls | --commits | --perf] [DIR]
+// Needs Linux; `--syscalls` strace, `--perf` and `--commits` perf (Debian: linux-perf) and the right to trace (root, or
 // kernel.perf_event_paranoid ≤ 1). DIR: another mockllm bundle than dist/worker.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -31,6 +33,7 @@ const { values, positionals } = parseArgs({
     requests: { type: "string", default: "6000" },
     syscalls: { type: "boolean", default: false },
     perf: { type: "boolean", default: false },
+    commits: { type: "boolean", default: false },
   },
 });
 const N = Number(values.requests);
@@ -100,7 +103,9 @@ const tracer = values.perf
   ? spawn("perf", ["record", "-F", "4000", "-g", "-o", join(work, "perf.data"), "-p", pids.join(",")], { stdio: "ignore" })
   : values.syscalls
     ? spawn("strace", ["-c", "-f", "-o", join(work, "strace.txt"), ...pids.flatMap((pid) => ["-p", String(pid)])], { stdio: "ignore" })
-    : undefined;
+    : values.commits
+      ? spawn("perf", ["stat", "-x", ",", "-o", join(work, "stat.txt"), "-e", "syscalls:sys_enter_fsync,syscalls:sys_enter_pwrite64", "-p", pids.join(",")], { stdio: "ignore" })
+      : undefined;
 if (tracer) await new Promise((r) => setTimeout(r, 1000)); // attached before the load starts
 const start = threads();
 await load(N);
@@ -130,6 +135,14 @@ if (values.syscalls) {
     const name = f.at(-1);
     if (Number(f[3]) / N < 0.05) continue; // start-up and housekeeping, not the requests
     console.log(`| ${name} | ${(Number(f[3]) / N).toFixed(2)} | ${f[2]} |`);
+  }
+}
+
+if (values.commits) {
+  console.log(`\n| system call (perf stat) | per request |\n| --- | --- |`);
+  for (const line of read(join(work, "stat.txt")).split("\n")) {
+    const [count, , event] = line.split(",");
+    if (event?.startsWith("syscalls:")) console.log(`| ${event.replace("syscalls:sys_enter_", "")} | ${(Number(count) / N).toFixed(3)} |`);
   }
 }
 
