@@ -284,6 +284,19 @@ describe("group commit: turns arriving while a commit is in flight share the nex
     });
   });
 
+  it("a call that writes anything at once writes its row with it: one call's writes never span two commits", async () => {
+    const stub = env.SESSIONS.getByName("direct/group-atomic");
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
+      await instance.next(input(1));
+      await instance.reset(); // a commit in flight: the next call would queue its row
+      const after = instance.next(input(2)); // writes the snapshot at once, so its row goes with it
+      expect(after).not.toBeInstanceOf(Promise);
+      expect(decided(after as unknown as NextResult).seq).toBe(1);
+      expect(rows(state)).toStrictEqual([{ seq: 1, attempt: "0:openai" }]);
+      expect(state.storage.sql.exec("SELECT key FROM meta").toArray()).toStrictEqual([{ key: "document" }]);
+    });
+  });
+
   it("SqlTables: a deferred statement waits for flush or for any other access, and keeps its order", async () => {
     const stub = env.SESSIONS.getByName("direct/group-tables");
     await runInDurableObject(stub, async (_instance: SessionObject, state) => {

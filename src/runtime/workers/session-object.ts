@@ -166,7 +166,6 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     // The session leaves its scenario's index first (a failure retries the alarm), so listings never show it again.
     const listed = hadData && this.ctx.id.name !== undefined ? indexOf(this.ctx.id.name) : undefined;
     if (listed) await this.env.SESSIONS.getByName(listed.index).forgetMember(listed.member);
-    this.known?.flush(); // queued rows go first, then everything
     await this.ctx.storage.deleteAll();
     this.emptied();
     this.alarmSetAt = 0;
@@ -189,7 +188,6 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       }
     }
     await this.ctx.storage.deleteAlarm();
-    this.known?.flush(); // queued rows go first, then everything
     await this.ctx.storage.deleteAll();
     this.emptied();
     this.alarmSetAt = 0;

@@ -47,7 +47,11 @@ export class SqlTables {
   #queue: { t: Table; statement: string; bindings: unknown[] }[] = [];
   /** Writes made or queued so far (the object asks whether a call wrote anything). */
   #writes = 0;
-  /** While true, `defer` queues its statement instead of running it (the object sets it around one call). */
+  /**
+   * While true, `defer` queues its statement instead of running it (the object sets it around one call). A statement
+   * run at once ends it: that write commits with this turn anyway, so the call's later rows go with it and one call's
+   * writes are never split over two commits.
+   */
   deferring = false;
 
   constructor(sql: SqlStorage) {
@@ -120,7 +124,7 @@ export class SqlTables {
 
   /** The storage to write `t` with, the table created first if it does not exist. */
   write(t: Table): SqlStorage {
-    this.#writes++;
+    this.wrote();
     if (!this.known.has(t.name)) {
       this.#sql.exec(t.create);
       this.known.set(t.name, t.create);
@@ -136,13 +140,19 @@ export class SqlTables {
   /** Runs `statement` (a delete or an update) on `t` if it exists: nothing to change in a table never written. */
   change(t: Table, statement: string, ...bindings: unknown[]): void {
     if (!this.known.has(t.name)) return;
-    this.#writes++;
+    this.wrote();
     this.#sql.exec(statement, ...bindings);
+  }
+
+  /** A statement runs now: counted, and the call's later rows no longer wait (`deferring`). */
+  private wrote(): void {
+    this.#writes++;
+    this.deferring = false;
   }
 
   drop(...ts: Table[]): void {
     this.flush();
-    this.#writes++;
+    this.wrote();
     for (const t of ts) {
       this.#sql.exec(`DROP TABLE IF EXISTS ${t.name}`);
       this.known.delete(t.name);
