@@ -88,9 +88,10 @@ export function limitReply(reply: Reply, maxTokens: number | undefined): Reply {
     if (!(budget.cut && empty && kept.length > 0)) kept.push(limited);
   }
   if (!budget.cut) return reply;
-  const [first, ...rest] = kept;
+  // A reply the token limit cut did not reach its stop sequence (src/canonical/stop.ts).
+  const [{ stopSequence: _stop, ...first }, ...rest] = kept as [Reply, ...Reply[]];
   return {
-    ...first!,
+    ...first,
     finishReason: "length",
     usage: { ...reply.usage, outputTokens: Math.floor(maxTokens) - budget.left, reasoningTokens: budget.reasoning },
     ...(rest.length > 0 ? { extraChoices: rest } : {}),

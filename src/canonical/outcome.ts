@@ -68,6 +68,8 @@ export interface Reply {
   /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
   frames?: RecordedFrames;
   timing?: Timing;
+  /** The request's stop sequence the text was cut before (`stopReply`, src/canonical/stop.ts): Anthropic's `stop_sequence`. */
+  stopSequence?: string;
   /** Set on the reply a `content_filter` failure answers (`filteredReply`, src/canonical/safety.ts). */
   safety?: ReplySafety;
 }

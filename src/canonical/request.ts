@@ -101,6 +101,8 @@ export interface CanonicalRequest {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** The stop sequences the client sent (OpenAI `stop`, Anthropic `stop_sequences`, …), empty ones dropped; absent when none. */
+  stopSequences?: string[];
   /** Completions the client asked for (OpenAI Chat `n`, 1…128); absent means one. The default responder honours it. */
   choices?: number;
   /** Whether the client asked for reasoning / extended thinking. */

@@ -7,6 +7,7 @@ import { answeredModel } from "../canonical/models";
 import type { CanonicalRequest } from "../canonical/request";
 import { forcedTool, lastUserMessage } from "../canonical/request";
 import { limitReply, toolCallTokens } from "../canonical/limit";
+import { stopReply } from "../canonical/stop";
 import type { Reply, ReplyToolCall } from "../canonical/outcome";
 import { stableHash } from "../util/hash";
 import { wordCount } from "../util/text";
@@ -196,7 +197,7 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   });
   if (n > 1) {
     // `n` independent completions: each cut at the output-token limit on its own; usage adds them up.
-    const choices = messages.map((m, i) => limitReply(choiceOf(m, i, usageOf([m])), req.maxTokens));
+    const choices = messages.map((m, i) => limitReply(stopReply(choiceOf(m, i, usageOf([m])), req.stopSequences), req.maxTokens));
     const [first, ...rest] = choices;
     const usage = {
       ...first!.usage,
@@ -213,5 +214,5 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   }
   const choices: Reply[] = messages.map((m, i) => choiceOf(m, i, usage));
   const [first, ...rest] = choices;
-  return limitReply(rest.length > 0 ? { ...first!, extraChoices: rest } : first!, req.maxTokens);
+  return limitReply(stopReply(rest.length > 0 ? { ...first!, extraChoices: rest } : first!, req.stopSequences), req.maxTokens);
 }

@@ -7,6 +7,7 @@ import { answeredModel } from "../canonical/models";
 import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/request";
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning, ReplyToolCall } from "../canonical/outcome";
 import { limitReply } from "../canonical/limit";
+import { stopReply } from "../canonical/stop";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
 import { sideCall } from "./side-calls";
@@ -76,7 +77,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
   const turn = turnOf(req);
   const side = scenario.sideCalls === undefined ? undefined : sideCall(scenario, req);
   if (side !== undefined) {
-    const reply = limitReply(resolveReply(scenario, { respond: { text: side.text } }, req, `${ctx.scenario}/${ctx.session}/side/${turn}/${side.reason}`), req.maxTokens);
+    const reply = limitReply(stopReply(resolveReply(scenario, { respond: { text: side.text } }, req, `${ctx.scenario}/${ctx.session}/side/${turn}/${side.reason}`), req.stopSequences), req.maxTokens);
     return { outcome: { kind: "reply", reply }, journal: { outcome: "side_call", reasons: [side.reason] }, change: {} };
   }
   const available = scenario.steps.map((step, index) => ({ step, index })).filter(({ step, index }) => step.consume === false || !state.used.includes(index));
@@ -120,7 +121,7 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
 
 /**
  * A step's reply as sent: its templates expanded (`{{vars.city}}`, `{{request.model}}`, …), every default applied,
- * then cut at the request's output-token limit unless the step states its own `finishReason` (a step that says
+ * cut before the request's first stop sequence (unless `stopSequences: "ignore"`), then at the request's output-token limit, unless the step states its own `finishReason` (a step that says
  * how it ends is sent as written).
  */
 export function stepReply(scenario: Scenario, step: Step, req: CanonicalRequest, idSeed: string, session: string): Reply {
@@ -130,8 +131,11 @@ export function stepReply(scenario: Scenario, step: Step, req: CanonicalRequest,
     session,
   };
   const expanded = step.respond ? { ...step, respond: expandResponse(step.respond, values) } : step;
-  const reply = resolveReply(scenario, expanded, req, idSeed);
-  return step.respond?.finishReason !== undefined ? reply : limitReply(reply, req.maxTokens);
+  const resolved = resolveReply(scenario, expanded, req, idSeed);
+  // The request's stop sequences cut the text unless the step keeps it whole (`stopSequences: "ignore"`).
+  if (step.respond?.finishReason !== undefined) return resolved;
+  const reply = step.respond?.stopSequences === "ignore" ? resolved : stopReply(resolved, req.stopSequences);
+  return limitReply(reply, req.maxTokens);
 }
 
 /** A compaction request no compaction step answers: the deterministic default compaction, no step used. */

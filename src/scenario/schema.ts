@@ -217,6 +217,12 @@ export const ResponseSchema = z.strictObject({
     .enum(["stop", "length", "tool_calls", "content_filter"])
     .optional()
     .describe("The finish reason (default: `tool_calls` with tool calls, `length` when the request's token limit cut the reply, else `stop`); sent as written, never cut."),
+  stopSequences: z
+    .literal("ignore")
+    .optional()
+    .describe(
+      '`"ignore"` sends the text whole even when it holds one of the request\'s stop sequences (OpenAI `stop`, Anthropic `stop_sequences`, Gemini `stopSequences`, Bedrock `inferenceConfig.stopSequences`, Ollama `options.stop`). Without it the text ends before the first stop sequence, with the provider\'s stop-sequence finish (Anthropic `stop_reason: "stop_sequence"`).',
+    ),
   usage: UsageSchema.optional().describe("Token usage reported (merged over `defaults.usage`)."),
   model: z.string().optional().describe("The model reported (default: the request's, a well-known alias as its dated snapshot)."),
   latencyMs: z.number().min(0).optional().describe("Delay before the first byte, counted from the request's arrival."),

@@ -18,7 +18,7 @@ export type OutBlock =
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; json: string }
   | { type: "compaction"; content: string; encrypted_content: null };
 
-export type StopReason = "end_turn" | "max_tokens" | "tool_use" | "refusal" | "compaction";
+export type StopReason = "end_turn" | "max_tokens" | "tool_use" | "refusal" | "compaction" | "stop_sequence";
 
 /** `msg_01…`, deterministic from the reply's id seed. */
 export function messageId(reply: Reply): string {
@@ -78,10 +78,11 @@ export function wireBlock(b: OutBlock): Record<string, unknown> {
 }
 
 /**
- * stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→refusal; a scripted refusal → refusal;
+ * A reply cut at a stop sequence → stop_sequence; stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→refusal; a scripted refusal → refusal;
  * tool calls in an appended message (`extraChoices`) turn end_turn into tool_use.
  */
 export function stopReason(reply: Reply): StopReason {
+  if (reply.stopSequence !== undefined && reply.finishReason === "stop" && reply.refusal === undefined) return "stop_sequence";
   if (reply.refusal !== undefined && reply.finishReason === "stop") return "refusal";
   if (reply.finishReason === "stop" && (reply.extraChoices ?? []).some((c) => c.toolCalls.length > 0)) return "tool_use";
   switch (reply.finishReason) {

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
+import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
 import { CountTokensRequestSchema, describeIssue, MessagesRequestSchema, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
@@ -105,6 +106,7 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
     ...(w.temperature !== undefined ? { temperature: w.temperature } : {}),
     ...(w.top_p !== undefined ? { topP: w.top_p } : {}),
     ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),
+    ...stopField(w.stop_sequences),
     reasoning: reasoningOf(w.thinking),
     headers: { ...headerRecord(headers) },
   };

@@ -21,7 +21,7 @@ export function renderMessageJson(reply: Reply, ctx: RenderContext<MessagesReque
     role: "assistant",
     content: answerBlocks(reply, compaction).map(wireBlock),
     stop_reason: answerStopReason(reply, compaction),
-    stop_sequence: null,
+    stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null,
     ...stopDetailsField(reply),
     ...appliedEdits(ctx.wire),
     usage: compaction ? { ...usage, iterations: iterations(reply, compaction) } : usage,

@@ -101,7 +101,7 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
   if (blocks.length === 0) events.push(event("ping", {}));
   events.push(
     event("message_delta", {
-      delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: null, ...stopDetailsField(reply) },
+      delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null, ...stopDetailsField(reply) },
       usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
       ...appliedEdits(ctx.wire),
     }),

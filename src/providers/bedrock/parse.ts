@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
+import { stopField } from "../../canonical/stop";
 import { headerRecord } from "../../http/headers";
 import { firstWireIssue } from "../wire-issues";
 import { parseAnthropicOnCloud } from "../anthropic/on-cloud";
@@ -116,6 +117,7 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     ...(cfg?.temperature !== undefined ? { temperature: cfg.temperature } : {}),
     ...(cfg?.topP !== undefined ? { topP: cfg.topP } : {}),
     ...(cfg?.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
+    ...stopField(cfg?.stopSequences),
     reasoning: reasoningOf(w.additionalModelRequestFields),
     headers: { ...headerRecord(headers) },
   };

@@ -45,11 +45,12 @@ export function converseBlocks(reply: Reply): ConverseBlock[] {
 }
 
 /**
- * stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→content_filtered; a `content_filter`
+ * A reply cut at a stop sequence → stop_sequence; stop→end_turn, length→max_tokens, tool_calls→tool_use, content_filter→content_filtered; a `content_filter`
  * failure → guardrail_intervened.
  */
 export function converseStopReason(reply: Reply): string {
   if (reply.safety) return "guardrail_intervened";
+  if (reply.stopSequence !== undefined && reply.finishReason === "stop") return "stop_sequence";
   if (reply.finishReason === "stop" && (reply.extraChoices ?? []).some((c) => c.toolCalls.length > 0)) return "tool_use";
   switch (reply.finishReason) {
     case "length":
@@ -93,8 +94,8 @@ export function converseUsage(reply: Reply, cacheAlways: boolean): Record<string
 }
 
 /** What Claude models add to `messageStop` (and Bedrock passes through): `{ delta: { stop_sequence: null } }`. */
-function additionalFields(model: string): Record<string, unknown> {
-  return /(^|[.:/])anthropic\./.test(model) ? { additionalModelResponseFields: { delta: { stop_sequence: null } } } : {};
+function additionalFields(model: string, reply: Reply): Record<string, unknown> {
+  return /(^|[.:/])anthropic\./.test(model) ? { additionalModelResponseFields: { delta: { stop_sequence: reply.stopSequence ?? null } } } : {};
 }
 
 /**
@@ -141,7 +142,7 @@ export function renderConverseEvents(reply: Reply, ctx: RenderContext<ConverseWi
   return [
     event("messageStart", { role: "assistant" }),
     ...converseBlocks(reply).flatMap((b, i) => blockEvents(b, i, reply.pacing.chunkWords)),
-    event("messageStop", { ...additionalFields(ctx.request.model), stopReason: converseStopReason(reply) }),
+    event("messageStop", { ...additionalFields(ctx.request.model, reply), stopReason: converseStopReason(reply) }),
     event("metadata", { metrics: { latencyMs: reply.latencyMs }, ...guardrailTrace(reply, ctx.wire), usage: converseUsage(reply, false) }),
   ];
 }

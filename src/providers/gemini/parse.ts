@@ -11,6 +11,7 @@ import { echoed } from "../../util/text";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
+import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
 import { camelizeKeys, describeIssue, GenerateContentRequestSchema, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
@@ -147,6 +148,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     ...(g?.temperature !== undefined ? { temperature: g.temperature } : {}),
     ...(g?.topP !== undefined ? { topP: g.topP } : {}),
     ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),
+    ...stopField(g?.stopSequences),
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };

@@ -13,6 +13,7 @@
  */
 import { headerRecord } from "../../http/headers";
 import type { CanonicalMessage, CanonicalRequest, CanonicalToolCall } from "../../canonical/request";
+import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { ChatRequestSchema, describeIssue, GenerateRequestSchema, type ChatRequest, type GenerateRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
@@ -87,6 +88,7 @@ function common(w: Common, headers: Headers) {
     ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
     ...(o.top_p !== undefined ? { topP: o.top_p } : {}),
     ...(o.num_predict !== undefined && o.num_predict > 0 ? { maxTokens: o.num_predict } : {}),
+    ...stopField(o.stop),
     reasoning: w.think === undefined || w.think === null || w.think === false ? ("disabled" as const) : ("enabled" as const),
     headers: { ...headerRecord(headers) },
   };

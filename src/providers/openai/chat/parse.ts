@@ -9,6 +9,7 @@ import { firstWireIssue } from "../../wire-issues";
 import { openaiToolChoice } from "../tool-choice";
 import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
 import { safeParseFast } from "../../../util/fast-parse";
+import { stopField } from "../../../canonical/stop";
 
 function contentText(content: ChatMessage["content"]): string {
   if (content === undefined || content === null) return "";
@@ -119,6 +120,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     ...(typeof w.top_p === "number" ? { topP: w.top_p } : {}),
     ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number" ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! } : {}),
     ...(typeof w.n === "number" && w.n > 1 ? { choices: w.n } : {}),
+    ...stopField(w.stop),
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };

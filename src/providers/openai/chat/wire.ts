@@ -43,5 +43,6 @@ export const ChatRequestSchema = z.looseObject({
   reasoning_effort: z.string().nullish(),
   reasoning: z.looseObject({ effort: z.string().nullish(), enabled: z.boolean().nullish() }).nullish(),
   n: z.number().int().nullish(),
+  stop: z.union([z.string(), z.array(z.string())]).nullish(),
 });
 export type ChatRequest = z.output<typeof ChatRequestSchema>;
