@@ -98,10 +98,10 @@ describe("a message without its required content", () => {
 describe("client values quoted in HTTP error messages", () => {
   const long = "y".repeat(5000);
 
-  it("an unknown model id: short whole, long cut to 64 characters", async () => {
+  it("a model id no surface would take: short whole, long cut to 64 characters", async () => {
     const ask = async (id: string) => ((await (await call(`/v1/models/${id}`, { headers: OPENAI })).json()) as any).error.message;
-    expect(await ask("gpt-nope")).toBe("The model `gpt-nope` does not exist or you do not have access to it.");
-    expect(await ask(long)).toBe(`The model \`${"y".repeat(64)}...\` does not exist or you do not have access to it.`);
+    expect(await ask("gpt%20nope")).toBe("The model 'gpt nope' does not exist");
+    expect(await ask(long)).toBe(`The model '${"y".repeat(64)}...' does not exist`);
   });
 
   it("Gemini: a value of the wrong type is quoted as JSON, cut to 64 characters", async () => {

@@ -88,7 +88,8 @@ describe("misc routes", () => {
     expect(ids).toEqual(expect.arrayContaining(["gpt-4.1", "gpt-4.1-2025-04-14"]));
     expect(body.data[0]).toEqual({ id: "mockllm-default", object: "model", created: 1735689600, owned_by: "mockllm" });
     expect((await call("/v1/models/gpt-4.1")).status).toBe(200);
-    expect((await call("/v1/models/nope")).status).toBe(404);
+    expect((await call("/v1/models/nope")).status).toBe(200);
+    expect((await call("/v1/models/no%20pe")).status).toBe(404);
   });
 
   it("GET on a completion route is 405 in OpenAI's shape; unknown /v1 paths 404", async () => {

@@ -9,6 +9,7 @@ import { anthropicRequestId } from "../../http/ids";
 import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { jsonResponse } from "../../http/json";
 import { echoed } from "../../util/text";
+import { acceptedModelId } from "../../canonical/model-id";
 
 function json(body: unknown, requestId: string, status = 200, headers: Record<string, string> = {}): Response {
   return jsonResponse(body, status, { "request-id": requestId, ...headers });
@@ -80,15 +81,14 @@ function safeDecode(s: string): string {
   }
 }
 
-/** `GET /v1/models/{id}` → one model, or 404 `not_found_error` for an id not in the list. */
+/** `GET /v1/models/{id}` → one model, or 404 `not_found_error` for an id no surface would take as a model. */
 export function getModel(request: Request, _rt: Runtime, models: string[]): Response {
   const requestId = anthropicRequestId(`model|${request.url}`);
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return errorResponse(headerError, requestId);
   const path = new URL(request.url).pathname;
   const id = safeDecode(path.slice(path.lastIndexOf("/models/") + "/models/".length));
-  if (!models.includes(id)) {
-    return errorResponse(apiError("not_found", `model: ${echoed(id)} (mockllm: known models are ${models.map((m) => JSON.stringify(m)).join(", ")})`), requestId);
-  }
+  // Every model the surfaces answer (src/canonical/model-id.ts); the rest as the real API's 404.
+  if (!models.includes(id) && !acceptedModelId(id)) return errorResponse(apiError("not_found", `model: ${echoed(id)}`), requestId);
   return json(modelInfo(id), requestId);
 }

@@ -77,6 +77,18 @@ function fileBase(target: RequestTarget): string {
   return `${url.origin}${prefix}/v1/images/files/`;
 }
 
+/** Parameters only the GPT image models take (the API reference's list for `model`'s default). */
+const GPT_IMAGE_PARAMS = ["output_format", "output_compression", "background", "stream", "partial_images", "moderation", "input_fidelity"] as const;
+
+/**
+ * The model a request without `model` gets, as the API reference says: "Defaults to `dall-e-2` unless a parameter
+ * specific to the GPT image models is used" — then `gpt-image-1` (docs/providers/openai-images.md).
+ * @example defaultImageModel({ prompt: "a cat", stream: true }) // "gpt-image-1"
+ */
+export function defaultImageModel(body: Record<string, unknown>): string {
+  return GPT_IMAGE_PARAMS.some((k) => body[k] !== undefined && body[k] !== null && body[k] !== false) ? "gpt-image-1" : "dall-e-2";
+}
+
 export function parseImagesRequest(raw: unknown, headers: Headers, target: RequestTarget): ParseResult<ImagesRequest> {
   const parsed = ImagesBodySchema.safeParse(raw);
   if (!parsed.success) {
@@ -86,7 +98,7 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
   const body = parsed.data;
   const route = routeOf(target.path);
   const images = route === "generations" ? [] : formFiles(raw, "image");
-  const model = body.model ?? "dall-e-2";
+  const model = body.model ?? defaultImageModel(body);
   const family = familyOf(model);
   if (route === "variations" && family !== "dall-e-2") return { ok: false, error: invalid(`Invalid value for 'model' = ${model}: variations support only dall-e-2.`, "model", "invalid_value") };
   if (route === "edits" && family === "dall-e-3")

@@ -199,7 +199,8 @@ export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResu
   const parsed = safeParseFast(ResponsesRequestSchema, raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
-    return { ok: false, error: invalid(issue.message, issue.param) };
+    // A missing field (`model` first of all) carries the real API's code, as `/v1/responses/compact` does.
+    return { ok: false, error: { ...invalid(issue.message, issue.param), ...(issue.missing ? { providerCode: "missing_required_parameter" } : {}) } };
   }
   const body = parsed.data;
   if (body.input === undefined && !body.previous_response_id && body.conversation === undefined && body.prompt === undefined) {
