@@ -294,7 +294,12 @@ export const ScenarioSchema = z
       })
       .optional()
       .describe("`onMismatch: \"report\"`: the report's first line when no step answers / when a step's expectations fail."),
-    strict: z.boolean().optional().describe("Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true."),
+    strict: z
+      .boolean()
+      .optional()
+      .describe(
+        "Enforce the real APIs' checks that need no state of mockllm's own (Anthropic thinking signatures echoed back, Gemini thought signatures, and the refusals of docs/providers/fidelity.md: `stream_options` without `stream`, `max_tokens` on reasoning models, a forced tool choice without tools, `temperature` with `top_p` on Claude 4.5+, thinking with a forced tool). Default true; `false` answers such requests.",
+      ),
     defaults: z
       .strictObject({
         usage: UsageSchema.optional().describe("Usage for every answer."),

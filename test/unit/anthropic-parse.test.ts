@@ -41,6 +41,7 @@ describe("anthropic parse: the canonical request", () => {
       temperature: 0.2,
       topP: 0.9,
       maxTokens: 1024,
+      stopSequences: ["END"],
       reasoning: "disabled",
       headers: { "x-api-key": "k", "anthropic-version": "2023-06-01", "x-custom": "1" },
     });

@@ -30,6 +30,13 @@ const GATEWAY_TYPE = "azure_gateway";
 
 /** A dated version, `YYYY-MM-DD` or `YYYY-MM-DD-preview` (e.g. `2024-10-21`, `2025-04-01-preview`). */
 const DATED = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(-preview)?$/;
+
+/**
+ * The date of Azure OpenAI's first API version (`2022-03-01-preview`; the first GA one is `2022-12-01`): a
+ * well-formed version dated before it (`1999-01-01`) names no API the service has, and its gateway answers such a
+ * version as it answers a malformed one, 404 `Resource not found`.
+ */
+const FIRST_VERSION = "2022-03-01";
 /** What the v1 API takes besides no `api-version` at all. */
 const V1_VERSIONS: ReadonlySet<string> = new Set(["v1", "preview", "latest"]);
 
@@ -92,7 +99,7 @@ export function checkAzureRequest(headers: Headers, target: RequestTarget): ApiE
 /** The same checks for a route `azureRoute` does not list (the stored-response routes): its API and deployment. */
 export function checkAzureGateway(headers: Headers, query: URLSearchParams, api: AzureApi | undefined, deployment?: string): ApiError | undefined {
   const version = query.get("api-version");
-  if (api === "classic" && (version === null || !DATED.test(version))) {
+  if (api === "classic" && (version === null || !DATED.test(version) || version.slice(0, 10) < FIRST_VERSION)) {
     return { code: "not_found", message: RESOURCE_NOT_FOUND };
   }
   if (api === "v1" && version !== null && !V1_VERSIONS.has(version)) {

@@ -1,6 +1,7 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { parseChatRequest } from "./parse";
+import { validateChatRequest } from "./leniency";
 import { renderChatJson } from "./render-json";
 import { renderChatEvents, renderChatStreamError } from "./render-stream";
 import type { ChatRequest } from "./wire";
@@ -13,6 +14,7 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseChatRequest,
+  validate: validateChatRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   renderJson: renderChatJson,

@@ -1,6 +1,7 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { parseResponsesRequest } from "./parse";
+import { validateResponsesRequest } from "./leniency";
 import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
 import { prepareResponsesRequest, rememberResponse } from "./state";
@@ -18,6 +19,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseResponsesRequest,
+  validate: validateResponsesRequest,
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
   stores: (wire) => wire.body.store !== false,

@@ -1,0 +1,132 @@
+/**
+ * Requests the real APIs refuse that mockllm used to answer (issue 51 point 7), through the official SDKs on both
+ * runtimes: each is the provider's 400 (Azure's gateway: 404) with the real wording, exactly; a scenario with
+ * `"strict": false` answers them as before.
+ */
+import Anthropic, { BadRequestError as AnthropicBadRequest } from "@anthropic-ai/sdk";
+import OpenAI, { AzureOpenAI, BadRequestError, NotFoundError } from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "./harness";
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.upload({ name: "lenient", strict: false, steps: [{ consume: false, respond: { text: "Answered anyway." } }] });
+}, 120_000);
+afterAll(() => h?.stop());
+
+const openai = (base = `${h.url}/v1`) => new OpenAI({ baseURL: base, apiKey: "sk-test", maxRetries: 0 });
+const anthropic = (base = h.url) => new Anthropic({ baseURL: base, apiKey: "sk-ant-test", maxRetries: 0 });
+/** `@anthropic-ai/sdk` 1.x types no longer list the sampling parameters; the SDK still sends them as given. */
+const sampled = (params: Record<string, unknown>) => params as unknown as Anthropic.MessageCreateParamsNonStreaming;
+const messages = [{ role: "user" as const, content: "What is the weather in Paris?" }];
+const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object", properties: {} } } }];
+
+async function refusal<E extends { status: number; error: unknown }>(call: Promise<unknown>, type: new (...args: never[]) => E): Promise<[number, unknown]> {
+  const err = await call.catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(type);
+  return [(err as E).status, (err as E).error];
+}
+
+describe("openai Chat Completions", () => {
+  const openaiError = (message: string, param: string | null, code: string | null = null) => [400, { message, type: "invalid_request_error", param, code }];
+
+  it("stream_options without stream", async () => {
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, stream_options: { include_usage: true } }), BadRequestError)).toEqual(
+      openaiError("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options"),
+    );
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, stream: false, stream_options: { include_usage: true } }), BadRequestError)).toEqual(
+      openaiError("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options"),
+    );
+  });
+
+  it("max_tokens on a reasoning model (o-series, GPT-5 and later); max_completion_tokens is taken, and max_tokens on gpt-4o", async () => {
+    for (const model of ["o3", "o4-mini", "gpt-5", "gpt-5.1-mini", "ft:o4-mini:acme::abc"]) {
+      expect(await refusal(openai().chat.completions.create({ model, messages, max_tokens: 100 }), BadRequestError)).toEqual(
+        openaiError("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", "max_tokens", "unsupported_parameter"),
+      );
+    }
+    expect((await openai().chat.completions.create({ model: "o3", messages, max_completion_tokens: 1000 })).choices[0]!.finish_reason).toBe("stop");
+    expect((await openai().chat.completions.create({ model: "gpt-4o", messages, max_tokens: 1000 })).choices[0]!.finish_reason).toBe("stop");
+  });
+
+  it("a forced tool choice without tools", async () => {
+    for (const tool_choice of ["required" as const, { type: "function" as const, function: { name: "get_weather" } }]) {
+      expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, tool_choice }), BadRequestError)).toEqual(
+        openaiError("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", "tool_choice"),
+      );
+    }
+    expect((await openai().chat.completions.create({ model: "gpt-4o-mini", messages, tools, tool_choice: "required" })).choices[0]!.finish_reason).toBe("tool_calls");
+  });
+
+  it("a user message without content (refused since wave 7)", async () => {
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user" } as never] }), BadRequestError)).toEqual(
+      openaiError("Missing required parameter: 'messages[0].content'.", "messages[0].content", "missing_required_parameter"),
+    );
+  });
+
+  it("Azure's deployment route refuses the same", async () => {
+    const az = new AzureOpenAI({ endpoint: h.url, apiKey: "azure-key", apiVersion: "2024-10-21", deployment: "o3", maxRetries: 0 });
+    expect(await refusal(az.chat.completions.create({ model: "o3", messages, max_tokens: 5 }), BadRequestError)).toEqual(
+      openaiError("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", "max_tokens", "unsupported_parameter"),
+    );
+  });
+
+  it('a scenario with "strict": false answers them all', async () => {
+    const lenient = openai(`${h.url}/s/lenient/c1/v1`);
+    const answers = [
+      await lenient.chat.completions.create({ model: "gpt-4o-mini", messages, stream_options: { include_usage: true } }),
+      await lenient.chat.completions.create({ model: "o3", messages, max_tokens: 100 }),
+      await lenient.chat.completions.create({ model: "gpt-4o-mini", messages, tool_choice: "required" }),
+    ];
+    expect(answers.map((a) => a.choices[0]!.message.content)).toEqual(["Answered anyway.", "Answered anyway.", "Answered anyway."]);
+  });
+});
+
+describe("openai Responses", () => {
+  it("a tool choice naming a function not offered", async () => {
+    const call = openai().responses.create({
+      model: "gpt-4.1",
+      input: "weather?",
+      tools: [{ type: "function", name: "lookup_time", parameters: { type: "object", properties: {} }, strict: false }],
+      tool_choice: { type: "function", name: "get_weather" },
+    });
+    expect(await refusal(call, BadRequestError)).toEqual([400, { message: "Tool choice 'function' not found in 'tools' parameter.", type: "invalid_request_error", param: "tool_choice", code: null }]);
+  });
+});
+
+describe("@anthropic-ai/sdk Messages", () => {
+  const anthropicError = (message: string) => [400, { type: "error", error: { type: "invalid_request_error", message }, request_id: expect.stringMatching(/^req_/) }];
+
+  it("temperature and top_p together on Claude 4.5 and later; on Claude Sonnet 4 they are taken", async () => {
+    for (const model of ["claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-5", "claude-sonnet-4-6"]) {
+      expect(await refusal(anthropic().messages.create(sampled({ model, max_tokens: 64, messages, temperature: 0.5, top_p: 0.9 })), AnthropicBadRequest)).toEqual(
+        anthropicError("`temperature` and `top_p` cannot both be specified for this model. Please use only one."),
+      );
+    }
+    expect((await anthropic().messages.create(sampled({ model: "claude-sonnet-4-20250514", max_tokens: 1024, messages, temperature: 0.5, top_p: 0.9 }))).stop_reason).toBe("end_turn");
+    expect((await anthropic().messages.create(sampled({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, temperature: 0.5 }))).stop_reason).toBe("end_turn");
+  });
+
+  it("thinking with a forced tool choice", async () => {
+    const tool = { name: "get_weather", input_schema: { type: "object" as const, properties: {} } };
+    for (const tool_choice of [{ type: "any" as const }, { type: "tool" as const, name: "get_weather" }]) {
+      const call = anthropic().messages.create({ model: "claude-sonnet-4-20250514", max_tokens: 2048, messages, tools: [tool], tool_choice, thinking: { type: "enabled", budget_tokens: 1024 } });
+      expect(await refusal(call, AnthropicBadRequest)).toEqual(anthropicError("Thinking may not be enabled when tool_choice forces tool use."));
+    }
+  });
+
+  it('a scenario with "strict": false answers them', async () => {
+    const lenient = anthropic(`${h.url}/s/lenient/a1`);
+    const msg = await lenient.messages.create(sampled({ model: "claude-sonnet-4-5", max_tokens: 64, messages, temperature: 0.5, top_p: 0.9 }));
+    expect(msg.content).toEqual([{ type: "text", text: "Answered anyway." }]);
+  });
+});
+
+describe("Azure OpenAI: a well-formed api-version the service never had", () => {
+  it("1999-01-01 is the gateway's 404 Resource not found", async () => {
+    const az = new AzureOpenAI({ endpoint: h.url, apiKey: "azure-key", apiVersion: "1999-01-01", deployment: "prod-4o", maxRetries: 0 });
+    expect(await refusal(az.chat.completions.create({ model: "prod-4o", messages }), NotFoundError)).toEqual([404, { code: "404", message: "Resource not found" }]);
+  });
+});
