@@ -8,6 +8,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import AnthropicBedrock from "@anthropic-ai/bedrock-sdk";
+import AnthropicVertex from "@anthropic-ai/vertex-sdk";
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { GoogleGenAI } from "@google/genai";
@@ -153,6 +154,29 @@ describe("@google/genai: generationConfig.stopSequences", () => {
       if (chunk.candidates?.[0]?.finishReason) finishes.push(chunk.candidates[0].finishReason);
     }
     expect([text, finishes]).toEqual([CUT, ["STOP"]]);
+  });
+});
+
+describe("Google Vertex AI: Gemini and Claude", () => {
+  const stubAuth = { projectId: "mock-project", getRequestHeaders: async () => new Headers({ authorization: "Bearer ya29.mockllm-fake" }) };
+
+  it("@google/genai with vertexai: true, JSON and stream", async () => {
+    const client = new GoogleGenAI({ vertexai: true, project: "mock-project", location: "us-central1", googleAuthOptions: { authClient: stubAuth as never }, httpOptions: { baseUrl: base() } });
+    const request = { model: "gemini-2.5-flash", contents: QUESTION, config: { stopSequences: [STOP] } };
+    const json = await client.models.generateContent(request);
+    expect([json.text, json.candidates?.[0]?.finishReason]).toEqual([CUT, "STOP"]);
+    let text = "";
+    for await (const chunk of await client.models.generateContentStream(request)) text += chunk.text ?? "";
+    expect(text).toBe(CUT);
+  });
+
+  it("@anthropic-ai/vertex-sdk rawPredict and streamRawPredict", async () => {
+    const client = new AnthropicVertex({ baseURL: `${base()}/v1`, region: "us-east5", projectId: "mock-project", authClient: stubAuth as never, maxRetries: 0 });
+    const params = { model: "claude-sonnet-4@20250514", max_tokens: 1024, messages: [{ role: "user" as const, content: QUESTION }], stop_sequences: [STOP] };
+    const msg = await client.messages.create(params);
+    expect([msg.content.map((b) => (b.type === "text" ? b.text : b.type)), msg.stop_reason, msg.stop_sequence]).toEqual([[CUT], "stop_sequence", STOP]);
+    const streamed = await client.messages.stream(params).finalMessage();
+    expect([streamed.content.map((b) => (b.type === "text" ? b.text : b.type)), streamed.stop_reason, streamed.stop_sequence]).toEqual([[CUT], "stop_sequence", STOP]);
   });
 });
 
