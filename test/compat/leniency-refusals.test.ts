@@ -4,9 +4,12 @@
  * `"strict": false` answers them as before.
  */
 import Anthropic, { BadRequestError as AnthropicBadRequest } from "@anthropic-ai/sdk";
+import AnthropicBedrock from "@anthropic-ai/bedrock-sdk";
+import { BedrockRuntimeClient, ConverseCommand, ValidationException } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
 import OpenAI, { AzureOpenAI, BadRequestError, NotFoundError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, type Harness } from "./harness";
+import { RUNTIME, startHarness, type Harness } from "./harness";
 
 let h: Harness;
 
@@ -121,6 +124,46 @@ describe("@anthropic-ai/sdk Messages", () => {
     const lenient = anthropic(`${h.url}/s/lenient/a1`);
     const msg = await lenient.messages.create(sampled({ model: "claude-sonnet-4-5", max_tokens: 64, messages, temperature: 0.5, top_p: 0.9 }));
     expect(msg.content).toEqual([{ type: "text", text: "Answered anyway." }]);
+  });
+});
+
+describe("Claude on Bedrock: the same refusals, as Bedrock relays a model's 400", () => {
+  const MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";
+  const prefix = "The model returned the following errors: ";
+
+  it("Converse: temperature with topP; thinking with a forced tool", async () => {
+    const client = new BedrockRuntimeClient({
+      region: "us-east-1",
+      endpoint: h.url,
+      credentials: { accessKeyId: "AKIDMOCKLLMEXAMPLE", secretAccessKey: "mockllm-fake-secret" },
+      maxAttempts: 1,
+      ...(RUNTIME === "workers" ? { requestHandler: new NodeHttpHandler() } : {}),
+    });
+    const ask = async (input: ConstructorParameters<typeof ConverseCommand>[0]) => {
+      const err = await client.send(new ConverseCommand(input)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ValidationException);
+      return [(err as ValidationException).$metadata.httpStatusCode, (err as ValidationException).message];
+    };
+    const base = { modelId: MODEL, messages: [{ role: "user" as const, content: [{ text: "weather?" }] }] };
+    expect(await ask({ ...base, inferenceConfig: { temperature: 0.5, topP: 0.9 } })).toEqual([
+      400,
+      `${prefix}\`temperature\` and \`top_p\` cannot both be specified for this model. Please use only one.`,
+    ]);
+    const toolConfig = { tools: [{ toolSpec: { name: "get_weather", inputSchema: { json: { type: "object", properties: {} } } } }], toolChoice: { any: {} } };
+    expect(await ask({ ...base, toolConfig, additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 1024 } } })).toEqual([
+      400,
+      `${prefix}Thinking may not be enabled when tool_choice forces tool use.`,
+    ]);
+  });
+
+  it("InvokeModel (@anthropic-ai/bedrock-sdk): temperature with top_p", async () => {
+    const bedrock = new AnthropicBedrock({ baseURL: h.url, awsRegion: "us-east-1", awsAccessKey: "AKIDMOCKLLMEXAMPLE", awsSecretKey: "mockllm-fake-secret", maxRetries: 0 });
+    const err = await bedrock.messages.create(sampled({ model: MODEL, max_tokens: 64, messages, temperature: 0.5, top_p: 0.9 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AnthropicBadRequest);
+    expect([(err as AnthropicBadRequest).status, (err as AnthropicBadRequest).error]).toEqual([
+      400,
+      { message: `${prefix}\`temperature\` and \`top_p\` cannot both be specified for this model. Please use only one.` },
+    ]);
   });
 });
 

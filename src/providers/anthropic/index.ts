@@ -5,7 +5,7 @@ import { parseMessagesRequest } from "./parse";
 import { renderMessageJson } from "./render-json";
 import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
 import { validateThinking } from "./thinking";
-import { validateMessagesRequest } from "./leniency";
+import { claudeRefusal } from "./leniency";
 import { prepareThread, rememberThread, threadOf } from "./threads";
 import type { MessagesRequest } from "./wire";
 
@@ -18,7 +18,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   requestId: anthropicRequestId,
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
-  validate: (w, request, scenario) => validateMessagesRequest(w, request, scenario) ?? validateThinking(w, request, scenario),
+  validate: (w, request, scenario) => claudeRefusal(request, scenario) ?? validateThinking(w, request, scenario),
   prepare: prepareThread,
   remember: rememberThread,
   stores: (wire) => threadOf(wire) !== undefined,

@@ -1,12 +1,12 @@
 /**
  * Requests the real Messages API refuses that mockllm used to answer (issue 51 point 7), as its 400
  * `invalid_request_error` with its own wording (sources in docs/providers/fidelity.md). Skipped for a scenario with
- * `"strict": false` and for a recording scenario, as the thinking checks are.
+ * `"strict": false` and for a recording scenario, as the thinking checks are. Read from the canonical request, so
+ * Claude on Bedrock (InvokeModel and Converse) refuses the same, in Bedrock's words.
  */
 import { apiError, type ApiError } from "../../http/errors";
 import type { CanonicalRequest } from "../../canonical/request";
 import type { Scenario } from "../../scenario/schema";
-import type { MessagesRequest } from "./wire";
 
 /**
  * The Claude models that refuse `temperature` and `top_p` together: Claude 4.5 and later (Sonnet 4.5, Haiku 4.5,
@@ -16,12 +16,12 @@ import type { MessagesRequest } from "./wire";
 const ONE_SAMPLING_PARAMETER = /claude-(opus|sonnet|haiku)-(4-([5-9]|\d\d)(?!\d)|[5-9](?!\d))/;
 
 /**
- * The first refusal `w` earns, else undefined.
- * @example validateMessagesRequest({ model: "claude-sonnet-4-5", temperature: 1, top_p: 0.9, … }, req, undefined)?.message
+ * The first refusal a request to a Claude model earns, else undefined.
+ * @example claudeRefusal({ ...req, model: "claude-sonnet-4-5", temperature: 1, topP: 0.9 }, undefined)?.message
  */
-export function validateMessagesRequest(w: MessagesRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
+export function claudeRefusal(request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
   if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
-  if (w.temperature !== undefined && w.top_p !== undefined && ONE_SAMPLING_PARAMETER.test(w.model)) {
+  if (request.temperature !== undefined && request.topP !== undefined && ONE_SAMPLING_PARAMETER.test(request.model)) {
     return apiError("invalid_request", "`temperature` and `top_p` cannot both be specified for this model. Please use only one.");
   }
   const forced = request.toolChoice?.kind === "required" || request.toolChoice?.kind === "tool";

@@ -1,5 +1,9 @@
 import { renderMessageJson } from "../anthropic/render-json";
 import { validateThinking } from "../anthropic/thinking";
+import { claudeRefusal } from "../anthropic/leniency";
+import type { ApiError } from "../../http/errors";
+import type { CanonicalRequest } from "../../canonical/request";
+import type { Scenario } from "../../scenario/schema";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ProviderSurface } from "../types";
 import { BEDROCK_FAILURE_MESSAGES, bedrockFailureHeaders, bedrockRequestId, checkBedrockAuth, renderBedrockError } from "./errors";
@@ -36,12 +40,23 @@ const common: Pick<ProviderSurface<unknown>, Common> = {
   renderStreamError: renderBedrockStreamError,
 };
 
+/**
+ * Claude's refusals (src/providers/anthropic/leniency.ts) for a Claude model on Bedrock, as Bedrock relays a model's
+ * 400: a `ValidationException` whose message starts `The model returned the following errors: `.
+ */
+function bedrockClaudeRefusal(request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
+  if (!request.model.includes("claude")) return undefined;
+  const refusal = claudeRefusal(request, scenario);
+  return refusal && { ...refusal, message: `The model returned the following errors: ${refusal.message}` };
+}
+
 /** Bedrock Runtime Converse: `POST /model/{modelId}/converse` and `/converse-stream` (AWS event stream). */
 export const bedrockConverse: ProviderSurface<ConverseWire> = {
   ...common,
   endpoint: "converse",
   matchPath: (path) => bedrockTarget(path)?.operation.startsWith("converse") === true,
   parse: parseConverse,
+  validate: (_w, request, scenario) => bedrockClaudeRefusal(request, scenario),
   renderJson: renderConverseJson,
   renderEvents: renderConverseEvents,
 };
@@ -55,7 +70,7 @@ export const bedrockInvoke: ProviderSurface<MessagesRequest> = {
   endpoint: "messages",
   matchPath: (path) => bedrockTarget(path)?.operation.startsWith("invoke") === true,
   parse: parseInvoke,
-  validate: validateThinking,
+  validate: (w, request, scenario) => bedrockClaudeRefusal(request, scenario) ?? validateThinking(w, request, scenario),
   renderJson: renderMessageJson,
   renderEvents: renderInvokeEvents,
 };
