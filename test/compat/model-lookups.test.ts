@@ -14,7 +14,13 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload({ name: "lookup-models", steps: [{ match: { model: "acme-chat-7b" }, respond: { text: "hi" } }] });
+  await h.upload({
+    name: "lookup-models",
+    steps: [
+      { match: { model: "acme-chat-7b" }, respond: { text: "hi" } },
+      { match: { model: "acme chat v2" }, respond: { text: "hi" } },
+    ],
+  });
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -54,10 +60,11 @@ describe("openai: models.retrieve / models.delete", () => {
     expect((base as PermissionDeniedError).error).toEqual({ message: "You have insufficient permissions for this operation.", type: "invalid_request_error", param: null, code: null });
   });
 
-  it("the listing names the models a scenario names", async () => {
+  it("the listing names the models a scenario names, and a lookup finds each, whatever its form", async () => {
     const ids: string[] = [];
     for await (const m of openai().models.list()) ids.push(m.id);
-    expect(ids).toContain("acme-chat-7b");
+    expect(ids).toEqual(expect.arrayContaining(["acme-chat-7b", "acme chat v2"]));
+    expect((await openai().models.retrieve("acme chat v2")).id).toBe("acme chat v2");
   });
 });
 
@@ -83,7 +90,8 @@ describe("@anthropic-ai/sdk: models.retrieve", () => {
   it("the listing names the models a scenario names", async () => {
     const ids: string[] = [];
     for await (const m of anthropic().models.list()) ids.push(m.id);
-    expect(ids).toContain("acme-chat-7b");
+    expect(ids).toEqual(expect.arrayContaining(["acme-chat-7b", "acme chat v2"]));
+    expect((await anthropic().models.retrieve("acme chat v2")).id).toBe("acme chat v2");
   });
 });
 

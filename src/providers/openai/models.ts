@@ -47,8 +47,9 @@ export const openaiModels: SideRoute = {
     if (request.method !== "GET") return undefined;
     if (path === "/v1/models") return withRequestId(jsonResponse({ object: "list", data: (await ctx.modelIds()).map(openAIModel) }));
     const id = safeDecode(path.slice("/v1/models/".length));
-    // Every model the surfaces answer (src/canonical/model-id.ts); the rest as the real lookup's 404.
-    if (!acceptedModelId(id)) return ctx.refuse(modelNotFound(id));
+    // Every model the surfaces answer (src/canonical/model-id.ts) and every model a scenario names; the rest as the
+    // real lookup's 404.
+    if (!acceptedModelId(id) && !(await ctx.modelIds()).includes(id)) return ctx.refuse(modelNotFound(id));
     return withRequestId(jsonResponse(openAIModel(id)));
   },
 };
