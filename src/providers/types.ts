@@ -10,6 +10,7 @@ import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
 import type { SseEvent, StreamFormat } from "../http/sse";
+import type { ByteSource } from "../http/byte-source";
 import type { BodyResult } from "../http/body";
 
 /** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
@@ -38,7 +39,8 @@ export interface RequestTarget {
 
 /** A successful answer that is not JSON: audio bytes, a plain-text transcript. */
 export interface RawBody {
-  body: Uint8Array | string;
+  /** The bytes, or (an answer too large to hold whole) a source that produces them as they are sent. */
+  body: Uint8Array | string | ByteSource;
   contentType: string;
 }
 

@@ -1,0 +1,60 @@
+/**
+ * Answers whose size grows with a request field (issue 51, point 2), through the official `openai` SDK on both
+ * runtimes: `audio.speech.create` past 1 MiB is streamed in bounded chunks (no content-length, chunked) with the same
+ * bytes the whole encoders build, its default length capped at 5 minutes and a scripted one at 10; the SSE form sends
+ * the same audio as deltas. Memory and CPU figures: bench/bounded-answers.mjs.
+ */
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_SPEECH_MAX_MS, SPEECH_MAX_MS } from "../../src/providers/openai/audio/speech";
+import { mp3, wav } from "../../src/providers/openai/audio/pcm";
+import { startHarness, type Harness } from "./harness";
+
+let h: Harness;
+const client = (path = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${path}/v1`, maxRetries: 0 });
+const WORDS_2048 = Array.from({ length: 2048 }, () => "a").join(" ");
+const samples = (ms: number) => (ms * 24_000) / 1000;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.upload({ name: "long-speech", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] });
+});
+afterAll(() => h?.stop());
+
+describe("audio.speech.create: long audio", () => {
+  it("2,048 words at speed 0.25 (55 minutes before): 5 minutes of WAV, streamed, byte for byte the whole file", async () => {
+    const { data, response } = await client().audio.speech.create({ model: "gpt-4o-mini-tts", voice: "alloy", input: WORDS_2048, speed: 0.25, response_format: "wav" }).withResponse();
+    const bytes = new Uint8Array(await data.arrayBuffer());
+    expect([response.status, response.headers.get("content-type"), response.headers.get("content-length")]).toEqual([200, "audio/wav", null]);
+    expect(bytes.length).toBe(44 + samples(DEFAULT_SPEECH_MAX_MS) * 2);
+    expect(Buffer.from(bytes).equals(Buffer.from(wav(samples(DEFAULT_SPEECH_MAX_MS))))).toBe(true);
+  });
+
+  it("a short answer is sent whole, as before (content-length)", async () => {
+    const { data, response } = await client().audio.speech.create({ model: "tts-1", voice: "alloy", input: "Hello there", response_format: "wav" }).withResponse();
+    const bytes = new Uint8Array(await data.arrayBuffer());
+    expect([bytes.length, response.headers.get("content-length")]).toEqual([44 + 19_200 * 2, String(44 + 19_200 * 2)]);
+  });
+
+  it("a scripted 10 minutes is answered in full (mp3), streamed", async () => {
+    const res = await client("/s/long-speech/a").audio.speech.create({ model: "tts-1", voice: "alloy", input: "hi", response_format: "mp3" });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Buffer.from(bytes).equals(Buffer.from(mp3(samples(SPEECH_MAX_MS))))).toBe(true);
+  });
+
+  it("stream_format sse: the capped audio as deltas of 24,000 bytes, then done with its usage", async () => {
+    const res = await client().audio.speech.create({ model: "gpt-4o-mini-tts", voice: "alloy", input: WORDS_2048, speed: 0.25, response_format: "mp3", stream_format: "sse" });
+    const text = await res.text();
+    const events = text
+      .split("\n\n")
+      .filter((e) => e.startsWith("data: "))
+      .map((e) => JSON.parse(e.slice(6)) as { type: string; audio?: string; usage?: unknown });
+    const audio = Buffer.concat(events.filter((e) => e.type === "speech.audio.delta").map((e) => Buffer.from(e.audio!, "base64")));
+    const expected = mp3(samples(DEFAULT_SPEECH_MAX_MS));
+    expect([audio.equals(Buffer.from(expected)), events.length, events.at(-1)]).toEqual([
+      true,
+      Math.ceil(expected.length / 24_000) + 1,
+      { type: "speech.audio.done", usage: { input_tokens: 1024, output_tokens: 3750, total_tokens: 4774 } },
+    ]);
+  });
+});
