@@ -100,3 +100,44 @@ export function eventStream(events: readonly SseEvent[], encode: (e: SseEvent) =
     },
   });
 }
+
+/**
+ * Text produced piece by piece (a JSON answer of thousands of vectors): a generator of its pieces, whose length is
+ * not known until the end. Streamed by `textStream`; `joinText` builds it whole (a failure that cuts it in half).
+ */
+export interface TextChunks {
+  readonly pieces: () => Iterator<string>;
+}
+
+export function isTextChunks(body: unknown): body is TextChunks {
+  return typeof body === "object" && body !== null && typeof (body as TextChunks).pieces === "function";
+}
+
+/** The pieces encoded and enqueued about STREAM_CHUNK_BYTES at a time, on pull. */
+export function textStream(text: TextChunks): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const pieces = text.pieces();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let batch = "";
+      for (let next = pieces.next(); ; next = pieces.next()) {
+        if (next.done) {
+          if (batch !== "") controller.enqueue(encoder.encode(batch));
+          controller.close();
+          return;
+        }
+        batch += next.value;
+        if (batch.length >= STREAM_CHUNK_BYTES) break;
+      }
+      controller.enqueue(encoder.encode(batch));
+    },
+  });
+}
+
+/** The whole text. */
+export function joinText(text: TextChunks): string {
+  let out = "";
+  const pieces = text.pieces();
+  for (let next = pieces.next(); !next.done; next = pieces.next()) out += next.value;
+  return out;
+}

@@ -10,7 +10,7 @@ import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
 import type { SseEvent, StreamFormat } from "../http/sse";
-import type { ByteSource } from "../http/byte-source";
+import type { ByteSource, TextChunks } from "../http/byte-source";
 import type { BodyResult } from "../http/body";
 
 /** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
@@ -39,8 +39,8 @@ export interface RequestTarget {
 
 /** A successful answer that is not JSON: audio bytes, a plain-text transcript. */
 export interface RawBody {
-  /** The bytes, or (an answer too large to hold whole) a source that produces them as they are sent. */
-  body: Uint8Array | string | ByteSource;
+  /** The bytes, or (an answer too large to hold whole) a source or pieces that produce them as they are sent. */
+  body: Uint8Array | string | ByteSource | TextChunks;
   contentType: string;
 }
 

@@ -11,7 +11,7 @@ import type { RequestContext } from "../runtime/types";
 import { framesResponse } from "./frames";
 import { filteredReply } from "../canonical/safety";
 import { Response } from "../http/web";
-import { byteStream, isByteSource, type ByteSource } from "../http/byte-source";
+import { byteStream, isByteSource, isTextChunks, joinText, textStream, type ByteSource, type TextChunks } from "../http/byte-source";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
 export interface Exec {
@@ -155,25 +155,28 @@ function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], repl
 }
 
 /** The non-streaming body as sent: the surface's raw body (audio, plain text) when it has one, else the JSON. */
-function wholeBody<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string | ByteSource; type: string } {
+function wholeBody<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string | ByteSource | TextChunks; type: string } {
   const raw = surface.renderRaw?.(reply, ctx);
   return raw ? { body: raw.body, type: raw.contentType } : { body: JSON.stringify(surface.renderJson(reply, ctx)), type: JSON_TYPE };
 }
 
 /** A body as a Response takes it: a large answer's source as a stream produced on pull (http/byte-source.ts). */
-function sent(body: Uint8Array | string | ByteSource): Uint8Array | string | ReadableStream<Uint8Array> {
-  return isByteSource(body) ? byteStream(body) : body;
+function sent(body: Uint8Array | string | ByteSource | TextChunks): Uint8Array | string | ReadableStream<Uint8Array> {
+  return isByteSource(body) ? byteStream(body) : isTextChunks(body) ? textStream(body) : body;
 }
 
 /** The first half of a body (what a broken or malformed answer sends). */
-function halfBody(body: Uint8Array | string | ByteSource): string | Uint8Array | ReadableStream<Uint8Array> {
+function halfBody(body: Uint8Array | string | ByteSource | TextChunks): string | Uint8Array | ReadableStream<Uint8Array> {
   if (isByteSource(body)) return byteStream(body, Math.floor(body.byteLength / 2));
-  return body.slice(0, Math.floor(body.length / 2));
+  const whole = isTextChunks(body) ? joinText(body) : body;
+  return whole.slice(0, Math.floor(whole.length / 2));
 }
 
 /** The first half of a body, for a body that breaks off after it. */
-function brokenHalf(body: Uint8Array | string | ByteSource): string | Uint8Array | { source: ByteSource; end: number } {
-  return isByteSource(body) ? { source: body, end: Math.floor(body.byteLength / 2) } : body.slice(0, Math.floor(body.length / 2));
+function brokenHalf(body: Uint8Array | string | ByteSource | TextChunks): string | Uint8Array | { source: ByteSource; end: number } {
+  if (isByteSource(body)) return { source: body, end: Math.floor(body.byteLength / 2) };
+  const whole = isTextChunks(body) ? joinText(body) : body;
+  return whole.slice(0, Math.floor(whole.length / 2));
 }
 
 /** A successful answer, JSON or SSE as the request asked. */

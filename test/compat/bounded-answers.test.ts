@@ -2,12 +2,14 @@
  * Answers whose size grows with a request field (issue 51, point 2), through the official `openai` SDK on both
  * runtimes: `audio.speech.create` past 1 MiB is streamed in bounded chunks (no content-length, chunked) with the same
  * bytes the whole encoders build, its default length capped at 5 minutes and a scripted one at 10; the SSE form sends
- * the same audio as deltas. Memory and CPU figures: bench/bounded-answers.mjs.
+ * the same audio as deltas. `embeddings.create` with many inputs × dimensions past 1 MiB is streamed a vector at a
+ * time, the same JSON. Memory and CPU figures: bench/bounded-answers.mjs.
  */
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SPEECH_MAX_MS, SPEECH_MAX_MS } from "../../src/providers/openai/audio/speech";
 import { mp3, wav } from "../../src/providers/openai/audio/pcm";
+import { hashVector, toBase64 } from "../../src/providers/openai/embeddings/render";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -56,5 +58,37 @@ describe("audio.speech.create: long audio", () => {
       Math.ceil(expected.length / 24_000) + 1,
       { type: "speech.audio.done", usage: { input_tokens: 1024, output_tokens: 3750, total_tokens: 4774 } },
     ]);
+  });
+});
+
+describe("embeddings.create: many inputs × dimensions", () => {
+  const inputs = Array.from({ length: 200 }, (_, i) => `input ${i}`);
+
+  it.each(["float", "base64"] as const)("200 × 3,072 (%s): streamed, the same JSON a whole answer has", async (format) => {
+    const res = await fetch(`${h.url}/v1/embeddings`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+      body: JSON.stringify({ model: "text-embedding-3-large", input: inputs, dimensions: 3072, encoding_format: format }),
+    });
+    const text = await res.text();
+    expect([res.status, res.headers.get("content-type"), res.headers.get("content-length")]).toEqual([200, "application/json", null]);
+    const body = JSON.parse(text) as { object: string; data: { object: string; index: number; embedding: number[] | string }[]; model: string; usage: unknown };
+    expect(JSON.stringify(body)).toBe(text);
+    expect([body.object, body.data.length, body.model, body.usage]).toEqual(["list", 200, "text-embedding-3-large", { prompt_tokens: 500, total_tokens: 500 }]);
+    const vector = hashVector({ kind: "text", text: "input 7" }, 3072);
+    expect(body.data[7]).toEqual({ object: "embedding", index: 7, embedding: format === "base64" ? toBase64(vector) : vector });
+  });
+
+  it("through the SDK (base64 decoded by it), and a small request answered whole as before", async () => {
+    const res = await client().embeddings.create({ model: "text-embedding-3-large", input: inputs, dimensions: 3072 });
+    expect(res.data.map((d) => d.index)).toEqual(inputs.map((_, i) => i));
+    expect(res.data[199]!.embedding).toEqual(hashVector({ kind: "text", text: "input 199" }, 3072));
+    const small = await fetch(`${h.url}/v1/embeddings`, {
+      method: "POST",
+      headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+      body: JSON.stringify({ model: "text-embedding-3-small", input: "hi" }),
+    });
+    const whole = (await small.json()) as { data: { embedding: number[] }[] };
+    expect(whole.data[0]!.embedding).toEqual(hashVector({ kind: "text", text: "hi" }, 1536));
   });
 });

@@ -70,7 +70,14 @@ describe("speech sources", () => {
 describe("eventStream", () => {
   it("lazy events encode as the joined transcript does, a malformed tail last", async () => {
     let made = 0;
-    const events: SseEvent[] = Array.from({ length: 300 }, (_, i) => new LazyEvent(() => (made++, JSON.stringify({ i, pad: "x".repeat(1000) }))));
+    const events: SseEvent[] = Array.from(
+      { length: 300 },
+      (_, i) =>
+        new LazyEvent(() => {
+          made++;
+          return JSON.stringify({ i, pad: "x".repeat(1000) });
+        }),
+    );
     expect(made).toBe(0);
     const plain = events.map((e) => ({ data: e.data }));
     const { bytes, largest } = await drain(eventStream(events, encodeEvent, "data: {broken\n\n"));
