@@ -1,15 +1,16 @@
 // Peak memory and CPU of the requests whose answer grows with a request field, and of the requests that cost
 // seconds of CPU before a refusal (issue 51, points 2 and 3), each against a small request on a fresh Node server
 // (the source tree, through tsx). Not a test: figures depend on the machine; the bounds are asserted at the end.
-//   node bench/bounded-answers.mjs [--only NAME]
+//   node bench/bounded-answers.mjs [--only NAME] [--worker]
 // Each case: a fresh server, one small warm-up request, then the case; peak RSS above the warm server (VmHWM −
-// VmRSS before), server CPU of the case, and the answer's bytes.
+// VmRSS before), server CPU of the case, and the answer's bytes. --worker: the Worker under `wrangler dev`
+// (bench/servers/mockllm-wrangler-dev.mjs), the figures of its workerd process.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { cpuMsOf } from "./proc.mjs";
+import { cpuMsOf, tree } from "./proc.mjs";
 
-const { values } = parseArgs({ options: { only: { type: "string" } } });
+const { values } = parseArgs({ options: { only: { type: "string" }, worker: { type: "boolean", default: false } } });
 const AUTH = { authorization: "Bearer sk-bench" };
 const json = (path, body) => ({ path, init: { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) } });
 const WORDS = Array.from({ length: 2048 }, () => "a").join(" ");
@@ -31,7 +32,7 @@ const CASES = [
   ["speech 2,048 words speed 0.25 flac", json("/v1/audio/speech", { model: "tts-1", voice: "alloy", input: WORDS, speed: 0.25, response_format: "flac" }), [40, 3000]],
   ["images gpt-image-1 n=10 1536x1024", json("/v1/images/generations", { model: "gpt-image-1", prompt: "x", n: 10, size: "1536x1024" }), [60, 3000]],
   ["images dall-e-2 n=10 1024x1024", json("/v1/images/generations", { model: "dall-e-2", prompt: "x", n: 10, size: "1024x1024", response_format: "b64_json" }), [60, 3000]],
-  ["embeddings 2,048 inputs × 3,072 dims", json("/v1/embeddings", { model: "text-embedding-3-large", input: Array.from({ length: 2048 }, (_, i) => `w${i}`) }), [60, 3000]],
+  ["embeddings 2,048 inputs × 3,072 dims", json("/v1/embeddings", { model: "text-embedding-3-large", input: Array.from({ length: 2048 }, (_, i) => `w${i}`) }), [60, 6000]],
   ["moderations 2,048 inputs", json("/v1/moderations", { model: "omni-moderation-latest", input: Array.from({ length: 2048 }, (_, i) => `text ${i}`) }), [40, 1000]],
   ["rerank v1 100,000 docs, max_chunks_per_doc -1 (400)", json("/v1/rerank", { query: "q", documents: Array.from({ length: 100_000 }, () => "d"), max_chunks_per_doc: -1 }), [50, 500]],
   [
@@ -52,21 +53,45 @@ const CASES = [
   ],
 ];
 
-function status(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
-  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+/** RSS and peak RSS (VmHWM) in MB, summed over `pids`. */
+function status(pids) {
+  let rss = 0;
+  let hwm = 0;
+  for (const pid of pids) {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
+    rss += kb("VmRSS") / 1024;
+    hwm += kb("VmHWM") / 1024;
+  }
+  return { rss, hwm };
 }
 
+const LONG = [{ name: "long", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] }];
+
 async function start() {
-  const scenarios = [{ name: "long", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] }];
-  const env = { ...process.env, MOCKLLM_BENCH_SCENARIOS: JSON.stringify(scenarios) };
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/servers/mockllm-src.ts"], { stdio: ["ignore", "pipe", "inherit"], env });
+  const env = { ...process.env, MOCKLLM_BENCH_SCENARIOS: JSON.stringify(LONG) };
+  const args = values.worker ? ["bench/servers/mockllm-wrangler-dev.mjs"] : ["--import", "tsx", "bench/servers/mockllm-src.ts"];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env });
   const url = await new Promise((resolve, reject) => {
     child.stdout.once("data", (d) => resolve(String(d).trim()));
     child.once("exit", (code) => reject(new Error(`server exited ${code}`)));
   });
-  return { child, url };
+  if (values.worker) {
+    const res = await fetch(`${url}/admin/scenarios`, { method: "POST", headers: { authorization: "Bearer bench", "content-type": "application/json" }, body: JSON.stringify(LONG) });
+    if (!res.ok) throw new Error(`upload: ${res.status}`);
+  }
+  // The processes that serve: workerd under wrangler (every one), else the Node server itself.
+  const pids = values.worker ? tree(child.pid).filter((p) => readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd") : [child.pid];
+  if (pids.length === 0) throw new Error("no workerd process found");
+  return { child, url, pids };
+}
+
+function stop(child) {
+  for (const p of tree(child.pid).reverse()) {
+    try {
+      process.kill(p, "SIGTERM");
+    } catch {}
+  }
 }
 
 async function send(url, { path, init }) {
@@ -80,15 +105,15 @@ const rows = [];
 let over = 0;
 for (const [name, request, [rssBound, cpuBound]] of CASES) {
   if (values.only && !name.includes(values.only)) continue;
-  const { child, url } = await start();
+  const { child, url, pids } = await start();
   await send(url, CASES[0][1]);
   await new Promise((r) => setTimeout(r, 200));
-  const before = status(child.pid);
-  const cpu0 = cpuMsOf([child.pid]);
+  const before = status(pids);
+  const cpu0 = cpuMsOf(pids);
   const answer = await send(url, request);
-  const cpu = cpuMsOf([child.pid]) - cpu0;
-  const peak = status(child.pid).hwm - before.rss;
-  child.kill("SIGTERM");
+  const cpu = cpuMsOf(pids) - cpu0;
+  const peak = status(pids).hwm - before.rss;
+  stop(child);
   const ok = peak <= rssBound && cpu <= cpuBound;
   if (!ok) over++;
   rows.push({ case: name, status: answer.status, "answer MB": +(answer.bytes / 1e6).toFixed(2), "peak RSS +MB": +peak.toFixed(1), "CPU ms": cpu, bound: `${rssBound} MB, ${cpuBound} ms`, ok });
