@@ -115,6 +115,11 @@ export interface ProviderSurface<W = unknown> {
    * with `on: "prompt"` answers, JSON and stream requests alike. Without it the prompt block is a rendered reply.
    */
   renderPromptBlock?(safety: ReplySafety, requestId: string): RenderedError;
+  /**
+   * A filtered completion (`on: "completion"`) is refused with `renderPromptBlock`'s error too, rather than rendered
+   * cut short (OpenAI Images: the 400 `moderation_blocked` at the output stage; a picture is never half sent).
+   */
+  blocksCompletion?: boolean;
   /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
   failureHeaders(failure: Failure): Record<string, string>;
   /** The non-streaming body. */

@@ -256,7 +256,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
       // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's
       // (or, where the provider refuses a blocked prompt with an error, that error).
       const filtered = filteredReply(failure, reply);
-      if (filtered.safety?.on === "prompt" && surface.renderPromptBlock) {
+      if (filtered.safety && (filtered.safety.on === "prompt" || surface.blocksCompletion) && surface.renderPromptBlock) {
         const rendered = surface.renderPromptBlock(filtered.safety, ctx.requestId);
         return new Response(JSON.stringify(rendered.body), {
           status: rendered.status,

@@ -2,7 +2,8 @@
  * A scripted `content_filter` on OpenAI Images (issue 51, point 4), with the official `openai` SDK on both runtimes:
  * a blocked prompt on `/v1/images/generations` and `/edits` (gpt-image-1, dall-e-3, JSON and stream) is the real
  * API's 400 — `type: "image_generation_user_error"`, `code: "moderation_blocked"`, `moderation_details` — which the
- * SDK throws as `BadRequestError`; no picture is sent, and the journal records the 400.
+ * SDK throws as `BadRequestError`; no picture is sent, and the journal records the 400. A filtered picture
+ * (`on: "completion"`) is the same 400 at `moderation_stage: "output"`.
  */
 import OpenAI, { BadRequestError, toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ beforeAll(async () => {
   h = await startHarness();
   await h.upload(
     { name: "img-block", steps: [{ consume: false, failures: [{ kind: "content_filter", on: "prompt", categories: ["sexual", "violence"] }], respond: { image: {} } }] },
+    { name: "img-filtered", steps: [{ consume: false, failures: [{ kind: "content_filter", on: "completion", categories: ["self_harm"] }], respond: { image: {} } }] },
     { name: "img-block-msg", steps: [{ consume: false, failures: [{ kind: "content_filter", on: "prompt", message: "Blocked by policy." }], respond: { image: {} } }] },
   );
 });
@@ -59,5 +61,18 @@ describe("OpenAI Images: a content_filter on the prompt is a 400 moderation_bloc
   it("a scripted message replaces the wording; categories default to the failure's default", async () => {
     const e = await refusal(client("img-block-msg", "m").images.generate({ model: "dall-e-3", prompt: "x" }));
     expect([e.message, (e.error as { moderation_details: unknown }).moderation_details]).toEqual(["400 Blocked by policy.", { moderation_stage: "input", categories: ["illicit"] }]);
+  });
+
+  it("on the picture (on: completion): the same 400 at the output stage, JSON and stream; the journal says 400", async () => {
+    const e = await refusal(client("img-filtered", "c").images.generate({ model: "gpt-image-1", prompt: "x" }));
+    expect([e.status, e.type, e.code, (e.error as { moderation_details: unknown }).moderation_details]).toEqual([
+      400,
+      "image_generation_user_error",
+      "moderation_blocked",
+      { moderation_stage: "output", categories: ["self-harm"] },
+    ]);
+    const stream = await refusal(client("img-filtered", "s").images.generate({ model: "gpt-image-1", prompt: "x", stream: true }));
+    expect([stream.status, stream.code]).toEqual([400, "moderation_blocked"]);
+    for (const session of ["c", "s"]) expect((await h.journal("img-filtered", session)).map((r) => [r.outcome, r.status])).toEqual([["failure", 400]]);
   });
 });

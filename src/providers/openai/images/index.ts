@@ -31,4 +31,5 @@ export const openaiImages: ProviderSurface<ImagesRequest> = {
   renderEvents: renderImagesEvents,
   renderStreamError: renderImagesStreamError,
   renderPromptBlock: renderImagesPromptBlock,
+  blocksCompletion: true,
 };
