@@ -19,7 +19,11 @@ const samples = (ms: number) => (ms * 24_000) / 1000;
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload({ name: "long-speech", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] });
+  await h.upload(
+    { name: "long-speech", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] },
+    { name: "long-broken", steps: [{ consume: false, failures: [{ kind: "invalid_response" }], respond: { speech: { durationMs: 600_000 } } }] },
+    { name: "long-cut", steps: [{ consume: false, failures: [{ kind: "network_error" }], respond: { speech: { durationMs: 600_000 } } }] },
+  );
 });
 afterAll(() => h?.stop());
 
@@ -42,6 +46,21 @@ describe("audio.speech.create: long audio", () => {
     const res = await client("/s/long-speech/a").audio.speech.create({ model: "tts-1", voice: "alloy", input: "hi", response_format: "mp3" });
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect(Buffer.from(bytes).equals(Buffer.from(mp3(samples(SPEECH_MAX_MS))))).toBe(true);
+  });
+
+  it("scripted failures cut a streamed answer as a whole one: invalid_response its first half, network_error breaks off", async () => {
+    const speech = (scenario: string) =>
+      fetch(`${h.url}/s/${scenario}/f/v1/audio/speech`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+        body: JSON.stringify({ model: "tts-1", voice: "alloy", input: "hi", response_format: "mp3" }),
+      });
+    const whole = mp3(samples(SPEECH_MAX_MS));
+    const half = new Uint8Array(await (await speech("long-broken")).arrayBuffer());
+    expect(Buffer.from(half).equals(Buffer.from(whole.subarray(0, Math.floor(whole.length / 2))))).toBe(true);
+    const cut = await speech("long-cut");
+    expect(cut.status).toBe(200);
+    await expect(cut.arrayBuffer()).rejects.toThrow();
   });
 
   it("stream_format sse: the capped audio as deltas of 24,000 bytes, then done with its usage", async () => {
