@@ -32,6 +32,12 @@ const CASES = [
   ["speech 2,048 words speed 0.25 flac", json("/v1/audio/speech", { model: "tts-1", voice: "alloy", input: WORDS, speed: 0.25, response_format: "flac" }), [40, 3000]],
   ["images gpt-image-1 n=10 1536x1024", json("/v1/images/generations", { model: "gpt-image-1", prompt: "x", n: 10, size: "1536x1024" }), [60, 3000]],
   ["images dall-e-2 n=10 1024x1024", json("/v1/images/generations", { model: "dall-e-2", prompt: "x", n: 10, size: "1024x1024", response_format: "b64_json" }), [60, 3000]],
+  [
+    "images gpt-image-1 n=10 1536x1024, stream, 3 partials",
+    json("/v1/images/generations", { model: "gpt-image-1", prompt: "x", n: 10, size: "1536x1024", stream: true, partial_images: 3 }),
+    [60, 3000],
+  ],
+  ["chat n=128, stream", json("/v1/chat/completions", { model: "gpt-4o-mini", n: 128, stream: true, messages: [{ role: "user", content: "x" }] }), [60, 3000]],
   ["embeddings 2,048 inputs × 3,072 dims", json("/v1/embeddings", { model: "text-embedding-3-large", input: Array.from({ length: 2048 }, (_, i) => `w${i}`) }), [60, 6000]],
   ["moderations 2,048 inputs", json("/v1/moderations", { model: "omni-moderation-latest", input: Array.from({ length: 2048 }, (_, i) => `text ${i}`) }), [40, 1000]],
   ["rerank v1 100,000 docs, max_chunks_per_doc -1 (400)", json("/v1/rerank", { query: "q", documents: Array.from({ length: 100_000 }, () => "d"), max_chunks_per_doc: -1 }), [50, 500]],
