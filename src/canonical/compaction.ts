@@ -9,6 +9,16 @@ export type { CanonicalCompaction };
 
 /** Longest quote of the last user message a default summary keeps. */
 const QUOTE = 200;
+/**
+ * Longest quote of the client's earlier summary a default summary keeps: a client sends that summary back (OpenAI's
+ * `encrypted_content`, Anthropic's compaction block), so nesting it whole let one request grow its answer without
+ * bound (a 6 MB blob, an 8 MB answer; issue 51). Bounded, a chain of compactions stays readable and small.
+ */
+export const EARLIER_SUMMARY_QUOTE = 1000;
+
+function quote(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
 
 /**
  * The summary of a compaction no step scripts: deterministic, from the conversation it replaces.
@@ -22,8 +32,8 @@ export function defaultCompactionSummary(req: CanonicalRequest): string {
     users++;
     last = m.text;
   }
-  const quoted = last.length > QUOTE ? `${last.slice(0, QUOTE)}…` : last;
-  const earlier = req.compaction ? ` An earlier summary: ${req.compaction.summary}` : "";
+  const quoted = quote(last, QUOTE);
+  const earlier = req.compaction ? ` An earlier summary: ${quote(req.compaction.summary, EARLIER_SUMMARY_QUOTE)}` : "";
   return `Summary of ${req.messages.length} earlier messages (${users} from the user). Last user message: ${JSON.stringify(quoted)}.${earlier}`;
 }
 

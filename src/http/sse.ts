@@ -7,6 +7,7 @@ import type { Pacing } from "../canonical/outcome";
 import { encodeMessage, type EventHeaders } from "./eventstream";
 import { seededRandom } from "../util/hash";
 import { concatBytes } from "../util/bytes";
+import { eventStream, LazyEvent, STREAM_CHUNK_BYTES, type ByteSource } from "./byte-source";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
 export interface SseEvent {
@@ -257,6 +258,8 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
   // No delay of any kind: every event is due at 0, without working the schedule out.
   const due = unpaced(opts.pacing) ? undefined : schedule(opts.events, opts.pacing);
   if (opts.end.kind !== "break" && (due === undefined || due.every((d) => d === 0))) {
+    // Events made on demand (an answer too large to hold whole): encoded as the client reads, never joined.
+    if (opts.events[0] instanceof LazyEvent) return eventStream(opts.events, encode, opts.end.kind === "raw" ? opts.end.text : undefined);
     const chunks = opts.events.map(encode);
     if (opts.end.kind === "raw") chunks.push(opts.end.text);
     return joinChunks(chunks);
@@ -296,9 +299,16 @@ function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | U
 }
 
 /** A body that sends `text` (or bytes) and then breaks off without a clean end (JSON network_error). */
-export function brokenBody(text: string | Uint8Array, waitUntil: (p: Promise<unknown>) => void, breakConnection?: () => void, pipe?: () => BodyPipe): ReadableStream<Uint8Array> {
+export function brokenBody(
+  text: string | Uint8Array | { source: ByteSource; end: number },
+  waitUntil: (p: Promise<unknown>) => void,
+  breakConnection?: () => void,
+  pipe?: () => BodyPipe,
+): ReadableStream<Uint8Array> {
   return writtenBody(waitUntil, pipe, undefined, async (writer) => {
-    await writer.write(typeof text === "string" ? encoder.encode(text) : text);
+    if (typeof text === "string" || text instanceof Uint8Array) await writer.write(typeof text === "string" ? encoder.encode(text) : text);
+    // A large answer's first part, a chunk at a time (each write waits for the reader).
+    else for (let at = 0; at < text.end; at += STREAM_CHUNK_BYTES) await writer.write(text.source.read(at, Math.min(STREAM_CHUNK_BYTES, text.end - at)));
     await breakAfterFlush(writer, breakConnection);
   });
 }

@@ -10,6 +10,7 @@ import type { Failure, Scenario } from "../scenario/schema";
 import type { ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
 import type { SseEvent, StreamFormat } from "../http/sse";
+import type { ByteSource, TextChunks } from "../http/byte-source";
 import type { BodyResult } from "../http/body";
 
 /** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
@@ -38,7 +39,8 @@ export interface RequestTarget {
 
 /** A successful answer that is not JSON: audio bytes, a plain-text transcript. */
 export interface RawBody {
-  body: Uint8Array | string;
+  /** The bytes, or (an answer too large to hold whole) a source or pieces that produce them as they are sent. */
+  body: Uint8Array | string | ByteSource | TextChunks;
   contentType: string;
 }
 
@@ -113,6 +115,11 @@ export interface ProviderSurface<W = unknown> {
    * with `on: "prompt"` answers, JSON and stream requests alike. Without it the prompt block is a rendered reply.
    */
   renderPromptBlock?(safety: ReplySafety, requestId: string): RenderedError;
+  /**
+   * A filtered completion (`on: "completion"`) is refused with `renderPromptBlock`'s error too, rather than rendered
+   * cut short (OpenAI Images: the 400 `moderation_blocked` at the output stage; a picture is never half sent).
+   */
+  blocksCompletion?: boolean;
   /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
   failureHeaders(failure: Failure): Record<string, string>;
   /** The non-streaming body. */

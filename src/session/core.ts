@@ -161,7 +161,7 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: bo
       // A stream_error on a JSON request is answered as a server error (see turn/render.ts).
       if (f.kind === "stream_error" && !stream) return statuses.model_error ?? 500;
       // A content_filter is a 200 answer, unless the surface refuses a blocked prompt with an error (Azure's 400).
-      if (f.kind === "content_filter") return f.on === "prompt" ? (statuses.content_filter_prompt ?? 200) : 200;
+      if (f.kind === "content_filter") return f.on === "prompt" ? (statuses.content_filter_prompt ?? 200) : (statuses.content_filter_completion ?? 200);
       return statuses[f.kind] ?? 200;
     }
   }

@@ -11,6 +11,7 @@ import type { RequestContext } from "../runtime/types";
 import { framesResponse } from "./frames";
 import { filteredReply } from "../canonical/safety";
 import { Response } from "../http/web";
+import { byteStream, isByteSource, isTextChunks, joinText, textStream, type ByteSource, type TextChunks } from "../http/byte-source";
 
 /** What the Worker's execution context offers a response that outlives the handler. */
 export interface Exec {
@@ -154,14 +155,28 @@ function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], repl
 }
 
 /** The non-streaming body as sent: the surface's raw body (audio, plain text) when it has one, else the JSON. */
-function wholeBody<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string; type: string } {
+function wholeBody<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string | ByteSource | TextChunks; type: string } {
   const raw = surface.renderRaw?.(reply, ctx);
   return raw ? { body: raw.body, type: raw.contentType } : { body: JSON.stringify(surface.renderJson(reply, ctx)), type: JSON_TYPE };
 }
 
+/** A body as a Response takes it: a large answer's source as a stream produced on pull (http/byte-source.ts). */
+function sent(body: Uint8Array | string | ByteSource | TextChunks): Uint8Array | string | ReadableStream<Uint8Array> {
+  return isByteSource(body) ? byteStream(body) : isTextChunks(body) ? textStream(body) : body;
+}
+
 /** The first half of a body (what a broken or malformed answer sends). */
-function halfBody(body: Uint8Array | string): string | Uint8Array {
-  return body.slice(0, Math.floor(body.length / 2));
+function halfBody(body: Uint8Array | string | ByteSource | TextChunks): string | Uint8Array | ReadableStream<Uint8Array> {
+  if (isByteSource(body)) return byteStream(body, Math.floor(body.byteLength / 2));
+  const whole = isTextChunks(body) ? joinText(body) : body;
+  return whole.slice(0, Math.floor(whole.length / 2));
+}
+
+/** The first half of a body, for a body that breaks off after it. */
+function brokenHalf(body: Uint8Array | string | ByteSource | TextChunks): string | Uint8Array | { source: ByteSource; end: number } {
+  if (isByteSource(body)) return { source: body, end: Math.floor(body.byteLength / 2) };
+  const whole = isTextChunks(body) ? joinText(body) : body;
+  return whole.slice(0, Math.floor(whole.length / 2));
 }
 
 /** A successful answer, JSON or SSE as the request asked. */
@@ -170,7 +185,7 @@ export function replyResponse<W>(surface: ProviderSurface<W>, reply: Reply, ctx:
     return streamResponse(surface, surface.renderEvents(reply, ctx), reply, ctx, { kind: "close" }, exec, extra);
   }
   const whole = wholeBody(surface, reply, ctx);
-  return new Response(whole.body, { status: 200, headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, extra) } });
+  return new Response(sent(whole.body), { status: 200, headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, extra) } });
 }
 
 /** The events sent before a mid-stream failure: at most `afterChunks`, never the terminator. */
@@ -211,7 +226,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
         return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, { ...extra, ...failure.headers });
       }
       const whole = wholeBody(surface, reply, ctx);
-      return new Response(brokenBody(halfBody(whole.body), exec.waitUntil, exec.breakConnection, exec.bodyPipe), {
+      return new Response(brokenBody(brokenHalf(whole.body), exec.waitUntil, exec.breakConnection, exec.bodyPipe), {
         status: 200,
         headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
       });
@@ -241,7 +256,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
       // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's
       // (or, where the provider refuses a blocked prompt with an error, that error).
       const filtered = filteredReply(failure, reply);
-      if (filtered.safety?.on === "prompt" && surface.renderPromptBlock) {
+      if (filtered.safety && (filtered.safety.on === "prompt" || surface.blocksCompletion) && surface.renderPromptBlock) {
         const rendered = surface.renderPromptBlock(filtered.safety, ctx.requestId);
         return new Response(JSON.stringify(rendered.body), {
           status: rendered.status,

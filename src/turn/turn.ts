@@ -34,6 +34,9 @@ export function statusTable<W>(surface: ProviderSurface<W>): Record<string, numb
     // A content_filter prompt block answered as an error (src/providers/types.ts `renderPromptBlock`).
     const block = surface.renderPromptBlock?.({ on: "prompt", categories: [] }, "");
     if (block) table.content_filter_prompt = block.status;
+    // A filtered completion refused with the same error (OpenAI Images' moderation at the output stage).
+    const filtered = surface.blocksCompletion ? surface.renderPromptBlock?.({ on: "completion", categories: [] }, "") : undefined;
+    if (filtered) table.content_filter_completion = filtered.status;
     statusTables.set(surface, table);
   }
   return table;

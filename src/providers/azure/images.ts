@@ -72,4 +72,6 @@ export const azureImages: ProviderSurface<Wire> = {
   parse: azureParse(parseImages, "images/generations"),
   renderJson,
   renderPromptBlock,
+  // A filtered image is Azure's 200 with an `error` of code `contentFilter` (renderJson), not OpenAI's 400.
+  blocksCompletion: false,
 };

@@ -19,10 +19,19 @@ export interface Table {
 }
 
 /**
+ * The names `table` was called with: the application's own tables. An object "exists" when it holds one of these —
+ * not whatever else its SQLite holds: SQLite's `sqlite_*`, the runtime's `_cf_*`, and the table Miniflare's wrapper
+ * writes into every named object as it is built under `wrangler dev` (`__miniflare_do_name`), which made a read of a
+ * session that never ran answer 200 there (issue 51).
+ */
+const APPLICATION_TABLES = new Set<string>();
+
+/**
  * @example const USED = table("used", "step INTEGER PRIMARY KEY")
  * @example const META = table("meta", "key TEXT PRIMARY KEY, value TEXT NOT NULL", "WITHOUT ROWID")
  */
 export function table(name: string, columns: string, options?: "WITHOUT ROWID"): Table {
+  APPLICATION_TABLES.add(name);
   return { name, create: `CREATE TABLE ${name} (${columns})${options !== undefined ? ` ${options}` : ""}` };
 }
 
@@ -111,9 +120,9 @@ export class SqlTables {
     return this.known.has(t.name);
   }
 
-  /** Whether any table of the application's exists (not SQLite's `sqlite_*` nor the runtime's `_cf_*`). */
+  /** Whether any table of the application's exists (one made by `table`; not SQLite's, the runtime's nor Miniflare's). */
   any(): boolean {
-    for (const name of this.known.keys()) if (!name.startsWith("sqlite_") && !name.startsWith("_cf_")) return true;
+    for (const name of this.known.keys()) if (APPLICATION_TABLES.has(name)) return true;
     return false;
   }
 

@@ -5,7 +5,7 @@
 import { SAMPLE_RATE, toneSample } from "./pcm";
 import { concatBytes } from "../../../util/bytes";
 
-const BLOCK = 4096;
+export const BLOCK = 4096;
 
 const CRC8 = Uint8Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -31,14 +31,14 @@ export function crc16(bytes: Uint8Array): number {
 }
 
 /** The frame number in FLAC's UTF-8-like coding. */
-function codedNumber(n: number): number[] {
+export function codedNumber(n: number): number[] {
   if (n < 0x80) return [n];
   if (n < 0x800) return [0xc0 | (n >> 6), 0x80 | (n & 0x3f)];
   if (n < 0x10000) return [0xe0 | (n >> 12), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
   return [0xf0 | (n >> 18), 0x80 | ((n >> 12) & 0x3f), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
 }
 
-function streamInfo(samples: number): number[] {
+export function streamInfo(samples: number): number[] {
   const bits: [number, number][] = [
     [BLOCK, 16],
     [BLOCK, 16], // min, max block size
@@ -61,7 +61,7 @@ function streamInfo(samples: number): number[] {
   return [...out, ...new Array<number>(16).fill(0)]; // MD5: unknown
 }
 
-function frame(index: number, first: number, count: number): Uint8Array {
+export function frame(index: number, first: number, count: number): Uint8Array {
   // Sync + fixed blocking; block size 4096 (code 12) or given after the header (code 7); 24 kHz (code 7);
   // mono, 16-bit.
   const head = [0xff, 0xf8, ((count === BLOCK ? 12 : 7) << 4) | 7, (0 << 4) | (4 << 1), ...codedNumber(index)];

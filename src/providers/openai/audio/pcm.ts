@@ -38,12 +38,20 @@ export function pcm(samples: number): Uint8Array {
 export function wav(samples: number): Uint8Array {
   const data = pcm(samples);
   const out = new Uint8Array(44 + data.length);
+  out.set(wavHeader(data.length));
+  out.set(data, 44);
+  return out;
+}
+
+/** The 44-byte RIFF header of a WAV file holding `dataBytes` of 16-bit mono PCM. */
+export function wavHeader(dataBytes: number): Uint8Array {
+  const out = new Uint8Array(44);
   const v = new DataView(out.buffer);
   const tag = (at: number, s: string) => {
     for (let i = 0; i < 4; i++) out[at + i] = s.charCodeAt(i);
   };
   tag(0, "RIFF");
-  v.setUint32(4, 36 + data.length, true);
+  v.setUint32(4, 36 + dataBytes, true);
   tag(8, "WAVE");
   tag(12, "fmt ");
   v.setUint32(16, 16, true); // fmt chunk size
@@ -54,13 +62,12 @@ export function wav(samples: number): Uint8Array {
   v.setUint16(32, 2, true); // block align
   v.setUint16(34, 16, true); // bits per sample
   tag(36, "data");
-  v.setUint32(40, data.length, true);
-  out.set(data, 44);
+  v.setUint32(40, dataBytes, true);
   return out;
 }
 
 /** MPEG-2 Layer III, 24 kHz, 32 kbit/s, mono, no CRC: the frame header. */
-const MP3_HEADER = [0xff, 0xf3, 0x44, 0xc0];
+export const MP3_HEADER = [0xff, 0xf3, 0x44, 0xc0];
 /** Bytes per frame: 72 · 32000 / 24000. */
 export const MP3_FRAME_BYTES = 96;
 /** Samples per MPEG-2 Layer III frame. */

@@ -14,6 +14,8 @@ import type { ParseResult, RawBody, RenderContext, SseEvent } from "../../types"
 import { invalidAudio as invalid, parseAudioBody } from "./body";
 import { flac } from "./flac";
 import { mp3, pcm, sampleCount, wav } from "./pcm";
+import { flacSource, mp3Source, pcmSource, wavSource } from "./source";
+import { isByteSource, LazyEvent, WHOLE_BODY_LIMIT, type ByteSource } from "../../../http/byte-source";
 import { echoed } from "../../../util/text";
 
 export const MAX_SPEECH_INPUT = 4096;
@@ -80,11 +82,22 @@ export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<
   return { ok: true, wire: { body, format, speed }, request };
 }
 
-/** The audio's length: the step's `respond.speech.durationMs`, else words / 2.5 per second, divided by `speed`. */
+/**
+ * Longest default audio: 5 minutes (14.4 MB of WAV, streamed). Words / 2.5 per second at `speed: 0.25` made 2,048
+ * words 55 minutes (157 MB of WAV) from a 4 KB request (issue 51).
+ */
+export const DEFAULT_SPEECH_MAX_MS = 5 * 60_000;
+/** Longest audio a step may script (`respond.speech.durationMs`, whose schema stops there too): 10 minutes. */
+export const SPEECH_MAX_MS = 10 * 60_000;
+
+/**
+ * The audio's length: the step's `respond.speech.durationMs` (at most SPEECH_MAX_MS), else words / 2.5 per second,
+ * divided by `speed` (at most DEFAULT_SPEECH_MAX_MS).
+ */
 export function speechDurationMs(reply: Reply, w: SpeechRequest): number {
-  if (reply.speech?.durationMs !== undefined) return reply.speech.durationMs;
+  if (reply.speech?.durationMs !== undefined) return Math.min(reply.speech.durationMs, SPEECH_MAX_MS);
   const words = w.body.input.split(/\s+/).filter((s) => s !== "").length;
-  return Math.round((Math.max(1, words) / SPEECH_WORDS_PER_SECOND / w.speed) * 1000);
+  return Math.min(Math.round((Math.max(1, words) / SPEECH_WORDS_PER_SECOND / w.speed) * 1000), DEFAULT_SPEECH_MAX_MS);
 }
 
 export function speechAudio(reply: Reply, w: SpeechRequest): Uint8Array {
@@ -92,8 +105,20 @@ export function speechAudio(reply: Reply, w: SpeechRequest): Uint8Array {
   return w.format === "wav" ? wav(samples) : w.format === "flac" ? flac(samples) : w.format === "mp3" ? mp3(samples) : pcm(samples);
 }
 
+/** The same audio produced on demand, a slice at a time (source.ts). */
+export function speechSource(reply: Reply, w: SpeechRequest): ByteSource {
+  const samples = sampleCount(speechDurationMs(reply, w));
+  return w.format === "wav" ? wavSource(samples) : w.format === "flac" ? flacSource(samples) : w.format === "mp3" ? mp3Source(samples) : pcmSource(samples);
+}
+
+/** The audio whole when small, else (past WHOLE_BODY_LIMIT) its source, streamed in bounded chunks. */
+function speechBody(reply: Reply, w: SpeechRequest): Uint8Array | ByteSource {
+  const source = speechSource(reply, w);
+  return source.byteLength > WHOLE_BODY_LIMIT ? source : speechAudio(reply, w);
+}
+
 export function renderSpeechRaw(reply: Reply, ctx: RenderContext<SpeechRequest>): RawBody {
-  return { body: speechAudio(reply, ctx.wire), contentType: CONTENT_TYPES[ctx.wire.format] };
+  return { body: speechBody(reply, ctx.wire), contentType: CONTENT_TYPES[ctx.wire.format] };
 }
 
 /** What the JSON renderer answers if asked (never for a reply: `renderRaw` always answers). */
@@ -105,10 +130,18 @@ export function renderSpeechJson(reply: Reply, ctx: RenderContext<SpeechRequest>
 const DELTA_BYTES = 24_000;
 
 export function renderSpeechEvents(reply: Reply, ctx: RenderContext<SpeechRequest>): SseEvent[] {
-  const audio = speechAudio(reply, ctx.wire);
+  const audio = speechBody(reply, ctx.wire);
   const events: SseEvent[] = [];
-  for (let i = 0; i < audio.length; i += DELTA_BYTES) {
-    events.push({ data: JSON.stringify({ type: "speech.audio.delta", audio: base64(audio.subarray(i, i + DELTA_BYTES)) }) });
+  if (isByteSource(audio)) {
+    // Each delta made as it is written: the transcript never holds the audio nor its base64.
+    for (let i = 0; i < audio.byteLength; i += DELTA_BYTES) {
+      const at = i;
+      events.push(new LazyEvent(() => JSON.stringify({ type: "speech.audio.delta", audio: base64(audio.read(at, DELTA_BYTES)) })));
+    }
+  } else {
+    for (let i = 0; i < audio.length; i += DELTA_BYTES) {
+      events.push({ data: JSON.stringify({ type: "speech.audio.delta", audio: base64(audio.subarray(i, i + DELTA_BYTES)) }) });
+    }
   }
   const input = Math.max(1, Math.ceil(ctx.wire.body.input.length / 4));
   const output = Math.ceil(speechDurationMs(reply, ctx.wire) / 80);

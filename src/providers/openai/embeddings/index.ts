@@ -1,7 +1,7 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { parseEmbeddingsRequest } from "./parse";
-import { renderEmbeddingsEvents, renderEmbeddingsJson, renderEmbeddingsStreamError } from "./render";
+import { renderEmbeddingsEvents, renderEmbeddingsJson, renderEmbeddingsRaw, renderEmbeddingsStreamError } from "./render";
 import type { EmbeddingsRequest } from "./wire";
 
 /** OpenAI Embeddings: `POST /v1/embeddings` (and `/embeddings`). */
@@ -15,6 +15,7 @@ export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   renderJson: renderEmbeddingsJson,
+  renderRaw: renderEmbeddingsRaw,
   renderEvents: renderEmbeddingsEvents,
   renderStreamError: renderEmbeddingsStreamError,
 };

@@ -6,7 +6,8 @@
 import type { Reply } from "../../../canonical/outcome";
 import { seededRandom, stableHash } from "../../../util/hash";
 import type { Failure } from "../../../scenario/schema";
-import type { RenderContext, SseEvent } from "../../types";
+import type { RawBody, RenderContext, SseEvent } from "../../types";
+import { WHOLE_BODY_LIMIT } from "../../../http/byte-source";
 import type { EmbeddingInput, EmbeddingsRequest } from "./wire";
 
 export const DEFAULT_DIMENSIONS = 1536;
@@ -57,6 +58,33 @@ export function renderEmbeddingsJson(reply: Reply, ctx: RenderContext<Embeddings
     model: reply.model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
+}
+
+/** Bytes a vector value takes in the JSON (about: `-0.012345678`, a comma) or in base64 (4 bytes, × 4/3). */
+const FLOAT_JSON_BYTES = 20;
+const FLOAT_BASE64_BYTES = 16 / 3;
+
+/**
+ * A large answer (past WHOLE_BODY_LIMIT, about: 2,048 inputs × 3,072 dimensions is 67 MB of JSON) as pieces made
+ * as they are sent — the head, each vector's item, the tail — byte for byte `JSON.stringify` of the whole
+ * (`renderEmbeddingsJson`); undefined for the others, which are built whole as before (issue 51).
+ */
+export function renderEmbeddingsRaw(reply: Reply, ctx: RenderContext<EmbeddingsRequest>): RawBody | undefined {
+  const { body, inputs } = ctx.wire;
+  const dimensions = body.dimensions ?? DEFAULT_DIMENSIONS;
+  const base64 = body.encoding_format === "base64";
+  if (inputs.length * dimensions * (base64 ? FLOAT_BASE64_BYTES : FLOAT_JSON_BYTES) <= WHOLE_BODY_LIMIT) return undefined;
+  const tokens = promptTokens(inputs);
+  const tail = JSON.stringify({ model: reply.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  function* pieces(): Generator<string> {
+    yield '{"object":"list","data":[';
+    for (const [index, input] of inputs.entries()) {
+      const vector = vectorFor(reply, input, index, dimensions);
+      yield (index > 0 ? "," : "") + JSON.stringify({ object: "embedding", index, embedding: base64 ? toBase64(vector) : vector });
+    }
+    yield `],${tail.slice(1)}`;
+  }
+  return { body: { pieces }, contentType: "application/json" };
 }
 
 /** Embeddings never stream; a client that asks anyway gets the body as one event. */

@@ -5,6 +5,7 @@ import { readFormBody } from "../../../http/multipart";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { parseImagesRequest } from "./parse";
 import { renderImagesEvents, renderImagesJson, renderImagesStreamError } from "./render";
+import { renderImagesPromptBlock } from "./safety";
 import type { ImagesRequest } from "./wire";
 
 export { imageFileResponse } from "./files";
@@ -29,4 +30,6 @@ export const openaiImages: ProviderSurface<ImagesRequest> = {
   renderJson: renderImagesJson,
   renderEvents: renderImagesEvents,
   renderStreamError: renderImagesStreamError,
+  renderPromptBlock: renderImagesPromptBlock,
+  blocksCompletion: true,
 };

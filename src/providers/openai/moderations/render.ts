@@ -58,7 +58,7 @@ export function moderationId(idSeed: string): string {
 }
 
 /** The moderation category a `content_filter` failure's neutral category flags. */
-const SAFETY_TO_MODERATION: Record<SafetyCategory, ModerationCategory> = {
+export const SAFETY_TO_MODERATION: Record<SafetyCategory, ModerationCategory> = {
   hate: "hate",
   sexual: "sexual",
   violence: "violence",

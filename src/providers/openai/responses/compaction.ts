@@ -25,7 +25,9 @@ function base64url(bytes: Uint8Array): string {
 function fromBase64url(text: string): Uint8Array | undefined {
   try {
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
   } catch {
     return undefined;
   }
