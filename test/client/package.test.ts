@@ -426,7 +426,7 @@ test("the official client gets the scripted answer", async () => {
     expect(version).toStrictEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
   }, 60_000);
 
-  it("pytest-mockllm (pip install ./python) runs the project's node_modules/.bin/mockllm with no MOCKLLM_BIN", async () => {
+  it("pytest-mockllm-server (pip install ./python) runs the project's node_modules/.bin/mockllm with no MOCKLLM_BIN", async () => {
     // scripts/python-venv.sh pip-installs ./python into the suite's venv on every call.
     const venv = await exec("bash", [join(repo, "scripts", "python-venv.sh")], repo);
     expect(venv.code, venv.stderr).toBe(0);
