@@ -123,7 +123,7 @@ console.log(
     `ratio ${ratio.toFixed(2)} (median of ${ROUNDS} interleaved rounds; rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
 );
 console.log(
-  `${ok ? "within" : "OVER"} budget: ratio ${ratio.toFixed(2)} for ${big.messages} messages (budget ${RATIO_BUDGET}); absolute ${big.us.toFixed(1)} µs, not gated` +
+  `${ok ? "within" : "OVER"} budget: ratio ${ratio.toFixed(2)} for ${big.messages} messages (budget ${RATIO_BUDGET.toFixed(1)}); absolute ${big.us.toFixed(1)} µs, not gated` +
     (EXTRA_PARSES > 0 ? ` [--inject-regression ${EXTRA_PARSES}: ${EXTRA_PARSES} extra parse(s) per turn]` : ""),
 );
 process.exit(ok ? 0 : 1);
