@@ -1,15 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
-import { createLogger, type Plugin } from "vite";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
-
-/** itty-router ships source maps that point outside its package; vite warns about each file. Drop only those. */
-const logger = createLogger();
-const warn = logger.warn.bind(logger);
-logger.warn = (msg, options) => {
-  if (msg.includes("Sourcemap for") && msg.includes("itty-router")) return;
-  warn(msg, options);
-};
 
 /**
  * The Node suites run the Node runtime from source as its build does: the Fetch classes the shared code constructs
@@ -34,7 +26,6 @@ export default defineConfig({
     projects: [
       {
         extends: false,
-        customLogger: logger,
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },

@@ -3,8 +3,11 @@
  * `npm run deploy [-- --env preview] [-- --dry-run]`: deploys the Worker to your Cloudflare account in one step.
  *   - KV: the SCENARIOS namespace is created on the first deploy and reused after (wrangler's automatic provisioning;
  *     wrangler.toml names no id).
- *   - ADMIN_TOKEN: $MOCKLLM_ADMIN_TOKEN, or a new random token, uploaded as a Worker secret with the deploy (a later
- *     deploy without $MOCKLLM_ADMIN_TOKEN keeps the secret already set).
+ *   - ADMIN_TOKEN: on a first deploy (`wrangler secret list` says the Worker does not exist, or lists no ADMIN_TOKEN)
+ *     $MOCKLLM_ADMIN_TOKEN or a new random token, uploaded as a Worker secret with the deploy. A later deploy keeps the
+ *     secret already set unless `--rotate-admin-token` is given (then $MOCKLLM_ADMIN_TOKEN's, or a random one); when
+ *     `wrangler secret list` fails otherwise (network, permissions) the deploy stops before uploading (issue 51;
+ *     scripts/deploy-token.mjs).
  *   - Durable Objects: the SessionObject class with SQLite storage, migrated on the first deploy.
  * `--dry-run` bundles without uploading (no account needed) and checks the bundle against the Workers free plan's
  * size limit (3 MB gzipped), printing the gzip size; `npm test` runs it so CI fails on an oversized bundle.
@@ -19,15 +22,22 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { wranglerEnv } from "../bin/wrangler-env.mjs";
+import { secretState, tokenPlan } from "./deploy-token.mjs";
 
 /** The Workers free plan's limit on a Worker's gzipped size. */
 export const FREE_PLAN_GZIP_LIMIT = 3 * 1024 * 1024;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({
-  options: { env: { type: "string" }, "dry-run": { type: "boolean", default: false }, outdir: { type: "string" } },
+  options: {
+    env: { type: "string" },
+    "dry-run": { type: "boolean", default: false },
+    outdir: { type: "string" },
+    "rotate-admin-token": { type: "boolean", default: false },
+  },
 });
-const wrangler = join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+// $MOCKLLM_DEPLOY_WRANGLER: another wrangler entry point (a script run by node) — the tests' fake wrangler.
+const wrangler = process.env.MOCKLLM_DEPLOY_WRANGLER || join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
 const env = wranglerEnv();
 // `--env=` names the top-level environment explicitly (wrangler warns when a config has several and none is named).
 const envArgs = values.env ? ["--env", values.env] : ["--env="];
@@ -53,22 +63,27 @@ if (values["dry-run"]) {
   process.exit(gzip <= FREE_PLAN_GZIP_LIMIT ? 0 : 1);
 }
 
-const given = process.env.MOCKLLM_ADMIN_TOKEN;
-const token = given || `mockllm-${randomBytes(18).toString("base64url")}`;
+const rotate = values["rotate-admin-token"];
+const plan = tokenPlan(rotate ? { state: "present" } : adminTokenSecret(), {
+  given: process.env.MOCKLLM_ADMIN_TOKEN,
+  rotate,
+  random: () => `mockllm-${randomBytes(18).toString("base64url")}`,
+});
+if ("abort" in plan) {
+  console.error(plan.abort);
+  process.exit(1);
+}
 const secrets = join(mkdtempSync(join(tmpdir(), "mockllm-secrets-")), "secrets.json");
-writeFileSync(secrets, JSON.stringify({ ADMIN_TOKEN: token }), { mode: 0o600 });
 let out;
 try {
-  out = run(["deploy", ...envArgs, ...(given || isFirstDeploy() ? ["--secrets-file", secrets] : [])], { capture: true });
+  if (plan.upload !== undefined) writeFileSync(secrets, JSON.stringify({ ADMIN_TOKEN: plan.upload }), { mode: 0o600 });
+  out = run(["deploy", ...envArgs, ...(plan.upload !== undefined ? ["--secrets-file", secrets] : [])], { capture: true });
 } finally {
   rmSync(dirname(secrets), { recursive: true, force: true });
 }
 process.stdout.write(out);
 const url = /https:\/\/\S+\.workers\.dev/.exec(out)?.[0] ?? "https://<your worker>.workers.dev";
-const tokenLine =
-  given || isFirstDeploy.result
-    ? `  admin token   ${token}   (keep it: it is not shown again; set MOCKLLM_ADMIN_TOKEN to choose your own)`
-    : "  admin token   unchanged (set MOCKLLM_ADMIN_TOKEN and deploy again to replace it)";
+const tokenLine = plan.line;
 console.log(
   [
     "",
@@ -81,14 +96,8 @@ console.log(
   ].join("\n"),
 );
 
-/** Whether the Worker has no ADMIN_TOKEN secret yet (a first deploy, or one whose secret was deleted). */
-function isFirstDeploy() {
-  if (isFirstDeploy.result !== undefined) return isFirstDeploy.result;
+/** The ADMIN_TOKEN secret's state, from `wrangler secret list` (deploy-token.mjs's secretState). */
+function adminTokenSecret() {
   const r = spawnSync(process.execPath, [wrangler, "secret", "list", "--format", "json", ...envArgs], { cwd: root, env, encoding: "utf8" });
-  let names = [];
-  try {
-    names = r.status === 0 ? JSON.parse(r.stdout).map((s) => s.name) : [];
-  } catch {}
-  isFirstDeploy.result = !names.includes("ADMIN_TOKEN");
-  return isFirstDeploy.result;
+  return secretState(r.status, r.stdout, r.stderr);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes (or reuses) the Python suite's venv and prints its python: a venv over the system site-packages (pytest comes
 # from there) under node_modules/.cache/mockllm-python, made again when the interpreter or
-# python/tests/requirements-official.txt changes, with pytest-mockllm from ./python and, when pip can reach them, the
+# python/tests/requirements-official.txt changes, with pytest-mockllm-server from ./python and, when pip can reach them, the
 # official clients. scripts/test-python.sh runs the suite with it; test/compat/mcp-python.test.ts runs the `mcp` client
 # with it. Messages go to stderr; stdout is the python's path alone.
 # Usage: scripts/python-venv.sh     (PYTHON=python3.12 picks the interpreter; MOCKLLM_PIP_TIMEOUT caps the install, s)
@@ -35,8 +35,13 @@ if [[ ! -x "$venv/bin/python" ]]; then
   fi
 fi
 
-# pytest-mockllm from ./python on every run, with no index and no build dependency (python/_build is a standard-library
+# pytest-mockllm-server from ./python on every run, with no index and no build dependency (python/_build is a standard-library
 # build backend).
+# The distribution was called pytest-mockllm before wave 15 (a name PyPI gives another project): a venv made then
+# drops it first, so one copy of the plugin's files is installed.
+if "$venv/bin/python" -m pip show --disable-pip-version-check pytest-mockllm > /dev/null 2>&1; then
+  "$venv/bin/python" -m pip uninstall --quiet --yes --disable-pip-version-check pytest-mockllm >&2
+fi
 "$venv/bin/python" -m pip install --quiet --no-index --no-deps --no-build-isolation --disable-pip-version-check "$root/python" >&2
 
 # The official clients (python/tests/requirements-official.txt), through pip as this machine configures it (an index,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Python suite (python/tests): installs pytest-mockllm from ./python into a cached venv, without network,
+# Runs the Python suite (python/tests): installs pytest-mockllm-server from ./python into a cached venv, without network,
 # plus the official clients when pip can reach them, and runs pytest against this repo's mockllm, built from the source.
 # Usage: scripts/test-python.sh [pytest args...]     (PYTHON=python3.12 picks the interpreter)
 set -euo pipefail
@@ -19,7 +19,7 @@ command -v "$python" > /dev/null || fail "no $python on PATH: the Python suite n
 # The build goes to a fresh directory that then replaces the old one, and the stamp is a new file: never written
 # through, since node_modules may be a hard-linked copy (cp -al) whose files other checkouts share.
 stamp="$cache/built"
-if [[ ! -f "$stamp" ]] || [[ -n "$(find "$root/src" "$root/bin" "$root/package-lock.json" "$root/tsconfig.client.json" -newer "$stamp" -type f -print -quit)" ]]; then
+if [[ ! -f "$stamp" ]] || [[ ! -f "$cache/package.json" ]] || [[ -n "$(find "$root/src" "$root/bin" "$root/package.json" "$root/package-lock.json" "$root/tsconfig.client.json" -newer "$stamp" -type f -print -quit)" ]]; then
   mkdir -p "$cache"
   build="$(mktemp -d "$cache/build.XXXXXX")"
   trap 'rm -rf "$build"' EXIT
@@ -27,15 +27,17 @@ if [[ ! -f "$stamp" ]] || [[ -n "$(find "$root/src" "$root/bin" "$root/package-l
   node "$root/bin/build-client.mjs" --out-dir "$build/dist" > /dev/null
   node "$root/bin/build-node.mjs" --out-dir "$build/dist" > /dev/null
   cp "$root/bin/mockllm.js" "$build/bin/mockllm.js"
+  cp "$root/package.json" "$build/package.json" # `mockllm --version` reads it (the plugin's header line shows it)
   rm -rf "$cache/dist" "$cache/bin" "$stamp"
   mv "$build/dist" "$cache/dist"
   mv "$build/bin" "$cache/bin"
+  mv -f "$build/package.json" "$cache/package.json"
   : > "$stamp"
   rm -rf "$build"
   trap - EXIT
 fi
 
-# The venv, with pytest-mockllm and (when pip can reach them) the official clients.
+# The venv, with pytest-mockllm-server and (when pip can reach them) the official clients.
 venv_python="$(PYTHON="$python" bash "$root/scripts/python-venv.sh")"
 
 export MOCKLLM_BIN="$(printf '%q %q' "$(command -v node)" "$cache/bin/mockllm.js")"

@@ -1,4 +1,4 @@
-"""A PEP 517 / PEP 660 build backend for pytest-mockllm, standard library only.
+"""A PEP 517 / PEP 660 build backend for pytest-mockllm-server, standard library only.
 
 `pip install ./python` then needs no build dependency from a package index: setuptools (before 70.1) wants the
 `wheel` package, hatchling and flit_core are not in a bare Python, and the machines that run this repo's tests

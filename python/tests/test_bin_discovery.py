@@ -1,6 +1,7 @@
 """How the plugin finds the command that runs mockllm: --mockllm-bin, $MOCKLLM_BIN, the ini option, then the current
 environment's mockllm (node_modules/.bin here or above, PATH, a sibling's node_modules), else an error naming each."""
 
+import json
 import os
 import shlex
 from pathlib import Path
@@ -82,3 +83,27 @@ def test_nothing_found_says_what_to_set(pytester: pytest.Pytester, monkeypatch: 
             " --mockllm-bin '<command>'*mockllm_bin*--mockllm-url*"
         ]
     )
+
+
+def test_the_header_names_the_command_and_the_version_it_runs(pytester: pytest.Pytester) -> None:
+    # A run that picked another project's mockllm says so at the top (issue 51).
+    version = json.loads((Path(__file__).resolve().parents[2] / "package.json").read_text())["version"]
+    pytester.makepyfile(test_inner="def test_nothing():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    command = shlex.join(shlex.split(os.environ["MOCKLLM_BIN"]))
+    result.stdout.fnmatch_lines([f"mockllm: mockllm {version} — {command}*"])
+
+
+def test_the_header_names_a_running_server_and_says_when_none_is_found(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile(test_inner="def test_nothing():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--mockllm-url=http://127.0.0.1:9/")
+    result.stdout.fnmatch_lines(["mockllm: the running server at http://127.0.0.1:9 (--mockllm-url / $MOCKLLM_URL)"])
+    without_mockllm_on_path(monkeypatch)
+    here = pytester.mkdir("alone-header").joinpath("cwd")
+    here.mkdir()
+    here.joinpath("test_inner.py").write_text("def test_nothing():\n    pass\n")
+    monkeypatch.chdir(here)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", str(here))
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["mockllm: no mockllm command found (the fixture says where it looked)"])

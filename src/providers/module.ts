@@ -41,6 +41,11 @@ export interface SocketSurface {
   subprotocol?(offered: string[]): string | undefined;
   /** The per-socket state machine; `saved` is what its `state()` returned before the host slept. */
   open(socket: SocketContext, saved: unknown): SocketProtocol;
+  /**
+   * The largest client message (bytes) this protocol takes; one over it closes the socket 1009 "message too big".
+   * Default MAX_SOCKET_MESSAGE_BYTES (src/sockets/limits.ts, 32 MiB).
+   */
+  maxMessageBytes?: number;
 }
 
 export interface ProviderModule {

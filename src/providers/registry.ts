@@ -6,6 +6,7 @@ import type { Reply } from "../canonical/outcome";
 import type { Endpoint, ProviderName } from "../canonical/request";
 import { memoized } from "../util/memo";
 import type { SocketContext, SocketProtocol } from "../sockets/types";
+import { MAX_SOCKET_MESSAGE_BYTES } from "../sockets/limits";
 import { anthropicModule } from "./anthropic/module";
 import { azureModule } from "./azure/module";
 import { cohereModule } from "./cohere/module";
@@ -48,6 +49,14 @@ export function openProtocol(socket: SocketContext, saved?: unknown): SocketProt
   const surface = SOCKETS.find((s) => s.kind === socket.init.kind);
   if (surface === undefined) throw new Error(`mockllm: no socket protocol "${socket.init.kind}"`);
   return surface.open(socket, saved);
+}
+
+/**
+ * The largest client message a socket of this kind takes (its surface's `maxMessageBytes`, else the runtimes' cap).
+ * @example socketMessageCap("responses") // 10 MiB: what POST /v1/responses takes
+ */
+export function socketMessageCap(kind: string): number {
+  return SOCKETS.find((s) => s.kind === kind)?.maxMessageBytes ?? MAX_SOCKET_MESSAGE_BYTES;
 }
 
 const ERROR_PATHS: ErrorPathRule[] = PROVIDER_MODULES.flatMap((m) => m.errorPaths ?? []).sort((a, b) => a.priority - b.priority);

@@ -7,6 +7,8 @@
 /**
  * 32 MiB: the largest message Cloudflare's Workers accept on a WebSocket, and room for the largest a real provider's
  * socket takes (a Realtime `input_audio_buffer.append` carries up to 15 MiB of audio, ~20 MiB once base64-encoded).
+ * A protocol whose messages carry what an HTTP body does takes HTTP's 10 MiB instead (`SocketSurface.maxMessageBytes`:
+ * the Responses WebSocket mode, Gemini Live; issue 51).
  */
 export const MAX_SOCKET_MESSAGE_BYTES = 32 * 1024 * 1024;
 
@@ -18,9 +20,9 @@ export const MESSAGE_TOO_BIG = { code: 1009, reason: "message too big" } as cons
  * be over it is encoded to count.
  * @example overSocketCap("x".repeat(MAX_SOCKET_MESSAGE_BYTES + 1)) // true
  */
-export function overSocketCap(message: string | ArrayBuffer): boolean {
-  if (typeof message !== "string") return message.byteLength > MAX_SOCKET_MESSAGE_BYTES;
-  if (message.length > MAX_SOCKET_MESSAGE_BYTES) return true;
-  if (message.length * 3 <= MAX_SOCKET_MESSAGE_BYTES) return false;
-  return new TextEncoder().encode(message).byteLength > MAX_SOCKET_MESSAGE_BYTES;
+export function overSocketCap(message: string | ArrayBuffer, cap: number = MAX_SOCKET_MESSAGE_BYTES): boolean {
+  if (typeof message !== "string") return message.byteLength > cap;
+  if (message.length > cap) return true;
+  if (message.length * 3 <= cap) return false;
+  return new TextEncoder().encode(message).byteLength > cap;
 }

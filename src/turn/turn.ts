@@ -17,6 +17,7 @@ import { defaultIdSeed } from "./default-ids";
 import { upstreamFor } from "./record";
 import { surfaceRequestId } from "./render";
 import { selectScenario, type Prefix } from "./select";
+import { withNamespaceHint } from "./namespace-hint";
 
 const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
 
@@ -105,7 +106,7 @@ export type TurnDecision<W> =
  */
 export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, parsed: Extract<ParseResult<W>, { ok: true }>, input: TurnInput): Promise<TurnDecision<W>> {
   const selection = await selectScenario(rt.scenarios, input.prefix, input.headers, parsed.request);
-  if (selection.kind === "error") return { kind: "error", error: selection.error };
+  if (selection.kind === "error") return { kind: "error", error: await withNamespaceHint(rt, selection.error) };
   if (selection.kind === "default" && defaultResponderOff(rt)) {
     return { kind: "error", error: await noScenarioSelected(rt, selection.hint) };
   }

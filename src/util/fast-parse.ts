@@ -8,6 +8,7 @@
  * refuses is parsed again by zod as a whole, so every error is zod's own.
  */
 import type { z } from "zod";
+import { util } from "zod/v4/core";
 
 /** What a compiled part answers for input its schema refuses. */
 const FAIL: unique symbol = Symbol("refused");
@@ -51,10 +52,21 @@ const compiled = new WeakMap<z.ZodType, Run | null>();
 
 /**
  * `schema.safeParse(input, params)`, answered without zod's interpreter when the input is valid and the schema is
- * built from the kinds modelled here.
+ * built from the kinds modelled here. Where zod compiles its object parsers itself (Node: code generation allowed,
+ * zod's own probe), zod's compiled parser is faster than the closures (issue 51: 8.6 against 13.4 µs for a
+ * 102-message Chat body) and is used as it is; the closures serve the runtimes where zod interprets (Workers).
  * @example const parsed = safeParseFast(ChatRequestSchema, body); if (!parsed.success) return issue(parsed.error)
  */
 export function safeParseFast<S extends z.ZodType>(schema: S, input: unknown, params?: Parameters<S["safeParse"]>[1]): ReturnType<S["safeParse"]> {
+  if (util.allowsEval.value) return schema.safeParse(input, params) as ReturnType<S["safeParse"]>;
+  return safeParseOwn(schema, input, params);
+}
+
+/**
+ * `safeParseFast` through the closures on every runtime (what Workers run): the differential test's subject.
+ * @example safeParseOwn(ChatRequestSchema, body).success
+ */
+export function safeParseOwn<S extends z.ZodType>(schema: S, input: unknown, params?: Parameters<S["safeParse"]>[1]): ReturnType<S["safeParse"]> {
   let run = compiled.get(schema);
   if (run === undefined) {
     run = compileOwn(schema, "") ?? null;

@@ -179,13 +179,38 @@ describe("mockllm env", () => {
     expect(await readdir(home)).toEqual([]);
   });
 
-  it("without --write prints each file as comments and sets no HOME; MOCKLLM_URL stands in for --url", async () => {
+  it("without --write prints each file as comments on stderr (stdout only variables) and sets no HOME; MOCKLLM_URL stands in for --url", async () => {
     const run = await cli(["env", "gemini", "--scenario", "fix-bug", "--session", "t1"], { MOCKLLM_URL: URL });
     expect(run.code).toBe(0);
     const lines = run.out.split("\n");
     expect(lines.slice(0, 4)).toEqual([`GOOGLE_GEMINI_BASE_URL=${ROOT}`, "GEMINI_API_KEY=sk-mockllm-agent", "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_TELEMETRY_ENABLED=false"]);
-    expect(lines).toContain("# ~/.gemini/settings.json (write it with --write DIR):");
-    expect(lines).toContain('#         "selectedType": "gemini-api-key"');
+    const notes = run.err.split("\n");
+    expect(notes).toContain("# ~/.gemini/settings.json (write it with --write DIR):");
+    expect(notes).toContain('#         "selectedType": "gemini-api-key"');
+  });
+
+  it("stdout holds only what a shell takes, for every CLI: `env $(mockllm env codex …) codex` works (issue 51)", async () => {
+    for (const name of ["codex", "gemini", "opencode", "qwen", "claude"]) {
+      const run = await cli(["env", name, ...base]);
+      expect(run.code).toBe(0);
+      for (const line of run.out.replace(/\n$/, "").split("\n")) expect([name, line]).toEqual([name, expect.stringMatching(/^[A-Z][A-Z0-9_]*=/)]);
+      expect(run.out).not.toContain("#");
+    }
+    const codex = await cli(["env", "codex", ...base]);
+    expect(codex.err).toContain("# ~/.codex/config.toml (write it with --write DIR):");
+  });
+
+  it("--format dotenv writes a .env file's lines; --format json is --json; a bad format exits 2", async () => {
+    const dotenv = await cli(["env", "opencode", ...base, "--format", "dotenv"]);
+    expect(dotenv.code).toBe(0);
+    const lines = dotenv.out.replace(/\n$/, "").split("\n");
+    expect(lines).toContain(`OPENCODE_DISABLE_AUTOUPDATE="1"`);
+    const content = lines.find((l) => l.startsWith("OPENCODE_CONFIG_CONTENT="));
+    expect(JSON.parse(JSON.parse(content!.slice("OPENCODE_CONFIG_CONTENT=".length).replace(/\\\$/g, "$")))).toEqual(
+      JSON.parse(parseEnv((await cli(["env", "opencode", ...base])).out).OPENCODE_CONFIG_CONTENT ?? ""),
+    );
+    expect((await cli(["env", "codex", ...base, "--format", "json"])).out).toBe((await cli(["env", "codex", ...base, "--json"])).out);
+    expect(await cli(["env", "codex", ...base, "--format", "yaml"])).toMatchObject({ code: 2, err: expect.stringContaining('--format must be env, dotenv or json, got "yaml"') });
   });
 
   it("bad usage exits 2 with the reason", async () => {

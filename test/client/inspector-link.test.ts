@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminClient, assertVerified, MockLLMVerifyError, scenario, startMockLLM, type MockLLM } from "../../src/client/index";
 import { startServer } from "../../src/runtime/node/server";
 import { captureCli, serveCli } from "../support/cli";
+import { until } from "../support/until";
 
 const twoSteps = scenario("link-run")
   .step((s) =>
@@ -142,6 +143,25 @@ describe("keepOnExit: a finished run for serve --persist", () => {
       expect((await admin.verify("link-run", "kept-1")).ok).toBe(true);
     } finally {
       await after.close();
+    }
+  });
+
+  it("serve --persist prints each loaded session's inspector link after the banner (issue 51)", async () => {
+    const serving = await serveCli(["serve", "--port", "0", "--admin-token", "after", "--persist", dir]);
+    try {
+      const lines = await until(
+        () => serving.out.join("\n").split("\n"),
+        (l) => l.some((x) => x.includes("#scenario=link-run&session=kept-2")),
+        { ms: 20_000, every: 10 },
+      );
+      const at = lines.indexOf(`sessions kept in ${dir} (newest first), in the inspector:`);
+      expect(at).toBeGreaterThan(0);
+      expect(lines.slice(at + 1, at + 3).sort()).toEqual([
+        `  link-run/kept-1  2 requests    ${serving.url}/#scenario=link-run&session=kept-1&key=after`,
+        `  link-run/kept-2  1 request     ${serving.url}/#scenario=link-run&session=kept-2&key=after`,
+      ]);
+    } finally {
+      expect(await serving.stop()).toBe(0);
     }
   });
 

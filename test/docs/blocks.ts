@@ -1,7 +1,8 @@
 /**
  * The code blocks of the docs (README.md and docs/**.md): fenced blocks whose info string is `sh runnable`,
  * `ts runnable` or `py runnable` are run by test/docs/run.test.ts against a started mock, so the docs cannot drift
- * from the behaviour. A block marked `docs-test: allow 404` (anywhere in it) may get a 404 on purpose.
+ * from the behaviour. A block marked `docs-test: allow 404` (in its info string after `runnable`, which a rendered
+ * page does not show, or anywhere in it) may get a 404 on purpose.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -13,6 +14,8 @@ export interface Block {
   line: number;
   lang: string;
   runnable: boolean;
+  /** The info string after the language (`runnable docs-test: allow 403`): not shown on a rendered page. */
+  info: string;
   code: string;
 }
 
@@ -47,7 +50,7 @@ export function blocksOf(page: string): Block[] {
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length && !lines[j]!.startsWith(`${indent}${fence}`); j++) body.push(lines[j]!.slice(indent.length));
-    blocks.push({ page, line: i + 1, lang: words[0] ?? "", runnable: words.includes("runnable"), code: body.join("\n") });
+    blocks.push({ page, line: i + 1, lang: words[0] ?? "", runnable: words.includes("runnable"), info: words.slice(1).join(" "), code: body.join("\n") });
     i = j;
   }
   return blocks;

@@ -115,7 +115,7 @@ for (const { page, blocks } of pages) {
           await import(/* @vite-ignore */ file);
         }
         expect(result.code, `${page}:${block.line} exited ${result.code}:\n${result.out}`).toBe(0);
-        const bad = badAnswers(log.slice(from), allowedIn(block.code));
+        const bad = badAnswers(log.slice(from), allowedIn(`${block.info}\n${block.code}`));
         expect(bad, `${page}:${block.line} got answers that mean the example is wrong:\n${result.out}`).toEqual([]);
       });
     }

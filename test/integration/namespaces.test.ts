@@ -84,6 +84,16 @@ describe("isolation on provider routes", () => {
     expect(plain.headers.get("x-mockllm-outcome")).toBe("error");
   });
 
+  it("without a key, a scenario not found says that namespaces select by key, naming none (issue 51)", async () => {
+    const plain = await chat(userTurn("hello"), "/s/only-a/s1");
+    expect(plain.status).toBe(404);
+    const msg = ((await plain.json()) as { error: { message: string } }).error.message;
+    expect(msg).toBe(`mockllm: scenario "only-a" not found; this server has namespaces: a namespace's scenarios are selected by one of its keys (mk_…) sent as the API key`);
+    // A key's request gets no hint: its namespace was searched.
+    const keyed = ((await (await chatAs(b.run.key, "/s/only-z/s1")).json()) as { error: { message: string } }).error.message;
+    expect(keyed).toBe('mockllm: scenario "only-z" not found');
+  });
+
   it("another namespace's scenario is not found, exactly like one that never existed", async () => {
     const theirs = await chatAs(b.run.key, "/s/only-a/s1");
     const never = await chatAs(b.run.key, "/s/only-z/s1");

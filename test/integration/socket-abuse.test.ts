@@ -5,6 +5,7 @@
  * the next connection answers a turn.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "../../src/http/body";
 import { MAX_SOCKET_MESSAGE_BYTES } from "../../src/sockets/limits";
 import { upload } from "./helpers";
 import { openSocket, until, type TestSocket } from "./socket-helpers";
@@ -64,6 +65,12 @@ async function liveTurn(session: string): Promise<string> {
     .join("");
 }
 
+/** A text message of exactly `bytes` UTF-8 bytes: `shape` padded out with "x". */
+function exactly(bytes: number, shape: (pad: string) => unknown): string {
+  const bare = JSON.stringify(shape("")).length;
+  return JSON.stringify(shape("x".repeat(bytes - bare)));
+}
+
 describe("messages over the HTTP body limit (12 MiB)", () => {
   it("Realtime: an unknown type is an error event, a huge user item is added, and the turn after answers", async () => {
     const s = await realtime("huge-rt");
@@ -76,22 +83,35 @@ describe("messages over the HTTP body limit (12 MiB)", () => {
     s.close();
   });
 
-  it("Responses WebSocket mode: an unknown type is a 400 error event; a huge input is answered; so is the next turn", async () => {
+  it("Responses WebSocket mode takes HTTP's 10 MiB: exactly that is answered, one byte over closes 1009; the next socket answers (issue 51)", async () => {
     const s = await socket("/s/sock-abuse/huge-resp/v1/responses");
-    s.send({ type: "nope", pad: HUGE });
+    const atCap = exactly(MAX_BODY_BYTES, (pad) => ({ type: "nope", pad }));
+    s.send(atCap);
     expect(await s.next()).toMatchObject({ type: "error", status: 400, error: { type: "invalid_request_error", code: "invalid_event_type", param: "type" } });
-    expect(await responsesTurn(s, HUGE)).toBe("Still here.");
     expect(await responsesTurn(s)).toBe("Still here.");
-    s.close();
+    s.send(exactly(MAX_BODY_BYTES + 1, (pad) => ({ type: "response.create", model: "gpt-4.1", input: pad })));
+    expect(await s.closed).toEqual({ code: 1009, reason: "message too big" });
+    const after = await socket("/s/sock-abuse/huge-resp-after/v1/responses");
+    expect(await responsesTurn(after)).toBe("Still here.");
+    after.close();
   });
 
-  it("Gemini Live: a huge setup completes; huge garbage after it closes with 1007; the next socket answers", async () => {
+  it("Gemini Live takes HTTP's 10 MiB: a setup of exactly that completes; one byte over closes 1009; the next socket answers (issue 51)", async () => {
     const s = await socket(`/s/sock-abuse/huge-live${LIVE}`, {});
-    s.send({ setup: { ...SETUP.setup, systemInstruction: { parts: [{ text: HUGE }] } } });
+    s.send(exactly(MAX_BODY_BYTES, (pad) => ({ setup: { ...SETUP.setup, systemInstruction: { parts: [{ text: pad }] } } })));
     expect(await s.next()).toEqual({ setupComplete: {} });
-    s.send({ nope: HUGE });
-    expect((await s.closed).code).toBe(1007);
+    s.send(exactly(MAX_BODY_BYTES + 1, (pad) => ({ realtimeInput: { text: pad } })));
+    expect(await s.closed).toEqual({ code: 1009, reason: "message too big" });
     expect(await liveTurn("huge-live-after")).toBe("Still here.");
+  });
+
+  it("a 12 MiB message, over HTTP's limit: Realtime takes it (above); the Responses WebSocket mode and Gemini Live close 1009", async () => {
+    const resp = await socket("/s/sock-abuse/huge-resp-12/v1/responses");
+    resp.send({ type: "nope", pad: HUGE });
+    expect(await resp.closed).toEqual({ code: 1009, reason: "message too big" });
+    const live = await socket(`/s/sock-abuse/huge-live-12${LIVE}`, {});
+    live.send({ setup: { ...SETUP.setup, systemInstruction: { parts: [{ text: HUGE }] } } });
+    expect(await live.closed).toEqual({ code: 1009, reason: "message too big" });
   });
 });
 

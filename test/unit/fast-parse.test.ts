@@ -8,7 +8,7 @@ import { ChatRequestSchema as OllamaChatSchema } from "../../src/providers/ollam
 import { ChatRequestSchema } from "../../src/providers/openai/chat/wire";
 import { EmbeddingsRequestSchema } from "../../src/providers/openai/embeddings/wire";
 import { ResponsesRequestSchema } from "../../src/providers/openai/responses/wire";
-import { handedToZod, safeParseFast } from "../../src/util/fast-parse";
+import { handedToZod, safeParseFast, safeParseOwn } from "../../src/util/fast-parse";
 
 /**
  * A value with its keys in order, `undefined` and any prototype other than Object's shown: what "zod's output,
@@ -149,6 +149,13 @@ function mutate(value: unknown, rand: () => number): unknown {
 }
 
 describe("safeParseFast", () => {
+  it("is zod's own compiled parse where zod compiles (Node), the closures' answer otherwise (issue 51)", () => {
+    const input = { model: "gpt-4o", messages: [{ role: "user", content: "hi", extra: 1 }], z: 2 };
+    expect(z.core.util.allowsEval.value).toBe(true);
+    expect(show(safeParseFast(ChatRequestSchema, input).data)).toBe(show(ChatRequestSchema.safeParse(input).data));
+    expect(show(safeParseOwn(ChatRequestSchema, input).data)).toBe(show(ChatRequestSchema.safeParse(input).data));
+  });
+
   it.each(SCHEMAS)("%s: answers as zod does (success, and the output with its key order) on 1,500 seeded mutations, zod compiled and interpreted", (_name, schema, base) => {
     let seed = 11;
     const rand = () => {
@@ -158,7 +165,7 @@ describe("safeParseFast", () => {
     let accepted = 0;
     for (let n = 0; n < 1500; n++) {
       const input = n === 0 ? base : mutate(base, rand);
-      const fast = safeParseFast(schema, input);
+      const fast = safeParseOwn(schema, input);
       for (const jitless of [false, true]) {
         const slow = schema.safeParse(input, { jitless } as z.core.ParseContext<z.core.$ZodIssue>);
         expect([show(input), fast.success]).toEqual([show(input), slow.success]);
@@ -193,18 +200,18 @@ describe("safeParseFast", () => {
 
   it("hands what it does not model to zod: a transform, a default, a refinement", () => {
     const schema = z.looseObject({ n: z.string().transform(Number), d: z.string().default("x"), r: z.number().refine((v) => v > 1) });
-    expect(safeParseFast(schema, { n: "2", r: 2, k: 1 })).toEqual(schema.safeParse({ n: "2", r: 2, k: 1 }));
-    expect(safeParseFast(schema, { n: "2", r: 0 }).success).toBe(false);
+    expect(safeParseOwn(schema, { n: "2", r: 2, k: 1 })).toEqual(schema.safeParse({ n: "2", r: 2, k: 1 }));
+    expect(safeParseOwn(schema, { n: "2", r: 0 }).success).toBe(false);
     const optionalDefault = z.looseObject({ o: z.string().default("d").optional(), e: z.exactOptional(z.string()) });
-    expect(safeParseFast(optionalDefault, {})).toEqual(optionalDefault.safeParse({}));
+    expect(safeParseOwn(optionalDefault, {})).toEqual(optionalDefault.safeParse({}));
     expect(handedToZod(optionalDefault)).toEqual([""]); // a default in the shape: the whole object
     expect(handedToZod(z.looseObject({ e: z.exactOptional(z.string()) }))).toEqual([".e"]);
     const part = z.looseObject({ a: z.string(), t: z.string().transform((s) => s.length) });
-    expect(safeParseFast(part, { a: "x", t: "abc" })).toEqual({ success: true, data: { a: "x", t: 3 } });
+    expect(safeParseOwn(part, { a: "x", t: "abc" })).toEqual({ success: true, data: { a: "x", t: 3 } });
   });
 
   it("keeps zod's own errors for input it refuses", () => {
-    const refused = safeParseFast(ChatRequestSchema, { model: "gpt-4o", messages: [{ role: "robot" }] });
+    const refused = safeParseOwn(ChatRequestSchema, { model: "gpt-4o", messages: [{ role: "robot" }] });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues).toEqual(ChatRequestSchema.safeParse({ model: "gpt-4o", messages: [{ role: "robot" }] }).error?.issues);
   });

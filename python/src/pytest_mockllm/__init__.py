@@ -1,4 +1,4 @@
-"""pytest-mockllm: a `mockllm` fixture that gives each test its own session on a scripted fake LLM server."""
+"""pytest-mockllm-server: a `mockllm` fixture that gives each test its own session on a scripted fake LLM server."""
 
 from .admin import AdminClient, MockLLMError, MockLLMVerifyError
 from .fixture import MockLLM

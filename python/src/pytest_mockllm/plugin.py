@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generator, Iterator, Optional
@@ -45,6 +49,44 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("mockllm_bin", "command that runs mockllm when $MOCKLLM_BIN is not set (e.g. `node ../bin/mockllm.js`)", default="")
     parser.addini("mockllm_scenarios", "scenario files or directories the started server loads (serve --scenarios)", type="paths", default=[])
     parser.addini("mockllm_start_timeout", "seconds to wait for the started server's ready banner", default="60")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """The run's header line: which mockllm the plugin runs (its command, resolved path and version) or which server
+    it uses, so a run that picked up another project's `mockllm` says so at the top (issue 51)."""
+    url = config.getoption("mockllm_url") or os.environ.get("MOCKLLM_URL")
+    if url:
+        return f"mockllm: the running server at {url.rstrip('/')} (--mockllm-url / $MOCKLLM_URL)"
+    try:
+        command = resolve_command(str(config.getini("mockllm_bin")), config.getoption("mockllm_bin"))
+    except MockLLMError:
+        return "mockllm: no mockllm command found (the fixture says where it looked)"
+    return f"mockllm: {command_version(command)} — {describe_command(command)}"
+
+
+def command_version(command: "list[str]") -> str:
+    """`mockllm --version` of the command, as `mockllm 0.1.0`; what went wrong otherwise."""
+    try:
+        run = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"mockllm of unknown version ({type(e).__name__}: {e})"
+    version = run.stdout.strip()
+    if run.returncode != 0 or not re.fullmatch(r"\d+\.\d+\.\d+\S*", version):
+        return f"not mockllm? `--version` answered {run.returncode}: {(version or run.stderr.strip())[:80]!r}"
+    return f"mockllm {version}"
+
+
+def describe_command(command: "list[str]") -> str:
+    """The command as a shell would read it, with the real path of the script it runs when that is a link (npm's
+    node_modules/.bin/mockllm) or a bare name on PATH."""
+    text = shlex.join(command)
+    script = command[-1] if len(command) > 1 and command[-1].endswith(".js") else command[0]
+    found = shutil.which(script) if os.sep not in script else script
+    if found:
+        real = os.path.realpath(found)
+        if real != script:
+            return f"{text} (→ {real})"
+    return text
 
 
 def pytest_configure(config: pytest.Config) -> None:

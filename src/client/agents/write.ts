@@ -24,20 +24,35 @@ export function envLine(key: string, value: string): string {
   return /^[\w./:@,+=-]*$/.test(value) ? `${key}=${value}` : `${key}='${value.replace(/'/g, "'\\''")}'`;
 }
 
-/** The `mockllm env` text: `KEY=value` lines, then each file not written as `#` comment lines. */
-export function formatAgentEnv(result: AgentEnv, written: boolean): string {
-  const lines = Object.entries(result.env).map(([k, v]) => envLine(k, v));
-  if (!written) {
-    for (const file of result.files) {
-      lines.push(
-        "",
-        `# ~/${file.path} (write it with --write DIR):`,
-        ...file.content
-          .replace(/\n$/, "")
-          .split("\n")
-          .map((l) => `#   ${l}`),
-      );
-    }
+/** A `.env` line: `KEY="value"`, with backslashes, quotes, `$` and newlines escaped (dotenv's double-quoted form). */
+export function dotenvLine(key: string, value: string): string {
+  return `${key}="${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\$/g, "\\$").replace(/\n/g, "\\n")}"`;
+}
+
+/**
+ * The `mockllm env` stdout: only variables, as shell-quoted `KEY=value` lines (`env`) or a `.env` file's lines
+ * (`dotenv`) — what `env $(…)`, `export`, `eval` or a loader takes (issue 51). Files not written go to stderr
+ * (`agentFileNotes`).
+ * @example formatAgentEnv(agentEnv("codex", options), "env") // "OPENAI_BASE_URL=http://…\n…"
+ */
+export function formatAgentEnv(result: AgentEnv, format: "env" | "dotenv"): string {
+  return Object.entries(result.env)
+    .map(([k, v]) => (format === "dotenv" ? dotenvLine(k, v) : envLine(k, v)))
+    .join("\n");
+}
+
+/** The config files a CLI reads, not written (no --write), as `#` notes for stderr. */
+export function agentFileNotes(result: AgentEnv): string {
+  const lines: string[] = [];
+  for (const file of result.files) {
+    if (lines.length > 0) lines.push("");
+    lines.push(
+      `# ~/${file.path} (write it with --write DIR):`,
+      ...file.content
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((l) => `#   ${l}`),
+    );
   }
   return lines.join("\n");
 }

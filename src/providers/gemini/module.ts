@@ -4,6 +4,7 @@
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { liveSocket } from "./sockets/live";
 import type { ProviderModule, SocketSurface } from "../module";
+import { MAX_BODY_BYTES } from "../../http/body";
 import { geminiGenerateContent } from "./index";
 import { checkGeminiAuth } from "./errors";
 import { geminiModelsRoute } from "./models";
@@ -23,6 +24,8 @@ const liveWebSocket: SocketSurface = {
   check: (headers, query) => checkGeminiAuth(headers, { query }),
   initPath: (path) => path.replace(/^\/+/, "/"),
   open: liveSocket,
+  // A turn carries what generateContent's body does: the same 10 MiB as HTTP (issue 51).
+  maxMessageBytes: MAX_BODY_BYTES,
 };
 
 const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1/models/");

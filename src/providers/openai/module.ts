@@ -8,6 +8,7 @@ import { responsesSocket } from "./sockets/responses";
 import { realtimeSocket } from "./sockets/realtime";
 import type { ApiError } from "../../http/errors";
 import type { ProviderModule, SocketSurface } from "../module";
+import { MAX_BODY_BYTES } from "../../http/body";
 import { openaiChat } from "./chat";
 import { chatToolCalls } from "./chat/render-json";
 import { openaiEmbeddings } from "./embeddings";
@@ -36,6 +37,8 @@ const responsesWebSocket: SocketSurface = {
   surface: openaiResponses,
   check: (headers, _query, offered) => (keyInSubprotocol(offered) ? undefined : checkOpenAIAuth(headers)),
   open: responsesSocket,
+  // A `response.create` carries what POST /v1/responses does: the same 10 MiB (issue 51).
+  maxMessageBytes: MAX_BODY_BYTES,
 };
 
 const realtimeWebSocket: SocketSurface = {

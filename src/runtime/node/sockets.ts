@@ -9,7 +9,7 @@ import type { Duplex } from "node:stream";
 import type { WebSocket } from "ws";
 import { route } from "../../router";
 import { onFirstUse } from "./first-use";
-import { openProtocol } from "../../providers/registry";
+import { openProtocol, socketMessageCap } from "../../providers/registry";
 import { MAX_SOCKET_MESSAGE_BYTES, MESSAGE_TOO_BIG } from "../../sockets/limits";
 import { socketRuntime } from "../../sockets/scope";
 import type { SocketSink } from "../../sockets/types";
@@ -52,6 +52,11 @@ function sinkFor(ws: WebSocket): SocketSink {
   };
 }
 
+/** A `ws` message's size in bytes (a Buffer, an ArrayBuffer, or fragments). */
+function byteLength(data: Buffer | ArrayBuffer | Buffer[]): number {
+  return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+}
+
 /**
  * Serves WebSockets on `server` through `runtime`.
  * @example const sockets = attachSockets(server, runtime, log)
@@ -86,7 +91,10 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
       if (accepted.init.protocol !== undefined) chosen.set(req, accepted.init.protocol);
       (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
         const protocol = openProtocol({ rt: socketRuntime(runtime, accepted.init), init: accepted.init, sink: sinkFor(ws) });
+        // `ws` holds the runtimes' cap (maxPayload); a protocol's own, lower cap here (HTTP's 10 MiB: issue 51).
+        const cap = socketMessageCap(accepted.init.kind);
         ws.on("message", (data, isBinary) => {
+          if (cap < MAX_SOCKET_MESSAGE_BYTES && byteLength(data) > cap) return ws.close(MESSAGE_TOO_BIG.code, MESSAGE_TOO_BIG.reason);
           if (isBinary) return protocol.binary();
           protocol.message(data.toString()).catch((e: unknown) => {
             log(`mockllm: websocket turn failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -3,7 +3,7 @@
  * `webSocketClose`. Each socket's init and protocol state live in a SQLite row named by the socket's attachment, so a
  * socket survives the object's hibernation; the protocol (a provider module's socket state machine, src/sockets) runs in the object.
  */
-import { openProtocol } from "../../providers/registry";
+import { openProtocol, socketMessageCap } from "../../providers/registry";
 import { MESSAGE_TOO_BIG, overSocketCap } from "../../sockets/limits";
 import { socketRuntime } from "../../sockets/scope";
 import type { SocketProtocol, SocketSink } from "../../sockets/types";
@@ -56,6 +56,8 @@ export function replyCloseCode(code: number): number {
 /** Sockets of one Durable Object. */
 export class DurableSockets {
   private readonly live = new Map<WebSocket, SocketProtocol>();
+  /** Each socket's kind, for its protocol's message cap. */
+  private readonly kinds = new WeakMap<WebSocket, string>();
   /** The state last written per socket id. */
   private readonly saved = new Map<string, string>();
 
@@ -84,6 +86,7 @@ export class DurableSockets {
     server.serializeAttachment({ id: init.seed, name } satisfies Attachment);
     this.tables().write(SOCKETS).exec(`INSERT OR REPLACE INTO sockets (id, init, state) VALUES (?, ?, NULL)`, init.seed, raw);
     const protocol = openProtocol({ rt: this.runtimeFor(name, init), init, sink: sinkFor(server) });
+    this.kinds.set(server, init.kind);
     this.live.set(server, protocol);
     protocol.open();
     this.save(server, protocol);
@@ -122,6 +125,7 @@ export class DurableSockets {
     const parts = tables.rows<{ text: string }>(SOCKET_STATE, `SELECT text FROM socket_state WHERE id = ? ORDER BY part`, attachment.id);
     const saved = parts.length > 0 ? parts.map((p) => p.text).join("") : row.state;
     const protocol = openProtocol({ rt: this.runtimeFor(attachment.name, init), init, sink: sinkFor(ws) }, saved === null ? undefined : JSON.parse(saved));
+    this.kinds.set(ws, init.kind);
     this.live.set(ws, protocol);
     return protocol;
   }
@@ -143,6 +147,9 @@ export class DurableSockets {
     if (overSocketCap(message)) return ws.close(MESSAGE_TOO_BIG.code, MESSAGE_TOO_BIG.reason);
     const protocol = this.protocol(ws);
     if (!protocol) return ws.close(1011, "mockllm: socket state lost");
+    // A protocol's own cap below that (the Responses WebSocket mode and Gemini Live: HTTP's 10 MiB).
+    const kind = this.kinds.get(ws);
+    if (kind !== undefined && overSocketCap(message, socketMessageCap(kind))) return ws.close(MESSAGE_TOO_BIG.code, MESSAGE_TOO_BIG.reason);
     if (typeof message !== "string") {
       protocol.binary();
       return this.save(ws, protocol);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { delimiter } from "node:path";
 import { stringOption, type Command } from "../command";
 import { readyBanner } from "../banner";
+import { persistedSessionLines } from "../persisted-links";
 import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
 
@@ -28,7 +29,8 @@ Options:
   --scenarios <path>       a scenario file or a directory of *.json, loaded at start and reloaded when
                            changed; repeatable (default: $MOCKLLM_SCENARIOS, paths joined by "${delimiter}")
   --persist <dir>          keep uploads, sessions, journals and stored responses in <dir> across restarts
-                           (default: memory only)
+                           (default: memory only); at start, prints each session it holds with its
+                           inspector link
   --keep-on-exit <dir>     write what --persist writes to <dir>, without reading what it holds at
                            start: the run's sessions and journals, for "serve --persist <dir>" to show
                            in the inspector afterwards
@@ -107,6 +109,10 @@ Example:
     });
     for (const p of server.problems) io.stderr(`mockllm: invalid scenario file (not loaded): ${p}`);
     io.stdout(readyBanner(server.url, adminToken, "Node runtime"));
+    if (persist !== undefined) {
+      const lines = await persistedSessionLines(server.url, adminToken, persist).catch((e: Error) => [`mockllm: could not list the kept sessions: ${e.message}`]);
+      if (lines.length > 0) io.stdout(lines.join("\n"));
+    }
 
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
