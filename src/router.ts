@@ -12,6 +12,7 @@ import { handleAdmin } from "./admin/router";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { modelIds } from "./routes/models";
+import { internalError } from "./routes/internal";
 import { prefixNameError } from "./routes/names";
 import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./turn/provider";
 import { errorResponse, RequestExec, surfaceRequestId } from "./turn/render";
@@ -23,6 +24,7 @@ import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
 import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
 import { Response } from "./http/web";
+import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
@@ -112,9 +114,9 @@ function doubledV1Hint(path: string): string {
  * @example return route(request, workersRuntime(env), ctx)
  */
 export async function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  if (!rt.log) return dispatch(request, rt, ctx);
+  if (!rt.log) return answer(request, rt, ctx);
   const arrived = Date.now();
-  const res = await dispatch(request, rt, ctx);
+  const res = await answer(request, rt, ctx);
   const h = res.headers;
   const field = (name: string, header: string) => {
     const v = h.get(header);
@@ -131,6 +133,25 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
     ms: Date.now() - arrived,
   });
   return res;
+}
+
+/** A request without `Origin` (every server-side client) goes straight on; a browser's is answered with CORS (src/http/cors.ts). */
+function answer(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const origin = request.headers.get("origin");
+  return origin === null ? dispatch(request, rt, ctx) : crossOrigin(request, origin, rt, ctx);
+}
+
+/** A browser's request: its preflight answered before any credential is asked for, every other answer given CORS headers. */
+async function crossOrigin(request: Request, origin: string, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const policy = corsPolicy(rt.vars.CORS_ORIGINS);
+  if (isPreflight(request)) return preflightAnswer(request, origin, policy);
+  let res: Response;
+  try {
+    res = await dispatch(request, rt, ctx);
+  } catch (e) {
+    res = internalError(e);
+  }
+  return withCors(res, origin, policy);
 }
 
 /**
