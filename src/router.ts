@@ -24,6 +24,7 @@ import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
 import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
 import { Response } from "./http/web";
+import type { EphemeralClaims } from "./util/ephemeral";
 import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
@@ -162,19 +163,26 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   if (!rt.tenancy) return serve(request, rt, ctx);
   const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
   if (!gate.ok) return refusal(request, gate.error, gate.headers);
-  if (gate.rt === rt) return serve(request, rt, ctx);
+  if (gate.rt === rt && gate.ephemeral === undefined) return serve(request, rt, ctx);
   try {
-    return await serve(request, gate.rt, ctx);
+    return await serve(request, gate.rt, ctx, gate.ephemeral);
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
     return refusal(request, e.apiError(), e.headers());
   }
 }
 
+/** The scenario and session an ephemeral key is bound to, over whatever prefix the socket's URL has. */
+function ephemeralPrefix(asked: Prefix, claims: EphemeralClaims): Prefix {
+  if (claims.scenario === undefined) return asked;
+  return { scenario: claims.scenario, ...(claims.session !== undefined ? { session: claims.session } : {}) };
+}
+
 /** The first provider side route (model listings, token counts, stored responses, …) that answers, if any. */
-async function sideRoute(request: Request, path: string, rt: Runtime): Promise<Response | undefined> {
+async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: Prefix): Promise<Response | undefined> {
   const ctx: SideRouteContext = {
     rt,
+    prefix,
     modelIds: () => modelIds(rt),
     refuse: (error) => providerError(request, error, errorSurfaceFor(request, path)),
   };
@@ -185,9 +193,14 @@ async function sideRoute(request: Request, path: string, rt: Runtime): Promise<R
   return undefined;
 }
 
-async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemeral?: EphemeralClaims): Promise<Response> {
   const { pathname, search } = urlParts(request.url);
-  const { prefix, path, root } = splitPrefix(pathname);
+  const { prefix: asked, path, root } = splitPrefix(pathname);
+  // An ephemeral key opens only the socket it was minted for, on the scenario and session it is bound to.
+  const prefix = ephemeral === undefined ? asked : ephemeralPrefix(asked, ephemeral);
+  if (ephemeral !== undefined && !(socketFor(path)?.kind === ephemeral.kind && isWebSocketUpgrade(request))) {
+    return refusal(request, { code: "authentication", message: "mockllm: an ephemeral key only opens the WebSocket it was minted for" }, OUTCOME_ERROR, path);
+  }
   const exec = new RequestExec(request, ctx, Date.now());
   const badName = prefixNameError(prefix);
   // In the shape of what the path speaks, as a refused credential is: JSON-RPC on MCP, a socket protocol's own.
@@ -203,7 +216,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     }
     return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });
   }
-  const side = await sideRoute(request, path, rt);
+  const side = await sideRoute(request, path, rt, prefix);
   if (side) return side;
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
     return jsonResponse({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });

@@ -120,3 +120,13 @@ export async function resolveCaller(rt: Runtime, values: string[]): Promise<Reso
   const caller = await verify(rt, keys[0]!);
   return caller ? { kind: "caller", caller } : { kind: "refused", message: "invalid or revoked mockllm key" };
 }
+
+/**
+ * The caller a namespace key id stands for, without its secret: what an ephemeral key minted with that key carries
+ * (src/tenancy/ephemeral.ts). Null when the key was revoked or its namespace deleted.
+ */
+export async function callerOfKeyId(rt: Runtime, id: string): Promise<Caller | null> {
+  if (!rt.tenancy || !/^[0-9a-f]{12}$/.test(id)) return null;
+  const found = await lookup(rt, id, Date.now());
+  return found ? { namespace: found.namespace, keyId: found.key.id, scope: found.key.scope } : null;
+}
