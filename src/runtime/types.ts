@@ -24,6 +24,8 @@ export interface RuntimeVars {
   SESSION_TTL?: string;
   /** Origins a browser page may call from (src/http/cors.ts): a comma list, or `*`. Unset: none (`mockllm serve`: `*`). */
   CORS_ORIGINS?: string;
+  /** Signs Realtime ephemeral keys (src/util/ephemeral.ts); unset: the admin token. */
+  EPHEMERAL_KEY_SECRET?: string;
 }
 
 export interface Runtime {

@@ -6,7 +6,7 @@ import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CORS_ORIGINS"] as const;
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CORS_ORIGINS", "EPHEMERAL_KEY_SECRET"] as const;
 
 export const serve: Command = {
   name: "serve",
