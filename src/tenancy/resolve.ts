@@ -76,6 +76,8 @@ export function credentialValues(request: Request, query?: URLSearchParams): str
   add(headers["api-key"]);
   if (query) add(query.get("key"));
   else if (request.url.includes("key=")) add(new URL(request.url).searchParams.get("key"));
+  // Gemini Live's ephemeral token (`?access_token=auth_tokens/…`).
+  if (request.url.includes("access_token=auth_tokens")) add((query ?? new URL(request.url).searchParams).get("access_token"));
   // Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients send the key as a subprotocol.
   const protocols = headers["sec-websocket-protocol"];
   if (protocols !== undefined) {

@@ -7,6 +7,7 @@ import type { ProviderModule, SocketSurface } from "../module";
 import { geminiGenerateContent } from "./index";
 import { checkGeminiAuth } from "./errors";
 import { geminiModelsRoute } from "./models";
+import { geminiAuthTokens } from "./auth-tokens";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -20,7 +21,9 @@ const liveWebSocket: SocketSurface = {
   endpoint: "bidiGenerateContent",
   matchPath: (path) => LIVE_PATH.test(path),
   surface: geminiGenerateContent,
-  check: (headers, query) => checkGeminiAuth(headers, { query }),
+  // An ephemeral token (`?access_token=auth_tokens/…`, what `@google/genai` sends on the constrained path) was checked
+  // by the gate before the upgrade got here.
+  check: (headers, query) => (query.get("access_token")?.startsWith("auth_tokens/") ? undefined : checkGeminiAuth(headers, { query })),
   initPath: (path) => path.replace(/^\/+/, "/"),
   open: liveSocket,
 };
@@ -30,7 +33,7 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   surfaces: [geminiGenerateContent],
-  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }],
+  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }, geminiAuthTokens],
   sockets: [liveWebSocket],
   errorPaths: [
     {
