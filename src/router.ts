@@ -25,6 +25,7 @@ import { QuotaError } from "./tenancy/quota";
 import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
 import { Response } from "./http/web";
 import type { EphemeralClaims } from "./util/ephemeral";
+import { header } from "./http/headers";
 import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
@@ -138,8 +139,8 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
 
 /** A request without `Origin` (every server-side client) goes straight on; a browser's is answered with CORS (src/http/cors.ts). */
 function answer(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  const origin = request.headers.get("origin");
-  return origin === null ? dispatch(request, rt, ctx) : crossOrigin(request, origin, rt, ctx);
+  const origin = header(request.headers, "origin");
+  return origin === undefined ? dispatch(request, rt, ctx) : crossOrigin(request, origin, rt, ctx);
 }
 
 /** A browser's request: its preflight answered before any credential is asked for, every other answer given CORS headers. */
