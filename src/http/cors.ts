@@ -35,8 +35,8 @@ export const CORS_MAX_AGE = "86400";
 /** Response headers a page may read without being listed (the CORS-safelisted response headers). */
 const SAFELISTED = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"]);
 
-/** Never exposed (the Fetch standard forbids it). */
-const FORBIDDEN = new Set(["set-cookie", "set-cookie2"]);
+/** Never exposed: the Fetch standard forbids the cookies; `vary` is for caches, not pages. */
+const FORBIDDEN = new Set(["set-cookie", "set-cookie2", "vary"]);
 
 /** A header-name list as `Access-Control-Request-Headers` carries it (token characters, commas, spaces). */
 const HEADER_LIST = /^[!#$%&'*+\-.^_`|~0-9A-Za-z ,\t]*$/;
