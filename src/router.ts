@@ -208,7 +208,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
   if (badName) return refusal(request, badName, OUTCOME_ERROR, path);
 
   const socket = socketFor(path);
-  if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path);
+  if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path, ephemeral?.config);
   if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
   const surface = surfaceFor(path);
   if (surface) {

@@ -25,6 +25,8 @@ export interface EphemeralClaims {
   model?: string;
   /** Gemini: the last time a new session may start with it (seconds since the epoch). */
   newSessionExp?: number;
+  /** Realtime: the session configuration the key carries (laid over the socket's defaults when it opens). */
+  config?: Record<string, unknown>;
 }
 
 export type EphemeralRead = { ok: true; claims: EphemeralClaims } | { ok: false; reason: "invalid" | "expired" };

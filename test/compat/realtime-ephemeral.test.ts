@@ -94,8 +94,11 @@ describe("minting", () => {
 
 describe("using", () => {
   it("a browser socket with the key plays the scenario and session the key was minted on", async () => {
-    const { value } = await backend().realtime.clientSecrets.create({ session: { type: "realtime", model: "gpt-realtime" } });
-    const { events } = await browserTurn(value);
+    const { value } = await backend().realtime.clientSecrets.create({ session: { type: "realtime", model: "gpt-realtime-mini", instructions: "Be brief.", output_modalities: ["text"] } });
+    const { events } = await browserTurn(value, "/v1/realtime");
+    // The session the key carries is the socket's: its model (the URL names none), its instructions.
+    expect(events[0]!.session).toMatchObject({ type: "realtime", object: "realtime.session", model: "gpt-realtime-mini", instructions: "Be brief.", output_modalities: ["text"] });
+    expect(events[0]!.session.id).toMatch(/^sess_/);
     expect(events.find((e) => e.type === "response.output_text.done")?.text).toBe("Hello from the bound session.");
     const journal = await h.journal("rt-eph", "browser-1");
     expect(journal.map((e) => [e.endpoint, e.outcome])).toEqual([["realtime", "response"]]);

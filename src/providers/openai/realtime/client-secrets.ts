@@ -65,6 +65,16 @@ function sessionOf(body: Record<string, unknown>, id: string): { session: Record
   return { session: { ...initialSession(id, (asked.model as string | undefined) ?? "gpt-realtime"), ...asked, type, object: "realtime.session", id } };
 }
 
+/** Longest session configuration (as JSON) a key carries to the socket; a larger one is only echoed. */
+const MAX_CARRIED_CONFIG = 2048;
+
+/** What the socket's `session.created` takes from the minted session: what was asked, without its identity. */
+function carried(session: Record<string, unknown>): { config?: Record<string, unknown> } {
+  const { id: _id, object: _object, type, expires_at: _expires, ...config } = session;
+  if (type !== "realtime" || JSON.stringify(config).length > MAX_CARRIED_CONFIG) return {};
+  return { config };
+}
+
 export const realtimeClientSecrets: SideRoute = {
   paths: CLIENT_SECRETS_PATHS,
   async serve(request, path, ctx) {
@@ -98,6 +108,7 @@ export const realtimeClientSecrets: SideRoute = {
       ...(ctx.prefix?.scenario !== undefined ? { scenario: ctx.prefix.scenario } : {}),
       ...(ctx.prefix?.session !== undefined ? { session: ctx.prefix.session } : {}),
       ...(typeof session.model === "string" ? { model: session.model } : {}),
+      ...carried(session),
     };
     const value = await mintEphemeral("ek_", ephemeralSecret(ctx.rt.vars), claims);
     return jsonResponse({ value, expires_at: claims.exp, session }, 200, { "x-request-id": `req_${stableHex(value, 32)}` });
