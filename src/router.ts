@@ -12,6 +12,7 @@ import { handleAdmin } from "./admin/router";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
 import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { modelIds } from "./routes/models";
+import { internalError } from "./routes/internal";
 import { prefixNameError } from "./routes/names";
 import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./turn/provider";
 import { errorResponse, RequestExec, surfaceRequestId } from "./turn/render";
@@ -23,6 +24,9 @@ import { gateProvider } from "./tenancy/gate";
 import { QuotaError } from "./tenancy/quota";
 import { acceptSocket, isWebSocketUpgrade } from "./sockets/accept";
 import { Response } from "./http/web";
+import type { EphemeralClaims } from "./util/ephemeral";
+import { header } from "./http/headers";
+import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
@@ -112,9 +116,9 @@ function doubledV1Hint(path: string): string {
  * @example return route(request, workersRuntime(env), ctx)
  */
 export async function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  if (!rt.log) return dispatch(request, rt, ctx);
+  if (!rt.log) return answer(request, rt, ctx);
   const arrived = Date.now();
-  const res = await dispatch(request, rt, ctx);
+  const res = await answer(request, rt, ctx);
   const h = res.headers;
   const field = (name: string, header: string) => {
     const v = h.get(header);
@@ -133,6 +137,25 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
   return res;
 }
 
+/** A request without `Origin` (every server-side client) goes straight on; a browser's is answered with CORS (src/http/cors.ts). */
+function answer(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const origin = header(request.headers, "origin");
+  return origin === undefined ? dispatch(request, rt, ctx) : crossOrigin(request, origin, rt, ctx);
+}
+
+/** A browser's request: its preflight answered before any credential is asked for, every other answer given CORS headers. */
+async function crossOrigin(request: Request, origin: string, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const policy = corsPolicy(rt.vars.CORS_ORIGINS);
+  if (isPreflight(request)) return preflightAnswer(request, origin, policy);
+  let res: Response;
+  try {
+    res = await dispatch(request, rt, ctx);
+  } catch (e) {
+    res = internalError(e);
+  }
+  return withCors(res, origin, policy);
+}
+
 /**
  * Namespaces first (src/tenancy/gate.ts): a namespace key selects a namespace-scoped runtime, so every route below
  * reaches only that namespace's scenarios and sessions; without one, the request runs as before in `default`.
@@ -141,19 +164,26 @@ async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Pro
   if (!rt.tenancy) return serve(request, rt, ctx);
   const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
   if (!gate.ok) return refusal(request, gate.error, gate.headers);
-  if (gate.rt === rt) return serve(request, rt, ctx);
+  if (gate.rt === rt && gate.ephemeral === undefined) return serve(request, rt, ctx);
   try {
-    return await serve(request, gate.rt, ctx);
+    return await serve(request, gate.rt, ctx, gate.ephemeral);
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
     return refusal(request, e.apiError(), e.headers());
   }
 }
 
+/** The scenario and session an ephemeral key is bound to, over whatever prefix the socket's URL has. */
+function ephemeralPrefix(asked: Prefix, claims: EphemeralClaims): Prefix {
+  if (claims.scenario === undefined) return asked;
+  return { scenario: claims.scenario, ...(claims.session !== undefined ? { session: claims.session } : {}) };
+}
+
 /** The first provider side route (model listings, token counts, stored responses, …) that answers, if any. */
-async function sideRoute(request: Request, path: string, rt: Runtime): Promise<Response | undefined> {
+async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: Prefix): Promise<Response | undefined> {
   const ctx: SideRouteContext = {
     rt,
+    prefix,
     modelIds: () => modelIds(rt),
     refuse: (error) => providerError(request, error, errorSurfaceFor(request, path)),
   };
@@ -164,16 +194,21 @@ async function sideRoute(request: Request, path: string, rt: Runtime): Promise<R
   return undefined;
 }
 
-async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemeral?: EphemeralClaims): Promise<Response> {
   const { pathname, search } = urlParts(request.url);
-  const { prefix, path, root } = splitPrefix(pathname);
+  const { prefix: asked, path, root } = splitPrefix(pathname);
+  // An ephemeral key opens only the socket it was minted for, on the scenario and session it is bound to.
+  const prefix = ephemeral === undefined ? asked : ephemeralPrefix(asked, ephemeral);
+  if (ephemeral !== undefined && !(socketFor(path)?.kind === ephemeral.kind && isWebSocketUpgrade(request))) {
+    return refusal(request, { code: "authentication", message: "mockllm: an ephemeral key only opens the WebSocket it was minted for" }, OUTCOME_ERROR, path);
+  }
   const exec = new RequestExec(request, ctx, Date.now());
   const badName = prefixNameError(prefix);
   // In the shape of what the path speaks, as a refused credential is: JSON-RPC on MCP, a socket protocol's own.
   if (badName) return refusal(request, badName, OUTCOME_ERROR, path);
 
   const socket = socketFor(path);
-  if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path);
+  if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path, ephemeral?.config);
   if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
   const surface = surfaceFor(path);
   if (surface) {
@@ -182,7 +217,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext): Promis
     }
     return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });
   }
-  const side = await sideRoute(request, path, rt);
+  const side = await sideRoute(request, path, rt, prefix);
   if (side) return side;
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
     return jsonResponse({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });

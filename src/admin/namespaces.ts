@@ -10,7 +10,8 @@ import type { Runtime } from "../runtime/types";
 import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
 import { generation, hashKey, mintKey, SCOPES } from "../tenancy/keys";
 import { forgetKeys } from "../tenancy/resolve";
-import type { Tenancy } from "../tenancy/types";
+import type { NamespaceRecord, Tenancy } from "../tenancy/types";
+import { namespaceExpired } from "../session/caller";
 import type { AdminAnswers, CreatedKeyAnswer } from "./answers";
 import { audit } from "./audit";
 import { adminError, json, param, readBody } from "./http";
@@ -21,9 +22,12 @@ const quotasSchema = z.strictObject({
   scenarioBytes: z.int().min(0).optional(),
   journalBytes: z.int().min(0).optional(),
 });
+/** Longest TTL a namespace may be created with: a year. */
+const MAX_TTL_SECONDS = 366 * 24 * 3600;
 const createNamespaceSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, NAMES_MATCH),
   quotas: quotasSchema.optional(),
+  ttlSeconds: z.int().min(1).max(MAX_TTL_SECONDS).optional(),
 });
 const createKeySchema = z.strictObject({
   scope: z.enum(SCOPES),
@@ -57,15 +61,36 @@ export function namespaceGate(_req: IRequest, rt: Runtime): Response | undefined
 export async function knownNamespace(req: IRequest, rt: Runtime): Promise<Response | undefined> {
   const ns = param(req, "ns");
   const record = NAME_PATTERN.test(ns) ? await tenancy(rt).registry.getNamespace(ns) : null;
+  if (record && namespaceExpired(record, Date.now())) {
+    await dropExpired(tenancy(rt), record);
+    return adminError(404, `namespace "${ns.slice(0, 64)}" expired at ${record.expiresAt} and was deleted`);
+  }
   return record ? undefined : adminError(404, `namespace "${ns.slice(0, 64)}" not found`);
 }
 
 /** A route's answer for the other methods. */
 export const useMethods = (methods: string, path: string) => () => adminError(405, `use ${methods} for /admin/namespaces${path}`);
 
-/** `GET /admin/namespaces`. */
+/**
+ * Removes a namespace whose TTL ran out (its keys were refused from `expiresAt` on): as `DELETE` does. Expiry is lazy —
+ * checked when a key is used, and swept here whenever namespaces are listed, read or a name is created again.
+ */
+async function dropExpired(t: Tenancy, record: NamespaceRecord): Promise<void> {
+  const removed = await t.registry.deleteNamespace(record.name);
+  forgetKeys();
+  if (removed) await t.dropSpace(removed.space);
+}
+
+/** `GET /admin/namespaces`: the live ones (expired ones are removed on the way). */
 export async function listNamespacesRoute(_req: IRequest, rt: Runtime): Promise<Response> {
-  return json((await tenancy(rt).registry.listNamespaces()) satisfies AdminAnswers["GET /admin/namespaces"]);
+  const t = tenancy(rt);
+  const now = Date.now();
+  const live: NamespaceRecord[] = [];
+  for (const record of await t.registry.listNamespaces()) {
+    if (namespaceExpired(record, now)) await dropExpired(t, record);
+    else live.push(record);
+  }
+  return json(live satisfies AdminAnswers["GET /admin/namespaces"]);
 }
 
 /** `POST /admin/namespaces` `{ name, quotas? }`. */
@@ -75,12 +100,15 @@ export async function createNamespaceRoute(req: IRequest, rt: Runtime): Promise<
   if (!body.ok) return body.response;
   const parsed = createNamespaceSchema.safeParse(body.value);
   if (!parsed.success) return adminError(400, "invalid namespace", { issues: issuesOf(parsed.error) });
-  const { name, quotas = {} } = parsed.data;
+  const { name, quotas = {}, ttlSeconds } = parsed.data;
   if (name === "default") return adminError(409, `namespace "default" is the implicit one; choose another name`);
-  const created = await t.registry.createNamespace(name, quotas, `${name}.${generation()}`);
+  const existing = await t.registry.getNamespace(name);
+  if (existing && namespaceExpired(existing, Date.now())) await dropExpired(t, existing);
+  const expiresAt = ttlSeconds !== undefined ? new Date(Date.now() + ttlSeconds * 1000).toISOString() : undefined;
+  const created = await t.registry.createNamespace(name, quotas, `${name}.${generation()}`, expiresAt);
   if (!created) return adminError(409, `namespace "${name}" already exists`);
   await audit(t, name, "root", "namespace.create", name);
-  return json({ name, quotas } satisfies AdminAnswers["POST /admin/namespaces"], 201);
+  return json({ name, quotas, ...(expiresAt !== undefined ? { expiresAt } : {}) } satisfies AdminAnswers["POST /admin/namespaces"], 201);
 }
 
 /** `GET /admin/namespaces/{ns}`. */

@@ -143,6 +143,8 @@ export interface SideRouteContext {
   modelIds(): Promise<string[]>;
   /** An early error in the shape the path's error rules pick (`errorSurfaceFor`), with a fresh request id. */
   refuse(error: ApiError): Response;
+  /** The request's `/s/{scenario}[/{session}]` prefix (what an ephemeral key minted here is bound to). */
+  prefix?: { scenario?: string; session?: string };
 }
 
 /**

@@ -22,6 +22,10 @@ export interface RuntimeVars {
   ANONYMOUS?: string;
   /** Seconds a session may stay idle before it is deleted (default 604800, 7 days). */
   SESSION_TTL?: string;
+  /** Origins a browser page may call from (src/http/cors.ts): a comma list, or `*`. Unset: none (`mockllm serve`: `*`). */
+  CORS_ORIGINS?: string;
+  /** Signs Realtime ephemeral keys (src/util/ephemeral.ts); unset: the admin token. */
+  EPHEMERAL_KEY_SECRET?: string;
 }
 
 export interface Runtime {

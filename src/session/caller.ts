@@ -22,6 +22,13 @@ export interface NamespaceRecord {
   createdAt: string;
   /** Storage name of this incarnation (`{name}.{generation}`): a deleted and re-created name starts empty. */
   space: string;
+  /** When the namespace expires (created with a TTL): its keys are refused from then on and its data removed lazily. */
+  expiresAt?: string;
+}
+
+/** Whether a namespace's TTL has run out at `now` (ms). */
+export function namespaceExpired(record: { expiresAt?: string }, now: number): boolean {
+  return record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now;
 }
 
 /** Who is calling, once the router has resolved the credential. */

@@ -26,4 +26,6 @@ export interface SocketInit {
   caller?: Caller;
   /** A seed unique to this socket (its Realtime session id; ids of items the client did not name). */
   seed: string;
+  /** The session configuration an ephemeral key carried (Realtime: laid over the defaults of `session.created`). */
+  config?: Record<string, unknown>;
 }

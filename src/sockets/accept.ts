@@ -48,8 +48,10 @@ function check(socket: SocketSurface, headers: Headers, query: URLSearchParams, 
  * Answers a WebSocket upgrade on a provider's socket protocol (`socketFor(path)`, src/providers/registry.ts).
  * @example if (socket && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path)
  */
-export async function acceptSocket(request: Request, rt: Runtime, socket: SocketSurface, prefix: Prefix, path: string): Promise<Response> {
+export async function acceptSocket(request: Request, rt: Runtime, socket: SocketSurface, prefix: Prefix, path: string, config?: Record<string, unknown>): Promise<Response> {
   const url = new URL(request.url);
+  // An ephemeral key's session names its model: the socket URL need not.
+  if (typeof config?.model === "string" && !url.searchParams.has("model")) url.searchParams.set("model", config.model);
   const offered = offeredProtocols(request.headers);
   const surface = socket.surface;
   const refused = check(socket, request.headers, url.searchParams, offered);
@@ -68,6 +70,7 @@ export async function acceptSocket(request: Request, rt: Runtime, socket: Socket
     ...(protocol !== undefined ? { protocol } : {}),
     seed: uniqueSeed(),
     ...(rt.caller !== undefined ? { caller: rt.caller } : {}),
+    ...(config !== undefined ? { config } : {}),
   };
   return rt.sessions.connect(socketObjectName(prefix, request.headers), request, init);
 }

@@ -12,8 +12,10 @@ import { isNamespaceKey } from "./keys";
 import { charge, QuotaError } from "./quota";
 import { credentialValues, resolveCaller } from "./resolve";
 import { scopeRuntime } from "./scope";
+import { isEphemeralKey, type EphemeralClaims } from "../util/ephemeral";
+import { gateEphemeral } from "./ephemeral";
 
-export type GateResult = { ok: true; rt: Runtime } | { ok: false; error: ApiError; headers: Record<string, string> };
+export type GateResult = { ok: true; rt: Runtime; ephemeral?: EphemeralClaims } | { ok: false; error: ApiError; headers: Record<string, string> };
 
 export function anonymousDenied(rt: Runtime): boolean {
   return rt.vars.ANONYMOUS?.trim().toLowerCase() === "deny";
@@ -30,6 +32,12 @@ function refused(message: string): GateResult {
  */
 export async function gateProvider(request: Request, rt: Runtime, open: () => boolean): Promise<GateResult> {
   const values = credentialValues(request);
+  // An ephemeral key (a browser's Realtime or Live token) is valid only as what it was minted for: the router checks the claims.
+  const ephemeral = values.find(isEphemeralKey);
+  if (ephemeral !== undefined && !open()) {
+    const gate = await gateEphemeral(rt, ephemeral, values);
+    return gate.ok ? { ok: true, rt: gate.rt, ephemeral: gate.claims } : gate;
+  }
   const hasKey = values.some(isNamespaceKey);
   if ((hasKey || anonymousDenied(rt)) && open()) return { ok: true, rt };
   if (!hasKey) {

@@ -45,9 +45,9 @@ export class RegistryCore implements Registry {
     this.store.put(key, JSON.stringify(value));
   }
 
-  createNamespace(name: string, quotas: Quotas, space: string): NamespaceRecord | null {
+  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string): NamespaceRecord | null {
     if (this.store.get(`ns:${name}`) !== undefined) return null;
-    const record: NamespaceRecord = { name, quotas, createdAt: new Date().toISOString(), space };
+    const record: NamespaceRecord = { name, quotas, createdAt: new Date().toISOString(), space, ...(expiresAt !== undefined ? { expiresAt } : {}) };
     this.write(`ns:${name}`, record);
     return record;
   }

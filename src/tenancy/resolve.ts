@@ -9,6 +9,7 @@ import { headerRecord } from "../http/headers";
 import type { Runtime } from "../runtime/types";
 import { hashKey, isNamespaceKey, keyIdOf, NO_HASH, sameHash } from "./keys";
 import type { Caller, NamespaceRecord, StoredKey } from "./types";
+import { namespaceExpired } from "../session/caller";
 
 /** Longest a registry answer (a key's record, or "no such id") is trusted without asking the registry again. */
 export const KEY_CACHE_MS = 4_000;
@@ -75,6 +76,8 @@ export function credentialValues(request: Request, query?: URLSearchParams): str
   add(headers["api-key"]);
   if (query) add(query.get("key"));
   else if (request.url.includes("key=")) add(new URL(request.url).searchParams.get("key"));
+  // Gemini Live's ephemeral token (`?access_token=auth_tokens/…`).
+  if (request.url.includes("access_token=auth_tokens")) add((query ?? new URL(request.url).searchParams).get("access_token"));
   // Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients send the key as a subprotocol.
   const protocols = headers["sec-websocket-protocol"];
   if (protocols !== undefined) {
@@ -100,10 +103,10 @@ const verified = new WeakMap<Found, { secret: string; caller: Caller }>();
 async function verify(rt: Runtime, key: string): Promise<Caller | null> {
   const found = await lookup(rt, keyIdOf(key), Date.now());
   const seen = found !== null ? verified.get(found) : undefined;
-  if (seen !== undefined && sameHash(seen.secret, key)) return seen.caller;
+  if (seen !== undefined && sameHash(seen.secret, key)) return namespaceExpired(seen.caller.namespace, Date.now()) ? null : seen.caller;
   // Unknown ids and wrong secrets take the same path: hash, compare against a stored (or dummy) hash.
   const ok = sameHash(await hashKey(key), found?.key.hash ?? NO_HASH) && found !== null;
-  if (!ok) return null;
+  if (!ok || namespaceExpired(found.namespace, Date.now())) return null;
   const caller: Caller = { namespace: found.namespace, keyId: found.key.id, scope: found.key.scope };
   verified.set(found, { secret: key, caller });
   return caller;
@@ -119,4 +122,14 @@ export async function resolveCaller(rt: Runtime, values: string[]): Promise<Reso
   if (values.length > 1) return { kind: "refused", message: "conflicting credentials: the request carries different keys" };
   const caller = await verify(rt, keys[0]!);
   return caller ? { kind: "caller", caller } : { kind: "refused", message: "invalid or revoked mockllm key" };
+}
+
+/**
+ * The caller a namespace key id stands for, without its secret: what an ephemeral key minted with that key carries
+ * (src/tenancy/ephemeral.ts). Null when the key was revoked or its namespace deleted.
+ */
+export async function callerOfKeyId(rt: Runtime, id: string): Promise<Caller | null> {
+  if (!rt.tenancy || !/^[0-9a-f]{12}$/.test(id)) return null;
+  const found = await lookup(rt, id, Date.now());
+  return found && !namespaceExpired(found.namespace, Date.now()) ? { namespace: found.namespace, keyId: found.key.id, scope: found.key.scope } : null;
 }

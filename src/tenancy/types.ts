@@ -44,7 +44,7 @@ export type ChargeResult = { ok: true } | { ok: false; quota: QuotaName; retryAf
 
 /** The key registry, one per deployment (a Durable Object on Workers; memory, and `--persist`, on Node). */
 export interface Registry {
-  createNamespace(name: string, quotas: Quotas, space: string): Awaitable<NamespaceRecord | null>;
+  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string): Awaitable<NamespaceRecord | null>;
   listNamespaces(): Awaitable<NamespaceRecord[]>;
   getNamespace(name: string): Awaitable<NamespaceRecord | null>;
   /** Removes the namespace, its keys and its usage; the removed record, or null. */

@@ -190,8 +190,8 @@ export class AdminClient {
    * Creates a namespace (root token only): its own scenarios, sessions and keys.
    * @example await admin.createNamespace("team-a", { requestsPerMinute: 600 })
    */
-  async createNamespace(name: string, quotas?: Quotas): Promise<Namespace> {
-    return this.#call("POST", "/admin/namespaces", NamespaceSchema, { name, ...(quotas ? { quotas } : {}) });
+  async createNamespace(name: string, quotas?: Quotas, opts: { ttlSeconds?: number } = {}): Promise<Namespace> {
+    return this.#call("POST", "/admin/namespaces", NamespaceSchema, { name, ...(quotas ? { quotas } : {}), ...(opts.ttlSeconds !== undefined ? { ttlSeconds: opts.ttlSeconds } : {}) });
   }
 
   /** The namespaces (root token only). */

@@ -11,7 +11,7 @@ export const QuotasSchema = z.looseObject({
 });
 export type Quotas = z.output<typeof QuotasSchema>;
 
-export const NamespaceSchema = z.looseObject({ name: z.string(), quotas: QuotasSchema });
+export const NamespaceSchema = z.looseObject({ name: z.string(), quotas: QuotasSchema, expiresAt: z.string().optional(), createdAt: z.string().optional() });
 export type Namespace = z.output<typeof NamespaceSchema>;
 export const NamespaceListSchema = z.array(NamespaceSchema);
 

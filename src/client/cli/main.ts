@@ -10,7 +10,7 @@ import { coverage } from "./commands/coverage";
 import { env } from "./commands/env";
 import { journal } from "./commands/journal";
 import { list } from "./commands/list";
-import { key, ns } from "./commands/namespaces";
+import { key, namespace, ns } from "./commands/namespaces";
 import { pull } from "./commands/pull";
 import { record } from "./commands/record";
 import { push } from "./commands/push";
@@ -20,7 +20,7 @@ import { validate } from "./commands/validate";
 import { verify } from "./commands/verify";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, key, env];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, namespace, key, env];
 
 export const MAIN_HELP = `Usage: mockllm <command> [options]
 

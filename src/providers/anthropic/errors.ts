@@ -71,6 +71,8 @@ export function anthropicFailureHeaders(failure: Failure, now = Date.now()): Rec
  * Presence only, as in the real API's shape; any value is accepted.
  */
 export function checkAnthropicHeaders(headers: Headers): ApiError | undefined {
+  const browser = browserRefusal(headers);
+  if (browser) return browser;
   const key = header(headers, "x-api-key")?.trim() ?? "";
   const bearer = /^Bearer\s+\S/i.test(header(headers, "authorization")?.trim() ?? "");
   if (key === "" && !bearer) {
@@ -83,4 +85,19 @@ export function checkAnthropicHeaders(headers: Headers): ApiError | undefined {
     return { code: "invalid_request", message: "anthropic-version: header is required" };
   }
   return undefined;
+}
+
+/**
+ * The real API refuses a cross-origin browser request (one with an `Origin` header) that has not opted in with
+ * `anthropic-dangerous-direct-browser-access: true` (what the SDK's `dangerouslyAllowBrowser` sends): 401
+ * `authentication_error`, before the key is looked at (docs/providers/fidelity.md cites the wording). A same-origin
+ * page (the inspector's own) is not a CORS request.
+ */
+function browserRefusal(headers: Headers): ApiError | undefined {
+  const origin = header(headers, "origin");
+  if (origin === undefined || origin === null) return undefined;
+  if (header(headers, "anthropic-dangerous-direct-browser-access")?.trim().toLowerCase() === "true") return undefined;
+  const host = header(headers, "host");
+  if (host && origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").toLowerCase() === host.toLowerCase()) return undefined;
+  return { code: "authentication", message: "CORS requests must set 'anthropic-dangerous-direct-browser-access' header" };
 }

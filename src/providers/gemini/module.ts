@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from "../../http/body";
 import { geminiGenerateContent } from "./index";
 import { checkGeminiAuth } from "./errors";
 import { geminiModelsRoute } from "./models";
+import { geminiAuthTokens } from "./auth-tokens";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -21,7 +22,9 @@ const liveWebSocket: SocketSurface = {
   endpoint: "bidiGenerateContent",
   matchPath: (path) => LIVE_PATH.test(path),
   surface: geminiGenerateContent,
-  check: (headers, query) => checkGeminiAuth(headers, { query }),
+  // An ephemeral token (`?access_token=auth_tokens/…`, what `@google/genai` sends on the constrained path) was checked
+  // by the gate before the upgrade got here.
+  check: (headers, query) => (query.get("access_token")?.startsWith("auth_tokens/") ? undefined : checkGeminiAuth(headers, { query })),
   initPath: (path) => path.replace(/^\/+/, "/"),
   open: liveSocket,
   // A turn carries what generateContent's body does: the same 10 MiB as HTTP (issue 51).
@@ -33,7 +36,7 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   surfaces: [geminiGenerateContent],
-  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }],
+  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }, geminiAuthTokens],
   sockets: [liveWebSocket],
   errorPaths: [
     {

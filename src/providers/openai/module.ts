@@ -6,6 +6,7 @@
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { responsesSocket } from "./sockets/responses";
 import { realtimeSocket } from "./sockets/realtime";
+import { realtimeClientSecrets } from "./realtime/client-secrets";
 import type { ApiError } from "../../http/errors";
 import type { ProviderModule, SocketSurface } from "../module";
 import { MAX_BODY_BYTES } from "../../http/body";
@@ -73,6 +74,7 @@ export const openaiModule: ProviderModule = {
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
     openaiModels,
+    realtimeClientSecrets,
   ],
   sockets: [responsesWebSocket, realtimeWebSocket],
   // Every path no other provider claims: OpenAI-compatible clients are the default.

@@ -81,6 +81,8 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
 
   if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
+  // A local server answers browser pages from any origin unless told otherwise (a deployed Worker: none until set).
+  vars.CORS_ORIGINS ??= "*";
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
   const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
   const ttl = sessionTtlMs(vars);

@@ -42,8 +42,8 @@ export class RegistryObject extends DurableObject<WorkerEnv> {
     this.core = new RegistryCore(new SqlStore(ctx.storage.sql));
   }
 
-  createNamespace(name: string, quotas: Quotas, space: string): NamespaceRecord | null {
-    return this.core.createNamespace(name, quotas, space);
+  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string): NamespaceRecord | null {
+    return this.core.createNamespace(name, quotas, space, expiresAt);
   }
   listNamespaces(): NamespaceRecord[] {
     return this.core.listNamespaces();

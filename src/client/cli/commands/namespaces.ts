@@ -19,6 +19,22 @@ function quotasFrom(values: Record<string, unknown>): Quotas | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** `--ttl`: `90s`, `30m`, `12h`, `7d`, `2w` (a bare number is seconds), as seconds. */
+export function ttlSeconds(text: string): number {
+  const m = /^(\d+)([smhdw]?)$/.exec(text.trim());
+  const seconds = m ? Number(m[1]) * TTL_UNITS[m[2] || "s"]! : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 366 * 86400) throw new UsageError(`--ttl must be a duration such as 90s, 30m, 12h, 7d or 2w (at most 366d), got "${text}"`);
+  return seconds;
+}
+
+/** What a system under test sets to reach the server with a namespace key (the key selects the namespace). */
+export function baseUrls(url: string): Record<string, string> {
+  const root = url.replace(/\/+$/, "");
+  return { OPENAI_BASE_URL: `${root}/v1`, ANTHROPIC_BASE_URL: root, GOOGLE_GEMINI_BASE_URL: root, OLLAMA_HOST: root };
+}
+
 function one(positionals: string[], what: string, from = 1): string {
   const v = positionals[from];
   if (v === undefined) throw new UsageError(`missing <${what}>`);
@@ -28,13 +44,14 @@ function one(positionals: string[], what: string, from = 1): string {
 export const ns: Command = {
   name: "ns",
   summary: "create, list or delete namespaces (teams) on a shared server",
-  help: `Usage: mockllm ns create <name> [--sessions n] [--rpm n] [--scenario-bytes n] [--journal-bytes n]
-       mockllm ns list
+  help: `Usage: mockllm ns create <name> [--sessions n] [--rpm n] [--scenario-bytes n] [--journal-bytes n] [--ttl <duration>]
+       mockllm ns list [--json]
        mockllm ns delete <name>
        [--url <url>] [--token <token>]
 
 A namespace owns its scenarios, sessions (journals, recordings, stored Responses) and keys. Deleting
-one refuses its keys at once and removes its data. Needs the root (ADMIN_TOKEN) token.
+one refuses its keys at once and removes its data. Needs the root (ADMIN_TOKEN) token. "mockllm namespace"
+is the full name; its "create" also mints an admin and a run key and prints base URLs.
 
 Options:
 ${SERVER_HELP}
@@ -42,21 +59,37 @@ ${SERVER_HELP}
   --rpm <n>              most provider requests per minute
   --scenario-bytes <n>   most bytes of uploaded scenarios
   --journal-bytes <n>    most bytes of journaled requests
+  --ttl <duration>       expire after 90s, 30m, 12h, 7d or 2w: keys refused from then on, the namespace
+                         deleted when next listed (default: never)
+  --json                 list: one JSON array
 
 Example:
   mockllm ns create team-a --rpm 600`,
-  options: { ...SERVER_OPTIONS, sessions: { type: "string" }, rpm: { type: "string" }, "scenario-bytes": { type: "string" }, "journal-bytes": { type: "string" } },
+  options: {
+    ...SERVER_OPTIONS,
+    sessions: { type: "string" },
+    rpm: { type: "string" },
+    "scenario-bytes": { type: "string" },
+    "journal-bytes": { type: "string" },
+    ttl: { type: "string" },
+    json: { type: "boolean" },
+  },
   async run(values, positionals, io) {
     const admin = adminFrom(values, io);
+    const ttlText = stringOption(values.ttl);
+    const ttl = ttlText !== undefined ? { ttlSeconds: ttlSeconds(ttlText) } : {};
     switch (positionals[0]) {
       case "create": {
-        const created = await admin.createNamespace(one(positionals, "name"), quotasFrom(values));
+        const created = await admin.createNamespace(one(positionals, "name"), quotasFrom(values), ttl);
         io.stdout(JSON.stringify(created));
         return EXIT.ok;
       }
-      case "list":
-        for (const n of await admin.namespaces()) io.stdout(`${n.name}\t${JSON.stringify(n.quotas)}`);
+      case "list": {
+        const all = await admin.namespaces();
+        if (values.json === true) io.stdout(JSON.stringify(all));
+        else for (const n of all) io.stdout(`${n.name}\t${JSON.stringify(n.quotas)}${n.expiresAt !== undefined ? `\texpires ${n.expiresAt}` : ""}`);
         return EXIT.ok;
+      }
       case "delete":
         await admin.deleteNamespace(one(positionals, "name"));
         io.stdout(`deleted ${positionals[1]}`);
@@ -110,5 +143,59 @@ Example:
       default:
         throw new UsageError(`expected create, list or revoke, got "${positionals[0] ?? ""}"`);
     }
+  },
+};
+
+/**
+ * `mockllm namespace`: the full name of `ns`, for a namespace per pull request — `create` also mints the namespace's
+ * admin and run keys and prints what a preview deployment sets (`--json`: one object).
+ */
+export const namespace: Command = {
+  name: "namespace",
+  summary: "a namespace per pull request: create it with keys and a TTL, list, delete",
+  help: `Usage: mockllm namespace create <name> [--ttl <duration>] [--json] [--sessions n] [--rpm n] ...
+       mockllm namespace list [--json]
+       mockllm namespace delete <name>
+       [--url <url>] [--token <token>]
+
+"create" makes the namespace, an admin key and a run key (shown only now), and prints the base URLs
+and keys a preview deployment or CI job sets: a run key goes where the code under test puts its API
+key, and selects the namespace. With --ttl the namespace expires: from then on its keys are refused,
+and it is deleted (its scenarios, sessions and keys) the next time namespaces are listed or the name
+is created again. "ns" is the short name (its "create" makes the namespace only). Needs the root
+(ADMIN_TOKEN) token.
+
+Options:
+${SERVER_HELP}
+  --ttl <duration>       expire after 90s, 30m, 12h, 7d or 2w (default: never)
+  --json                 print one JSON object (create) or array (list)
+  --sessions <n>         most sessions in use at once
+  --rpm <n>              most provider requests per minute
+  --scenario-bytes <n>   most bytes of uploaded scenarios
+  --journal-bytes <n>    most bytes of journaled requests
+
+Example:
+  mockllm namespace create pr-57 --ttl 7d --json`,
+  options: ns.options,
+  async run(values, positionals, io) {
+    if (positionals[0] !== "create") return ns.run(values, positionals, io);
+    const admin = adminFrom(values, io);
+    const name = one(positionals, "name");
+    const ttlText = stringOption(values.ttl);
+    const created = await admin.createNamespace(name, quotasFrom(values), ttlText !== undefined ? { ttlSeconds: ttlSeconds(ttlText) } : {});
+    const adminKey = await admin.createKey(name, "admin", "namespace create");
+    const runKey = await admin.createKey(name, "run", "namespace create");
+    const url = (stringOption(values.url) ?? io.env.MOCKLLM_URL ?? "").replace(/\/+$/, "");
+    const urls = baseUrls(url);
+    if (values.json === true) {
+      io.stdout(JSON.stringify({ name, quotas: created.quotas, expiresAt: created.expiresAt ?? null, url, adminKey: adminKey.key, runKey: runKey.key, baseUrls: urls }));
+      return EXIT.ok;
+    }
+    io.stderr(`mockllm: namespace ${name} created${created.expiresAt !== undefined ? `, expires ${created.expiresAt}` : ""}; its keys are shown only now:`);
+    io.stdout(`MOCKLLM_NAMESPACE=${name}`);
+    io.stdout(`MOCKLLM_ADMIN_KEY=${adminKey.key}`);
+    io.stdout(`MOCKLLM_RUN_KEY=${runKey.key}`);
+    for (const [k, v] of Object.entries(urls)) io.stdout(`${k}=${v}`);
+    return EXIT.ok;
   },
 };

@@ -7,14 +7,14 @@ import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL"] as const;
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CORS_ORIGINS", "EPHEMERAL_KEY_SECRET"] as const;
 
 export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
                      [--persist <dir> | --keep-on-exit <dir>] [--no-default-responder] [--log-requests]
-                     [--anonymous allow|deny]
+                     [--anonymous allow|deny] [--cors-origins <list>]
                      [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
@@ -40,6 +40,9 @@ Options:
                            status, ms (REQUEST_LOG=json)
   --anonymous allow|deny   deny: provider requests without a namespace key (mk_…) get 401
                            (ANONYMOUS; default allow)
+  --cors-origins <list>    origins a browser page may call from: a comma list
+                           (https://app.example.com,http://localhost:5173,https://*.pages.dev) or *
+                           (CORS_ORIGINS; default *). Preflights from other origins answer 403
   --record                 recording proxy: requests no other scenario selects go to scenario
                            "recording" (session "default", or the one /s/recording/{session}/… or
                            x-mock-session names), are forwarded to --upstream and recorded; read the
@@ -47,8 +50,8 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS and SESSION_TTL
-(seconds a session may stay idle before it is deleted; default 604800) as in wrangler.toml.
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS and
+SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) as in wrangler.toml.
 
 Example:
   mockllm serve --port 8787 --scenarios scenarios/`,
@@ -62,6 +65,7 @@ Example:
     "no-default-responder": { type: "boolean" },
     "log-requests": { type: "boolean" },
     anonymous: { type: "string" },
+    "cors-origins": { type: "string" },
     record: { type: "boolean" },
     upstream: { type: "string", multiple: true },
   },
@@ -79,6 +83,8 @@ Example:
     const anonymous = stringOption(values.anonymous);
     if (anonymous !== undefined && anonymous !== "allow" && anonymous !== "deny") throw new UsageError(`--anonymous must be allow or deny, got "${anonymous}"`);
     if (anonymous !== undefined) vars.ANONYMOUS = anonymous;
+    const corsOrigins = stringOption(values["cors-origins"]);
+    if (corsOrigins !== undefined) vars.CORS_ORIGINS = corsOrigins;
     const persist = stringOption(values.persist);
     const keepOnExit = stringOption(values["keep-on-exit"]);
     if (persist !== undefined && keepOnExit !== undefined) throw new UsageError("--persist and --keep-on-exit exclude each other");

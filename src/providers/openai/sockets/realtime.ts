@@ -56,7 +56,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   const headers = new Headers(init.headers);
   const model = new URLSearchParams(init.query).get("model") ?? "gpt-realtime";
   const state: RealtimeState = (saved as RealtimeState | undefined) ?? {
-    session: initialSession(`sess_${stableHex(`rt-session|${init.seed}`, 20)}`, model),
+    session: { ...initialSession(`sess_${stableHex(`rt-session|${init.seed}`, 20)}`, model), ...init.config, model },
     items: [],
     n: 0,
   };
