@@ -182,6 +182,7 @@ function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, stat
     status,
     background: false,
     completed_at: status === "completed" ? ctx.created : null,
+    ...(ctx.wire.conversation !== undefined ? { conversation: { id: ctx.wire.conversation } } : {}),
     error: null,
     frequency_penalty: 0,
     incomplete_details: status === "incomplete" && reason !== undefined ? { reason } : null,

@@ -14,7 +14,8 @@ import { stableHash } from "../../../util/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { StoredResponses } from "../../../session/types";
 import type { ParseResult, RenderContext } from "../../types";
-import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./parse";
+import { canonicalResponsesRequest, checkId, parseItems, unmatchedOutputError } from "./parse";
+import { appendConversationItems, conversationHome, conversationItems, conversationItemsOf, conversationNotFound, loadConversation, type ConversationItem } from "../conversations/store";
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
@@ -162,8 +163,13 @@ export function restoredLocal(saved: unknown): LocalResponse | undefined {
 export async function prepareResponsesRequest(wire: ResponsesRequest, request: CanonicalRequest, rt: Runtime, local?: LocalResponse): Promise<ParseResult<ResponsesRequest>> {
   const previous = wire.body.previous_response_id;
   const hasRefs = wire.items.some((i) => i.type === "item_reference");
-  if (!previous && !hasRefs) return { ok: true, wire, request };
-  const history = !previous ? { ok: true as const, items: [] } : previous === local?.id ? { ok: true as const, items: local.items } : await loadHistory(rt, previous);
+  const conversation = wire.body.conversation;
+  if (!previous && !hasRefs && (conversation === undefined || conversation === null)) return { ok: true, wire, request };
+  const within = await conversationHistory(wire, rt);
+  if (!within.ok) return within;
+  if (within.id !== undefined) wire = { ...wire, conversation: within.id };
+  const history =
+    within.id !== undefined ? within : !previous ? { ok: true as const, items: [] } : previous === local?.id ? { ok: true as const, items: local.items } : await loadHistory(rt, previous);
   if (!history.ok) return history;
   const own = await resolveReferences(rt, wire.items, wire.body.store !== false);
   if (!own.ok) return own;
@@ -173,6 +179,40 @@ export async function prepareResponsesRequest(wire: ResponsesRequest, request: C
   return { ok: true, wire: next, request: { ...canonicalResponsesRequest(next, new Headers()), headers: request.headers } };
 }
 
+/**
+ * The items of the request's `conversation` (a `conv_…` id, or `{ id }`), as input items: what the real API puts
+ * before the request's own input. No `conversation`: no id. Unknown: the real 404; with `previous_response_id`: 400.
+ */
+async function conversationHistory(wire: ResponsesRequest, rt: Runtime): Promise<{ ok: true; id?: string; items: InputItem[] } | { ok: false; error: ApiError }> {
+  const given = wire.body.conversation;
+  if (given === undefined || given === null) return { ok: true, items: [] };
+  const id = typeof given === "string" ? given : typeof given === "object" && typeof (given as { id?: unknown }).id === "string" ? (given as { id: string }).id : undefined;
+  if (id === undefined) return { ok: false, error: apiError("invalid_request", "Invalid type for 'conversation': expected a string or an object with an 'id'.", { param: "conversation" }) };
+  if (wire.body.previous_response_id) {
+    return {
+      ok: false,
+      error: apiError("invalid_request", "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.", {
+        providerCode: "mutually_exclusive_parameters",
+      }),
+    };
+  }
+  const bad = checkId(id, "conversation", "conv");
+  if (bad) return { ok: false, error: bad };
+  if (!(await loadConversation(rt, id))) return { ok: false, error: conversationNotFound(id, "conversation") };
+  const items = storedItems((await conversationItems(rt, id)).map((i) => JSON.stringify(i)));
+  return items ? { ok: true, id, items } : { ok: false, error: conversationNotFound(id, "conversation") };
+}
+
+/** Appends a turn's own input and the response's output to its conversation, as the real API does. */
+async function extendConversation(response: ResponseObject, wire: ResponsesRequest, rt: Runtime): Promise<void> {
+  if (wire.conversation === undefined) return;
+  const home = conversationHome(rt, wire.conversation);
+  const seed = `conv-item|${wire.conversation}|${await home.count(`items:${wire.conversation}`)}`;
+  const input = conversationItemsOf(wire.items, seed);
+  const output = response.output.map((item) => ({ ...item }) as ConversationItem);
+  await appendConversationItems(rt, wire.conversation, [...input, ...output]);
+}
+
 /** Items as stored: unknown types as the client sent them. */
 function storable(items: InputItem[]): unknown[] {
   return items.map((i) => (i.type === "other" ? i.raw : i));
@@ -180,6 +220,7 @@ function storable(items: InputItem[]): unknown[] {
 
 /** Remembers a successful response (unless `store: false`) in its session object, and where it is in the index. */
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
+  if (ctx.wire.conversation !== undefined) await extendConversation(buildResponse(reply, ctx), ctx.wire, rt);
   if (ctx.wire.body.store === false) return;
   await storeResponse(buildResponse(reply, ctx), ctx, rt);
 }

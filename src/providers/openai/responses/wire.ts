@@ -131,4 +131,6 @@ export interface ResponsesRequest {
   body: ResponsesBody;
   items: InputItem[];
   history: InputItem[];
+  /** The `conversation` the request continues (its id), once `prepare` found it; its items lead `history`. */
+  conversation?: string;
 }
