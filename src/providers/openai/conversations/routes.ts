@@ -33,7 +33,7 @@ function bodyItems(value: unknown, seed: string, required: boolean): { ok: true;
   if (value === undefined || value === null) {
     return required ? { ok: false, error: invalid("Missing required parameter: 'items'.", "items") } : { ok: true, items: [] };
   }
-  if (!Array.isArray(value)) return { ok: false, error: invalid("Invalid type for 'items': expected an array of objects, but got a " + typeof value + " instead.", "items") };
+  if (!Array.isArray(value)) return { ok: false, error: invalid(`Invalid type for 'items': expected an array of objects, but got a ${typeof value} instead.`, "items") };
   if (value.length > MAX_ITEMS_PER_CALL) {
     return {
       ok: false,
