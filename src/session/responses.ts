@@ -71,9 +71,6 @@ export interface StoredObject {
   json: string;
 }
 
-/** Most objects one kind keeps in one session object unless the caller says otherwise; one more drops the oldest. */
-export const MAX_STORED_OBJECTS = 1000;
-
 /** The kind that holds the children of object `id` of `kind`. */
 export function childKind(kind: string, id: string): string {
   return `${kind}/${id}`;

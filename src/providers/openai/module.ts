@@ -18,6 +18,7 @@ import { openaiSpeech, openaiTranscriptions } from "./audio";
 import { checkOpenAIAuth } from "./errors";
 import { openaiModels } from "./models";
 import { openaiConversations } from "./conversations/routes";
+import { openaiStoredChat } from "./chat/stored";
 import { countInputTokens, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, storedResponseId } from "./responses";
 
 /** Chat Completions and Responses (`call_id`) derive the same ids: what every OpenAI-compatible surface renders. */
@@ -69,6 +70,7 @@ export const openaiModule: ProviderModule = {
     },
     { serve: (request, path, ctx) => (isInputTokensPath(path) ? countInputTokens(request, ctx.rt) : undefined) },
     openaiConversations,
+    openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
     openaiModels,

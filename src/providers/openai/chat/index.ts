@@ -3,6 +3,7 @@ import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../err
 import { parseChatRequest } from "./parse";
 import { renderChatJson } from "./render-json";
 import { renderChatEvents, renderChatStreamError } from "./render-stream";
+import { rememberChat, storesChat } from "./stored";
 import type { ChatRequest } from "./wire";
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`. */
@@ -13,6 +14,8 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseChatRequest,
+  remember: rememberChat,
+  stores: storesChat,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   renderJson: renderChatJson,

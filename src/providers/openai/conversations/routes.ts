@@ -12,6 +12,7 @@ import { checkId, parseItems } from "../responses/parse";
 import { checkMetadata, invalid, nowSeconds, objectBody, page, pageQuery, platformAnswer, wrongMethod, type PlatformAnswer } from "../platform";
 import {
   appendConversationItems,
+  childKind,
   CONVERSATION_KIND,
   conversationHome,
   conversationItems,
@@ -24,7 +25,6 @@ import {
   type ConversationItem,
   type ConversationObject,
 } from "./store";
-import { childKind } from "../../../session/responses";
 
 const PATH = /^\/(?:v1\/)?conversations(?:\/([^/]+)(?:\/(items)(?:\/([^/]+))?)?)?\/?$/;
 

@@ -7,7 +7,6 @@
  */
 import type { Runtime } from "../../../runtime/types";
 import type { StoredResponses } from "../../../session/types";
-import { childKind, MAX_STORED_OBJECTS } from "../../../session/responses";
 import { stableHash, stableHex } from "../../../util/hash";
 import { apiError, type ApiError } from "../../../http/errors";
 import { echoed } from "../../../util/text";
@@ -15,6 +14,14 @@ import type { InputItem } from "../responses/wire";
 import { parsedObjects } from "../platform";
 
 export const CONVERSATION_KIND = "conversation";
+
+/** Most conversations one index object keeps; one more forgets the oldest (and its items). */
+const MAX_CONVERSATIONS = 1000;
+
+/** The kind holding an object's children (session/responses.ts `childKind`): deleting the object drops them. */
+export function childKind(kind: string, id: string): string {
+  return `${kind}/${id}`;
+}
 
 /** Most items one conversation keeps; one more forgets the oldest. */
 export const MAX_CONVERSATION_ITEMS = 10_000;
@@ -53,7 +60,7 @@ export async function loadConversation(rt: Runtime, id: string): Promise<Convers
 }
 
 export async function saveConversation(rt: Runtime, conversation: ConversationObject): Promise<void> {
-  await conversationHome(rt, conversation.id).putObjects(CONVERSATION_KIND, [{ id: conversation.id, json: JSON.stringify(conversation) }], MAX_STORED_OBJECTS);
+  await conversationHome(rt, conversation.id).putObjects(CONVERSATION_KIND, [{ id: conversation.id, json: JSON.stringify(conversation) }], MAX_CONVERSATIONS);
 }
 
 /** The conversation's items, oldest first. */
