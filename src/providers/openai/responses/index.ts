@@ -6,7 +6,7 @@ import { renderResponseEvents, renderResponseStreamError } from "./render-stream
 import { prepareResponsesRequest, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
 
-export { handleStoredResponse, storedResponseId, type StoredResponsesGateway } from "./routes";
+export { handleResponseAction, handleStoredResponse, responseAction, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
 export { countInputTokens, isInputTokensPath } from "./input-tokens";
 

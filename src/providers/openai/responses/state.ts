@@ -17,6 +17,7 @@ import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, checkId, parseItems, unmatchedOutputError } from "./parse";
 import { appendConversationItems, conversationHome, conversationItems, conversationItemsOf, conversationNotFound, loadConversation, type ConversationItem } from "../conversations/store";
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
+import { processingMs, saveRun } from "./background";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
 import { echoed } from "../../../util/text";
@@ -222,7 +223,13 @@ function storable(items: InputItem[]): unknown[] {
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   if (ctx.wire.conversation !== undefined) await extendConversation(buildResponse(reply, ctx), ctx.wire, rt);
   if (ctx.wire.body.store === false) return;
-  await storeResponse(buildResponse(reply, ctx), ctx, rt);
+  const response = buildResponse(reply, ctx);
+  await storeResponse(response, ctx, rt);
+  if (ctx.wire.body.background === true) {
+    const now = Date.now();
+    const run = { createdMs: now, readyMs: now + (await processingMs(rt, ctx.scenario)), cancelledMs: null };
+    await saveRun(rt.sessions.get(stateObjectName(ctx.scenario, ctx.session ?? "default")), response.id, run);
+  }
 }
 
 /** Stores `response` (answered to `ctx`'s request) in its session object and points the index at it. */
