@@ -6,6 +6,7 @@
 import OpenAI, { BadRequestError, NotFoundError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namespaceKey } from "../support/namespaces";
+import { openResponsesWS, responsesTurn } from "../support/responses-ws";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -109,6 +110,18 @@ describe("conversation on /v1/responses", () => {
     });
     expect(texts).toEqual(["user:My name is Ada.", "assistant:Hello Ada.", "user:What is my name?", "assistant:Your name is Ada."]);
     expect(items.data[1]!.id).toBe(first.output[0]!.id);
+  });
+
+  it("does the same over the Responses WebSocket mode", async () => {
+    const c = client("/s/conv-chat/ws");
+    const conv = await c.conversations.create({});
+    const ws = await openResponsesWS(c);
+    const first = await responsesTurn(ws, { model: "gpt-4.1", conversation: conv.id, input: "My name is Ada." });
+    expect(first.at(-1)!.response).toMatchObject({ conversation: { id: conv.id }, output: [{ content: [{ text: "Hello Ada." }] }] });
+    const second = await responsesTurn(ws, { model: "gpt-4.1", conversation: conv.id, input: "What is my name?" });
+    expect(second.at(-1)!.response.output[0].content[0].text).toBe("Your name is Ada.");
+    ws.close();
+    expect((await c.conversations.items.list(conv.id)).data).toHaveLength(4);
   });
 
   it("refuses conversation with previous_response_id (400) and an unknown conversation (404)", async () => {
