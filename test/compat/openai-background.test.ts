@@ -14,6 +14,7 @@ let h: Harness;
 const SCENARIOS = [
   { name: "bg-now", steps: [{ consume: false, respond: { text: "Done in the background." } }] },
   { name: "bg-slow", async: { processingMs: 3_600_000 }, steps: [{ consume: false, respond: { text: "Takes an hour." } }] },
+  { name: "bg-fail", steps: [{ failures: [{ kind: "model_error", message: "The model crashed." }], respond: { text: "Second try works." } }] },
   { name: "bg-cut", steps: [{ consume: false, respond: { text: "Cut short here", finishReason: "length" } }] },
 ];
 
@@ -53,6 +54,17 @@ describe("background responses", () => {
     const done = await c.responses.retrieve(created.id);
     expect(done).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
     expect((await c.responses.cancel(created.id)).status).toBe("incomplete");
+  });
+
+  it("fails as scripted: accepted queued, then failed with the failure's error", async () => {
+    const c = client("/s/bg-fail/run");
+    const created = await c.responses.create({ model: "gpt-4.1", input: "Go.", background: true });
+    expect(created.status).toBe("queued");
+    const failed = await c.responses.retrieve(created.id);
+    expect(failed).toMatchObject({ status: "failed", error: { code: "server_error", message: "The model crashed." }, output: [], usage: null });
+    const retried = await c.responses.create({ model: "gpt-4.1", input: "Go.", background: true });
+    expect((await c.responses.retrieve(retried.id)).output_text).toBe("Second try works.");
+    expect((await h.journal("bg-fail", "run")).map((e) => e.outcome)).toEqual(["failure", "response"]);
   });
 
   it("refuses to cancel a synchronous response and background without store", async () => {

@@ -3,7 +3,7 @@ import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../err
 import { parseResponsesRequest } from "./parse";
 import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
-import { prepareResponsesRequest, rememberResponse } from "./state";
+import { prepareResponsesRequest, rememberBackgroundFailure, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
 
 export { handleResponseAction, handleStoredResponse, responseAction, storedResponseId, type StoredResponsesGateway } from "./routes";
@@ -20,6 +20,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   parse: parseResponsesRequest,
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
+  rememberFailure: rememberBackgroundFailure,
   stores: (wire) => wire.body.store !== false,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,

@@ -7,6 +7,7 @@
  * index entry per response locates its items too.
  */
 import type { Reply } from "../../../canonical/outcome";
+import type { Failure } from "../../../scenario/schema";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Runtime } from "../../../runtime/types";
 import { apiError, type ApiError } from "../../../http/errors";
@@ -223,7 +224,25 @@ function storable(items: InputItem[]): unknown[] {
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   if (ctx.wire.conversation !== undefined) await extendConversation(buildResponse(reply, ctx), ctx.wire, rt);
   if (ctx.wire.body.store === false) return;
+  await storeFinished(buildResponse(reply, ctx), ctx, rt);
+}
+
+/**
+ * A scripted failure of a background request (not streamed) becomes the response's end: accepted now, `failed` with
+ * the failure's `error` once its run is done (background.ts). Failures of the connection itself stay failures.
+ */
+export async function rememberBackgroundFailure(failure: Failure, reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<boolean> {
+  const body = ctx.wire.body;
+  if (body.background !== true || body.stream === true || body.store === false) return false;
+  const error = failedError(failure, ctx.requestId);
+  if (!error) return false;
   const response = buildResponse(reply, ctx);
+  await storeFinished({ ...response, status: "failed", completed_at: null, error, incomplete_details: null, output: [], usage: null }, ctx, rt);
+  return true;
+}
+
+/** Stores a finished response and, for a background one, its run. */
+async function storeFinished(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   await storeResponse(response, ctx, rt);
   if (ctx.wire.body.background === true) {
     const now = Date.now();
@@ -243,4 +262,23 @@ export async function storeResponse(response: ResponseObject, ctx: RenderContext
     items: response.output.map((item) => ({ id: item.id, json: JSON.stringify(item) })),
   });
   await indexObject(rt, response.id).pointResponse(response.id, name);
+}
+
+/** The `error` a failed background response carries for a scripted failure; undefined for connection-level ones. */
+function failedError(failure: Failure, requestId: string): { code: string; message: string } | undefined {
+  const message =
+    failure.message ??
+    `An error occurred while processing your request. You can retry your request, or contact us through our help center at help.openai.com if the error persists. Please include the request ID ${requestId} in your message.`;
+  switch (failure.kind) {
+    case "model_error":
+      return { code: "server_error", message };
+    case "overloaded":
+      return { code: "server_is_overloaded", message };
+    case "rate_limit":
+      return { code: "rate_limit_exceeded", message };
+    case "stream_error":
+      return { code: failure.errorType ?? "server_error", message };
+    default:
+      return undefined;
+  }
 }
