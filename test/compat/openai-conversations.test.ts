@@ -83,6 +83,16 @@ describe("conversations CRUD", () => {
     await expect(c.conversations.items.retrieve(ids[1]!, { conversation_id: conv.id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("keeps an item past SQLite's 2 MB value limit whole", async () => {
+    const c = client();
+    const conv = await c.conversations.create({});
+    const text = "y".repeat(3 * 1024 * 1024);
+    const added = await c.conversations.items.create(conv.id, { items: [{ type: "message", role: "user", content: text }] });
+    const got = (await c.conversations.items.retrieve(added.data[0]!.id!, { conversation_id: conv.id })) as OpenAI.Conversations.Message;
+    expect((got.content[0] as { text: string }).text.length).toBe(text.length);
+    expect((await c.conversations.items.list(conv.id)).data).toHaveLength(1);
+  });
+
   it("answers an unknown conversation with the real 404", async () => {
     const res = await fetch(`${h.url}/v1/conversations/conv_${"0".repeat(48)}`, { headers: { authorization: "Bearer sk" } });
     expect(res.status).toBe(404);
