@@ -72,6 +72,13 @@ describe("stored chat completions", () => {
     const res = await fetch(`${h.url}/v1/chat/completions/chatcmpl-unknown`, { headers: { authorization: "Bearer sk" } });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Chat completion with id 'chatcmpl-unknown' not found.");
+    const bad = async (query: string) => {
+      const r = await fetch(`${h.url}/v1/chat/completions?${query}`, { headers: { authorization: "Bearer sk" } });
+      return [r.status, ((await r.json()) as { error: { message: string; param: string } }).error];
+    };
+    expect(await bad("limit=0")).toEqual([400, expect.objectContaining({ message: "Invalid 'limit': integer below minimum value. Expected a value >= 1, but got 0 instead.", param: "limit" })]);
+    expect(await bad("limit=101")).toEqual([400, expect.objectContaining({ message: "Invalid 'limit': integer above maximum value. Expected a value <= 100, but got 101 instead.", param: "limit" })]);
+    expect(await bad("order=up")).toEqual([400, expect.objectContaining({ message: "Invalid value: 'up'. Supported values are: 'asc' and 'desc'.", param: "order" })]);
     const mine = await client().chat.completions.create({ model: "gpt-4o-mini", store: true, messages: [{ role: "user", content: "mine" }] });
     const key = await namespaceKey(h.admin, "chat-team", "run");
     const other = new OpenAI({ apiKey: key, baseURL: `${h.url}/v1`, maxRetries: 0 });

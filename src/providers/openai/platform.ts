@@ -89,12 +89,14 @@ export interface PageQuery {
 export function pageQuery(query: URLSearchParams, defaultOrder: "asc" | "desc"): { ok: true; page: PageQuery } | { ok: false; error: ApiError } {
   const limitText = query.get("limit");
   const limit = limitText === null ? 20 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    return { ok: false, error: invalid(`Invalid 'limit': integer ${echoed(limitText ?? "")} is out of range. Expected a value between 1 and 100.`, "limit") };
+  if (!Number.isInteger(limit)) {
+    return { ok: false, error: invalid(`Invalid 'limit': expected an integer, but got '${echoed(limitText ?? "")}' instead.`, "limit") };
   }
+  if (limit < 1) return { ok: false, error: invalid(`Invalid 'limit': integer below minimum value. Expected a value >= 1, but got ${limit} instead.`, "limit") };
+  if (limit > 100) return { ok: false, error: invalid(`Invalid 'limit': integer above maximum value. Expected a value <= 100, but got ${limit} instead.`, "limit") };
   const order = query.get("order") ?? defaultOrder;
   if (order !== "asc" && order !== "desc") {
-    return { ok: false, error: invalid(`Invalid value for 'order': expected one of 'asc' or 'desc', but got '${echoed(order)}' instead.`, "order") };
+    return { ok: false, error: invalid(`Invalid value: '${echoed(order)}'. Supported values are: 'asc' and 'desc'.`, "order") };
   }
   const after = query.get("after");
   return { ok: true, page: { ...(after !== null && after !== "" ? { after } : {}), limit, order } };
