@@ -71,6 +71,12 @@ export interface StoredObject {
   json: string;
 }
 
+/**
+ * Most text (UTF-16 units, all its objects' JSON together) one kind keeps in one session object, whatever its count
+ * bound: one more object drops the oldest until it fits (the newest stays, however long).
+ */
+export const MAX_KIND_CHARS = 32_000_000;
+
 /** The kind that holds the children of object `id` of `kind`. */
 export function childKind(kind: string, id: string): string {
   return `${kind}/${id}`;
@@ -80,7 +86,7 @@ export function childKind(kind: string, id: string): string {
 export interface ObjectStorage {
   /**
    * Stores (or replaces, keeping its place) each object of `kind`, new ones after the others in the order given;
-   * beyond `max` objects of the kind the oldest are dropped, with their children.
+   * beyond `max` objects of the kind, or MAX_KIND_CHARS of their text, the oldest are dropped, with their children.
    */
   putObjects(kind: string, objects: StoredObject[], now: number, max: number): void;
   getObject(kind: string, id: string): string | null;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MemoryResponsesStorage } from "../../src/runtime/node/memory";
+import { MAX_KIND_CHARS } from "../../src/session/responses";
 
 const o = (id: string, json = `{"id":"${id}"}`) => ({ id, json });
 
@@ -30,6 +31,16 @@ describe("stored objects (memory)", () => {
     expect(s.deleteObject("conversation", "b")).toBe(true);
     expect(s.listObjects("conversation/b")).toEqual([]);
     expect(s.deleteObject("conversation", "b")).toBe(false);
+  });
+
+  it("drops the oldest past the kind's text bound, never the newest", () => {
+    const s = new MemoryResponsesStorage({ responses: [], pointers: [] });
+    const big = "x".repeat(MAX_KIND_CHARS / 2 + 1);
+    s.putObjects("conversation/c", [o("a", big)], 0, 10);
+    s.putObjects("conversation/c", [o("b", big)], 0, 10);
+    expect(s.listObjects("conversation/c").map((x) => x.id)).toEqual(["b"]);
+    s.putObjects("conversation/c", [o("c", `${big}${big}`)], 0, 10);
+    expect(s.listObjects("conversation/c").map((x) => x.id)).toEqual(["c"]);
   });
 
   it("round-trips through its --persist form", () => {

@@ -10,6 +10,7 @@ import type { MemoryMcpData } from "./memory-mcp";
 import {
   childKind,
   MAX_CHAIN,
+  MAX_KIND_CHARS,
   MAX_STORED_RESPONSES,
   POINTER_TTL_MS,
   type HistorySegment,
@@ -155,6 +156,13 @@ export class MemoryResponsesStorage implements ResponsesStorage {
     if (!map) this.objects.set(kind, (map = new Map()));
     for (const o of objects) map.set(o.id, { json: o.json, created: map.get(o.id)?.created ?? now });
     while (map.size > max) this.dropObject(kind, map.keys().next().value!);
+    let chars = 0;
+    for (const o of map.values()) chars += o.json.length;
+    for (const [id, o] of map) {
+      if (chars <= MAX_KIND_CHARS || map.size <= 1) break;
+      chars -= o.json.length;
+      this.dropObject(kind, id);
+    }
     this.changed();
   }
 

@@ -4,6 +4,7 @@
 import {
   childKind,
   MAX_CHAIN,
+  MAX_KIND_CHARS,
   MAX_STORED_RESPONSES,
   POINTER_TTL_MS,
   type HistorySegment,
@@ -137,6 +138,18 @@ export class SqlResponsesStorage implements ResponsesStorage {
     if (count > max) {
       const oldest = rows.exec<{ id: string }>(`SELECT id FROM stored_objects WHERE kind = ? ORDER BY seq LIMIT ?`, kind, count - max).toArray();
       for (const { id } of oldest) this.deleteObject(kind, id);
+    }
+    const sizes = parts
+      .exec<{ id: string; n: number }>(
+        `SELECT o.id AS id, SUM(LENGTH(p.text)) AS n FROM stored_objects o JOIN stored_object_parts p ON p.kind = o.kind AND p.id = o.id WHERE o.kind = ? GROUP BY o.id, o.seq ORDER BY o.seq`,
+        kind,
+      )
+      .toArray();
+    let chars = sizes.reduce((sum, s) => sum + s.n, 0);
+    for (const [i, s] of sizes.entries()) {
+      if (chars <= MAX_KIND_CHARS || i === sizes.length - 1) break;
+      chars -= s.n;
+      this.deleteObject(kind, s.id);
     }
   }
 
