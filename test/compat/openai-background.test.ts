@@ -46,6 +46,8 @@ describe("background responses", () => {
     expect(cancelled).toMatchObject({ id: created.id, status: "cancelled", background: true, output: [] });
     expect((await c.responses.retrieve(created.id)).status).toBe("cancelled");
     expect((await c.responses.cancel(created.id)).status).toBe("cancelled");
+    await c.responses.delete(created.id);
+    await expect(c.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("ends incomplete as scripted, and a finished one is answered as it is by cancel", async () => {

@@ -13,7 +13,7 @@ import { checkId, parseItems } from "./parse";
 import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
-import { backgroundView, isBackground, loadRun, pendingView, runStatus, saveRun } from "./background";
+import { BACKGROUND_KIND, backgroundView, isBackground, loadRun, pendingView, runStatus, saveRun } from "./background";
 import { conversationItemsOf } from "../conversations/store";
 import { page, pageQuery, platformAnswer } from "../platform";
 import { echoed } from "../../../util/text";
@@ -117,7 +117,8 @@ export async function handleStoredResponse(request: Request, rt: Runtime, id: st
     return query.get("stream") === "true" ? replay(body, query.get("starting_after"), answer, fail) : answer(storedBody(body), 200);
   }
   const deleted = stub ? await stub.deleteResponse(id) : false;
-  if (!deleted) return fail(notFound(id));
+  if (!deleted || !stub) return fail(notFound(id));
+  await stub.deleteObject(BACKGROUND_KIND, id);
   await forgetResponse(rt, id);
   return answer(JSON.stringify({ id, object: "response.deleted", deleted: true }), 200);
 }
