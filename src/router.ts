@@ -213,6 +213,9 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
   const surface = surfaceFor(path);
   if (surface) {
     if (request.method !== "POST") {
+      // A side route may answer another method on a surface's path (`GET /v1/chat/completions` lists stored ones).
+      const side = await sideRoute(request, path, rt);
+      if (side) return side;
       return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
     }
     return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });

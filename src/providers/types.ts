@@ -91,6 +91,11 @@ export interface ProviderSurface<W = unknown> {
   prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
+  /**
+   * A scripted failure the API reports later instead of now (OpenAI: a background response that fails as it runs):
+   * kept here, true when it was, and then the request is answered as accepted (`renderJson` of `reply`).
+   */
+  rememberFailure?(failure: Failure, reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<boolean>;
   /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (turn/default-ids.ts). */
   stores?(wire: W): boolean;
   /**

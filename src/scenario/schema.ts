@@ -316,6 +316,10 @@ export const ScenarioSchema = z
     steps: z.array(StepSchema).describe("The script: the first unused step whose `match` holds answers (may be empty: a recording scenario needs none)."),
     mcp: McpSchema.optional().describe("The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9)."),
     sideCalls: SideCallsSchema.optional().describe("Agent CLIs' housekeeping calls, answered before any step is tried and without spending one."),
+    async: z
+      .strictObject({ processingMs: z.number().int().min(0).optional().describe("Milliseconds from creation until the object is done (default 0).") })
+      .optional()
+      .describe("Objects that complete later (background responses, batches, vector-store files): `processingMs` after creation they are done (default 0: by the first retrieve)."),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

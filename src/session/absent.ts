@@ -8,7 +8,7 @@ import type { JournalEntry, SessionView } from "./core";
 import { mcpCallsView } from "./mcp";
 import type { RecordedStep } from "./recording";
 import type { ReadMember } from "./members";
-import type { ResponseHistory } from "./responses";
+import type { ResponseHistory, StoredObject } from "./responses";
 import type { SyncSession } from "./types";
 
 /** The reads of the `Session` interface (members.ts), answered for an object that holds nothing. */
@@ -39,4 +39,7 @@ export const ABSENT = {
   deleteResponse: (): boolean => false,
   responsePointer: (): string | null => null,
   forgetResponsePointer: (): void => {},
+  objectById: (): string | null => null,
+  listObjects: (): StoredObject[] => [],
+  deleteObject: (): boolean => false,
 } satisfies Pick<SyncSession, ReadMember>;

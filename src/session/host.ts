@@ -73,6 +73,10 @@ function storedResponses(core: SessionCore, responses: ResponsesStorage): Host<S
     pointResponse: (id, object) => responses.point(id, object, Date.now()),
     responsePointer: (id) => responses.pointer(id, Date.now()),
     forgetResponsePointer: (id) => responses.forgetPointer(id),
+    putObjects: (kind, objects, max) => responses.putObjects(kind, objects, Date.now(), max),
+    objectById: (kind, id) => responses.getObject(kind, id),
+    listObjects: (kind) => responses.listObjects(kind),
+    deleteObject: (kind, id) => responses.deleteObject(kind, id),
   };
 }
 

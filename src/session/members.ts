@@ -37,6 +37,10 @@ export const MEMBERS = {
   pointResponse: "write",
   responsePointer: "read",
   forgetResponsePointer: "read",
+  putObjects: "write",
+  objectById: "read",
+  listObjects: "read",
+  deleteObject: "read",
 } as const satisfies Record<keyof Session, MemberKind>;
 
 type Members = typeof MEMBERS;

@@ -44,7 +44,7 @@ export const POINTER_TTL_MS = 7 * 24 * 3600 * 1000;
  */
 export const MAX_STORED_RESPONSES = 1000;
 
-export interface ResponsesStorage {
+export interface ResponsesStorage extends ObjectStorage {
   /** Stores (or replaces) one response and its output items, forgetting the oldest beyond MAX_STORED_RESPONSES. */
   save(record: StoredResponseRecord, now: number): void;
   /** The stored response object (JSON), or null. */
@@ -59,4 +59,39 @@ export interface ResponsesStorage {
   point(id: string, object: string, now: number): void;
   pointer(id: string, now: number): string | null;
   forgetPointer(id: string): void;
+}
+
+/**
+ * One object the OpenAI platform keeps besides responses (a conversation, one of its items, a stored chat completion,
+ * a background run): its id and its JSON text. Objects are grouped by `kind`; a kind named `{kind}/{id}` holds the
+ * children of object `id` of `kind` (a conversation's items), and goes with it when it is deleted or dropped.
+ */
+export interface StoredObject {
+  id: string;
+  json: string;
+}
+
+/**
+ * Most text (UTF-16 units, all its objects' JSON together) one kind keeps in one session object, whatever its count
+ * bound: one more object drops the oldest until it fits (the newest stays, however long).
+ */
+export const MAX_KIND_CHARS = 32_000_000;
+
+/** The kind that holds the children of object `id` of `kind`. */
+export function childKind(kind: string, id: string): string {
+  return `${kind}/${id}`;
+}
+
+/** The objects of the OpenAI platform (stored as `StoredObject`s), by each runtime's responses storage. */
+export interface ObjectStorage {
+  /**
+   * Stores (or replaces, keeping its place) each object of `kind`, new ones after the others in the order given;
+   * beyond `max` objects of the kind, or MAX_KIND_CHARS of their text, the oldest are dropped, with their children.
+   */
+  putObjects(kind: string, objects: StoredObject[], now: number, max: number): void;
+  getObject(kind: string, id: string): string | null;
+  /** Every object of `kind`, oldest first. */
+  listObjects(kind: string): StoredObject[];
+  /** Forgets an object and its children; false when it was not stored. */
+  deleteObject(kind: string, id: string): boolean;
 }

@@ -7,7 +7,7 @@ import type { Scenario } from "../scenario/schema";
 import type { JournalEntry, NeedsDocument, NextInput, NextResult, SessionView } from "./core";
 import type { McpInput, McpResult } from "./mcp";
 import type { RecordedStep, RecordInput, RecordResult } from "./recording";
-import type { ResponseHistory, StoredResponseRecord } from "./responses";
+import type { ResponseHistory, StoredObject, StoredResponseRecord } from "./responses";
 import type { SocketInit } from "./socket";
 
 export type Awaitable<T> = T | Promise<T>;
@@ -74,6 +74,11 @@ export interface StoredResponses {
   pointResponse(id: string, object: string): Awaitable<void>;
   responsePointer(id: string): Awaitable<string | null>;
   forgetResponsePointer(id: string): Awaitable<void>;
+  /** The platform's other objects (conversations and their items, stored chat completions): responses.ts `ObjectStorage`. */
+  putObjects(kind: string, objects: StoredObject[], max: number): Awaitable<void>;
+  objectById(kind: string, id: string): Awaitable<string | null>;
+  listObjects(kind: string): Awaitable<StoredObject[]>;
+  deleteObject(kind: string, id: string): Awaitable<boolean>;
 }
 
 /**

@@ -60,5 +60,10 @@ export async function handleProvider<W>(surface: ProviderSurface<W>, request: Re
   }
   const delivered = deliveredReply(turn.outcome);
   if (delivered && surface.remember) await surface.remember(delivered, turn.ctx, rt);
+  // A failure the surface reports later (a background response failing as it runs) is answered as accepted.
+  const o = turn.outcome;
+  if (!delivered && o.kind === "failure" && surface.rememberFailure && (await surface.rememberFailure(o.failure, o.reply, turn.ctx, rt))) {
+    return renderOutcome(surface, { kind: "reply", reply: o.reply }, turn.ctx, exec, turn.headers);
+  }
   return renderOutcome(surface, turn.outcome, turn.ctx, exec, turn.headers);
 }

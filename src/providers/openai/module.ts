@@ -19,7 +19,9 @@ import { openaiModerations } from "./moderations";
 import { openaiSpeech, openaiTranscriptions } from "./audio";
 import { checkOpenAIAuth } from "./errors";
 import { openaiModels } from "./models";
-import { countInputTokens, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, storedResponseId } from "./responses";
+import { openaiConversations } from "./conversations/routes";
+import { openaiStoredChat } from "./chat/stored";
+import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "./responses";
 
 /** Chat Completions and Responses (`call_id`) derive the same ids: what every OpenAI-compatible surface renders. */
 export function openaiToolCallIds(reply: Reply): (string | null)[] {
@@ -71,6 +73,15 @@ export const openaiModule: ProviderModule = {
       },
     },
     { serve: (request, path, ctx) => (isInputTokensPath(path) ? countInputTokens(request, ctx.rt) : undefined) },
+    {
+      knows: (path) => responseAction(path) !== undefined,
+      serve(request, path, ctx) {
+        const action = responseAction(path);
+        return action === undefined ? undefined : handleResponseAction(request, ctx.rt, action.id, action.action);
+      },
+    },
+    openaiConversations,
+    openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
     openaiModels,

@@ -7,7 +7,18 @@ import type { JournalDraft, JournalEntry, SessionStorage, Snapshot, TurnWrite } 
 import { boundEntry, withParsedBody } from "../../session/bound";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
-import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
+import {
+  childKind,
+  MAX_CHAIN,
+  MAX_KIND_CHARS,
+  MAX_STORED_RESPONSES,
+  POINTER_TTL_MS,
+  type HistorySegment,
+  type ResponseHistory,
+  type ResponsesStorage,
+  type StoredObject,
+  type StoredResponseRecord,
+} from "../../session/responses";
 
 /** Everything one in-memory session holds, as plain JSON (what `--persist` writes). */
 export interface MemorySessionData {
@@ -21,6 +32,8 @@ export interface MemorySessionData {
   members?: { key: string; at: string }[];
   responses: { record: StoredResponseRecord; created: number }[];
   pointers: { id: string; object: string; created: number }[];
+  /** The platform's other objects by kind, oldest first (session/responses.ts `ObjectStorage`); absent until one is stored. */
+  objects?: Record<string, (StoredObject & { created: number })[]>;
   /** Recorded upstream answers (session/recording.ts); absent until something is recorded. */
   recording?: RecordedStep[];
   /** The MCP server's state (session/mcp.ts); absent until an MCP request arrives. */
@@ -33,7 +46,7 @@ export function emptySessionData(): MemorySessionData {
 
 export class MemorySessionStorage implements SessionStorage {
   constructor(
-    private readonly data: Omit<MemorySessionData, "responses" | "pointers" | "recording" | "mcp">,
+    private readonly data: Omit<MemorySessionData, "responses" | "pointers" | "objects" | "recording" | "mcp">,
     private readonly changed: () => void = () => {},
   ) {}
 
@@ -119,18 +132,61 @@ export class MemoryResponsesStorage implements ResponsesStorage {
   /** Output item id → owning response id. */
   private readonly itemOwner = new Map<string, string>();
   private readonly pointers = new Map<string, { object: string; created: number }>();
+  /** Kind → id → object, each kind's map in storage order. */
+  private readonly objects = new Map<string, Map<string, { json: string; created: number }>>();
 
   constructor(
-    saved: Pick<MemorySessionData, "responses" | "pointers">,
+    saved: Pick<MemorySessionData, "responses" | "pointers" | "objects">,
     private readonly changed: () => void = () => {},
   ) {
     for (const r of saved.responses) this.index(r);
     for (const p of saved.pointers) this.pointers.set(p.id, { object: p.object, created: p.created });
+    for (const [kind, list] of Object.entries(saved.objects ?? {})) this.objects.set(kind, new Map(list.map((o) => [o.id, { json: o.json, created: o.created }])));
   }
 
   /** The JSON form, for `--persist`. */
-  dump(): Pick<MemorySessionData, "responses" | "pointers"> {
-    return { responses: [...this.byId.values()], pointers: [...this.pointers].map(([id, p]) => ({ id, ...p })) };
+  dump(): Pick<MemorySessionData, "responses" | "pointers" | "objects"> {
+    const objects: Record<string, (StoredObject & { created: number })[]> = {};
+    for (const [kind, map] of this.objects) objects[kind] = [...map].map(([id, o]) => ({ id, ...o }));
+    return { responses: [...this.byId.values()], pointers: [...this.pointers].map(([id, p]) => ({ id, ...p })), ...(this.objects.size > 0 ? { objects } : {}) };
+  }
+
+  putObjects(kind: string, objects: StoredObject[], now: number, max: number): void {
+    let map = this.objects.get(kind);
+    if (!map) this.objects.set(kind, (map = new Map()));
+    for (const o of objects) map.set(o.id, { json: o.json, created: map.get(o.id)?.created ?? now });
+    while (map.size > max) this.dropObject(kind, map.keys().next().value!);
+    let chars = 0;
+    for (const o of map.values()) chars += o.json.length;
+    for (const [id, o] of map) {
+      if (chars <= MAX_KIND_CHARS || map.size <= 1) break;
+      chars -= o.json.length;
+      this.dropObject(kind, id);
+    }
+    this.changed();
+  }
+
+  getObject(kind: string, id: string): string | null {
+    return this.objects.get(kind)?.get(id)?.json ?? null;
+  }
+
+  listObjects(kind: string): StoredObject[] {
+    return [...(this.objects.get(kind) ?? [])].map(([id, o]) => ({ id, json: o.json }));
+  }
+
+  deleteObject(kind: string, id: string): boolean {
+    const known = this.dropObject(kind, id);
+    if (known) this.changed();
+    return known;
+  }
+
+  private dropObject(kind: string, id: string): boolean {
+    const map = this.objects.get(kind);
+    if (!map?.delete(id)) return false;
+    if (map.size === 0) this.objects.delete(kind);
+    const children = childKind(kind, id);
+    for (const child of [...this.objects.keys()]) if (child === children || child.startsWith(`${children}/`)) this.objects.delete(child);
+    return true;
   }
 
   private index(entry: { record: StoredResponseRecord; created: number }): void {

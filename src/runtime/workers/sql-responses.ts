@@ -1,7 +1,18 @@
 /**
  * `ResponsesStorage` over a Durable Object's SQLite (see src/session/responses.ts for what is kept).
  */
-import { MAX_CHAIN, MAX_STORED_RESPONSES, POINTER_TTL_MS, type HistorySegment, type ResponseHistory, type ResponsesStorage, type StoredResponseRecord } from "../../session/responses";
+import {
+  childKind,
+  MAX_CHAIN,
+  MAX_KIND_CHARS,
+  MAX_STORED_RESPONSES,
+  POINTER_TTL_MS,
+  type HistorySegment,
+  type ResponseHistory,
+  type ResponsesStorage,
+  type StoredObject,
+  type StoredResponseRecord,
+} from "../../session/responses";
 import { chunks, CHUNK_CHARS } from "./sql-chunks";
 import { table, type SqlTables } from "./sql-tables";
 
@@ -9,6 +20,9 @@ import { table, type SqlTables } from "./sql-tables";
 const RESPONSES = table("responses", "id TEXT PRIMARY KEY, previous_id TEXT, created INTEGER NOT NULL");
 const BLOBS = table("response_blobs", "id TEXT NOT NULL, kind TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, kind, part)", "WITHOUT ROWID");
 const ITEMS = table("response_items", "item_id TEXT PRIMARY KEY, response_id TEXT NOT NULL, position INTEGER NOT NULL, json TEXT NOT NULL", "WITHOUT ROWID");
+// The platform's other objects (session/responses.ts `ObjectStorage`): `seq` orders a kind, the text is in parts.
+const OBJECTS = table("stored_objects", "kind TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, created INTEGER NOT NULL, PRIMARY KEY (kind, id)", "WITHOUT ROWID");
+const OBJECT_PARTS = table("stored_object_parts", "kind TEXT NOT NULL, id TEXT NOT NULL, part INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, id, part)", "WITHOUT ROWID");
 const POINTERS = table("response_pointers", "id TEXT PRIMARY KEY, object TEXT NOT NULL, created INTEGER NOT NULL", "WITHOUT ROWID");
 
 export class SqlResponsesStorage implements ResponsesStorage {
@@ -108,5 +122,72 @@ export class SqlResponsesStorage implements ResponsesStorage {
 
   forgetPointer(id: string): void {
     this.tables.change(POINTERS, `DELETE FROM response_pointers WHERE id = ?`, id);
+  }
+
+  putObjects(kind: string, objects: StoredObject[], now: number, max: number): void {
+    const rows = this.tables.write(OBJECTS);
+    const parts = this.tables.write(OBJECT_PARTS);
+    let seq = rows.exec<{ n: number | null }>(`SELECT MAX(seq) AS n FROM stored_objects WHERE kind = ?`, kind).one().n ?? 0;
+    for (const o of objects) {
+      const known = rows.exec(`SELECT id FROM stored_objects WHERE kind = ? AND id = ?`, kind, o.id).toArray().length > 0;
+      if (!known) rows.exec(`INSERT INTO stored_objects (kind, id, seq, created) VALUES (?, ?, ?, ?)`, kind, o.id, ++seq, now);
+      parts.exec(`DELETE FROM stored_object_parts WHERE kind = ? AND id = ?`, kind, o.id);
+      chunks(o.json).forEach((text, i) => parts.exec(`INSERT INTO stored_object_parts (kind, id, part, text) VALUES (?, ?, ?, ?)`, kind, o.id, i, text));
+    }
+    const count = rows.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM stored_objects WHERE kind = ?`, kind).one().n;
+    if (count > max) {
+      const oldest = rows.exec<{ id: string }>(`SELECT id FROM stored_objects WHERE kind = ? ORDER BY seq LIMIT ?`, kind, count - max).toArray();
+      for (const { id } of oldest) this.deleteObject(kind, id);
+    }
+    const sizes = parts
+      .exec<{ id: string; n: number }>(
+        `SELECT o.id AS id, SUM(LENGTH(p.text)) AS n FROM stored_objects o JOIN stored_object_parts p ON p.kind = o.kind AND p.id = o.id WHERE o.kind = ? GROUP BY o.id, o.seq ORDER BY o.seq`,
+        kind,
+      )
+      .toArray();
+    let chars = sizes.reduce((sum, s) => sum + s.n, 0);
+    for (const [i, s] of sizes.entries()) {
+      if (chars <= MAX_KIND_CHARS || i === sizes.length - 1) break;
+      chars -= s.n;
+      this.deleteObject(kind, s.id);
+    }
+  }
+
+  getObject(kind: string, id: string): string | null {
+    const rows = this.tables.rows<{ text: string }>(OBJECT_PARTS, `SELECT text FROM stored_object_parts WHERE kind = ? AND id = ? ORDER BY part`, kind, id);
+    return rows.length === 0 ? null : rows.map((r) => r.text).join("");
+  }
+
+  listObjects(kind: string): StoredObject[] {
+    if (!this.tables.has(OBJECTS)) return [];
+    const rows = this.tables.rows<{ id: string; text: string }>(
+      OBJECT_PARTS,
+      `SELECT o.id AS id, p.text AS text FROM stored_objects o JOIN stored_object_parts p ON p.kind = o.kind AND p.id = o.id WHERE o.kind = ? ORDER BY o.seq, p.part`,
+      kind,
+    );
+    const out: StoredObject[] = [];
+    for (const r of rows) {
+      const last = out.at(-1);
+      if (last?.id === r.id) last.json += r.text;
+      else out.push({ id: r.id, json: r.text });
+    }
+    return out;
+  }
+
+  deleteObject(kind: string, id: string): boolean {
+    const known = this.tables.rows(OBJECTS, `SELECT id FROM stored_objects WHERE kind = ? AND id = ?`, kind, id).length > 0;
+    if (!known) return false;
+    const children = childKind(kind, id);
+    const kinds = this.tables
+      .rows<{ kind: string }>(OBJECTS, `SELECT DISTINCT kind FROM stored_objects WHERE kind >= ?`, children)
+      .map((r) => r.kind)
+      .filter((k) => k === children || k.startsWith(`${children}/`));
+    this.tables.change(OBJECTS, `DELETE FROM stored_objects WHERE kind = ? AND id = ?`, kind, id);
+    this.tables.change(OBJECT_PARTS, `DELETE FROM stored_object_parts WHERE kind = ? AND id = ?`, kind, id);
+    for (const k of kinds) {
+      this.tables.change(OBJECTS, `DELETE FROM stored_objects WHERE kind = ?`, k);
+      this.tables.change(OBJECT_PARTS, `DELETE FROM stored_object_parts WHERE kind = ?`, k);
+    }
+    return true;
   }
 }

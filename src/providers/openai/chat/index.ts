@@ -4,6 +4,7 @@ import { parseChatRequest } from "./parse";
 import { validateChatRequest } from "./leniency";
 import { renderChatJson } from "./render-json";
 import { renderChatEvents, renderChatStreamError } from "./render-stream";
+import { rememberChat, storesChat } from "./stored";
 import type { ChatRequest } from "./wire";
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`. */
@@ -15,6 +16,9 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   checkHeaders: checkOpenAIAuth,
   parse: parseChatRequest,
   validate: validateChatRequest,
+
+  remember: rememberChat,
+  stores: storesChat,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   renderJson: renderChatJson,

@@ -4,10 +4,10 @@ import { parseResponsesRequest } from "./parse";
 import { validateResponsesRequest } from "./leniency";
 import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
-import { prepareResponsesRequest, rememberResponse } from "./state";
+import { prepareResponsesRequest, rememberBackgroundFailure, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
 
-export { handleStoredResponse, storedResponseId, type StoredResponsesGateway } from "./routes";
+export { handleResponseAction, handleStoredResponse, responseAction, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
 export { countInputTokens, isInputTokensPath } from "./input-tokens";
 
@@ -22,6 +22,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   validate: validateResponsesRequest,
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
+  rememberFailure: rememberBackgroundFailure,
   stores: (wire) => wire.body.store !== false,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,

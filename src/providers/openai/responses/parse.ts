@@ -206,6 +206,9 @@ export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResu
   if (body.input === undefined && !body.previous_response_id && body.conversation === undefined && body.prompt === undefined) {
     return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
   }
+  if (body.background === true && body.store === false) {
+    return { ok: false, error: invalid("Background mode requires 'store' to be true: a background response is stored so that it can be retrieved.", "background") };
+  }
   if (body.previous_response_id) {
     const bad = checkId(body.previous_response_id, "previous_response_id", "resp");
     if (bad) return { ok: false, error: bad };

@@ -7,6 +7,7 @@ import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
 import { compactionBlob, responseCompaction } from "./compaction";
 import type { ResponsesBody, ResponsesRequest } from "./wire";
+import { pendingView } from "./background";
 
 export interface OutputText {
   type: "output_text";
@@ -180,8 +181,9 @@ function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, stat
     object: "response",
     created_at: ctx.created,
     status,
-    background: false,
+    background: b.background === true,
     completed_at: status === "completed" ? ctx.created : null,
+    ...(ctx.wire.conversation !== undefined ? { conversation: { id: ctx.wire.conversation } } : {}),
     error: null,
     frequency_penalty: 0,
     incomplete_details: status === "incomplete" && reason !== undefined ? { reason } : null,
@@ -230,7 +232,9 @@ export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>
 
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */
 export function renderResponseJson(reply: Reply, ctx: RenderContext<ResponsesRequest>): unknown {
-  return withBilling(buildResponse(reply, ctx));
+  const final = withBilling(buildResponse(reply, ctx));
+  // Background mode answers at once, before any work: the response as queued (background.ts).
+  return ctx.wire.body.background === true ? pendingView(final, "queued") : final;
 }
 
 /** A response object as a JSON body (`POST` without stream, `GET /v1/responses/{id}`): `billing` after `background`. */

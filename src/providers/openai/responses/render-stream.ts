@@ -107,8 +107,15 @@ export function responseDrafts(final: ResponseObject, chunk: number, obfuscate =
   const terminal = final.status === "incomplete" ? "response.incomplete" : "response.completed";
   // `created` and `in_progress` carry the same response: serialised once.
   const started = `,"response":${JSON.stringify(start)}}`;
+  // Background mode: `created` and `queued` show it queued, then it starts (a resumed stream numbers events the same).
+  const queued = final.background === true ? `,"response":${JSON.stringify({ ...start, status: "queued" })}}` : undefined;
   return [
-    { type: "response.created", json: started },
+    ...(queued !== undefined
+      ? [
+          { type: "response.created", json: queued },
+          { type: "response.queued", json: queued },
+        ]
+      : [{ type: "response.created", json: started }]),
     { type: "response.in_progress", json: started },
     ...final.output.flatMap((item, i) => itemDrafts(item, i, chunk, obfuscate)),
     { type: terminal, fields: { response: final } },

@@ -9,10 +9,13 @@ import { makeRequestId } from "../../../http/ids";
 import { encodeEvent } from "../../../http/sse";
 import type { RenderedError } from "../../types";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "../errors";
-import { checkId } from "./parse";
+import { checkId, parseItems } from "./parse";
 import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
+import { BACKGROUND_KIND, backgroundView, isBackground, loadRun, pendingView, runStatus, saveRun } from "./background";
+import { conversationItemsOf } from "../conversations/store";
+import { page, pageQuery, platformAnswer } from "../platform";
 import { echoed } from "../../../util/text";
 import { Response } from "../../../http/web";
 
@@ -105,13 +108,83 @@ export async function handleStoredResponse(request: Request, rt: Runtime, id: st
   if (bad) return fail(bad);
   const stub = await locateResponse(rt, id);
   if (request.method === "GET") {
-    const body = stub ? await stub.responseById(id) : null;
-    if (body === null) return fail(notFound(id));
+    const stored = stub ? await stub.responseById(id) : null;
+    if (stored === null || !stub) return fail(notFound(id));
+    // A background response shows where its run stands now (background.ts); a replayed stream plays it whole.
+    const run = isBackground(parsedObject(stored)) ? await loadRun(stub, id) : undefined;
+    const body = run && new URL(request.url).searchParams.get("stream") !== "true" ? backgroundView(stored, run, Date.now()) : stored;
     const query = new URL(request.url).searchParams;
     return query.get("stream") === "true" ? replay(body, query.get("starting_after"), answer, fail) : answer(storedBody(body), 200);
   }
   const deleted = stub ? await stub.deleteResponse(id) : false;
-  if (!deleted) return fail(notFound(id));
+  if (!deleted || !stub) return fail(notFound(id));
+  await stub.deleteObject(BACKGROUND_KIND, id);
   await forgetResponse(rt, id);
   return answer(JSON.stringify({ id, object: "response.deleted", deleted: true }), 200);
+}
+
+function parsedObject(json: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(json);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const ACTION_PATH = /^\/(?:v1\/)?responses\/([^/]+)\/(cancel|input_items)\/?$/;
+
+/** `/v1/responses/{id}/cancel` or `/v1/responses/{id}/input_items`, if `path` is one. */
+export function responseAction(path: string): { id: string; action: "cancel" | "input_items" } | undefined {
+  const m = ACTION_PATH.exec(path);
+  if (!m) return undefined;
+  let id = m[1]!;
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // the id as written
+  }
+  return { id, action: m[2] as "cancel" | "input_items" };
+}
+
+/**
+ * `POST /v1/responses/{id}/cancel` (a background response not yet done becomes `cancelled`; one done, or cancelled
+ * before, is answered as it is; any other the real 400) and `GET /v1/responses/{id}/input_items` (the request's own
+ * input items, with ids, newest first unless `order=asc`, paginated).
+ */
+export async function handleResponseAction(request: Request, rt: Runtime, id: string, action: "cancel" | "input_items"): Promise<Response> {
+  const started = platformAnswer(request);
+  if (!started.ok) return started.response;
+  const a = started.answer;
+  const method = action === "cancel" ? "POST" : "GET";
+  if (request.method !== method) return a.fail(apiError("method_not_allowed", `Use ${method} for /v1/responses/${echoed(id)}/${action}.`));
+  const bad = checkId(id, "response_id", "resp");
+  if (bad) return a.fail(bad);
+  const stub = await locateResponse(rt, id);
+  const stored = stub ? await stub.responseById(id) : null;
+  if (stored === null || !stub) return a.fail(notFound(id));
+  if (action === "input_items") {
+    const q = pageQuery(new URL(request.url).searchParams, "desc");
+    if (!q.ok) return a.fail(q.error);
+    const history = await stub.responseHistory(id);
+    const own = history.segments.at(-1)?.input;
+    let raw: unknown = [];
+    try {
+      raw = JSON.parse(own ?? "[]");
+    } catch {
+      raw = [];
+    }
+    const parsed = parseItems(Array.isArray(raw) ? raw : []);
+    const items = parsed.ok ? conversationItemsOf(parsed.items, `input-item|${id}`) : [];
+    return a.json(page(items, q.page));
+  }
+  const response = parsedObject(stored);
+  if (!isBackground(response)) return a.fail(apiError("invalid_request", "Cannot cancel a synchronous response."));
+  const run = await loadRun(stub, id);
+  if (!run) return a.json(withBilling(response));
+  const now = Date.now();
+  const status = runStatus(run, now);
+  if (status === "done") return a.json(withBilling(response));
+  if (status === "in_progress") await saveRun(stub, id, { ...run, cancelledMs: now });
+  return a.json(pendingView(withBilling(response), "cancelled"));
 }

@@ -7,6 +7,7 @@
  * index entry per response locates its items too.
  */
 import type { Reply } from "../../../canonical/outcome";
+import type { Failure } from "../../../scenario/schema";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Runtime } from "../../../runtime/types";
 import { apiError, type ApiError } from "../../../http/errors";
@@ -14,8 +15,10 @@ import { stableHash } from "../../../util/hash";
 import type { HistorySegment, ResponseHistory } from "../../../session/responses";
 import type { StoredResponses } from "../../../session/types";
 import type { ParseResult, RenderContext } from "../../types";
-import { canonicalResponsesRequest, parseItems, unmatchedOutputError } from "./parse";
+import { canonicalResponsesRequest, checkId, parseItems, unmatchedOutputError } from "./parse";
+import { appendConversationItems, conversationHome, conversationItems, conversationItemsOf, conversationNotFound, loadConversation, type ConversationItem } from "../conversations/store";
 import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
+import { processingMs, saveRun } from "./background";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
 import { echoed } from "../../../util/text";
@@ -162,8 +165,13 @@ export function restoredLocal(saved: unknown): LocalResponse | undefined {
 export async function prepareResponsesRequest(wire: ResponsesRequest, request: CanonicalRequest, rt: Runtime, local?: LocalResponse): Promise<ParseResult<ResponsesRequest>> {
   const previous = wire.body.previous_response_id;
   const hasRefs = wire.items.some((i) => i.type === "item_reference");
-  if (!previous && !hasRefs) return { ok: true, wire, request };
-  const history = !previous ? { ok: true as const, items: [] } : previous === local?.id ? { ok: true as const, items: local.items } : await loadHistory(rt, previous);
+  const conversation = wire.body.conversation;
+  if (!previous && !hasRefs && (conversation === undefined || conversation === null)) return { ok: true, wire, request };
+  const within = await conversationHistory(wire, rt);
+  if (!within.ok) return within;
+  if (within.id !== undefined) wire = { ...wire, conversation: within.id };
+  const history =
+    within.id !== undefined ? within : !previous ? { ok: true as const, items: [] } : previous === local?.id ? { ok: true as const, items: local.items } : await loadHistory(rt, previous);
   if (!history.ok) return history;
   const own = await resolveReferences(rt, wire.items, wire.body.store !== false);
   if (!own.ok) return own;
@@ -173,6 +181,40 @@ export async function prepareResponsesRequest(wire: ResponsesRequest, request: C
   return { ok: true, wire: next, request: { ...canonicalResponsesRequest(next, new Headers()), headers: request.headers } };
 }
 
+/**
+ * The items of the request's `conversation` (a `conv_…` id, or `{ id }`), as input items: what the real API puts
+ * before the request's own input. No `conversation`: no id. Unknown: the real 404; with `previous_response_id`: 400.
+ */
+async function conversationHistory(wire: ResponsesRequest, rt: Runtime): Promise<{ ok: true; id?: string; items: InputItem[] } | { ok: false; error: ApiError }> {
+  const given = wire.body.conversation;
+  if (given === undefined || given === null) return { ok: true, items: [] };
+  const id = typeof given === "string" ? given : typeof given === "object" && typeof (given as { id?: unknown }).id === "string" ? (given as { id: string }).id : undefined;
+  if (id === undefined) return { ok: false, error: apiError("invalid_request", "Invalid type for 'conversation': expected a string or an object with an 'id'.", { param: "conversation" }) };
+  if (wire.body.previous_response_id) {
+    return {
+      ok: false,
+      error: apiError("invalid_request", "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.", {
+        providerCode: "mutually_exclusive_parameters",
+      }),
+    };
+  }
+  const bad = checkId(id, "conversation", "conv");
+  if (bad) return { ok: false, error: bad };
+  if (!(await loadConversation(rt, id))) return { ok: false, error: conversationNotFound(id, "conversation") };
+  const items = storedItems((await conversationItems(rt, id)).map((i) => JSON.stringify(i)));
+  return items ? { ok: true, id, items } : { ok: false, error: conversationNotFound(id, "conversation") };
+}
+
+/** Appends a turn's own input and the response's output to its conversation, as the real API does. */
+async function extendConversation(response: ResponseObject, wire: ResponsesRequest, rt: Runtime): Promise<void> {
+  if (wire.conversation === undefined) return;
+  const home = conversationHome(rt, wire.conversation);
+  const seed = `conv-item|${wire.conversation}|${await home.count(`items:${wire.conversation}`)}`;
+  const input = conversationItemsOf(wire.items, seed);
+  const output = response.output.map((item) => ({ ...item }) as ConversationItem);
+  await appendConversationItems(rt, wire.conversation, [...input, ...output]);
+}
+
 /** Items as stored: unknown types as the client sent them. */
 function storable(items: InputItem[]): unknown[] {
   return items.map((i) => (i.type === "other" ? i.raw : i));
@@ -180,8 +222,33 @@ function storable(items: InputItem[]): unknown[] {
 
 /** Remembers a successful response (unless `store: false`) in its session object, and where it is in the index. */
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
+  if (ctx.wire.conversation !== undefined) await extendConversation(buildResponse(reply, ctx), ctx.wire, rt);
   if (ctx.wire.body.store === false) return;
-  await storeResponse(buildResponse(reply, ctx), ctx, rt);
+  await storeFinished(buildResponse(reply, ctx), ctx, rt);
+}
+
+/**
+ * A scripted failure of a background request (not streamed) becomes the response's end: accepted now, `failed` with
+ * the failure's `error` once its run is done (background.ts). Failures of the connection itself stay failures.
+ */
+export async function rememberBackgroundFailure(failure: Failure, reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<boolean> {
+  const body = ctx.wire.body;
+  if (body.background !== true || body.stream === true || body.store === false) return false;
+  const error = failedError(failure, ctx.requestId);
+  if (!error) return false;
+  const response = buildResponse(reply, ctx);
+  await storeFinished({ ...response, status: "failed", completed_at: null, error, incomplete_details: null, output: [], usage: null }, ctx, rt);
+  return true;
+}
+
+/** Stores a finished response and, for a background one, its run. */
+async function storeFinished(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
+  await storeResponse(response, ctx, rt);
+  if (ctx.wire.body.background === true) {
+    const now = Date.now();
+    const run = { createdMs: now, readyMs: now + (await processingMs(rt, ctx.scenario)), cancelledMs: null };
+    await saveRun(rt.sessions.get(stateObjectName(ctx.scenario, ctx.session ?? "default")), response.id, run);
+  }
 }
 
 /** Stores `response` (answered to `ctx`'s request) in its session object and points the index at it. */
@@ -195,4 +262,23 @@ export async function storeResponse(response: ResponseObject, ctx: RenderContext
     items: response.output.map((item) => ({ id: item.id, json: JSON.stringify(item) })),
   });
   await indexObject(rt, response.id).pointResponse(response.id, name);
+}
+
+/** The `error` a failed background response carries for a scripted failure; undefined for connection-level ones. */
+function failedError(failure: Failure, requestId: string): { code: string; message: string } | undefined {
+  const message =
+    failure.message ??
+    `An error occurred while processing your request. You can retry your request, or contact us through our help center at help.openai.com if the error persists. Please include the request ID ${requestId} in your message.`;
+  switch (failure.kind) {
+    case "model_error":
+      return { code: "server_error", message };
+    case "overloaded":
+      return { code: "server_is_overloaded", message };
+    case "rate_limit":
+      return { code: "rate_limit_exceeded", message };
+    case "stream_error":
+      return { code: failure.errorType ?? "server_error", message };
+    default:
+      return undefined;
+  }
 }

@@ -103,6 +103,8 @@ export const ResponsesRequestSchema = z.looseObject({
   previous_response_id: z.string().nullish(),
   store: z.boolean().nullish(),
   stream: z.boolean().nullish(),
+  /** Background mode: answered `queued`, done on the scenario's `async.processingMs` clock (background.ts). */
+  background: z.boolean().nullish(),
   reasoning: z.looseObject({ effort: z.string().nullish(), summary: z.string().nullish() }).nullish(),
   temperature: z.number().nullish(),
   top_p: z.number().nullish(),
@@ -131,4 +133,6 @@ export interface ResponsesRequest {
   body: ResponsesBody;
   items: InputItem[];
   history: InputItem[];
+  /** The `conversation` the request continues (its id), once `prepare` found it; its items lead `history`. */
+  conversation?: string;
 }

@@ -1,0 +1,160 @@
+/**
+ * Stored Chat Completions: a completion asked with `store: true` is kept (its `metadata` and the request's messages
+ * with it) in the namespace's `__index/chat-completions` object, as objects of the stored-Responses storage (kind
+ * `chat.completion`, the request's messages its children). `GET /v1/chat/completions` lists them (filters `model`
+ * and `metadata[k]=v`, `after`/`limit`/`order`), `GET|POST|DELETE /v1/chat/completions/{id}` retrieves, updates the
+ * metadata and deletes one, `GET …/{id}/messages` pages its messages. Completions without `store: true` are not kept.
+ */
+import type { Reply } from "../../../canonical/outcome";
+import type { Runtime } from "../../../runtime/types";
+import { apiError } from "../../../http/errors";
+import { safeDecode } from "../../../http/url";
+import type { StoredResponses } from "../../../session/types";
+import { echoed } from "../../../util/text";
+import type { RenderContext, SideRoute } from "../../types";
+import { checkMetadata, invalid, objectBody, page, pageQuery, parsedObjects, platformAnswer, wrongMethod, type PlatformAnswer } from "../platform";
+import { renderChatJson } from "./render-json";
+import type { ChatMessage, ChatRequest } from "./wire";
+
+const KIND = "chat.completion";
+
+/** Most completions (and messages of one) a namespace keeps; one more forgets the oldest. */
+const MAX_STORED = 1000;
+
+/** The kind holding an object's children (session/responses.ts `childKind`): deleting the object drops them. */
+function childKind(kind: string, id: string): string {
+  return `${kind}/${id}`;
+}
+
+/** Where a namespace's stored completions are: one object, so the list is one read. */
+function home(rt: Runtime): StoredResponses {
+  return rt.sessions.get("__index/chat-completions");
+}
+
+type StoredCompletion = { id: string; model: string; metadata: Record<string, string> } & Record<string, unknown>;
+
+function stringRecord(value: unknown): Record<string, string> {
+  const checked = checkMetadata(value);
+  return checked.ok && checked.value ? checked.value : {};
+}
+
+/** A request message as `GET …/messages` lists it: its id, its text as `content`, any parts as `content_parts`. */
+function storeMessage(message: ChatMessage, id: string): Record<string, unknown> {
+  const { role, content, name, ...rest } = message;
+  const text = Array.isArray(content) ? content.flatMap((p) => (typeof p.text === "string" ? [p.text] : [])).join("") : (content ?? null);
+  const out: Record<string, unknown> = { id, role, content: text, name: name ?? null, content_parts: Array.isArray(content) ? content : null };
+  if (rest.tool_calls) out.tool_calls = rest.tool_calls;
+  if (rest.tool_call_id !== undefined) out.tool_call_id = rest.tool_call_id;
+  return out;
+}
+
+/** Whether the request asks for its completion to be kept. */
+export function storesChat(wire: ChatRequest): boolean {
+  return (wire as { store?: unknown }).store === true;
+}
+
+/** Keeps a `store: true` completion (as `GET` answers it) and the request's messages. */
+export async function rememberChat(reply: Reply, ctx: RenderContext<ChatRequest>, rt: Runtime): Promise<void> {
+  if (!storesChat(ctx.wire)) return;
+  const body = ctx.wire as ChatRequest & Record<string, unknown>;
+  const completion = renderChatJson(reply, ctx) as Record<string, unknown> & { id: string };
+  const stored: StoredCompletion = {
+    ...completion,
+    model: String(completion.model),
+    metadata: stringRecord(body.metadata),
+    request_id: null,
+    tool_choice: body.tool_choice ?? null,
+    seed: body.seed ?? null,
+    top_p: body.top_p ?? 1,
+    temperature: body.temperature ?? 1,
+    presence_penalty: body.presence_penalty ?? 0,
+    frequency_penalty: body.frequency_penalty ?? 0,
+    tools: body.tools ?? null,
+    response_format: body.response_format ?? null,
+    input_user: body.user ?? null,
+  };
+  const h = home(rt);
+  await h.putObjects(KIND, [{ id: stored.id, json: JSON.stringify(stored) }], MAX_STORED);
+  const messages = ctx.wire.messages.map((m, i) => {
+    const id = `${stored.id}-${i}`;
+    return { id, json: JSON.stringify(storeMessage(m, id)) };
+  });
+  await h.putObjects(childKind(KIND, stored.id), messages, MAX_STORED);
+}
+
+function notFound(id: string) {
+  return apiError("not_found", `Chat completion with id '${echoed(id)}' not found.`);
+}
+
+/** The `metadata[k]=v` filters of a list query. */
+function metadataFilters(query: URLSearchParams): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of query) {
+    const m = /^metadata\[(.+)\]$/.exec(k);
+    if (m) out.push([m[1]!, v]);
+  }
+  return out;
+}
+
+async function list(request: Request, rt: Runtime, a: PlatformAnswer): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const q = pageQuery(query, "asc");
+  if (!q.ok) return a.fail(q.error);
+  const model = query.get("model");
+  const filters = metadataFilters(query);
+  const all = parsedObjects<StoredCompletion>((await home(rt).listObjects(KIND)).map((o) => o.json));
+  // The model asked for names its dated snapshot too (`gpt-4.1` answers as `gpt-4.1-2025-04-14`).
+  const kept = all.filter((c) => (model === null || model === "" || c.model === model || c.model.startsWith(`${model}-`)) && filters.every(([k, v]) => c.metadata?.[k] === v));
+  return a.json(page(kept, q.page));
+}
+
+async function one(request: Request, rt: Runtime, a: PlatformAnswer, id: string): Promise<Response> {
+  const h = home(rt);
+  const json = await h.objectById(KIND, id);
+  if (json === null) return a.fail(notFound(id));
+  const stored = parsedObjects<StoredCompletion>([json])[0];
+  if (!stored) return a.fail(notFound(id));
+  if (request.method === "GET") return a.json(stored);
+  if (request.method === "DELETE") {
+    await h.deleteObject(KIND, id);
+    return a.json({ id, object: "chat.completion.deleted", deleted: true });
+  }
+  const body = await objectBody(request);
+  if (!body.ok) return a.fail(body.error);
+  if (!("metadata" in body.value)) return a.fail(invalid("Missing required parameter: 'metadata'.", "metadata"));
+  const metadata = checkMetadata(body.value.metadata);
+  if (!metadata.ok) return a.fail(metadata.error);
+  const updated: StoredCompletion = { ...stored, metadata: metadata.value ?? {} };
+  await h.putObjects(KIND, [{ id, json: JSON.stringify(updated) }], MAX_STORED);
+  return a.json(updated);
+}
+
+async function messages(request: Request, rt: Runtime, a: PlatformAnswer, id: string): Promise<Response> {
+  const h = home(rt);
+  if ((await h.objectById(KIND, id)) === null) return a.fail(notFound(id));
+  const q = pageQuery(new URL(request.url).searchParams, "asc");
+  if (!q.ok) return a.fail(q.error);
+  const all = parsedObjects<{ id: string }>((await h.listObjects(childKind(KIND, id))).map((o) => o.json));
+  return a.json(page(all, q.page));
+}
+
+const LIST_PATH = /^\/(?:v1\/)?chat\/completions\/?$/;
+const ONE_PATH = /^\/(?:v1\/)?chat\/completions\/([^/]+)(\/messages)?\/?$/;
+
+/** The stored Chat Completions routes; `POST /v1/chat/completions` itself stays the chat surface's. */
+export const openaiStoredChat: SideRoute = {
+  knows: (path) => ONE_PATH.test(path),
+  async serve(request, path, ctx) {
+    const listing = LIST_PATH.test(path);
+    const m = listing ? undefined : ONE_PATH.exec(path);
+    if (!listing && !m) return undefined;
+    if (listing && request.method !== "GET") return undefined;
+    const started = platformAnswer(request);
+    if (!started.ok) return started.response;
+    const a = started.answer;
+    if (listing) return list(request, ctx.rt, a);
+    const id = safeDecode(m![1]!);
+    if (m![2] !== undefined) return request.method === "GET" ? messages(request, ctx.rt, a, id) : a.fail(wrongMethod(["GET"], path));
+    return request.method === "GET" || request.method === "POST" || request.method === "DELETE" ? one(request, ctx.rt, a, id) : a.fail(wrongMethod(["GET", "POST", "DELETE"], path));
+  },
+};

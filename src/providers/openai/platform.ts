@@ -1,0 +1,132 @@
+/**
+ * What the OpenAI platform's object routes share (conversations, stored chat completions, a response's input items,
+ * background responses): the answer in OpenAI's shape (request id, headers, error body), the JSON body of a `POST`,
+ * `metadata` as the real API checks it, and cursor pagination (`after`, `limit`, `order`).
+ */
+import { apiError, type ApiError } from "../../http/errors";
+import { makeRequestId } from "../../http/ids";
+import { readJsonBody } from "../../http/body";
+import { echoed } from "../../util/text";
+import { Response } from "../../http/web";
+import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
+
+/** How one request is answered: JSON with OpenAI's headers, or its error shape. */
+export interface PlatformAnswer {
+  json(body: unknown, status?: number): Response;
+  fail(error: ApiError): Response;
+}
+
+/** The answerer for `request`, or the refusal when it carries no key. */
+export function platformAnswer(request: Request): { ok: true; answer: PlatformAnswer } | { ok: false; response: Response } {
+  const requestId = makeRequestId(`${request.method} ${request.url}`);
+  const headers = { "content-type": "application/json", "x-request-id": requestId, ...OPENAI_HEADERS };
+  const answer: PlatformAnswer = {
+    json: (body, status = 200) => new Response(JSON.stringify(body), { status, headers }),
+    fail(error) {
+      const r = renderOpenAIError(error, requestId);
+      return new Response(JSON.stringify(r.body), { status: r.status, headers: { ...headers, ...r.headers } });
+    },
+  };
+  const auth = checkOpenAIAuth(request.headers);
+  return auth ? { ok: false, response: answer.fail(auth) } : { ok: true, answer };
+}
+
+/** `Use GET or POST for /v1/…` as the router says it for a surface. */
+export function wrongMethod(methods: string[], path: string): ApiError {
+  return apiError("method_not_allowed", `Use ${methods.join(" or ")} for ${echoed(path)}.`);
+}
+
+export function invalid(message: string, param?: string): ApiError {
+  return apiError("invalid_request", message, param !== undefined ? { param } : {});
+}
+
+/** The JSON object a `POST` carries (an empty body counts as `{}`, as the SDKs send none for some calls). */
+export async function objectBody(request: Request): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: ApiError }> {
+  if (request.headers.get("content-length") === "0" || (request.body === null && !request.headers.has("content-type"))) return { ok: true, value: {} };
+  const body = await readJsonBody(request);
+  if (!body.ok) return body;
+  const value = body.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, error: invalid("Invalid type for body: expected an object.") };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * `metadata` as the real API accepts it: at most 16 string values, keys up to 64 characters, values up to 512.
+ * Undefined when absent; null stays null (an update clearing it).
+ */
+export function checkMetadata(value: unknown, param = "metadata"): { ok: true; value: Record<string, string> | null | undefined } | { ok: false; error: ApiError } {
+  if (value === undefined || value === null) return { ok: true, value };
+  if (typeof value !== "object" || Array.isArray(value))
+    return { ok: false, error: invalid(`Invalid type for '${param}': expected an object, but got ${Array.isArray(value) ? "an array" : `a ${typeof value}`} instead.`, param) };
+  const entries = Object.entries(value);
+  if (entries.length > 16) {
+    return { ok: false, error: invalid(`Invalid '${param}': too many properties. Expected an object with at most 16 properties, but got an object with ${entries.length} properties instead.`, param) };
+  }
+  for (const [k, v] of entries) {
+    if (typeof v !== "string")
+      return { ok: false, error: invalid(`Invalid type for '${param}.${echoed(k)}': expected a string, but got ${v === null ? "null" : `a ${typeof v}`} instead.`, `${param}.${k}`) };
+    if (k.length > 64) return { ok: false, error: invalid(`Invalid '${param}': string too long. Expected a string with maximum length 64, but got a string with length ${k.length} instead.`, param) };
+    if (v.length > 512) {
+      return {
+        ok: false,
+        error: invalid(`Invalid '${param}.${echoed(k)}': string too long. Expected a string with maximum length 512, but got a string with length ${v.length} instead.`, `${param}.${k}`),
+      };
+    }
+  }
+  return { ok: true, value: value as Record<string, string> };
+}
+
+/** What a list call asks for. */
+export interface PageQuery {
+  after?: string;
+  limit: number;
+  order: "asc" | "desc";
+}
+
+/** `after`, `limit` (1–100, default 20) and `order` of a list call's query. */
+export function pageQuery(query: URLSearchParams, defaultOrder: "asc" | "desc"): { ok: true; page: PageQuery } | { ok: false; error: ApiError } {
+  const limitText = query.get("limit");
+  const limit = limitText === null ? 20 : Number(limitText);
+  if (!Number.isInteger(limit)) {
+    return { ok: false, error: invalid(`Invalid 'limit': expected an integer, but got '${echoed(limitText ?? "")}' instead.`, "limit") };
+  }
+  if (limit < 1) return { ok: false, error: invalid(`Invalid 'limit': integer below minimum value. Expected a value >= 1, but got ${limit} instead.`, "limit") };
+  if (limit > 100) return { ok: false, error: invalid(`Invalid 'limit': integer above maximum value. Expected a value <= 100, but got ${limit} instead.`, "limit") };
+  const order = query.get("order") ?? defaultOrder;
+  if (order !== "asc" && order !== "desc") {
+    return { ok: false, error: invalid(`Invalid value: '${echoed(order)}'. Supported values are: 'asc' and 'desc'.`, "order") };
+  }
+  const after = query.get("after");
+  return { ok: true, page: { ...(after !== null && after !== "" ? { after } : {}), limit, order } };
+}
+
+/**
+ * One page of `items` (oldest first, each with an `id`) in the asked order after the cursor: the list object the SDKs'
+ * cursor pages read (`data`, `first_id`, `last_id`, `has_more`). An unknown cursor gives an empty page.
+ */
+export function page<T extends { id: string }>(items: T[], q: PageQuery): { object: "list"; data: T[]; first_id: string | null; last_id: string | null; has_more: boolean } {
+  const ordered = q.order === "asc" ? items : [...items].reverse();
+  const start = q.after === undefined ? 0 : ordered.findIndex((i) => i.id === q.after) + 1;
+  const data = start === 0 && q.after !== undefined ? [] : ordered.slice(start, start + q.limit);
+  return { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + q.limit < ordered.length };
+}
+
+/** Parses stored JSON texts, skipping any that no longer parse. */
+export function parsedObjects<T>(texts: string[]): T[] {
+  const out: T[] = [];
+  for (const t of texts) {
+    try {
+      out.push(JSON.parse(t) as T);
+    } catch {
+      // a damaged entry counts as absent
+    }
+  }
+  return out;
+}
+
+/** Unix seconds now. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
