@@ -3,6 +3,7 @@
  * bundled defaults and, with `persist`, the state kept on disk, as ../workers/runtime.ts builds it from a Worker's
  * bindings. No HTTP here: ./transport.ts serves what this builds, ./server.ts joins the two.
  */
+import { MemoryObjectStore } from "../../objects/store";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
 import { sessionTtlMs } from "../../tenancy/quota";
@@ -82,7 +83,7 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
-  const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const runtime: Runtime = { sessions, scenarios, vars, tenancy, objects: new MemoryObjectStore(), ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
   const ttl = sessionTtlMs(vars);
   const expiry = setInterval(
     () => {

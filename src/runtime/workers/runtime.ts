@@ -1,6 +1,7 @@
 /**
  * The Workers runtime: session state in Durable Objects, scenarios in KV over the bundled defaults.
  */
+import { R2ObjectStore } from "./r2-objects";
 import type { Session, SessionStore } from "../../session/types";
 import type { SocketInit } from "../../session/socket";
 import type { ScenarioStore } from "../../scenario/store";
@@ -67,6 +68,7 @@ function logJson(entry: RequestLog): void {
 export function workersRuntime(env: WorkerEnv): Runtime {
   const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env };
   if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);
+  if (env.FILES) rt.objects = new R2ObjectStore(env.FILES);
   if (env.REQUEST_LOG?.trim().toLowerCase() === "json") rt.log = logJson;
   return rt;
 }
