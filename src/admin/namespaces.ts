@@ -20,6 +20,8 @@ const quotasSchema = z.strictObject({
   requestsPerMinute: z.int().min(0).optional(),
   scenarioBytes: z.int().min(0).optional(),
   journalBytes: z.int().min(0).optional(),
+  files: z.int().min(0).optional(),
+  fileBytes: z.int().min(0).optional(),
 });
 const createNamespaceSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, NAMES_MATCH),

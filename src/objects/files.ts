@@ -211,6 +211,19 @@ export class FileStore {
     return { data, hasMore: start + opts.limit < all.length };
   }
 
+  /** How many files there are (expired ones too, until a read drops them) and their bytes: what file quotas count. */
+  async usage(): Promise<{ files: number; bytes: number }> {
+    let files = 0;
+    let bytes = 0;
+    for await (const o of this.store.list(FILES)) {
+      const r = fromMeta(o.meta);
+      if (r === undefined) continue;
+      files++;
+      bytes += r.bytes;
+    }
+    return { files, bytes };
+  }
+
   /** Deletes the file and its parts; false when there was none. */
   async delete(id: string): Promise<boolean> {
     const head = await this.store.head(FILES + id);

@@ -53,6 +53,19 @@ export function scopedObjects(inner: ObjectStore, prefix: string): ObjectStore {
   };
 }
 
+/** Deletes every object whose key starts with `prefix` (a deleted namespace's files and batches), 1,000 at a time. */
+export async function dropPrefix(store: ObjectStore, prefix: string): Promise<void> {
+  let keys: string[] = [];
+  for await (const o of store.list(prefix)) {
+    keys.push(o.key);
+    if (keys.length >= 1000) {
+      await store.delete(keys);
+      keys = [];
+    }
+  }
+  if (keys.length > 0) await store.delete(keys);
+}
+
 const encoder = new TextEncoder();
 
 /** A body over bytes held in memory (the Node store; tests). */

@@ -233,4 +233,27 @@ describe("namespaces", () => {
     expect((await client().files.list()).data.map((f) => f.id)).not.toContain(file.id);
     expect((await a.batches.retrieve(batch.id)).status).toBe("completed");
   });
+
+  it("quotas files and fileBytes: an upload past either is the namespace's 429", async () => {
+    const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
+    const c = client("", await namespaceKey(admin, "files-q", "admin", { files: 2, fileBytes: 10 }));
+    const up = async (n: number) => c.files.create({ file: await toFile(Buffer.alloc(n), "q.bin"), purpose: "user_data" });
+    const first = await up(4);
+    await expect(up(7)).rejects.toMatchObject({ status: 429 });
+    await up(6);
+    const refused = await up(0).catch((e) => e);
+    expect(refused).toMatchObject({ status: 429 });
+    expect(refused.headers.get("x-mockllm-outcome")).toBe("quota");
+    await c.files.delete(first.id);
+    await up(0);
+  });
+
+  it("a deleted namespace's files go with it: re-created, it starts empty", async () => {
+    const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
+    const c = client("", await namespaceKey(admin, "files-gone"));
+    await c.files.create({ file: await toFile(Buffer.from("x"), "x.txt"), purpose: "user_data" });
+    expect((await admin("/namespaces/files-gone", { method: "DELETE" })).status).toBe(200);
+    const again = client("", await namespaceKey(admin, "files-gone"));
+    expect((await again.files.list()).data).toEqual([]);
+  });
 });

@@ -94,7 +94,7 @@ const ALLOWED: Record<string, string[]> = {
   providers: ["util", "canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
   turn: ["util", "canonical", "http", "scenario", "default", "record", "session", "tenancy", "providers", "type:runtime"],
   sockets: ["util", "canonical", "http", "scenario", "session", "tenancy", "providers", "turn", "type:runtime", "type:provider-modules"],
-  "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "providers", "turn", "sockets", "objects", "type:runtime"],
+  "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "tenancy", "providers", "turn", "sockets", "objects", "type:runtime"],
   routes: ["util", "canonical", "http", "scenario", "default", "record", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "type:runtime"],
   admin: ["util", "canonical", "http", "scenario", "record", "session", "tenancy", "routes", "turn", "type:runtime", "type:client"],
   inspector: ["http"],

@@ -83,7 +83,9 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   if (opts.record) await putRecordingScenario(scenarios, opts.record);
   const vars: RuntimeVars = { ...opts.vars, ...(opts.adminToken !== undefined ? { ADMIN_TOKEN: opts.adminToken } : {}) };
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
-  const runtime: Runtime = { sessions, scenarios, vars, tenancy, objects: new MemoryObjectStore(), ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const objects = new MemoryObjectStore();
+  tenancy.objects = objects;
+  const runtime: Runtime = { sessions, scenarios, vars, tenancy, objects, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
   const ttl = sessionTtlMs(vars);
   const expiry = setInterval(
     () => {
