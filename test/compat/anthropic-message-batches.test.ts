@@ -1,9 +1,11 @@
 /**
  * Anthropic Message Batches through the official `@anthropic-ai/sdk` (contract section 11), on both runtimes: create →
  * poll → `results()` (succeeded and errored lines, scripted per `custom_id`), list, cancel, delete, the journal's
- * `batch`, namespace isolation.
+ * `batch`, namespace isolation; the Files API (beta): upload, metadata, list, a message whose document block names
+ * the file, an unknown id, download refused, delete.
  */
-import Anthropic, { NotFoundError } from "@anthropic-ai/sdk";
+import Anthropic, { NotFoundError, toFile } from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namespaceKey, rootAdmin } from "../support/namespaces";
 import { startHarness, type Harness } from "./harness";
@@ -20,7 +22,7 @@ const SCENARIO = {
 const SLOW = { name: "msgbatch-slow", async: { processingMs: 60_000 }, steps: [{ consume: false, respond: { text: "late" } }] };
 
 const client = (path = "", apiKey = "sk-ant-test") => new Anthropic({ apiKey, baseURL: `${h.url}${path}`, maxRetries: 0 });
-const params = (text: string) => ({ model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user" as const, content: text }] });
+const params = (text: string) => ({ model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user" as const, content: text }] });
 
 beforeAll(async () => {
   h = await startHarness();
@@ -114,5 +116,43 @@ describe("anthropic message batches", () => {
     await expect(b.messages.batches.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
     expect((await b.messages.batches.list()).data).toEqual([]);
     expect((await untilEnded(a, created.id)).request_counts.succeeded).toBe(1);
+  });
+});
+
+describe("anthropic files (beta)", () => {
+  it("upload, metadata, list, a document block naming the file, delete", async () => {
+    const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
+    const key = await namespaceKey(admin, "af-a");
+    const c = client("", key);
+    const up = await c.beta.files.upload({ file: await toFile(Buffer.from("%PDF-1.4 tiny"), "paper.pdf", { type: "application/pdf" }) });
+    expect(up).toMatchObject({ type: "file", filename: "paper.pdf", mime_type: "application/pdf", size_bytes: 13, downloadable: false });
+    expect(up.id).toMatch(/^file_011C[0-9A-Za-z]{20}$/);
+    expect(await c.beta.files.retrieveMetadata(up.id)).toEqual(up);
+    expect((await c.beta.files.list()).data.map((f) => f.id)).toEqual([up.id]);
+    // OpenAI's client on the same path and namespace sees its own files only.
+    expect((await new OpenAI({ apiKey: key, baseURL: `${h.url}/v1`, maxRetries: 0 }).files.list()).data).toEqual([]);
+
+    const doc = (file_id: string) => ({
+      model: "claude-sonnet-4-6",
+      max_tokens: 50,
+      messages: [
+        {
+          role: "user" as const,
+          content: [
+            { type: "document" as const, source: { type: "file" as const, file_id } },
+            { type: "text" as const, text: "Summarise." },
+          ],
+        },
+      ],
+      betas: ["files-api-2025-04-14"],
+    });
+    const answer = await c.beta.messages.create(doc(up.id));
+    expect(answer.content[0]).toMatchObject({ type: "text" });
+    await expect(c.beta.messages.create(doc("file_011Cnope"))).rejects.toMatchObject({ status: 404, error: { error: { type: "not_found_error", message: "File not found: file_011Cnope" } } });
+    await expect(client("", await namespaceKey(admin, "af-b")).beta.messages.create(doc(up.id))).rejects.toBeInstanceOf(NotFoundError);
+
+    await expect(c.beta.files.download(up.id)).rejects.toMatchObject({ status: 400 });
+    expect(await c.beta.files.delete(up.id)).toEqual({ id: up.id, type: "file_deleted" });
+    await expect(c.beta.files.retrieveMetadata(up.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

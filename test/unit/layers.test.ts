@@ -91,7 +91,7 @@ const ALLOWED: Record<string, string[]> = {
   objects: ["util", "http"], // files and batches over one small store (src/objects/store.ts)
   runtime: ["type:http", "type:scenario", "type:session", "type:tenancy", "type:objects"], // runtime/types.ts, the runtime boundary
   tenancy: ["util", "http", "scenario", "session", "objects", "type:runtime"],
-  providers: ["util", "canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
+  providers: ["util", "canonical", "http", "scenario", "default", "record", "objects", "type:runtime", "type:session"],
   turn: ["util", "canonical", "http", "scenario", "default", "record", "session", "tenancy", "providers", "type:runtime"],
   sockets: ["util", "canonical", "http", "scenario", "session", "tenancy", "providers", "turn", "type:runtime", "type:provider-modules"],
   "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "tenancy", "providers", "turn", "sockets", "objects", "type:runtime"],

@@ -7,7 +7,7 @@
  * The same engine as OpenAI's batches (providers/openai/batches/batches.ts): the requests are kept as a file written
  * in parts, the batch runs lazily on the first read after the scenario's `async.processingMs`, each request through
  * the batch's session as a live `/v1/messages` call (turn/batch.ts), and the results are written in parts and served
- * streamed. Its objects live below `anthropic/` in the caller's namespace, apart from OpenAI's files.
+ * streamed. Its objects live below `anthropic-batches/` in the caller's namespace, apart from either Files API.
  */
 import { apiError, type ApiError } from "../../../http/errors";
 import { readJsonBody } from "../../../http/body";
@@ -83,7 +83,7 @@ function notFound(id: string): ApiError {
 function stores(ctx: SideRouteContext): { files: FileStore; batches: RecordStore<MessageBatchRecord> } | undefined {
   const objects = ctx.rt.objects;
   if (objects === undefined) return undefined;
-  const own = scopedObjects(objects, "anthropic/");
+  const own = scopedObjects(objects, "anthropic-batches/");
   return { files: new FileStore(own), batches: new RecordStore<MessageBatchRecord>(own, "message-batches/") };
 }
 
