@@ -48,7 +48,13 @@ const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().heapUsed);
 }, 20);
 const t0 = performance.now();
-const done = (await (await fetch(`${base}/batches/${batch.id}`, { headers: auth })).json()) as { status: string; request_counts: unknown; output_file_id: string };
+// Polled as a client polls: each read runs up to BATCH_LINES_PER_READ lines (default 1,000).
+let done: { status: string; request_counts: unknown; output_file_id: string };
+let reads = 0;
+do {
+  done = (await (await fetch(`${base}/batches/${batch.id}`, { headers: auth })).json()) as typeof done;
+  reads++;
+} while (done.status === "in_progress");
 const ms = performance.now() - t0;
 clearInterval(sampler);
 gc();
@@ -71,6 +77,7 @@ console.log(
       inputFile: mb(file.bytes),
       status: done.status,
       requestCounts: done.request_counts,
+      reads,
       outputFile: mb(outBytes),
       outputLines: outLines,
       processingMs: Math.round(ms),

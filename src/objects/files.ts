@@ -56,7 +56,16 @@ function expired(r: FileRecord, now: number): boolean {
   return r.expiresAt !== undefined && r.expiresAt <= Math.floor(now / 1000);
 }
 
-/** A file written piece by piece, in parts of at most `PART_BYTES`: `write` text, then `close` once. */
+/** Where a file being written stands between requests (`FileWriter.checkpoint`, `FileStore.writer(record, state)`). */
+export interface WriterState {
+  parts: number;
+  bytes: number;
+}
+
+/**
+ * A file written piece by piece, in parts of at most `PART_BYTES`: `write` text, then `close` once. A writer can stop
+ * at a `checkpoint` and a later request go on from it (a batch run a slice of lines per read).
+ */
 export class FileWriter {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
@@ -65,8 +74,20 @@ export class FileWriter {
 
   constructor(
     private readonly store: ObjectStore,
-    private readonly record: Omit<FileRecord, "bytes" | "parts">,
-  ) {}
+    readonly record: Omit<FileRecord, "bytes" | "parts">,
+    state?: WriterState,
+  ) {
+    if (state) {
+      this.parts = state.parts;
+      this.total = state.bytes;
+    }
+  }
+
+  /** Writes what is pending as a part and answers where the file stands; the file does not exist yet. */
+  async checkpoint(): Promise<WriterState> {
+    await this.flush();
+    return { parts: this.parts, bytes: this.total };
+  }
 
   get id(): string {
     return this.record.id;
@@ -127,9 +148,9 @@ export class FileStore {
     return r;
   }
 
-  /** A file mockllm writes itself, in parts. */
-  writer(record: Omit<FileRecord, "bytes" | "parts">): FileWriter {
-    return new FileWriter(this.store, record);
+  /** A file mockllm writes itself, in parts; `state` goes on from a checkpoint. */
+  writer(record: Omit<FileRecord, "bytes" | "parts">, state?: WriterState): FileWriter {
+    return new FileWriter(this.store, record, state);
   }
 
   /** The file's record; null when there is none or it expired (an expired file is deleted then). */

@@ -23,6 +23,8 @@ export interface RuntimeVars {
   ANONYMOUS?: string;
   /** Seconds a session may stay idle before it is deleted (default 604800, 7 days). */
   SESSION_TTL?: string;
+  /** Most batch lines one read of a batch runs (default 1000); a bigger batch goes on at the next read (src/objects). */
+  BATCH_LINES_PER_READ?: string;
 }
 
 export interface Runtime {

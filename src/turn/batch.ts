@@ -89,6 +89,15 @@ export async function runBatchLine<W>(surface: ProviderSurface<W>, rt: Runtime, 
   return answerOf(res, surface.requestIdHeader);
 }
 
+/**
+ * Most lines one read of a batch runs (`BATCH_LINES_PER_READ`, default 1,000): a bigger batch goes on at the next
+ * read, so no request runs an unbounded number of turns (a Worker's subrequests and CPU are per request).
+ */
+export function linesPerRead(rt: Runtime): number {
+  const n = Number(rt.vars.BATCH_LINES_PER_READ ?? "1000");
+  return Number.isInteger(n) && n > 0 ? n : 1000;
+}
+
 /** The headers a batch keeps from its creation request: those that select a scenario or session (`x-mock-*`). */
 export function originHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};

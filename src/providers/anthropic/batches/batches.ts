@@ -13,12 +13,12 @@ import { apiError, type ApiError } from "../../../http/errors";
 import { readJsonBody } from "../../../http/body";
 import { isRecord, jsonResponse } from "../../../http/json";
 import { Response } from "../../../http/web";
-import { FileStore } from "../../../objects/files";
+import { FileStore, type FileRecord, type WriterState } from "../../../objects/files";
 import { sortableId } from "../../../objects/ids";
 import { exclusive, RecordStore } from "../../../objects/records";
 import { scopedObjects } from "../../../objects/store";
 import type { Runtime } from "../../../runtime/types";
-import { originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
+import { linesPerRead, originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
 import type { SideRouteContext } from "../../types";
 import { checkAnthropicHeaders } from "../errors";
 import { anthropicMessages } from "../index";
@@ -48,6 +48,14 @@ interface MessageBatchRecord {
   requestsFileId: string;
   cancelAtMs?: number;
   done?: { atMs: number; counts: Counts; resultsFileId: string };
+  /** Requests run so far, when the batch runs over several reads: the counts and the results file's checkpoint. */
+  progress?: Progress;
+}
+
+interface Progress {
+  lines: number;
+  counts: Counts;
+  results: { record: Omit<FileRecord, "bytes" | "parts">; state: WriterState };
 }
 
 function iso(ms: number): string {
@@ -56,7 +64,9 @@ function iso(ms: number): string {
 
 function batchObject(b: MessageBatchRecord, prefixUrl: string): Record<string, unknown> {
   const ended = b.done !== undefined;
-  const counts: Counts = b.done?.counts ?? { processing: b.total, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
+  const so = b.progress?.counts;
+  const counts: Counts =
+    b.done?.counts ?? (so ? { ...so, processing: b.total - so.succeeded - so.errored - so.canceled - so.expired } : { processing: b.total, succeeded: 0, errored: 0, canceled: 0, expired: 0 });
   const status = ended ? "ended" : b.cancelAtMs !== undefined ? "canceling" : "in_progress";
   return {
     id: b.id,
@@ -144,34 +154,55 @@ async function create(request: Request, path: string, ctx: SideRouteContext, s: 
   return jsonResponse(batchObject(record, ""));
 }
 
-/** Runs the requests (or, after a cancel, marks them canceled) and writes the results. */
-async function runRequests(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: MessageBatchRecord): Promise<NonNullable<MessageBatchRecord["done"]>> {
-  const counts: Counts = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
-  const results = s.files.writer({
-    id: sortableId("file_", 16),
-    filename: `${b.id}_results.jsonl`,
-    purpose: "message_batch_results",
-    createdAt: Math.floor(Date.now() / 1000),
-    mimeType: "application/jsonl",
-  });
+/**
+ * Runs the next `max` requests (streamed; those run by earlier reads skipped) — after a cancel, marks every one left
+ * canceled — appending to the results; the batch has ended when none is left.
+ */
+async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: MessageBatchRecord, max: number): Promise<void> {
+  const p: Progress = b.progress ?? {
+    lines: 0,
+    counts: { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 },
+    results: {
+      record: { id: sortableId("file_", 16), filename: `${b.id}_results.jsonl`, purpose: "message_batch_results", createdAt: Math.floor(Date.now() / 1000), mimeType: "application/jsonl" },
+      state: { parts: 0, bytes: 0 },
+    },
+  };
+  const results = s.files.writer(p.results.record, p.results.state);
+  const counts = p.counts;
+  let seen = 0;
+  let ran = 0;
+  let exhausted = true;
   for await (const text of s.files.lines(b.requestsFileId)) {
     if (text === "") continue;
+    if (seen++ < p.lines) continue;
     const { custom_id, params } = JSON.parse(text) as { custom_id: string; params: unknown };
     let result: unknown;
     if (b.cancelAtMs !== undefined) {
       counts.canceled++;
       result = { type: "canceled" };
     } else {
+      if (ran === max) {
+        exhausted = false;
+        break;
+      }
       const answer = await runBatchLine(anthropicMessages, rt, params, b.origin, { id: b.id, customId: custom_id });
       const ok = answer.status >= 200 && answer.status < 300;
       if (ok) counts.succeeded++;
       else counts.errored++;
       result = ok ? { type: "succeeded", message: answer.body } : { type: "errored", error: answer.body };
     }
+    ran++;
     await results.write(`${JSON.stringify({ custom_id, result })}\n`);
   }
-  const file = await results.close();
-  return { atMs: Date.now(), counts, resultsFileId: file.id };
+  p.lines += ran;
+  if (exhausted) {
+    const file = await results.close();
+    b.done = { atMs: Date.now(), counts, resultsFileId: file.id };
+    delete b.progress;
+  } else {
+    p.results.state = await results.checkpoint();
+    b.progress = p;
+  }
 }
 
 async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<MessageBatchRecord | null> {
@@ -184,7 +215,7 @@ async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, i
   return exclusive(`msgbatch:${id}`, async () => {
     const fresh = await s.batches.get(id);
     if (fresh === null || fresh.done !== undefined) return fresh;
-    fresh.done = await runRequests(rt, s, fresh);
+    await runSlice(rt, s, fresh, linesPerRead(rt));
     await s.batches.put(id, fresh);
     return fresh;
   });

@@ -13,12 +13,12 @@
 import { apiError, type ApiError } from "../../../http/errors";
 import { readJsonBody } from "../../../http/body";
 import { isRecord, jsonResponse } from "../../../http/json";
-import type { FileStore } from "../../../objects/files";
+import type { FileRecord, FileStore, WriterState } from "../../../objects/files";
 import { randomHex, sortableId } from "../../../objects/ids";
 import { exclusive, RecordStore } from "../../../objects/records";
 import type { Runtime } from "../../../runtime/types";
 import type { ProviderSurface, SideRouteContext } from "../../types";
-import { originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
+import { linesPerRead, originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
 import { openaiChat } from "../chat";
 import { openaiEmbeddings } from "../embeddings";
 import { openaiModerations } from "../moderations";
@@ -74,6 +74,17 @@ export interface BatchRecord {
   cancelledAtMs?: number;
   /** Set once the lines ran. */
   done?: { atMs: number; completed: number; failed: number; outputFileId: string | null; errorFileId: string | null; usage: Usage };
+  /** Lines run so far, when the batch runs over several reads (`linesPerRead`): the counts and both files' checkpoints. */
+  progress?: Progress;
+}
+
+interface Progress {
+  lines: number;
+  completed: number;
+  failed: number;
+  usage: Usage;
+  output: { record: Omit<FileRecord, "bytes" | "parts">; state: WriterState };
+  errors: { record: Omit<FileRecord, "bytes" | "parts">; state: WriterState };
 }
 
 function seconds(ms: number): number {
@@ -112,10 +123,12 @@ function batchObject(b: BatchRecord, state: "created" | "read" | "cancel", now: 
     return { ...out, status: "failed", failed_at: created, errors: { object: "list", data: b.errors } };
   }
   out.in_progress_at = created;
-  out.request_counts = { total: b.total, completed: b.done?.completed ?? 0, failed: b.done?.failed ?? 0 };
+  const counts = b.done ?? b.progress;
+  out.request_counts = { total: b.total, completed: counts?.completed ?? 0, failed: counts?.failed ?? 0 };
   if (b.cancelledAtMs !== undefined && (b.done === undefined || b.done.atMs >= b.cancelledAtMs)) {
     const cancelled = state === "read" && now > b.cancelledAtMs;
-    return { ...out, status: cancelled ? "cancelled" : "cancelling", cancelling_at: seconds(b.cancelledAtMs), cancelled_at: cancelled ? seconds(b.cancelledAtMs) : null };
+    const files = cancelled && b.done !== undefined ? { output_file_id: b.done.outputFileId, error_file_id: b.done.errorFileId, usage: usageObject(b.done.usage) } : {};
+    return { ...out, status: cancelled ? "cancelled" : "cancelling", cancelling_at: seconds(b.cancelledAtMs), cancelled_at: cancelled ? seconds(b.cancelledAtMs) : null, ...files };
   }
   if (b.done === undefined) return { ...out, status: "in_progress" };
   const at = seconds(b.done.atMs);
@@ -236,34 +249,68 @@ async function validateInput(files: FileStore, fileId: string, endpoint: string)
   return { total, model, errors };
 }
 
-/** Runs every line (streamed) through the batch's session and writes the output and error files. */
-async function runLines(rt: Runtime, files: FileStore, b: BatchRecord): Promise<NonNullable<BatchRecord["done"]>> {
-  const surface = ENDPOINT_SURFACES[b.endpoint]!;
+/** The files a batch writes, and where it stands, before its first line runs. */
+function startProgress(b: BatchRecord): Progress {
   const now = Math.floor(Date.now() / 1000);
-  const fileBase = { createdAt: now, mimeType: "application/jsonl", purpose: "batch_output", expiresAt: now + 30 * 24 * 3600 };
-  const output = files.writer({ ...fileBase, id: sortableId("file-", 14), filename: `${b.id}_output.jsonl` });
-  const errors = files.writer({ ...fileBase, id: sortableId("file-", 14), filename: `${b.id}_error.jsonl` });
-  const usage: Usage = { input: 0, cached: 0, output: 0, reasoning: 0 };
-  let completed = 0;
-  let failed = 0;
+  const base = { createdAt: now, mimeType: "application/jsonl", purpose: "batch_output", expiresAt: now + 30 * 24 * 3600 };
+  const empty = { parts: 0, bytes: 0 };
+  return {
+    lines: 0,
+    completed: 0,
+    failed: 0,
+    usage: { input: 0, cached: 0, output: 0, reasoning: 0 },
+    output: { record: { ...base, id: sortableId("file-", 14), filename: `${b.id}_output.jsonl` }, state: empty },
+    errors: { record: { ...base, id: sortableId("file-", 14), filename: `${b.id}_error.jsonl` }, state: empty },
+  };
+}
+
+/** Writes the output and error files that have lines: the batch's end (or a cancel's partial results). */
+async function finish(files: FileStore, p: Progress): Promise<NonNullable<BatchRecord["done"]>> {
+  const outputFileId = p.completed > 0 ? (await files.writer(p.output.record, p.output.state).close()).id : null;
+  const errorFileId = p.failed > 0 ? (await files.writer(p.errors.record, p.errors.state).close()).id : null;
+  return { atMs: Date.now(), completed: p.completed, failed: p.failed, outputFileId, errorFileId, usage: p.usage };
+}
+
+/**
+ * Runs the next `max` lines (streamed; those run by earlier reads skipped) through the batch's session, appending to
+ * the output and error files; the batch is done when no line is left.
+ */
+async function runSlice(rt: Runtime, files: FileStore, b: BatchRecord, max: number): Promise<void> {
+  const surface = ENDPOINT_SURFACES[b.endpoint]!;
+  const p = b.progress ?? startProgress(b);
+  const output = files.writer(p.output.record, p.output.state);
+  const errors = files.writer(p.errors.record, p.errors.state);
+  let seen = 0;
+  let ran = 0;
+  let exhausted = true;
   for await (const text of files.lines(b.inputFileId)) {
     if (text.trim() === "") continue;
+    if (seen++ < p.lines) continue;
+    if (ran === max) {
+      exhausted = false;
+      break;
+    }
+    ran++;
     const parsed = parseLine(text, b.endpoint);
     if (!parsed.ok) continue;
     const answer = await runBatchLine(surface, rt, parsed.body, b.origin, { id: b.id, customId: parsed.customId });
     const line = { id: `batch_req_${randomHex(32)}`, custom_id: parsed.customId, response: { status_code: answer.status, request_id: answer.requestId, body: answer.body }, error: null };
     if (answer.status >= 200 && answer.status < 300) {
-      completed++;
-      addUsage(usage, answer.body);
+      p.completed++;
+      addUsage(p.usage, answer.body);
       await output.write(`${JSON.stringify(line)}\n`);
     } else {
-      failed++;
+      p.failed++;
       await errors.write(`${JSON.stringify(line)}\n`);
     }
   }
-  const outputFileId = completed > 0 ? (await output.close()).id : null;
-  const errorFileId = failed > 0 ? (await errors.close()).id : null;
-  return { atMs: Date.now(), completed, failed, outputFileId, errorFileId, usage };
+  p.lines += ran;
+  p.output.state = await output.checkpoint();
+  p.errors.state = await errors.checkpoint();
+  if (exhausted) {
+    b.done = await finish(files, p);
+    delete b.progress;
+  } else b.progress = p;
 }
 
 /** The batch as it stands now, running its lines first when they are due. */
@@ -273,7 +320,7 @@ async function advance(rt: Runtime, files: FileStore, store: RecordStore<BatchRe
   return exclusive(`batch:${id}`, async () => {
     const fresh = await store.get(id);
     if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
-    fresh.done = await runLines(rt, files, fresh);
+    await runSlice(rt, files, fresh, linesPerRead(rt));
     await store.put(id, fresh);
     return fresh;
   });
@@ -419,6 +466,11 @@ export async function serveBatches(request: Request, path: string, ctx: SideRout
     }
     if (b.cancelledAtMs === undefined) {
       b.cancelledAtMs = now;
+      // Lines already run stay: the cancelled batch's partial results.
+      if (b.progress !== undefined) {
+        b.done = { ...(await finish(files, b.progress)), atMs: now };
+        delete b.progress;
+      }
       await store.put(id, b);
     }
     return jsonResponse(batchObject(b, "cancel", now));
