@@ -128,6 +128,29 @@ describe("openai batches", () => {
     expect(await h.journal("batch-sdk", "chat")).toHaveLength(2);
   });
 
+  it("verify and coverage count batch lines", async () => {
+    await h.upload({
+      name: "batch-verify",
+      steps: [
+        { id: "one", match: { customId: "one" }, respond: { text: "1" } },
+        { id: "two", match: { customId: "two" }, respond: { text: "2" } },
+      ],
+    });
+    const c = client("/s/batch-verify/v");
+    const input = jsonl(["one", "two"].map((id) => ({ custom_id: id, method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4o", messages: [{ role: "user", content: id }] } })));
+    const file = await c.files.create({ file: await toFile(Buffer.from(input), "v.jsonl"), purpose: "batch" });
+    const batch = await c.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    expect((await c.batches.retrieve(batch.id)).status).toBe("completed");
+    const verify = (await (await h.admin("/sessions/batch-verify/v/verify")).json()) as { ok: boolean };
+    expect(verify.ok).toBe(true);
+    const coverage = (await (await h.admin("/scenarios/batch-verify/coverage")).json()) as { sessions: number; steps: { id: string; sessions: number }[] };
+    expect(coverage.sessions).toBe(1);
+    expect(coverage.steps.map((st) => [st.id, st.sessions])).toEqual([
+      ["one", 1],
+      ["two", 1],
+    ]);
+  });
+
   it("responses and embeddings batches", async () => {
     const c = client("/s/batch-sdk/other");
     const rFile = await c.files.create({
