@@ -7,6 +7,7 @@ import type { ProviderModule, SocketSurface } from "../module";
 import { geminiGenerateContent } from "./index";
 import { checkGeminiAuth } from "./errors";
 import { geminiModelsRoute } from "./models";
+import { knowsGeminiBatchPath, serveGeminiBatches } from "./batches/batches";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -30,7 +31,12 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   surfaces: [geminiGenerateContent],
-  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }],
+  sideRoutes: [
+    { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },
+    // Batch mode with inline requests (contract section 11), in the caller's namespace (`Runtime.objects`).
+    // Before OpenAI's `/v1/batches` route, which the Gemini client also reads a job at (with Google's key).
+    { order: -1, knows: knowsGeminiBatchPath, serve: (request, path, ctx) => serveGeminiBatches(request, path, ctx) },
+  ],
   sockets: [liveWebSocket],
   errorPaths: [
     {
