@@ -280,3 +280,24 @@ describe("namespaces", () => {
     expect((await again.files.list()).data).toEqual([]);
   });
 });
+
+describe("garbage", () => {
+  it("malformed ids and bodies get the provider's 4xx, never a 500", async () => {
+    const auth = { authorization: "Bearer sk-test" };
+    for (const [method, path, body] of [
+      ["GET", "/v1/files/%E0%A4%A", undefined],
+      ["GET", "/v1/files/%2e%2e%2fbatches%2fx/content", undefined],
+      ["DELETE", "/v1/files/nope", undefined],
+      ["POST", "/v1/files", "not a form"],
+      ["POST", "/v1/batches", "{"],
+      ["POST", "/v1/batches", JSON.stringify({ input_file_id: 1, endpoint: "/v1/chat/completions", completion_window: "24h" })],
+      ["GET", "/v1/batches/%E0%A4%A", undefined],
+      ["GET", "/v1/batches?limit=0", undefined],
+      ["PUT", "/v1/batches/x", undefined],
+    ] as const) {
+      const res = await fetch(`${h.url}${path}`, { method, headers: { ...auth, "content-type": "application/json" }, ...(body !== undefined ? { body } : {}) });
+      expect([400, 404, 405], `${method} ${path}`).toContain(res.status);
+      expect(((await res.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
+    }
+  });
+});

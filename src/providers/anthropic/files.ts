@@ -7,6 +7,7 @@
  * namespace (`missingFileReference`, from the Messages surface's `prepare`). Files live below `anthropic/` in the
  * namespace's `ObjectStore`, apart from OpenAI's.
  */
+import { safeDecode } from "../../http/url";
 import { apiError, type ApiError } from "../../http/errors";
 import { readBoundedBytes } from "../../http/body";
 import { jsonResponse } from "../../http/json";
@@ -61,8 +62,8 @@ function routeOf(path: string): { id?: string; content: boolean } | undefined {
     if (path === base) return { content: false };
     if (!path.startsWith(`${base}/`)) continue;
     const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: decodeURIComponent(rest[0]!), content: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: decodeURIComponent(rest[0]!), content: true };
+    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), content: false };
+    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: safeDecode(rest[0]!), content: true };
     return undefined;
   }
   return undefined;

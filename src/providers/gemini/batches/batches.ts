@@ -8,6 +8,7 @@
  * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is not
  * built.
  */
+import { safeDecode } from "../../../http/url";
 import { apiError, type ApiError } from "../../../http/errors";
 import { readJsonBody } from "../../../http/body";
 import { isRecord, jsonResponse } from "../../../http/json";
@@ -225,9 +226,9 @@ export async function serveGeminiBatches(request: Request, path: string, ctx: Si
   const method = request.method;
   if (created) {
     if (method !== "POST") return ctx.refuse({ code: "method_not_allowed", message: `Use POST for ${path}.` });
-    return create(request, path, decodeURIComponent(created[2]!), ctx, s);
+    return create(request, path, safeDecode(created[2]!), ctx, s);
   }
-  const id = batch![2] === undefined ? undefined : decodeURIComponent(batch![2]);
+  const id = batch![2] === undefined ? undefined : safeDecode(batch![2]);
   const now = Date.now();
   if (id === undefined) {
     if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET for ${path}.` });

@@ -10,6 +10,7 @@
  * `failed` batch with `errors.data`. A cancel before the lines ran answers `cancelling`, then `cancelled`.
  * Lines are streamed from the input file and written out in parts (objects/files.ts): memory stays bounded.
  */
+import { safeDecode } from "../../../http/url";
 import { apiError, type ApiError } from "../../../http/errors";
 import { readJsonBody } from "../../../http/body";
 import { isRecord, jsonResponse } from "../../../http/json";
@@ -418,8 +419,8 @@ function batchesPath(path: string): { id?: string; cancel: boolean } | undefined
     if (path === base) return { cancel: false };
     if (!path.startsWith(`${base}/`)) continue;
     const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: decodeURIComponent(rest[0]!), cancel: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "cancel") return { id: decodeURIComponent(rest[0]!), cancel: true };
+    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), cancel: false };
+    if (rest.length === 2 && rest[0] !== "" && rest[1] === "cancel") return { id: safeDecode(rest[0]!), cancel: true };
     return undefined;
   }
   return undefined;

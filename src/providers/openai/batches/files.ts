@@ -4,6 +4,7 @@
  * `GET /v1/files/{id}/content` (the exact bytes), `DELETE /v1/files/{id}`. Files live in the caller's namespace
  * (`Runtime.objects`, scoped): another team's key gets the same 404 as an id that never existed.
  */
+import { safeDecode } from "../../../http/url";
 import { apiError, type ApiError } from "../../../http/errors";
 import { readBoundedBytes } from "../../../http/body";
 import { jsonResponse } from "../../../http/json";
@@ -58,8 +59,8 @@ function filesPath(path: string): { id?: string; content: boolean } | undefined 
     if (path === base) return { content: false };
     if (!path.startsWith(`${base}/`)) continue;
     const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: decodeURIComponent(rest[0]!), content: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: decodeURIComponent(rest[0]!), content: true };
+    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), content: false };
+    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: safeDecode(rest[0]!), content: true };
     return undefined;
   }
   return undefined;
