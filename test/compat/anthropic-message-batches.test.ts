@@ -155,4 +155,14 @@ describe("anthropic files (beta)", () => {
     expect(await c.beta.files.delete(up.id)).toEqual({ id: up.id, type: "file_deleted" });
     await expect(c.beta.files.retrieveMetadata(up.id)).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it("uploads count toward the namespace's file quotas, with OpenAI's", async () => {
+    const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
+    const key = await namespaceKey(admin, "af-q", "admin", { files: 1 });
+    const c = client("", key);
+    await c.beta.files.upload({ file: await toFile(Buffer.from("a"), "a.txt", { type: "text/plain" }) });
+    await expect(c.beta.files.upload({ file: await toFile(Buffer.from("b"), "b.txt", { type: "text/plain" }) })).rejects.toMatchObject({ status: 429 });
+    const openai = new OpenAI({ apiKey: key, baseURL: `${h.url}/v1`, maxRetries: 0 });
+    await expect(openai.files.create({ file: new File(["c"], "c.txt"), purpose: "user_data" })).rejects.toMatchObject({ status: 429 });
+  });
 });

@@ -6,7 +6,7 @@ import { renderMessageJson } from "./render-json";
 import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
 import { validateThinking } from "./thinking";
 import { prepareThread, rememberThread, threadOf } from "./threads";
-import { missingFileReference } from "./files";
+import { missingFileReference } from "./file-refs";
 import type { MessagesRequest } from "./wire";
 
 /** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */

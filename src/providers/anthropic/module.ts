@@ -9,7 +9,7 @@ import { replyBlocks } from "./blocks";
 import { countTokens } from "./count-tokens";
 import { getModel, listModels } from "./models";
 import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
-import { serveAnthropicFiles } from "./files";
+import { serveAnthropicFiles } from "./batches/files";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
 export function anthropicToolCallIds(reply: Reply): (string | null)[] {

@@ -15,7 +15,7 @@ import { sortableId } from "../../../objects/ids";
 import type { ObjectStore } from "../../../objects/store";
 import type { SideRouteContext } from "../../types";
 import { checkOpenAIAuth } from "../errors";
-import { QuotaError } from "../../../tenancy/quota";
+import { checkFileQuotas } from "../../../tenancy/file-quota";
 
 /** The purposes `POST /v1/files` takes. */
 export const FILE_PURPOSES = ["assistants", "batch", "fine-tune", "vision", "user_data", "evals"] as const;
@@ -89,19 +89,6 @@ export function limitParam(query: URLSearchParams, fallback: number, max: number
   return n;
 }
 
-/**
- * A namespace's `files` / `fileBytes` quotas (contract section 9): an upload that would go past either is the
- * namespace's 429 (`QuotaError`, answered by the router), counted over what the namespace's store holds now.
- */
-async function checkFileQuotas(ctx: SideRouteContext, files: FileStore, adding: number): Promise<void> {
-  const ns = ctx.rt.caller?.namespace;
-  const q = ns?.quotas;
-  if (ns === undefined || q === undefined || (q.files === undefined && q.fileBytes === undefined)) return;
-  const used = await files.usage();
-  if (q.files !== undefined && used.files + 1 > q.files) throw new QuotaError("files", 60, ns.name);
-  if (q.fileBytes !== undefined && used.bytes + adding > q.fileBytes) throw new QuotaError("fileBytes", 60, ns.name);
-}
-
 async function upload(request: Request, files: FileStore, ctx: SideRouteContext): Promise<Response> {
   const boundary = formBoundary(request.headers.get("content-type"));
   if (boundary === undefined) return ctx.refuse(badRequest("Invalid Content-Type header, expected multipart/form-data.", null));
@@ -137,7 +124,7 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
     }
     expiresAt = created + n;
   }
-  await checkFileQuotas(ctx, files, content.length);
+  await checkFileQuotas(ctx.rt, content.length);
   const record: FileRecord = { id: sortableId("file-", 14), filename, purpose, bytes: content.length, createdAt: created, mimeType: file.type };
   if (expiresAt !== undefined) record.expiresAt = expiresAt;
   return jsonResponse(fileObject(await files.create(record, content)));

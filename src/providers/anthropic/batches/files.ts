@@ -4,21 +4,20 @@
  * `GET /v1/files/{id}/content`, which the real API allows only for files it made (none here: an uploaded file is not
  * downloadable). Told apart from OpenAI's `/v1/files` by Anthropic's headers (`anthropic-version`, `x-api-key`).
  * A `document` / `image` block whose `source` is `{ type: "file", file_id }` must name a file of the caller's
- * namespace (`missingFileReference`, from the Messages surface's `prepare`). Files live below `anthropic/` in the
- * namespace's `ObjectStore`, apart from OpenAI's.
+ * namespace (`missingFileReference` in ../file-refs.ts, from the Messages surface's `prepare`). Uploads count toward
+ * the namespace's file quotas.
  */
-import { safeDecode } from "../../http/url";
-import { apiError, type ApiError } from "../../http/errors";
-import { readBoundedBytes } from "../../http/body";
-import { jsonResponse } from "../../http/json";
-import { formBoundary, parseForm } from "../../http/multipart";
-import { FileStore, type FileRecord } from "../../objects/files";
-import { sortableId } from "../../objects/ids";
-import { scopedObjects, type ObjectStore } from "../../objects/store";
-import type { Runtime } from "../../runtime/types";
-import type { SideRouteContext } from "../types";
-import { checkAnthropicHeaders } from "./errors";
-import type { MessagesRequest } from "./wire";
+import { safeDecode } from "../../../http/url";
+import { apiError } from "../../../http/errors";
+import { readBoundedBytes } from "../../../http/body";
+import { jsonResponse } from "../../../http/json";
+import { formBoundary, parseForm } from "../../../http/multipart";
+import type { FileStore, FileRecord } from "../../../objects/files";
+import { sortableId } from "../../../objects/ids";
+import type { SideRouteContext } from "../../types";
+import { checkAnthropicHeaders } from "../errors";
+import { anthropicFiles, fileNotFound } from "../file-refs";
+import { checkFileQuotas } from "../../../tenancy/file-quota";
 
 const BASES = ["/v1/files", "/files"];
 /** The real limit on one file: 500 MB. */
@@ -39,18 +38,11 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   webp: "image/webp",
 };
 
-/** The caller's Anthropic files. */
-export function anthropicFiles(objects: ObjectStore): FileStore {
-  return new FileStore(scopedObjects(objects, "anthropic/"));
-}
-
 function fileObject(r: FileRecord): Record<string, unknown> {
   return { id: r.id, type: "file", filename: r.filename, mime_type: r.mimeType, size_bytes: r.bytes, created_at: new Date(r.createdAt * 1000).toISOString(), downloadable: false };
 }
 
-function notFound(id: string): ApiError {
-  return apiError("not_found", `File not found: ${id}`);
-}
+const notFound = fileNotFound;
 
 /** Whether a request speaks Anthropic's dialect (its SDK sends both headers; OpenAI's sends neither). */
 function isAnthropic(request: Request): boolean {
@@ -84,6 +76,7 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
   const ext = file.filename.split(".").pop()?.toLowerCase() ?? "";
   const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : (MIME_BY_EXTENSION[ext] ?? "application/octet-stream");
+  await checkFileQuotas(ctx.rt, content.length);
   const record: FileRecord = {
     id: sortableId("file_011C", 12),
     filename: file.filename.slice(0, 255),
@@ -142,21 +135,4 @@ export async function serveAnthropicFiles(request: Request, path: string, ctx: S
     return jsonResponse({ id: route.id, type: "file_deleted" });
   }
   return ctx.refuse({ code: "method_not_allowed", message: `Use GET or DELETE for ${path}.` });
-}
-
-/**
- * The error for a message that names a file the caller's namespace does not have (`source: { type: "file" }` in a
- * `document` or `image` block), or undefined.
- */
-export async function missingFileReference(wire: MessagesRequest, rt: Runtime): Promise<ApiError | undefined> {
-  let ids: string[] | undefined;
-  for (const m of wire.messages) {
-    if (typeof m.content === "string") continue;
-    for (const b of m.content) if (b.type === "other" && b.fileId !== undefined) (ids ??= []).push(b.fileId);
-  }
-  if (ids === undefined) return undefined;
-  if (rt.objects === undefined) return notFound(ids[0]!);
-  const files = anthropicFiles(rt.objects);
-  for (const id of ids) if ((await files.get(id)) === null) return notFound(id);
-  return undefined;
 }
