@@ -3,6 +3,10 @@
  * `npm run deploy [-- --env preview] [-- --dry-run]`: deploys the Worker to your Cloudflare account in one step.
  *   - KV: the SCENARIOS namespace is created on the first deploy and reused after (wrangler's automatic provisioning;
  *     wrangler.toml names no id).
+ *   - R2: the FILES bucket (files and batches) likewise, created on the first deploy by automatic provisioning
+ *     (wrangler.toml names no bucket_name).
+ *   - ADMIN_TOKEN: $MOCKLLM_ADMIN_TOKEN, or a new random token, uploaded as a Worker secret with the deploy (a later
+ *     deploy without $MOCKLLM_ADMIN_TOKEN keeps the secret already set).
  *   - ADMIN_TOKEN: on a first deploy (`wrangler secret list` says the Worker does not exist, or lists no ADMIN_TOKEN)
  *     $MOCKLLM_ADMIN_TOKEN or a new random token, uploaded as a Worker secret with the deploy. A later deploy keeps the
  *     secret already set unless `--rotate-admin-token` is given (then $MOCKLLM_ADMIN_TOKEN's, or a random one); when

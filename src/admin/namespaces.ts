@@ -21,6 +21,8 @@ const quotasSchema = z.strictObject({
   requestsPerMinute: z.int().min(0).optional(),
   scenarioBytes: z.int().min(0).optional(),
   journalBytes: z.int().min(0).optional(),
+  files: z.int().min(0).optional(),
+  fileBytes: z.int().min(0).optional(),
 });
 /** Longest TTL a namespace may be created with: a year. */
 const MAX_TTL_SECONDS = 366 * 24 * 3600;

@@ -118,6 +118,8 @@ export interface CanonicalRequest {
   compactionRequested?: true;
   /** Server-side compaction: a reply whose input tokens reach this starts with a compaction (see `replyCompaction`). */
   compactThreshold?: number;
+  /** A batch line's `custom_id` (contract section 11, matcher `customId`); absent on a live call. */
+  customId?: string;
 }
 
 /** Number of assistant messages in the request, plus one. */

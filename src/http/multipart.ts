@@ -109,9 +109,10 @@ function add(form: FormSummary, name: string, value: FormValue): void {
 /**
  * Parses a whole form. Strict where it matters (a delimiter, a closing delimiter, headers ended by a blank line, a
  * `form-data` disposition with a name), liberal about the preamble and the epilogue, as RFC 7578 allows.
+ * `onFile` is handed each file part's bytes (a view into `bytes`), for the one route that keeps them (file uploads).
  * @example parseForm(bytes, "X") // { ok: true, form: { model: "whisper-1", file: { filename: "a.wav", type: "audio/wav", size: 44 } } }
  */
-export function parseForm(bytes: Uint8Array, boundary: string): FormResult {
+export function parseForm(bytes: Uint8Array, boundary: string, onFile?: (name: string, bytes: Uint8Array) => void): FormResult {
   const enc = new TextEncoder();
   const delimiter = needle(enc.encode(`--${boundary}`));
   const next = needle(enc.encode(`\r\n--${boundary}`));
@@ -142,6 +143,7 @@ export function parseForm(bytes: Uint8Array, boundary: string): FormResult {
     const body = bytes.subarray(Math.min(headEnd + 4, end), end);
     const filename = params.get("filename");
     if (filename !== undefined) add(form, name, { filename, type: headers.get("content-type") ?? "application/octet-stream", size: body.length });
+    if (filename !== undefined) onFile?.(name, body);
     else add(form, name, decoder.decode(body));
     at = end + next.bytes.length;
   }

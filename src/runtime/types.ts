@@ -7,6 +7,7 @@ import type { BodyPipe, PacedPlan } from "../http/sse";
 import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
 import type { Caller, Tenancy } from "../tenancy/types";
+import type { ObjectStore } from "../objects/store";
 
 /** Settings, under the Worker variables' names (`mockllm serve` reads them from its environment). */
 export interface RuntimeVars {
@@ -26,6 +27,8 @@ export interface RuntimeVars {
   CORS_ORIGINS?: string;
   /** Signs Realtime ephemeral keys (src/util/ephemeral.ts); unset: the admin token. */
   EPHEMERAL_KEY_SECRET?: string;
+  /** Most batch lines one read of a batch runs (default 1000); a bigger batch goes on at the next read (src/objects). */
+  BATCH_LINES_PER_READ?: string;
 }
 
 export interface Runtime {
@@ -36,6 +39,8 @@ export interface Runtime {
   tenancy?: Tenancy;
   /** Set on a namespace-scoped runtime (tenancy/scope.ts): whose key this request carries. */
   caller?: Caller;
+  /** Files and batches (src/objects): memory on Node, an R2 bucket on Workers. Absent: those routes answer 404. */
+  objects?: ObjectStore;
   /** Where one structured line per request goes (Workers: the log `wrangler tail` shows); absent: not logged. */
   log?(entry: RequestLog): void;
 }

@@ -75,6 +75,7 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
     checkString(misses, `${prefix}.lastUserMessage`, matcher.lastUserMessage, lastUserMessage(req));
   }
   checkString(misses, `${prefix}.system`, matcher.system, req.system);
+  if (matcher.customId !== undefined) checkString(misses, `${prefix}.customId`, matcher.customId, req.customId);
   if (matcher.toolResult !== undefined) {
     const want = matcher.toolResult;
     const results = pendingToolResults(req);

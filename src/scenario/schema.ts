@@ -62,6 +62,7 @@ export const MatcherSchema = z.strictObject({
       "A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object).",
     ),
   compacted: z.boolean().optional().describe("The request carries (true) or does not carry (false) a compaction item/block (contract section 10)."),
+  customId: StringMatchSchema.optional().describe("A batch line's `custom_id` (contract section 11); a live call has none, so it never matches one."),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -317,9 +318,11 @@ export const ScenarioSchema = z
     mcp: McpSchema.optional().describe("The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9)."),
     sideCalls: SideCallsSchema.optional().describe("Agent CLIs' housekeeping calls, answered before any step is tried and without spending one."),
     async: z
-      .strictObject({ processingMs: z.number().int().min(0).optional().describe("Milliseconds from creation until the object is done (default 0).") })
+      .strictObject({
+        processingMs: z.number().int().min(0).optional().describe("Milliseconds from creation until an asynchronous object (a batch, a background response) is done; default 0: done by the first retrieve after creation."),
+      })
       .optional()
-      .describe("Objects that complete later (background responses, batches, vector-store files): `processingMs` after creation they are done (default 0: by the first retrieve)."),
+      .describe("Objects that complete later (background responses, batches, vector-store files): when they are done (contract section 11)."),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

@@ -14,6 +14,10 @@ export interface Quotas {
   requestsPerMinute?: number;
   scenarioBytes?: number;
   journalBytes?: number;
+  /** Files the namespace keeps at once (uploads and written batch files; contract section 11). */
+  files?: number;
+  /** Bytes of those files. */
+  fileBytes?: number;
 }
 
 export interface NamespaceRecord {

@@ -45,6 +45,14 @@ export interface NextInput extends JournaledInput {
    * store that `sendsBodyText`: the journal keeps the text, which reads back as the same value.
    */
   wireText?: string;
+  /** A batch line (contract section 11): journaled on the entry as `batch`. */
+  batch?: BatchRef;
+}
+
+/** Which batch and line a journal entry came from. */
+export interface BatchRef {
+  id: string;
+  customId: string;
 }
 
 export interface NextResult {
@@ -77,6 +85,8 @@ export interface ModelJournalEntry extends JournalEntryBase {
   surface?: undefined;
   /** What the engine saw and answered, provider-neutral (absent on entries journaled before it existed). */
   canonical?: CanonicalView;
+  /** A batch line's request: its batch and `custom_id`. */
+  batch?: BatchRef;
 }
 
 /** A `tools/call` to the session's MCP server (provider "mcp", endpoint "tools/call", step = the call's id). */
@@ -215,6 +225,7 @@ export class SessionCore {
         request: journaledWire(input),
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
+        ...(input.batch !== undefined ? { batch: input.batch } : {}),
       },
       JOURNAL_LIMIT,
       { attempt: attemptKey, used: consume, bodyJson: input.wireText },

@@ -14,6 +14,7 @@ import { call, sessionByKind, type ByKind, type JournalInput, type JournalMember
 import type { Awaitable, Session, SessionStore } from "../session/types";
 import type { SocketInit } from "../session/socket";
 import { charge } from "./quota";
+import { scopedObjects } from "../objects/store";
 import type { Caller, Usage } from "./types";
 
 export { sessionPrefix };
@@ -179,6 +180,7 @@ export function scopeRuntime(rt: Runtime, caller: Caller): Runtime {
     ...rt,
     sessions: new ScopedSessionStore(rt.sessions, sessionPrefix(ns.space), caller, charging(q.sessions !== undefined || q.journalBytes !== undefined)),
     scenarios: new ScopedScenarioStore(rt.tenancy!.scenarios(ns.space), charging(q.scenarioBytes !== undefined)),
+    ...(rt.objects ? { objects: scopedObjects(rt.objects, sessionPrefix(ns.space)) } : {}),
     caller,
   };
 }

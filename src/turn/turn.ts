@@ -91,6 +91,8 @@ export interface TurnInput {
   wireText?: string;
   /** Whether a recording upstream may take the turn (HTTP only: a WebSocket turn is never proxied). */
   allowProxy: boolean;
+  /** A batch line (turn/batch.ts): journaled with its batch and `custom_id`. */
+  batch?: NextInput["batch"];
 }
 
 export type TurnDecision<W> =
@@ -136,6 +138,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
       next.wireText = input.wireText;
     }
     if (upstream !== undefined) next.record = true;
+    if (input.batch !== undefined) next.batch = input.batch;
     let result: NextResult | NeedsDocument;
     try {
       result = await stub.next(next);

@@ -239,3 +239,14 @@ describe("s.fail(kind, { afterChunks })", () => {
     }
   });
 });
+
+describe("scenario builder: batches", () => {
+  it("processingMs and matchCustomId build the contract's JSON", () => {
+    const doc = scenario("nightly")
+      .processingMs(5000)
+      .step((s) => s.matchCustomId({ regex: "^q" }).text("ok"))
+      .build();
+    expect(doc).toStrictEqual({ name: "nightly", steps: [{ match: { customId: { regex: "^q" } }, respond: { text: "ok" } }], async: { processingMs: 5000 } });
+    expect(parseScenarioDocument(doc, "nightly").ok).toBe(true);
+  });
+});

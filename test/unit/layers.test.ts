@@ -35,7 +35,7 @@ const PLACED: [prefix: string, layer: string][] = [
  * state machines in `providers/<name>/sockets/` — declare what a provider adds, the sockets it runs included, so they
  * sit above the turn pipeline and the socket machinery; the rest of `providers/` (parse, render) sits below them.
  */
-const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/)/;
+const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/|[^/]+\/batches\/)/;
 
 function layerOf(file: string): string {
   const path = relative(SRC, file);
@@ -88,18 +88,19 @@ const ALLOWED: Record<string, string[]> = {
   record: ["util", "canonical", "http", "scenario", "type:session"],
   mcp: ["util", "canonical", "http", "scenario"],
   session: ["util", "canonical", "scenario", "http", "mcp"],
-  runtime: ["type:http", "type:scenario", "type:session", "type:tenancy"], // runtime/types.ts, the runtime boundary
-  tenancy: ["util", "http", "scenario", "session", "type:runtime"],
-  providers: ["util", "canonical", "http", "scenario", "default", "record", "type:runtime", "type:session"],
+  objects: ["util", "http"], // files and batches over one small store (src/objects/store.ts)
+  runtime: ["type:http", "type:scenario", "type:session", "type:tenancy", "type:objects"], // runtime/types.ts, the runtime boundary
+  tenancy: ["util", "http", "scenario", "session", "objects", "type:runtime"],
+  providers: ["util", "canonical", "http", "scenario", "default", "record", "objects", "type:runtime", "type:session"],
   turn: ["util", "canonical", "http", "scenario", "default", "record", "session", "tenancy", "providers", "type:runtime"],
   sockets: ["util", "canonical", "http", "scenario", "session", "tenancy", "providers", "turn", "type:runtime", "type:provider-modules"],
-  "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "providers", "turn", "sockets", "type:runtime"],
+  "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "tenancy", "providers", "turn", "sockets", "objects", "type:runtime"],
   routes: ["util", "canonical", "http", "scenario", "default", "record", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "type:runtime"],
   admin: ["util", "canonical", "http", "scenario", "record", "session", "tenancy", "routes", "turn", "type:runtime", "type:client"],
   inspector: ["http"],
   router: ["util", "canonical", "http", "scenario", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "admin", "inspector", "type:runtime"],
-  "runtime/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime"],
-  "runtime/workers": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime"],
+  "runtime/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
+  "runtime/workers": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
   index: ["http", "routes", "router", "runtime", "runtime/workers"], // the Worker entry
   client: ["scenario"], // the published package: the scenario schema and nothing of the server
 };

@@ -8,6 +8,8 @@ export const QuotasSchema = z.looseObject({
   requestsPerMinute: z.number().optional(),
   scenarioBytes: z.number().optional(),
   journalBytes: z.number().optional(),
+  files: z.number().optional(),
+  fileBytes: z.number().optional(),
 });
 export type Quotas = z.output<typeof QuotasSchema>;
 

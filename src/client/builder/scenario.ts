@@ -71,6 +71,14 @@ export class ScenarioBuilder {
   }
 
   /**
+   * When asynchronous objects (batches) are done: `processingMs` after creation (default 0, the first read after it).
+   * @example scenario("x").processingMs(60_000)
+   */
+  processingMs(processingMs: number): ScenarioBuilder {
+    return this.#with({ async: { processingMs } });
+  }
+
+  /**
    * Scenario variables (any JSON values) that response strings use as `{{vars.name}}`; merges with earlier calls.
    * @example scenario("x").variables({ city: "Paris" }).step((s) => s.text("Sunny in {{vars.city}}."))
    */
@@ -173,6 +181,7 @@ export class ScenarioBuilder {
       steps: d.steps,
       ...(d.mcp !== undefined ? { mcp: d.mcp } : {}),
       ...(d.sideCalls !== undefined ? { sideCalls: d.sideCalls } : {}),
+      ...(d.async !== undefined ? { async: d.async } : {}),
     };
   }
 

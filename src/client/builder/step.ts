@@ -72,6 +72,14 @@ export class StepBuilder {
   }
 
   /**
+   * Matches only a batch line whose `custom_id` matches (contract section 11); a live call has none.
+   * @example s.matchCustomId("q1").text("Paris")
+   */
+  matchCustomId(customId: StringMatchInput): StepBuilder {
+    return this.match({ customId });
+  }
+
+  /**
    * Adds expectations, checked after a match: a miss is a mismatch, not a skip.
    * @example s.expect({ tools: ["get_weather"], temperature: 0 })
    */

@@ -7,6 +7,7 @@ import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
 import { validateThinking } from "./thinking";
 import { claudeRefusal } from "./leniency";
 import { prepareThread, rememberThread, threadOf } from "./threads";
+import { missingFileReference } from "./file-refs";
 import type { MessagesRequest } from "./wire";
 
 /** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */
@@ -19,7 +20,11 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
   validate: (w, request, scenario) => claudeRefusal(request, scenario) ?? validateThinking(w, request, scenario),
-  prepare: prepareThread,
+  // A `document` / `image` block naming a file of the Files API: the namespace must have it (files.ts).
+  prepare: async (wire, request, rt) => {
+    const missing = await missingFileReference(wire, rt);
+    return missing ? { ok: false, error: missing } : prepareThread(wire, request, rt);
+  },
   remember: rememberThread,
   stores: (wire) => threadOf(wire) !== undefined,
   failureMessages: {

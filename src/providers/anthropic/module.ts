@@ -8,6 +8,8 @@ import { anthropicMessages } from "./index";
 import { replyBlocks } from "./blocks";
 import { countTokens } from "./count-tokens";
 import { getModel, listModels } from "./models";
+import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
+import { serveAnthropicFiles } from "./batches/files";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
 export function anthropicToolCallIds(reply: Reply): (string | null)[] {
@@ -20,6 +22,10 @@ export const anthropicModule: ProviderModule = {
   name: "anthropic",
   surfaces: [anthropicMessages],
   sideRoutes: [
+    // Message Batches (contract section 11), in the caller's namespace (`Runtime.objects`).
+    { knows: knowsMessageBatchesPath, serve: (request, path, ctx) => serveMessageBatches(request, path, ctx) },
+    // The Files API (beta) on `/v1/files`, before OpenAI's route of that path: only requests with Anthropic's headers.
+    { order: -1, serve: (request, path, ctx) => serveAnthropicFiles(request, path, ctx) },
     { paths: COUNT_TOKENS, serve: (request, path, ctx) => (COUNT_TOKENS.includes(path) ? countTokens(request, ctx.rt, []) : undefined) },
     {
       // After Gemini's listing (a Gemini key wins), before OpenAI's (which takes every other request).

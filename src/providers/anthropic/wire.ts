@@ -61,6 +61,8 @@ export interface OtherBlock {
   type: "other";
   /** The `type` the client sent. */
   sent: string;
+  /** A `document` / `image` block's `source: { type: "file", file_id }` (Files API): checked against the namespace's files. */
+  fileId?: string;
 }
 export type ContentBlock = Known | OtherBlock;
 
@@ -89,7 +91,11 @@ function knownSchema(type: string) {
  */
 export const ContentBlockSchema = z.looseObject({ type: str() }, OBJECT).transform((block, ctx): ContentBlock => {
   const schema = knownSchema(block.type);
-  if (!schema) return { type: "other", sent: block.type };
+  if (!schema) {
+    const source = (block as { source?: unknown }).source;
+    const fileId = typeof source === "object" && source !== null && (source as { type?: unknown }).type === "file" ? (source as { file_id?: unknown }).file_id : undefined;
+    return typeof fileId === "string" ? { type: "other", sent: block.type, fileId } : { type: "other", sent: block.type };
+  }
   const parsed = schema.safeParse(block);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {

@@ -9,6 +9,7 @@ import { geminiGenerateContent } from "./index";
 import { checkGeminiAuth } from "./errors";
 import { geminiModelsRoute } from "./models";
 import { geminiAuthTokens } from "./auth-tokens";
+import { knowsGeminiBatchPath, serveGeminiBatches } from "./batches/batches";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -36,7 +37,13 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   surfaces: [geminiGenerateContent],
-  sideRoutes: [{ serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) }, geminiAuthTokens],
+  sideRoutes: [
+    { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },
+    // Batch mode with inline requests (contract section 11), in the caller's namespace (`Runtime.objects`).
+    // Before OpenAI's `/v1/batches` route, which the Gemini client also reads a job at (with Google's key).
+    { order: -1, knows: knowsGeminiBatchPath, serve: (request, path, ctx) => serveGeminiBatches(request, path, ctx) },
+    geminiAuthTokens,
+  ],
   sockets: [liveWebSocket],
   errorPaths: [
     {

@@ -18,6 +18,8 @@ import { IMAGE_FILES_PATH, imageFileResponse } from "./images/files";
 import { openaiModerations } from "./moderations";
 import { openaiSpeech, openaiTranscriptions } from "./audio";
 import { checkOpenAIAuth } from "./errors";
+import { knowsFilesPath, serveFiles } from "./batches/files";
+import { knowsBatchesPath, serveBatches } from "./batches/batches";
 import { openaiModels } from "./models";
 import { openaiConversations } from "./conversations/routes";
 import { openaiStoredChat } from "./chat/stored";
@@ -84,6 +86,9 @@ export const openaiModule: ProviderModule = {
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
+    // Files and batches (contract section 11), in the caller's namespace (`Runtime.objects`).
+    { knows: knowsFilesPath, serve: (request, path, ctx) => serveFiles(request, path, ctx) },
+    { knows: knowsBatchesPath, serve: (request, path, ctx) => serveBatches(request, path, ctx) },
     openaiModels,
     realtimeClientSecrets,
   ],

@@ -249,6 +249,7 @@ export const APP_JS = String.raw`"use strict";
       h("span", { class: "seq" }, "#" + e.seq),
       h("span", { class: "time small muted" }, time(e.at)),
       h("span", { class: "tag" }, e.provider + " " + e.endpoint + (e.stream ? " \u00b7 stream" : "")),
+      e.batch ? h("span", { class: "tag", title: "a line of batch " + e.batch.id }, "batch " + clip(e.batch.id, 16) + " \u00b7 " + clip(e.batch.customId, 32)) : null,
       h("span", { class: "small muted" }, e.surface === "mcp" ? "tool side" : "turn " + e.turn),
       h("span", { class: "step" }, e.step ? (e.outcome === "mismatch" ? "nearest " : "") + (e.surface === "mcp" ? "call " : "step ") + e.step : e.surface === "mcp" ? "no call" : "no step"),
       h("span", { class: "outcome" }, e.outcome),

@@ -3,6 +3,7 @@
  * bundled defaults and, with `persist`, the state kept on disk, as ../workers/runtime.ts builds it from a Worker's
  * bindings. No HTTP here: ./transport.ts serves what this builds, ./server.ts joins the two.
  */
+import { MemoryObjectStore } from "../../objects/store";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
 import { sessionTtlMs } from "../../tenancy/quota";
@@ -84,7 +85,9 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   // A local server answers browser pages from any origin unless told otherwise (a deployed Worker: none until set).
   vars.CORS_ORIGINS ??= "*";
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
-  const runtime: Runtime = { sessions, scenarios, vars, tenancy, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  const objects = new MemoryObjectStore();
+  tenancy.objects = objects;
+  const runtime: Runtime = { sessions, scenarios, vars, tenancy, objects, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
   const ttl = sessionTtlMs(vars);
   const expiry = setInterval(
     () => {

@@ -3,6 +3,7 @@
  * change), one NodeScenarioStore per namespace (its uploads over the bundled defaults), and deletion that removes a
  * namespace's sessions and uploads at once.
  */
+import { dropPrefix, type ObjectStore } from "../../objects/store";
 import { RegistryCore, MapStore } from "../../tenancy/registry-core";
 import { sessionPrefix } from "../../tenancy/scope";
 import type { Tenancy } from "../../tenancy/types";
@@ -24,6 +25,8 @@ export function splitPersistedName(name: string): { space: string; name: string 
 export class NodeTenancy implements Tenancy {
   readonly registry: RegistryCore;
   private readonly stores = new Map<string, NodeScenarioStore>();
+  /** The runtime's files and batches (`Runtime.objects`): a dropped namespace's are deleted with it. */
+  objects?: ObjectStore;
 
   constructor(
     private readonly sessions: NodeSessionStore,
@@ -48,5 +51,6 @@ export class NodeTenancy implements Tenancy {
     if (store) for (const s of await store.list()) if (s.source === "kv") await store.delete(s.name);
     this.stores.delete(space);
     for (const name of this.sessions.drop(sessionPrefix(space))) this.persister?.removeSession(name);
+    if (this.objects) await dropPrefix(this.objects, sessionPrefix(space));
   }
 }

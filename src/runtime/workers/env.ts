@@ -8,4 +8,6 @@ export interface WorkerEnv extends RuntimeVars {
   SCENARIOS: KVNamespace;
   /** The key registry (namespaces, keys, quota usage, audit): one object, `registry`. */
   REGISTRY: DurableObjectNamespace<RegistryObject>;
+  /** Files and batches (src/objects): uploaded bytes, written output files, batch records. */
+  FILES?: R2Bucket;
 }

@@ -1,6 +1,8 @@
 /**
  * The Workers runtime: session state in Durable Objects, scenarios in KV over the bundled defaults.
  */
+import { R2ObjectStore } from "./r2-objects";
+import { dropPrefix } from "../../objects/store";
 import type { Session, SessionStore } from "../../session/types";
 import type { SocketInit } from "../../session/socket";
 import type { ScenarioStore } from "../../scenario/store";
@@ -10,7 +12,7 @@ import { dropNamespaceKeys, KvScenarioStore, namespacePrefix } from "./kv-scenar
 import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
 import { REGISTRY_NAME } from "./registry-object";
 import type { Registry, Tenancy } from "../../tenancy/types";
-import { directoryName } from "../../tenancy/scope";
+import { directoryName, sessionPrefix } from "../../tenancy/scope";
 
 /**
  * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
@@ -37,6 +39,7 @@ class WorkersTenancy implements Tenancy {
   async dropSpace(space: string): Promise<void> {
     await this.env.SESSIONS.getByName(directoryName(space)).purgeListed();
     await dropNamespaceKeys(this.env.SCENARIOS, space);
+    if (this.env.FILES) await dropPrefix(new R2ObjectStore(this.env.FILES), sessionPrefix(space));
   }
 }
 
@@ -67,6 +70,7 @@ function logJson(entry: RequestLog): void {
 export function workersRuntime(env: WorkerEnv): Runtime {
   const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env };
   if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);
+  if (env.FILES) rt.objects = new R2ObjectStore(env.FILES);
   if (env.REQUEST_LOG?.trim().toLowerCase() === "json") rt.log = logJson;
   return rt;
 }

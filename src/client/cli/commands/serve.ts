@@ -7,7 +7,7 @@ import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CORS_ORIGINS", "EPHEMERAL_KEY_SECRET"] as const;
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CORS_ORIGINS", "EPHEMERAL_KEY_SECRET", "BATCH_LINES_PER_READ"] as const;
 
 export const serve: Command = {
   name: "serve",
@@ -50,8 +50,9 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS and
-SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) as in wrangler.toml.
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, SESSION_TTL
+(seconds a session may stay idle before it is deleted; default 604800) and BATCH_LINES_PER_READ (most batch lines
+one read of a batch runs; default 1000) as in wrangler.toml.
 
 Example:
   mockllm serve --port 8787 --scenarios scenarios/`,

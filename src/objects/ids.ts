@@ -1,0 +1,41 @@
+/**
+ * Object ids that sort by creation: a time part (milliseconds, base 62, fixed width, strictly increasing within an
+ * isolate) and a random part. A store lists keys in ascending order, so listing ids lists objects oldest first.
+ */
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+let last = 0;
+
+function base62(n: number, width: number): string {
+  let out = "";
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[n % 62]! + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/** Random characters of the alphabet. */
+function randomPart(length: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let out = "";
+  for (const b of bytes) out += ALPHABET[b % 62]!;
+  return out;
+}
+
+/**
+ * A new id: `prefix`, 8 time characters, then `random` random ones.
+ * @example sortableId("file-", 14) // "file-0Hx3Zk2a…"
+ */
+export function sortableId(prefix: string, random: number): string {
+  last = Math.max(Date.now(), last + 1);
+  return prefix + base62(last, 8) + randomPart(random);
+}
+
+/** Lower-case hex of `length` random characters (Anthropic's and OpenAI's hex ids). */
+export function randomHex(length: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(length / 2)));
+  return [...bytes]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .slice(0, length);
+}

@@ -1,0 +1,108 @@
+/**
+ * One batch line as a live call (contract section 11): the surface's `parse`, scenario selection, `Session.next()` (or
+ * the default responder), then the JSON the call would have answered — through the same `decideTurn` and renderers
+ * as `handleProvider`, without latency or pacing (a batch line has no connection to wait on or break). The session
+ * journals the line with its batch and `custom_id`; its `customId` is on the canonical request for the matcher.
+ */
+import type { Outcome } from "../canonical/outcome";
+import { journalBody, journalsWhole, redactHeaders } from "../http/body";
+import type { ApiError } from "../http/errors";
+import type { ProviderSurface } from "../providers/types";
+import type { Runtime } from "../runtime/types";
+import type { BatchRef } from "../session/core";
+import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
+import type { Prefix } from "./select";
+import { decideTurn, uniqueSeed } from "./turn";
+
+/** What one line answered: the status, the request id and the JSON body a live call would have got. */
+export interface LineAnswer {
+  status: number;
+  requestId: string;
+  body: unknown;
+}
+
+/** Where the batch was created: its prefix and the headers that select scenarios (`x-mock-*`), kept with the batch. */
+export interface LineOrigin {
+  prefix: Prefix;
+  headers: Record<string, string>;
+  path: string;
+}
+
+const NO_WAIT: Exec = { waitUntil: () => undefined };
+
+/**
+ * The outcome as a batch answers it: no latency and no stream; a timeout is the late answer, a broken or malformed
+ * answer the server error the batch records for it.
+ */
+function batchOutcome(outcome: Outcome): Outcome {
+  if (outcome.kind === "mismatch") return outcome;
+  const reply = { ...outcome.reply, latencyMs: 0 };
+  if (outcome.kind === "reply") return { ...outcome, reply };
+  const failure = outcome.failure;
+  if (failure.kind === "timeout") return { kind: "reply", reply };
+  if (failure.kind === "network_error" || failure.kind === "invalid_response" || failure.kind === "stream_error") {
+    return { ...outcome, reply, failure: { kind: "model_error", ...(failure.message !== undefined ? { message: failure.message } : {}) } };
+  }
+  return { ...outcome, reply };
+}
+
+async function answerOf(res: Response, requestIdHeader: string): Promise<LineAnswer> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // a scripted `http` failure's text body stays text
+  }
+  return { status: res.status, requestId: res.headers.get(requestIdHeader) ?? "", body };
+}
+
+/**
+ * Runs one line's `body` through `surface` as a live call at `origin`.
+ * @example await runBatchLine(openaiChat, rt, { model: "gpt-4o", messages }, origin, { id: "batch_1", customId: "a" })
+ */
+export async function runBatchLine<W>(surface: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch: BatchRef): Promise<LineAnswer> {
+  const headers = new Headers(origin.headers);
+  const fail = (error: ApiError) => answerOf(errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed())), surface.requestIdHeader);
+  const target = { path: origin.path, query: new URLSearchParams() };
+  const first = surface.parse(body, headers, target);
+  if (!first.ok) return fail(first.error);
+  const request = { ...first.request, stream: false, customId: batch.customId };
+  const prepared = surface.prepare ? await surface.prepare(first.wire, request, rt) : { ok: true as const, wire: first.wire, request };
+  if (!prepared.ok) return fail(prepared.error);
+  const text = JSON.stringify(body);
+  const wire = { method: "POST", path: origin.path, headers: redactHeaders(headers), body: journalBody(text, body) };
+  const turn = await decideTurn(surface, rt, prepared, {
+    prefix: origin.prefix,
+    headers,
+    wire: () => wire,
+    bodyText: text,
+    ...(journalsWhole(text) ? { wireText: text } : {}),
+    allowProxy: false,
+    batch,
+  });
+  if (turn.kind === "error") return fail(turn.error);
+  if (turn.kind === "proxy") return fail({ code: "model_error", message: "mockllm: a batch line is never proxied to a recording upstream." });
+  const delivered = deliveredReply(turn.outcome);
+  if (delivered && surface.remember) await surface.remember(delivered, turn.ctx, rt);
+  const res = await renderOutcome(surface, batchOutcome(turn.outcome), turn.ctx, NO_WAIT);
+  return answerOf(res, surface.requestIdHeader);
+}
+
+/**
+ * Most lines one read of a batch runs (`BATCH_LINES_PER_READ`, default 1,000): a bigger batch goes on at the next
+ * read, so no request runs an unbounded number of turns (a Worker's subrequests and CPU are per request).
+ */
+export function linesPerRead(rt: Runtime): number {
+  const n = Number(rt.vars.BATCH_LINES_PER_READ ?? "1000");
+  return Number.isInteger(n) && n > 0 ? n : 1000;
+}
+
+/** The headers a batch keeps from its creation request: those that select a scenario or session (`x-mock-*`). */
+export function originHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((v, k) => {
+    if (k.startsWith("x-mock-")) out[k] = v;
+  });
+  return out;
+}
