@@ -22,6 +22,8 @@ export interface RuntimeVars {
   ANONYMOUS?: string;
   /** Seconds a session may stay idle before it is deleted (default 604800, 7 days). */
   SESSION_TTL?: string;
+  /** Seeded faults for the default responder: `seed=42,rate=0.1,kinds=rate_limit+overloaded` (src/scenario/chaos.ts). */
+  CHAOS?: string;
 }
 
 export interface Runtime {

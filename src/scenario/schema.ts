@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
 import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
+import { ChaosSchema } from "./chaos-schema";
 import { McpSchema } from "./mcp-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
@@ -305,6 +306,9 @@ export const ScenarioSchema = z
     steps: z.array(StepSchema).describe("The script: the first unused step whose `match` holds answers (may be empty: a recording scenario needs none)."),
     mcp: McpSchema.optional().describe("The session's scripted MCP server at `/s/{scenario}/{session}/mcp` (contract section 9)."),
     sideCalls: SideCallsSchema.optional().describe("Agent CLIs' housekeeping calls, answered before any step is tried and without spending one."),
+    chaos: ChaosSchema.optional().describe(
+      "Seeded faults (issue 58): each request that a step would answer draws from a generator seeded by (seed, scenario, session, request number); journal outcome `chaos`; the step stays for the retry.",
+    ),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

@@ -6,7 +6,7 @@
 import type { CanonicalRequest } from "../canonical/request";
 import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
-import { decide, type SessionState } from "../scenario/engine";
+import { decide, type JournalChaos, type SessionState } from "../scenario/engine";
 import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
@@ -56,6 +56,8 @@ export interface NextResult {
   step?: string;
   /** No step answers and recording is on: the route proxies the request and reports it with `Session.record`. */
   proxy?: true;
+  /** Outcome `chaos`: the fault drawn (the route sends it as `x-mockllm-chaos`). */
+  chaos?: JournalChaos;
 }
 
 interface JournalEntryBase {
@@ -70,6 +72,8 @@ interface JournalEntryBase {
   reasons: string[];
   request: WireRequest;
   status: number;
+  /** Outcome `chaos`: the fault drawn, the seed and the request number (src/scenario/chaos.ts). */
+  chaos?: JournalChaos;
 }
 
 /** A model request (every provider surface). */
@@ -215,12 +219,14 @@ export class SessionCore {
         request: journaledWire(input),
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
+        ...(decision.journal.chaos !== undefined ? { chaos: decision.journal.chaos } : {}),
       },
       JOURNAL_LIMIT,
       { attempt: attemptKey, used: consume, bodyJson: input.wireText },
     );
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;
+    if (decision.journal.chaos !== undefined) result.chaos = decision.journal.chaos;
     return result;
   }
 

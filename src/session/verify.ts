@@ -58,6 +58,8 @@ export interface VerifyResult {
   mismatches: VerifyMismatch[];
   pendingFailures: PendingFailure[];
   requests: number;
+  /** Faults the scenario's seeded chaos drew (journal outcome `chaos`): reported apart, never a failure by themselves. */
+  chaos: number;
   /** Steps left out of the check by `allowUnused`. */
   allowedUnused: string[];
   /** Compactions in the session (present only when there were any): answered by the mock, carried back by the client. */
@@ -213,6 +215,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     mismatches,
     pendingFailures,
     requests: input.view.requests,
+    chaos: input.journal.filter((e) => e.outcome === "chaos").length,
     allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
   };
@@ -225,7 +228,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: number): string {
   const where = `scenario "${r.scenario}" session "${r.session}"${r.version ? ` (version ${r.version})` : ""}`;
-  const requests = plural(r.requests, "request");
+  const requests = plural(r.requests, "request") + (r.chaos > 0 ? ` (chaos: ${r.chaos})` : "");
   if (r.ok) {
     const allowed = r.allowedUnused.length > 0 ? ` (unused but allowed: ${r.allowedUnused.join(", ")})` : "";
     const mcp = calls > 0 ? `, all ${plural(calls, "MCP call")} answered` : "";

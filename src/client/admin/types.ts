@@ -58,8 +58,10 @@ export const JournalEntrySchema = z.looseObject({
   turn: z.number(),
   /** The step that answered; null when none did. */
   step: z.string().nullable(),
-  outcome: z.enum(["response", "failure", "mismatch", "side_call"]),
+  outcome: z.enum(["response", "failure", "mismatch", "side_call", "chaos"]),
   reasons: z.array(z.string()),
+  /** Outcome `chaos`: the fault the scenario's seeded chaos drew, its seed and the request number it was drawn for. */
+  chaos: z.looseObject({ kind: z.string(), seed: z.number(), draw: z.number() }).optional(),
   /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
   status: z.number(),
@@ -100,7 +102,7 @@ export const JournalSchema = z.array(JournalEntrySchema);
 /** Which journal entries to return: one step's, one outcome's, those after a seq. */
 export interface JournalFilter {
   step?: string;
-  outcome?: "response" | "failure" | "mismatch" | "side_call";
+  outcome?: "response" | "failure" | "mismatch" | "side_call" | "chaos";
   /** Only entries with a greater seq (poll with the last seq seen). */
   since?: number;
 }
@@ -131,6 +133,8 @@ export const VerifyResultSchema = z.looseObject({
   ),
   pendingFailures: z.array(z.looseObject({ id: z.string(), index: z.number(), served: z.number(), scripted: z.number().nullable(), last: z.string(), status: z.number() })),
   requests: z.number(),
+  /** Faults the scenario's seeded chaos drew in the session (never a failure of verify by itself). */
+  chaos: z.number().optional(),
   /** Multi-line text: what went wrong, readable without the journal. */
   summary: z.string(),
 });

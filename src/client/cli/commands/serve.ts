@@ -4,16 +4,17 @@ import { stringOption, type Command } from "../command";
 import { readyBanner } from "../banner";
 import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
+import { parseChaosSpec } from "../../../scenario/chaos";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL"] as const;
+const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CHAOS"] as const;
 
 export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
                      [--persist <dir> | --keep-on-exit <dir>] [--no-default-responder] [--log-requests]
-                     [--anonymous allow|deny]
+                     [--anonymous allow|deny] [--chaos <spec>]
                      [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
@@ -38,6 +39,9 @@ Options:
                            status, ms (REQUEST_LOG=json)
   --anonymous allow|deny   deny: provider requests without a namespace key (mk_…) get 401
                            (ANONYMOUS; default allow)
+  --chaos <spec>           seeded faults for the default responder (CHAOS), e.g.
+                           seed=42,rate=0.1,kinds=rate_limit+overloaded: each request of a session draws
+                           from a generator seeded by (seed, session, request number); see docs/guide/chaos.md
   --record                 recording proxy: requests no other scenario selects go to scenario
                            "recording" (session "default", or the one /s/recording/{session}/… or
                            x-mock-session names), are forwarded to --upstream and recorded; read the
@@ -45,7 +49,7 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS and SESSION_TTL
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CHAOS and SESSION_TTL
 (seconds a session may stay idle before it is deleted; default 604800) as in wrangler.toml.
 
 Example:
@@ -60,6 +64,7 @@ Example:
     "no-default-responder": { type: "boolean" },
     "log-requests": { type: "boolean" },
     anonymous: { type: "string" },
+    chaos: { type: "string" },
     record: { type: "boolean" },
     upstream: { type: "string", multiple: true },
   },
@@ -77,6 +82,12 @@ Example:
     const anonymous = stringOption(values.anonymous);
     if (anonymous !== undefined && anonymous !== "allow" && anonymous !== "deny") throw new UsageError(`--anonymous must be allow or deny, got "${anonymous}"`);
     if (anonymous !== undefined) vars.ANONYMOUS = anonymous;
+    const chaos = stringOption(values.chaos) ?? vars.CHAOS;
+    if (chaos !== undefined && chaos.trim() !== "") {
+      const parsed = parseChaosSpec(chaos);
+      if (!parsed.ok) throw new UsageError(`--chaos: ${parsed.error}`);
+      vars.CHAOS = chaos;
+    }
     const persist = stringOption(values.persist);
     const keepOnExit = stringOption(values["keep-on-exit"]);
     if (persist !== undefined && keepOnExit !== undefined) throw new UsageError("--persist and --keep-on-exit exclude each other");
