@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
 import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
+import { PricesSchema, ScenarioExpectSchema } from "./budget-schema";
 import { ChaosSchema } from "./chaos-schema";
 import { McpSchema } from "./mcp-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
@@ -309,6 +310,8 @@ export const ScenarioSchema = z
     chaos: ChaosSchema.optional().describe(
       "Seeded faults (issue 58): each request that a step would answer draws from a generator seeded by (seed, scenario, session, request number); journal outcome `chaos`; the step stays for the retry.",
     ),
+    expect: ScenarioExpectSchema.optional().describe("What each session as a whole must satisfy: `budget` (tokens, cost, requests), checked by verify."),
+    prices: PricesSchema.optional(),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

@@ -107,6 +107,17 @@ export interface JournalFilter {
   since?: number;
 }
 
+/** Tokens, cost and requests of one session (verify, coverage). */
+const UsageFiguresSchema = z.looseObject({
+  requests: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedTokens: z.number(),
+  totalTokens: z.number(),
+  costUsd: z.number(),
+  unpriced: z.array(z.string()),
+});
+
 export const VerifyResultSchema = z.looseObject({
   ok: z.boolean(),
   scenario: z.string(),
@@ -135,6 +146,15 @@ export const VerifyResultSchema = z.looseObject({
   requests: z.number(),
   /** Faults the scenario's seeded chaos drew in the session (never a failure of verify by itself). */
   chaos: z.number().optional(),
+  /** Tokens, cost and requests of the session. */
+  usage: UsageFiguresSchema.optional(),
+  /** The scenario's `expect.budget` and what went over it (`reason: "budget_exceeded"`); absent without a budget. */
+  budget: z
+    .looseObject({
+      limits: z.looseObject({ maxTotalTokens: z.number().optional(), maxCostUsd: z.number().optional(), maxRequests: z.number().optional() }),
+      exceeded: z.array(z.looseObject({ reason: z.string(), limit: z.string(), max: z.number(), actual: z.number() })),
+    })
+    .optional(),
   /** Multi-line text: what went wrong, readable without the journal. */
   summary: z.string(),
 });
@@ -153,6 +173,9 @@ const CoverageEntrySchema = z.looseObject({
   failures: z.number(),
   mismatches: z.number(),
   match: z.string().optional(),
+  /** Tokens the step's answers reported, and their cost in US dollars. */
+  tokens: z.number().optional(),
+  costUsd: z.number().optional(),
 });
 
 export const CoverageSchema = z.looseObject({
@@ -163,6 +186,8 @@ export const CoverageSchema = z.looseObject({
   steps: z.array(CoverageEntrySchema),
   /** Per `mcp.calls` entry; absent when the scenario scripts none. */
   mcpCalls: z.array(CoverageEntrySchema).optional(),
+  /** Tokens and cost per session. */
+  usage: z.array(UsageFiguresSchema.extend({ session: z.string() })).optional(),
 });
 export type Coverage = z.output<typeof CoverageSchema>;
 
