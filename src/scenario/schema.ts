@@ -7,6 +7,7 @@ import { ENDPOINTS, PROVIDERS } from "../canonical/request";
 import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
 import { PricesSchema, ScenarioExpectSchema } from "./budget-schema";
 import { ChaosSchema } from "./chaos-schema";
+import { LimitsSchema } from "./limits-schema";
 import { McpSchema } from "./mcp-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
@@ -312,6 +313,7 @@ export const ScenarioSchema = z
     ),
     expect: ScenarioExpectSchema.optional().describe("What each session as a whole must satisfy: `budget` (tokens, cost, requests), checked by verify."),
     prices: PricesSchema.optional(),
+    limits: LimitsSchema.optional(),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

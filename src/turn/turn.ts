@@ -153,6 +153,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     headers["x-mockllm-version"] = result.version;
     if (result.step !== undefined) headers["x-mockllm-step"] = result.step;
     headers["x-mockllm-outcome"] = result.journaled;
+    if (result.limits !== undefined && surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(result.limits));
     if (result.chaos !== undefined) headers["x-mockllm-chaos"] = `${result.chaos.kind}; seed=${result.chaos.seed}; draw=${result.chaos.draw}`;
   } else {
     const idSeed = await defaultIdSeed(surface, rt, parsed.wire, parsed.request, selection.session, input.bodyText);

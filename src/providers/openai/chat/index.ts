@@ -1,5 +1,6 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseChatRequest } from "./parse";
 import { renderChatJson } from "./render-json";
 import { renderChatEvents, renderChatStreamError } from "./render-stream";
@@ -15,6 +16,7 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   parse: parseChatRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderChatJson,
   renderEvents: renderChatEvents,
   renderStreamError: renderChatStreamError,
