@@ -9,6 +9,7 @@ import { ApiError, GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
+import { openResponsesWS, responsesTurn } from "../support/responses-ws";
 
 let h: Harness;
 
@@ -82,6 +83,36 @@ describe("seeded chaos replays", () => {
     expect(await sequence("chaos-seq", "ci-1", 12)).toEqual(EXPECTED);
     await h.admin("/sessions/chaos-seq/ci-1/reset", { method: "POST" });
     expect(await sequence("chaos-seq", "ci-1", 12)).toEqual(EXPECTED);
+  });
+
+  it("over the Responses WebSocket: the same draws at the same requests as over HTTP", async () => {
+    const ws = await openResponsesWS(new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/chaos-seq/ws-1/v1`, maxRetries: 0 }));
+    ws.on("error", () => {});
+    const got: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const last = (await responsesTurn(ws, { model: "gpt-4.1", input: "hi" })).at(-1)!;
+      got.push(last.type === "error" ? `${last.status} ${last.error?.code}` : `${last.type} ${JSON.stringify(last.response?.output?.[0]?.content?.[0]?.text ?? "")}`);
+    }
+    ws.close();
+    const kinds = async () => (await h.journal("chaos-seq", "ws-1")).map((e) => (e.outcome === "chaos" ? e.chaos.kind : "ok"));
+    const overSocket = await kinds();
+    await h.admin("/sessions/chaos-seq/ws-1/reset", { method: "POST" });
+    await sequence("chaos-seq", "ws-1", 12);
+    expect(await kinds()).toEqual(overSocket);
+    expect(got).toEqual([
+      'response.completed "ok"',
+      'response.completed "ok"',
+      'response.completed "ok"',
+      "500 null",
+      "500 null",
+      'response.completed ""',
+      "503 server_is_overloaded",
+      "429 rate_limit_exceeded",
+      "500 null",
+      'response.completed "ok"',
+      'response.completed "ok"',
+      "500 null",
+    ]);
   });
 
   it("another session draws another sequence", async () => {
