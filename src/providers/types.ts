@@ -155,3 +155,15 @@ export interface SideRoute {
   /** The answer, or undefined when the request is not this route's. */
   serve(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> | Response | undefined;
 }
+
+/** Each provider's `gen_ai.provider.name` in the OpenTelemetry GenAI semantic conventions (src/turn/otel.ts). */
+export const OTEL_PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  openai: "openai",
+  anthropic: "anthropic",
+  gemini: "gcp.gemini",
+  vertex: "gcp.vertex_ai",
+  bedrock: "aws.bedrock",
+  azure: "azure.ai.openai",
+  cohere: "cohere",
+  ollama: "ollama",
+};

@@ -24,6 +24,14 @@ export interface RuntimeVars {
   SESSION_TTL?: string;
   /** Seeded faults for the default responder: `seed=42,rate=0.1,kinds=rate_limit+overloaded` (src/scenario/chaos.ts). */
   CHAOS?: string;
+  /** OpenTelemetry: the OTLP/HTTP endpoint spans are sent to (`{endpoint}/v1/traces`); unset, no spans (src/turn/otel.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  /** `key=value,…` headers sent with each export. */
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+  /** `http/json` (sent), `http/protobuf` (sent as JSON), `grpc` (not supported: no spans). */
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+  /** The spans' `service.name` (default `mockllm`). */
+  OTEL_SERVICE_NAME?: string;
 }
 
 export interface Runtime {

@@ -7,7 +7,18 @@ import { loadNodeRuntime } from "../../node-runtime";
 import { parseChaosSpec } from "../../../scenario/chaos";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CHAOS"] as const;
+const VAR_NAMES = [
+  "DEFAULT_WORDS_PER_SECOND",
+  "DEFAULT_RESPONDER",
+  "REQUEST_LOG",
+  "ANONYMOUS",
+  "SESSION_TTL",
+  "CHAOS",
+  "OTEL_EXPORTER_OTLP_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_HEADERS",
+  "OTEL_EXPORTER_OTLP_PROTOCOL",
+  "OTEL_SERVICE_NAME",
+] as const;
 
 export const serve: Command = {
   name: "serve",
@@ -49,7 +60,8 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CHAOS and SESSION_TTL
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CHAOS, OTEL_EXPORTER_OTLP_ENDPOINT
+(with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME: one OTLP/HTTP span per call) and SESSION_TTL
 (seconds a session may stay idle before it is deleted; default 604800) as in wrangler.toml.
 
 Example:
