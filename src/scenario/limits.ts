@@ -21,9 +21,13 @@ export type LimitCheck =
   /** Over: which limit, and when the client may retry. */
   | { over: true; view: RateLimitView; limit: "requestsPerMinute" | "tokensPerMinute"; retryAfterMs: number };
 
-/** Entries still in the window at `now`, oldest first. */
+/** Entries still in the window at `now`, oldest first; `entries` are in arrival order (the journal's), read from the newest back. */
 function inWindow(entries: readonly WindowEntry[], now: number): WindowEntry[] {
-  return entries.filter((e) => e.at > now - WINDOW_MS && e.at <= now).sort((a, b) => a.at - b.at);
+  let from = entries.length;
+  while (from > 0 && entries[from - 1]!.at > now - WINDOW_MS) from--;
+  let to = entries.length;
+  while (to > from && entries[to - 1]!.at > now) to--;
+  return entries.slice(from, to);
 }
 
 /**

@@ -8,7 +8,7 @@ import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import type { RateLimitView } from "../canonical/rate-limits";
 import { decide, resolveReply, type JournalChaos, type SessionState } from "../scenario/engine";
-import { afterAnswer, checkLimits, type WindowEntry } from "../scenario/limits";
+import { afterAnswer, checkLimits, WINDOW_MS, type WindowEntry } from "../scenario/limits";
 import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
@@ -203,7 +203,7 @@ export class SessionCore {
     const snap = this.snapshot(input);
     if (!snap) return { needsDocument: true };
     const idScope = idScopeOf(input.caller);
-    const limits = snap.document.limits === undefined ? undefined : checkLimits(snap.document.limits, this.window(), now);
+    const limits = snap.document.limits === undefined ? undefined : checkLimits(snap.document.limits, this.window(now), now);
     if (limits?.over === true) return this.limited(input, snap.version, limits.limit, limits.retryAfterMs, limits.view, now);
     const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
@@ -243,17 +243,21 @@ export class SessionCore {
   }
 
   /**
-   * The session's answered requests of the last minute (and older: `checkLimits` keeps the window), from the journal:
-   * read only for a scenario with `limits`.
+   * The session's answered requests of the minute before `now`, oldest first, from the journal (newest back, stopping
+   * at the first older one): read only for a scenario with `limits`.
    */
-  private window(): WindowEntry[] {
+  private window(now: number): WindowEntry[] {
     const out: WindowEntry[] = [];
-    for (const e of this.storage.journal()) {
+    const journal = this.storage.journal();
+    for (let i = journal.length - 1; i >= 0; i--) {
+      const e = journal[i]!;
+      const at = Date.parse(e.at);
+      if (at <= now - WINDOW_MS) break;
       if (e.surface === "mcp" || e.limited === true) continue;
       const u = e.canonical?.usage;
-      out.push({ at: Date.parse(e.at), tokens: u ? u.inputTokens + u.outputTokens : 0 });
+      out.push({ at, tokens: u ? u.inputTokens + u.outputTokens : 0 });
     }
-    return out;
+    return out.reverse();
   }
 
   /** A request over the scenario's `limits`: the provider's 429, journaled with no step, no state change. */
