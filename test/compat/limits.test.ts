@@ -60,6 +60,16 @@ describe("OpenAI: x-ratelimit-* on every answer, the 429 past the limit", () => 
   });
 });
 
+describe("OpenAI's other surfaces carry the same buckets", () => {
+  it("embeddings: x-ratelimit-* on the answer, the 429 past the limit", async () => {
+    const c = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/lim-rpm/emb/v1`, maxRetries: 0 });
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 2; i++) remaining.push((await c.embeddings.create({ model: "text-embedding-3-small", input: "hi" }).withResponse()).response.headers.get("x-ratelimit-remaining-requests"));
+    expect(remaining).toEqual(["1", "0"]);
+    expect(await c.embeddings.create({ model: "text-embedding-3-small", input: "hi" }).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.RateLimitError);
+  });
+});
+
 describe("Anthropic: anthropic-ratelimit-* on every answer, rate_limit_error past the limit", () => {
   it("requestsPerMinute 2", async () => {
     const c = new Anthropic({ apiKey: "sk-ant-test", baseURL: `${h.url}/s/lim-rpm/anthropic`, maxRetries: 0 });
