@@ -94,7 +94,7 @@ export async function coverageRoute(req: IRequest, rt: Runtime): Promise<Respons
     names.map(async (n) => {
       const s = rt.sessions.get(`${name}/${n}`);
       const [view, journal] = await Promise.all([s.state(stored.scenario), s.requests()]);
-      return { view, journal };
+      return { view, journal, name: n };
     }),
   );
   return json(coverage(name, stored.version, stored.scenario, sessions) satisfies AdminAnswers["GET /admin/scenarios/{name}/coverage"]);

@@ -14,7 +14,7 @@ import { verifySession } from "../session/verify";
 import type { AdminAnswers, SessionAnswer } from "./answers";
 import { adminError, json, param, query } from "./http";
 
-const OUTCOMES = ["response", "failure", "mismatch", "side_call"] as const;
+const OUTCOMES = ["response", "failure", "mismatch", "side_call", "chaos"] as const;
 
 /** The admin error `code` of a session that never received a request (contract section 10). */
 export const SESSION_NOT_RUN = "session_not_run";

@@ -85,5 +85,8 @@ export type Outcome =
   | { kind: "failure"; failure: Failure; reply: Reply; attempt: number }
   | { kind: "mismatch"; message: string };
 
-/** `side_call`: a housekeeping call the scenario's `sideCalls` answered without a step (verify ignores it). */
-export type JournalOutcome = "response" | "failure" | "mismatch" | "side_call";
+/**
+ * `side_call`: a housekeeping call the scenario's `sideCalls` answered without a step (verify ignores it).
+ * `chaos`: a fault the scenario's seeded `chaos` drew (src/scenario/chaos.ts); verify counts it apart.
+ */
+export type JournalOutcome = "response" | "failure" | "mismatch" | "side_call" | "chaos";

@@ -3,6 +3,7 @@
  * render canonical outcomes back into the wire shape. The route code does everything else
  * (selection, session, latency, pacing, failures) the same way for every surface.
  */
+import type { RateLimitView } from "../canonical/rate-limits";
 import type { CanonicalRequest, Endpoint, ProviderName } from "../canonical/request";
 import type { Reply } from "../canonical/outcome";
 import type { ReplySafety } from "../canonical/safety";
@@ -127,6 +128,8 @@ export interface ProviderSurface<W = unknown> {
   blocksCompletion?: boolean;
   /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
   failureHeaders(failure: Failure): Record<string, string>;
+  /** The provider's rate-limit headers for a scenario's `limits` (`x-ratelimit-*`, `anthropic-ratelimit-*`); none without. */
+  rateLimitHeaders?(view: RateLimitView): Record<string, string>;
   /** The non-streaming body. */
   renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
   /** A non-streaming body that is not JSON (audio bytes, `text`/`srt`/`vtt` transcripts); undefined: `renderJson`. */
@@ -166,3 +169,15 @@ export interface SideRoute {
   /** The answer, or undefined when the request is not this route's. */
   serve(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> | Response | undefined;
 }
+
+/** Each provider's `gen_ai.provider.name` in the OpenTelemetry GenAI semantic conventions (src/turn/otel.ts). */
+export const OTEL_PROVIDER_NAMES: Readonly<Record<string, string>> = {
+  openai: "openai",
+  anthropic: "anthropic",
+  gemini: "gcp.gemini",
+  vertex: "gcp.vertex_ai",
+  bedrock: "aws.bedrock",
+  azure: "azure.ai.openai",
+  cohere: "cohere",
+  ollama: "ollama",
+};

@@ -29,6 +29,16 @@ export interface RuntimeVars {
   EPHEMERAL_KEY_SECRET?: string;
   /** Most batch lines one read of a batch runs (default 1000); a bigger batch goes on at the next read (src/objects). */
   BATCH_LINES_PER_READ?: string;
+  /** Seeded faults for the default responder: `seed=42,rate=0.1,kinds=rate_limit+overloaded` (src/scenario/chaos.ts). */
+  CHAOS?: string;
+  /** OpenTelemetry: the OTLP/HTTP endpoint spans are sent to (`{endpoint}/v1/traces`); unset, no spans (src/turn/otel.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  /** `key=value,…` headers sent with each export. */
+  OTEL_EXPORTER_OTLP_HEADERS?: string;
+  /** `http/json` (sent), `http/protobuf` (sent as JSON), `grpc` (not supported: no spans). */
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+  /** The spans' `service.name` (default `mockllm`). */
+  OTEL_SERVICE_NAME?: string;
 }
 
 export interface Runtime {

@@ -8,6 +8,7 @@ import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/req
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning, ReplyToolCall } from "../canonical/outcome";
 import { limitReply } from "../canonical/limit";
 import { stopReply } from "../canonical/stop";
+import { chaosApplies, chaosOutcome, drawChaos, type ChaosDraw } from "./chaos";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
 import { sideCall } from "./side-calls";
@@ -43,9 +44,26 @@ function reportKey(turn: number): string {
 
 export interface Decision {
   outcome: Outcome;
-  journal: { step?: string; outcome: JournalOutcome; reasons: string[] };
+  journal: { step?: string; outcome: JournalOutcome; reasons: string[]; chaos?: JournalChaos };
   /** Attempt counter to bump, and step to mark used. */
   change: { attemptKey?: string; consume?: number };
+}
+
+/** What the journal records of a chaos turn: the fault, the seed and the request number it was drawn for. */
+export interface JournalChaos {
+  kind: ChaosDraw["kind"];
+  seed: number;
+  draw: number;
+}
+
+/** The attempt counter of chaos turns: never a step's, so a chaos turn leaves the step for the retry. */
+export const CHAOS_KEY = "chaos";
+
+/** The request's number in the session for its chaos draw: the turns answered so far (steps, failures, chaos), plus one. */
+function chaosRequestNumber(state: SessionState): number {
+  let n = 1;
+  for (const key in state.attempts) if (!key.startsWith("report:")) n += state.attempts[key]!;
+  return n;
 }
 
 export const DEFAULT_USAGE = { inputTokens: 64, outputTokens: 32 } as const;
@@ -104,6 +122,16 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
   const key = attemptKey(index, req.provider);
   const attempt = (state.attempts[key] ?? 0) + 1;
   const reply = stepReply(scenario, step, req, `${seedBase(ctx)}/${id}/${stepAnswers(state, index) + 1}`, ctx.session);
+  if (scenario.chaos !== undefined) {
+    const d = drawChaos(scenario.chaos, ctx.scenario, ctx.session, chaosRequestNumber(state));
+    if (d !== undefined && chaosApplies(d.kind, reply, req)) {
+      return {
+        outcome: chaosOutcome(d, scenario.chaos, reply, req),
+        journal: { step: id, outcome: "chaos", reasons: [`chaos ${d.kind} (seed ${d.seed}, request ${d.draw})`], chaos: { kind: d.kind, seed: d.seed, draw: d.draw } },
+        change: { attemptKey: CHAOS_KEY },
+      };
+    }
+  }
   const failure = step.failures?.[attempt - 1];
   if (failure) {
     return {

@@ -5,6 +5,9 @@
 import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
 import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
+import { PricesSchema, ScenarioExpectSchema } from "./budget-schema";
+import { ChaosSchema } from "./chaos-schema";
+import { LimitsSchema } from "./limits-schema";
 import { McpSchema } from "./mcp-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
@@ -323,6 +326,12 @@ export const ScenarioSchema = z
       })
       .optional()
       .describe("Objects that complete later (background responses, batches, vector-store files): when they are done (contract section 11)."),
+    chaos: ChaosSchema.optional().describe(
+      "Seeded faults (issue 58): each request that a step would answer draws from a generator seeded by (seed, scenario, session, request number); journal outcome `chaos`; the step stays for the retry.",
+    ),
+    expect: ScenarioExpectSchema.optional().describe("What each session as a whole must satisfy: `budget` (tokens, cost, requests), checked by verify."),
+    prices: PricesSchema.optional(),
+    limits: LimitsSchema.optional(),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

@@ -6,7 +6,9 @@
 import type { CanonicalRequest } from "../canonical/request";
 import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
-import { decide, type SessionState } from "../scenario/engine";
+import type { RateLimitView } from "../canonical/rate-limits";
+import { decide, resolveReply, type JournalChaos, type SessionState } from "../scenario/engine";
+import { afterAnswer, checkLimits, WINDOW_MS, type WindowEntry } from "../scenario/limits";
 import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
@@ -64,6 +66,10 @@ export interface NextResult {
   step?: string;
   /** No step answers and recording is on: the route proxies the request and reports it with `Session.record`. */
   proxy?: true;
+  /** Outcome `chaos`: the fault drawn (the route sends it as `x-mockllm-chaos`). */
+  chaos?: JournalChaos;
+  /** The scenario's `limits`: the session's buckets after this request, for the provider's rate-limit headers. */
+  limits?: RateLimitView;
 }
 
 interface JournalEntryBase {
@@ -78,6 +84,10 @@ interface JournalEntryBase {
   reasons: string[];
   request: WireRequest;
   status: number;
+  /** Outcome `chaos`: the fault drawn, the seed and the request number (src/scenario/chaos.ts). */
+  chaos?: JournalChaos;
+  /** Refused by the scenario's `limits` (a 429 before any step was tried): not counted in the limits' window. */
+  limited?: true;
 }
 
 /** A model request (every provider surface). */
@@ -203,6 +213,8 @@ export class SessionCore {
     const snap = this.snapshot(input);
     if (!snap) return { needsDocument: true };
     const idScope = idScopeOf(input.caller);
+    const limits = snap.document.limits === undefined ? undefined : checkLimits(snap.document.limits, this.window(now), now);
+    if (limits?.over === true) return this.limited(input, snap.version, limits.limit, limits.retryAfterMs, limits.view, now);
     const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
       session: input.session,
@@ -226,13 +238,67 @@ export class SessionCore {
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
         ...(input.batch !== undefined ? { batch: input.batch } : {}),
+        ...(decision.journal.chaos !== undefined ? { chaos: decision.journal.chaos } : {}),
       },
       JOURNAL_LIMIT,
       { attempt: attemptKey, used: consume, bodyJson: input.wireText },
     );
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;
+    if (decision.journal.chaos !== undefined) result.chaos = decision.journal.chaos;
+    if (limits !== undefined) {
+      const u = decision.outcome.kind === "reply" ? decision.outcome.reply.usage : undefined;
+      result.limits = afterAnswer(limits.view, u === undefined ? 0 : u.inputTokens + u.outputTokens);
+    }
     return result;
+  }
+
+  /**
+   * The session's answered requests of the minute before `now`, oldest first, from the journal (newest back, stopping
+   * at the first older one): read only for a scenario with `limits`.
+   */
+  private window(now: number): WindowEntry[] {
+    const out: WindowEntry[] = [];
+    const journal = this.storage.journal();
+    for (let i = journal.length - 1; i >= 0; i--) {
+      const e = journal[i]!;
+      const at = Date.parse(e.at);
+      if (at <= now - WINDOW_MS) break;
+      if (e.surface === "mcp" || e.limited === true) continue;
+      const u = e.canonical?.usage;
+      out.push({ at, tokens: u ? u.inputTokens + u.outputTokens : 0 });
+    }
+    return out.reverse();
+  }
+
+  /** A request over the scenario's `limits`: the provider's 429, journaled with no step, no state change. */
+  private limited(input: NextInput, version: string, limit: string, retryAfterMs: number, view: RateLimitView, now: number): NextResult {
+    const max = limit === "requestsPerMinute" ? view.requests?.limit : view.tokens?.limit;
+    const outcome = {
+      kind: "failure" as const,
+      failure: { kind: "rate_limit" as const, retryAfterMs },
+      reply: resolveReply(undefined, undefined, input.request, `${input.scenario}/${input.session}/limited/${now}`),
+      attempt: 0,
+    };
+    const seq = this.storage.append(
+      {
+        at: isoAt(now),
+        provider: input.request.provider,
+        endpoint: input.request.endpoint,
+        stream: input.request.stream,
+        turn: turnOf(input.request),
+        step: null,
+        outcome: "failure",
+        reasons: [`limits: ${limit} ${max} reached; retry in ${retryAfterMs} ms`],
+        request: journaledWire(input),
+        status: input.statuses.rate_limit ?? 429,
+        canonical: canonicalView(input.request, outcome, this.toolCallIds),
+        limited: true,
+      },
+      JOURNAL_LIMIT,
+      { bodyJson: input.wireText },
+    );
+    return { outcome, journaled: "failure", seq, version, limits: view };
   }
 
   /** Steps used, attempts and journal size; steps come from the snapshot, or `current` before first use. */

@@ -5,6 +5,7 @@
  */
 import { describeStringMatch, show } from "../scenario/matchers";
 import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
+import { checkBudget, describeOverrun, describeUsage, usageBySteps, usageOf, type BudgetCheck, type UsageFigures } from "./budget";
 import type { JournalEntry, SessionView } from "./core";
 import { compactionsOf, type Compactions } from "./verify-compaction";
 import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
@@ -58,6 +59,12 @@ export interface VerifyResult {
   mismatches: VerifyMismatch[];
   pendingFailures: PendingFailure[];
   requests: number;
+  /** Faults the scenario's seeded chaos drew (journal outcome `chaos`): reported apart, never a failure by themselves. */
+  chaos: number;
+  /** Tokens, cost and requests of the session (src/session/budget.ts). */
+  usage: UsageFigures;
+  /** The scenario's `expect.budget` and what went over it (present only with a budget). */
+  budget?: BudgetCheck;
   /** Steps left out of the check by `allowUnused`. */
   allowedUnused: string[];
   /** Compactions in the session (present only when there were any): answered by the mock, carried back by the client. */
@@ -201,7 +208,9 @@ export function verifySession(input: VerifyInput): VerifyResult {
         : { lastUserMessage: e.canonical?.lastUserMessage ?? null, toolResults: e.canonical?.toolResults ?? [] }),
     }));
   const unusedCalls = unusedMcpCalls(input.view, input.journal, input.document, allowed);
-  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
+  const usage = usageOf(input.journal, input.document);
+  const budget = checkBudget(input.document?.expect?.budget, usage);
+  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0 && (budget?.exceeded.length ?? 0) === 0;
   const compactions = compactionsOf(input.journal);
   const result = {
     ok,
@@ -213,6 +222,9 @@ export function verifySession(input: VerifyInput): VerifyResult {
     mismatches,
     pendingFailures,
     requests: input.view.requests,
+    chaos: input.journal.filter((e) => e.outcome === "chaos").length,
+    usage,
+    ...(budget ? { budget } : {}),
     allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
   };
@@ -225,18 +237,20 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: number): string {
   const where = `scenario "${r.scenario}" session "${r.session}"${r.version ? ` (version ${r.version})` : ""}`;
-  const requests = plural(r.requests, "request");
+  const requests = plural(r.requests, "request") + (r.chaos > 0 ? ` (chaos: ${r.chaos})` : "");
   if (r.ok) {
     const allowed = r.allowedUnused.length > 0 ? ` (unused but allowed: ${r.allowedUnused.join(", ")})` : "";
     const mcp = calls > 0 ? `, all ${plural(calls, "MCP call")} answered` : "";
     const compacted = r.compactions ? `, ${plural(r.compactions.answered, "compaction")} answered (${r.compactions.carried} carried back)` : "";
-    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used${mcp}${compacted}, no mismatches${allowed}`;
+    const within = r.budget ? `, within budget (${describeUsage(r.usage)})` : "";
+    return `mockllm verify: ok: ${where}: ${requests}, all ${plural(steps, "step")} used${mcp}${compacted}, no mismatches${within}${allowed}`;
   }
   const problems = [
     r.unusedSteps.length > 0 ? `${plural(r.unusedSteps.length, "step")} never used` : "",
     r.unusedMcpCalls.length > 0 ? `${plural(r.unusedMcpCalls.length, "MCP call")} never answered` : "",
     r.mismatches.length > 0 ? plural(r.mismatches.length, "mismatch", "mismatches") : "",
     r.pendingFailures.length > 0 ? `${plural(r.pendingFailures.length, "step")} left after a scripted failure` : "",
+    (r.budget?.exceeded.length ?? 0) > 0 ? "over budget" : "",
   ].filter((p) => p !== "");
   const lines = [`mockllm verify: FAILED: ${where}: ${requests}; ${problems.join(", ")}`];
   if (r.requests === 0) lines.push("", "No request reached this session: is the client pointed at this scenario and session?");
@@ -276,6 +290,10 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
       lines.push(`  - "${p.id}" (step ${p.index}): served ${p.served}${of} scripted failure(s), last ${p.last} (status ${p.status}); no retry reached the step's answer`);
     }
   }
+  if (r.budget && r.budget.exceeded.length > 0) {
+    lines.push("", `Over budget (budget_exceeded): ${describeUsage(r.usage)}`);
+    for (const o of r.budget.exceeded) lines.push(`  - ${describeOverrun(o)}`);
+  }
   if (r.allowedUnused.length > 0) lines.push("", `Unused but allowed: ${r.allowedUnused.join(", ")}`);
   return lines.join("\n");
 }
@@ -291,6 +309,14 @@ export interface CoverageStep {
   /** Journaled mismatches whose nearest step (or the step whose expectations failed) is this one. */
   mismatches: number;
   match: string;
+  /** Tokens the step's answers reported and what they cost, over the sessions (model steps only). */
+  tokens?: number;
+  costUsd?: number;
+}
+
+/** One session's figures in coverage. */
+export interface CoverageSession extends UsageFigures {
+  session: string;
 }
 
 export interface Coverage {
@@ -303,6 +329,8 @@ export interface Coverage {
   mcpCalls?: CoverageMcpCall[];
   /** Compactions over the sessions looked at (absent when there were none). */
   compactions?: Compactions;
+  /** Tokens and cost per session (those named), newest index order. */
+  usage?: CoverageSession[];
 }
 
 /**
@@ -310,10 +338,20 @@ export interface Coverage {
  * their step ids still exist.
  * @example coverage("weather", stored.version, stored.scenario, [{ view, journal }]).steps[0].sessions
  */
-export function coverage(scenario: string, version: string, document: Scenario, sessions: { view: SessionView; journal: JournalEntry[] }[]): Coverage {
+export function coverage(scenario: string, version: string, document: Scenario, sessions: { view: SessionView; journal: JournalEntry[]; name?: string }[]): Coverage {
   const totals = new Map<string, CoverageStep>(
-    document.steps.map((s, i) => [stepId(s, i), { id: stepId(s, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeMatch(s.match) }]),
+    document.steps.map((s, i) => [stepId(s, i), { id: stepId(s, i), index: i + 1, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: describeMatch(s.match), tokens: 0, costUsd: 0 }]),
   );
+  const usage: CoverageSession[] = [];
+  for (const { journal, name } of sessions) {
+    if (name !== undefined) usage.push({ session: name, ...usageOf(journal, document) });
+    for (const [id, u] of usageBySteps(journal, document)) {
+      const t = totals.get(id);
+      if (!t) continue;
+      t.tokens = (t.tokens ?? 0) + u.totalTokens;
+      t.costUsd = Math.round(((t.costUsd ?? 0) + u.costUsd) * 1e6) / 1e6;
+    }
+  }
   for (const { view, journal } of sessions) {
     for (const u of stepUses(view, journal)) {
       const t = totals.get(u.id);
@@ -335,5 +373,6 @@ export function coverage(scenario: string, version: string, document: Scenario, 
     steps: [...totals.values()],
     ...(mcpCalls.length > 0 ? { mcpCalls } : {}),
     ...(compactions ? { compactions } : {}),
+    ...(usage.length > 0 ? { usage } : {}),
   };
 }

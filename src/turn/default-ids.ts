@@ -28,3 +28,8 @@ export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime,
   }
   return `default|${where}|${stableHash(JSON.stringify(request.messages))}|${stableHash(bodyText)}`;
 }
+
+/** Bumps counter `key` of the session's default-responder object (`__responses/{session}`) and returns it, from 1. */
+export function defaultCounter(rt: Runtime, session: string, key: string): Promise<number> {
+  return Promise.resolve(rt.sessions.get(stateObjectName(undefined, session)).count(key));
+}

@@ -9,6 +9,7 @@ import type { ProviderSurface, RequestTarget } from "../providers/types";
 import { recordThrough } from "./record";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
 import type { Prefix } from "./select";
+import { exportCall } from "./otel";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
 
 export { uniqueSeed, wordsPerSecond } from "./turn";
@@ -57,6 +58,9 @@ export async function handleProvider<W>(surface: ProviderSurface<W>, request: Re
     const extra = { "x-mockllm-scenario": stored.name, "x-mockllm-session": session, "x-mockllm-version": result.version, "x-mockllm-outcome": "proxied" };
     const proxy = { request, bodyText: body.text, path: target.path, canonical: parsed.request, wire: wire(), session: stub, upstream, exec, extra };
     return recordThrough(surface, { ...proxy, requestId: surfaceRequestId(surface, uniqueSeed()) });
+  }
+  if (rt.vars.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    exportCall(rt.vars, exec.waitUntil, parsed.request, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response", request.headers.get("traceparent"), exec.arrivedAt ?? Date.now());
   }
   const delivered = deliveredReply(turn.outcome);
   if (delivered && surface.remember) await surface.remember(delivered, turn.ctx, rt);

@@ -13,6 +13,8 @@ import { QuotaError } from "../tenancy/quota";
 import type { Recordings } from "../session/types";
 import type { StoredScenario } from "../scenario/store";
 import type { ParseResult, ProviderSurface, RenderContext } from "../providers/types";
+import { chaosOfSpec } from "../scenario/chaos";
+import { defaultChaos } from "./chaos";
 import { defaultIdSeed } from "./default-ids";
 import { upstreamFor } from "./record";
 import { surfaceRequestId } from "./render";
@@ -158,12 +160,16 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     headers["x-mockllm-version"] = result.version;
     if (result.step !== undefined) headers["x-mockllm-step"] = result.step;
     headers["x-mockllm-outcome"] = result.journaled;
+    if (result.limits !== undefined && surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(result.limits));
+    if (result.chaos !== undefined) headers["x-mockllm-chaos"] = `${result.chaos.kind}; seed=${result.chaos.seed}; draw=${result.chaos.draw}`;
   } else {
     const idSeed = await defaultIdSeed(surface, rt, parsed.wire, parsed.request, selection.session, input.bodyText);
     outcome = { kind: "reply", reply: defaultReply(parsed.request, { wordsPerSecond: wordsPerSecond(rt), idSeed }) };
     requestId = surfaceRequestId(surface, idSeed);
     created = defaultCreated(parsed.request);
     headers["x-mockllm-outcome"] = "default";
+    const chaos = chaosOfSpec(rt.vars.CHAOS);
+    if (chaos !== undefined) outcome = await defaultChaos(rt, chaos, selection.session, parsed.request, outcome.reply, headers);
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
   }
   const ctx: RenderContext<W> =

@@ -58,8 +58,10 @@ export const JournalEntrySchema = z.looseObject({
   turn: z.number(),
   /** The step that answered; null when none did. */
   step: z.string().nullable(),
-  outcome: z.enum(["response", "failure", "mismatch", "side_call"]),
+  outcome: z.enum(["response", "failure", "mismatch", "side_call", "chaos"]),
   reasons: z.array(z.string()),
+  /** Outcome `chaos`: the fault the scenario's seeded chaos drew, its seed and the request number it was drawn for. */
+  chaos: z.looseObject({ kind: z.string(), seed: z.number(), draw: z.number() }).optional(),
   /** The wire request: method, path, headers (redacted), body. */
   request: z.unknown(),
   status: z.number(),
@@ -100,10 +102,21 @@ export const JournalSchema = z.array(JournalEntrySchema);
 /** Which journal entries to return: one step's, one outcome's, those after a seq. */
 export interface JournalFilter {
   step?: string;
-  outcome?: "response" | "failure" | "mismatch" | "side_call";
+  outcome?: "response" | "failure" | "mismatch" | "side_call" | "chaos";
   /** Only entries with a greater seq (poll with the last seq seen). */
   since?: number;
 }
+
+/** Tokens, cost and requests of one session (verify, coverage). */
+const UsageFiguresSchema = z.looseObject({
+  requests: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedTokens: z.number(),
+  totalTokens: z.number(),
+  costUsd: z.number(),
+  unpriced: z.array(z.string()),
+});
 
 export const VerifyResultSchema = z.looseObject({
   ok: z.boolean(),
@@ -131,6 +144,17 @@ export const VerifyResultSchema = z.looseObject({
   ),
   pendingFailures: z.array(z.looseObject({ id: z.string(), index: z.number(), served: z.number(), scripted: z.number().nullable(), last: z.string(), status: z.number() })),
   requests: z.number(),
+  /** Faults the scenario's seeded chaos drew in the session (never a failure of verify by itself). */
+  chaos: z.number().optional(),
+  /** Tokens, cost and requests of the session. */
+  usage: UsageFiguresSchema.optional(),
+  /** The scenario's `expect.budget` and what went over it (`reason: "budget_exceeded"`); absent without a budget. */
+  budget: z
+    .looseObject({
+      limits: z.looseObject({ maxTotalTokens: z.number().optional(), maxCostUsd: z.number().optional(), maxRequests: z.number().optional() }),
+      exceeded: z.array(z.looseObject({ reason: z.string(), limit: z.string(), max: z.number(), actual: z.number() })),
+    })
+    .optional(),
   /** Multi-line text: what went wrong, readable without the journal. */
   summary: z.string(),
 });
@@ -149,6 +173,9 @@ const CoverageEntrySchema = z.looseObject({
   failures: z.number(),
   mismatches: z.number(),
   match: z.string().optional(),
+  /** Tokens the step's answers reported, and their cost in US dollars. */
+  tokens: z.number().optional(),
+  costUsd: z.number().optional(),
 });
 
 export const CoverageSchema = z.looseObject({
@@ -159,6 +186,8 @@ export const CoverageSchema = z.looseObject({
   steps: z.array(CoverageEntrySchema),
   /** Per `mcp.calls` entry; absent when the scenario scripts none. */
   mcpCalls: z.array(CoverageEntrySchema).optional(),
+  /** Tokens and cost per session. */
+  usage: z.array(UsageFiguresSchema.extend({ session: z.string() })).optional(),
 });
 export type Coverage = z.output<typeof CoverageSchema>;
 

@@ -1,6 +1,7 @@
 import { anthropicRequestId } from "../../http/ids";
 import type { ProviderSurface } from "../types";
 import { anthropicFailureHeaders, checkAnthropicHeaders, renderAnthropicError } from "./errors";
+import { anthropicRateLimitHeaders } from "./rate-limits";
 import { parseMessagesRequest } from "./parse";
 import { renderMessageJson } from "./render-json";
 import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
@@ -35,6 +36,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   malformedEventName: "content_block_delta",
   renderError: renderAnthropicError,
   failureHeaders: anthropicFailureHeaders,
+  rateLimitHeaders: anthropicRateLimitHeaders,
   renderJson: renderMessageJson,
   renderEvents: renderMessageEvents,
   renderStreamError: renderMessageStreamError,

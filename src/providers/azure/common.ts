@@ -2,6 +2,7 @@
  * What every Azure surface shares: the gateway (auth, `api-version`, error shape, request ids, headers, 429) and the
  * prompt block's 400. Each surface adds the OpenAI parse and renderers it wraps.
  */
+import { openAIRateLimitHeaders } from "../openai/rate-limits";
 import type { Failure } from "../../scenario/schema";
 import type { ProviderSurface, RenderContext } from "../types";
 import { renderAzurePromptBlock } from "./content-filter";
@@ -9,7 +10,19 @@ import { DEPLOYMENT_NAME, azureFailureHeaders, azureHeaders, azureRequestId, che
 import { isAzurePath, type AzureOperation } from "./paths";
 import { azureTarget, type AzureWire } from "./wire";
 
-type Common = "provider" | "paths" | "matchPath" | "requestIdHeader" | "requestId" | "checkHeaders" | "renderError" | "renderPromptBlock" | "failureHeaders" | "failureMessage" | "responseHeaders";
+type Common =
+  | "provider"
+  | "paths"
+  | "matchPath"
+  | "requestIdHeader"
+  | "requestId"
+  | "checkHeaders"
+  | "renderError"
+  | "renderPromptBlock"
+  | "failureHeaders"
+  | "failureMessage"
+  | "responseHeaders"
+  | "rateLimitHeaders";
 
 /** The rate-limit headers a successful answer carries (a deployment with requests and tokens to spare). */
 const REMAINING = { "x-ratelimit-remaining-requests": "99", "x-ratelimit-remaining-tokens": "99000" } as const;
@@ -27,6 +40,7 @@ export function azureCommon<W>(...operations: [AzureOperation, ...AzureOperation
     renderError: renderAzureError,
     renderPromptBlock: renderAzurePromptBlock,
     failureHeaders: azureFailureHeaders,
+    rateLimitHeaders: openAIRateLimitHeaders,
     failureMessage: (failure: Failure, ctx: RenderContext<AzureWire<W>>) => {
       if (failure.kind !== "rate_limit") return undefined;
       const target = azureTarget(ctx, operation);

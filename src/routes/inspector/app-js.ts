@@ -236,7 +236,7 @@ export const APP_JS = String.raw`"use strict";
     if (e.surface === "mcp" && c && c.error) return "\u2192 JSON-RPC error " + c.error.code + ": " + clip(JSON.stringify(c.error.message), 80);
     if (e.surface === "mcp" && c && c.result && c.result.isError) return "\u2192 isError: " + clip(JSON.stringify(c.answered && c.answered.text), 80);
     var a = c && c.answered;
-    if (!a) return e.outcome === "failure" ? (e.reasons[0] || "scripted failure") : e.outcome === "mismatch" ? "no answer: mismatch error" : "";
+    if (!a) return e.outcome === "failure" || e.outcome === "chaos" ? (e.reasons[0] || "scripted failure") : e.outcome === "mismatch" ? "no answer: mismatch error" : "";
     var parts = a.toolCalls.map(function (t) { return "\u2192 " + t.name + "(" + clip(t.arguments, 60) + ")"; });
     if (a.compaction) parts.unshift("\u2192 compaction: " + clip(JSON.stringify(a.compaction.summary), 80));
     if (a.text) parts.push("\u2192 " + clip(JSON.stringify(a.text), 80));
@@ -252,7 +252,7 @@ export const APP_JS = String.raw`"use strict";
       e.batch ? h("span", { class: "tag", title: "a line of batch " + e.batch.id }, "batch " + clip(e.batch.id, 16) + " \u00b7 " + clip(e.batch.customId, 32)) : null,
       h("span", { class: "small muted" }, e.surface === "mcp" ? "tool side" : "turn " + e.turn),
       h("span", { class: "step" }, e.step ? (e.outcome === "mismatch" ? "nearest " : "") + (e.surface === "mcp" ? "call " : "step ") + e.step : e.surface === "mcp" ? "no call" : "no step"),
-      h("span", { class: "outcome" }, e.outcome),
+      h("span", { class: "outcome" }, e.outcome === "chaos" && e.chaos ? "chaos " + e.chaos.kind : e.outcome),
       h("span", { class: "http" }, String(e.status)),
       h("div", { class: "line" }, h("span", { class: "ask" }, requestSummary(e)), h("span", { class: "answer" }, answerSummary(e)))));
     if (e.reasons && e.reasons.length) details.append(h("ul", { class: "reasons" }, ...e.reasons.map(function (r) { return h("li", null, r); })));

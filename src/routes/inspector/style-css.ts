@@ -48,6 +48,7 @@ button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}button.da
 .entry .seq{font-weight:700}.entry .step{font-weight:600}
 .entry .outcome{font-size:12px;font-weight:700;text-transform:uppercase}
 .entry.outcome-side_call{opacity:.55}.outcome-side_call .outcome{color:var(--muted)}
+.entry.outcome-chaos{border-left-color:#8e44ad;background:#fbf7fd}.outcome-chaos .outcome{color:#8e44ad}
 .outcome-response .outcome{color:var(--ok)}.outcome-mismatch .outcome{color:var(--bad)}.outcome-failure .outcome{color:var(--warn)}
 .entry .http{font-size:12px;color:var(--muted)}
 .entry .line{flex-basis:100%;display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:13px}

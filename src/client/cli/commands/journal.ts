@@ -45,7 +45,8 @@ function row(e: JournalEntry): string[] {
     e.surface === "mcp" ? "-" : String(e.turn),
     // A mismatch's step is the one that came nearest to matching, not one that ran (the inspector says the same).
     e.step == null ? "-" : e.outcome === "mismatch" ? `nearest: ${e.step}` : e.step,
-    e.outcome,
+    // A chaos entry names the fault it drew: `chaos:rate_limit`.
+    e.outcome === "chaos" && e.chaos !== undefined ? `chaos:${e.chaos.kind}` : e.outcome,
     String(e.status),
     e.reasons.join("; "),
   ];

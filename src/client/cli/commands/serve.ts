@@ -5,16 +5,31 @@ import { readyBanner } from "../banner";
 import { persistedSessionLines } from "../persisted-links";
 import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
+import { parseChaosSpec } from "../../../scenario/chaos";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
-const VAR_NAMES = ["DEFAULT_WORDS_PER_SECOND", "DEFAULT_RESPONDER", "REQUEST_LOG", "ANONYMOUS", "SESSION_TTL", "CORS_ORIGINS", "EPHEMERAL_KEY_SECRET", "BATCH_LINES_PER_READ"] as const;
+const VAR_NAMES = [
+  "DEFAULT_WORDS_PER_SECOND",
+  "DEFAULT_RESPONDER",
+  "REQUEST_LOG",
+  "ANONYMOUS",
+  "SESSION_TTL",
+  "CORS_ORIGINS",
+  "EPHEMERAL_KEY_SECRET",
+  "BATCH_LINES_PER_READ",
+  "CHAOS",
+  "OTEL_EXPORTER_OTLP_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_HEADERS",
+  "OTEL_EXPORTER_OTLP_PROTOCOL",
+  "OTEL_SERVICE_NAME",
+] as const;
 
 export const serve: Command = {
   name: "serve",
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
                      [--persist <dir> | --keep-on-exit <dir>] [--no-default-responder] [--log-requests]
-                     [--anonymous allow|deny] [--cors-origins <list>]
+                     [--anonymous allow|deny] [--cors-origins <list>] [--chaos <spec>]
                      [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
@@ -43,6 +58,9 @@ Options:
   --cors-origins <list>    origins a browser page may call from: a comma list
                            (https://app.example.com,http://localhost:5173,https://*.pages.dev) or *
                            (CORS_ORIGINS; default *). Preflights from other origins answer 403
+  --chaos <spec>           seeded faults for the default responder (CHAOS), e.g.
+                           seed=42,rate=0.1,kinds=rate_limit+overloaded: each request of a session draws
+                           from a generator seeded by (seed, session, request number); see docs/guide/chaos.md
   --record                 recording proxy: requests no other scenario selects go to scenario
                            "recording" (session "default", or the one /s/recording/{session}/… or
                            x-mock-session names), are forwarded to --upstream and recorded; read the
@@ -50,9 +68,10 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, SESSION_TTL
-(seconds a session may stay idle before it is deleted; default 604800) and BATCH_LINES_PER_READ (most batch lines
-one read of a batch runs; default 1000) as in wrangler.toml.
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, CHAOS,
+OTEL_EXPORTER_OTLP_ENDPOINT (with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME: one
+OTLP/HTTP span per call), SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) and
+BATCH_LINES_PER_READ (most batch lines one read of a batch runs; default 1000) as in wrangler.toml.
 
 Example:
   mockllm serve --port 8787 --scenarios scenarios/`,
@@ -67,6 +86,7 @@ Example:
     "log-requests": { type: "boolean" },
     anonymous: { type: "string" },
     "cors-origins": { type: "string" },
+    chaos: { type: "string" },
     record: { type: "boolean" },
     upstream: { type: "string", multiple: true },
   },
@@ -86,6 +106,12 @@ Example:
     if (anonymous !== undefined) vars.ANONYMOUS = anonymous;
     const corsOrigins = stringOption(values["cors-origins"]);
     if (corsOrigins !== undefined) vars.CORS_ORIGINS = corsOrigins;
+    const chaos = stringOption(values.chaos) ?? vars.CHAOS;
+    if (chaos !== undefined && chaos.trim() !== "") {
+      const parsed = parseChaosSpec(chaos);
+      if (!parsed.ok) throw new UsageError(`--chaos: ${parsed.error}`);
+      vars.CHAOS = chaos;
+    }
     const persist = stringOption(values.persist);
     const keepOnExit = stringOption(values["keep-on-exit"]);
     if (persist !== undefined && keepOnExit !== undefined) throw new UsageError("--persist and --keep-on-exit exclude each other");

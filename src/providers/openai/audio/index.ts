@@ -2,6 +2,7 @@ import type { ProviderSurface } from "../../types";
 import { readFormBody } from "../../../http/multipart";
 import type { ApiError } from "../../../http/errors";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseSpeechRequest, renderSpeechEvents, renderSpeechJson, renderSpeechRaw, renderSpeechStreamError, type SpeechRequest } from "./speech";
 import { parseTranscriptionRequest, type TranscriptionRequest } from "./transcribe-parse";
 import { renderTranscriptionEvents, renderTranscriptionJson, renderTranscriptionRaw, renderTranscriptionStreamError } from "./transcribe-render";
@@ -25,6 +26,7 @@ export const openaiSpeech: ProviderSurface<SpeechRequest> = {
   parse: parseSpeechRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderSpeechJson,
   renderRaw: renderSpeechRaw,
   renderEvents: renderSpeechEvents,
@@ -42,6 +44,7 @@ export const openaiTranscriptions: ProviderSurface<TranscriptionRequest> = {
   parse: parseTranscriptionRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderTranscriptionJson,
   renderRaw: renderTranscriptionRaw,
   renderEvents: renderTranscriptionEvents,

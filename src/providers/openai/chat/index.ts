@@ -1,5 +1,6 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseChatRequest } from "./parse";
 import { validateChatRequest } from "./leniency";
 import { renderChatJson } from "./render-json";
@@ -21,6 +22,7 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   stores: storesChat,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderChatJson,
   renderEvents: renderChatEvents,
   renderStreamError: renderChatStreamError,

@@ -1,5 +1,6 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseEmbeddingsRequest } from "./parse";
 import { renderEmbeddingsEvents, renderEmbeddingsJson, renderEmbeddingsRaw, renderEmbeddingsStreamError } from "./render";
 import type { EmbeddingsRequest } from "./wire";
@@ -14,6 +15,7 @@ export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
   parse: parseEmbeddingsRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderEmbeddingsJson,
   renderRaw: renderEmbeddingsRaw,
   renderEvents: renderEmbeddingsEvents,

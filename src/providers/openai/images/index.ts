@@ -3,6 +3,7 @@ import { apiError } from "../../../http/errors";
 import { readJsonBody } from "../../../http/body";
 import { readFormBody } from "../../../http/multipart";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseImagesRequest } from "./parse";
 import { renderImagesEvents, renderImagesJson, renderImagesStreamError } from "./render";
 import { renderImagesPromptBlock } from "./safety";
@@ -27,6 +28,7 @@ export const openaiImages: ProviderSurface<ImagesRequest> = {
   parse: parseImagesRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderImagesJson,
   renderEvents: renderImagesEvents,
   renderStreamError: renderImagesStreamError,

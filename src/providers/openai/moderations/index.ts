@@ -1,5 +1,6 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseModerationsRequest } from "./parse";
 import { renderModerationsEvents, renderModerationsJson, renderModerationsStreamError } from "./render";
 import type { ModerationsRequest } from "./wire";
@@ -14,6 +15,7 @@ export const openaiModerations: ProviderSurface<ModerationsRequest> = {
   parse: parseModerationsRequest,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderModerationsJson,
   renderEvents: renderModerationsEvents,
   renderStreamError: renderModerationsStreamError,

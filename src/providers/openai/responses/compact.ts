@@ -7,6 +7,7 @@ import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
 import type { ParseResult, ProviderSurface, RenderContext, RequestTarget } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { compactionBlob, responseCompaction } from "./compaction";
 import { parseResponsesRequest } from "./parse";
 import { prepareResponsesRequest } from "./state";
@@ -79,6 +80,7 @@ export const openaiResponsesCompact: ProviderSurface<ResponsesRequest> = {
   prepare: prepareCompact,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderCompactJson,
   // The request is never a stream (parse sets `stream: false`), so there is no transcript to render.
   renderEvents: () => [],

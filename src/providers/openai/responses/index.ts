@@ -1,5 +1,6 @@
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
+import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseResponsesRequest } from "./parse";
 import { validateResponsesRequest } from "./leniency";
 import { renderResponseJson } from "./render-json";
@@ -26,6 +27,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   stores: (wire) => wire.body.store !== false,
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
+  rateLimitHeaders: openAIRateLimitHeaders,
   renderJson: renderResponseJson,
   renderEvents: renderResponseEvents,
   renderStreamError: renderResponseStreamError,
