@@ -322,7 +322,12 @@ export const ScenarioSchema = z
     sideCalls: SideCallsSchema.optional().describe("Agent CLIs' housekeeping calls, answered before any step is tried and without spending one."),
     async: z
       .strictObject({
-        processingMs: z.number().int().min(0).optional().describe("Milliseconds from creation until an asynchronous object (a batch, a background response) is done; default 0: done by the first retrieve after creation."),
+        processingMs: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe("Milliseconds from creation until an asynchronous object (a batch, a background response) is done; default 0: done by the first retrieve after creation."),
       })
       .optional()
       .describe("Objects that complete later (background responses, batches, vector-store files): when they are done (contract section 11)."),
