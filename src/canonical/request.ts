@@ -2,6 +2,7 @@
  * The provider-neutral request every surface parses into. The scenario engine sees only this.
  * Imports nothing from providers/.
  */
+import type { CanonicalOutputSchema } from "./output-schema";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex", "azure", "cohere"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -116,6 +117,8 @@ export interface CanonicalRequest {
   compactionRequested?: true;
   /** Server-side compaction: a reply whose input tokens reach this starts with a compaction (see `replyCompaction`). */
   compactThreshold?: number;
+  /** The structured output the request asks for (contract section 11); absent for plain text. */
+  outputSchema?: CanonicalOutputSchema;
 }
 
 /** Number of assistant messages in the request, plus one. */

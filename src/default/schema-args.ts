@@ -7,11 +7,15 @@
  * `additionalProperties` / `minProperties`, `items` / `prefixItems` / `minItems` / `maxItems` / `uniqueItems`,
  * `minimum` / `maximum` / `exclusiveMinimum` / `exclusiveMaximum` (numbers and draft-4 booleans) / `multipleOf`,
  * `minLength` / `maxLength`, common `format`s, `allOf` (merged), `anyOf` / `oneOf` (the first branch), `$ref` into
- * the same document (`#/$defs/…`, `#/definitions/…`, any local pointer). `pattern` is not: such a string is lorem.
+ * the same document (`#/$defs/…`, `#/definitions/…`, any local pointer), `pattern` (best effort: a string made
+ * from the pattern when it is simple, src/default/plausible.ts). Where a property's name suggests a kind of value
+ * (`city`, `email`, `created_at`, `price`, …) and the schema leaves room, the value is of that kind rather than lorem.
+ * The one generator for forced tool arguments and structured outputs (`schemaValue`).
  */
 import { stableHash } from "../util/hash";
 import { safeDecode } from "../http/url";
 import { LOREM_WORDS } from "./lorem";
+import { impliedFormat, nameWords, patternString, plausibleNumber, plausibleString } from "./plausible";
 
 type Schema = Record<string, unknown>;
 
@@ -224,9 +228,34 @@ function formatted(ctx: Ctx, format: string, path: string): string | undefined {
   }
 }
 
+/** The words of the property a value sits under (`/order/customer_name` → ["customer", "name"]); none for an array item. */
+function propertyWords(path: string): string[] {
+  const key = path.slice(path.lastIndexOf("/") + 1);
+  return /^\d+$/.test(key) ? [] : nameWords(key);
+}
+
+/** `text` when it fits the string's length bounds. */
+function fits(s: Schema, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const length = [...text].length;
+  return length >= (count(s.minLength) ?? 0) && length <= (count(s.maxLength) ?? Infinity) ? text : undefined;
+}
+
 function stringValue(ctx: Ctx, s: Schema, path: string): string {
-  const format = typeof s.format === "string" ? formatted(ctx, s.format, path) : undefined;
-  if (format !== undefined) return format;
+  const nameOf = propertyWords(path);
+  const h = Math.abs(stableHash(`${ctx.seed}|${path}|plausible`));
+  const named = typeof s.format === "string" ? s.format : impliedFormat(nameOf);
+  if (typeof s.pattern === "string") {
+    const matching = patternString(s.pattern, h);
+    if (matching !== undefined && fits(s, matching) !== undefined) return matching;
+  } else {
+    const format = named !== undefined ? fits(s, formatted(ctx, named, path)) : undefined;
+    if (format !== undefined) return format;
+    if (typeof s.format !== "string") {
+      const plausible = fits(s, plausibleString(nameOf, h));
+      if (plausible !== undefined) return plausible;
+    }
+  }
   const start = pick(ctx, path, LOREM_WORDS.length);
   const words = 1 + pick(ctx, `${path}#words`, 3);
   let text = "";
@@ -249,6 +278,10 @@ function bound(s: Schema, inclusive: string, exclusive: string): { at: number; o
 
 function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): number {
   const multiple = num(s.multipleOf);
+  if (multiple === undefined && ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"].every((k) => s[k] === undefined)) {
+    const plausible = plausibleNumber(propertyWords(path), Math.abs(stableHash(`${ctx.seed}|${path}|plausible`)), integer);
+    if (plausible !== undefined) return plausible;
+  }
   const step = multiple !== undefined && multiple > 0 ? multiple : 1;
   const lo = bound(s, "minimum", "exclusiveMinimum");
   const hi = bound(s, "maximum", "exclusiveMaximum");
@@ -282,6 +315,15 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
  * @example schemaArguments({ type: "object", properties: { unit: { enum: ["c", "f"] } }, required: ["unit"] }, "s") // { unit: "c" } or { unit: "f" }, the same every call
  */
 export function schemaArguments(schema: unknown, seed: string): Record<string, unknown> {
-  const value = generate({ root: schema, seed, left: MAX_VALUES }, schema, "", 0);
+  const value = schemaValue(schema, seed);
   return isSchema(value) ? value : {};
+}
+
+/**
+ * A JSON value valid against `schema` (any JSON Schema, Gemini's upper-case OpenAPI subset too), derived from `seed`:
+ * what the default responder answers a structured-output request with. An empty schema gives `{}`.
+ * @example schemaValue({ type: "array", items: { type: "string", format: "email" }, minItems: 1 }, "s") // ["…@example.com"]
+ */
+export function schemaValue(schema: unknown, seed: string): unknown {
+  return generate({ root: schema, seed, left: MAX_VALUES }, schema, "", 0);
 }

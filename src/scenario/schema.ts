@@ -8,6 +8,7 @@ import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
 import { McpSchema } from "./mcp-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
+import { OutputSchemaMatchSchema } from "./structured";
 import { templateIssues, VARIABLE_NAME } from "./templates";
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -62,6 +63,9 @@ export const MatcherSchema = z.strictObject({
       "A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object).",
     ),
   compacted: z.boolean().optional().describe("The request carries (true) or does not carry (false) a compaction item/block (contract section 10)."),
+  outputSchema: OutputSchemaMatchSchema.optional().describe(
+    "The request asks (true) or does not ask (false) for structured output (`response_format`, `text.format`, `output_config.format`, `responseSchema`, Ollama `format`, …), or `{ name }`: the schema's name where the wire carries one (contract section 11).",
+  ),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -206,6 +210,12 @@ export type Timing = z.output<typeof TimingSchema>;
 
 export const ResponseSchema = z.strictObject({
   text: z.string().optional().describe("The assistant's text (templates allowed: `{{vars.x}}`, `{{request.model}}`, …)."),
+  json: z
+    .unknown()
+    .optional()
+    .describe(
+      "A structured answer (any JSON value), sent as the text content serialised as compact JSON, keys in the order written (templates allowed in its strings; a string that is one whole `{{…}}` becomes the value). Takes the place of `text`.",
+    ),
   reasoning: z
     .union([z.string(), z.array(ReasoningBlockSchema)])
     .optional()
@@ -254,6 +264,10 @@ export const StepSchema = z.strictObject({
   consume: z.boolean().optional().describe("Whether answering uses the step up (default true); false answers every time."),
   failures: z.array(FailureSchema).optional().describe("Failures answered, in order, on the attempts before the response (counted per session, step and provider)."),
   respond: ResponseSchema.optional().describe("The answer."),
+  schemaCheck: z
+    .boolean()
+    .optional()
+    .describe("Whether a `json` or `text` answer to a request with a strict schema is checked against it (default true; false to send deliberately malformed output)."),
 });
 export type Step = z.output<typeof StepSchema>;
 
@@ -288,7 +302,12 @@ export const ScenarioSchema = z
       })
       .optional()
       .describe("`onMismatch: \"report\"`: the report's first line when no step answers / when a step's expectations fail."),
-    strict: z.boolean().optional().describe("Anthropic: enforce the real API's checks (thinking signatures echoed back). Default true."),
+    strict: z
+      .boolean()
+      .optional()
+      .describe(
+        "Enforce the real API's checks: Anthropic thinking signatures echoed back, Gemini thought signatures, and the schemas OpenAI strict mode and Gemini's `responseSchema` refuse (contract section 11). Default true.",
+      ),
     defaults: z
       .strictObject({
         usage: UsageSchema.optional().describe("Usage for every answer."),

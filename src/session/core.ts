@@ -11,6 +11,7 @@ import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
 import type { McpCanonicalView } from "./mcp";
+import type { OutputSchemaCheck } from "../canonical/output-schema";
 
 /** `new Date(ms).toISOString()`, remembered for the last millisecond asked (requests arriving together share it). */
 let lastIso = { ms: Number.NaN, iso: "" };
@@ -77,6 +78,8 @@ export interface ModelJournalEntry extends JournalEntryBase {
   surface?: undefined;
   /** What the engine saw and answered, provider-neutral (absent on entries journaled before it existed). */
   canonical?: CanonicalView;
+  /** A scripted answer checked against the request's strict schema (contract section 11); absent when not checked. */
+  outputSchema?: OutputSchemaCheck;
 }
 
 /** A `tools/call` to the session's MCP server (provider "mcp", endpoint "tools/call", step = the call's id). */
@@ -215,6 +218,7 @@ export class SessionCore {
         request: journaledWire(input),
         status: statusOf(decision.outcome, input.statuses, input.request.stream),
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
+        ...(decision.journal.outputSchema !== undefined ? { outputSchema: decision.journal.outputSchema } : {}),
       },
       JOURNAL_LIMIT,
       { attempt: attemptKey, used: consume, bodyJson: input.wireText },

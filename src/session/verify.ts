@@ -7,6 +7,7 @@ import { describeStringMatch, show } from "../scenario/matchers";
 import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
 import type { JournalEntry, SessionView } from "./core";
 import { compactionsOf, type Compactions } from "./verify-compaction";
+import { schemaViolationLines, schemaViolationsOf } from "./verify-schema";
 import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
 
 export interface UnusedStep {
@@ -47,6 +48,17 @@ export interface PendingFailure {
   status: number;
 }
 
+/** `schema_violation`: a scripted answer that does not fit the strict schema its request asked for (contract section 11). */
+export interface SchemaViolation {
+  kind: "schema_violation";
+  seq: number;
+  step: string | null;
+  provider: string;
+  endpoint: string;
+  /** JSON-pointer paths into the answer and what is wrong there. */
+  errors: { path: string; message: string }[];
+}
+
 export interface VerifyResult {
   ok: boolean;
   scenario: string;
@@ -62,6 +74,8 @@ export interface VerifyResult {
   allowedUnused: string[];
   /** Compactions in the session (present only when there were any): answered by the mock, carried back by the client. */
   compactions?: Compactions;
+  /** Scripted answers that did not fit the request's strict schema (present only when there were any). */
+  schemaViolations?: SchemaViolation[];
   summary: string;
 }
 
@@ -201,7 +215,8 @@ export function verifySession(input: VerifyInput): VerifyResult {
         : { lastUserMessage: e.canonical?.lastUserMessage ?? null, toolResults: e.canonical?.toolResults ?? [] }),
     }));
   const unusedCalls = unusedMcpCalls(input.view, input.journal, input.document, allowed);
-  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
+  const schemaViolations = schemaViolationsOf(input.journal);
+  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0 && schemaViolations.length === 0;
   const compactions = compactionsOf(input.journal);
   const result = {
     ok,
@@ -215,6 +230,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     requests: input.view.requests,
     allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
+    ...(schemaViolations.length > 0 ? { schemaViolations } : {}),
   };
   return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
 }
@@ -237,6 +253,7 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
     r.unusedMcpCalls.length > 0 ? `${plural(r.unusedMcpCalls.length, "MCP call")} never answered` : "",
     r.mismatches.length > 0 ? plural(r.mismatches.length, "mismatch", "mismatches") : "",
     r.pendingFailures.length > 0 ? `${plural(r.pendingFailures.length, "step")} left after a scripted failure` : "",
+    r.schemaViolations !== undefined ? `${plural(r.schemaViolations.length, "schema violation")}` : "",
   ].filter((p) => p !== "");
   const lines = [`mockllm verify: FAILED: ${where}: ${requests}; ${problems.join(", ")}`];
   if (r.requests === 0) lines.push("", "No request reached this session: is the client pointed at this scenario and session?");
@@ -276,6 +293,7 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
       lines.push(`  - "${p.id}" (step ${p.index}): served ${p.served}${of} scripted failure(s), last ${p.last} (status ${p.status}); no retry reached the step's answer`);
     }
   }
+  lines.push(...schemaViolationLines(r.schemaViolations));
   if (r.allowedUnused.length > 0) lines.push("", `Unused but allowed: ${r.allowedUnused.join(", ")}`);
   return lines.join("\n");
 }

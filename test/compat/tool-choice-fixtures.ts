@@ -40,7 +40,7 @@ export const TOOLS = [
 
 /** What the default responder answers for MESSAGE, on every surface and runtime. */
 export const WEATHER_ARGS = {
-  city: "elit sed",
+  city: "Sydney",
   unit: "celsius",
   days: 7,
   when: "2024-03-19",

@@ -13,6 +13,7 @@ import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
 import { CountTokensRequestSchema, describeIssue, MessagesRequestSchema, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import { anthropicOutputSchema } from "./structured";
 
 type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
 
@@ -109,6 +110,8 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
     headers: { ...headerRecord(headers) },
   };
   if (cut) out.compaction = { summary: cut.summary };
+  const outputSchema = anthropicOutputSchema(w);
+  if (outputSchema !== undefined) out.outputSchema = outputSchema;
   return out;
 }
 

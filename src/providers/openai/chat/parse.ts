@@ -8,6 +8,7 @@ import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
 import { openaiToolChoice } from "../tool-choice";
 import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
+import { chatOutputSchema } from "../structured";
 import { safeParseFast } from "../../../util/fast-parse";
 
 function contentText(content: ChatMessage["content"]): string {
@@ -122,5 +123,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };
+  const outputSchema = chatOutputSchema(w.response_format);
+  if (outputSchema !== undefined) request.outputSchema = outputSchema;
   return { ok: true, wire: w, request };
 }

@@ -5,6 +5,7 @@ import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
 import { prepareResponsesRequest, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
+import { strictSchemaError, strictTools } from "../structured";
 
 export { handleStoredResponse, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
@@ -18,6 +19,8 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseResponsesRequest,
+  // A strict schema the real API refuses gets its 400; a scenario's `strict: false` lets it through.
+  validate: (wire, request, scenario) => (scenario?.strict === false ? undefined : strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses")),
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
   stores: (wire) => wire.body.store !== false,
