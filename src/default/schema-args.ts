@@ -278,10 +278,7 @@ function bound(s: Schema, inclusive: string, exclusive: string): { at: number; o
 
 function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): number {
   const multiple = num(s.multipleOf);
-  if (multiple === undefined && ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"].every((k) => s[k] === undefined)) {
-    const plausible = plausibleNumber(propertyWords(path), Math.abs(stableHash(`${ctx.seed}|${path}|plausible`)), integer);
-    if (plausible !== undefined) return plausible;
-  }
+  const plausible = multiple === undefined ? plausibleNumber(propertyWords(path), Math.abs(stableHash(`${ctx.seed}|${path}|plausible`)), integer) : undefined;
   const step = multiple !== undefined && multiple > 0 ? multiple : 1;
   const lo = bound(s, "minimum", "exclusiveMinimum");
   const hi = bound(s, "maximum", "exclusiveMaximum");
@@ -293,11 +290,15 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
   if (kLo === undefined && kHi === undefined) [kLo, kHi] = [1, 100];
   else if (kLo === undefined) kLo = kHi! - 99;
   else if (kHi === undefined) kHi = kLo + 99;
+  // Bounds far apart (zod's integers say ±2^53): a value of everyday size when 1…100 is within them.
+  else if (kLo <= 1 && kHi >= 100 && kHi - kLo > 10_000) [kLo, kHi] = [1, 100];
   if (kLo > kHi!) {
     // No multiple of the step fits: a plain number between the bounds, when fractions are allowed.
     if (!integer && multiple === undefined && lo !== undefined && hi !== undefined) return (lo.at + hi.at) / 2;
     return lo?.at ?? hi?.at ?? 0;
   }
+  // A value the property's name suggests, when the bounds allow it.
+  if (plausible !== undefined && plausible >= kLo && plausible <= kHi!) return plausible;
   const span = Math.min(kHi! - kLo + 1, 100);
   const first = pick(ctx, path, span);
   // A fractional step: take a k whose product divides back exactly (0.07 / 0.01 is not an integer in floating point).

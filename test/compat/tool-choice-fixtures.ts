@@ -44,7 +44,7 @@ export const WEATHER_ARGS = {
   unit: "celsius",
   days: 7,
   when: "2024-03-19",
-  at: { lat: -51, lon: -165 },
+  at: { lat: 48.8566, lon: 2.3522 },
   tags: ["reprehenderit in voluptate", "eu fugiat nulla"],
   detail: "full",
 };
