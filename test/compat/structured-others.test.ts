@@ -143,7 +143,7 @@ describe("ollama", () => {
     for await (const part of await ollama.chat({ model: "llama3.2", messages: [{ role: "user", content: ask }], format: RECIPE_JSON_SCHEMA, stream: true })) streamed += part.message.content;
     expect(JSON.parse(streamed)).toEqual(value);
     const json = await ollama.generate({ model: "llama3.2", prompt: ask, format: "json", stream: false });
-    expect(typeof JSON.parse(json.response)).toBe("object");
+    expect(typeof JSON.parse(json.response ?? "")).toBe("object");
   });
 });
 
