@@ -75,7 +75,14 @@ function resolveRef(root: unknown, ref: string): unknown {
 function merge(a: Schema, b: Schema): Schema {
   const out: Schema = { ...b, ...a };
   if (isSchema(a.properties) || isSchema(b.properties)) {
-    out.properties = { ...(isSchema(b.properties) ? b.properties : {}), ...(isSchema(a.properties) ? a.properties : {}) };
+    const pa = isSchema(a.properties) ? a.properties : {};
+    const pb = isSchema(b.properties) ? b.properties : {};
+    out.properties = { ...pb, ...pa };
+    // A property both constrain takes both (a `oneOf` branch's `const` over the base's `type`).
+    for (const k of Object.keys(pa)) {
+      const [x, y] = [pa[k], pb[k]];
+      if (isSchema(x) && isSchema(y)) (out.properties as Schema)[k] = merge(x, y);
+    }
   }
   const required = [a.required, b.required].flatMap((r) => (Array.isArray(r) ? r.filter((k) => typeof k === "string") : []));
   if (required.length > 0) out.required = [...new Set(required)];
@@ -282,6 +289,10 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
   const step = multiple !== undefined && multiple > 0 ? multiple : 1;
   const lo = bound(s, "minimum", "exclusiveMinimum");
   const hi = bound(s, "maximum", "exclusiveMaximum");
+  // A value the property's name suggests, when the bounds allow it.
+  if (plausible !== undefined && (lo === undefined || (lo.open ? plausible > lo.at : plausible >= lo.at)) && (hi === undefined || (hi.open ? plausible < hi.at : plausible <= hi.at))) {
+    return plausible;
+  }
   // The value is k × step, k within the bounds.
   let kLo = lo === undefined ? undefined : Math.ceil(lo.at / step);
   if (lo !== undefined && kLo !== undefined && lo.open && kLo * step <= lo.at) kLo++;
@@ -297,8 +308,6 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
     if (!integer && multiple === undefined && lo !== undefined && hi !== undefined) return (lo.at + hi.at) / 2;
     return lo?.at ?? hi?.at ?? 0;
   }
-  // A value the property's name suggests, when the bounds allow it.
-  if (plausible !== undefined && plausible >= kLo && plausible <= kHi!) return plausible;
   const span = Math.min(kHi! - kLo + 1, 100);
   const first = pick(ctx, path, span);
   // A fractional step: take a k whose product divides back exactly (0.07 / 0.01 is not an integer in floating point).
