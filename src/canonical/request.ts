@@ -2,7 +2,7 @@
  * The provider-neutral request every surface parses into. The scenario engine sees only this.
  * Imports nothing from providers/.
  */
-import type { CanonicalOutputSchema } from "./output-schema";
+import type { CanonicalOutputSchema, CanonicalStrictTool } from "./output-schema";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex", "azure", "cohere"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -119,6 +119,8 @@ export interface CanonicalRequest {
   compactThreshold?: number;
   /** The structured output the request asks for (contract section 11); absent for plain text. */
   outputSchema?: CanonicalOutputSchema;
+  /** Offered tools declared `strict: true` (OpenAI, Anthropic), with their schemas: scripted calls to them are checked. */
+  strictTools?: CanonicalStrictTool[];
 }
 
 /** Number of assistant messages in the request, plus one. */

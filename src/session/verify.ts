@@ -132,6 +132,7 @@ export function describeRespond(step: Step | undefined): string {
     parts.push(`tool call ${c.name} ${args.length > MAX_QUOTE ? `${args.slice(0, MAX_QUOTE)}…` : args}`);
   }
   if (r.text !== undefined) parts.push(`text ${quote(r.text)}`);
+  if (r.json !== undefined) parts.push(`json ${quote(JSON.stringify(r.json) ?? "null")}`);
   if (r.refusal !== undefined) parts.push(`refusal ${quote(r.refusal)}`);
   if (r.embeddings !== undefined) parts.push(`${r.embeddings.length} embedding(s)`);
   if (r.moderation !== undefined)

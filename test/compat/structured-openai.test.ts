@@ -4,8 +4,9 @@
  * (the default responder answers JSON valid against the schema) and scripted (`respond.json`, the `outputSchema`
  * matcher, the check of the mock's own output, verify's `schema_violation`), and the strict schemas the real API refuses.
  */
-import OpenAI from "openai";
+import OpenAI, { AzureOpenAI } from "openai";
 import { zodResponseFormat, zodTextFormat } from "openai/helpers/zod";
+import { ResponsesWS } from "openai/resources/responses/ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validateSchema } from "../../src/canonical/schema-validate";
@@ -94,6 +95,42 @@ describe("no scenario: the default responder answers with JSON valid against the
     const stream = client.responses.stream({ model: MODEL, input: "Extract the invoice.", text: { format: zodTextFormat(Invoice, "Invoice") } });
     const final = await stream.finalResponse();
     expect(final.output_parsed).toEqual(res.output_parsed);
+  });
+
+  it("the Responses WebSocket mode: response.output_text.done carries the same JSON as HTTP", async () => {
+    const http = await client.responses.create({ model: MODEL, input: "Extract the invoice.", store: false, text: { format: zodTextFormat(Invoice, "Invoice") } });
+    const ws = new ResponsesWS(client);
+    await new Promise((resolve, reject) => {
+      ws.socket.on("open", resolve);
+      ws.socket.on("error", reject);
+    });
+    const texts: string[] = [];
+    let last = "";
+    await new Promise<void>((resolve) => {
+      ws.on("event", (e) => {
+        if (e.type === "response.output_text.done") texts.push((e as { text: string }).text);
+        last = e.type;
+        if (["response.completed", "response.failed", "error"].includes(e.type)) resolve();
+      });
+      ws.send({ type: "response.create", model: MODEL, input: "Extract the invoice.", store: false, text: { format: zodTextFormat(Invoice, "Invoice") } } as never);
+    });
+    ws.close();
+    expect([last, texts]).toEqual(["response.completed", [http.output_text]]);
+    expect(validateSchema(invoiceSchema, JSON.parse(texts[0]!))).toEqual([]);
+  });
+
+  it("Azure (OpenAI's parse, inherited): AzureOpenAI chat.completions.parse gets a valid Invoice; the strict refusal too", async () => {
+    const azure = new AzureOpenAI({ endpoint: h.url, apiKey: "azure-key", apiVersion: "2024-10-21", deployment: "prod-4o" });
+    const res = await azure.chat.completions.parse({ model: "prod-4o", messages, response_format: zodResponseFormat(Invoice, "Invoice") });
+    expect(validateSchema(invoiceSchema, res.choices[0]!.message.parsed)).toEqual([]);
+    const bad = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const err = await azure.chat.completions
+      .create({ model: "prod-4o", messages, response_format: { type: "json_schema", json_schema: { name: "A", schema: bad, strict: true } } })
+      .catch((e: unknown) => e as InstanceType<typeof OpenAI.BadRequestError>);
+    expect([(err as InstanceType<typeof OpenAI.BadRequestError>).status, (err as Error).message]).toEqual([
+      400,
+      "400 Invalid schema for response_format 'A': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+    ]);
   });
 
   it("json_object: a JSON object", async () => {

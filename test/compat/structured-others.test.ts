@@ -30,10 +30,16 @@ const ask = "Give me a recipe.";
 
 beforeAll(async () => {
   h = await startHarness({ DEFAULT_WORDS_PER_SECOND: "0" });
-  await h.upload({
-    name: "structured-others",
-    steps: [{ id: "recipe", consume: false, match: { outputSchema: true }, respond: { json: { title: "Soup", servings: 2, ingredients: [{ name: "leek", quantity: "1" }], vegetarian: true } } }],
-  });
+  await h.upload(
+    {
+      name: "structured-others",
+      steps: [{ id: "recipe", consume: false, match: { outputSchema: true }, respond: { json: { title: "Soup", servings: 2, ingredients: [{ name: "leek", quantity: "1" }], vegetarian: true } } }],
+    },
+    {
+      name: "structured-strict-tool",
+      steps: [{ id: "call", respond: { toolCalls: [{ name: "get_weather", arguments: { city: 75001, unit: "c" } }] } }],
+    },
+  );
 });
 afterAll(() => h?.stop());
 
@@ -78,6 +84,20 @@ describe("@anthropic-ai/sdk", () => {
     });
     const call = msg.content.find((b) => b.type === "tool_use");
     expect(call?.type === "tool_use" ? validateSchema(schema, call.input) : ["no call"]).toEqual([]);
+  });
+
+  it("strict tool use, scripted: a call whose input breaks the tool's schema is sent as written and journalled", async () => {
+    const schema = { type: "object" as const, properties: { city: { type: "string" }, unit: { type: "string", enum: ["c", "f"] } }, required: ["city", "unit"], additionalProperties: false };
+    const mine = new Anthropic({ baseURL: `${h.url}/s/structured-strict-tool/a1`, apiKey: "sk-ant-test", maxRetries: 0 });
+    const msg = await mine.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [{ name: "get_weather", description: "Weather", input_schema: schema, strict: true }],
+    });
+    expect(msg.content.flatMap((b) => (b.type === "tool_use" ? [b.input] : []))).toEqual([{ city: 75001, unit: "c" }]);
+    const journal = await h.journal("structured-strict-tool", "a1");
+    expect(journal[0]!.outputSchema).toEqual({ valid: false, errors: [{ path: "/toolCalls/0/arguments/city", message: "must be string, got number" }] });
   });
 });
 

@@ -161,6 +161,34 @@ describe("checkOutput: a scripted answer against a strict schema", () => {
     expect(checkOutput(request({ kind: "json_schema", schema }), { text: "x" }, true)).toBeUndefined();
     expect(checkOutput(request({ kind: "json_object" }), { text: "x" }, true)).toBeUndefined();
   });
+
+  it("a call to a strict tool: its arguments against the tool's schema; a turn with calls leaves its text unchecked", () => {
+    const req = request(
+      { kind: "json_schema", name: "X", schema, strict: true },
+      { strictTools: [{ name: "get_weather", schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }] },
+    );
+    expect(
+      checkOutput(
+        req,
+        {
+          text: "Checking.",
+          toolCalls: [
+            { name: "other", arguments: "{" },
+            { name: "get_weather", arguments: '{"city":1}' },
+          ],
+        },
+        true,
+      ),
+    ).toEqual({
+      valid: false,
+      errors: [{ path: "/toolCalls/1/arguments/city", message: "must be string, got number" }],
+    });
+    expect(checkOutput(req, { toolCalls: [{ name: "get_weather", arguments: '{"city":' }] }, true)).toEqual({
+      valid: false,
+      errors: [{ path: "/toolCalls/0/arguments", message: "is not valid JSON" }],
+    });
+    expect(checkOutput(request(), { toolCalls: [{ name: "get_weather", arguments: "{" }] }, true)).toBeUndefined();
+  });
 });
 
 describe("the outputSchema matcher", () => {
