@@ -12,10 +12,12 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { GoogleGenAI, Type } from "@google/genai";
 import { generateObject, streamObject } from "ai";
 import { Ollama } from "ollama";
+import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validateSchema } from "../../src/canonical/schema-validate";
-import { startHarness, type Harness } from "./harness";
+import { RUNTIME, startHarness, type Harness } from "./harness";
 
 let h: Harness;
 
@@ -150,6 +152,28 @@ describe("@google/genai", () => {
         error: { code: 400, message: `Invalid JSON payload received. Unknown name "$ref" at 'generation_config.response_schema.properties[0].value': Cannot find field.`, status: "INVALID_ARGUMENT" },
       },
     ]);
+  });
+});
+
+describe("@aws-sdk/client-bedrock-runtime: Converse outputConfig.textFormat", () => {
+  it("the schema (sent as JSON text) answered with JSON valid against it, JSON and stream", async () => {
+    const client = new BedrockRuntimeClient({
+      region: "us-east-1",
+      endpoint: h.url,
+      credentials: { accessKeyId: "AKIDMOCKLLMEXAMPLE", secretAccessKey: "mockllm-fake-secret" },
+      ...(RUNTIME === "workers" ? { requestHandler: new NodeHttpHandler() } : {}),
+    });
+    const input = {
+      modelId: "anthropic.claude-3-5-haiku-20241022-v1:0",
+      messages: [{ role: "user" as const, content: [{ text: ask }] }],
+      outputConfig: { textFormat: { type: "json_schema" as const, structure: { jsonSchema: { name: "Recipe", schema: JSON.stringify(RECIPE_JSON_SCHEMA) } } } },
+    };
+    const res = await client.send(new ConverseCommand(input));
+    const text = res.output?.message?.content?.[0]?.text ?? "";
+    expect(validateSchema(RECIPE_JSON_SCHEMA, JSON.parse(text))).toEqual([]);
+    let streamed = "";
+    for await (const e of (await client.send(new ConverseStreamCommand(input))).stream ?? []) streamed += e.contentBlockDelta?.delta?.text ?? "";
+    expect(streamed).toBe(text);
   });
 });
 
