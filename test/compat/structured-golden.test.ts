@@ -44,7 +44,7 @@ const CASES: { name: string; path: string; headers: Record<string, string>; body
     name: "openai-chat-json-object",
     path: "/v1/chat/completions",
     headers: OPENAI,
-    body: { model: "gpt-4.1", messages: [{ role: "user", content: TEXT }], response_format: { type: "json_object" } },
+    body: { model: "gpt-4.1", messages: [{ role: "user", content: `${TEXT} Answer in JSON.` }], response_format: { type: "json_object" } },
   },
   {
     name: "openai-responses",

@@ -244,6 +244,25 @@ describe("what the real API refuses: a strict schema outside strict mode's rules
     });
   });
 
+  it("json_object without the word json in the messages: Chat's and Responses' own 400", async () => {
+    const chat = await client.chat.completions.create({ model: MODEL, messages, response_format: { type: "json_object" } }).catch((e: unknown) => e);
+    expect((chat as InstanceType<typeof OpenAI.BadRequestError>).error).toEqual({
+      message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+      type: "invalid_request_error",
+      param: "messages",
+      code: null,
+    });
+    const res = await client.responses.create({ model: MODEL, instructions: "Reply in JSON.", input: "hi", text: { format: { type: "json_object" } } }).catch((e: unknown) => e);
+    expect((res as InstanceType<typeof OpenAI.BadRequestError>).error).toEqual({
+      message: "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.",
+      type: "invalid_request_error",
+      param: "text.format",
+      code: null,
+    });
+    const ok = await client.responses.create({ model: MODEL, input: "Reply in json.", text: { format: { type: "json_object" } } });
+    expect(Object.keys(JSON.parse(ok.output_text))).toEqual(["response"]);
+  });
+
   it('a scenario with "strict": false lets the schema through', async () => {
     const lenient = new OpenAI({ baseURL: `${h.url}/s/structured-lenient/s1/v1`, apiKey: "sk-test", maxRetries: 0 });
     const res = await lenient.chat.completions.create({ model: MODEL, messages, response_format: { type: "json_schema", json_schema: { name: "Weather", schema: loose, strict: true } } });

@@ -4,6 +4,7 @@
  * from `required`, an unsupported keyword, a root that is not an object). Sources in docs/providers/fidelity.md.
  */
 import type { CanonicalOutputSchema, CanonicalStrictTool } from "../../canonical/output-schema";
+import type { CanonicalRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
 import { isObject, jsonSchemaOutput, type Loose } from "../output-schema-wire";
 
@@ -123,4 +124,21 @@ export function strictSchemaError(output: CanonicalOutputSchema | undefined, too
     return apiError("invalid_request", `Invalid schema for function '${tool.name}': ${why}`, { param, providerCode: "invalid_function_parameters" });
   }
   return undefined;
+}
+
+/**
+ * JSON mode's own 400: a `json_object` request whose messages never say "json" (any case). Chat reads every message,
+ * system ones included; Responses only the input messages, not `instructions` (`instructions` is the part of the
+ * canonical system text the request's own field gave).
+ * @example jsonWordError(req, "chat")?.message // "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
+ */
+export function jsonWordError(request: CanonicalRequest, surface: "chat" | "responses", instructions = ""): ApiError | undefined {
+  if (request.outputSchema?.kind !== "json_object") return undefined;
+  const system = surface === "responses" && instructions !== "" ? request.system.slice(instructions.length) : request.system;
+  const said = (t: string) => /json/i.test(t);
+  const found = said(system) || request.messages.some((m) => (m.role === "tool" ? said(m.content) : said(m.text)));
+  if (found) return undefined;
+  return surface === "chat"
+    ? apiError("invalid_request", "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", { param: "messages" })
+    : apiError("invalid_request", "Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.", { param: "text.format" });
 }

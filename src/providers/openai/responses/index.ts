@@ -5,7 +5,7 @@ import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
 import { prepareResponsesRequest, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
-import { strictSchemaError, strictTools } from "../structured";
+import { jsonWordError, strictSchemaError, strictTools } from "../structured";
 
 export { handleStoredResponse, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
@@ -20,7 +20,8 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   checkHeaders: checkOpenAIAuth,
   parse: parseResponsesRequest,
   // A strict schema the real API refuses gets its 400; a scenario's `strict: false` lets it through.
-  validate: (wire, request, scenario) => (scenario?.strict === false ? undefined : strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses")),
+  validate: (wire, request, scenario) =>
+    scenario?.strict === false ? undefined : (strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ?? jsonWordError(request, "responses", wire.body.instructions ?? "")),
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
   stores: (wire) => wire.body.store !== false,
