@@ -2,6 +2,7 @@
  * The provider-neutral request every surface parses into. The scenario engine sees only this.
  * Imports nothing from providers/.
  */
+import type { CanonicalOutputSchema, CanonicalStrictTool } from "./output-schema";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex", "azure", "cohere"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -120,6 +121,10 @@ export interface CanonicalRequest {
   compactThreshold?: number;
   /** A batch line's `custom_id` (contract section 11, matcher `customId`); absent on a live call. */
   customId?: string;
+  /** The structured output the request asks for (contract section 11); absent for plain text. */
+  outputSchema?: CanonicalOutputSchema;
+  /** Offered tools declared `strict: true` (OpenAI, Anthropic), with their schemas: scripted calls to them are checked. */
+  strictTools?: CanonicalStrictTool[];
 }
 
 /** Number of assistant messages in the request, plus one. */

@@ -14,6 +14,7 @@ import { wordCount } from "../util/text";
 import { parseInstructions, type Instructions } from "./instructions";
 import { lorem, loremLength } from "./lorem";
 import { schemaArguments } from "./schema-args";
+import { structuredText } from "./structured";
 
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
@@ -162,9 +163,12 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   // An instruction block is the user's own script and wins; otherwise a forced tool choice is answered with a call.
   const forced = plan ? undefined : forcedTool(req);
   const n = plan ? 1 : (req.choices ?? 1);
-  const messages = plan ? instructedMessages(plan) : [forced !== undefined ? forcedCall(req, forced, 0) : loremMessage(message)];
+  // Then a structured-output request is answered with JSON that fits its schema.
+  const output = plan || forced !== undefined ? undefined : req.outputSchema;
+  const structured = (i: number): DefaultMessage => ({ text: structuredText(output!, message, seedOf(req), i), toolCalls: [] });
+  const messages = plan ? instructedMessages(plan) : [forced !== undefined ? forcedCall(req, forced, 0) : output !== undefined ? structured(0) : loremMessage(message)];
   const hash = n > 1 && forced === undefined ? stableHash(message) : 0;
-  for (let i = 1; i < n; i++) messages.push(forced !== undefined ? forcedCall(req, forced, i) : loremChoice(message, i, hash));
+  for (let i = 1; i < n; i++) messages.push(forced !== undefined ? forcedCall(req, forced, i) : output !== undefined ? structured(i) : loremChoice(message, i, hash));
   const seed = opts.idSeed ?? seedOf(req);
   const base = {
     model: answeredModel(req.provider, req.model),

@@ -7,11 +7,15 @@
  * `additionalProperties` / `minProperties`, `items` / `prefixItems` / `minItems` / `maxItems` / `uniqueItems`,
  * `minimum` / `maximum` / `exclusiveMinimum` / `exclusiveMaximum` (numbers and draft-4 booleans) / `multipleOf`,
  * `minLength` / `maxLength`, common `format`s, `allOf` (merged), `anyOf` / `oneOf` (the first branch), `$ref` into
- * the same document (`#/$defs/…`, `#/definitions/…`, any local pointer). `pattern` is not: such a string is lorem.
+ * the same document (`#/$defs/…`, `#/definitions/…`, any local pointer), `pattern` (best effort: a string made
+ * from the pattern when it is simple, src/default/plausible.ts). Where a property's name suggests a kind of value
+ * (`city`, `email`, `created_at`, `price`, …) and the schema leaves room, the value is of that kind rather than lorem.
+ * The one generator for forced tool arguments and structured outputs (`schemaValue`).
  */
 import { stableHash } from "../util/hash";
 import { safeDecode } from "../http/url";
 import { LOREM_WORDS } from "./lorem";
+import { impliedFormat, nameWords, patternString, plausibleNumber, plausibleString } from "./plausible";
 
 type Schema = Record<string, unknown>;
 
@@ -71,7 +75,14 @@ function resolveRef(root: unknown, ref: string): unknown {
 function merge(a: Schema, b: Schema): Schema {
   const out: Schema = { ...b, ...a };
   if (isSchema(a.properties) || isSchema(b.properties)) {
-    out.properties = { ...(isSchema(b.properties) ? b.properties : {}), ...(isSchema(a.properties) ? a.properties : {}) };
+    const pa = isSchema(a.properties) ? a.properties : {};
+    const pb = isSchema(b.properties) ? b.properties : {};
+    out.properties = { ...pb, ...pa };
+    // A property both constrain takes both (a `oneOf` branch's `const` over the base's `type`).
+    for (const k of Object.keys(pa)) {
+      const [x, y] = [pa[k], pb[k]];
+      if (isSchema(x) && isSchema(y)) (out.properties as Schema)[k] = merge(x, y);
+    }
   }
   const required = [a.required, b.required].flatMap((r) => (Array.isArray(r) ? r.filter((k) => typeof k === "string") : []));
   if (required.length > 0) out.required = [...new Set(required)];
@@ -224,9 +235,34 @@ function formatted(ctx: Ctx, format: string, path: string): string | undefined {
   }
 }
 
+/** The words of the property a value sits under (`/order/customer_name` → ["customer", "name"]); none for an array item. */
+function propertyWords(path: string): string[] {
+  const key = path.slice(path.lastIndexOf("/") + 1);
+  return /^\d+$/.test(key) ? [] : nameWords(key);
+}
+
+/** `text` when it fits the string's length bounds. */
+function fits(s: Schema, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const length = [...text].length;
+  return length >= (count(s.minLength) ?? 0) && length <= (count(s.maxLength) ?? Infinity) ? text : undefined;
+}
+
 function stringValue(ctx: Ctx, s: Schema, path: string): string {
-  const format = typeof s.format === "string" ? formatted(ctx, s.format, path) : undefined;
-  if (format !== undefined) return format;
+  const nameOf = propertyWords(path);
+  const h = Math.abs(stableHash(`${ctx.seed}|${path}|plausible`));
+  const named = typeof s.format === "string" ? s.format : impliedFormat(nameOf);
+  if (typeof s.pattern === "string") {
+    const matching = patternString(s.pattern, h);
+    if (matching !== undefined && fits(s, matching) !== undefined) return matching;
+  } else {
+    const format = named !== undefined ? fits(s, formatted(ctx, named, path)) : undefined;
+    if (format !== undefined) return format;
+    if (typeof s.format !== "string") {
+      const plausible = fits(s, plausibleString(nameOf, h));
+      if (plausible !== undefined) return plausible;
+    }
+  }
   const start = pick(ctx, path, LOREM_WORDS.length);
   const words = 1 + pick(ctx, `${path}#words`, 3);
   let text = "";
@@ -249,9 +285,14 @@ function bound(s: Schema, inclusive: string, exclusive: string): { at: number; o
 
 function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): number {
   const multiple = num(s.multipleOf);
+  const plausible = multiple === undefined ? plausibleNumber(propertyWords(path), Math.abs(stableHash(`${ctx.seed}|${path}|plausible`)), integer) : undefined;
   const step = multiple !== undefined && multiple > 0 ? multiple : 1;
   const lo = bound(s, "minimum", "exclusiveMinimum");
   const hi = bound(s, "maximum", "exclusiveMaximum");
+  // A value the property's name suggests, when the bounds allow it.
+  if (plausible !== undefined && (lo === undefined || (lo.open ? plausible > lo.at : plausible >= lo.at)) && (hi === undefined || (hi.open ? plausible < hi.at : plausible <= hi.at))) {
+    return plausible;
+  }
   // The value is k × step, k within the bounds.
   let kLo = lo === undefined ? undefined : Math.ceil(lo.at / step);
   if (lo !== undefined && kLo !== undefined && lo.open && kLo * step <= lo.at) kLo++;
@@ -260,6 +301,8 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
   if (kLo === undefined && kHi === undefined) [kLo, kHi] = [1, 100];
   else if (kLo === undefined) kLo = kHi! - 99;
   else if (kHi === undefined) kHi = kLo + 99;
+  // Bounds far apart (zod's integers say ±2^53): a value of everyday size when 1…100 is within them.
+  else if (kLo <= 1 && kHi >= 100 && kHi - kLo > 10_000) [kLo, kHi] = [1, 100];
   if (kLo > kHi!) {
     // No multiple of the step fits: a plain number between the bounds, when fractions are allowed.
     if (!integer && multiple === undefined && lo !== undefined && hi !== undefined) return (lo.at + hi.at) / 2;
@@ -282,6 +325,15 @@ function numberValue(ctx: Ctx, s: Schema, path: string, integer: boolean): numbe
  * @example schemaArguments({ type: "object", properties: { unit: { enum: ["c", "f"] } }, required: ["unit"] }, "s") // { unit: "c" } or { unit: "f" }, the same every call
  */
 export function schemaArguments(schema: unknown, seed: string): Record<string, unknown> {
-  const value = generate({ root: schema, seed, left: MAX_VALUES }, schema, "", 0);
+  const value = schemaValue(schema, seed);
   return isSchema(value) ? value : {};
+}
+
+/**
+ * A JSON value valid against `schema` (any JSON Schema, Gemini's upper-case OpenAPI subset too), derived from `seed`:
+ * what the default responder answers a structured-output request with. An empty schema gives `{}`.
+ * @example schemaValue({ type: "array", items: { type: "string", format: "email" }, minItems: 1 }, "s") // ["…@example.com"]
+ */
+export function schemaValue(schema: unknown, seed: string): unknown {
+  return generate({ root: schema, seed, left: MAX_VALUES }, schema, "", 0);
 }

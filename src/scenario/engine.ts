@@ -13,6 +13,8 @@ import { describeMiss, expectationMisses, matchMisses, type Miss } from "./match
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
 import { sideCall } from "./side-calls";
 import { expandResponse } from "./templates";
+import { checkOutput } from "./structured";
+import type { OutputSchemaCheck } from "../canonical/output-schema";
 
 /** What a session remembers between requests. */
 export interface SessionState {
@@ -44,7 +46,7 @@ function reportKey(turn: number): string {
 
 export interface Decision {
   outcome: Outcome;
-  journal: { step?: string; outcome: JournalOutcome; reasons: string[]; chaos?: JournalChaos };
+  journal: { step?: string; outcome: JournalOutcome; reasons: string[]; chaos?: JournalChaos; outputSchema?: OutputSchemaCheck };
   /** Attempt counter to bump, and step to mark used. */
   change: { attemptKey?: string; consume?: number };
 }
@@ -140,9 +142,10 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
       change: { attemptKey: key },
     };
   }
+  const checked = checkOutput(req, reply, step.schemaCheck !== false);
   return {
     outcome: { kind: "reply", reply },
-    journal: { step: id, outcome: "response", reasons: [] },
+    journal: checked === undefined ? { step: id, outcome: "response", reasons: [] } : { step: id, outcome: "response", reasons: [], outputSchema: checked },
     change: step.consume === false ? { attemptKey: key } : { attemptKey: key, consume: index },
   };
 }
@@ -244,7 +247,7 @@ export function resolveReply(scenario: Scenario | undefined, step: Step | undefi
   const usage = d.usage === undefined ? r.usage : r.usage === undefined ? d.usage : { ...d.usage, ...r.usage };
   const stream = d.stream === undefined ? r.stream : r.stream === undefined ? d.stream : { ...d.stream, ...r.stream };
   const toolCalls: ReplyToolCall[] = r.toolCalls === undefined ? [] : r.toolCalls.map(resolveToolCall);
-  const text = r.text ?? (toolCalls.length === 0 && r.refusal === undefined && r.compaction === undefined ? "" : undefined);
+  const text = (r.json !== undefined ? JSON.stringify(r.json) : r.text) ?? (toolCalls.length === 0 && r.refusal === undefined && r.compaction === undefined ? "" : undefined);
   const out = {} as Reply;
   if (text !== undefined) out.text = text;
   out.reasoning = resolveReasoning(r.reasoning);

@@ -3,6 +3,7 @@
  */
 import { assistantMessages, earlierToolCalls, firstUserMessage, lastUserMessage, pendingToolResults, turnOf, type CanonicalRequest } from "../canonical/request";
 import { StringMatchSchema, type Expectations, type Matcher, type StringMatch } from "./schema";
+import type { OutputSchemaMatch } from "./structured";
 
 /** One condition that did not hold, with what was expected and what the request had. */
 export interface Miss {
@@ -106,6 +107,7 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
     const actual = req.compaction !== undefined ? "a compaction item/block" : "no compaction item/block";
     misses.push({ field: `${prefix}.compacted`, expected: show(matcher.compacted), actual });
   }
+  if (matcher.outputSchema !== undefined) checkOutputSchema(misses, prefix, matcher.outputSchema, req);
   checkAssistantMessage(misses, prefix, matcher.assistantMessage, req);
   checkToolCall(misses, prefix, matcher.toolCall, req);
   for (const [name, match] of Object.entries(matcher.headers ?? {})) {
@@ -150,6 +152,22 @@ export function parseArguments(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** `outputSchema`: true / false (asks for structured output or not), or `{ name }` (the schema's name). */
+function checkOutputSchema(misses: Miss[], prefix: string, want: OutputSchemaMatch, req: CanonicalRequest) {
+  const out = req.outputSchema;
+  const actual =
+    out === undefined
+      ? "no structured output"
+      : out.kind === "json_object"
+        ? "a JSON object (no schema)"
+        : `a JSON schema${out.name !== undefined ? ` named ${JSON.stringify(out.name)}` : " (no name)"}`;
+  const field = `${prefix}.outputSchema`;
+  if (typeof want === "boolean") {
+    if (want !== (out !== undefined)) misses.push({ field, expected: want ? "structured output" : "no structured output", actual });
+  } else if (out === undefined) misses.push({ field, expected: "structured output", actual });
+  else if (want.name !== undefined && !stringMatches(want.name, out.name)) misses.push({ field: `${field}.name`, expected: describeStringMatch(want.name), actual });
 }
 
 function checkAssistantMessage(misses: Miss[], prefix: string, match: StringMatch | undefined, req: CanonicalRequest) {

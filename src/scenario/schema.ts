@@ -11,6 +11,7 @@ import { LimitsSchema } from "./limits-schema";
 import { McpSchema } from "./mcp-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
+import { OutputSchemaMatchSchema } from "./structured";
 import { templateIssues, VARIABLE_NAME } from "./templates";
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -66,6 +67,9 @@ export const MatcherSchema = z.strictObject({
     ),
   compacted: z.boolean().optional().describe("The request carries (true) or does not carry (false) a compaction item/block (contract section 10)."),
   customId: StringMatchSchema.optional().describe("A batch line's `custom_id` (contract section 11); a live call has none, so it never matches one."),
+  outputSchema: OutputSchemaMatchSchema.optional().describe(
+    "The request asks (true) or does not ask (false) for structured output (`response_format`, `text.format`, `output_config.format`, `responseSchema`, Ollama `format`, …), or `{ name }`: the schema's name where the wire carries one (contract section 11).",
+  ),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -210,6 +214,12 @@ export type Timing = z.output<typeof TimingSchema>;
 
 export const ResponseSchema = z.strictObject({
   text: z.string().optional().describe("The assistant's text (templates allowed: `{{vars.x}}`, `{{request.model}}`, …)."),
+  json: z
+    .unknown()
+    .optional()
+    .describe(
+      "A structured answer (any JSON value), sent as the text content serialised as compact JSON, keys in the order written (templates allowed in its strings; a string that is one whole `{{…}}` becomes the value). Takes the place of `text`.",
+    ),
   reasoning: z
     .union([z.string(), z.array(ReasoningBlockSchema)])
     .optional()
@@ -264,6 +274,10 @@ export const StepSchema = z.strictObject({
   consume: z.boolean().optional().describe("Whether answering uses the step up (default true); false answers every time."),
   failures: z.array(FailureSchema).optional().describe("Failures answered, in order, on the attempts before the response (counted per session, step and provider)."),
   respond: ResponseSchema.optional().describe("The answer."),
+  schemaCheck: z
+    .boolean()
+    .optional()
+    .describe("Whether a `json` or `text` answer to a request with a strict schema is checked against it (default true; false to send deliberately malformed output)."),
 });
 export type Step = z.output<typeof StepSchema>;
 
@@ -302,7 +316,7 @@ export const ScenarioSchema = z
       .boolean()
       .optional()
       .describe(
-        "Enforce the real APIs' checks that need no state of mockllm's own (Anthropic thinking signatures echoed back, Gemini thought signatures, and the refusals of docs/providers/fidelity.md: `stream_options` without `stream`, `max_tokens` on reasoning models, a forced tool choice without tools, `temperature` with `top_p` on Claude 4.5+, thinking with a forced tool). Default true; `false` answers such requests.",
+        "Enforce the real APIs' checks that need no state of mockllm's own (Anthropic thinking signatures echoed back, Gemini thought signatures, the schemas OpenAI strict mode and Gemini's `responseSchema` refuse, and the refusals of docs/providers/fidelity.md: `stream_options` without `stream`, `max_tokens` on reasoning models, a forced tool choice without tools, `temperature` with `top_p` on Claude 4.5+, thinking with a forced tool). Default true; `false` answers such requests.",
       ),
     defaults: z
       .strictObject({

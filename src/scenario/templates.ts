@@ -136,6 +136,7 @@ export function expandResponse(r: ScenarioResponse, values: TemplateValues): Sce
   // A copy with the templated fields replaced (assigned, not spread into a literal: this runs on every scripted turn).
   const out = { ...r };
   if (r.text !== undefined) out.text = str(r.text);
+  if (r.json !== undefined) out.json = expandJson(r.json, values);
   if (r.refusal !== undefined) out.refusal = str(r.refusal);
   if (r.reasoning !== undefined) {
     out.reasoning = typeof r.reasoning === "string" ? str(r.reasoning) : r.reasoning.map((b) => ("text" in b ? { ...b, text: str(b.text) } : b));
@@ -152,6 +153,7 @@ export function expandResponse(r: ScenarioResponse, values: TemplateValues): Sce
 /** Every string of a response templates apply to, with its path below the response. */
 function* responseStrings(r: ScenarioResponse): Generator<{ path: PropertyKey[]; text: string }> {
   if (r.text !== undefined) yield { path: ["text"], text: r.text };
+  if (r.json !== undefined) yield* jsonStrings(r.json, ["json"]);
   if (r.refusal !== undefined) yield { path: ["refusal"], text: r.refusal };
   if (typeof r.reasoning === "string") yield { path: ["reasoning"], text: r.reasoning };
   else if (r.reasoning !== undefined) {

@@ -47,6 +47,8 @@ export interface CanonicalView {
   compaction?: { summary: string };
   /** The request asked for a compaction (`/v1/responses/compact`, a `compaction_trigger`; present only then). */
   compactionRequested?: true;
+  /** The structured output the request asked for (present only then): its kind, name and strictness, not the schema. */
+  outputSchema?: { kind: "json_schema" | "json_object"; name?: string; strict?: boolean };
 }
 
 /**
@@ -110,6 +112,10 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolC
   };
   if (request.compaction !== undefined) view.compaction = { summary: cut(request.compaction.summary) };
   if (request.compactionRequested) view.compactionRequested = true;
+  if (request.outputSchema !== undefined) {
+    const { kind, name, strict } = request.outputSchema;
+    view.outputSchema = { kind, ...(name !== undefined ? { name } : {}), ...(strict !== undefined ? { strict } : {}) };
+  }
   return view;
 }
 

@@ -13,6 +13,7 @@ import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
 import type { McpCanonicalView } from "./mcp";
+import type { OutputSchemaCheck } from "../canonical/output-schema";
 
 /** `new Date(ms).toISOString()`, remembered for the last millisecond asked (requests arriving together share it). */
 let lastIso = { ms: Number.NaN, iso: "" };
@@ -97,6 +98,8 @@ export interface ModelJournalEntry extends JournalEntryBase {
   canonical?: CanonicalView;
   /** A batch line's request: its batch and `custom_id`. */
   batch?: BatchRef;
+  /** A scripted answer checked against the request's strict schema (contract section 11); absent when not checked. */
+  outputSchema?: OutputSchemaCheck;
 }
 
 /** A `tools/call` to the session's MCP server (provider "mcp", endpoint "tools/call", step = the call's id). */
@@ -239,6 +242,7 @@ export class SessionCore {
         canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
         ...(input.batch !== undefined ? { batch: input.batch } : {}),
         ...(decision.journal.chaos !== undefined ? { chaos: decision.journal.chaos } : {}),
+        ...(decision.journal.outputSchema !== undefined ? { outputSchema: decision.journal.outputSchema } : {}),
       },
       JOURNAL_LIMIT,
       { attempt: attemptKey, used: consume, bodyJson: input.wireText },

@@ -8,6 +8,7 @@ import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/
 import { checkBudget, describeOverrun, describeUsage, usageBySteps, usageOf, type BudgetCheck, type UsageFigures } from "./budget";
 import type { JournalEntry, SessionView } from "./core";
 import { compactionsOf, type Compactions } from "./verify-compaction";
+import { schemaViolationLines, schemaViolationsOf } from "./verify-schema";
 import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
 
 export interface UnusedStep {
@@ -48,6 +49,17 @@ export interface PendingFailure {
   status: number;
 }
 
+/** `schema_violation`: a scripted answer that does not fit the strict schema its request asked for (contract section 11). */
+export interface SchemaViolation {
+  kind: "schema_violation";
+  seq: number;
+  step: string | null;
+  provider: string;
+  endpoint: string;
+  /** JSON-pointer paths into the answer and what is wrong there. */
+  errors: { path: string; message: string }[];
+}
+
 export interface VerifyResult {
   ok: boolean;
   scenario: string;
@@ -69,6 +81,8 @@ export interface VerifyResult {
   allowedUnused: string[];
   /** Compactions in the session (present only when there were any): answered by the mock, carried back by the client. */
   compactions?: Compactions;
+  /** Scripted answers that did not fit the request's strict schema (present only when there were any). */
+  schemaViolations?: SchemaViolation[];
   summary: string;
 }
 
@@ -125,6 +139,7 @@ export function describeRespond(step: Step | undefined): string {
     parts.push(`tool call ${c.name} ${args.length > MAX_QUOTE ? `${args.slice(0, MAX_QUOTE)}…` : args}`);
   }
   if (r.text !== undefined) parts.push(`text ${quote(r.text)}`);
+  if (r.json !== undefined) parts.push(`json ${quote(JSON.stringify(r.json) ?? "null")}`);
   if (r.refusal !== undefined) parts.push(`refusal ${quote(r.refusal)}`);
   if (r.embeddings !== undefined) parts.push(`${r.embeddings.length} embedding(s)`);
   if (r.moderation !== undefined)
@@ -210,7 +225,8 @@ export function verifySession(input: VerifyInput): VerifyResult {
   const unusedCalls = unusedMcpCalls(input.view, input.journal, input.document, allowed);
   const usage = usageOf(input.journal, input.document);
   const budget = checkBudget(input.document?.expect?.budget, usage);
-  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0 && (budget?.exceeded.length ?? 0) === 0;
+  const schemaViolations = schemaViolationsOf(input.journal);
+  const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0 && schemaViolations.length === 0 && (budget?.exceeded.length ?? 0) === 0;
   const compactions = compactionsOf(input.journal);
   const result = {
     ok,
@@ -227,6 +243,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     ...(budget ? { budget } : {}),
     allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
+    ...(schemaViolations.length > 0 ? { schemaViolations } : {}),
   };
   return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
 }
@@ -251,6 +268,7 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
     r.mismatches.length > 0 ? plural(r.mismatches.length, "mismatch", "mismatches") : "",
     r.pendingFailures.length > 0 ? `${plural(r.pendingFailures.length, "step")} left after a scripted failure` : "",
     (r.budget?.exceeded.length ?? 0) > 0 ? "over budget" : "",
+    r.schemaViolations !== undefined ? `${plural(r.schemaViolations.length, "schema violation")}` : "",
   ].filter((p) => p !== "");
   const lines = [`mockllm verify: FAILED: ${where}: ${requests}; ${problems.join(", ")}`];
   if (r.requests === 0) lines.push("", "No request reached this session: is the client pointed at this scenario and session?");
@@ -294,6 +312,7 @@ function summarize(r: Omit<VerifyResult, "summary">, steps: number, calls: numbe
     lines.push("", `Over budget (budget_exceeded): ${describeUsage(r.usage)}`);
     for (const o of r.budget.exceeded) lines.push(`  - ${describeOverrun(o)}`);
   }
+  lines.push(...schemaViolationLines(r.schemaViolations));
   if (r.allowedUnused.length > 0) lines.push("", `Unused but allowed: ${r.allowedUnused.join(", ")}`);
   return lines.join("\n");
 }

@@ -20,6 +20,20 @@ describe("scenario builder", () => {
     });
   });
 
+  it("structured outputs: matchOutputSchema, json and schemaCheck (contract section 11)", () => {
+    const doc = scenario("invoices")
+      .step((s) => s.id("extract").matchOutputSchema({ name: "Invoice" }).json({ total: 42.5, currency: "EUR" }))
+      .step((s) => s.matchOutputSchema(false).schemaCheck(false).text('{"total": 4'))
+      .build();
+    expect(doc).toStrictEqual({
+      name: "invoices",
+      steps: [
+        { id: "extract", match: { outputSchema: { name: "Invoice" } }, respond: { json: { total: 42.5, currency: "EUR" } } },
+        { match: { outputSchema: false }, respond: { text: '{"total": 4' }, schemaCheck: false },
+      ],
+    });
+  });
+
   it("expresses every scenario-level field, in contract key order", () => {
     const doc = scenario("agent")
       .description("asks for a tool, then answers")

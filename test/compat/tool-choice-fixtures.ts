@@ -40,11 +40,11 @@ export const TOOLS = [
 
 /** What the default responder answers for MESSAGE, on every surface and runtime. */
 export const WEATHER_ARGS = {
-  city: "elit sed",
+  city: "Sydney",
   unit: "celsius",
   days: 7,
   when: "2024-03-19",
-  at: { lat: -51, lon: -165 },
+  at: { lat: 48.8566, lon: 2.3522 },
   tags: ["reprehenderit in voluptate", "eu fugiat nulla"],
   detail: "full",
 };

@@ -155,6 +155,19 @@ export const VerifyResultSchema = z.looseObject({
       exceeded: z.array(z.looseObject({ reason: z.string(), limit: z.string(), max: z.number(), actual: z.number() })),
     })
     .optional(),
+  /** Scripted answers that did not fit the strict schema the request asked for (contract section 11); absent when none. */
+  schemaViolations: z
+    .array(
+      z.looseObject({
+        kind: z.literal("schema_violation"),
+        seq: z.number(),
+        step: z.string().nullable(),
+        provider: z.string(),
+        endpoint: z.string(),
+        errors: z.array(z.looseObject({ path: z.string(), message: z.string() })),
+      }),
+    )
+    .optional(),
   /** Multi-line text: what went wrong, readable without the journal. */
   summary: z.string(),
 });

@@ -80,6 +80,24 @@ export class StepBuilder {
   }
 
   /**
+   * Matches only when the request asks for structured output (`true`), does not (`false`), or names its schema
+   * (`{ name }`: OpenAI, Azure, Bedrock carry one).
+   * @example s.matchOutputSchema({ name: "Invoice" }).json({ total: 42.5 })
+   */
+  matchOutputSchema(outputSchema: boolean | { name?: StringMatchInput } = true): StepBuilder {
+    return this.match({ outputSchema });
+  }
+
+  /**
+   * Whether a `json` or `text` answer to a strict schema is checked against it (default true); `false` to send
+   * deliberately malformed output without failing verify.
+   * @example s.schemaCheck(false).text('{"total": 4')
+   */
+  schemaCheck(enabled: boolean): StepBuilder {
+    return this.#with({ schemaCheck: enabled });
+  }
+
+  /**
    * Adds expectations, checked after a match: a miss is a mismatch, not a skip.
    * @example s.expect({ tools: ["get_weather"], temperature: 0 })
    */
@@ -145,6 +163,14 @@ export class StepBuilder {
   /** @example s.text("It is sunny.") */
   text(text: string): StepBuilder {
     return this.respond({ text });
+  }
+
+  /**
+   * A structured answer: any JSON value, sent as the surface's text content as compact JSON, keys in the order written.
+   * @example s.json({ total: 42.5, currency: "EUR" })
+   */
+  json(value: unknown): StepBuilder {
+    return this.respond({ json: value });
   }
 
   /**
@@ -254,6 +280,7 @@ export class StepBuilder {
     if (s.consume !== undefined) out.consume = s.consume;
     if (s.failures !== undefined) out.failures = s.failures;
     if (s.respond !== undefined) out.respond = s.respond;
+    if (s.schemaCheck !== undefined) out.schemaCheck = s.schemaCheck;
     return out;
   }
 

@@ -14,6 +14,7 @@ import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
 import { CountTokensRequestSchema, describeIssue, MessagesRequestSchema, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import { anthropicOutputSchema, anthropicStrictTools } from "./structured";
 
 type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
 
@@ -111,6 +112,10 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
     headers: { ...headerRecord(headers) },
   };
   if (cut) out.compaction = { summary: cut.summary };
+  const outputSchema = anthropicOutputSchema(w);
+  if (outputSchema !== undefined) out.outputSchema = outputSchema;
+  const strict = anthropicStrictTools(w.tools);
+  if (strict.length > 0) out.strictTools = strict;
   return out;
 }
 

@@ -16,6 +16,7 @@ import type { ParseResult, RequestTarget } from "../types";
 import { bedrockTarget } from "./paths";
 import { ConverseRequestSchema, type ContentBlock, type ConverseWire } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import { bedrockOutputSchema } from "./structured";
 
 function textOf(blocks: readonly ContentBlock[]): string {
   return blocks.flatMap((b) => (typeof b.text === "string" ? [b.text] : [])).join("\n");
@@ -121,6 +122,8 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     reasoning: reasoningOf(w.additionalModelRequestFields),
     headers: { ...headerRecord(headers) },
   };
+  const outputSchema = bedrockOutputSchema(w.outputConfig);
+  if (outputSchema !== undefined) request.outputSchema = outputSchema;
   return { ok: true, wire: { body: w, modelId }, request };
 }
 

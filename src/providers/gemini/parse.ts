@@ -16,6 +16,14 @@ import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
 import { camelizeKeys, describeIssue, GenerateContentRequestSchema, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import type { CanonicalOutputSchema } from "../../canonical/output-schema";
+import { geminiOutputSchema } from "./structured";
+
+/** `{ outputSchema }` when the generation config asks for JSON, else nothing. */
+function outputOf(config: unknown): { outputSchema?: CanonicalOutputSchema } {
+  const outputSchema = geminiOutputSchema(config);
+  return outputSchema !== undefined ? { outputSchema } : {};
+}
 
 /** API versions the SDKs address (`apiVersion` option) and the two methods, e.g. `/v1beta/models/x:generateContent`. */
 const PATH = /^\/(?:v1beta|v1|v1alpha)\/((?:models|tunedModels)\/[^/:]+)(?::|%3A)(generateContent|streamGenerateContent)$/i;
@@ -149,6 +157,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     ...(g?.topP !== undefined ? { topP: g.topP } : {}),
     ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),
     ...stopField(g?.stopSequences),
+    ...outputOf(g),
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };

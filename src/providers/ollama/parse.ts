@@ -17,8 +17,10 @@ import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { ChatRequestSchema, describeIssue, GenerateRequestSchema, type ChatRequest, type GenerateRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import type { CanonicalOutputSchema } from "../../canonical/output-schema";
+import { ollamaOutputSchema } from "./structured";
 
-type Common = Pick<ChatRequest, "model" | "stream" | "options" | "think">;
+type Common = Pick<ChatRequest, "model" | "stream" | "options" | "think" | "format">;
 
 function argumentsText(args: Record<string, unknown> | string | undefined): string {
   if (args === undefined) return "{}";
@@ -91,7 +93,14 @@ function common(w: Common, headers: Headers) {
     ...stopField(o.stop),
     reasoning: w.think === undefined || w.think === null || w.think === false ? ("disabled" as const) : ("enabled" as const),
     headers: { ...headerRecord(headers) },
+    ...outputOf(w.format),
   };
+}
+
+/** `{ outputSchema }` when `format` asks for JSON, else nothing. */
+function outputOf(format: unknown): { outputSchema?: CanonicalOutputSchema } {
+  const outputSchema = ollamaOutputSchema(format);
+  return outputSchema !== undefined ? { outputSchema } : {};
 }
 
 const MODEL_REQUIRED = { ok: false as const, error: { code: "invalid_request" as const, message: "model is required" } };

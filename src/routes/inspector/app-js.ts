@@ -228,7 +228,8 @@ export const APP_JS = String.raw`"use strict";
       return "tool results: " + c.toolResults.map(function (t) { return (t.name || "?") + " \u2192 " + clip(JSON.stringify(t.content), 60); }).join(", ");
     }
     var said = c.lastUserMessage !== null && c.lastUserMessage !== undefined ? "user: " + clip(JSON.stringify(c.lastUserMessage), 100) : "(no user message)";
-    return (c.compactionRequested ? "compaction requested \u00b7 " : c.compaction ? "compacted \u00b7 " : "") + said;
+    var structured = c.outputSchema ? "structured" + (c.outputSchema.name ? " " + c.outputSchema.name : "") + " \u00b7 " : "";
+    return (c.compactionRequested ? "compaction requested \u00b7 " : c.compaction ? "compacted \u00b7 " : "") + structured + said;
   }
 
   function answerSummary(e) {
@@ -256,6 +257,9 @@ export const APP_JS = String.raw`"use strict";
       h("span", { class: "http" }, String(e.status)),
       h("div", { class: "line" }, h("span", { class: "ask" }, requestSummary(e)), h("span", { class: "answer" }, answerSummary(e)))));
     if (e.reasons && e.reasons.length) details.append(h("ul", { class: "reasons" }, ...e.reasons.map(function (r) { return h("li", null, r); })));
+    if (e.outputSchema && !e.outputSchema.valid) {
+      details.append(h("ul", { class: "reasons" }, ...e.outputSchema.errors.map(function (x) { return h("li", null, "schema violation at " + (x.path || "(the answer)") + ": " + x.message); })));
+    }
     details.append(h("div", { class: "cols" },
       h("div", null, h("h4", null, "Request (secrets redacted)"), h("pre", null, JSON.stringify(e.request, null, 2))),
       h("div", null, h("h4", null, "What the engine saw and answered"), h("pre", null, JSON.stringify(e.canonical || null, null, 2)))));

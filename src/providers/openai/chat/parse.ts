@@ -8,6 +8,7 @@ import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
 import { openaiToolChoice } from "../tool-choice";
 import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
+import { chatOutputSchema, strictTools } from "../structured";
 import { safeParseFast } from "../../../util/fast-parse";
 import { stopField } from "../../../canonical/stop";
 
@@ -124,5 +125,9 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };
+  const outputSchema = chatOutputSchema(w.response_format);
+  if (outputSchema !== undefined) request.outputSchema = outputSchema;
+  const strict = strictTools(w.tools);
+  if (strict.length > 0) request.strictTools = strict.map(({ name, schema }) => ({ name, schema }));
   return { ok: true, wire: w, request };
 }

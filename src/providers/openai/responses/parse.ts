@@ -14,6 +14,7 @@ import { KNOWN_ITEMS, ResponsesRequestSchema, type ContentPart, type InputItem, 
 import { echoed } from "../../../util/text";
 import { isRecord } from "../../../http/json";
 import { safeParseFast } from "../../../util/fast-parse";
+import { responsesOutputSchema, strictTools } from "../structured";
 
 function invalid(message: string, param?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
@@ -181,6 +182,10 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
   const threshold = compactThreshold(body);
   if (threshold !== undefined) out.compactThreshold = threshold;
   if (req.items.at(-1)?.type === "compaction_trigger") out.compactionRequested = true;
+  const outputSchema = responsesOutputSchema(body.text);
+  if (outputSchema !== undefined) out.outputSchema = outputSchema;
+  const strict = strictTools(body.tools);
+  if (strict.length > 0) out.strictTools = strict.map(({ name, schema }) => ({ name, schema }));
   return out;
 }
 
