@@ -180,7 +180,7 @@ function ephemeralPrefix(asked: Prefix, claims: EphemeralClaims): Prefix {
 }
 
 /** The first provider side route (model listings, token counts, stored responses, …) that answers, if any. */
-async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: Prefix): Promise<Response | undefined> {
+async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: Prefix, onSurfacePath = false): Promise<Response | undefined> {
   const ctx: SideRouteContext = {
     rt,
     prefix,
@@ -188,6 +188,7 @@ async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: P
     refuse: (error) => providerError(request, error, errorSurfaceFor(request, path)),
   };
   for (const route of SIDE_ROUTES) {
+    if (onSurfacePath && route.onSurfacePaths !== true) continue;
     const res = await route.serve(request, path, ctx);
     if (res) return res;
   }
@@ -214,7 +215,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
   if (surface) {
     if (request.method !== "POST") {
       // A side route may answer another method on a surface's path (`GET /v1/chat/completions` lists stored ones).
-      const side = await sideRoute(request, path, rt);
+      const side = await sideRoute(request, path, rt, undefined, true);
       if (side) return side;
       return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
     }

@@ -166,6 +166,8 @@ export interface SideRoute {
   knows?(path: string): boolean;
   /** Default 0. A route that answers what another also claims (the OpenAI-shaped model listing) runs later. */
   order?: number;
+  /** It also answers methods other than POST on a surface's own path (`GET /v1/chat/completions` lists stored ones). */
+  onSurfacePaths?: boolean;
   /** The answer, or undefined when the request is not this route's. */
   serve(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> | Response | undefined;
 }

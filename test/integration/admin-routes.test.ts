@@ -95,7 +95,7 @@ describe("scenario and session routes", () => {
     ["GET", "/sessions/Bad%20Name/s1", undefined, 400, errorBody(`invalid name "Bad Name": names match ${RULE}`)],
     ["POST", "/sessions/routes-s/Bad%20Name/reset", undefined, 400, errorBody(`invalid name "Bad Name": names match ${RULE}`)],
     ["GET", "/sessions?scenario=Bad%20Name", undefined, 400, errorBody('invalid scenario name "Bad Name"')],
-    ["GET", "/sessions/routes-s/ran/requests?outcome=odd", undefined, 400, errorBody('outcome must be one of response, failure, mismatch, side_call, got "odd"')],
+    ["GET", "/sessions/routes-s/ran/requests?outcome=odd", undefined, 400, errorBody('outcome must be one of response, failure, mismatch, side_call, chaos, got "odd"')],
     ["GET", "/sessions/routes-s/ran/requests?since=-1", undefined, 400, errorBody('since must be a journal seq (0 or more), got "-1"')],
     ["GET", "/sessions/routes-s/ran/recording?name=Bad%20Name", undefined, 400, errorBody(`invalid name "Bad Name": names match ${RULE}`)],
     [

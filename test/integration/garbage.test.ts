@@ -342,7 +342,7 @@ describe("early errors come in the shape of the path's surface (issue 19)", () =
       ["POST", "/s/ok/v1/messages", { "x-api-key": "k", "content-type": "text/plain" }, "anthropic", 400],
       ["POST", "/v1/chat/completions", { authorization: "Bearer k", "content-type": "text/plain" }, "openai", 415],
       ["GET", "/v1beta/models", {}, "gemini", 403],
-      ["GET", "/v1/chat/completions", OPENAI, "openai", 405],
+      ["GET", "/v1/embeddings", OPENAI, "openai", 405],
       ["GET", "/v1/moderations", OPENAI, "openai", 405],
       ["GET", "/s/ok/v2/rerank", OPENAI, "cohere", 405],
       ["POST", "/v1/rerank", { "content-type": "application/json" }, "cohere", 401],

@@ -92,8 +92,8 @@ describe("misc routes", () => {
     expect((await call("/v1/models/no%20pe")).status).toBe(404);
   });
 
-  it("GET on a completion route is 405 in OpenAI's shape; unknown /v1 paths 404", async () => {
-    const res = await call("/v1/chat/completions");
+  it("GET on a completion route is 405 in OpenAI's shape (GET /v1/chat/completions lists stored ones); unknown /v1 paths 404", async () => {
+    const res = await call("/v1/embeddings");
     expect(res.status).toBe(405);
     expect(((await res.json()) as any).error.type).toBe("invalid_request_error");
     const nf = await call("/v1/nothing", { method: "POST" });

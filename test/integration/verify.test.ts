@@ -146,7 +146,7 @@ describe("journal filters", () => {
   it("bad filter values are 400", async () => {
     const bad = await admin("/sessions/vf-weather/filters/requests?outcome=ok");
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('outcome must be one of response, failure, mismatch, side_call, got "ok"');
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('outcome must be one of response, failure, mismatch, side_call, chaos, got "ok"');
     expect((await admin("/sessions/vf-weather/filters/requests?since=-1")).status).toBe(400);
   });
 });
@@ -255,15 +255,15 @@ describe("sessions index and coverage", () => {
     expect(listed.find((s) => s.session === "cov-reset")!.requests).toBe(1);
   });
 
-  it("GET /admin/scenarios/{name}/coverage counts sessions, attempts, failures and mismatches per step", async () => {
+  it("GET /admin/scenarios/{name}/coverage counts sessions, attempts, failures, mismatches, tokens and cost per step", async () => {
     const cov = await json<{ scenario: string; sessions: number; steps: unknown[] }>(admin("/scenarios/vf-weather/coverage"));
     expect(cov.scenario).toBe("vf-weather");
     // canon, canon-anthropic, canon-miss, filters, good, bad (never: verify does not create sessions).
     expect(cov.sessions).toBe(6);
     expect(cov.steps).toEqual([
-      { id: "ask", index: 1, sessions: 5, attempts: 5, failures: 0, mismatches: 1, match: 'lastUserMessage contains "weather"' },
-      { id: "answer", index: 2, sessions: 3, attempts: 3, failures: 0, mismatches: 2, match: 'toolResult { name "get_weather" }' },
-      { id: "thanks", index: 3, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: 'lastUserMessage contains "thanks"' },
+      { id: "ask", index: 1, sessions: 5, attempts: 5, failures: 0, mismatches: 1, match: 'lastUserMessage contains "weather"', tokens: 480, costUsd: 0.000788 },
+      { id: "answer", index: 2, sessions: 3, attempts: 3, failures: 0, mismatches: 2, match: 'toolResult { name "get_weather" }', tokens: 288, costUsd: 0.000087 },
+      { id: "thanks", index: 3, sessions: 0, attempts: 0, failures: 0, mismatches: 0, match: 'lastUserMessage contains "thanks"', tokens: 0, costUsd: 0 },
     ]);
     expect((await admin("/scenarios/vf-nope/coverage")).status).toBe(404);
   });

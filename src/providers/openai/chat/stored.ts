@@ -144,6 +144,7 @@ const ONE_PATH = /^\/(?:v1\/)?chat\/completions\/([^/]+)(\/messages)?\/?$/;
 /** The stored Chat Completions routes; `POST /v1/chat/completions` itself stays the chat surface's. */
 export const openaiStoredChat: SideRoute = {
   knows: (path) => ONE_PATH.test(path),
+  onSurfacePaths: true,
   async serve(request, path, ctx) {
     const listing = LIST_PATH.test(path);
     const m = listing ? undefined : ONE_PATH.exec(path);
