@@ -46,7 +46,7 @@ describe("openai vector stores", () => {
       file_counts: { in_progress: 0, completed: 1, failed: 0, cancelled: 0, total: 1 },
       expires_after: { anchor: "last_active_at", days: 7 },
     });
-    expect(vs.id).toMatch(/^vs_/);
+    expect(vs.id).toMatch(/^vs_[0-9a-f]{32}$/);
     expect(vs.expires_at).toBe(vs.last_active_at! + 7 * 86_400);
     expect(await c.vectorStores.retrieve(vs.id)).toMatchObject({ id: vs.id, name: "pets" });
     const renamed = await c.vectorStores.update(vs.id, { name: "animals", metadata: { team: "b" } });
@@ -107,6 +107,9 @@ describe("openai vector stores", () => {
     const missing = await c.vectorStores.retrieve("vs_missing").catch((e) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.error.message).toBe("No vector store found with id 'vs_missing'.");
+    const noFile = await c.vectorStores.files.retrieve("file-nope", { vector_store_id: vs.id }).catch((e) => e);
+    expect(noFile).toBeInstanceOf(NotFoundError);
+    expect(noFile.error.message).toBe(`No file found with id 'file-nope' in vector store '${vs.id}'.`);
     await expect(c.vectorStores.search(vs.id, { query: "x", max_num_results: 51 })).rejects.toBeInstanceOf(BadRequestError);
   });
 
@@ -121,7 +124,7 @@ describe("openai vector stores", () => {
       ],
     });
     expect(b).toMatchObject({ object: "vector_store.files_batch", vector_store_id: vs.id, status: "completed", file_counts: { completed: 2, total: 2, in_progress: 0 } });
-    expect(b.id).toMatch(/^vsfb_/);
+    expect(b.id).toMatch(/^vsfb_[0-9a-f]{32}$/);
     const files = await c.vectorStores.fileBatches.listFiles(b.id, { vector_store_id: vs.id, order: "asc" });
     expect(files.data.map((f) => [f.id, f.attributes])).toEqual([
       [ids[0], { n: 1 }],

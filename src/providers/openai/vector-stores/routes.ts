@@ -13,7 +13,7 @@ import type { Runtime } from "../../../runtime/types";
 import type { StoredResponses } from "../../../session/types";
 import { apiError, type ApiError } from "../../../http/errors";
 import { safeDecode } from "../../../http/url";
-import { sortableId } from "../../../objects/ids";
+import { randomHex } from "../../../objects/ids";
 import { echoed } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { filesOf } from "../batches/files";
@@ -66,6 +66,11 @@ interface BatchRecord {
   file_ids: string[];
   due_at_ms: number;
   cancelled?: boolean;
+}
+
+/** A new id as the real ones look: `prefix`, the Unix seconds in 8 hex, 24 random hex (`vs_69010cc8…`). */
+function newId(prefix: string): string {
+  return prefix + nowSeconds().toString(16).padStart(8, "0") + randomHex(24);
 }
 
 const home = (rt: Runtime): StoredResponses => rt.sessions.get("__index/vector_stores");
@@ -261,7 +266,7 @@ async function createStore(request: Request, rt: Runtime, a: PlatformAnswer): Pr
   if (!ids.ok) return a.fail(ids.error);
   const now = nowSeconds();
   const s: StoreRecord = {
-    id: sortableId("vs_", 24),
+    id: newId("vs_"),
     object: "vector_store",
     created_at: now,
     name: typeof v.name === "string" ? v.name : null,
@@ -287,7 +292,8 @@ async function createStore(request: Request, rt: Runtime, a: PlatformAnswer): Pr
 async function listStores(request: Request, rt: Runtime, a: PlatformAnswer): Promise<Response> {
   const q = pageQuery(new URL(request.url).searchParams, "desc");
   if (!q.ok) return a.fail(q.error);
-  const all = parsedObjects<StoreRecord>((await home(rt).listObjects(KIND)).map((o) => o.json)).sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : 1));
+  // Oldest first, as they were made (an update keeps a store's place).
+  const all = parsedObjects<StoreRecord>((await home(rt).listObjects(KIND)).map((o) => o.json));
   const p = page(all, q.page);
   const data = [];
   for (const s of p.data) data.push(renderStore(s, await storeFiles(rt, s.id)));
@@ -414,7 +420,7 @@ async function batches(request: Request, rt: Runtime, a: PlatformAnswer, s: Stor
       if (ids.value.length === 0) return a.fail(invalid("Missing required parameter: 'file_ids'.", "file_ids"));
       for (const id of ids.value) wanted.push({ id, attributes: attributes.value, chunking: chunking.value });
     }
-    const id = sortableId("vsfb_", 24);
+    const id = newId("vsfb_");
     const attached = await attach(rt, request, s.id, wanted, id);
     if (!attached.ok) return a.fail(attached.error);
     const due = attached.entries[0]?.due_at_ms ?? Date.now();
