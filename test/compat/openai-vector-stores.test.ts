@@ -111,6 +111,10 @@ describe("openai vector stores", () => {
     expect(noFile).toBeInstanceOf(NotFoundError);
     expect(noFile.error.message).toBe(`No file found with id 'file-nope' in vector store '${vs.id}'.`);
     await expect(c.vectorStores.search(vs.id, { query: "x", max_num_results: 51 })).rejects.toBeInstanceOf(BadRequestError);
+    const badFilter = await c.vectorStores.search(vs.id, { query: "x", filters: { type: "like", key: "k", value: 1 } as never }).catch((e) => e);
+    expect(badFilter).toBeInstanceOf(BadRequestError);
+    expect(badFilter.error.param).toBe("filters");
+    await expect(c.vectorStores.create({ chunking_strategy: { type: "static", static: { max_chunk_size_tokens: 50, chunk_overlap_tokens: 0 } } })).rejects.toBeInstanceOf(BadRequestError);
   });
 
   it("file batches: createAndPoll with files and attributes, listFiles", async () => {
