@@ -35,7 +35,7 @@ const PLACED: [prefix: string, layer: string][] = [
  * state machines in `providers/<name>/sockets/` — declare what a provider adds, the sockets it runs included, so they
  * sit above the turn pipeline and the socket machinery; the rest of `providers/` (parse, render) sits below them.
  */
-const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/|[^/]+\/batches\/)/;
+const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/|[^/]+\/batches\/|[^/]+\/vector-stores\/)/;
 
 function layerOf(file: string): string {
   const path = relative(SRC, file);

@@ -22,6 +22,7 @@ import { knowsFilesPath, serveFiles } from "./batches/files";
 import { knowsBatchesPath, serveBatches } from "./batches/batches";
 import { openaiModels } from "./models";
 import { openaiConversations } from "./conversations/routes";
+import { openaiVectorStores } from "./vector-stores/routes";
 import { openaiStoredChat } from "./chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "./responses";
 
@@ -83,6 +84,7 @@ export const openaiModule: ProviderModule = {
       },
     },
     openaiConversations,
+    openaiVectorStores,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
