@@ -53,17 +53,18 @@ export class RecordStore<T> {
 }
 
 /**
- * One processing at a time per key in this isolate: a second caller waits for the first and then sees its result
- * (a batch polled twice at once runs its lines once).
+ * One processing at a time per key in this isolate: a caller that finds the key busy gets `busy()` — the object as
+ * stored, still showing the state the running call has not written yet (a batch polled twice at once runs its lines
+ * once). Only plain data sits at module scope: a pending promise of one request is never awaited by another, which
+ * workerd refuses (or never resolves once the first request has ended).
  */
-const running = new Map<string, Promise<unknown>>();
+const running = new Set<string>();
 
-export async function exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
-  for (let busy = running.get(key); busy !== undefined; busy = running.get(key)) await busy.catch(() => undefined);
-  const p = work();
-  running.set(key, p);
+export async function exclusive<T>(key: string, work: () => Promise<T>, busy: () => Promise<T>): Promise<T> {
+  if (running.has(key)) return busy();
+  running.add(key);
   try {
-    return await p;
+    return await work();
   } finally {
     running.delete(key);
   }

@@ -86,19 +86,25 @@ describe("ids and records", () => {
     expect(ids[0]).toMatch(/^file-[0-9A-Za-z]{22}$/);
   });
 
-  it("pages records newest first; exclusive runs one at a time per key", async () => {
+  it("pages records newest first; exclusive runs one at a time per key, a busy key answered without waiting", async () => {
     const records = new RecordStore<{ n: number }>(new MemoryObjectStore(), "batches/");
     for (const n of [1, 2, 3]) await records.put(`b${n}`, { n });
     expect(await records.page({ limit: 2 })).toEqual({ data: [{ n: 3 }, { n: 2 }], hasMore: true });
     expect(await records.page({ limit: 2, after: "b2" })).toEqual({ data: [{ n: 1 }], hasMore: false });
     const order: string[] = [];
     const slow = (tag: string) =>
-      exclusive("k", async () => {
-        order.push(`${tag}:start`);
-        await new Promise((r) => setTimeout(r, 5));
-        order.push(`${tag}:end`);
-      });
-    await Promise.all([slow("a"), slow("b")]);
-    expect(order).toEqual(["a:start", "a:end", "b:start", "b:end"]);
+      exclusive(
+        "k",
+        async () => {
+          order.push(`${tag}:start`);
+          await new Promise((r) => setTimeout(r, 5));
+          order.push(`${tag}:end`);
+          return `${tag}:ran`;
+        },
+        async () => `${tag}:busy`,
+      );
+    expect(await Promise.all([slow("a"), slow("b")])).toEqual(["a:ran", "b:busy"]);
+    expect(order).toEqual(["a:start", "a:end"]);
+    expect(await slow("c")).toBe("c:ran");
   });
 });

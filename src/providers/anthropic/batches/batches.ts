@@ -213,13 +213,17 @@ async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, i
   const canceledBefore = b.cancelAtMs !== undefined && now > b.cancelAtMs;
   if (!canceledBefore && now < b.dueAtMs) return b;
   if (b.cancelAtMs !== undefined && !canceledBefore) return b;
-  return exclusive(`msgbatch:${id}`, async () => {
-    const fresh = await s.batches.get(id);
-    if (fresh === null || fresh.done !== undefined) return fresh;
-    await runSlice(rt, s, fresh, linesPerRead(rt));
-    await s.batches.put(id, fresh);
-    return fresh;
-  });
+  return exclusive(
+    `msgbatch:${id}`,
+    async () => {
+      const fresh = await s.batches.get(id);
+      if (fresh === null || fresh.done !== undefined) return fresh;
+      await runSlice(rt, s, fresh, linesPerRead(rt));
+      await s.batches.put(id, fresh);
+      return fresh;
+    },
+    () => s.batches.get(id),
+  );
 }
 
 /** `/v1/messages/batches…` → the id and the action, or undefined when the path is none of these routes. */

@@ -195,13 +195,17 @@ async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, 
 async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<GeminiBatchRecord | null> {
   const b = await s.batches.get(id);
   if (b === null || b.done !== undefined || b.cancelledAtMs !== undefined || Date.now() < b.dueAtMs) return b;
-  return exclusive(`gemini-batch:${id}`, async () => {
-    const fresh = await s.batches.get(id);
-    if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
-    await runSlice(rt, s, fresh, linesPerRead(rt));
-    await s.batches.put(id, fresh);
-    return fresh;
-  });
+  return exclusive(
+    `gemini-batch:${id}`,
+    async () => {
+      const fresh = await s.batches.get(id);
+      if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
+      await runSlice(rt, s, fresh, linesPerRead(rt));
+      await s.batches.put(id, fresh);
+      return fresh;
+    },
+    () => s.batches.get(id),
+  );
 }
 
 export function knowsGeminiBatchPath(path: string): boolean {

@@ -318,13 +318,17 @@ async function runSlice(rt: Runtime, files: FileStore, b: BatchRecord, max: numb
 async function advance(rt: Runtime, files: FileStore, store: RecordStore<BatchRecord>, id: string): Promise<BatchRecord | null> {
   const b = await store.get(id);
   if (b === null || b.errors !== undefined || b.done !== undefined || b.cancelledAtMs !== undefined || Date.now() < b.dueAtMs) return b;
-  return exclusive(`batch:${id}`, async () => {
-    const fresh = await store.get(id);
-    if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
-    await runSlice(rt, files, fresh, linesPerRead(rt));
-    await store.put(id, fresh);
-    return fresh;
-  });
+  return exclusive(
+    `batch:${id}`,
+    async () => {
+      const fresh = await store.get(id);
+      if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
+      await runSlice(rt, files, fresh, linesPerRead(rt));
+      await store.put(id, fresh);
+      return fresh;
+    },
+    () => store.get(id),
+  );
 }
 
 /** The `/s/{scenario}[/{session}]` the request came under (side routes are handed the path below it). */
