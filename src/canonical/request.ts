@@ -116,6 +116,8 @@ export interface CanonicalRequest {
   compactionRequested?: true;
   /** Server-side compaction: a reply whose input tokens reach this starts with a compaction (see `replyCompaction`). */
   compactThreshold?: number;
+  /** Server-side tools the request offers (`web_search`, `code_execution`, `mcp`, …; matcher `serverTool`); absent = none. */
+  serverTools?: string[];
 }
 
 /** Number of assistant messages in the request, plus one. */

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ENDPOINTS, PROVIDERS } from "../canonical/request";
 import { SAFETY_CATEGORIES } from "../canonical/safety-categories";
 import { McpSchema } from "./mcp-schema";
+import { SERVER_TOOL_KINDS, ServerToolsSchema } from "./server-tools-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
 import { templateIssues, VARIABLE_NAME } from "./templates";
@@ -62,6 +63,10 @@ export const MatcherSchema = z.strictObject({
       "A tool call an assistant made earlier in the conversation: `name`, and `arguments` as a subset of its arguments object (each value a JSON value compared exactly, nested objects as subsets, or a StringMatch object).",
     ),
   compacted: z.boolean().optional().describe("The request carries (true) or does not carry (false) a compaction item/block (contract section 10)."),
+  serverTool: z
+    .union([z.enum(SERVER_TOOL_KINDS), z.array(z.enum(SERVER_TOOL_KINDS)).min(1)])
+    .optional()
+    .describe("The request offers this server-side tool (`web_search`, `web_fetch`, `code_execution`, `file_search`, `image_generation`, `mcp`), or any of a list (contract section 11)."),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -242,6 +247,7 @@ export const ResponseSchema = z.strictObject({
   speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length."),
   transcript: TranscriptReplySchema.optional().describe("`POST /v1/audio/transcriptions|translations`: the transcript."),
   rerank: RerankReplySchema.optional().describe("`POST /v2/rerank`, `/v1/rerank`: the documents' order or scores."),
+  serverTools: ServerToolsSchema.optional(),
   frames: FramesSchema.optional().describe("A recorded answer: sent instead of one rendered from the fields above."),
   timing: TimingSchema.optional().describe("How `frames` are paced: `none` (default), `recorded`, or `{ speed }`."),
 });

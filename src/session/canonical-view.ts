@@ -47,6 +47,8 @@ export interface CanonicalView {
   compaction?: { summary: string };
   /** The request asked for a compaction (`/v1/responses/compact`, a `compaction_trigger`; present only then). */
   compactionRequested?: true;
+  /** Server-side tools the request offers (`web_search`, `mcp`, …; present only then). */
+  serverTools?: string[];
 }
 
 /**
@@ -110,6 +112,7 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolC
   };
   if (request.compaction !== undefined) view.compaction = { summary: cut(request.compaction.summary) };
   if (request.compactionRequested) view.compactionRequested = true;
+  if (request.serverTools !== undefined) view.serverTools = request.serverTools;
   return view;
 }
 

@@ -6,6 +6,7 @@
  * `{ role: "tool" }` messages (in order, before the message's text); echoed `thinking` / `redacted_thinking`
  * become the assistant's canonical reasoning.
  */
+import { offeredServerTools } from "./server-tools";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
@@ -109,6 +110,8 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
     headers: { ...headerRecord(headers) },
   };
   if (cut) out.compaction = { summary: cut.summary };
+  const serverTools = offeredServerTools(w.tools, w.mcp_servers);
+  if (serverTools.length > 0) out.serverTools = serverTools;
   return out;
 }
 
