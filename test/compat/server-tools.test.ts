@@ -5,6 +5,7 @@
  * (JSON and `messages.stream`); the matcher `serverTool`.
  */
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
@@ -240,6 +241,41 @@ describe("Anthropic Messages with @anthropic-ai/sdk", () => {
     expect(m.content[1]).toMatchObject({ type: "mcp_tool_result", is_error: false, content: [{ type: "text", text: "30 days" }] });
     const final = await c.beta.messages.stream(params).finalMessage();
     expect(noIds(final.content)).toEqual(noIds(m.content));
+  });
+});
+
+describe("Gemini generateContent with @google/genai", () => {
+  const gemini = (path: string) => new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: `${h.url}${path}` } });
+
+  it("googleSearch: groundingMetadata with chunks, supports on the [n] markers, queries and the entry point (JSON = stream's last chunk)", async () => {
+    const ai = gemini("/s/st-search/gm");
+    const params = { model: "gemini-2.5-flash", contents: "Weather in Paris?", config: { tools: [{ googleSearch: {} }] } };
+    const r = await ai.models.generateContent(params);
+    expect(r.text).toBe("It is sunny [1], warm all week [2].");
+    const g = r.candidates?.[0]?.groundingMetadata;
+    expect(g?.webSearchQueries).toEqual(["paris weather"]);
+    expect(g?.groundingChunks).toEqual([{ web: { uri: "https://example.com/w", title: "Weather" } }, { web: { uri: "https://example.com/f", title: "Forecast" } }]);
+    expect(g?.groundingSupports).toEqual([
+      { segment: { startIndex: 0, endIndex: 15, text: "It is sunny [1]" }, groundingChunkIndices: [0] },
+      { segment: { startIndex: 17, endIndex: 34, text: "warm all week [2]" }, groundingChunkIndices: [1] },
+    ]);
+    expect(g?.searchEntryPoint?.renderedContent).toContain('href="https://www.google.com/search?q=paris%20weather"');
+    const chunks = [];
+    for await (const c of await ai.models.generateContentStream(params)) chunks.push(c);
+    expect(chunks.at(-1)?.candidates?.[0]?.groundingMetadata).toEqual(g);
+    expect(chunks.slice(0, -1).every((c) => c.candidates?.[0]?.groundingMetadata === undefined)).toBe(true);
+  });
+
+  it("codeExecution: executableCode and codeExecutionResult parts before the text", async () => {
+    const ai = gemini("/s/st-code/gm");
+    const r = await ai.models.generateContent({ model: "gemini-2.5-flash", contents: "1+1?", config: { tools: [{ codeExecution: {} }] } });
+    expect(r.candidates?.[0]?.content?.parts).toEqual([
+      { executableCode: { language: "PYTHON", code: "print(1+1)" } },
+      { codeExecutionResult: { outcome: "OUTCOME_OK", output: "2\n" } },
+      { text: "It is 2." },
+    ]);
+    expect(r.executableCode).toBe("print(1+1)");
+    expect(r.codeExecutionResult).toBe("2\n");
   });
 });
 
