@@ -118,6 +118,8 @@ export interface CanonicalRequest {
   compactThreshold?: number;
   /** Server-side tools the request offers (`web_search`, `code_execution`, `mcp`, …; matcher `serverTool`); absent = none. */
   serverTools?: string[];
+  /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
+  forcedServerTool?: string;
 }
 
 /** Number of assistant messages in the request, plus one. */

@@ -279,6 +279,64 @@ describe("Gemini generateContent with @google/genai", () => {
   });
 });
 
+describe("the default responder (no scenario), offered a server tool with a choice forcing it", () => {
+  it("OpenAI tool_choice web_search_preview: a search with example.com results, cited", async () => {
+    const r = await openai("").responses.create({
+      model: "gpt-5",
+      input: "paris weather",
+      tools: [{ type: "web_search_preview" }],
+      tool_choice: { type: "web_search_preview" },
+      include: ["web_search_call.action.sources"],
+    });
+    expect(r.output[0]).toMatchObject({
+      type: "web_search_call",
+      action: {
+        type: "search",
+        query: "paris weather",
+        sources: [
+          { type: "url", url: "https://example.com/paris-weather" },
+          { type: "url", url: "https://example.org/paris-weather" },
+        ],
+      },
+    });
+    expect(r.output_text).toBe("Example.com covers paris weather [1], and example.org adds more [2].");
+    const part = r.output[1]!.type === "message" ? r.output[1]!.content[0]! : undefined;
+    expect(part?.type === "output_text" ? part.annotations.map((a) => (a.type === "url_citation" ? a.url : "")) : []).toEqual([
+      "https://example.com/paris-weather",
+      "https://example.org/paris-weather",
+    ]);
+    // Not forced: the usual lorem answer, no server tool.
+    const plain = await openai("").responses.create({ model: "gpt-5", input: "paris weather", tools: [{ type: "web_search" }] });
+    expect(plain.output.map((i) => i.type)).toEqual(["message"]);
+  });
+
+  it("OpenAI tool_choice code_interpreter: a code run echoing the message", async () => {
+    const r = await openai("").responses.create({
+      model: "gpt-5",
+      input: "hello",
+      tools: [{ type: "code_interpreter", container: { type: "auto" } }],
+      tool_choice: { type: "code_interpreter" } as never,
+      include: ["code_interpreter_call.outputs"],
+    });
+    expect(r.output[0]).toMatchObject({ type: "code_interpreter_call", code: 'print("hello")', outputs: [{ type: "logs", logs: "hello\n" }] });
+    expect(r.output_text).toBe("The code printed: hello");
+  });
+
+  it("Anthropic tool_choice { type: tool, name: web_search }: server_tool_use, results, cited text", async () => {
+    const m = await anthropic("").messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: "paris weather" }],
+      tools: [{ type: "web_search_20250305", name: "web_search" }],
+      tool_choice: { type: "tool", name: "web_search" },
+    });
+    expect(m.content.map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result", "text"]);
+    expect(m.content[0]).toMatchObject({ name: "web_search", input: { query: "paris weather" } });
+    expect(m.stop_reason).toBe("end_turn");
+    expect(m.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+  });
+});
+
 describe("matcher serverTool", () => {
   it("holds only when the request offers the tool", async () => {
     const c = openai("/s/st-none/m");

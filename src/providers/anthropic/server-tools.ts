@@ -121,3 +121,12 @@ export function serverToolUsage(reply: Reply): { server_tool_use: { web_search_r
   const fetch = uses.filter((u) => u.type === "web_fetch").length;
   return search + fetch > 0 ? { server_tool_use: { web_search_requests: search, web_fetch_requests: fetch } } : {};
 }
+
+/** The server tool a `tool_choice: { type: "tool", name }` forces, when `name` is a server tool's (`web_search`, …). */
+export function forcedServerTool(choice: unknown, tools: Record<string, unknown>[] | undefined): string | undefined {
+  if (choice === null || typeof choice !== "object") return undefined;
+  const c = choice as { type?: unknown; name?: unknown };
+  if (c.type !== "tool" || typeof c.name !== "string") return undefined;
+  const tool = (tools ?? []).find((t) => t.name === c.name);
+  return tool === undefined ? undefined : offeredServerTools([tool], undefined)[0];
+}

@@ -210,3 +210,10 @@ export function serverToolEvents(item: ServerToolItem): ServerToolEvent[] {
     }
   }
 }
+
+/** The server tool a `tool_choice` forces (`{ type: "web_search" }`, `{ type: "code_interpreter" }`, …), as a matcher name. */
+export function forcedServerTool(choice: unknown): string | undefined {
+  if (choice === null || typeof choice !== "object") return undefined;
+  const type = (choice as { type?: unknown }).type;
+  return typeof type === "string" ? OFFERED[type] : undefined;
+}
