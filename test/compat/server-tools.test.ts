@@ -5,7 +5,10 @@
  * (JSON and `messages.stream`); the matcher `serverTool`.
  */
 import Anthropic from "@anthropic-ai/sdk";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
 import { GoogleGenAI } from "@google/genai";
+import { generateText, streamText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
@@ -334,6 +337,31 @@ describe("the default responder (no scenario), offered a server tool with a choi
     expect(m.content[0]).toMatchObject({ name: "web_search", input: { query: "paris weather" } });
     expect(m.stop_reason).toBe("end_turn");
     expect(m.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+  });
+});
+
+describe("the AI SDK's provider-defined tools", () => {
+  it("@ai-sdk/openai openai.tools.webSearch: the search as a provider-executed tool call and result, the citations as sources", async () => {
+    const provider = createOpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/st-search/ai-oa/v1` });
+    const r = await generateText({ model: provider.responses("gpt-5"), prompt: "Weather in Paris?", tools: { web_search: provider.tools.webSearch({}) } });
+    expect(r.text).toBe("It is sunny [1], warm all week [2].");
+    // The AI SDK asks for `web_search_call.action.sources` and, having them, skips the url_citation annotations.
+    expect(r.sources.map((s) => (s.sourceType === "url" ? s.url : ""))).toEqual(["https://example.com/w", "https://example.com/f"]);
+    expect(r.toolCalls.map((c) => [c.toolName, c.providerExecuted])).toEqual([["web_search", true]]);
+    const s = streamText({ model: provider.responses("gpt-5"), prompt: "Weather in Paris?", tools: { web_search: provider.tools.webSearch({}) } });
+    expect(await s.text).toBe("It is sunny [1], warm all week [2].");
+    expect((await s.sources).map((x) => (x.sourceType === "url" ? x.url : ""))).toEqual(["https://example.com/w", "https://example.com/f"]);
+  });
+
+  it("@ai-sdk/anthropic webSearch_20250305: the search's results as sources (JSON and stream)", async () => {
+    const provider = createAnthropic({ apiKey: "sk-ant-test", baseURL: `${h.url}/s/st-search/ai-an/v1` });
+    const tools = { web_search: provider.tools.webSearch_20250305({ maxUses: 3 }) };
+    const r = await generateText({ model: provider("claude-sonnet-4-5"), prompt: "Weather in Paris?", tools });
+    expect(r.text).toBe("It is sunny [1], warm all week [2].");
+    expect(r.sources.map((s) => (s.sourceType === "url" ? s.url : ""))).toEqual(expect.arrayContaining(["https://example.com/w", "https://example.com/f"]));
+    const s = streamText({ model: provider("claude-sonnet-4-5"), prompt: "Weather in Paris?", tools });
+    expect(await s.text).toBe("It is sunny [1], warm all week [2].");
+    expect((await s.sources).map((x) => (x.sourceType === "url" ? x.url : ""))).toEqual(expect.arrayContaining(["https://example.com/w", "https://example.com/f"]));
   });
 });
 
