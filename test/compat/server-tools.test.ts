@@ -183,6 +183,39 @@ describe("OpenAI Responses with openai", () => {
   });
 });
 
+describe("OpenAI Responses MCP approvals with openai", () => {
+  const tools: OpenAI.Responses.Tool[] = [{ type: "mcp", server_label: "docs", server_url: "https://mcp.example.com/mcp" }];
+
+  it("require_approval absent (always): mcp_approval_request ends the response; approved in the input, the call runs", async () => {
+    const c = openai("/s/st-mcp/approve");
+    const first = await c.responses.create({ model: "gpt-5", input: "Refunds?", tools, store: false });
+    expect(first.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_approval_request"]);
+    const request = first.output[1]!;
+    expect(request).toEqual({ id: expect.stringMatching(/^mcpr_[0-9a-f]{50}$/), type: "mcp_approval_request", arguments: '{"q":"refunds"}', name: "search", server_label: "docs" });
+    expect(first.output_text).toBe("");
+    const input: OpenAI.Responses.ResponseInput = [
+      { role: "user", content: "Refunds?" },
+      ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+      { type: "mcp_approval_response", approval_request_id: request.id!, approve: true },
+    ];
+    const second = await c.responses.create({ model: "gpt-5", input, tools, store: false });
+    expect(second.output.map((i) => i.type)).toEqual(["mcp_call", "message"]);
+    expect(second.output[0]).toMatchObject({ type: "mcp_call", approval_request_id: request.id, name: "search", output: "30 days" });
+    expect(second.output_text).toBe("Refunds within 30 days.");
+  });
+
+  it("approved through previous_response_id (stream); refused: no call", async () => {
+    const c = openai("/s/st-mcp/approve-prev");
+    const first = await c.responses.stream({ model: "gpt-5", input: "Refunds?", tools }).finalResponse();
+    expect(first.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_approval_request"]);
+    const id = first.output[1]!.id!;
+    const second = await c.responses.create({ model: "gpt-5", previous_response_id: first.id, input: [{ type: "mcp_approval_response", approval_request_id: id, approve: true }], tools });
+    expect(second.output.map((i) => i.type)).toEqual(["mcp_call", "message"]);
+    const refused = await c.responses.create({ model: "gpt-5", previous_response_id: first.id, input: [{ type: "mcp_approval_response", approval_request_id: id, approve: false }], tools });
+    expect(refused.output.map((i) => i.type)).toEqual(["message"]);
+  });
+});
+
 describe("Anthropic Messages with @anthropic-ai/sdk", () => {
   const webSearch = [{ type: "web_search_20250305" as const, name: "web_search" as const, max_uses: 3 }];
 

@@ -7,7 +7,7 @@ import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
 import { compactionBlob, responseCompaction } from "./compaction";
 import type { ResponsesBody, ResponsesRequest } from "./wire";
-import { serverToolItems, urlCitations, type ServerToolItem, type UrlCitation } from "./server-tools";
+import { mcpContext, serverToolItems, urlCitations, type McpContext, type ServerToolItem, type UrlCitation } from "./server-tools";
 
 export interface OutputText {
   type: "output_text";
@@ -110,7 +110,7 @@ function incompleteReason(reply: Reply): string | undefined {
  * the compaction item alone.
  * @example outputItems(reply).map((i) => i.type) // ["reasoning", "message", "function_call"]
  */
-export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false, include: string[] = []): OutputItem[] {
+export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false, include: string[] = [], mcp?: McpContext): OutputItem[] {
   const root = rootOf(reply);
   const items: OutputItem[] = [];
   const nextId = (prefix: string) => `${prefix}_${root}${items.length.toString(16).padStart(2, "0")}`;
@@ -118,7 +118,12 @@ export function outputItems(reply: Reply, includeEncrypted = false, compaction?:
   if (compactionOnly) return items;
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
   // Server-side tools run before the answer (`respond.serverTools`): their items come first.
-  if (reply.serverTools !== undefined) items.push(...serverToolItems(reply, nextId, (what) => include.includes(what)));
+  if (reply.serverTools !== undefined) {
+    const server = serverToolItems(reply, nextId, (what) => include.includes(what), mcp);
+    items.push(...server.items);
+    // An MCP call awaiting approval ends the response: the answer comes after the client's `mcp_approval_response`.
+    if (server.paused) return items;
+  }
   for (const choice of replyChoices(reply)) {
     const thoughts = choice.reasoning.flatMap((r) => (r.type === "thinking" ? [r.text] : []));
     const redacted = choice.reasoning.flatMap((r) => (r.type === "redacted" ? [r.data] : []));
@@ -229,7 +234,19 @@ function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
 export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>): ResponseObject {
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
   const compaction = responseCompaction(reply, ctx.request);
-  return responseObject(reply, ctx, status, outputItems(reply, includesEncrypted(ctx), compaction, ctx.request.compactionRequested === true, ctx.wire.body.include ?? []));
+  return responseObject(
+    reply,
+    ctx,
+    status,
+    outputItems(
+      reply,
+      includesEncrypted(ctx),
+      compaction,
+      ctx.request.compactionRequested === true,
+      ctx.wire.body.include ?? [],
+      reply.serverTools ? mcpContext(ctx.wire.body.tools, [...ctx.wire.history, ...ctx.wire.items]) : undefined,
+    ),
+  );
 }
 
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */

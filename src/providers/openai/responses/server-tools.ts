@@ -7,11 +7,12 @@ import { citations, webResults, type ServerToolUse } from "../../../canonical/se
 import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
 import { chunkChars } from "../../../util/text";
+import type { InputItem, ResponsesBody } from "./wire";
 
 /** A server tool's output item: the fields each type carries, in the real API's order. */
 export interface ServerToolItem {
   id: string;
-  type: "web_search_call" | "code_interpreter_call" | "file_search_call" | "image_generation_call" | "mcp_list_tools" | "mcp_call";
+  type: "web_search_call" | "code_interpreter_call" | "file_search_call" | "image_generation_call" | "mcp_list_tools" | "mcp_call" | "mcp_approval_request";
   [field: string]: unknown;
 }
 
@@ -66,11 +67,54 @@ function mcpArguments(use: Extract<ServerToolUse, { type: "mcp" }>): string {
   return JSON.stringify(use.arguments ?? {});
 }
 
+/** What the request says about its MCP servers: which calls need approval, which were approved, which were listed. */
+export interface McpContext {
+  /** The server's `require_approval` asks approval for this tool (absent or `"always"`: every tool, as the API defaults). */
+  needsApproval(server: string, tool: string): boolean;
+  /** The id of an `mcp_approval_request` for this call that an `mcp_approval_response` approved (`approve: false`: null). */
+  approval(server: string, tool: string): string | null | undefined;
+  /** The conversation already carries the server's `mcp_list_tools` item. */
+  listed(server: string): boolean;
+}
+
+/** The MCP context of a request: its `mcp` tools and the `mcp_*` items of its input and history. */
+export function mcpContext(tools: ResponsesBody["tools"], input: InputItem[]): McpContext {
+  const raws = input.flatMap((i) => (i.type === "other" ? [i.raw] : []));
+  const requests = new Map<string, string>();
+  for (const r of raws) if (r.type === "mcp_approval_request" && typeof r.id === "string") requests.set(r.id, `${String(r.server_label)}/${String(r.name)}`);
+  const answers = new Map<string, string | null>();
+  for (const r of raws) {
+    if (r.type !== "mcp_approval_response" || typeof r.approval_request_id !== "string") continue;
+    const call = requests.get(r.approval_request_id);
+    if (call !== undefined) answers.set(call, r.approve === true ? r.approval_request_id : null);
+  }
+  const listed = new Set(raws.flatMap((r) => (r.type === "mcp_list_tools" && typeof r.server_label === "string" ? [r.server_label] : [])));
+  return {
+    needsApproval(server, tool) {
+      const t = (tools ?? []).find((x) => x.type === "mcp" && x.server_label === server);
+      if (t === undefined) return false;
+      const rule = t.require_approval;
+      if (rule === "never") return false;
+      if (rule !== null && typeof rule === "object") {
+        const never = (rule as { never?: { tool_names?: unknown } }).never?.tool_names;
+        return !(Array.isArray(never) && never.includes(tool));
+      }
+      return true;
+    },
+    approval: (server, tool) => answers.get(`${server}/${tool}`),
+    listed: (server) => listed.has(server),
+  };
+}
+
+const NO_MCP: McpContext = { needsApproval: () => false, approval: () => undefined, listed: () => false };
+
 /**
  * The output items of the reply's server tools, in order; `nextId(prefix)` names each as the response's other
- * items are named. An `mcp` use is preceded by its server's `mcp_list_tools` the first time the server appears.
+ * items are named. An `mcp` use is preceded by its server's `mcp_list_tools` the first time the server appears (unless
+ * the conversation carries it); one needing approval that has none yet is an `mcp_approval_request`, and the response
+ * stops there (`paused`); one whose approval was refused is left out.
  */
-export function serverToolItems(reply: Reply, nextId: (prefix: string) => string, includes: Includes): ServerToolItem[] {
+export function serverToolItems(reply: Reply, nextId: (prefix: string) => string, includes: Includes, mcp: McpContext = NO_MCP): { items: ServerToolItem[]; paused: boolean } {
   const items: ServerToolItem[] = [];
   const listed = new Set<string>();
   const container = `cntr_${stableHex(`container|${reply.idSeed}`, 48)}`;
@@ -122,8 +166,8 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
           size: "1024x1024",
         });
         break;
-      case "mcp":
-        if (!listed.has(use.server)) {
+      case "mcp": {
+        if (!listed.has(use.server) && !mcp.listed(use.server)) {
           listed.add(use.server);
           const tools = [...new Set((reply.serverTools ?? []).flatMap((u) => (u.type === "mcp" && u.server === use.server ? [u.tool] : [])))];
           items.push({
@@ -133,11 +177,18 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
             tools: tools.map((name) => ({ annotations: null, description: null, input_schema: { type: "object", properties: {} }, name })),
           });
         }
+        listed.add(use.server);
+        const approval = mcp.needsApproval(use.server, use.tool) ? mcp.approval(use.server, use.tool) : null;
+        if (approval === undefined) {
+          items.push({ id: id("mcpr"), type: "mcp_approval_request", arguments: mcpArguments(use), name: use.tool, server_label: use.server });
+          return { items, paused: true };
+        }
+        if (approval === null && mcp.needsApproval(use.server, use.tool)) break;
         items.push({
           id: id("mcp"),
           type: "mcp_call",
           status: use.error !== undefined ? "failed" : "completed",
-          approval_request_id: null,
+          approval_request_id: approval,
           arguments: mcpArguments(use),
           // A tool that answers an error is an `mcp_tool_execution_error` carrying its content, as the API reports it.
           error: use.error !== undefined ? { type: "mcp_tool_execution_error", content: [{ type: "text", text: use.error }] } : null,
@@ -146,9 +197,10 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
           server_label: use.server,
         });
         break;
+      }
     }
   }
-  return items;
+  return { items, paused: false };
 }
 
 /** The item as `response.output_item.added` shows it: in progress, nothing found or run yet. */
@@ -166,6 +218,8 @@ export function addedServerToolItem(item: ServerToolItem): Record<string, unknow
       return { ...item, tools: [] };
     case "mcp_call":
       return { ...item, status: "in_progress", arguments: "", error: null, output: null };
+    case "mcp_approval_request":
+      return item;
   }
 }
 
@@ -208,6 +262,9 @@ export function serverToolEvents(item: ServerToolItem): ServerToolEvent[] {
         { type: item.status === "failed" ? "response.mcp_call.failed" : "response.mcp_call.completed" },
       ];
     }
+    case "mcp_approval_request":
+      // `output_item.added` then `done`, nothing between.
+      return [];
   }
 }
 
