@@ -183,6 +183,28 @@ describe("OpenAI Responses with openai", () => {
   });
 });
 
+describe("OpenAI Chat Completions web_search_options with openai", () => {
+  it("the message's url_citation annotations (JSON), and one annotations delta after the text (stream)", async () => {
+    const c = openai("/s/st-search/chat");
+    const params = { model: "gpt-4o-search-preview", messages: [{ role: "user" as const, content: "Weather in Paris?" }], web_search_options: {} };
+    const r = await c.chat.completions.create(params);
+    expect(r.choices[0]!.message.content).toBe("It is sunny [1], warm all week [2].");
+    expect(r.choices[0]!.message.annotations).toEqual([
+      { type: "url_citation", url_citation: { end_index: 15, start_index: 12, title: "Weather", url: "https://example.com/w" } },
+      { type: "url_citation", url_citation: { end_index: 34, start_index: 31, title: "Forecast", url: "https://example.com/f" } },
+    ]);
+    const deltas: unknown[] = [];
+    let text = "";
+    for await (const chunk of await c.chat.completions.create({ ...params, stream: true })) {
+      const d = chunk.choices[0]?.delta as { content?: string; annotations?: unknown } | undefined;
+      text += d?.content ?? "";
+      if (d?.annotations !== undefined) deltas.push(d.annotations);
+    }
+    expect(text).toBe("It is sunny [1], warm all week [2].");
+    expect(deltas).toEqual([r.choices[0]!.message.annotations]);
+  });
+});
+
 describe("OpenAI Responses MCP approvals with openai", () => {
   const tools: OpenAI.Responses.Tool[] = [{ type: "mcp", server_label: "docs", server_url: "https://mcp.example.com/mcp" }];
 
@@ -243,6 +265,21 @@ describe("Anthropic Messages with @anthropic-ai/sdk", () => {
     const final = await c.messages.stream(params).finalMessage();
     expect(noIds(final.content)).toEqual(noIds(m.content));
     expect(final.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+  });
+
+  it("the blocks sent back in the next turn's assistant message are accepted (multi-turn agents)", async () => {
+    const c = anthropic("/s/st-search/an-turns");
+    const params = { model: "claude-sonnet-4-5", max_tokens: 1024, tools: webSearch };
+    const m = await c.messages.create({ ...params, messages: [{ role: "user", content: "Weather in Paris?" }] });
+    const next = await c.messages.create({
+      ...params,
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: m.content as Anthropic.ContentBlockParam[] },
+        { role: "user", content: "And tomorrow?" },
+      ],
+    });
+    expect(next.content.map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result", "text"]);
   });
 
   it("code execution: server_tool_use then code_execution_tool_result with stdout (JSON = stream)", async () => {
@@ -311,6 +348,12 @@ describe("Gemini generateContent with @google/genai", () => {
       { text: "It is 2." },
     ]);
     expect(r.executableCode).toBe("print(1+1)");
+    const next = await ai.models.generateContent({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: "1+1?" }] }, r.candidates![0]!.content!, { role: "user", parts: [{ text: "And 2+2?" }] }],
+      config: { tools: [{ codeExecution: {} }] },
+    });
+    expect(next.text).toBe("It is 2.");
     expect(r.codeExecutionResult).toBe("2\n");
   });
 });

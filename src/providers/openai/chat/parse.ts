@@ -1,6 +1,7 @@
 /**
  * `POST /v1/chat/completions` body → canonical request.
  */
+import { offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import { apiError, type ApiError } from "../../../http/errors";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
@@ -122,5 +123,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
   };
+  const serverTools = offeredServerTools(w);
+  if (serverTools.length > 0) request.serverTools = serverTools;
   return { ok: true, wire: w, request };
 }
