@@ -38,7 +38,7 @@ export interface CanonicalView {
    * What the client was answered; null when nothing was (a mismatch error, a scripted failure other than
    * `content_filter`, whose refusal or text so far is what was answered).
    */
-  answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string } } | null;
+  answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string }; serverTools?: string[] } | null;
   model: string;
   stream: boolean;
   /** Usage reported with the answer; null when nothing was answered. */
@@ -125,5 +125,6 @@ function answered(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCall
   const out: NonNullable<CanonicalView["answered"]> = { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) };
   const compaction = replyCompaction(reply, request);
   if (compaction !== undefined) out.compaction = { summary: cut(compaction.summary) };
+  if (reply.serverTools !== undefined) out.serverTools = reply.serverTools.map((u) => u.type);
   return out;
 }

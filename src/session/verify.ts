@@ -7,6 +7,7 @@ import { describeStringMatch, show } from "../scenario/matchers";
 import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
 import type { JournalEntry, SessionView } from "./core";
 import { compactionsOf, type Compactions } from "./verify-compaction";
+import { serverToolUsesOf, type ServerToolUses } from "./verify-server-tools";
 import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
 
 export interface UnusedStep {
@@ -62,6 +63,8 @@ export interface VerifyResult {
   allowedUnused: string[];
   /** Compactions in the session (present only when there were any): answered by the mock, carried back by the client. */
   compactions?: Compactions;
+  /** Server-side tool uses answered, per kind (present only when there were any). */
+  serverToolUses?: ServerToolUses;
   summary: string;
 }
 
@@ -203,6 +206,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
   const unusedCalls = unusedMcpCalls(input.view, input.journal, input.document, allowed);
   const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0;
   const compactions = compactionsOf(input.journal);
+  const serverToolUses = serverToolUsesOf(input.journal);
   const result = {
     ok,
     scenario: input.scenario,
@@ -215,6 +219,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     requests: input.view.requests,
     allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
+    ...(serverToolUses ? { serverToolUses } : {}),
   };
   return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
 }
@@ -303,6 +308,8 @@ export interface Coverage {
   mcpCalls?: CoverageMcpCall[];
   /** Compactions over the sessions looked at (absent when there were none). */
   compactions?: Compactions;
+  /** Server-side tool uses answered over the sessions looked at, per kind (absent when there were none). */
+  serverToolUses?: ServerToolUses;
 }
 
 /**
@@ -328,6 +335,9 @@ export function coverage(scenario: string, version: string, document: Scenario, 
   const totalsOf: Compactions = { answered: 0, carried: 0 };
   let compactions: Compactions | undefined;
   for (const { journal } of sessions) compactions = compactionsOf(journal, totalsOf) ?? compactions;
+  const usesOf: ServerToolUses = {};
+  let serverToolUses: ServerToolUses | undefined;
+  for (const { journal } of sessions) serverToolUses = serverToolUsesOf(journal, usesOf) ?? serverToolUses;
   return {
     scenario,
     version,
@@ -335,5 +345,6 @@ export function coverage(scenario: string, version: string, document: Scenario, 
     steps: [...totals.values()],
     ...(mcpCalls.length > 0 ? { mcpCalls } : {}),
     ...(compactions ? { compactions } : {}),
+    ...(serverToolUses ? { serverToolUses } : {}),
   };
 }

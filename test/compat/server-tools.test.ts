@@ -441,6 +441,20 @@ describe("the AI SDK's provider-defined tools", () => {
   });
 });
 
+describe("verify and coverage", () => {
+  it("count the server-tool uses answered, per kind", async () => {
+    const c = openai("/s/st-search/counted");
+    await c.responses.create({ model: "gpt-5", input: "Weather?", tools: [{ type: "web_search" }] });
+    await c.responses.create({ model: "gpt-5", input: "Weather again?", tools: [{ type: "web_search" }] });
+    const journal = await h.journal("st-search", "counted");
+    expect(journal.map((e) => e.canonical.answered.serverTools)).toEqual([["web_search"], ["web_search"]]);
+    const verify = (await (await h.admin("/sessions/st-search/counted/verify")).json()) as Record<string, unknown>;
+    expect([verify.ok, verify.serverToolUses]).toEqual([true, { web_search: 2 }]);
+    const coverage = (await (await h.admin("/scenarios/st-code/coverage")).json()) as Record<string, unknown>;
+    expect(coverage.serverToolUses).toEqual({ code_execution: expect.any(Number) });
+  });
+});
+
 describe("matcher serverTool", () => {
   it("holds only when the request offers the tool", async () => {
     const c = openai("/s/st-none/m");
