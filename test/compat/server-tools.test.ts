@@ -8,6 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { GoogleGenAI } from "@google/genai";
+import { Agent, hostedMcpTool, OpenAIProvider, Runner, setTracingDisabled, webSearchTool } from "@openai/agents";
 import { generateText, streamText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -438,6 +439,33 @@ describe("the AI SDK's provider-defined tools", () => {
     const s = streamText({ model: provider("claude-sonnet-4-5"), prompt: "Weather in Paris?", tools });
     expect(await s.text).toBe("It is sunny [1], warm all week [2].");
     expect((await s.sources).map((x) => (x.sourceType === "url" ? x.url : ""))).toEqual(expect.arrayContaining(["https://example.com/w", "https://example.com/f"]));
+  });
+});
+
+describe("the OpenAI Agents SDK's hosted tools", () => {
+  const runner = (path: string) => {
+    setTracingDisabled(true);
+    const client = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${path}/v1`, maxRetries: 0 });
+    return new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: true }), tracingDisabled: true });
+  };
+
+  it("webSearchTool: the run's final output is the cited text", async () => {
+    const agent = new Agent({ name: "Searcher", instructions: "Search.", model: "gpt-4.1", tools: [webSearchTool()] });
+    const result = await runner("/s/st-search/agents").run(agent, "Weather in Paris?");
+    expect(result.finalOutput).toBe("It is sunny [1], warm all week [2].");
+    expect(result.newItems.map((i) => i.type)).toEqual(["tool_call_item", "message_output_item"]);
+  });
+
+  it("hostedMcpTool (requireApproval never): the mcp_call, then the answer", async () => {
+    const agent = new Agent({
+      name: "Docs",
+      instructions: "Use docs.",
+      model: "gpt-4.1",
+      tools: [hostedMcpTool({ serverLabel: "docs", serverUrl: "https://mcp.example.com/mcp", requireApproval: "never" })],
+    });
+    const result = await runner("/s/st-mcp/agents").run(agent, "Refunds?");
+    expect(result.finalOutput).toBe("Refunds within 30 days.");
+    expect(result.newItems.map((i) => i.type)).toContain("message_output_item");
   });
 });
 
