@@ -3,6 +3,7 @@
  */
 import type { Failure, RecordedFrames, Timing } from "../scenario/schema";
 import type { ReplySafety } from "./safety";
+import type { ServerToolUse } from "./server-tools";
 import type { ImageReply, ModerationReply, RerankReply, SpeechReply, TranscriptReply } from "../scenario/surface-replies";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -65,6 +66,8 @@ export interface Reply {
   speech?: SpeechReply;
   transcript?: TranscriptReply;
   rerank?: RerankReply;
+  /** Server-side tools the model used this turn (`respond.serverTools`), rendered before its text. */
+  serverTools?: ServerToolUse[];
   /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
   frames?: RecordedFrames;
   timing?: Timing;

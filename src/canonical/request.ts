@@ -125,6 +125,10 @@ export interface CanonicalRequest {
   outputSchema?: CanonicalOutputSchema;
   /** Offered tools declared `strict: true` (OpenAI, Anthropic), with their schemas: scripted calls to them are checked. */
   strictTools?: CanonicalStrictTool[];
+  /** Server-side tools the request offers (`web_search`, `code_execution`, `mcp`, …; matcher `serverTool`); absent = none. */
+  serverTools?: string[];
+  /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
+  forcedServerTool?: string;
 }
 
 /** Number of assistant messages in the request, plus one. */

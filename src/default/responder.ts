@@ -15,6 +15,7 @@ import { parseInstructions, type Instructions } from "./instructions";
 import { lorem, loremLength } from "./lorem";
 import { schemaArguments } from "./schema-args";
 import { structuredText } from "./structured";
+import { defaultServerUse } from "./server-tools";
 
 export interface DefaultOptions {
   /** Pacing of streamed words; 0 = no delay. */
@@ -161,12 +162,15 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   const message = lastUserMessage(req) ?? "";
   const plan = parseInstructions(message);
   // An instruction block is the user's own script and wins; otherwise a forced tool choice is answered with a call.
-  const forced = plan ? undefined : forcedTool(req);
-  const n = plan ? 1 : (req.choices ?? 1);
+  // A choice forcing a server-side tool (contract section 11) is answered with a use of it, then text about it.
+  const server = plan || req.forcedServerTool === undefined ? undefined : defaultServerUse(req.forcedServerTool, message);
+  const forced = plan || server ? undefined : forcedTool(req);
+  const n = plan || server ? 1 : (req.choices ?? 1);
   // Then a structured-output request is answered with JSON that fits its schema.
-  const output = plan || forced !== undefined ? undefined : req.outputSchema;
+  const output = plan || server || forced !== undefined ? undefined : req.outputSchema;
   const structured = (i: number): DefaultMessage => ({ text: structuredText(output!, message, seedOf(req), i), toolCalls: [] });
-  const messages = plan ? instructedMessages(plan) : [forced !== undefined ? forcedCall(req, forced, 0) : output !== undefined ? structured(0) : loremMessage(message)];
+  const first: DefaultMessage = server ? { text: server.text, toolCalls: [] } : forced !== undefined ? forcedCall(req, forced, 0) : output !== undefined ? structured(0) : loremMessage(message);
+  const messages = plan ? instructedMessages(plan) : [first];
   const hash = n > 1 && forced === undefined ? stableHash(message) : 0;
   for (let i = 1; i < n; i++) messages.push(forced !== undefined ? forcedCall(req, forced, i) : output !== undefined ? structured(i) : loremChoice(message, i, hash));
   const seed = opts.idSeed ?? seedOf(req);
@@ -217,6 +221,7 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
     return { ...compaction, reasoning: [], reasoningField: "reasoning", toolCalls: [], finishReason: "stop", idSeed: `${seed}/compaction`, compaction: { summary } };
   }
   const choices: Reply[] = messages.map((m, i) => choiceOf(m, i, usage));
-  const [first, ...rest] = choices;
-  return limitReply(stopReply(rest.length > 0 ? { ...first!, extraChoices: rest } : first!, req.stopSequences), req.maxTokens);
+  if (server) choices[0]!.serverTools = server.serverTools;
+  const [head, ...rest] = choices;
+  return limitReply(stopReply(rest.length > 0 ? { ...head!, extraChoices: rest } : head!, req.stopSequences), req.maxTokens);
 }

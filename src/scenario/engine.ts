@@ -282,6 +282,7 @@ export function resolveReply(scenario: Scenario | undefined, step: Step | undefi
   if (r.speech !== undefined) out.speech = r.speech;
   if (r.transcript !== undefined) out.transcript = r.transcript;
   if (r.rerank !== undefined) out.rerank = r.rerank;
+  if (r.serverTools !== undefined) out.serverTools = r.serverTools;
   if (r.frames !== undefined) {
     out.frames = r.frames;
     out.timing = r.timing ?? "none";

@@ -108,6 +108,11 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
     misses.push({ field: `${prefix}.compacted`, expected: show(matcher.compacted), actual });
   }
   if (matcher.outputSchema !== undefined) checkOutputSchema(misses, prefix, matcher.outputSchema, req);
+  if (matcher.serverTool !== undefined) {
+    const wanted = Array.isArray(matcher.serverTool) ? matcher.serverTool : [matcher.serverTool];
+    const offered = req.serverTools ?? [];
+    if (!wanted.some((t) => offered.includes(t))) misses.push({ field: `${prefix}.serverTool`, expected: `${show(matcher.serverTool)} offered`, actual: show(offered) });
+  }
   checkAssistantMessage(misses, prefix, matcher.assistantMessage, req);
   checkToolCall(misses, prefix, matcher.toolCall, req);
   for (const [name, match] of Object.entries(matcher.headers ?? {})) {

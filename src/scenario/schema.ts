@@ -9,6 +9,7 @@ import { PricesSchema, ScenarioExpectSchema } from "./budget-schema";
 import { ChaosSchema } from "./chaos-schema";
 import { LimitsSchema } from "./limits-schema";
 import { McpSchema } from "./mcp-schema";
+import { SERVER_TOOL_KINDS, ServerToolsSchema } from "./server-tools-schema";
 import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
 import { StringMatchSchema } from "./string-match";
 import { OutputSchemaMatchSchema } from "./structured";
@@ -70,6 +71,10 @@ export const MatcherSchema = z.strictObject({
   outputSchema: OutputSchemaMatchSchema.optional().describe(
     "The request asks (true) or does not ask (false) for structured output (`response_format`, `text.format`, `output_config.format`, `responseSchema`, Ollama `format`, …), or `{ name }`: the schema's name where the wire carries one (contract section 11).",
   ),
+  serverTool: z
+    .union([z.enum(SERVER_TOOL_KINDS), z.array(z.enum(SERVER_TOOL_KINDS)).min(1)])
+    .optional()
+    .describe("The request offers this server-side tool (`web_search`, `web_fetch`, `code_execution`, `file_search`, `image_generation`, `mcp`), or any of a list (contract section 11)."),
 });
 export type Matcher = z.output<typeof MatcherSchema>;
 
@@ -262,6 +267,7 @@ export const ResponseSchema = z.strictObject({
   speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length."),
   transcript: TranscriptReplySchema.optional().describe("`POST /v1/audio/transcriptions|translations`: the transcript."),
   rerank: RerankReplySchema.optional().describe("`POST /v2/rerank`, `/v1/rerank`: the documents' order or scores."),
+  serverTools: ServerToolsSchema.optional(),
   frames: FramesSchema.optional().describe("A recorded answer: sent instead of one rendered from the fields above."),
   timing: TimingSchema.optional().describe("How `frames` are paced: `none` (default), `recorded`, or `{ speed }`."),
 });

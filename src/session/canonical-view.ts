@@ -38,7 +38,7 @@ export interface CanonicalView {
    * What the client was answered; null when nothing was (a mismatch error, a scripted failure other than
    * `content_filter`, whose refusal or text so far is what was answered).
    */
-  answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string } } | null;
+  answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string }; serverTools?: string[] } | null;
   model: string;
   stream: boolean;
   /** Usage reported with the answer; null when nothing was answered. */
@@ -49,6 +49,8 @@ export interface CanonicalView {
   compactionRequested?: true;
   /** The structured output the request asked for (present only then): its kind, name and strictness, not the schema. */
   outputSchema?: { kind: "json_schema" | "json_object"; name?: string; strict?: boolean };
+  /** Server-side tools the request offers (`web_search`, `mcp`, …; present only then). */
+  serverTools?: string[];
 }
 
 /**
@@ -116,6 +118,7 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolC
     const { kind, name, strict } = request.outputSchema;
     view.outputSchema = { kind, ...(name !== undefined ? { name } : {}), ...(strict !== undefined ? { strict } : {}) };
   }
+  if (request.serverTools !== undefined) view.serverTools = request.serverTools;
   return view;
 }
 
@@ -128,5 +131,6 @@ function answered(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCall
   const out: NonNullable<CanonicalView["answered"]> = { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) };
   const compaction = replyCompaction(reply, request);
   if (compaction !== undefined) out.compaction = { summary: cut(compaction.summary) };
+  if (reply.serverTools !== undefined) out.serverTools = reply.serverTools.map((u) => u.type);
   return out;
 }

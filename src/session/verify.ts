@@ -9,6 +9,7 @@ import { checkBudget, describeOverrun, describeUsage, usageBySteps, usageOf, typ
 import type { JournalEntry, SessionView } from "./core";
 import { compactionsOf, type Compactions } from "./verify-compaction";
 import { schemaViolationLines, schemaViolationsOf } from "./verify-schema";
+import { serverToolUsesOf, type ServerToolUses } from "./verify-server-tools";
 import { isMcpEntry, mcpCoverage, unusedCallLines, unusedMcpCalls, type CoverageMcpCall, type UnusedMcpCall } from "./verify-mcp";
 
 export interface UnusedStep {
@@ -83,6 +84,8 @@ export interface VerifyResult {
   compactions?: Compactions;
   /** Scripted answers that did not fit the request's strict schema (present only when there were any). */
   schemaViolations?: SchemaViolation[];
+  /** Server-side tool uses answered, per kind (present only when there were any). */
+  serverToolUses?: ServerToolUses;
   summary: string;
 }
 
@@ -228,6 +231,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
   const schemaViolations = schemaViolationsOf(input.journal);
   const ok = unusedSteps.length === 0 && unusedCalls.length === 0 && mismatches.length === 0 && pendingFailures.length === 0 && schemaViolations.length === 0 && (budget?.exceeded.length ?? 0) === 0;
   const compactions = compactionsOf(input.journal);
+  const serverToolUses = serverToolUsesOf(input.journal);
   const result = {
     ok,
     scenario: input.scenario,
@@ -244,6 +248,7 @@ export function verifySession(input: VerifyInput): VerifyResult {
     allowedUnused: [...uses.filter((u) => allowed.has(u.id) && !u.answered).map((u) => u.id), ...(input.view.mcpCalls ?? []).filter((c) => allowed.has(c.id) && c.consume && !c.used).map((c) => c.id)],
     ...(compactions ? { compactions } : {}),
     ...(schemaViolations.length > 0 ? { schemaViolations } : {}),
+    ...(serverToolUses ? { serverToolUses } : {}),
   };
   return { ...result, summary: summarize(result, uses.length, input.view.mcpCalls?.length ?? 0) };
 }
@@ -350,6 +355,8 @@ export interface Coverage {
   compactions?: Compactions;
   /** Tokens and cost per session (those named), newest index order. */
   usage?: CoverageSession[];
+  /** Server-side tool uses answered over the sessions looked at, per kind (absent when there were none). */
+  serverToolUses?: ServerToolUses;
 }
 
 /**
@@ -385,6 +392,9 @@ export function coverage(scenario: string, version: string, document: Scenario, 
   const totalsOf: Compactions = { answered: 0, carried: 0 };
   let compactions: Compactions | undefined;
   for (const { journal } of sessions) compactions = compactionsOf(journal, totalsOf) ?? compactions;
+  const usesOf: ServerToolUses = {};
+  let serverToolUses: ServerToolUses | undefined;
+  for (const { journal } of sessions) serverToolUses = serverToolUsesOf(journal, usesOf) ?? serverToolUses;
   return {
     scenario,
     version,
@@ -393,5 +403,6 @@ export function coverage(scenario: string, version: string, document: Scenario, 
     ...(mcpCalls.length > 0 ? { mcpCalls } : {}),
     ...(compactions ? { compactions } : {}),
     ...(usage.length > 0 ? { usage } : {}),
+    ...(serverToolUses ? { serverToolUses } : {}),
   };
 }

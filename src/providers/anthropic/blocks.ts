@@ -9,14 +9,19 @@ import { toolUseId } from "./tool-use-ids";
 import type { AnswerCompaction } from "./compaction";
 import { filteredBlocks } from "./safety";
 import { argumentsObject } from "../../http/json";
+import { serverToolBlocks, serverToolUsage, textCitations, type WebSearchCitation } from "./server-tools";
 
 export type OutBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations?: WebSearchCitation[] }
   /** `json` is the scripted arguments text, streamed verbatim as `partial_json`. */
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; json: string }
-  | { type: "compaction"; content: string; encrypted_content: null };
+  | { type: "compaction"; content: string; encrypted_content: null }
+  /** Server-side tools (server-tools.ts): a use streamed like `tool_use`, its result block sent whole. */
+  | { type: "server_tool_use"; id: string; name: string; input: Record<string, unknown>; json: string }
+  | { type: "mcp_tool_use"; id: string; name: string; server_name: string; input: Record<string, unknown>; json: string }
+  | { type: "server_result"; block: Record<string, unknown> };
 
 export type StopReason = "end_turn" | "max_tokens" | "tool_use" | "refusal" | "compaction" | "stop_sequence";
 
@@ -30,7 +35,11 @@ function messageBlocks(reply: Reply, thought: boolean): OutBlock[] {
   const blocks: OutBlock[] = reply.reasoning.map((r) =>
     r.type === "redacted" ? { type: "redacted_thinking", data: r.data } : { type: "thinking", thinking: r.text, signature: r.signature ?? thinkingSignature(r.text) },
   );
-  if (reply.text !== undefined) blocks.push({ type: "text", text: reply.text });
+  blocks.push(...serverToolBlocks(reply));
+  if (reply.text !== undefined) {
+    const cited = textCitations(reply, reply.text);
+    blocks.push(cited !== undefined ? { type: "text", text: reply.text, citations: cited } : { type: "text", text: reply.text });
+  }
   if (reply.refusal !== undefined) blocks.push({ type: "text", text: reply.refusal });
   reply.toolCalls.forEach((c, i) => {
     blocks.push({
@@ -73,6 +82,9 @@ export function answerStopReason(reply: Reply, compaction: AnswerCompaction | un
 
 /** The wire form of a block (drops the streaming-only `json`). */
 export function wireBlock(b: OutBlock): Record<string, unknown> {
+  if (b.type === "server_tool_use") return { type: b.type, id: b.id, name: b.name, input: b.input, caller: { type: "direct" } };
+  if (b.type === "mcp_tool_use") return { type: b.type, id: b.id, name: b.name, server_name: b.server_name, input: b.input };
+  if (b.type === "server_result") return b.block;
   if (b.type !== "tool_use") return b;
   return { type: "tool_use", id: b.id, name: b.name, input: b.input };
 }
@@ -116,6 +128,7 @@ export function fullUsage(reply: Reply, outputTokens: number) {
     ...inputUsage(reply),
     cache_creation: { ephemeral_5m_input_tokens: reply.usage.cacheWriteTokens, ephemeral_1h_input_tokens: 0 },
     output_tokens: outputTokens,
+    ...serverToolUsage(reply),
     service_tier: "standard",
     inference_geo: "not_available",
   };

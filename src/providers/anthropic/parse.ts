@@ -6,6 +6,7 @@
  * `{ role: "tool" }` messages (in order, before the message's text); echoed `thinking` / `redacted_thinking`
  * become the assistant's canonical reasoning.
  */
+import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
@@ -116,6 +117,10 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
   if (outputSchema !== undefined) out.outputSchema = outputSchema;
   const strict = anthropicStrictTools(w.tools);
   if (strict.length > 0) out.strictTools = strict;
+  const serverTools = offeredServerTools(w.tools, w.mcp_servers);
+  if (serverTools.length > 0) out.serverTools = serverTools;
+  const forcedServer = forcedServerTool(w.tool_choice, w.tools);
+  if (forcedServer !== undefined) out.forcedServerTool = forcedServer;
   return out;
 }
 

@@ -12,6 +12,7 @@ import type { RenderContext, SseEvent } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";
 import { answerCompaction, appliedEdits, iterations } from "./compaction";
 import { stopDetailsField } from "./safety";
+import { serverToolUsage } from "./server-tools";
 import type { MessagesRequest } from "./wire";
 
 function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
@@ -37,11 +38,17 @@ function startBlock(b: OutBlock): Record<string, unknown> {
     case "redacted_thinking":
       return { type: "redacted_thinking", data: b.data };
     case "text":
-      return { type: "text", text: "" };
+      return b.citations !== undefined ? { type: "text", text: "", citations: [] } : { type: "text", text: "" };
     case "tool_use":
       return { type: "tool_use", id: b.id, name: b.name, input: {} };
     case "compaction":
       return { type: "compaction", content: null, encrypted_content: null };
+    case "server_tool_use":
+      return { type: b.type, id: b.id, name: b.name, input: {}, caller: { type: "direct" } };
+    case "mcp_tool_use":
+      return { type: b.type, id: b.id, name: b.name, server_name: b.server_name, input: {} };
+    case "server_result":
+      return b.block;
   }
 }
 
@@ -62,9 +69,14 @@ function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
     case "redacted_thinking":
       return [];
     case "text":
-      return textDeltas(index, "text_delta", "text", b.text, chunk);
+      return [...(b.citations ?? []).map((citation) => delta({ type: "citations_delta", citation })), ...textDeltas(index, "text_delta", "text", b.text, chunk)];
     case "tool_use":
       return [delta({ type: "input_json_delta", partial_json: "" }), ...jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1))];
+    case "server_tool_use":
+    case "mcp_tool_use":
+      return jsonFragments(b.json).map((p) => delta({ type: "input_json_delta", partial_json: p }, 1));
+    case "server_result":
+      return [];
     case "compaction":
       // One delta with the whole summary: the SDK assigns it, it does not append.
       return [delta({ type: "compaction_delta", content: b.content, encrypted_content: b.encrypted_content }, 1)];
@@ -102,7 +114,7 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
   events.push(
     event("message_delta", {
       delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null, ...stopDetailsField(reply) },
-      usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
+      usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...serverToolUsage(reply), ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
       ...appliedEdits(ctx.wire),
     }),
   );

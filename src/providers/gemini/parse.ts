@@ -7,6 +7,7 @@
  * there is none (Gemini matches results to calls by name); a model content's `functionCall` parts become
  * tool calls keyed the same way, and its thought parts (`thought: true`) its reasoning.
  */
+import { offeredServerTools } from "./server-tools";
 import { echoed } from "../../util/text";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
@@ -160,6 +161,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     ...outputOf(g),
     reasoning: reasoningOf(w),
     headers: { ...headerRecord(headers) },
+    ...(offeredServerTools(w.tools).length > 0 ? { serverTools: offeredServerTools(w.tools) } : {}),
   };
 }
 

@@ -18,12 +18,15 @@ import type { GeminiWire } from "./wire";
 import { signsThoughts, thoughtSignatureFor } from "./signatures";
 import { candidateSafety, promptBlocked } from "./safety";
 import { argumentsObject } from "../../http/json";
+import { candidateMetadata, codeParts } from "./server-tools";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
   | { kind: "thought"; text: string }
   | { kind: "text"; text: string; signature?: string }
-  | { kind: "call"; id?: string; name: string; args: Record<string, unknown>; signature?: string };
+  | { kind: "call"; id?: string; name: string; args: Record<string, unknown>; signature?: string }
+  /** A server-side code run's part (`executableCode`, `codeExecutionResult`), sent as is (server-tools.ts). */
+  | { kind: "code"; part: Record<string, unknown> };
 
 /** The wire form of a part: `{ text, thought: true }`, `{ text, thoughtSignature? }` or `{ functionCall, thoughtSignature? }`. */
 export function wirePart(p: OutPart): Record<string, unknown> {
@@ -38,6 +41,8 @@ export function wirePart(p: OutPart): Record<string, unknown> {
         functionCall: { ...(p.id !== undefined ? { id: p.id } : {}), name: p.name, args: p.args },
         ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}),
       };
+    case "code":
+      return p.part;
   }
 }
 
@@ -81,7 +86,8 @@ function messageParts(reply: Reply, model: string): OutPart[] {
     else if (last) last.signature = signature;
     else texts.push({ kind: "text", text: "", signature });
   }
-  return [...parts, ...texts, ...calls];
+  const code: OutPart[] = codeParts(reply).map((part) => ({ kind: "code", part }));
+  return [...parts, ...code, ...texts, ...calls];
 }
 
 /** The reply's parts, then those of its `extraChoices`, in order. */
@@ -140,6 +146,7 @@ export function responseObject(reply: Reply, parts: OutPart[], usage: Record<str
   candidate.index = 0;
   if (finish && endsInCalls(reply)) candidate.finishMessage = FUNCTION_CALL_FINISH_MESSAGE;
   if (finish) Object.assign(candidate, candidateSafety(reply, vertex));
+  if (finish && reply.serverTools !== undefined) Object.assign(candidate, candidateMetadata(reply));
   return {
     candidates: [candidate],
     usageMetadata: usage,

@@ -20,7 +20,7 @@ interface Piece {
 }
 
 function pieces(part: OutPart, chunk: number): Piece[] {
-  if (part.kind === "call") return [{ part, words: 1 }];
+  if (part.kind === "call" || part.kind === "code") return [{ part, words: 1 }];
   const texts = wordPieces(part.text, chunk).map((p): Piece => ({ part: { kind: part.kind, text: p.text }, words: p.words }));
   if (part.kind === "text" && part.signature !== undefined) {
     texts.push({ part: { kind: "text", text: "", signature: part.signature }, words: 0 });

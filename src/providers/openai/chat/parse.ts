@@ -1,6 +1,7 @@
 /**
  * `POST /v1/chat/completions` body → canonical request.
  */
+import { offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import { apiError, type ApiError } from "../../../http/errors";
 import { forcesCall, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
@@ -129,5 +130,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
   if (outputSchema !== undefined) request.outputSchema = outputSchema;
   const strict = strictTools(w.tools);
   if (strict.length > 0) request.strictTools = strict.map(({ name, schema }) => ({ name, schema }));
+  const serverTools = offeredServerTools(w);
+  if (serverTools.length > 0) request.serverTools = serverTools;
   return { ok: true, wire: w, request };
 }

@@ -1,6 +1,7 @@
 /**
  * Canonical reply → `chat.completion` JSON.
  */
+import { chatAnnotations } from "./server-tools";
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { makeId, toolCallId } from "../../../http/ids";
 import type { RenderContext } from "../../types";
@@ -53,7 +54,7 @@ function chatMessage(reply: Reply): Record<string, unknown> {
     role: "assistant",
     content: reply.refusal !== undefined && reply.text === undefined ? null : (reply.text ?? null),
     refusal: reply.refusal ?? null,
-    annotations: [],
+    annotations: chatAnnotations(reply),
   };
   if (reasoning !== "") message[reply.reasoningField] = reasoning;
   if (reply.toolCalls.length > 0) message.tool_calls = chatToolCalls(reply);

@@ -6,6 +6,7 @@
  * of `JSON.stringify({ id, object, created, model, service_tier, system_fingerprint, choices: [{ index, delta,
  * logprobs: null, finish_reason }], usage?, obfuscation? })` without building or serialising an object per chunk.
  */
+import { chatAnnotations } from "./server-tools";
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
@@ -124,6 +125,9 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
   texts(choice.reasoningField, reasoningText(choice));
   texts("content", choice.text ?? "");
   texts("refusal", choice.refusal ?? "");
+  // Search models send the citations in one delta after the text.
+  const annotations = chatAnnotations(choice);
+  if (annotations.length > 0) out.push(chunk({ annotations }));
   chatToolCalls(choice).forEach((call, i) => {
     const head = { index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } };
     out.push(chunk({ tool_calls: [head] }, call.function.name, 1));

@@ -2,6 +2,7 @@
  * `POST /v1/responses` body → canonical request. Pure: `item_reference` and `previous_response_id` are resolved
  * by `prepare` (state.ts), which calls `canonicalResponsesRequest` again with the resolved items.
  */
+import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import type { CanonicalCompaction } from "../../../canonical/compaction";
 import { forcesCall, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
@@ -179,6 +180,10 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     headers: { ...headerRecord(headers) },
   };
   if (compaction) out.compaction = compaction;
+  const serverTools = offeredServerTools(body.tools);
+  if (serverTools.length > 0) out.serverTools = serverTools;
+  const forcedServer = forcedServerTool(body.tool_choice);
+  if (forcedServer !== undefined) out.forcedServerTool = forcedServer;
   const threshold = compactThreshold(body);
   if (threshold !== undefined) out.compactThreshold = threshold;
   if (req.items.at(-1)?.type === "compaction_trigger") out.compactionRequested = true;

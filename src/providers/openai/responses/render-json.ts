@@ -8,11 +8,12 @@ import type { RenderContext } from "../../types";
 import { compactionBlob, responseCompaction } from "./compaction";
 import type { ResponsesBody, ResponsesRequest } from "./wire";
 import { pendingView } from "./background";
+import { mcpContext, serverToolItems, urlCitations, type McpContext, type ServerToolItem, type UrlCitation } from "./server-tools";
 
 export interface OutputText {
   type: "output_text";
   text: string;
-  annotations: never[];
+  annotations: UrlCitation[];
   logprobs: never[];
 }
 export type MessagePart = OutputText | { type: "refusal"; refusal: string };
@@ -34,7 +35,8 @@ export type OutputItem =
       call_id: string;
       name: string;
     }
-  | { id: string; type: "compaction"; encrypted_content: string };
+  | { id: string; type: "compaction"; encrypted_content: string }
+  | ServerToolItem;
 
 export type ResponseStatus = "completed" | "incomplete" | "failed" | "in_progress";
 
@@ -109,13 +111,20 @@ function incompleteReason(reply: Reply): string | undefined {
  * the compaction item alone.
  * @example outputItems(reply).map((i) => i.type) // ["reasoning", "message", "function_call"]
  */
-export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false): OutputItem[] {
+export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false, include: string[] = [], mcp?: McpContext): OutputItem[] {
   const root = rootOf(reply);
   const items: OutputItem[] = [];
   const nextId = (prefix: string) => `${prefix}_${root}${items.length.toString(16).padStart(2, "0")}`;
   if (compaction !== undefined) items.push({ id: nextId("cmp"), type: "compaction", encrypted_content: compactionBlob(compaction) });
   if (compactionOnly) return items;
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
+  // Server-side tools run before the answer (`respond.serverTools`): their items come first.
+  if (reply.serverTools !== undefined) {
+    const server = serverToolItems(reply, nextId, (what) => include.includes(what), mcp);
+    items.push(...server.items);
+    // An MCP call awaiting approval ends the response: the answer comes after the client's `mcp_approval_response`.
+    if (server.paused) return items;
+  }
   for (const choice of replyChoices(reply)) {
     const thoughts = choice.reasoning.flatMap((r) => (r.type === "thinking" ? [r.text] : []));
     const redacted = choice.reasoning.flatMap((r) => (r.type === "redacted" ? [r.data] : []));
@@ -132,7 +141,7 @@ export function outputItems(reply: Reply, includeEncrypted = false, compaction?:
     const content: MessagePart[] = [];
     const hasCalls = choice.toolCalls.length > 0;
     if (choice.text !== undefined && (choice.text !== "" || !hasCalls)) {
-      content.push({ type: "output_text", text: choice.text, annotations: [], logprobs: [] });
+      content.push({ type: "output_text", text: choice.text, annotations: choice === reply ? urlCitations(reply, choice.text) : [], logprobs: [] });
     }
     if (choice.refusal !== undefined) content.push({ type: "refusal", refusal: choice.refusal });
     if (content.length > 0) items.push({ id: nextId("msg"), type: "message", status, content, role: "assistant" });
@@ -227,7 +236,19 @@ function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
 export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>): ResponseObject {
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
   const compaction = responseCompaction(reply, ctx.request);
-  return responseObject(reply, ctx, status, outputItems(reply, includesEncrypted(ctx), compaction, ctx.request.compactionRequested === true));
+  return responseObject(
+    reply,
+    ctx,
+    status,
+    outputItems(
+      reply,
+      includesEncrypted(ctx),
+      compaction,
+      ctx.request.compactionRequested === true,
+      ctx.wire.body.include ?? [],
+      reply.serverTools ? mcpContext(ctx.wire.body.tools, [...ctx.wire.history, ...ctx.wire.items]) : undefined,
+    ),
+  );
 }
 
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */

@@ -11,6 +11,7 @@ import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { buildResponse, type MessagePart, type OutputItem, type ResponseObject } from "./render-json";
 import type { ResponsesRequest } from "./wire";
+import { addedServerToolItem, serverToolEvents } from "./server-tools";
 
 /** Characters of function-call arguments per delta. */
 const ARGUMENT_FRAGMENT = 16;
@@ -35,6 +36,8 @@ function addedItem(item: OutputItem): OutputItem | Record<string, unknown> {
       return { ...item, status: "in_progress", arguments: "" };
     case "compaction":
       return { ...item, encrypted_content: "" };
+    default:
+      return addedServerToolItem(item);
   }
 }
 
@@ -85,6 +88,8 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
     case "compaction":
       // `output_item.added` then `done`, nothing between (the SDK's optional `response.compaction.compacting` is not sent).
       break;
+    default:
+      for (const e of serverToolEvents(item)) out.push({ type: e.type, fields: { ...at, ...e.fields } });
   }
   out.push({ type: "response.output_item.done", fields: { output_index, item } });
   return out;

@@ -1,0 +1,41 @@
+/**
+ * Server-side tool uses on a reply (`respond.serverTools`), provider-neutral, and the citations their text carries.
+ */
+import type { ServerToolEntry } from "../scenario/server-tools-schema";
+
+export type ServerToolUse = ServerToolEntry;
+export type { ServerToolKind } from "../scenario/server-tools-schema";
+
+export interface WebResult {
+  url: string;
+  title: string;
+  snippet?: string;
+}
+
+/** A citation on the reply's text: the `[n]` marker's span (or the end of the text), citing a search result. */
+export interface Citation {
+  start: number;
+  end: number;
+  result: WebResult;
+}
+
+/** Every web search result of the reply, in order. */
+export function webResults(uses: ServerToolUse[] | undefined): WebResult[] {
+  return (uses ?? []).flatMap((u) => (u.type === "web_search" ? (u.results ?? []) : []));
+}
+
+/**
+ * The citations of a text: each `[n]` marker (1-based) naming a result cites it, spanning the marker; a text with
+ * no such marker cites every result at its end (start = end = its length).
+ * @example citations("Sunny [1].", [{ url: "u", title: "t" }]) // [{ start: 6, end: 9, result: { url: "u", title: "t" } }]
+ */
+export function citations(text: string, results: WebResult[]): Citation[] {
+  if (results.length === 0) return [];
+  const out: Citation[] = [];
+  for (const m of text.matchAll(/\[(\d+)\]/g)) {
+    const result = results[Number(m[1]) - 1];
+    if (result !== undefined && m.index !== undefined) out.push({ start: m.index, end: m.index + m[0].length, result });
+  }
+  if (out.length > 0) return out;
+  return results.map((result) => ({ start: text.length, end: text.length, result }));
+}

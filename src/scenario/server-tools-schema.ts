@@ -1,0 +1,74 @@
+/**
+ * `respond.serverTools` (contract section 11): tools the provider runs inside the model's own turn — web search,
+ * web fetch, code execution, file search, image generation, remote MCP — scripted once, rendered per provider.
+ */
+import { z } from "zod";
+
+const WebResultSchema = z.strictObject({
+  url: z.string().min(1).describe("The result's URL."),
+  title: z.string().describe("The result's title."),
+  snippet: z.string().optional().describe("The text cited from it (Anthropic `cited_text`; default: the title)."),
+});
+
+export const ServerToolSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("web_search"),
+    query: z.string().describe("The query the model searched for."),
+    results: z
+      .array(WebResultSchema)
+      .optional()
+      .describe("The pages found (default none). A `[n]` marker in `text` cites the n-th result of all searches, in order; without markers every result is cited at the end."),
+  }),
+  z.strictObject({
+    type: z.literal("web_fetch"),
+    url: z.string().min(1).describe("The page the model fetched."),
+    title: z.string().optional().describe("The page's title."),
+    content: z.string().optional().describe("The page's text (default empty)."),
+  }),
+  z.strictObject({
+    type: z.literal("code_execution"),
+    code: z.string().describe("The code the model ran."),
+    output: z.string().optional().describe("What it printed (stdout; default empty)."),
+    error: z.string().optional().describe("What it printed to stderr (default empty)."),
+    returnCode: z.number().int().optional().describe("Its exit status (default 0)."),
+  }),
+  z.strictObject({
+    type: z.literal("file_search"),
+    query: z.string().describe("The query the model searched the vector stores for."),
+    results: z
+      .array(
+        z.strictObject({
+          fileId: z.string().optional().describe("The file's id (default: derived from the filename)."),
+          filename: z.string().describe("The file's name."),
+          text: z.string().optional().describe("The chunk found."),
+          score: z.number().optional().describe("Its relevance (default 1, then decreasing)."),
+        }),
+      )
+      .optional()
+      .describe("The chunks found (default none)."),
+  }),
+  z.strictObject({
+    type: z.literal("image_generation"),
+    prompt: z.string().optional().describe("The prompt the model drew from (OpenAI `revised_prompt`)."),
+  }),
+  z.strictObject({
+    type: z.literal("mcp"),
+    server: z.string().min(1).describe("The MCP server's label (OpenAI `server_label`, Anthropic `server_name`)."),
+    tool: z.string().min(1).describe("The tool called."),
+    arguments: z.record(z.string(), z.unknown()).optional().describe("The call's arguments (default `{}`)."),
+    result: z.string().optional().describe("What the tool answered (text)."),
+    error: z.string().optional().describe("The call failed with this message instead."),
+  }),
+]);
+export type ServerToolEntry = z.output<typeof ServerToolSchema>;
+
+export const ServerToolsSchema = z
+  .array(ServerToolSchema)
+  .min(1)
+  .describe(
+    "Server-side tools the model used in this turn, in order, before its `text`: `web_search`, `web_fetch`, `code_execution`, `file_search`, `image_generation`, `mcp` (OpenAI Responses output items, Anthropic `server_tool_use`/`*_tool_result` and `mcp_tool_use`/`mcp_tool_result` blocks, Gemini grounding metadata and code parts).",
+  );
+
+/** The server tools a request can offer (matcher `serverTool`). */
+export const SERVER_TOOL_KINDS = ["web_search", "web_fetch", "code_execution", "file_search", "image_generation", "mcp"] as const;
+export type ServerToolKind = (typeof SERVER_TOOL_KINDS)[number];
