@@ -322,7 +322,12 @@ export const ScenarioSchema = z
     sideCalls: SideCallsSchema.optional().describe("Agent CLIs' housekeeping calls, answered before any step is tried and without spending one."),
     async: z
       .strictObject({
-        processingMs: z.number().int().min(0).optional().describe("Milliseconds from creation until an asynchronous object (a batch, a background response) is done; default 0: done by the first retrieve after creation."),
+        processingMs: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe("Milliseconds from creation until an asynchronous object (a batch, a background response) is done; default 0: done by the first retrieve after creation."),
       })
       .optional()
       .describe("Objects that complete later (background responses, batches, vector-store files): when they are done (contract section 11)."),
@@ -332,6 +337,10 @@ export const ScenarioSchema = z
     expect: ScenarioExpectSchema.optional().describe("What each session as a whole must satisfy: `budget` (tokens, cost, requests), checked by verify."),
     prices: PricesSchema.optional(),
     limits: LimitsSchema.optional(),
+    usage: z
+      .enum(["fixed", "count"])
+      .optional()
+      .describe("`count`: usage a step does not script is counted, on surfaces that can (OpenAI and Azure with the model's tokenizer: docs/reference/usage.md); `fixed` (default): 64 in, 32 out."),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

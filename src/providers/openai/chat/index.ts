@@ -7,6 +7,7 @@ import { renderChatJson } from "./render-json";
 import { renderChatEvents, renderChatStreamError } from "./render-stream";
 import { rememberChat, storesChat } from "./stored";
 import type { ChatRequest } from "./wire";
+import { countChatUsage } from "../usage/surfaces";
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`. */
 export const openaiChat: ProviderSurface<ChatRequest> = {
@@ -23,6 +24,7 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
+  countUsage: countChatUsage,
   renderJson: renderChatJson,
   renderEvents: renderChatEvents,
   renderStreamError: renderChatStreamError,

@@ -7,6 +7,7 @@ import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
 import { prepareResponsesRequest, rememberBackgroundFailure, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
+import { countResponsesUsage } from "../usage/surfaces";
 
 export { handleResponseAction, handleStoredResponse, responseAction, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
@@ -28,6 +29,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
+  countUsage: countResponsesUsage,
   renderJson: renderResponseJson,
   renderEvents: renderResponseEvents,
   renderStreamError: renderResponseStreamError,

@@ -12,6 +12,7 @@ import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "../errors";
 import { parseResponsesRequest } from "./parse";
 import { prepareResponsesRequest } from "./state";
 import { Response } from "../../../http/web";
+import { responsesInputTokens } from "../usage/surfaces";
 
 const INPUT_TOKENS_PATH = /^\/(?:v1\/)?responses\/input_tokens$/;
 
@@ -49,5 +50,8 @@ export async function countInputTokens(request: Request, rt: Runtime): Promise<R
   if (!first.ok) return fail(first.error, requestId);
   const parsed = await prepareResponsesRequest(first.wire, first.request, rt);
   if (!parsed.ok) return fail(parsed.error, requestId);
-  return reply({ object: "response.input_tokens", input_tokens: requestWords(parsed.request) }, 200, requestId);
+  // `USAGE=count`: the tokenizer's count, as the default responder's `usage.input_tokens` (docs/reference/usage.md).
+  const counted = rt.vars.USAGE?.trim().toLowerCase() === "count";
+  const inputTokens = counted ? await responsesInputTokens(parsed.request, parsed.wire.body.tools) : requestWords(parsed.request);
+  return reply({ object: "response.input_tokens", input_tokens: inputTokens }, 200, requestId);
 }
