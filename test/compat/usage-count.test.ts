@@ -6,6 +6,7 @@
  */
 import { encode as encodeCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { encode as encodeO200k } from "gpt-tokenizer/encoding/o200k_base";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -189,5 +190,26 @@ describe('scenario "usage": "count"', () => {
   it("without it, usage stays the fixed default (64 in, 32 out)", async () => {
     const res = await client("/s/fixed/a").chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "Capital of France?" }] });
     expect(res.usage).toMatchObject({ prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 });
+  });
+});
+
+describe("USAGE=count on Anthropic: the documented approximation, the same in count_tokens and usage", () => {
+  it("usage.input_tokens equals POST /v1/messages/count_tokens; output is ⌈characters / 4⌉ of the answer", async () => {
+    const anthropic = new Anthropic({ apiKey: "sk-ant-test", baseURL: h.url, maxRetries: 0 });
+    const body = {
+      model: "claude-sonnet-4-5",
+      system: "You are a terse assistant.",
+      messages: [
+        { role: "user" as const, content: "What is the weather in Zürich tomorrow?" },
+        { role: "assistant" as const, content: "Sunny." },
+        { role: "user" as const, content: "And in Paris?" },
+      ],
+      tools: [{ name: "get_weather", description: "Weather for a city", input_schema: { type: "object" as const, properties: { city: { type: "string" } } } }],
+    };
+    const count = await anthropic.messages.countTokens(body);
+    const res = await anthropic.messages.create({ ...body, max_tokens: 256 });
+    const text = res.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    expect(res.usage.input_tokens).toBe(count.input_tokens);
+    expect(res.usage.output_tokens).toBe(Math.max(1, Math.ceil(text.length / 4)));
   });
 });
