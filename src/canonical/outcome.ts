@@ -72,6 +72,8 @@ export interface Reply {
   stopSequence?: string;
   /** Scenario `"usage": "count"`: which usage figures the script left out, counted with the tokenizer when rendered (src/turn/usage.ts). */
   countUsage?: { input: boolean; output: boolean };
+  /** Usage was counted with the tokenizer (src/turn/usage.ts): a surface that derives its own figure (embeddings) reports `usage` instead. */
+  usageCounted?: true;
   /** Set on the reply a `content_filter` failure answers (`filteredReply`, src/canonical/safety.ts). */
   safety?: ReplySafety;
 }

@@ -19,6 +19,7 @@ function counted(reply: Reply, input: number, output: number, fields: { input: b
   if (fields.output) usage.outputTokens = output;
   const out = { ...reply, usage };
   delete out.countUsage;
+  out.usageCounted = true;
   return out;
 }
 

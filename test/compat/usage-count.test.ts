@@ -180,6 +180,17 @@ describe("USAGE=count: OpenAI usage is the tokenizer's count", () => {
   });
 });
 
+describe("USAGE=count on embeddings", () => {
+  it("usage.prompt_tokens is the tokens of the inputs (a token array counts its length)", async () => {
+    const openai = client();
+    const inputs = ["The food was delicious and the waiter…", "東京 is the capital of Japan 🙂"];
+    const a = await openai.embeddings.create({ model: "text-embedding-3-small", input: inputs });
+    expect(a.usage).toEqual({ prompt_tokens: tokens("gpt-4", inputs[0]!) + tokens("gpt-4", inputs[1]!), total_tokens: tokens("gpt-4", inputs[0]!) + tokens("gpt-4", inputs[1]!) });
+    const b = await openai.embeddings.create({ model: "text-embedding-3-small", input: [1, 2, 3, 4, 5] });
+    expect(b.usage.prompt_tokens).toBe(5);
+  });
+});
+
 describe('scenario "usage": "count"', () => {
   it("counts what the step leaves out; a scripted figure wins", async () => {
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Capital of France?", name: "eve" }];
@@ -197,7 +208,7 @@ describe("USAGE=count on Anthropic: the documented approximation, the same in co
   it("usage.input_tokens equals POST /v1/messages/count_tokens; output is ⌈characters / 4⌉ of the answer", async () => {
     const anthropic = new Anthropic({ apiKey: "sk-ant-test", baseURL: h.url, maxRetries: 0 });
     const body = {
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-4-6",
       system: "You are a terse assistant.",
       messages: [
         { role: "user" as const, content: "What is the weather in Zürich tomorrow?" },

@@ -5,6 +5,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { ChatRequest } from "../chat/wire";
+import type { EmbeddingsRequest } from "../embeddings/wire";
 import type { ResponsesRequest } from "../responses/wire";
 import { canonicalPromptTokens, chatMessageTokens, completionTokens, encodingFor, loadEncoder, toolDefinitionTokens } from "./count";
 
@@ -29,4 +30,12 @@ export async function responsesInputTokens(request: CanonicalRequest, tools: rea
 export async function countResponsesUsage(wire: ResponsesRequest, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
   const enc = await loadEncoder(encodingFor(request.model));
   return { input: await responsesInputTokens(request, wire.body.tools), output: completionTokens(enc, reply) };
+}
+
+/** Embeddings: the tokens of each input (a token-array input counts its length); no output. */
+export async function countEmbeddingsUsage(wire: EmbeddingsRequest, _request: CanonicalRequest, _reply: Reply): Promise<{ input: number; output: number }> {
+  const enc = await loadEncoder(encodingFor(wire.body.model));
+  let input = 0;
+  for (const i of wire.inputs) input += i.kind === "tokens" ? i.tokens.length : enc.count(i.text);
+  return { input, output: 0 };
 }
