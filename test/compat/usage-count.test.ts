@@ -7,7 +7,7 @@
 import { encode as encodeCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { encode as encodeO200k } from "gpt-tokenizer/encoding/o200k_base";
 import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
+import OpenAI, { AzureOpenAI } from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
@@ -177,6 +177,16 @@ describe("USAGE=count: OpenAI usage is the tokenizer's count", () => {
     const expected = expectedPrompt("gpt-5", [{ role: "system", content: instructions }, ...input], []);
     expect([res.usage!.input_tokens, count.input_tokens]).toEqual([expected, expected]);
     expect(res.usage!.output_tokens).toBe(tokens("gpt-5", res.output_text));
+  });
+});
+
+describe("USAGE=count on Azure OpenAI", () => {
+  it("chat through a deployment counts like OpenAI (a deployment name is not a model: o200k_base)", async () => {
+    const az = new AzureOpenAI({ endpoint: h.url, apiKey: "azure-key", apiVersion: "2024-10-21", deployment: "prod-4o" });
+    const c = conversation(3);
+    const res = await az.chat.completions.create({ model: "prod-4o", messages: c.messages, ...(c.tools.length > 0 ? { tools: c.tools } : {}) });
+    expect(res.usage!.prompt_tokens).toBe(expectedPrompt("gpt-4o", c.messages, c.tools));
+    expect(res.usage!.completion_tokens).toBe(tokens("gpt-4o", res.choices[0]!.message.content ?? ""));
   });
 });
 
