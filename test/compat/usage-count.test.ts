@@ -208,6 +208,15 @@ describe('scenario "usage": "count"', () => {
     expect(res.usage).toMatchObject({ prompt_tokens: expectedPrompt("gpt-4o", messages, []), completion_tokens: 7 });
   });
 
+  it("Responses under /s/{scenario}: input_tokens counts as the turn does", async () => {
+    const openai = client("/s/counted/r");
+    const input = "Capital of France?";
+    const res = await openai.responses.create({ model: "gpt-4o", input });
+    const count = await openai.responses.inputTokens.count({ model: "gpt-4o", input });
+    const expected = expectedPrompt("gpt-4o", [{ role: "user", content: input }], []);
+    expect([res.usage!.input_tokens, count.input_tokens, res.usage!.output_tokens]).toEqual([expected, expected, 7]);
+  });
+
   it("without it, usage stays the fixed default (64 in, 32 out)", async () => {
     const res = await client("/s/fixed/a").chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "Capital of France?" }] });
     expect(res.usage).toMatchObject({ prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 });
