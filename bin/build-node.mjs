@@ -79,6 +79,9 @@ await build({
   logLevel: "warning",
   // Bundled CommonJS dependencies may call require() for Node built-ins.
   plugins: [zodEnglishOnly, builtinsViaRequire, nodeWeb],
+  // The tokenizer's encodings (~3.6 MB of ranks, a runtime dependency) stay in node_modules: imported on the first
+  // counted request (src/providers/openai/usage/count.ts), never parsed at start-up (docs/reference/usage.md).
+  external: ["gpt-tokenizer", "gpt-tokenizer/*"],
   banner: { js: 'import { createRequire as __mockllmRequire } from "node:module"; const require = __mockllmRequire(import.meta.url);' },
 });
 // What `charset: "ascii"` leaves: characters in the comments esbuild keeps. Escaped too, so the source is all ASCII;

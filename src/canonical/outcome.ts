@@ -73,6 +73,10 @@ export interface Reply {
   timing?: Timing;
   /** The request's stop sequence the text was cut before (`stopReply`, src/canonical/stop.ts): Anthropic's `stop_sequence`. */
   stopSequence?: string;
+  /** Scenario `"usage": "count"`: which usage figures the script left out, counted with the tokenizer when rendered (src/turn/usage.ts). */
+  countUsage?: { input: boolean; output: boolean };
+  /** Usage was counted with the tokenizer (src/turn/usage.ts): a surface that derives its own figure (embeddings) reports `usage` instead. */
+  usageCounted?: true;
   /** Set on the reply a `content_filter` failure answers (`filteredReply`, src/canonical/safety.ts). */
   safety?: ReplySafety;
 }

@@ -104,6 +104,11 @@ export interface ProviderSurface<W = unknown> {
    * the operation and the `api-version`); undefined falls back to `failureMessages`.
    */
   failureMessage?(failure: Failure, ctx: RenderContext<W>): string | undefined;
+  /**
+   * Usage counted with the model's tokenizer (scenario `"usage": "count"`, `USAGE=count`; docs/reference/usage.md):
+   * the prompt tokens of the request as sent and the completion tokens of `reply`.
+   */
+  countUsage?(wire: W, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }>;
   /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). */
   responseHeaders?(ctx: RenderContext<W>): Record<string, string>;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */

@@ -31,6 +31,8 @@ export interface RuntimeVars {
   BATCH_LINES_PER_READ?: string;
   /** Seeded faults for the default responder: `seed=42,rate=0.1,kinds=rate_limit+overloaded` (src/scenario/chaos.ts). */
   CHAOS?: string;
+  /** `count`: the default responder's usage counted with the model's tokenizer where a surface can (docs/reference/usage.md). */
+  USAGE?: string;
   /** OpenTelemetry: the OTLP/HTTP endpoint spans are sent to (`{endpoint}/v1/traces`); unset, no spans (src/turn/otel.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   /** `key=value,…` headers sent with each export. */

@@ -262,6 +262,7 @@ export function resolveReply(scenario: Scenario | undefined, step: Step | undefi
     cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
     reasoningTokens: usage?.reasoningTokens ?? 0,
   };
+  if (scenario?.usage === "count") out.countUsage = { input: usage?.inputTokens === undefined, output: usage?.outputTokens === undefined };
   out.model = r.model ?? answeredModel(req.provider, req.model);
   out.latencyMs = r.latencyMs ?? d.latencyMs ?? 0;
   out.pacing = {

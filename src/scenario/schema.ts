@@ -357,6 +357,10 @@ export const ScenarioSchema = z
     expect: ScenarioExpectSchema.optional().describe("What each session as a whole must satisfy: `budget` (tokens, cost, requests), checked by verify."),
     prices: PricesSchema.optional(),
     limits: LimitsSchema.optional(),
+    usage: z
+      .enum(["fixed", "count"])
+      .optional()
+      .describe("`count`: usage a step does not script is counted, on surfaces that can (OpenAI and Azure with the model's tokenizer: docs/reference/usage.md); `fixed` (default): 64 in, 32 out."),
   })
   .superRefine((doc, ctx) => {
     for (const issue of templateIssues(doc)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });

@@ -5,6 +5,7 @@
  */
 import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";
+import { countedOutcome, defaultCountsUsage } from "./usage";
 import type { Runtime } from "../runtime/types";
 import { apiError, type ApiError } from "../http/errors";
 import { noteSession } from "../session/session-index";
@@ -172,6 +173,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     if (chaos !== undefined) outcome = await defaultChaos(rt, chaos, selection.session, parsed.request, outcome.reply, headers);
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
   }
+  outcome = await countedOutcome(surface, parsed.wire, parsed.request, outcome, selection.kind === "default" && defaultCountsUsage(rt));
   const ctx: RenderContext<W> =
     selection.kind === "scenario"
       ? { wire: parsed.wire, request: parsed.request, requestId, created, scenario: selection.stored.name, session: selection.session }

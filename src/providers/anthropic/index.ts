@@ -10,6 +10,7 @@ import { claudeRefusal } from "./leniency";
 import { prepareThread, rememberThread, threadOf } from "./threads";
 import { missingFileReference } from "./file-refs";
 import type { MessagesRequest } from "./wire";
+import { countAnthropicUsage } from "./usage";
 
 /** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */
 export const anthropicMessages: ProviderSurface<MessagesRequest> = {
@@ -37,6 +38,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   renderError: renderAnthropicError,
   failureHeaders: anthropicFailureHeaders,
   rateLimitHeaders: anthropicRateLimitHeaders,
+  countUsage: countAnthropicUsage,
   renderJson: renderMessageJson,
   renderEvents: renderMessageEvents,
   renderStreamError: renderMessageStreamError,

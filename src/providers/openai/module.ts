@@ -75,7 +75,7 @@ export const openaiModule: ProviderModule = {
         return id === undefined ? undefined : handleStoredResponse(request, ctx.rt, id);
       },
     },
-    { serve: (request, path, ctx) => (isInputTokensPath(path) ? countInputTokens(request, ctx.rt) : undefined) },
+    { serve: (request, path, ctx) => (isInputTokensPath(path) ? countInputTokens(request, ctx.rt, ctx.prefix) : undefined) },
     {
       knows: (path) => responseAction(path) !== undefined,
       serve(request, path, ctx) {

@@ -18,6 +18,7 @@ const VAR_NAMES = [
   "EPHEMERAL_KEY_SECRET",
   "BATCH_LINES_PER_READ",
   "CHAOS",
+  "USAGE",
   "OTEL_EXPORTER_OTLP_ENDPOINT",
   "OTEL_EXPORTER_OTLP_HEADERS",
   "OTEL_EXPORTER_OTLP_PROTOCOL",
@@ -29,7 +30,7 @@ export const serve: Command = {
   summary: "run mockllm locally on Node (no wrangler, no workerd)",
   help: `Usage: mockllm serve [--port <n>] [--host <host>] [--admin-token <token>] [--scenarios <path>]...
                      [--persist <dir> | --keep-on-exit <dir>] [--no-default-responder] [--log-requests]
-                     [--anonymous allow|deny] [--cors-origins <list>] [--chaos <spec>]
+                     [--anonymous allow|deny] [--cors-origins <list>] [--chaos <spec>] [--usage fixed|count]
                      [--record --upstream <provider=URL>...]
 
 Runs the mock on this machine's Node (20 or newer): every provider route, the admin API and the
@@ -61,6 +62,8 @@ Options:
   --chaos <spec>           seeded faults for the default responder (CHAOS), e.g.
                            seed=42,rate=0.1,kinds=rate_limit+overloaded: each request of a session draws
                            from a generator seeded by (seed, session, request number); see docs/guide/chaos.md
+  --usage fixed|count     count: the default responder's usage counted with the model's tokenizer on
+                           OpenAI and Azure (USAGE; default fixed); see docs/reference/usage.md
   --record                 recording proxy: requests no other scenario selects go to scenario
                            "recording" (session "default", or the one /s/recording/{session}/… or
                            x-mock-session names), are forwarded to --upstream and recorded; read the
@@ -68,7 +71,7 @@ Options:
   --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
                            ollama), e.g. openai=https://api.openai.com; repeatable
 
-Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, CHAOS,
+Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, CHAOS, USAGE,
 OTEL_EXPORTER_OTLP_ENDPOINT (with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME: one
 OTLP/HTTP span per call), SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) and
 BATCH_LINES_PER_READ (most batch lines one read of a batch runs; default 1000) as in wrangler.toml.
@@ -87,6 +90,7 @@ Example:
     anonymous: { type: "string" },
     "cors-origins": { type: "string" },
     chaos: { type: "string" },
+    usage: { type: "string" },
     record: { type: "boolean" },
     upstream: { type: "string", multiple: true },
   },
@@ -112,6 +116,9 @@ Example:
       if (!parsed.ok) throw new UsageError(`--chaos: ${parsed.error}`);
       vars.CHAOS = chaos;
     }
+    const usage = stringOption(values.usage);
+    if (usage !== undefined && usage !== "fixed" && usage !== "count") throw new UsageError(`--usage must be fixed or count, got "${usage}"`);
+    if (usage !== undefined) vars.USAGE = usage;
     const persist = stringOption(values.persist);
     const keepOnExit = stringOption(values["keep-on-exit"]);
     if (persist !== undefined && keepOnExit !== undefined) throw new UsageError("--persist and --keep-on-exit exclude each other");

@@ -8,6 +8,7 @@ import { renderChatEvents, renderChatStreamError } from "./render-stream";
 import { rememberChat, storesChat } from "./stored";
 import type { ChatRequest } from "./wire";
 import { jsonWordError, strictSchemaError, strictTools } from "../structured";
+import { countChatUsage } from "../usage/surfaces";
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`. */
 export const openaiChat: ProviderSurface<ChatRequest> = {
@@ -26,6 +27,7 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
+  countUsage: countChatUsage,
   renderJson: renderChatJson,
   renderEvents: renderChatEvents,
   renderStreamError: renderChatStreamError,

@@ -4,6 +4,7 @@ import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseEmbeddingsRequest } from "./parse";
 import { renderEmbeddingsEvents, renderEmbeddingsJson, renderEmbeddingsRaw, renderEmbeddingsStreamError } from "./render";
 import type { EmbeddingsRequest } from "./wire";
+import { countEmbeddingsUsage } from "../usage/surfaces";
 
 /** OpenAI Embeddings: `POST /v1/embeddings` (and `/embeddings`). */
 export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
@@ -16,6 +17,7 @@ export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
+  countUsage: countEmbeddingsUsage,
   renderJson: renderEmbeddingsJson,
   renderRaw: renderEmbeddingsRaw,
   renderEvents: renderEmbeddingsEvents,

@@ -48,7 +48,7 @@ export function renderEmbeddingsJson(reply: Reply, ctx: RenderContext<Embeddings
   const { body, inputs } = ctx.wire;
   const dimensions = body.dimensions ?? DEFAULT_DIMENSIONS;
   const base64 = body.encoding_format === "base64";
-  const tokens = promptTokens(inputs);
+  const tokens = reply.usageCounted === true ? reply.usage.inputTokens : promptTokens(inputs);
   return {
     object: "list",
     data: inputs.map((input, index) => {
@@ -74,7 +74,7 @@ export function renderEmbeddingsRaw(reply: Reply, ctx: RenderContext<EmbeddingsR
   const dimensions = body.dimensions ?? DEFAULT_DIMENSIONS;
   const base64 = body.encoding_format === "base64";
   if (inputs.length * dimensions * (base64 ? FLOAT_BASE64_BYTES : FLOAT_JSON_BYTES) <= WHOLE_BODY_LIMIT) return undefined;
-  const tokens = promptTokens(inputs);
+  const tokens = reply.usageCounted === true ? reply.usage.inputTokens : promptTokens(inputs);
   const tail = JSON.stringify({ model: reply.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
   function* pieces(): Generator<string> {
     yield '{"object":"list","data":[';

@@ -8,6 +8,7 @@ import { renderResponseEvents, renderResponseStreamError } from "./render-stream
 import { prepareResponsesRequest, rememberBackgroundFailure, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
 import { jsonWordError, strictSchemaError, strictTools } from "../structured";
+import { countResponsesUsage } from "../usage/surfaces";
 
 export { handleResponseAction, handleStoredResponse, responseAction, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
@@ -34,6 +35,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   renderError: renderOpenAIError,
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
+  countUsage: countResponsesUsage,
   renderJson: renderResponseJson,
   renderEvents: renderResponseEvents,
   renderStreamError: renderResponseStreamError,

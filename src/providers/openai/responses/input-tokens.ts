@@ -12,12 +12,19 @@ import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "../errors";
 import { parseResponsesRequest } from "./parse";
 import { prepareResponsesRequest } from "./state";
 import { Response } from "../../../http/web";
+import { responsesInputTokens } from "../usage/surfaces";
 
 const INPUT_TOKENS_PATH = /^\/(?:v1\/)?responses\/input_tokens$/;
 
 /** Whether `path` (below any `/s/…` prefix) is the input-token count. */
 export function isInputTokensPath(path: string): boolean {
   return INPUT_TOKENS_PATH.test(path);
+}
+
+/** Whether the scenario `name` (if any) counts usage. */
+async function scenarioCounts(rt: Runtime, name: string | undefined): Promise<boolean> {
+  if (name === undefined || name === "") return false;
+  return (await rt.scenarios.get(name))?.scenario.usage === "count";
 }
 
 function reply(body: unknown, status: number, requestId: string, headers: Record<string, string> = {}): Response {
@@ -36,7 +43,7 @@ function fail(error: ApiError, requestId: string): Response {
  * Answers the count.
  * @example await countInputTokens(request, rt) // 200 {"object":"response.input_tokens","input_tokens":3}
  */
-export async function countInputTokens(request: Request, rt: Runtime): Promise<Response> {
+export async function countInputTokens(request: Request, rt: Runtime, prefix?: { scenario?: string }): Promise<Response> {
   const early = makeRequestId(`input_tokens|${request.method} ${request.url}`);
   const auth = checkOpenAIAuth(request.headers);
   if (auth) return fail(auth, early);
@@ -49,5 +56,9 @@ export async function countInputTokens(request: Request, rt: Runtime): Promise<R
   if (!first.ok) return fail(first.error, requestId);
   const parsed = await prepareResponsesRequest(first.wire, first.request, rt);
   if (!parsed.ok) return fail(parsed.error, requestId);
-  return reply({ object: "response.input_tokens", input_tokens: requestWords(parsed.request) }, 200, requestId);
+  // The tokenizer's count where a turn's `usage.input_tokens` would be counted (docs/reference/usage.md): `USAGE=count`,
+  // or a scenario with `"usage": "count"` named by the `/s/…` prefix or `x-mock-scenario`.
+  const counted = rt.vars.USAGE?.trim().toLowerCase() === "count" || (await scenarioCounts(rt, prefix?.scenario ?? request.headers.get("x-mock-scenario")?.trim()));
+  const inputTokens = counted ? await responsesInputTokens(parsed.request, parsed.wire.body.tools) : requestWords(parsed.request);
+  return reply({ object: "response.input_tokens", input_tokens: inputTokens }, 200, requestId);
 }

@@ -1,0 +1,41 @@
+/**
+ * `countUsage` of the OpenAI surfaces (and Azure's, which spread them): Chat counts the messages as sent (`name`,
+ * content parts, `tool_calls`), Responses the resolved conversation; both add the tool definitions.
+ */
+import type { Reply } from "../../../canonical/outcome";
+import type { CanonicalRequest } from "../../../canonical/request";
+import type { ChatRequest } from "../chat/wire";
+import type { EmbeddingsRequest } from "../embeddings/wire";
+import type { ResponsesRequest } from "../responses/wire";
+import { canonicalPromptTokens, chatMessageTokens, completionTokens, encodingFor, loadEncoder, toolDefinitionTokens } from "./count";
+
+/** Chat Completions: the cookbook formula over `messages`, plus `tools`; the reply's text and tool calls. */
+export async function countChatUsage(wire: ChatRequest, _request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
+  const encoding = encodingFor(wire.model);
+  const enc = await loadEncoder(encoding);
+  return { input: chatMessageTokens(enc, wire.messages) + toolDefinitionTokens(enc, encoding, wire.tools), output: completionTokens(enc, reply) };
+}
+
+/**
+ * Responses' input tokens: the instructions and the resolved conversation, plus `tools`
+ * (also `POST /v1/responses/input_tokens` when counting is on, so the two agree).
+ */
+export async function responsesInputTokens(request: CanonicalRequest, tools: readonly unknown[] | null | undefined): Promise<number> {
+  const encoding = encodingFor(request.model);
+  const enc = await loadEncoder(encoding);
+  return canonicalPromptTokens(enc, request) + toolDefinitionTokens(enc, encoding, tools);
+}
+
+/** Responses: `responsesInputTokens`; the reply's text and tool calls. */
+export async function countResponsesUsage(wire: ResponsesRequest, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
+  const enc = await loadEncoder(encodingFor(request.model));
+  return { input: await responsesInputTokens(request, wire.body.tools), output: completionTokens(enc, reply) };
+}
+
+/** Embeddings: the tokens of each input (a token-array input counts its length); no output. */
+export async function countEmbeddingsUsage(wire: EmbeddingsRequest, _request: CanonicalRequest, _reply: Reply): Promise<{ input: number; output: number }> {
+  const enc = await loadEncoder(encodingFor(wire.body.model));
+  let input = 0;
+  for (const i of wire.inputs) input += i.kind === "tokens" ? i.tokens.length : enc.count(i.text);
+  return { input, output: 0 };
+}
