@@ -6,7 +6,7 @@ import { echoed } from "./util/text";
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
 import { errorSurfaceFor, isOpenProviderPath, isProviderApiPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
-import type { ProviderSurface, SideRouteContext } from "./providers/types";
+import type { SideRouteContext } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./admin/router";
 import { handleMcp, MCP_PATH, mcpRefusal } from "./routes/mcp";
@@ -14,8 +14,8 @@ import { inspectorAsset, inspectorPage } from "./routes/inspector";
 import { modelIds } from "./routes/models";
 import { internalError } from "./routes/internal";
 import { prefixNameError } from "./routes/names";
-import { handleProvider, OUTCOME_ERROR, uniqueSeed } from "./turn/provider";
-import { errorResponse, RequestExec, surfaceRequestId } from "./turn/render";
+import { failEarly, handleProvider, OUTCOME_ERROR } from "./turn/provider";
+import { RequestExec } from "./turn/exec";
 import type { Prefix } from "./turn/select";
 import { memoized } from "./util/memo";
 import { safeDecode, urlParts } from "./http/url";
@@ -81,11 +81,6 @@ export function splitPrefix(pathname: string): { prefix: Prefix; path: string; r
   return { prefix: { scenario }, path: restPath, root: false };
 }
 
-/** An error answered before any scenario is involved: a fresh request id, as real APIs give every answer. */
-function providerError(_request: Request, error: ApiError, surface: ProviderSurface<any>, headers: Record<string, string> = OUTCOME_ERROR): Response {
-  return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
-}
-
 /** Routes that take no API key: health, the inspector's files, the base-URL probe, admin (which checks its own). */
 function isOpenPath(pathname: string): boolean {
   if (pathname === "/" || pathname === "/healthz" || pathname === "/admin") return true;
@@ -100,7 +95,7 @@ function isOpenPath(pathname: string): boolean {
 function refusal(request: Request, error: ApiError, headers: Record<string, string>, path = splitPrefix(new URL(request.url).pathname).path): Response {
   if (path === MCP_PATH) return mcpRefusal(error, headers);
   const surface = socketFor(path)?.surface ?? errorSurfaceFor(request, path);
-  return providerError(request, error, surface, headers);
+  return failEarly(surface, error, headers);
 }
 
 /** The route a client meant when its base URL already ended in `/v1` and the SDK added another (Anthropic's does). */
@@ -185,7 +180,7 @@ async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: P
     rt,
     prefix,
     modelIds: () => modelIds(rt),
-    refuse: (error) => providerError(request, error, errorSurfaceFor(request, path)),
+    refuse: (error) => failEarly(errorSurfaceFor(request, path), error),
   };
   for (const route of SIDE_ROUTES) {
     if (onSurfacePath && route.onSurfacePaths !== true) continue;
@@ -217,7 +212,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
       // A side route may answer another method on a surface's path (`GET /v1/chat/completions` lists stored ones).
       const side = await sideRoute(request, path, rt, undefined, true);
       if (side) return side;
-      return providerError(request, { code: "method_not_allowed", message: `Use POST for ${path}.` }, surface);
+      return failEarly(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` });
     }
     return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });
   }
@@ -237,7 +232,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
   if (isProviderApiPath(path) || prefix.scenario !== undefined) {
     // The path quoted as other client values are: whole up to 64 characters, else its start.
     const error = { code: "not_found", message: `Unknown request URL: ${request.method} ${echoed(pathname)}.${doubledV1Hint(path)}` } as const;
-    return providerError(request, error, errorSurfaceFor(request, path));
+    return failEarly(errorSurfaceFor(request, path), error);
   }
   return jsonResponse({ error: { message: `not found: ${request.method} ${echoed(pathname)}` } }, 404);
 }

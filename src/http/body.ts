@@ -155,8 +155,8 @@ export const KEY_ID_HEADER = "x-mockllm-key-id";
 
 /**
  * One copy of each short header value seen so far (`host`, `user-agent`, `content-type`, … repeat on every request),
- * so a journal of 1,000 entries keeps one string per distinct value instead of one per entry (issue 34: ~2 KB an
- * entry before). Bounded: once full, new values are kept as they come.
+ * so a journal of 1,000 entries keeps one string per distinct value instead of one per entry (~2 KB an
+ * entry otherwise). Bounded: once full, new values are kept as they come.
  */
 const headerValues = new Map<string, string>();
 const HEADER_VALUES_LIMIT = 1024;

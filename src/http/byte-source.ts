@@ -1,5 +1,5 @@
 /**
- * Answers too large to hold whole (issue 51): a body whose size grows with a request field — an hour of speech, a
+ * Answers too large to hold whole: a body whose size grows with a request field — an hour of speech, a
  * transcript of it as SSE — is produced a slice at a time as the client reads it, so an isolate's memory does not
  * depend on the answer's length. A `ByteSource` reads any slice of the bytes on demand; `byteStream` sends them as
  * a ReadableStream that produces the next chunk only when the runtime pulls it (backpressure: a slow client holds

@@ -31,7 +31,7 @@ const decoder = new TextDecoder();
  * A needle and its Knuth–Morris–Pratt table (`fail[j]`: the longest proper prefix of `needle[0..j]` that is also its
  * suffix), so a search never looks at a byte of the haystack twice: linear in the body whatever the boundary. A
  * naive search rescanned the boundary at every position — a 25 MiB body of dashes against a 70-dash boundary cost
- * seconds of CPU before its 400 (issue 51).
+ * seconds of CPU before its 400.
  */
 interface Needle {
   bytes: Uint8Array;

@@ -116,7 +116,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * The sleeps of one paced writer, all cut short when `signal` aborts (the client went away), with one abort listener
  * for the whole writer: a listener added and removed per sleep cost ~19 µs an event on a request's signal in workerd,
- * a sixth of a 100-event paced stream's CPU there (issue 34). One sleep at a time; `close` when the writer ends.
+ * a sixth of a 100-event paced stream's CPU there. One sleep at a time; `close` when the writer ends.
  * @example const pauses = new Pauses(signal); await pauses.sleep(20); if (pauses.aborted) return;
  */
 export class Pauses {

@@ -174,7 +174,8 @@ function anthropicMessages(all: Json[], g: Gathered, streamed: boolean): void {
   }
 }
 
-function gemini(all: Json[], g: Gathered): void {
+/** `generateContent` answers: candidates' parts and `usageMetadata`. */
+function generateContent(all: Json[], g: Gathered): void {
   for (const p of all) {
     for (const part of p.candidates?.[0]?.content?.parts ?? []) {
       if (part.thought === true) g.addThinking(part.text);
@@ -195,7 +196,8 @@ function gemini(all: Json[], g: Gathered): void {
   }
 }
 
-function ollama(all: Json[], g: Gathered): void {
+/** `chat` and `generate` NDJSON answers: each line's message (or the line itself) and its counts. */
+function chatOrGenerate(all: Json[], g: Gathered): void {
   for (const p of all) {
     const m = p.message ?? p;
     g.addText(m.content ?? p.response);
@@ -227,11 +229,11 @@ export function decodeFrames(endpoint: Endpoint, streamed: "sse" | "ndjson" | "w
         anthropicMessages(all, g, streamed === "sse");
         break;
       case "generateContent":
-        gemini(all, g);
+        generateContent(all, g);
         break;
       case "chat":
       case "generate":
-        ollama(all, g);
+        chatOrGenerate(all, g);
         break;
       default:
         return {};

@@ -4,7 +4,7 @@
  * notifications spread before the answer). The writer never awaits before the Response is returned.
  */
 import { encodeEvent, sleep, writtenBody } from "../http/sse";
-import type { Exec } from "../turn/render";
+import type { Exec } from "../runtime/types";
 import { Response } from "../http/web";
 
 /** One JSON-RPC message to send, due `at` ms after the request arrived. */

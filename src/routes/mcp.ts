@@ -29,7 +29,7 @@ import type { McpInput, McpResult } from "../session/mcp";
 import { noteSession } from "../session/session-index";
 import { jsonAnswer, progressMessages, sseResponse, type Outgoing } from "./mcp-render";
 import { prefixNameError } from "./names";
-import type { Exec } from "../turn/render";
+import type { Exec } from "../runtime/types";
 import { DEFAULT_SESSION, type Prefix } from "../turn/select";
 import { sessionHeader } from "../http/headers";
 import { Response } from "../http/web";

@@ -94,3 +94,17 @@ export interface RequestContext {
    */
   bodyPipe?(): BodyPipe;
 }
+
+/** What the Worker's execution context offers a response that outlives the handler. */
+export interface Exec {
+  waitUntil: (p: Promise<unknown>) => void;
+  signal?: AbortSignal;
+  /** See RequestContext.breakConnection. */
+  breakConnection?: () => void;
+  /** Epoch ms the request arrived: `latencyMs` and stream pacing count from here, not from when rendering starts. */
+  arrivedAt?: number;
+  /** See RequestContext.directStream. */
+  directStream?: (plan: PacedPlan) => void;
+  /** See RequestContext.bodyPipe. */
+  bodyPipe?: () => BodyPipe;
+}

@@ -33,7 +33,7 @@ export const MatcherSchema = z.strictObject({
   provider: z
     .union([ProviderSchema, z.array(ProviderSchema).min(1)])
     .optional()
-    .describe("The provider the request speaks (`openai`, `anthropic`, `gemini`, `ollama`, `bedrock`, `vertex`, `azure`, `cohere`), or any of a list."),
+    .describe(`The provider the request speaks (${PROVIDERS.map((p) => `\`${p}\``).join(", ")}), or any of a list.`),
   endpoint: z
     .union([z.enum(ENDPOINTS), z.array(z.enum(ENDPOINTS)).min(1)])
     .optional()

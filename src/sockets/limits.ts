@@ -8,7 +8,7 @@
  * 32 MiB: the largest message Cloudflare's Workers accept on a WebSocket, and room for the largest a real provider's
  * socket takes (a Realtime `input_audio_buffer.append` carries up to 15 MiB of audio, ~20 MiB once base64-encoded).
  * A protocol whose messages carry what an HTTP body does takes HTTP's 10 MiB instead (`SocketSurface.maxMessageBytes`:
- * the Responses WebSocket mode, Gemini Live; issue 51).
+ * the Responses WebSocket mode, Gemini Live).
  */
 export const MAX_SOCKET_MESSAGE_BYTES = 32 * 1024 * 1024;
 

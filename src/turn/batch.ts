@@ -10,7 +10,8 @@ import type { ApiError } from "../http/errors";
 import type { ProviderSurface } from "../providers/types";
 import type { Runtime } from "../runtime/types";
 import type { BatchRef } from "../session/core";
-import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
+import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "./render";
+import type { Exec } from "../runtime/types";
 import type { Prefix } from "./select";
 import { decideTurn, uniqueSeed } from "./turn";
 

@@ -1,5 +1,5 @@
 /**
- * Ids of the default responder's answers (issue 37). They derive from where the request sits, never from its
+ * Ids of the default responder's answers. They derive from where the request sits, never from its
  * content alone: the namespace, the session, and — for an answer the server keeps, whose ids a later request can
  * look up (a Responses `store`, an Anthropic thread) — the request's number in that session's default-responder
  * object (`__responses/{session}`, the object that stores the answer anyway). So two requests never share a stored

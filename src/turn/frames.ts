@@ -6,7 +6,7 @@
 import type { Reply } from "../canonical/outcome";
 import { breakAfterFlush, writtenBody } from "../http/sse";
 import type { RecordedFrames, Timing } from "../scenario/schema";
-import type { Exec } from "./render";
+import type { Exec } from "../runtime/types";
 import { Response } from "../http/web";
 
 const encoder = new TextEncoder();

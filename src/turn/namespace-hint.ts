@@ -1,5 +1,5 @@
 /**
- * The 404 for a scenario not found, on a server with namespaces, to a request without a namespace key (issue 51): a
+ * The 404 for a scenario not found, on a server with namespaces, to a request without a namespace key: a
  * namespace's scenarios are selected by its key, so the answer says so — without naming any namespace or scenario.
  */
 import type { ApiError } from "../http/errors";

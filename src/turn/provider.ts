@@ -2,12 +2,12 @@
  * The one handler behind every provider surface:
  * headers check → strict JSON body → parse → scenario selection → session → render.
  */
-import type { Runtime } from "../runtime/types";
+import type { Exec, Runtime } from "../runtime/types";
 import { journalBody, journalsWhole, readJsonBody, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { ProviderSurface, RequestTarget } from "../providers/types";
 import { recordThrough } from "./record";
-import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId, type Exec } from "./render";
+import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "./render";
 import type { Prefix } from "./select";
 import { exportCall } from "./otel";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
@@ -21,10 +21,10 @@ const ANY_CONTENT_TYPE = { anyContentType: true } as const;
 const JSON_ONLY = {} as const;
 
 /**
- * An error answered before any session is involved: an id of its own, as real ones get; scripted answers' ids are
- * deterministic (see decideTurn).
+ * An error answered before any session is involved (the router's refusals too): an id of its own, as real ones get;
+ * scripted answers' ids are deterministic (see decideTurn).
  */
-function failEarly<W>(surface: ProviderSurface<W>, error: ApiError, headers: Record<string, string> = OUTCOME_ERROR): Response {
+export function failEarly<W>(surface: ProviderSurface<W>, error: ApiError, headers: Record<string, string> = OUTCOME_ERROR): Response {
   return errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), headers);
 }
 

@@ -14,7 +14,8 @@ import type { RecordedFrames, Scenario } from "../scenario/schema";
 import type { NextInput } from "../session/core";
 import { RECORDING_MAX_BYTES } from "../session/recording";
 import type { Recordings } from "../session/types";
-import { errorResponse, type Exec } from "./render";
+import { errorResponse } from "./render";
+import type { Exec } from "../runtime/types";
 import { carriesNamespaceKey } from "../tenancy/keys";
 import { Headers, Response } from "../http/web";
 

@@ -4,77 +4,15 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { makeRequestId } from "../http/ids";
-import { brokenBody, encodeAwsEvent, pacedStream, sleep, type BodyPipe, type PacedPlan, type PacedStreamOptions, type StreamEnd } from "../http/sse";
+import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedStreamOptions, type StreamEnd } from "../http/sse";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
-import type { RequestContext } from "../runtime/types";
+import type { Exec } from "../runtime/types";
+import { execAt } from "./exec";
 import { framesResponse } from "./frames";
 import { filteredReply } from "../canonical/safety";
 import { Response } from "../http/web";
 import { byteStream, isByteSource, isTextChunks, joinText, textStream, type ByteSource, type TextChunks } from "../http/byte-source";
-
-/** What the Worker's execution context offers a response that outlives the handler. */
-export interface Exec {
-  waitUntil: (p: Promise<unknown>) => void;
-  signal?: AbortSignal;
-  /** See RequestContext.breakConnection. */
-  breakConnection?: () => void;
-  /** Epoch ms the request arrived: `latencyMs` and stream pacing count from here, not from when rendering starts. */
-  arrivedAt?: number;
-  /** See RequestContext.directStream. */
-  directStream?: (plan: PacedPlan) => void;
-  /** See RequestContext.bodyPipe. */
-  bodyPipe?: () => BodyPipe;
-}
-
-/**
- * An HTTP request's Exec. Its abort signal is made only when something waits on it (a delay, a web stream, a paced
- * writer): the adapter creates an AbortController the first time `request.signal` is read, which a JSON turn
- * answered at once never needs. The context's functions, too, are wrapped when read (a stream, a scripted break),
- * not in the constructor: with three closures made there for every request, V8 tenured node:http's allocation sites
- * (each request's objects then outlived scavenges; docs/performance.md, fourth pass).
- */
-export class RequestExec implements Exec {
-  constructor(
-    private readonly request: Request,
-    private readonly ctx: RequestContext,
-    readonly arrivedAt: number,
-  ) {}
-
-  get waitUntil(): (p: Promise<unknown>) => void {
-    const ctx = this.ctx;
-    return (p) => ctx.waitUntil(p);
-  }
-
-  get breakConnection(): (() => void) | undefined {
-    const ctx = this.ctx;
-    return ctx.breakConnection ? () => ctx.breakConnection!() : undefined;
-  }
-
-  get directStream(): ((plan: PacedPlan) => void) | undefined {
-    const ctx = this.ctx;
-    return ctx.directStream ? (plan) => ctx.directStream!(plan) : undefined;
-  }
-
-  get bodyPipe(): (() => BodyPipe) | undefined {
-    const ctx = this.ctx;
-    return ctx.bodyPipe ? () => ctx.bodyPipe!() : undefined;
-  }
-
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-
-  /** The same request's Exec with its schedule counting from `arrivedAt`. */
-  at(arrivedAt: number): RequestExec {
-    return new RequestExec(this.request, this.ctx, arrivedAt);
-  }
-}
-
-/** `exec` with its schedule counting from `arrivedAt` (a RequestExec keeps its signal lazy). */
-function execAt(exec: Exec, arrivedAt: number): Exec {
-  return exec instanceof RequestExec ? exec.at(arrivedAt) : { ...exec, arrivedAt };
-}
 
 /** Default failure timeout: the official SDKs' own default request timeout. */
 export const DEFAULT_TIMEOUT_DELAY_MS = 600_000;

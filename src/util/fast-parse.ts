@@ -1,7 +1,7 @@
 /**
  * zod's `safeParse` for request bodies, with a fast path for the input it accepts. On Workers zod cannot compile its
  * object parsers (no code generation from strings there), and its interpreted path costs ~180 µs of workerd CPU for a
- * 121-message agent conversation (issue 34: 11% of that turn). A schema is turned once into plain closures that check
+ * 121-message agent conversation (11% of that turn). A schema is turned once into plain closures that check
  * a value and build zod's output for it — the same object: known keys in the shape's order, unknown keys after them as
  * a loose object keeps them, stripped otherwise, `__proto__` never copied. Anything the closures do not model
  * (transforms, defaults, refinements, formats, pipes…) is handed to zod itself for that part. Input the fast path
@@ -53,7 +53,7 @@ const compiled = new WeakMap<z.ZodType, Run | null>();
 /**
  * `schema.safeParse(input, params)`, answered without zod's interpreter when the input is valid and the schema is
  * built from the kinds modelled here. Where zod compiles its object parsers itself (Node: code generation allowed,
- * zod's own probe), zod's compiled parser is faster than the closures (issue 51: 8.6 against 13.4 µs for a
+ * zod's own probe), zod's compiled parser is faster than the closures (8.6 against 13.4 µs for a
  * 102-message Chat body) and is used as it is; the closures serve the runtimes where zod interprets (Workers).
  * @example const parsed = safeParseFast(ChatRequestSchema, body); if (!parsed.success) return issue(parsed.error)
  */

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectGolden, normalize, RESPONSES_IDS } from "../support/golden";
 import { startHarness, type Harness } from "./harness";
+import { namedEvents } from "../support/sse";
 
 let h: Harness;
 
@@ -47,13 +48,7 @@ describe("Responses golden transcripts", () => {
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const text = await res.text();
     // Every event's `event:` line names its `type`, and sequence numbers count from 0 without gaps.
-    const events = text
-      .trim()
-      .split("\n\n")
-      .map((block) => {
-        const [event, data] = block.split("\n");
-        return { event: event!.slice("event: ".length), data: JSON.parse(data!.slice("data: ".length)) };
-      });
+    const events = namedEvents(text);
     events.forEach((e, i) => {
       expect(e.data.type).toBe(e.event);
       expect(e.data.sequence_number).toBe(i);

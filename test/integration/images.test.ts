@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, call, upload } from "./helpers";
 import { decodePng, fromBase64, jpegSize } from "./media-helpers";
+import { namedEvents } from "../support/sse";
 
 const AUTH = { authorization: "Bearer sk-test" };
 
@@ -105,13 +106,7 @@ describe("generations", () => {
     const res = await generate({ model: "gpt-image-1", prompt: "waves", stream: true, partial_images: 2, size: "1024x1024", quality: "low" });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const text = await res.text();
-    const events = text
-      .trim()
-      .split("\n\n")
-      .map((block) => {
-        const [event, data] = block.split("\n");
-        return { event: event!.slice("event: ".length), data: JSON.parse(data!.slice("data: ".length)) };
-      });
+    const events = namedEvents(text);
     expect(events.map((e) => [e.event, e.data.type, e.data.partial_image_index])).toEqual([
       ["image_generation.partial_image", "image_generation.partial_image", 0],
       ["image_generation.partial_image", "image_generation.partial_image", 1],

@@ -7,6 +7,7 @@
  * Chunk kinds (see `azureKind` in test/unit/shapes-azure.test.ts): prompt_filter (the leading chunk), role, content,
  * finish, finish:content_filter.
  */
+import { chatUsage } from "./openai-chat";
 import type { SurfaceTable } from "./shape";
 
 /** `{filtered, severity}` categories and `{filtered, detected}` ones under `at`; `?` marks keys some recordings lack. */
@@ -45,20 +46,7 @@ const choice = {
   "choices[].content_filter_results": "object",
 };
 
-const usage = {
-  usage: "object",
-  "usage.prompt_tokens": "number",
-  "usage.completion_tokens": "number",
-  "usage.total_tokens": "number",
-  "usage.prompt_tokens_details": "object",
-  "usage.prompt_tokens_details.cached_tokens": "number",
-  "usage.prompt_tokens_details.audio_tokens": "number",
-  "usage.completion_tokens_details": "object",
-  "usage.completion_tokens_details.reasoning_tokens": "number",
-  "usage.completion_tokens_details.audio_tokens": "number",
-  "usage.completion_tokens_details.accepted_prediction_tokens": "number",
-  "usage.completion_tokens_details.rejected_prediction_tokens": "number",
-};
+const usage = { usage: "object", ...chatUsage };
 
 export const azureChat: SurfaceTable = {
   surface: "azure-chat",

@@ -28,7 +28,8 @@ const choice = {
   "choices[].finish_reason": "null",
 };
 
-const usage = {
+/** The `usage` object's keys (Azure's chunks carry the same, test/shapes/azure.ts). */
+export const chatUsage = {
   "usage.prompt_tokens": "number",
   "usage.completion_tokens": "number",
   "usage.total_tokens": "number",
@@ -105,7 +106,7 @@ export const openaiChat: SurfaceTable = {
       },
     },
     "chunk:finish": { from: ["text", "multiChoice"], keys: { ...envelope, ...choice, "choices[].finish_reason": "string" } },
-    "chunk:usage": { from: ["text"], keys: { ...envelope, usage: "object", ...usage } },
+    "chunk:usage": { from: ["text"], keys: { ...envelope, usage: "object", ...chatUsage } },
     "chat.completion": {
       from: ["text", "toolCall"],
       keys: {
@@ -129,7 +130,7 @@ export const openaiChat: SurfaceTable = {
         "choices[].logprobs": "null",
         "choices[].finish_reason": "string",
         usage: "object",
-        ...usage,
+        ...chatUsage,
         service_tier: "string",
         system_fingerprint: "string",
       },

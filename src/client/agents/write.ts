@@ -31,7 +31,7 @@ export function dotenvLine(key: string, value: string): string {
 
 /**
  * The `mockllm env` stdout: only variables, as shell-quoted `KEY=value` lines (`env`) or a `.env` file's lines
- * (`dotenv`) — what `env $(…)`, `export`, `eval` or a loader takes (issue 51). Files not written go to stderr
+ * (`dotenv`) — what `env $(…)`, `export`, `eval` or a loader takes. Files not written go to stderr
  * (`agentFileNotes`).
  * @example formatAgentEnv(agentEnv("codex", options), "env") // "OPENAI_BASE_URL=http://…\n…"
  */

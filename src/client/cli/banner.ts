@@ -5,8 +5,11 @@
  */
 import { inspectorLink } from "../admin/inspector-link";
 
-/** A surface's name, the base URL its client takes (below `base`), and its page under the package's `docs/`. */
-const SURFACES: readonly [name: string, below: string, page: string][] = [
+/**
+ * A surface's name, the base URL its client takes (below `base`), and its page under the package's `docs/`; every
+ * registered provider has a row (test/unit/provider-registry-names.test.ts).
+ */
+export const BANNER_SURFACES: readonly [name: string, below: string, page: string][] = [
   ["OpenAI", "/v1", "providers/openai.md"],
   ["Anthropic", "", "providers/anthropic.md"],
   ["Gemini", "", "providers/gemini.md"],
@@ -24,7 +27,7 @@ const SURFACES: readonly [name: string, below: string, page: string][] = [
 export function readyBanner(base: string, token: string | undefined, runtime: string): string {
   const ws = base.replace(/^http/, "ws");
   const rows: [string, string, string][] = [
-    ...SURFACES.map(([name, below, page]): [string, string, string] => [name, `${base}${below}`, page]),
+    ...BANNER_SURFACES.map(([name, below, page]): [string, string, string] => [name, `${base}${below}`, page]),
     ["WebSockets", `${ws}/v1/responses (also /v1/realtime, Gemini Live)`, "providers/websockets.md"],
     ["MCP (per session)", `${base}/s/{scenario}/{session}/mcp`, "guide/mcp.md"],
   ];

@@ -1,5 +1,5 @@
 /**
- * What `serve --persist DIR` prints after its banner (issue 51): the sessions it loaded from DIR, each with its
+ * What `serve --persist DIR` prints after its banner: the sessions it loaded from DIR, each with its
  * inspector link — a test's own link dies with the test's server; these open the kept run on this one.
  */
 import { AdminClient } from "../admin/client";

@@ -96,6 +96,14 @@ export function wireBlock(b: OutBlock): Record<string, unknown> {
 export function stopReason(reply: Reply): StopReason {
   if (reply.stopSequence !== undefined && reply.finishReason === "stop" && reply.refusal === undefined) return "stop_sequence";
   if (reply.refusal !== undefined && reply.finishReason === "stop") return "refusal";
+  return messagesStopReason(reply, "refusal");
+}
+
+/**
+ * The finish → stop reason switch the Messages family shares (Anthropic; Bedrock Converse, whose content filter is
+ * `content_filtered`): tool calls in an appended message (`extraChoices`) turn end_turn into tool_use.
+ */
+export function messagesStopReason<F extends string>(reply: Reply, filtered: F): "end_turn" | "max_tokens" | "tool_use" | F {
   if (reply.finishReason === "stop" && (reply.extraChoices ?? []).some((c) => c.toolCalls.length > 0)) return "tool_use";
   switch (reply.finishReason) {
     case "length":
@@ -103,7 +111,7 @@ export function stopReason(reply: Reply): StopReason {
     case "tool_calls":
       return "tool_use";
     case "content_filter":
-      return "refusal";
+      return filtered;
     default:
       return "end_turn";
   }

@@ -10,6 +10,7 @@ import { makeId } from "../../http/ids";
 import { wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import { argumentsObject } from "../../http/json";
+import { messagesStopReason } from "../anthropic/blocks";
 import { jsonFragments } from "../anthropic/render-stream";
 import { thinkingSignature } from "../anthropic/thinking";
 import type { RenderContext, SseEvent } from "../types";
@@ -51,17 +52,7 @@ export function converseBlocks(reply: Reply): ConverseBlock[] {
 export function converseStopReason(reply: Reply): string {
   if (reply.safety) return "guardrail_intervened";
   if (reply.stopSequence !== undefined && reply.finishReason === "stop") return "stop_sequence";
-  if (reply.finishReason === "stop" && (reply.extraChoices ?? []).some((c) => c.toolCalls.length > 0)) return "tool_use";
-  switch (reply.finishReason) {
-    case "length":
-      return "max_tokens";
-    case "tool_calls":
-      return "tool_use";
-    case "content_filter":
-      return "content_filtered";
-    default:
-      return "end_turn";
-  }
+  return messagesStopReason(reply, "content_filtered");
 }
 
 function wireBlock(b: ConverseBlock): Record<string, unknown> {

@@ -4,11 +4,11 @@
  * where F comes from the measured speeds of marking and of allocation: 1.1–1.7 under a steady load here, but up to 4
  * when nothing was measured yet (the first collection) or when a collection measured slow against the allocation rate
  * (one that ran while the machine was busy, or after an idle spell). The next load then fills the old generation to
- * up to four times what is live before it is collected, and the pages stay resident: the peak RSS of issue 34
+ * up to four times what is live before it is collected, and the pages stay resident: the load peaks' RSS
  * (docs/decisions/performance-history.md, "Wave 6"). `--heap-growing-percent` fixes F, and V8 reads it at each limit:
  * while a server runs, F is 1 + GROWING_PERCENT / 100. A mark-compact of this heap is a few ms, mostly on V8's helper
  * threads, so more frequent ones cost little; the young generation is left alone (capping it cost 5–12% of the
- * throughput, wave 5). A process started with its own `--heap-growing-percent` (command line or NODE_OPTIONS) keeps it.
+ * throughput). A process started with its own `--heap-growing-percent` (command line or NODE_OPTIONS) keeps it.
  */
 import v8 from "node:v8";
 

@@ -91,7 +91,7 @@ export function attachSockets(server: Server, runtime: Runtime, log: (line: stri
       if (accepted.init.protocol !== undefined) chosen.set(req, accepted.init.protocol);
       (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
         const protocol = openProtocol({ rt: socketRuntime(runtime, accepted.init), init: accepted.init, sink: sinkFor(ws) });
-        // `ws` holds the runtimes' cap (maxPayload); a protocol's own, lower cap here (HTTP's 10 MiB: issue 51).
+        // `ws` holds the runtimes' cap (maxPayload); a protocol's own, lower cap here (HTTP's 10 MiB).
         const cap = socketMessageCap(accepted.init.kind);
         ws.on("message", (data, isBinary) => {
           if (cap < MAX_SOCKET_MESSAGE_BYTES && byteLength(data) > cap) return ws.close(MESSAGE_TOO_BIG.code, MESSAGE_TOO_BIG.reason);

@@ -3,7 +3,7 @@
  * memory (the object is single-threaded, so memory and storage never disagree): a request reads no rows, and the
  * scenario document is parsed once per snapshot, not once per request.
  *
- * A turn writes one row as Cloudflare counts them (issue 34: rows written are most of what a turn costs there; tables
+ * A turn writes one row as Cloudflare counts them (rows written are most of what a turn costs there; tables
  * made on their first write, see SqlTables): its journal row, which carries the attempt counter the turn bumped
  * (`journal.attempt`) and the step it consumed (`journal.used`). A counter's value is the `attempts` row plus the
  * journal rows naming it; a step is used if the `used` table or a journal row names it. The journal keeps the newest
@@ -31,7 +31,7 @@ const MEMBERS = table("members", "key TEXT PRIMARY KEY, at TEXT NOT NULL, n INTE
 /**
  * The snapshot in the `meta` rows: `document` holds the version, a newline and the document's JSON; past SQLite's
  * value limit (a recording's frames, a long script) the text goes on in `document.1`, `document.2`, … An object written
- * before wave 13 keeps the version in a `version` row of its own and only the JSON in `document`.
+ * by an older build keeps the version in a `version` row of its own and only the JSON in `document`.
  */
 function snapshotOf(meta: Map<string, string>): Snapshot | undefined {
   let text = meta.get("document");
@@ -83,7 +83,7 @@ export class SqlSessionStorage implements SessionStorage {
 
   setSnapshot(snapshot: Snapshot): void {
     const sql = this.tables.write(META);
-    // One row (issue 34: a row a new session): the version, a newline, the document's JSON (which has no raw newline).
+    // One row (a row a new session): the version, a newline, the document's JSON (which has no raw newline).
     // An older build's `version` row goes, so the two layouts never mix.
     sql.exec(`DELETE FROM meta WHERE key = 'version' OR key LIKE 'document.%'`);
     chunks(`${snapshot.version}\n${JSON.stringify(snapshot.document)}`).forEach((part, i) =>

@@ -1,7 +1,7 @@
 /**
  * The tables of one Durable Object's SQLite, each created the first time a row is written to it.
  *
- * Rows written are what a hosted turn costs most on the Workers paid plan (issue 34), and Cloudflare counts them as
+ * Rows written are what a hosted turn costs most on the Workers paid plan, and Cloudflare counts them as
  * SQLite does: every `CREATE TABLE` writes rows of `sqlite_master`, an index over a table one more row per insert. A
  * session object used to create its eleven tables (the recording's and MCP's among them) when it was built: 30 rows
  * before a chat session's first turn wrote anything, and as many again in its scenario's index object. Now a read of a
@@ -22,7 +22,7 @@ export interface Table {
  * The names `table` was called with: the application's own tables. An object "exists" when it holds one of these —
  * not whatever else its SQLite holds: SQLite's `sqlite_*`, the runtime's `_cf_*`, and the table Miniflare's wrapper
  * writes into every named object as it is built under `wrangler dev` (`__miniflare_do_name`), which made a read of a
- * session that never ran answer 200 there (issue 51).
+ * session that never ran answer 200 there.
  */
 const APPLICATION_TABLES = new Set<string>();
 
@@ -40,7 +40,7 @@ export function table(name: string, columns: string, options?: "WITHOUT ROWID"):
  *
  * **Group commit.** workerd commits a Durable Object's writes once per turn of its event loop, and an answer leaves
  * only once the commit holding its writes is durable (the output gate). Under concurrent turns each one paid a
- * commit of its own — under Miniflare an fsync, ~40% of a turn's CPU (issue 34) — though the next turns had
+ * commit of its own — under Miniflare an fsync, ~40% of a turn's CPU — though the next turns had
  * already arrived. A turn that arrives while the previous commit is still in flight now queues its journal row
  * (`deferring`, set by the object for the length of one call); the queue is written as one statement batch when that
  * commit is done, and each queued turn's answer is released after it (session-object.ts `afterFlush`), so it still

@@ -5,6 +5,7 @@ import { NAME_PATTERN, NAME_RULE } from "../../../scenario/schema";
 import { AdminClient } from "../../admin/client";
 import { loadNodeRuntime } from "../../node-runtime";
 import { readyBanner } from "../banner";
+import { UPSTREAM_PROVIDERS } from "../upstreams";
 import { stringOption, type Command } from "../command";
 import { EXIT, UsageError } from "../io";
 
@@ -20,7 +21,7 @@ recorded frame by frame. On Ctrl-C the recording is written to <file> as a scena
 file) whose steps replay each answer byte for byte, then the proxy stops.
 
 Options:
-  --upstream <p=URL>  upstream for provider p (openai, anthropic, gemini, ollama), repeatable; the
+  --upstream <p=URL>  upstream for provider p (${UPSTREAM_PROVIDERS}), repeatable; the
                       request path is appended (so https://api.openai.com, not .../v1)
   --out <file>        where to write (default: recording.json); the scenario takes the file's name
   --port <n>          port (default 8787; 0 picks a free one)

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { delimiter } from "node:path";
 import { stringOption, type Command } from "../command";
 import { readyBanner } from "../banner";
+import { UPSTREAM_PROVIDERS } from "../upstreams";
 import { persistedSessionLines } from "../persisted-links";
 import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
@@ -68,8 +69,8 @@ Options:
                            "recording" (session "default", or the one /s/recording/{session}/… or
                            x-mock-session names), are forwarded to --upstream and recorded; read the
                            recording at GET /admin/sessions/recording/{session}/recording
-  --upstream <p=URL>       with --record: the upstream for provider p (openai, anthropic, gemini,
-                           ollama), e.g. openai=https://api.openai.com; repeatable
+  --upstream <p=URL>       with --record: the upstream for provider p, e.g. openai=https://api.openai.com;
+                           repeatable; p is one of ${UPSTREAM_PROVIDERS}
 
 Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, CHAOS, USAGE,
 OTEL_EXPORTER_OTLP_ENDPOINT (with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME: one

@@ -1,0 +1,55 @@
+/**
+ * The request's side of rendering: an HTTP request's `Exec` over its runtime's `RequestContext`
+ * (src/runtime/types.ts), and the same Exec rescheduled from a later instant.
+ */
+import type { BodyPipe, PacedPlan } from "../http/sse";
+import type { Exec, RequestContext } from "../runtime/types";
+
+/**
+ * An HTTP request's Exec. Its abort signal is made only when something waits on it (a delay, a web stream, a paced
+ * writer): the adapter creates an AbortController the first time `request.signal` is read, which a JSON turn
+ * answered at once never needs. The context's functions, too, are wrapped when read (a stream, a scripted break),
+ * not in the constructor: with three closures made there for every request, V8 tenured node:http's allocation sites
+ * (each request's objects then outlived scavenges; docs/performance.md, fourth pass).
+ */
+export class RequestExec implements Exec {
+  constructor(
+    private readonly request: Request,
+    private readonly ctx: RequestContext,
+    readonly arrivedAt: number,
+  ) {}
+
+  get waitUntil(): (p: Promise<unknown>) => void {
+    const ctx = this.ctx;
+    return (p) => ctx.waitUntil(p);
+  }
+
+  get breakConnection(): (() => void) | undefined {
+    const ctx = this.ctx;
+    return ctx.breakConnection ? () => ctx.breakConnection!() : undefined;
+  }
+
+  get directStream(): ((plan: PacedPlan) => void) | undefined {
+    const ctx = this.ctx;
+    return ctx.directStream ? (plan) => ctx.directStream!(plan) : undefined;
+  }
+
+  get bodyPipe(): (() => BodyPipe) | undefined {
+    const ctx = this.ctx;
+    return ctx.bodyPipe ? () => ctx.bodyPipe!() : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** The same request's Exec with its schedule counting from `arrivedAt`. */
+  at(arrivedAt: number): RequestExec {
+    return new RequestExec(this.request, this.ctx, arrivedAt);
+  }
+}
+
+/** `exec` with its schedule counting from `arrivedAt` (a RequestExec keeps its signal lazy). */
+export function execAt(exec: Exec, arrivedAt: number): Exec {
+  return exec instanceof RequestExec ? exec.at(arrivedAt) : { ...exec, arrivedAt };
+}

@@ -1,0 +1,25 @@
+/**
+ * docs/ARCHITECTURE.md matches the tree: every `src/…` path it names exists (a `<name>`-style placeholder aside), and
+ * every folder directly under src/ is named on the page.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./blocks";
+
+const page = readFileSync(join(ROOT, "docs/ARCHITECTURE.md"), "utf8");
+const named = [...new Set([...page.matchAll(/\bsrc\/[\w./-]*/g)].map((m) => m[0].replace(/[.]+$/, "")))];
+
+describe("docs/ARCHITECTURE.md", () => {
+  it("names only paths that exist", () => {
+    const missing = named.filter((p) => !p.includes("<") && !existsSync(join(ROOT, p)));
+    expect(missing).toEqual([]);
+  });
+
+  it("names every folder of src/", () => {
+    const folders = readdirSync(join(ROOT, "src"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `src/${e.name}/`);
+    expect(folders.filter((f) => !page.includes(f))).toEqual([]);
+  });
+});
