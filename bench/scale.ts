@@ -291,29 +291,82 @@ function engineTurn(s: Surface, text: string, scenario: Scenario): () => void {
   };
 }
 
+/**
+ * CPU µs per call of `turn` and of `floor`, in interleaved batches (turn first, then floor, the order alternating),
+ * each the least of its batches, and the median of the batches' ratios: a loaded machine slows both sides of a round
+ * alike, so the ratio holds where the absolute figures drift (bench/engine.ts's gate does the same).
+ */
+function interleaved(turn: () => void, floor: () => void): { turn: number; floor: number; ratio: number } {
+  const budget = QUICK ? 30 : 100;
+  const calls = (fn: () => void) => {
+    const t0 = performance.now();
+    let n = 0;
+    while (performance.now() - t0 < budget || n < 3) {
+      fn();
+      n++;
+    }
+    return n;
+  };
+  const nt = calls(turn);
+  const nf = calls(floor);
+  const cpu = (fn: () => void, n: number) => {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) fn();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / n;
+  };
+  const ts: number[] = [];
+  const fs: number[] = [];
+  const rs: number[] = [];
+  for (let r = 0; r < (QUICK ? 5 : 9); r++) {
+    const [t, f] = r % 2 === 0 ? [cpu(turn, nt), cpu(floor, nf)] : (([f2, t2]) => [t2, f2])([cpu(floor, nf), cpu(turn, nt)]);
+    ts.push(t!);
+    fs.push(f!);
+    rs.push(t! / f!);
+  }
+  return { turn: Math.min(...ts), floor: Math.min(...fs), ratio: median(rs) };
+}
+
 function conversationCurve(): void {
   const sizes = QUICK ? [10, 100, 500, 2000] : [10, 30, 100, 300, 1000, 2000];
   const cpu: Series[] = [];
+  const floors: Series[] = [];
+  const ratios: Series[] = [];
   const alloc: Series[] = [];
   const kb: [number, number][] = [];
+  let sink = 0;
   for (const s of SURFACES) {
     const c: Series = { name: s.name, points: [] };
+    const f: Series = { name: `${s.name} floor`, points: [] };
+    const q: Series = { name: `${s.name} turn ÷ floor`, points: [] };
     const a: Series = { name: s.name, points: [] };
     for (const n of sizes) {
       const text = JSON.stringify(s.body(n));
       if (s.name === "Chat") kb.push([n, text.length / 1024]);
       const fn = engineTurn(s, text, CONVERSATION_SCENARIO);
-      c.points.push([n, cpuPerCall(fn)]);
+      const m = interleaved(fn, () => {
+        sink += JSON.stringify(JSON.parse(text)).length;
+      });
+      c.points.push([n, m.turn]);
+      f.points.push([n, m.floor]);
+      q.points.push([n, m.ratio]);
       a.points.push([n, bytesPerCall(fn) / 1024]);
     }
     cpu.push(c);
+    floors.push(f);
+    ratios.push(q);
     alloc.push(a);
   }
-  report("conversation-cpu", "A turn's CPU against the conversation's length (in process)", "messages", "CPU per turn (µs)", "µs", cpu);
+  if (sink === 0) throw new Error("unreachable");
+  report("conversation-cpu", "A turn's CPU against the conversation's length (in process)", "messages", "CPU per turn (µs)", "µs", [...cpu, ...floors]);
+  console.log("\nThe floor: `JSON.stringify(JSON.parse(body))` of the same body, the least any server does with it; turn ÷ floor, median of interleaved rounds:\n");
+  console.log(`${table("messages", ratios, "")}\n`);
   for (const c of cpu) {
     const at = (n: number) => c.points.find((p) => p[0] === n)?.[1];
     const r = (at(2000) ?? 0) / (at(100) ?? 1);
-    console.log(`- ${c.name}: a 2,000-message turn is ${r.toFixed(1)}× a 100-message one (target ≤ 20×: ${r <= 20 ? "met" : "MISSED"})`);
+    const f = floors.find((x) => x.name === `${c.name} floor`)!.points;
+    const fr = (f.find((p) => p[0] === 2000)?.[1] ?? 0) / (f.find((p) => p[0] === 100)?.[1] ?? 1);
+    console.log(`- ${c.name}: 2,000 messages ÷ 100 = ${r.toFixed(1)}× (target ≤ 20×: ${r <= 20 ? "met" : "MISSED"}); the floor's own ratio ${fr.toFixed(1)}×`);
   }
   console.log(`- Chat body sizes: ${kb.map(([n, k]) => `${n} messages ${k.toFixed(0)} KB`).join(", ")}`);
   report("conversation-alloc", "Bytes allocated per turn against the conversation's length", "messages", "allocated per turn (KB)", "KB", alloc);
