@@ -28,7 +28,7 @@ import { anthropicMessages } from "../src/providers/anthropic/index";
 import { openaiChat } from "../src/providers/openai/chat";
 import { openaiResponses } from "../src/providers/openai/responses/index";
 import type { ProviderSurface } from "../src/providers/types";
-import { decide } from "../src/scenario/engine";
+import { decide, type SessionState } from "../src/scenario/engine";
 import { type Scenario, ScenarioSchema } from "../src/scenario/schema";
 
 const { values } = parseArgs({
@@ -280,12 +280,12 @@ const SURFACES: Surface[] = [
 ];
 
 /** One turn in process: parse the body (from its JSON text, as a server receives it), decide, render to JSON text. */
-function engineTurn(s: Surface, text: string, scenario: Scenario): () => void {
+function engineTurn(s: Surface, text: string, scenario: Scenario, state: SessionState = { used: [], attempts: {} }): () => void {
   const target = { path: s.path, query: new URLSearchParams() };
   return () => {
     const parsed = s.surface.parse(JSON.parse(text), s.headers, target);
     if (!parsed.ok) throw new Error(`${s.name}: ${parsed.error.message}`);
-    const decision = decide(scenario, { used: [], attempts: {} }, parsed.request, { scenario: "scale", session: "s" });
+    const decision = decide(scenario, state, parsed.request, { scenario: "scale", session: "s" });
     if (decision.outcome.kind !== "reply") throw new Error(`${s.name}: unexpected ${decision.outcome.kind}`);
     JSON.stringify(s.surface.renderJson(decision.outcome.reply, { wire: parsed.wire, request: parsed.request, requestId: "req_1", created: 0 }));
   };
@@ -398,7 +398,16 @@ function scenarioCurve(): void {
   const text = JSON.stringify(chat.body(12));
   const series: Series = { name: "Chat, 12 messages", points: [] };
   for (const n of sizes) series.points.push([n, cpuPerCall(engineTurn(chat, text, bigScenario(n)))]);
-  report("scenario-cpu", "A turn's CPU against the scenario's size (in process)", "steps", "CPU per turn (µs)", "µs", [series]);
+  // A recorded script: every step consumed in order (the default), the session halfway through it.
+  const script: Series = { name: "script of consumed steps, halfway", points: [] };
+  for (const n of sizes) {
+    const doc = ScenarioSchema.parse({ name: "scale", steps: Array.from({ length: n }, (_, i) => ({ id: `q${i}`, match: { lastUserMessage: `question ${i}` }, respond: { text: `answer ${i}` } })) });
+    const half = n >> 1;
+    const state = { used: Array.from({ length: half }, (_, i) => i), attempts: {} };
+    const body = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: `question ${half}` }] });
+    script.points.push([n, cpuPerCall(engineTurn(chat, body, doc, state))]);
+  }
+  report("scenario-cpu", "A turn's CPU against the scenario's size (in process)", "steps", "CPU per turn (µs)", "µs", [series, script]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
