@@ -96,6 +96,9 @@ function table(xLabel: string, series: Series[], unit: string): string {
   return lines.join("\n");
 }
 
+/** A decade's label: 10, 1,000, 0.1. */
+const tick = (d: number): string => (d >= 0 ? (10 ** d).toLocaleString("en-US") : String(10 ** d));
+
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -121,11 +124,11 @@ function svg(title: string, xLabel: string, yLabel: string, series: Series[]): s
   ];
   for (let d = lx0; d <= lx1; d++) {
     const x = X(10 ** d).toFixed(1);
-    out.push(`<line x1="${x}" y1="${T}" x2="${x}" y2="${H - B}" stroke="#ddd"/>`, `<text x="${x}" y="${H - B + 16}" text-anchor="middle">${fmt(10 ** d)}</text>`);
+    out.push(`<line x1="${x}" y1="${T}" x2="${x}" y2="${H - B}" stroke="#ddd"/>`, `<text x="${x}" y="${H - B + 16}" text-anchor="middle">${tick(d)}</text>`);
   }
   for (let d = ly0; d <= ly1; d++) {
     const y = Y(10 ** d).toFixed(1);
-    out.push(`<line x1="${L}" y1="${y}" x2="${W - R}" y2="${y}" stroke="#ddd"/>`, `<text x="${L - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${fmt(10 ** d)}</text>`);
+    out.push(`<line x1="${L}" y1="${y}" x2="${W - R}" y2="${y}" stroke="#ddd"/>`, `<text x="${L - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${tick(d)}</text>`);
   }
   out.push(
     `<rect x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" fill="none" stroke="#333"/>`,
