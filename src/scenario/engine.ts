@@ -100,7 +100,9 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
     const reply = limitReply(stopReply(resolveReply(scenario, { respond: { text: side.text } }, req, `${ctx.scenario}/${ctx.session}/side/${turn}/${side.reason}`), req.stopSequences), req.maxTokens);
     return { outcome: { kind: "reply", reply }, journal: { outcome: "side_call", reasons: [side.reason] }, change: {} };
   }
-  const available = scenario.steps.map((step, index) => ({ step, index })).filter(({ step, index }) => step.consume === false || !state.used.includes(index));
+  // A Set, not `used.includes` per step: with consumed steps that was steps × used a turn, quadratic in a long script.
+  const used = new Set(state.used);
+  const available = scenario.steps.map((step, index) => ({ step, index })).filter(({ step, index }) => step.consume === false || !used.has(index));
 
   // A compaction request (`/v1/responses/compact`, a `compaction_trigger`) is answered by compaction steps only, so an
   // agent compacting mid-script never takes a step meant for a turn; without one it gets the default compaction.
