@@ -34,6 +34,7 @@ const ALLOWED: Record<string, string> = {
   // Descriptions naming a provider's wire field (they are the reference docs), and the record schema's upstream keys
   // (checked against the modules in provider-registry.test.ts).
   "scenario/schema.ts": "wire-field descriptions and the record schema's upstream keys",
+  "scenario/server-tools-schema.ts": "wire-field descriptions: which provider field each server-tool entry's value becomes",
   "scenario/structured.ts": "wire-field descriptions",
   "scenario/limits-schema.ts": "wire-field descriptions",
   // A client's own format: the AI SDK's `providerMetadata.anthropic` in a seed transcript.

@@ -27,18 +27,17 @@ export function encodingFor(model: string): EncodingName {
   return CL100K.test(model) ? "cl100k_base" : "o200k_base";
 }
 
-const loaded = new Map<EncodingName, Promise<Encoder>>();
+/** Encoders already loaded: settled values only — no module-scope promise is shared between requests (workerd). */
+const loaded = new Map<EncodingName, Encoder>();
 
 /** Loads (once) the encoding's ranks; the module is a separate chunk, fetched on the first counted request. */
-export function loadEncoder(name: EncodingName): Promise<Encoder> {
-  let p = loaded.get(name);
-  if (p === undefined) {
-    p = (name === "cl100k_base" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base")).then((m) => ({
-      count: (text: string) => (text === "" ? 0 : m.encode(text, { disallowedSpecial: new Set() }).length),
-    }));
-    loaded.set(name, p);
-  }
-  return p;
+export async function loadEncoder(name: EncodingName): Promise<Encoder> {
+  const known = loaded.get(name);
+  if (known !== undefined) return known;
+  const m = await (name === "cl100k_base" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base"));
+  const encoder: Encoder = { count: (text: string) => (text === "" ? 0 : m.encode(text, { disallowedSpecial: new Set() }).length) };
+  loaded.set(name, encoder);
+  return encoder;
 }
 
 /** Cookbook: every message is framed `<|start|>{role/name}\n{content}<|end|>\n` (3 tokens); 1 more for a `name`. */
