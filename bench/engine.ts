@@ -30,9 +30,10 @@ const EXTRA_PARSES = Number(values["inject-regression"]);
  * The budget: engine turn ÷ reference, medians of interleaved rounds. Calibrated in issue 51 (docs/performance.md,
  * "The engine gate") on a 2-core machine at load 13–17: 0.66–0.73 today, the same (0.68–0.71) under
  * `taskset -c 0 nice` beside a CPU hog while the absolute figure read 800–1,000 µs; wave 4's parse regression read
- * 0.77–0.90, one parse more per turn (`--inject-regression 1`) 1.22–1.40.
+ * 0.77–0.90, one parse more per turn (`--inject-regression 1`) 1.22–1.40. The whole of wave 15 merged read 0.69 at load 10
+ * (rounds 0.55–0.82): 0.9 leaves ~30% for noise and still stops a regression of wave 4's size at its upper end.
  */
-const RATIO_BUDGET = 1.0;
+const RATIO_BUDGET = 0.9;
 
 const scenario = ScenarioSchema.parse({
   name: "engine",
