@@ -43,6 +43,7 @@ describe("anthropic parse: the canonical request", () => {
       maxTokens: 1024,
       stopSequences: ["END"],
       reasoning: "disabled",
+      serverTools: ["web_search"],
       headers: { "x-api-key": "k", "anthropic-version": "2023-06-01", "x-custom": "1" },
     });
   });
