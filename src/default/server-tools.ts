@@ -12,7 +12,7 @@ export interface DefaultServerUse {
 }
 
 /** The message cut to one line of at most 100 characters (the default query). */
-function queryOf(message: string): string {
+export function queryOf(message: string): string {
   const line = message.replace(/\s+/g, " ").trim().slice(0, 100);
   return line === "" ? "example" : line;
 }

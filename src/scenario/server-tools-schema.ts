@@ -34,7 +34,7 @@ export const ServerToolSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({
     type: z.literal("file_search"),
-    query: z.string().describe("The query the model searched the vector stores for."),
+    query: z.string().optional().describe("The query the model searched the vector stores for (default on OpenAI Responses: the last user message)."),
     results: z
       .array(
         z.strictObject({

@@ -174,7 +174,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
   }
   if (outcome.kind === "reply" && surface.complete !== undefined) {
-    const completed = await surface.complete(parsed.wire, outcome.reply, rt);
+    const completed = await surface.complete(parsed.wire, parsed.request, outcome.reply, rt);
     if (!("idSeed" in completed)) return { kind: "error", error: completed };
     outcome = { ...outcome, reply: completed };
   }

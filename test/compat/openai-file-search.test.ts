@@ -30,9 +30,12 @@ async function store(c: OpenAI): Promise<{ vs: string; cats: string; dogs: strin
   return { vs, cats, dogs };
 }
 
+const NO_QUERY = { name: "fs-no-query", steps: [{ id: "search", respond: { serverTools: [{ type: "file_search" }], text: "Cats purr." } }] };
+
 beforeAll(async () => {
   h = await startHarness();
   await h.upload(SCRIPTED);
+  await h.upload(NO_QUERY);
 });
 afterAll(() => h?.stop());
 
@@ -112,6 +115,13 @@ describe("responses file_search over vector stores", () => {
     const msg = r.output[1];
     if (msg?.type !== "message" || msg.content[0]?.type !== "output_text") throw new Error("no message");
     expect(msg.content[0].annotations).toEqual([{ type: "file_citation", file_id: dogs, filename: "dogs.txt", index: 17 }]);
+  });
+
+  it("a scripted entry without a query searches for the last user message", async () => {
+    const c = client("/s/fs-no-query/one");
+    const { vs, cats } = await store(c);
+    const r = await c.responses.create({ model: "gpt-4.1", input: "Do cats purr?", tools: [{ type: "file_search", vector_store_ids: [vs] }], include: ["file_search_call.results"] });
+    expect(r.output[0]).toMatchObject({ type: "file_search_call", queries: ["Do cats purr?"], results: [{ file_id: cats, filename: "cats.txt" }] });
   });
 
   it("a store of another namespace (or none) is the API's 404", async () => {

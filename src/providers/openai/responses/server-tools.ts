@@ -173,7 +173,7 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
           score: r.score ?? Math.max(0, 1 - i * 0.05),
           text: r.text ?? "",
         }));
-        items.push({ id: id("fs"), type: "file_search_call", status: "completed", queries: [use.query], results: includes("file_search_call.results") ? results : null });
+        items.push({ id: id("fs"), type: "file_search_call", status: "completed", queries: [use.query ?? ""], results: includes("file_search_call.results") ? results : null });
         break;
       }
       case "image_generation":

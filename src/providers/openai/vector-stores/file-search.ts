@@ -5,6 +5,8 @@
  * The OpenAI module (module.ts) sets it as the Responses surface's `complete` hook.
  */
 import type { Reply } from "../../../canonical/outcome";
+import { lastUserMessage, type CanonicalRequest } from "../../../canonical/request";
+import { queryOf } from "../../../default/server-tools";
 import type { ServerToolUse } from "../../../canonical/server-tools";
 import type { ApiError } from "../../../http/errors";
 import type { Runtime } from "../../../runtime/types";
@@ -51,23 +53,31 @@ function isError(v: FileSearchTool | ApiError): v is ApiError {
 
 /**
  * Fills each `file_search` use of the reply that has no `results` with the search of the request's vector stores
- * (in the caller's namespace) for its query; a store id the namespace does not hold is the API's 404.
+ * (in the caller's namespace) for its query (default: the last user message, as the default responder words it); a
+ * store id the namespace does not hold is the API's 404.
  * @example await completeFileSearch(wire, reply, rt) // reply.serverTools[0].results: [{ fileId: "file-…", filename: "notes.txt", … }]
  */
-export async function completeFileSearch(wire: ResponsesRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError> {
+export async function completeFileSearch(wire: ResponsesRequest, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError> {
   const uses = reply.serverTools;
-  if (uses === undefined || !uses.some((u) => u.type === "file_search" && u.results === undefined)) return reply;
+  if (uses === undefined || !uses.some((u) => u.type === "file_search" && (u.results === undefined || u.query === undefined))) return reply;
+  const fallback = queryOf(lastUserMessage(request) ?? "");
+  const queried = uses.map((u) => (u.type === "file_search" && u.query === undefined ? { ...u, query: fallback } : u));
   const tool = fileSearchTool(wire);
-  if (tool === undefined) return reply;
+  if (tool === undefined) return { ...reply, serverTools: queried };
   if (isError(tool)) return tool;
   for (const id of tool.ids) if ((await loadStore(rt, id)) === undefined) return noStore(id);
   const completed: ServerToolUse[] = [];
-  for (const use of uses) {
+  for (const use of queried) {
     if (use.type !== "file_search" || use.results !== undefined) {
       completed.push(use);
       continue;
     }
-    const found = await searchStores(rt, tool.ids, { queries: [use.query], maxResults: tool.maxResults, scoreThreshold: 0, ...(tool.filters !== undefined ? { filters: tool.filters } : {}) });
+    const found = await searchStores(rt, tool.ids, {
+      queries: [use.query ?? fallback],
+      maxResults: tool.maxResults,
+      scoreThreshold: 0,
+      ...(tool.filters !== undefined ? { filters: tool.filters } : {}),
+    });
     completed.push({
       ...use,
       results: found.map((r) => ({ fileId: r.file_id, filename: r.filename, score: r.score, text: r.content.map((c) => c.text).join("\n"), attributes: r.attributes })),
