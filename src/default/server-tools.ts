@@ -12,7 +12,7 @@ export interface DefaultServerUse {
 }
 
 /** The message cut to one line of at most 100 characters (the default query). */
-function queryOf(message: string): string {
+export function queryOf(message: string): string {
   const line = message.replace(/\s+/g, " ").trim().slice(0, 100);
   return line === "" ? "example" : line;
 }
@@ -56,7 +56,8 @@ export function defaultServerUse(kind: string, message: string): DefaultServerUs
     case "code_execution":
       return { serverTools: [{ type: "code_execution", code: `print(${JSON.stringify(query)})`, output: `${query}\n` }], text: `The code printed: ${query}` };
     case "file_search":
-      return { serverTools: [{ type: "file_search", query, results: [{ filename: "example.txt", text: `A passage about ${query}.`, score: 0.9 }] }], text: `The files say: a passage about ${query}.` };
+      // No results: the provider searches the request's stores (OpenAI Responses: `vector_store_ids`) for the query.
+      return { serverTools: [{ type: "file_search", query }], text: `The files say: a passage about ${query}.` };
     case "image_generation":
       return { serverTools: [{ type: "image_generation", prompt: query }], text: "Here is the image." };
     default:

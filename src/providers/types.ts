@@ -90,6 +90,11 @@ export interface ProviderSurface<W = unknown> {
    * provider's shape and nothing is journaled.
    */
   prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
+  /**
+   * Completes a decided reply with what needs I/O the pure engine cannot do (OpenAI Responses: a `file_search` use
+   * without results searches the request's vector stores); an error is answered in the provider's shape.
+   */
+  complete?(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
   /**

@@ -34,7 +34,7 @@ export const ServerToolSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({
     type: z.literal("file_search"),
-    query: z.string().describe("The query the model searched the vector stores for."),
+    query: z.string().optional().describe("The query the model searched the vector stores for (default on OpenAI Responses: the last user message)."),
     results: z
       .array(
         z.strictObject({
@@ -42,10 +42,14 @@ export const ServerToolSchema = z.discriminatedUnion("type", [
           filename: z.string().describe("The file's name."),
           text: z.string().optional().describe("The chunk found."),
           score: z.number().optional().describe("Its relevance (default 1, then decreasing)."),
+          attributes: z
+            .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+            .optional()
+            .describe("The file's attributes (default none)."),
         }),
       )
       .optional()
-      .describe("The chunks found (default none)."),
+      .describe("The chunks found. Absent on OpenAI Responses: the mock searches the request's vector stores (`vector_store_ids`) for `query` itself."),
   }),
   z.strictObject({
     type: z.literal("image_generation"),

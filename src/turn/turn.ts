@@ -173,6 +173,11 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     if (chaos !== undefined) outcome = await defaultChaos(rt, chaos, selection.session, parsed.request, outcome.reply, headers);
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
   }
+  if (outcome.kind === "reply" && surface.complete !== undefined) {
+    const completed = await surface.complete(parsed.wire, parsed.request, outcome.reply, rt);
+    if (!("idSeed" in completed)) return { kind: "error", error: completed };
+    outcome = { ...outcome, reply: completed };
+  }
   outcome = await countedOutcome(surface, parsed.wire, parsed.request, outcome, selection.kind === "default" && defaultCountsUsage(rt));
   const ctx: RenderContext<W> =
     selection.kind === "scenario"

@@ -23,6 +23,7 @@ import { knowsBatchesPath, serveBatches } from "./batches/batches";
 import { openaiModels } from "./models";
 import { openaiConversations } from "./conversations/routes";
 import { openaiVectorStores } from "./vector-stores/routes";
+import { completeFileSearch } from "./vector-stores/file-search";
 import { openaiStoredChat } from "./chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "./responses";
 
@@ -64,6 +65,10 @@ const realtimeWebSocket: SocketSurface = {
   subprotocol: (offered) => (offered.includes("realtime") ? "realtime" : undefined),
   open: realtimeSocket,
 };
+
+// A Responses `file_search` use without results searches the request's vector stores (which live in this layer),
+// on every path that decides a Responses turn (HTTP, WebSocket, batches): the surface object is shared.
+openaiResponses.complete = completeFileSearch;
 
 export const openaiModule: ProviderModule = {
   name: "openai",

@@ -8,12 +8,12 @@ import type { RenderContext } from "../../types";
 import { compactionBlob, responseCompaction } from "./compaction";
 import type { ResponsesBody, ResponsesRequest } from "./wire";
 import { pendingView } from "./background";
-import { mcpContext, serverToolItems, urlCitations, type McpContext, type ServerToolItem, type UrlCitation } from "./server-tools";
+import { fileCitations, mcpContext, serverToolItems, urlCitations, type FileCitation, type McpContext, type ServerToolItem, type UrlCitation } from "./server-tools";
 
 export interface OutputText {
   type: "output_text";
   text: string;
-  annotations: UrlCitation[];
+  annotations: (UrlCitation | FileCitation)[];
   logprobs: never[];
 }
 export type MessagePart = OutputText | { type: "refusal"; refusal: string };
@@ -141,7 +141,7 @@ export function outputItems(reply: Reply, includeEncrypted = false, compaction?:
     const content: MessagePart[] = [];
     const hasCalls = choice.toolCalls.length > 0;
     if (choice.text !== undefined && (choice.text !== "" || !hasCalls)) {
-      content.push({ type: "output_text", text: choice.text, annotations: choice === reply ? urlCitations(reply, choice.text) : [], logprobs: [] });
+      content.push({ type: "output_text", text: choice.text, annotations: choice === reply ? [...urlCitations(reply, choice.text), ...fileCitations(reply, choice.text)] : [], logprobs: [] });
     }
     if (choice.refusal !== undefined) content.push({ type: "refusal", refusal: choice.refusal });
     if (content.length > 0) items.push({ id: nextId("msg"), type: "message", status, content, role: "assistant" });

@@ -23,7 +23,7 @@ const ARGUMENT_FRAGMENT = 16;
 export type Draft = { type: string; fields: Record<string, unknown>; words?: number } | { type: string; json: string; words?: number };
 
 function emptyPart(part: MessagePart): MessagePart {
-  return part.type === "output_text" ? { ...part, text: "" } : { type: "refusal", refusal: "" };
+  return part.type === "output_text" ? { ...part, text: "", annotations: [] } : { type: "refusal", refusal: "" };
 }
 
 function addedItem(item: OutputItem): OutputItem | Record<string, unknown> {
@@ -72,6 +72,8 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
         out.push({ type: "response.content_part.added", fields: { ...c, part: emptyPart(part) } });
         if (part.type === "output_text") {
           for (const p of wordPieces(part.text, chunk)) out.push(delta("response.output_text.delta", before, p.text, `,"logprobs":[]`, p.words));
+          // Citations (url_citation, file_citation) arrive after the text, each in its own event, as the API sends them.
+          part.annotations.forEach((annotation, annotation_index) => out.push({ type: "response.output_text.annotation.added", fields: { ...c, annotation_index, annotation } }));
           out.push({ type: "response.output_text.done", fields: { ...c, text: part.text, logprobs: [] } });
         } else {
           for (const p of wordPieces(part.refusal, chunk)) out.push(delta("response.refusal.delta", before, p.text, "", p.words));

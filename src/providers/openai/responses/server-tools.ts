@@ -63,6 +63,29 @@ export function urlCitations(reply: Reply, text: string): UrlCitation[] {
   }));
 }
 
+export interface FileCitation {
+  type: "file_citation";
+  file_id: string;
+  filename: string;
+  index: number;
+}
+
+/** The `file_citation` annotations of the reply's text: each file its file searches found, best first, once, at the text's end. */
+export function fileCitations(reply: Reply, text: string): FileCitation[] {
+  const seen = new Set<string>();
+  const out: FileCitation[] = [];
+  for (const use of reply.serverTools ?? []) {
+    if (use.type !== "file_search") continue;
+    for (const r of use.results ?? []) {
+      const fileId = r.fileId ?? `file-${stableHex(`file|${r.filename}`, 22)}`;
+      if (seen.has(fileId)) continue;
+      seen.add(fileId);
+      out.push({ type: "file_citation", file_id: fileId, filename: r.filename, index: text.length });
+    }
+  }
+  return out;
+}
+
 function mcpArguments(use: Extract<ServerToolUse, { type: "mcp" }>): string {
   return JSON.stringify(use.arguments ?? {});
 }
@@ -144,13 +167,13 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
       }
       case "file_search": {
         const results = (use.results ?? []).map((r, i) => ({
-          attributes: {},
+          attributes: r.attributes ?? {},
           file_id: r.fileId ?? `file-${stableHex(`file|${r.filename}`, 22)}`,
           filename: r.filename,
           score: r.score ?? Math.max(0, 1 - i * 0.05),
           text: r.text ?? "",
         }));
-        items.push({ id: id("fs"), type: "file_search_call", status: "completed", queries: [use.query], results: includes("file_search_call.results") ? results : null });
+        items.push({ id: id("fs"), type: "file_search_call", status: "completed", queries: [use.query ?? ""], results: includes("file_search_call.results") ? results : null });
         break;
       }
       case "image_generation":

@@ -75,7 +75,7 @@ function newId(prefix: string): string {
 
 const home = (rt: Runtime): StoredResponses => rt.sessions.get("__index/vector_stores");
 
-async function loadStore(rt: Runtime, id: string): Promise<StoreRecord | undefined> {
+export async function loadStore(rt: Runtime, id: string): Promise<StoreRecord | undefined> {
   const json = await home(rt).objectById(KIND, id);
   return json === null ? undefined : parsedObjects<StoreRecord>([json])[0];
 }
@@ -86,7 +86,7 @@ async function storeFiles(rt: Runtime, id: string): Promise<FileEntry[]> {
   return parsedObjects<FileEntry>((await home(rt).listObjects(filesKind(id))).map((o) => o.json));
 }
 
-const noStore = (id: string) => apiError("not_found", `No vector store found with id '${echoed(id)}'.`);
+export const noStore = (id: string) => apiError("not_found", `No vector store found with id '${echoed(id)}'.`);
 const noFile = (id: string, vs: string) => apiError("not_found", `No file found with id '${echoed(id)}' in vector store '${echoed(vs)}'.`);
 
 function fileStatus(f: FileEntry, now: number): "in_progress" | "completed" | "cancelled" {
