@@ -45,6 +45,8 @@ export interface McpServerRef {
   label: string;
   url: string;
   headers: Record<string, string>;
+  /** A call to this tool is not made this turn (it awaits or was refused approval): its tools are listed only. */
+  listOnly?: (tool: string) => boolean;
 }
 
 /** A successful answer that is not JSON: audio bytes, a plain-text transcript. */

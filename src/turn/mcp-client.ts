@@ -28,7 +28,7 @@ export interface McpClientOptions {
 }
 
 /** What the server answered for one use: the listed tools and the call's text, or why it failed. */
-export type McpAnswer = { tools: McpListedTool[]; result: string; isError: boolean } | { failed: string; tools?: McpListedTool[] };
+export type McpAnswer = { tools: McpListedTool[]; result?: string; isError: boolean } | { failed: string; tools?: McpListedTool[] };
 
 class McpFailure extends Error {}
 
@@ -196,7 +196,7 @@ function callText(result: Record<string, unknown>): string {
  * Lists the server's tools and calls one.
  * @example await callMcp({ url: "https://mcp.example/mcp", headers: {} }, "get_weather", { city: "Paris" }, options)
  */
-export async function callMcp(server: McpServerRef, tool: string, args: Record<string, unknown>, options: McpClientOptions): Promise<McpAnswer> {
+export async function callMcp(server: McpServerRef, tool: string, args: Record<string, unknown>, options: McpClientOptions, listOnly = false): Promise<McpAnswer> {
   let url: URL;
   try {
     url = new URL(server.url);
@@ -210,6 +210,7 @@ export async function callMcp(server: McpServerRef, tool: string, args: Record<s
   try {
     await session.initialize();
     tools = listedTools(await session.request("tools/list", {}));
+    if (listOnly) return { tools, isError: false };
     const result = await session.request("tools/call", { name: tool, arguments: args });
     return { tools, result: callText(result), isError: result.isError === true };
   } catch (e) {
@@ -244,11 +245,13 @@ export async function fillMcpResults<W>(surface: ProviderSurface<W>, outcome: Ou
       filled.push(use);
       continue;
     }
-    const answer = await callMcp(server, use.tool, use.arguments ?? {}, opts);
+    const listOnly = server.listOnly?.(use.tool) === true;
+    const answer = await callMcp(server, use.tool, use.arguments ?? {}, opts, listOnly);
     if ("failed" in answer) {
       filled.push({ ...use, error: answer.failed, ...(answer.tools !== undefined ? { listedTools: answer.tools } : { listError: answer.failed }) });
     } else {
-      filled.push({ ...use, listedTools: answer.tools, ...(answer.isError ? { error: answer.result } : { result: answer.result }) });
+      const text = answer.result;
+      filled.push({ ...use, listedTools: answer.tools, ...(text === undefined ? {} : answer.isError ? { error: text } : { result: text }) });
     }
   }
   return { ...outcome, reply: { ...outcome.reply, serverTools: filled } };

@@ -105,6 +105,20 @@ describe("the session's own MCP server (default: the request's own host)", () =>
     expect(m.content[1]).toMatchObject({ type: "mcp_tool_result", is_error: false, content: [{ type: "text", text: "18C in Paris" }] });
   });
 
+  it("a call awaiting approval is not made: listed, approval requested, called once approved", async () => {
+    const c = openai(h, "/s/rmcp-own/t6");
+    const tools = [mcpTool("wx", `${h.url}/s/rmcp-own/t6/mcp`, { require_approval: "always" })];
+    const first = await c.responses.create({ model: "gpt-5", input: "Weather?", tools });
+    expect(first.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_approval_request"]);
+    expect(first.output[0]).toMatchObject({ tools: [{ name: "get_weather", description: "Weather" }] });
+    expect((await h.journal("rmcp-own", "t6")).some((e) => e.canonical?.tool === "get_weather")).toBe(false);
+    const approve = { type: "mcp_approval_response", approval_request_id: first.output[1]!.id!, approve: true } as const;
+    const second = await c.responses.create({ model: "gpt-5", input: [approve], tools, previous_response_id: first.id });
+    expect(second.output.map((i) => i.type)).toEqual(["mcp_call", "message"]);
+    expect(second.output[0]).toMatchObject({ type: "mcp_call", status: "completed", output: "18C in Paris", approval_request_id: first.output[1]!.id });
+    expect((await h.journal("rmcp-own", "t6")).filter((e) => e.canonical?.tool === "get_weather")).toHaveLength(1);
+  });
+
   it("another host is refused by default: the error items, no hang, no 500", async () => {
     const r = await openai(h, "/s/rmcp-far/t5").responses.create({ model: "gpt-5", input: "Weather?", tools: [mcpTool("far", "http://mcp.invalid/mcp")] });
     const message = 'the MCP server host "mcp.invalid" is not allowed on this deployment (MCP_ALLOWED_HOSTS)';

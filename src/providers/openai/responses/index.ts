@@ -31,7 +31,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
       : (strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ?? jsonWordError(request, "responses", wire.body.instructions ?? ""))),
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
-  mcpServers: (wire) => responsesMcpServers(wire.body.tools),
+  mcpServers: (wire) => responsesMcpServers(wire.body.tools, [...wire.history, ...wire.items]),
   rememberFailure: rememberBackgroundFailure,
   stores: (wire) => wire.body.store !== false,
   renderError: renderOpenAIError,

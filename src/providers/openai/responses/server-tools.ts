@@ -280,7 +280,8 @@ export function forcedServerTool(choice: unknown): string | undefined {
 }
 
 /** The request's remote MCP servers (`tools[]` of `type: "mcp"` with a `server_url`): URL, `headers`, `authorization`. */
-export function responsesMcpServers(tools: ResponsesBody["tools"]): McpServerRef[] {
+export function responsesMcpServers(tools: ResponsesBody["tools"], input: InputItem[]): McpServerRef[] {
+  const mcp = mcpContext(tools, input);
   return (tools ?? []).flatMap((t) => {
     const x = t as { type: string; server_label?: unknown; server_url?: unknown; headers?: unknown; authorization?: unknown };
     if (x.type !== "mcp" || typeof x.server_label !== "string" || typeof x.server_url !== "string") return [];
@@ -289,6 +290,9 @@ export function responsesMcpServers(tools: ResponsesBody["tools"]): McpServerRef
       for (const [k, v] of Object.entries(x.headers)) if (typeof v === "string") headers[k] = v;
     }
     if (typeof x.authorization === "string") headers.authorization = `Bearer ${x.authorization}`;
-    return [{ label: x.server_label, url: x.server_url, headers }];
+    const label = x.server_label;
+    // An approval not yet given (or refused): the call waits, as the API's does.
+    const listOnly = (tool: string) => mcp.needsApproval(label, tool) && (mcp.approval(label, tool) ?? null) === null;
+    return [{ label, url: x.server_url, headers, listOnly }];
   });
 }
