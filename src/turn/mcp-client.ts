@@ -126,7 +126,8 @@ class McpSession {
     if (this.version !== undefined) headers.set("mcp-protocol-version", this.version);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
-    const request = new Request(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+    // Redirects are not followed: they could lead to a host the deployment does not allow.
+    const request = new Request(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal, redirect: "manual" });
     const local = this.options.local !== undefined && this.url.host.toLowerCase() === this.options.ownHost;
     const call = local ? this.options.local!(request) : fetch(request);
     const timeout = new Promise<never>((_, reject) => controller.signal.addEventListener("abort", () => reject(new McpFailure(`the MCP server did not answer within ${this.options.timeoutMs} ms`))));
@@ -147,6 +148,7 @@ class McpSession {
   async request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     const response = await this.post({ jsonrpc: "2.0", id, method, params });
+    if (response.status >= 300 && response.status < 400) throw new McpFailure(`the MCP server answered ${method} with a redirect (HTTP ${response.status}), which is not followed`);
     const text = await response.text();
     if (!response.ok && text === "") throw new McpFailure(`the MCP server answered HTTP ${response.status} to ${method}`);
     let answer: Record<string, unknown>;

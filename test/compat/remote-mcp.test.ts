@@ -131,12 +131,20 @@ describe("outside servers allowed by MCP_ALLOWED_HOSTS", () => {
   let h: Harness;
   let outside: Server;
   let silent: Server;
+  let odd: Server;
   beforeAll(async () => {
+    // Answers by path: garbage, an answer over 1 MB, a redirect to a host not allowed.
+    odd = createServer((req, res) => {
+      if (req.url === "/garbage") res.writeHead(200, { "content-type": "application/json" }).end("<html>not json</html>");
+      else if (req.url === "/huge") res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { pad: "x".repeat(1_100_000) } }));
+      else res.writeHead(307, { location: "http://mcp.invalid/mcp" }).end();
+    });
+    await new Promise<void>((r) => odd.listen(0, "127.0.0.1", r));
     outside = await sdkServer();
     // Takes the request and never answers.
     silent = createServer(() => {});
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    h = await startHarness({ MCP_ALLOWED_HOSTS: `127.0.0.1:${port(outside)}, 127.0.0.1:${port(silent)}`, MCP_TIMEOUT_MS: "300" });
+    h = await startHarness({ MCP_ALLOWED_HOSTS: `127.0.0.1:${port(outside)}, 127.0.0.1:${port(silent)},127.0.0.1:${port(odd)}`, MCP_TIMEOUT_MS: "300" });
     await h.upload({
       name: "rmcp-out",
       steps: [{ id: "turn", consume: false, respond: { serverTools: [{ type: "mcp", server: "up", tool: "shout", arguments: { text: "hi" } }], text: "Done." } }],
@@ -148,6 +156,18 @@ describe("outside servers allowed by MCP_ALLOWED_HOSTS", () => {
     outside?.close();
     silent?.closeAllConnections();
     silent?.close();
+    odd?.close();
+  });
+
+  it.each([
+    ["/garbage", "the MCP server answered something that is not JSON-RPC"],
+    ["/huge", "the MCP server's answer is larger than 1000000 bytes"],
+    ["/moved", "the MCP server answered initialize with a redirect (HTTP 307), which is not followed"],
+  ])("%s: the error item", async (path, message) => {
+    const tools = [mcpTool("up", `http://127.0.0.1:${port(odd)}${path}`)];
+    const r = await openai(h, "/s/rmcp-out/o4").responses.create({ model: "gpt-5", input: "Shout", tools });
+    expect(r.output[0]).toMatchObject({ type: "mcp_list_tools", tools: [], error: message });
+    expect(r.output[1]).toMatchObject({ type: "mcp_call", status: "failed", error: { content: [{ type: "text", text: message }] } });
   });
 
   it("calls the SDK server with the request's authorization, and lists its tools", async () => {
