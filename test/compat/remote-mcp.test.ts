@@ -14,9 +14,10 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
-const turn = (name: string, server: string, city: string) => ({
+const turn = (name: string, server: string, city: string, responseMode: "json" | "sse" = "json") => ({
   name,
   mcp: {
+    responseMode,
     tools: [{ name: "get_weather", description: "Weather", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }],
     calls: [
       { id: "paris", match: { tool: "get_weather", arguments: { city: "Paris" } }, result: { content: [{ type: "text", text: "18C in Paris" }] } },
@@ -56,7 +57,7 @@ describe("the session's own MCP server (default: the request's own host)", () =>
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
-    await h.upload(turn("rmcp-own", "wx", "Paris"), turn("rmcp-sunk", "wx", "Atlantis"), turn("rmcp-far", "far", "Paris"));
+    await h.upload(turn("rmcp-own", "wx", "Paris"), turn("rmcp-sunk", "wx", "Atlantis"), turn("rmcp-far", "far", "Paris"), turn("rmcp-sse", "wx", "Paris", "sse"));
   }, 120_000);
   afterAll(async () => {
     await h?.stop();
@@ -117,6 +118,22 @@ describe("the session's own MCP server (default: the request's own host)", () =>
     expect(second.output.map((i) => i.type)).toEqual(["mcp_call", "message"]);
     expect(second.output[0]).toMatchObject({ type: "mcp_call", status: "completed", output: "18C in Paris", approval_request_id: first.output[1]!.id });
     expect((await h.journal("rmcp-own", "t6")).filter((e) => e.canonical?.tool === "get_weather")).toHaveLength(1);
+  });
+
+  it("an SSE answer from the server; Anthropic messages.stream carries the result", async () => {
+    const r = await openai(h, "/s/rmcp-sse/t7").responses.create({ model: "gpt-5", input: "Weather?", tools: [mcpTool("wx", `${h.url}/s/rmcp-sse/t7/mcp`)] });
+    expect(r.output[1]).toMatchObject({ type: "mcp_call", status: "completed", output: "18C in Paris" });
+    const a = new Anthropic({ apiKey: "sk-ant", baseURL: `${h.url}/s/rmcp-sse/t8`, maxRetries: 0 });
+    const m = await a.beta.messages
+      .stream({
+        model: "claude-sonnet-4-5",
+        max_tokens: 100,
+        messages: [{ role: "user", content: "Weather?" }],
+        mcp_servers: [{ type: "url", name: "wx", url: `${h.url}/s/rmcp-sse/t8/mcp` }],
+        betas: ["mcp-client-2025-04-04"],
+      })
+      .finalMessage();
+    expect(m.content[1]).toMatchObject({ type: "mcp_tool_result", is_error: false, content: [{ type: "text", text: "18C in Paris" }] });
   });
 
   it("another host is refused by default: the error items, no hang, no 500", async () => {
