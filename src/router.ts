@@ -214,7 +214,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
       if (side) return side;
       return failEarly(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` });
     }
-    return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url });
+    return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url, local: (r) => serve(r, rt, ctx) });
   }
   const side = await sideRoute(request, path, rt, prefix);
   if (side) return side;

@@ -3,7 +3,19 @@
  */
 import type { ServerToolEntry } from "../scenario/server-tools-schema";
 
-export type ServerToolUse = ServerToolEntry;
+/** A tool an MCP server listed (`tools/list`), for the provider's `mcp_list_tools`. */
+export interface McpListedTool {
+  name: string;
+  description: string | null;
+  inputSchema: unknown;
+  annotations: unknown;
+}
+
+/**
+ * A scripted use; an `mcp` use answered by a remote server (src/turn/mcp-client.ts) also carries what the server
+ * listed, or why listing failed.
+ */
+export type ServerToolUse = ServerToolEntry & { listedTools?: McpListedTool[]; listError?: string };
 export type { ServerToolKind } from "../scenario/server-tools-schema";
 
 export interface WebResult {

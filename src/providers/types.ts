@@ -36,6 +36,17 @@ export interface RequestTarget {
   query: URLSearchParams;
   /** The whole request URL, for answers that point back at the mock (image `url`s); absent on sockets. */
   url?: string;
+  /** Serves a request to this deployment without the network (the router): a remote MCP call to its own host. */
+  local?: (request: Request) => Promise<Response>;
+}
+
+/** A remote MCP server a request names: its label (OpenAI `server_label`, Anthropic `name`), URL and headers. */
+export interface McpServerRef {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  /** A call to this tool is not made this turn (it awaits or was refused approval): its tools are listed only. */
+  listOnly?: (tool: string) => boolean;
 }
 
 /** A successful answer that is not JSON: audio bytes, a plain-text transcript. */
@@ -97,6 +108,8 @@ export interface ProviderSurface<W = unknown> {
   complete?(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
+  /** The remote MCP servers the request names, for a scripted `mcp` use without `result` (src/turn/mcp-client.ts). */
+  mcpServers?(wire: W): McpServerRef[];
   /**
    * A scripted failure the API reports later instead of now (OpenAI: a background response that fails as it runs):
    * kept here, true when it was, and then the request is answered as accepted (`renderJson` of `reply`).

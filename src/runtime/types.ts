@@ -41,6 +41,10 @@ export interface RuntimeVars {
   OTEL_EXPORTER_OTLP_PROTOCOL?: string;
   /** The spans' `service.name` (default `mockllm`). */
   OTEL_SERVICE_NAME?: string;
+  /** Hosts a remote MCP call may reach (`host` or `host:port`, comma list); unset: the request's own host (src/turn/mcp-client.ts). */
+  MCP_ALLOWED_HOSTS?: string;
+  /** Bound on each remote MCP JSON-RPC call, in ms (default 10000). */
+  MCP_TIMEOUT_MS?: string;
 }
 
 export interface Runtime {

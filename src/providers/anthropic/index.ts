@@ -1,3 +1,4 @@
+import { messagesMcpServers } from "./server-tools";
 import { anthropicRequestId } from "../../http/ids";
 import type { ProviderSurface } from "../types";
 import { anthropicFailureHeaders, checkAnthropicHeaders, renderAnthropicError } from "./errors";
@@ -28,6 +29,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
     return missing ? { ok: false, error: missing } : prepareThread(wire, request, rt);
   },
   remember: rememberThread,
+  mcpServers: (wire) => messagesMcpServers((wire as { mcp_servers?: unknown }).mcp_servers),
   stores: (wire) => threadOf(wire) !== undefined,
   failureMessages: {
     rate_limit: "Number of request tokens has exceeded your per-minute rate limit",

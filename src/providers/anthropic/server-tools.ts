@@ -8,6 +8,7 @@ import type { Reply } from "../../canonical/outcome";
 import { citations, webResults } from "../../canonical/server-tools";
 import { makeId } from "../../http/ids";
 import type { OutBlock } from "./blocks";
+import type { McpServerRef } from "../types";
 
 /** `retrieved_at` of a scripted fetch: fixed, so transcripts stay byte-identical. */
 const RETRIEVED_AT = "2026-01-01T00:00:00.000000+00:00";
@@ -129,4 +130,15 @@ export function forcedServerTool(choice: unknown, tools: Record<string, unknown>
   if (c.type !== "tool" || typeof c.name !== "string") return undefined;
   const tool = (tools ?? []).find((t) => t.name === c.name);
   return tool === undefined ? undefined : offeredServerTools([tool], undefined)[0];
+}
+
+/** The request's `mcp_servers` (`type: "url"`): `name`, `url`, `authorization_token`. */
+export function messagesMcpServers(mcpServers: unknown): McpServerRef[] {
+  if (!Array.isArray(mcpServers)) return [];
+  return mcpServers.flatMap((s) => {
+    const x = s as { name?: unknown; url?: unknown; authorization_token?: unknown };
+    if (typeof x !== "object" || x === null || typeof x.name !== "string" || typeof x.url !== "string") return [];
+    const headers: Record<string, string> = typeof x.authorization_token === "string" ? { authorization: `Bearer ${x.authorization_token}` } : {};
+    return [{ label: x.name, url: x.url, headers }];
+  });
 }

@@ -1,3 +1,4 @@
+import { responsesMcpServers } from "./server-tools";
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { openAIRateLimitHeaders } from "../rate-limits";
@@ -30,6 +31,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
       : (strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ?? jsonWordError(request, "responses", wire.body.instructions ?? ""))),
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
+  mcpServers: (wire) => responsesMcpServers(wire.body.tools, [...wire.history, ...wire.items]),
   rememberFailure: rememberBackgroundFailure,
   stores: (wire) => wire.body.store !== false,
   renderError: renderOpenAIError,

@@ -8,6 +8,7 @@ import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
 import { chunkChars } from "../../../util/text";
 import type { InputItem, ResponsesBody } from "./wire";
+import type { McpServerRef } from "../../types";
 
 /** A server tool's output item: the fields each type carries, in the real API's order. */
 export interface ServerToolItem {
@@ -193,11 +194,14 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
         if (!listed.has(use.server) && !mcp.listed(use.server)) {
           listed.add(use.server);
           const tools = [...new Set((reply.serverTools ?? []).flatMap((u) => (u.type === "mcp" && u.server === use.server ? [u.tool] : [])))];
+          // Answered by the server (src/turn/mcp-client.ts): what its `tools/list` said, or why listing failed.
+          const remote = use.listedTools?.map((t) => ({ annotations: t.annotations, description: t.description, input_schema: t.inputSchema, name: t.name }));
           items.push({
             id: id("mcpl"),
             type: "mcp_list_tools",
             server_label: use.server,
-            tools: tools.map((name) => ({ annotations: null, description: null, input_schema: { type: "object", properties: {} }, name })),
+            tools: remote ?? (use.listError !== undefined ? [] : tools.map((name) => ({ annotations: null, description: null, input_schema: { type: "object", properties: {} }, name }))),
+            ...(use.listError !== undefined ? { error: use.listError } : {}),
           });
         }
         listed.add(use.server);
@@ -296,4 +300,22 @@ export function forcedServerTool(choice: unknown): string | undefined {
   if (choice === null || typeof choice !== "object") return undefined;
   const type = (choice as { type?: unknown }).type;
   return typeof type === "string" ? OFFERED[type] : undefined;
+}
+
+/** The request's remote MCP servers (`tools[]` of `type: "mcp"` with a `server_url`): URL, `headers`, `authorization`. */
+export function responsesMcpServers(tools: ResponsesBody["tools"], input: InputItem[]): McpServerRef[] {
+  const mcp = mcpContext(tools, input);
+  return (tools ?? []).flatMap((t) => {
+    const x = t as { type: string; server_label?: unknown; server_url?: unknown; headers?: unknown; authorization?: unknown };
+    if (x.type !== "mcp" || typeof x.server_label !== "string" || typeof x.server_url !== "string") return [];
+    const headers: Record<string, string> = {};
+    if (typeof x.headers === "object" && x.headers !== null) {
+      for (const [k, v] of Object.entries(x.headers)) if (typeof v === "string") headers[k] = v;
+    }
+    if (typeof x.authorization === "string") headers.authorization = `Bearer ${x.authorization}`;
+    const label = x.server_label;
+    // An approval not yet given (or refused): the call waits, as the API's does.
+    const listOnly = (tool: string) => mcp.needsApproval(label, tool) && (mcp.approval(label, tool) ?? null) === null;
+    return [{ label, url: x.server_url, headers, listOnly }];
+  });
 }
