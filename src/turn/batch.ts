@@ -59,6 +59,31 @@ async function answerOf(res: Response, requestIdHeader: string): Promise<LineAns
 }
 
 /**
+ * The `/s/{scenario}[/{session}]` prefix of a request whose path below the prefix is `path` (what a batch's lines
+ * run under), and the URL up to it (Anthropic's `results_url` points back through the same prefix).
+ * @example requestPrefix(new Request("http://h/s/demo/run-1/v1/batches"), "/v1/batches") // { prefix: { scenario: "demo", session: "run-1" }, url: "http://h/s/demo/run-1" }
+ */
+export function requestPrefix(request: Request, path: string): { prefix: LineOrigin["prefix"]; url: string } {
+  const url = new URL(request.url);
+  const before = url.pathname.endsWith(path) ? url.pathname.slice(0, url.pathname.length - path.length) : "";
+  const parts = before.startsWith("/s/")
+    ? before
+        .slice(3)
+        .split("/")
+        .filter((s) => s !== "")
+    : [];
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const prefix = { ...(parts[0] !== undefined ? { scenario: decode(parts[0]) } : {}), ...(parts[1] !== undefined ? { session: decode(parts[1]) } : {}) };
+  return { prefix, url: url.origin + before.replace(/\/$/, "") };
+}
+
+/**
  * Runs one line's `body` through `surface` as a live call at `origin`.
  * @example await runBatchLine(openaiChat, rt, { model: "gpt-4o", messages }, origin, { id: "batch_1", customId: "a" })
  */

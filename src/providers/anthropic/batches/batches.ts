@@ -19,7 +19,7 @@ import { sortableId } from "../../../objects/ids";
 import { exclusive, RecordStore } from "../../../objects/records";
 import { scopedObjects } from "../../../objects/store";
 import type { Runtime } from "../../../runtime/types";
-import { linesPerRead, originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
+import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../turn/batch";
 import type { SideRouteContext } from "../../types";
 import { checkAnthropicHeaders } from "../errors";
 import { anthropicMessages } from "../index";
@@ -98,28 +98,6 @@ function stores(ctx: SideRouteContext): { files: FileStore; batches: RecordStore
   return { files: new FileStore(own), batches: new RecordStore<MessageBatchRecord>(own, "message-batches/") };
 }
 
-/** The origin and the `/s/…` prefix of the request's URL (results_url points back through the same prefix). */
-function prefixOf(request: Request, path: string): { prefix: LineOrigin["prefix"]; url: string } {
-  const url = new URL(request.url);
-  const pathname = url.pathname;
-  const before = pathname.endsWith(path) ? pathname.slice(0, pathname.length - path.length) : "";
-  const parts = before.startsWith("/s/")
-    ? before
-        .slice(3)
-        .split("/")
-        .filter((s) => s !== "")
-    : [];
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  const prefix = { ...(parts[0] !== undefined ? { scenario: decode(parts[0]) } : {}), ...(parts[1] !== undefined ? { session: decode(parts[1]) } : {}) };
-  return { prefix, url: url.origin + before.replace(/\/$/, "") };
-}
-
 async function create(request: Request, path: string, ctx: SideRouteContext, s: NonNullable<ReturnType<typeof stores>>): Promise<Response> {
   const body = await readJsonBody(request);
   if (!body.ok) return ctx.refuse(body.error);
@@ -137,7 +115,7 @@ async function create(request: Request, path: string, ctx: SideRouteContext, s: 
     seen.add(r.custom_id);
   }
   const now = Date.now();
-  const { prefix } = prefixOf(request, path);
+  const { prefix } = requestPrefix(request, path);
   const headers = originHeaders(request.headers);
   for (const name of ["anthropic-version", "anthropic-beta"]) {
     const value = request.headers.get(name);
@@ -261,7 +239,7 @@ export async function serveMessageBatches(request: Request, path: string, ctx: S
   if (headerError) return ctx.refuse(headerError);
   const s = stores(ctx);
   if (s === undefined) return ctx.refuse(apiError("not_found", "mockllm: this runtime keeps no batches."));
-  const { url: prefixUrl } = prefixOf(request, path);
+  const { url: prefixUrl } = requestPrefix(request, path);
   const method = request.method;
   const now = Date.now();
   if (route.id === undefined) {

@@ -17,7 +17,7 @@ import { sortableId } from "../../../objects/ids";
 import { exclusive, RecordStore } from "../../../objects/records";
 import { scopedObjects } from "../../../objects/store";
 import type { Runtime } from "../../../runtime/types";
-import { linesPerRead, originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
+import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../turn/batch";
 import type { SideRouteContext } from "../../types";
 import { checkGeminiAuth } from "../errors";
 import { geminiGenerateContent } from "../index";
@@ -100,25 +100,6 @@ function notFound(id: string): ApiError {
   return apiError("not_found", `Batch batches/${id} not found.`);
 }
 
-function prefixOf(request: Request, path: string): LineOrigin["prefix"] {
-  const pathname = new URL(request.url).pathname;
-  const before = pathname.endsWith(path) ? pathname.slice(0, pathname.length - path.length) : "";
-  const parts = before.startsWith("/s/")
-    ? before
-        .slice(3)
-        .split("/")
-        .filter((s) => s !== "")
-    : [];
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  return { ...(parts[0] !== undefined ? { scenario: decode(parts[0]) } : {}), ...(parts[1] !== undefined ? { session: decode(parts[1]) } : {}) };
-}
-
 async function create(request: Request, path: string, model: string, ctx: SideRouteContext, s: NonNullable<ReturnType<typeof stores>>): Promise<Response> {
   const body = await readJsonBody(request);
   if (!body.ok) return ctx.refuse(body.error);
@@ -132,7 +113,7 @@ async function create(request: Request, path: string, model: string, ctx: SideRo
     if (!isRecord(r) || !isRecord(r.request)) return ctx.refuse(invalid(`* BatchGenerateContentRequest.batch.input_config.requests.requests[${i}].request: request is required.`));
   }
   const now = Date.now();
-  const prefix = prefixOf(request, path);
+  const { prefix } = requestPrefix(request, path);
   const headers = originHeaders(request.headers);
   const origin: LineOrigin = { prefix, headers, path: `/v1beta/models/${model}:generateContent` };
   const scenarioName = prefix.scenario ?? headers["x-mock-scenario"];

@@ -19,7 +19,7 @@ import { randomHex, sortableId } from "../../../objects/ids";
 import { exclusive, RecordStore } from "../../../objects/records";
 import type { Runtime } from "../../../runtime/types";
 import type { ProviderSurface, SideRouteContext } from "../../types";
-import { linesPerRead, originHeaders, runBatchLine, type LineOrigin } from "../../../turn/batch";
+import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../turn/batch";
 import { openaiChat } from "../chat";
 import { openaiEmbeddings } from "../embeddings";
 import { openaiModerations } from "../moderations";
@@ -331,24 +331,6 @@ async function advance(rt: Runtime, files: FileStore, store: RecordStore<BatchRe
   );
 }
 
-/** The `/s/{scenario}[/{session}]` the request came under (side routes are handed the path below it). */
-function prefixOf(request: Request, path: string): LineOrigin["prefix"] {
-  const pathname = new URL(request.url).pathname;
-  if (!pathname.startsWith("/s/") || !pathname.endsWith(path)) return {};
-  const parts = pathname
-    .slice(3, pathname.length - path.length)
-    .split("/")
-    .filter((s) => s !== "");
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  return { ...(parts[0] !== undefined ? { scenario: decode(parts[0]) } : {}), ...(parts[1] !== undefined ? { session: decode(parts[1]) } : {}) };
-}
-
 function checkMetadata(v: unknown): { ok: true; value: Record<string, string> | null } | ApiError {
   if (v === undefined || v === null) return { ok: true, value: null };
   if (!isRecord(v)) return badRequest("Invalid type for 'metadata': expected an object.", "metadata", "invalid_type");
@@ -393,7 +375,7 @@ async function create(request: Request, path: string, ctx: SideRouteContext, fil
   const input = await files.get(inputFileId);
   if (input === null) return ctx.refuse(noSuchFile(inputFileId, "input_file_id"));
   if (input.purpose !== "batch") return ctx.refuse(badRequest(`Invalid 'input_file_id': '${inputFileId}'. The file must be uploaded with purpose 'batch'.`, "input_file_id"));
-  const prefix = prefixOf(request, path);
+  const { prefix } = requestPrefix(request, path);
   const origin: LineOrigin = { prefix, headers: originHeaders(request.headers), path: endpoint };
   const scenarioName = prefix.scenario ?? origin.headers["x-mock-scenario"];
   const stored = scenarioName !== undefined ? await ctx.rt.scenarios.get(scenarioName) : undefined;
