@@ -52,6 +52,8 @@ describe("the providers' headers", () => {
       "x-ratelimit-reset-tokens": "1.5s",
     });
     expect([openAIDuration(17), openAIDuration(360_000), openAIDuration(3_723_000)]).toEqual(["17ms", "6m0s", "1h2m3s"]);
+    // Rounding carries into the next unit: a reset a few ms short of a minute is "1m0s" (the API never writes "60s").
+    expect([openAIDuration(59_998), openAIDuration(59_994), openAIDuration(999.6), openAIDuration(3_599_999)]).toEqual(["1m0s", "59.99s", "1s", "1h0m0s"]);
   });
 
   it("Anthropic: anthropic-ratelimit-*, resets as RFC 3339 times", () => {

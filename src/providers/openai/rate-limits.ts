@@ -10,10 +10,12 @@ import type { RateBucket, RateLimitView } from "../../canonical/rate-limits";
  * @example openAIDuration(360_000) // "6m0s"
  */
 export function openAIDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = Math.round((ms % 60_000) / 10) / 100;
+  if (Math.round(ms) < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  // Rounded to hundredths first, then split: 59,998 ms is "1m0s", never "60s".
+  const cs = Math.round(ms / 10);
+  const h = Math.floor(cs / 360_000);
+  const m = Math.floor((cs % 360_000) / 6_000);
+  const s = (cs % 6_000) / 100;
   return `${h > 0 ? `${h}h` : ""}${h > 0 || m > 0 ? `${m}m` : ""}${s}s`;
 }
 
