@@ -35,7 +35,8 @@ function pointer(path: string, key: string | number): string {
   return `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
-function resolveRef(root: unknown, ref: string): unknown {
+/** The schema a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, any JSON pointer) points to; undefined otherwise. */
+export function resolveRef(root: unknown, ref: string): unknown {
   if (ref === "#") return root;
   if (!ref.startsWith("#/")) return undefined;
   let node = root;

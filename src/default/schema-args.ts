@@ -13,7 +13,7 @@
  * The one generator for forced tool arguments and structured outputs (`schemaValue`).
  */
 import { stableHash } from "../util/hash";
-import { safeDecode } from "../http/url";
+import { resolveRef } from "../canonical/schema-validate";
 import { LOREM_WORDS } from "./lorem";
 import { impliedFormat, nameWords, patternString, plausibleNumber, plausibleString } from "./plausible";
 
@@ -55,20 +55,6 @@ function count(v: unknown): number | undefined {
 /** A number in 0…n-1 derived from the seed and where the value sits. */
 function pick(ctx: Ctx, path: string, n: number): number {
   return n <= 1 ? 0 : Math.abs(stableHash(`${ctx.seed}|${path}`)) % n;
-}
-
-/** The schema a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, any JSON pointer) points to; undefined otherwise. */
-function resolveRef(root: unknown, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let node = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = safeDecode(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isSchema(node) && Object.hasOwn(node, key)) node = node[key];
-    else return undefined;
-  }
-  return node;
 }
 
 /** `a` with `b`'s keywords added: properties merged, required joined, anything else kept from `a` when both have it. */
