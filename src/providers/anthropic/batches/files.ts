@@ -7,19 +7,17 @@
  * namespace (`missingFileReference` in ../file-refs.ts, from the Messages surface's `prepare`). Uploads count toward
  * the namespace's file quotas.
  */
-import { safeDecode } from "../../../http/url";
 import { apiError } from "../../../http/errors";
 import { readBoundedBytes } from "../../../http/body";
 import { jsonResponse } from "../../../http/json";
 import { formBoundary, parseForm } from "../../../http/multipart";
-import type { FileStore, FileRecord } from "../../../objects/files";
+import { filesRoute, type FileStore, type FileRecord } from "../../../objects/files";
 import { sortableId } from "../../../objects/ids";
 import type { SideRouteContext } from "../../types";
 import { checkAnthropicHeaders } from "../errors";
 import { anthropicFiles, fileNotFound } from "../file-refs";
 import { checkFileQuotas } from "../../../tenancy/file-quota";
 
-const BASES = ["/v1/files", "/files"];
 /** The real limit on one file: 500 MB. */
 const MAX_FILE_BYTES = 500 * 1024 * 1024;
 /** What mockllm reads of one upload. */
@@ -47,18 +45,6 @@ const notFound = fileNotFound;
 /** Whether a request speaks Anthropic's dialect (its SDK sends both headers; OpenAI's sends neither). */
 function isAnthropic(request: Request): boolean {
   return request.headers.has("anthropic-version") || request.headers.has("x-api-key");
-}
-
-function routeOf(path: string): { id?: string; content: boolean } | undefined {
-  for (const base of BASES) {
-    if (path === base) return { content: false };
-    if (!path.startsWith(`${base}/`)) continue;
-    const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), content: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: safeDecode(rest[0]!), content: true };
-    return undefined;
-  }
-  return undefined;
 }
 
 async function upload(request: Request, files: FileStore, ctx: SideRouteContext): Promise<Response> {
@@ -111,7 +97,7 @@ async function list(request: Request, files: FileStore, ctx: SideRouteContext): 
  * @example await serveAnthropicFiles(request, "/v1/files", ctx)
  */
 export async function serveAnthropicFiles(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> {
-  const route = routeOf(path);
+  const route = filesRoute(path);
   if (route === undefined || !isAnthropic(request)) return undefined;
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return ctx.refuse(headerError);

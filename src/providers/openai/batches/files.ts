@@ -4,13 +4,12 @@
  * `GET /v1/files/{id}/content` (the exact bytes), `DELETE /v1/files/{id}`. Files live in the caller's namespace
  * (`Runtime.objects`, scoped): another team's key gets the same 404 as an id that never existed.
  */
-import { safeDecode } from "../../../http/url";
 import { apiError, type ApiError } from "../../../http/errors";
 import { readBoundedBytes } from "../../../http/body";
 import { jsonResponse } from "../../../http/json";
 import { formBoundary, parseForm, type FormSummary } from "../../../http/multipart";
 import { Response } from "../../../http/web";
-import { FileStore, type FileRecord } from "../../../objects/files";
+import { FILES_PATHS, FileStore, filesRoute, type FileRecord } from "../../../objects/files";
 import { sortableId } from "../../../objects/ids";
 import type { ObjectStore } from "../../../objects/store";
 import type { SideRouteContext } from "../../types";
@@ -26,8 +25,6 @@ export const MOCK_UPLOAD_BYTES = 64 * 1024 * 1024;
 /** `purpose=batch`: kept 30 days unless `expires_after` says otherwise. */
 const BATCH_FILE_SECONDS = 30 * 24 * 3600;
 const MAX_FILENAME = 512;
-
-const FILES_PATHS = ["/v1/files", "/files"];
 
 /** The file as the API renders it. */
 export function fileObject(r: FileRecord): Record<string, unknown> {
@@ -51,19 +48,6 @@ export function filesOf(objects: ObjectStore | undefined): FileStore | undefined
 
 export function noSuchFile(id: string, param = "id"): ApiError {
   return apiError("not_found", `No such File object: ${id}`, { param });
-}
-
-/** `/v1/files…` → the id and whether `/content` was asked, or undefined when the path is not a files route. */
-function filesPath(path: string): { id?: string; content: boolean } | undefined {
-  for (const base of FILES_PATHS) {
-    if (path === base) return { content: false };
-    if (!path.startsWith(`${base}/`)) continue;
-    const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), content: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: safeDecode(rest[0]!), content: true };
-    return undefined;
-  }
-  return undefined;
 }
 
 export function knowsFilesPath(path: string): boolean {
@@ -148,7 +132,7 @@ async function list(url: URL, files: FileStore, ctx: SideRouteContext): Promise<
  * @example await serveFiles(request, "/v1/files", ctx)
  */
 export async function serveFiles(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> {
-  const route = filesPath(path);
+  const route = filesRoute(path);
   if (route === undefined) return undefined;
   const auth = checkOpenAIAuth(request.headers);
   if (auth) return ctx.refuse(auth);
