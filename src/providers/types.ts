@@ -127,6 +127,11 @@ export interface ProviderSurface<W = unknown> {
    * the prompt tokens of the request as sent and the completion tokens of `reply`.
    */
   countUsage?(wire: W, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }>;
+  /**
+   * With `countUsage`: the reply counter (src/providers/reply-counters.ts) that gives the same completion count, so a
+   * session counts the reply it decided before journaling it (journal, budgets and limits see the counted figures).
+   */
+  replyCounter?(wire: W, request: CanonicalRequest): string;
   /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). */
   responseHeaders?(ctx: RenderContext<W>): Record<string, string>;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */

@@ -7,6 +7,7 @@ import type { CanonicalRequest } from "../canonical/request";
 import { turnOf } from "../canonical/request";
 import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import type { RateLimitView } from "../canonical/rate-limits";
+import { countReply, type UsageCount } from "../canonical/reply-tokens";
 import { decide, resolveReply, type JournalChaos, type SessionState } from "../scenario/engine";
 import { afterAnswer, checkLimits, WINDOW_MS, type WindowEntry } from "../scenario/limits";
 import { stepId, type Scenario } from "../scenario/schema";
@@ -50,6 +51,8 @@ export interface NextInput extends JournaledInput {
   wireText?: string;
   /** A batch line (contract section 11): journaled on the entry as `batch`. */
   batch?: BatchRef;
+  /** Scenario `"usage": "count"`: the prompt's tokens and the reply counter, so the reply is journaled counted. */
+  count?: UsageCount;
 }
 
 /** Which batch and line a journal entry came from. */
@@ -227,6 +230,8 @@ export class SessionCore {
       return { outcome: decision.outcome, journaled: "mismatch", seq: 0, version: snap.version, proxy: true };
     }
     const { attemptKey, consume } = decision.change;
+    // Counted before journaling, so the journal, budgets and limits see what the client is told (canonical/reply-tokens.ts).
+    if (input.count !== undefined && decision.outcome.kind === "reply") decision.outcome = { kind: "reply", reply: countReply(decision.outcome.reply, input.count) };
     const seq = this.storage.append(
       {
         at: isoAt(now),

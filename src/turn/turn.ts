@@ -5,7 +5,7 @@
  */
 import type { Outcome } from "../canonical/outcome";
 import { defaultCreated, defaultReply } from "../default/responder";
-import { countedOutcome, defaultCountsUsage } from "./usage";
+import { countedOutcome, defaultCountsUsage, usageCount } from "./usage";
 import type { Runtime } from "../runtime/types";
 import { apiError, type ApiError } from "../http/errors";
 import { noteSession } from "../session/session-index";
@@ -142,6 +142,10 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     }
     if (upstream !== undefined) next.record = true;
     if (input.batch !== undefined) next.batch = input.batch;
+    if (stored.scenario.usage === "count") {
+      const count = await usageCount(surface, parsed.wire, parsed.request);
+      if (count !== undefined) next.count = count;
+    }
     let result: NextResult | NeedsDocument;
     try {
       result = await stub.next(next);

@@ -1,11 +1,16 @@
 /**
  * Usage counted with the model's tokenizer (docs/reference/usage.md): a scenario's `"usage": "count"` marks each reply
  * (`reply.countUsage`, the figures its step left out); `USAGE=count` (`mockllm serve --usage count`) counts every
- * default reply. A surface without `countUsage` keeps the figures it has.
+ * default reply. A surface without `countUsage` keeps the figures it has. In a session, the prompt is counted before
+ * the session decides (`usageCount`) and the session counts the reply it decided before journaling it
+ * (src/canonical/reply-tokens.ts); `countedOutcome` counts what is left (the default responder, a counter this
+ * isolate lacked).
  */
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { CanonicalRequest } from "../canonical/request";
+import { countedReply, type UsageCount } from "../canonical/reply-tokens";
 import type { ProviderSurface } from "../providers/types";
+import { loadReplyCounter } from "../providers/reply-counters";
 import type { Runtime } from "../runtime/types";
 
 /** Whether the default responder counts usage (`USAGE=count`). */
@@ -13,14 +18,32 @@ export function defaultCountsUsage(rt: Runtime): boolean {
   return rt.vars.USAGE?.trim().toLowerCase() === "count";
 }
 
-function counted(reply: Reply, input: number, output: number, fields: { input: boolean; output: boolean }): Reply {
-  const usage = { ...reply.usage };
-  if (fields.input) usage.inputTokens = input;
-  if (fields.output) usage.outputTokens = output;
-  const out = { ...reply, usage };
-  delete out.countUsage;
-  out.usageCounted = true;
-  return out;
+/** A reply with nothing in it: counting it gives the prompt's tokens alone. */
+const EMPTY: Reply = {
+  text: "",
+  reasoning: [],
+  reasoningField: "reasoning_content",
+  toolCalls: [],
+  finishReason: "stop",
+  usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+  model: "",
+  latencyMs: 0,
+  pacing: { ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0 },
+  headers: {},
+  idSeed: "",
+};
+
+/**
+ * What the session needs to count a counting scenario's reply itself: the prompt's tokens and the surface's reply
+ * counter (loaded here, so a session in this process counts with it). Undefined when the surface cannot count.
+ * @example next.count = await usageCount(openaiChat, wire, request)
+ */
+export async function usageCount<W>(surface: ProviderSurface<W>, wire: W, request: CanonicalRequest): Promise<UsageCount | undefined> {
+  if (surface.countUsage === undefined || surface.replyCounter === undefined) return undefined;
+  const output = surface.replyCounter(wire, request);
+  await loadReplyCounter(output);
+  const { input } = await surface.countUsage(wire, request, EMPTY);
+  return { input, output };
 }
 
 /**
@@ -32,5 +55,5 @@ export async function countedOutcome<W>(surface: ProviderSurface<W>, wire: W, re
   const fields = outcome.reply.countUsage ?? (byDefault ? { input: true, output: true } : undefined);
   if (fields === undefined || surface.countUsage === undefined || (!fields.input && !fields.output)) return outcome;
   const n = await surface.countUsage(wire, request, outcome.reply);
-  return { kind: "reply", reply: counted(outcome.reply, n.input, n.output, fields) };
+  return { kind: "reply", reply: countedReply(outcome.reply, n.input, n.output, fields) };
 }

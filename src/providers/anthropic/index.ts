@@ -11,7 +11,7 @@ import { claudeRefusal } from "./leniency";
 import { prepareThread, rememberThread, threadOf } from "./threads";
 import { missingFileReference } from "./file-refs";
 import type { MessagesRequest } from "./wire";
-import { countAnthropicUsage } from "./usage";
+import { anthropicReplyCounter, countAnthropicUsage } from "./usage";
 
 /** Anthropic Messages: `POST /v1/messages` (and `/messages`, where the AI SDK's base URL ends in `/v1`). */
 export const anthropicMessages: ProviderSurface<MessagesRequest> = {
@@ -41,6 +41,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   failureHeaders: anthropicFailureHeaders,
   rateLimitHeaders: anthropicRateLimitHeaders,
   countUsage: countAnthropicUsage,
+  replyCounter: anthropicReplyCounter,
   renderJson: renderMessageJson,
   renderEvents: renderMessageEvents,
   renderStreamError: renderMessageStreamError,

@@ -26,3 +26,8 @@ export function estimateOutputTokens(reply: Reply): number {
 export async function countAnthropicUsage(wire: MessagesRequest, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
   return { input: estimateInputTokens(request, wire.tools ?? []), output: estimateOutputTokens(reply) };
 }
+
+/** The reply counter of Messages (src/providers/reply-counters.ts): `estimateOutputTokens`. */
+export function anthropicReplyCounter(): string {
+  return "chars/4";
+}

@@ -9,8 +9,11 @@ import { sessionHost } from "../../session/host";
 import { call, MEMBERS, type MemberKind } from "../../session/members";
 import { indexOf } from "../../session/session-index";
 import type { Session, SyncSession } from "../../session/types";
+import type { NextInput } from "../../session/core";
 import { isDirectory } from "../../tenancy/scope";
 import { wireToolCallIds } from "../../providers/registry";
+import { hasReplyCounter } from "../../canonical/reply-tokens";
+import { loadReplyCounter } from "../../providers/reply-counters";
 import { sessionTtlMs } from "../../tenancy/quota";
 import type { WorkerEnv } from "./env";
 import { SqlMcpStorage } from "./sql-mcp";
@@ -80,6 +83,12 @@ export class SessionObject extends DurableObject<WorkerEnv> {
    * is written, after that commit — its answer then waits for the commit holding its row, as every answer does.
    */
   private write(member: keyof Session, args: unknown[]): unknown {
+    // A counting scenario's turn names a reply counter this isolate may not have loaded yet (an encoding's ranks): load
+    // it before deciding, holding later calls back so that turns are still decided in the order they arrived.
+    const counter = member === "next" ? (args[0] as NextInput).count?.output : undefined;
+    if (counter !== undefined && !hasReplyCounter(counter)) {
+      return this.ctx.blockConcurrencyWhile(() => loadReplyCounter(counter)).then(() => this.write(member, args));
+    }
     this.touch();
     const tables = this.tables;
     const writes = tables.writes;

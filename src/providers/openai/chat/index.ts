@@ -8,7 +8,7 @@ import { renderChatEvents, renderChatStreamError } from "./render-stream";
 import { rememberChat, storesChat } from "./stored";
 import type { ChatRequest } from "./wire";
 import { jsonWordError, strictSchemaError, strictTools } from "../structured";
-import { countChatUsage } from "../usage/surfaces";
+import { chatReplyCounter, countChatUsage } from "../usage/surfaces";
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`. */
 export const openaiChat: ProviderSurface<ChatRequest> = {
@@ -28,6 +28,7 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
   countUsage: countChatUsage,
+  replyCounter: chatReplyCounter,
   renderJson: renderChatJson,
   renderEvents: renderChatEvents,
   renderStreamError: renderChatStreamError,

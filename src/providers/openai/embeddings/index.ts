@@ -4,7 +4,7 @@ import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseEmbeddingsRequest } from "./parse";
 import { renderEmbeddingsEvents, renderEmbeddingsJson, renderEmbeddingsRaw, renderEmbeddingsStreamError } from "./render";
 import type { EmbeddingsRequest } from "./wire";
-import { countEmbeddingsUsage } from "../usage/surfaces";
+import { countEmbeddingsUsage, embeddingsReplyCounter } from "../usage/surfaces";
 
 /** OpenAI Embeddings: `POST /v1/embeddings` (and `/embeddings`). */
 export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
@@ -18,6 +18,7 @@ export const openaiEmbeddings: ProviderSurface<EmbeddingsRequest> = {
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
   countUsage: countEmbeddingsUsage,
+  replyCounter: embeddingsReplyCounter,
   renderJson: renderEmbeddingsJson,
   renderRaw: renderEmbeddingsRaw,
   renderEvents: renderEmbeddingsEvents,

@@ -9,7 +9,7 @@ import { renderResponseEvents, renderResponseStreamError } from "./render-stream
 import { prepareResponsesRequest, rememberBackgroundFailure, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
 import { jsonWordError, strictSchemaError, strictTools } from "../structured";
-import { countResponsesUsage } from "../usage/surfaces";
+import { countResponsesUsage, responsesReplyCounter } from "../usage/surfaces";
 
 export { handleResponseAction, handleStoredResponse, responseAction, storedResponseId, type StoredResponsesGateway } from "./routes";
 export { openaiResponsesCompact } from "./compact";
@@ -38,6 +38,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   failureHeaders: openAIFailureHeaders,
   rateLimitHeaders: openAIRateLimitHeaders,
   countUsage: countResponsesUsage,
+  replyCounter: responsesReplyCounter,
   renderJson: renderResponseJson,
   renderEvents: renderResponseEvents,
   renderStreamError: renderResponseStreamError,

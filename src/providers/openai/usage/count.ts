@@ -8,6 +8,7 @@
  */
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Reply } from "../../../canonical/outcome";
+import { defineReplyCounter } from "../../../canonical/reply-tokens";
 
 export type EncodingName = "o200k_base" | "cl100k_base";
 
@@ -37,6 +38,8 @@ export async function loadEncoder(name: EncodingName): Promise<Encoder> {
   const m = await (name === "cl100k_base" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base"));
   const encoder: Encoder = { count: (text: string) => (text === "" ? 0 : m.encode(text, { disallowedSpecial: new Set() }).length) };
   loaded.set(name, encoder);
+  // The session counts a decided reply with it before journaling (src/canonical/reply-tokens.ts).
+  defineReplyCounter(name, (reply) => completionTokens(encoder, reply));
   return encoder;
 }
 

@@ -39,3 +39,18 @@ export async function countEmbeddingsUsage(wire: EmbeddingsRequest, _request: Ca
   for (const i of wire.inputs) input += i.kind === "tokens" ? i.tokens.length : enc.count(i.text);
   return { input, output: 0 };
 }
+
+/** The reply counter of Chat (src/providers/reply-counters.ts): the model's encoding, as `countChatUsage` counts. */
+export function chatReplyCounter(wire: ChatRequest, _request: CanonicalRequest): string {
+  return encodingFor(wire.model);
+}
+
+/** The reply counter of Responses: the model's encoding, as `countResponsesUsage` counts. */
+export function responsesReplyCounter(_wire: ResponsesRequest, request: CanonicalRequest): string {
+  return encodingFor(request.model);
+}
+
+/** Embeddings have no completion. */
+export function embeddingsReplyCounter(): string {
+  return "none";
+}
