@@ -47,7 +47,7 @@ export interface AdminAnswers {
   "GET /admin/sessions/{scenario}/{session}/requests": JournalEntry[];
   "GET /admin/sessions/{scenario}/{session}/verify": VerifyResult;
   "GET /admin/sessions/{scenario}/{session}/recording": Record<string, unknown>;
-  "POST /admin/namespaces": { name: string; quotas: Quotas; expiresAt?: string };
+  "POST /admin/namespaces": { name: string; quotas: Quotas; expiresAt?: string; limits?: { requestsPerMinute?: number; tokensPerMinute?: number } };
   "GET /admin/namespaces": NamespaceRecord[];
   "GET /admin/namespaces/{ns}/keys": KeyRecord[];
   "POST /admin/namespaces/{ns}/keys": CreatedKeyAnswer;

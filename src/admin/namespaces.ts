@@ -8,6 +8,7 @@ import type { IRequest } from "itty-router";
 import { z } from "zod";
 import type { Runtime } from "../runtime/types";
 import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
+import { LimitsSchema } from "../scenario/limits-schema";
 import { generation, hashKey, mintKey, SCOPES } from "../tenancy/keys";
 import { forgetKeys } from "../tenancy/resolve";
 import type { NamespaceRecord, Tenancy } from "../tenancy/types";
@@ -30,6 +31,8 @@ const createNamespaceSchema = z.strictObject({
   name: z.string().regex(NAME_PATTERN, NAMES_MATCH),
   quotas: quotasSchema.optional(),
   ttlSeconds: z.int().min(1).max(MAX_TTL_SECONDS).optional(),
+  /** Rate limits over all its sessions, as a provider's (tenancy/limits.ts). */
+  limits: LimitsSchema.optional(),
 });
 const createKeySchema = z.strictObject({
   scope: z.enum(SCOPES),
@@ -95,22 +98,22 @@ export async function listNamespacesRoute(_req: IRequest, rt: Runtime): Promise<
   return json(live satisfies AdminAnswers["GET /admin/namespaces"]);
 }
 
-/** `POST /admin/namespaces` `{ name, quotas? }`. */
+/** `POST /admin/namespaces` `{ name, quotas?, ttlSeconds?, limits? }`. */
 export async function createNamespaceRoute(req: IRequest, rt: Runtime): Promise<Response> {
   const t = tenancy(rt);
   const body = await readBody(req);
   if (!body.ok) return body.response;
   const parsed = createNamespaceSchema.safeParse(body.value);
   if (!parsed.success) return adminError(400, "invalid namespace", { issues: issuesOf(parsed.error) });
-  const { name, quotas = {}, ttlSeconds } = parsed.data;
+  const { name, quotas = {}, ttlSeconds, limits } = parsed.data;
   if (name === "default") return adminError(409, `namespace "default" is the implicit one; choose another name`);
   const existing = await t.registry.getNamespace(name);
   if (existing && namespaceExpired(existing, Date.now())) await dropExpired(t, existing);
   const expiresAt = ttlSeconds !== undefined ? new Date(Date.now() + ttlSeconds * 1000).toISOString() : undefined;
-  const created = await t.registry.createNamespace(name, quotas, `${name}.${generation()}`, expiresAt);
+  const created = await t.registry.createNamespace(name, quotas, `${name}.${generation()}`, expiresAt, limits);
   if (!created) return adminError(409, `namespace "${name}" already exists`);
   await audit(t, name, "root", "namespace.create", name);
-  return json({ name, quotas, ...(expiresAt !== undefined ? { expiresAt } : {}) } satisfies AdminAnswers["POST /admin/namespaces"], 201);
+  return json({ name, quotas, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(limits !== undefined ? { limits } : {}) } satisfies AdminAnswers["POST /admin/namespaces"], 201);
 }
 
 /** `GET /admin/namespaces/{ns}`. */

@@ -88,8 +88,11 @@ export function replyChoices(reply: Reply): Reply[] {
 
 export type Outcome =
   | { kind: "reply"; reply: Reply }
-  /** `reply` is what a partial stream (or a timeout's late answer) is cut from. */
-  | { kind: "failure"; failure: Failure; reply: Reply; attempt: number }
+  /**
+   * `reply` is what a partial stream (or a timeout's late answer) is cut from. `limited`: a `limits` 429 (scenario or
+   * namespace), whose rate-limit headers are the buckets that exist, not the surface's fixed figures.
+   */
+  | { kind: "failure"; failure: Failure; reply: Reply; attempt: number; limited?: true }
   | { kind: "mismatch"; message: string };
 
 /**

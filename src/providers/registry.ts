@@ -98,3 +98,6 @@ export function isOpenProviderPath(pathname: string): boolean {
 
 /** Providers a recording proxy forwards to (the clouds' signed requests are not proxied), in registry order. */
 export const RECORDABLE: ProviderName[] = PROVIDER_MODULES.filter((m) => m.recordable === true).map((m) => m.name);
+
+/** Loads a reply counter by name (scenario `"usage": "count"`), for a session object (src/providers/reply-counters.ts). */
+export { loadReplyCounter } from "./reply-counters";

@@ -1,21 +1,14 @@
 /**
- * The reply counters the surfaces name (`ProviderSurface.replyCounter`, src/canonical/reply-tokens.ts): an OpenAI
- * encoding (`o200k_base`, `cl100k_base`) counts the completion with the tokenizer once its ranks are loaded; `chars/4`
- * is the documented approximation of the providers whose tokenizer is server-side (Anthropic); `none` counts 0
- * (embeddings). Loading is per isolate: the turn loads before asking its session, and the Workers session object
- * loads a counter it lacks before deciding (runtime/workers/session-object.ts).
+ * Loads a reply counter by the name a surface gave (`ProviderSurface.replyCounter`, src/canonical/reply-tokens.ts)
+ * in an isolate that has not counted with it yet: the Workers session object, which may run apart from the turn that
+ * named it (runtime/workers/session-object.ts). An OpenAI encoding's ranks are fetched on first use; the
+ * approximations (`chars/4`) are defined when their module loads.
  */
-import { defineReplyCounter, hasReplyCounter } from "../canonical/reply-tokens";
-import { estimateOutputTokens } from "./anthropic/usage";
+import { hasReplyCounter } from "../canonical/reply-tokens";
 import { loadEncoder } from "./openai/usage/count";
 
-/** Counted without a tokenizer: ⌈characters / 4⌉ of the reply (src/providers/anthropic/usage.ts). */
-export const CHARS_PER_4 = "chars/4";
-
-defineReplyCounter(CHARS_PER_4, estimateOutputTokens);
-
 /**
- * Defines the counter `name` in this isolate if it can be (an encoding's ranks are fetched on first use).
+ * Defines the counter `name` in this isolate if it can be.
  * @example await loadReplyCounter("o200k_base")
  */
 export async function loadReplyCounter(name: string): Promise<void> {

@@ -128,10 +128,11 @@ export interface ProviderSurface<W = unknown> {
    */
   countUsage?(wire: W, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }>;
   /**
-   * With `countUsage`: the reply counter (src/providers/reply-counters.ts) that gives the same completion count, so a
-   * session counts the reply it decided before journaling it (journal, budgets and limits see the counted figures).
+   * With `countUsage`: the name of the reply counter (src/canonical/reply-tokens.ts) that gives the same completion
+   * count, loaded in this isolate, so a session counts the reply it decided before journaling it (journal, budgets
+   * and limits see the counted figures). A session object elsewhere loads it by name (src/providers/reply-counters.ts).
    */
-  replyCounter?(wire: W, request: CanonicalRequest): string;
+  replyCounter?(wire: W, request: CanonicalRequest): Promise<string>;
   /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). */
   responseHeaders?(ctx: RenderContext<W>): Record<string, string>;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */

@@ -18,8 +18,8 @@ export interface WindowEntry {
 export type LimitCheck =
   /** Within the limits: the buckets before this request's own tokens are known. */
   | { over: false; view: RateLimitView }
-  /** Over: which limit, and when the client may retry. */
-  | { over: true; view: RateLimitView; limit: "requestsPerMinute" | "tokensPerMinute"; retryAfterMs: number };
+  /** Over: which limit, and when the client may retry; `namespace`: the namespace's limit, not the scenario's. */
+  | { over: true; view: RateLimitView; limit: "requestsPerMinute" | "tokensPerMinute"; retryAfterMs: number; namespace?: true };
 
 /** Entries still in the window at `now`, oldest first; `entries` are in arrival order (the journal's), read from the newest back. */
 function inWindow(entries: readonly WindowEntry[], now: number): WindowEntry[] {
@@ -74,4 +74,28 @@ export function afterAnswer(view: RateLimitView, tokens: number): RateLimitView 
   if (view.requests) out.requests = spend(view.requests, 1);
   if (view.tokens) out.tokens = spend(view.tokens, tokens);
   return out;
+}
+
+/** Of two buckets, the one with less left (on a tie, the smaller limit): the one that binds. */
+function binding(a: RateBucket | undefined, b: RateBucket | undefined): RateBucket | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
+  return a.limit <= b.limit ? a : b;
+}
+
+/**
+ * The scenario's check and the namespace's together: over when either is (both: the longer wait, since the client
+ * must wait for both), each bucket the one that binds.
+ * @example stricter(checkLimits(scenario, window, now), namespaceCheck)
+ */
+export function stricter(own: LimitCheck | undefined, namespace: LimitCheck | undefined): LimitCheck | undefined {
+  if (own === undefined || namespace === undefined) return own ?? (namespace?.over === true ? { ...namespace, namespace: true } : namespace);
+  const view: RateLimitView = { now: own.view.now };
+  const requests = binding(own.view.requests, namespace.view.requests);
+  const tokens = binding(own.view.tokens, namespace.view.tokens);
+  if (requests !== undefined) view.requests = requests;
+  if (tokens !== undefined) view.tokens = tokens;
+  if (own.over && (!namespace.over || own.retryAfterMs >= namespace.retryAfterMs)) return { ...own, view };
+  if (namespace.over) return { over: true, view, limit: namespace.limit, retryAfterMs: namespace.retryAfterMs, namespace: true };
+  return { over: false, view };
 }

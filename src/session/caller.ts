@@ -5,6 +5,7 @@
  * the session journals its key id and scopes the answers' ids with it. Absent: the default namespace.
  */
 import { KEY_ID_HEADER } from "../http/body";
+import type { Limits } from "../scenario/limits-schema";
 
 export const SCOPES = ["admin", "read", "run"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -28,6 +29,8 @@ export interface NamespaceRecord {
   space: string;
   /** When the namespace expires (created with a TTL): its keys are refused from then on and its data removed lazily. */
   expiresAt?: string;
+  /** Rate limits over all its sessions, as a provider's (tenancy/limits.ts); absent: none. */
+  limits?: Limits;
 }
 
 /** Whether a namespace's TTL has run out at `now` (ms). */

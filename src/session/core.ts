@@ -9,7 +9,7 @@ import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import type { RateLimitView } from "../canonical/rate-limits";
 import { countReply, type UsageCount } from "../canonical/reply-tokens";
 import { decide, resolveReply, type JournalChaos, type SessionState } from "../scenario/engine";
-import { afterAnswer, checkLimits, WINDOW_MS, type WindowEntry } from "../scenario/limits";
+import { afterAnswer, checkLimits, stricter, WINDOW_MS, type LimitCheck, type WindowEntry } from "../scenario/limits";
 import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
@@ -53,6 +53,8 @@ export interface NextInput extends JournaledInput {
   batch?: BatchRef;
   /** Scenario `"usage": "count"`: the prompt's tokens and the reply counter, so the reply is journaled counted. */
   count?: UsageCount;
+  /** The caller's namespace's `limits` check for this request (tenancy/limits.ts): the stricter of it and the scenario's applies. */
+  namespaceLimits?: LimitCheck;
 }
 
 /** Which batch and line a journal entry came from. */
@@ -219,8 +221,9 @@ export class SessionCore {
     const snap = this.snapshot(input);
     if (!snap) return { needsDocument: true };
     const idScope = idScopeOf(input.caller);
-    const limits = snap.document.limits === undefined ? undefined : checkLimits(snap.document.limits, this.window(now), now);
-    if (limits?.over === true) return this.limited(input, snap.version, limits.limit, limits.retryAfterMs, limits.view, now);
+    const own = snap.document.limits === undefined ? undefined : checkLimits(snap.document.limits, this.window(now), now);
+    const limits = input.namespaceLimits === undefined ? own : stricter(own, input.namespaceLimits);
+    if (limits?.over === true) return this.limited(input, snap.version, limits, now);
     const decision = decide(snap.document, this.storage.state(), input.request, {
       scenario: input.scenario,
       session: input.session,
@@ -281,13 +284,15 @@ export class SessionCore {
   }
 
   /** A request over the scenario's `limits`: the provider's 429, journaled with no step, no state change. */
-  private limited(input: NextInput, version: string, limit: string, retryAfterMs: number, view: RateLimitView, now: number): NextResult {
+  private limited(input: NextInput, version: string, over: Extract<LimitCheck, { over: true }>, now: number): NextResult {
+    const { limit, retryAfterMs, view } = over;
     const max = limit === "requestsPerMinute" ? view.requests?.limit : view.tokens?.limit;
     const outcome = {
       kind: "failure" as const,
       failure: { kind: "rate_limit" as const, retryAfterMs },
       reply: resolveReply(undefined, undefined, input.request, `${input.scenario}/${input.session}/limited/${now}`),
       attempt: 0,
+      limited: true as const,
     };
     const seq = this.storage.append(
       {
@@ -298,7 +303,7 @@ export class SessionCore {
         turn: turnOf(input.request),
         step: null,
         outcome: "failure",
-        reasons: [`limits: ${limit} ${max} reached; retry in ${retryAfterMs} ms`],
+        reasons: [`${over.namespace === true ? "namespace limits" : "limits"}: ${limit} ${max} reached; retry in ${retryAfterMs} ms`],
         request: journaledWire(input),
         status: input.statuses.rate_limit ?? 429,
         canonical: canonicalView(input.request, outcome, this.toolCallIds),

@@ -2,7 +2,9 @@
  * The key registry's logic over a synchronous string store, shared by the Durable Object (SQLite) and the Node
  * runtime (a Map, written out by `--persist`). Every method is synchronous, so each call applies atomically.
  */
-import type { AuditEntry, ChargeResult, KeyRecord, NamespaceRecord, Quotas, Registry, StoredKey, Usage } from "./types";
+import type { AuditEntry, ChargeResult, KeyRecord, NamespaceCheck, NamespaceRecord, Quotas, Registry, StoredKey, Usage } from "./types";
+import type { Limits } from "../scenario/limits-schema";
+import { LimitWindows } from "./limits";
 
 export interface SyncStore {
   get(key: string): string | undefined;
@@ -34,6 +36,9 @@ function publicKey(k: StoredKey): KeyRecord {
 }
 
 export class RegistryCore implements Registry {
+  /** Namespaces' `limits` windows: in memory (a minute of counts is not worth a write per request). */
+  private readonly windows = new LimitWindows();
+
   constructor(private readonly store: SyncStore) {}
 
   private read<T>(key: string): T | null {
@@ -45,9 +50,16 @@ export class RegistryCore implements Registry {
     this.store.put(key, JSON.stringify(value));
   }
 
-  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string): NamespaceRecord | null {
+  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string, limits?: Limits): NamespaceRecord | null {
     if (this.store.get(`ns:${name}`) !== undefined) return null;
-    const record: NamespaceRecord = { name, quotas, createdAt: new Date().toISOString(), space, ...(expiresAt !== undefined ? { expiresAt } : {}) };
+    const record: NamespaceRecord = {
+      name,
+      quotas,
+      createdAt: new Date().toISOString(),
+      space,
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(limits !== undefined ? { limits } : {}),
+    };
     this.write(`ns:${name}`, record);
     return record;
   }
@@ -67,6 +79,7 @@ export class RegistryCore implements Registry {
     this.store.delete(`ns:${name}`);
     this.store.delete(`use:${name}`);
     this.store.delete(`audit:${name}`);
+    this.windows.forget(name);
     return record;
   }
 
@@ -137,6 +150,14 @@ export class RegistryCore implements Registry {
     state.journalBytes += journal;
     this.write(`use:${namespace}`, state);
     return { ok: true };
+  }
+
+  checkLimits(namespace: string, limits: Limits, now: number): NamespaceCheck {
+    return this.windows.check(namespace, limits, now);
+  }
+
+  settleLimits(namespace: string, ticket: number, tokens: number | null): void {
+    this.windows.settle(namespace, ticket, tokens);
   }
 
   audit(namespace: string, entry: AuditEntry): void {

@@ -4,6 +4,11 @@
 import type { ScenarioStore } from "../scenario/store";
 import type { Awaitable } from "../session/types";
 import type { NamespaceRecord, Quotas, Scope } from "../session/caller";
+import type { Limits } from "../scenario/limits-schema";
+import type { LimitCheck } from "../scenario/limits";
+
+/** A namespace's `limits` check (limits.ts): within them, with the ticket its request holds until settled; or over. */
+export type NamespaceCheck = (LimitCheck & { over: false; ticket: number }) | (LimitCheck & { over: true });
 
 /** The caller and its namespace are plain data the session inputs carry (src/session/caller.ts). */
 export type { Caller, NamespaceRecord, Quotas, Scope } from "../session/caller";
@@ -44,7 +49,7 @@ export type ChargeResult = { ok: true } | { ok: false; quota: QuotaName; retryAf
 
 /** The key registry, one per deployment (a Durable Object on Workers; memory, and `--persist`, on Node). */
 export interface Registry {
-  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string): Awaitable<NamespaceRecord | null>;
+  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string, limits?: Limits): Awaitable<NamespaceRecord | null>;
   listNamespaces(): Awaitable<NamespaceRecord[]>;
   getNamespace(name: string): Awaitable<NamespaceRecord | null>;
   /** Removes the namespace, its keys and its usage; the removed record, or null. */
@@ -55,6 +60,10 @@ export interface Registry {
   /** A key by id with its namespace (hash compared by the caller). */
   lookupKey(id: string): Awaitable<{ key: StoredKey; namespace: NamespaceRecord } | null>;
   charge(namespace: string, quotas: Quotas, usage: Usage, now: number, ttlMs: number): Awaitable<ChargeResult>;
+  /** A request against the namespace's `limits` (tenancy/limits.ts): counted when within them. */
+  checkLimits(namespace: string, limits: Limits, now: number): Awaitable<NamespaceCheck>;
+  /** The tokens of a checked request's answer; `null`: it was refused after all. */
+  settleLimits(namespace: string, ticket: number, tokens: number | null): Awaitable<void>;
   audit(namespace: string, entry: AuditEntry): Awaitable<void>;
   auditLog(namespace: string): Awaitable<AuditEntry[]>;
 }

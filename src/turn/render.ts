@@ -132,8 +132,18 @@ function eventsBefore(events: SseEvent[], afterChunks: number | undefined): SseE
   return body.slice(0, Math.min(afterChunks ?? 0, Math.max(0, body.length - 1)));
 }
 
-function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string>): Promise<Response> | Response {
+function failureResponse<W>(
+  surface: ProviderSurface<W>,
+  failure: Failure,
+  reply: Reply,
+  ctx: RenderContext<W>,
+  exec: Exec,
+  extra: Record<string, string>,
+  limited = false,
+): Promise<Response> | Response {
   const retry = { ...failureRetryHeaders(failure), ...extra, ...failure.headers };
+  // A `limits` 429 carries the buckets that exist (the turn's rate-limit headers in `extra`), not the fixed figures.
+  const own = limited && surface.rateLimitHeaders !== undefined ? {} : surface.failureHeaders(failure);
   switch (failure.kind) {
     case "rate_limit":
     case "overloaded":
@@ -146,7 +156,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
           ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
         },
         ctx.requestId,
-        { ...surface.failureHeaders(failure), ...retry },
+        { ...own, ...retry },
       );
     case "http": {
       const body = failure.body === undefined ? "" : typeof failure.body === "string" ? failure.body : JSON.stringify(failure.body);
@@ -229,5 +239,5 @@ export async function renderOutcome<W>(surface: ProviderSurface<W>, outcome: Out
   if (wait > 0) await sleep(wait, exec.signal);
   const paced = execAt(exec, headersAt);
   if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, paced, extra);
-  return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra);
+  return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra, outcome.limited === true);
 }

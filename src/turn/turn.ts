@@ -21,6 +21,9 @@ import { upstreamFor } from "./record";
 import { surfaceRequestId } from "./render";
 import { selectScenario, type Prefix } from "./select";
 import { withNamespaceHint } from "./namespace-hint";
+import { namespaceLimits } from "../tenancy/limits";
+import { afterAnswer } from "../scenario/limits";
+import { resolveReply } from "../scenario/engine";
 
 const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
 
@@ -118,6 +121,9 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
   const scenario = selection.kind === "scenario" ? selection.stored.scenario : undefined;
   const invalid = surface.validate?.(parsed.wire, parsed.request, scenario);
   if (invalid) return { kind: "error", error: invalid };
+  // The caller's namespace's `limits` (tenancy/limits.ts): this request holds a place in its window until settled.
+  const nsLimits = await namespaceLimits(rt);
+  const settle = (tokens: number | null) => nsLimits?.settle(tokens);
 
   let outcome: Outcome;
   let requestId: string;
@@ -142,6 +148,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     }
     if (upstream !== undefined) next.record = true;
     if (input.batch !== undefined) next.batch = input.batch;
+    if (nsLimits !== undefined) next.namespaceLimits = nsLimits.check;
     if (stored.scenario.usage === "count") {
       const count = await usageCount(surface, parsed.wire, parsed.request);
       if (count !== undefined) next.count = count;
@@ -152,11 +159,15 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
       if ("needsDocument" in result) result = await stub.next({ ...next, document: stored.scenario });
     } catch (e) {
       // A namespace's session or journal quota (src/tenancy): the surface's 429, on HTTP and over a socket alike.
+      await settle(null);
       if (!(e instanceof QuotaError)) throw e;
       return { kind: "error", error: e.apiError(), headers: e.headers() };
     }
     if ("needsDocument" in result) throw new Error("mockllm: the session asked for the scenario document twice");
-    if (result.proxy && upstream !== undefined) return { kind: "proxy", stored, session, stub, result, upstream };
+    if (result.proxy && upstream !== undefined) {
+      await settle(0);
+      return { kind: "proxy", stored, session, stub, result, upstream };
+    }
     await noteSession(rt.sessions, stored.name, session, result.seq);
     outcome = result.outcome;
     requestId = surfaceRequestId(surface, `${stored.name}/${session}/${result.seq}`);
@@ -176,13 +187,30 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     const chaos = chaosOfSpec(rt.vars.CHAOS);
     if (chaos !== undefined) outcome = await defaultChaos(rt, chaos, selection.session, parsed.request, outcome.reply, headers);
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
+    if (nsLimits?.check.over === true) {
+      // Over the namespace's limits: the provider's 429, as a scenario's limits answer it (not journaled: no session).
+      const { view, retryAfterMs } = nsLimits.check;
+      outcome = { kind: "failure", failure: { kind: "rate_limit", retryAfterMs }, reply: resolveReply(undefined, undefined, parsed.request, `limited/${requestId}`), attempt: 0, limited: true };
+      headers["x-mockllm-outcome"] = "failure";
+      if (surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(view));
+    }
   }
   if (outcome.kind === "reply" && surface.complete !== undefined) {
     const completed = await surface.complete(parsed.wire, parsed.request, outcome.reply, rt);
-    if (!("idSeed" in completed)) return { kind: "error", error: completed };
+    if (!("idSeed" in completed)) {
+      await settle(0);
+      return { kind: "error", error: completed };
+    }
     outcome = { ...outcome, reply: completed };
   }
   outcome = await countedOutcome(surface, parsed.wire, parsed.request, outcome, selection.kind === "default" && defaultCountsUsage(rt));
+  if (nsLimits !== undefined) {
+    const u = outcome.kind === "reply" ? outcome.reply.usage : undefined;
+    const tokens = u === undefined ? 0 : u.inputTokens + u.outputTokens;
+    await settle(outcome.kind === "failure" && outcome.limited === true ? null : tokens);
+    // The default responder's answer within them carries the namespace's buckets (a session's carry the stricter).
+    if (selection.kind === "default" && !nsLimits.check.over && surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(afterAnswer(nsLimits.check.view, tokens)));
+  }
   const ctx: RenderContext<W> =
     selection.kind === "scenario"
       ? { wire: parsed.wire, request: parsed.request, requestId, created, scenario: selection.stored.name, session: selection.session }

@@ -10,7 +10,6 @@ import type { Outcome, Reply } from "../canonical/outcome";
 import type { CanonicalRequest } from "../canonical/request";
 import { countedReply, type UsageCount } from "../canonical/reply-tokens";
 import type { ProviderSurface } from "../providers/types";
-import { loadReplyCounter } from "../providers/reply-counters";
 import type { Runtime } from "../runtime/types";
 
 /** Whether the default responder counts usage (`USAGE=count`). */
@@ -40,8 +39,7 @@ const EMPTY: Reply = {
  */
 export async function usageCount<W>(surface: ProviderSurface<W>, wire: W, request: CanonicalRequest): Promise<UsageCount | undefined> {
   if (surface.countUsage === undefined || surface.replyCounter === undefined) return undefined;
-  const output = surface.replyCounter(wire, request);
-  await loadReplyCounter(output);
+  const output = await surface.replyCounter(wire, request);
   const { input } = await surface.countUsage(wire, request, EMPTY);
   return { input, output };
 }

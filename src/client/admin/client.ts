@@ -38,6 +38,7 @@ import {
   type KeyScope,
   type Namespace,
   type NamespaceKey,
+  type NamespaceLimits,
   type Quotas,
 } from "./namespace-types";
 
@@ -190,8 +191,13 @@ export class AdminClient {
    * Creates a namespace (root token only): its own scenarios, sessions and keys.
    * @example await admin.createNamespace("team-a", { requestsPerMinute: 600 })
    */
-  async createNamespace(name: string, quotas?: Quotas, opts: { ttlSeconds?: number } = {}): Promise<Namespace> {
-    return this.#call("POST", "/admin/namespaces", NamespaceSchema, { name, ...(quotas ? { quotas } : {}), ...(opts.ttlSeconds !== undefined ? { ttlSeconds: opts.ttlSeconds } : {}) });
+  async createNamespace(name: string, quotas?: Quotas, opts: { ttlSeconds?: number; limits?: NamespaceLimits } = {}): Promise<Namespace> {
+    return this.#call("POST", "/admin/namespaces", NamespaceSchema, {
+      name,
+      ...(quotas ? { quotas } : {}),
+      ...(opts.ttlSeconds !== undefined ? { ttlSeconds: opts.ttlSeconds } : {}),
+      ...(opts.limits !== undefined ? { limits: opts.limits } : {}),
+    });
   }
 
   /** The namespaces (root token only). */

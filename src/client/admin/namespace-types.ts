@@ -13,7 +13,11 @@ export const QuotasSchema = z.looseObject({
 });
 export type Quotas = z.output<typeof QuotasSchema>;
 
-export const NamespaceSchema = z.looseObject({ name: z.string(), quotas: QuotasSchema, expiresAt: z.string().optional(), createdAt: z.string().optional() });
+/** A namespace's rate limits over all its sessions, as a provider's (429 and headers). */
+export const NamespaceLimitsSchema = z.looseObject({ requestsPerMinute: z.number().optional(), tokensPerMinute: z.number().optional() });
+export type NamespaceLimits = z.output<typeof NamespaceLimitsSchema>;
+
+export const NamespaceSchema = z.looseObject({ name: z.string(), quotas: QuotasSchema, expiresAt: z.string().optional(), createdAt: z.string().optional(), limits: NamespaceLimitsSchema.optional() });
 export type Namespace = z.output<typeof NamespaceSchema>;
 export const NamespaceListSchema = z.array(NamespaceSchema);
 

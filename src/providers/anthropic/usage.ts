@@ -4,6 +4,7 @@
  * count-tokens.ts): `usage.input_tokens` equals `POST /v1/messages/count_tokens` for the same body. docs/reference/usage.md.
  */
 import type { Reply } from "../../canonical/outcome";
+import { defineReplyCounter } from "../../canonical/reply-tokens";
 import type { CanonicalRequest } from "../../canonical/request";
 import { estimateInputTokens } from "./count-tokens";
 import type { MessagesRequest } from "./wire";
@@ -27,7 +28,11 @@ export async function countAnthropicUsage(wire: MessagesRequest, request: Canoni
   return { input: estimateInputTokens(request, wire.tools ?? []), output: estimateOutputTokens(reply) };
 }
 
-/** The reply counter of Messages (src/providers/reply-counters.ts): `estimateOutputTokens`. */
-export function anthropicReplyCounter(): string {
-  return "chars/4";
+/** Anthropic's approximation as a reply counter (src/canonical/reply-tokens.ts), defined wherever this module loads. */
+export const CHARS_PER_4 = "chars/4";
+defineReplyCounter(CHARS_PER_4, estimateOutputTokens);
+
+/** The reply counter of Messages: `estimateOutputTokens`. */
+export async function anthropicReplyCounter(): Promise<string> {
+  return CHARS_PER_4;
 }

@@ -7,6 +7,8 @@ import { DurableObject } from "cloudflare:workers";
 import { RegistryCore, type SyncStore } from "../../tenancy/registry-core";
 import type { AuditEntry, ChargeResult, KeyRecord, NamespaceRecord, Quotas, StoredKey, Usage } from "../../tenancy/types";
 import type { WorkerEnv } from "./env";
+import type { Limits } from "../../scenario/limits-schema";
+import type { NamespaceCheck } from "../../tenancy/types";
 
 /** The name of the one registry object. */
 export const REGISTRY_NAME = "registry";
@@ -42,8 +44,8 @@ export class RegistryObject extends DurableObject<WorkerEnv> {
     this.core = new RegistryCore(new SqlStore(ctx.storage.sql));
   }
 
-  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string): NamespaceRecord | null {
-    return this.core.createNamespace(name, quotas, space, expiresAt);
+  createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string, limits?: Limits): NamespaceRecord | null {
+    return this.core.createNamespace(name, quotas, space, expiresAt, limits);
   }
   listNamespaces(): NamespaceRecord[] {
     return this.core.listNamespaces();
@@ -68,6 +70,12 @@ export class RegistryObject extends DurableObject<WorkerEnv> {
   }
   charge(namespace: string, quotas: Quotas, usage: Usage, now: number, ttlMs: number): ChargeResult {
     return this.core.charge(namespace, quotas, usage, now, ttlMs);
+  }
+  checkLimits(namespace: string, limits: Limits, now: number): NamespaceCheck {
+    return this.core.checkLimits(namespace, limits, now);
+  }
+  settleLimits(namespace: string, ticket: number, tokens: number | null): void {
+    this.core.settleLimits(namespace, ticket, tokens);
   }
   audit(namespace: string, entry: AuditEntry): void {
     this.core.audit(namespace, entry);

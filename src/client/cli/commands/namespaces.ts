@@ -3,7 +3,7 @@
  */
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, stringOption, type Command } from "../command";
 import { EXIT, UsageError } from "../io";
-import type { KeyScope, Quotas } from "../../admin/namespace-types";
+import type { KeyScope, NamespaceLimits, Quotas } from "../../admin/namespace-types";
 
 const QUOTA_FLAGS = { sessions: "sessions", rpm: "requestsPerMinute", "scenario-bytes": "scenarioBytes", "journal-bytes": "journalBytes" } as const;
 
@@ -17,6 +17,28 @@ function quotasFrom(values: Record<string, unknown>): Quotas | undefined {
     out[field] = n;
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+const LIMIT_FLAGS = { "limit-rpm": "requestsPerMinute", "limit-tpm": "tokensPerMinute" } as const;
+
+/** `--limit-rpm`, `--limit-tpm`: the namespace's `limits` (a provider's 429 and headers over all its sessions). */
+function limitsFrom(values: Record<string, unknown>): NamespaceLimits | undefined {
+  const out: Record<string, number> = {};
+  for (const [flag, field] of Object.entries(LIMIT_FLAGS)) {
+    const text = stringOption(values[flag] as string | undefined);
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a whole number (1 or more), got "${text}"`);
+    out[field] = n;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** What `create` sends besides the quotas. */
+function createOptions(values: Record<string, unknown>): { ttlSeconds?: number; limits?: NamespaceLimits } {
+  const ttlText = stringOption(values.ttl as string | undefined);
+  const limits = limitsFrom(values);
+  return { ...(ttlText !== undefined ? { ttlSeconds: ttlSeconds(ttlText) } : {}), ...(limits !== undefined ? { limits } : {}) };
 }
 
 const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -45,6 +67,7 @@ export const ns: Command = {
   name: "ns",
   summary: "create, list or delete namespaces (teams) on a shared server",
   help: `Usage: mockllm ns create <name> [--sessions n] [--rpm n] [--scenario-bytes n] [--journal-bytes n] [--ttl <duration>]
+                          [--limit-rpm n] [--limit-tpm n]
        mockllm ns list [--json]
        mockllm ns delete <name>
        [--url <url>] [--token <token>]
@@ -59,6 +82,9 @@ ${SERVER_HELP}
   --rpm <n>              most provider requests per minute
   --scenario-bytes <n>   most bytes of uploaded scenarios
   --journal-bytes <n>    most bytes of journaled requests
+  --limit-rpm <n>        rate limit: requests per minute over all its sessions, answered with the
+                         provider's own 429 and rate-limit headers (docs/guide/budgets-and-limits.md)
+  --limit-tpm <n>        rate limit: tokens per minute over all its sessions, likewise
   --ttl <duration>       expire after 90s, 30m, 12h, 7d or 2w: keys refused from then on, the namespace
                          deleted when next listed (default: never)
   --json                 list: one JSON array
@@ -71,16 +97,16 @@ Example:
     rpm: { type: "string" },
     "scenario-bytes": { type: "string" },
     "journal-bytes": { type: "string" },
+    "limit-rpm": { type: "string" },
+    "limit-tpm": { type: "string" },
     ttl: { type: "string" },
     json: { type: "boolean" },
   },
   async run(values, positionals, io) {
     const admin = adminFrom(values, io);
-    const ttlText = stringOption(values.ttl);
-    const ttl = ttlText !== undefined ? { ttlSeconds: ttlSeconds(ttlText) } : {};
     switch (positionals[0]) {
       case "create": {
-        const created = await admin.createNamespace(one(positionals, "name"), quotasFrom(values), ttl);
+        const created = await admin.createNamespace(one(positionals, "name"), quotasFrom(values), createOptions(values));
         io.stdout(JSON.stringify(created));
         return EXIT.ok;
       }
@@ -173,6 +199,8 @@ ${SERVER_HELP}
   --rpm <n>              most provider requests per minute
   --scenario-bytes <n>   most bytes of uploaded scenarios
   --journal-bytes <n>    most bytes of journaled requests
+  --limit-rpm <n>        rate limit: requests per minute over all its sessions (the provider's 429)
+  --limit-tpm <n>        rate limit: tokens per minute over all its sessions
 
 Example:
   mockllm namespace create pr-57 --ttl 7d --json`,
@@ -181,14 +209,24 @@ Example:
     if (positionals[0] !== "create") return ns.run(values, positionals, io);
     const admin = adminFrom(values, io);
     const name = one(positionals, "name");
-    const ttlText = stringOption(values.ttl);
-    const created = await admin.createNamespace(name, quotasFrom(values), ttlText !== undefined ? { ttlSeconds: ttlSeconds(ttlText) } : {});
+    const created = await admin.createNamespace(name, quotasFrom(values), createOptions(values));
     const adminKey = await admin.createKey(name, "admin", "namespace create");
     const runKey = await admin.createKey(name, "run", "namespace create");
     const url = (stringOption(values.url) ?? io.env.MOCKLLM_URL ?? "").replace(/\/+$/, "");
     const urls = baseUrls(url);
     if (values.json === true) {
-      io.stdout(JSON.stringify({ name, quotas: created.quotas, expiresAt: created.expiresAt ?? null, url, adminKey: adminKey.key, runKey: runKey.key, baseUrls: urls }));
+      io.stdout(
+        JSON.stringify({
+          name,
+          quotas: created.quotas,
+          ...(created.limits !== undefined ? { limits: created.limits } : {}),
+          expiresAt: created.expiresAt ?? null,
+          url,
+          adminKey: adminKey.key,
+          runKey: runKey.key,
+          baseUrls: urls,
+        }),
+      );
       return EXIT.ok;
     }
     io.stderr(`mockllm: namespace ${name} created${created.expiresAt !== undefined ? `, expires ${created.expiresAt}` : ""}; its keys are shown only now:`);

@@ -40,17 +40,21 @@ export async function countEmbeddingsUsage(wire: EmbeddingsRequest, _request: Ca
   return { input, output: 0 };
 }
 
-/** The reply counter of Chat (src/providers/reply-counters.ts): the model's encoding, as `countChatUsage` counts. */
-export function chatReplyCounter(wire: ChatRequest, _request: CanonicalRequest): string {
-  return encodingFor(wire.model);
+/** The reply counter of Chat (src/canonical/reply-tokens.ts): the model's encoding, loaded, as `countChatUsage` counts. */
+export async function chatReplyCounter(wire: ChatRequest, _request: CanonicalRequest): Promise<string> {
+  const encoding = encodingFor(wire.model);
+  await loadEncoder(encoding);
+  return encoding;
 }
 
-/** The reply counter of Responses: the model's encoding, as `countResponsesUsage` counts. */
-export function responsesReplyCounter(_wire: ResponsesRequest, request: CanonicalRequest): string {
-  return encodingFor(request.model);
+/** The reply counter of Responses: the model's encoding, loaded, as `countResponsesUsage` counts. */
+export async function responsesReplyCounter(_wire: ResponsesRequest, request: CanonicalRequest): Promise<string> {
+  const encoding = encodingFor(request.model);
+  await loadEncoder(encoding);
+  return encoding;
 }
 
 /** Embeddings have no completion. */
-export function embeddingsReplyCounter(): string {
+export async function embeddingsReplyCounter(): Promise<string> {
   return "none";
 }
