@@ -90,9 +90,9 @@ export type Outcome =
   | { kind: "reply"; reply: Reply }
   /**
    * `reply` is what a partial stream (or a timeout's late answer) is cut from. `limited`: a `limits` 429 (scenario or
-   * namespace), whose rate-limit headers are the buckets that exist, not the surface's fixed figures.
+   * namespace) and the limit reached; its rate-limit headers are the buckets that exist, not the surface's fixed figures.
    */
-  | { kind: "failure"; failure: Failure; reply: Reply; attempt: number; limited?: true }
+  | { kind: "failure"; failure: Failure; reply: Reply; attempt: number; limited?: "requestsPerMinute" | "tokensPerMinute" }
   | { kind: "mismatch"; message: string };
 
 /**

@@ -133,6 +133,12 @@ export interface ProviderSurface<W = unknown> {
    * and limits see the counted figures). A session object elsewhere loads it by name (src/providers/reply-counters.ts).
    */
   replyCounter?(wire: W, request: CanonicalRequest): Promise<string>;
+  /**
+   * A `limits` 429 (scenario or namespace `limits`) where the real service answers a quota differently from a scripted
+   * `rate_limit` (Vertex AI's `RESOURCE_EXHAUSTED` naming the quota metric; Bedrock's "Too many tokens"); undefined:
+   * the surface's rate-limit error. Only for a surface without `rateLimitHeaders`.
+   */
+  renderLimited?(limit: "requestsPerMinute" | "tokensPerMinute", retryAfterMs: number, ctx: RenderContext<W>): RenderedError;
   /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). */
   responseHeaders?(ctx: RenderContext<W>): Record<string, string>;
   /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */

@@ -292,7 +292,7 @@ export class SessionCore {
       failure: { kind: "rate_limit" as const, retryAfterMs },
       reply: resolveReply(undefined, undefined, input.request, `${input.scenario}/${input.session}/limited/${now}`),
       attempt: 0,
-      limited: true as const,
+      limited: limit,
     };
     const seq = this.storage.append(
       {

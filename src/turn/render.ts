@@ -139,11 +139,11 @@ function failureResponse<W>(
   ctx: RenderContext<W>,
   exec: Exec,
   extra: Record<string, string>,
-  limited = false,
+  limited?: "requestsPerMinute" | "tokensPerMinute",
 ): Promise<Response> | Response {
+  if (limited !== undefined) return limitedResponse(surface, failure, ctx, extra, limited);
   const retry = { ...failureRetryHeaders(failure), ...extra, ...failure.headers };
-  // A `limits` 429 carries the buckets that exist (the turn's rate-limit headers in `extra`), not the fixed figures.
-  const own = limited && surface.rateLimitHeaders !== undefined ? {} : surface.failureHeaders(failure);
+  const own = surface.failureHeaders(failure);
   switch (failure.kind) {
     case "rate_limit":
     case "overloaded":
@@ -216,6 +216,25 @@ function failureResponse<W>(
   }
 }
 
+/**
+ * A `limits` 429 (scenario or namespace): the surface's own quota answer (`renderLimited`) or its rate-limit error,
+ * with the headers the real service sends — the buckets that exist (the turn's rate-limit headers in `extra`) and
+ * `retry-after` where the surface reports buckets; none of the fixed figures a scripted failure carries.
+ */
+function limitedResponse<W>(surface: ProviderSurface<W>, failure: Failure, ctx: RenderContext<W>, extra: Record<string, string>, limit: "requestsPerMinute" | "tokensPerMinute"): Response {
+  const retryAfterMs = failure.retryAfterMs ?? 0;
+  if (surface.rateLimitHeaders === undefined && surface.renderLimited !== undefined) {
+    const r = surface.renderLimited(limit, retryAfterMs, ctx);
+    return new Response(JSON.stringify(r.body), {
+      status: r.status,
+      headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders?.(ctx), ...r.headers, ...extra },
+    });
+  }
+  const retry = surface.rateLimitHeaders !== undefined ? failureRetryHeaders(failure) : {};
+  const error = { code: "rate_limit" as const, message: defaultMessage(surface, "rate_limit", failure, ctx), retryAfterMs };
+  return errorResponse(surface, error, ctx.requestId, { ...retry, ...extra });
+}
+
 /** The reply the client will receive in full: a reply, a `timeout` failure's late answer, a `content_filter`'s answer. */
 export function deliveredReply(outcome: Outcome): Reply | undefined {
   if (outcome.kind === "reply") return outcome.reply;
@@ -239,5 +258,5 @@ export async function renderOutcome<W>(surface: ProviderSurface<W>, outcome: Out
   if (wait > 0) await sleep(wait, exec.signal);
   const paced = execAt(exec, headersAt);
   if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, paced, extra);
-  return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra, outcome.limited === true);
+  return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra, outcome.limited);
 }

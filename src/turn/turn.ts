@@ -189,8 +189,8 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
     if (nsLimits?.check.over === true) {
       // Over the namespace's limits: the provider's 429, as a scenario's limits answer it (not journaled: no session).
-      const { view, retryAfterMs } = nsLimits.check;
-      outcome = { kind: "failure", failure: { kind: "rate_limit", retryAfterMs }, reply: resolveReply(undefined, undefined, parsed.request, `limited/${requestId}`), attempt: 0, limited: true };
+      const { view, retryAfterMs, limit } = nsLimits.check;
+      outcome = { kind: "failure", failure: { kind: "rate_limit", retryAfterMs }, reply: resolveReply(undefined, undefined, parsed.request, `limited/${requestId}`), attempt: 0, limited: limit };
       headers["x-mockllm-outcome"] = "failure";
       if (surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(view));
     }
@@ -207,7 +207,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
   if (nsLimits !== undefined) {
     const u = outcome.kind === "reply" ? outcome.reply.usage : undefined;
     const tokens = u === undefined ? 0 : u.inputTokens + u.outputTokens;
-    await settle(outcome.kind === "failure" && outcome.limited === true ? null : tokens);
+    await settle(outcome.kind === "failure" && outcome.limited !== undefined ? null : tokens);
     // The default responder's answer within them carries the namespace's buckets (a session's carry the stricter).
     if (selection.kind === "default" && !nsLimits.check.over && surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(afterAnswer(nsLimits.check.view, tokens)));
   }

@@ -83,3 +83,13 @@ export function checkBedrockAuth(headers: Headers): ApiError | undefined {
     message: "Missing Authentication Token (mockllm: sign with any AWS credentials, or send Authorization: Bearer <any Bedrock API key>)",
   };
 }
+
+/**
+ * A `limits` 429 as Bedrock answers a throttled account: `ThrottlingException` saying which quota ran out ("Too many
+ * requests" / "Too many tokens, please wait before trying again."), and no `retry-after` or rate-limit headers (the
+ * service sends none: the AWS SDKs back off on their own). See docs/providers/fidelity.md.
+ */
+export function renderBedrockLimited(limit: "requestsPerMinute" | "tokensPerMinute", _retryAfterMs: number, ctx: { requestId: string }): RenderedError {
+  const message = limit === "tokensPerMinute" ? "Too many tokens, please wait before trying again." : BEDROCK_FAILURE_MESSAGES.rate_limit;
+  return renderBedrockError({ code: "rate_limit", message }, ctx.requestId);
+}

@@ -6,7 +6,7 @@ import type { CanonicalRequest } from "../../canonical/request";
 import type { Scenario } from "../../scenario/schema";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ProviderSurface } from "../types";
-import { BEDROCK_FAILURE_MESSAGES, bedrockFailureHeaders, bedrockRequestId, checkBedrockAuth, renderBedrockError } from "./errors";
+import { BEDROCK_FAILURE_MESSAGES, bedrockFailureHeaders, renderBedrockLimited, bedrockRequestId, checkBedrockAuth, renderBedrockError } from "./errors";
 import { parseConverse, parseInvoke } from "./parse";
 import { bedrockTarget } from "./paths";
 import { renderBedrockStreamError, renderConverseEvents, renderConverseJson } from "./render-converse";
@@ -24,6 +24,7 @@ type Common =
   | "malformedEventName"
   | "renderError"
   | "failureHeaders"
+  | "renderLimited"
   | "renderStreamError";
 
 const common: Pick<ProviderSurface<unknown>, Common> = {
@@ -37,6 +38,7 @@ const common: Pick<ProviderSurface<unknown>, Common> = {
   malformedEventName: "chunk",
   renderError: renderBedrockError,
   failureHeaders: bedrockFailureHeaders,
+  renderLimited: renderBedrockLimited,
   renderStreamError: renderBedrockStreamError,
 };
 

@@ -108,3 +108,16 @@ export function checkGeminiAuth(headers: Headers, target: { query: URLSearchPara
     message: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
   };
 }
+
+/**
+ * A `limits` 429 on the Gemini API: `RESOURCE_EXHAUSTED` with `QuotaFailure` naming the per-minute quota that ran out
+ * (requests, or input tokens) and `RetryInfo`; no rate-limit or `retry-after` headers (the API sends none).
+ */
+export function renderGeminiLimited(limit: "requestsPerMinute" | "tokensPerMinute", retryAfterMs: number): RenderedError {
+  const r = renderGeminiError({ code: "rate_limit", message: GEMINI_FAILURE_MESSAGES.rate_limit, retryAfterMs }, "");
+  if (limit === "tokensPerMinute") {
+    const details = (r.body as { error: { details: { violations?: { quotaMetric: string; quotaId: string }[] }[] } }).error.details;
+    details[0]!.violations = [{ quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_input_token_count", quotaId: "GenerateContentInputTokensPerModelPerMinute-FreeTier" }];
+  }
+  return r;
+}

@@ -1,5 +1,5 @@
 import type { ProviderSurface } from "../types";
-import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError } from "./errors";
+import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError, renderGeminiLimited } from "./errors";
 import { geminiTarget, parseGenerateContent } from "./parse";
 import { isVertex, renderGenerateContentJson } from "./render-json";
 import { validateThoughtSignatures } from "./signatures";
@@ -24,6 +24,7 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,
+  renderLimited: (limit, retryAfterMs) => renderGeminiLimited(limit, retryAfterMs),
   // `:streamGenerateContent` without `?alt=sse` answers every chunk in one JSON array.
   renderJson: (reply, ctx) => (ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx)),
   renderEvents: renderGenerateContentEvents,

@@ -23,3 +23,22 @@ export function checkVertexAuth(headers: Headers, target: { query: URLSearchPara
 export function renderVertexClaudeError(error: ApiError, requestId: string): RenderedError {
   return error.code === "authentication" ? renderGeminiError(error, requestId) : renderAnthropicError(error, requestId);
 }
+
+/** Vertex AI's quota metrics for a publisher model's per-minute quotas (as its 429 names them). */
+const QUOTA_METRICS = {
+  anthropic: { requestsPerMinute: "online_prediction_requests_per_base_model", tokensPerMinute: "online_prediction_input_tokens_per_minute_per_base_model" },
+  google: { requestsPerMinute: "generate_content_requests_per_minute_per_project_per_base_model", tokensPerMinute: "generate_content_input_tokens_per_minute_per_base_model" },
+} as const;
+
+/**
+ * A `limits` 429 as Vertex AI answers a publisher model's quota, whatever the publisher: Google's error shape,
+ * `RESOURCE_EXHAUSTED`, the quota metric and the base model (`claude-sonnet-4@20250514` → `anthropic-claude-sonnet-4`),
+ * no details and no rate-limit or `retry-after` headers. See docs/providers/fidelity.md.
+ * @example vertexLimited("anthropic", "claude-sonnet-4@20250514", "requestsPerMinute").body // { error: { code: 429, message: "Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: anthropic-claude-sonnet-4. …", status: "RESOURCE_EXHAUSTED" } }
+ */
+export function vertexLimited(publisher: "anthropic" | "google", model: string, limit: "requestsPerMinute" | "tokensPerMinute"): RenderedError {
+  const base = model.replace(/@.*$/, "").replace(/-\d{8}$/, "");
+  const name = publisher === "anthropic" ? `anthropic-${base}` : base;
+  const message = `Quota exceeded for aiplatform.googleapis.com/${QUOTA_METRICS[publisher][limit]} with base model: ${name}. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai.`;
+  return { status: 429, body: { error: { code: 429, message, status: "RESOURCE_EXHAUSTED" } }, headers: {} };
+}

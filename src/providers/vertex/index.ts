@@ -5,7 +5,7 @@ import { geminiGenerateContent } from "../gemini";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { GeminiWire } from "../gemini/wire";
 import type { ProviderSurface, RequestTarget } from "../types";
-import { checkVertexAuth, renderVertexClaudeError } from "./errors";
+import { checkVertexAuth, renderVertexClaudeError, vertexLimited } from "./errors";
 import { vertexTarget } from "./paths";
 
 /** The Gemini Developer API path the Gemini surface parses, for a Vertex path (same model, method and query). */
@@ -24,6 +24,7 @@ export const vertexGemini: ProviderSurface<GeminiWire> = {
   provider: "vertex",
   matchPath: (path) => vertexTarget(path)?.publisher === "google",
   checkHeaders: checkVertexAuth,
+  renderLimited: (limit, _retryAfterMs, ctx) => vertexLimited("google", ctx.request.model, limit),
   parse: (body, headers, target) => {
     const parsed = geminiGenerateContent.parse(body, headers, geminiPath(target));
     return parsed.ok ? { ...parsed, request: { ...parsed.request, provider: "vertex" } } : parsed;
@@ -59,4 +60,7 @@ export const vertexClaude: ProviderSurface<MessagesRequest> = {
   },
   renderError: renderVertexClaudeError,
   failureHeaders: anthropicFailureHeaders,
+  // The Anthropic surface's buckets are the Anthropic API's: Vertex sends none, and its own quota 429.
+  rateLimitHeaders: undefined,
+  renderLimited: (limit, _retryAfterMs, ctx) => vertexLimited("anthropic", ctx.request.model, limit),
 };
