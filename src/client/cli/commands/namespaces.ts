@@ -113,7 +113,9 @@ Example:
       case "list": {
         const all = await admin.namespaces();
         if (values.json === true) io.stdout(JSON.stringify(all));
-        else for (const n of all) io.stdout(`${n.name}\t${JSON.stringify(n.quotas)}${n.expiresAt !== undefined ? `\texpires ${n.expiresAt}` : ""}`);
+        else
+          for (const n of all)
+            io.stdout(`${n.name}\t${JSON.stringify(n.quotas)}${n.limits !== undefined ? `\tlimits ${JSON.stringify(n.limits)}` : ""}${n.expiresAt !== undefined ? `\texpires ${n.expiresAt}` : ""}`);
         return EXIT.ok;
       }
       case "delete":
