@@ -27,7 +27,7 @@ class MockLLMError(Exception):
         self.code = code
 
 
-MockLLMError.__module__ = "pytest_mockllm"
+MockLLMError.__module__ = "pytest_mockllm_server"
 
 
 class MockLLMVerifyError(AssertionError):
@@ -41,7 +41,7 @@ class MockLLMVerifyError(AssertionError):
         self.inspector_url = inspector_url
 
 
-MockLLMVerifyError.__module__ = "pytest_mockllm"  # tracebacks name the public import
+MockLLMVerifyError.__module__ = "pytest_mockllm_server"  # tracebacks name the public import
 
 
 def never_ran(scenario: str, session: str) -> Dict[str, Any]:

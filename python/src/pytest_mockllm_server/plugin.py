@@ -1,4 +1,4 @@
-"""The pytest plugin (entry point `pytest11: mockllm`): options, the marker, the fixtures and the failure report."""
+"""The pytest plugin (entry point `pytest11: mockllm_server`): options, the marker, the fixtures and the failure report."""
 
 from __future__ import annotations
 
