@@ -10,7 +10,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { discardRest, MAX_DRAIN_BYTES } from "../../http/body";
 import { primeHeaderRecord } from "../../http/headers";
-import type { PacedPlan } from "../../http/sse";
+import { PlannedResponse } from "../../http/planned";
 import { route } from "../../router";
 import { internalError } from "../../routes/internal";
 import type { Runtime } from "../../runtime/types";
@@ -130,12 +130,11 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
     try {
       // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
       const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
-      // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
-      let paced: PacedPlan | undefined;
-      const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
-      res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
-      if (paced !== undefined && http1) {
-        sendPaced(http1, res, paced, waitUntil);
+      // A paced stream over HTTP/1 comes back as its plan and is written here, on the shared timer (./paced.ts), not
+      // through a web stream.
+      res = await route(request, runtime, { waitUntil, breakConnection, playsPlans: http1 !== undefined });
+      if (res instanceof PlannedResponse && http1) {
+        sendPaced(http1, res, res.plan, waitUntil);
         return ALREADY_SENT;
       }
     } catch (e) {
