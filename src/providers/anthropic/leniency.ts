@@ -26,5 +26,9 @@ export function claudeRefusal(request: CanonicalRequest, scenario: Scenario | un
   }
   const forced = request.toolChoice?.kind === "required" || request.toolChoice?.kind === "tool";
   if (forced && request.reasoning === "enabled") return apiError("invalid_request", "Thinking may not be enabled when tool_choice forces tool use.");
+  const choice = request.toolChoice;
+  if (choice?.kind === "tool" && choice.name !== undefined && !request.tools.includes(choice.name)) {
+    return apiError("invalid_request", `Tool '${choice.name}' not found in provided tools`);
+  }
   return undefined;
 }

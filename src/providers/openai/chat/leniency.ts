@@ -33,5 +33,9 @@ export function validateChatRequest(w: ChatRequest, request: CanonicalRequest, s
   if (forced && (w.tools ?? []).length === 0) {
     return apiError("invalid_request", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", { param: "tool_choice" });
   }
+  const choice = request.toolChoice;
+  if (choice?.kind === "tool" && choice.name !== undefined && !request.tools.includes(choice.name)) {
+    return apiError("invalid_request", `Invalid value for 'tool_choice': function '${choice.name}' not found in 'tools'.`, { param: "tool_choice" });
+  }
   return undefined;
 }
