@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { route } from "../src/router";
-import { startServer } from "../src/runtime/node/server";
+import { startServer } from "../src/hosts/node/server";
 import { BURST_BODY, JSON_BODY, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } } });

@@ -1,6 +1,6 @@
 /**
  * The runtime boundary: what the shared request path (router, routes, providers) gets from the runtime it runs in.
- * Workers builds it from its bindings (src/runtime/workers), Node from its options (src/runtime/node). Nothing above
+ * Workers builds it from its bindings (src/hosts/workers), Node from its options (src/hosts/node). Nothing above
  * this interface knows which runtime it runs in.
  */
 import type { BodyPipe, PacedPlan } from "../http/sse";
