@@ -186,6 +186,7 @@ export const OTHER_KINDS = {
           "`POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).",
         ),
     },
+    // No `answers`: an embeddings request journals the message's text and calls as a chat answer does (none unless scripted).
     describe: { words: (s) => (s.embeddings === undefined ? [] : [`${s.embeddings.length} embedding(s)`]) },
     doc: "providers/openai.md",
   }),
