@@ -35,6 +35,8 @@ const ALLOWED: Record<string, string> = {
   // (checked against the modules in provider-registry.test.ts).
   "scenario/schema.ts": "wire-field descriptions and the record schema's upstream keys",
   "scenario/server-tools-schema.ts": "wire-field descriptions: which provider field each server-tool entry's value becomes",
+  "scenario/reply-kinds.ts": "wire-field descriptions of the reply kinds, and each kind's docs page (docs/providers/…)",
+  "scenario/message-schema.ts": "wire-field descriptions (Anthropic's thinking blocks)",
   "scenario/structured.ts": "wire-field descriptions",
   "scenario/limits-schema.ts": "wire-field descriptions",
   // A client's own format: the AI SDK's `providerMetadata.anthropic` in a seed transcript.
