@@ -10,6 +10,7 @@ import type { CanonicalRequest } from "../canonical/request";
 import { stableHash } from "../util/hash";
 import { stateObjectName } from "../providers/openai/responses/state";
 import type { ProviderSurface } from "../providers/types";
+import { resolveSurface } from "../providers/surface";
 import type { Runtime } from "../runtime/types";
 
 /** The counter of `__responses/{session}` that numbers its stored default answers. */
@@ -22,7 +23,7 @@ const COUNTER = "ids";
  */
 export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime, wire: W, request: CanonicalRequest, session: string, bodyText: string): Promise<string> {
   const where = rt.caller ? `${rt.caller.namespace.space}|${session}` : session;
-  if (surface.stores?.(wire) === true) {
+  if (resolveSurface(surface).stores(wire)) {
     const n = await rt.sessions.get(stateObjectName(undefined, session)).count(COUNTER);
     return `default|${where}|${n}`;
   }
