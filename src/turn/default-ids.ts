@@ -24,7 +24,7 @@ const COUNTER = "ids";
 export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime, wire: W, request: CanonicalRequest, session: string, bodyText: string): Promise<string> {
   const where = rt.caller ? `${rt.caller.namespace.space}|${session}` : session;
   if (resolveSurface(surface).stores(wire)) {
-    const n = await rt.sessions.get(stateObjectName(undefined, session)).count(COUNTER);
+    const n = await rt.sessions.get(stateObjectName(undefined, session)).increment(COUNTER);
     return `default|${where}|${n}`;
   }
   return `default|${where}|${stableHash(JSON.stringify(request.messages))}|${stableHash(bodyText)}`;
@@ -32,5 +32,5 @@ export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime,
 
 /** Bumps counter `key` of the session's default-responder object (`__responses/{session}`) and returns it, from 1. */
 export function defaultCounter(rt: Runtime, session: string, key: string): Promise<number> {
-  return Promise.resolve(rt.sessions.get(stateObjectName(undefined, session)).count(key));
+  return Promise.resolve(rt.sessions.get(stateObjectName(undefined, session)).increment(key));
 }

@@ -40,7 +40,7 @@ const ALLOWED: Record<string, string> = {
   "scenario/structured.ts": "wire-field descriptions",
   "scenario/limits-schema.ts": "wire-field descriptions",
   // A client's own format: the AI SDK's `providerMetadata.anthropic` in a seed transcript.
-  "scenario/seed.ts": "the AI SDK's providerMetadata key",
+  "scenario/testllm.ts": "the AI SDK's providerMetadata key",
   // The doubled-/v1 hint names the SDK that adds /v1 itself.
   "router.ts": "a hint naming a client SDK",
   // The object store's per-surface area for Anthropic's Files API.
