@@ -343,7 +343,7 @@ export class SessionCore {
 
   /** Index objects: notes a member name (a session of a scenario); the oldest beyond `limit` are dropped. */
   /** Bumps this object's counter `key` (kept with the attempt counters) and returns its new value, from 1. */
-  count(key: string): number {
+  increment(key: string): number {
     // State first: a storage that caches its counters loads them before the bump (as next() does), not after it.
     const before = this.storage.state().attempts[key] ?? 0;
     this.storage.bumpAttempt(key);

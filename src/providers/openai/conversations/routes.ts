@@ -48,7 +48,7 @@ function bodyItems(value: unknown, seed: string, required: boolean): { ok: true;
 
 /** A seed for the ids of the next items added to conversation `id`: a counter of its index object. */
 async function itemSeed(rt: Runtime, id: string): Promise<string> {
-  return `conv-item|${id}|${await conversationHome(rt, id).count(`items:${id}`)}`;
+  return `conv-item|${id}|${await conversationHome(rt, id).increment(`items:${id}`)}`;
 }
 
 async function create(request: Request, rt: Runtime, a: PlatformAnswer): Promise<Response> {
