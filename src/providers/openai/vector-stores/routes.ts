@@ -15,7 +15,7 @@ import { apiError, type ApiError } from "../../../http/errors";
 import { safeDecode } from "../../../http/url";
 import { randomHex } from "../../../objects/ids";
 import { echoed } from "../../../util/text";
-import type { SideRoute } from "../../types";
+import type { SideRoute, SideRouteContext } from "../../types";
 import { filesOf } from "../batches/files";
 import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer } from "../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
@@ -559,8 +559,7 @@ async function search(request: Request, rt: Runtime, a: PlatformAnswer, s: Store
 
 const PATH = /^\/(?:v1\/)?vector_stores(?:\/([^/]+)(?:\/(files|file_batches|search)(?:\/([^/]+)(?:\/(content|cancel|files))?)?)?)?\/?$/;
 
-/** The `/v1/vector_stores` routes. */
-export const openaiVectorStores: SideRoute = objectRoute(PATH, async ([, rawId, sub, rawChild, action], request, path, a, ctx) => {
+async function serve([, rawId, sub, rawChild, action]: RegExpExecArray, request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
   const rt = ctx.rt;
   if (rawId === undefined) return byMethod(request, path, a, { GET: () => listStores(request, rt, a), POST: () => createStore(request, rt, a) });
   const id = safeDecode(rawId);
@@ -578,4 +577,7 @@ export const openaiVectorStores: SideRoute = objectRoute(PATH, async ([, rawId, 
   }
   if (action === "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
   return batches(request, rt, a, s, child, action);
-});
+}
+
+/** The `/v1/vector_stores` routes. */
+export const openaiVectorStores: SideRoute = objectRoute(PATH, serve);
