@@ -32,6 +32,15 @@ export function platformAnswer(request: Request): { ok: true; answer: PlatformAn
   return auth ? { ok: false, response: answer.fail(auth) } : { ok: true, answer };
 }
 
+/** The metadata a `POST` that updates an object carries: required, checked as the real API does; `null` clears it. */
+export async function metadataUpdate(request: Request): Promise<{ ok: true; value: Record<string, string> } | { ok: false; error: ApiError }> {
+  const body = await objectBody(request);
+  if (!body.ok) return body;
+  if (!("metadata" in body.value)) return { ok: false, error: invalid("Missing required parameter: 'metadata'.", "metadata") };
+  const metadata = checkMetadata(body.value.metadata);
+  return metadata.ok ? { ok: true, value: metadata.value ?? {} } : metadata;
+}
+
 /** `Use GET or POST for /v1/…` as the router says it for a surface. */
 export function wrongMethod(methods: string[], path: string): ApiError {
   return apiError("method_not_allowed", `Use ${methods.join(" or ")} for ${echoed(path)}.`);

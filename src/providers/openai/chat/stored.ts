@@ -12,7 +12,7 @@ import { safeDecode } from "../../../http/url";
 import type { StoredResponses } from "../../../session/types";
 import { echoed } from "../../../util/text";
 import type { RenderContext, SideRoute } from "../../types";
-import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, type PlatformAnswer } from "../platform";
+import { byMethod, checkMetadata, metadataUpdate, objectRoute, page, pageQuery, parsedObjects, type PlatformAnswer } from "../platform";
 import { renderChatJson } from "./render-json";
 import type { ChatMessage, ChatRequest } from "./wire";
 
@@ -119,12 +119,9 @@ async function one(request: Request, rt: Runtime, a: PlatformAnswer, id: string)
     await h.deleteObject(KIND, id);
     return a.json({ id, object: "chat.completion.deleted", deleted: true });
   }
-  const body = await objectBody(request);
-  if (!body.ok) return a.fail(body.error);
-  if (!("metadata" in body.value)) return a.fail(invalid("Missing required parameter: 'metadata'.", "metadata"));
-  const metadata = checkMetadata(body.value.metadata);
+  const metadata = await metadataUpdate(request);
   if (!metadata.ok) return a.fail(metadata.error);
-  const updated: StoredCompletion = { ...stored, metadata: metadata.value ?? {} };
+  const updated: StoredCompletion = { ...stored, metadata: metadata.value };
   await h.putObjects(KIND, [{ id, json: JSON.stringify(updated) }], MAX_STORED);
   return a.json(updated);
 }

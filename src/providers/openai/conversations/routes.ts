@@ -9,7 +9,7 @@ import { safeDecode } from "../../../http/url";
 import { echoed } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { checkId, parseItems } from "../responses/parse";
-import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../platform";
+import { byMethod, checkMetadata, invalid, metadataUpdate, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../platform";
 import {
   appendConversationItems,
   childKind,
@@ -73,12 +73,9 @@ async function conversation(request: Request, rt: Runtime, a: PlatformAnswer, id
     await conversationHome(rt, id).deleteObject(CONVERSATION_KIND, id);
     return a.json({ id, object: "conversation.deleted", deleted: true });
   }
-  const body = await objectBody(request);
-  if (!body.ok) return a.fail(body.error);
-  if (!("metadata" in body.value)) return a.fail(invalid("Missing required parameter: 'metadata'.", "metadata"));
-  const metadata = checkMetadata(body.value.metadata);
+  const metadata = await metadataUpdate(request);
   if (!metadata.ok) return a.fail(metadata.error);
-  const updated: ConversationObject = { ...found, metadata: metadata.value ?? {} };
+  const updated: ConversationObject = { ...found, metadata: metadata.value };
   await saveConversation(rt, updated);
   return a.json(updated);
 }
