@@ -4,7 +4,7 @@
  * `DELETE …/{id}`, `GET …/{id}/results` (JSONL: `succeeded` with the message, `errored` with the error body,
  * `canceled`).
  *
- * The same engine as OpenAI's batches (providers/openai/batches/batches.ts): the requests are kept as a file written
+ * The same engine as OpenAI's batches (objects/batch-run.ts under each): the requests are kept as a file written
  * in parts, the batch runs lazily on the first read after the scenario's `async.processingMs`, each request through
  * the batch's session as a live `/v1/messages` call (turn/batch.ts), and the results are written in parts and served
  * streamed. Its objects live below `anthropic-batches/` in the caller's namespace, apart from either Files API.

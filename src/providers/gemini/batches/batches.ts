@@ -2,11 +2,11 @@
  * Gemini batch mode with inline requests (contract section 11): `POST /v1beta/models/{model}:batchGenerateContent`
  * (`batch.inputConfig.requests.requests: [{ request, metadata }]`), the long-running operation at
  * `GET /v1beta/batches/{id}`, `GET /v1beta/batches`, `POST /v1beta/batches/{id}:cancel`, `DELETE /v1beta/batches/{id}`.
- * The same engine as the other batches: the requests kept as a file written in parts, run lazily on the scenario's
- * `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a read), each through the batch's session as a live
- * `generateContent` call (turn/batch.ts); the answers come back inline in the operation's
- * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is not
- * built.
+ * The same engine as the other batches (objects/batch-run.ts): the requests kept as a file written in parts, run
+ * lazily on the scenario's `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a read), each through the batch's
+ * session as a live `generateContent` call (turn/batch.ts); the answers come back inline in the operation's
+ * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is
+ * not built.
  */
 import { safeDecode } from "../../../http/url";
 import { apiError, type ApiError } from "../../../http/errors";
