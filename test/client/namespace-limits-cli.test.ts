@@ -2,7 +2,7 @@
 // create`), listed by `mockllm ns list`, enforced over the namespace's requests with the provider's 429. On Node.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureCli } from "../support/cli";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { startQuietServer } from "../support/server";
 
 const TOKEN = "root-token";
