@@ -13,7 +13,7 @@ import { primeHeaderRecord } from "../../http/headers";
 import type { PacedPlan } from "../../http/sse";
 import { route } from "../../router";
 import { internalError } from "../../routes/internal";
-import type { Runtime } from "../types";
+import type { RequestContext, Runtime } from "../types";
 import { dualProtocolServer } from "./h2c";
 import { requestOf } from "./incoming";
 import { sendPaced } from "./paced";
@@ -132,8 +132,9 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
       const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
       // A paced stream over HTTP/1 is written here, on the shared timer (./paced.ts), not through a web stream.
       let paced: PacedPlan | undefined;
-      const direct = http1 ? { directStream: (plan: PacedPlan) => void (paced = plan) } : {};
-      res = await route(request, runtime, { waitUntil, breakConnection, ...direct });
+      const ctx: RequestContext = { waitUntil, breakConnection };
+      if (http1) ctx.directStream = (plan: PacedPlan) => void (paced = plan);
+      res = await route(request, runtime, ctx);
       if (paced !== undefined && http1) {
         sendPaced(http1, res, paced, waitUntil);
         return ALREADY_SENT;
