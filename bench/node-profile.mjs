@@ -4,7 +4,7 @@
 // the SDK conversations), and the functions with the most self time per request. `--heap`: bytes allocated per
 // request instead, by function (V8's sampling heap profiler, young-generation garbage included, every 1 KB): a figure
 // that reads the same run after run on a shared machine, where CPU time does not.
-//   node bench/node-profile.mjs [--load json|stream|conv] [--connections 50] [--duration 5] [--heap] [--dir DIR] [--top 30]
+//   node bench/node-profile.mjs [--load json|stream|conv] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,15 +23,18 @@ const { values } = parseArgs({
     dir: { type: "string" },
     top: { type: "string", default: "30" },
     heap: { type: "boolean", default: false },
+    // Another build's dist/node/index.js (an earlier commit's), to profile before and after a change.
+    dist: { type: "string" },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), "mockllm-node-profile-"));
 mkdirSync(dir, { recursive: true });
 const launcher = fileURLToPath(new URL("./servers/mockllm-node.mjs", import.meta.url));
 const heapFile = join(dir, "node.heapprofile");
+const distEnv = values.dist ? { MOCKLLM_NODE_DIST: values.dist } : {};
 const { child, url } = values.heap
-  ? await start({ label: "node", launcher, env: { MOCKLLM_BENCH_ALLOCATIONS: heapFile, MOCKLLM_BENCH_YOUNG: "1" } })
-  : await start({ label: "node", launcher }, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+  ? await start({ label: "node", launcher, env: { ...distEnv, MOCKLLM_BENCH_ALLOCATIONS: heapFile, MOCKLLM_BENCH_YOUNG: "1" } })
+  : await start({ label: "node", launcher, env: distEnv }, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
 const p = paths("mockllm");
 const cannon = (duration) =>
   autocannon({
