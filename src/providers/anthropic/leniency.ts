@@ -1,5 +1,5 @@
 /**
- * Requests the real Messages API refuses that mockllm used to answer (issue 51 point 7), as its 400
+ * Requests the real Messages API refuses that mockllm used to answer, as its 400
  * `invalid_request_error` with its own wording (sources in docs/providers/fidelity.md). Skipped for a scenario with
  * `"strict": false` and for a recording scenario, as the thinking checks are. Read from the canonical request, so
  * Claude on Bedrock (InvokeModel and Converse) refuses the same, in Bedrock's words.

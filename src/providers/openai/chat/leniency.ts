@@ -1,5 +1,5 @@
 /**
- * Requests the real Chat Completions API refuses that mockllm used to answer (issue 51 point 7), each as the real
+ * Requests the real Chat Completions API refuses that mockllm used to answer, each as the real
  * API's 400 with its own wording (sources in docs/providers/fidelity.md). Skipped for a scenario with
  * `"strict": false` (and for a recording scenario, whose upstream decides), as Anthropic's thinking checks are.
  */
