@@ -36,6 +36,8 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     only: { type: "string", default: "conversation,scenario,journal,sessions,batch" },
     "no-svg": { type: "boolean", default: false },
+    /** Another build's dist directory (node bin/build-node.mjs --out-dir …), to compare a before and an after. */
+    bundle: { type: "string" },
   },
 });
 const QUICK = values.quick;
@@ -425,7 +427,7 @@ const TURN_BODY = JSON.stringify(chatBody(4));
  * of ~2.7 KB in the closures alone).
  */
 async function nodeServer() {
-  const bundle = join(ROOT, "dist", "node", "index.js");
+  const bundle = join(values.bundle ?? join(ROOT, "dist"), "node", "index.js");
   const { startServer } = (await import(pathToFileURL(bundle).href)) as typeof import("../src/runtime/node/index");
   const server = await startServer({ adminToken: "scale", vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
   const doc = { name: "scale", steps: [{ id: "any", consume: false, respond: { text: "Scaled answer." } }] };
