@@ -2,17 +2,26 @@
  * How a run's cost grows with its size (issue 59, part 1): curves, each printed as a Markdown table and drawn as a
  * log-log SVG plot into docs/performance/scale-*.svg, with the fitted growth (the least-squares slope of log y on
  * log x: ~0 flat, ~1 linear, ~2 quadratic).
- *   npm run bench:scale [-- --quick] [-- --only conversation,scenario,journal,sessions,batch] [-- --no-svg]
+ *   npm run bench:scale [-- --quick] [-- --only conversation,compaction,chain,scenario,journal,sessions,sockets,worker,batch] [-- --no-svg]
  * (= node bin/build-node.mjs && node --expose-gc --max-semi-space-size=64 --import tsx bench/scale.ts)
  * - conversation: a turn's CPU and bytes allocated against the conversation's length (10 → 2,000 messages: a user
  *   turn, then rounds of an assistant tool call, its result and a user follow-up) on Chat, Responses (stateless) and
  *   Anthropic, in process through the engine (parse + decide + render, as bench/engine.ts), no HTTP or storage;
+ * - compaction: the same with a compaction every 50 messages (a Responses `compaction` item, an Anthropic `compaction`
+ *   block), Responses and Anthropic;
+ * - chain: a Responses turn on a `previous_response_id` chain against its length (10 → 2,000 messages), beside the
+ *   same conversation sent whole, over HTTP to the Node runtime (the built bundle) in this process;
  * - scenario: a turn's CPU against the scenario's size (10 → 10,000 steps, matchers of eight kinds, half of them
  *   `consume: false`, the answering step last), in process through the engine;
  * - journal: a turn's CPU and latency against the session's journal length (0 → past its bound), over HTTP to the
  *   Node runtime (the built bundle, dist/node) in this process;
  * - sessions: heap per session and a new session's first-turn latency against the number of live sessions
  *   (1 → 100,000; --quick stops at 10,000), Node runtime in this process;
+ * - sockets: time and server CPU to open N Responses WebSockets and serve one turn on each (Node with ws 100 → 10,000,
+ *   --quick → 3,000; the Worker under Miniflare 100 → 2,000, --quick → 300), bench/scale-servers.mjs, a fresh server
+ *   per size in another process;
+ * - worker: the Worker under Miniflare: Durable Objects created per second and a new session's first turn against the
+ *   number existing (1 → 2,000; --quick → 300), bench/scale-servers.mjs; builds dist/worker first;
  * - batch: a batch's time and peak heap against its lines (100 → 10,000; --quick → 3,000), bench/batch-memory.ts
  *   in a child process per size.
  * Bytes allocated: with a 64 MB semi-space, a few turns run between a full GC and the next reading of the heap
@@ -685,7 +694,7 @@ function socketsCurve(): void {
     series.push({ name: `${t.name}: open + serve (ms)`, points: rows.map((r) => [r.n, r.openMs + r.serveMs]) });
     series.push({ name: `${t.name}: server CPU (ms)`, points: rows.map((r) => [r.n, Math.max(1, r.serverCpuMs)]) });
   }
-  report("sockets", "WebSockets: time and server CPU to open and serve N", "sockets", "ms", "ms", series);
+  report("sockets", "WebSockets: time and server CPU to open and serve N", "sockets", "ms", "", series);
 }
 
 function workerCurve(): void {
