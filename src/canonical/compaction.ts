@@ -2,7 +2,6 @@
  * Compaction (contract section 10), provider-neutral: the summary a compaction carries, and the deterministic one a
  * compaction gets when no step scripts it.
  */
-import type { Reply } from "./outcome";
 import type { CanonicalCompaction, CanonicalRequest } from "./request";
 
 export type { CanonicalCompaction };
@@ -12,7 +11,7 @@ const QUOTE = 200;
 /**
  * Longest quote of the client's earlier summary a default summary keeps: a client sends that summary back (OpenAI's
  * `encrypted_content`, Anthropic's compaction block), so nesting it whole let one request grow its answer without
- * bound (a 6 MB blob, an 8 MB answer; issue 51). Bounded, a chain of compactions stays readable and small.
+ * bound (a 6 MB blob, an 8 MB answer). Bounded, a chain of compactions stays readable and small.
  */
 export const EARLIER_SUMMARY_QUOTE = 1000;
 
@@ -43,7 +42,7 @@ export function defaultCompactionSummary(req: CanonicalRequest): string {
  * (OpenAI `context_management`, Anthropic's `compact_20260112` trigger). Renderers and the journal both ask here.
  * @example replyCompaction(reply, { ...req, compactThreshold: 1 })?.summary // "Summary of 1 earlier messages …"
  */
-export function replyCompaction(reply: Reply, req: CanonicalRequest): CanonicalCompaction | undefined {
+export function replyCompaction(reply: { compaction?: CanonicalCompaction; usage: { inputTokens: number } }, req: CanonicalRequest): CanonicalCompaction | undefined {
   if (reply.compaction !== undefined) return reply.compaction;
   if (req.compactionRequested) return { summary: defaultCompactionSummary(req) };
   if (req.compactThreshold === undefined || reply.usage.inputTokens < req.compactThreshold) return undefined;

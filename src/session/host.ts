@@ -100,8 +100,8 @@ export class SessionHost implements SyncSession {
 
   // Stored responses and objects
 
-  count(key: string): number {
-    return this.core.count(key);
+  increment(key: string): number {
+    return this.core.increment(key);
   }
 
   saveResponse(record: StoredResponseRecord): void {

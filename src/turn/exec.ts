@@ -2,7 +2,7 @@
  * The request's side of rendering: an HTTP request's `Exec` over its runtime's `RequestContext`
  * (src/runtime/types.ts), and the same Exec rescheduled from a later instant.
  */
-import type { BodyPipe, PacedPlan } from "../http/sse";
+import type { BodyPipe } from "../http/sse";
 import type { Exec, RequestContext } from "../runtime/types";
 
 /**
@@ -29,9 +29,8 @@ export class RequestExec implements Exec {
     return ctx.breakConnection ? () => ctx.breakConnection!() : undefined;
   }
 
-  get directStream(): ((plan: PacedPlan) => void) | undefined {
-    const ctx = this.ctx;
-    return ctx.directStream ? (plan) => ctx.directStream!(plan) : undefined;
+  get playsPlans(): boolean {
+    return this.ctx.playsPlans === true;
   }
 
   get bodyPipe(): (() => BodyPipe) | undefined {

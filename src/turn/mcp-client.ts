@@ -1,5 +1,5 @@
 /**
- * Remote MCP (contract section 11, issue 56): a scripted `mcp` server-tool use without `result` or `error` makes the
+ * Remote MCP (contract section 11): a scripted `mcp` server-tool use without `result` or `error` makes the
  * mock the MCP client the provider is. Before rendering, it connects to the server the request names (the surface's
  * `mcpServers`), speaks Streamable HTTP JSON-RPC 2.0 (`initialize`, `notifications/initialized`, `tools/list`,
  * `tools/call`), and fills the use with what the server answered. Every failure (a host the deployment does not
@@ -9,6 +9,7 @@
 import type { McpListedTool, ServerToolUse } from "../canonical/server-tools";
 import type { Outcome } from "../canonical/outcome";
 import type { McpServerRef, ProviderSurface } from "../providers/types";
+import { resolveSurface } from "../providers/surface";
 import type { RuntimeVars } from "../runtime/types";
 
 /** Default bound on each JSON-RPC call (`MCP_TIMEOUT_MS` overrides). */
@@ -231,10 +232,11 @@ function needsServer(use: ServerToolUse): boolean {
  * names no MCP servers). A use whose server the request does not name keeps its empty output.
  */
 export async function fillMcpResults<W>(surface: ProviderSurface<W>, outcome: Outcome, wire: W, options: () => McpClientOptions): Promise<Outcome> {
-  if (outcome.kind !== "reply" || surface.mcpServers === undefined) return outcome;
+  if (outcome.kind !== "reply") return outcome;
   const uses = outcome.reply.serverTools;
   if (uses === undefined || !uses.some(needsServer)) return outcome;
-  const servers = surface.mcpServers(wire);
+  const servers = resolveSurface(surface).mcpServers(wire);
+  if (servers.length === 0) return outcome;
   const opts = options();
   const filled: ServerToolUse[] = [];
   for (const use of uses) {

@@ -3,10 +3,10 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import { wireToolCallIds } from "../../src/providers/registry";
 import { pacedStream } from "../../src/http/sse";
-import { WorkerContext } from "../../src/runtime/workers/context";
-import type { SessionObject } from "../../src/runtime/workers/session-object";
-import { JOURNAL_TRIM_BATCH, SqlSessionStorage } from "../../src/runtime/workers/sql-session";
-import { SqlTables } from "../../src/runtime/workers/sql-tables";
+import { WorkerContext } from "../../src/hosts/workers/context";
+import type { SessionObject } from "../../src/hosts/workers/session-object";
+import { JOURNAL_TRIM_BATCH, SqlSessionStorage } from "../../src/hosts/workers/sql-session";
+import { SqlTables } from "../../src/hosts/workers/sql-tables";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { admin, call, upload } from "./helpers";
 
@@ -117,7 +117,7 @@ describe("SessionObject storage after a restart", () => {
       const before = await runInDurableObject(stub, async (instance: SessionObject) => {
         for (let i = 1; i <= turns; i++) await instance.next({ ...input(i), document: twoSteps });
         // A counter bumped with no journal row after it, twice in one event.
-        expect([instance.count("ids"), instance.count("ids")]).toStrictEqual([1, 2]);
+        expect([instance.increment("ids"), instance.increment("ids")]).toStrictEqual([1, 2]);
         return { state: instance.state(), requests: instance.requests() };
       });
       expect(before.state.steps.map((s) => [s.used, s.attempts])).toStrictEqual([
@@ -130,7 +130,7 @@ describe("SessionObject storage after a restart", () => {
         const restarted = reread(state);
         expect(restarted.state()).toStrictEqual(before.state);
         expect(restarted.requests()).toStrictEqual(before.requests);
-        expect(restarted.count("ids")).toBe(3);
+        expect(restarted.increment("ids")).toBe(3);
         const next = restarted.next({ ...input(turns + 1), document: twoSteps }, Date.parse("2026-01-01T00:00:00Z"));
         expect("needsDocument" in next ? undefined : [next.seq, next.step]).toStrictEqual([turns + 1, "step-2"]);
       });
@@ -143,7 +143,7 @@ describe("SessionObject storage after a restart", () => {
         expect(again.state().requests).toBe(JOURNAL_LIMIT);
         expect(again.state().lastAt).toBe("2026-01-01T00:00:00.000Z");
         expect(again.requests()[0]!.seq).toBe(turns + 2 - JOURNAL_LIMIT);
-        expect(again.count("ids")).toBe(4);
+        expect(again.increment("ids")).toBe(4);
       });
     });
   }
@@ -272,7 +272,7 @@ describe("group commit: turns arriving while a commit is in flight share the nex
         [3, { i: 3 }],
       ]);
       const more = instance.next(input(4));
-      expect(instance.count("ids")).toBe(1);
+      expect(instance.increment("ids")).toBe(1);
       expect(rows(state).map((r) => r.seq)).toStrictEqual([1, 2, 3, 4]);
       const last = instance.next(input(5));
       await instance.reset();
@@ -318,7 +318,7 @@ describe("group commit: turns arriving while a commit is in flight share the nex
   });
 });
 
-describe("the Worker's request context (src/runtime/workers/context.ts)", () => {
+describe("the Worker's request context (src/hosts/workers/context.ts)", () => {
   it("streams bodies through workerd's IdentityTransformStream, a write settling once the reader took the chunk, and waits on the ExecutionContext", async () => {
     const waited: Promise<unknown>[] = [];
     const ctx = new WorkerContext({ waitUntil: (p: Promise<unknown>) => void waited.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext);
@@ -354,7 +354,7 @@ describe("the Worker's request context (src/runtime/workers/context.ts)", () => 
       waitUntil: () => {},
       pipe: () => ctx.bodyPipe(),
     });
-    expect(body).toBeInstanceOf(ReadableStream);
+    if (!(body instanceof ReadableStream)) throw new Error("a paced stream on the Worker is a web stream");
     expect(await new Response(body).text()).toBe("data: role\n\ndata: a\n\ndata: b\n\n");
   });
 });

@@ -2,10 +2,10 @@
 // and a Responses store that makes its maps only when something is stored — with the same answers as before.
 import { describe, expect, it } from "vitest";
 import { wireToolCallIds } from "../../src/providers/registry";
-import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/runtime/node/memory";
-import { MemoryMcpStorage } from "../../src/runtime/node/memory-mcp";
-import { MemoryRecordingStorage } from "../../src/runtime/node/memory-recording";
-import { NodeSessionStore } from "../../src/runtime/node/sessions";
+import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/hosts/node/memory";
+import { MemoryMcpStorage } from "../../src/hosts/node/memory-mcp";
+import { MemoryRecordingStorage } from "../../src/hosts/node/memory-recording";
+import { NodeSessionStore } from "../../src/hosts/node/sessions";
 import { SessionHost, sessionHost } from "../../src/session/host";
 import { MEMBERS } from "../../src/session/members";
 
