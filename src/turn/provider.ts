@@ -10,7 +10,7 @@ import { recordThrough } from "./record";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "./render";
 import type { Prefix } from "./select";
 import { exportCall } from "./otel";
-import { fillMcpResults, mcpOptions } from "./mcp-client";
+import { fillMcpResults, mcpOptions, needsMcpResults } from "./mcp-client";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
 import { resolveSurface } from "../providers/surface";
 
@@ -63,7 +63,7 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
     exportCall(rt.vars, exec.waitUntil, parsed.request, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response", request.headers.get("traceparent"), exec.arrivedAt ?? Date.now());
   }
   // A scripted `mcp` use without its result: the mock calls the server the request names (src/turn/mcp-client.ts).
-  turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
+  if (needsMcpResults(surface, turn.outcome)) turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
   const delivered = deliveredReply(turn.outcome);
   if (delivered) await surface.remember(delivered, turn.ctx, rt);
   // A failure the surface reports later (a background response failing as it runs) is answered as accepted.
