@@ -54,8 +54,8 @@ let sending = false;
 const downUntil = new Map<string, number>();
 /** Spans dropped (queue full, collector down or slow), for tests and `--log-requests` readers. */
 export const dropped = { count: 0 };
-/** An outage (spans dropped) has been told on the console; cleared by the next export that succeeds. */
-let toldDropping = false;
+/** Collectors whose outage (spans dropped) has been told on the console; one leaves when an export to it succeeds. */
+const told = new Set<string>();
 /** Warnings already given in this isolate (each once). */
 const warned = new Set<string>();
 /** Each `vars` object's exporter (null: none): settings are read once, not per request. */
@@ -203,11 +203,11 @@ export function exportBody(exporter: Exporter, spans: OtlpSpan[]): string | Uint
   return exporter.protocol === "http/json" ? JSON.stringify(request) : encodeTraceRequest(request);
 }
 
-/** Counts `n` dropped spans; the first of an outage is told once (`reason`). */
-function drop(n: number, reason: string): void {
+/** Counts `n` dropped spans; the first of an outage of `exporter`'s collector is told once (`reason`). */
+function drop(exporter: Exporter, n: number, reason: string): void {
   dropped.count += n;
-  if (toldDropping) return;
-  toldDropping = true;
+  if (told.has(exporter.url)) return;
+  told.add(exporter.url);
   console.warn(`mockllm: OpenTelemetry spans dropped (${reason}); more are dropped silently until an export succeeds`);
 }
 
@@ -225,18 +225,18 @@ async function flush(): Promise<void> {
         else i++;
       }
       if (Date.now() < (downUntil.get(exporter.url) ?? 0)) {
-        drop(spans.length, `the collector at ${exporter.url} failed`);
+        drop(exporter, spans.length, `the collector at ${exporter.url} failed`);
         continue;
       }
       try {
         const res = await fetch(exporter.url, { method: "POST", headers: exporter.headers, body: exportBody(exporter, spans), signal: AbortSignal.timeout(exporter.timeoutMs) });
         await res.body?.cancel();
         if (!res.ok) throw new Error(`answered ${res.status}`);
-        toldDropping = false;
+        told.delete(exporter.url);
       } catch (e) {
         downUntil.set(exporter.url, Date.now() + BACKOFF_MS);
         const why = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError") ? `no answer within ${exporter.timeoutMs} ms` : e instanceof Error ? e.message : String(e);
-        drop(spans.length, `the collector at ${exporter.url}: ${why}; retried in ${BACKOFF_MS / 1000} s`);
+        drop(exporter, spans.length, `the collector at ${exporter.url}: ${why}; retried in ${BACKOFF_MS / 1000} s`);
       }
     }
   } finally {
@@ -249,11 +249,11 @@ async function flush(): Promise<void> {
  */
 function queue(exporter: Exporter, span: () => OtlpSpan): Promise<void> | undefined {
   if (Date.now() < (downUntil.get(exporter.url) ?? 0)) {
-    drop(1, `the collector at ${exporter.url} failed`);
+    drop(exporter, 1, `the collector at ${exporter.url} failed`);
     return undefined;
   }
   if (buffer.length >= exporter.maxQueue) {
-    drop(1, `${exporter.maxQueue} spans already wait to be sent (OTEL_BSP_MAX_QUEUE_SIZE)`);
+    drop(exporter, 1, `${exporter.maxQueue} spans already wait to be sent to ${exporter.url} (OTEL_BSP_MAX_QUEUE_SIZE)`);
     return undefined;
   }
   buffer.push({ exporter, span: span() });
@@ -340,7 +340,7 @@ export function resetExporter(): void {
   buffer.length = 0;
   sending = false;
   downUntil.clear();
-  toldDropping = false;
+  told.clear();
   warned.clear();
   dropped.count = 0;
 }

@@ -202,6 +202,6 @@ describe("batches and bounds", () => {
     expect(fetch).toHaveBeenCalledTimes(1); // the 3 waiting spans were dropped by the backoff, not sent
     expect(dropped.count).toBe(11);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]![0])).toContain("3 spans already wait to be sent (OTEL_BSP_MAX_QUEUE_SIZE)");
+    expect(String(warn.mock.calls[0]![0])).toContain("3 spans already wait to be sent to http://c:4318/v1/traces (OTEL_BSP_MAX_QUEUE_SIZE)");
   });
 });
