@@ -20,7 +20,8 @@ import type { Outcome } from "../canonical/outcome";
 import type { CanonicalRequest } from "../canonical/request";
 import { BODY_ABORTED, type PacedPlan } from "../http/sse";
 import { OTEL_PROVIDER_NAMES } from "../providers/types";
-import type { Exec, RuntimeVars } from "../runtime/types";
+import type { Exec, RequestContext, RuntimeVars } from "../runtime/types";
+import { execOver } from "./exec";
 import { encodeTraceRequest, type OtlpJsonSpan, type OtlpKeyValue, type OtlpTraceRequest } from "./otlp-protobuf";
 import { deliveredReply } from "./render";
 
@@ -127,11 +128,25 @@ export function parseTraceparent(value: string | null): { traceId: string; paren
   return { traceId: m[1]!, parentSpanId: m[2]! };
 }
 
+const HEX_PAIRS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** Random bytes drawn 4 KiB at a time (one getRandomValues call serves ~170 spans), used once each. */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+
 function randomHex(bytes: number): string {
-  const b = crypto.getRandomValues(new Uint8Array(bytes));
+  if (poolAt + bytes > pool.length) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
   let out = "";
-  for (const x of b) out += x.toString(16).padStart(2, "0");
+  for (let i = 0; i < bytes; i++) out += HEX_PAIRS[pool[poolAt++]!]!;
   return out;
+}
+
+/** Epoch ms as OTLP's decimal nanoseconds. */
+function nanos(ms: number): string {
+  const whole = Math.floor(ms);
+  return whole <= 0 ? "0" : `${whole}000000`;
 }
 
 type Attribute = OtlpKeyValue;
@@ -144,8 +159,6 @@ function operationOf(endpoint: string): string {
   if (endpoint === "generateContent") return "generate_content";
   return "chat";
 }
-
-const NANOS = 1_000_000n;
 
 /** `error.type` of a body the client stopped reading before its end. */
 export const CLIENT_DISCONNECTED = "client_disconnected";
@@ -171,13 +184,15 @@ export function spanOf(request: CanonicalRequest, outcome: Outcome, mockOutcome:
   const scripted = outcome.kind === "failure" && reply === undefined ? outcome.failure.kind : outcome.kind === "mismatch" ? "mismatch" : undefined;
   const error = scripted ?? (aborted ? CLIENT_DISCONNECTED : undefined);
   if (error !== undefined) attributes.push(str("error.type", error));
+  // One draw for both ids: the span's own 8 bytes, then a trace's 16 when there is no parent.
+  const ids = randomHex(parent === undefined ? 24 : 8);
   const span: OtlpSpan = {
-    traceId: parent?.traceId ?? randomHex(16),
-    spanId: randomHex(8),
+    traceId: parent?.traceId ?? ids.slice(16),
+    spanId: ids.slice(0, 16),
     name: `${operation} ${request.model}`,
     kind: 2,
-    startTimeUnixNano: String(BigInt(Math.floor(start)) * NANOS),
-    endTimeUnixNano: String(BigInt(Math.floor(Math.max(start, end))) * NANOS),
+    startTimeUnixNano: nanos(start),
+    endTimeUnixNano: nanos(Math.max(start, end)),
     attributes,
     status: error === undefined ? { code: 0 } : { code: 2, message: error },
   };
@@ -299,26 +314,23 @@ export function traceCall(vars: RuntimeVars, exec: Exec, request: CanonicalReque
   const start = exec.arrivedAt ?? Date.now();
   const bodies: Promise<unknown>[] = [];
   let planEnded: Promise<boolean> | undefined;
-  const watched: Exec = {
-    waitUntil: (p) => {
-      bodies.push(p);
-      exec.waitUntil(p);
-    },
-    get signal() {
-      return exec.signal;
-    },
-  };
-  if (exec.arrivedAt !== undefined) watched.arrivedAt = exec.arrivedAt;
-  const breakConnection = exec.breakConnection;
-  if (breakConnection) watched.breakConnection = breakConnection;
-  const bodyPipe = exec.bodyPipe;
-  if (bodyPipe) watched.bodyPipe = bodyPipe;
-  const direct = exec.directStream;
-  if (direct) {
-    watched.directStream = (plan: PacedPlan) => {
-      planEnded = new Promise<boolean>((resolve) => direct({ ...plan, ended: resolve }));
+  const watched = execOver(exec, (ctx) => {
+    const seen: RequestContext = {
+      waitUntil(p) {
+        bodies.push(p);
+        ctx.waitUntil(p);
+      },
     };
-  }
+    if (ctx.breakConnection) seen.breakConnection = () => ctx.breakConnection!();
+    if (ctx.bodyPipe) seen.bodyPipe = () => ctx.bodyPipe!();
+    const direct = ctx.directStream;
+    if (direct) {
+      seen.directStream = (plan: PacedPlan) => {
+        planEnded = new Promise<boolean>((resolve) => direct.call(ctx, { ...plan, ended: resolve }));
+      };
+    }
+    return seen;
+  });
   return {
     exec: watched,
     answered(outcome, mockOutcome) {

@@ -53,6 +53,13 @@ const WIRE_LEN = 2;
 
 const utf8 = new TextEncoder();
 
+/** Each hex digit's value by char code. */
+const HEX: Record<number, number> = {};
+for (let i = 0; i < 16; i++) {
+  HEX["0123456789abcdef".charCodeAt(i)] = i;
+  HEX["0123456789ABCDEF".charCodeAt(i)] = i;
+}
+
 /** Bytes of `n` as a varint. */
 function varintSize(n: number): number {
   let size = 1;
@@ -113,14 +120,66 @@ class Writer {
   string(field: number, s: string, keepEmpty = false): void {
     if (s === "" && !keepEmpty) return;
     this.tag(field, WIRE_LEN);
+    const n = s.length;
+    if (n < 128) {
+      // Short ASCII (attribute keys, models, outcomes): byte by byte, the length known up front.
+      this.room(1 + n);
+      const buf = this.buf;
+      let at = this.len + 1;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[at++] = c;
+      }
+      if (i === n) {
+        buf[this.len] = n;
+        this.len = at;
+        return;
+      }
+    }
     // At most 3 UTF-8 bytes per UTF-16 unit: encoded in place after room for that length, the length fixed after.
-    const max = s.length * 3;
+    const max = n * 3;
     const reserved = varintSize(max);
     this.room(reserved + max);
     const at = this.len;
     const { written } = utf8.encodeInto(s, this.buf.subarray(at + reserved, at + reserved + max));
     this.len = at + reserved + written;
     this.putLength(at, reserved, written);
+  }
+
+  /** A bytes field from hex (an id); an empty or malformed id is left out rather than sent wrong. */
+  hex(field: number, hex: string): void {
+    const n = hex.length >> 1;
+    if (n === 0 || hex.length % 2 !== 0) return;
+    const tagAt = this.len;
+    this.tag(field, WIRE_LEN);
+    this.varint(n);
+    this.room(n);
+    for (let i = 0; i < n; i++) {
+      const hi = HEX[hex.charCodeAt(2 * i)] ?? 16;
+      const lo = HEX[hex.charCodeAt(2 * i + 1)] ?? 16;
+      if (hi > 15 || lo > 15) {
+        this.len = tagAt;
+        return;
+      }
+      this.buf[this.len + i] = (hi << 4) | lo;
+    }
+    this.len += n;
+  }
+
+  /** Starts a nested message: five bytes kept for its length (up to 2^35); `end` with what this returns. */
+  begin(field: number): number {
+    this.tag(field, WIRE_LEN);
+    this.room(5);
+    const at = this.len;
+    this.len += 5;
+    return at;
+  }
+
+  /** Ends the nested message `begin` started: its length put before it, the body moved back over the spare bytes. */
+  end(at: number): void {
+    this.putLength(at, 5, this.len - at - 5);
   }
 
   /** Writes `size` as a minimal varint at `at`, where `reserved` bytes were kept for it, moving what follows back. */
@@ -137,16 +196,24 @@ class Writer {
     }
   }
 
-  /** fixed64, little-endian, from a decimal string or bigint. */
-  fixed64(field: number, v: string | bigint): void {
-    const n = BigInt.asUintN(64, typeof v === "bigint" ? v : BigInt(v));
-    if (n === 0n) return;
+  /** fixed64, little-endian, from a non-negative decimal string of up to 20 digits (nanoseconds since the epoch). */
+  fixed64(field: number, v: string): void {
+    // value = high · 10^9 + low, high = h1 · 2^16 + h0: every product below 2^53, so Number math is exact.
+    const cut = Math.max(0, v.length - 9);
+    const high = cut === 0 ? 0 : Number(v.slice(0, cut));
+    const low = Number(cut === 0 ? v : v.slice(cut));
+    const h0 = high % 65536;
+    const y = ((high - h0) / 65536) * 1e9; // h1 · 10^9
+    const t = (y % 65536) * 65536 + h0 * 1e9 + low;
+    const lo = t % 4294967296;
+    const hi = (Math.floor(y / 65536) + Math.floor(t / 4294967296)) % 4294967296;
+    if (hi === 0 && lo === 0) return;
     this.tag(field, WIRE_FIXED64);
     this.room(8);
-    const lo = Number(n & 0xffffffffn);
-    const hi = Number(n >> 32n);
-    for (let i = 0; i < 4; i++) this.buf[this.len + i] = (lo >>> (8 * i)) & 0xff;
-    for (let i = 0; i < 4; i++) this.buf[this.len + 4 + i] = (hi >>> (8 * i)) & 0xff;
+    const buf = this.buf;
+    const at = this.len;
+    for (let i = 0; i < 4; i++) buf[at + i] = (lo >>> (8 * i)) & 0xff;
+    for (let i = 0; i < 4; i++) buf[at + 4 + i] = (hi >>> (8 * i)) & 0xff;
     this.len += 8;
   }
 
@@ -163,66 +230,65 @@ class Writer {
     this.varint(v);
   }
 
-  /** A nested message: written by `write` into this buffer, then its length put before it. */
-  message(field: number, write: (w: Writer) => void): void {
-    this.tag(field, WIRE_LEN);
-    // Five bytes kept for the length (up to 2^35), the body moved back once its length is known.
-    this.room(5);
-    const at = this.len;
-    this.len += 5;
-    write(this);
-    this.putLength(at, 5, this.len - at - 5);
-  }
-
   finish(): Uint8Array {
     return this.buf.slice(0, this.len);
   }
 }
 
-/** Hex (an id) as bytes; an odd or non-hex string gives no bytes (the field is then left out). */
+/** Hex (an id) as bytes; an odd or non-hex string gives no bytes. */
 export function hexBytes(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return new Uint8Array(0);
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
+  const w = new Writer();
+  w.hex(1, hex);
+  return w.len === 0 ? new Uint8Array(0) : w.finish().subarray(2);
 }
 
 function anyValue(w: Writer, v: OtlpAnyValue): void {
   if ("stringValue" in v) {
     // An empty string is still the oneof's value: written, not left out.
     w.string(1, v.stringValue, true);
+  } else if ("intValue" in v) {
+    w.tag(3, WIRE_VARINT);
+    const n = Number(v.intValue);
+    if (Number.isSafeInteger(n) && n >= 0) w.varint(n);
+    else w.varint64(BigInt(v.intValue));
+  } else if ("arrayValue" in v) {
+    const at = w.begin(5);
+    for (const x of v.arrayValue.values) {
+      const item = w.begin(1);
+      anyValue(w, x);
+      w.end(item);
+    }
+    w.end(at);
   } else if ("boolValue" in v) {
     w.tag(2, WIRE_VARINT);
     w.varint(v.boolValue ? 1 : 0);
-  } else if ("intValue" in v) {
-    w.tag(3, WIRE_VARINT);
-    w.varint64(BigInt(v.intValue));
   } else if ("doubleValue" in v) w.double(4, v.doubleValue);
-  else if ("arrayValue" in v) w.message(5, (a) => v.arrayValue.values.forEach((x) => a.message(1, (b) => anyValue(b, x))));
 }
 
 function keyValues(w: Writer, field: number, attributes: readonly OtlpKeyValue[]): void {
   for (const a of attributes) {
-    w.message(field, (kv) => {
-      kv.string(1, a.key);
-      kv.message(2, (v) => anyValue(v, a.value));
-    });
+    const kv = w.begin(field);
+    w.string(1, a.key);
+    const value = w.begin(2);
+    anyValue(w, a.value);
+    w.end(value);
+    w.end(kv);
   }
 }
 
 function span(w: Writer, s: OtlpJsonSpan): void {
-  w.bytes(1, hexBytes(s.traceId));
-  w.bytes(2, hexBytes(s.spanId));
-  if (s.parentSpanId !== undefined && s.parentSpanId !== "") w.bytes(4, hexBytes(s.parentSpanId));
+  w.hex(1, s.traceId);
+  w.hex(2, s.spanId);
+  if (s.parentSpanId !== undefined) w.hex(4, s.parentSpanId);
   w.string(5, s.name);
   w.enumOrInt(6, s.kind);
   w.fixed64(7, s.startTimeUnixNano);
   w.fixed64(8, s.endTimeUnixNano);
   keyValues(w, 9, s.attributes);
-  w.message(15, (st) => {
-    if (s.status.message !== undefined) st.string(2, s.status.message);
-    st.enumOrInt(3, s.status.code);
-  });
+  const status = w.begin(15);
+  if (s.status.message !== undefined) w.string(2, s.status.message);
+  w.enumOrInt(3, s.status.code);
+  w.end(status);
 }
 
 /**
@@ -232,18 +298,24 @@ function span(w: Writer, s: OtlpJsonSpan): void {
 export function encodeTraceRequest(request: OtlpTraceRequest): Uint8Array {
   const w = new Writer();
   for (const rs of request.resourceSpans) {
-    w.message(1, (r) => {
-      r.message(1, (res) => keyValues(res, 1, rs.resource.attributes));
-      for (const ss of rs.scopeSpans) {
-        r.message(2, (s) => {
-          s.message(1, (scope) => {
-            scope.string(1, ss.scope.name);
-            if (ss.scope.version !== undefined) scope.string(2, ss.scope.version);
-          });
-          for (const x of ss.spans) s.message(2, (sw) => span(sw, x));
-        });
+    const r = w.begin(1);
+    const res = w.begin(1);
+    keyValues(w, 1, rs.resource.attributes);
+    w.end(res);
+    for (const ss of rs.scopeSpans) {
+      const s = w.begin(2);
+      const scope = w.begin(1);
+      w.string(1, ss.scope.name);
+      if (ss.scope.version !== undefined) w.string(2, ss.scope.version);
+      w.end(scope);
+      for (const x of ss.spans) {
+        const sp = w.begin(2);
+        span(w, x);
+        w.end(sp);
       }
-    });
+      w.end(s);
+    }
+    w.end(r);
   }
   return w.finish();
 }

@@ -119,6 +119,21 @@ describe("OTLP protobuf encoding", () => {
     });
   });
 
+  it("fixed64 times at every magnitude, exact beyond 2^53", () => {
+    const times = ["1", "999999999", "1000000000", "4294967295", "4294967296", "9007199254740993", "1733100000123456789", "18446744073709551615"];
+    const request: OtlpTraceRequest = {
+      resourceSpans: [
+        {
+          resource: { attributes: [] },
+          scopeSpans: [{ scope: { name: "m" }, spans: times.map((t) => ({ ...SMALL.resourceSpans[0]!.scopeSpans[0]!.spans[0]!, startTimeUnixNano: t, endTimeUnixNano: t })) }],
+        },
+      ],
+    };
+    const bytes = encodeTraceRequest(request);
+    expect(Buffer.compare(bytes, officialEncoding(request))).toBe(0);
+    expect(decodeExport(bytes, true)[0]!.spans.map((s) => [s.startTimeUnixNano, s.endTimeUnixNano])).toEqual(times.map((t) => [t, t]));
+  });
+
   it("ids: hex to bytes; a malformed id is left out rather than sent wrong", () => {
     expect([...hexBytes("00ff10")]).toEqual([0, 255, 16]);
     expect(hexBytes("abc")).toHaveLength(0);
