@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The Node suites run the Node runtime from source as its build does: the Fetch classes the shared code constructs
- * (src/http/web.ts) swapped for the Node runtime's own (src/runtime/node/web.ts; bin/build-node.mjs does the same).
+ * (src/http/web.ts) swapped for the Node runtime's own (src/hosts/node/web.ts; bin/build-node.mjs does the same).
  */
 const sharedWeb = fileURLToPath(new URL("./src/http/web.ts", import.meta.url));
 const nodeWeb: Plugin = {
@@ -14,7 +14,7 @@ const nodeWeb: Plugin = {
   async resolveId(source, importer, options) {
     if (importer === undefined || !/(^|\/)web$/.test(source)) return null;
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    return resolved?.id === sharedWeb ? fileURLToPath(new URL("./src/runtime/node/web.ts", import.meta.url)) : null;
+    return resolved?.id === sharedWeb ? fileURLToPath(new URL("./src/hosts/node/web.ts", import.meta.url)) : null;
   },
 };
 

@@ -8,7 +8,7 @@
  *             default responder.
  */
 import { parseArgs } from "node:util";
-import { startServer } from "../src/runtime/node/server";
+import { startServer } from "../src/hosts/node/server";
 
 const { values } = parseArgs({ options: { lines: { type: "string", default: "10000" }, scenario: { type: "boolean", default: false } } });
 const count = Number(values.lines);

@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { PlannedResponse } from "../src/http/planned";
 import { route } from "../src/router";
-import { startServer } from "../src/runtime/node/server";
+import { startServer } from "../src/hosts/node/server";
 import { BURST_BODY, JSON_BODY, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } } });
@@ -27,9 +28,8 @@ async function cpu(path: string, body: string, base: boolean): Promise<number> {
   for (let i = 0; i < N; i++) {
     const request = new Request(`http://127.0.0.1${path}`, { method: "POST", headers, body });
     if (base) continue;
-    let paced = false;
-    const res = await route(request, server.runtime, { waitUntil: () => {}, directStream: () => void (paced = true) });
-    if (!paced) await res.text();
+    const res = await route(request, server.runtime, { waitUntil: () => {}, playsPlans: true });
+    if (!(res instanceof PlannedResponse)) await res.text();
   }
   return process.cpuUsage(c0).user / N;
 }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CanonicalRequest } from "../src/canonical/request";
 import { route } from "../src/router";
-import { startServer, type RunningServer } from "../src/runtime/node/server";
+import { startServer, type RunningServer } from "../src/hosts/node/server";
 import { decide } from "../src/scenario/engine";
 import { ScenarioSchema } from "../src/scenario/schema";
 import { exportBody, exporterOf, spanOf } from "../src/turn/otel";

@@ -426,7 +426,7 @@ const TURN_BODY = JSON.stringify(chatBody(4));
  */
 async function nodeServer() {
   const bundle = join(ROOT, "dist", "node", "index.js");
-  const { startServer } = (await import(pathToFileURL(bundle).href)) as typeof import("../src/runtime/node/index");
+  const { startServer } = (await import(pathToFileURL(bundle).href)) as typeof import("../src/hosts/node/index");
   const server = await startServer({ adminToken: "scale", vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
   const doc = { name: "scale", steps: [{ id: "any", consume: false, respond: { text: "Scaled answer." } }] };
   const res = await fetch(`${server.url}/admin/scenarios`, { method: "POST", headers: ADMIN, body: JSON.stringify([doc]) });

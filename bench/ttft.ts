@@ -23,7 +23,7 @@ Object.assign(process.env, { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH
 /** Starts the mock: the Worker in wrangler's local runtime, or (`--runtime node`) the Node runtime in this process. */
 async function startMock(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (values.runtime === "node") {
-    const { startServer } = await import("../src/runtime/node/server");
+    const { startServer } = await import("../src/hosts/node/server");
     const server = await startServer({ adminToken: TOKEN, log: () => {} });
     return { url: server.url, stop: () => server.close() };
   }

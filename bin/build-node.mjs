@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the Node runtime (src/runtime/node) into one ES module, dist/node/index.js, for plain Node 20+: one file
+// Bundles the Node runtime (src/hosts/node) into one ES module, dist/node/index.js, for plain Node 20+: one file
 // loads faster than hundreds of modules, and an installed package needs neither wrangler nor workerd to serve.
 // Usage: node bin/build-node.mjs [--out-dir <dir>]   (default: dist/ next to package.json; writes <dir>/node)
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -53,10 +53,10 @@ const builtinsViaRequire = {
 
 /**
  * The Fetch classes the shared code constructs (src/http/web.ts, the runtime's globals) swapped for the Node runtime's
- * own (src/runtime/node/web.ts): the globals' getters load Node's bundled undici (~13 MB, ~35 ms at the first request).
+ * own (src/hosts/node/web.ts): the globals' getters load Node's bundled undici (~13 MB, ~35 ms at the first request).
  */
 const SHARED_WEB = join(root, "src/http/web.ts");
-const NODE_WEB = join(root, "src/runtime/node/web.ts");
+const NODE_WEB = join(root, "src/hosts/node/web.ts");
 const nodeWeb = {
   name: "node-web",
   setup(b) {
@@ -65,7 +65,7 @@ const nodeWeb = {
 };
 
 await build({
-  entryPoints: [join(root, "src/runtime/node/index.ts")],
+  entryPoints: [join(root, "src/hosts/node/index.ts")],
   outfile: join(outDir, "index.js"),
   bundle: true,
   platform: "node",

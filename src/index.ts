@@ -1,15 +1,15 @@
 /**
  * mockllm's Worker entry: a deterministic fake LLM speaking the real provider APIs. The request path is shared with
- * the Node runtime; this file only adapts the Worker's bindings (src/runtime/workers).
+ * the Node runtime; this file only adapts the Worker's bindings (src/hosts/workers).
  */
 import { route } from "./router";
-import type { WorkerEnv } from "./runtime/workers/env";
-import { WorkerContext } from "./runtime/workers/context";
-import { workersRuntime } from "./runtime/workers/runtime";
+import type { WorkerEnv } from "./hosts/workers/env";
+import { WorkerContext } from "./hosts/workers/context";
+import { workersRuntime } from "./hosts/workers/runtime";
 import { internalError } from "./routes/internal";
 
-export { SessionObject } from "./runtime/workers/session-object";
-export { RegistryObject } from "./runtime/workers/registry-object";
+export { SessionObject } from "./hosts/workers/session-object";
+export { RegistryObject } from "./hosts/workers/registry-object";
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {

@@ -1,5 +1,5 @@
 /**
- * Routing: strip the `/s/{scenario}[/{session}]` prefix, then what the provider modules declare (src/providers/registry.ts:
+ * Routing: strip the `/s/{scenario}[/{session}]` prefix, then what the provider modules declare (src/providers/registry/index.ts:
  * sockets, surfaces, side routes such as model listings and token counts), MCP, admin, health. No provider is named here.
  */
 import { echoed } from "./util/text";

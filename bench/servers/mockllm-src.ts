@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer } from "../../src/runtime/node/server";
+import { startServer } from "../../src/hosts/node/server";
 
 const dir = mkdtempSync(join(tmpdir(), "mockllm-bench-"));
 for (const doc of JSON.parse(process.env.MOCKLLM_BENCH_SCENARIOS ?? "[]") as { name: string }[]) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = "pytest_mockllm"
+PACKAGE = "pytest_mockllm_server"
 
 
 def _read_pyproject() -> Dict[str, Any]:

@@ -4,7 +4,7 @@ helper the Azure test files share. Skips the calling test when `openai` is missi
 from typing import Any
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 
 def azure(mockllm: MockLLM, scenario: str, api_version: str, **kw: Any) -> Any:

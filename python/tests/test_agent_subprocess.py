@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 AGENT = Path(__file__).with_name("agent.py")
 SCENARIO = {

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from pytest_mockllm import MockLLM, MockLLMError, MockLLMServer
+from pytest_mockllm_server import MockLLM, MockLLMError, MockLLMServer
 
 from wire import openai_headers, post
 

@@ -4,8 +4,8 @@
 import re
 
 import pytest
-from pytest_mockllm import AdminClient
-from pytest_mockllm.server import ServerProcess, resolve_command
+from pytest_mockllm_server import AdminClient
+from pytest_mockllm_server.server import ServerProcess, resolve_command
 
 INNER = '''
 import json, urllib.request
@@ -47,7 +47,7 @@ def test_failed_verify_links_the_session_and_keep_leaves_the_run_for_serve_persi
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
-            '*pytest_mockllm.MockLLMVerifyError: mockllm verify: FAILED: scenario "py-keep" session "test_stops_early-*" (version *): 1 request; 1 step never used',
+            '*pytest_mockllm_server.MockLLMVerifyError: mockllm verify: FAILED: scenario "py-keep" session "test_stops_early-*" (version *): 1 request; 1 step never used',
             "*inspector: http://127.0.0.1:*/#scenario=py-keep&session=test_stops_early-*&key=mockllm-*",
         ]
     )

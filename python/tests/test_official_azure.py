@@ -8,7 +8,7 @@ from typing import Any, Dict
 
 import pytest
 from azure_client import azure
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 VERSION = "2024-10-21"
 TEXT = "The deployment answered in full."

@@ -9,7 +9,7 @@ from typing import Any, Dict
 
 import pytest
 from azure_client import azure
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 VERSION = "2025-04-01-preview"
 SCENARIO: Dict[str, Any] = {

@@ -8,7 +8,7 @@ import json
 from typing import Any, Dict, List
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 OPENAI_BATCH: Dict[str, Any] = {
     "name": "py-batch",

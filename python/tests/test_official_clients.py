@@ -5,7 +5,7 @@ reason otherwise (then the wire tests beside this file, which send what these cl
 import json
 
 import pytest
-from pytest_mockllm import MockLLM, MockLLMVerifyError
+from pytest_mockllm_server import MockLLM, MockLLMVerifyError
 
 WEATHER = {
     "name": "py-sdk-weather",

@@ -6,7 +6,7 @@ too old to have these calls."""
 from typing import Any, Dict, List, Optional
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 SUMMARY = "The user plans a trip to Kyoto in May."
 TRIP: Dict[str, Any] = {

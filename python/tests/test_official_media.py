@@ -12,7 +12,7 @@ import zlib
 from typing import Any, Dict, Tuple
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 MEDIA: Dict[str, Any] = {
     "name": "py-media",

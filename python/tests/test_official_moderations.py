@@ -6,7 +6,7 @@ installable offline here: Cohere rerank is proven with the TypeScript ``cohere-a
 from typing import Any, Dict
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 GUARD: Dict[str, Any] = {
     "name": "py-moderations",

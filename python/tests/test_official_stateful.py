@@ -5,7 +5,7 @@ with the Node SDK. Skipped when `openai` is missing or too old to have these res
 from typing import Any, Dict, Optional
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 CHAT: Dict[str, Any] = {
     "name": "py-conv-chat",

@@ -4,7 +4,7 @@ failing on a scripted answer that breaks the strict schema. Each test skips when
 
 import pytest
 from pydantic import BaseModel
-from pytest_mockllm import MockLLM, MockLLMVerifyError
+from pytest_mockllm_server import MockLLM, MockLLMVerifyError
 
 
 class Invoice(BaseModel):

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from pytest_mockllm import MockLLM
+from pytest_mockllm_server import MockLLM
 
 from wire import openai_headers, post, stream_sse
 

@@ -6,7 +6,7 @@ import re
 import urllib.request
 
 import pytest
-from pytest_mockllm import MockLLMServer
+from pytest_mockllm_server import MockLLMServer
 
 INNER = '''
 import json, urllib.request
@@ -41,7 +41,7 @@ def test_verify_fails_with_the_summary_and_the_server_log(pytester: pytest.Pytes
     out = result.stdout.str()
     result.stdout.fnmatch_lines(
         [
-            "*pytest_mockllm.MockLLMVerifyError: mockllm verify: FAILED: scenario \"py-two-steps\" session \"test_agent_stops_early-*\" (version *): 1 request; 1 step never used",
+            "*pytest_mockllm_server.MockLLMVerifyError: mockllm verify: FAILED: scenario \"py-two-steps\" session \"test_agent_stops_early-*\" (version *): 1 request; 1 step never used",
             "*Steps never used (1 of 2):",
             '*- "answer" (step 2) matches toolResult { name "get_weather" }',
             '*it would have answered: text "Sunny."',
@@ -63,7 +63,7 @@ def test_running_mock_by_url(pytester: pytest.Pytester, mockllm_server: MockLLMS
     pytester.makepyfile(
         test_inner='''
 import pytest
-from pytest_mockllm import MockLLMError
+from pytest_mockllm_server import MockLLMError
 
 def test_url(mockllm):
     assert mockllm.url == "%s"
@@ -85,7 +85,7 @@ def test_wrong_key_is_a_clear_error(pytester: pytest.Pytester, mockllm_server: M
     pytester.makepyfile(test_inner="def test_x(mockllm):\n    mockllm.upload({'name': 'py-x', 'steps': []})\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--mockllm-url={mockllm_server.url}", "--mockllm-key=wrong")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([f"*pytest_mockllm.MockLLMError: mockllm: PUT {mockllm_server.url}/admin/scenarios/py-x: 401 *"])
+    result.stdout.fnmatch_lines([f"*pytest_mockllm_server.MockLLMError: mockllm: PUT {mockllm_server.url}/admin/scenarios/py-x: 401 *"])
 
 
 def test_ini_options_start_a_server_with_scenario_files(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,7 +123,7 @@ def test_a_command_that_fails_is_a_clear_error(pytester: pytest.Pytester, monkey
 
 NEVER_RAN = '''
 import pytest
-from pytest_mockllm import MockLLMError
+from pytest_mockllm_server import MockLLMError
 
 @pytest.mark.mockllm(scenario="py-never")
 def test_never_called(mockllm):
@@ -144,7 +144,7 @@ def test_verify_of_a_session_that_never_ran_fails_saying_so(pytester: pytest.Pyt
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            '*pytest_mockllm.MockLLMVerifyError: mockllm verify: FAILED: session "test_never_called-*" of scenario "py-never" never ran: '
+            '*pytest_mockllm_server.MockLLMVerifyError: mockllm verify: FAILED: session "test_never_called-*" of scenario "py-never" never ran: '
             "no request reached /s/py-never/test_never_called-*; is the client pointed at this scenario and session?",
         ]
     )

@@ -12,7 +12,7 @@ const QUOTE = 200;
 /**
  * Longest quote of the client's earlier summary a default summary keeps: a client sends that summary back (OpenAI's
  * `encrypted_content`, Anthropic's compaction block), so nesting it whole let one request grow its answer without
- * bound (a 6 MB blob, an 8 MB answer; issue 51). Bounded, a chain of compactions stays readable and small.
+ * bound (a 6 MB blob, an 8 MB answer). Bounded, a chain of compactions stays readable and small.
  */
 export const EARLIER_SUMMARY_QUOTE = 1000;
 

@@ -1,5 +1,5 @@
 /**
- * A session's request and token buckets as a rate-limited API reports them (issue 58, scenario `limits`),
+ * A session's request and token buckets as a rate-limited API reports them (scenario `limits`),
  * provider-neutral: each provider module renders them as its own headers (`x-ratelimit-*`, `anthropic-ratelimit-*`).
  */
 export interface RateBucket {

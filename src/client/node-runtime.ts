@@ -30,6 +30,6 @@ export interface NodeRuntime {
 
 export async function loadNodeRuntime(): Promise<NodeRuntime> {
   const built = import.meta.url.includes("/dist/client/");
-  const spec = built ? "../node/index.js" : "../runtime/node/index";
+  const spec = built ? "../node/index.js" : "../hosts/node/index";
   return (await import(/* @vite-ignore */ spec)) as NodeRuntime;
 }

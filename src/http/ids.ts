@@ -1,7 +1,7 @@
 /**
  * Deterministic ids: the same (scenario, session, step, attempt) always yields the same ids.
  */
-import { hashOn, stableHash, stableHex, stableToken, tokenOfHash } from "../util/hash";
+import { type Hash64, stableHash64, stableHex, stableToken, tokenAfter } from "../util/hash";
 
 /** The alphabet of Anthropic's request ids (base58: no 0, O, I, l). */
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -47,14 +47,20 @@ export function obfuscation(seed: string, delta: string, bucket: number): string
  * The hash of an obfuscation seed's first part, for `obfuscationAfter`: a stream's chunks share `{id}#` and differ
  * in their ordinal, so the shared part is hashed once per stream instead of once per chunk.
  */
-export function obfuscationSeed(prefix: string): number {
-  return stableHash(`obf|${prefix}`);
+export function obfuscationSeed(prefix: string): ObfuscationSeed {
+  return stableHash64(`obf|${prefix}`);
 }
 
+/** What `obfuscationSeed` returns: the 64-bit hash of the shared part. */
+export type ObfuscationSeed = Hash64;
+
+/** A placeholder seed for a stream that sends no `obfuscation` (never hashed from). */
+export const NO_OBFUSCATION: ObfuscationSeed = { hi: 0, lo: 0 };
+
 /** `obfuscation(prefix + rest, delta, bucket)`, given `obfuscationSeed(prefix)`. */
-export function obfuscationAfter(prefixHash: number, rest: string, delta: string, bucket: number): string {
+export function obfuscationAfter(prefixHash: ObfuscationSeed, rest: string, delta: string, bucket: number): string {
   const length = (((bucket - codePoints(delta)) % 16) + 16) % 16;
-  return tokenOfHash(hashOn(prefixHash, rest), length, OBFUSCATION);
+  return tokenAfter(prefixHash, rest, length, OBFUSCATION);
 }
 
 /** Number of code points in `s` (what `Array.from(s).length` counts, without the array). */

@@ -217,10 +217,15 @@ export interface PacedStreamOptions {
   /** The runtime's pipe for the body (RequestContext.bodyPipe); default a web TransformStream. */
   pipe?: () => BodyPipe;
   /**
-   * The runtime writes the stream itself (Node, see RequestContext.directStream): it gets the plan, and the body
-   * returned is an empty placeholder — no web stream, no writer, no timer per event.
+   * The runtime plays paced streams itself (Node, see RequestContext.playsPlans): a paced stream is returned as its
+   * plan (`PlannedBody`) — no web stream, no writer, no timer per event.
    */
-  direct?: (plan: PacedPlan) => void;
+  plays?: boolean;
+}
+
+/** A paced stream returned as data, for a runtime that plays plans itself (RequestContext.playsPlans). */
+export class PlannedBody {
+  constructor(readonly plan: PacedPlan) {}
 }
 
 /** A paced stream as data: what to write and when, for a runtime that schedules the writes itself. */
@@ -257,9 +262,9 @@ export async function breakAfterFlush(writer: WritableStreamDefaultWriter<Uint8A
  * The body of a stream: a readable that writes `events` on their schedule (the writer never awaits before the Response
  * is returned, so the handler cannot deadlock); or, when nothing is paced and the stream ends cleanly, the whole
  * transcript as one string — the same bytes without a writer, a timer or a write per event; or, when the runtime
- * writes paced streams itself (`direct`), an empty placeholder once the plan is handed over.
+ * plays paced streams itself (`plays`), the plan as a value (`PlannedBody`).
  */
-export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string | Uint8Array {
+export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string | Uint8Array | PlannedBody {
   const encode = STREAM_ENCODERS[opts.format ?? "sse"];
   // No delay of any kind: every event is due at 0, without working the schedule out.
   const due = unpaced(opts.pacing) ? undefined : schedule(opts.events, opts.pacing);
@@ -279,11 +284,8 @@ function unpaced(p: Pacing): boolean {
 }
 
 /** A stream with a schedule (or a scripted break): the runtime's own writer, or a web stream written on time. */
-function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | Uint8Array, due: number[]): ReadableStream<Uint8Array> | string {
-  if (opts.direct) {
-    opts.direct({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
-    return "";
-  }
+function pacedBody(opts: PacedStreamOptions, encode: (e: SseEvent) => string | Uint8Array, due: number[]): ReadableStream<Uint8Array> | PlannedBody {
+  if (opts.plays) return new PlannedBody({ events: opts.events, encode, due, startAt: opts.startAt ?? Date.now(), end: opts.end });
   const signal = typeof opts.signal === "function" ? opts.signal() : opts.signal;
   const start = opts.startAt ?? Date.now();
   const events = opts.events;

@@ -1,6 +1,6 @@
 /**
  * The Fetch API classes the shared code constructs (`new Response`, `new Headers`, `new Request`): the runtime's own.
- * The Node build and the Node suites swap this module for src/runtime/node/web.ts (bin/build-node.mjs,
+ * The Node build and the Node suites swap this module for src/hosts/node/web.ts (bin/build-node.mjs,
  * vitest.config.ts), whose classes need no Node's bundled undici: reading the globals there loads it (~13 MB, ~35 ms
  * at a fresh server's first request; docs/performance.md). Only what constructs imports from here: the types stay the
  * globals'.

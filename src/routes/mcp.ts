@@ -7,6 +7,7 @@
  */
 import { journalBody, MAX_BODY_BYTES, readLimited, redactHeaders } from "../http/body";
 import { ERROR_CODES, type ApiError } from "../http/errors";
+import { headerText } from "../http/header-text";
 import { jsonDepthExceeded, tooDeepMessage } from "../http/json-depth";
 import {
   DEFAULT_HEADER_VERSION,
@@ -163,7 +164,7 @@ export async function handleMcp(request: Request, rt: Runtime, exec: Exec, prefi
     if (result.journal) {
       await noteSession(rt.sessions, stored.name, where.session, result.journal.seq);
       headers["x-mockllm-outcome"] = result.journal.outcome;
-      if (result.journal.step !== null) headers["x-mockllm-step"] = result.journal.step;
+      if (result.journal.step !== null) headers["x-mockllm-step"] = headerText(result.journal.step);
     }
     if (result.response === null) continue;
     if (modern && !batch && "error" in result.response) status = MODERN_ERROR_STATUS[result.response.error.code] ?? 200;

@@ -1,9 +1,9 @@
 /**
  * The runtime boundary: what the shared request path (router, routes, providers) gets from the runtime it runs in.
- * Workers builds it from its bindings (src/runtime/workers), Node from its options (src/runtime/node). Nothing above
+ * Workers builds it from its bindings (src/hosts/workers), Node from its options (src/hosts/node). Nothing above
  * this interface knows which runtime it runs in.
  */
-import type { BodyPipe, PacedPlan } from "../http/sse";
+import type { BodyPipe } from "../http/sse";
 import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
 import type { Caller, Tenancy } from "../tenancy/types";
@@ -90,12 +90,12 @@ export interface RequestContext {
    */
   breakConnection?(): void;
   /**
-   * The runtime writes this request's paced stream itself (Node: one shared timer for every open stream, writes
-   * straight to the socket). When a response streams on a schedule, the renderer hands the plan here and the
-   * response returned carries an empty placeholder body: the runtime sends the response's status and headers, then
-   * the plan's events. Absent (Workers): the body is a web stream written on `waitUntil`.
+   * The runtime plays this request's paced stream itself (Node over HTTP/1.1: one shared timer for every open stream,
+   * writes straight to the socket): a response that streams on a schedule is returned as a `PlannedResponse`
+   * (src/http/planned.ts) — status, headers and the plan of its events as a value — which the runtime sends. Absent
+   * (Workers, HTTP/2): the body is a web stream written on `waitUntil`.
    */
-  directStream?(plan: PacedPlan): void;
+  playsPlans?: boolean;
   /**
    * A byte pipe for a body written from `waitUntil` (a paced stream, a scripted break): the readable goes in the
    * Response; a write settles once the runtime has taken the chunk. Absent: a web TransformStream with a high-water
@@ -113,8 +113,8 @@ export interface Exec {
   breakConnection?: () => void;
   /** Epoch ms the request arrived: `latencyMs` and stream pacing count from here, not from when rendering starts. */
   arrivedAt?: number;
-  /** See RequestContext.directStream. */
-  directStream?: (plan: PacedPlan) => void;
+  /** See RequestContext.playsPlans. */
+  playsPlans?: boolean;
   /** See RequestContext.bodyPipe. */
   bodyPipe?: () => BodyPipe;
 }

@@ -1,5 +1,5 @@
 /**
- * A scenario's `expect.budget` and `prices` (issue 58, contract section 11): what a session may spend, and what a
+ * A scenario's `expect.budget` and `prices` (contract section 11): what a session may spend, and what a
  * token costs. Checked by verify (src/session/budget.ts).
  */
 import { z } from "zod";

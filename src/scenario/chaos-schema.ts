@@ -1,5 +1,5 @@
 /**
- * The scenario's `chaos` field (issue 58, contract section 11): which faults a seeded generator draws, and how often.
+ * The scenario's `chaos` field (contract section 11): which faults a seeded generator draws, and how often.
  * Apart from the logic (chaos.ts) so that the schema imports nothing the canonical types import back.
  */
 import { z } from "zod";
@@ -34,5 +34,5 @@ export const ChaosSchema = z
     timeoutMs: z.number().int().min(0).optional().describe("A `timeout` fault's silence before the answer (default 600000, the SDKs' own timeout)."),
     slowMs: z.number().int().min(0).optional().describe("A `slow_first_token` fault's delay before the first content event (default 2000)."),
   })
-  .describe("Seeded faults nobody scripted (issue 58): journal outcome `chaos`; a chaos turn does not use its step.");
+  .describe("Seeded faults nobody scripted: journal outcome `chaos`; a chaos turn does not use its step.");
 export type Chaos = z.output<typeof ChaosSchema>;

@@ -1,5 +1,5 @@
 /**
- * Seeded chaos (issue 58, contract section 11): faults nobody scripted, drawn from a generator seeded by (seed,
+ * Seeded chaos (contract section 11): faults nobody scripted, drawn from a generator seeded by (seed,
  * scenario, session, request number), so the same run meets the same faults at the same requests on either runtime,
  * over HTTP and WebSocket alike, and a failing CI run replays on a laptop. Pure: no clock, no Math.random.
  *

@@ -1,5 +1,5 @@
 /**
- * Rate limits per session (issue 58): whether a request that arrived at `now` is over the scenario's `limits`,
+ * Rate limits per session: whether a request that arrived at `now` is over the scenario's `limits`,
  * given what the session answered in the 60 seconds before it, and the buckets its answer reports. Pure: the
  * arrival time is passed in.
  */

@@ -1,5 +1,5 @@
 /**
- * The dated price table budgets and coverage price tokens with (issue 58): US dollars per 1M tokens, per model
+ * The dated price table budgets and coverage price tokens with: US dollars per 1M tokens, per model
  * family, standard (non-batch) tier, prompts up to the first price break. A scenario's `prices` overrides or adds
  * models. Keys match a model by prefix, the longest first, so a dated snapshot (`gpt-4o-2024-08-06`,
  * `claude-sonnet-4-5-20250929`) takes its family's price and `gpt-4o-mini` is not priced as `gpt-4o`.

@@ -352,7 +352,7 @@ export const ScenarioSchema = z
       .optional()
       .describe("Objects that complete later (background responses, batches, vector-store files): when they are done (contract section 11)."),
     chaos: ChaosSchema.optional().describe(
-      "Seeded faults (issue 58): each request that a step would answer draws from a generator seeded by (seed, scenario, session, request number); journal outcome `chaos`; the step stays for the retry.",
+      "Seeded faults: each request that a step would answer draws from a generator seeded by (seed, scenario, session, request number); journal outcome `chaos`; the step stays for the retry.",
     ),
     expect: ScenarioExpectSchema.optional().describe("What each session as a whole must satisfy: `budget` (tokens, cost, requests), checked by verify."),
     prices: PricesSchema.optional(),

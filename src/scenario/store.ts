@@ -1,7 +1,7 @@
 /**
  * The runtime boundary for scenarios: a `ScenarioStore` answers by name, lists, and keeps uploads. Workers keeps
- * uploads in KV over the bundled defaults (src/runtime/workers/kv-scenarios.ts); Node keeps them in memory over
- * files and the bundled defaults (src/runtime/node/scenarios.ts). What both share lives here.
+ * uploads in KV over the bundled defaults (src/hosts/workers/kv-scenarios.ts); Node keeps them in memory over
+ * files and the bundled defaults (src/hosts/node/scenarios.ts). What both share lives here.
  */
 import { BUNDLED } from "./bundled.gen";
 import { parseScenarioDocument, type DocumentIssue } from "./document";

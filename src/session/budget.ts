@@ -1,5 +1,5 @@
 /**
- * Tokens, cost and requests of a session, from its journal (issue 58): what coverage reports per session and per
+ * Tokens, cost and requests of a session, from its journal: what coverage reports per session and per
  * step, and what verify holds against the scenario's `expect.budget`. Pure.
  *
  * Figures are those each answer reported (`usage`): `inputTokens` counts every prompt token, `cacheReadTokens` of

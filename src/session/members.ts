@@ -1,7 +1,7 @@
 /**
  * What each `Session` member does to its object's storage: the one list a new member joins (the compiler asks for
  * it). The wrappers that change how a session is reached act on these kinds, never member by member: the Durable
- * Object (runtime/workers/session-object.ts), Node's session that does not exist yet (runtime/node/pending-session.ts)
+ * Object (hosts/workers/session-object.ts), Node's session that does not exist yet (hosts/node/pending-session.ts)
  * and a namespace's sessions (tenancy/scope.ts).
  */
 import type { JournaledInput } from "./caller";

@@ -6,7 +6,7 @@
  */
 import { redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
-import type { SocketSurface } from "../providers/module";
+import type { SocketSurface } from "../providers/registry/module";
 import { errorResponse, surfaceRequestId } from "../turn/render";
 import type { Prefix } from "../turn/select";
 import { uniqueSeed } from "../turn/turn";
@@ -45,7 +45,7 @@ function check(socket: SocketSurface, headers: Headers, query: URLSearchParams, 
 }
 
 /**
- * Answers a WebSocket upgrade on a provider's socket protocol (`socketFor(path)`, src/providers/registry.ts).
+ * Answers a WebSocket upgrade on a provider's socket protocol (`socketFor(path)`, src/providers/registry/index.ts).
  * @example if (socket && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path)
  */
 export async function acceptSocket(request: Request, rt: Runtime, socket: SocketSurface, prefix: Prefix, path: string, config?: Record<string, unknown>): Promise<Response> {

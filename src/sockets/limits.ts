@@ -1,6 +1,6 @@
 /**
  * The one size cap on a client's WebSocket message, the same on both runtimes: `ws`'s `maxPayload` on Node
- * (src/runtime/node/sockets.ts), a check before the protocol on Workers (src/runtime/workers/sockets.ts). A message
+ * (src/hosts/node/sockets.ts), a check before the protocol on Workers (src/hosts/workers/sockets.ts). A message
  * over it closes the socket with 1009 "message too big" (RFC 6455 7.4.1).
  */
 

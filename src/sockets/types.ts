@@ -1,8 +1,8 @@
 /**
  * The transport-neutral WebSocket core: a protocol is a state machine over parsed client messages that sends server
- * messages through a `SocketSink`. The runtime owns the socket — `ws` on Node (src/runtime/node/sockets.ts), the
- * session Durable Object's hibernation handlers on Workers (src/runtime/workers/session-object.ts) — and hands each
- * text message to the protocol `openProtocol` (src/providers/registry.ts) made for it, from the provider module that
+ * messages through a `SocketSink`. The runtime owns the socket — `ws` on Node (src/hosts/node/sockets.ts), the
+ * session Durable Object's hibernation handlers on Workers (src/hosts/workers/session-object.ts) — and hands each
+ * text message to the protocol `openProtocol` (src/providers/registry/index.ts) made for it, from the provider module that
  * declares the socket.
  */
 import type { Runtime } from "../runtime/types";

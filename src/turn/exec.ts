@@ -2,7 +2,7 @@
  * The request's side of rendering: an HTTP request's `Exec` over its runtime's `RequestContext`
  * (src/runtime/types.ts), and the same Exec rescheduled from a later instant.
  */
-import type { BodyPipe, PacedPlan } from "../http/sse";
+import type { BodyPipe } from "../http/sse";
 import type { Exec, RequestContext } from "../runtime/types";
 
 /**
@@ -29,9 +29,8 @@ export class RequestExec implements Exec {
     return ctx.breakConnection ? () => ctx.breakConnection!() : undefined;
   }
 
-  get directStream(): ((plan: PacedPlan) => void) | undefined {
-    const ctx = this.ctx;
-    return ctx.directStream ? (plan) => ctx.directStream!(plan) : undefined;
+  get playsPlans(): boolean {
+    return this.ctx.playsPlans === true;
   }
 
   get bodyPipe(): (() => BodyPipe) | undefined {
@@ -62,14 +61,14 @@ export function execOver(exec: Exec, wrap: (ctx: RequestContext) => RequestConte
   if (exec instanceof RequestExec) return exec.over(wrap);
   const ctx: RequestContext = { waitUntil: exec.waitUntil };
   if (exec.breakConnection) ctx.breakConnection = exec.breakConnection;
-  if (exec.directStream) ctx.directStream = exec.directStream;
+  if (exec.playsPlans) ctx.playsPlans = true;
   if (exec.bodyPipe) ctx.bodyPipe = exec.bodyPipe;
   const wrapped = wrap(ctx);
   const out: Exec = { waitUntil: (p) => wrapped.waitUntil(p) };
   if (exec.signal) out.signal = exec.signal;
   if (exec.arrivedAt !== undefined) out.arrivedAt = exec.arrivedAt;
   if (wrapped.breakConnection) out.breakConnection = () => wrapped.breakConnection!();
-  if (wrapped.directStream) out.directStream = (plan) => wrapped.directStream!(plan);
+  if (wrapped.playsPlans) out.playsPlans = true;
   if (wrapped.bodyPipe) out.bodyPipe = () => wrapped.bodyPipe!();
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * Remote MCP (contract section 11, issue 56): a scripted `mcp` server-tool use without `result` or `error` makes the
+ * Remote MCP (contract section 11): a scripted `mcp` server-tool use without `result` or `error` makes the
  * mock the MCP client the provider is. Before rendering, it connects to the server the request names (the surface's
  * `mcpServers`), speaks Streamable HTTP JSON-RPC 2.0 (`initialize`, `notifications/initialized`, `tools/list`,
  * `tools/call`), and fills the use with what the server answered. Every failure (a host the deployment does not

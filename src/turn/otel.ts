@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry GenAI spans (issue 58): with `OTEL_EXPORTER_OTLP_ENDPOINT` set (Worker var or `mockllm serve`'s
+ * OpenTelemetry GenAI spans: with `OTEL_EXPORTER_OTLP_ENDPOINT` set (Worker var or `mockllm serve`'s
  * environment), every provider call the mock answers is exported as one OTLP/HTTP span carrying the GenAI
  * semantic-convention attributes (`gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`,
  * `gen_ai.response.model`, `gen_ai.usage.*`, `gen_ai.response.finish_reasons`) and `mockllm.outcome`, parented to
@@ -18,7 +18,8 @@
  */
 import type { Outcome } from "../canonical/outcome";
 import type { CanonicalRequest } from "../canonical/request";
-import { BODY_ABORTED, type PacedPlan } from "../http/sse";
+import { PlannedResponse } from "../http/planned";
+import { BODY_ABORTED } from "../http/sse";
 import { OTEL_PROVIDER_NAMES } from "../providers/types";
 import type { Exec, RequestContext, RuntimeVars } from "../runtime/types";
 import { execOver } from "./exec";
@@ -299,21 +300,20 @@ export function exportCall(
 /** One call being traced: render with `exec`, then `answered` with the Response; the span ends with its body. */
 export interface TracedCall {
   exec: Exec;
-  answered(outcome: Outcome, mockOutcome: string): void;
+  answered(res: Response, outcome: Outcome, mockOutcome: string): void;
 }
 
 /**
  * Traces one call when `vars` configure an exporter: the Exec to render with sees which bodies are written later (a
- * paced stream, recorded frames, a broken body: each a `waitUntil` promise, or a plan the runtime writes itself), and
- * `answered` ends the span when they are done — at once for a body given whole.
- * @example const call = traceCall(rt.vars, exec, request, traceparent); res = await render(call?.exec ?? exec); call?.answered(outcome, "response")
+ * paced stream, recorded frames, a broken body: each a `waitUntil` promise), and `answered` ends the span when they are
+ * done — when the runtime says the stream it plays is over (a `PlannedResponse`), or at once for a body given whole.
+ * @example const call = traceCall(rt.vars, exec, request, traceparent); res = await render(call?.exec ?? exec); call?.answered(res, outcome, "response")
  */
 export function traceCall(vars: RuntimeVars, exec: Exec, request: CanonicalRequest, traceparent: string | null): TracedCall | undefined {
   const exporter = exporterOf(vars);
   if (exporter === undefined) return undefined;
   const start = exec.arrivedAt ?? Date.now();
   const bodies: Promise<unknown>[] = [];
-  let planEnded: Promise<boolean> | undefined;
   const watched = execOver(exec, (ctx) => {
     const seen: RequestContext = {
       waitUntil(p) {
@@ -323,19 +323,17 @@ export function traceCall(vars: RuntimeVars, exec: Exec, request: CanonicalReque
     };
     if (ctx.breakConnection) seen.breakConnection = () => ctx.breakConnection!();
     if (ctx.bodyPipe) seen.bodyPipe = () => ctx.bodyPipe!();
-    const direct = ctx.directStream;
-    if (direct) {
-      seen.directStream = (plan: PacedPlan) => {
-        planEnded = new Promise<boolean>((resolve) => direct.call(ctx, { ...plan, ended: resolve }));
-      };
-    }
+    if (ctx.playsPlans) seen.playsPlans = true;
     return seen;
   });
   return {
     exec: watched,
-    answered(outcome, mockOutcome) {
+    answered(res, outcome, mockOutcome) {
       const end = (aborted: boolean) => queue(exporter, () => spanOf(request, outcome, mockOutcome, traceparent, start, Date.now(), aborted));
-      const ended = planEnded ?? (bodies.length > 0 ? Promise.all(bodies).then((results) => results.includes(BODY_ABORTED)) : undefined);
+      let ended: Promise<boolean> | undefined;
+      // A stream the runtime plays itself: it says when the plan is over (src/hosts/node/paced.ts).
+      if (res instanceof PlannedResponse) ended = new Promise<boolean>((resolve) => (res.plan.ended = resolve));
+      else if (bodies.length > 0) ended = Promise.all(bodies).then((results) => results.includes(BODY_ABORTED));
       if (ended === undefined) {
         const sent = end(false);
         if (sent !== undefined) exec.waitUntil(sent);

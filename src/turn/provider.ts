@@ -70,11 +70,11 @@ export async function handleProvider<W>(surface: ProviderSurface<W>, request: Re
   const o = turn.outcome;
   if (!delivered && o.kind === "failure" && surface.rememberFailure && (await surface.rememberFailure(o.failure, o.reply, turn.ctx, rt))) {
     const accepted = await renderOutcome(surface, { kind: "reply", reply: o.reply }, turn.ctx, traced?.exec ?? exec, turn.headers);
-    traced?.answered(turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
+    traced?.answered(accepted, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
     return accepted;
   }
   if (!traced) return renderOutcome(surface, turn.outcome, turn.ctx, exec, turn.headers);
   const res = await renderOutcome(surface, turn.outcome, turn.ctx, traced.exec, turn.headers);
-  traced.answered(turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
+  traced.answered(res, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
   return res;
 }

@@ -4,7 +4,8 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
 import { makeRequestId } from "../http/ids";
-import { brokenBody, encodeAwsEvent, pacedStream, sleep, type PacedStreamOptions, type StreamEnd } from "../http/sse";
+import { brokenBody, encodeAwsEvent, pacedStream, PlannedBody, sleep, type PacedStreamOptions, type StreamEnd } from "../http/sse";
+import { PlannedResponse } from "../http/planned";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
 import type { Exec } from "../runtime/types";
@@ -85,11 +86,12 @@ function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], repl
   const opts: PacedStreamOptions = { events, format, pacing: reply.pacing, end, waitUntil: exec.waitUntil, signal: () => exec.signal };
   if (exec.arrivedAt !== undefined) opts.startAt = exec.arrivedAt;
   if (exec.breakConnection) opts.breakConnection = exec.breakConnection;
-  if (exec.directStream) opts.direct = exec.directStream;
+  if (exec.playsPlans) opts.plays = true;
   const pipe = exec.bodyPipe;
   if (pipe) opts.pipe = pipe;
   const body = pacedStream(opts);
-  return new Response(body, { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } });
+  const init = { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } };
+  return body instanceof PlannedBody ? new PlannedResponse(body.plan, init) : new Response(body, init);
 }
 
 /** The non-streaming body as sent: the surface's raw body (audio, plain text) when it has one, else the JSON. */

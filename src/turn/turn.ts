@@ -8,6 +8,7 @@ import { defaultCreated, defaultReply } from "../default/responder";
 import { countedOutcome, defaultCountsUsage } from "./usage";
 import type { Runtime } from "../runtime/types";
 import { apiError, type ApiError } from "../http/errors";
+import { headerText } from "../http/header-text";
 import { noteSession } from "../session/session-index";
 import type { NeedsDocument, NextInput, NextResult } from "../session/core";
 import { QuotaError } from "../tenancy/quota";
@@ -159,7 +160,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     headers["x-mockllm-scenario"] = stored.name;
     headers["x-mockllm-session"] = session;
     headers["x-mockllm-version"] = result.version;
-    if (result.step !== undefined) headers["x-mockllm-step"] = result.step;
+    if (result.step !== undefined) headers["x-mockllm-step"] = headerText(result.step);
     headers["x-mockllm-outcome"] = result.journaled;
     if (result.limits !== undefined && surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(result.limits));
     if (result.chaos !== undefined) headers["x-mockllm-chaos"] = `${result.chaos.kind}; seed=${result.chaos.seed}; draw=${result.chaos.draw}`;

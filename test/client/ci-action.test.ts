@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { startQuietServer } from "../support/server";
 
 const run = promisify(execFile);

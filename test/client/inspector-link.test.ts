@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminClient, assertVerified, MockLLMVerifyError, scenario, startMockLLM, type MockLLM } from "../../src/client/index";
-import { startServer } from "../../src/runtime/node/server";
+import { startServer } from "../../src/hosts/node/server";
 import { captureCli, serveCli } from "../support/cli";
 import { until } from "../support/until";
 

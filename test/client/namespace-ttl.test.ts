@@ -2,7 +2,7 @@
 // after which its keys are refused and the namespace is deleted when next listed. On the Node runtime, in process.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { captureCli } from "../support/cli";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { startQuietServer } from "../support/server";
 
 const TOKEN = "root-token";

@@ -227,7 +227,7 @@ describe("built package", () => {
       atStart: false,
       heavyAtStart: [],
       answers: Array(5).fill([200, "chat.completion"]),
-      // The Node runtime's own Request/Response/Headers (src/runtime/node/web.ts): ~8 MB and ~35 ms less at the first request.
+      // The Node runtime's own Request/Response/Headers (src/hosts/node/web.ts): ~8 MB and ~35 ms less at the first request.
       afterJson: false,
       after: false,
       heavyAfter: ["NativeModule http2"],

@@ -69,7 +69,7 @@ describe("scripted, generateContent", () => {
     const signature = parts[1]!.thoughtSignature!;
     expect(signature).toMatch(SIGNATURE);
     // Deterministic: where the request sits (scenario, session, step, attempt) gives the same signature on every run.
-    expect(signature).toBe("CkIqAuP1D2acmHc5FBv9hOSkUpYwIO0lUWmzCcVlshX9HdeWVDVR5pkNDO0nWIpDBjhgD1EDdsmbIrtkRSZLucmuOMqF");
+    expect(signature).toBe("CkI7RFt53TXXDK67KQn2p17oLaqiOuQOksQ5OritL3nfpwQkvloCEQSwWwwlwKg8lvnvqe1JrGPiLL6UVgQPqgUwtOwS");
     expect(first.text).toBe("Let me check.");
 
     const second = await ai.models.generateContent({

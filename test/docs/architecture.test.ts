@@ -1,6 +1,7 @@
 /**
  * docs/ARCHITECTURE.md matches the tree: every `src/…` path it names exists (a `<name>`-style placeholder aside), and
- * every folder directly under src/ is named on the page.
+ * every folder directly under src/ is named on the page, and opens with a README.md that says what lives there, as the
+ * page's table does.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,5 +22,19 @@ describe("docs/ARCHITECTURE.md", () => {
       .filter((e) => e.isDirectory())
       .map((e) => `src/${e.name}/`);
     expect(folders.filter((f) => !page.includes(f))).toEqual([]);
+  });
+
+  it("every folder of src/ opens with a README.md saying what lives there, as the page's table does", () => {
+    const folders = readdirSync(join(ROOT, "src"), { withFileTypes: true }).filter((e) => e.isDirectory());
+    const rows = new Map([...page.matchAll(/^\| `src\/([a-z-]+)\/` \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!]));
+    const wrong = folders
+      .map((e) => e.name)
+      .filter((name) => {
+        const file = join(ROOT, "src", name, "README.md");
+        if (!existsSync(file)) return true;
+        const said = readFileSync(file, "utf8").split("\n\n")[1]?.replace(/\s+/g, " ").toLowerCase();
+        return said === undefined || !said.startsWith(rows.get(name)?.toLowerCase().slice(0, 40) ?? "\0");
+      });
+    expect(wrong).toEqual([]);
   });
 });

@@ -114,7 +114,7 @@ describe.skipIf(RUNTIME !== "workers")("no Durable Object state on Workers", () 
 describe.skipIf(RUNTIME !== "node")("no session object on Node", () => {
   it("reads and a reset create no session, and a request afterwards still starts one", async () => {
     const { startQuietServer } = await import("../support/server");
-    const { NodeSessionStore } = await import("../../src/runtime/node/sessions");
+    const { NodeSessionStore } = await import("../../src/hosts/node/sessions");
     const server = await startQuietServer({ adminToken: "t" });
     try {
       const headers = { authorization: "Bearer t", "content-type": "application/json" };

@@ -39,7 +39,7 @@ describe("default responder, Responses", () => {
     expect(new Set([first.id, second.id, other.id]).size).toBe(3);
     expect(new Set([first.output[0]!.id, second.output[0]!.id, other.output[0]!.id]).size).toBe(3);
     // A fresh session numbers its requests from 1: the same run replays these ids, on either runtime.
-    expect([first.id, second.id]).toEqual(["resp_9732599ac0c06b15473adf867453fb6176a802d32770735bbe", "resp_fe1bb19631543343444d0c5eb95f232ee6752d0890907f46b2"]);
+    expect([first.id, second.id]).toEqual(["resp_7a19e0c6c75ba72665116a6f365ac85af7d5c1a3bf6f9a2e6e", "resp_f0b25cbcc53aa41f23244c7dbf65b38448bcc536842c510bac"]);
     // Each is stored under its own id.
     expect(((await (await getResponse(first.id)).json()) as ResponseBody).id).toBe(first.id);
     expect(((await (await getResponse(second.id)).json()) as ResponseBody).id).toBe(second.id);

@@ -81,7 +81,7 @@ describe.skipIf(RUNTIME !== "workers")("SESSION_TTL on Workers", () => {
 describe.skipIf(RUNTIME !== "node")("SESSION_TTL on Node", () => {
   it("the sweep forgets sessions idle for the TTL, each once", async () => {
     const { startQuietServer } = await import("../support/server");
-    const { NodeSessionStore } = await import("../../src/runtime/node/sessions");
+    const { NodeSessionStore } = await import("../../src/hosts/node/sessions");
     const server = await startQuietServer({ adminToken: "t", vars: { SESSION_TTL: "60" } });
     try {
       const headers = { authorization: "Bearer t", "content-type": "application/json" };

@@ -8,7 +8,7 @@ describe("Worker request log", () => {
   it("one JSON line per request with scenario, session, step, outcome, status and ms", async () => {
     const { env } = await import("cloudflare:test");
     const { route } = await import("../../src/router");
-    const { workersRuntime } = await import("../../src/runtime/workers/runtime");
+    const { workersRuntime } = await import("../../src/hosts/workers/runtime");
     await upload({ name: "tail-me", steps: [{ id: "s1", respond: { text: "hi" } }] });
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {

@@ -43,7 +43,7 @@ function responses(prefix: string, body: Record<string, unknown>): Promise<Respo
   });
 }
 
-// A CREATE TABLE writes 2 rows (`sqlite_master`); each table is made on its first write (src/runtime/workers/sql-tables.ts).
+// A CREATE TABLE writes 2 rows (`sqlite_master`); each table is made on its first write (src/hosts/workers/sql-tables.ts).
 describe("rows written per request (Workers)", () => {
   it("a scripted turn of a running session writes one row, its journal entry; streamed or not", async () => {
     await rowsOf(() => chat(userTurn("hi"), "/s/rows-text/a"));

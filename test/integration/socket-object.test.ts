@@ -6,7 +6,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { SessionObject } from "../../src/runtime/workers/session-object";
+import type { SessionObject } from "../../src/hosts/workers/session-object";
 import { upload } from "./helpers";
 import { openSocket, until, type TestSocket } from "./socket-helpers";
 import { until as poll } from "../support/until";
@@ -82,8 +82,8 @@ describe("sockets across hibernation", () => {
 
 describe("recordings past SQLite's value limit", () => {
   it("a recorded step whose matcher quotes a 10 MB message is kept in parts and read back whole", async () => {
-    const { SqlRecordingStorage } = await import("../../src/runtime/workers/sql-recording");
-    const { SqlTables } = await import("../../src/runtime/workers/sql-tables");
+    const { SqlRecordingStorage } = await import("../../src/hosts/workers/sql-recording");
+    const { SqlTables } = await import("../../src/hosts/workers/sql-tables");
     const message = "é".repeat(5_000_000);
     const read = await runInDurableObject(env.SESSIONS.getByName("rec-big/r") as unknown as DurableObjectStub<SessionObject>, (_i, state) => {
       const storage = new SqlRecordingStorage(new SqlTables(state.storage.sql));

@@ -8,10 +8,17 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { answer, NOT_A_REQUEST, OVER_BODY_LIMIT } from "../support/garbage";
-import { call, upload } from "./helpers";
+import { call, RUNTIME, upload } from "./helpers";
 
 const SIGV4 = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=0";
 const nest = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+/**
+ * Header values outside ASCII, sent only on Node, where they cross a socket as the raw bytes a client would send
+ * (undici sends `\u00ff` as the byte 0xFF). Inside workerd the test's own `Request` would carry them, which never
+ * reaches a socket and makes workerd print "A header value … contains non-ASCII characters … As a quirk to support
+ * Unicode …" for each: noise in a passing run (issue 51 point 10) that tests nothing the Node run does not.
+ */
+const nonAscii = (...values: string[]): string[] => (RUNTIME === "node" ? values : []);
 
 /** Bodies that are not a valid request of any surface, or only almost one. */
 const BODIES: string[] = [
@@ -53,7 +60,7 @@ describe("Bedrock Runtime garbage: AWS error shapes, never a 5xx", () => {
       "Bearer",
       "Bearer ",
       "Basic Zm9vOmJhcg==",
-      "\u00ff\u00fe",
+      ...nonAscii("\u00ff\u00fe"),
       "AWS4-HMAC-SHA256\t",
     ]) {
       for (const op of OPERATIONS) {
@@ -286,7 +293,7 @@ describe("/mcp JSON-RPC garbage: the right codes, never a 5xx", () => {
       ["GET", { accept: "application/json" }, undefined],
       ["DELETE", {}, undefined],
       ["DELETE", { "mcp-session-id": "mcp-nope" }, undefined],
-      ["DELETE", { "mcp-session-id": "\u00ff" }, undefined],
+      ...nonAscii("\u00ff").map((id) => ["DELETE", { "mcp-session-id": id }, undefined] as const),
       ["PUT", HEADERS, ping],
       ["PATCH", HEADERS, ping],
     ] as const) {

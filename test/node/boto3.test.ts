@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { startQuietServer } from "../support/server";
 
 const SCRIPT = fileURLToPath(new URL("./python/bedrock_boto3.py", import.meta.url));

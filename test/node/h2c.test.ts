@@ -2,7 +2,7 @@
 // Bedrock client speaks HTTP/2 by default).
 import http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { startQuietServer } from "../support/server";
 
 let server: RunningServer;

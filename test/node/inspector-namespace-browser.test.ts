@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { createNamespace, mintKey, type RootAdmin } from "../support/namespaces";
 import { startQuietServer } from "../support/server";
 

@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { RunningServer } from "../../src/runtime/node/server";
+import type { RunningServer } from "../../src/hosts/node/server";
 import { startOtlpReceiver, type OtlpReceiver } from "../support/otlp-receiver";
 import { startQuietServer } from "../support/server";
 

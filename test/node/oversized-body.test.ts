@@ -1,7 +1,7 @@
 // Issue 19: a client that writes its whole (oversized) body before reading must read the 413, not a reset.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import { startServer, type RunningServer } from "../../src/hosts/node/server";
 
 const SIZE = 11 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import { startServer, type RunningServer } from "../../src/hosts/node/server";
 import { until } from "../support/until";
 
 const TOKEN = "node-test-token";

@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../../src/runtime/node/server";
+import { startServer, type RunningServer } from "../../src/hosts/node/server";
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-// The Node runtime's bound on the old generation's growth (src/runtime/node/heap-growth.ts), in a fresh process each:
+// The Node runtime's bound on the old generation's growth (src/hosts/node/heap-growth.ts), in a fresh process each:
 // a live set, a full collection (V8's first, so with no speeds measured yet it sets the next limit at 4× what is live,
 // as after a collection in an idle moment), then objects that outlive a few scavenges and die in the old generation,
 // as a server's journal entries do.
@@ -7,10 +7,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import v8 from "node:v8";
 import { describe, expect, it } from "vitest";
-import { onFirstUse } from "../../src/runtime/node/first-use";
-import { boundHeapGrowth } from "../../src/runtime/node/heap-growth";
+import { onFirstUse } from "../../src/hosts/node/first-use";
+import { boundHeapGrowth } from "../../src/hosts/node/heap-growth";
 
-const MODULE = fileURLToPath(new URL("../../src/runtime/node/heap-growth.ts", import.meta.url));
+const MODULE = fileURLToPath(new URL("../../src/hosts/node/heap-growth.ts", import.meta.url));
 const MiB = 1024 * 1024;
 
 /** The most old-generation bytes in use over the churn, in a new Node process; `bound`: with boundHeapGrowth(). */

@@ -32,11 +32,11 @@ describe("provider id formats", () => {
     expect(obfuscation("s", "###", 16)).not.toBe(obfuscation("t", "###", 16));
   });
 
-  it("obfuscation after a shared prefix is the same padding as from the whole seed (values from before the split)", () => {
-    expect(obfuscation("chatcmpl-x#3", "Holiday", 10)).toBe("RU9");
-    expect(obfuscationAfter(obfuscationSeed("chatcmpl-x#"), "3", "Holiday", 10)).toBe("RU9");
-    expect(obfuscationAfter(obfuscationSeed("resp_1#"), "0", ",", 16)).toBe("BuqtwxuIHevXMDB");
-    expect(obfuscationAfter(obfuscationSeed(""), "resp_1#0", ",", 16)).toBe("BuqtwxuIHevXMDB");
+  it("obfuscation after a shared prefix is the same padding as from the whole seed (values from the 64-bit hash)", () => {
+    expect(obfuscation("chatcmpl-x#3", "Holiday", 10)).toBe("4Bx");
+    expect(obfuscationAfter(obfuscationSeed("chatcmpl-x#"), "3", "Holiday", 10)).toBe("4Bx");
+    expect(obfuscationAfter(obfuscationSeed("resp_1#"), "0", ",", 16)).toBe("zILr5hn0muHAfeD");
+    expect(obfuscationAfter(obfuscationSeed(""), "resp_1#0", ",", 16)).toBe("zILr5hn0muHAfeD");
   });
 });
 

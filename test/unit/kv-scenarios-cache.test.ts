@@ -1,7 +1,7 @@
 // Issue 19: the Worker's scenario store keeps only settled values at module scope; a pending KV read is shared only
 // within the request (store instance) that started it.
 import { beforeEach, describe, expect, it } from "vitest";
-import { invalidateScenarioCaches, KvScenarioStore } from "../../src/runtime/workers/kv-scenarios";
+import { invalidateScenarioCaches, KvScenarioStore } from "../../src/hosts/workers/kv-scenarios";
 
 interface Deferred {
   key: string;
@@ -112,7 +112,7 @@ describe("module scope on the Worker path (issue 19)", () => {
     const found: string[] = [];
     for (const file of walk(src)) {
       const rel = relative(src, file);
-      if (rel.startsWith("client/") || rel.startsWith("runtime/node/")) continue;
+      if (rel.startsWith("client/") || rel.startsWith("hosts/node/")) continue;
       readFileSync(file, "utf8")
         .split("\n")
         .forEach((line, i) => {

@@ -25,17 +25,17 @@ function tsFiles(dir: string): string[] {
  * folder, or its name for a file at the top (`router`, `index`).
  */
 const PLACED: [prefix: string, layer: string][] = [
-  ["runtime/node/", "runtime/node"],
-  ["runtime/workers/", "runtime/workers"],
+  ["hosts/node/", "hosts/node"],
+  ["hosts/workers/", "hosts/workers"],
   ["routes/inspector", "inspector"], // routes/inspector.ts and routes/inspector/*
 ];
 
 /**
- * Provider modules — `providers/registry.ts`, `providers/module.ts`, each `providers/<name>/module.ts` and the socket
- * state machines in `providers/<name>/sockets/` — declare what a provider adds, the sockets it runs included, so they
- * sit above the turn pipeline and the socket machinery; the rest of `providers/` (parse, render) sits below them.
+ * Provider modules — `providers/registry/` (the list and the module type) and each provider's `module/` folder (its
+ * `index.ts` declaring what the provider adds, the socket state machines in `sockets/`, the batch runners and vector
+ * stores) — sit above the turn pipeline and the socket machinery; the rest of `providers/` (parse, render) sits below.
  */
-const PROVIDER_MODULE = /^providers\/(registry\.ts|module\.ts|[^/]+\/module\.ts|[^/]+\/sockets\/|[^/]+\/batches\/|[^/]+\/vector-stores\/)/;
+const PROVIDER_MODULE = /^providers\/(registry|[^/]+\/module)\//;
 
 function layerOf(file: string): string {
   const path = relative(SRC, file);
@@ -99,9 +99,9 @@ const ALLOWED: Record<string, string[]> = {
   admin: ["util", "canonical", "http", "scenario", "record", "session", "tenancy", "routes", "turn", "type:runtime", "type:client"],
   inspector: ["http"],
   router: ["util", "canonical", "http", "scenario", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "admin", "inspector", "type:runtime"],
-  "runtime/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
-  "runtime/workers": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
-  index: ["http", "routes", "router", "runtime", "runtime/workers"], // the Worker entry
+  "hosts/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
+  "hosts/workers": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
+  index: ["http", "routes", "router", "runtime", "hosts/workers"], // the Worker entry
   client: ["scenario"], // the published package: the scenario schema and nothing of the server
 };
 
@@ -110,8 +110,8 @@ const ALLOWED: Record<string, string[]> = {
  * is merged (the last test fails on a line that no longer matches any import).
  */
 const KNOWN: { from: string; to: string; until: string }[] = [
-  // The scenario file loader lives with the CLI; no branch moves it yet (a util or runtime/node module would).
-  { from: "runtime/node/files.ts", to: "client/cli/files.ts", until: "a later move" },
+  // The scenario file loader lives with the CLI; no branch moves it yet (a util or hosts/node module would).
+  { from: "hosts/node/files.ts", to: "client/cli/files.ts", until: "a later move" },
 ];
 
 const isKnown = (e: Edge) => KNOWN.some((k) => relative(SRC, e.from).startsWith(k.from) && relative(SRC, e.to).startsWith(k.to));
@@ -151,7 +151,7 @@ function circles(nodes: Iterable<string>, next: (v: string) => Iterable<string>)
 }
 
 /** No layer but the runtimes' own and the entry imports a runtime implementation. */
-const RUNTIME_IMPLEMENTATIONS = ["runtime/workers", "runtime/node"];
+const RUNTIME_IMPLEMENTATIONS = ["hosts/workers", "hosts/node"];
 
 const show = (e: Edge) => `${relative(SRC, e.from)} → ${relative(SRC, e.to)}${e.typeOnly ? " (type)" : ""}`;
 

@@ -9,9 +9,9 @@ import { negotiateVersion } from "../../src/mcp/protocol";
 import { parseScenarioDocument } from "../../src/scenario/document";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { expandResponse } from "../../src/scenario/templates";
-import { emptySessionData, MemorySessionStorage, type MemorySessionData } from "../../src/runtime/node/memory";
-import { MemoryMcpStorage } from "../../src/runtime/node/memory-mcp";
-import { NodeSessionStore } from "../../src/runtime/node/sessions";
+import { emptySessionData, MemorySessionStorage, type MemorySessionData } from "../../src/hosts/node/memory";
+import { MemoryMcpStorage } from "../../src/hosts/node/memory-mcp";
+import { NodeSessionStore } from "../../src/hosts/node/sessions";
 import type { McpInput, McpResult } from "../../src/session/mcp";
 
 const ctx = { scenario: "s", session: "t", vars: { unit: "C" } };

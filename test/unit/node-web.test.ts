@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../../src/runtime/node/server";
-import { writeResponse } from "../../src/runtime/node/respond";
-import { LightHeaders, LightRequest, LightResponse } from "../../src/runtime/node/web";
+import { startServer } from "../../src/hosts/node/server";
+import { writeResponse } from "../../src/hosts/node/respond";
+import { LightHeaders, LightRequest, LightResponse } from "../../src/hosts/node/web";
 import { seededRandom } from "../../src/util/hash";
 
 describe("the Node runtime's Headers", () => {

@@ -3,6 +3,7 @@
  * (a body written later, a client that goes away), batches, and a collector that is down, refuses or never answers.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { PlannedResponse } from "../../src/http/planned";
 import { BODY_ABORTED, type PacedPlan } from "../../src/http/sse";
 import type { Exec } from "../../src/runtime/types";
 import { dropped, exportCall, exporterOf, parseTraceparent, resetExporter, spanOf, traceCall } from "../../src/turn/otel";
@@ -95,9 +96,9 @@ describe("when a span ends", () => {
   const vars = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" };
   const reply = { kind: "reply", reply: { model: "m", usage: { inputTokens: 1, outputTokens: 2 }, finishReason: "stop" } } as never;
 
-  function execFor(pending: Promise<unknown>[], direct?: (plan: PacedPlan) => void): Exec {
+  function execFor(pending: Promise<unknown>[], playsPlans = false): Exec {
     const exec: Exec = { waitUntil: (p) => pending.push(p), arrivedAt: Date.now() - 40 };
-    if (direct) exec.directStream = direct;
+    if (playsPlans) exec.playsPlans = true;
     return exec;
   }
 
@@ -106,7 +107,7 @@ describe("when a span ends", () => {
     const pending: Promise<unknown>[] = [];
     const exec = execFor(pending);
     const call = traceCall(vars, exec, req(), null)!;
-    call.answered(reply, "response");
+    call.answered(new Response("{}"), reply, "response");
     await Promise.all(pending);
     const [span] = posts[0]!.spans;
     expect(posts[0]!.contentType).toBe("application/x-protobuf");
@@ -119,7 +120,7 @@ describe("when a span ends", () => {
     let finishBody!: (v: unknown) => void;
     const call = traceCall(vars, execFor(pending), req(), null)!;
     call.exec.waitUntil(new Promise((resolve) => (finishBody = resolve)));
-    call.answered(reply, "response");
+    call.answered(new Response("{}"), reply, "response");
     await new Promise((r) => setTimeout(r, 30));
     expect(posts).toHaveLength(0); // the body is not done: no span yet
     const before = Date.now();
@@ -131,21 +132,16 @@ describe("when a span ends", () => {
     expect(BigInt(span!.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(before) * 1_000_000n);
   });
 
-  it("a paced stream the runtime writes itself (Node): when the runtime says it ended", async () => {
+  it("a paced stream the runtime plays itself (Node): when the runtime says it ended", async () => {
     const { posts } = collector(async () => new Response(null, { status: 200 }));
     const pending: Promise<unknown>[] = [];
-    let plan: PacedPlan | undefined;
-    const call = traceCall(
-      vars,
-      execFor(pending, (p) => (plan = p)),
-      req(),
-      null,
-    )!;
-    call.exec.directStream!({ events: [], encode: () => "", due: [], startAt: 0, end: { kind: "close" } });
-    call.answered(reply, "response");
+    const call = traceCall(vars, execFor(pending, true), req(), null)!;
+    expect(call.exec.playsPlans).toBe(true);
+    const plan: PacedPlan = { events: [], encode: () => "", due: [], startAt: 0, end: { kind: "close" } };
+    call.answered(new PlannedResponse(plan, { status: 200 }), reply, "response");
     await new Promise((r) => setTimeout(r, 10));
     expect(posts).toHaveLength(0);
-    plan!.ended!(false);
+    plan.ended!(false);
     await Promise.all(pending);
     expect(posts[0]!.spans[0]!.status).toEqual({ code: 0, message: "" });
   });

@@ -1,4 +1,4 @@
-// The Node runtime's shared-timer writer for paced streams (src/runtime/node/paced.ts), over a stand-in response.
+// The Node runtime's shared-timer writer for paced streams (src/hosts/node/paced.ts), over a stand-in response.
 import { EventEmitter } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
 import { BREAK_FLUSH_MS, encodeEvent, schedule, type PacedPlan, type StreamEnd } from "../../src/http/sse";
 import type { SseEvent } from "../../src/providers/types";
-import { sendPaced } from "../../src/runtime/node/paced";
+import { sendPaced } from "../../src/hosts/node/paced";
 
 /** What the writer does to a node:http response, recorded. */
 class FakeOut extends EventEmitter {

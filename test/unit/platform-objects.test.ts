@@ -4,7 +4,7 @@
  * their children, a delete drops the children, and the `--persist` form round-trips.
  */
 import { describe, expect, it } from "vitest";
-import { MemoryResponsesStorage } from "../../src/runtime/node/memory";
+import { MemoryResponsesStorage } from "../../src/hosts/node/memory";
 import { MAX_KIND_CHARS } from "../../src/session/responses";
 
 const o = (id: string, json = `{"id":"${id}"}`) => ({ id, json });

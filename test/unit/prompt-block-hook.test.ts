@@ -10,7 +10,7 @@ import type { ProviderSurface, RenderContext } from "../../src/providers/types";
 import type { ChatRequest } from "../../src/providers/openai/chat/wire";
 import { renderOutcome } from "../../src/turn/render";
 import { statusTable } from "../../src/turn/turn";
-import { emptySessionData, MemorySessionStorage } from "../../src/runtime/node/memory";
+import { emptySessionData, MemorySessionStorage } from "../../src/hosts/node/memory";
 import { resolveReply } from "../../src/scenario/engine";
 import { ScenarioSchema, type Failure } from "../../src/scenario/schema";
 import { SessionCore } from "../../src/session/core";

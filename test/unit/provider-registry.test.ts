@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS, PROVIDERS } from "../../src/canonical/request";
-import { moduleEndpoints, type ProviderModule } from "../../src/providers/module";
+import { moduleEndpoints, type ProviderModule } from "../../src/providers/registry/module";
 import { errorSurfaceFor, PROVIDER_MODULES, RECORDABLE, SIDE_ROUTES, SOCKETS, socketFor, SURFACES, wireToolCallIds } from "../../src/providers/registry";
 import { anthropicMessages } from "../../src/providers/anthropic";
 import { bedrockConverse } from "../../src/providers/bedrock";
@@ -127,7 +127,7 @@ describe("provider registry", () => {
   it("outside src/providers/, only the registry and the shared types are imported: no table names a provider", () => {
     const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
     const walk = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : f.endsWith(".ts") ? [join(dir, f)] : []));
-    const SHARED = new Set(["providers/registry", "providers/module", "providers/types"]);
+    const SHARED = new Set(["providers/registry", "providers/registry/module", "providers/types"]);
     // The default responder's stored ids count in the `__responses/{session}` object, named by Responses' state.
     const KNOWN = new Set(["turn/default-ids.ts → providers/openai/responses/state"]);
     const bad: string[] = [];

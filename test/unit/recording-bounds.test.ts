@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CanonicalRequest } from "../../src/canonical/request";
-import { MemoryRecordingStorage } from "../../src/runtime/node/memory-recording";
+import { MemoryRecordingStorage } from "../../src/hosts/node/memory-recording";
 import { RECORDING_MAX_BYTES, RECORDING_MAX_STEPS, recordRequest, type RecordInput } from "../../src/session/recording";
 
 const request: CanonicalRequest = {

@@ -4,7 +4,7 @@ import { wireToolCallIds } from "../../src/providers/registry";
 import { describe, expect, it } from "vitest";
 import { JOURNAL_LIMIT, SessionCore, type NeedsDocument, type NextInput, type NextResult } from "../../src/session/core";
 import { MAX_STORED_RESPONSES } from "../../src/session/responses";
-import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/runtime/node/memory";
+import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/hosts/node/memory";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import { req } from "./fixtures";
 

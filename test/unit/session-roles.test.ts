@@ -2,10 +2,10 @@
 // on the journaled inputs and charge them in one place; Node's pending session creates nothing on a read.
 import { describe, expect, it, vi } from "vitest";
 import { wireToolCallIds } from "../../src/providers/registry";
-import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/runtime/node/memory";
-import { MemoryMcpStorage } from "../../src/runtime/node/memory-mcp";
-import { MemoryRecordingStorage } from "../../src/runtime/node/memory-recording";
-import { NodeSessionStore } from "../../src/runtime/node/sessions";
+import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage } from "../../src/hosts/node/memory";
+import { MemoryMcpStorage } from "../../src/hosts/node/memory-mcp";
+import { MemoryRecordingStorage } from "../../src/hosts/node/memory-recording";
+import { NodeSessionStore } from "../../src/hosts/node/sessions";
 import type { Runtime } from "../../src/runtime/types";
 import { ScenarioSchema } from "../../src/scenario/schema";
 import type { ScenarioStore } from "../../src/scenario/store";
@@ -166,7 +166,7 @@ describe("a namespace's sessions (tenancy/scope.ts)", () => {
   });
 });
 
-describe("Node's pending session (runtime/node/pending-session.ts)", () => {
+describe("Node's pending session (hosts/node/pending-session.ts)", () => {
   it("answers reads of a name never written from ABSENT and creates nothing; the first write creates it", async () => {
     const store = new NodeSessionStore();
     const session = store.get("weather/typo");

@@ -1,9 +1,9 @@
 /**
  * The bounds on what sessions store (src/session/bound.ts) and the SQLite parts long text is kept in on Workers
- * (src/runtime/workers/sql-chunks.ts).
+ * (src/hosts/workers/sql-chunks.ts).
  */
 import { describe, expect, it } from "vitest";
-import { chunks } from "../../src/runtime/workers/sql-chunks";
+import { chunks } from "../../src/hosts/workers/sql-chunks";
 import { boundEntry, boundJson, JOURNAL_ENTRY_BYTES, withBodyText } from "../../src/session/bound";
 import type { JournalDraft } from "../../src/session/core";
 

@@ -1,6 +1,6 @@
-/** Vector store search (src/providers/openai/vector-stores/search.ts): chunking, BM25 ranking, attribute filters. */
+/** Vector store search (src/providers/openai/module/vector-stores/search.ts): chunking, BM25 ranking, attribute filters. */
 import { describe, expect, it } from "vitest";
-import { AUTO_CHUNKING, checkFilter, chunkText, passes, rank } from "../../src/providers/openai/vector-stores/search";
+import { AUTO_CHUNKING, checkFilter, chunkText, passes, rank } from "../../src/providers/openai/module/vector-stores/search";
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
 const strategy = (size: number, overlap: number) => ({ type: "static" as const, static: { max_chunk_size_tokens: size, chunk_overlap_tokens: overlap } });

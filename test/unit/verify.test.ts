@@ -7,7 +7,7 @@ import { resolveReply } from "../../src/scenario/engine";
 import { canonicalView, CANONICAL_TEXT_LIMIT } from "../../src/session/canonical-view";
 import { SessionCore, type JournalEntry, type SessionView } from "../../src/session/core";
 import { coverage, describeMatch, verifySession } from "../../src/session/verify";
-import { emptySessionData, MemorySessionStorage } from "../../src/runtime/node/memory";
+import { emptySessionData, MemorySessionStorage } from "../../src/hosts/node/memory";
 import type { Scenario } from "../../src/scenario/schema";
 import type { Endpoint } from "../../src/canonical/request";
 import type { Reply } from "../../src/canonical/outcome";

@@ -1,5 +1,5 @@
 /**
- * Requests the real Messages API refuses that mockllm used to answer (issue 51 point 7), as its 400
+ * Requests the real Messages API refuses that mockllm used to answer, as its 400
  * `invalid_request_error` with its own wording (sources in docs/providers/fidelity.md). Skipped for a scenario with
  * `"strict": false` and for a recording scenario, as the thinking checks are. Read from the canonical request, so
  * Claude on Bedrock (InvokeModel and Converse) refuses the same, in Bedrock's words.
@@ -26,5 +26,9 @@ export function claudeRefusal(request: CanonicalRequest, scenario: Scenario | un
   }
   const forced = request.toolChoice?.kind === "required" || request.toolChoice?.kind === "tool";
   if (forced && request.reasoning === "enabled") return apiError("invalid_request", "Thinking may not be enabled when tool_choice forces tool use.");
+  const choice = request.toolChoice;
+  if (choice?.kind === "tool" && choice.name !== undefined && !request.tools.includes(choice.name)) {
+    return apiError("invalid_request", `Tool '${choice.name}' not found in provided tools`);
+  }
   return undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * Anthropic's rate-limit headers for a scenario's `limits` (issue 58): `anthropic-ratelimit-requests-*` and
+ * Anthropic's rate-limit headers for a scenario's `limits`: `anthropic-ratelimit-requests-*` and
  * `anthropic-ratelimit-tokens-*` (`-limit`, `-remaining`, `-reset` as an RFC 3339 time). The scenario has one token
  * bucket, so `-input-tokens-*` and `-output-tokens-*` report that same bucket.
  * https://docs.anthropic.com/en/api/rate-limits#response-headers

@@ -87,7 +87,7 @@ export function parseRerankV1(raw: unknown, headers: Headers): ParseResult<Reran
   const body = parsed.data;
   const bad = checkCommon(body.query, body.documents, body.top_n);
   if (bad) return { ok: false, error: bad };
-  // At least one chunk per document: zero or less would defeat the chunk limit below (issue 51).
+  // At least one chunk per document: zero or less would defeat the chunk limit below.
   if (body.max_chunks_per_doc !== undefined && body.max_chunks_per_doc !== null && body.max_chunks_per_doc < 1) {
     return { ok: false, error: invalid("max_chunks_per_doc must be greater than 0") };
   }

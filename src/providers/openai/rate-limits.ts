@@ -1,5 +1,5 @@
 /**
- * OpenAI's (and Azure OpenAI's) rate-limit headers for a scenario's `limits` (issue 58): `x-ratelimit-limit-*`,
+ * OpenAI's (and Azure OpenAI's) rate-limit headers for a scenario's `limits`: `x-ratelimit-limit-*`,
  * `x-ratelimit-remaining-*` and `x-ratelimit-reset-*` for requests and tokens, the resets as the API writes them
  * (`1s`, `6m0s`, `17ms`). https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers
  */

@@ -1,7 +1,7 @@
 /**
  * The speech audio as a `ByteSource` (http/byte-source.ts): any slice of the WAV, PCM, MP3 or FLAC bytes computed
  * from the tone on demand, byte for byte what pcm.ts and flac.ts build whole, so a long answer is streamed in
- * bounded chunks and never held (issue 51).
+ * bounded chunks and never held.
  */
 import type { ByteSource } from "../../../http/byte-source";
 import { BLOCK, codedNumber, frame, streamInfo } from "./flac";

@@ -84,7 +84,7 @@ export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<
 
 /**
  * Longest default audio: 5 minutes (14.4 MB of WAV, streamed). Words / 2.5 per second at `speed: 0.25` made 2,048
- * words 55 minutes (157 MB of WAV) from a 4 KB request (issue 51).
+ * words 55 minutes (157 MB of WAV) from a 4 KB request.
  */
 export const DEFAULT_SPEECH_MAX_MS = 5 * 60_000;
 /** Longest audio a step may script (`respond.speech.durationMs`, whose schema stops there too): 10 minutes. */

@@ -1,5 +1,5 @@
 /**
- * Requests the real Chat Completions API refuses that mockllm used to answer (issue 51 point 7), each as the real
+ * Requests the real Chat Completions API refuses that mockllm used to answer, each as the real
  * API's 400 with its own wording (sources in docs/providers/fidelity.md). Skipped for a scenario with
  * `"strict": false` (and for a recording scenario, whose upstream decides), as Anthropic's thinking checks are.
  */
@@ -32,6 +32,10 @@ export function validateChatRequest(w: ChatRequest, request: CanonicalRequest, s
   const forced = request.toolChoice?.kind === "required" || request.toolChoice?.kind === "tool";
   if (forced && (w.tools ?? []).length === 0) {
     return apiError("invalid_request", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", { param: "tool_choice" });
+  }
+  const choice = request.toolChoice;
+  if (choice?.kind === "tool" && choice.name !== undefined && !request.tools.includes(choice.name)) {
+    return apiError("invalid_request", `Invalid value for 'tool_choice': function '${choice.name}' not found in 'tools'.`, { param: "tool_choice" });
   }
   return undefined;
 }

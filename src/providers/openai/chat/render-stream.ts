@@ -11,7 +11,7 @@ import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
-import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { NO_OBFUSCATION, type ObfuscationSeed, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { plainJson } from "../../../http/json";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
@@ -26,7 +26,7 @@ interface ChunkFrame {
   usageNull: string;
   obfuscate: boolean;
   /** obfuscationSeed of `{id}#`: each chunk's seed is that and its ordinal. */
-  seed: number;
+  seed: ObfuscationSeed;
 }
 
 /** A chunk's JSON up to its delta's value: `{…head,"choices":[{"index":N,"delta":`. */
@@ -173,7 +173,7 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
     head: JSON.stringify(base).slice(0, -1),
     usageNull: includeUsage ? `,"usage":null` : "",
     obfuscate: includeObfuscation,
-    seed: includeObfuscation ? obfuscationSeed(`${id}#`) : 0,
+    seed: includeObfuscation ? obfuscationSeed(`${id}#`) : NO_OBFUSCATION,
   };
 
   const choices = replyChoices(reply);

@@ -67,7 +67,7 @@ const FLOAT_BASE64_BYTES = 16 / 3;
 /**
  * A large answer (past WHOLE_BODY_LIMIT, about: 2,048 inputs × 3,072 dimensions is 67 MB of JSON) as pieces made
  * as they are sent — the head, each vector's item, the tail — byte for byte `JSON.stringify` of the whole
- * (`renderEmbeddingsJson`); undefined for the others, which are built whole as before (issue 51).
+ * (`renderEmbeddingsJson`); undefined for the others, which are built whole as before.
  */
 export function renderEmbeddingsRaw(reply: Reply, ctx: RenderContext<EmbeddingsRequest>): RawBody | undefined {
   const { body, inputs } = ctx.wire;

@@ -1,5 +1,5 @@
 /**
- * A Responses request the real API refuses that mockllm used to answer (issue 51 point 7): a `tool_choice` naming a
+ * A Responses request the real API refuses that mockllm used to answer: a `tool_choice` naming a
  * function the request does not offer, the real API's 400 (sources in docs/providers/fidelity.md). Skipped for a
  * scenario with `"strict": false` and for a recording scenario.
  */

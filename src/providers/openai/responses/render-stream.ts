@@ -4,7 +4,7 @@
  * the full response. Every event has `event:` equal to its `type` and a `sequence_number` counting from 0.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { NO_OBFUSCATION, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { jsonString } from "../../../http/json";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
@@ -46,7 +46,7 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
   const at = { item_id: item.id, output_index };
   let deltas = 0;
   // `obfuscation` pads each delta to a 16-character bucket; deterministic from the item id and the delta's position.
-  const seed = obfuscate ? obfuscationSeed(`${item.id}#`) : 0;
+  const seed = obfuscate ? obfuscationSeed(`${item.id}#`) : NO_OBFUSCATION;
   // A delta's fields as JSON: `before` (the fields up to `delta`, made once per part), the delta, `after`, the padding.
   const head = `,"item_id":${JSON.stringify(item.id)},"output_index":${output_index}`;
   const delta = (type: string, before: string, piece: string, after: string, words: number): Draft => {

@@ -1,5 +1,5 @@
 /**
- * Usage counted with the model's real tokenizer (issue 58 part 4; opt-in: scenario `"usage": "count"`, `mockllm serve
+ * Usage counted with the model's real tokenizer (opt-in: scenario `"usage": "count"`, `mockllm serve
  * --usage count`, Worker var `USAGE=count`). Prompt tokens follow OpenAI's cookbook "How to count tokens with tiktoken"
  * (https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken): 3 tokens per message, the tokens of each
  * field's value, 1 more per `name`, 3 to prime the reply; tool definitions by the cookbook's documented approximation.

@@ -1,0 +1,124 @@
+/**
+ * Anthropic's Files API (beta `files-api-2025-04-14`; contract section 11): `POST /v1/files` (multipart `file`),
+ * `GET /v1/files` (`limit`, `after_id`, `before_id`), `GET /v1/files/{id}`, `DELETE /v1/files/{id}`, and
+ * `GET /v1/files/{id}/content`, which the real API allows only for files it made (none here: an uploaded file is not
+ * downloadable). Told apart from OpenAI's `/v1/files` by Anthropic's headers (`anthropic-version`, `x-api-key`).
+ * A `document` / `image` block whose `source` is `{ type: "file", file_id }` must name a file of the caller's
+ * namespace (`missingFileReference` in ../file-refs.ts, from the Messages surface's `prepare`). Uploads count toward
+ * the namespace's file quotas.
+ */
+import { apiError } from "../../../../http/errors";
+import { readBoundedBytes } from "../../../../http/body";
+import { jsonResponse } from "../../../../http/json";
+import { formBoundary, parseForm } from "../../../../http/multipart";
+import { filesRoute, type FileStore, type FileRecord } from "../../../../objects/files";
+import { sortableId } from "../../../../objects/ids";
+import type { SideRouteContext } from "../../../types";
+import { checkAnthropicHeaders } from "../../errors";
+import { anthropicFiles, fileNotFound } from "../../file-refs";
+import { checkFileQuotas } from "../../../../tenancy/file-quota";
+
+/** The real limit on one file: 500 MB. */
+const MAX_FILE_BYTES = 500 * 1024 * 1024;
+/** What mockllm reads of one upload. */
+const MOCK_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  pdf: "application/pdf",
+  txt: "text/plain",
+  md: "text/plain",
+  csv: "text/csv",
+  json: "application/json",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+};
+
+function fileObject(r: FileRecord): Record<string, unknown> {
+  return { id: r.id, type: "file", filename: r.filename, mime_type: r.mimeType, size_bytes: r.bytes, created_at: new Date(r.createdAt * 1000).toISOString(), downloadable: false };
+}
+
+const notFound = fileNotFound;
+
+/** Whether a request speaks Anthropic's dialect (its SDK sends both headers; OpenAI's sends neither). */
+function isAnthropic(request: Request): boolean {
+  return request.headers.has("anthropic-version") || request.headers.has("x-api-key");
+}
+
+async function upload(request: Request, files: FileStore, ctx: SideRouteContext): Promise<Response> {
+  const boundary = formBoundary(request.headers.get("content-type"));
+  if (boundary === undefined) return ctx.refuse(apiError("invalid_request", "Invalid Content-Type header, expected multipart/form-data."));
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_FILE_BYTES) return ctx.refuse(apiError("payload_too_large", "File exceeds the maximum size of 500 MB."));
+  const bytes = await readBoundedBytes(request, MOCK_UPLOAD_BYTES);
+  if (bytes === undefined) return ctx.refuse(apiError("payload_too_large", `mockllm: uploads above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused (the real API takes up to 500 MB).`));
+  let content: Uint8Array | undefined;
+  const parsed = parseForm(bytes, boundary, (name, b) => {
+    if (name === "file" && content === undefined) content = b;
+  });
+  if (!parsed.ok) return ctx.refuse(apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`));
+  const file = Array.isArray(parsed.form.file) ? parsed.form.file[0] : parsed.form.file;
+  if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
+  const ext = file.filename.split(".").pop()?.toLowerCase() ?? "";
+  const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : (MIME_BY_EXTENSION[ext] ?? "application/octet-stream");
+  await checkFileQuotas(ctx.rt, content.length);
+  const record: FileRecord = {
+    id: sortableId("file_011C", 12),
+    filename: file.filename.slice(0, 255),
+    purpose: "user_upload",
+    bytes: content.length,
+    createdAt: Math.floor(Date.now() / 1000),
+    mimeType,
+  };
+  return jsonResponse(fileObject(await files.create(record, content)));
+}
+
+async function list(request: Request, files: FileStore, ctx: SideRouteContext): Promise<Response> {
+  const q = new URL(request.url).searchParams;
+  const raw = q.get("limit");
+  const limit = raw === null ? 20 : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return ctx.refuse(apiError("invalid_request", "limit: Input should be less than or equal to 1000 and greater than or equal to 1"));
+  const all = (await files.list({ limit: Number.MAX_SAFE_INTEGER })).data;
+  const ids = all.map((r) => r.id);
+  const after = q.get("after_id");
+  const before = q.get("before_id");
+  let start = 0;
+  let end = all.length;
+  if (after !== null) start = ids.includes(after) ? ids.indexOf(after) + 1 : all.length;
+  if (before !== null) end = ids.includes(before) ? ids.indexOf(before) : 0;
+  const page = before !== null && after === null ? all.slice(Math.max(start, end - limit), end) : all.slice(start, Math.min(end, start + limit));
+  const hasMore = before !== null && after === null ? end - limit > start : start + limit < end;
+  return jsonResponse({ data: page.map(fileObject), has_more: hasMore, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
+}
+
+/**
+ * Serves an Anthropic files route, or undefined when the request is not one (another path, or OpenAI's client).
+ * @example await serveAnthropicFiles(request, "/v1/files", ctx)
+ */
+export async function serveAnthropicFiles(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> {
+  const route = filesRoute(path);
+  if (route === undefined || !isAnthropic(request)) return undefined;
+  const headerError = checkAnthropicHeaders(request.headers);
+  if (headerError) return ctx.refuse(headerError);
+  if (ctx.rt.objects === undefined) return ctx.refuse(apiError("not_found", "mockllm: this runtime keeps no files."));
+  const files = anthropicFiles(ctx.rt.objects);
+  const method = request.method;
+  if (route.id === undefined) {
+    if (method === "POST") return upload(request, files, ctx);
+    if (method === "GET") return list(request, files, ctx);
+    return ctx.refuse({ code: "method_not_allowed", message: `Use GET or POST for ${path}.` });
+  }
+  const r = await files.get(route.id);
+  if (route.content) {
+    if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET for ${path}.` });
+    return ctx.refuse(r === null ? notFound(route.id) : apiError("invalid_request", `File ${route.id} is not downloadable: only files created by the API (code execution, skills) can be downloaded.`));
+  }
+  if (r === null) return ctx.refuse(notFound(route.id));
+  if (method === "GET") return jsonResponse(fileObject(r));
+  if (method === "DELETE") {
+    await files.delete(route.id);
+    return jsonResponse({ id: route.id, type: "file_deleted" });
+  }
+  return ctx.refuse({ code: "method_not_allowed", message: `Use GET or DELETE for ${path}.` });
+}

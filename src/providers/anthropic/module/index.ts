@@ -1,0 +1,52 @@
+/**
+ * Anthropic: Messages, token counting, and the model listing its clients ask for on `/v1/models` (told apart from
+ * OpenAI's by `anthropic-version` or `x-api-key`).
+ */
+import type { Reply } from "../../../canonical/outcome";
+import type { ProviderModule } from "../../registry/module";
+import { anthropicMessages } from "../index";
+import { replyBlocks } from "../blocks";
+import { countTokens } from "../count-tokens";
+import { getModel, listModels } from "../models";
+import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
+import { serveAnthropicFiles } from "./batches/files";
+
+/** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
+export function anthropicToolCallIds(reply: Reply): (string | null)[] {
+  return replyBlocks(reply).flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+}
+
+const COUNT_TOKENS = ["/v1/messages/count_tokens", "/messages/count_tokens"];
+
+export const anthropicModule: ProviderModule = {
+  name: "anthropic",
+  surfaces: [anthropicMessages],
+  sideRoutes: [
+    // Message Batches (contract section 11), in the caller's namespace (`Runtime.objects`).
+    { knows: knowsMessageBatchesPath, serve: (request, path, ctx) => serveMessageBatches(request, path, ctx) },
+    // The Files API (beta) on `/v1/files`, before OpenAI's route of that path: only requests with Anthropic's headers.
+    { order: -1, serve: (request, path, ctx) => serveAnthropicFiles(request, path, ctx) },
+    { paths: COUNT_TOKENS, serve: (request, path, ctx) => (COUNT_TOKENS.includes(path) ? countTokens(request, ctx.rt, []) : undefined) },
+    {
+      // After Gemini's listing (a Gemini key wins), before OpenAI's (which takes every other request).
+      order: 10,
+      async serve(request, path, ctx) {
+        if (request.method !== "GET" || !(request.headers.has("anthropic-version") || request.headers.has("x-api-key"))) return undefined;
+        if (path === "/v1/models") return listModels(request, ctx.rt, await ctx.modelIds());
+        if (path.startsWith("/v1/models/")) return getModel(request, ctx.rt, await ctx.modelIds());
+        return undefined;
+      },
+    },
+  ],
+  endpoints: ["count_tokens"],
+  errorPaths: [
+    { priority: 30, owns: (_request, path) => /^\/(v1\/)?messages(\/|$)/.test(path), surface: anthropicMessages },
+    {
+      priority: 50,
+      owns: (request, path) => request.headers.has("anthropic-version") || ((path === "/v1/models" || path.startsWith("/v1/models/")) && request.headers.has("x-api-key")),
+      surface: anthropicMessages,
+    },
+  ],
+  toolCallIds: anthropicToolCallIds,
+  recordable: true,
+};

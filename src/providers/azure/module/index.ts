@@ -1,0 +1,16 @@
+/**
+ * Azure OpenAI: the deployment, `/openai/responses` and v1 routes (chat, Responses, embeddings, images, audio), built
+ * on the OpenAI surfaces, and the stored-response routes; every other `/openai/…` path is refused in Azure's error
+ * shape.
+ */
+import type { ProviderModule } from "../../registry/module";
+import { azureChat, azureEmbeddings, azureImages, azureResponses, azureSpeech, azureTranscriptions } from "..";
+import { azureStoredResponses } from "../stored";
+
+export const azureModule: ProviderModule = {
+  name: "azure",
+  surfaces: [azureChat, azureResponses, azureEmbeddings, azureImages, azureSpeech, azureTranscriptions],
+  sideRoutes: [azureStoredResponses],
+  apiPrefixes: ["/openai/"],
+  errorPaths: [{ priority: 15, owns: (_request, path) => path.startsWith("/openai/"), surface: azureChat }],
+};

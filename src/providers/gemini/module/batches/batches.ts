@@ -1,0 +1,254 @@
+/**
+ * Gemini batch mode with inline requests (contract section 11): `POST /v1beta/models/{model}:batchGenerateContent`
+ * (`batch.inputConfig.requests.requests: [{ request, metadata }]`), the long-running operation at
+ * `GET /v1beta/batches/{id}`, `GET /v1beta/batches`, `POST /v1beta/batches/{id}:cancel`, `DELETE /v1beta/batches/{id}`.
+ * The same engine as the other batches: the requests kept as a file written in parts, run lazily on the scenario's
+ * `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a read), each through the batch's session as a live
+ * `generateContent` call (turn/batch.ts); the answers come back inline in the operation's
+ * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is not
+ * built.
+ */
+import { safeDecode } from "../../../../http/url";
+import { apiError, type ApiError } from "../../../../http/errors";
+import { readJsonBody } from "../../../../http/body";
+import { isRecord, jsonResponse } from "../../../../http/json";
+import { FileStore, type FileRecord, type WriterState } from "../../../../objects/files";
+import { sortableId } from "../../../../objects/ids";
+import { exclusive, RecordStore } from "../../../../objects/records";
+import { scopedObjects } from "../../../../objects/store";
+import type { Runtime } from "../../../../runtime/types";
+import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../../turn/batch";
+import type { SideRouteContext } from "../../../types";
+import { checkGeminiAuth } from "../../errors";
+import { geminiGenerateContent } from "../../index";
+
+const CREATE = /^\/(v1beta|v1alpha|v1)\/models\/([^/:]+):batchGenerateContent$/;
+const BATCH = /^\/(v1beta|v1alpha|v1)\/batches(?:\/([^/:]+)(?::(cancel))?)?$/;
+
+interface Progress {
+  lines: number;
+  ok: number;
+  failed: number;
+  results: { record: Omit<FileRecord, "bytes" | "parts">; state: WriterState };
+}
+
+interface GeminiBatchRecord {
+  id: string;
+  model: string;
+  displayName: string;
+  createdAtMs: number;
+  dueAtMs: number;
+  origin: LineOrigin;
+  total: number;
+  requestsFileId: string;
+  cancelledAtMs?: number;
+  progress?: Progress;
+  done?: { atMs: number; ok: number; failed: number; resultsFileId: string };
+}
+
+function stores(ctx: SideRouteContext): { files: FileStore; batches: RecordStore<GeminiBatchRecord> } | undefined {
+  const objects = ctx.rt.objects;
+  if (objects === undefined) return undefined;
+  const own = scopedObjects(objects, "gemini-batches/");
+  return { files: new FileStore(own), batches: new RecordStore<GeminiBatchRecord>(own, "batches/") };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function state(b: GeminiBatchRecord, now: number): string {
+  if (b.cancelledAtMs !== undefined) return "BATCH_STATE_CANCELLED";
+  if (b.done !== undefined) return "BATCH_STATE_SUCCEEDED";
+  return now < b.dueAtMs && b.progress === undefined ? "BATCH_STATE_PENDING" : "BATCH_STATE_RUNNING";
+}
+
+/** The long-running operation, with the answers inline once the batch is done. */
+async function operation(b: GeminiBatchRecord, files: FileStore, now: number, created = false): Promise<Record<string, unknown>> {
+  const ok = b.done?.ok ?? b.progress?.ok ?? 0;
+  const failed = b.done?.failed ?? b.progress?.failed ?? 0;
+  const metadata: Record<string, unknown> = {
+    "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+    model: `models/${b.model}`,
+    displayName: b.displayName,
+    createTime: iso(b.createdAtMs),
+    updateTime: iso(b.done?.atMs ?? b.cancelledAtMs ?? b.createdAtMs),
+    batchStats: { requestCount: String(b.total), successfulRequestCount: String(ok), failedRequestCount: String(failed), pendingRequestCount: String(b.total - ok - failed) },
+    state: created ? "BATCH_STATE_PENDING" : state(b, now),
+    name: `batches/${b.id}`,
+  };
+  const ended = b.done !== undefined || b.cancelledAtMs !== undefined;
+  if (ended) metadata.endTime = iso(b.done?.atMs ?? b.cancelledAtMs!);
+  if (b.done !== undefined) {
+    const inlined: unknown[] = [];
+    for await (const line of files.lines(b.done.resultsFileId)) if (line !== "") inlined.push(JSON.parse(line));
+    metadata.output = { inlinedResponses: { inlinedResponses: inlined } };
+  }
+  const op: Record<string, unknown> = { name: `batches/${b.id}`, metadata };
+  if (ended) {
+    op.done = true;
+    op.response = { "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput", ...(metadata.output ? (metadata.output as object) : {}) };
+  }
+  return op;
+}
+
+function invalid(message: string): ApiError {
+  return apiError("invalid_request", message);
+}
+
+function notFound(id: string): ApiError {
+  return apiError("not_found", `Batch batches/${id} not found.`);
+}
+
+async function create(request: Request, path: string, model: string, ctx: SideRouteContext, s: NonNullable<ReturnType<typeof stores>>): Promise<Response> {
+  const body = await readJsonBody(request);
+  if (!body.ok) return ctx.refuse(body.error);
+  const batch = isRecord(body.value) ? body.value.batch : undefined;
+  const input = isRecord(batch) && isRecord(batch.inputConfig) ? batch.inputConfig : undefined;
+  if (input === undefined) return ctx.refuse(invalid("* BatchGenerateContentRequest.batch.input_config: input_config is required."));
+  if (input.fileName !== undefined) return ctx.refuse(invalid("mockllm: a Gemini batch from an uploaded file (fileName) is not served; send the requests inline (inputConfig.requests)."));
+  const list = isRecord(input.requests) ? input.requests.requests : undefined;
+  if (!Array.isArray(list) || list.length === 0) return ctx.refuse(invalid("* BatchGenerateContentRequest.batch.input_config.requests.requests: at least one request is required."));
+  for (const [i, r] of list.entries()) {
+    if (!isRecord(r) || !isRecord(r.request)) return ctx.refuse(invalid(`* BatchGenerateContentRequest.batch.input_config.requests.requests[${i}].request: request is required.`));
+  }
+  const now = Date.now();
+  const { prefix } = requestPrefix(request, path);
+  const headers = originHeaders(request.headers);
+  const origin: LineOrigin = { prefix, headers, path: `/v1beta/models/${model}:generateContent` };
+  const scenarioName = prefix.scenario ?? headers["x-mock-scenario"];
+  const stored = scenarioName !== undefined ? await ctx.rt.scenarios.get(scenarioName) : undefined;
+  const id = sortableId("", 20).toLowerCase();
+  const writer = s.files.writer({ id: sortableId("file-", 14), filename: `${id}_requests.jsonl`, purpose: "batch_requests", createdAt: Math.floor(now / 1000), mimeType: "application/jsonl" });
+  for (const [i, r] of (list as { request: Record<string, unknown>; metadata?: unknown }[]).entries()) {
+    const { model: _model, ...req } = r.request;
+    await writer.write(`${JSON.stringify({ key: isRecord(r.metadata) && typeof r.metadata.key === "string" ? r.metadata.key : String(i + 1), metadata: r.metadata ?? null, request: req })}\n`);
+  }
+  await writer.close();
+  const displayName = isRecord(batch) && typeof batch.displayName === "string" ? batch.displayName : id;
+  const record: GeminiBatchRecord = { id, model, displayName, createdAtMs: now, dueAtMs: now + (stored?.scenario.async?.processingMs ?? 0), origin, total: list.length, requestsFileId: writer.id };
+  await s.batches.put(id, record);
+  return jsonResponse(await operation(record, s.files, now, true));
+}
+
+async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: GeminiBatchRecord, max: number): Promise<void> {
+  const p: Progress = b.progress ?? {
+    lines: 0,
+    ok: 0,
+    failed: 0,
+    results: {
+      record: { id: sortableId("file-", 14), filename: `${b.id}_results.jsonl`, purpose: "batch_results", createdAt: Math.floor(Date.now() / 1000), mimeType: "application/jsonl" },
+      state: { parts: 0, bytes: 0 },
+    },
+  };
+  const results = s.files.writer(p.results.record, p.results.state);
+  let seen = 0;
+  let ran = 0;
+  let exhausted = true;
+  for await (const text of s.files.lines(b.requestsFileId)) {
+    if (text === "") continue;
+    if (seen++ < p.lines) continue;
+    if (ran === max) {
+      exhausted = false;
+      break;
+    }
+    ran++;
+    const line = JSON.parse(text) as { key: string; metadata: unknown; request: unknown };
+    const answer = await runBatchLine(geminiGenerateContent, rt, line.request, b.origin, { id: `batches/${b.id}`, customId: line.key });
+    const ok = answer.status >= 200 && answer.status < 300;
+    if (ok) p.ok++;
+    else p.failed++;
+    const error = isRecord(answer.body) && isRecord(answer.body.error) ? answer.body.error : { code: answer.status, message: String(answer.body) };
+    const out = ok ? { response: answer.body } : { error };
+    await results.write(`${JSON.stringify(line.metadata === null ? out : { ...out, metadata: line.metadata })}\n`);
+  }
+  p.lines += ran;
+  if (exhausted) {
+    const file = await results.close();
+    b.done = { atMs: Date.now(), ok: p.ok, failed: p.failed, resultsFileId: file.id };
+    delete b.progress;
+  } else {
+    p.results.state = await results.checkpoint();
+    b.progress = p;
+  }
+}
+
+async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<GeminiBatchRecord | null> {
+  const b = await s.batches.get(id);
+  if (b === null || b.done !== undefined || b.cancelledAtMs !== undefined || Date.now() < b.dueAtMs) return b;
+  return exclusive(
+    `gemini-batch:${id}`,
+    async () => {
+      const fresh = await s.batches.get(id);
+      if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
+      await runSlice(rt, s, fresh, linesPerRead(rt));
+      await s.batches.put(id, fresh);
+      return fresh;
+    },
+    () => s.batches.get(id),
+  );
+}
+
+export function knowsGeminiBatchPath(path: string): boolean {
+  return CREATE.test(path) || BATCH.test(path);
+}
+
+/**
+ * Serves a Gemini batch route, or undefined when `path` is none.
+ * @example await serveGeminiBatches(request, "/v1beta/batches/abc", ctx)
+ */
+export async function serveGeminiBatches(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> {
+  const created = CREATE.exec(path);
+  const batch = created ? null : BATCH.exec(path);
+  if (!created && !batch) return undefined;
+  const url = new URL(request.url);
+  // `/v1/batches…` is OpenAI's too (the client reads a job at `v1/batches/{id}`): Gemini's only with Google's key.
+  if (batch && batch[1] === "v1" && !request.headers.has("x-goog-api-key") && !url.searchParams.has("key")) return undefined;
+  const auth = checkGeminiAuth(request.headers, { query: url.searchParams });
+  if (auth) return ctx.refuse(auth);
+  const s = stores(ctx);
+  if (s === undefined) return ctx.refuse(apiError("not_found", "mockllm: this runtime keeps no batches."));
+  const method = request.method;
+  if (created) {
+    if (method !== "POST") return ctx.refuse({ code: "method_not_allowed", message: `Use POST for ${path}.` });
+    return create(request, path, safeDecode(created[2]!), ctx, s);
+  }
+  const id = batch![2] === undefined ? undefined : safeDecode(batch![2]);
+  const now = Date.now();
+  if (id === undefined) {
+    if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET for ${path}.` });
+    const size = Number(url.searchParams.get("pageSize") ?? "50");
+    const ids = (await s.batches.ids()).reverse();
+    const token = url.searchParams.get("pageToken");
+    const start = token !== null && ids.includes(token) ? ids.indexOf(token) + 1 : 0;
+    const chosen = ids.slice(start, start + (Number.isInteger(size) && size > 0 ? size : 50));
+    const operations = [];
+    for (const bid of chosen) {
+      const b = await s.batches.get(bid);
+      if (b !== null) operations.push(await operation(b, s.files, now));
+    }
+    const more = start + chosen.length < ids.length;
+    return jsonResponse({ operations, ...(more ? { nextPageToken: chosen.at(-1) } : {}) });
+  }
+  if (batch![3] === "cancel") {
+    if (method !== "POST") return ctx.refuse({ code: "method_not_allowed", message: `Use POST for ${path}.` });
+    const b = await s.batches.get(id);
+    if (b === null) return ctx.refuse(notFound(id));
+    if (b.done === undefined && b.cancelledAtMs === undefined) {
+      b.cancelledAtMs = now;
+      await s.batches.put(id, b);
+    }
+    return jsonResponse({});
+  }
+  if (method === "DELETE") {
+    const b = await s.batches.get(id);
+    if (b === null) return ctx.refuse(notFound(id));
+    await s.files.delete(b.requestsFileId);
+    if (b.done) await s.files.delete(b.done.resultsFileId);
+    await s.batches.delete(id);
+    return jsonResponse({});
+  }
+  if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET or DELETE for ${path}.` });
+  const b = await advance(ctx.rt, s, id);
+  return b === null ? ctx.refuse(notFound(id)) : jsonResponse(await operation(b, s.files, Date.now()));
+}
