@@ -43,6 +43,11 @@ export interface RuntimeVars {
   OTEL_SERVICE_NAME?: string;
   /** Milliseconds an export POST may take before it is given up (default 10000). */
   OTEL_EXPORTER_OTLP_TIMEOUT?: string;
+  /** The traces endpoint, used as it is (no `/v1/traces` added); each `…_TRACES_*` overrides its general setting. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?: string;
   /** Most spans waiting to be sent; newer ones are dropped (default 2048). */
   OTEL_BSP_MAX_QUEUE_SIZE?: string;
   /** Most spans one export POST carries (default 512). */

@@ -76,7 +76,8 @@ function positive(value: string | undefined, fallback: number): number {
 }
 
 /**
- * The exporter `vars` configure, or undefined when `OTEL_EXPORTER_OTLP_ENDPOINT` is unset. A setting it cannot
+ * The exporter `vars` configure, or undefined when neither `OTEL_EXPORTER_OTLP_ENDPOINT` nor
+ * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set (each `OTEL_EXPORTER_OTLP_TRACES_*` overrides its general setting). A setting it cannot
  * honour (`grpc`, an unknown protocol) is told through `warn`, once per isolate: `mockllm serve` calls this at
  * start-up with its log; a Worker, on its first call.
  */
@@ -89,20 +90,23 @@ export function exporterOf(vars: RuntimeVars, warn: (line: string) => void = con
 }
 
 function makeExporter(vars: RuntimeVars, warn: (line: string) => void): Exporter | undefined {
+  // The signal's own endpoint is used as it is; the general one gets `/v1/traces` (the OTLP exporter specification).
+  const tracesEndpoint = vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
   const endpoint = vars.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!endpoint) return undefined;
-  const url = `${endpoint.replace(/\/+$/, "")}/v1/traces`;
-  const asked = vars.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() ?? "";
+  if (!tracesEndpoint && !endpoint) return undefined;
+  const url = tracesEndpoint || `${endpoint!.replace(/\/+$/, "")}/v1/traces`;
+  const name = vars.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const asked = (vars.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || vars.OTEL_EXPORTER_OTLP_PROTOCOL?.trim()) ?? "";
   let protocol: OtlpProtocol = "http/protobuf";
   if (asked === "http/json") protocol = "http/json";
   else if (asked === "grpc") {
-    warnOnce(`mockllm: OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported; spans go to ${url} as OTLP/HTTP protobuf instead (a Collector's OTLP receiver takes it on port 4318)`, warn);
+    warnOnce(`mockllm: ${name}=grpc is not supported; spans go to ${url} as OTLP/HTTP protobuf instead (a Collector's OTLP receiver takes it on port 4318)`, warn);
   } else if (asked !== "" && asked !== "http/protobuf") {
-    warnOnce(`mockllm: OTEL_EXPORTER_OTLP_PROTOCOL=${asked} is not one of grpc, http/protobuf, http/json; spans go to ${url} as http/protobuf`, warn);
+    warnOnce(`mockllm: ${name}=${asked} is not one of grpc, http/protobuf, http/json; spans go to ${url} as http/protobuf`, warn);
   }
   const headers: Record<string, string> = { "content-type": protocol === "http/json" ? "application/json" : "application/x-protobuf" };
   // `key=value` pairs, comma-separated, values percent-encoded (the OTLP exporter specification).
-  for (const pair of (vars.OTEL_EXPORTER_OTLP_HEADERS ?? "").split(",")) {
+  for (const pair of `${vars.OTEL_EXPORTER_OTLP_HEADERS ?? ""},${vars.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? ""}`.split(",")) {
     const eq = pair.indexOf("=");
     if (eq <= 0) continue;
     try {
@@ -116,7 +120,7 @@ function makeExporter(vars: RuntimeVars, warn: (line: string) => void): Exporter
     headers,
     service: vars.OTEL_SERVICE_NAME?.trim() || "mockllm",
     protocol,
-    timeoutMs: positive(vars.OTEL_EXPORTER_OTLP_TIMEOUT, POST_TIMEOUT_MS),
+    timeoutMs: positive(vars.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, positive(vars.OTEL_EXPORTER_OTLP_TIMEOUT, POST_TIMEOUT_MS)),
     maxQueue: positive(vars.OTEL_BSP_MAX_QUEUE_SIZE, MAX_BUFFER),
     maxBatch: positive(vars.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, MAX_BATCH),
   };
@@ -340,7 +344,7 @@ export function traceCall(vars: RuntimeVars, exec: Exec, request: CanonicalReque
         return;
       }
       // Kept alive by the host until the body is done and its span sent.
-      exec.waitUntil(ended.then(end));
+      exec.waitUntil(ended.then(end, () => end(true)));
     },
   };
 }

@@ -61,7 +61,7 @@ export async function handleProvider<W>(surface: ProviderSurface<W>, request: Re
     return recordThrough(surface, { ...proxy, requestId: surfaceRequestId(surface, uniqueSeed()) });
   }
   // OpenTelemetry: the span ends when the answer's body is done (src/turn/otel.ts).
-  const traced = rt.vars.OTEL_EXPORTER_OTLP_ENDPOINT ? traceCall(rt.vars, exec, parsed.request, request.headers.get("traceparent")) : undefined;
+  const traced = rt.vars.OTEL_EXPORTER_OTLP_ENDPOINT || rt.vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? traceCall(rt.vars, exec, parsed.request, request.headers.get("traceparent")) : undefined;
   // A scripted `mcp` use without its result: the mock calls the server the request names (src/turn/mcp-client.ts).
   turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
   const delivered = deliveredReply(turn.outcome);

@@ -4,7 +4,8 @@
  * arrive as `application/x-protobuf` (the specification's default) and decode as an ExportTraceServiceRequest; each
  * call the official SDKs make is one span with the GenAI attributes and the mock's outcome (response, failure, chaos,
  * mismatch), parented to the request's traceparent, ending when the answer's body is done (a paced stream's end, or
- * the client's leaving: ERROR). `http/json` is the same spans as OTLP/JSON.
+ * the client's leaving: ERROR). `http/json` is the same spans as OTLP/JSON (here through the OTEL_EXPORTER_OTLP_TRACES_*
+ * forms, which override the general ones).
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
@@ -38,7 +39,8 @@ beforeAll(async () => {
   [receiver, jsonReceiver] = await Promise.all([startOtlpReceiver(), startOtlpReceiver()]);
   [h, json] = await Promise.all([
     startHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=s3cret,x-team=agents%20team", OTEL_SERVICE_NAME: "mock-under-test" }),
-    startHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: `${jsonReceiver.url}/`, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
+    // The signal's own settings: its endpoint used as it is, its protocol over the general one.
+    startHarness({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${jsonReceiver.url}/v1/traces`, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }),
   ]);
   await Promise.all([h.upload(...SCENARIOS), json.upload(...SCENARIOS)]);
 });
@@ -148,8 +150,8 @@ describe("OTLP/HTTP protobuf spans, decoded with the official definitions", () =
   });
 });
 
-describe("OTEL_EXPORTER_OTLP_PROTOCOL=http/json", () => {
-  it("the same span as OTLP/JSON", async () => {
+describe("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", () => {
+  it("the same span as OTLP/JSON, to the traces endpoint as given", async () => {
     await openai(json.url, "00000000000000b1").chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
     const span = await spanUnder(jsonReceiver, "00000000000000b1");
     const post = jsonReceiver.exports.find((e) => e.spans.includes(span))!;

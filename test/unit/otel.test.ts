@@ -61,6 +61,22 @@ describe("settings and parsing", () => {
     expect(exporterOf({})).toBeUndefined();
   });
 
+  it("the OTEL_EXPORTER_OTLP_TRACES_* forms override the general ones; the traces endpoint is used as it is", () => {
+    expect(
+      exporterOf({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://general:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/otlp/spans",
+        OTEL_EXPORTER_OTLP_HEADERS: "a=1,b=2",
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: "b=3",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_TIMEOUT: "100",
+        OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "200",
+      }),
+    ).toMatchObject({ url: "https://traces.example/otlp/spans", headers: { "content-type": "application/json", a: "1", b: "3" }, protocol: "http/json", timeoutMs: 200 });
+    expect(exporterOf({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/v1/traces" })).toMatchObject({ url: "http://c:4318/v1/traces", protocol: "http/protobuf" });
+  });
+
   it("grpc (and an unknown protocol): one warning per isolate, then OTLP/HTTP protobuf to the same endpoint", () => {
     const warn = vi.fn();
     const vars = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" };
