@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry GenAI spans: with `OTEL_EXPORTER_OTLP_ENDPOINT` set (Worker var or `mockllm serve`'s
+ * OpenTelemetry GenAI spans: with `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) set (Worker var or `mockllm serve`'s
  * environment), every provider call the mock answers is exported as one OTLP/HTTP span carrying the GenAI
  * semantic-convention attributes (`gen_ai.operation.name`, `gen_ai.provider.name`, `gen_ai.request.model`,
  * `gen_ai.response.model`, `gen_ai.usage.*`, `gen_ai.response.finish_reasons`) and `mockllm.outcome`, parented to
