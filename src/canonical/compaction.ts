@@ -2,7 +2,6 @@
  * Compaction (contract section 10), provider-neutral: the summary a compaction carries, and the deterministic one a
  * compaction gets when no step scripts it.
  */
-import type { Reply } from "./outcome";
 import type { CanonicalCompaction, CanonicalRequest } from "./request";
 
 export type { CanonicalCompaction };
@@ -43,7 +42,7 @@ export function defaultCompactionSummary(req: CanonicalRequest): string {
  * (OpenAI `context_management`, Anthropic's `compact_20260112` trigger). Renderers and the journal both ask here.
  * @example replyCompaction(reply, { ...req, compactThreshold: 1 })?.summary // "Summary of 1 earlier messages …"
  */
-export function replyCompaction(reply: Reply, req: CanonicalRequest): CanonicalCompaction | undefined {
+export function replyCompaction(reply: { compaction?: CanonicalCompaction; usage: { inputTokens: number } }, req: CanonicalRequest): CanonicalCompaction | undefined {
   if (reply.compaction !== undefined) return reply.compaction;
   if (req.compactionRequested) return { summary: defaultCompactionSummary(req) };
   if (req.compactThreshold === undefined || reply.usage.inputTokens < req.compactThreshold) return undefined;

@@ -1,10 +1,9 @@
 /**
  * What the engine decides for one request, provider-neutral. Providers render these.
  */
-import type { Failure, RecordedFrames, Timing } from "../scenario/schema";
+import type { KindReplies } from "../scenario/reply-kinds";
+import type { Failure } from "../scenario/schema";
 import type { ReplySafety } from "./safety";
-import type { ServerToolUse } from "./server-tools";
-import type { ImageReply, ModerationReply, RerankReply, SpeechReply, TranscriptReply } from "../scenario/surface-replies";
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
@@ -35,8 +34,8 @@ export interface Pacing {
   seed: number;
 }
 
-/** A fully resolved assistant reply: every default applied. */
-export interface Reply {
+/** A fully resolved assistant reply: every default applied; the reply kinds beside the message are `KindReplies` (src/scenario/reply-kinds.ts). */
+export interface Reply extends KindReplies {
   text?: string;
   reasoning: ReplyReasoning[];
   reasoningField: "reasoning_content" | "reasoning";
@@ -50,27 +49,12 @@ export interface Reply {
   headers: Record<string, string>;
   /** Seed for deterministic ids: (scenario, session, step, attempt). */
   idSeed: string;
-  /** Scripted embedding vectors (OpenAI `/v1/embeddings`): one per input, in order. */
-  embeddings?: number[][];
   /**
    * Further assistant messages answering the same request (the default responder's instruction mode).
    * OpenAI Chat renders each as its own choice (index 1, 2, …); Anthropic appends their content blocks.
    * Only their content fields and `idSeed` are read: usage, model, pacing and headers come from this reply.
    */
   extraChoices?: Reply[];
-  /** A compaction answers the turn (`respond.compaction`, or the default one): rendered before the rest. */
-  compaction?: { summary: string };
-  /** The scripted answers of the surfaces beside the chat (`respond.moderation`, …); each surface defaults without. */
-  moderation?: ModerationReply;
-  image?: ImageReply;
-  speech?: SpeechReply;
-  transcript?: TranscriptReply;
-  rerank?: RerankReply;
-  /** Server-side tools the model used this turn (`respond.serverTools`), rendered before its text. */
-  serverTools?: ServerToolUse[];
-  /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
-  frames?: RecordedFrames;
-  timing?: Timing;
   /** The request's stop sequence the text was cut before (`stopReply`, src/canonical/stop.ts): Anthropic's `stop_sequence`. */
   stopSequence?: string;
   /** Scenario `"usage": "count"`: which usage figures the script left out, counted with the tokenizer when rendered (src/turn/usage.ts). */

@@ -203,3 +203,12 @@ export function forcedTool(req: CanonicalRequest): string | undefined {
 export function forcesCall(choice: CanonicalToolChoice | undefined): boolean {
   return choice?.kind === "required" || choice?.kind === "tool";
 }
+
+/**
+ * A surface's `toolChoice` as canonical request fields: the choice when the request made one, and the offered tools'
+ * schemas (`schemas`, read only then) when it forces a call.
+ * @example { ...toolChoiceFields({ kind: "required" }, () => [{ name: "get_weather", schema: {} }]) } // { toolChoice, toolSchemas }
+ */
+export function toolChoiceFields(choice: CanonicalToolChoice | undefined, schemas: () => CanonicalToolSchema[]): Pick<CanonicalRequest, "toolChoice" | "toolSchemas"> {
+  return { ...(choice !== undefined ? { toolChoice: choice } : {}), ...(forcesCall(choice) ? { toolSchemas: schemas() } : {}) };
+}

@@ -65,26 +65,33 @@ export interface RenderedError {
   headers: Record<string, string>;
 }
 
-export interface ProviderSurface<W = unknown> {
+/**
+ * A provider surface is three parts (each its own interface below) plus who it is:
+ *  - `RequestReading`: where it is served and how a request becomes the canonical one (paths, headers, body, parse,
+ *    validate, prepare);
+ *  - `AnswerRendering`: how a decided reply goes out (JSON, raw bytes, a stream) and what is kept of it;
+ *  - `ErrorsAndHeaders`: the error shape, the request id, failure wordings and the headers answers carry.
+ * Optional members have one default each, filled in by `resolveSurface` (src/providers/surface.ts): the turn reads the
+ * resolved surface and never writes `surface.x?.(…) ?? fallback`.
+ */
+export interface ProviderSurface<W = unknown> extends RequestReading<W>, AnswerRendering<W>, ErrorsAndHeaders<W> {
   provider: ProviderName;
   endpoint: Endpoint;
+}
+
+/** Part one: reading the request, from the path to the canonical request the engine decides on. */
+export interface RequestReading<W = unknown> {
   /** Path below the optional `/s/{scenario}[/{session}]` prefix, e.g. `/v1/chat/completions`. */
   paths: string[];
-  /** For paths with parameters in them (Gemini's `/v1beta/models/{model}:generateContent`): whether `path` is ours. */
+  /** For paths with parameters in them (Gemini's `/v1beta/models/{model}:generateContent`): whether `path` is ours. Default: none is. */
   matchPath?(path: string): boolean;
-  /** Wire format of streams: server-sent events (default), newline-delimited JSON (Ollama), AWS event stream (Bedrock). */
-  streamFormat?: StreamFormat;
   /** Read the body as JSON whatever its content type (Ollama's server ignores it; `curl -d` sends a form type). */
   anyContentType?: boolean;
-  /** Name of the request-id response header. */
-  requestIdHeader: string;
-  /** This provider's request-id format for a seed (default `req_` + 32 hex, OpenAI's; Anthropic's is `req_011C…`). */
-  requestId?(seed: string): string;
   /** Checks auth and required headers before the body is read. */
   checkHeaders(headers: Headers, target: RequestTarget): ApiError | undefined;
   /**
    * Reads the body itself instead of the strict JSON reader (multipart uploads, src/http/multipart.ts): the value is
-   * what `parse` is given and the journal keeps.
+   * what `parse` is given and the journal keeps. Default: the JSON reader (`anyContentType` says how strict).
    */
   readBody?(request: Request, target: RequestTarget): Promise<BodyResult>;
   /** Validates the JSON body (loosely: unknown fields pass) into the canonical request. */
@@ -98,46 +105,76 @@ export interface ProviderSurface<W = unknown> {
   /**
    * Resolves server-side state the request refers to (OpenAI Responses: `previous_response_id`, `item_reference`)
    * before scenario selection, so selection and the engine see the whole conversation. An error is answered in the
-   * provider's shape and nothing is journaled.
+   * provider's shape and nothing is journaled. Default: the request as parsed.
    */
   prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
+  /** The remote MCP servers the request names, for a scripted `mcp` use without `result` (src/turn/mcp-client.ts). Default: none. */
+  mcpServers?(wire: W): McpServerRef[];
+}
+
+/** Part two: rendering the answer the engine decided, and what is kept of it for later requests. */
+export interface AnswerRendering<W = unknown> {
+  /** Wire format of streams: server-sent events (default), newline-delimited JSON (Ollama), AWS event stream (Bedrock). */
+  streamFormat?: StreamFormat;
+  /** The non-streaming body. */
+  renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
+  /** A non-streaming body that is not JSON (audio bytes, `text`/`srt`/`vtt` transcripts); undefined (the default): `renderJson`. */
+  renderRaw?(reply: Reply, ctx: RenderContext<W>): RawBody | undefined;
+  /** The whole SSE transcript, terminator included. */
+  renderEvents(reply: Reply, ctx: RenderContext<W>): SseEvent[];
+  /**
+   * The event(s) a `stream_error` failure sends after `afterChunks` events; `sent` are the events already sent,
+   * cut from the transcript of `reply`.
+   */
+  renderStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<W>, reply: Reply, sent: SseEvent[]): SseEvent | SseEvent[];
+  /**
+   * Event name put on the malformed line of an `invalid_response` stream, for SDKs that drop events by name
+   * (Anthropic's skips unnamed events, so the malformed line must claim a name it parses). Default: none on SSE,
+   * `chunk` on an AWS event stream.
+   */
+  malformedEventName?: string;
   /**
    * Completes a decided reply with what needs I/O the pure engine cannot do (OpenAI Responses: a `file_search` use
-   * without results searches the request's vector stores); an error is answered in the provider's shape.
+   * without results searches the request's vector stores); an error is answered in the provider's shape. Default: the reply.
    */
   complete?(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError>;
-  /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. */
+  /**
+   * Usage counted with the model's tokenizer (scenario `"usage": "count"`, `USAGE=count`; docs/reference/usage.md):
+   * the prompt tokens of the request as sent and the completion tokens of `reply`. Default: none (the figures stay).
+   */
+  countUsage?(wire: W, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }>;
+  /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. Default: nothing kept. */
   remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
-  /** The remote MCP servers the request names, for a scripted `mcp` use without `result` (src/turn/mcp-client.ts). */
-  mcpServers?(wire: W): McpServerRef[];
+  /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (turn/default-ids.ts). Default: false. */
+  stores?(wire: W): boolean;
   /**
    * A scripted failure the API reports later instead of now (OpenAI: a background response that fails as it runs):
-   * kept here, true when it was, and then the request is answered as accepted (`renderJson` of `reply`).
+   * kept here, true when it was, and then the request is answered as accepted (`renderJson` of `reply`). Default: false.
    */
   rememberFailure?(failure: Failure, reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<boolean>;
-  /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (turn/default-ids.ts). */
-  stores?(wire: W): boolean;
+}
+
+/** Part three: errors and the headers answers carry. */
+export interface ErrorsAndHeaders<W = unknown> {
+  /** Name of the request-id response header. */
+  requestIdHeader: string;
+  /** This provider's request-id format for a seed (default `req_` + 32 hex, OpenAI's; Anthropic's is `req_011C…`). */
+  requestId?(seed: string): string;
+  /** This provider's error shape for a code from the closed set. */
+  renderError(error: ApiError, requestId: string): RenderedError;
+  /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's, `FAILURE_MESSAGES` in src/providers/surface.ts). */
+  failureMessages?: Partial<Record<FailureWordingKind, string>>;
   /**
    * The real API's wording for a scripted failure with no `message` that depends on the request (Azure's 429 names
    * the operation and the `api-version`); undefined falls back to `failureMessages`.
    */
-  failureMessage?(failure: Failure, ctx: RenderContext<W>): string | undefined;
-  /**
-   * Usage counted with the model's tokenizer (scenario `"usage": "count"`, `USAGE=count`; docs/reference/usage.md):
-   * the prompt tokens of the request as sent and the completion tokens of `reply`.
-   */
-  countUsage?(wire: W, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }>;
-  /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). */
+  requestFailureMessage?(failure: Failure, ctx: RenderContext<W>): string | undefined;
+  /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
+  failureHeaders(failure: Failure): Record<string, string>;
+  /** The provider's rate-limit headers for a scenario's `limits` (`x-ratelimit-*`, `anthropic-ratelimit-*`); none without. */
+  rateLimitHeaders?(view: RateLimitView): Record<string, string>;
+  /** Headers every answer of this surface carries besides the request id (Azure's `apim-request-id`, `x-ms-region`, …). Default: none. */
   responseHeaders?(ctx: RenderContext<W>): Record<string, string>;
-  /** The real API's wording for scripted failures that carry no `message` (defaults are OpenAI's). */
-  failureMessages?: Partial<Record<"rate_limit" | "overloaded" | "model_error", string>>;
-  /**
-   * Event name put on the malformed line of an `invalid_response` stream, for SDKs that drop events by name
-   * (Anthropic's skips unnamed events, so the malformed line must claim a name it parses).
-   */
-  malformedEventName?: string;
-  /** This provider's error shape for a code from the closed set. */
-  renderError(error: ApiError, requestId: string): RenderedError;
   /**
    * For providers that refuse a blocked prompt with an HTTP error rather than a 200 (Azure OpenAI's 400
    * `content_filter` with `innererror.code: "ResponsibleAIPolicyViolation"`): the error a `content_filter` failure
@@ -149,22 +186,10 @@ export interface ProviderSurface<W = unknown> {
    * cut short (OpenAI Images: the 400 `moderation_blocked` at the output stage; a picture is never half sent).
    */
   blocksCompletion?: boolean;
-  /** Headers a scripted failure adds (rate-limit headers on 429, Bedrock's `x-amzn-ErrorType` for an `http` status, …). */
-  failureHeaders(failure: Failure): Record<string, string>;
-  /** The provider's rate-limit headers for a scenario's `limits` (`x-ratelimit-*`, `anthropic-ratelimit-*`); none without. */
-  rateLimitHeaders?(view: RateLimitView): Record<string, string>;
-  /** The non-streaming body. */
-  renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
-  /** A non-streaming body that is not JSON (audio bytes, `text`/`srt`/`vtt` transcripts); undefined: `renderJson`. */
-  renderRaw?(reply: Reply, ctx: RenderContext<W>): RawBody | undefined;
-  /** The whole SSE transcript, terminator included. */
-  renderEvents(reply: Reply, ctx: RenderContext<W>): SseEvent[];
-  /**
-   * The event(s) a `stream_error` failure sends after `afterChunks` events; `sent` are the events already sent,
-   * cut from the transcript of `reply`.
-   */
-  renderStreamError(failure: Extract<Failure, { kind: "stream_error" }>, ctx: RenderContext<W>, reply: Reply, sent: SseEvent[]): SseEvent | SseEvent[];
 }
+
+/** The scripted failures answered with a wording of the provider's when they carry no `message`. */
+export type FailureWordingKind = "rate_limit" | "overloaded" | "model_error";
 
 /** What a side route is handed besides the request and its path (below any `/s/…` prefix). */
 export interface SideRouteContext {

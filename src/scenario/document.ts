@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { closest, keysAt, schemasAt, valueAt } from "./hints";
 import { ScenarioSchema, StringMatchSchema, type Scenario } from "./schema";
-import { isSeedDocument, SeedScenarioSchema } from "./seed";
+import { isTestLlmDocument, TestLlmScenarioSchema } from "./testllm";
 
 export interface DocumentIssue {
   /** JSON path such as `$.steps[0].respond.text`. */
@@ -88,9 +88,9 @@ function stringMatchIssues(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKe
 }
 
 /** Issues about the document's name: missing, or not the one in the URL. */
-function nameIssues(input: unknown, issues: DocumentIssue[], seed: boolean, expectedName?: string): DocumentIssue[] {
-  const path = seed ? "$.id" : "$.name";
-  const field = seed ? "id" : "name";
+function nameIssues(input: unknown, issues: DocumentIssue[], testLlm: boolean, expectedName?: string): DocumentIssue[] {
+  const path = testLlm ? "$.id" : "$.name";
+  const field = testLlm ? "id" : "name";
   if (valueAt(input, [field]) !== undefined) return issues;
   const message =
     expectedName !== undefined ? `missing: "${field}" must equal the URL's name "${expectedName}"` : `missing: every scenario needs a "${field}" (lower-case letters, digits, ".", "_", "-")`;
@@ -102,16 +102,16 @@ function nameIssues(input: unknown, issues: DocumentIssue[], seed: boolean, expe
  * @example parseScenarioDocument(JSON.parse(text), "weather")
  */
 export function parseScenarioDocument(input: unknown, expectedName?: string): DocumentResult {
-  // The TestLLM seed format (`id` + `turns`) loads unchanged; its issues point into it as written.
-  const seed = isSeedDocument(input);
-  const schema = seed ? SeedScenarioSchema : ScenarioSchema;
+  // The TestLLM format (the contract's "seed format": `id` + `turns`) loads unchanged; its issues point into it as written.
+  const testLlm = isTestLlmDocument(input);
+  const schema = testLlm ? TestLlmScenarioSchema : ScenarioSchema;
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, issues: nameIssues(input, zodIssues(parsed.error, [], { schema, input }), seed, expectedName) };
+    return { ok: false, issues: nameIssues(input, zodIssues(parsed.error, [], { schema, input }), testLlm, expectedName) };
   }
   if (expectedName !== undefined && parsed.data.name !== expectedName) {
-    const path = seed ? "$.id" : "$.name";
-    const field = seed ? "id" : "name";
+    const path = testLlm ? "$.id" : "$.name";
+    const field = testLlm ? "id" : "name";
     return {
       ok: false,
       issues: [{ path, message: `${field} "${parsed.data.name}" must equal the URL's name "${expectedName}"` }],

@@ -2,7 +2,6 @@
  * The scenario engine: pure and deterministic. Given a scenario, the session's state and a request,
  * it decides the outcome and the state change. The session Durable Object applies the change.
  */
-import { defaultCompactionSummary } from "../canonical/compaction";
 import { answeredModel } from "../canonical/models";
 import { lastUserMessage, turnOf, type CanonicalRequest } from "../canonical/request";
 import type { JournalOutcome, Outcome, Reply, ReplyReasoning, ReplyToolCall } from "../canonical/outcome";
@@ -11,6 +10,7 @@ import { stopReply } from "../canonical/stop";
 import { chaosApplies, chaosOutcome, drawChaos, type ChaosDraw } from "./chaos";
 import { describeMiss, expectationMisses, matchMisses, type Miss } from "./matchers";
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
+import { REPLY_KIND_LOOPS as KINDS } from "./reply-kinds";
 import { sideCall } from "./side-calls";
 import { expandResponse } from "./templates";
 import { checkOutput } from "./structured";
@@ -249,7 +249,7 @@ export function resolveReply(scenario: Scenario | undefined, step: Step | undefi
   const usage = d.usage === undefined ? r.usage : r.usage === undefined ? d.usage : { ...d.usage, ...r.usage };
   const stream = d.stream === undefined ? r.stream : r.stream === undefined ? d.stream : { ...d.stream, ...r.stream };
   const toolCalls: ReplyToolCall[] = r.toolCalls === undefined ? [] : r.toolCalls.map(resolveToolCall);
-  const text = (r.json !== undefined ? JSON.stringify(r.json) : r.text) ?? (toolCalls.length === 0 && r.refusal === undefined && r.compaction === undefined ? "" : undefined);
+  const text = messageText(r) ?? (fillsTurn(r) ? undefined : "");
   const out = {} as Reply;
   if (text !== undefined) out.text = text;
   out.reasoning = resolveReasoning(r.reasoning);
@@ -277,18 +277,20 @@ export function resolveReply(scenario: Scenario | undefined, step: Step | undefi
   };
   out.headers = r.headers ?? {};
   out.idSeed = idSeed;
-  if (r.compaction !== undefined) out.compaction = { summary: r.compaction.summary };
-  else if (req.compactionRequested) out.compaction = { summary: defaultCompactionSummary(req) };
-  if (r.embeddings !== undefined) out.embeddings = r.embeddings;
-  if (r.moderation !== undefined) out.moderation = r.moderation;
-  if (r.image !== undefined) out.image = r.image;
-  if (r.speech !== undefined) out.speech = r.speech;
-  if (r.transcript !== undefined) out.transcript = r.transcript;
-  if (r.rerank !== undefined) out.rerank = r.rerank;
-  if (r.serverTools !== undefined) out.serverTools = r.serverTools;
-  if (r.frames !== undefined) {
-    out.frames = r.frames;
-    out.timing = r.timing ?? "none";
-  }
+  // The kinds beside the message (src/scenario/reply-kinds.ts): each puts its own fields on the reply.
+  for (const resolve of KINDS.resolve) resolve(r, out, req);
   return out;
+}
+
+/** The message's text from its kinds (`json` over `text`), if one is scripted. */
+function messageText(r: ScenarioResponse): string | undefined {
+  let text: string | undefined;
+  for (const textOf of KINDS.text) text = textOf(r) ?? text;
+  return text;
+}
+
+/** Whether a kind scripted beside the text answers the turn (tool calls, a refusal, a compaction): then no empty text. */
+function fillsTurn(r: ScenarioResponse): boolean {
+  for (const fills of KINDS.fillsTurn) if (fills(r)) return true;
+  return false;
 }

@@ -9,8 +9,8 @@ import { PricesSchema, ScenarioExpectSchema } from "./budget-schema";
 import { ChaosSchema } from "./chaos-schema";
 import { LimitsSchema } from "./limits-schema";
 import { McpSchema } from "./mcp-schema";
-import { SERVER_TOOL_KINDS, ServerToolsSchema } from "./server-tools-schema";
-import { ImageReplySchema, ModerationReplySchema, RerankReplySchema, SpeechReplySchema, TranscriptReplySchema } from "./surface-replies";
+import { kindFields, MESSAGE_KINDS, OTHER_KINDS } from "./reply-kinds";
+import { SERVER_TOOL_KINDS } from "./server-tools-schema";
 import { StringMatchSchema } from "./string-match";
 import { OutputSchemaMatchSchema } from "./structured";
 import { templateIssues, VARIABLE_NAME } from "./templates";
@@ -174,64 +174,12 @@ export const UsageSchema = z.strictObject({
 });
 export type Usage = z.output<typeof UsageSchema>;
 
-export const ReasoningBlockSchema = z.union([
-  z.strictObject({
-    text: z.string().describe("The reasoning text."),
-    signature: z.string().optional().describe("Anthropic's thinking signature (default: one derived from the text)."),
-  }),
-  z.strictObject({
-    redacted: z.string().describe("Anthropic `redacted_thinking` data."),
-  }),
-]);
+export { ReasoningBlockSchema, ToolCallSchema } from "./message-schema";
+export { FrameSchema, FramesSchema, TimingSchema, type RecordedFrames, type Timing } from "./frames-schema";
 
-export const ToolCallSchema = z.strictObject({
-  id: z.string().min(1).optional().describe("The call's id (default: derived per provider from the scenario, session, step and attempt: `call_…`, `toolu_…`)."),
-  name: z.string().min(1).describe("The tool's name (never checked against the tools offered)."),
-  arguments: z
-    .union([z.record(z.string(), z.unknown()), z.string()])
-    .optional()
-    .describe("An object (sent as JSON), or a raw string sent verbatim — even invalid JSON."),
-});
-
-/** One recorded frame: `at` ms after the request, `data` one SSE event (blank line included), NDJSON line or JSON body. */
-export const FrameSchema = z.strictObject({
-  at: z.number().min(0).describe("Milliseconds after the request."),
-  data: z.string().describe("One SSE event (blank line included), NDJSON line or JSON body."),
-});
-
-/** A recorded answer, replayed byte for byte (contract section 8, `respond.frames`). */
-export const FramesSchema = z.strictObject({
-  status: z.number().int().min(200).max(599).describe("The recorded status."),
-  headers: HeadersSchema.describe("The recorded response headers."),
-  frames: z.array(FrameSchema).describe("The recorded body, frame by frame."),
-  truncated: z.boolean().optional().describe("The upstream broke off after these frames: the replay breaks the connection the same way."),
-});
-export type RecordedFrames = z.output<typeof FramesSchema>;
-
-/** How a `frames` answer is paced: no delays (default), as recorded, or the recorded offsets divided by `speed`. */
-export const TimingSchema = z.union([
-  z.enum(["none", "recorded"]),
-  z.strictObject({
-    speed: z.number().positive().describe("The recorded offsets are divided by this (2 = twice as fast)."),
-  }),
-]);
-export type Timing = z.output<typeof TimingSchema>;
-
+/** A step's answer: the message's reply kinds, the reply's own options, then the other kinds (the table: src/scenario/reply-kinds.ts). */
 export const ResponseSchema = z.strictObject({
-  text: z.string().optional().describe("The assistant's text (templates allowed: `{{vars.x}}`, `{{request.model}}`, …)."),
-  json: z
-    .unknown()
-    .optional()
-    .describe(
-      "A structured answer (any JSON value), sent as the text content serialised as compact JSON, keys in the order written (templates allowed in its strings; a string that is one whole `{{…}}` becomes the value). Takes the place of `text`.",
-    ),
-  reasoning: z
-    .union([z.string(), z.array(ReasoningBlockSchema)])
-    .optional()
-    .describe("Reasoning before the answer: a string, or thinking blocks (`{ text, signature? }`, `{ redacted }`)."),
-  reasoningField: z.enum(["reasoning_content", "reasoning"]).optional().describe("OpenAI Chat Completions field that carries reasoning text."),
-  toolCalls: z.array(ToolCallSchema).optional().describe("Tool calls, in order (several = parallel tool calls)."),
-  refusal: z.string().optional().describe('A refusal (OpenAI `refusal`, Anthropic `stop_reason: "refusal"`, …).'),
+  ...kindFields(MESSAGE_KINDS),
   finishReason: z
     .enum(["stop", "length", "tool_calls", "content_filter"])
     .optional()
@@ -247,29 +195,7 @@ export const ResponseSchema = z.strictObject({
   latencyMs: z.number().min(0).optional().describe("Delay before the first byte, counted from the request's arrival."),
   stream: StreamOptionsSchema.optional().describe("Stream pacing (merged over `defaults.stream`)."),
   headers: HeadersSchema.optional().describe("Extra response headers."),
-  embeddings: z
-    .array(z.array(z.number()).min(1))
-    .min(1)
-    .optional()
-    .describe(
-      "`POST /v1/embeddings`: the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).",
-    ),
-  compaction: z
-    .strictObject({
-      summary: z.string().describe("The compaction's summary text."),
-    })
-    .optional()
-    .describe(
-      "Answers the turn with the surface's compaction (OpenAI: a `compaction` item, and the `response.compaction` object on `/v1/responses/compact`; Anthropic: a `compaction` block), before any `text` or `toolCalls`.",
-    ),
-  moderation: ModerationReplySchema.optional().describe("`POST /v1/moderations` (contract section 10): the categories flagged."),
-  image: ImageReplySchema.optional().describe("`POST /v1/images/generations|edits|variations`: the picture's colour."),
-  speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length."),
-  transcript: TranscriptReplySchema.optional().describe("`POST /v1/audio/transcriptions|translations`: the transcript."),
-  rerank: RerankReplySchema.optional().describe("`POST /v2/rerank`, `/v1/rerank`: the documents' order or scores."),
-  serverTools: ServerToolsSchema.optional(),
-  frames: FramesSchema.optional().describe("A recorded answer: sent instead of one rendered from the fields above."),
-  timing: TimingSchema.optional().describe("How `frames` are paced: `none` (default), `recorded`, or `{ speed }`."),
+  ...kindFields(OTHER_KINDS),
 });
 export type ScenarioResponse = z.output<typeof ResponseSchema>;
 

@@ -3,11 +3,10 @@
  * stream) and what it answered (text, tool calls with the ids the client saw, usage), provider-neutral. Long strings
  * are cut so the journal stays bounded.
  */
-import { replyCompaction } from "../canonical/compaction";
 import { replyChoices, type Outcome, type Reply, type ReplyUsage } from "../canonical/outcome";
 import { filteredReply } from "../canonical/safety";
 import { lastUserMessage, pendingToolResults, type CanonicalRequest, type Endpoint, type ProviderName } from "../canonical/request";
-import { transcriptText } from "../scenario/surface-replies";
+import { REPLY_KIND_LOOPS as KINDS, type KindViews } from "../scenario/reply-kinds";
 
 /**
  * The ids a client sees for a reply's tool calls, one per call in order over the reply and its `extraChoices` (null
@@ -38,7 +37,7 @@ export interface CanonicalView {
    * What the client was answered; null when nothing was (a mismatch error, a scripted failure other than
    * `content_filter`, whose refusal or text so far is what was answered).
    */
-  answered: { text: string | null; toolCalls: CanonicalToolCallView[]; compaction?: { summary: string }; serverTools?: string[] } | null;
+  answered: ({ text: string | null; toolCalls: CanonicalToolCallView[] } & KindViews) | null;
   model: string;
   stream: boolean;
   /** Usage reported with the answer; null when nothing was answered. */
@@ -122,15 +121,18 @@ export function canonicalView(request: CanonicalRequest, outcome: Outcome, toolC
   return view;
 }
 
-/** Endpoints whose answer is not text (an image, audio, categories, a ranking): the reply's text and calls go unused. */
-const NOT_TEXT: ReadonlySet<Endpoint> = new Set<Endpoint>(["images", "speech", "moderations", "rerank"]);
-
+/**
+ * An endpoint a reply kind alone answers (an image, audio, categories, a ranking, a transcript: src/scenario/reply-kinds.ts)
+ * records that kind's text or none, the reply's text and calls unused; a chat answer records its text, calls and what
+ * each kind's `view` adds (`compaction`, `serverTools`).
+ */
 function answered(request: CanonicalRequest, reply: Reply, toolCallIds: ToolCallIds): NonNullable<CanonicalView["answered"]> {
-  if (request.endpoint === "transcriptions") return { text: cut(transcriptText(reply.transcript)), toolCalls: [] };
-  if (NOT_TEXT.has(request.endpoint)) return { text: null, toolCalls: [] };
+  const by = KINDS.answeredBy.get(request.endpoint);
+  if (by !== undefined) return { text: by.text === undefined ? null : cut(by.text(reply)), toolCalls: [] };
   const out: NonNullable<CanonicalView["answered"]> = { text: answeredText(reply), toolCalls: toolCalls(request, reply, toolCallIds) };
-  const compaction = replyCompaction(reply, request);
-  if (compaction !== undefined) out.compaction = { summary: cut(compaction.summary) };
-  if (reply.serverTools !== undefined) out.serverTools = reply.serverTools.map((u) => u.type);
+  for (const [name, view] of KINDS.views) {
+    const value = view(reply, request, cut);
+    if (value !== undefined) (out as unknown as Record<string, unknown>)[name] = value;
+  }
   return out;
 }

@@ -191,6 +191,32 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: bo
 }
 
 /**
+ * The journal entry of one model request, before the journal numbers it: the request as it came, `journal` as the
+ * session decided it, and the canonical view of `answer`; the caller adds what is its own (a batch line, chaos, `limited`).
+ */
+function modelDraft(
+  input: NextInput,
+  now: number,
+  answer: Outcome,
+  toolCallIds: ToolCallIds,
+  journal: { step: string | null; outcome: JournalOutcome; reasons: string[]; status: number },
+): Omit<ModelJournalEntry, "seq"> {
+  return {
+    at: isoAt(now),
+    provider: input.request.provider,
+    endpoint: input.request.endpoint,
+    stream: input.request.stream,
+    turn: turnOf(input.request),
+    step: journal.step,
+    outcome: journal.outcome,
+    reasons: journal.reasons,
+    request: journaledWire(input),
+    status: journal.status,
+    canonical: canonicalView(input.request, answer, toolCallIds),
+  };
+}
+
+/**
  * One (scenario, session): the engine applied over a storage.
  * @example new SessionCore(storage, wireToolCallIds).next({ scenario: "weather", session: "t1", version, document, request, wire, statuses })
  */
@@ -229,17 +255,12 @@ export class SessionCore {
     const { attemptKey, consume } = decision.change;
     const seq = this.storage.append(
       {
-        at: isoAt(now),
-        provider: input.request.provider,
-        endpoint: input.request.endpoint,
-        stream: input.request.stream,
-        turn: turnOf(input.request),
-        step: decision.journal.step ?? null,
-        outcome: decision.journal.outcome,
-        reasons: decision.journal.reasons,
-        request: journaledWire(input),
-        status: statusOf(decision.outcome, input.statuses, input.request.stream),
-        canonical: canonicalView(input.request, decision.outcome, this.toolCallIds),
+        ...modelDraft(input, now, decision.outcome, this.toolCallIds, {
+          step: decision.journal.step ?? null,
+          outcome: decision.journal.outcome,
+          reasons: decision.journal.reasons,
+          status: statusOf(decision.outcome, input.statuses, input.request.stream),
+        }),
         ...(input.batch !== undefined ? { batch: input.batch } : {}),
         ...(decision.journal.chaos !== undefined ? { chaos: decision.journal.chaos } : {}),
         ...(decision.journal.outputSchema !== undefined ? { outputSchema: decision.journal.outputSchema } : {}),
@@ -286,17 +307,12 @@ export class SessionCore {
     };
     const seq = this.storage.append(
       {
-        at: isoAt(now),
-        provider: input.request.provider,
-        endpoint: input.request.endpoint,
-        stream: input.request.stream,
-        turn: turnOf(input.request),
-        step: null,
-        outcome: "failure",
-        reasons: [`limits: ${limit} ${max} reached; retry in ${retryAfterMs} ms`],
-        request: journaledWire(input),
-        status: input.statuses.rate_limit ?? 429,
-        canonical: canonicalView(input.request, outcome, this.toolCallIds),
+        ...modelDraft(input, now, outcome, this.toolCallIds, {
+          step: null,
+          outcome: "failure",
+          reasons: [`limits: ${limit} ${max} reached; retry in ${retryAfterMs} ms`],
+          status: input.statuses.rate_limit ?? 429,
+        }),
         limited: true,
       },
       JOURNAL_LIMIT,
@@ -343,7 +359,7 @@ export class SessionCore {
 
   /** Index objects: notes a member name (a session of a scenario); the oldest beyond `limit` are dropped. */
   /** Bumps this object's counter `key` (kept with the attempt counters) and returns its new value, from 1. */
-  count(key: string): number {
+  increment(key: string): number {
     // State first: a storage that caches its counters loads them before the bump (as next() does), not after it.
     const before = this.storage.state().attempts[key] ?? 0;
     this.storage.bumpAttempt(key);

@@ -64,7 +64,7 @@ function sessionIndex(core: SessionCore): Host<SessionIndex> {
 
 function storedResponses(core: SessionCore, responses: ResponsesStorage): Host<StoredResponses> {
   return {
-    count: (key) => core.count(key),
+    increment: (key) => core.increment(key),
     saveResponse: (record) => responses.save(record, Date.now()),
     responseById: (id) => responses.load(id),
     responseHistory: (id) => responses.history(id),

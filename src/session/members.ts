@@ -28,7 +28,7 @@ export const MEMBERS = {
   noteMember: "write",
   members: "read",
   forgetMember: "read",
-  count: "write",
+  increment: "write",
   saveResponse: "write",
   responseById: "read",
   responseHistory: "read",

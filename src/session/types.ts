@@ -65,7 +65,7 @@ export interface StoredResponses {
    * Bumps the counter `key` and returns its new value (from 1), the request's number there, from which the ids of
    * an answer the server stores derive (turn/default-ids.ts).
    */
-  count(key: string): Awaitable<number>;
+  increment(key: string): Awaitable<number>;
   saveResponse(record: StoredResponseRecord): Awaitable<void>;
   responseById(id: string): Awaitable<string | null>;
   responseHistory(id: string): Awaitable<ResponseHistory>;

@@ -4,6 +4,7 @@
  * written for someone who has not opened the journal.
  */
 import { describeStringMatch, show } from "../scenario/matchers";
+import { REPLY_KIND_LOOPS as KINDS } from "../scenario/reply-kinds";
 import { stepId, type Scenario, type Step, type StringMatch } from "../scenario/schema";
 import { checkBudget, describeOverrun, describeUsage, usageBySteps, usageOf, type BudgetCheck, type UsageFigures } from "./budget";
 import type { JournalEntry, SessionView } from "./core";
@@ -131,28 +132,16 @@ export function describeMatch(match: Step["match"]): string {
   return entries.map(([k, v]) => `${k} ${describeValue(v)}`).join(", ");
 }
 
+/** How verify quotes a scripted string (`quote`) and a tool call's arguments (`clip`). */
+const WORDS = { quote, clip: (s: string) => (s.length > MAX_QUOTE ? `${s.slice(0, MAX_QUOTE)}…` : s) };
+
 /** A step's answer in words: `tool call get_weather {"city":"Paris"}` or `text "Sunny"`. */
 export function describeRespond(step: Step | undefined): string {
   if (!step) return "(step no longer in the scenario)";
   const r = step.respond ?? {};
+  // Each reply kind's words (src/scenario/reply-kinds.ts): compaction and tool calls first, then the table's order.
   const parts: string[] = [];
-  if (r.compaction !== undefined) parts.push(`compaction ${quote(r.compaction.summary)}`);
-  for (const c of r.toolCalls ?? []) {
-    const args = typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {});
-    parts.push(`tool call ${c.name} ${args.length > MAX_QUOTE ? `${args.slice(0, MAX_QUOTE)}…` : args}`);
-  }
-  if (r.text !== undefined) parts.push(`text ${quote(r.text)}`);
-  if (r.json !== undefined) parts.push(`json ${quote(JSON.stringify(r.json) ?? "null")}`);
-  if (r.refusal !== undefined) parts.push(`refusal ${quote(r.refusal)}`);
-  if (r.embeddings !== undefined) parts.push(`${r.embeddings.length} embedding(s)`);
-  if (r.moderation !== undefined)
-    parts.push(
-      `moderation ${r.moderation.flagged === false || (r.moderation.flagged === undefined && (r.moderation.categories ?? []).length === 0) ? "not flagged" : `flagged ${(r.moderation.categories ?? []).join(", ")}`.trim()}`,
-    );
-  if (r.image !== undefined) parts.push(`image${r.image.color !== undefined ? ` ${r.image.color}` : ""}`);
-  if (r.speech !== undefined) parts.push(`speech${r.speech.durationMs !== undefined ? ` ${r.speech.durationMs} ms` : ""}`);
-  if (r.transcript !== undefined) parts.push(`transcript ${quote(typeof r.transcript === "string" ? r.transcript : r.transcript.text)}`);
-  if (r.rerank !== undefined) parts.push(`rerank${r.rerank.order !== undefined ? ` [${r.rerank.order.join(", ")}]` : ""}`);
+  for (const d of KINDS.describe) parts.push(...d.words(r, WORDS));
   if (parts.length === 0) parts.push('text ""');
   const failures = step.failures?.length ?? 0;
   return failures > 0 ? `${parts.join(" + ")} (after ${failures} scripted failure(s))` : parts.join(" + ");

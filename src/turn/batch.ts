@@ -8,6 +8,7 @@ import type { Outcome } from "../canonical/outcome";
 import { journalBody, journalsWhole, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { ProviderSurface } from "../providers/types";
+import { resolveSurface } from "../providers/surface";
 import type { Runtime } from "../runtime/types";
 import type { BatchRef } from "../session/core";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "./render";
@@ -87,14 +88,15 @@ export function requestPrefix(request: Request, path: string): { prefix: LineOri
  * Runs one line's `body` through `surface` as a live call at `origin`.
  * @example await runBatchLine(openaiChat, rt, { model: "gpt-4o", messages }, origin, { id: "batch_1", customId: "a" })
  */
-export async function runBatchLine<W>(surface: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch: BatchRef): Promise<LineAnswer> {
+export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch: BatchRef): Promise<LineAnswer> {
+  const surface = resolveSurface(declared);
   const headers = new Headers(origin.headers);
   const fail = (error: ApiError) => answerOf(errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed())), surface.requestIdHeader);
   const target = { path: origin.path, query: new URLSearchParams() };
   const first = surface.parse(body, headers, target);
   if (!first.ok) return fail(first.error);
   const request = { ...first.request, stream: false, customId: batch.customId };
-  const prepared = surface.prepare ? await surface.prepare(first.wire, request, rt) : { ok: true as const, wire: first.wire, request };
+  const prepared = await surface.prepare(first.wire, request, rt);
   if (!prepared.ok) return fail(prepared.error);
   const text = JSON.stringify(body);
   const wire = { method: "POST", path: origin.path, headers: redactHeaders(headers), body: journalBody(text, body) };
@@ -110,7 +112,7 @@ export async function runBatchLine<W>(surface: ProviderSurface<W>, rt: Runtime, 
   if (turn.kind === "error") return fail(turn.error);
   if (turn.kind === "proxy") return fail({ code: "model_error", message: "mockllm: a batch line is never proxied to a recording upstream." });
   const delivered = deliveredReply(turn.outcome);
-  if (delivered && surface.remember) await surface.remember(delivered, turn.ctx, rt);
+  if (delivered) await surface.remember(delivered, turn.ctx, rt);
   const res = await renderOutcome(surface, batchOutcome(turn.outcome), turn.ctx, NO_WAIT);
   return answerOf(res, surface.requestIdHeader);
 }

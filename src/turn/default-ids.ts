@@ -10,6 +10,7 @@ import type { CanonicalRequest } from "../canonical/request";
 import { stableHash } from "../util/hash";
 import { stateObjectName } from "../providers/openai/responses/state";
 import type { ProviderSurface } from "../providers/types";
+import { resolveSurface } from "../providers/surface";
 import type { Runtime } from "../runtime/types";
 
 /** The counter of `__responses/{session}` that numbers its stored default answers. */
@@ -22,8 +23,8 @@ const COUNTER = "ids";
  */
 export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime, wire: W, request: CanonicalRequest, session: string, bodyText: string): Promise<string> {
   const where = rt.caller ? `${rt.caller.namespace.space}|${session}` : session;
-  if (surface.stores?.(wire) === true) {
-    const n = await rt.sessions.get(stateObjectName(undefined, session)).count(COUNTER);
+  if (resolveSurface(surface).stores(wire)) {
+    const n = await rt.sessions.get(stateObjectName(undefined, session)).increment(COUNTER);
     return `default|${where}|${n}`;
   }
   return `default|${where}|${stableHash(JSON.stringify(request.messages))}|${stableHash(bodyText)}`;
@@ -31,5 +32,5 @@ export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime,
 
 /** Bumps counter `key` of the session's default-responder object (`__responses/{session}`) and returns it, from 1. */
 export function defaultCounter(rt: Runtime, session: string, key: string): Promise<number> {
-  return Promise.resolve(rt.sessions.get(stateObjectName(undefined, session)).count(key));
+  return Promise.resolve(rt.sessions.get(stateObjectName(undefined, session)).increment(key));
 }

@@ -9,6 +9,7 @@
 import type { McpListedTool, ServerToolUse } from "../canonical/server-tools";
 import type { Outcome } from "../canonical/outcome";
 import type { McpServerRef, ProviderSurface } from "../providers/types";
+import { resolveSurface } from "../providers/surface";
 import type { RuntimeVars } from "../runtime/types";
 
 /** Default bound on each JSON-RPC call (`MCP_TIMEOUT_MS` overrides). */
@@ -231,10 +232,11 @@ function needsServer(use: ServerToolUse): boolean {
  * names no MCP servers). A use whose server the request does not name keeps its empty output.
  */
 export async function fillMcpResults<W>(surface: ProviderSurface<W>, outcome: Outcome, wire: W, options: () => McpClientOptions): Promise<Outcome> {
-  if (outcome.kind !== "reply" || surface.mcpServers === undefined) return outcome;
+  if (outcome.kind !== "reply") return outcome;
   const uses = outcome.reply.serverTools;
   if (uses === undefined || !uses.some(needsServer)) return outcome;
-  const servers = surface.mcpServers(wire);
+  const servers = resolveSurface(surface).mcpServers(wire);
+  if (servers.length === 0) return outcome;
   const opts = options();
   const filled: ServerToolUse[] = [];
   for (const use of uses) {

@@ -3,7 +3,7 @@
  * headers check → strict JSON body → parse → scenario selection → session → render.
  */
 import type { Exec, Runtime } from "../runtime/types";
-import { journalBody, journalsWhole, readJsonBody, redactHeaders } from "../http/body";
+import { journalBody, journalsWhole, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { ProviderSurface, RequestTarget } from "../providers/types";
 import { recordThrough } from "./record";
@@ -12,14 +12,12 @@ import type { Prefix } from "./select";
 import { traceCall } from "./otel";
 import { fillMcpResults, mcpOptions } from "./mcp-client";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
+import { resolveSurface } from "../providers/surface";
 
 export { uniqueSeed, wordsPerSecond } from "./turn";
 
 /** The outcome header of answers given before any scenario decided anything (bad request, auth, unknown scenario). */
 export const OUTCOME_ERROR = { "x-mockllm-outcome": "error" } as const;
-
-const ANY_CONTENT_TYPE = { anyContentType: true } as const;
-const JSON_ONLY = {} as const;
 
 /**
  * An error answered before any session is involved (the router's refusals too): an id of its own, as real ones get;
@@ -33,14 +31,15 @@ export function failEarly<W>(surface: ProviderSurface<W>, error: ApiError, heade
  * Serves one provider request.
  * @example handleProvider(openaiChat, request, rt, exec, { scenario: "weather", session: "run-1" })
  */
-export async function handleProvider<W>(surface: ProviderSurface<W>, request: Request, rt: Runtime, exec: Exec, prefix: Prefix, target: RequestTarget): Promise<Response> {
+export async function handleProvider<W>(declared: ProviderSurface<W>, request: Request, rt: Runtime, exec: Exec, prefix: Prefix, target: RequestTarget): Promise<Response> {
+  const surface = resolveSurface(declared);
   const headerError = surface.checkHeaders(request.headers, target);
   if (headerError) return failEarly(surface, headerError);
-  const body = surface.readBody ? await surface.readBody(request, target) : await readJsonBody(request, surface.anyContentType === true ? ANY_CONTENT_TYPE : JSON_ONLY);
+  const body = await surface.readBody(request, target);
   if (!body.ok) return failEarly(surface, body.error);
   const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return failEarly(surface, first.error);
-  const parsed = surface.prepare ? await surface.prepare(first.wire, first.request, rt) : first;
+  const parsed = await surface.prepare(first.wire, first.request, rt);
   if (!parsed.ok) return failEarly(surface, parsed.error);
 
   let journaled: ReturnType<TurnInput["wire"]> | undefined;
@@ -65,10 +64,10 @@ export async function handleProvider<W>(surface: ProviderSurface<W>, request: Re
   // A scripted `mcp` use without its result: the mock calls the server the request names (src/turn/mcp-client.ts).
   turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
   const delivered = deliveredReply(turn.outcome);
-  if (delivered && surface.remember) await surface.remember(delivered, turn.ctx, rt);
+  if (delivered) await surface.remember(delivered, turn.ctx, rt);
   // A failure the surface reports later (a background response failing as it runs) is answered as accepted.
   const o = turn.outcome;
-  if (!delivered && o.kind === "failure" && surface.rememberFailure && (await surface.rememberFailure(o.failure, o.reply, turn.ctx, rt))) {
+  if (!delivered && o.kind === "failure" && (await surface.rememberFailure(o.failure, o.reply, turn.ctx, rt))) {
     const accepted = await renderOutcome(surface, { kind: "reply", reply: o.reply }, turn.ctx, traced?.exec ?? exec, turn.headers);
     traced?.answered(accepted, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
     return accepted;

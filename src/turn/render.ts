@@ -3,11 +3,11 @@
  */
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { ApiError } from "../http/errors";
-import { makeRequestId } from "../http/ids";
 import { brokenBody, encodeAwsEvent, pacedStream, PlannedBody, sleep, type PacedStreamOptions, type StreamEnd } from "../http/sse";
 import { PlannedResponse } from "../http/planned";
 import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
+import { resolveSurface, type ResolvedSurface } from "../providers/surface";
 import type { Exec } from "../runtime/types";
 import { execAt } from "./exec";
 import { framesResponse } from "./frames";
@@ -27,7 +27,7 @@ const STREAM_HEADERS = {
 
 /** A request id in the surface's own format (Anthropic's `req_011C…`, else `req_…` hex). */
 export function surfaceRequestId<W>(surface: ProviderSurface<W>, seed: string): string {
-  return (surface.requestId ?? makeRequestId)(seed);
+  return resolveSurface(surface).requestId(seed);
 }
 
 export function errorResponse<W>(surface: ProviderSurface<W>, error: ApiError, requestId: string, extraHeaders: Record<string, string> = {}): Response {
@@ -55,7 +55,7 @@ export const MALFORMED_JSON = `{"mockllm": "invalid_response", "choices": [`;
  * The line an `invalid_response` stream ends with: JSON cut short, in the surface's stream format (for an AWS event
  * stream, a message whose payload is cut short and whose message CRC is wrong).
  */
-function malformedLine<W>(surface: ProviderSurface<W>): string | Uint8Array {
+function malformedLine<W>(surface: ResolvedSurface<W>): string | Uint8Array {
   const broken = MALFORMED_JSON;
   if (surface.streamFormat === "ndjson") return `${broken}\n`;
   if (surface.streamFormat === "eventstream") {
@@ -67,22 +67,14 @@ function malformedLine<W>(surface: ProviderSurface<W>): string | Uint8Array {
   return `${name}data: ${broken}\n\n`;
 }
 
-export const FAILURE_MESSAGES: Record<"rate_limit" | "overloaded" | "model_error", string> = {
-  rate_limit: "Rate limit reached for requests. Please try again later.",
-  overloaded: "The server is currently overloaded, please try again later.",
-  model_error: "The server had an error while processing your request. Sorry about that!",
-};
+export { FAILURE_MESSAGES } from "../providers/surface";
 
-function defaultMessage<W>(surface: ProviderSurface<W>, kind: keyof typeof FAILURE_MESSAGES, failure: Failure, ctx: RenderContext<W>): string {
-  return surface.failureMessage?.(failure, ctx) ?? surface.failureMessages?.[kind] ?? FAILURE_MESSAGES[kind];
+function baseHeaders<W>(surface: ResolvedSurface<W>, ctx: RenderContext<W>, reply: Reply, extra: Record<string, string>) {
+  return { [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders(ctx), ...extra, ...reply.headers };
 }
 
-function baseHeaders<W>(surface: ProviderSurface<W>, ctx: RenderContext<W>, reply: Reply, extra: Record<string, string>) {
-  return { [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders?.(ctx), ...extra, ...reply.headers };
-}
-
-function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], reply: Reply, ctx: RenderContext<W>, end: StreamEnd, exec: Exec, extra: Record<string, string>): Response {
-  const format = surface.streamFormat ?? "sse";
+function streamResponse<W>(surface: ResolvedSurface<W>, events: SseEvent[], reply: Reply, ctx: RenderContext<W>, end: StreamEnd, exec: Exec, extra: Record<string, string>): Response {
+  const format = surface.streamFormat;
   const opts: PacedStreamOptions = { events, format, pacing: reply.pacing, end, waitUntil: exec.waitUntil, signal: () => exec.signal };
   if (exec.arrivedAt !== undefined) opts.startAt = exec.arrivedAt;
   if (exec.breakConnection) opts.breakConnection = exec.breakConnection;
@@ -95,8 +87,8 @@ function streamResponse<W>(surface: ProviderSurface<W>, events: SseEvent[], repl
 }
 
 /** The non-streaming body as sent: the surface's raw body (audio, plain text) when it has one, else the JSON. */
-function wholeBody<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string | ByteSource | TextChunks; type: string } {
-  const raw = surface.renderRaw?.(reply, ctx);
+function wholeBody<W>(surface: ResolvedSurface<W>, reply: Reply, ctx: RenderContext<W>): { body: Uint8Array | string | ByteSource | TextChunks; type: string } {
+  const raw = surface.renderRaw(reply, ctx);
   return raw ? { body: raw.body, type: raw.contentType } : { body: JSON.stringify(surface.renderJson(reply, ctx)), type: JSON_TYPE };
 }
 
@@ -120,7 +112,8 @@ function brokenHalf(body: Uint8Array | string | ByteSource | TextChunks): string
 }
 
 /** A successful answer, JSON or SSE as the request asked. */
-export function replyResponse<W>(surface: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Response {
+export function replyResponse<W>(declared: ProviderSurface<W>, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Response {
+  const surface = resolveSurface(declared);
   if (ctx.request.stream) {
     return streamResponse(surface, surface.renderEvents(reply, ctx), reply, ctx, { kind: "close" }, exec, extra);
   }
@@ -134,7 +127,7 @@ function eventsBefore(events: SseEvent[], afterChunks: number | undefined): SseE
   return body.slice(0, Math.min(afterChunks ?? 0, Math.max(0, body.length - 1)));
 }
 
-function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string>): Promise<Response> | Response {
+function failureResponse<W>(surface: ResolvedSurface<W>, failure: Failure, reply: Reply, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string>): Promise<Response> | Response {
   const retry = { ...failureRetryHeaders(failure), ...extra, ...failure.headers };
   switch (failure.kind) {
     case "rate_limit":
@@ -144,7 +137,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
         surface,
         {
           code: failure.kind,
-          message: failure.message ?? defaultMessage(surface, failure.kind, failure, ctx),
+          message: failure.message ?? surface.failureMessage(failure.kind, failure, ctx),
           ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
         },
         ctx.requestId,
@@ -155,7 +148,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
       const type = typeof failure.body === "string" ? "text/plain; charset=utf-8" : JSON_TYPE;
       return new Response(body, {
         status: failure.status,
-        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders?.(ctx), ...surface.failureHeaders(failure), ...retry },
+        headers: { "content-type": type, [surface.requestIdHeader]: ctx.requestId, ...surface.responseHeaders(ctx), ...surface.failureHeaders(failure), ...retry },
       });
     }
     case "timeout":
@@ -186,7 +179,7 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
     case "stream_error": {
       if (!ctx.request.stream) {
         // Nothing to break mid-stream in a JSON answer: the same error as a server error status.
-        return errorResponse(surface, { code: "model_error", message: failure.message ?? defaultMessage(surface, "model_error", failure, ctx) }, ctx.requestId, retry);
+        return errorResponse(surface, { code: "model_error", message: failure.message ?? surface.failureMessage("model_error", failure, ctx) }, ctx.requestId, retry);
       }
       const sent = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
       const events = sent.concat(surface.renderStreamError(failure, ctx, reply, sent));
@@ -196,8 +189,8 @@ function failureResponse<W>(surface: ProviderSurface<W>, failure: Failure, reply
       // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's
       // (or, where the provider refuses a blocked prompt with an error, that error).
       const filtered = filteredReply(failure, reply);
-      if (filtered.safety && (filtered.safety.on === "prompt" || surface.blocksCompletion) && surface.renderPromptBlock) {
-        const rendered = surface.renderPromptBlock(filtered.safety, ctx.requestId);
+      const rendered = filtered.safety ? surface.refusal(filtered.safety, ctx.requestId) : undefined;
+      if (rendered) {
         return new Response(JSON.stringify(rendered.body), {
           status: rendered.status,
           headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: ctx.requestId, ...rendered.headers, ...extra, ...failure.headers },
@@ -220,7 +213,8 @@ export function deliveredReply(outcome: Outcome): Reply | undefined {
  * Renders the engine's outcome, honouring `latencyMs` before the first byte.
  * @example return renderOutcome(openaiChat, outcome, ctx, { waitUntil: c.waitUntil.bind(c), signal })
  */
-export async function renderOutcome<W>(surface: ProviderSurface<W>, outcome: Outcome, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Promise<Response> {
+export async function renderOutcome<W>(declared: ProviderSurface<W>, outcome: Outcome, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Promise<Response> {
+  const surface = resolveSurface(declared);
   if (outcome.kind === "mismatch") {
     return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
   }

@@ -20,6 +20,7 @@ import { defaultChaos } from "./chaos";
 import { defaultIdSeed } from "./default-ids";
 import { upstreamFor } from "./record";
 import { surfaceRequestId } from "./render";
+import { resolveSurface } from "../providers/surface";
 import { selectScenario, type Prefix } from "./select";
 import { withNamespaceHint } from "./namespace-hint";
 
@@ -29,7 +30,8 @@ const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>()
 export function statusTable<W>(surface: ProviderSurface<W>): Record<string, number> {
   let table = statusTables.get(surface);
   if (!table) {
-    const status = (code: ApiError["code"]) => surface.renderError({ code, message: "" }, "").status;
+    const resolved = resolveSurface(surface);
+    const status = (code: ApiError["code"]) => resolved.renderError({ code, message: "" }, "").status;
     table = {
       mismatch: status("mismatch"),
       rate_limit: status("rate_limit"),
@@ -37,10 +39,10 @@ export function statusTable<W>(surface: ProviderSurface<W>): Record<string, numb
       model_error: status("model_error"),
     };
     // A content_filter prompt block answered as an error (src/providers/types.ts `renderPromptBlock`).
-    const block = surface.renderPromptBlock?.({ on: "prompt", categories: [] }, "");
+    const block = resolved.refusal({ on: "prompt", categories: [] }, "");
     if (block) table.content_filter_prompt = block.status;
     // A filtered completion refused with the same error (OpenAI Images' moderation at the output stage).
-    const filtered = surface.blocksCompletion ? surface.renderPromptBlock?.({ on: "completion", categories: [] }, "") : undefined;
+    const filtered = resolved.refusal({ on: "completion", categories: [] }, "");
     if (filtered) table.content_filter_completion = filtered.status;
     statusTables.set(surface, table);
   }
@@ -110,14 +112,15 @@ export type TurnDecision<W> =
  * Decides one turn: selection (contract section 2), then the session's step or the default responder.
  * @example const turn = await decideTurn(openaiResponses, rt, parsed, input)
  */
-export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, parsed: Extract<ParseResult<W>, { ok: true }>, input: TurnInput): Promise<TurnDecision<W>> {
+export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, parsed: Extract<ParseResult<W>, { ok: true }>, input: TurnInput): Promise<TurnDecision<W>> {
+  const surface = resolveSurface(declared);
   const selection = await selectScenario(rt.scenarios, input.prefix, input.headers, parsed.request);
   if (selection.kind === "error") return { kind: "error", error: await withNamespaceHint(rt, selection.error) };
   if (selection.kind === "default" && defaultResponderOff(rt)) {
     return { kind: "error", error: await noScenarioSelected(rt, selection.hint) };
   }
   const scenario = selection.kind === "scenario" ? selection.stored.scenario : undefined;
-  const invalid = surface.validate?.(parsed.wire, parsed.request, scenario);
+  const invalid = surface.validate(parsed.wire, parsed.request, scenario);
   if (invalid) return { kind: "error", error: invalid };
 
   let outcome: Outcome;
@@ -162,7 +165,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     headers["x-mockllm-version"] = result.version;
     if (result.step !== undefined) headers["x-mockllm-step"] = headerText(result.step);
     headers["x-mockllm-outcome"] = result.journaled;
-    if (result.limits !== undefined && surface.rateLimitHeaders !== undefined) Object.assign(headers, surface.rateLimitHeaders(result.limits));
+    if (result.limits !== undefined) Object.assign(headers, surface.rateLimitHeaders(result.limits));
     if (result.chaos !== undefined) headers["x-mockllm-chaos"] = `${result.chaos.kind}; seed=${result.chaos.seed}; draw=${result.chaos.draw}`;
   } else {
     const idSeed = await defaultIdSeed(surface, rt, parsed.wire, parsed.request, selection.session, input.bodyText);
@@ -174,7 +177,7 @@ export async function decideTurn<W>(surface: ProviderSurface<W>, rt: Runtime, pa
     if (chaos !== undefined) outcome = await defaultChaos(rt, chaos, selection.session, parsed.request, outcome.reply, headers);
     if (selection.hint !== undefined) headers["x-mockllm-hint"] = selection.hint;
   }
-  if (outcome.kind === "reply" && surface.complete !== undefined) {
+  if (outcome.kind === "reply") {
     const completed = await surface.complete(parsed.wire, parsed.request, outcome.reply, rt);
     if (!("idSeed" in completed)) return { kind: "error", error: completed };
     outcome = { ...outcome, reply: completed };

@@ -6,6 +6,7 @@
 import type { Outcome, Reply } from "../canonical/outcome";
 import type { CanonicalRequest } from "../canonical/request";
 import type { ProviderSurface } from "../providers/types";
+import { resolveSurface } from "../providers/surface";
 import type { Runtime } from "../runtime/types";
 
 /** Whether the default responder counts usage (`USAGE=count`). */
@@ -30,7 +31,8 @@ function counted(reply: Reply, input: number, output: number, fields: { input: b
 export async function countedOutcome<W>(surface: ProviderSurface<W>, wire: W, request: CanonicalRequest, outcome: Outcome, byDefault: boolean): Promise<Outcome> {
   if (outcome.kind !== "reply") return outcome;
   const fields = outcome.reply.countUsage ?? (byDefault ? { input: true, output: true } : undefined);
-  if (fields === undefined || surface.countUsage === undefined || (!fields.input && !fields.output)) return outcome;
-  const n = await surface.countUsage(wire, request, outcome.reply);
+  if (fields === undefined || (!fields.input && !fields.output)) return outcome;
+  const n = await resolveSurface(surface).counted(wire, request, outcome.reply);
+  if (n === undefined) return outcome;
   return { kind: "reply", reply: counted(outcome.reply, n.input, n.output, fields) };
 }

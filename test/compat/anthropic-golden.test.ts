@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANTHROPIC_IDS, expectGolden, normalize } from "../support/golden";
+import { BROKEN_TEXT, GREETING, GREETING_USAGE, THOUGHT, toolAnswer } from "../support/golden-scenarios";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -12,29 +13,18 @@ let h: Harness;
 const SCENARIOS = [
   {
     name: "g-text",
-    steps: [{ respond: { text: "Hello there, world.", usage: { inputTokens: 9, outputTokens: 4, cacheReadTokens: 2 } } }],
+    steps: [{ respond: { text: GREETING, usage: { ...GREETING_USAGE, cacheReadTokens: 2 } } }],
   },
   {
     name: "g-tool",
-    steps: [
-      {
-        respond: {
-          text: "Checking the weather.",
-          toolCalls: [
-            { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
-            { id: "toolu_scripted_1", name: "get_time", arguments: '{"zone": "Europe/Par' },
-          ],
-          stream: { chunkWords: 2 },
-        },
-      },
-    ],
+    steps: [{ respond: toolAnswer("toolu_scripted_1") }],
   },
   {
     name: "g-thinking",
     steps: [
       {
         respond: {
-          reasoning: [{ text: "The user greets me. I greet back." }, { redacted: "EmwKAhgBEgy3va3pzix" }],
+          reasoning: [{ text: THOUGHT }, { redacted: "EmwKAhgBEgy3va3pzix" }],
           text: "Hi!",
           stream: { chunkWords: 3 },
         },
@@ -44,7 +34,7 @@ const SCENARIOS = [
   { name: "g-refusal", steps: [{ respond: { refusal: "I can't help with that." } }] },
   {
     name: "g-stream-error",
-    steps: [{ failures: [{ kind: "stream_error", afterChunks: 4, message: "Overloaded" }], respond: { text: "alpha beta gamma" } }],
+    steps: [{ failures: [{ kind: "stream_error", afterChunks: 4, message: "Overloaded" }], respond: { text: BROKEN_TEXT } }],
   },
 ];
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeMessages } from "../../src/http/eventstream";
 import { expectGolden } from "../support/golden";
+import { BROKEN_TEXT, GREETING, GREETING_USAGE, WEATHER_CALL } from "../support/golden-scenarios";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -14,16 +15,16 @@ const SIGV4 = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20260101/us-east-1/bedroc
 const BEDROCK_MODEL = encodeURIComponent("anthropic.claude-3-5-haiku-20241022-v1:0");
 
 const SCENARIOS = [
-  { name: "cg-text", steps: [{ respond: { text: "Hello there, world.", usage: { inputTokens: 9, outputTokens: 4 } } }] },
+  { name: "cg-text", steps: [{ respond: { text: GREETING, usage: GREETING_USAGE } }] },
   {
     name: "cg-tool",
-    steps: [{ respond: { text: "Checking.", toolCalls: [{ name: "get_weather", arguments: { city: "Paris", unit: "celsius" } }], stream: { chunkWords: 2 } } }],
+    steps: [{ respond: { text: "Checking.", toolCalls: [WEATHER_CALL], stream: { chunkWords: 2 } } }],
   },
   {
     name: "cg-thinking",
     steps: [{ respond: { reasoning: [{ text: "The user greets me.", signature: "c2NyaXB0ZWQ=" }], text: "Hi!", stream: { chunkWords: 3 } } }],
   },
-  { name: "cg-stream-error", steps: [{ failures: [{ kind: "stream_error", afterChunks: 2 }], respond: { text: "alpha beta gamma" } }] },
+  { name: "cg-stream-error", steps: [{ failures: [{ kind: "stream_error", afterChunks: 2 }], respond: { text: BROKEN_TEXT } }] },
 ];
 
 beforeAll(async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectGolden } from "../support/golden";
+import { BROKEN_TEXT, GREETING, GREETING_USAGE, THOUGHT, toolAnswer } from "../support/golden-scenarios";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -12,29 +13,18 @@ let h: Harness;
 const SCENARIOS = [
   {
     name: "gg-text",
-    steps: [{ respond: { text: "Hello there, world.", usage: { inputTokens: 9, outputTokens: 4, cacheReadTokens: 2 } } }],
+    steps: [{ respond: { text: GREETING, usage: { ...GREETING_USAGE, cacheReadTokens: 2 } } }],
   },
   {
     name: "gg-tool",
-    steps: [
-      {
-        respond: {
-          text: "Checking the weather.",
-          toolCalls: [
-            { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
-            { id: "call-scripted-1", name: "get_time", arguments: '{"zone": "Europe/Par' },
-          ],
-          stream: { chunkWords: 2 },
-        },
-      },
-    ],
+    steps: [{ respond: toolAnswer("call-scripted-1") }],
   },
   {
     name: "gg-thinking",
     steps: [
       {
         respond: {
-          reasoning: [{ text: "The user greets me. I greet back.", signature: "c2NyaXB0ZWQ=" }],
+          reasoning: [{ text: THOUGHT, signature: "c2NyaXB0ZWQ=" }],
           text: "Hi!",
           usage: { inputTokens: 7, outputTokens: 20, reasoningTokens: 15 },
           stream: { chunkWords: 3 },
@@ -45,7 +35,7 @@ const SCENARIOS = [
   { name: "gg-length", steps: [{ respond: { text: "cut short", finishReason: "length" } }] },
   {
     name: "gg-stream-error",
-    steps: [{ failures: [{ kind: "stream_error", afterChunks: 2 }], respond: { text: "alpha beta gamma" } }],
+    steps: [{ failures: [{ kind: "stream_error", afterChunks: 2 }], respond: { text: BROKEN_TEXT } }],
   },
 ];
 

@@ -5,32 +5,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectGolden, normalize, OLLAMA_CALL_IDS, OLLAMA_CLOCK } from "../support/golden";
+import { BROKEN_TEXT, GREETING, GREETING_USAGE, THOUGHT, toolAnswer } from "../support/golden-scenarios";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
 
 const SCENARIOS = [
-  { name: "og-text", steps: [{ consume: false, respond: { text: "Hello there, world.", usage: { inputTokens: 9, outputTokens: 4 }, stream: { chunkWords: 2 } } }] },
+  { name: "og-text", steps: [{ consume: false, respond: { text: GREETING, usage: GREETING_USAGE, stream: { chunkWords: 2 } } }] },
   {
     name: "og-tool",
-    steps: [
-      {
-        consume: false,
-        respond: {
-          text: "Checking the weather.",
-          toolCalls: [
-            { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
-            { id: "call_scripted_1", name: "get_time", arguments: '{"zone": "Europe/Par' },
-          ],
-          stream: { chunkWords: 2 },
-        },
-      },
-    ],
+    steps: [{ consume: false, respond: toolAnswer("call_scripted_1") }],
   },
-  { name: "og-thinking", steps: [{ consume: false, respond: { reasoning: "The user greets me. I greet back.", text: "Hi!", stream: { chunkWords: 3 } } }] },
+  { name: "og-thinking", steps: [{ consume: false, respond: { reasoning: THOUGHT, text: "Hi!", stream: { chunkWords: 3 } } }] },
   {
     name: "og-stream-error",
-    steps: [{ consume: false, failures: [{ kind: "stream_error", afterChunks: 2, message: "model runner has unexpectedly stopped" }], respond: { text: "alpha beta gamma" } }],
+    steps: [{ consume: false, failures: [{ kind: "stream_error", afterChunks: 2, message: "model runner has unexpectedly stopped" }], respond: { text: BROKEN_TEXT } }],
   },
 ];
 

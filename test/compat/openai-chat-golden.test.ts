@@ -3,6 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectGolden } from "../support/golden";
+import { WEATHER_CALL } from "../support/golden-scenarios";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -14,10 +15,7 @@ const CASES: { name: string; respond: Record<string, unknown>; failures?: unknow
     name: "tool-calls",
     respond: {
       text: "Let me check.",
-      toolCalls: [
-        { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
-        { id: "call_scripted", name: "get_time", arguments: '{"zone":"Europe/Paris"}' },
-      ],
+      toolCalls: [WEATHER_CALL, { id: "call_scripted", name: "get_time", arguments: '{"zone":"Europe/Paris"}' }],
     },
     includeUsage: true,
   },

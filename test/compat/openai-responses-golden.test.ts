@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectGolden, normalize, RESPONSES_IDS } from "../support/golden";
+import { cutTimeCall, WEATHER_CALL } from "../support/golden-scenarios";
 import { startHarness, type Harness } from "./harness";
 import { namedEvents } from "../support/sse";
 
@@ -15,10 +16,7 @@ const CASES: { name: string; respond: Record<string, unknown>; failures?: unknow
     name: "tool-calls",
     respond: {
       text: "Let me check.",
-      toolCalls: [
-        { name: "get_weather", arguments: { city: "Paris", unit: "celsius" } },
-        { id: "call_scripted", name: "get_time", arguments: '{"zone": "Europe/Par' },
-      ],
+      toolCalls: [WEATHER_CALL, cutTimeCall("call_scripted")],
     },
   },
   { name: "reasoning", respond: { reasoning: [{ text: "First think." }, { text: "Then answer." }], text: "Answer.", usage: { reasoningTokens: 5 } } },

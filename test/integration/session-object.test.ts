@@ -117,7 +117,7 @@ describe("SessionObject storage after a restart", () => {
       const before = await runInDurableObject(stub, async (instance: SessionObject) => {
         for (let i = 1; i <= turns; i++) await instance.next({ ...input(i), document: twoSteps });
         // A counter bumped with no journal row after it, twice in one event.
-        expect([instance.count("ids"), instance.count("ids")]).toStrictEqual([1, 2]);
+        expect([instance.increment("ids"), instance.increment("ids")]).toStrictEqual([1, 2]);
         return { state: instance.state(), requests: instance.requests() };
       });
       expect(before.state.steps.map((s) => [s.used, s.attempts])).toStrictEqual([
@@ -130,7 +130,7 @@ describe("SessionObject storage after a restart", () => {
         const restarted = reread(state);
         expect(restarted.state()).toStrictEqual(before.state);
         expect(restarted.requests()).toStrictEqual(before.requests);
-        expect(restarted.count("ids")).toBe(3);
+        expect(restarted.increment("ids")).toBe(3);
         const next = restarted.next({ ...input(turns + 1), document: twoSteps }, Date.parse("2026-01-01T00:00:00Z"));
         expect("needsDocument" in next ? undefined : [next.seq, next.step]).toStrictEqual([turns + 1, "step-2"]);
       });
@@ -143,7 +143,7 @@ describe("SessionObject storage after a restart", () => {
         expect(again.state().requests).toBe(JOURNAL_LIMIT);
         expect(again.state().lastAt).toBe("2026-01-01T00:00:00.000Z");
         expect(again.requests()[0]!.seq).toBe(turns + 2 - JOURNAL_LIMIT);
-        expect(again.count("ids")).toBe(4);
+        expect(again.increment("ids")).toBe(4);
       });
     });
   }
@@ -272,7 +272,7 @@ describe("group commit: turns arriving while a commit is in flight share the nex
         [3, { i: 3 }],
       ]);
       const more = instance.next(input(4));
-      expect(instance.count("ids")).toBe(1);
+      expect(instance.increment("ids")).toBe(1);
       expect(rows(state).map((r) => r.seq)).toStrictEqual([1, 2, 3, 4]);
       const last = instance.next(input(5));
       await instance.reset();

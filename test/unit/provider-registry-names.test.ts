@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PROVIDERS } from "../../src/canonical/request";
 import { BANNER_SURFACES } from "../../src/client/cli/banner";
+import { BANNER_SOCKET_ROWS } from "../../src/client/cli/banner-rows.gen";
+import { bannerRows } from "../../src/providers/registry/module";
 import { PROVIDER_MODULES } from "../../src/providers/registry";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
@@ -25,9 +27,9 @@ const ALLOWED: Record<string, string> = {
   "client/builder/shell.ts": "agent CLI names",
   "scenario/side-calls.ts": "agent CLI names",
   "client/cli/commands/env.ts": "agent CLI names",
-  // The client package may import only the scenario schema (layers.test.ts): its banner rows are plain data kept by
-  // hand, and the last test below fails when a registered provider has no row.
-  "client/cli/banner.ts": "hand-kept banner rows",
+  // The client package may import only the scenario schema (layers.test.ts): its banner rows are plain data generated
+  // from the modules' `banner` declarations (npm run generate); the last tests below check they agree.
+  "client/cli/banner-rows.gen.ts": "banner rows generated from the modules",
   // The help's example upstream URL (the list itself comes from the record schema, client/cli/upstreams.ts).
   "client/cli/commands/record.ts": "an example --upstream",
   "client/cli/commands/serve.ts": "an example --upstream",
@@ -35,10 +37,12 @@ const ALLOWED: Record<string, string> = {
   // (checked against the modules in provider-registry.test.ts).
   "scenario/schema.ts": "wire-field descriptions and the record schema's upstream keys",
   "scenario/server-tools-schema.ts": "wire-field descriptions: which provider field each server-tool entry's value becomes",
+  "scenario/reply-kinds.ts": "wire-field descriptions of the reply kinds, and each kind's docs page (docs/providers/…)",
+  "scenario/message-schema.ts": "wire-field descriptions (Anthropic's thinking blocks)",
   "scenario/structured.ts": "wire-field descriptions",
   "scenario/limits-schema.ts": "wire-field descriptions",
   // A client's own format: the AI SDK's `providerMetadata.anthropic` in a seed transcript.
-  "scenario/seed.ts": "the AI SDK's providerMetadata key",
+  "scenario/testllm.ts": "the AI SDK's providerMetadata key",
   // The doubled-/v1 hint names the SDK that adds /v1 itself.
   "router.ts": "a hint naming a client SDK",
   // The object store's per-surface area for Anthropic's Files API.
@@ -88,5 +92,10 @@ describe("shared files do not name a provider", () => {
   it("the ready banner has a row for every registered provider", () => {
     const rows = BANNER_SURFACES.map(([name, , page]) => `${name} ${page}`.toLowerCase());
     expect(PROVIDER_MODULES.map((m) => m.name).filter((name) => !rows.some((row) => row.includes(name)))).toEqual([]);
+  });
+
+  it("the ready banner's rows are the ones the modules declare (npm run generate writes them)", () => {
+    const declared = bannerRows(PROVIDER_MODULES).map((r) => [r.name, r.below, r.page]);
+    expect([...BANNER_SURFACES, ...BANNER_SOCKET_ROWS]).toEqual(declared);
   });
 });

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseScenarioDocument } from "../../src/scenario/document";
-import { isSeedDocument } from "../../src/scenario/seed";
+import { isTestLlmDocument } from "../../src/scenario/testllm";
 import type { Scenario } from "../../src/scenario/schema";
 import doc from "../../scenarios/testllm-format.json";
 
@@ -32,7 +32,7 @@ describe("seed format detection", () => {
     { doc: [], seed: false },
     { doc: null, seed: false },
   ])("$doc → seed $seed", ({ doc, seed }) => {
-    expect(isSeedDocument(doc)).toBe(seed);
+    expect(isTestLlmDocument(doc)).toBe(seed);
   });
 });
 

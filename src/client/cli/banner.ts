@@ -4,22 +4,13 @@
  * (the token in the URL fragment, which the browser never sends).
  */
 import { inspectorLink } from "../admin/inspector-link";
+import { BANNER_ROWS, BANNER_SOCKET_ROWS } from "./banner-rows.gen";
 
 /**
- * A surface's name, the base URL its client takes (below `base`), and its page under the package's `docs/`; every
- * registered provider has a row (test/unit/provider-registry-names.test.ts).
+ * A surface's name, the base URL its client takes (below `base`), and its page under the package's `docs/`: the rows
+ * the provider modules declare (`banner`), generated (test/unit/provider-registry-names.test.ts checks they agree).
  */
-export const BANNER_SURFACES: readonly [name: string, below: string, page: string][] = [
-  ["OpenAI", "/v1", "providers/openai.md"],
-  ["Anthropic", "", "providers/anthropic.md"],
-  ["Gemini", "", "providers/gemini.md"],
-  ["Ollama", "", "providers/ollama.md"],
-  ["Bedrock, Vertex", "", "providers/bedrock-and-vertex.md"],
-  // Azure OpenAI: chat, Responses, embeddings, images and audio under /openai/deployments/{d}/… and /openai/v1/….
-  ["Azure: chat, images, audio", "", "providers/azure.md"],
-  ["Moderations, images, audio", "/v1", "providers/openai-moderations.md, openai-images.md, openai-audio.md"],
-  ["Rerank (Cohere)", "", "providers/cohere-rerank.md"],
-];
+export const BANNER_SURFACES: readonly [name: string, below: string, page: string][] = BANNER_ROWS;
 
 /**
  * @example console.log(readyBanner("http://127.0.0.1:8787", "mockllm-…", "Node runtime"))
@@ -28,7 +19,7 @@ export function readyBanner(base: string, token: string | undefined, runtime: st
   const ws = base.replace(/^http/, "ws");
   const rows: [string, string, string][] = [
     ...BANNER_SURFACES.map(([name, below, page]): [string, string, string] => [name, `${base}${below}`, page]),
-    ["WebSockets", `${ws}/v1/responses (also /v1/realtime, Gemini Live)`, "providers/websockets.md"],
+    ...BANNER_SOCKET_ROWS.map(([name, below, page]): [string, string, string] => [name, `${ws}${below}`, page]),
     ["MCP (per session)", `${base}/s/{scenario}/{session}/mcp`, "guide/mcp.md"],
   ];
   const width = Math.max(...rows.map(([, url]) => url.length)) + 2;

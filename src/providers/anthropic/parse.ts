@@ -9,7 +9,7 @@
 import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
-import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
+import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
@@ -103,8 +103,7 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
     system: system.filter((s) => s !== "").join("\n\n"),
     messages,
     tools: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [t.name] : [])),
-    ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice) ? { toolSchemas: (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [{ name: t.name, schema: t.input_schema }] : [])) } : {}),
+    ...toolChoiceFields(toolChoice, () => (w.tools ?? []).flatMap((t) => (typeof t.name === "string" ? [{ name: t.name, schema: t.input_schema }] : []))),
     ...(w.temperature !== undefined ? { temperature: w.temperature } : {}),
     ...(w.top_p !== undefined ? { topP: w.top_p } : {}),
     ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),

@@ -20,7 +20,7 @@ type Common =
   | "renderError"
   | "renderPromptBlock"
   | "failureHeaders"
-  | "failureMessage"
+  | "requestFailureMessage"
   | "responseHeaders"
   | "rateLimitHeaders";
 
@@ -41,7 +41,7 @@ export function azureCommon<W>(...operations: [AzureOperation, ...AzureOperation
     renderPromptBlock: renderAzurePromptBlock,
     failureHeaders: azureFailureHeaders,
     rateLimitHeaders: openAIRateLimitHeaders,
-    failureMessage: (failure: Failure, ctx: RenderContext<AzureWire<W>>) => {
+    requestFailureMessage: (failure: Failure, ctx: RenderContext<AzureWire<W>>) => {
       if (failure.kind !== "rate_limit") return undefined;
       const target = azureTarget(ctx, operation);
       return rateLimitMessage(target.operation, target.apiVersion, Math.ceil((failure.retryAfterMs ?? 0) / 1000));

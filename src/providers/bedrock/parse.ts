@@ -6,7 +6,7 @@
  * Anthropic surface with the model and stream choice from the path.
  */
 import { z } from "zod";
-import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
+import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import { headerRecord } from "../../http/headers";
 import { firstWireIssue } from "../wire-issues";
@@ -113,8 +113,7 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     system: (w.system ?? []).flatMap((s) => (typeof s.text === "string" && s.text !== "" ? [s.text] : [])).join("\n\n"),
     messages,
     tools: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [t.toolSpec.name] : [])),
-    ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice) ? { toolSchemas: (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [{ name: t.toolSpec.name, schema: inputSchema(t.toolSpec) }] : [])) } : {}),
+    ...toolChoiceFields(toolChoice, () => (w.toolConfig?.tools ?? []).flatMap((t) => (t.toolSpec ? [{ name: t.toolSpec.name, schema: inputSchema(t.toolSpec) }] : []))),
     ...(cfg?.temperature !== undefined ? { temperature: cfg.temperature } : {}),
     ...(cfg?.topP !== undefined ? { topP: cfg.topP } : {}),
     ...(cfg?.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),

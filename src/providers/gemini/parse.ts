@@ -11,7 +11,7 @@ import { offeredServerTools } from "./server-tools";
 import { echoed } from "../../util/text";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
-import { forcesCall, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
+import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
@@ -152,8 +152,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     system: system.filter((s) => s !== "").join("\n\n"),
     messages,
     tools: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name)),
-    ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice) ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => ({ name: f.name, schema: declarationSchema(f) }))) } : {}),
+    ...toolChoiceFields(toolChoice, () => (w.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => ({ name: f.name, schema: declarationSchema(f) })))),
     ...(g?.temperature !== undefined ? { temperature: g.temperature } : {}),
     ...(g?.topP !== undefined ? { topP: g.topP } : {}),
     ...(g?.maxOutputTokens !== undefined ? { maxTokens: g.maxOutputTokens } : {}),

@@ -8,6 +8,7 @@ import { makeRequestId } from "../../http/ids";
 import { readJsonBody } from "../../http/body";
 import { echoed } from "../../util/text";
 import { Response } from "../../http/web";
+import type { SideRoute, SideRouteContext } from "../types";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
@@ -31,9 +32,52 @@ export function platformAnswer(request: Request): { ok: true; answer: PlatformAn
   return auth ? { ok: false, response: answer.fail(auth) } : { ok: true, answer };
 }
 
+/** The metadata a `POST` that updates an object carries: required, checked as the real API does; `null` clears it. */
+export async function metadataUpdate(request: Request): Promise<{ ok: true; value: Record<string, string> } | { ok: false; error: ApiError }> {
+  const body = await objectBody(request);
+  if (!body.ok) return body;
+  if (!("metadata" in body.value)) return { ok: false, error: invalid("Missing required parameter: 'metadata'.", "metadata") };
+  const metadata = checkMetadata(body.value.metadata);
+  return metadata.ok ? { ok: true, value: metadata.value ?? {} } : metadata;
+}
+
 /** `Use GET or POST for /v1/…` as the router says it for a surface. */
 export function wrongMethod(methods: string[], path: string): ApiError {
   return apiError("method_not_allowed", `Use ${methods.join(" or ")} for ${echoed(path)}.`);
+}
+
+/**
+ * A side route of an object API over `pattern`: the path matches, the key is checked (`platformAnswer`), then `handle`
+ * answers from the match's groups. `declines` hands a matching request on to the next route before the key is checked.
+ * @example objectRoute(/^\/(?:v1\/)?things(?:\/([^/]+))?\/?$/, ([, id], request, path, a) => byMethod(request, path, a, { GET: () => a.json({ id }) }))
+ */
+export function objectRoute(
+  pattern: RegExp,
+  handle: (m: RegExpExecArray, request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext) => Promise<Response> | Response,
+  options: { knows?: RegExp; onSurfacePaths?: true; declines?: (m: RegExpExecArray, request: Request) => boolean } = {},
+): SideRoute {
+  const knows = options.knows ?? pattern;
+  return {
+    knows: (path) => knows.test(path),
+    ...(options.onSurfacePaths ? { onSurfacePaths: true } : {}),
+    serve(request, path, ctx) {
+      const m = pattern.exec(path);
+      if (!m || options.declines?.(m, request)) return undefined;
+      const started = platformAnswer(request);
+      if (!started.ok) return started.response;
+      return handle(m, request, path, started.answer, ctx);
+    },
+  };
+}
+
+/**
+ * The handler `table` keeps for the request's method, run; any other method gets the wrong-method error naming the
+ * table's methods in its order.
+ * @example byMethod(request, path, a, { GET: () => list(), POST: () => create() }) // PUT: "Use GET or POST for …"
+ */
+export function byMethod(request: Request, path: string, a: PlatformAnswer, table: Record<string, () => Promise<Response> | Response>): Promise<Response> | Response {
+  const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
+  return handler ? handler() : a.fail(wrongMethod(Object.keys(table), path));
 }
 
 export function invalid(message: string, param?: string): ApiError {

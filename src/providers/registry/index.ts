@@ -16,6 +16,7 @@ import type { ErrorPathRule, ProviderModule, SideRoute, SocketSurface } from "./
 import { ollamaModule } from "../ollama/module";
 import { openaiModule, openaiToolCallIds } from "../openai/module";
 import type { ProviderSurface } from "../types";
+import { resolveSurface } from "../surface";
 import { vertexModule } from "../vertex/module";
 
 export const PROVIDER_MODULES: ProviderModule[] = [openaiModule, anthropicModule, geminiModule, ollamaModule, bedrockModule, vertexModule, azureModule, cohereModule];
@@ -24,7 +25,7 @@ export const PROVIDER_MODULES: ProviderModule[] = [openaiModule, anthropicModule
 export const SURFACES: ProviderSurface<any>[] = PROVIDER_MODULES.flatMap((m) => m.surfaces);
 
 /** The surface serving `path` (already stripped of any `/s/…` prefix), if any. Every request asks: memoised per path. */
-export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) => SURFACES.find((s) => s.paths.includes(path) || s.matchPath?.(path) === true));
+export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) => SURFACES.find((s) => s.paths.includes(path) || resolveSurface(s).matchPath(path)));
 
 /** Every side route, in the order the router tries them: ascending `order`, module order among equals. */
 export const SIDE_ROUTES: SideRoute[] = PROVIDER_MODULES.flatMap((m) => m.sideRoutes ?? []).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));

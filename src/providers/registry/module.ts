@@ -78,6 +78,28 @@ export interface ProviderModule {
    * checks both agree.
    */
   recordable?: boolean;
+  /** Its rows in the ready banner `mockllm serve` prints (generated into src/client/cli/banner-rows.gen.ts). */
+  banner?: BannerRow[];
+}
+
+/** A row of the ready banner: what the surfaces are called, the base URL their clients take below the server's, the docs page. */
+export interface BannerRow {
+  name: string;
+  /** Below the server's base URL (`/v1` for OpenAI's clients, empty for those that add their own version). */
+  below: string;
+  /** Under the package's `docs/`. */
+  page: string;
+  /**
+   * `beside`: surfaces beside the chat APIs (moderations, rerank), listed after every chat API's row; `socket`:
+   * WebSocket protocols, listed last, below the server's `ws://` URL.
+   */
+  group?: "beside" | "socket";
+}
+
+/** The ready banner's rows, as the modules declare them: the chat APIs' in module order, then those beside them, then the sockets'. */
+export function bannerRows(modules: ProviderModule[]): BannerRow[] {
+  const rows = modules.flatMap((m) => m.banner ?? []);
+  return [undefined, "beside", "socket"].flatMap((group) => rows.filter((r) => r.group === group));
 }
 
 /** Every endpoint a module serves: its surfaces', its sockets' and the extra ones it declares. */

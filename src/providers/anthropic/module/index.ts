@@ -20,6 +20,7 @@ const COUNT_TOKENS = ["/v1/messages/count_tokens", "/messages/count_tokens"];
 
 export const anthropicModule: ProviderModule = {
   name: "anthropic",
+  banner: [{ name: "Anthropic", below: "", page: "providers/anthropic.md" }],
   surfaces: [anthropicMessages],
   sideRoutes: [
     // Message Batches (contract section 11), in the caller's namespace (`Runtime.objects`).

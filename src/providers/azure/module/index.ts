@@ -9,6 +9,8 @@ import { azureStoredResponses } from "../stored";
 
 export const azureModule: ProviderModule = {
   name: "azure",
+  // Azure OpenAI: chat, Responses, embeddings, images and audio under /openai/deployments/{d}/… and /openai/v1/….
+  banner: [{ name: "Azure: chat, images, audio", below: "", page: "providers/azure.md" }],
   surfaces: [azureChat, azureResponses, azureEmbeddings, azureImages, azureSpeech, azureTranscriptions],
   sideRoutes: [azureStoredResponses],
   apiPrefixes: ["/openai/"],

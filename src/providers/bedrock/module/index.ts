@@ -16,6 +16,8 @@ export function bedrockToolCallIds(reply: Reply, endpoint: Endpoint | undefined)
 
 export const bedrockModule: ProviderModule = {
   name: "bedrock",
+  // One row for both clouds' Anthropic-and-more surfaces: their page is one.
+  banner: [{ name: "Bedrock, Vertex", below: "", page: "providers/bedrock-and-vertex.md" }],
   surfaces: [bedrockConverse, bedrockInvoke],
   apiPrefixes: ["/model/"],
   errorPaths: [

@@ -2,4 +2,8 @@
 import type { ProviderModule } from "../../registry/module";
 import { cohereRerankV1, cohereRerankV2 } from "..";
 
-export const cohereModule: ProviderModule = { name: "cohere", surfaces: [cohereRerankV2, cohereRerankV1] };
+export const cohereModule: ProviderModule = {
+  name: "cohere",
+  surfaces: [cohereRerankV2, cohereRerankV1],
+  banner: [{ name: "Rerank (Cohere)", below: "", page: "providers/cohere-rerank.md", group: "beside" }],
+};

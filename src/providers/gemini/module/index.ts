@@ -36,6 +36,7 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 
 export const geminiModule: ProviderModule = {
   name: "gemini",
+  banner: [{ name: "Gemini", below: "", page: "providers/gemini.md" }],
   surfaces: [geminiGenerateContent],
   sideRoutes: [
     { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },

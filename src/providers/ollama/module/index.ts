@@ -14,6 +14,7 @@ export function ollamaToolCallIds(reply: Reply): (string | null)[] {
 
 export const ollamaModule: ProviderModule = {
   name: "ollama",
+  banner: [{ name: "Ollama", below: "", page: "providers/ollama.md" }],
   surfaces: [ollamaChat, ollamaGenerate],
   sideRoutes: [{ paths: OLLAMA_SIDE_PATHS, serve: (request, path, ctx) => ollamaSideRoute(request, path, ctx.rt, () => ctx.modelIds()) }],
   errorPaths: [{ priority: 10, owns: (_request, path) => path === "/api" || path.startsWith("/api/"), surface: ollamaChat }],

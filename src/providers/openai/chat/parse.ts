@@ -4,7 +4,7 @@
 import { offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import { apiError, type ApiError } from "../../../http/errors";
-import { forcesCall, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
+import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
 import { openaiToolChoice } from "../tool-choice";
@@ -116,8 +116,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
       const name = t.function?.name ?? t.custom?.name;
       return name ? [name] : [];
     }),
-    ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice) ? { toolSchemas: (w.tools ?? []).flatMap((t) => (t.function ? [{ name: t.function.name, schema: t.function.parameters }] : [])) } : {}),
+    ...toolChoiceFields(toolChoice, () => (w.tools ?? []).flatMap((t) => (t.function ? [{ name: t.function.name, schema: t.function.parameters }] : []))),
     ...(typeof w.temperature === "number" ? { temperature: w.temperature } : {}),
     ...(typeof w.top_p === "number" ? { topP: w.top_p } : {}),
     ...(typeof (w.max_completion_tokens ?? w.max_tokens) === "number" ? { maxTokens: (w.max_completion_tokens ?? w.max_tokens)! } : {}),

@@ -12,7 +12,7 @@ import { safeDecode } from "../../../http/url";
 import type { StoredResponses } from "../../../session/types";
 import { echoed } from "../../../util/text";
 import type { RenderContext, SideRoute } from "../../types";
-import { checkMetadata, invalid, objectBody, page, pageQuery, parsedObjects, platformAnswer, wrongMethod, type PlatformAnswer } from "../platform";
+import { byMethod, checkMetadata, metadataUpdate, objectRoute, page, pageQuery, parsedObjects, type PlatformAnswer } from "../platform";
 import { renderChatJson } from "./render-json";
 import type { ChatMessage, ChatRequest } from "./wire";
 
@@ -119,12 +119,9 @@ async function one(request: Request, rt: Runtime, a: PlatformAnswer, id: string)
     await h.deleteObject(KIND, id);
     return a.json({ id, object: "chat.completion.deleted", deleted: true });
   }
-  const body = await objectBody(request);
-  if (!body.ok) return a.fail(body.error);
-  if (!("metadata" in body.value)) return a.fail(invalid("Missing required parameter: 'metadata'.", "metadata"));
-  const metadata = checkMetadata(body.value.metadata);
+  const metadata = await metadataUpdate(request);
   if (!metadata.ok) return a.fail(metadata.error);
-  const updated: StoredCompletion = { ...stored, metadata: metadata.value ?? {} };
+  const updated: StoredCompletion = { ...stored, metadata: metadata.value };
   await h.putObjects(KIND, [{ id, json: JSON.stringify(updated) }], MAX_STORED);
   return a.json(updated);
 }
@@ -138,24 +135,19 @@ async function messages(request: Request, rt: Runtime, a: PlatformAnswer, id: st
   return a.json(page(all, q.page));
 }
 
-const LIST_PATH = /^\/(?:v1\/)?chat\/completions\/?$/;
+/** `/v1/chat/completions` (the listing), `…/{id}` and `…/{id}/messages`. */
+const PATH = /^\/(?:v1\/)?chat\/completions(?:\/([^/]+)(\/messages)?)?\/?$/;
 const ONE_PATH = /^\/(?:v1\/)?chat\/completions\/([^/]+)(\/messages)?\/?$/;
 
 /** The stored Chat Completions routes; `POST /v1/chat/completions` itself stays the chat surface's. */
-export const openaiStoredChat: SideRoute = {
-  knows: (path) => ONE_PATH.test(path),
-  onSurfacePaths: true,
-  async serve(request, path, ctx) {
-    const listing = LIST_PATH.test(path);
-    const m = listing ? undefined : ONE_PATH.exec(path);
-    if (!listing && !m) return undefined;
-    if (listing && request.method !== "GET") return undefined;
-    const started = platformAnswer(request);
-    if (!started.ok) return started.response;
-    const a = started.answer;
-    if (listing) return list(request, ctx.rt, a);
-    const id = safeDecode(m![1]!);
-    if (m![2] !== undefined) return request.method === "GET" ? messages(request, ctx.rt, a, id) : a.fail(wrongMethod(["GET"], path));
-    return request.method === "GET" || request.method === "POST" || request.method === "DELETE" ? one(request, ctx.rt, a, id) : a.fail(wrongMethod(["GET", "POST", "DELETE"], path));
+export const openaiStoredChat: SideRoute = objectRoute(
+  PATH,
+  ([, rawId, messagesPart], request, path, a, ctx) => {
+    if (rawId === undefined) return list(request, ctx.rt, a);
+    const id = safeDecode(rawId);
+    if (messagesPart !== undefined) return byMethod(request, path, a, { GET: () => messages(request, ctx.rt, a, id) });
+    const stored = () => one(request, ctx.rt, a, id);
+    return byMethod(request, path, a, { GET: stored, POST: stored, DELETE: stored });
   },
-};
+  { knows: ONE_PATH, onSurfacePaths: true, declines: ([, rawId], request) => rawId === undefined && request.method !== "GET" },
+);

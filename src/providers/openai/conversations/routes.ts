@@ -9,7 +9,7 @@ import { safeDecode } from "../../../http/url";
 import { echoed } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { checkId, parseItems } from "../responses/parse";
-import { checkMetadata, invalid, nowSeconds, objectBody, page, pageQuery, platformAnswer, wrongMethod, type PlatformAnswer } from "../platform";
+import { byMethod, checkMetadata, invalid, metadataUpdate, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../platform";
 import {
   appendConversationItems,
   childKind,
@@ -48,7 +48,7 @@ function bodyItems(value: unknown, seed: string, required: boolean): { ok: true;
 
 /** A seed for the ids of the next items added to conversation `id`: a counter of its index object. */
 async function itemSeed(rt: Runtime, id: string): Promise<string> {
-  return `conv-item|${id}|${await conversationHome(rt, id).count(`items:${id}`)}`;
+  return `conv-item|${id}|${await conversationHome(rt, id).increment(`items:${id}`)}`;
 }
 
 async function create(request: Request, rt: Runtime, a: PlatformAnswer): Promise<Response> {
@@ -73,12 +73,9 @@ async function conversation(request: Request, rt: Runtime, a: PlatformAnswer, id
     await conversationHome(rt, id).deleteObject(CONVERSATION_KIND, id);
     return a.json({ id, object: "conversation.deleted", deleted: true });
   }
-  const body = await objectBody(request);
-  if (!body.ok) return a.fail(body.error);
-  if (!("metadata" in body.value)) return a.fail(invalid("Missing required parameter: 'metadata'.", "metadata"));
-  const metadata = checkMetadata(body.value.metadata);
+  const metadata = await metadataUpdate(request);
   if (!metadata.ok) return a.fail(metadata.error);
-  const updated: ConversationObject = { ...found, metadata: metadata.value ?? {} };
+  const updated: ConversationObject = { ...found, metadata: metadata.value };
   await saveConversation(rt, updated);
   return a.json(updated);
 }
@@ -110,24 +107,19 @@ async function item(request: Request, rt: Runtime, a: PlatformAnswer, id: string
 }
 
 /** The `/v1/conversations` routes. */
-export const openaiConversations: SideRoute = {
-  knows: (path) => PATH.test(path),
-  async serve(request, path, ctx) {
-    const m = PATH.exec(path);
-    if (!m) return undefined;
-    const started = platformAnswer(request);
-    if (!started.ok) return started.response;
-    const a = started.answer;
-    const [, rawId, itemsPart, rawItem] = m;
-    const method = request.method;
-    if (rawId === undefined) return method === "POST" ? create(request, ctx.rt, a) : a.fail(wrongMethod(["POST"], path));
-    const id = safeDecode(rawId);
-    const bad = checkId(id, "conversation_id", "conv");
-    if (bad) return a.fail(bad);
-    if (itemsPart === undefined) {
-      return method === "GET" || method === "POST" || method === "DELETE" ? conversation(request, ctx.rt, a, id) : a.fail(wrongMethod(["GET", "POST", "DELETE"], path));
-    }
-    if (rawItem === undefined) return method === "GET" || method === "POST" ? items(request, ctx.rt, a, id) : a.fail(wrongMethod(["GET", "POST"], path));
-    return method === "GET" || method === "DELETE" ? item(request, ctx.rt, a, id, safeDecode(rawItem)) : a.fail(wrongMethod(["GET", "DELETE"], path));
-  },
-};
+export const openaiConversations: SideRoute = objectRoute(PATH, ([, rawId, itemsPart, rawItem], request, path, a, ctx) => {
+  if (rawId === undefined) return byMethod(request, path, a, { POST: () => create(request, ctx.rt, a) });
+  const id = safeDecode(rawId);
+  const bad = checkId(id, "conversation_id", "conv");
+  if (bad) return a.fail(bad);
+  if (itemsPart === undefined) {
+    const one = () => conversation(request, ctx.rt, a, id);
+    return byMethod(request, path, a, { GET: one, POST: one, DELETE: one });
+  }
+  if (rawItem === undefined) {
+    const list = () => items(request, ctx.rt, a, id);
+    return byMethod(request, path, a, { GET: list, POST: list });
+  }
+  const one = () => item(request, ctx.rt, a, id, safeDecode(rawItem));
+  return byMethod(request, path, a, { GET: one, DELETE: one });
+});

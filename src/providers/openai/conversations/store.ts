@@ -46,7 +46,7 @@ export function conversationHome(rt: Runtime, id: string): StoredResponses {
 
 /** The next conversation id: `conv_` and 48 hex, numbered by a counter of the namespace (deterministic per run). */
 export async function newConversationId(rt: Runtime): Promise<string> {
-  const n = await rt.sessions.get("__index/conversations").count("conversations");
+  const n = await rt.sessions.get("__index/conversations").increment("conversations");
   return `conv_${stableHex(`conv|${n}`, 48)}`;
 }
 

@@ -72,6 +72,12 @@ openaiResponses.complete = completeFileSearch;
 
 export const openaiModule: ProviderModule = {
   name: "openai",
+  banner: [
+    { name: "OpenAI", below: "/v1", page: "providers/openai.md" },
+    { name: "Moderations, images, audio", below: "/v1", page: "providers/openai-moderations.md, openai-images.md, openai-audio.md", group: "beside" },
+    // One row for every WebSocket protocol (their page is one).
+    { name: "WebSockets", below: "/v1/responses (also /v1/realtime, Gemini Live)", page: "providers/websockets.md", group: "socket" },
+  ],
   surfaces: [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiImages, openaiSpeech, openaiTranscriptions, openaiModerations],
   sideRoutes: [
     {

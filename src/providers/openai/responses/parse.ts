@@ -5,7 +5,7 @@
 import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import type { CanonicalCompaction } from "../../../canonical/compaction";
-import { forcesCall, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
+import { toolChoiceFields, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { openaiToolChoice } from "../tool-choice";
@@ -171,8 +171,7 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     system: [...instructions, ...system].join("\n\n"),
     messages,
     tools: (body.tools ?? []).map((t) => t.name ?? t.type),
-    ...(toolChoice !== undefined ? { toolChoice } : {}),
-    ...(forcesCall(toolChoice) ? { toolSchemas: (body.tools ?? []).flatMap((t) => (t.type === "function" && t.name !== undefined ? [{ name: t.name, schema: t.parameters }] : [])) } : {}),
+    ...toolChoiceFields(toolChoice, () => (body.tools ?? []).flatMap((t) => (t.type === "function" && t.name !== undefined ? [{ name: t.name, schema: t.parameters }] : []))),
     ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
     ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
     ...(typeof body.max_output_tokens === "number" ? { maxTokens: body.max_output_tokens } : {}),

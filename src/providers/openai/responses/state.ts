@@ -209,7 +209,7 @@ async function conversationHistory(wire: ResponsesRequest, rt: Runtime): Promise
 async function extendConversation(response: ResponseObject, wire: ResponsesRequest, rt: Runtime): Promise<void> {
   if (wire.conversation === undefined) return;
   const home = conversationHome(rt, wire.conversation);
-  const seed = `conv-item|${wire.conversation}|${await home.count(`items:${wire.conversation}`)}`;
+  const seed = `conv-item|${wire.conversation}|${await home.increment(`items:${wire.conversation}`)}`;
   const input = conversationItemsOf(wire.items, seed);
   const output = response.output.map((item) => ({ ...item }) as ConversationItem);
   await appendConversationItems(rt, wire.conversation, [...input, ...output]);

@@ -4,7 +4,7 @@
  * `DELETE …/{id}`, `GET …/{id}/results` (JSONL: `succeeded` with the message, `errored` with the error body,
  * `canceled`).
  *
- * The same engine as OpenAI's batches (providers/openai/module/batches/batches.ts): the requests are kept as a file written
+ * The same engine as OpenAI's batches (objects/batch-run.ts under each): the requests are kept as a file written
  * in parts, the batch runs lazily on the first read after the scenario's `async.processingMs`, each request through
  * the batch's session as a live `/v1/messages` call (turn/batch.ts), and the results are written in parts and served
  * streamed. Its objects live below `anthropic-batches/` in the caller's namespace, apart from either Files API.
@@ -14,9 +14,10 @@ import { apiError, type ApiError } from "../../../../http/errors";
 import { readJsonBody } from "../../../../http/body";
 import { isRecord, jsonResponse } from "../../../../http/json";
 import { Response } from "../../../../http/web";
-import { FileStore, type FileRecord, type WriterState } from "../../../../objects/files";
+import { FileStore, type FileRecord, type FileWriter, type WriterState } from "../../../../objects/files";
+import { advanceBatch, runSlice } from "../../../../objects/batch-run";
 import { sortableId } from "../../../../objects/ids";
-import { exclusive, RecordStore } from "../../../../objects/records";
+import { RecordStore } from "../../../../objects/records";
 import { scopedObjects } from "../../../../objects/store";
 import type { Runtime } from "../../../../runtime/types";
 import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../../turn/batch";
@@ -137,7 +138,7 @@ async function create(request: Request, path: string, ctx: SideRouteContext, s: 
  * Runs the next `max` requests (streamed; those run by earlier reads skipped) — after a cancel, marks every one left
  * canceled — appending to the results; the batch has ended when none is left.
  */
-async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: MessageBatchRecord, max: number): Promise<void> {
+async function runLines(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: MessageBatchRecord, max: number): Promise<void> {
   const p: Progress = b.progress ?? {
     lines: 0,
     counts: { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 },
@@ -146,61 +147,46 @@ async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, 
       state: { parts: 0, bytes: 0 },
     },
   };
-  const results = s.files.writer(p.results.record, p.results.state);
   const counts = p.counts;
-  let seen = 0;
-  let ran = 0;
-  let exhausted = true;
-  for await (const text of s.files.lines(b.requestsFileId)) {
-    if (text === "") continue;
-    if (seen++ < p.lines) continue;
+  const canceled = b.cancelAtMs !== undefined;
+  const run = async (text: string, [results]: FileWriter[]) => {
     const { custom_id, params } = JSON.parse(text) as { custom_id: string; params: unknown };
     let result: unknown;
-    if (b.cancelAtMs !== undefined) {
+    if (canceled) {
       counts.canceled++;
       result = { type: "canceled" };
     } else {
-      if (ran === max) {
-        exhausted = false;
-        break;
-      }
       const answer = await runBatchLine(anthropicMessages, rt, params, b.origin, { id: b.id, customId: custom_id });
       const ok = answer.status >= 200 && answer.status < 300;
       if (ok) counts.succeeded++;
       else counts.errored++;
       result = ok ? { type: "succeeded", message: answer.body } : { type: "errored", error: answer.body };
     }
-    ran++;
-    await results.write(`${JSON.stringify({ custom_id, result })}\n`);
-  }
-  p.lines += ran;
+    await results!.write(`${JSON.stringify({ custom_id, result })}\n`);
+  };
+  // After a cancel every request left is marked canceled in this read, however many.
+  const exhausted = await runSlice(s.files, { input: b.requestsFileId, progress: p, max: canceled ? Number.POSITIVE_INFINITY : max, outputs: [p.results], blank: (text) => text === "", run });
   if (exhausted) {
-    const file = await results.close();
+    const file = await s.files.writer(p.results.record, p.results.state).close();
     b.done = { atMs: Date.now(), counts, resultsFileId: file.id };
     delete b.progress;
-  } else {
-    p.results.state = await results.checkpoint();
-    b.progress = p;
-  }
+  } else b.progress = p;
 }
 
-async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<MessageBatchRecord | null> {
-  const b = await s.batches.get(id);
-  if (b === null || b.done !== undefined) return b;
-  const now = Date.now();
-  const canceledBefore = b.cancelAtMs !== undefined && now > b.cancelAtMs;
-  if (!canceledBefore && now < b.dueAtMs) return b;
-  if (b.cancelAtMs !== undefined && !canceledBefore) return b;
-  return exclusive(
+function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<MessageBatchRecord | null> {
+  const due = (b: MessageBatchRecord) => {
+    if (b.done !== undefined) return false;
+    const now = Date.now();
+    const canceledBefore = b.cancelAtMs !== undefined && now > b.cancelAtMs;
+    return canceledBefore || (b.cancelAtMs === undefined && now >= b.dueAtMs);
+  };
+  return advanceBatch(
+    s.batches,
     `msgbatch:${id}`,
-    async () => {
-      const fresh = await s.batches.get(id);
-      if (fresh === null || fresh.done !== undefined) return fresh;
-      await runSlice(rt, s, fresh, linesPerRead(rt));
-      await s.batches.put(id, fresh);
-      return fresh;
-    },
-    () => s.batches.get(id),
+    id,
+    due,
+    (b) => b.done !== undefined,
+    (fresh) => runLines(rt, s, fresh, linesPerRead(rt)),
   );
 }
 

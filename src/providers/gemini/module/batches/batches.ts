@@ -2,19 +2,20 @@
  * Gemini batch mode with inline requests (contract section 11): `POST /v1beta/models/{model}:batchGenerateContent`
  * (`batch.inputConfig.requests.requests: [{ request, metadata }]`), the long-running operation at
  * `GET /v1beta/batches/{id}`, `GET /v1beta/batches`, `POST /v1beta/batches/{id}:cancel`, `DELETE /v1beta/batches/{id}`.
- * The same engine as the other batches: the requests kept as a file written in parts, run lazily on the scenario's
- * `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a read), each through the batch's session as a live
- * `generateContent` call (turn/batch.ts); the answers come back inline in the operation's
- * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is not
- * built.
+ * The same engine as the other batches (objects/batch-run.ts): the requests kept as a file written in parts, run
+ * lazily on the scenario's `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a read), each through the batch's
+ * session as a live `generateContent` call (turn/batch.ts); the answers come back inline in the operation's
+ * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is
+ * not built.
  */
 import { safeDecode } from "../../../../http/url";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { readJsonBody } from "../../../../http/body";
 import { isRecord, jsonResponse } from "../../../../http/json";
-import { FileStore, type FileRecord, type WriterState } from "../../../../objects/files";
+import { FileStore, type FileRecord, type FileWriter, type WriterState } from "../../../../objects/files";
+import { advanceBatch, runSlice } from "../../../../objects/batch-run";
 import { sortableId } from "../../../../objects/ids";
-import { exclusive, RecordStore } from "../../../../objects/records";
+import { RecordStore } from "../../../../objects/records";
 import { scopedObjects } from "../../../../objects/store";
 import type { Runtime } from "../../../../runtime/types";
 import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../../turn/batch";
@@ -131,7 +132,7 @@ async function create(request: Request, path: string, model: string, ctx: SideRo
   return jsonResponse(await operation(record, s.files, now, true));
 }
 
-async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: GeminiBatchRecord, max: number): Promise<void> {
+async function runLines(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: GeminiBatchRecord, max: number): Promise<void> {
   const p: Progress = b.progress ?? {
     lines: 0,
     ok: 0,
@@ -141,18 +142,7 @@ async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, 
       state: { parts: 0, bytes: 0 },
     },
   };
-  const results = s.files.writer(p.results.record, p.results.state);
-  let seen = 0;
-  let ran = 0;
-  let exhausted = true;
-  for await (const text of s.files.lines(b.requestsFileId)) {
-    if (text === "") continue;
-    if (seen++ < p.lines) continue;
-    if (ran === max) {
-      exhausted = false;
-      break;
-    }
-    ran++;
+  const run = async (text: string, [results]: FileWriter[]) => {
     const line = JSON.parse(text) as { key: string; metadata: unknown; request: unknown };
     const answer = await runBatchLine(geminiGenerateContent, rt, line.request, b.origin, { id: `batches/${b.id}`, customId: line.key });
     const ok = answer.status >= 200 && answer.status < 300;
@@ -160,33 +150,20 @@ async function runSlice(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, 
     else p.failed++;
     const error = isRecord(answer.body) && isRecord(answer.body.error) ? answer.body.error : { code: answer.status, message: String(answer.body) };
     const out = ok ? { response: answer.body } : { error };
-    await results.write(`${JSON.stringify(line.metadata === null ? out : { ...out, metadata: line.metadata })}\n`);
-  }
-  p.lines += ran;
+    await results!.write(`${JSON.stringify(line.metadata === null ? out : { ...out, metadata: line.metadata })}\n`);
+  };
+  const exhausted = await runSlice(s.files, { input: b.requestsFileId, progress: p, max, outputs: [p.results], blank: (text) => text === "", run });
   if (exhausted) {
-    const file = await results.close();
+    const file = await s.files.writer(p.results.record, p.results.state).close();
     b.done = { atMs: Date.now(), ok: p.ok, failed: p.failed, resultsFileId: file.id };
     delete b.progress;
-  } else {
-    p.results.state = await results.checkpoint();
-    b.progress = p;
-  }
+  } else b.progress = p;
 }
 
-async function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<GeminiBatchRecord | null> {
-  const b = await s.batches.get(id);
-  if (b === null || b.done !== undefined || b.cancelledAtMs !== undefined || Date.now() < b.dueAtMs) return b;
-  return exclusive(
-    `gemini-batch:${id}`,
-    async () => {
-      const fresh = await s.batches.get(id);
-      if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
-      await runSlice(rt, s, fresh, linesPerRead(rt));
-      await s.batches.put(id, fresh);
-      return fresh;
-    },
-    () => s.batches.get(id),
-  );
+function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: string): Promise<GeminiBatchRecord | null> {
+  const due = (b: GeminiBatchRecord) => b.done === undefined && b.cancelledAtMs === undefined && Date.now() >= b.dueAtMs;
+  const settled = (b: GeminiBatchRecord) => b.done !== undefined || b.cancelledAtMs !== undefined;
+  return advanceBatch(s.batches, `gemini-batch:${id}`, id, due, settled, (fresh) => runLines(rt, s, fresh, linesPerRead(rt)));
 }
 
 export function knowsGeminiBatchPath(path: string): boolean {

@@ -14,9 +14,10 @@ import { safeDecode } from "../../../../http/url";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { readJsonBody } from "../../../../http/body";
 import { isRecord, jsonResponse } from "../../../../http/json";
-import type { FileRecord, FileStore, WriterState } from "../../../../objects/files";
+import type { FileRecord, FileStore, FileWriter, WriterState } from "../../../../objects/files";
+import { advanceBatch, runSlice } from "../../../../objects/batch-run";
 import { randomHex, sortableId } from "../../../../objects/ids";
-import { exclusive, RecordStore } from "../../../../objects/records";
+import { RecordStore } from "../../../../objects/records";
 import type { Runtime } from "../../../../runtime/types";
 import type { ProviderSurface, SideRouteContext } from "../../../types";
 import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../../turn/batch";
@@ -276,38 +277,24 @@ async function finish(files: FileStore, p: Progress): Promise<NonNullable<BatchR
  * Runs the next `max` lines (streamed; those run by earlier reads skipped) through the batch's session, appending to
  * the output and error files; the batch is done when no line is left.
  */
-async function runSlice(rt: Runtime, files: FileStore, b: BatchRecord, max: number): Promise<void> {
+async function runLines(rt: Runtime, files: FileStore, b: BatchRecord, max: number): Promise<void> {
   const surface = ENDPOINT_SURFACES[b.endpoint]!;
   const p = b.progress ?? startProgress(b);
-  const output = files.writer(p.output.record, p.output.state);
-  const errors = files.writer(p.errors.record, p.errors.state);
-  let seen = 0;
-  let ran = 0;
-  let exhausted = true;
-  for await (const text of files.lines(b.inputFileId)) {
-    if (text.trim() === "") continue;
-    if (seen++ < p.lines) continue;
-    if (ran === max) {
-      exhausted = false;
-      break;
-    }
-    ran++;
+  const run = async (text: string, [output, errors]: FileWriter[]) => {
     const parsed = parseLine(text, b.endpoint);
-    if (!parsed.ok) continue;
+    if (!parsed.ok) return;
     const answer = await runBatchLine(surface, rt, parsed.body, b.origin, { id: b.id, customId: parsed.customId });
     const line = { id: `batch_req_${randomHex(32)}`, custom_id: parsed.customId, response: { status_code: answer.status, request_id: answer.requestId, body: answer.body }, error: null };
     if (answer.status >= 200 && answer.status < 300) {
       p.completed++;
       addUsage(p.usage, answer.body);
-      await output.write(`${JSON.stringify(line)}\n`);
+      await output!.write(`${JSON.stringify(line)}\n`);
     } else {
       p.failed++;
-      await errors.write(`${JSON.stringify(line)}\n`);
+      await errors!.write(`${JSON.stringify(line)}\n`);
     }
-  }
-  p.lines += ran;
-  p.output.state = await output.checkpoint();
-  p.errors.state = await errors.checkpoint();
+  };
+  const exhausted = await runSlice(files, { input: b.inputFileId, progress: p, max, outputs: [p.output, p.errors], blank: (text) => text.trim() === "", run });
   if (exhausted) {
     b.done = await finish(files, p);
     delete b.progress;
@@ -315,20 +302,10 @@ async function runSlice(rt: Runtime, files: FileStore, b: BatchRecord, max: numb
 }
 
 /** The batch as it stands now, running its lines first when they are due. */
-async function advance(rt: Runtime, files: FileStore, store: RecordStore<BatchRecord>, id: string): Promise<BatchRecord | null> {
-  const b = await store.get(id);
-  if (b === null || b.errors !== undefined || b.done !== undefined || b.cancelledAtMs !== undefined || Date.now() < b.dueAtMs) return b;
-  return exclusive(
-    `batch:${id}`,
-    async () => {
-      const fresh = await store.get(id);
-      if (fresh === null || fresh.done !== undefined || fresh.cancelledAtMs !== undefined) return fresh;
-      await runSlice(rt, files, fresh, linesPerRead(rt));
-      await store.put(id, fresh);
-      return fresh;
-    },
-    () => store.get(id),
-  );
+function advance(rt: Runtime, files: FileStore, store: RecordStore<BatchRecord>, id: string): Promise<BatchRecord | null> {
+  const due = (b: BatchRecord) => b.errors === undefined && b.done === undefined && b.cancelledAtMs === undefined && Date.now() >= b.dueAtMs;
+  const settled = (b: BatchRecord) => b.done !== undefined || b.cancelledAtMs !== undefined;
+  return advanceBatch(store, `batch:${id}`, id, due, settled, (fresh) => runLines(rt, files, fresh, linesPerRead(rt)));
 }
 
 function checkMetadata(v: unknown): { ok: true; value: Record<string, string> | null } | ApiError {

@@ -15,9 +15,9 @@ import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import { randomHex } from "../../../../objects/ids";
 import { echoed } from "../../../../util/text";
-import type { SideRoute } from "../../../types";
+import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
-import { checkMetadata, invalid, nowSeconds, objectBody, page, pageQuery, parsedObjects, platformAnswer, wrongMethod, type PlatformAnswer } from "../../platform";
+import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer } from "../../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
 
 const KIND = "vector_store";
@@ -559,36 +559,25 @@ async function search(request: Request, rt: Runtime, a: PlatformAnswer, s: Store
 
 const PATH = /^\/(?:v1\/)?vector_stores(?:\/([^/]+)(?:\/(files|file_batches|search)(?:\/([^/]+)(?:\/(content|cancel|files))?)?)?)?\/?$/;
 
+async function serve([, rawId, sub, rawChild, action]: RegExpExecArray, request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
+  const rt = ctx.rt;
+  if (rawId === undefined) return byMethod(request, path, a, { GET: () => listStores(request, rt, a), POST: () => createStore(request, rt, a) });
+  const id = safeDecode(rawId);
+  const s = await loadStore(rt, id);
+  if (!s) return a.fail(noStore(id));
+  const child = rawChild === undefined ? undefined : safeDecode(rawChild);
+  if (sub === undefined) {
+    const one = () => store(request, rt, a, s);
+    return byMethod(request, path, a, { GET: one, POST: one, DELETE: one });
+  }
+  if (sub === "search") return child === undefined ? search(request, rt, a, s) : a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+  if (sub === "files") {
+    if (action !== undefined && action !== "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+    return files(request, rt, a, s, child, action === "content");
+  }
+  if (action === "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+  return batches(request, rt, a, s, child, action);
+}
+
 /** The `/v1/vector_stores` routes. */
-export const openaiVectorStores: SideRoute = {
-  knows: (path) => PATH.test(path),
-  async serve(request, path, ctx) {
-    const m = PATH.exec(path);
-    if (!m) return undefined;
-    const started = platformAnswer(request);
-    if (!started.ok) return started.response;
-    const a = started.answer;
-    const [, rawId, sub, rawChild, action] = m;
-    const method = request.method;
-    const rt = ctx.rt;
-    if (rawId === undefined) {
-      if (method === "POST") return createStore(request, rt, a);
-      if (method === "GET") return listStores(request, rt, a);
-      return a.fail(wrongMethod(["GET", "POST"], path));
-    }
-    const id = safeDecode(rawId);
-    const s = await loadStore(rt, id);
-    if (!s) return a.fail(noStore(id));
-    const child = rawChild === undefined ? undefined : safeDecode(rawChild);
-    if (sub === undefined) {
-      return method === "GET" || method === "POST" || method === "DELETE" ? store(request, rt, a, s) : a.fail(wrongMethod(["GET", "POST", "DELETE"], path));
-    }
-    if (sub === "search") return child === undefined ? search(request, rt, a, s) : a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
-    if (sub === "files") {
-      if (action !== undefined && action !== "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
-      return files(request, rt, a, s, child, action === "content");
-    }
-    if (action === "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
-    return batches(request, rt, a, s, child, action);
-  },
-};
+export const openaiVectorStores: SideRoute = objectRoute(PATH, serve);

@@ -47,15 +47,15 @@ const responseBase = {
   finishReason: z.string().optional(),
 };
 
-const SeedToolCallSchema = z.strictObject({
+const TestLlmToolCallSchema = z.strictObject({
   toolName: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()),
   callId: z.string().min(1).optional(),
   assistantText: z.string().optional(),
 });
 
-export const SeedResponseSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("tool-call"), ...responseBase, toolCalls: z.array(SeedToolCallSchema) }),
+export const TestLlmResponseSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("tool-call"), ...responseBase, toolCalls: z.array(TestLlmToolCallSchema) }),
   z.strictObject({
     kind: z.literal("final-report"),
     ...responseBase,
@@ -68,13 +68,13 @@ export const SeedResponseSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({ kind: z.literal("text"), ...responseBase, assistantText: z.string() }),
 ]);
-type SeedResponse = z.output<typeof SeedResponseSchema>;
+type TestLlmResponse = z.output<typeof TestLlmResponseSchema>;
 
-export const SEED_FAILURE_STATUSES = ["timeout", "invalid_response", "network_error", "rate_limit", "model_error"] as const;
+export const TESTLLM_FAILURE_STATUSES = ["timeout", "invalid_response", "network_error", "rate_limit", "model_error"] as const;
 
-export const SeedTurnSchema = z.strictObject({
+export const TestLlmTurnSchema = z.strictObject({
   turn: z.number().int().min(1),
-  response: SeedResponseSchema,
+  response: TestLlmResponseSchema,
   expectedTools: z.array(z.string()).optional(),
   allowMissingTools: z.boolean().optional(),
   expectedTemperature: z.number().optional(),
@@ -82,19 +82,19 @@ export const SeedTurnSchema = z.strictObject({
   expectedReasoning: z.enum(["enabled", "disabled"]).optional(),
   failuresBeforeSuccess: z.number().int().min(0).optional(),
   failureThrows: z.boolean().optional(),
-  failureStatus: z.enum(SEED_FAILURE_STATUSES).optional(),
+  failureStatus: z.enum(TESTLLM_FAILURE_STATUSES).optional(),
   failureMessage: z.string().optional(),
   failureRetryable: z.boolean().optional(),
   failureRetryAfterMs: z.number().min(0).optional(),
   /** With `failureThrows`: the thrown error's fields (`message`, `statusCode`, `isRetryable`, …). */
   failureError: z.record(z.string(), z.unknown()).optional(),
 });
-type SeedTurn = z.output<typeof SeedTurnSchema>;
+type TestLlmTurn = z.output<typeof TestLlmTurnSchema>;
 
 /** Report titles the harness used: a validation failed / no step for the turn. */
-export const SEED_REPORT_TITLES = { expectations: "# Test Harness Error", noStep: "# Scenario Failure" } as const;
+export const TESTLLM_REPORT_TITLES = { expectations: "# Test Harness Error", noStep: "# Scenario Failure" } as const;
 
-const SeedObjectSchema = z
+const TestLlmObjectSchema = z
   .strictObject({
     $schema: z.string().optional(),
     id: NameSchema,
@@ -102,7 +102,7 @@ const SeedObjectSchema = z
     systemPromptMustInclude: z.array(z.string()).optional(),
     /** Not in the harness (it always reported); "error" answers mismatches with HTTP 400 instead. */
     onMismatch: z.enum(["error", "report"]).optional(),
-    turns: z.array(SeedTurnSchema),
+    turns: z.array(TestLlmTurnSchema),
   })
   .superRefine((doc, ctx) => {
     const seen = new Map<number, number>();
@@ -114,40 +114,40 @@ const SeedObjectSchema = z
       seen.set(t.turn, i);
     });
   });
-export type SeedScenario = z.output<typeof SeedObjectSchema>;
+export type TestLlmScenario = z.output<typeof TestLlmObjectSchema>;
 
 /**
- * The seed format, validated and converted to a native Scenario.
- * @example SeedScenarioSchema.parse({ id: "run-test-1", turns: [{ turn: 1, response: { kind: "text", assistantText: "hi" } }] })
+ * The TestLLM format, validated and converted to a native Scenario.
+ * @example TestLlmScenarioSchema.parse({ id: "run-test-1", turns: [{ turn: 1, response: { kind: "text", assistantText: "hi" } }] })
  */
-export const SeedScenarioSchema = SeedObjectSchema.transform((seed, ctx): Scenario => {
-  const checked = ScenarioSchema.safeParse(seedToScenario(seed));
+export const TestLlmScenarioSchema = TestLlmObjectSchema.transform((doc, ctx): Scenario => {
+  const checked = ScenarioSchema.safeParse(testLlmToScenario(doc));
   if (checked.success) return checked.data;
-  // Not reachable for a valid seed document; reported rather than thrown if the conversion ever drifts.
+  // Not reachable for a valid TestLLM document; reported rather than thrown if the conversion ever drifts.
   for (const issue of checked.error.issues) {
     ctx.addIssue({ code: "custom", path: issue.path, message: `converted scenario: ${issue.message}` });
   }
   return z.NEVER;
 });
 
-/** Whether `input` is in the seed format: an object with both `id` and `turns`. */
-export function isSeedDocument(input: unknown): boolean {
+/** Whether `input` is in the TestLLM format: an object with both `id` and `turns`. */
+export function isTestLlmDocument(input: unknown): boolean {
   return typeof input === "object" && input !== null && !Array.isArray(input) && "id" in input && "turns" in input;
 }
 
-/** The native scenario a validated seed document means. */
-export function seedToScenario(seed: SeedScenario): Scenario {
+/** The native scenario a validated TestLLM document means. */
+export function testLlmToScenario(doc: TestLlmScenario): Scenario {
   return {
-    name: seed.id,
-    ...(seed.description !== undefined ? { description: seed.description } : {}),
-    ...(seed.systemPromptMustInclude !== undefined ? { systemPromptMustInclude: seed.systemPromptMustInclude } : {}),
-    onMismatch: seed.onMismatch ?? "report",
-    reportTitles: { ...SEED_REPORT_TITLES },
-    steps: seed.turns.map(turnToStep),
+    name: doc.id,
+    ...(doc.description !== undefined ? { description: doc.description } : {}),
+    ...(doc.systemPromptMustInclude !== undefined ? { systemPromptMustInclude: doc.systemPromptMustInclude } : {}),
+    onMismatch: doc.onMismatch ?? "report",
+    reportTitles: { ...TESTLLM_REPORT_TITLES },
+    steps: doc.turns.map(turnToStep),
   };
 }
 
-function turnToStep(t: SeedTurn): Step {
+function turnToStep(t: TestLlmTurn): Step {
   const expect: NonNullable<Step["expect"]> = {};
   // The harness skipped the tool check for final reports and under allowMissingTools.
   const tools = t.expectedTools ?? [];
@@ -171,7 +171,7 @@ function turnToStep(t: SeedTurn): Step {
  * HTTP error with the status its `failureError.statusCode` / `status` names; otherwise `failureStatus` (default
  * model_error) names the native kind. `failureError` only counts with `failureThrows`, as in the harness.
  */
-export function turnFailure(t: SeedTurn): Failure {
+export function turnFailure(t: TestLlmTurn): Failure {
   const thrown = t.failureThrows === true ? t.failureError : undefined;
   const thrownMessage = typeof thrown?.message === "string" ? thrown.message : undefined;
   const message = thrownMessage ?? t.failureMessage;
@@ -214,7 +214,7 @@ function nonBlank(s: string | undefined): s is string {
 /** Reasoning segments, trimmed and without empty ones; Anthropic signatures and redacted data kept. */
 type ReasoningBlock = NonNullable<Exclude<ScenarioResponse["reasoning"], string>>[number];
 
-function reasoningBlocks(r: SeedResponse): ReasoningBlock[] {
+function reasoningBlocks(r: TestLlmResponse): ReasoningBlock[] {
   const entries: (string | ReasoningOutput)[] = [...(r.reasoning ?? [])];
   const raw = r.reasoningContent;
   if (raw !== undefined) entries.push(...(Array.isArray(raw) ? raw : [raw]));
@@ -230,7 +230,7 @@ function reasoningBlocks(r: SeedResponse): ReasoningBlock[] {
 }
 
 /** The `agent__final_report` arguments the harness sent. */
-function finalReportArguments(r: Extract<SeedResponse, { kind: "final-report" }>): Record<string, unknown> {
+function finalReportArguments(r: Extract<TestLlmResponse, { kind: "final-report" }>): Record<string, unknown> {
   return {
     status: r.status ?? "success",
     report_format: r.reportFormat,
@@ -244,11 +244,11 @@ function finalReportArguments(r: Extract<SeedResponse, { kind: "final-report" }>
 }
 
 /**
- * A seed response as a native one. Texts (the response's `assistantText`, then each call's) are joined with a blank
+ * A TestLLM response as a native one. Texts (the response's `assistantText`, then each call's) are joined with a blank
  * line; tool calls keep `callId` (default `call-{n}`); a final report is the `agent__final_report` call with id
  * `agent-final-report`; usage defaults to 64 in / 32 out.
  */
-export function toResponse(r: SeedResponse): ScenarioResponse {
+export function toResponse(r: TestLlmResponse): ScenarioResponse {
   const texts = [r.assistantText];
   const toolCalls: NonNullable<ScenarioResponse["toolCalls"]> = [];
   if (r.kind === "tool-call") {
