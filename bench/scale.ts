@@ -2,17 +2,26 @@
  * How a run's cost grows with its size (issue 59, part 1): curves, each printed as a Markdown table and drawn as a
  * log-log SVG plot into docs/performance/scale-*.svg, with the fitted growth (the least-squares slope of log y on
  * log x: ~0 flat, ~1 linear, ~2 quadratic).
- *   npm run bench:scale [-- --quick] [-- --only conversation,scenario,journal,sessions,batch] [-- --no-svg]
+ *   npm run bench:scale [-- --quick] [-- --only conversation,compaction,chain,scenario,journal,sessions,sockets,worker,batch] [-- --no-svg]
  * (= node bin/build-node.mjs && node --expose-gc --max-semi-space-size=64 --import tsx bench/scale.ts)
  * - conversation: a turn's CPU and bytes allocated against the conversation's length (10 → 2,000 messages: a user
  *   turn, then rounds of an assistant tool call, its result and a user follow-up) on Chat, Responses (stateless) and
  *   Anthropic, in process through the engine (parse + decide + render, as bench/engine.ts), no HTTP or storage;
+ * - compaction: the same with a compaction every 50 messages (a Responses `compaction` item, an Anthropic `compaction`
+ *   block), Responses and Anthropic;
+ * - chain: a Responses turn on a `previous_response_id` chain against its length (10 → 2,000 messages), beside the
+ *   same conversation sent whole, over HTTP to the Node runtime (the built bundle) in this process;
  * - scenario: a turn's CPU against the scenario's size (10 → 10,000 steps, matchers of eight kinds, half of them
  *   `consume: false`, the answering step last), in process through the engine;
  * - journal: a turn's CPU and latency against the session's journal length (0 → past its bound), over HTTP to the
  *   Node runtime (the built bundle, dist/node) in this process;
  * - sessions: heap per session and a new session's first-turn latency against the number of live sessions
  *   (1 → 100,000; --quick stops at 10,000), Node runtime in this process;
+ * - sockets: time and server CPU to open N Responses WebSockets and serve one turn on each (Node with ws 100 → 10,000,
+ *   --quick → 3,000; the Worker under Miniflare 100 → 2,000, --quick → 300), bench/scale-servers.mjs, a fresh server
+ *   per size in another process;
+ * - worker: the Worker under Miniflare: Durable Objects created per second and a new session's first turn against the
+ *   number existing (1 → 2,000; --quick → 300), bench/scale-servers.mjs; builds dist/worker first;
  * - batch: a batch's time and peak heap against its lines (100 → 10,000; --quick → 3,000), bench/batch-memory.ts
  *   in a child process per size.
  * Bytes allocated: with a 64 MB semi-space, a few turns run between a full GC and the next reading of the heap
@@ -26,6 +35,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { anthropicMessages } from "../src/providers/anthropic/index";
 import { openaiChat } from "../src/providers/openai/chat";
+import { compactionBlob } from "../src/providers/openai/responses/compaction";
 import { openaiResponses } from "../src/providers/openai/responses/index";
 import type { ProviderSurface } from "../src/providers/types";
 import { decide, type SessionState } from "../src/scenario/engine";
@@ -34,7 +44,7 @@ import { type Scenario, ScenarioSchema } from "../src/scenario/schema";
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    only: { type: "string", default: "conversation,scenario,journal,sessions,batch" },
+    only: { type: "string", default: "conversation,compaction,chain,scenario,journal,sessions,sockets,worker,batch" },
     "no-svg": { type: "boolean", default: false },
   },
 });
@@ -254,6 +264,35 @@ function anthropicBody(n: number): unknown {
   return { model: "claude-sonnet-4-5", max_tokens: 1024, tools, messages };
 }
 
+/** Every 50 messages a compaction stands for what came before (a long agent run compacted again and again). */
+const COMPACT_EVERY = 50;
+
+/** Responses stateless, a `compaction` item (mockllm's own blob) in place of every 50th message. */
+function responsesCompactedBody(n: number): unknown {
+  const body = responsesBody(n) as { input: unknown[] };
+  const input = body.input.map((item, i) =>
+    i > 0 && i % COMPACT_EVERY === 0 && i < body.input.length - 1 ? { type: "compaction", encrypted_content: compactionBlob(`summary of the first ${i} items`) } : item,
+  );
+  return { ...body, input: repairCalls(input) };
+}
+
+/** Drops a `function_call_output` whose `function_call` a compaction replaced (the API refuses an orphan output). */
+function repairCalls(input: unknown[]): unknown[] {
+  const calls = new Set(input.flatMap((i) => ((i as { type?: string }).type === "function_call" ? [(i as { call_id: string }).call_id] : [])));
+  return input.filter((i) => (i as { type?: string }).type !== "function_call_output" || calls.has((i as { call_id: string }).call_id));
+}
+
+/** Anthropic, a `compaction` block (beta compact-2026-01-12) opening every assistant message at a multiple of 50. */
+function anthropicCompactedBody(n: number): unknown {
+  const body = anthropicBody(n) as { messages: { role: string; content: unknown }[] };
+  const messages = body.messages.map((m, i) =>
+    m.role === "assistant" && Array.isArray(m.content) && i >= COMPACT_EVERY && Math.floor(i / COMPACT_EVERY) !== Math.floor((i - 2) / COMPACT_EVERY)
+      ? { ...m, content: [{ type: "compaction", content: `summary of the first ${i} messages` }, ...m.content] }
+      : m,
+  );
+  return { ...body, messages };
+}
+
 const CONVERSATION_SCENARIO = ScenarioSchema.parse({
   name: "scale",
   steps: [
@@ -279,6 +318,17 @@ const SURFACES: Surface[] = [
     path: "/v1/messages",
     headers: new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "content-type": "application/json" }),
     body: anthropicBody,
+  },
+];
+
+/** The same conversations with compaction items in them (curve `compaction`). */
+const COMPACTED: Surface[] = [
+  { ...SURFACES[1]!, name: "Responses + compaction", body: responsesCompactedBody },
+  {
+    ...SURFACES[2]!,
+    name: "Anthropic + compaction",
+    headers: new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "anthropic-beta": "compact-2026-01-12", "content-type": "application/json" }),
+    body: anthropicCompactedBody,
   },
 ];
 
@@ -330,7 +380,7 @@ function interleaved(turn: () => void, floor: () => void): { turn: number; floor
   return { turn: Math.min(...ts), floor: Math.min(...fs), ratio: median(rs) };
 }
 
-function conversationCurve(): void {
+function conversationCurve(surfaces = SURFACES, file = "conversation", what = ""): void {
   const sizes = QUICK ? [10, 100, 500, 2000] : [10, 30, 100, 300, 1000, 2000];
   const cpu: Series[] = [];
   const floors: Series[] = [];
@@ -338,7 +388,7 @@ function conversationCurve(): void {
   const alloc: Series[] = [];
   const kb: [number, number][] = [];
   let sink = 0;
-  for (const s of SURFACES) {
+  for (const s of surfaces) {
     const c: Series = { name: s.name, points: [] };
     const f: Series = { name: `${s.name} floor`, points: [] };
     const q: Series = { name: `${s.name} turn ÷ floor`, points: [] };
@@ -361,7 +411,7 @@ function conversationCurve(): void {
     alloc.push(a);
   }
   if (sink === 0) throw new Error("unreachable");
-  report("conversation-cpu", "A turn's CPU against the conversation's length (in process)", "messages", "CPU per turn (µs)", "µs", [...cpu, ...floors]);
+  report(`${file}-cpu`, `A turn's CPU against the conversation's length${what} (in process)`, "messages", "CPU per turn (µs)", "µs", [...cpu, ...floors]);
   console.log("\nThe floor: `JSON.stringify(JSON.parse(body))` of the same body, the least any server does with it; turn ÷ floor, median of interleaved rounds:\n");
   console.log(`${table("messages", ratios, "")}\n`);
   for (const c of cpu) {
@@ -371,8 +421,8 @@ function conversationCurve(): void {
     const fr = (f.find((p) => p[0] === 2000)?.[1] ?? 0) / (f.find((p) => p[0] === 100)?.[1] ?? 1);
     console.log(`- ${c.name}: 2,000 messages ÷ 100 = ${r.toFixed(1)}× (target ≤ 20×: ${r <= 20 ? "met" : "MISSED"}); the floor's own ratio ${fr.toFixed(1)}×`);
   }
-  console.log(`- Chat body sizes: ${kb.map(([n, k]) => `${n} messages ${k.toFixed(0)} KB`).join(", ")}`);
-  report("conversation-alloc", "Bytes allocated per turn against the conversation's length", "messages", "allocated per turn (KB)", "KB", alloc);
+  if (kb.length > 0) console.log(`- Chat body sizes: ${kb.map(([n, k]) => `${n} messages ${k.toFixed(0)} KB`).join(", ")}`);
+  report(`${file}-alloc`, `Bytes allocated per turn against the conversation's length${what}`, "messages", "allocated per turn (KB)", "KB", alloc);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -461,6 +511,84 @@ async function journalCurve(): Promise<void> {
   console.log("- journal bound: 1,000 entries (JOURNAL_LIMIT); turns past it drop the oldest entry. CPU includes the in-process client.");
 }
 
+/**
+ * A Responses conversation kept by the server: each turn sends only what is new (the tool's output and a follow-up)
+ * with `previous_response_id`, and the server rebuilds the rest from the stored chain. At each length, 15 turns branch
+ * off the chain's tip (the chain keeps its length), beside the same conversation sent whole, stateless.
+ */
+async function chainCurve(): Promise<void> {
+  const server = await nodeServer();
+  const doc = { name: "chain", steps: [{ id: "call", consume: false, respond: { toolCalls: [{ name: "read_file", arguments: { path: "src/next.ts" } }] } }] };
+  const up = await fetch(`${server.url}/admin/scenarios`, { method: "POST", headers: ADMIN, body: JSON.stringify([doc]) });
+  if (!up.ok) throw new Error(`upload: ${up.status} ${await up.text()}`);
+  const url = `${server.url}/s/chain/c1/v1/responses`;
+  const tools = [{ type: "function", name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+  const post = async (body: unknown): Promise<{ id: string; output: { call_id?: string }[] }> => {
+    const res = await fetch(url, { method: "POST", headers: { authorization: "Bearer sk", "content-type": "application/json" }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`chain turn: ${res.status} ${text}`);
+    return JSON.parse(text);
+  };
+  const turnBody = (previous: string | undefined, callId: string | undefined, i: number) => ({
+    model: "gpt-4o",
+    tools,
+    ...(previous ? { previous_response_id: previous } : {}),
+    input: callId
+      ? [
+          { type: "function_call_output", call_id: callId, output: result(i) },
+          { role: "user", content: followUp(i) },
+        ]
+      : [{ role: "user", content: "bench long" }],
+  });
+  const sizes = QUICK ? [10, 100, 500, 2000] : [10, 30, 100, 300, 1000, 2000];
+  const chainCpu: Series = { name: "previous_response_id chain, CPU", points: [] };
+  const chainWall: Series = { name: "chain, latency", points: [] };
+  const wholeCpu: Series = { name: "stateless (sent whole), CPU", points: [] };
+  const measure = async (fn: () => Promise<unknown>): Promise<[number, number]> => {
+    const cpu: number[] = [];
+    const wall: number[] = [];
+    for (let k = 0; k < 15; k++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await fn();
+      const c = process.cpuUsage(c0);
+      cpu.push(c.user + c.system);
+      wall.push((performance.now() - t0) * 1000);
+    }
+    return [median(cpu), median(wall)];
+  };
+  // The chain: 1 message, then 3 a turn (the tool's output, a follow-up, the model's next call).
+  let tip = await post(turnBody(undefined, undefined, 0));
+  let messages = 2;
+  let turns = 1;
+  for (const n of sizes) {
+    while (messages + 3 <= n) {
+      tip = await post(turnBody(tip.id, tip.output[0]?.call_id, turns++));
+      messages += 3;
+    }
+    const from = tip;
+    const [cpu, wall] = await measure(() => post(turnBody(from.id, from.output[0]?.call_id, turns)));
+    chainCpu.points.push([n, cpu]);
+    chainWall.points.push([n, wall]);
+    const whole = { ...(responsesBody(n) as object), store: false };
+    const stateless = `${server.url}/s/scale/whole/v1/responses`;
+    const [wcpu] = await measure(async () => {
+      const res = await fetch(stateless, { method: "POST", headers: { authorization: "Bearer sk", "content-type": "application/json" }, body: JSON.stringify(whole) });
+      if (res.status !== 200) throw new Error(`stateless: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    });
+    wholeCpu.points.push([n, wcpu]);
+  }
+  await server.close();
+  report("chain", "A Responses turn against the conversation's length: previous_response_id chain vs sent whole (Node, HTTP, in process)", "messages", "µs per turn", "µs", [
+    chainCpu,
+    chainWall,
+    wholeCpu,
+  ]);
+  const at = (s: Series, n: number) => s.points.find((p) => p[0] === n)?.[1] ?? Number.NaN;
+  console.log(`- chain: ${turns} turns stored; 2,000 messages ÷ 100 = ${(at(chainCpu, 2000) / at(chainCpu, 100)).toFixed(1)}× CPU (target ≤ 20×). CPU includes the in-process client (fetch + JSON).`);
+}
+
 async function sessionsCurve(): Promise<void> {
   const server = await nodeServer();
   const marks = QUICK ? [1, 10, 100, 1000, 10000] : [1, 10, 100, 1000, 10000, 100000];
@@ -515,6 +643,69 @@ async function sessionsCurve(): Promise<void> {
   report("sessions", "Live sessions on Node: heap per session and a new session's first turn", "live sessions", "KB per session / µs per first turn", "", [heap, first]);
 }
 
+/** Runs bench/scale-servers.mjs (a server in another process, fresh per size): its JSON lines. */
+function servers<T>(args: string[]): T[] {
+  const r = spawnSync(process.execPath, ["bench/scale-servers.mjs", ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`scale-servers ${args.join(" ")}: ${r.status} ${r.stderr}`);
+  return r.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** The Worker bundle (dist/worker) Miniflare runs, built once per bench run. */
+let workerBuilt = false;
+function buildWorker(): void {
+  if (workerBuilt) return;
+  const r = spawnSync(process.execPath, ["bin/build-worker.mjs"], { cwd: ROOT, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`build-worker: ${r.stderr}`);
+  workerBuilt = true;
+}
+
+interface SocketRow {
+  n: number;
+  open: number;
+  served: number;
+  errors: number;
+  firstError?: string;
+  openMs: number;
+  serveMs: number;
+  serverCpuMs: number;
+  serverRssMB?: number;
+}
+
+function socketsCurve(): void {
+  const targets = [
+    { key: "node", name: "Node (ws)", sizes: QUICK ? [100, 1000, 3000] : [100, 300, 1000, 3000, 10000] },
+    { key: "miniflare", name: "Worker, Miniflare", sizes: QUICK ? [100, 300] : [100, 300, 1000, 2000] },
+  ];
+  buildWorker();
+  const series: Series[] = [];
+  console.log("\n#### WebSockets: N opened (500 upgrades in flight at most), one Responses WebSocket turn on each, closed\n");
+  console.log("| runtime | sockets | opened | turns served | errors | open all (ms) | serve all (ms) | server CPU (ms) | server CPU per socket (ms) | server RSS (MB) |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const t of targets) {
+    const rows = servers<SocketRow>(["--curve", "sockets", "--target", t.key, "--sizes", t.sizes.join(",")]);
+    for (const r of rows)
+      console.log(
+        `| ${t.name} | ${r.n.toLocaleString("en-US")} | ${r.open.toLocaleString("en-US")} | ${r.served.toLocaleString("en-US")} | ${r.errors} | ${fmt(r.openMs)} | ${fmt(r.serveMs)} | ${fmt(r.serverCpuMs)} | ${fmt(r.serverCpuMs / r.n)} | ${r.serverRssMB ?? "—"} |`,
+      );
+    for (const r of rows) if (r.firstError) console.log(`- ${t.name}, ${r.n}: first error: ${r.firstError}`);
+    series.push({ name: `${t.name}: open + serve (ms)`, points: rows.map((r) => [r.n, r.openMs + r.serveMs]) });
+    series.push({ name: `${t.name}: server CPU (ms)`, points: rows.map((r) => [r.n, Math.max(1, r.serverCpuMs)]) });
+  }
+  report("sockets", "WebSockets: time and server CPU to open and serve N", "sockets", "ms", "", series);
+}
+
+function workerCurve(): void {
+  buildWorker();
+  const sizes = QUICK ? [1, 10, 100, 300] : [1, 10, 100, 1000, 2000];
+  const rows = servers<{ n: number; createdPerSecond?: number; firstTurnUs: number }>(["--curve", "objects", "--sizes", sizes.join(",")]);
+  const rate: Series = { name: "Durable Objects created per second (ramp to this size)", points: rows.flatMap((r) => (r.createdPerSecond ? [[r.n, r.createdPerSecond] as [number, number]] : [])) };
+  const first: Series = { name: "first turn of a new session (µs)", points: rows.map((r) => [r.n, r.firstTurnUs]) };
+  report("worker", "The Worker under Miniflare: Durable Objects created per second and a new session's first turn", "sessions existing", "per second / µs", "", [rate, first]);
+}
+
 function batchCurve(): void {
   const sizes = QUICK ? [100, 300, 1000, 3000] : [100, 300, 1000, 3000, 10000];
   const time: Series = { name: "processing (ms)", points: [] };
@@ -533,8 +724,12 @@ function batchCurve(): void {
 console.log(`mockllm scale curves${QUICK ? " (--quick)" : ""} — Node ${process.version}, ${new Date().toISOString()}`);
 const started = performance.now();
 if (ONLY.has("conversation")) conversationCurve();
+if (ONLY.has("compaction")) conversationCurve(COMPACTED, "compaction", " with compaction items every 50 messages");
+if (ONLY.has("chain")) await chainCurve();
 if (ONLY.has("scenario")) scenarioCurve();
 if (ONLY.has("journal")) await journalCurve();
 if (ONLY.has("sessions")) await sessionsCurve();
+if (ONLY.has("sockets")) socketsCurve();
+if (ONLY.has("worker")) workerCurve();
 if (ONLY.has("batch")) batchCurve();
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -99,14 +99,21 @@ export const ExpectationsSchema = z.strictObject({
 });
 export type Expectations = z.output<typeof ExpectationsSchema>;
 
-const HeadersSchema = z.record(z.string(), z.string());
+/**
+ * Headers a scenario adds to its answers: each name an HTTP token and each value printable ASCII (tabs too), since
+ * a header is bytes — other text was a 500 on every answer (Node refuses it; workerd warns or refuses).
+ */
+const ResponseHeadersSchema = z.record(
+  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+-.^_`|~ only"),
+  z.string().regex(/^[\t\x20-\x7e]*$/, "a header value is printable ASCII: percent-encode other text"),
+);
 
 /** Fields every failure kind takes. */
 const failureBase = {
   message: z.string().optional().describe("The error message (default: the provider's own wording for the kind)."),
   retryAfterMs: z.number().min(0).optional().describe("Sent as `retry-after-ms` and, rounded up to seconds, `retry-after`; default 0 (SDK retries are instant)."),
   retryable: z.boolean().optional().describe("Sent as `x-should-retry`, which the official SDKs obey."),
-  headers: HeadersSchema.optional().describe("Extra response headers."),
+  headers: ResponseHeadersSchema.optional().describe("Extra response headers."),
 };
 const afterChunks = z.number().int().min(0).optional().describe("Events (SSE `data:` chunks, NDJSON lines, event-stream messages) sent before the failure; default 0.");
 
@@ -194,7 +201,7 @@ export const ResponseSchema = z.strictObject({
   model: z.string().optional().describe("The model reported (default: the request's, a well-known alias as its dated snapshot)."),
   latencyMs: z.number().min(0).optional().describe("Delay before the first byte, counted from the request's arrival."),
   stream: StreamOptionsSchema.optional().describe("Stream pacing (merged over `defaults.stream`)."),
-  headers: HeadersSchema.optional().describe("Extra response headers."),
+  headers: ResponseHeadersSchema.optional().describe("Extra response headers."),
   ...kindFields(OTHER_KINDS),
 });
 export type ScenarioResponse = z.output<typeof ResponseSchema>;

@@ -227,6 +227,11 @@ function needsServer(use: ServerToolUse): boolean {
   return use.type === "mcp" && use.result === undefined && use.error === undefined;
 }
 
+/** Whether `outcome` has an unanswered `mcp` use for fillMcpResults to fill (a sync test: most turns have none). */
+export function needsMcpResults<W>(surface: ProviderSurface<W>, outcome: Outcome): boolean {
+  return outcome.kind === "reply" && surface.mcpServers !== undefined && outcome.reply.serverTools?.some(needsServer) === true;
+}
+
 /**
  * The outcome with every unanswered `mcp` use filled from its server (unchanged when there is none, or the surface
  * names no MCP servers). A use whose server the request does not name keeps its empty output.

@@ -10,7 +10,7 @@ import { recordThrough } from "./record";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "./render";
 import type { Prefix } from "./select";
 import { traceCall } from "./otel";
-import { fillMcpResults, mcpOptions } from "./mcp-client";
+import { fillMcpResults, mcpOptions, needsMcpResults } from "./mcp-client";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
 import { resolveSurface } from "../providers/surface";
 
@@ -62,7 +62,7 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
   // OpenTelemetry: the span ends when the answer's body is done (src/turn/otel.ts).
   const traced = rt.vars.OTEL_EXPORTER_OTLP_ENDPOINT || rt.vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? traceCall(rt.vars, exec, parsed.request, request.headers.get("traceparent")) : undefined;
   // A scripted `mcp` use without its result: the mock calls the server the request names (src/turn/mcp-client.ts).
-  turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
+  if (needsMcpResults(surface, turn.outcome)) turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
   const delivered = deliveredReply(turn.outcome);
   if (delivered) await surface.remember(delivered, turn.ctx, rt);
   // A failure the surface reports later (a background response failing as it runs) is answered as accepted.

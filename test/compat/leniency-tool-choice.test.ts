@@ -86,6 +86,17 @@ describe("@anthropic-ai/sdk Messages", () => {
     expect(msg.content.flatMap((b) => (b.type === "tool_use" ? [b.name] : []))).toEqual(["lookup_time"]);
   });
 
+  it("a server tool's name counts as offered", async () => {
+    const msg = await anthropic().messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 256,
+      messages,
+      tools: [...tools, { type: "web_search_20250305", name: "web_search" }],
+      tool_choice: { type: "tool", name: "web_search" },
+    });
+    expect(msg.type).toBe("message");
+  });
+
   it('a scenario with "strict": false answers it', async () => {
     const lenient = anthropic(`${h.url}/s/lenient-choice/a1`);
     const msg = await lenient.messages.create({ model: "claude-sonnet-4-5", max_tokens: 256, messages, tools, tool_choice: { type: "tool", name: "get_weather" } });

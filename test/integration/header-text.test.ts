@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { headerText } from "../../src/http/header-text";
-import { chat, upload, userTurn } from "./helpers";
+import { admin, chat, upload, userTurn } from "./helpers";
 
 describe("x-mockllm-step for any step id", () => {
   it.each([
@@ -22,5 +22,32 @@ describe("x-mockllm-step for any step id", () => {
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("ok");
     expect(decodeURIComponent(header)).toBe(id);
     expect(headerText(id)).toBe(header);
+  });
+});
+
+describe("scripted response headers", () => {
+  it("an upload whose headers no HTTP answer can carry is refused, naming each (it was a 500 on every answer)", async () => {
+    const doc = {
+      name: "ht-bad-headers",
+      steps: [
+        { respond: { text: "a", headers: { "x-weather": "Wetter ☀", "x-lines": "a\nb", "bad name": "v" } } },
+        { failures: [{ kind: "rate_limit", headers: { "x-note": "café" } }], respond: { text: "b" } },
+      ],
+    };
+    const res = await admin("/scenarios", { method: "POST", body: JSON.stringify([doc]) });
+    const body = (await res.json()) as { error: { issues: { path: string; message: string }[] } };
+    expect(res.status).toBe(400);
+    expect(body.error.issues.map((i) => i.message).sort()).toEqual([
+      "a header name is letters, digits and !#$%&'*+-.^_`|~ only",
+      "a header value is printable ASCII: percent-encode other text",
+      "a header value is printable ASCII: percent-encode other text",
+      "a header value is printable ASCII: percent-encode other text",
+    ]);
+  });
+
+  it("printable ASCII values (tabs too) are sent as written", async () => {
+    await upload({ name: "ht-good-headers", steps: [{ consume: false, respond: { text: "a", headers: { "x-weather": "Wetter%20%E2%98%80", "x-tab": "a\tb" } } }] });
+    const res = await chat(userTurn("hi"), "/s/ht-good-headers/g1");
+    expect([res.status, res.headers.get("x-weather"), res.headers.get("x-tab")]).toEqual([200, "Wetter%20%E2%98%80", "a\tb"]);
   });
 });

@@ -11,6 +11,4 @@ export const BANNER_ROWS: readonly [name: string, below: string, page: string][]
   ["Rerank (Cohere)", "", "providers/cohere-rerank.md"],
 ];
 /** The same for WebSocket protocols, below the server's `ws://` URL. */
-export const BANNER_SOCKET_ROWS: readonly [name: string, below: string, page: string][] = [
-  ["WebSockets", "/v1/responses (also /v1/realtime, Gemini Live)", "providers/websockets.md"],
-];
+export const BANNER_SOCKET_ROWS: readonly [name: string, below: string, page: string][] = [["WebSockets", "/v1/responses (also /v1/realtime, Gemini Live)", "providers/websockets.md"]];

@@ -127,13 +127,24 @@ export class MemorySessionStorage implements SessionStorage {
 }
 
 export class MemoryResponsesStorage implements ResponsesStorage {
-  /** Response id → record, in storage order (a Map keeps insertion order: the oldest is first). */
-  private readonly byId = new Map<string, { record: StoredResponseRecord; created: number }>();
-  /** Output item id → owning response id. */
-  private readonly itemOwner = new Map<string, string>();
-  private readonly pointers = new Map<string, { object: string; created: number }>();
-  /** Kind → id → object, each kind's map in storage order. */
-  private readonly objects = new Map<string, Map<string, { json: string; created: number }>>();
+  // Each map is made on first use: most sessions store no response, and four empty Maps are ~0.8 KB a session.
+  private maps?: ResponseMaps;
+
+  private get byId() {
+    return (this.maps ??= newMaps()).byId;
+  }
+
+  private get itemOwner() {
+    return (this.maps ??= newMaps()).itemOwner;
+  }
+
+  private get pointers() {
+    return (this.maps ??= newMaps()).pointers;
+  }
+
+  private get objects() {
+    return (this.maps ??= newMaps()).objects;
+  }
 
   constructor(
     saved: Pick<MemorySessionData, "responses" | "pointers" | "objects">,
@@ -146,6 +157,7 @@ export class MemoryResponsesStorage implements ResponsesStorage {
 
   /** The JSON form, for `--persist`. */
   dump(): Pick<MemorySessionData, "responses" | "pointers" | "objects"> {
+    if (this.maps === undefined) return { responses: [], pointers: [] };
     const objects: Record<string, (StoredObject & { created: number })[]> = {};
     for (const [kind, map] of this.objects) objects[kind] = [...map].map(([id, o]) => ({ id, ...o }));
     return { responses: [...this.byId.values()], pointers: [...this.pointers].map(([id, p]) => ({ id, ...p })), ...(this.objects.size > 0 ? { objects } : {}) };
@@ -261,4 +273,19 @@ export class MemoryResponsesStorage implements ResponsesStorage {
   forgetPointer(id: string): void {
     if (this.pointers.delete(id)) this.changed();
   }
+}
+
+/** What a `MemoryResponsesStorage` indexes. */
+interface ResponseMaps {
+  /** Response id → record, in storage order (a Map keeps insertion order: the oldest is first). */
+  byId: Map<string, { record: StoredResponseRecord; created: number }>;
+  /** Output item id → owning response id. */
+  itemOwner: Map<string, string>;
+  pointers: Map<string, { object: string; created: number }>;
+  /** Kind → id → object, each kind's map in storage order. */
+  objects: Map<string, Map<string, { json: string; created: number }>>;
+}
+
+function newMaps(): ResponseMaps {
+  return { byId: new Map(), itemOwner: new Map(), pointers: new Map(), objects: new Map() };
 }

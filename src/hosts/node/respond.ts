@@ -95,7 +95,8 @@ function pipe(stream: ReadableStream<Uint8Array>, outgoing: Outgoing): Promise<v
   });
 }
 
-async function writeLight(res: LightResponse, to: Outgoing): Promise<void> {
+/** Writes a LightResponse; a fixed body at once (no promise), a stream as it drains (the promise of its end). */
+function writeLight(res: LightResponse, to: Outgoing): Promise<void> | undefined {
   const outgoing = to as ServerResponse;
   const status = res.status;
   const { body, headers } = res.wire;
@@ -111,9 +112,9 @@ async function writeLight(res: LightResponse, to: Outgoing): Promise<void> {
       outgoing.end(body);
     } else {
       outgoing.writeHead(status, { "Content-Type": DEFAULT_TYPE });
-      await pipe(body, outgoing);
+      return pipe(body, outgoing);
     }
-    return;
+    return undefined;
   }
   let lines: HeaderRecord;
   let hasLength = false;
@@ -142,7 +143,8 @@ async function writeLight(res: LightResponse, to: Outgoing): Promise<void> {
   outgoing.writeHead(status, lines);
   if (body === null) outgoing.end();
   else if (fixed) outgoing.end(body);
-  else await pipe(body, outgoing);
+  else return pipe(body, outgoing);
+  return undefined;
 }
 
 /** Any other Response (the platform's own class): its headers as the spec iterates them. */
@@ -168,10 +170,17 @@ export function writeFailed(e: unknown, to: Outgoing): void {
   outgoing.destroy(err);
 }
 
-/** Writes `res` to `outgoing` (errors answered by writeFailed). */
-export function writeResponse(res: Response, outgoing: Outgoing): Promise<void> {
+/**
+ * Writes `res` to `outgoing` (errors answered by writeFailed): a fixed body at once, without a promise (the JSON turn's
+ * path); a stream's promise settles when it is written.
+ */
+export function writeResponse(res: Response, outgoing: Outgoing): Promise<void> | undefined {
   const light: unknown = res;
-  return (light instanceof LightResponse ? writeLight(light, outgoing) : writeStreamed(res as unknown as Parameters<typeof writeStreamed>[0], outgoing)).catch((e: unknown) =>
-    writeFailed(e, outgoing),
-  );
+  try {
+    const writing = light instanceof LightResponse ? writeLight(light, outgoing) : writeStreamed(res as unknown as Parameters<typeof writeStreamed>[0], outgoing);
+    return writing?.catch((e: unknown) => writeFailed(e, outgoing));
+  } catch (e) {
+    writeFailed(e, outgoing);
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@
  * The Node runtime's session store: one in-process `sessionHost` per name, over memory storages. A session's
  * methods are synchronous, so each request is decided and recorded atomically, in arrival order.
  */
-import { sessionHost } from "../../session/host";
+import { SessionHost } from "../../session/host";
 import { wireToolCallIds } from "../../providers/registry";
 import { indexOf } from "../../session/session-index";
 import type { Session, SessionStore, SyncSession } from "../../session/types";
@@ -13,18 +13,40 @@ import { pendingSession } from "./pending-session";
 import { acceptedResponse } from "./socket-accept";
 import { emptySessionData, MemoryResponsesStorage, MemorySessionStorage, type MemorySessionData } from "./memory";
 
-interface NodeSession extends SyncSession {
+/** A session held in this process: the host over memory storages (members on the prototype: ~1 KB an idle session less). */
+class NodeSession extends SessionHost implements SyncSession {
+  private constructor(
+    private readonly data: MemorySessionData,
+    private readonly responses: MemoryResponsesStorage,
+    recording: MemoryRecordingStorage,
+    session: MemorySessionStorage,
+    mcp: MemoryMcpStorage,
+  ) {
+    super({ session, responses, recording, mcp }, wireToolCallIds);
+  }
+
+  /** @param changed called after any change (`--persist`); `unchanged` when nothing listens, so no closure is made */
+  static over(data: MemorySessionData, changed: (session: NodeSession) => void): NodeSession {
+    let session: NodeSession | undefined;
+    const onChange = changed === unchanged ? unchanged : () => changed(session!);
+    session = new NodeSession(
+      data,
+      new MemoryResponsesStorage(data, onChange),
+      new MemoryRecordingStorage(data, onChange),
+      new MemorySessionStorage(data, onChange),
+      new MemoryMcpStorage(data, onChange),
+    );
+    return session;
+  }
+
   /** What `--persist` writes out. */
-  dump(): MemorySessionData;
+  dump(): MemorySessionData {
+    return { ...this.data, ...this.responses.dump() };
+  }
 }
 
-function nodeSession(data: MemorySessionData, changed: (session: NodeSession) => void): NodeSession {
-  const onChange = () => changed(session);
-  const responses = new MemoryResponsesStorage(data, onChange);
-  const storage = { session: new MemorySessionStorage(data, onChange), responses, recording: new MemoryRecordingStorage(data, onChange), mcp: new MemoryMcpStorage(data, onChange) };
-  const session: NodeSession = { ...sessionHost(storage, wireToolCallIds), dump: () => ({ ...data, ...responses.dump() }) };
-  return session;
-}
+/** The change hook of a store that does not persist: one shared function, not one per session. */
+const unchanged = (): void => {};
 
 export class NodeSessionStore implements SessionStore {
   private readonly sessions = new Map<string, NodeSession>();
@@ -65,7 +87,7 @@ export class NodeSessionStore implements SessionStore {
   private create(name: string, data = emptySessionData()): NodeSession {
     this.saved.delete(name);
     const changed = this.changed;
-    const session = nodeSession(data, changed ? (s) => changed(name, () => s.dump()) : () => {});
+    const session = NodeSession.over(data, changed ? (s) => changed(name, () => s.dump()) : unchanged);
     this.sessions.set(name, session);
     this.lastUsed.set(name, Date.now());
     return session;

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Server CPU per 1,000 requests, several targets taking turns (a fixed number of requests at `--connections`, medians
+// of the rounds): mockllm's Node runtime (this build and, with `--a DIR`, another build's dist/node/index.js), the
+// peer and the floor, on the JSON turn (and with `--health`, mockllm's GET /healthz: its transport without the turn).
+//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--rounds 5] [--requests 10000] [--connections 50] [--health]
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { median, start, stopAll } from "./launch.mjs";
+import { usage } from "./proc.mjs";
+import { JSON_BODY, paths } from "./workload.mjs";
+
+const { values } = parseArgs({
+  options: {
+    a: { type: "string" },
+    rounds: { type: "string", default: "5" },
+    requests: { type: "string", default: "10000" },
+    connections: { type: "string", default: "50" },
+    health: { type: "boolean", default: false },
+  },
+});
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const mock = (label, dist) => ({ label, launcher: here("./servers/mockllm-node.mjs"), env: dist ? { MOCKLLM_NODE_DIST: dist } : undefined, kind: "mockllm" });
+const TARGETS = [
+  ...(values.a ? [mock("A", values.a)] : []),
+  mock("B"),
+  ...(values.health ? [{ ...mock("B /healthz"), health: true }] : []),
+  { label: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" },
+  { label: "floor", launcher: here("./servers/bare.mjs"), kind: "floor" },
+];
+const running = [];
+for (const t of TARGETS) running.push({ t, ...(await start(t)), cpu: [] });
+const fire = (r, amount) =>
+  autocannon({
+    url: r.url + (r.t.health ? "/healthz" : paths(r.t.kind).json),
+    method: r.t.health ? "GET" : "POST",
+    connections: Number(values.connections),
+    amount,
+    headers: r.t.health ? {} : { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    body: r.t.health ? undefined : JSON_BODY,
+  });
+try {
+  for (const r of running) await fire(r, 5000);
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (const r of round % 2 ? [...running].reverse() : running) {
+      const c0 = usage(r.child.pid).cpuMs;
+      const res = await fire(r, Number(values.requests));
+      r.cpu.push(((usage(r.child.pid).cpuMs - c0) / res.requests.total) * 1000);
+    }
+  }
+} finally {
+  await stopAll(running.map((r) => r.child));
+}
+const peer = median(running.find((r) => r.t.label === "peer").cpu);
+for (const r of running)
+  console.log(`${r.t.label.padEnd(12)} ${median(r.cpu).toFixed(1).padStart(6)} ms per 1,000 (÷ peer ${(median(r.cpu) / peer).toFixed(2)}×)  rounds ${r.cpu.map((x) => x.toFixed(0)).join(" ")}`);

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// A CPU profile of the Node runtime under the compare bench's load: the built server (dist/node) started with
+// `--cpu-prof`, warmed, then autocannon at `--connections` for `--duration` seconds on the JSON turn (or the stream or
+// the SDK conversations), and the functions with the most self time per request. `--heap`: bytes allocated per
+// request instead, by function (V8's sampling heap profiler, young-generation garbage included, every 1 KB): a figure
+// that reads the same run after run on a shared machine, where CPU time does not.
+//   node bench/node-profile.mjs [--load json|stream|conv] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { start, stopAll } from "./launch.mjs";
+import { benchClient, toolConversations } from "./sdk-conversations.mjs";
+import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
+
+const { values } = parseArgs({
+  options: {
+    load: { type: "string", default: "json" },
+    connections: { type: "string", default: "50" },
+    duration: { type: "string", default: "5" },
+    dir: { type: "string" },
+    top: { type: "string", default: "30" },
+    heap: { type: "boolean", default: false },
+    // Another build's dist/node/index.js (an earlier commit's), to profile before and after a change.
+    dist: { type: "string" },
+  },
+});
+const dir = values.dir ?? mkdtempSync(join(tmpdir(), "mockllm-node-profile-"));
+mkdirSync(dir, { recursive: true });
+const launcher = fileURLToPath(new URL("./servers/mockllm-node.mjs", import.meta.url));
+const heapFile = join(dir, "node.heapprofile");
+const distEnv = values.dist ? { MOCKLLM_NODE_DIST: values.dist } : {};
+const { child, url } = values.heap
+  ? await start({ label: "node", launcher, env: { ...distEnv, MOCKLLM_BENCH_ALLOCATIONS: heapFile, MOCKLLM_BENCH_YOUNG: "1" } })
+  : await start({ label: "node", launcher, env: distEnv }, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+const p = paths("mockllm");
+const cannon = (duration) =>
+  autocannon({
+    url: url + (values.load === "stream" ? p.stream : p.json),
+    method: "POST",
+    connections: Number(values.connections),
+    duration,
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    body: values.load === "stream" ? STREAM_BODY : JSON_BODY,
+  });
+let requests;
+if (values.load === "conv") {
+  const client = benchClient(url + p.toolsBase);
+  await toolConversations(client, 500);
+  const n = 3000;
+  await toolConversations(client, n);
+  requests = n * 2 + 1000;
+} else {
+  requests = (await cannon(2)).requests.total;
+  requests += (await cannon(Number(values.duration))).requests.total;
+}
+if (values.heap) {
+  // The sampler writes its profile on SIGUSR2 (bench/servers/memory-sampler.mjs); wait until the file reads whole.
+  child.kill("SIGUSR2");
+  let profile;
+  for (let i = 0; i < 60 && profile === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    try {
+      if (existsSync(heapFile)) profile = JSON.parse(readFileSync(heapFile, "utf8"));
+    } catch {}
+  }
+  await stopAll([child]);
+  const self = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const f = node.callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").slice(-2).join("/")}:${f.lineNumber + 1}`;
+    total += node.selfSize;
+    self.set(key, (self.get(key) ?? 0) + node.selfSize);
+    for (const c of node.children) walk(c);
+  };
+  walk(profile.head);
+  console.log(`${heapFile}\n${requests} requests, ${(total / requests).toFixed(0)} bytes allocated a request`);
+  for (const [k, b] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`${(b / requests).toFixed(0).padStart(7)} B  ${k}`);
+  process.exit(0);
+}
+await stopAll([child]);
+const file = join(
+  dir,
+  readdirSync(dir).find((f) => f.endsWith(".cpuprofile")),
+);
+const prof = JSON.parse(readFileSync(file, "utf8"));
+const self = new Map();
+const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+const byName = new Map();
+let busy = 0;
+for (const [id, t] of self) {
+  const f = byId.get(id).callFrame;
+  if (f.functionName === "(idle)") continue;
+  busy += t;
+  const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").slice(-2).join("/")}:${f.lineNumber + 1}`;
+  byName.set(key, (byName.get(key) ?? 0) + t);
+}
+console.log(`${file}\n${requests} requests, busy ${(busy / requests).toFixed(1)} µs a request`);
+for (const [k, t] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`${(t / requests).toFixed(2).padStart(7)} µs  ${k}`);
