@@ -179,11 +179,15 @@ export function writtenBody(
   const pauses = new Pauses(signal);
   waitUntil(
     write(writer, pauses)
-      .catch(() => writer.abort().catch(() => {}))
+      .catch(() => writer.abort().then(aborted, aborted))
       .finally(() => pauses.close()),
   );
   return readable;
 }
+
+/** What the `waitUntil` promise of a body written later resolves to when the body was cut short (the client went away). */
+export const BODY_ABORTED = "aborted";
+const aborted = (): typeof BODY_ABORTED => BODY_ABORTED;
 
 /** Time given to queued bytes to reach the socket before a scripted break. */
 export const BREAK_FLUSH_MS = 25;
@@ -234,6 +238,8 @@ export interface PacedPlan {
   /** Epoch ms the schedule counts from. */
   startAt: number;
   end: StreamEnd;
+  /** Told once when the stream is over: `true` when the client went away before its end (src/turn/otel.ts). */
+  ended?: (aborted: boolean) => void;
 }
 
 /**

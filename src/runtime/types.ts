@@ -37,10 +37,21 @@ export interface RuntimeVars {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   /** `key=value,…` headers sent with each export. */
   OTEL_EXPORTER_OTLP_HEADERS?: string;
-  /** `http/json` (sent), `http/protobuf` (sent as JSON), `grpc` (not supported: no spans). */
+  /** `http/protobuf` (the default), `http/json`; `grpc` is not supported (a warning, then http/protobuf). */
   OTEL_EXPORTER_OTLP_PROTOCOL?: string;
   /** The spans' `service.name` (default `mockllm`). */
   OTEL_SERVICE_NAME?: string;
+  /** Milliseconds an export POST may take before it is given up (default 10000). */
+  OTEL_EXPORTER_OTLP_TIMEOUT?: string;
+  /** The traces endpoint, used as it is (no `/v1/traces` added); each `…_TRACES_*` overrides its general setting. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS?: string;
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT?: string;
+  /** Most spans waiting to be sent; newer ones are dropped (default 2048). */
+  OTEL_BSP_MAX_QUEUE_SIZE?: string;
+  /** Most spans one export POST carries (default 512). */
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: string;
   /** Hosts a remote MCP call may reach (`host` or `host:port`, comma list); unset: the request's own host (src/turn/mcp-client.ts). */
   MCP_ALLOWED_HOSTS?: string;
   /** Bound on each remote MCP JSON-RPC call, in ms (default 10000). */

@@ -46,6 +46,31 @@ export class RequestExec implements Exec {
   at(arrivedAt: number): RequestExec {
     return new RequestExec(this.request, this.ctx, arrivedAt);
   }
+
+  /** The same request's Exec over `wrap(ctx)` (src/turn/otel.ts watches what a body does later); its signal still lazy. */
+  over(wrap: (ctx: RequestContext) => RequestContext): RequestExec {
+    return new RequestExec(this.request, wrap(this.ctx), this.arrivedAt);
+  }
+}
+
+/**
+ * `exec` whose host context is `wrap`'s: a RequestExec stays one (its signal made only when read), any other Exec is
+ * rebuilt over the wrapped functions.
+ */
+export function execOver(exec: Exec, wrap: (ctx: RequestContext) => RequestContext): Exec {
+  if (exec instanceof RequestExec) return exec.over(wrap);
+  const ctx: RequestContext = { waitUntil: exec.waitUntil };
+  if (exec.breakConnection) ctx.breakConnection = exec.breakConnection;
+  if (exec.playsPlans) ctx.playsPlans = true;
+  if (exec.bodyPipe) ctx.bodyPipe = exec.bodyPipe;
+  const wrapped = wrap(ctx);
+  const out: Exec = { waitUntil: (p) => wrapped.waitUntil(p) };
+  if (exec.signal) out.signal = exec.signal;
+  if (exec.arrivedAt !== undefined) out.arrivedAt = exec.arrivedAt;
+  if (wrapped.breakConnection) out.breakConnection = () => wrapped.breakConnection!();
+  if (wrapped.playsPlans) out.playsPlans = true;
+  if (wrapped.bodyPipe) out.bodyPipe = () => wrapped.bodyPipe!();
+  return out;
 }
 
 /** `exec` with its schedule counting from `arrivedAt` (a RequestExec keeps its signal lazy). */

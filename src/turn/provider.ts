@@ -9,7 +9,7 @@ import type { ProviderSurface, RequestTarget } from "../providers/types";
 import { recordThrough } from "./record";
 import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "./render";
 import type { Prefix } from "./select";
-import { exportCall } from "./otel";
+import { traceCall } from "./otel";
 import { fillMcpResults, mcpOptions, needsMcpResults } from "./mcp-client";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
 import { resolveSurface } from "../providers/surface";
@@ -59,9 +59,8 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
     const proxy = { request, bodyText: body.text, path: target.path, canonical: parsed.request, wire: wire(), session: stub, upstream, exec, extra };
     return recordThrough(surface, { ...proxy, requestId: surfaceRequestId(surface, uniqueSeed()) });
   }
-  if (rt.vars.OTEL_EXPORTER_OTLP_ENDPOINT) {
-    exportCall(rt.vars, exec.waitUntil, parsed.request, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response", request.headers.get("traceparent"), exec.arrivedAt ?? Date.now());
-  }
+  // OpenTelemetry: the span ends when the answer's body is done (src/turn/otel.ts).
+  const traced = rt.vars.OTEL_EXPORTER_OTLP_ENDPOINT || rt.vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? traceCall(rt.vars, exec, parsed.request, request.headers.get("traceparent")) : undefined;
   // A scripted `mcp` use without its result: the mock calls the server the request names (src/turn/mcp-client.ts).
   if (needsMcpResults(surface, turn.outcome)) turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
   const delivered = deliveredReply(turn.outcome);
@@ -69,7 +68,12 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
   // A failure the surface reports later (a background response failing as it runs) is answered as accepted.
   const o = turn.outcome;
   if (!delivered && o.kind === "failure" && (await surface.rememberFailure(o.failure, o.reply, turn.ctx, rt))) {
-    return renderOutcome(surface, { kind: "reply", reply: o.reply }, turn.ctx, exec, turn.headers);
+    const accepted = await renderOutcome(surface, { kind: "reply", reply: o.reply }, turn.ctx, traced?.exec ?? exec, turn.headers);
+    traced?.answered(accepted, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
+    return accepted;
   }
-  return renderOutcome(surface, turn.outcome, turn.ctx, exec, turn.headers);
+  if (!traced) return renderOutcome(surface, turn.outcome, turn.ctx, exec, turn.headers);
+  const res = await renderOutcome(surface, turn.outcome, turn.ctx, traced.exec, turn.headers);
+  traced.answered(res, turn.outcome, turn.headers["x-mockllm-outcome"] ?? "response");
+  return res;
 }

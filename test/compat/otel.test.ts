@@ -1,105 +1,163 @@
 /**
- * OpenTelemetry GenAI spans (issue 58) on both runtimes: with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local OTLP/HTTP
- * receiver, each call the official SDKs make arrives as a span with the GenAI attributes, parented to the request's
- * traceparent, with the headers of OTEL_EXPORTER_OTLP_HEADERS and the service name of OTEL_SERVICE_NAME.
+ * OpenTelemetry GenAI spans (issue 58) on both runtimes, received by an OTLP/HTTP receiver built on the official
+ * protobuf definitions (test/support/otlp-receiver.ts): with OTEL_EXPORTER_OTLP_ENDPOINT set and no protocol, spans
+ * arrive as `application/x-protobuf` (the specification's default) and decode as an ExportTraceServiceRequest; each
+ * call the official SDKs make is one span with the GenAI attributes and the mock's outcome (response, failure, chaos,
+ * mismatch), parented to the request's traceparent, ending when the answer's body is done (a paced stream's end, or
+ * the client's leaving: ERROR). `http/json` is the same spans as OTLP/JSON (here through the OTEL_EXPORTER_OTLP_TRACES_*
+ * forms, which override the general ones).
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver";
 import { startHarness, type Harness } from "./harness";
 
-interface Received {
-  headers: Record<string, string | string[] | undefined>;
-  path: string;
-  body: {
-    resourceSpans: {
-      resource: { attributes: { key: string; value: { stringValue?: string } }[] };
-      scopeSpans: {
-        spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes: { key: string; value: Record<string, unknown> }[]; status: { code: number } }[];
-      }[];
-    }[];
-  };
-}
-
 let h: Harness;
-let receiver: Server;
-const received: Received[] = [];
-
-beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, path: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const port = (receiver.address() as AddressInfo).port;
-  h = await startHarness({
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
-    OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=s3cret,x-team=agents%20team",
-    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-    OTEL_SERVICE_NAME: "mock-under-test",
-  });
-  await h.upload({
-    name: "otel",
-    steps: [
-      { consume: false, match: { provider: "openai" }, respond: { text: "hi", model: "gpt-4o-2024-08-06", usage: { inputTokens: 11, outputTokens: 7 } } },
-      { consume: false, match: { provider: "anthropic" }, failures: [{ kind: "overloaded" }], respond: { text: "x" } },
-    ],
-  });
-});
-afterAll(async () => {
-  await h?.stop();
-  await new Promise((resolve) => receiver?.close(resolve));
-});
-
-/** The spans received so far, waiting up to 5 s for `n` of them. */
-async function spans(n: number) {
-  for (let i = 0; i < 100 && received.flatMap((r) => r.body.resourceSpans.flatMap((s) => s.scopeSpans.flatMap((x) => x.spans))).length < n; i++) await new Promise((r) => setTimeout(r, 50));
-  return received.flatMap((r) => r.body.resourceSpans.flatMap((s) => s.scopeSpans.flatMap((x) => x.spans)));
-}
-
-const attrs = (span: { attributes: { key: string; value: Record<string, unknown> }[] }) => Object.fromEntries(span.attributes.map((a) => [a.key, Object.values(a.value)[0]]));
+let json: Harness;
+let receiver: OtlpReceiver;
+let jsonReceiver: OtlpReceiver;
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = "00f067aa0ba902b7";
+const traceparent = (span = PARENT) => ({ traceparent: `00-${TRACE}-${span}-01` });
 
-describe("OTLP/HTTP spans", () => {
+const SCENARIOS = [
+  {
+    name: "otel",
+    steps: [
+      { consume: false, match: { provider: "openai", lastUserMessage: { contains: "slow" } }, respond: { text: "one two three four five", stream: { chunkWords: 1, chunkDelayMs: 80 } } },
+      { consume: false, match: { provider: "openai" }, respond: { text: "hi", model: "gpt-4o-2024-08-06", usage: { inputTokens: 11, outputTokens: 7 } } },
+      { consume: false, match: { provider: "anthropic" }, failures: [{ kind: "overloaded" }], respond: { text: "x" } },
+    ],
+  },
+  { name: "otel-chaos", chaos: { seed: 1, rate: 1, kinds: ["rate_limit"] }, steps: [{ consume: false, respond: { text: "ok" } }] },
+];
+
+beforeAll(async () => {
+  [receiver, jsonReceiver] = await Promise.all([startOtlpReceiver(), startOtlpReceiver()]);
+  [h, json] = await Promise.all([
+    startHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: "x-collector-token=s3cret,x-team=agents%20team", OTEL_SERVICE_NAME: "mock-under-test" }),
+    // The signal's own settings: its endpoint used as it is, its protocol over the general one.
+    startHarness({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${jsonReceiver.url}/v1/traces`, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }),
+  ]);
+  await Promise.all([h.upload(...SCENARIOS), json.upload(...SCENARIOS)]);
+});
+afterAll(async () => {
+  await Promise.all([h?.stop(), json?.stop()]);
+  await Promise.all([receiver?.close(), jsonReceiver?.close()]);
+});
+
+/** The span whose parent is `parent` (each test sends its own), waiting for it. */
+async function spanUnder(r: OtlpReceiver, parent: string): Promise<ReceivedSpan> {
+  for (const until = Date.now() + 5000; Date.now() < until; await new Promise((res) => setTimeout(res, 20))) {
+    const span = r.exports.flatMap((e) => e.spans).find((s) => s.parentSpanId === parent);
+    if (span) return span;
+  }
+  throw new Error(`no span with parent ${parent}`);
+}
+
+const openai = (base: string, parent: string) => new OpenAI({ apiKey: "sk-test", baseURL: `${base}/s/otel/s1/v1`, maxRetries: 0, defaultHeaders: traceparent(parent) });
+const millis = (s: ReceivedSpan) => Number((BigInt(s.endTimeUnixNano) - BigInt(s.startTimeUnixNano)) / 1_000_000n);
+
+describe("OTLP/HTTP protobuf spans, decoded with the official definitions", () => {
   it("an OpenAI call: one span with the GenAI attributes, in the caller's trace", async () => {
-    const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/otel/s1/v1`, maxRetries: 0, defaultHeaders: { traceparent: `00-${TRACE}-${PARENT}-01` } });
-    await openai.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
-    const [span] = await spans(1);
-    expect(span).toMatchObject({ traceId: TRACE, parentSpanId: PARENT, name: "chat gpt-4o", kind: 2, status: { code: 0 } });
-    expect(span!.spanId).toMatch(/^[0-9a-f]{16}$/);
-    expect(attrs(span!)).toEqual({
+    await openai(h.url, "00000000000000a1").chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    const span = await spanUnder(receiver, "00000000000000a1");
+    expect(span).toMatchObject({ traceId: TRACE, name: "chat gpt-4o", kind: 2, status: { code: 0, message: "" } });
+    expect(span.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(span.attributes).toEqual({
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": "openai",
       "gen_ai.request.model": "gpt-4o",
       "gen_ai.response.model": "gpt-4o-2024-08-06",
       "gen_ai.usage.input_tokens": "11",
       "gen_ai.usage.output_tokens": "7",
-      "gen_ai.response.finish_reasons": { values: [{ stringValue: "stop" }] },
+      "gen_ai.response.finish_reasons": ["stop"],
       "mockllm.outcome": "response",
     });
-    const first = received[0]!;
-    expect(first.path).toBe("/v1/traces");
-    expect([first.headers["content-type"], first.headers["x-collector-token"], first.headers["x-team"]]).toEqual(["application/json", "s3cret", "agents team"]);
-    expect(first.body.resourceSpans[0]!.resource.attributes).toEqual([{ key: "service.name", value: { stringValue: "mock-under-test" } }]);
+    const post = receiver.exports.find((e) => e.spans.includes(span))!;
+    expect([post.path, post.contentType, post.headers["x-collector-token"], post.headers["x-team"]]).toEqual(["/v1/traces", "application/x-protobuf", "s3cret", "agents team"]);
+    expect(post.resource).toEqual({ "service.name": "mock-under-test" });
+    expect(post.scope.name).toBe("mockllm");
   });
 
-  it("a scripted failure: the span says the outcome and the error type; no traceparent, a trace of its own", async () => {
+  it("a scripted failure: outcome failure, error.type and status ERROR; without a traceparent, a trace of its own", async () => {
+    const before = receiver.exports.flatMap((e) => e.spans).length;
     const anthropic = new Anthropic({ apiKey: "sk-ant", baseURL: `${h.url}/s/otel/s2`, maxRetries: 0 });
-    await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 16, messages: [{ role: "user", content: "hi" }] }).catch(() => undefined);
-    const all = await spans(2);
-    const span = all.find((s) => attrs(s)["gen_ai.provider.name"] === "anthropic")!;
+    await expect(anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 16, messages: [{ role: "user", content: "hi" }] })).rejects.toThrow();
+    const all = await receiver.spans(before + 1);
+    const span = all.find((s) => s.attributes["gen_ai.provider.name"] === "anthropic")!;
     expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(span.traceId).not.toBe(TRACE);
-    expect(span.parentSpanId).toBeUndefined();
-    expect(span.status.code).toBe(2);
-    expect(attrs(span)).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.request.model": "claude-sonnet-4-5", "mockllm.outcome": "failure", "error.type": "overloaded" });
+    expect(span.parentSpanId).toBe("");
+    expect(span.status).toEqual({ code: 2, message: "overloaded" });
+    expect(span.attributes).toEqual({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "anthropic",
+      "gen_ai.request.model": "claude-sonnet-4-5",
+      "mockllm.outcome": "failure",
+      "error.type": "overloaded",
+    });
+  });
+
+  it("chaos: outcome chaos with the fault drawn as error.type", async () => {
+    const client = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/otel-chaos/c1/v1`, maxRetries: 0, defaultHeaders: traceparent("00000000000000c1") });
+    await expect(client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 429 });
+    const span = await spanUnder(receiver, "00000000000000c1");
+    expect(span.status).toEqual({ code: 2, message: "rate_limit" });
+    expect(span.attributes).toMatchObject({ "mockllm.outcome": "chaos", "error.type": "rate_limit", "gen_ai.request.model": "gpt-4o-mini" });
+  });
+
+  it("a mismatch (no step matches a Gemini call): outcome mismatch, ERROR", async () => {
+    const ai = new GoogleGenAI({ apiKey: "g-key", httpOptions: { baseUrl: `${h.url}/s/otel/s3`, headers: traceparent("00000000000000d1") } });
+    await expect(ai.models.generateContent({ model: "gemini-2.5-flash", contents: "hi" })).rejects.toThrow();
+    const span = await spanUnder(receiver, "00000000000000d1");
+    expect(span.status).toEqual({ code: 2, message: "mismatch" });
+    expect(span.attributes).toEqual({
+      "gen_ai.operation.name": "generate_content",
+      "gen_ai.provider.name": "gcp.gemini",
+      "gen_ai.request.model": "gemini-2.5-flash",
+      "mockllm.outcome": "mismatch",
+      "error.type": "mismatch",
+    });
+  });
+
+  it("a paced stream: the span ends with the stream's last event, not at its head", async () => {
+    const stream = await openai(h.url, "00000000000000e1").chat.completions.create({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "slow" }] });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe("one two three four five");
+    const span = await spanUnder(receiver, "00000000000000e1");
+    // Five content events 80 ms apart: the body takes at least 320 ms after its head.
+    expect(millis(span)).toBeGreaterThanOrEqual(320);
+    expect(span.status).toEqual({ code: 0, message: "" });
+    expect(span.attributes).toMatchObject({ "gen_ai.response.finish_reasons": ["stop"], "mockllm.outcome": "response" });
+  });
+
+  it("a client that leaves mid-stream: the span ends then, status ERROR, error.type client_disconnected", async () => {
+    const controller = new AbortController();
+    const stream = await openai(h.url, "00000000000000f1").chat.completions.create({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "slow" }] }, { signal: controller.signal });
+    const iterator = stream[Symbol.asyncIterator]();
+    await iterator.next();
+    controller.abort();
+    await iterator.next().catch(() => undefined);
+    const span = await spanUnder(receiver, "00000000000000f1");
+    expect(span.status).toEqual({ code: 2, message: "client_disconnected" });
+    expect(span.attributes).toMatchObject({ "mockllm.outcome": "response", "error.type": "client_disconnected" });
+    expect(millis(span)).toBeLessThan(320);
+  });
+});
+
+describe("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", () => {
+  it("the same span as OTLP/JSON, to the traces endpoint as given", async () => {
+    await openai(json.url, "00000000000000b1").chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] });
+    const span = await spanUnder(jsonReceiver, "00000000000000b1");
+    const post = jsonReceiver.exports.find((e) => e.spans.includes(span))!;
+    expect([post.path, post.contentType]).toEqual(["/v1/traces", "application/json"]);
+    expect(post.resource).toEqual({ "service.name": "mockllm" });
+    expect(span).toMatchObject({ traceId: TRACE, name: "chat gpt-4o", kind: 2 });
+    expect(span.attributes).toMatchObject({ "gen_ai.response.model": "gpt-4o-2024-08-06", "gen_ai.usage.input_tokens": "11", "gen_ai.response.finish_reasons": ["stop"] });
   });
 });

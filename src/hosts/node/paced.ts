@@ -145,9 +145,18 @@ export function sendPaced(out: ServerResponse, res: Response, plan: PacedPlan, w
     headers[name] = value;
   });
   out.writeHead(res.status, headers);
-  let finish!: () => void;
-  waitUntil(new Promise<void>((resolve) => (finish = resolve)));
+  let resolve!: () => void;
+  waitUntil(new Promise<void>((r) => (resolve = r)));
   const { events, ...rest } = plan;
+  const ended = plan.ended;
+  let told = false;
+  const finish = () => {
+    resolve();
+    if (ended === undefined || told) return;
+    told = true;
+    // Events left unwritten: the client went away before the stream's end.
+    ended(s.next < s.events.length);
+  };
   const s: Live = { out, plan: rest, events: events.slice(), next: 0, at: plan.startAt + (plan.due[0] ?? 0), finish };
   out.once("close", finish);
   // The first write waits for the requests that arrived with this one to be handled (a burst's heads then go out

@@ -4,6 +4,7 @@
  * here.
  */
 import type { Runtime } from "../../runtime/types";
+import { exporterOf } from "../../turn/otel";
 import { boundHeapGrowth } from "./heap-growth";
 import { nodeRuntime, type AssemblyOptions } from "./runtime";
 import { serveHttp, type ListenOptions } from "./transport";
@@ -34,6 +35,8 @@ export interface RunningServer {
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const assembled = await nodeRuntime(opts, log);
+  // The OpenTelemetry exporter's settings read at start-up: one it cannot honour (grpc) is told now, not on a call.
+  exporterOf(assembled.runtime.vars, log);
   const transport = await serveHttp(assembled.runtime, opts, log);
   const releaseHeap = boundHeapGrowth();
   let closing: Promise<void> | undefined;

@@ -26,6 +26,13 @@ const VAR_NAMES = [
   "OTEL_EXPORTER_OTLP_HEADERS",
   "OTEL_EXPORTER_OTLP_PROTOCOL",
   "OTEL_SERVICE_NAME",
+  "OTEL_EXPORTER_OTLP_TIMEOUT",
+  "OTEL_BSP_MAX_QUEUE_SIZE",
+  "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+  "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+  "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+  "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
 ] as const;
 
 export const serve: Command = {
@@ -75,8 +82,9 @@ Options:
                            repeatable; p is one of ${UPSTREAM_PROVIDERS}
 
 Environment: DEFAULT_WORDS_PER_SECOND, DEFAULT_RESPONDER, REQUEST_LOG, ANONYMOUS, CORS_ORIGINS, CHAOS, USAGE,
-OTEL_EXPORTER_OTLP_ENDPOINT (with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME: one
-OTLP/HTTP span per call), SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) and
+OTEL_EXPORTER_OTLP_ENDPOINT (with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME,
+OTEL_EXPORTER_OTLP_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE and their OTEL_EXPORTER_OTLP_TRACES_*
+forms: one OTLP/HTTP span per call; docs/reference/telemetry.md), SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) and
 BATCH_LINES_PER_READ (most batch lines one read of a batch runs; default 1000), MCP_ALLOWED_HOSTS (hosts a
 remote MCP call may reach, comma list; default the request's own host) and MCP_TIMEOUT_MS (bound on each remote MCP
 call; default 10000) as in wrangler.toml.
