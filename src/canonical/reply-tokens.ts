@@ -1,5 +1,5 @@
 /**
- * Counted usage inside the session (issue 58, scenario `"usage": "count"`): the session counts the reply it decided
+ * Counted usage inside the session (scenario `"usage": "count"`): the session counts the reply it decided
  * before journaling it, so the journal, `expect.budget` and `limits.tokensPerMinute` see the figures the client gets.
  * The turn counts the prompt (it depends on the request only) and names the reply counter its surface uses; the
  * session completes the usage with that counter, synchronously. Counters are defined by the providers

@@ -1,7 +1,7 @@
 /**
  * Loads a reply counter by the name a surface gave (`ProviderSurface.replyCounter`, src/canonical/reply-tokens.ts)
  * in an isolate that has not counted with it yet: the Workers session object, which may run apart from the turn that
- * named it (runtime/workers/session-object.ts). An OpenAI encoding's ranks are fetched on first use; the
+ * named it (hosts/workers/session-object.ts). An OpenAI encoding's ranks are fetched on first use; the
  * approximations (`chars/4`) are defined when their module loads.
  */
 import { hasReplyCounter } from "../canonical/reply-tokens";

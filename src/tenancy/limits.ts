@@ -1,5 +1,5 @@
 /**
- * A namespace's `limits` (issue 58, contract section 11: "on a scenario (and a namespace)"): requests and tokens per
+ * A namespace's `limits` (contract section 11: "on a scenario (and a namespace)"): requests and tokens per
  * minute counted over all the namespace's sessions (and its default-responder requests), in one place — the key
  * registry (its Durable Object on Workers, memory on Node), kept in memory there: a minute's window is not worth a
  * write per request. A request is counted when it is let through (`check`), its tokens once its answer is known

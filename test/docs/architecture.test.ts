@@ -37,4 +37,14 @@ describe("docs/ARCHITECTURE.md", () => {
       });
     expect(wrong).toEqual([]);
   });
+
+  it("no source file dates itself: a comment says why, not which issue or wave brought it", () => {
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+    const dated = walk(join(ROOT, "src")).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/\b(issue|wave) \d+\b/i.test(line) && !/performance-history\.md/.test(line) ? [`${file.slice(ROOT.length + 1)}:${i + 1}`] : [])),
+    );
+    expect(dated).toEqual([]);
+  });
 });
