@@ -62,6 +62,7 @@ export default defineConfig({
             "test/integration/socket-object.test.ts",
             "test/integration/admin-disabled.test.ts",
             "test/integration/request-log.test.ts",
+            "test/integration/session-counted-usage.test.ts",
           ],
           env: { MOCKLLM_RUNTIME: "node" },
           testTimeout: 30_000,
