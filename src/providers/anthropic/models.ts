@@ -10,6 +10,8 @@ import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { jsonResponse } from "../../http/json";
 import { echoed } from "../../util/text";
 import { acceptedModelId } from "../../canonical/model-id";
+import { safeDecode } from "../../http/url";
+import { idWindow } from "./pages";
 
 function json(body: unknown, requestId: string, status = 200, headers: Record<string, string> = {}): Response {
   return jsonResponse(body, status, { "request-id": requestId, ...headers });
@@ -62,23 +64,9 @@ export function listModels(request: Request, _rt: Runtime, models: string[]): Re
   const query = new URL(request.url).searchParams;
   const limit = pageLimit(query.get("limit"));
   if (typeof limit !== "number") return errorResponse(limit, requestId);
-  const after = query.get("after_id");
-  const before = query.get("before_id");
-  let start = 0;
-  let end = models.length;
-  if (after !== null) start = models.includes(after) ? models.indexOf(after) + 1 : models.length;
-  if (before !== null) end = models.includes(before) ? models.indexOf(before) : 0;
-  const page = before !== null && after === null ? models.slice(Math.max(start, end - limit), end) : models.slice(start, Math.min(end, start + limit));
-  const hasMore = before !== null && after === null ? end - page.length > start : start + page.length < end;
+  const { from, to, hasMore } = idWindow(models, query, limit);
+  const page = models.slice(from, to);
   return json({ data: page.map(modelInfo), has_more: hasMore, first_id: page[0] ?? null, last_id: page.at(-1) ?? null }, requestId);
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** `GET /v1/models/{id}` → one model, or 404 `not_found_error` for an id no surface would take as a model. */

@@ -24,6 +24,7 @@ import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrig
 import type { SideRouteContext } from "../../../types";
 import { checkAnthropicHeaders } from "../../errors";
 import { anthropicMessages } from "../../index";
+import { idWindow } from "../../pages";
 
 const BASES = ["/v1/messages/batches", "/messages/batches"];
 const MAX_REQUESTS = 100_000;
@@ -235,15 +236,9 @@ export async function serveMessageBatches(request: Request, path: string, ctx: S
     const limit = limitOf(q);
     if (typeof limit !== "number") return ctx.refuse(limit);
     const ids = (await s.batches.ids()).reverse();
-    const after = q.get("after_id");
-    const before = q.get("before_id");
-    let start = 0;
-    let end = ids.length;
-    if (after !== null) start = ids.includes(after) ? ids.indexOf(after) + 1 : ids.length;
-    if (before !== null) end = ids.includes(before) ? ids.indexOf(before) : 0;
-    const window = before !== null && after === null ? ids.slice(Math.max(start, end - limit), end) : ids.slice(start, Math.min(end, start + limit));
+    const { from, to, hasMore } = idWindow(ids, q, limit);
+    const window = ids.slice(from, to);
     const data = (await Promise.all(window.map((id) => s.batches.get(id)))).filter((b): b is MessageBatchRecord => b !== null).map((b) => batchObject(b, prefixUrl));
-    const hasMore = before !== null && after === null ? ids.indexOf(window[0] ?? "") > start : start + limit < end;
     return jsonResponse({ data, has_more: hasMore, first_id: window[0] ?? null, last_id: window.at(-1) ?? null });
   }
   const id = route.id;

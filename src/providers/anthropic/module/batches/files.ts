@@ -16,6 +16,7 @@ import { sortableId } from "../../../../objects/ids";
 import type { SideRouteContext } from "../../../types";
 import { checkAnthropicHeaders } from "../../errors";
 import { anthropicFiles, fileNotFound } from "../../file-refs";
+import { idWindow } from "../../pages";
 import { checkFileQuotas } from "../../../../tenancy/file-quota";
 
 /** The real limit on one file: 500 MB. */
@@ -81,14 +82,8 @@ async function list(request: Request, files: FileStore, ctx: SideRouteContext): 
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return ctx.refuse(apiError("invalid_request", "limit: Input should be less than or equal to 1000 and greater than or equal to 1"));
   const all = (await files.list({ limit: Number.MAX_SAFE_INTEGER })).data;
   const ids = all.map((r) => r.id);
-  const after = q.get("after_id");
-  const before = q.get("before_id");
-  let start = 0;
-  let end = all.length;
-  if (after !== null) start = ids.includes(after) ? ids.indexOf(after) + 1 : all.length;
-  if (before !== null) end = ids.includes(before) ? ids.indexOf(before) : 0;
-  const page = before !== null && after === null ? all.slice(Math.max(start, end - limit), end) : all.slice(start, Math.min(end, start + limit));
-  const hasMore = before !== null && after === null ? end - limit > start : start + limit < end;
+  const { from, to, hasMore } = idWindow(ids, q, limit);
+  const page = all.slice(from, to);
   return jsonResponse({ data: page.map(fileObject), has_more: hasMore, first_id: page[0]?.id ?? null, last_id: page.at(-1)?.id ?? null });
 }
 
