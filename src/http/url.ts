@@ -27,3 +27,22 @@ export function urlParts(url: string): { pathname: string; search: string } {
   const parsed = new URL(url);
   return { pathname: parsed.pathname, search: parsed.search };
 }
+
+/**
+ * A path below one of `bases` read as an object route: the collection (`{}`), one object (`{ id }`, percent-decoded)
+ * or one of its `actions` (`{ id, action }`); undefined when the path is under none of `bases`, or is under one but
+ * is none of these (an empty id, an unknown action, deeper segments). The Files and Batches APIs' routes.
+ * @example restPath(["/v1/batches"], ["cancel"], "/v1/batches/batch_1/cancel") // { id: "batch_1", action: "cancel" }
+ */
+export function restPath<A extends string>(bases: readonly string[], actions: readonly A[], path: string): { id?: string; action?: A } | undefined {
+  for (const base of bases) {
+    if (path === base) return {};
+    if (!path.startsWith(`${base}/`)) continue;
+    const rest = path.slice(base.length + 1).split("/");
+    if (rest[0] === "" || rest.length > 2) return undefined;
+    if (rest.length === 1) return { id: safeDecode(rest[0]!) };
+    const action = actions.find((a) => a === rest[1]);
+    return action === undefined ? undefined : { id: safeDecode(rest[0]!), action };
+  }
+  return undefined;
+}

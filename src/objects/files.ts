@@ -9,7 +9,7 @@
  * as one stream, parts joined), `lines` (the bytes as text lines, streamed), `list`, `delete`. The record's fields are
  * neutral; each provider renders its own shape from it.
  */
-import { safeDecode } from "../http/url";
+import { restPath } from "../http/url";
 import type { ObjectStore } from "./store";
 
 export interface FileRecord {
@@ -265,14 +265,8 @@ export const FILES_PATHS = ["/v1/files", "/files"];
  * A Files API path → the file's id (if any) and whether `/content` was asked; undefined when the path is not one.
  * @example filesRoute("/v1/files/file-abc/content") // { id: "file-abc", content: true }
  */
-export function filesRoute(path: string): { id?: string; content: boolean } | undefined {
-  for (const base of FILES_PATHS) {
-    if (path === base) return { content: false };
-    if (!path.startsWith(`${base}/`)) continue;
-    const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), content: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "content") return { id: safeDecode(rest[0]!), content: true };
-    return undefined;
-  }
-  return undefined;
+export function filesRoute(path: string): { id?: string; action?: "content" } | undefined {
+  return restPath(FILES_PATHS, FILE_ACTIONS, path);
 }
+
+const FILE_ACTIONS = ["content"] as const;

@@ -9,7 +9,7 @@
  * the batch's session as a live `/v1/messages` call (turn/batch.ts), and the results are written in parts and served
  * streamed. Its objects live below `anthropic-batches/` in the caller's namespace, apart from either Files API.
  */
-import { safeDecode } from "../../../../http/url";
+import { restPath } from "../../../../http/url";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { readJsonBody } from "../../../../http/body";
 import { isRecord, jsonResponse } from "../../../../http/json";
@@ -193,16 +193,10 @@ function advance(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, id: str
 
 /** `/v1/messages/batches…` → the id and the action, or undefined when the path is none of these routes. */
 function routeOf(path: string): { id?: string; action?: "cancel" | "results" } | undefined {
-  for (const base of BASES) {
-    if (path === base) return {};
-    if (!path.startsWith(`${base}/`)) continue;
-    const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!) };
-    if (rest.length === 2 && rest[0] !== "" && (rest[1] === "cancel" || rest[1] === "results")) return { id: safeDecode(rest[0]!), action: rest[1] };
-    return undefined;
-  }
-  return undefined;
+  return restPath(BASES, ACTIONS, path);
 }
+
+const ACTIONS = ["cancel", "results"] as const;
 
 export function knowsMessageBatchesPath(path: string): boolean {
   return BASES.some((b) => path === b || path.startsWith(`${b}/`));

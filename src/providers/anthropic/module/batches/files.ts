@@ -105,7 +105,7 @@ export async function serveAnthropicFiles(request: Request, path: string, ctx: S
     return ctx.refuse({ code: "method_not_allowed", message: `Use GET or POST for ${path}.` });
   }
   const r = await files.get(route.id);
-  if (route.content) {
+  if (route.action === "content") {
     if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET for ${path}.` });
     return ctx.refuse(r === null ? notFound(route.id) : apiError("invalid_request", `File ${route.id} is not downloadable: only files created by the API (code execution, skills) can be downloaded.`));
   }

@@ -10,7 +10,7 @@
  * `failed` batch with `errors.data`. A cancel before the lines ran answers `cancelling`, then `cancelled`.
  * Lines are streamed from the input file and written out in parts (objects/files.ts): memory stays bounded.
  */
-import { safeDecode } from "../../../../http/url";
+import { restPath } from "../../../../http/url";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { readJsonBody } from "../../../../http/body";
 import { isRecord, jsonResponse } from "../../../../http/json";
@@ -377,17 +377,11 @@ async function create(request: Request, path: string, ctx: SideRouteContext, fil
 }
 
 /** `/v1/batches…` → the id and whether `/cancel` was asked, or undefined when the path is not a batches route. */
-function batchesPath(path: string): { id?: string; cancel: boolean } | undefined {
-  for (const base of BATCHES_PATHS) {
-    if (path === base) return { cancel: false };
-    if (!path.startsWith(`${base}/`)) continue;
-    const rest = path.slice(base.length + 1).split("/");
-    if (rest.length === 1 && rest[0] !== "") return { id: safeDecode(rest[0]!), cancel: false };
-    if (rest.length === 2 && rest[0] !== "" && rest[1] === "cancel") return { id: safeDecode(rest[0]!), cancel: true };
-    return undefined;
-  }
-  return undefined;
+function batchesPath(path: string): { id?: string; action?: "cancel" } | undefined {
+  return restPath(BATCHES_PATHS, BATCH_ACTIONS, path);
 }
+
+const BATCH_ACTIONS = ["cancel"] as const;
 
 export function knowsBatchesPath(path: string): boolean {
   return BATCHES_PATHS.some((b) => path === b || path.startsWith(`${b}/`));
@@ -419,7 +413,7 @@ export async function serveBatches(request: Request, path: string, ctx: SideRout
     return jsonResponse({ object: "list", data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.hasMore });
   }
   const id = route.id;
-  if (route.cancel) {
+  if (route.action === "cancel") {
     if (method !== "POST") return ctx.refuse({ code: "method_not_allowed", message: `Use POST for ${path}.` });
     const b = await store.get(id);
     if (b === null) return ctx.refuse(noSuchBatch(id));

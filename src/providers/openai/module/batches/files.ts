@@ -144,7 +144,7 @@ export async function serveFiles(request: Request, path: string, ctx: SideRouteC
     if (method === "GET") return list(new URL(request.url), files, ctx);
     return ctx.refuse({ code: "method_not_allowed", message: `Use GET or POST for ${path}.` });
   }
-  if (route.content) {
+  if (route.action === "content") {
     if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET for ${path}.` });
     const opened = await files.open(route.id);
     if (opened === null) return ctx.refuse(noSuchFile(route.id));
