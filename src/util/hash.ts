@@ -83,20 +83,10 @@ export function stableToken(seed: string, length: number, alphabet = BASE62): st
 /** One array of character codes per token length (up to 64), reused: a token's codes are copied into its string. */
 const scratch: number[][] = [];
 
-/**
- * `stableToken(prefix + rest, …)` given `stableHash64(prefix)`: the hash goes on over `rest` and the characters are
- * drawn, with nothing allocated but the string.
- */
+/** `stableToken(prefix + rest, …)` given `stableHash64(prefix)`: the hash goes on over `rest` only. */
 export function tokenAfter(prefix: Hash64, rest: string, length: number, alphabet = BASE62): string {
-  let hi = prefix.hi;
-  let lo = prefix.lo;
-  for (let i = 0; i < rest.length; i++) {
-    lo = (lo ^ rest.charCodeAt(i)) >>> 0;
-    const low = lo * 0x1b3;
-    hi = (Math.imul(hi, 0x1b3) + (lo << 8) + ((low / 4294967296) | 0)) >>> 0;
-    lo = low >>> 0;
-  }
-  return tokenOfHash64(hi, lo, length, alphabet);
+  const h = hash64On(prefix, rest);
+  return tokenOfHash64(h.hi, h.lo, length, alphabet);
 }
 
 /**
