@@ -12,9 +12,9 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
-import WebSocket from "ws";
 import { mockllmOptions } from "./miniflare.mjs";
 import { cpuMsOf, tree, usage } from "./proc.mjs";
+import { openSocket } from "./ws-open.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -64,15 +64,6 @@ async function upload(url, doc) {
   if (!res.ok) throw new Error(`upload: ${res.status} ${await res.text()}`);
 }
 
-function open(url) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { authorization: "Bearer sk-bench" }, perMessageDeflate: false });
-    ws.once("open", () => resolve(ws));
-    ws.once("error", reject);
-    ws.once("unexpected-response", (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
-}
-
 /** One turn: resolves on `response.completed` with the scripted text, rejects on anything else. */
 function turn(ws) {
   return new Promise((resolve, reject) => {
@@ -117,7 +108,7 @@ async function sockets(target, n) {
     const cpuNow = () => (server.pid ? usage(server.pid).cpuMs : cpuMsOf(pids));
     const cpu0 = cpuNow();
     const t0 = performance.now();
-    const opened = await windowed(n, WINDOW, (i) => open(`${base}/s/scale-ws/c${i}/v1/responses`));
+    const opened = await windowed(n, WINDOW, (i) => openSocket(`${base}/s/scale-ws/c${i}/v1/responses`));
     const openMs = performance.now() - t0;
     const live = opened.filter((r) => r.ok).map((r) => r.value);
     const errors = opened.filter((r) => !r.ok).map((r) => r.error);

@@ -6,8 +6,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import WebSocket from "ws";
 import { usage } from "./proc.mjs";
+import { openSocket } from "./ws-open.mjs";
 
 const { values } = parseArgs({ options: { sockets: { type: "string", default: "1000" }, only: { type: "string" }, shared: { type: "boolean", default: false } } });
 const SOCKETS = Number(values.sockets);
@@ -40,15 +40,6 @@ function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-function open(url) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { authorization: "Bearer sk-bench" }, perMessageDeflate: false });
-    ws.once("open", () => resolve(ws));
-    ws.once("error", reject);
-    ws.once("unexpected-response", (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
-}
-
 /** One paced turn on an open socket: resolves with its latency, or rejects on anything but the full sequence. */
 function turn(ws) {
   return new Promise((resolve, reject) => {
@@ -76,7 +67,7 @@ async function run(target) {
     const base = url.replace("http", "ws");
     const before = usage(child.pid);
     const t0 = performance.now();
-    const settled = await Promise.allSettled(Array.from({ length: SOCKETS }, (_, i) => open(`${base}/s/ws-scale/${values.shared ? "shared" : `c${i}`}/v1/responses`)));
+    const settled = await Promise.allSettled(Array.from({ length: SOCKETS }, (_, i) => openSocket(`${base}/s/ws-scale/${values.shared ? "shared" : `c${i}`}/v1/responses`)));
     const connectMs = performance.now() - t0;
     const sockets = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
     const errors = settled.filter((s) => s.status === "rejected").map((s) => String(s.reason));
