@@ -1,5 +1,5 @@
 /**
- * Every provider module, in one list: adding a provider = its folder (with a `module.ts`) + a line here. What the
+ * Every provider module, in one list: adding a provider = its folder (with a `module/index.ts`) + a line here. What the
  * router, early errors, the journal's tool-call ids, socket acceptance and the recording flags need is derived from it.
  */
 import type { Reply } from "../../canonical/outcome";

@@ -2,7 +2,7 @@
  * The Responses `file_search` tool over the namespace's vector stores: a `file_search` use the session or the default
  * responder decided without `results` is completed here, after the decision and before rendering (the search reads
  * the object store, so it cannot run in the pure engine), by searching the request's `vector_store_ids` for its query.
- * The OpenAI module (module.ts) sets it as the Responses surface's `complete` hook.
+ * The OpenAI module (module/index.ts) sets it as the Responses surface's `complete` hook.
  */
 import type { Reply } from "../../../../canonical/outcome";
 import { lastUserMessage, type CanonicalRequest } from "../../../../canonical/request";
