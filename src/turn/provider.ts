@@ -41,7 +41,7 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
   const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return failEarly(surface, first.error);
   // A hook's promise is awaited, its value taken as it is: a JSON turn made some forty promises, and every one kept
-  // off the path is a microtask and an allocation less (docs/decisions/performance-history.md, wave 17).
+  // off the path is a microtask and an allocation less (docs/decisions/performance-history.md, "what a Node turn keeps alive").
   const prepared = surface.prepare(first.wire, first.request, rt);
   const parsed = isThenable(prepared) ? await prepared : prepared;
   if (!parsed.ok) return failEarly(surface, parsed.error);

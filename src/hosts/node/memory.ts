@@ -49,7 +49,7 @@ export class MemorySessionStorage implements SessionStorage {
    * The journal, each entry as its JSON text (`boundJson`, as the Worker's SQLite rows keep it), parsed when read. An
    * entry kept as objects was dozens of them a turn (its request's headers and body, the canonical view) that V8's
    * young generation copied and its old generation marked until the journal dropped them; a flat string is one
-   * (docs/performance.md, "Wave 17"). The newest `limit` texts are the journal.
+   * (docs/decisions/performance-history.md, "what a Node turn keeps alive"). The newest `limit` texts are the journal.
    */
   private texts: string[];
   /** The journal's bound, as the last append gave it. */
