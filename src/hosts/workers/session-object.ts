@@ -55,8 +55,8 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   private grouping = false;
   /** Watched commits in a row, while grouping, that no turn queued behind. */
   private lone = 0;
-  /** Writes since the last watched commit, while not grouping (starts full: an object's first commit is watched). */
-  private unwatched = WATCH_EVERY;
+  /** Writes since the last watched commit, while not grouping (starts so that an object's first commit is watched). */
+  private unwatched = WATCH_EVERY - 1;
   /** Whether a turn queued behind the commit in flight. */
   private queued = false;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
@@ -121,10 +121,10 @@ export class SessionObject extends DurableObject<WorkerEnv> {
     }
     if (tables.pending) return this.afterFlush().then(() => result);
     if (tables.writes !== writes) {
-      if (this.grouping || this.unwatched >= WATCH_EVERY) {
+      if (this.grouping || ++this.unwatched >= WATCH_EVERY) {
         this.unwatched = 0;
         this.noteCommit();
-      } else this.unwatched++;
+      }
     }
     return result;
   }
