@@ -297,33 +297,6 @@ describe("group commit: turns arriving while a commit is in flight share the nex
     });
   });
 
-  it("a lone object watches one commit in 8 (its first among them); a turn queued behind a watched one makes it watch every commit", async () => {
-    const stub = env.SESSIONS.getByName("direct/group-lone");
-    await runInDurableObject(stub, async (instance: SessionObject, state) => {
-      const settled = async () => {
-        for (let i = 0; i < 3; i++) await state.storage.sync();
-      };
-      expect(decided(await instance.next(input(1))).seq).toBe(1); // watched
-      await settled();
-      // Turns 2–8 follow commits nobody watched: each writes at once, even while the one before is in flight.
-      const lone = [2, 3, 4, 5, 6, 7, 8].map((i) => instance.next(input(i)));
-      expect(lone.some((r) => r instanceof Promise)).toBe(false);
-      expect(state.storage.sql.exec("SELECT count(*) AS n FROM journal").one().n).toBe(8);
-      // Turn 9's commit is watched: turn 10 arrives while it is in flight and queues.
-      expect(instance.next(input(9))).not.toBeInstanceOf(Promise);
-      const queued = instance.next(input(10)) as unknown as Promise<NextResult>;
-      expect(queued).toBeInstanceOf(Promise);
-      expect(decided(await queued).seq).toBe(10);
-      await settled();
-      // Grouping now: every commit is watched, so the turn after any turn queues.
-      expect(instance.next(input(11))).not.toBeInstanceOf(Promise);
-      const next = instance.next(input(12)) as unknown as Promise<NextResult>;
-      expect(next).toBeInstanceOf(Promise);
-      expect(decided(await next).seq).toBe(12);
-      expect(rows(state).map((r) => r.seq)).toStrictEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    });
-  });
-
   it("SqlTables: a deferred statement waits for flush or for any other access, and keeps its order", async () => {
     const stub = env.SESSIONS.getByName("direct/group-tables");
     await runInDurableObject(stub, async (_instance: SessionObject, state) => {

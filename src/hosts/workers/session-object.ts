@@ -23,10 +23,6 @@ import { SqlResponsesStorage } from "./sql-responses";
 import { META, SqlSessionStorage } from "./sql-session";
 import { SqlTables, table } from "./sql-tables";
 
-/** Watched commits in a row with no turn queued behind them after which an object stops watching each one (`grouping`). */
-const LONE_COMMITS = 8;
-/** While not grouping, one commit in this many is watched: a burst is seen within as many turns. */
-const WATCH_EVERY = 8;
 /** Objects a namespace's directory purges per alarm run (each one RPC, run together). */
 const PURGE_BATCH = 50;
 /** On a namespace's directory being purged: how many of its objects are done. */
@@ -45,20 +41,6 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   private committing: Promise<void> | undefined;
   /** The queued journal rows' write once `committing` settles, shared by every call queued behind it (`afterFlush`). */
   private flushing: Promise<void> | undefined;
-  /**
-   * Whether every commit is watched (`noteCommit`), so that turns arriving during one queue their rows for the next.
-   * Watching costs a turn the isolate's re-entry when `storage.sync()` settles: at one connection, where nothing ever
-   * queues, ~12% of a lone turn's workerd CPU (bench/worker-cpu.mjs --connections 1). So an object watches one commit in
-   * WATCH_EVERY (its first among them) until a turn queues behind a watched one (a burst), then every commit, until
-   * LONE_COMMITS watched commits in a row held nobody behind them.
-   */
-  private grouping = false;
-  /** Watched commits in a row, while grouping, that no turn queued behind. */
-  private lone = 0;
-  /** Writes since the last watched commit, while not grouping (starts so that an object's first commit is watched). */
-  private unwatched = WATCH_EVERY - 1;
-  /** Whether a turn queued behind the commit in flight. */
-  private queued = false;
   /** When the expiry alarm was last (re)scheduled by this instance (ms; 0 = not yet). */
   private alarmSetAt = 0;
   private lastActive = 0;
@@ -120,12 +102,7 @@ export class SessionObject extends DurableObject<WorkerEnv> {
       tables.deferring = false;
     }
     if (tables.pending) return this.afterFlush().then(() => result);
-    if (tables.writes !== writes) {
-      if (this.grouping || ++this.unwatched >= WATCH_EVERY) {
-        this.unwatched = 0;
-        this.noteCommit();
-      }
-    }
+    if (tables.writes !== writes) this.noteCommit();
     return result;
   }
 
@@ -140,18 +117,11 @@ export class SessionObject extends DurableObject<WorkerEnv> {
   }
 
   private committed(commit: Promise<void>): void {
-    if (this.committing !== commit) return;
-    this.committing = undefined;
-    if (this.queued) {
-      this.grouping = true;
-      this.lone = 0;
-    } else if (this.grouping && ++this.lone >= LONE_COMMITS) this.grouping = false;
-    this.queued = false;
+    if (this.committing === commit) this.committing = undefined;
   }
 
   /** The queued rows written once the commit in flight is durable; they make the next commit. */
   private afterFlush(): Promise<void> {
-    this.queued = true;
     this.flushing ??= (this.committing ?? Promise.resolve()).then(() => {
       this.flushing = undefined;
       try {
