@@ -9,7 +9,7 @@
 // workerd CPU per request, every round's figure, the median's ratio to the first target's (that ran the load), and in
 // how many rounds it was below the first target's figure of the same round.
 //   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,paced,fresh] [--requests 10000] [--rounds 4] [--connections 50]
-//                             [--warm 3000] [--paced-requests 400] [--namespace] DIR…            (default DIR: dist/worker)
+//                             [--warm 3000] [--paced-requests 400] [--namespace] [--rate [--seconds 3]] DIR…
 // --load paced: the burst's paced stream (bench-burst: 100 one-word events at 50 words a second after 200 ms, ~2.2 s a
 // stream), --paced-requests of them a round (a tenth of that to warm up); the probe answers it on the same schedule
 // (bench/probe-worker `pacedAnswer`), the wire probe not at all.
@@ -43,6 +43,8 @@ const { values, positionals } = parseArgs({
     warm: { type: "string", default: "3000" },
     "paced-requests": { type: "string", default: "400" },
     namespace: { type: "boolean", default: false },
+    rate: { type: "boolean", default: false },
+    seconds: { type: "string", default: "3" },
   },
 });
 const dirs = positionals.length > 0 ? positionals.map((d) => resolve(d)) : [fileURLToPath(new URL("../dist/worker/", import.meta.url))];
@@ -67,7 +69,7 @@ async function launch(label, kind, options) {
   if (pids.size === 0) throw new Error(`${label}: no workerd process found`);
   const key = kind === "mockllm" && values.namespace ? await namespaceKey(url, "bench") : undefined;
   if (kind === "mockllm") await uploadScenarios(url, key ?? "bench");
-  targets.push({ label, kind, mf, url, pids, key, cpu: Object.fromEntries(loads.map((l) => [l, []])) });
+  targets.push({ label, kind, mf, url, pids, key, cpu: Object.fromEntries(loads.map((l) => [l, []])), rate: Object.fromEntries(loads.map((l) => [l, []])) });
 }
 for (const dir of dirs) await launch(dir, "mockllm", mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, {}, dir));
 if (values.probe) await launch("probe", "floor", probeOptions());
@@ -76,7 +78,8 @@ if (values["probe-fetch"]) await launch("probe (fetch)", "floor", probeOptions({
 // The probe answering with mockllm's wire: request headers kept, the answer's headers and bytes (probe-worker `wire`).
 if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ bindings: { PROBE_MODE: "wire" } }));
 
-const send = (t, load, amount) => {
+/** `amount` requests, or with `seconds` as many as that many seconds take (autocannon settles a fixed amount only on its one-second tick). */
+const send = (t, load, amount, seconds) => {
   const p = paths(t.kind);
   const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : load === "paced" ? [p.burst, BURST_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
   const fresh = load === "fresh" ? { requests: freshSessionRequests(path) } : {};
@@ -84,7 +87,7 @@ const send = (t, load, amount) => {
     url: t.url + path,
     method: "POST",
     connections: Number(values.connections),
-    amount,
+    ...(seconds === undefined ? { amount } : { duration: seconds }),
     headers: { "content-type": "application/json", authorization: `Bearer ${t.key ?? "sk-bench"}` },
     body,
     ...fresh,
@@ -103,9 +106,10 @@ try {
       for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
         if (!serves(t, load)) continue;
         const c0 = cpuMsOf(t.pids);
-        const res = await send(t, load, amount(load, false));
+        const res = await send(t, load, amount(load, false), values.rate ? Number(values.seconds) : undefined);
         if (res.errors + res.non2xx > 0) throw new Error(`${t.label}: ${res.errors} errors, ${res.non2xx} non-2xx`);
         t.cpu[load].push(((cpuMsOf(t.pids) - c0) / res.requests.total) * 1000);
+        t.rate[load].push(res.requests.total / res.duration);
       }
     }
   }
@@ -126,4 +130,19 @@ for (const t of targets) {
     return `${m.toFixed(0)} | ${t.cpu[l].map((x) => x.toFixed(0)).join(" ")} | ${(m / median(first)).toFixed(2)} | ${below} of ${t.cpu[l].length}`;
   });
   console.log(`| ${t.label} | ${cells.join(" | ")} |`);
+}
+// With --rate, each round's pass lasts --seconds instead of --requests, and this prints requests a second of each
+// round (the targets taking turns, as for CPU) and their ratio to the first target's in the same round: at
+// --connections 1 the compare row's figure (bench/compare.mjs), paired round by round.
+if (values.rate) {
+  const rhead = loads.map((l) => `${l}: req/s (median) | rounds | ÷ first (median of the rounds' ratios)`);
+  console.log(`\n| target | ${rhead.join(" | ")} |\n| --- | ${rhead.map(() => "--- | --- | ---").join(" | ")} |`);
+  for (const t of targets) {
+    const cells = loads.map((l) => {
+      if (t.rate[l].length === 0) return "– | – | –";
+      const first = targets.find((x) => x.rate[l].length > 0).rate[l];
+      return `${median(t.rate[l]).toFixed(0)} | ${t.rate[l].map((x) => x.toFixed(0)).join(" ")} | ${median(t.rate[l].map((x, i) => x / first[i])).toFixed(2)}`;
+    });
+    console.log(`| ${t.label} | ${cells.join(" | ")} |`);
+  }
 }

@@ -2,7 +2,8 @@
 // Where workerd's own time goes under a load (issue 34, part 1): what `bench/worker-profile.mjs` cannot see, because a
 // V8 profile charges native work (SQLite, the RPC's serialisation, HTTP, the runtime's promises) to whichever
 // JavaScript frame awaited it. One target (mockllm's bundle, the probe, the probe with mockllm's wire) under Miniflare
-// takes --requests requests at 50 connections after a warm-up, and this prints, per request:
+// takes --requests requests at --connections connections (default 50; 1: the row at one connection, where no commit
+// holds more than one turn) after a warm-up, and this prints, per request:
 //   - the CPU of each workerd thread (/proc), the default;
 //   - --syscalls: the system calls (`strace -c` on workerd): SQLite's page writes (pwrite64), reads, fsyncs;
 //   - --commits: SQLite's fsyncs and page writes counted by the kernel's tracepoints (`perf stat`), which, unlike strace,
@@ -11,7 +12,7 @@
 //     the runtime's event loop (kj), SQLite and its I/O, garbage collection, the RPC's serialisation, headers,
 //     allocation, the kernel — as µs per request. perf and strace slow workerd (a third to a half): compare two
 //     targets read the same way, never with the other modes.
-//   node bench/worker-native.mjs [--target mockllm|probe|wire] [--load json|stream] [--requests 6000] [--syscalls | --commits | --perf] [DIR]
+//   node bench/worker-native.mjs [--target mockllm|probe|wire] [--load json|stream] [--requests 6000] [--connections 50] [--syscalls | --commits | --perf] [DIR]
 // Needs Linux; `--syscalls` strace, `--perf` and `--commits` perf (Debian: linux-perf) and the right to trace (root, or
 // kernel.perf_event_paranoid ≤ 1). DIR: another mockllm bundle than dist/worker.
 import { spawn, spawnSync } from "node:child_process";
@@ -31,6 +32,7 @@ const { values, positionals } = parseArgs({
     target: { type: "string", default: "mockllm" },
     load: { type: "string", default: "json" },
     requests: { type: "string", default: "6000" },
+    connections: { type: "string", default: "50" },
     syscalls: { type: "boolean", default: false },
     perf: { type: "boolean", default: false },
     commits: { type: "boolean", default: false },
@@ -78,7 +80,7 @@ const load = (amount) =>
   autocannon({
     url: url + (stream ? p.stream : p.json),
     method: "POST",
-    connections: 50,
+    connections: Number(values.connections),
     amount,
     headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
     body: stream ? STREAM_BODY : JSON_BODY,
