@@ -95,6 +95,18 @@ describe("the built Node runtime's code cache", () => {
     expect(await cacheFiles()).toStrictEqual([file]);
   }, 60_000);
 
+  it("with source maps on, the core goes through Node's loader: stack traces name src/, and the answers are the same", async () => {
+    const script = `
+      const m = await import(${JSON.stringify(new URL(`file://${entry}`).href)});
+      const error = await m.startServer({ persist: "a", keepOnExit: "b", log: () => {} }).catch((e) => e);
+      console.log(JSON.stringify({ state: m.nodeCodeCache().state, at: error.stack.split("\\n")[1].trim() }));
+    `;
+    const { stdout, stderr } = await run(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", script], { env: { ...process.env, NODE_COMPILE_CACHE: cacheRoot } });
+    expect(stderr).toBe("");
+    expect(JSON.parse(stdout)).toStrictEqual({ state: "off", at: expect.stringMatching(/^at nodeRuntime \(.*\/src\/hosts\/node\/runtime\.ts:\d+:\d+\)$/) });
+    expect(await probe({ NODE_OPTIONS: "--enable-source-maps" })).toMatchObject({ before: "off", after: "off", status: 200, content: "Hello there friend.", stderr: "" });
+  }, 60_000);
+
   it("NODE_DISABLE_COMPILE_CACHE turns it off", async () => {
     await rm(cacheRoot, { recursive: true, force: true });
     expect(await probe({ NODE_DISABLE_COMPILE_CACHE: "1" })).toMatchObject({ before: "off", after: "off", status: 200, content: "Hello there friend.", stderr: "" });

@@ -1,15 +1,16 @@
 /**
  * The Node runtime as built: dist/node/index.js is this file, and the runtime itself (./index.ts and everything it
- * imports, ~1.4 MB) is dist/node/core.js beside it (a script, not a module), compiled here with a V8 code cache kept on disk. Without one,
- * every start parses the whole bundle and compiles each function start-up runs; with one, V8 reads them compiled
- * (start-up ~30 ms sooner and ~3.5 MB less RSS on Node 20, which has no `module.enableCompileCache`; on Node 22+ the
- * same cache serves, Node's own one does not see a script compiled here). The cache is written once, by the first
- * server of a build to start, in `$NODE_COMPILE_CACHE/mockllm` (default: the OS temp dir's `node-compile-cache/mockllm`,
- * where Node keeps its own), one file per build, Node version and set of V8 flags; `NODE_DISABLE_COMPILE_CACHE=1`
- * turns it off. docs/performance.md, "Wave 17".
+ * imports, ~1.5 MB) is dist/node/core.js beside it (a script, not a module), compiled here with a V8 code cache kept
+ * on disk. Without one, every start parses the whole bundle and compiles each function start-up runs; with one, V8
+ * reads them compiled (Node 20, which has no `module.enableCompileCache`: start-up 15–30% sooner, ~7 MB less idle RSS;
+ * on Node 22+ the same cache serves, as Node's own does not see a script compiled here). The cache is written once, by
+ * the first server of a build to start, in `$NODE_COMPILE_CACHE/mockllm` (default: the OS temp dir's
+ * `node-compile-cache/mockllm`, where Node keeps its own), one file per build, Node version and set of V8 flags.
+ * `NODE_DISABLE_COMPILE_CACHE=1` turns it off, and so does `--enable-source-maps` (stack traces mapped to src/, as
+ * before). docs/performance.md, "Wave 17".
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +23,7 @@ declare const MOCKLLM_NODE_CORE: { file: string; hash: string };
 
 /** What happened to the code cache in this process. */
 export type CodeCacheState =
-  /** NODE_DISABLE_COMPILE_CACHE is set, or no cache directory can be used. */
+  /** NODE_DISABLE_COMPILE_CACHE is set, or source maps are on (`--enable-source-maps`). */
   | "off"
   /** There was none yet: the first server to start writes it. */
   | "absent"
@@ -34,9 +35,14 @@ export type CodeCacheState =
   | "written";
 
 const coreFile = fileURLToPath(new URL(MOCKLLM_NODE_CORE.file, import.meta.url));
+/**
+ * Source maps on (`--enable-source-maps`, also through NODE_OPTIONS): Node maps the stack traces only of code its own
+ * loaders compiled, so the core goes through its CommonJS loader then, without the cache (as every start did before).
+ */
+const sourceMaps = (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled ?? [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) => a.includes("--enable-source-maps"));
 /** V8's tag for its version and flags; a cache made under other flags is refused, so each set gets its own file. */
 const versionTag = v8.cachedDataVersionTag();
-const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : join(process.env.NODE_COMPILE_CACHE || join(tmpdir(), "node-compile-cache"), "mockllm");
+const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE || sourceMaps ? undefined : join(process.env.NODE_COMPILE_CACHE || join(tmpdir(), "node-compile-cache"), "mockllm");
 const cacheFile = cacheDir && join(cacheDir, `${MOCKLLM_NODE_CORE.hash}-${process.version}-${process.arch}-${versionTag}.bin`);
 
 /** A file only this user can have written: the cache directory is shared (the OS temp dir), and a cache is code. */
@@ -53,28 +59,39 @@ function ownedBytes(dir: string, file: string): Buffer | undefined {
   }
 }
 
+type Wrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+
 /** The core compiled, with the cache when there is a usable one (the bytes are not kept past the compile). */
-function compileCore(): { script: vm.Script; state: CodeCacheState } {
+function compileCore(): { wrapper: Wrapper; script?: vm.Script; state: CodeCacheState } {
+  if (sourceMaps) {
+    // Node's own loader (Module#_compile registers the file's source map), given the same text as an assignment: the
+    // wrapper's line is the file's first, so every mapped line stays where the map has it.
+    const loader = new Module(coreFile) as Module & { _compile(content: string, filename: string): void };
+    loader.filename = coreFile;
+    loader._compile(`module.exports = ${readFileSync(coreFile, "latin1")}`, coreFile);
+    return { wrapper: loader.exports as Wrapper, state: "off" };
+  }
   const cached = cacheDir && cacheFile ? ownedBytes(cacheDir, cacheFile) : undefined;
   // The file is one function expression (Node's CommonJS wrapper around the bundle, build-node.mjs), all ASCII: latin1
   // reads it as it is, and V8 keeps it outside its heap.
-  const script = new vm.Script(readFileSync(coreFile, "latin1"), {
-    filename: coreFile,
-    cachedData: cached,
-  });
-  return { script, state: cacheFile === undefined ? "off" : cached === undefined ? "absent" : script.cachedDataRejected ? "rejected" : "accepted" };
+  const script = new vm.Script(readFileSync(coreFile, "latin1"), { filename: coreFile, cachedData: cached });
+  return {
+    wrapper: script.runInThisContext() as Wrapper,
+    script,
+    state: cacheFile === undefined ? "off" : cached === undefined ? "absent" : script.cachedDataRejected ? "rejected" : "accepted",
+  };
 }
 
 const compiled = compileCore();
 const script = compiled.script;
 let state = compiled.state;
 const module = { exports: {} as typeof Core };
-(script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(coreFile), module, coreFile, dirname(coreFile));
+compiled.wrapper.call(module.exports, module.exports, createRequire(coreFile), module, coreFile, dirname(coreFile));
 const core = module.exports;
 
 /** Writes the cache (what V8 has compiled by now: start-up's functions too), once, atomically; failures are silent. */
 function writeCodeCache(): void {
-  if ((state !== "absent" && state !== "rejected") || !cacheDir || !cacheFile || v8.cachedDataVersionTag() !== versionTag) return;
+  if ((state !== "absent" && state !== "rejected") || !script || !cacheDir || !cacheFile || v8.cachedDataVersionTag() !== versionTag) return;
   state = "written";
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
