@@ -7,7 +7,7 @@
  * the first server of a build to start, in `$NODE_COMPILE_CACHE/mockllm` (default: the OS temp dir's
  * `node-compile-cache/mockllm`, where Node keeps its own), one file per build, Node version and set of V8 flags.
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off, and so does `--enable-source-maps` (stack traces mapped to src/, as
- * before). docs/performance.md, "Wave 17".
+ * before). Measured in docs/performance.md (the Node runtime beside the peer).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
