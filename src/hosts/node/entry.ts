@@ -99,7 +99,11 @@ function writeCodeCache(): void {
     writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     renameSync(tmp, cacheFile);
   } catch {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // A cache that cannot be written is only a slower next start.
+    }
   }
 }
 
