@@ -78,8 +78,8 @@ function cannon(url, body, connections, duration = DURATION) {
  * ~0.2 s on this machine, whose rate swung 0.70–1.21× between runs against the same two servers). The client is the
  * bench process itself and takes most of a core here, so its own warm-up counts: see WARM_CONVERSATIONS.
  */
-function conversations(baseURL, count = CONVERSATIONS, seconds = DURATION) {
-  return toolConversations(benchClient(baseURL), count, undefined, seconds);
+function conversations(baseURL, count = CONVERSATIONS, seconds = DURATION, done = {}) {
+  return toolConversations(benchClient(baseURL), count, undefined, seconds, done);
 }
 
 /**
@@ -156,7 +156,13 @@ try {
     }
     phase = "peakConv";
     for (const r of order) {
-      if (r.target.kind !== "floor") record(r, "conv", await conversations(r.url + r.p.toolsBase));
+      if (r.target.kind === "floor") continue;
+      // The server's own CPU over the conversations: the row with the client's CPU taken out (the client in this
+      // process saturates first, for every target alike, so conv/s above measures mostly the client).
+      const cpu0 = usage(r.child.pid).cpuMs;
+      const done = {};
+      record(r, "conv", await conversations(r.url + r.p.toolsBase, CONVERSATIONS, DURATION, done));
+      record(r, "convCpu", ((usage(r.child.pid).cpuMs - cpu0) / done.count) * 1000);
     }
   }
 } finally {
@@ -177,6 +183,7 @@ for (const r of running) {
     peakStream: r.peakStream,
     peakConv: r.peakConv,
     cpuPer1000: (r.cpuMs / r.cpuRequests) * 1000,
+    convPerCpuS: m.convCpu ? 1e6 / m.convCpu : undefined,
   };
 }
 
@@ -188,6 +195,8 @@ const ROWS = [
   ["  p50 / p99 (ms)", (r) => `${fmt(r.c1p50, 2)} / ${fmt(r.c1p99, 2)}`],
   ["200-word stream c=50 (req/s)", "stream", 0, "higher"],
   [`openai-SDK tool conversations, 10 at a time, ≥${CONVERSATIONS} and ≥${DURATION} s (conv/s)`, "conv", 0, "higher"],
+  ["  server CPU per 1,000 of them (ms; the client's CPU taken out)", "convCpu", 0, "lower"],
+  ["  conversations per second of server CPU (1,000,000 ÷ the row above)", "convPerCpuS", 0, "higher"],
   ["start-up to ready (ms)", "startMs", 0, "lower"],
   ["RSS idle (MB)", "idleMB", 0, "lower"],
   ["RSS peak, whole run (MB)", "peakMB", 0, "lower"],

@@ -4,7 +4,7 @@
 // the SDK conversations), and the functions with the most self time per request. `--heap`: bytes allocated per
 // request instead, by function (V8's sampling heap profiler, young-generation garbage included, every 1 KB): a figure
 // that reads the same run after run on a shared machine, where CPU time does not.
-//   node bench/node-profile.mjs [--load json|stream|conv] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
+//   node bench/node-profile.mjs [--load json|stream|conv] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     dir: { type: "string" },
     top: { type: "string", default: "30" },
     heap: { type: "boolean", default: false },
+    // --load conv: how many conversations are measured (after 500 to warm up).
+    conversations: { type: "string", default: "3000" },
     // Another build's dist/node/index.js (an earlier commit's), to profile before and after a change.
     dist: { type: "string" },
   },
@@ -49,7 +51,7 @@ let requests;
 if (values.load === "conv") {
   const client = benchClient(url + p.toolsBase);
   await toolConversations(client, 500);
-  const n = 3000;
+  const n = Number(values.conversations);
   await toolConversations(client, n);
   requests = n * 2 + 1000;
 } else {

@@ -15,7 +15,7 @@ export function benchClient(baseURL) {
  * latency (ms) goes to `latencies` when given.
  * @returns conversations per second
  */
-export async function toolConversations(openai, count, latencies, seconds = 0) {
+export async function toolConversations(openai, count, latencies, seconds = 0, done = {}) {
   const timed = async (p) => {
     const t0 = performance.now();
     const out = await p;
@@ -48,5 +48,6 @@ export async function toolConversations(openai, count, latencies, seconds = 0) {
       }
     }),
   );
+  done.count = started;
   return started / ((performance.now() - t0) / 1000);
 }

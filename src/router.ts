@@ -27,6 +27,7 @@ import { Response } from "./http/web";
 import type { EphemeralClaims } from "./util/ephemeral";
 import { header } from "./http/headers";
 import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
+import { isThenable } from "./util/awaitable";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
@@ -110,8 +111,12 @@ function doubledV1Hint(path: string): string {
  * Serves one request on either runtime and logs it (one structured line) when the runtime keeps a log.
  * @example return route(request, workersRuntime(env), ctx)
  */
-export async function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  if (!rt.log) return answer(request, rt, ctx);
+export function route(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  // Not an async function that returns another's promise (two more turns of the microtask queue a request).
+  return rt.log ? logged(request, rt, rt.log, ctx) : answer(request, rt, ctx);
+}
+
+async function logged(request: Request, rt: Runtime, log: NonNullable<Runtime["log"]>, ctx: RequestContext): Promise<Response> {
   const arrived = Date.now();
   const res = await answer(request, rt, ctx);
   const h = res.headers;
@@ -119,7 +124,7 @@ export async function route(request: Request, rt: Runtime, ctx: RequestContext):
     const v = h.get(header);
     return v === null ? {} : { [name]: v };
   };
-  rt.log({
+  log({
     method: request.method,
     path: new URL(request.url).pathname,
     status: res.status,
@@ -155,11 +160,16 @@ async function crossOrigin(request: Request, origin: string, rt: Runtime, ctx: R
  * Namespaces first (src/tenancy/gate.ts): a namespace key selects a namespace-scoped runtime, so every route below
  * reaches only that namespace's scenarios and sessions; without one, the request runs as before in `default`.
  */
-async function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  if (!rt.tenancy) return serve(request, rt, ctx);
-  const gate = await gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
+function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  return rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx);
+}
+
+async function gated(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const gating = gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
+  const gate = isThenable(gating) ? await gating : gating;
   if (!gate.ok) return refusal(request, gate.error, gate.headers);
-  if (gate.rt === rt && gate.ephemeral === undefined) return serve(request, rt, ctx);
+  // Awaited, not returned: an async function resolved with another's promise takes two more turns of the queue.
+  if (gate.rt === rt && gate.ephemeral === undefined) return await serve(request, rt, ctx);
   try {
     return await serve(request, gate.rt, ctx, gate.ephemeral);
   } catch (e) {
@@ -214,7 +224,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
       if (side) return side;
       return failEarly(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` });
     }
-    return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url, local: (r) => serve(r, rt, ctx) });
+    return await handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url, local: (r) => serve(r, rt, ctx) });
   }
   const side = await sideRoute(request, path, rt, prefix);
   if (side) return side;

@@ -1,6 +1,12 @@
 /** Request headers as a plain record, shared by every parser and the journal. */
 
-const records = new WeakMap<Headers, Record<string, string>>();
+/**
+ * Where a Headers object keeps its record: a property of the object itself, not a WeakMap beside it (a WeakMap entry
+ * made for every request was a tenth of the Node runtime's transport time, and an ephemeron for the GC to trace).
+ * The Node runtime's own Headers class declares it (src/hosts/node/web-headers.ts), so its shape never changes.
+ */
+export const HEADER_RECORD: unique symbol = Symbol("mockllm.headerRecord");
+type Recorded = Headers & { [HEADER_RECORD]?: Record<string, string> };
 
 /**
  * The headers as a `{ name: value }` record with lower-case names, worked out once per Headers object (iterating a
@@ -8,11 +14,11 @@ const records = new WeakMap<Headers, Record<string, string>>();
  * @example headerRecord(new Headers({ "X-Api-Key": "k" })) // { "x-api-key": "k" }
  */
 export function headerRecord(headers: Headers): Record<string, string> {
-  let out = records.get(headers);
+  let out = (headers as Recorded)[HEADER_RECORD];
   if (!out) {
     out = {};
     for (const [k, v] of headers) out[k.toLowerCase()] = v;
-    records.set(headers, out);
+    (headers as Recorded)[HEADER_RECORD] = out;
   }
   return out;
 }
@@ -85,5 +91,5 @@ export function primeHeaderRecord(headers: Headers, raw: readonly string[]): voi
   sortTogether(names, values);
   const out: Record<string, string> = {};
   for (let i = 0; i < names.length; i++) if (names[i] !== "__proto__") out[names[i]!] = values[i]!;
-  records.set(headers, out);
+  (headers as Recorded)[HEADER_RECORD] = out;
 }

@@ -13,6 +13,7 @@ import type { StreamFormat } from "../http/sse";
 import type { FailureWordingKind, McpServerRef, ParseResult, ProviderSurface, RenderContext, RenderedError, RequestTarget } from "./types";
 import type { Runtime } from "../runtime/types";
 import type { Failure, Scenario } from "../scenario/schema";
+import type { Awaitable } from "../session/types";
 
 /** OpenAI's wordings for scripted failures without a `message`: the default of `failureMessages`. */
 export const FAILURE_MESSAGES: Record<FailureWordingKind, string> = {
@@ -26,16 +27,16 @@ export interface ResolvedSurface<W> extends ProviderSurface<W> {
   matchPath(path: string): boolean;
   readBody(request: Request, target: RequestTarget): Promise<BodyResult>;
   validate(wire: W, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined;
-  prepare(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
+  prepare(wire: W, request: CanonicalRequest, rt: Runtime): Awaitable<ParseResult<W>>;
   mcpServers(wire: W): McpServerRef[];
   streamFormat: StreamFormat;
   renderRaw: NonNullable<ProviderSurface<W>["renderRaw"]>;
-  complete(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError>;
+  complete(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Awaitable<Reply | ApiError>;
   /** Undefined where the surface cannot count (its figures stay as they are). */
-  counted(wire: W, request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number } | undefined>;
-  remember(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
+  counted(wire: W, request: CanonicalRequest, reply: Reply): Awaitable<{ input: number; output: number } | undefined>;
+  remember(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Awaitable<void>;
   stores(wire: W): boolean;
-  rememberFailure(failure: Failure, reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<boolean>;
+  rememberFailure(failure: Failure, reply: Reply, ctx: RenderContext<W>, rt: Runtime): Awaitable<boolean>;
   requestId(seed: string): string;
   /** The wording of a scripted failure without a `message`: the request's, else the surface's, else OpenAI's. */
   failureMessage(kind: FailureWordingKind, failure: Failure, ctx: RenderContext<W>): string;
@@ -63,15 +64,16 @@ function withDefaults<W>(s: ProviderSurface<W>): ResolvedSurface<W> {
     matchPath: s.matchPath?.bind(s) ?? (() => false),
     readBody: s.readBody?.bind(s) ?? ((request) => readJsonBody(request, jsonOptions)),
     validate: s.validate?.bind(s) ?? (() => undefined),
-    prepare: s.prepare?.bind(s) ?? ((wire, request) => Promise.resolve({ ok: true, wire, request })),
+    // The defaults answer at once, not with a promise: the turn awaits only a hook that returned one.
+    prepare: s.prepare?.bind(s) ?? ((wire, request) => ({ ok: true, wire, request })),
     mcpServers: s.mcpServers?.bind(s) ?? (() => []),
     streamFormat: s.streamFormat ?? "sse",
     renderRaw: s.renderRaw?.bind(s) ?? (() => undefined),
-    complete: s.complete?.bind(s) ?? ((_wire, _request, reply) => Promise.resolve(reply)),
-    counted: countUsage ? (wire, request, reply) => countUsage.call(s, wire, request, reply) : () => Promise.resolve(undefined),
-    remember: s.remember?.bind(s) ?? (() => Promise.resolve()),
+    complete: s.complete?.bind(s) ?? ((_wire, _request, reply) => reply),
+    counted: countUsage ? (wire, request, reply) => countUsage.call(s, wire, request, reply) : () => undefined,
+    remember: s.remember?.bind(s) ?? (() => undefined),
     stores: s.stores?.bind(s) ?? (() => false),
-    rememberFailure: s.rememberFailure?.bind(s) ?? (() => Promise.resolve(false)),
+    rememberFailure: s.rememberFailure?.bind(s) ?? (() => false),
     requestId: s.requestId?.bind(s) ?? makeRequestId,
     failureMessage: (kind, failure, ctx) => requestFailureMessage?.call(s, failure, ctx) ?? failureMessages?.[kind] ?? FAILURE_MESSAGES[kind],
     rateLimitHeaders: s.rateLimitHeaders?.bind(s) ?? noHeaders,

@@ -13,6 +13,7 @@ import type { Runtime } from "../runtime/types";
 import type { SseEvent, StreamFormat } from "../http/sse";
 import type { ByteSource, TextChunks } from "../http/byte-source";
 import type { BodyResult } from "../http/body";
+import type { Awaitable } from "../session/types";
 
 /** Defined with the encoder (src/http/sse.ts), which imports nothing from providers. */
 export type { SseEvent };
@@ -107,7 +108,7 @@ export interface RequestReading<W = unknown> {
    * before scenario selection, so selection and the engine see the whole conversation. An error is answered in the
    * provider's shape and nothing is journaled. Default: the request as parsed.
    */
-  prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<W>>;
+  prepare?(wire: W, request: CanonicalRequest, rt: Runtime): Awaitable<ParseResult<W>>;
   /** The remote MCP servers the request names, for a scripted `mcp` use without `result` (src/turn/mcp-client.ts). Default: none. */
   mcpServers?(wire: W): McpServerRef[];
 }
@@ -137,7 +138,7 @@ export interface AnswerRendering<W = unknown> {
    * Completes a decided reply with what needs I/O the pure engine cannot do (OpenAI Responses: a `file_search` use
    * without results searches the request's vector stores); an error is answered in the provider's shape. Default: the reply.
    */
-  complete?(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError>;
+  complete?(wire: W, request: CanonicalRequest, reply: Reply, rt: Runtime): Awaitable<Reply | ApiError>;
   /**
    * Usage counted with the model's tokenizer (scenario `"usage": "count"`, `USAGE=count`; docs/reference/usage.md):
    * the prompt tokens of the request as sent and the completion tokens of `reply`. Default: none (the figures stay).
@@ -150,14 +151,14 @@ export interface AnswerRendering<W = unknown> {
    */
   replyCounter?(wire: W, request: CanonicalRequest): Promise<string>;
   /** Keeps what later requests may refer to (OpenAI Responses with `store`); runs before a reply is sent. Default: nothing kept. */
-  remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<void>;
+  remember?(reply: Reply, ctx: RenderContext<W>, rt: Runtime): Awaitable<void>;
   /** Whether `remember` keeps this request's answer, so that its ids can be looked up later (turn/default-ids.ts). Default: false. */
   stores?(wire: W): boolean;
   /**
    * A scripted failure the API reports later instead of now (OpenAI: a background response that fails as it runs):
    * kept here, true when it was, and then the request is answered as accepted (`renderJson` of `reply`). Default: false.
    */
-  rememberFailure?(failure: Failure, reply: Reply, ctx: RenderContext<W>, rt: Runtime): Promise<boolean>;
+  rememberFailure?(failure: Failure, reply: Reply, ctx: RenderContext<W>, rt: Runtime): Awaitable<boolean>;
 }
 
 /** Part three: errors and the headers answers carry. */

@@ -93,6 +93,24 @@ function stepAnswers(state: SessionState, stepIndex: number): number {
  * Decides what answers `req`.
  * @example decide(scenario, { used: [], attempts: {} }, req, { scenario: "weather", session: "default" })
  */
+/** Each `state.used` list's Set, grown as the list grows (a session's list only grows, by push, until a reset replaces it). */
+const usedSets = new WeakMap<number[], Set<number>>();
+
+/**
+ * The steps used as a Set, not `used.includes` per step: with consumed steps that was steps × used a turn, quadratic in
+ * a long script. Kept beside the list and extended by what was pushed since, so a turn halfway through a recorded
+ * script of N steps does not build a Set of N/2 again (that was the consumed-script curve's super-linear top decade).
+ */
+function usedSet(used: number[]): Set<number> | undefined {
+  if (used.length === 0) return undefined;
+  let set = usedSets.get(used);
+  if (set === undefined || set.size > used.length) {
+    set = new Set(used);
+    usedSets.set(used, set);
+  } else for (let i = set.size; i < used.length; i++) set.add(used[i]!);
+  return set;
+}
+
 export function decide(scenario: Scenario, state: SessionState, req: CanonicalRequest, ctx: EngineContext): Decision {
   const turn = turnOf(req);
   const side = scenario.sideCalls === undefined ? undefined : sideCall(scenario, req);
@@ -100,16 +118,21 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
     const reply = limitReply(stopReply(resolveReply(scenario, { respond: { text: side.text } }, req, `${ctx.scenario}/${ctx.session}/side/${turn}/${side.reason}`), req.stopSequences), req.maxTokens);
     return { outcome: { kind: "reply", reply }, journal: { outcome: "side_call", reasons: [side.reason] }, change: {} };
   }
-  // A Set, not `used.includes` per step: with consumed steps that was steps × used a turn, quadratic in a long script.
-  const used = new Set(state.used);
-  const available = scenario.steps.map((step, index) => ({ step, index })).filter(({ step, index }) => step.consume === false || !used.has(index));
-
-  // A compaction request (`/v1/responses/compact`, a `compaction_trigger`) is answered by compaction steps only, so an
-  // agent compacting mid-script never takes a step meant for a turn; without one it gets the default compaction.
-  const candidates = req.compactionRequested ? available.filter(({ step }) => step.respond?.compaction !== undefined) : available;
-  const chosen = candidates.find(({ step }) => matchMisses(step.match, req).length === 0);
+  const used = usedSet(state.used);
+  const open = (step: Step, index: number) => step.consume === false || used?.has(index) !== true;
+  // The first open step that matches, scanned in order without listing the open ones (only a mismatch needs them):
+  // a turn answered by an early step of a long script costs that step, not the script. A compaction request
+  // (`/v1/responses/compact`, a `compaction_trigger`) is answered by compaction steps only, so an agent compacting
+  // mid-script never takes a step meant for a turn; without one it gets the default compaction.
+  let chosen: { step: Step; index: number } | undefined;
+  for (let index = 0; index < scenario.steps.length && chosen === undefined; index++) {
+    const step = scenario.steps[index]!;
+    if (!open(step, index) || (req.compactionRequested && step.respond?.compaction === undefined)) continue;
+    if (matchMisses(step.match, req).length === 0) chosen = { step, index };
+  }
   if (!chosen && req.compactionRequested) return defaultCompaction(scenario, req, ctx, turn);
   if (!chosen) {
+    const available = scenario.steps.map((step, index) => ({ step, index })).filter(({ step, index }) => open(step, index));
     const misses = nearestMisses(available, req);
     const head = available.length === 0 ? `all ${scenario.steps.length} steps are used` : misses ? `no step matches; nearest step "${misses.id}" failed` : "no step matches";
     return mismatch(scenario, state, req, ctx, turn, head, misses?.misses ?? [], misses?.id, "noStep");

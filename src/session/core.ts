@@ -163,6 +163,11 @@ export interface SessionStorage {
   append(entry: JournalDraft, limit: number, turn?: TurnWrite): number;
   /** The journal, oldest first. */
   journal(): JournalEntry[];
+  /**
+   * The journal newest first, read as far as the caller goes (a scenario's `limits` reads the last minute only): for a
+   * storage that keeps each entry as text and parses it when read. Without it, `journal()` read backwards.
+   */
+  newestFirst?(): Iterable<JournalEntry>;
   journalSize(): number;
   /** `at` of the newest journal entry. */
   lastAt(): string | undefined;
@@ -292,9 +297,7 @@ export class SessionCore {
    */
   private window(now: number): WindowEntry[] {
     const out: WindowEntry[] = [];
-    const journal = this.storage.journal();
-    for (let i = journal.length - 1; i >= 0; i--) {
-      const e = journal[i]!;
+    for (const e of this.storage.newestFirst?.() ?? this.storage.journal().reverse()) {
       const at = Date.parse(e.at);
       if (at <= now - WINDOW_MS) break;
       if (e.surface === "mcp" || e.limited === true) continue;

@@ -8,6 +8,7 @@
  */
 import { apiError, type ApiError } from "../http/errors";
 import type { Runtime } from "../runtime/types";
+import type { Awaitable } from "../session/types";
 import { isNamespaceKey } from "./keys";
 import { charge, QuotaError } from "./quota";
 import { credentialValues, resolveCaller } from "./resolve";
@@ -30,20 +31,25 @@ function refused(message: string): GateResult {
  * `open()`: whether the path takes no API key (health, inspector, admin, which checks its own).
  * @example const gate = await gateProvider(request, rt, () => false); if (gate.ok) return serve(request, gate.rt)
  */
-export async function gateProvider(request: Request, rt: Runtime, open: () => boolean): Promise<GateResult> {
+export function gateProvider(request: Request, rt: Runtime, open: () => boolean): Awaitable<GateResult> {
   const values = credentialValues(request);
   // An ephemeral key (a browser's Realtime or Live token) is valid only as what it was minted for: the router checks the claims.
   const ephemeral = values.find(isEphemeralKey);
   if (ephemeral !== undefined && !open()) {
-    const gate = await gateEphemeral(rt, ephemeral, values);
-    return gate.ok ? { ok: true, rt: gate.rt, ephemeral: gate.claims } : gate;
+    return gateEphemeral(rt, ephemeral, values).then((gate): GateResult => (gate.ok ? { ok: true, rt: gate.rt, ephemeral: gate.claims } : gate));
   }
   const hasKey = values.some(isNamespaceKey);
   if ((hasKey || anonymousDenied(rt)) && open()) return { ok: true, rt };
   if (!hasKey) {
     if (anonymousDenied(rt)) return refused("this server requires a namespace key (ANONYMOUS=deny): send an mk_ key as the API key");
+    // No key to look up: answered at once, without a promise.
     return { ok: true, rt };
   }
+  return gateKey(rt, values);
+}
+
+/** A request with a namespace key: its namespace looked up, its request quota charged. */
+async function gateKey(rt: Runtime, values: string[]): Promise<GateResult> {
   const resolved = await resolveCaller(rt, values);
   if (resolved.kind === "refused") return refused(resolved.message);
   if (resolved.kind === "default") return { ok: true, rt };

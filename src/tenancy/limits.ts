@@ -63,14 +63,21 @@ export interface NamespaceTicket {
  * The caller's namespace's check for a request arriving now; undefined when its namespace has no `limits`.
  * @example const ns = await namespaceLimits(rt); if (ns?.check.over) …
  */
-export async function namespaceLimits(rt: Runtime): Promise<NamespaceTicket | undefined> {
+export function namespaceLimits(rt: Runtime): Promise<NamespaceTicket> | undefined {
   const ns = rt.caller?.namespace;
   const limits = ns?.limits;
   if (ns === undefined || limits === undefined || rt.tenancy === undefined) return undefined;
-  const registry = rt.tenancy.registry;
-  const check = await registry.checkLimits(ns.name, limits, Date.now());
+  return ticket(rt.tenancy.registry, ns.name, limits);
+}
+
+async function ticket(
+  registry: NonNullable<Runtime["tenancy"]>["registry"],
+  name: string,
+  limits: Parameters<NonNullable<Runtime["tenancy"]>["registry"]["checkLimits"]>[1],
+): Promise<NamespaceTicket> {
+  const check = await registry.checkLimits(name, limits, Date.now());
   const settle = async (tokens: number | null) => {
-    if (!check.over) await registry.settleLimits(ns.name, check.ticket, tokens);
+    if (!check.over) await registry.settleLimits(name, check.ticket, tokens);
   };
   return { check, settle };
 }

@@ -16,6 +16,7 @@ import type { SocketInit } from "../session/socket";
 import { charge } from "./quota";
 import { scopedObjects } from "../objects/store";
 import type { Caller, Usage } from "./types";
+import { isThenable } from "../util/awaitable";
 
 export { sessionPrefix };
 
@@ -48,7 +49,7 @@ function noteObject(inner: SessionStore, prefix: string, name: string): Awaitabl
   if (name === directory) return;
   const done = inner.get(directory).noteMember(name, DIRECTORY_LIMIT);
   const mark = () => void noted.add(name);
-  if (done instanceof Promise) return done.then(mark);
+  if (isThenable(done)) return done.then(mark);
   mark();
 }
 

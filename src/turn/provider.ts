@@ -13,6 +13,7 @@ import { traceCall } from "./otel";
 import { fillMcpResults, mcpOptions, needsMcpResults } from "./mcp-client";
 import { decideTurn, uniqueSeed, type TurnInput } from "./turn";
 import { resolveSurface } from "../providers/surface";
+import { isThenable } from "../util/awaitable";
 
 export { uniqueSeed, wordsPerSecond } from "./turn";
 
@@ -39,7 +40,10 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
   if (!body.ok) return failEarly(surface, body.error);
   const first = surface.parse(body.value, request.headers, target);
   if (!first.ok) return failEarly(surface, first.error);
-  const parsed = await surface.prepare(first.wire, first.request, rt);
+  // A hook's promise is awaited, its value taken as it is: a JSON turn made some forty promises, and every one kept
+  // off the path is a microtask and an allocation less (docs/decisions/performance-history.md, wave 17).
+  const prepared = surface.prepare(first.wire, first.request, rt);
+  const parsed = isThenable(prepared) ? await prepared : prepared;
   if (!parsed.ok) return failEarly(surface, parsed.error);
 
   let journaled: ReturnType<TurnInput["wire"]> | undefined;
@@ -64,7 +68,10 @@ export async function handleProvider<W>(declared: ProviderSurface<W>, request: R
   // A scripted `mcp` use without its result: the mock calls the server the request names (src/turn/mcp-client.ts).
   if (needsMcpResults(surface, turn.outcome)) turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, () => mcpOptions(rt.vars, target.url, target.local));
   const delivered = deliveredReply(turn.outcome);
-  if (delivered) await surface.remember(delivered, turn.ctx, rt);
+  if (delivered) {
+    const remembered = surface.remember(delivered, turn.ctx, rt);
+    if (isThenable(remembered)) await remembered;
+  }
   // A failure the surface reports later (a background response failing as it runs) is answered as accepted.
   const o = turn.outcome;
   if (!delivered && o.kind === "failure" && (await surface.rememberFailure(o.failure, o.reply, turn.ctx, rt))) {

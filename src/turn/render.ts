@@ -9,6 +9,7 @@ import type { Failure } from "../scenario/schema";
 import type { ProviderSurface, RenderContext, SseEvent } from "../providers/types";
 import { resolveSurface, type ResolvedSurface } from "../providers/surface";
 import type { Exec } from "../runtime/types";
+import type { Awaitable } from "../session/types";
 import { execAt } from "./exec";
 import { framesResponse } from "./frames";
 import { filteredReply } from "../canonical/safety";
@@ -242,17 +243,20 @@ export function deliveredReply(outcome: Outcome): Reply | undefined {
  * Renders the engine's outcome, honouring `latencyMs` before the first byte.
  * @example return renderOutcome(openaiChat, outcome, ctx, { waitUntil: c.waitUntil.bind(c), signal })
  */
-export async function renderOutcome<W>(declared: ProviderSurface<W>, outcome: Outcome, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Promise<Response> {
+export function renderOutcome<W>(declared: ProviderSurface<W>, outcome: Outcome, ctx: RenderContext<W>, exec: Exec, extra: Record<string, string> = {}): Awaitable<Response> {
   const surface = resolveSurface(declared);
   if (outcome.kind === "mismatch") {
     return errorResponse(surface, { code: "mismatch", message: outcome.message }, ctx.requestId, extra);
   }
   if (outcome.kind === "reply" && outcome.reply.frames) return framesResponse({ ...outcome.reply, frames: outcome.reply.frames }, exec, extra);
-  // Headers are due `latencyMs` after arrival; the stream's schedule (ttftMs, …) counts from then.
+  // Headers are due `latencyMs` after arrival; the stream's schedule (ttftMs, …) counts from then. An answer due now is
+  // made at once, not through a promise.
   const headersAt = (exec.arrivedAt ?? Date.now()) + outcome.reply.latencyMs;
   const wait = headersAt - Date.now();
-  if (wait > 0) await sleep(wait, exec.signal);
-  const paced = execAt(exec, headersAt);
-  if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, paced, extra);
-  return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra, outcome.limited);
+  const answer = (): Awaitable<Response> => {
+    const paced = execAt(exec, headersAt);
+    if (outcome.kind === "reply") return replyResponse(surface, outcome.reply, ctx, paced, extra);
+    return failureResponse(surface, outcome.failure, outcome.reply, ctx, paced, extra, outcome.limited);
+  };
+  return wait > 0 ? sleep(wait, exec.signal).then(answer) : answer();
 }

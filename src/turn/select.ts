@@ -58,9 +58,14 @@ async function named(store: ScenarioStore, name: string, session: string, rule: 
  * Applies selection rules 1–5.
  * @example await selectScenario(rt.scenarios, { scenario: "weather" }, request.headers, canonical)
  */
-export async function selectScenario(store: ScenarioStore, prefix: Prefix, headers: Headers, req: CanonicalRequest): Promise<Selection> {
+export function selectScenario(store: ScenarioStore, prefix: Prefix, headers: Headers, req: CanonicalRequest): Promise<Selection> {
+  // Rule 1 straight to the lookup: an async function returning another's promise costs two more turns of the queue.
   if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
+  return selectUnprefixed(store, headers, req);
+}
 
+/** Rules 2–5: the request's headers, its first user message, the scenarios' top-level matches, the default. */
+async function selectUnprefixed(store: ScenarioStore, headers: Headers, req: CanonicalRequest): Promise<Selection> {
   const headerScenario = header(headers, "x-mock-scenario")?.trim();
   const session = sessionHeader(headers) ?? DEFAULT_SESSION;
   if (headerScenario) return named(store, headerScenario, session, 2);

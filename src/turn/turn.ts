@@ -26,6 +26,7 @@ import { withNamespaceHint } from "./namespace-hint";
 import { namespaceLimits } from "../tenancy/limits";
 import { afterAnswer } from "../scenario/limits";
 import { resolveReply } from "../scenario/engine";
+import { isThenable } from "../util/awaitable";
 
 const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
 
@@ -126,7 +127,8 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
   const invalid = surface.validate(parsed.wire, parsed.request, scenario);
   if (invalid) return { kind: "error", error: invalid };
   // The caller's namespace's `limits` (tenancy/limits.ts): this request holds a place in its window until settled.
-  const nsLimits = await namespaceLimits(rt);
+  const limitsOf = namespaceLimits(rt);
+  const nsLimits = isThenable(limitsOf) ? await limitsOf : limitsOf;
   const settle = (tokens: number | null) => nsLimits?.settle(tokens);
 
   let outcome: Outcome;
@@ -159,7 +161,9 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
     }
     let result: NextResult | NeedsDocument;
     try {
-      result = await stub.next(next);
+      // A session in this process answers at once (Node), one across a boundary with a promise (a Durable Object).
+      const decided = stub.next(next);
+      result = isThenable(decided) ? await decided : decided;
       if ("needsDocument" in result) result = await stub.next({ ...next, document: stored.scenario });
     } catch (e) {
       // A namespace's session or journal quota (src/tenancy): the surface's 429, on HTTP and over a socket alike.
@@ -172,7 +176,8 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
       await settle(0);
       return { kind: "proxy", stored, session, stub, result, upstream };
     }
-    await noteSession(rt.sessions, stored.name, session, result.seq);
+    const noted = noteSession(rt.sessions, stored.name, session, result.seq);
+    if (isThenable(noted)) await noted;
     outcome = result.outcome;
     requestId = surfaceRequestId(surface, `${stored.name}/${session}/${result.seq}`);
     headers["x-mockllm-scenario"] = stored.name;
@@ -200,14 +205,16 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
     }
   }
   if (outcome.kind === "reply") {
-    const completed = await surface.complete(parsed.wire, parsed.request, outcome.reply, rt);
+    const completing = surface.complete(parsed.wire, parsed.request, outcome.reply, rt);
+    const completed = isThenable(completing) ? await completing : completing;
     if (!("idSeed" in completed)) {
       await settle(0);
       return { kind: "error", error: completed };
     }
     outcome = { ...outcome, reply: completed };
   }
-  outcome = await countedOutcome(surface, parsed.wire, parsed.request, outcome, selection.kind === "default" && defaultCountsUsage(rt));
+  const counting = countedOutcome(surface, parsed.wire, parsed.request, outcome, selection.kind === "default" && defaultCountsUsage(rt));
+  outcome = isThenable(counting) ? await counting : counting;
   if (nsLimits !== undefined) {
     const u = outcome.kind === "reply" ? outcome.reply.usage : undefined;
     const tokens = u === undefined ? 0 : u.inputTokens + u.outputTokens;

@@ -12,6 +12,8 @@ import { countedReply, type UsageCount } from "../canonical/reply-tokens";
 import type { ProviderSurface } from "../providers/types";
 import { resolveSurface } from "../providers/surface";
 import type { Runtime } from "../runtime/types";
+import type { Awaitable } from "../session/types";
+import { isThenable } from "../util/awaitable";
 
 /** Whether the default responder counts usage (`USAGE=count`). */
 export function defaultCountsUsage(rt: Runtime): boolean {
@@ -49,11 +51,12 @@ export async function usageCount<W>(surface: ProviderSurface<W>, wire: W, reques
  * `outcome` with its reply's usage counted, when counting is on for it and the surface can count.
  * @example await countedOutcome(openaiChat, wire, request, outcome, false)
  */
-export async function countedOutcome<W>(surface: ProviderSurface<W>, wire: W, request: CanonicalRequest, outcome: Outcome, byDefault: boolean): Promise<Outcome> {
+export function countedOutcome<W>(surface: ProviderSurface<W>, wire: W, request: CanonicalRequest, outcome: Outcome, byDefault: boolean): Awaitable<Outcome> {
   if (outcome.kind !== "reply") return outcome;
   const fields = outcome.reply.countUsage ?? (byDefault ? { input: true, output: true } : undefined);
   if (fields === undefined || (!fields.input && !fields.output)) return outcome;
-  const n = await resolveSurface(surface).counted(wire, request, outcome.reply);
-  if (n === undefined) return outcome;
-  return { kind: "reply", reply: countedReply(outcome.reply, n.input, n.output, fields) };
+  const reply = outcome.reply;
+  const withCounts = (n: { input: number; output: number } | undefined): Outcome => (n === undefined ? outcome : { kind: "reply", reply: countedReply(reply, n.input, n.output, fields) });
+  const n = resolveSurface(surface).counted(wire, request, reply);
+  return isThenable(n) ? n.then(withCounts) : withCounts(n);
 }

@@ -30,7 +30,7 @@ function answer(surface: ProviderSurface<ChatRequest>, failure: Extract<Failure,
   if (!parsed.ok) throw new Error(parsed.error.message);
   const reply = resolveReply(undefined, { respond: { text: "one two three" } }, parsed.request, "seed");
   const ctx: RenderContext<ChatRequest> = { wire: parsed.wire, request: parsed.request, requestId: "req_1", created: 1 };
-  return renderOutcome(surface, { kind: "failure", failure, reply, attempt: 1 }, ctx, { waitUntil: () => {} });
+  return Promise.resolve(renderOutcome(surface, { kind: "failure", failure, reply, attempt: 1 }, ctx, { waitUntil: () => {} }));
 }
 
 describe("renderPromptBlock (a provider that refuses a blocked prompt with an error)", () => {

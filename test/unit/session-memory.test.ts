@@ -68,6 +68,47 @@ describe("SessionCore over the memory storage", () => {
   });
 });
 
+describe("MemorySessionStorage's journal (each entry kept as its JSON text)", () => {
+  const draft = (i: number) => ({
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    provider: "openai",
+    endpoint: "chat.completions",
+    stream: false,
+    turn: 1,
+    step: "s",
+    outcome: "response" as const,
+    reasons: [],
+    request: { method: "POST", path: "/v1/chat/completions", headers: { "x-n": String(i) }, body: undefined },
+    status: 200,
+  });
+
+  it("reads back a body given as text as the value parsed from it, in its place last in the request, seq first", () => {
+    const storage = new MemorySessionStorage(emptySessionData());
+    expect(storage.append(draft(1), JOURNAL_LIMIT, { bodyJson: '{ "model": "m",\n  "messages": [] }' })).toBe(1);
+    const [entry] = storage.journal();
+    expect(entry).toStrictEqual({ seq: 1, ...draft(1), request: { method: "POST", path: "/v1/chat/completions", headers: { "x-n": "1" }, body: { model: "m", messages: [] } } });
+    expect(Object.keys(entry!)[0]).toBe("seq");
+    expect(Object.keys(entry!.request)).toStrictEqual(["method", "path", "headers", "body"]);
+    expect(storage.lastAt()).toBe(draft(1).at);
+  });
+
+  it("keeps the newest `limit` entries through many times the bound, newest first on demand, and restores what it dumps", () => {
+    const data = emptySessionData();
+    const storage = new MemorySessionStorage(data);
+    for (let i = 1; i <= 5 * 10 + 3; i++) storage.append({ ...draft(i % 60), request: { ...draft(i).request, body: { i } } }, 10);
+    expect(storage.journalSize()).toBe(10);
+    const journal = storage.journal();
+    expect(journal.map((e) => e.seq)).toStrictEqual([44, 45, 46, 47, 48, 49, 50, 51, 52, 53]);
+    expect(journal.map((e) => e.request.body)).toStrictEqual([44, 45, 46, 47, 48, 49, 50, 51, 52, 53].map((i) => ({ i })));
+    expect([...storage.newestFirst()].map((e) => e.seq)).toStrictEqual([53, 52, 51, 50, 49, 48, 47, 46, 45, 44]);
+    // What `--persist` writes is the journal as objects; a storage made over it reads the same journal back.
+    const restored = new MemorySessionStorage({ ...data, journal });
+    expect(restored.journal()).toStrictEqual(journal);
+    expect(restored.append(draft(9), 10)).toBe(54);
+    expect(restored.journal().map((e) => e.seq)).toStrictEqual([45, 46, 47, 48, 49, 50, 51, 52, 53, 54]);
+  });
+});
+
 describe("MemoryResponsesStorage", () => {
   const rec = (id: string, previousId: string | null = null) => ({
     id,

@@ -3,8 +3,8 @@
  * and a JSON form to persist and restore. The same contracts as the Durable Object's SQLite storages.
  */
 import type { SessionState } from "../../scenario/engine";
-import type { JournalDraft, JournalEntry, SessionStorage, Snapshot, TurnWrite } from "../../session/core";
-import { boundEntry, withParsedBody } from "../../session/bound";
+import { JOURNAL_LIMIT, type JournalDraft, type JournalEntry, type SessionStorage, type Snapshot, type TurnWrite } from "../../session/core";
+import { boundJson } from "../../session/bound";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
 import {
@@ -45,10 +45,24 @@ export function emptySessionData(): MemorySessionData {
 }
 
 export class MemorySessionStorage implements SessionStorage {
+  /**
+   * The journal, each entry as its JSON text (`boundJson`, as the Worker's SQLite rows keep it), parsed when read. An
+   * entry kept as objects was dozens of them a turn (its request's headers and body, the canonical view) that V8's
+   * young generation copied and its old generation marked until the journal dropped them; a flat string is one
+   * (docs/performance.md, "Wave 17"). The newest `limit` texts are the journal.
+   */
+  private texts: string[];
+  /** The journal's bound, as the last append gave it. */
+  private limit = JOURNAL_LIMIT;
+
+  /** @param data the session's data; its `journal` is read in here and from then on held by this storage */
   constructor(
     private readonly data: Omit<MemorySessionData, "responses" | "pointers" | "objects" | "recording" | "mcp">,
     private readonly changed: () => void = () => {},
-  ) {}
+  ) {
+    this.texts = data.journal.map((e) => JSON.stringify(e));
+    data.journal = [];
+  }
 
   snapshot(): Snapshot | undefined {
     return this.data.snapshot;
@@ -74,27 +88,48 @@ export class MemorySessionStorage implements SessionStorage {
   }
 
   append(entry: JournalDraft, limit: number, turn: TurnWrite = {}): number {
-    if (turn.bodyJson !== undefined) entry = withParsedBody(entry, turn.bodyJson);
     if (turn.attempt !== undefined) this.countAttempt(turn.attempt);
     if (turn.used !== undefined && !this.data.used.includes(turn.used)) this.data.used.push(turn.used);
     const seq = ++this.data.seq;
-    this.data.journal.push({ seq, ...boundEntry(entry) });
-    // shift(), not splice(0, n): V8 moves the array's start instead of copying a full journal on every request.
-    while (this.data.journal.length > limit) this.data.journal.shift();
+    this.limit = limit;
+    const numbered = { seq, ...entry } as JournalEntry;
+    const text = boundJson(numbered, turn.bodyJson);
+    // Made flat here (converting a string to a number flattens it in V8): the text is spliced from slices of the
+    // entry's JSON and of the body's, and kept as that tree of pieces it would hold both of those whole.
+    Number(text);
+    this.texts.push(text);
+    // The texts beyond the bound are dropped half a bound at a time, not one a turn.
+    if (this.texts.length >= 2 * limit) this.texts = this.texts.slice(-limit);
     this.changed();
     return seq;
   }
 
+  /** Entry `i` of the held texts. */
+  private entry(i: number): JournalEntry {
+    return JSON.parse(this.texts[i]!) as JournalEntry;
+  }
+
+  /** Index of the journal's oldest entry among the held texts. */
+  private get first(): number {
+    return Math.max(0, this.texts.length - this.limit);
+  }
+
   journal(): JournalEntry[] {
-    return this.data.journal.slice();
+    const out: JournalEntry[] = [];
+    for (let i = this.first; i < this.texts.length; i++) out.push(this.entry(i));
+    return out;
+  }
+
+  *newestFirst(): Iterable<JournalEntry> {
+    for (let i = this.texts.length - 1; i >= this.first; i--) yield this.entry(i);
   }
 
   journalSize(): number {
-    return this.data.journal.length;
+    return this.texts.length - this.first;
   }
 
   lastAt(): string | undefined {
-    return this.data.journal.at(-1)?.at;
+    return this.texts.length === 0 ? undefined : this.entry(this.texts.length - 1).at;
   }
 
   noteMember(key: string, at: string, limit: number): void {
@@ -120,7 +155,7 @@ export class MemorySessionStorage implements SessionStorage {
     this.data.used = [];
     this.data.attempts = {};
     this.data.seq = 0;
-    this.data.journal = [];
+    this.texts = [];
     delete this.data.members;
     this.changed();
   }

@@ -19,7 +19,7 @@ class NodeSession extends SessionHost implements SyncSession {
     private readonly data: MemorySessionData,
     private readonly responses: MemoryResponsesStorage,
     recording: MemoryRecordingStorage,
-    session: MemorySessionStorage,
+    private readonly session: MemorySessionStorage,
     mcp: MemoryMcpStorage,
   ) {
     super({ session, responses, recording, mcp }, wireToolCallIds);
@@ -41,7 +41,7 @@ class NodeSession extends SessionHost implements SyncSession {
 
   /** What `--persist` writes out. */
   dump(): MemorySessionData {
-    return { ...this.data, ...this.responses.dump() };
+    return { ...this.data, journal: this.session.journal(), ...this.responses.dump() };
   }
 }
 
@@ -49,6 +49,8 @@ class NodeSession extends SessionHost implements SyncSession {
 const unchanged = (): void => {};
 
 export class NodeSessionStore implements SessionStore {
+  /** A turn's body comes as its text: the journal keeps entries as JSON text (./memory.ts), the body's copied in. */
+  readonly sendsBodyText = true;
   private readonly sessions = new Map<string, NodeSession>();
   /** Last use of each session this process touched (ms), for SESSION_TTL. */
   private readonly lastUsed = new Map<string, number>();

@@ -4,7 +4,7 @@
  * `set-cookie` kept apart, iteration sorted by name; the same TypeErrors for a bad name or value.
  */
 
-import { trimHttpSpace } from "../../http/headers";
+import { HEADER_RECORD, trimHttpSpace } from "../../http/headers";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FORBIDDEN_VALUE = /[\0\r\n]/;
@@ -24,11 +24,18 @@ function checkedValue(value: unknown, method: string): string {
 type Init = Iterable<Iterable<unknown>> | Record<string, unknown> | LightHeaders | Headers | undefined | null;
 
 export class LightHeaders {
-  readonly #values = new Map<string, string>();
-  #cookies: string[] = [];
+  /** Made at the first write (or the raw list's reading): a request's headers are mostly read through their record. */
+  #map: Map<string, string> | undefined;
+  #cookies: string[] | undefined;
   #sorted: [string, string][] | undefined;
   /** A raw list (name, value, name, …) not yet read in: a request's headers cost nothing until a method is called. */
   #raw: readonly string[] | undefined;
+  /** The record src/http/headers.ts keeps on a Headers object, declared so every instance has one shape. */
+  [HEADER_RECORD]: Record<string, string> | undefined = undefined;
+
+  get #values(): Map<string, string> {
+    return (this.#map ??= new Map());
+  }
 
   /** Headers over node:http's raw list, read in at the first call (HTTP/2 pseudo-headers left out). */
   static fromRaw(raw: readonly string[]): LightHeaders {
@@ -63,7 +70,7 @@ export class LightHeaders {
     const k = checkedName(name, "append");
     const v = checkedValue(value, "append");
     this.#sorted = undefined;
-    if (k === "set-cookie") this.#cookies.push(v);
+    if (k === "set-cookie") (this.#cookies ??= []).push(v);
     const old = this.#values.get(k);
     this.#values.set(k, old === undefined ? v : `${old}${k === "cookie" ? "; " : ", "}${v}`);
   }
@@ -97,7 +104,7 @@ export class LightHeaders {
 
   getSetCookie(): string[] {
     this.#load();
-    return [...this.#cookies];
+    return [...(this.#cookies ?? [])];
   }
 
   /** Sorted by name; each `set-cookie` value on its own (the spec's "sort and combine"). */
@@ -107,7 +114,7 @@ export class LightHeaders {
     const names = [...this.#values.keys()].sort();
     const out: [string, string][] = [];
     for (const k of names) {
-      if (k === "set-cookie") for (const c of this.#cookies) out.push([k, c]);
+      if (k === "set-cookie") for (const c of this.#cookies ?? []) out.push([k, c]);
       else out.push([k, this.#values.get(k)!]);
     }
     this.#sorted = out;

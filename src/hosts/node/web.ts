@@ -61,6 +61,10 @@ function copyOf(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
+function textOf(b: Uint8Array | string): string {
+  return typeof b === "string" ? b : decoder.decode(b);
+}
+
 /** What Request and Response share: a body read once, as text, JSON, bytes or a stream. */
 abstract class LightBody {
   #used = false;
@@ -94,9 +98,8 @@ abstract class LightBody {
     return this.readAll();
   }
 
-  async text(): Promise<string> {
-    const b = await this.take();
-    return typeof b === "string" ? b : decoder.decode(b);
+  text(): Promise<string> {
+    return this.take().then(textOf);
   }
 
   async json(): Promise<unknown> {

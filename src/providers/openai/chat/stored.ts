@@ -54,8 +54,12 @@ export function storesChat(wire: ChatRequest): boolean {
 }
 
 /** Keeps a `store: true` completion (as `GET` answers it) and the request's messages. */
-export async function rememberChat(reply: Reply, ctx: RenderContext<ChatRequest>, rt: Runtime): Promise<void> {
-  if (!storesChat(ctx.wire)) return;
+export function rememberChat(reply: Reply, ctx: RenderContext<ChatRequest>, rt: Runtime): Promise<void> | undefined {
+  // Nothing to keep without `store: true`: answered at once (the turn awaits only a promise).
+  return storesChat(ctx.wire) ? storeChat(reply, ctx, rt) : undefined;
+}
+
+async function storeChat(reply: Reply, ctx: RenderContext<ChatRequest>, rt: Runtime): Promise<void> {
   const body = ctx.wire as ChatRequest & Record<string, unknown>;
   const completion = renderChatJson(reply, ctx) as Record<string, unknown> & { id: string };
   const stored: StoredCompletion = {
