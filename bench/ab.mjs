@@ -3,6 +3,7 @@
 // machine: server CPU per 1,000 JSON turns (a fixed number of requests at 50 connections, the targets taking turns,
 // medians), start-up to ready and idle RSS (fresh starts, taking turns, medians). For before/after of one change:
 //   node bench/ab.mjs --a <checkout>/dist/node/index.js --b dist/node/index.js [--peer] [--rounds 6] [--requests 15000] [--starts 7]
+// (--rounds 0: start-up and idle RSS only)
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -39,7 +40,7 @@ for (const t of TARGETS) running.push({ t, ...(await start(t)) });
 const turns = (r, amount) =>
   autocannon({ url: r.url + paths(r.t.kind).json, method: "POST", connections: 50, amount, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body: JSON_BODY });
 try {
-  for (const r of running) await turns(r, 5000); // warm-up
+  if (Number(values.rounds) > 0) for (const r of running) await turns(r, 5000); // warm-up
   for (let i = 0; i < Number(values.rounds); i++) {
     for (const r of i % 2 ? [...running].reverse() : running) {
       const c0 = usage(r.child.pid).cpuMs;
@@ -55,6 +56,6 @@ console.log("| target | CPU per 1,000 JSON turns (ms) | rounds | start-up (ms) |
 for (const t of TARGETS) {
   const f = fig.get(t.label);
   console.log(
-    `| ${t.label === "peer" ? "peer (aimock)" : `${t.label}: ${t.env.MOCKLLM_NODE_DIST}`} | ${median(f.cpu).toFixed(1)} | ${f.cpu.map((x) => x.toFixed(0)).join(" ")} | ${f0(f.startMs)} | ${median(f.idleMB).toFixed(1)} |`,
+    `| ${t.label === "peer" ? "peer (aimock)" : `${t.label}: ${t.env.MOCKLLM_NODE_DIST}`} | ${median(f.cpu)?.toFixed(1) ?? "-"} | ${f.cpu.map((x) => x.toFixed(0)).join(" ")} | ${f0(f.startMs)} | ${median(f.idleMB).toFixed(1)} |`,
   );
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Bundles the Node runtime (src/hosts/node) into one ES module, dist/node/index.js, for plain Node 20+: one file
-// loads faster than hundreds of modules, and an installed package needs neither wrangler nor workerd to serve.
+// Bundles the Node runtime (src/hosts/node) for plain Node 20+: one file loads faster than hundreds of modules, and an
+// installed package needs neither wrangler nor workerd to serve. dist/node/core.js is the runtime (src/hosts/node/
+// index.ts and all it imports), a CommonJS script; dist/node/index.js, the ES module users import, is
+// src/hosts/node/entry.ts, which compiles the core with a V8 code cache kept on disk (Node 20 has no
+// module.enableCompileCache, and Node 22's does not see a script compiled through node:vm).
 // Usage: node bin/build-node.mjs [--out-dir <dir>]   (default: dist/ next to package.json; writes <dir>/node)
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,6 +56,22 @@ const builtinsViaRequire = {
 };
 
 /**
+ * The tokenizer's encodings (~3.6 MB of ranks, a runtime dependency) stay in node_modules: loaded on the first counted
+ * request (src/providers/openai/usage/count.ts), never parsed at start-up (docs/reference/usage.md). Through require()
+ * (gpt-tokenizer ships CommonJS beside its ES modules) rather than the source's import(): a script compiled by node:vm
+ * from a code cache has no import() (Node loses the script's dynamic-import callback with the cache).
+ */
+const tokenizerViaRequire = {
+  name: "tokenizer-via-require",
+  setup(b) {
+    b.onResolve({ filter: /^gpt-tokenizer(\/.*)?$/ }, (args) =>
+      args.namespace === "tokenizer-via-require" ? { path: args.path, external: true } : { path: args.path, namespace: "tokenizer-via-require" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "tokenizer-via-require" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+  },
+};
+
+/**
  * The Fetch classes the shared code constructs (src/http/web.ts, the runtime's globals) swapped for the Node runtime's
  * own (src/hosts/node/web.ts): the globals' getters load Node's bundled undici (~13 MB, ~35 ms at the first request).
  */
@@ -64,12 +84,15 @@ const nodeWeb = {
   },
 };
 
-await build({
+const CORE = "core.js";
+const built = await build({
   entryPoints: [join(root, "src/hosts/node/index.ts")],
-  outfile: join(outDir, "index.js"),
+  outfile: join(outDir, CORE),
   bundle: true,
   platform: "node",
-  format: "esm",
+  // CommonJS, wrapped below in a function expression: a script node:vm compiles with a code cache
+  // (src/hosts/node/entry.ts), where Node 20 has no API for an ES module's.
+  format: "cjs",
   target: "node20",
   sourcemap: "linked",
   legalComments: "none",
@@ -77,22 +100,46 @@ await build({
   // the script lives, and one non-Latin-1 character ("—", "…", "→") makes the whole 1 MB source a two-byte string.
   charset: "ascii",
   logLevel: "warning",
-  // Bundled CommonJS dependencies may call require() for Node built-ins.
-  plugins: [zodEnglishOnly, builtinsViaRequire, nodeWeb],
-  // The tokenizer's encodings (~3.6 MB of ranks, a runtime dependency) stay in node_modules: imported on the first
-  // counted request (src/providers/openai/usage/count.ts), never parsed at start-up (docs/reference/usage.md).
-  external: ["gpt-tokenizer", "gpt-tokenizer/*"],
-  banner: { js: 'import { createRequire as __mockllmRequire } from "node:module"; const require = __mockllmRequire(import.meta.url);' },
+  plugins: [zodEnglishOnly, builtinsViaRequire, tokenizerViaRequire, nodeWeb],
+  metafile: true,
 });
+// No import() may reach the core's output: it would throw at run time (tokenizerViaRequire).
+for (const [file, output] of Object.entries(built.metafile.outputs)) {
+  const dynamic = output.imports.filter((i) => i.kind === "dynamic-import" && i.external).map((i) => i.path);
+  if (dynamic.length > 0) throw new Error(`build-node: ${file} would import() ${dynamic.join(", ")}; load it through require() instead`);
+}
 // What `charset: "ascii"` leaves: characters in the comments esbuild keeps. Escaped too, so the source is all ASCII;
 // a non-ASCII character anywhere but a comment line is a build error (it would make the source two-byte again).
-const outFile = join(outDir, "index.js");
-const lines = readFileSync(outFile, "utf8").split("\n");
+const coreFile = join(outDir, CORE);
+const lines = readFileSync(coreFile, "utf8").split("\n");
 for (const [i, line] of lines.entries()) {
   if (!/\P{ASCII}/u.test(line)) continue;
-  if (!/^\s*(\/\/|\/\*|\*)/.test(line)) throw new Error(`build-node: a non-ASCII character outside a comment, ${outFile}:${i + 1}: ${line.trim().slice(0, 120)}`);
+  if (!/^\s*(\/\/|\/\*|\*)/.test(line)) throw new Error(`build-node: a non-ASCII character outside a comment, ${coreFile}:${i + 1}: ${line.trim().slice(0, 120)}`);
   lines[i] = line.replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 }
-writeFileSync(outFile, lines.join("\n"));
-packageSourceMap(`${outFile}.map`, distDir, root);
+// The CommonJS wrapper (Node's own loader's) written into the file, on a line of its own, so the entry compiles the
+// file's text as it is read (a string concatenated at run time would be a second 1.5 MB copy of the source).
+const mapLine = lines.findLastIndex((l) => l.startsWith("//# sourceMappingURL="));
+const coreSource = ["(function (exports, require, module, __filename, __dirname) {", ...lines.slice(0, mapLine), "})", ...lines.slice(mapLine)].join("\n");
+writeFileSync(coreFile, coreSource);
+const coreMap = JSON.parse(readFileSync(`${coreFile}.map`, "utf8"));
+writeFileSync(`${coreFile}.map`, JSON.stringify({ ...coreMap, mappings: `;${coreMap.mappings}` }));
+packageSourceMap(`${coreFile}.map`, distDir, root);
+
+// The entry, told the core's name and a hash of its content: the code cache's file is per build (V8 itself checks
+// only the source's length).
+await build({
+  entryPoints: [join(root, "src/hosts/node/entry.ts")],
+  outfile: join(outDir, "index.js"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  charset: "ascii",
+  logLevel: "warning",
+  define: { MOCKLLM_NODE_CORE: JSON.stringify({ file: `./${CORE}`, hash: createHash("sha256").update(coreSource).digest("hex").slice(0, 16) }) },
+});
+packageSourceMap(join(outDir, "index.js.map"), distDir, root);
 console.log(`built ${outDir}`);

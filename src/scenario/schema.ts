@@ -15,11 +15,9 @@ import { StringMatchSchema } from "./string-match";
 import { OutputSchemaMatchSchema } from "./structured";
 import { templateIssues, VARIABLE_NAME } from "./templates";
 
-export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** What NAME_PATTERN allows, as every message about a bad name states it: `[a-z0-9][a-z0-9._-]{0,63}`. */
-export const NAME_RULE = NAME_PATTERN.source.slice(1, -1);
-/** The end of every "invalid … name" message, server and client alike (written here only: test/unit/name-rule.test.ts). */
-export const NAMES_MATCH = `names match ${NAME_RULE}`;
+import { NAME_PATTERN, NAME_RULE } from "./names";
+
+export { NAME_PATTERN, NAME_RULE, NAMES_MATCH } from "./names";
 /** Session names that would make a `/s/{scenario}/{session}/…` prefix ambiguous. */
 export const RESERVED_SESSIONS = ["v1", "v1beta", "api"] as const;
 

@@ -21,7 +21,7 @@ function tsFiles(dir: string): string[] {
 function copies(): string[] {
   return tsFiles(SRC).flatMap((file) => {
     const rel = relative(SRC, file);
-    if (rel === HOME) return [];
+    if (rel === HOME || rel === "scenario/names.ts") return []; // names.ts: the pattern itself, re-exported here
     return readFileSync(file, "utf8")
       .split("\n")
       .flatMap((line, i) => (/^\s*(\*|\/\*|\/\/)/.test(line) || !line.includes("[a-z0-9][a-z0-9._-]") ? [] : [`${rel}:${i + 1}`]));

@@ -1,7 +1,7 @@
 /** The shape every CLI command has, and the options the server commands share. */
 import type { ParseArgsOptionsConfig } from "node:util";
-import { NAME_PATTERN, NAMES_MATCH } from "../../scenario/schema";
-import { AdminClient } from "../admin/client";
+import { NAME_PATTERN, NAMES_MATCH } from "../../scenario/names";
+import type { AdminClient } from "../admin/client";
 import { UsageError, type CliIO } from "./io";
 
 export type OptionValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
@@ -25,10 +25,11 @@ export const SERVER_HELP = `  --url <url>      server URL (default: $MOCKLLM_URL
   --token <token>  admin token (default: $MOCKLLM_ADMIN_TOKEN)`;
 
 /**
- * The admin client for `--url`/`--token`, falling back to MOCKLLM_URL / MOCKLLM_ADMIN_TOKEN.
- * @example const admin = adminFrom(values, io)
+ * The admin client for `--url`/`--token`, falling back to MOCKLLM_URL / MOCKLLM_ADMIN_TOKEN. Loaded here, with zod
+ * (which checks its answers), not with the CLI: `mockllm serve` starts without either.
+ * @example const admin = await adminFrom(values, io)
  */
-export function adminFrom(values: OptionValues, io: CliIO): AdminClient {
+export async function adminFrom(values: OptionValues, io: CliIO): Promise<AdminClient> {
   const url = stringOption(values.url) ?? io.env.MOCKLLM_URL;
   const token = stringOption(values.token) ?? io.env.MOCKLLM_ADMIN_TOKEN;
   if (url === undefined || url === "") throw new UsageError("no server URL: pass --url or set MOCKLLM_URL");
@@ -36,6 +37,7 @@ export function adminFrom(values: OptionValues, io: CliIO): AdminClient {
   if (token === undefined || token === "") {
     throw new UsageError("no admin token: pass --token or set MOCKLLM_ADMIN_TOKEN");
   }
+  const { AdminClient } = await import("../admin/client");
   return new AdminClient({ url, token, ...(io.fetch ? { fetch: io.fetch } : {}) });
 }
 

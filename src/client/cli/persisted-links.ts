@@ -2,7 +2,6 @@
  * What `serve --persist DIR` prints after its banner: the sessions it loaded from DIR, each with its
  * inspector link — a test's own link dies with the test's server; these open the kept run on this one.
  */
-import { AdminClient } from "../admin/client";
 import { inspectorLink } from "../admin/inspector-link";
 
 /** At most this many sessions are listed; the rest are counted. */
@@ -13,6 +12,7 @@ export const MAX_LISTED = 20;
  * @example await persistedSessionLines("http://127.0.0.1:8787", "tok", "runs/") // ["sessions kept in runs/ …", "  weather/t1  2 requests  http://…"]
  */
 export async function persistedSessionLines(url: string, token: string, dir: string): Promise<string[]> {
+  const { AdminClient } = await import("../admin/client"); // with zod: only `serve --persist` needs it
   const sessions = await new AdminClient({ url, token }).sessions();
   if (sessions.length === 0) return [];
   const shown = sessions.slice(0, MAX_LISTED);

@@ -1,5 +1,5 @@
 import type { Coverage } from "../../admin/types";
-import { NAME_PATTERN, NAMES_MATCH } from "../../../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH } from "../../../scenario/names";
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, stringOption, type Command } from "../command";
 import { EXIT, UsageError } from "../io";
 
@@ -34,7 +34,7 @@ Example:
     if (!(FORMATS as readonly string[]).includes(format)) {
       throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, got "${format}"`);
     }
-    const report = await adminFrom(values, io).coverage(scenario);
+    const report = await (await adminFrom(values, io)).coverage(scenario);
     io.stdout(render(report, format as Format));
     return EXIT.ok;
   },

@@ -1,4 +1,4 @@
-import { NAME_PATTERN, NAMES_MATCH } from "../../../scenario/schema";
+import { NAME_PATTERN, NAMES_MATCH } from "../../../scenario/names";
 import { AGENT_CLIS, agentEnv, isAgentCli, type AgentEnvOptions } from "../../agents/profiles";
 import { agentFileNotes, formatAgentEnv, writeAgentEnv } from "../../agents/write";
 import { stringOption, type Command } from "../command";

@@ -20,7 +20,7 @@ Example:
   options: { ...SERVER_OPTIONS, json: { type: "boolean" } },
   async run(values, positionals, io) {
     const { scenario, session } = sessionArgs(positionals);
-    const entries = await adminFrom(values, io).journal(scenario, session);
+    const entries = await (await adminFrom(values, io)).journal(scenario, session);
     if (values.json === true) {
       io.stdout(JSON.stringify(entries, null, 2));
       return EXIT.ok;

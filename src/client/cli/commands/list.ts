@@ -14,7 +14,7 @@ Options:
 ${SERVER_HELP}`,
   options: { ...SERVER_OPTIONS, json: { type: "boolean" } },
   async run(values, _positionals, io) {
-    const scenarios = await adminFrom(values, io).list();
+    const scenarios = await (await adminFrom(values, io)).list();
     if (values.json === true) {
       io.stdout(JSON.stringify(scenarios, null, 2));
       return EXIT.ok;

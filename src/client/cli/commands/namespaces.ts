@@ -103,7 +103,7 @@ Example:
     json: { type: "boolean" },
   },
   async run(values, positionals, io) {
-    const admin = adminFrom(values, io);
+    const admin = await adminFrom(values, io);
     switch (positionals[0]) {
       case "create": {
         const created = await admin.createNamespace(one(positionals, "name"), quotasFrom(values), createOptions(values));
@@ -150,7 +150,7 @@ Example:
   mockllm key create team-a --scope run --label preview`,
   options: { ...SERVER_OPTIONS, scope: { type: "string" }, label: { type: "string" } },
   async run(values, positionals, io) {
-    const admin = adminFrom(values, io);
+    const admin = await adminFrom(values, io);
     const namespace = one(positionals, "namespace");
     switch (positionals[0]) {
       case "create": {
@@ -209,7 +209,7 @@ Example:
   options: ns.options,
   async run(values, positionals, io) {
     if (positionals[0] !== "create") return ns.run(values, positionals, io);
-    const admin = adminFrom(values, io);
+    const admin = await adminFrom(values, io);
     const name = one(positionals, "name");
     const created = await admin.createNamespace(name, quotasFrom(values), createOptions(values));
     const adminKey = await admin.createKey(name, "admin", "namespace create");

@@ -24,7 +24,7 @@ Examples:
   mockllm pull --recording my-run ci-42 --out scenarios/`,
   options: { ...SERVER_OPTIONS, out: { type: "string" }, recording: { type: "boolean" } },
   async run(values, positionals, io) {
-    const admin = adminFrom(values, io);
+    const admin = await adminFrom(values, io);
     const outDir = resolve(io.cwd, stringOption(values.out) ?? ".");
     if (values.recording === true) {
       const { scenario, session } = sessionArgs(positionals);

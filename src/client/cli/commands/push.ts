@@ -2,7 +2,7 @@ import type { ScenarioInput } from "../../builder/types";
 import { MockLLMAdminError } from "../../admin/errors";
 import type { ScenarioSummary } from "../../admin/types";
 import { adminFrom, SERVER_HELP, SERVER_OPTIONS, type Command } from "../command";
-import { collectFiles, loadScenarioFiles, type LoadedFile } from "../files";
+import type { LoadedFile } from "../files";
 import { EXIT, table } from "../io";
 import { reportFiles } from "./validate";
 
@@ -23,7 +23,8 @@ Example:
   MOCKLLM_URL=http://127.0.0.1:8787 MOCKLLM_ADMIN_TOKEN=… mockllm push scenarios/`,
   options: SERVER_OPTIONS,
   async run(values, positionals, io) {
-    const admin = adminFrom(values, io);
+    const admin = await adminFrom(values, io);
+    const { collectFiles, loadScenarioFiles } = await import("../files"); // with the scenario schema: not at the CLI's start
     const files = await loadScenarioFiles(await collectFiles(positionals, io.cwd), io.cwd);
     const bad = reportFiles(files, io, true);
     if (bad > 0) {

@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, relative, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { NAME_PATTERN, NAME_RULE } from "../../../scenario/schema";
-import { AdminClient } from "../../admin/client";
+import { NAME_PATTERN, NAME_RULE } from "../../../scenario/names";
 import { loadNodeRuntime } from "../../node-runtime";
 import { readyBanner } from "../banner";
 import { UPSTREAM_PROVIDERS } from "../upstreams";
@@ -82,6 +81,7 @@ Example:
       io.signal?.addEventListener("abort", stop, { once: true });
     });
     try {
+      const { AdminClient } = await import("../../admin/client"); // with zod: not loaded by the CLI's start
       const doc = await new AdminClient({ url: server.url, token: adminToken }).recording(name, session, name);
       await mkdir(dirname(out), { recursive: true });
       await writeFile(out, `${JSON.stringify(doc, null, 2)}\n`);

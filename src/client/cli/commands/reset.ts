@@ -17,7 +17,7 @@ Example:
   options: SERVER_OPTIONS,
   async run(values, positionals, io) {
     const { scenario, session } = sessionArgs(positionals);
-    await adminFrom(values, io).reset(scenario, session);
+    await (await adminFrom(values, io)).reset(scenario, session);
     io.stdout(`reset ${scenario}/${session}`);
     return EXIT.ok;
   },

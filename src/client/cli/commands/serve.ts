@@ -6,7 +6,6 @@ import { UPSTREAM_PROVIDERS } from "../upstreams";
 import { persistedSessionLines } from "../persisted-links";
 import { EXIT, UsageError } from "../io";
 import { loadNodeRuntime } from "../../node-runtime";
-import { parseChaosSpec } from "../../../scenario/chaos";
 
 /** Worker variables `serve` reads from its environment, under the same names. */
 const VAR_NAMES = [
@@ -125,6 +124,8 @@ Example:
     if (corsOrigins !== undefined) vars.CORS_ORIGINS = corsOrigins;
     const chaos = stringOption(values.chaos) ?? vars.CHAOS;
     if (chaos !== undefined && chaos.trim() !== "") {
+      // Loaded here (zod with it), not with the CLI: a serve without --chaos starts without it.
+      const { parseChaosSpec } = await import("../../../scenario/chaos");
       const parsed = parseChaosSpec(chaos);
       if (!parsed.ok) throw new UsageError(`--chaos: ${parsed.error}`);
       vars.CHAOS = chaos;

@@ -1,5 +1,5 @@
 import type { Command } from "../command";
-import { collectFiles, loadScenarioFiles, type LoadedFile } from "../files";
+import type { LoadedFile } from "../files";
 import { EXIT, type CliIO } from "../io";
 
 export const validate: Command = {
@@ -14,6 +14,8 @@ Example:
   mockllm validate scenarios/ extra/weather.json`,
   options: {},
   async run(_values, positionals, io) {
+    // The scenario schema (zod) loads with the command that reads files, not with the CLI (`mockllm serve` has its own).
+    const { collectFiles, loadScenarioFiles } = await import("../files");
     const files = await loadScenarioFiles(await collectFiles(positionals, io.cwd), io.cwd);
     const bad = reportFiles(files, io);
     io.stdout(`${files.length} file${files.length === 1 ? "" : "s"}: ${files.length - bad} valid, ${bad} invalid`);

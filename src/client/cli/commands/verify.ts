@@ -34,7 +34,7 @@ Example:
       .split(",")
       .map((s) => s.trim())
       .filter((s) => s !== "");
-    const admin = adminFrom(values, io);
+    const admin = await adminFrom(values, io);
     const result = await admin.verify(scenario, session, { allowUnused }).catch((err: unknown) => {
       if (!(err instanceof MockLLMAdminError) || err.code !== "session_not_run") throw err;
       return undefined;
