@@ -89,10 +89,6 @@ function stepAnswers(state: SessionState, stepIndex: number): number {
   return n;
 }
 
-/**
- * Decides what answers `req`.
- * @example decide(scenario, { used: [], attempts: {} }, req, { scenario: "weather", session: "default" })
- */
 /** Each `state.used` list's Set, grown as the list grows (a session's list only grows, by push, until a reset replaces it). */
 const usedSets = new WeakMap<number[], Set<number>>();
 
@@ -111,6 +107,10 @@ function usedSet(used: number[]): Set<number> | undefined {
   return set;
 }
 
+/**
+ * Decides what answers `req`.
+ * @example decide(scenario, { used: [], attempts: {} }, req, { scenario: "weather", session: "default" })
+ */
 export function decide(scenario: Scenario, state: SessionState, req: CanonicalRequest, ctx: EngineContext): Decision {
   const turn = turnOf(req);
   const side = scenario.sideCalls === undefined ? undefined : sideCall(scenario, req);
