@@ -10,6 +10,8 @@ import { checkLimits, WINDOW_MS } from "../scenario/limits";
 import type { NamespaceCheck } from "./types";
 import type { Limits } from "../scenario/limits-schema";
 import type { Runtime } from "../runtime/types";
+import type { Awaitable } from "../session/types";
+import { isThenable } from "../util/awaitable";
 
 interface Entry {
   ticket: number;
@@ -63,21 +65,18 @@ export interface NamespaceTicket {
  * The caller's namespace's check for a request arriving now; undefined when its namespace has no `limits`.
  * @example const ns = await namespaceLimits(rt); if (ns?.check.over) …
  */
-export function namespaceLimits(rt: Runtime): Promise<NamespaceTicket> | undefined {
+export function namespaceLimits(rt: Runtime): Awaitable<NamespaceTicket | undefined> {
   const ns = rt.caller?.namespace;
   const limits = ns?.limits;
   if (ns === undefined || limits === undefined || rt.tenancy === undefined) return undefined;
-  return ticket(rt.tenancy.registry, ns.name, limits);
-}
-
-async function ticket(
-  registry: NonNullable<Runtime["tenancy"]>["registry"],
-  name: string,
-  limits: Parameters<NonNullable<Runtime["tenancy"]>["registry"]["checkLimits"]>[1],
-): Promise<NamespaceTicket> {
-  const check = await registry.checkLimits(name, limits, Date.now());
-  const settle = async (tokens: number | null) => {
-    if (!check.over) await registry.settleLimits(name, check.ticket, tokens);
-  };
-  return { check, settle };
+  const { registry } = rt.tenancy;
+  const ticket = (check: NamespaceCheck): NamespaceTicket => ({
+    check,
+    settle: async (tokens) => {
+      if (!check.over) await registry.settleLimits(ns.name, check.ticket, tokens);
+    },
+  });
+  // The registry in this process answers at once (Node), the registry object with a promise (Workers).
+  const checking = registry.checkLimits(ns.name, limits, Date.now());
+  return isThenable(checking) ? checking.then(ticket) : ticket(checking);
 }
