@@ -129,6 +129,16 @@ export interface CanonicalRequest {
   serverTools?: string[];
   /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
   forcedServerTool?: string;
+  /**
+   * Messages a slim request (canonical/slim.ts, sent to a session across a boundary) left out of `messages`, and how
+   * many of them were user messages: what a reader that counts adds back (`messageCount`). Absent on a parsed request.
+   */
+  elided?: { messages: number; users: number };
+}
+
+/** Number of messages in the conversation, those a slim request left out included. */
+export function messageCount(req: CanonicalRequest): number {
+  return req.messages.length + (req.elided?.messages ?? 0);
 }
 
 /** Number of assistant messages in the request, plus one. */

@@ -27,6 +27,7 @@ import { namespaceLimits } from "../tenancy/limits";
 import { afterAnswer } from "../scenario/limits";
 import { resolveReply } from "../scenario/engine";
 import { isThenable } from "../util/awaitable";
+import { slimRequest } from "../canonical/slim";
 
 const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
 
@@ -144,7 +145,8 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
       scenario: stored.name,
       session,
       version: stored.version,
-      request: parsed.request,
+      // Across a boundary, only the messages the session reads (canonical/slim.ts); in this process, the request itself.
+      request: rt.sessions.sendsSlimRequest === true ? slimRequest(parsed.request) : parsed.request,
       wire,
       statuses: statusTable(surface),
     };
