@@ -1,0 +1,58 @@
+/**
+ * What a turn's canonical request costs to cross the session RPC (issue 59 part 3): V8's structured clone — the
+ * serializer workerd's RPC runs on the Worker and the Durable Object — of the bench's turns (bench/workload.mjs: the
+ * 121-message LONG_BODY, the JSON turn) as Node's `v8.serialize` + `v8.deserialize`, whole and slim
+ * (src/canonical/slim.ts), beside `JSON.parse` of the body's text as the reference measured in the same rounds (the
+ * rounds interleaved, the order alternating; the machine is shared, so read the ratios). The deterministic half: the
+ * messages and serialized bytes each form carries.
+ *   npx tsx bench/rpc-payload.ts [--iterations 2000] [--rounds 15]
+ */
+import { deserialize, serialize } from "node:v8";
+import { parseArgs } from "node:util";
+import { slimRequest } from "../src/canonical/slim";
+import type { CanonicalRequest } from "../src/canonical/request";
+import { parseChatRequest } from "../src/providers/openai/chat/parse";
+import { JSON_BODY, LONG_BODY } from "./workload.mjs";
+
+const { values } = parseArgs({ options: { iterations: { type: "string", default: "2000" }, rounds: { type: "string", default: "15" } } });
+const iterations = Number(values.iterations);
+const rounds = Number(values.rounds);
+
+function canonical(body: string): CanonicalRequest {
+  const headers = new Headers({ "content-type": "application/json", authorization: "Bearer sk-bench", "user-agent": "autocannon", host: "127.0.0.1:8787", "content-length": String(body.length) });
+  const parsed = parseChatRequest(JSON.parse(body), headers);
+  if (!parsed.ok) throw new Error("the bench body did not parse");
+  return parsed.request;
+}
+
+/** µs per call of each function, median over interleaved rounds. */
+function timed(fns: Record<string, () => unknown>): Record<string, number> {
+  const names = Object.keys(fns);
+  const runs: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (const n of names) for (let i = 0; i < iterations; i++) fns[n]!();
+  for (let r = 0; r < rounds; r++) {
+    for (const n of r % 2 === 0 ? names : [...names].reverse()) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < iterations; i++) fns[n]!();
+      runs[n]!.push(Number(process.hrtime.bigint() - start) / iterations / 1000);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, runs[n]!.sort((a, b) => a - b)[Math.floor(rounds / 2)]!]));
+}
+
+for (const [label, body] of [
+  ["long (121 messages)", LONG_BODY],
+  ["json (1 message)", JSON_BODY],
+] as const) {
+  const whole = canonical(body);
+  const slim = slimRequest(whole);
+  const t = timed({
+    reference: () => JSON.parse(body),
+    whole: () => deserialize(serialize(whole)),
+    slim: () => deserialize(serialize(slim)),
+    slimRequest: () => slimRequest(whole),
+  });
+  console.log(`${label}: ${whole.messages.length} → ${slim.messages.length} messages, ${serialize(whole).length} → ${serialize(slim).length} serialized bytes`);
+  console.log(`  JSON.parse of the body (reference) ${t.reference!.toFixed(1)} µs`);
+  for (const n of ["whole", "slim", "slimRequest"]) console.log(`  ${n.padEnd(12)} ${t[n]!.toFixed(1)} µs (${(t[n]! / t.reference!).toFixed(2)}× the reference)`);
+}
