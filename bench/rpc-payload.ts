@@ -2,7 +2,7 @@
  * What a turn's canonical request costs to cross the session RPC (issue 59 part 3): V8's structured clone — the
  * serializer workerd's RPC runs on the Worker and the Durable Object — of the bench's turns (bench/workload.mjs: the
  * 121-message LONG_BODY, the JSON turn) as Node's `v8.serialize` + `v8.deserialize`, whole and slim
- * (src/canonical/slim.ts), beside `JSON.parse` of the body's text as the reference measured in the same rounds (the
+ * (src/canonical/slim.ts) with and without the assistant messages, beside `JSON.parse` of the body's text as the reference measured in the same rounds (the
  * rounds interleaved, the order alternating; the machine is shared, so read the ratios). The deterministic half: the
  * messages and serialized bytes each form carries.
  *   npx tsx bench/rpc-payload.ts [--iterations 2000] [--rounds 15]
@@ -46,13 +46,16 @@ for (const [label, body] of [
 ] as const) {
   const whole = canonical(body);
   const slim = slimRequest(whole);
+  const bare = slimRequest(whole, false);
   const t = timed({
     reference: () => JSON.parse(body),
     whole: () => deserialize(serialize(whole)),
     slim: () => deserialize(serialize(slim)),
-    slimRequest: () => slimRequest(whole),
+    "no assistants": () => deserialize(serialize(bare)),
+    slimRequest: () => slimRequest(whole, false),
   });
-  console.log(`${label}: ${whole.messages.length} → ${slim.messages.length} messages, ${serialize(whole).length} → ${serialize(slim).length} serialized bytes`);
+  const sizes = [whole, slim, bare].map((r) => `${r.messages.length} messages ${serialize(r).length} bytes`);
+  console.log(`${label}: whole ${sizes[0]}, slim ${sizes[1]}, without assistant messages ${sizes[2]}`);
   console.log(`  JSON.parse of the body (reference) ${t.reference!.toFixed(1)} µs`);
-  for (const n of ["whole", "slim", "slimRequest"]) console.log(`  ${n.padEnd(12)} ${t[n]!.toFixed(1)} µs (${(t[n]! / t.reference!).toFixed(2)}× the reference)`);
+  for (const n of ["whole", "slim", "no assistants", "slimRequest"]) console.log(`  ${n.padEnd(14)} ${t[n]!.toFixed(1)} µs (${(t[n]! / t.reference!).toFixed(2)}× the reference)`);
 }

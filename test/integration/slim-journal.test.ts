@@ -100,4 +100,20 @@ describe("a long conversation's journal entry", () => {
     const summary = 'Summary of 15 earlier messages (5 from the user). Last user message: "next 3".';
     expect((entry!.canonical as { answered: { compaction?: { summary: string } } }).answered.compaction).toStrictEqual({ summary });
   });
+
+  it("a session running an earlier version whose matchers read assistant messages still gets them after an upload whose do not", async () => {
+    const v1 = { name: "slim-version", steps: [{ id: "reads", consume: false, match: { assistantMessage: { contains: "Done" } }, respond: { text: "v1 read turn {{request.turn}}" } }] };
+    await upload(v1);
+    const first = await chat(BODY, "/s/slim-version/run");
+    expect(((await first.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("v1 read turn 7");
+    await upload({ name: "slim-version", steps: [{ id: "any", consume: false, respond: { text: "v2 turn {{request.turn}}" } }] });
+    const second = await chat(BODY, "/s/slim-version/run");
+    expect(((await second.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("v1 read turn 7");
+    const fresh = await chat(BODY, "/s/slim-version/other");
+    expect(((await fresh.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("v2 turn 7");
+    expect((await entries("slim-version", "run")).map((e) => [e.turn, e.step])).toStrictEqual([
+      [7, "reads"],
+      [7, "reads"],
+    ]);
+  });
 });

@@ -18,6 +18,7 @@ import { parseResponsesRequest } from "../../src/providers/openai/responses/pars
 import type { ParseResult } from "../../src/providers/types";
 import { wireToolCallIds } from "../../src/providers/registry";
 import { decide, type SessionState } from "../../src/scenario/engine";
+import { readsAssistants } from "../../src/scenario/matchers";
 import { ScenarioSchema, type Scenario } from "../../src/scenario/schema";
 import { SessionCore, type NextInput, type NextResult } from "../../src/session/core";
 import { req } from "./fixtures";
@@ -267,6 +268,11 @@ function input(scenario: Scenario, request: CanonicalRequest, i: number): NextIn
 
 const REQUESTS = [...surfaceRequests(), ...generated(300)];
 
+/** What the Worker sends a session running `scenario`: the slim request, and without assistant messages when none is read. */
+function slimForms(scenario: Scenario, request: CanonicalRequest): CanonicalRequest[] {
+  return readsAssistants(scenario) ? [slimRequest(request)] : [slimRequest(request), slimRequest(request, false)];
+}
+
 describe("the slim canonical request", () => {
   it("leaves out what no session reads in every conversation that has it, and counts what it left out", () => {
     let smaller = 0;
@@ -303,33 +309,69 @@ describe("the slim canonical request", () => {
     let decisions = 0;
     for (const scenario of SCENARIOS) {
       for (const { name, request } of REQUESTS) {
-        const slim = slimRequest(request);
-        for (const state of states) {
-          const ctx = { scenario: scenario.name, session: "s1" };
-          expect(decide(scenario, state, slim, ctx), `${scenario.name}: ${name}`).toStrictEqual(decide(scenario, state, request, ctx));
-          decisions++;
+        for (const slim of slimForms(scenario, request)) {
+          for (const state of states) {
+            const ctx = { scenario: scenario.name, session: "s1" };
+            expect(decide(scenario, state, slim, ctx), `${scenario.name}: ${name}`).toStrictEqual(decide(scenario, state, request, ctx));
+            decisions++;
+          }
         }
       }
     }
-    expect(decisions).toBe(SCENARIOS.length * REQUESTS.length * 2);
+    // Four of the six scenarios read no assistant message: their requests are decided without them too.
+    expect(SCENARIOS.map(readsAssistants)).toStrictEqual([true, true, false, false, false, false]);
+    expect(decisions).toBe((2 + 4 * 2) * REQUESTS.length * 2);
   });
 
   it("journals exactly as the whole request: results, canonical views, turns and requests, through a session's run", () => {
     const kinds = new Set<string>();
     for (const scenario of SCENARIOS) {
       const whole = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
-      const slim = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
+      const slims = slimForms(scenario, req()).map(() => new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds));
       REQUESTS.forEach(({ name, request }, i) => {
         const now = 1_700_000_000_000 + i * 1000;
         const a = whole.next(input(scenario, request, i), now) as NextResult;
-        const b = slim.next(input(scenario, slimRequest(request), i), now) as NextResult;
-        expect(b, `${scenario.name}: ${name}`).toStrictEqual(a);
+        slimForms(scenario, request).forEach((slim, k) => {
+          expect(slims[k]!.next(input(scenario, slim, i), now), `${scenario.name}: ${name}`).toStrictEqual(a);
+        });
         kinds.add(a.journaled);
       });
-      expect(slim.requests()).toStrictEqual(whole.requests());
-      expect(slim.state()).toStrictEqual(whole.state());
+      for (const slim of slims) {
+        expect(slim.requests()).toStrictEqual(whole.requests());
+        expect(slim.state()).toStrictEqual(whole.state());
+      }
     }
     // The scenarios reached every journal outcome a turn can have.
     expect([...kinds].sort()).toStrictEqual(["chaos", "failure", "mismatch", "response", "side_call"]);
+  });
+
+  it("without assistant messages: counted in the turn, the pending results named by their calls; a session on another version asks again", () => {
+    const whole = req({ tools: ["read_file"] }, [
+      { role: "user", text: "first" },
+      { role: "assistant", text: "a", toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }], reasoning: [] },
+      { role: "tool", toolCallId: "c1", content: "one", isError: false },
+      { role: "user", text: "middle" },
+      { role: "assistant", text: "b", toolCalls: [{ id: "c2", name: "grep", arguments: "{}" }], reasoning: [] },
+      { role: "tool", toolCallId: "c2", content: "two", isError: false },
+      { role: "tool", toolCallId: "c9", content: "unknown call", isError: true },
+    ]);
+    const slim = slimRequest(whole, false);
+    expect(slim.messages).toStrictEqual([
+      { role: "user", text: "first" },
+      { role: "user", text: "middle" },
+      { role: "tool", toolCallId: "c2", name: "grep", content: "two", isError: false },
+      { role: "tool", toolCallId: "c9", content: "unknown call", isError: true },
+    ]);
+    expect(slim.elided).toStrictEqual({ messages: 3, users: 0, assistants: 2 });
+    expect(slimRequest(req(), false)).toStrictEqual(req());
+
+    const scenario = SCENARIOS[2]!;
+    const core = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
+    expect((core.next(input(scenario, slimRequest(whole), 0)) as NextResult).seq).toBe(1);
+    // The session runs v1: a request slimmed for v2 is not decided (nothing journaled), one for v1 is.
+    expect(core.next({ ...input(scenario, slim, 1), version: "v2" })).toStrictEqual({ needsDocument: true });
+    expect(core.next({ ...input(scenario, slimRequest(whole), 1), version: "v2" })).toMatchObject({ seq: 2, version: "v1" });
+    expect(core.next(input(scenario, slim, 2))).toMatchObject({ seq: 3, version: "v1" });
+    expect(core.requests().map((e) => e.turn)).toStrictEqual([3, 3, 3]);
   });
 });
