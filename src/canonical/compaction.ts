@@ -2,7 +2,7 @@
  * Compaction (contract section 10), provider-neutral: the summary a compaction carries, and the deterministic one a
  * compaction gets when no step scripts it.
  */
-import { messageCount, type CanonicalCompaction, type CanonicalRequest } from "./request";
+import type { CanonicalCompaction, CanonicalRequest } from "./request";
 
 export type { CanonicalCompaction };
 
@@ -24,7 +24,7 @@ function quote(text: string, max: number): string {
  * @example defaultCompactionSummary(req) // "Summary of 4 earlier messages (2 from the user). Last user message: \"…\""
  */
 export function defaultCompactionSummary(req: CanonicalRequest): string {
-  let users = req.elided?.users ?? 0;
+  let users = 0;
   let last = "";
   for (const m of req.messages) {
     if (m.role !== "user") continue;
@@ -33,7 +33,7 @@ export function defaultCompactionSummary(req: CanonicalRequest): string {
   }
   const quoted = quote(last, QUOTE);
   const earlier = req.compaction ? ` An earlier summary: ${quote(req.compaction.summary, EARLIER_SUMMARY_QUOTE)}` : "";
-  return `Summary of ${messageCount(req)} earlier messages (${users} from the user). Last user message: ${JSON.stringify(quoted)}.${earlier}`;
+  return `Summary of ${req.messages.length} earlier messages (${users} from the user). Last user message: ${JSON.stringify(quoted)}.${earlier}`;
 }
 
 /**

@@ -129,22 +129,11 @@ export interface CanonicalRequest {
   serverTools?: string[];
   /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
   forcedServerTool?: string;
-  /**
-   * Messages a slim request (canonical/slim.ts, sent to a session across a boundary) left out of `messages`, how many
-   * of them were user messages and (when it left out the assistant messages too) assistant messages: what a reader
-   * that counts adds back (`messageCount`, `turnOf`). Absent on a parsed request.
-   */
-  elided?: { messages: number; users: number; assistants?: number };
-}
-
-/** Number of messages in the conversation, those a slim request left out included. */
-export function messageCount(req: CanonicalRequest): number {
-  return req.messages.length + (req.elided?.messages ?? 0);
 }
 
 /** Number of assistant messages in the request, plus one. */
 export function turnOf(req: CanonicalRequest): number {
-  let turn = 1 + (req.elided?.assistants ?? 0);
+  let turn = 1;
   for (const m of req.messages) if (m.role === "assistant") turn++;
   return turn;
 }

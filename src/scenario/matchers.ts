@@ -2,7 +2,7 @@
  * Matchers and expectations: pure checks of a canonical request that say exactly what failed.
  */
 import { assistantMessages, earlierToolCalls, firstUserMessage, lastUserMessage, pendingToolResults, turnOf, type CanonicalRequest } from "../canonical/request";
-import { StringMatchSchema, type Expectations, type Matcher, type Scenario, type StringMatch } from "./schema";
+import { StringMatchSchema, type Expectations, type Matcher, type StringMatch } from "./schema";
 import type { OutputSchemaMatch } from "./structured";
 
 /** One condition that did not hold, with what was expected and what the request had. */
@@ -242,21 +242,4 @@ export function expectationMisses(expect: Expectations | undefined, req: Canonic
     misses.push({ field: "expect.maxTokens", expected: show(expect.maxTokens), actual: show(req.maxTokens) });
   }
   return misses;
-}
-
-const reading = new WeakMap<Scenario, boolean>();
-
-/**
- * Whether any of the scenario's matchers (its steps', its side calls') reads the conversation's assistant messages
- * (`assistantMessage`, `toolCall`): without one, a session running this document decides on a request without them.
- * @example readsAssistants(ScenarioSchema.parse({ name: "a", steps: [{ match: { toolCall: { name: "x" } } }] })) // true
- */
-export function readsAssistants(doc: Scenario): boolean {
-  let reads = reading.get(doc);
-  if (reads === undefined) {
-    const matchers = [...doc.steps.map((s) => s.match), ...(doc.sideCalls?.match ?? [])];
-    reads = matchers.some((m) => m !== undefined && (m.assistantMessage !== undefined || m.toolCall !== undefined));
-    reading.set(doc, reads);
-  }
-  return reads;
 }

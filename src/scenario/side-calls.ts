@@ -4,7 +4,7 @@
  * extraction, Claude Code's quota probe and session title. Each preset names the requests by the prompt text the
  * CLI's own source sends, and answers in the shape that CLI parses. Pure and deterministic.
  */
-import { firstUserMessage, lastUserMessage, messageCount, type CanonicalRequest } from "../canonical/request";
+import { firstUserMessage, lastUserMessage, type CanonicalRequest } from "../canonical/request";
 import { matchMisses } from "./matchers";
 import type { Scenario } from "./schema";
 
@@ -66,7 +66,7 @@ const PRESETS: Record<"gemini" | "opencode" | "qwen" | "claude", Preset[]> = {
     {
       // The quota probe: `max_tokens: 1`, one user message "quota", no tools.
       name: "quota probe",
-      test: (req) => messageCount(req) === 1 && lastUserMessage(req) === "quota" && req.tools.length === 0,
+      test: (req) => req.messages.length === 1 && lastUserMessage(req) === "quota" && req.tools.length === 0,
       answer: () => "ok",
     },
     {

@@ -117,11 +117,7 @@ export type JournalEntry = ModelJournalEntry | McpJournalEntry;
 /** An entry before the journal numbers it. */
 export type JournalDraft = Omit<ModelJournalEntry, "seq"> | Omit<McpJournalEntry, "seq">;
 
-/**
- * `next` without a document, for a session that has no snapshot yet, or with a request slimmed for another version
- * than the session runs (canonical/slim.ts): nothing was decided or recorded; send the document and the request with
- * its assistant messages.
- */
+/** `next` without a document, for a session that has no snapshot yet: nothing was decided or recorded. */
 export interface NeedsDocument {
   needsDocument: true;
 }
@@ -255,9 +251,6 @@ export class SessionCore {
   next(input: NextInput, now = Date.now()): NextResult | NeedsDocument {
     const snap = this.snapshot(input);
     if (!snap) return { needsDocument: true };
-    // A request slimmed for the scenario version the route holds (its assistant messages left out: canonical/slim.ts
-    // `readsAssistants`) is decided only by a session running that version; one running another asks again.
-    if (input.request.elided?.assistants !== undefined && snap.version !== input.version) return { needsDocument: true };
     const idScope = idScopeOf(input.caller);
     const own = snap.document.limits === undefined ? undefined : checkLimits(snap.document.limits, this.window(now), now);
     const limits = input.namespaceLimits === undefined ? own : stricter(own, input.namespaceLimits);

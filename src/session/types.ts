@@ -101,12 +101,6 @@ export interface SessionStore {
    */
   readonly sendsBodyText?: boolean;
   /**
-   * A turn's canonical request goes to `next` slim (canonical/slim.ts: only the messages a session reads, the rest
-   * counted): set where sessions are reached across a boundary (Workers' RPC copies every message object it is sent);
-   * a session in this process reads the request where it is, no copy made.
-   */
-  readonly sendsSlimRequest?: boolean;
-  /**
    * Opens a WebSocket held by the session object `name` (Workers: that Durable Object accepts it with the hibernation
    * API). Answers the upgrade: `101` with the socket, or an error response. A store that scopes names (namespaces)
    * must scope this name too.

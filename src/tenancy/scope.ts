@@ -124,11 +124,6 @@ export class ScopedSessionStore implements SessionStore {
     return this.inner.sendsBodyText === true;
   }
 
-  /** As the inner store. */
-  get sendsSlimRequest(): boolean {
-    return this.inner.sendsSlimRequest === true;
-  }
-
   get(name: string): Session {
     const full = this.prefix + name;
     return sessionByKind(new ScopedMembers(this, this.inner.get(full), name, full));

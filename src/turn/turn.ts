@@ -27,8 +27,6 @@ import { namespaceLimits } from "../tenancy/limits";
 import { afterAnswer } from "../scenario/limits";
 import { resolveReply } from "../scenario/engine";
 import { isThenable } from "../util/awaitable";
-import { slimRequest } from "../canonical/slim";
-import { readsAssistants } from "../scenario/matchers";
 
 const statusTables = new WeakMap<ProviderSurface<any>, Record<string, number>>();
 
@@ -142,14 +140,11 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
     const stub = rt.sessions.get(`${stored.name}/${session}`);
     const upstream = input.allowProxy ? upstreamFor(stored.scenario, surface.provider) : undefined;
     const wire = input.wire();
-    const slim = rt.sessions.sendsSlimRequest === true;
     const next: NextInput = {
       scenario: stored.name,
       session,
       version: stored.version,
-      // Across a boundary, only the messages the session reads (canonical/slim.ts): the assistant messages only when this
-      // version's matchers read them; in this process, the request itself.
-      request: slim ? slimRequest(parsed.request, readsAssistants(stored.scenario)) : parsed.request,
+      request: parsed.request,
       wire,
       statuses: statusTable(surface),
     };
@@ -169,7 +164,7 @@ export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, p
       // A session in this process answers at once (Node), one across a boundary with a promise (a Durable Object).
       const decided = stub.next(next);
       result = isThenable(decided) ? await decided : decided;
-      if ("needsDocument" in result) result = await stub.next({ ...next, ...(slim ? { request: slimRequest(parsed.request) } : {}), document: stored.scenario });
+      if ("needsDocument" in result) result = await stub.next({ ...next, document: stored.scenario });
     } catch (e) {
       // A namespace's session or journal quota (src/tenancy): the surface's 429, on HTTP and over a socket alike.
       await settle(null);

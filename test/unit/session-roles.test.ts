@@ -135,12 +135,6 @@ describe("a namespace's sessions (tenancy/scope.ts)", () => {
     expect(calls.map(([name, m]) => [name, m])).toEqual([["__ns/team.1/weather/s2", "requests"]]);
   });
 
-  it("pass on the inner store's sendsSlimRequest", () => {
-    const { store } = recordingStore();
-    expect(scoped(store, () => ({ ok: true })).rt.sessions.sendsSlimRequest).toBe(false);
-    expect(scoped({ ...store, sendsSlimRequest: true }, () => ({ ok: true })).rt.sessions.sendsSlimRequest).toBe(true);
-  });
-
   it("pass on the inner store's sendsBodyText, and charge a body sent as text the bytes its object would cost", async () => {
     const { store, calls } = recordingStore();
     expect(scoped(store, () => ({ ok: true })).rt.sessions.sendsBodyText).toBe(false);

@@ -46,8 +46,6 @@ class WorkersTenancy implements Tenancy {
 class WorkersSessions implements SessionStore {
   /** A body crosses the RPC as its text: a string is copied, an object graph serialised and rebuilt (~270 µs of a 25 KB turn). */
   readonly sendsBodyText = true;
-  /** A turn's request crosses the RPC slim: 43 message objects of a 121-message agent turn, not 121 (~120 µs of it). */
-  readonly sendsSlimRequest = true;
 
   constructor(private readonly env: WorkerEnv) {}
 

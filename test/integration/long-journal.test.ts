@@ -1,8 +1,8 @@
 /**
- * A long agent conversation's journal entry, on both runtimes: the Worker sends its session object a slim canonical
- * request (src/canonical/slim.ts: the middle user messages and the answered tool results left out, and counted), Node
- * the whole one; the entry — turn, step, canonical view, the body as sent, a default compaction's counts — is what the
- * whole request journals.
+ * A long agent conversation's journal entry, on both runtimes: turn, step, canonical view, the body as sent and a
+ * default compaction's counts, and what a session still running an earlier version of its scenario answers after an
+ * upload. What a change to how a turn reaches its session (wave 18 measured sending the Durable Object a slim
+ * request, `bench/rpc-payload.ts`) must leave as it is.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { admin, call, chat, upload } from "./helpers";
@@ -36,7 +36,7 @@ async function entries(scenario: string, session: string): Promise<Record<string
 beforeAll(async () => {
   await upload(
     {
-      name: "slim-journal",
+      name: "long-journal",
       steps: [
         { id: "too-early", match: { turn: 2 }, respond: { text: "no" } },
         {
@@ -52,17 +52,17 @@ beforeAll(async () => {
         },
       ],
     },
-    { name: "slim-compaction", steps: [{ id: "any", consume: false, respond: { text: "ok" } }] },
+    { name: "long-compaction", steps: [{ id: "any", consume: false, respond: { text: "ok" } }] },
   );
 });
 
 describe("a long conversation's journal entry", () => {
   it("journals the turn, step, canonical view and body the whole request does", async () => {
-    const res = await chat(BODY, "/s/slim-journal/long");
+    const res = await chat(BODY, "/s/long-journal/long");
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { choices: { message: { content: string } }[] };
     expect(answer.choices[0]!.message.content).toBe("turn 7 after follow-up 4");
-    const [entry] = await entries("slim-journal", "long");
+    const [entry] = await entries("long-journal", "long");
     expect(entry).toMatchObject({ turn: 7, step: "agent", outcome: "response", status: 200, reasons: [] });
     expect((entry!.request as { body: unknown }).body).toStrictEqual(BODY);
     expect(entry!.canonical).toStrictEqual({
@@ -90,28 +90,28 @@ describe("a long conversation's journal entry", () => {
       { type: "function_call", call_id: "fc_9", name: "read_file", arguments: "{}" },
       { type: "function_call_output", call_id: "fc_9", output: "last output" },
     ];
-    const res = await call("/s/slim-compaction/long/v1/responses", {
+    const res = await call("/s/long-compaction/long/v1/responses", {
       method: "POST",
       headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
       body: JSON.stringify({ model: "gpt-5", input, context_management: [{ type: "compaction", compact_threshold: 1 }] }),
     });
     expect(res.status).toBe(200);
-    const [entry] = await entries("slim-compaction", "long");
+    const [entry] = await entries("long-compaction", "long");
     const summary = 'Summary of 15 earlier messages (5 from the user). Last user message: "next 3".';
     expect((entry!.canonical as { answered: { compaction?: { summary: string } } }).answered.compaction).toStrictEqual({ summary });
   });
 
   it("a session running an earlier version whose matchers read assistant messages still gets them after an upload whose do not", async () => {
-    const v1 = { name: "slim-version", steps: [{ id: "reads", consume: false, match: { assistantMessage: { contains: "Done" } }, respond: { text: "v1 read turn {{request.turn}}" } }] };
+    const v1 = { name: "long-version", steps: [{ id: "reads", consume: false, match: { assistantMessage: { contains: "Done" } }, respond: { text: "v1 read turn {{request.turn}}" } }] };
     await upload(v1);
-    const first = await chat(BODY, "/s/slim-version/run");
+    const first = await chat(BODY, "/s/long-version/run");
     expect(((await first.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("v1 read turn 7");
-    await upload({ name: "slim-version", steps: [{ id: "any", consume: false, respond: { text: "v2 turn {{request.turn}}" } }] });
-    const second = await chat(BODY, "/s/slim-version/run");
+    await upload({ name: "long-version", steps: [{ id: "any", consume: false, respond: { text: "v2 turn {{request.turn}}" } }] });
+    const second = await chat(BODY, "/s/long-version/run");
     expect(((await second.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("v1 read turn 7");
-    const fresh = await chat(BODY, "/s/slim-version/other");
+    const fresh = await chat(BODY, "/s/long-version/other");
     expect(((await fresh.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("v2 turn 7");
-    expect((await entries("slim-version", "run")).map((e) => [e.turn, e.step])).toStrictEqual([
+    expect((await entries("long-version", "run")).map((e) => [e.turn, e.step])).toStrictEqual([
       [7, "reads"],
       [7, "reads"],
     ]);
