@@ -1,6 +1,7 @@
 // Types of bench/workload.mjs, for the TypeScript benches (bench/handler.ts).
 export const JSON_BODY: string;
 export const STREAM_BODY: string;
+export const LONG_BODY: string;
 export const BURST_BODY: string;
 export const WORDS_100: string;
 export const WORDS_200: string;
