@@ -479,13 +479,15 @@ async function nodeServer() {
   const { startServer } = (await import(pathToFileURL(bundle).href)) as typeof import("../src/hosts/node/index");
   const server = await startServer({ adminToken: "scale", vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
   const doc = { name: "scale", steps: [{ id: "any", consume: false, respond: { text: "Scaled answer." } }] };
-  const res = await fetch(`${server.url}/admin/scenarios`, { method: "POST", headers: ADMIN, body: JSON.stringify([doc]) });
+  // The same script under `limits` no turn reaches: each turn counts the session's last minute.
+  const limited = { ...doc, name: "scale-limits", limits: { requestsPerMinute: 1_000_000, tokensPerMinute: 1_000_000_000 } };
+  const res = await fetch(`${server.url}/admin/scenarios`, { method: "POST", headers: ADMIN, body: JSON.stringify([doc, limited]) });
   if (!res.ok) throw new Error(`upload: ${res.status} ${await res.text()}`);
   return server;
 }
 
-async function turnOn(url: string, session: string): Promise<void> {
-  const res = await fetch(`${url}/s/scale/${session}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer sk", "content-type": "application/json" }, body: TURN_BODY });
+async function turnOn(url: string, session: string, scenario = "scale"): Promise<void> {
+  const res = await fetch(`${url}/s/${scenario}/${session}/v1/chat/completions`, { method: "POST", headers: { authorization: "Bearer sk", "content-type": "application/json" }, body: TURN_BODY });
   if (res.status !== 200) throw new Error(`turn: ${res.status} ${await res.text()}`);
   await res.arrayBuffer();
 }
@@ -496,7 +498,9 @@ async function journalCurve(): Promise<void> {
   const bucket = 100;
   const cpu: Series = { name: "CPU per turn", points: [] };
   const wall: Series = { name: "latency per turn", points: [] };
+  const limitedCpu: Series = { name: "CPU per turn, scenario with `limits`", points: [] };
   for (let i = 0; i < 50; i++) await turnOn(server.url, "warm");
+  for (let i = 0; i < 50; i++) await turnOn(server.url, "warm", "scale-limits");
   for (let b = 0; b < total / bucket; b++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
@@ -505,10 +509,17 @@ async function journalCurve(): Promise<void> {
     const x = b * bucket + bucket / 2;
     cpu.points.push([x, (c.user + c.system) / bucket]);
     wall.points.push([x, ((performance.now() - t0) * 1000) / bucket]);
+    const l0 = process.cpuUsage();
+    for (let i = 0; i < bucket; i++) await turnOn(server.url, "long", "scale-limits");
+    const l = process.cpuUsage(l0);
+    limitedCpu.points.push([x, (l.user + l.system) / bucket]);
   }
   await server.close();
-  report("journal", "A turn's CPU and latency against the session's journal length (Node, HTTP, in process)", "journal entries before the turn", "µs per turn", "µs", [cpu, wall]);
-  console.log("- journal bound: 1,000 entries (JOURNAL_LIMIT); turns past it drop the oldest entry. CPU includes the in-process client.");
+  report("journal", "A turn's CPU and latency against the session's journal length (Node, HTTP, in process)", "journal entries before the turn", "µs per turn", "µs", [cpu, wall, limitedCpu]);
+  console.log(
+    "- journal bound: 1,000 entries (JOURNAL_LIMIT); turns past it drop the oldest entry. CPU includes the in-process client. " +
+      "With `limits`, every entry is in the last minute: the window the session keeps in memory counts them all.",
+  );
 }
 
 /**

@@ -211,6 +211,13 @@ function statusOf(outcome: Outcome, statuses: Record<string, number>, stream: bo
   }
 }
 
+/** The tokens a journal entry counts in a scenario's `limits` window; undefined for one it does not count (MCP, a 429 of the limits). */
+function limitedTokens(e: JournalDraft): number | undefined {
+  if (e.surface === "mcp" || e.limited === true) return undefined;
+  const u = e.canonical?.usage;
+  return u ? u.inputTokens + u.outputTokens : 0;
+}
+
 /**
  * The journal entry of one model request, before the journal numbers it: the request as it came, `journal` as the
  * session decided it, and the canonical view of `answer`; the caller adds what is its own (a batch line, chaos, `limited`).
@@ -247,6 +254,14 @@ export class SessionCore {
     private readonly storage: SessionStorage,
     private readonly toolCallIds: ToolCallIds,
   ) {}
+
+  /**
+   * What a scenario's `limits` count, in journal order: the answered requests of the journal's last minute (its newest
+   * JOURNAL_LIMIT entries, as a read of the journal would see), each with its seq. Read from the storage the first
+   * time a turn checks limits, then kept in step with every entry this core appends, so a session answering
+   * hundreds of requests a minute does not parse its journal again each turn. Undefined until read, and after a reset.
+   */
+  private recent: (WindowEntry & { seq: number })[] | undefined;
 
   /** The snapshot this session runs; the first call stores `input`'s version. Undefined: send the document. */
   snapshot(input: Pick<NextInput, "version" | "document">): Snapshot | undefined {
@@ -287,7 +302,7 @@ export class SessionCore {
     if (input.batch !== undefined) draft.batch = input.batch;
     if (decision.journal.chaos !== undefined) draft.chaos = decision.journal.chaos;
     if (decision.journal.outputSchema !== undefined) draft.outputSchema = decision.journal.outputSchema;
-    const seq = this.storage.append(draft, JOURNAL_LIMIT, { attempt: attemptKey, used: consume, bodyJson: input.wireText });
+    const seq = this.append(draft, { attempt: attemptKey, used: consume, bodyJson: input.wireText });
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;
     if (decision.journal.chaos !== undefined) result.chaos = decision.journal.chaos;
@@ -299,19 +314,39 @@ export class SessionCore {
   }
 
   /**
-   * The session's answered requests of the minute before `now`, oldest first, from the journal (newest back, stopping
-   * at the first older one): read only for a scenario with `limits`.
+   * The session's answered requests of the minute before `now`, oldest first (`recent`): read only for a scenario with
+   * `limits`, from the journal the first time (newest back, stopping at the first older one), then from memory.
    */
   private window(now: number): WindowEntry[] {
-    const out: WindowEntry[] = [];
-    for (const e of this.storage.newestFirst?.() ?? this.storage.journal().reverse()) {
-      const at = Date.parse(e.at);
-      if (at <= now - WINDOW_MS) break;
-      if (e.surface === "mcp" || e.limited === true) continue;
-      const u = e.canonical?.usage;
-      out.push({ at, tokens: u ? u.inputTokens + u.outputTokens : 0 });
+    let recent = this.recent;
+    if (recent === undefined) {
+      recent = [];
+      for (const e of this.storage.newestFirst?.() ?? this.storage.journal().reverse()) {
+        const at = Date.parse(e.at);
+        if (at <= now - WINDOW_MS) break;
+        const tokens = limitedTokens(e);
+        if (tokens !== undefined) recent.push({ seq: e.seq, at, tokens });
+      }
+      this.recent = recent.reverse();
+      return recent;
     }
-    return out.reverse();
+    let gone = 0;
+    while (gone < recent.length && recent[gone]!.at <= now - WINDOW_MS) gone++;
+    if (gone > 0) recent.splice(0, gone);
+    return recent;
+  }
+
+  /** Appends `draft` to the journal (bounded at JOURNAL_LIMIT) and keeps the limits' window in step; returns its seq. */
+  private append(draft: JournalDraft, turn?: TurnWrite): number {
+    const seq = this.storage.append(draft, JOURNAL_LIMIT, turn);
+    const recent = this.recent;
+    if (recent === undefined) return seq;
+    const tokens = limitedTokens(draft);
+    if (tokens !== undefined) recent.push({ seq, at: Date.parse(draft.at), tokens });
+    let gone = 0;
+    while (gone < recent.length && recent[gone]!.seq <= seq - JOURNAL_LIMIT) gone++;
+    if (gone > 0) recent.splice(0, gone);
+    return seq;
   }
 
   /** A request over the scenario's `limits`: the provider's 429, journaled with no step, no state change. */
@@ -325,7 +360,7 @@ export class SessionCore {
       attempt: 0,
       limited: limit,
     };
-    const seq = this.storage.append(
+    const seq = this.append(
       {
         ...modelDraft(input, now, outcome, this.toolCallIds, {
           step: null,
@@ -335,7 +370,6 @@ export class SessionCore {
         }),
         limited: true,
       },
-      JOURNAL_LIMIT,
       { bodyJson: input.wireText },
     );
     return { outcome, journaled: "failure", seq, version, limits: view };
@@ -369,7 +403,7 @@ export class SessionCore {
 
   /** Journals a request answered outside the engine (a recording proxy's upstream); returns its seq. */
   journalEntry(entry: JournalDraft): number {
-    return this.storage.append(entry, JOURNAL_LIMIT);
+    return this.append(entry);
   }
 
   /** The journal, oldest first. */
@@ -401,6 +435,7 @@ export class SessionCore {
   /** Forgets usage, attempts, journal and snapshot; the next request picks up the newest version. */
   reset(): { reset: true } {
     this.storage.clear();
+    this.recent = undefined;
     return { reset: true };
   }
 }

@@ -130,6 +130,15 @@ describe("SessionObject storage after a restart", () => {
         const restarted = reread(state);
         expect(restarted.state()).toStrictEqual(before.state);
         expect(restarted.requests()).toStrictEqual(before.requests);
+        // Newest first, page by page (16, 64, 256, …), within the same bound as the whole journal; a reader may stop.
+        const storage = new SqlSessionStorage(new SqlTables(state.storage.sql));
+        expect([...storage.newestFirst()]).toStrictEqual(before.requests.slice().reverse());
+        const firstThree: number[] = [];
+        for (const e of storage.newestFirst()) {
+          firstThree.push(e.seq);
+          if (firstThree.length === 3) break;
+        }
+        expect(firstThree).toStrictEqual([turns, turns - 1, turns - 2]);
         expect(restarted.increment("ids")).toBe(3);
         const next = restarted.next({ ...input(turns + 1), document: twoSteps }, Date.parse("2026-01-01T00:00:00Z"));
         expect("needsDocument" in next ? undefined : [next.seq, next.step]).toStrictEqual([turns + 1, "step-2"]);
@@ -281,6 +290,29 @@ describe("group commit: turns arriving while a commit is in flight share the nex
       expect(instance.requests()).toStrictEqual([]);
       expect(decided(await instance.next(input(6))).seq).toBe(1);
       expect(rows(state).map((r) => r.seq)).toStrictEqual([1]);
+    });
+  });
+
+  it("a scenario's `limits` window, read newest first, counts the queued rows (a read writes them first)", async () => {
+    const limited = ScenarioSchema.parse({ name: "direct", limits: { requestsPerMinute: 2 }, steps: [{ consume: false, respond: { text: "x" } }] });
+    const stub = env.SESSIONS.getByName("direct/group-limits");
+    await runInDurableObject(stub, async (instance: SessionObject, state) => {
+      const first = decided(await instance.next({ ...input(1), document: limited }));
+      // Turn 2 arrives while turn 1's commit is in flight: its row is queued. Turn 3's window must still see it.
+      const queued = [2, 3].map((i) => instance.next({ ...input(i), document: limited }) as unknown as Promise<NextResult>);
+      const [second, third] = await Promise.all(queued);
+      expect([first, second!, third!].map((r) => [r.seq, r.outcome.kind, r.limits?.requests?.remaining])).toStrictEqual([
+        [1, "reply", 1],
+        [2, "reply", 0],
+        [3, "failure", 0],
+      ]);
+      expect(rows(state).map((r) => r.seq)).toStrictEqual([1, 2, 3]);
+      const storage = new SqlSessionStorage(new SqlTables(state.storage.sql));
+      expect([...storage.newestFirst()].map((e) => [e.seq, e.limited ?? false])).toStrictEqual([
+        [3, true],
+        [2, false],
+        [1, false],
+      ]);
     });
   });
 

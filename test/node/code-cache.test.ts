@@ -3,7 +3,7 @@
 // NODE_DISABLE_COMPILE_CACHE turns it off — and in every case the server answers as the sources do, with nothing on
 // stderr (the tokenizer's encodings, loaded on the first counted request, included).
 import { execFile } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -93,6 +93,25 @@ describe("the built Node runtime's code cache", () => {
     expect(await probe()).toMatchObject({ before: "absent", after: "written", status: 200, stderr: "" });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await cacheFiles()).toStrictEqual([file]);
+  }, 60_000);
+
+  it("a start that writes the cache keeps the newest 8 of the directory's and drops writes left half-done over an hour ago", async () => {
+    const [current] = await cacheFiles();
+    const folder = join(cacheRoot, "mockllm");
+    await rm(join(folder, current!));
+    // Ten other builds' caches, an hour apart (the newest first), a half-done write of 2 hours ago and one of now.
+    const others = Array.from({ length: 10 }, (_, i) => `${(i + 1).toString(16).padStart(16, "0")}-v0.0.0-x64-1.bin`);
+    const now = Date.now() / 1000;
+    for (const [i, name] of others.entries()) {
+      await writeFile(join(folder, name), "x", { mode: 0o600 });
+      await utimes(join(folder, name), now - 3600 * (i + 1), now - 3600 * (i + 1));
+    }
+    await writeFile(join(folder, "old.123.tmp"), "x", { mode: 0o600 });
+    await utimes(join(folder, "old.123.tmp"), now - 7200, now - 7200);
+    await writeFile(join(folder, "new.456.tmp"), "x", { mode: 0o600 });
+    expect(await probe()).toMatchObject({ before: "absent", after: "written", status: 200, stderr: "" });
+    expect(await cacheFiles()).toStrictEqual([...others.slice(0, 7), current!, "new.456.tmp"].sort());
+    await rm(join(folder, "new.456.tmp"));
   }, 60_000);
 
   it("with source maps on, the core goes through Node's loader: stack traces name src/, and the answers are the same", async () => {

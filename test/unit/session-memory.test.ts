@@ -150,3 +150,56 @@ describe("MemoryResponsesStorage", () => {
     expect(store.dump().pointers.map((p) => p.id)).toStrictEqual(["new"]);
   });
 });
+
+describe("a scenario's `limits` window, kept in memory between turns", () => {
+  const limited = ScenarioSchema.parse({
+    name: "mem",
+    limits: { requestsPerMinute: 4, tokensPerMinute: 70 },
+    steps: [{ consume: false, respond: { text: "ok", usage: { inputTokens: 10, outputTokens: 5 } } }],
+  });
+  const turn = (i: number): NextInput => ({ ...input(i), document: limited });
+  const seen = (r: NextResult) => [r.seq, r.outcome.kind, r.limits?.requests?.remaining, r.limits?.tokens?.remaining, r.limits?.requests?.resetMs];
+
+  it("answers every turn as a core reading the journal afresh would: bursts, 429s not counted, a minute's gap, a reset", () => {
+    const t0 = Date.parse("2026-12-02T10:00:00Z");
+    // Arrival offsets (ms): a burst past both limits, turns as the oldest leave the window, a gap of over a minute.
+    const schedule = [0, 1, 2, 3, 4, 5, 10_000, 59_999, 60_000, 60_001, 60_002, 61_000, 125_000, 125_001, 185_001, 185_002];
+    const kept = new SessionCore(new MemorySessionStorage(emptySessionData()), wireToolCallIds);
+    const storage = new MemorySessionStorage(emptySessionData());
+    const keptSeen: unknown[] = [];
+    const freshSeen: unknown[] = [];
+    schedule.forEach((at, i) => {
+      if (i === 14) {
+        kept.reset();
+        new SessionCore(storage, wireToolCallIds).reset();
+      }
+      keptSeen.push(seen(decided(kept.next(turn(i), t0 + at))));
+      freshSeen.push(seen(decided(new SessionCore(storage, wireToolCallIds).next(turn(i), t0 + at))));
+    });
+    expect(keptSeen).toStrictEqual(freshSeen);
+    // The burst: four requests a minute, 15 tokens each of 70: the fifth and sixth get the 429 (not counted), the
+    // requests' bucket full again a minute after the newest counted one.
+    expect(keptSeen.slice(0, 6)).toStrictEqual([
+      [1, "reply", 3, 55, 60_000],
+      [2, "reply", 2, 40, 60_000],
+      [3, "reply", 1, 25, 60_000],
+      [4, "reply", 0, 10, 60_000],
+      [5, "failure", 0, 10, 59_999],
+      [6, "failure", 0, 10, 59_998],
+    ]);
+    expect(keptSeen[14]).toStrictEqual([1, "reply", 3, 55, 60_000]);
+  });
+
+  it("counts at most the journal's newest 1,000 entries, as a read of the journal does", () => {
+    const many = ScenarioSchema.parse({ name: "mem", limits: { requestsPerMinute: 1500 }, steps: [{ consume: false, respond: { text: "ok" } }] });
+    const storage = new MemorySessionStorage(emptySessionData());
+    const core = new SessionCore(storage, wireToolCallIds);
+    const now = Date.parse("2026-12-02T10:00:00Z");
+    let last: NextResult | undefined;
+    for (let i = 1; i <= JOURNAL_LIMIT + 3; i++) last = decided(core.next({ ...input(i), document: many }, now + i));
+    expect([last!.seq, last!.limits?.requests?.remaining]).toStrictEqual([JOURNAL_LIMIT + 3, 1500 - JOURNAL_LIMIT - 1]);
+    const fresh = decided(new SessionCore(storage, wireToolCallIds).next({ ...input(0), document: many }, now + JOURNAL_LIMIT + 4));
+    const kept = decided(core.next({ ...input(0), document: many }, now + JOURNAL_LIMIT + 5));
+    expect([fresh.limits?.requests?.remaining, kept.limits?.requests?.remaining]).toStrictEqual([1500 - JOURNAL_LIMIT - 1, 1500 - JOURNAL_LIMIT - 1]);
+  });
+});

@@ -7,9 +7,11 @@
  * the first server of a build to start, in `$NODE_COMPILE_CACHE/mockllm` (default: the OS temp dir's
  * `node-compile-cache/mockllm`, where Node keeps its own), one file per build, Node version and set of V8 flags.
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off, and so does `--enable-source-maps` (stack traces mapped to src/, as
- * before). Measured in docs/performance.md (the Node runtime beside the peer).
+ * before). A start that writes a cache keeps the newest CACHES_KEPT of the directory's (each build's is ~0.9 MB) and
+ * drops a write left half-done by a process that died over an hour ago. Measured in docs/performance.md (the Node
+ * runtime beside the peer).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -89,6 +91,26 @@ const module = { exports: {} as typeof Core };
 compiled.wrapper.call(module.exports, module.exports, createRequire(coreFile), module, coreFile, dirname(coreFile));
 const core = module.exports;
 
+/** Cache files kept in the directory: the one just written and the newest others (other builds, Node versions, flags). */
+const CACHES_KEPT = 8;
+const CACHE_NAME = /^[0-9a-f]{16}-.+\.bin$/;
+const STALE_TMP_MS = 60 * 60 * 1000;
+
+/** Drops all but the newest CACHES_KEPT cache files and stale half-written ones; best effort, like the write. */
+function pruneCodeCaches(dir: string): void {
+  const now = Date.now();
+  const caches: { path: string; at: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const at = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (at === undefined) continue;
+    if (CACHE_NAME.test(name)) caches.push({ path, at });
+    else if (name.endsWith(".tmp") && now - at > STALE_TMP_MS) rmSync(path, { force: true });
+  }
+  caches.sort((a, b) => b.at - a.at);
+  for (const { path } of caches.slice(CACHES_KEPT)) if (path !== cacheFile) rmSync(path, { force: true });
+}
+
 /** Writes the cache (what V8 has compiled by now: start-up's functions too), once, atomically; failures are silent. */
 function writeCodeCache(): void {
   if ((state !== "absent" && state !== "rejected") || !script || !cacheDir || !cacheFile || v8.cachedDataVersionTag() !== versionTag) return;
@@ -98,6 +120,7 @@ function writeCodeCache(): void {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     renameSync(tmp, cacheFile);
+    pruneCodeCaches(cacheDir);
   } catch {
     try {
       rmSync(tmp, { force: true });

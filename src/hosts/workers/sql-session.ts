@@ -135,6 +135,23 @@ export class SqlSessionStorage implements SessionStorage {
       .map((r) => ({ seq: r.seq, ...(JSON.parse(r.entry) as JournalDraft) }));
   }
 
+  /**
+   * The journal newest first, a page of rows at a time (16, then 64, then 256), so a scenario's `limits` reads the
+   * rows of its last minute and not the whole journal. Each page is read whole (no cursor is left open between pages:
+   * the caller may stop at any entry); the bound is `journal()`'s, the newest JOURNAL_LIMIT seqs.
+   */
+  *newestFirst(): Iterable<JournalEntry> {
+    const newest = this.load().seq;
+    const floor = newest - JOURNAL_LIMIT;
+    let below = newest + 1;
+    for (let page = 16; ; page = Math.min(page * 4, 256)) {
+      const rows = this.tables.rows<{ seq: number; entry: string }>(JOURNAL, `SELECT seq, entry FROM journal WHERE seq < ? AND seq > ? ORDER BY seq DESC LIMIT ?`, below, floor, page);
+      for (const r of rows) yield { seq: r.seq, ...(JSON.parse(r.entry) as JournalDraft) };
+      if (rows.length < page) return;
+      below = rows[rows.length - 1]!.seq;
+    }
+  }
+
   journalSize(): number {
     return this.tables.rows<{ n: number }>(JOURNAL, `SELECT MIN(COUNT(*), ?) AS n FROM journal`, JOURNAL_LIMIT)[0]?.n ?? 0;
   }
