@@ -108,7 +108,10 @@ export interface CanonicalRequest {
   choices?: number;
   /** Whether the client asked for reasoning / extended thinking. */
   reasoning: "enabled" | "disabled";
-  /** Request headers, lower-cased names. Secrets are redacted before they reach the journal. */
+  /**
+   * Request headers, lower-cased names: the request's own header record (src/http/headers.ts), shared, never written.
+   * Secrets are redacted before they reach the journal.
+   */
   headers: Record<string, string>;
   /**
    * The latest compaction the request carries back (OpenAI `compaction` item, Anthropic `compaction` block): what it

@@ -85,6 +85,7 @@ export async function readBoundedBytes(request: Request, limit: number): Promise
 }
 
 export function isJsonContentType(type: string | null): boolean {
+  if (type === "application/json") return true; // what the SDKs send: no split, trim or lower-casing to read it
   if (type === null || type.trim() === "") return true; // liberal: parse it and see
   const media = type.split(";")[0]!.trim().toLowerCase();
   return media === "application/json" || media.endsWith("+json");
@@ -155,8 +156,9 @@ export const KEY_ID_HEADER = "x-mockllm-key-id";
 
 /**
  * One copy of each short header value seen so far (`host`, `user-agent`, `content-type`, … repeat on every request),
- * so a journal of 1,000 entries keeps one string per distinct value instead of one per entry (~2 KB an
- * entry otherwise). Bounded: once full, new values are kept as they come.
+ * for header records kept as objects for a connection's life (a WebSocket's handshake headers), so a thousand of them
+ * keep one string per distinct value. Bounded: once full, new values are kept as they come. A turn's journal entry
+ * does not need it: the journal keeps each entry's JSON text, so the record it is made from dies with the request.
  */
 const headerValues = new Map<string, string>();
 const HEADER_VALUES_LIMIT = 1024;
@@ -168,12 +170,25 @@ function shared(value: string): string {
   return value;
 }
 
-/** Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it). */
+/**
+ * Request headers for the journal, secrets redacted; a client's own KEY_ID_HEADER is dropped (mockllm notes it).
+ * @example redactHeaders(new Headers({ authorization: "Bearer sk-1", "x-a": "b" })) // { authorization: "[redacted]", "x-a": "b" }
+ */
 export function redactHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   const record = headerRecord(headers);
   for (const k in record) {
-    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : shared(record[k]!);
+    if (k !== KEY_ID_HEADER) out[k] = SECRET_HEADERS.has(k) ? "[redacted]" : record[k]!;
   }
+  return out;
+}
+
+/**
+ * `redactHeaders` for a record kept as long as a connection lives: each short value the one copy seen so far.
+ * @example const init = { headers: redactHeadersKept(request.headers) } // kept by the socket's session
+ */
+export function redactHeadersKept(headers: Headers): Record<string, string> {
+  const out = redactHeaders(headers);
+  for (const k in out) out[k] = shared(out[k]!);
   return out;
 }

@@ -52,7 +52,10 @@ export function trimHttpSpace(v: string): string {
   return v.slice(a, b);
 }
 
-/** Sorts `names` (by UTF-16 code units, as Headers iterates) and moves `values` along: an insertion sort in place, for a request's few headers. */
+/**
+ * Sorts `names` (by UTF-16 code units, as Headers iterates) and moves `values` along: an insertion sort in place, for a
+ * request's few headers. Stable: a repeated name's values keep the order they came in.
+ */
 function sortTogether(names: string[], values: string[]): void {
   for (let i = 1; i < names.length; i++) {
     const name = names[i]!;
@@ -70,7 +73,8 @@ function sortTogether(names: string[], values: string[]): void {
 /**
  * Gives `headers` its record straight from the raw list a server parsed (Node's `rawHeaders`: name, value, name, …),
  * so no Headers object is materialised for it: the same record iterating one gives — lower-case names in sorted
- * order, values trimmed, repeated names joined with ", " (cookies with "; "), HTTP/2 pseudo-headers left out.
+ * order, values trimmed, repeated names joined with ", " (cookies with "; ", the last `set-cookie` kept), HTTP/2
+ * pseudo-headers left out. Repeated names are found once sorted, side by side (an SDK sends 18 headers, none twice).
  * @example primeHeaderRecord(request.headers, incoming.rawHeaders)
  */
 export function primeHeaderRecord(headers: Headers, raw: readonly string[]): void {
@@ -79,17 +83,19 @@ export function primeHeaderRecord(headers: Headers, raw: readonly string[]): voi
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!;
     if (name.charCodeAt(0) === 58 /* ":" */) continue;
-    const k = name.toLowerCase();
-    const v = trimHttpSpace(raw[i + 1]!);
-    const at = names.indexOf(k);
-    if (at < 0) {
-      names.push(k);
-      values.push(v);
-    } else if (k === "set-cookie") values[at] = v;
-    else values[at] = `${values[at]}${k === "cookie" ? "; " : ", "}${v}`;
+    names.push(name.toLowerCase());
+    values.push(trimHttpSpace(raw[i + 1]!));
   }
   sortTogether(names, values);
   const out: Record<string, string> = {};
-  for (let i = 0; i < names.length; i++) if (names[i] !== "__proto__") out[names[i]!] = values[i]!;
+  for (let i = 0; i < names.length; i++) {
+    const k = names[i]!;
+    let v = values[i]!;
+    for (; i + 1 < names.length && names[i + 1] === k; i++) {
+      const next = values[i + 1]!;
+      v = k === "set-cookie" ? next : `${v}${k === "cookie" ? "; " : ", "}${next}`;
+    }
+    if (k !== "__proto__") out[k] = v;
+  }
   (headers as Recorded)[HEADER_RECORD] = out;
 }

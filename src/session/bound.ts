@@ -110,21 +110,23 @@ export function withParsedBody<T extends JournalDraft>(entry: T, bodyJson: strin
   return { ...entry, request: { ...entry.request, body: JSON.parse(bodyJson) } };
 }
 
-/** Stands for the request in the entry's JSON until the request is spliced in (a string no request field makes). */
-const REQUEST_MARK = "\u0000mockllm:request\u0000";
-const REQUEST_SLOT = `"request":${JSON.stringify(REQUEST_MARK)}`;
+/**
+ * Stands for the request's body in the entry's JSON until the body is spliced in: a string no client can make the
+ * value of a key named `body` before the request's own (header values hold no NUL; every string value's quotes are
+ * escaped, so `"body":"` can only be a key).
+ */
+const BODY_MARK = "\u0000mockllm:body\u0000";
+const BODY_SLOT = `"body":${JSON.stringify(BODY_MARK)}`;
 
 /**
  * The entry's JSON with its request's body given as JSON text (`entry.request.body` undefined): the same text
  * `JSON.stringify` makes of the entry with the body parsed from it, but for the body's own spacing — the body is
- * copied, not walked. The request keeps its place among the entry's fields and the body its place last in the request.
+ * copied, not walked. The entry is serialised once, its body's place (last in the request, where every journaled wire
+ * request has it) holding a mark that the body's text then replaces.
  * @example JSON.parse(withBodyText(draft, '{"model": "m"}')).request.body // { model: "m" }
  */
 export function withBodyText(entry: JournalDraft, bodyJson: string): string {
-  const { body: _absent, ...request } = entry.request;
-  const head = JSON.stringify({ ...entry, request: REQUEST_MARK });
-  const at = head.indexOf(REQUEST_SLOT);
-  const open = JSON.stringify(request).slice(0, -1);
-  const requestJson = `${open}${open === "{" ? "" : ","}"body":${bodyJson}}`;
-  return `${head.slice(0, at)}"request":${requestJson}${head.slice(at + REQUEST_SLOT.length)}`;
+  const text = JSON.stringify({ ...entry, request: { ...entry.request, body: BODY_MARK } });
+  const at = text.indexOf(BODY_SLOT);
+  return `${text.slice(0, at)}"body":${bodyJson}${text.slice(at + BODY_SLOT.length)}`;
 }

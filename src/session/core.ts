@@ -16,11 +16,22 @@ import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from 
 import type { McpCanonicalView } from "./mcp";
 import type { OutputSchemaCheck } from "../canonical/output-schema";
 
+/** The largest time a Date holds (ms either side of 1970). */
+const MAX_TIME = 8.64e15;
+/** The ISO text of the last second asked, up to its milliseconds (`2026-01-02T03:04:05.`). */
+let lastSecond = { second: Number.NaN, head: "" };
 /** `new Date(ms).toISOString()`, remembered for the last millisecond asked (requests arriving together share it). */
 let lastIso = { ms: Number.NaN, iso: "" };
-function isoAt(ms: number): string {
-  if (ms !== lastIso.ms) lastIso = { ms, iso: new Date(ms).toISOString() };
-  return lastIso.iso;
+export function isoAt(ms: number): string {
+  if (ms === lastIso.ms) return lastIso.iso;
+  if (!(Math.abs(ms) <= MAX_TIME)) return new Date(ms).toISOString(); // NaN, or past a Date's range: its RangeError
+  const second = Math.floor(ms / 1000);
+  // A Date made and formatted once a second, not once a millisecond: the milliseconds are written onto its text.
+  if (second !== lastSecond.second) lastSecond = { second, head: new Date(second * 1000).toISOString().slice(0, -4) };
+  const milli = Math.floor(ms - second * 1000);
+  const iso = `${lastSecond.head}${milli < 10 ? "00" : milli < 100 ? "0" : ""}${milli}Z`;
+  lastIso = { ms, iso };
+  return iso;
 }
 
 /** Most journal entries kept per session; older ones are dropped. */
@@ -281,20 +292,17 @@ export class SessionCore {
     const { attemptKey, consume } = decision.change;
     // Counted before journaling, so the journal, budgets and limits see what the client is told (canonical/reply-tokens.ts).
     if (input.count !== undefined && decision.outcome.kind === "reply") decision.outcome = { kind: "reply", reply: countReply(decision.outcome.reply, input.count) };
-    const seq = this.append(
-      {
-        ...modelDraft(input, now, decision.outcome, this.toolCallIds, {
-          step: decision.journal.step ?? null,
-          outcome: decision.journal.outcome,
-          reasons: decision.journal.reasons,
-          status: statusOf(decision.outcome, input.statuses, input.request.stream),
-        }),
-        ...(input.batch !== undefined ? { batch: input.batch } : {}),
-        ...(decision.journal.chaos !== undefined ? { chaos: decision.journal.chaos } : {}),
-        ...(decision.journal.outputSchema !== undefined ? { outputSchema: decision.journal.outputSchema } : {}),
-      },
-      { attempt: attemptKey, used: consume, bodyJson: input.wireText },
-    );
+    const draft = modelDraft(input, now, decision.outcome, this.toolCallIds, {
+      step: decision.journal.step ?? null,
+      outcome: decision.journal.outcome,
+      reasons: decision.journal.reasons,
+      status: statusOf(decision.outcome, input.statuses, input.request.stream),
+    });
+    // The draft's own fields, then those only some turns have (set on it: the draft is this turn's, made just above).
+    if (input.batch !== undefined) draft.batch = input.batch;
+    if (decision.journal.chaos !== undefined) draft.chaos = decision.journal.chaos;
+    if (decision.journal.outputSchema !== undefined) draft.outputSchema = decision.journal.outputSchema;
+    const seq = this.append(draft, { attempt: attemptKey, used: consume, bodyJson: input.wireText });
     const result: NextResult = { outcome: decision.outcome, journaled: decision.journal.outcome, seq, version: snap.version };
     if (decision.journal.step !== undefined) result.step = decision.journal.step;
     if (decision.journal.chaos !== undefined) result.chaos = decision.journal.chaos;

@@ -4,7 +4,7 @@
  * protocol's own: auth, missing model), and the hand-over to the session object that holds the socket, by name,
  * through `rt.sessions.connect`.
  */
-import { redactHeaders } from "../http/body";
+import { redactHeadersKept } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { SocketSurface } from "../providers/registry/module";
 import { errorResponse, surfaceRequestId } from "../turn/render";
@@ -59,7 +59,7 @@ export async function acceptSocket(request: Request, rt: Runtime, socket: Socket
   const query = new URLSearchParams(url.searchParams);
   query.delete("key");
   query.delete("access_token");
-  const headers = Object.fromEntries(Object.entries(redactHeaders(request.headers)).filter(([k]) => !HANDSHAKE.has(k)));
+  const headers = Object.fromEntries(Object.entries(redactHeadersKept(request.headers)).filter(([k]) => !HANDSHAKE.has(k)));
   const protocol = socket.subprotocol?.(offered);
   const init: SocketInit = {
     kind: socket.kind,

@@ -70,7 +70,8 @@ export function credentialValues(request: Request, query?: URLSearchParams): str
   };
   const headers = headerRecord(request.headers);
   const auth = headers.authorization;
-  if (auth !== undefined) add(/^Bearer\s+(.+)$/i.exec(auth.trim())?.[1]);
+  // "Bearer <key>" as the SDKs send it is read without the expression (`add` trims what follows the space).
+  if (auth !== undefined) add(auth.startsWith("Bearer ") ? auth.slice(7) : /^Bearer\s+(.+)$/i.exec(auth.trim())?.[1]);
   add(headers["x-api-key"]);
   add(headers["x-goog-api-key"]);
   add(headers["api-key"]);

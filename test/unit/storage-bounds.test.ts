@@ -84,6 +84,7 @@ describe("boundJson with the body as text (Workers: NextInput.wireText)", () => 
     ' {\n  "model" : "m",\n  "messages" : [ { "role" : "user", "content" : "caf\u00e9 \\"quoted\\" \\\\ \ud83d\ude00 é" } ]\n} \n',
     '{"__proto__":{"x":1},"model":"m","n":1.50,"big":1e400,"neg":-0,"deep":[[[{"a":null}]]]}',
     '{"request":"\\u0000mockllm:request\\u0000","model":"m"}',
+    '{"body":"\\u0000mockllm:body\\u0000","model":"m"}',
   ];
 
   it("reads back as the entry serialised with the body parsed, fields and their order the same", () => {

@@ -109,7 +109,7 @@ function toCanonical(w: MessagesRequest | CountTokensRequest, headers: Headers, 
     ...(typeof w.max_tokens === "number" ? { maxTokens: w.max_tokens } : {}),
     ...stopField(w.stop_sequences),
     reasoning: reasoningOf(w.thinking),
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   if (cut) out.compaction = { summary: cut.summary };
   const outputSchema = anthropicOutputSchema(w);

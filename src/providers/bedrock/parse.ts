@@ -119,7 +119,7 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     ...(cfg?.maxTokens !== undefined ? { maxTokens: cfg.maxTokens } : {}),
     ...stopField(cfg?.stopSequences),
     reasoning: reasoningOf(w.additionalModelRequestFields),
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   const outputSchema = bedrockOutputSchema(w.outputConfig);
   if (outputSchema !== undefined) request.outputSchema = outputSchema;

@@ -47,7 +47,7 @@ function canonical(model: string, query: string, headers: Headers): CanonicalReq
     messages: [{ role: "user", text: query }],
     tools: [],
     reasoning: "disabled",
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
 }
 

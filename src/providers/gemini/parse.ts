@@ -159,7 +159,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     ...stopField(g?.stopSequences),
     ...outputOf(g),
     reasoning: reasoningOf(w),
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
     ...(offeredServerTools(w.tools).length > 0 ? { serverTools: offeredServerTools(w.tools) } : {}),
   };
 }

@@ -92,7 +92,7 @@ function common(w: Common, headers: Headers) {
     ...(o.num_predict !== undefined && o.num_predict > 0 ? { maxTokens: o.num_predict } : {}),
     ...stopField(o.stop),
     reasoning: w.think === undefined || w.think === null || w.think === false ? ("disabled" as const) : ("enabled" as const),
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
     ...outputOf(w.format),
   };
 }

@@ -77,7 +77,7 @@ export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<
     messages: [{ role: "user", text: body.input }],
     tools: [],
     reasoning: "disabled",
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   return { ok: true, wire: { body, format, speed }, request };
 }

@@ -91,7 +91,7 @@ export function parseTranscriptionRequest(raw: unknown, headers: Headers, target
     messages: [{ role: "user", text: file.filename }],
     tools: [],
     reasoning: "disabled",
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   return { ok: true, wire: { task, body, file, format, words: granularities.includes("word"), whisper }, request };
 }

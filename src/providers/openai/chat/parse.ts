@@ -123,7 +123,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
     ...(typeof w.n === "number" && w.n > 1 ? { choices: w.n } : {}),
     ...stopField(w.stop),
     reasoning: reasoningOf(w),
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   const outputSchema = chatOutputSchema(w.response_format);
   if (outputSchema !== undefined) request.outputSchema = outputSchema;

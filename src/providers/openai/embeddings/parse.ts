@@ -63,7 +63,7 @@ export function parseEmbeddingsRequest(raw: unknown, headers: Headers): ParseRes
     messages: inputs.map((i) => ({ role: "user" as const, text: inputText(i) })),
     tools: [],
     reasoning: "disabled",
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   return { ok: true, wire: { body, inputs }, request };
 }

@@ -153,7 +153,7 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
     messages: [{ role: "user", text }],
     tools: [],
     reasoning: "disabled",
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   const wire: ImagesRequest = {
     route,

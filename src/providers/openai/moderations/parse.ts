@@ -72,7 +72,7 @@ export function parseModerationsRequest(raw: unknown, headers: Headers): ParseRe
     messages: inputs.map((i) => ({ role: "user" as const, text: i.text })),
     tools: [],
     reasoning: "disabled",
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   return { ok: true, wire: { body, model, inputs }, request };
 }

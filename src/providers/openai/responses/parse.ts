@@ -176,7 +176,7 @@ export function canonicalResponsesRequest(req: ResponsesRequest, headers: Header
     ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
     ...(typeof body.max_output_tokens === "number" ? { maxTokens: body.max_output_tokens } : {}),
     reasoning: reasoningOf(body),
-    headers: { ...headerRecord(headers) },
+    headers: headerRecord(headers),
   };
   if (compaction) out.compaction = compaction;
   const serverTools = offeredServerTools(body.tools);
