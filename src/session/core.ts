@@ -260,6 +260,7 @@ export class SessionCore {
    * JOURNAL_LIMIT entries, as a read of the journal would see), each with its seq. Read from the storage the first
    * time a turn checks limits, then kept in step with every entry this core appends, so a session answering
    * hundreds of requests a minute does not parse its journal again each turn. Undefined until read, and after a reset.
+   * Bounded as the journal is, so a `requestsPerMinute` over JOURNAL_LIMIT never binds (docs/guide/budgets-and-limits.md).
    */
   private recent: (WindowEntry & { seq: number })[] | undefined;
 
