@@ -21,6 +21,17 @@ export type LimitCheck =
   /** Over: which limit, and when the client may retry; `namespace`: the namespace's limit, not the scenario's. */
   | { over: true; view: RateLimitView; limit: "requestsPerMinute" | "tokensPerMinute"; retryAfterMs: number; namespace?: true };
 
+/**
+ * Drops the leading entries for which `gone` holds, in place: a window kept between requests, oldest first, losing
+ * what has left it (by time, or past a bound by sequence).
+ * @example dropLeading(entries, (e) => e.at <= now - WINDOW_MS)
+ */
+export function dropLeading<T>(entries: T[], gone: (e: T) => boolean): void {
+  let n = 0;
+  while (n < entries.length && gone(entries[n]!)) n++;
+  if (n > 0) entries.splice(0, n);
+}
+
 /** Entries still in the window at `now`, oldest first; `entries` are in arrival order (the journal's), read from the newest back. */
 function inWindow(entries: readonly WindowEntry[], now: number): WindowEntry[] {
   let from = entries.length;

@@ -9,7 +9,7 @@ import type { JournalOutcome, Outcome } from "../canonical/outcome";
 import type { RateLimitView } from "../canonical/rate-limits";
 import { countReply, type UsageCount } from "../canonical/reply-tokens";
 import { decide, resolveReply, type JournalChaos, type SessionState } from "../scenario/engine";
-import { afterAnswer, checkLimits, stricter, WINDOW_MS, type LimitCheck, type WindowEntry } from "../scenario/limits";
+import { afterAnswer, checkLimits, dropLeading, stricter, WINDOW_MS, type LimitCheck, type WindowEntry } from "../scenario/limits";
 import { stepId, type Scenario } from "../scenario/schema";
 import { canonicalView, type CanonicalView, type ToolCallIds } from "./canonical-view";
 import { idScopeOf, journaledWire, type JournaledInput, type WireRequest } from "./caller";
@@ -331,9 +331,7 @@ export class SessionCore {
       this.recent = recent.reverse();
       return recent;
     }
-    let gone = 0;
-    while (gone < recent.length && recent[gone]!.at <= now - WINDOW_MS) gone++;
-    if (gone > 0) recent.splice(0, gone);
+    dropLeading(recent, (e) => e.at <= now - WINDOW_MS);
     return recent;
   }
 
@@ -344,9 +342,7 @@ export class SessionCore {
     if (recent === undefined) return seq;
     const tokens = limitedTokens(draft);
     if (tokens !== undefined) recent.push({ seq, at: Date.parse(draft.at), tokens });
-    let gone = 0;
-    while (gone < recent.length && recent[gone]!.seq <= seq - JOURNAL_LIMIT) gone++;
-    if (gone > 0) recent.splice(0, gone);
+    dropLeading(recent, (e) => e.seq <= seq - JOURNAL_LIMIT);
     return seq;
   }
 

@@ -6,7 +6,7 @@
  * (`settle`); a request refused by any limit is taken out again. The session combines the namespace's check with
  * the scenario's (src/scenario/limits.ts `stricter`): the stricter applies, the headers show the binding bucket.
  */
-import { checkLimits, WINDOW_MS } from "../scenario/limits";
+import { checkLimits, dropLeading, WINDOW_MS } from "../scenario/limits";
 import type { NamespaceCheck } from "./types";
 import type { Limits } from "../scenario/limits-schema";
 import type { Runtime } from "../runtime/types";
@@ -30,9 +30,7 @@ export class LimitWindows {
       w = { next: 1, entries: [] };
       this.windows.set(namespace, w);
     }
-    let drop = 0;
-    while (drop < w.entries.length && w.entries[drop]!.at <= now - WINDOW_MS) drop++;
-    if (drop > 0) w.entries.splice(0, drop);
+    dropLeading(w.entries, (e) => e.at <= now - WINDOW_MS);
     const check = checkLimits(limits, w.entries, now);
     if (check.over) return check;
     const ticket = w.next++;
