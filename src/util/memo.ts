@@ -17,3 +17,14 @@ export function memoized<T>(fn: (key: string) => T, limit = 1024): (key: string)
     return hit.value;
   };
 }
+
+/**
+ * `build()`, called on the first call and kept: for a module's zod schemas, which zod builds eagerly (closures and
+ * objects for every part, ~2,450 schemas in all), so that a Node start and a Worker isolate's pay only for what they
+ * serve — a provider's request schemas are built on its first request.
+ * @example export const chatWire = lazily(() => ({ ChatRequestSchema: z.looseObject({ model: z.string() }) }))
+ */
+export function lazily<T>(build: () => T): () => T {
+  let kept: { value: T } | undefined;
+  return () => (kept ??= { value: build() }).value;
+}

@@ -8,7 +8,7 @@ import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest } from "
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
 import { openaiToolChoice } from "../tool-choice";
-import { ChatRequestSchema, type ChatMessage, type ChatRequest } from "./wire";
+import { chatWire, type ChatMessage, type ChatRequest } from "./wire";
 import { chatOutputSchema, strictTools } from "../structured";
 import { safeParseFast } from "../../../util/fast-parse";
 import { stopField } from "../../../canonical/stop";
@@ -86,7 +86,7 @@ export function missingContentError(messages: readonly ChatMessage[]): ApiError 
 }
 
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
-  const parsed = safeParseFast(ChatRequestSchema, body);
+  const parsed = safeParseFast(chatWire().ChatRequestSchema, body);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };
