@@ -11,32 +11,38 @@ import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
 import { LimitsSchema } from "../scenario/limits-schema";
 import { generation, hashKey, mintKey, SCOPES } from "../tenancy/keys";
 import { forgetKeys } from "../tenancy/resolve";
+import { lazily } from "../util/memo";
 import type { NamespaceRecord, Tenancy } from "../tenancy/types";
 import { namespaceExpired } from "../session/caller";
 import type { AdminAnswers, CreatedKeyAnswer } from "./answers";
 import { audit } from "./audit";
 import { adminError, json, param, readBody } from "./http";
 
-const quotasSchema = z.strictObject({
-  sessions: z.int().min(0).optional(),
-  requestsPerMinute: z.int().min(0).optional(),
-  scenarioBytes: z.int().min(0).optional(),
-  journalBytes: z.int().min(0).optional(),
-  files: z.int().min(0).optional(),
-  fileBytes: z.int().min(0).optional(),
-});
 /** Longest TTL a namespace may be created with: a year. */
 const MAX_TTL_SECONDS = 366 * 24 * 3600;
-const createNamespaceSchema = z.strictObject({
-  name: z.string().regex(NAME_PATTERN, NAMES_MATCH),
-  quotas: quotasSchema.optional(),
-  ttlSeconds: z.int().min(1).max(MAX_TTL_SECONDS).optional(),
-  /** Rate limits over all its sessions, as a provider's (tenancy/limits.ts). */
-  limits: LimitsSchema.optional(),
-});
-const createKeySchema = z.strictObject({
-  scope: z.enum(SCOPES),
-  label: z.string().max(200).optional(),
+
+/** The admin bodies' schemas, built on the first namespace or key created (util/memo.ts `lazily`). */
+const bodies = lazily(() => {
+  const quotas = z.strictObject({
+    sessions: z.int().min(0).optional(),
+    requestsPerMinute: z.int().min(0).optional(),
+    scenarioBytes: z.int().min(0).optional(),
+    journalBytes: z.int().min(0).optional(),
+    files: z.int().min(0).optional(),
+    fileBytes: z.int().min(0).optional(),
+  });
+  const createNamespace = z.strictObject({
+    name: z.string().regex(NAME_PATTERN, NAMES_MATCH),
+    quotas: quotas.optional(),
+    ttlSeconds: z.int().min(1).max(MAX_TTL_SECONDS).optional(),
+    /** Rate limits over all its sessions, as a provider's (tenancy/limits.ts). */
+    limits: LimitsSchema.optional(),
+  });
+  const createKey = z.strictObject({
+    scope: z.enum(SCOPES),
+    label: z.string().max(200).optional(),
+  });
+  return { createNamespace, createKey };
 });
 
 function issuesOf(error: z.ZodError): { path: string; message: string }[] {
@@ -103,7 +109,7 @@ export async function createNamespaceRoute(req: IRequest, rt: Runtime): Promise<
   const t = tenancy(rt);
   const body = await readBody(req);
   if (!body.ok) return body.response;
-  const parsed = createNamespaceSchema.safeParse(body.value);
+  const parsed = bodies().createNamespace.safeParse(body.value);
   if (!parsed.success) return adminError(400, "invalid namespace", { issues: issuesOf(parsed.error) });
   const { name, quotas = {}, ttlSeconds, limits } = parsed.data;
   if (name === "default") return adminError(409, `namespace "default" is the implicit one; choose another name`);
@@ -147,7 +153,7 @@ export async function createKeyRoute(req: IRequest, rt: Runtime): Promise<Respon
   const ns = param(req, "ns");
   const body = await readBody(req);
   if (!body.ok) return body.response;
-  const parsed = createKeySchema.safeParse(body.value);
+  const parsed = bodies().createKey.safeParse(body.value);
   if (!parsed.success) return adminError(400, "invalid key request", { issues: issuesOf(parsed.error) });
   const { scope, label } = parsed.data;
   const minted = mintKey();

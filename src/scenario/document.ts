@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import { closest, keysAt, schemasAt, valueAt } from "./hints";
 import { ScenarioSchema, StringMatchSchema, type Scenario } from "./schema";
-import { isTestLlmDocument, TestLlmScenarioSchema } from "./testllm";
+import { isTestLlmDocument, testLlmSchemas } from "./testllm";
 
 export interface DocumentIssue {
   /** JSON path such as `$.steps[0].respond.text`. */
@@ -104,7 +104,7 @@ function nameIssues(input: unknown, issues: DocumentIssue[], testLlm: boolean, e
 export function parseScenarioDocument(input: unknown, expectedName?: string): DocumentResult {
   // The TestLLM format (the contract's "seed format": `id` + `turns`) loads unchanged; its issues point into it as written.
   const testLlm = isTestLlmDocument(input);
-  const schema = testLlm ? TestLlmScenarioSchema : ScenarioSchema;
+  const schema = testLlm ? testLlmSchemas().TestLlmScenarioSchema : ScenarioSchema;
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     return { ok: false, issues: nameIssues(input, zodIssues(parsed.error, [], { schema, input }), testLlm, expectedName) };

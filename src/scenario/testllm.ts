@@ -10,125 +10,134 @@
  *    (no step for the turn), as the harness answered.
  */
 import { z } from "zod";
+import { lazily } from "../util/memo";
 import { FINAL_REPORT_TOOL } from "./engine";
 import { NameSchema, ScenarioSchema, type Failure, type Scenario, type ScenarioResponse, type Step } from "./schema";
 
-/** AI SDK provider metadata: `{ anthropic: { signature, redactedData }, … }`. */
-const ProviderMetadataSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
-
-/** An AI SDK `ReasoningOutput`. */
-const ReasoningOutputSchema = z.strictObject({
-  type: z.literal("reasoning").optional(),
-  text: z.string(),
-  providerMetadata: ProviderMetadataSchema.optional(),
-});
-type ReasoningOutput = z.output<typeof ReasoningOutputSchema>;
-
-const count = z.number().int().min(0).optional();
-const TokenUsageSchema = z.strictObject({
-  inputTokens: count,
-  outputTokens: count,
-  totalTokens: count,
-  cachedTokens: count,
-  cachedInputTokens: count,
-  cacheReadInputTokens: count,
-  cacheWriteInputTokens: count,
-  reasoningTokens: count,
-});
-
-/** Fields every response kind takes besides its own. */
-const responseBase = {
-  assistantText: z.string().optional(),
-  tokenUsage: TokenUsageSchema.optional(),
-  reasoning: z.array(ReasoningOutputSchema).optional(),
-  reasoningContent: z.union([z.string(), ReasoningOutputSchema, z.array(z.union([z.string(), ReasoningOutputSchema]))]).optional(),
-  /** Turn metadata for accounting (`actualProvider`, costs, …): accepted, nothing on the wire carries it. */
-  providerMetadata: z.record(z.string(), z.unknown()).optional(),
-  finishReason: z.string().optional(),
-};
-
-const TestLlmToolCallSchema = z.strictObject({
-  toolName: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()),
-  callId: z.string().min(1).optional(),
-  assistantText: z.string().optional(),
-});
-
-export const TestLlmResponseSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("tool-call"), ...responseBase, toolCalls: z.array(TestLlmToolCallSchema) }),
-  z.strictObject({
-    kind: z.literal("final-report"),
-    ...responseBase,
-    reportContent: z.string(),
-    reportFormat: z.string(),
-    status: z.enum(["success", "failure"]).optional(),
-    reportContentJson: z.record(z.string(), z.unknown()).optional(),
-    /** slack-block-kit: sent as `messages` instead of `report_content` / `content_json`. */
-    reportMessages: z.array(z.unknown()).optional(),
-  }),
-  z.strictObject({ kind: z.literal("text"), ...responseBase, assistantText: z.string() }),
-]);
-type TestLlmResponse = z.output<typeof TestLlmResponseSchema>;
-
 export const TESTLLM_FAILURE_STATUSES = ["timeout", "invalid_response", "network_error", "rate_limit", "model_error"] as const;
-
-export const TestLlmTurnSchema = z.strictObject({
-  turn: z.number().int().min(1),
-  response: TestLlmResponseSchema,
-  expectedTools: z.array(z.string()).optional(),
-  allowMissingTools: z.boolean().optional(),
-  expectedTemperature: z.number().optional(),
-  expectedTopP: z.number().optional(),
-  expectedReasoning: z.enum(["enabled", "disabled"]).optional(),
-  failuresBeforeSuccess: z.number().int().min(0).optional(),
-  failureThrows: z.boolean().optional(),
-  failureStatus: z.enum(TESTLLM_FAILURE_STATUSES).optional(),
-  failureMessage: z.string().optional(),
-  failureRetryable: z.boolean().optional(),
-  failureRetryAfterMs: z.number().min(0).optional(),
-  /** With `failureThrows`: the thrown error's fields (`message`, `statusCode`, `isRetryable`, …). */
-  failureError: z.record(z.string(), z.unknown()).optional(),
-});
-type TestLlmTurn = z.output<typeof TestLlmTurnSchema>;
 
 /** Report titles the harness used: a validation failed / no step for the turn. */
 export const TESTLLM_REPORT_TITLES = { expectations: "# Test Harness Error", noStep: "# Scenario Failure" } as const;
 
-const TestLlmObjectSchema = z
-  .strictObject({
-    $schema: z.string().optional(),
-    id: NameSchema,
-    description: z.string().optional(),
-    systemPromptMustInclude: z.array(z.string()).optional(),
-    /** Not in the harness (it always reported); "error" answers mismatches with HTTP 400 instead. */
-    onMismatch: z.enum(["error", "report"]).optional(),
-    turns: z.array(TestLlmTurnSchema),
-  })
-  .superRefine((doc, ctx) => {
-    const seen = new Map<number, number>();
-    doc.turns.forEach((t, i) => {
-      const prev = seen.get(t.turn);
-      if (prev !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["turns", i, "turn"], message: `duplicate turn ${t.turn} (also turns[${prev}])` });
-      }
-      seen.set(t.turn, i);
-    });
-  });
-export type TestLlmScenario = z.output<typeof TestLlmObjectSchema>;
-
 /**
- * The TestLLM format, validated and converted to a native Scenario.
- * @example TestLlmScenarioSchema.parse({ id: "run-test-1", turns: [{ turn: 1, response: { kind: "text", assistantText: "hi" } }] })
+ * The format's schemas, built when the first TestLLM document is read (util/memo.ts `lazily`): a start that loads
+ * none pays for none of them.
  */
-export const TestLlmScenarioSchema = TestLlmObjectSchema.transform((doc, ctx): Scenario => {
-  const checked = ScenarioSchema.safeParse(testLlmToScenario(doc));
-  if (checked.success) return checked.data;
-  // Not reachable for a valid TestLLM document; reported rather than thrown if the conversion ever drifts.
-  for (const issue of checked.error.issues) {
-    ctx.addIssue({ code: "custom", path: issue.path, message: `converted scenario: ${issue.message}` });
-  }
-  return z.NEVER;
+export const testLlmSchemas = lazily(() => {
+  /** AI SDK provider metadata: `{ anthropic: { signature, redactedData }, … }`. */
+  const ProviderMetadataSchema = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+  /** An AI SDK `ReasoningOutput`. */
+  const ReasoningOutputSchema = z.strictObject({
+    type: z.literal("reasoning").optional(),
+    text: z.string(),
+    providerMetadata: ProviderMetadataSchema.optional(),
+  });
+
+  const count = z.number().int().min(0).optional();
+  const TokenUsageSchema = z.strictObject({
+    inputTokens: count,
+    outputTokens: count,
+    totalTokens: count,
+    cachedTokens: count,
+    cachedInputTokens: count,
+    cacheReadInputTokens: count,
+    cacheWriteInputTokens: count,
+    reasoningTokens: count,
+  });
+
+  /** Fields every response kind takes besides its own. */
+  const responseBase = {
+    assistantText: z.string().optional(),
+    tokenUsage: TokenUsageSchema.optional(),
+    reasoning: z.array(ReasoningOutputSchema).optional(),
+    reasoningContent: z.union([z.string(), ReasoningOutputSchema, z.array(z.union([z.string(), ReasoningOutputSchema]))]).optional(),
+    /** Turn metadata for accounting (`actualProvider`, costs, …): accepted, nothing on the wire carries it. */
+    providerMetadata: z.record(z.string(), z.unknown()).optional(),
+    finishReason: z.string().optional(),
+  };
+
+  const TestLlmToolCallSchema = z.strictObject({
+    toolName: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()),
+    callId: z.string().min(1).optional(),
+    assistantText: z.string().optional(),
+  });
+
+  const TestLlmResponseSchema = z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("tool-call"), ...responseBase, toolCalls: z.array(TestLlmToolCallSchema) }),
+    z.strictObject({
+      kind: z.literal("final-report"),
+      ...responseBase,
+      reportContent: z.string(),
+      reportFormat: z.string(),
+      status: z.enum(["success", "failure"]).optional(),
+      reportContentJson: z.record(z.string(), z.unknown()).optional(),
+      /** slack-block-kit: sent as `messages` instead of `report_content` / `content_json`. */
+      reportMessages: z.array(z.unknown()).optional(),
+    }),
+    z.strictObject({ kind: z.literal("text"), ...responseBase, assistantText: z.string() }),
+  ]);
+
+  const TestLlmTurnSchema = z.strictObject({
+    turn: z.number().int().min(1),
+    response: TestLlmResponseSchema,
+    expectedTools: z.array(z.string()).optional(),
+    allowMissingTools: z.boolean().optional(),
+    expectedTemperature: z.number().optional(),
+    expectedTopP: z.number().optional(),
+    expectedReasoning: z.enum(["enabled", "disabled"]).optional(),
+    failuresBeforeSuccess: z.number().int().min(0).optional(),
+    failureThrows: z.boolean().optional(),
+    failureStatus: z.enum(TESTLLM_FAILURE_STATUSES).optional(),
+    failureMessage: z.string().optional(),
+    failureRetryable: z.boolean().optional(),
+    failureRetryAfterMs: z.number().min(0).optional(),
+    /** With `failureThrows`: the thrown error's fields (`message`, `statusCode`, `isRetryable`, …). */
+    failureError: z.record(z.string(), z.unknown()).optional(),
+  });
+
+  const TestLlmObjectSchema = z
+    .strictObject({
+      $schema: z.string().optional(),
+      id: NameSchema,
+      description: z.string().optional(),
+      systemPromptMustInclude: z.array(z.string()).optional(),
+      /** Not in the harness (it always reported); "error" answers mismatches with HTTP 400 instead. */
+      onMismatch: z.enum(["error", "report"]).optional(),
+      turns: z.array(TestLlmTurnSchema),
+    })
+    .superRefine((doc, ctx) => {
+      const seen = new Map<number, number>();
+      doc.turns.forEach((t, i) => {
+        const prev = seen.get(t.turn);
+        if (prev !== undefined) {
+          ctx.addIssue({ code: "custom", path: ["turns", i, "turn"], message: `duplicate turn ${t.turn} (also turns[${prev}])` });
+        }
+        seen.set(t.turn, i);
+      });
+    });
+
+  /**
+   * The TestLLM format, validated and converted to a native Scenario.
+   * @example testLlmSchemas().TestLlmScenarioSchema.parse({ id: "run-test-1", turns: [{ turn: 1, response: { kind: "text", assistantText: "hi" } }] })
+   */
+  const TestLlmScenarioSchema = TestLlmObjectSchema.transform((doc, ctx): Scenario => {
+    const checked = ScenarioSchema.safeParse(testLlmToScenario(doc));
+    if (checked.success) return checked.data;
+    // Not reachable for a valid TestLLM document; reported rather than thrown if the conversion ever drifts.
+    for (const issue of checked.error.issues) {
+      ctx.addIssue({ code: "custom", path: issue.path, message: `converted scenario: ${issue.message}` });
+    }
+    return z.NEVER;
+  });
+  return { ReasoningOutputSchema, TestLlmResponseSchema, TestLlmTurnSchema, TestLlmObjectSchema, TestLlmScenarioSchema };
 });
+type TestLlmSchemas = ReturnType<typeof testLlmSchemas>;
+type ReasoningOutput = z.output<TestLlmSchemas["ReasoningOutputSchema"]>;
+type TestLlmResponse = z.output<TestLlmSchemas["TestLlmResponseSchema"]>;
+type TestLlmTurn = z.output<TestLlmSchemas["TestLlmTurnSchema"]>;
+export type TestLlmScenario = z.output<TestLlmSchemas["TestLlmObjectSchema"]>;
 
 /** Whether `input` is in the TestLLM format: an object with both `id` and `turns`. */
 export function isTestLlmDocument(input: unknown): boolean {
