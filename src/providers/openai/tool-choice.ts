@@ -4,23 +4,29 @@
  */
 import { z } from "zod";
 import type { CanonicalToolChoice } from "../../canonical/request";
+import { lazily } from "../../util/memo";
 
-/** Chat nests the name (`{ function: { name } }`), Responses puts it flat (`{ name }`). */
-const Named = z.looseObject({ name: z.string().optional(), function: z.looseObject({ name: z.string() }).optional() });
+/** Built on the first request that names a tool choice (util/memo.ts `lazily`): a start pays for none of it. */
+const toolChoiceWire = lazily(() => {
+  /** Chat nests the name (`{ function: { name } }`), Responses puts it flat (`{ name }`). */
+  const Named = z.looseObject({ name: z.string().optional(), function: z.looseObject({ name: z.string() }).optional() });
 
-const ToolChoiceSchema = z.union([
-  z.enum(["none", "auto", "required"]),
-  Named.extend({ type: z.literal("function") }),
-  z.looseObject({
-    type: z.literal("allowed_tools"),
-    /** Responses: `mode` and `tools` flat; Chat: inside `allowed_tools`. */
-    mode: z.enum(["auto", "required"]).optional(),
-    tools: z.array(Named).optional(),
-    allowed_tools: z.looseObject({ mode: z.enum(["auto", "required"]), tools: z.array(Named) }).optional(),
-  }),
-]);
+  const ToolChoiceSchema = z.union([
+    z.enum(["none", "auto", "required"]),
+    Named.extend({ type: z.literal("function") }),
+    z.looseObject({
+      type: z.literal("allowed_tools"),
+      /** Responses: `mode` and `tools` flat; Chat: inside `allowed_tools`. */
+      mode: z.enum(["auto", "required"]).optional(),
+      tools: z.array(Named).optional(),
+      allowed_tools: z.looseObject({ mode: z.enum(["auto", "required"]), tools: z.array(Named) }).optional(),
+    }),
+  ]);
+  return { Named, ToolChoiceSchema };
+});
+type Named = z.output<ReturnType<typeof toolChoiceWire>["Named"]>;
 
-const nameOf = (t: z.output<typeof Named>) => t.function?.name ?? t.name;
+const nameOf = (t: Named) => t.function?.name ?? t.name;
 
 /**
  * @example openaiToolChoice({ type: "function", function: { name: "get_weather" } }) // { kind: "tool", name: "get_weather" }
@@ -29,7 +35,7 @@ const nameOf = (t: z.output<typeof Named>) => t.function?.name ?? t.name;
 export function openaiToolChoice(raw: unknown): CanonicalToolChoice | undefined {
   // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
   if (raw === undefined || raw === null) return undefined;
-  const parsed = ToolChoiceSchema.safeParse(raw);
+  const parsed = toolChoiceWire().ToolChoiceSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;
   if (typeof c === "string") return c === "auto" ? undefined : { kind: c };

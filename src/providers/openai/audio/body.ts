@@ -16,7 +16,7 @@ export function invalidAudio(message: string, param: string | null, code?: strin
 
 /**
  * The body parsed with `schema`, or the error for the first required field absent, else for the first issue.
- * @example parseAudioBody(SpeechBodySchema, { model: "tts-1" }, ["model", "input", "voice"]) // { ok: false, error: { message: "Missing required parameter: 'input'.", … } }
+ * @example parseAudioBody(speechWire().SpeechBodySchema, { model: "tts-1" }, ["model", "input", "voice"]) // { ok: false, error: { message: "Missing required parameter: 'input'.", … } }
  */
 export function parseAudioBody<S extends z.ZodType>(schema: S, raw: unknown, required: readonly string[]): { ok: true; body: z.output<S> } | { ok: false; error: ApiError } {
   const absent = required.find((k) => typeof raw === "object" && raw !== null && !(k in raw));

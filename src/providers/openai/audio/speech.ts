@@ -17,6 +17,7 @@ import { mp3, pcm, sampleCount, wav } from "./pcm";
 import { flacSource, mp3Source, pcmSource, wavSource } from "./source";
 import { isByteSource, LazyEvent, WHOLE_BODY_LIMIT, type ByteSource } from "../../../http/byte-source";
 import { echoed } from "../../../util/text";
+import { lazily } from "../../../util/memo";
 
 export const MAX_SPEECH_INPUT = 4096;
 /** Words per second of the default duration (at speed 1). */
@@ -28,18 +29,22 @@ type SpeechFormat = (typeof FORMATS)[number];
 export const REAL_SPEECH_FORMATS: SpeechFormat[] = ["wav", "pcm", "flac", "mp3"];
 const CONTENT_TYPES: Record<SpeechFormat, string> = { mp3: "audio/mpeg", opus: "audio/ogg", aac: "audio/aac", flac: "audio/flac", wav: "audio/wav", pcm: "audio/pcm" };
 
-export const SpeechBodySchema = z.looseObject({
-  model: z.string().min(1),
-  input: z.string(),
-  voice: z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]),
-  instructions: z.string().nullish(),
-  response_format: z.enum(FORMATS).nullish(),
-  speed: z.number().nullish(),
-  stream_format: z.enum(["sse", "audio"]).nullish(),
+/** Built on the first speech request (util/memo.ts `lazily`): a start pays for no provider's schemas. */
+export const speechWire = lazily(() => {
+  const SpeechBodySchema = z.looseObject({
+    model: z.string().min(1),
+    input: z.string(),
+    voice: z.union([z.string().min(1), z.looseObject({ id: z.string().min(1) })]),
+    instructions: z.string().nullish(),
+    response_format: z.enum(FORMATS).nullish(),
+    speed: z.number().nullish(),
+    stream_format: z.enum(["sse", "audio"]).nullish(),
+  });
+  return { SpeechBodySchema };
 });
 
 export interface SpeechRequest {
-  body: z.output<typeof SpeechBodySchema>;
+  body: z.output<ReturnType<typeof speechWire>["SpeechBodySchema"]>;
   format: SpeechFormat;
   speed: number;
 }
@@ -47,7 +52,7 @@ export interface SpeechRequest {
 const REQUIRED = ["model", "input", "voice"];
 
 export function parseSpeechRequest(raw: unknown, headers: Headers): ParseResult<SpeechRequest> {
-  const parsed = parseAudioBody(SpeechBodySchema, raw, REQUIRED);
+  const parsed = parseAudioBody(speechWire().SpeechBodySchema, raw, REQUIRED);
   if (!parsed.ok) return parsed;
   const body = parsed.body;
   if (body.input.length > MAX_SPEECH_INPUT) {

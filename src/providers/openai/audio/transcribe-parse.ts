@@ -10,32 +10,37 @@ import { formFiles, formStrings, type FileSummary } from "../../../http/multipar
 import type { ParseResult, RequestTarget } from "../../types";
 import { invalidAudio as invalid, parseAudioBody } from "./body";
 import { echoed } from "../../../util/text";
+import { lazily } from "../../../util/memo";
 
 export const TRANSCRIPT_FORMATS = ["json", "text", "srt", "verbose_json", "vtt", "diarized_json"] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 export const AUDIO_EXTENSIONS = ["flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm"];
 
-const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
-const decimal = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^-?\d+(\.\d+)?$/, "expected a number")
-    .transform(Number),
-]);
+/** Built on the first transcription or translation (util/memo.ts `lazily`): a start pays for no provider's schemas. */
+export const transcriptionWire = lazily(() => {
+  const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((s) => s === "true")]);
+  const decimal = z.union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+(\.\d+)?$/, "expected a number")
+      .transform(Number),
+  ]);
 
-export const TranscriptionBodySchema = z.looseObject({
-  model: z.string().min(1),
-  language: z.string().nullish(),
-  prompt: z.string().nullish(),
-  response_format: z.enum(TRANSCRIPT_FORMATS).nullish(),
-  temperature: decimal.nullish(),
-  stream: flag.nullish(),
+  const TranscriptionBodySchema = z.looseObject({
+    model: z.string().min(1),
+    language: z.string().nullish(),
+    prompt: z.string().nullish(),
+    response_format: z.enum(TRANSCRIPT_FORMATS).nullish(),
+    temperature: decimal.nullish(),
+    stream: flag.nullish(),
+  });
+  return { TranscriptionBodySchema };
 });
 
 export interface TranscriptionRequest {
   task: "transcribe" | "translate";
-  body: z.output<typeof TranscriptionBodySchema>;
+  body: z.output<ReturnType<typeof transcriptionWire>["TranscriptionBodySchema"]>;
   file: FileSummary;
   format: TranscriptFormat;
   /** `timestamp_granularities[]` asked for `word`. */
@@ -55,7 +60,7 @@ function formatsFor(model: string, task: "transcribe" | "translate"): Transcript
 
 export function parseTranscriptionRequest(raw: unknown, headers: Headers, target: RequestTarget): ParseResult<TranscriptionRequest> {
   const task = target.path.endsWith("/translations") ? "translate" : "transcribe";
-  const parsed = parseAudioBody(TranscriptionBodySchema, raw, REQUIRED);
+  const parsed = parseAudioBody(transcriptionWire().TranscriptionBodySchema, raw, REQUIRED);
   if (!parsed.ok) return parsed;
   const body = parsed.body;
   const file = formFiles(raw, "file")[0];

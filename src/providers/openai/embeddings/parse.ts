@@ -6,7 +6,7 @@ import type { CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
-import { EmbeddingsRequestSchema, type EmbeddingInput, type EmbeddingsBody, type EmbeddingsRequest } from "./wire";
+import { embeddingsWire, type EmbeddingInput, type EmbeddingsBody, type EmbeddingsRequest } from "./wire";
 import { safeParseFast } from "../../../util/fast-parse";
 
 /** Most inputs one request may carry (the real API's limit). */
@@ -33,7 +33,7 @@ export function inputText(input: EmbeddingInput): string {
 }
 
 export function parseEmbeddingsRequest(raw: unknown, headers: Headers): ParseResult<EmbeddingsRequest> {
-  const parsed = safeParseFast(EmbeddingsRequestSchema, raw);
+  const parsed = safeParseFast(embeddingsWire().EmbeddingsRequestSchema, raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     const absent = typeof raw === "object" && raw !== null && !("input" in raw);

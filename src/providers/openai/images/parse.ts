@@ -8,7 +8,7 @@ import type { ApiError } from "../../../http/errors";
 import { formFiles, type FileSummary } from "../../../http/multipart";
 import type { ParseResult, RequestTarget } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
-import { ImagesBodySchema, type ImageFamily, type ImagesRequest, type ImagesRoute } from "./wire";
+import { imagesWire, type ImageFamily, type ImagesRequest, type ImagesRoute } from "./wire";
 
 const SIZES: Record<ImageFamily, string[]> = {
   "dall-e-2": ["256x256", "512x512", "1024x1024"],
@@ -90,7 +90,7 @@ export function defaultImageModel(body: Record<string, unknown>): string {
 }
 
 export function parseImagesRequest(raw: unknown, headers: Headers, target: RequestTarget): ParseResult<ImagesRequest> {
-  const parsed = ImagesBodySchema.safeParse(raw);
+  const parsed = imagesWire().ImagesBodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     return { ok: false, error: invalid(issue.message, issue.param) };

@@ -7,7 +7,7 @@ import type { CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
-import { ModerationsRequestSchema, type ModerationInput, type ModerationsBody, type ModerationsRequest } from "./wire";
+import { moderationsWire, type ModerationInput, type ModerationsBody, type ModerationsRequest } from "./wire";
 import { safeParseFast } from "../../../util/fast-parse";
 
 /** The model the API uses when the request names none. */
@@ -46,7 +46,7 @@ function inputsOf(input: ModerationsBody["input"]): ModerationInput[] {
 }
 
 export function parseModerationsRequest(raw: unknown, headers: Headers): ParseResult<ModerationsRequest> {
-  const parsed = safeParseFast(ModerationsRequestSchema, raw);
+  const parsed = safeParseFast(moderationsWire().ModerationsRequestSchema, raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     const absent = typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("input" in raw);

@@ -3,30 +3,55 @@
  * schemas, and how the conversation maps onto a Responses request for the engine.
  */
 import { z } from "zod";
+import { lazily } from "../../../util/memo";
 
-const TextPart = z.looseObject({ type: z.string(), text: z.string().optional(), transcript: z.string().optional() });
+/** Built on the first Realtime socket (util/memo.ts `lazily`): a start pays for no provider's schemas. */
+export const realtimeWire = lazily(() => {
+  const TextPart = z.looseObject({ type: z.string(), text: z.string().optional(), transcript: z.string().optional() });
 
-export const ClientItemSchema = z.discriminatedUnion("type", [
-  z.looseObject({
-    type: z.literal("message"),
-    id: z.string().optional(),
-    role: z.enum(["user", "assistant", "system"]),
-    content: z.array(TextPart),
-  }),
-  z.looseObject({
-    type: z.literal("function_call"),
-    id: z.string().optional(),
-    call_id: z.string().min(1),
-    name: z.string().min(1),
-    arguments: z.string(),
-  }),
-  z.looseObject({
-    type: z.literal("function_call_output"),
-    id: z.string().optional(),
-    call_id: z.string().min(1),
-    output: z.string(),
-  }),
-]);
+  const ClientItemSchema = z.discriminatedUnion("type", [
+    z.looseObject({
+      type: z.literal("message"),
+      id: z.string().optional(),
+      role: z.enum(["user", "assistant", "system"]),
+      content: z.array(TextPart),
+    }),
+    z.looseObject({
+      type: z.literal("function_call"),
+      id: z.string().optional(),
+      call_id: z.string().min(1),
+      name: z.string().min(1),
+      arguments: z.string(),
+    }),
+    z.looseObject({
+      type: z.literal("function_call_output"),
+      id: z.string().optional(),
+      call_id: z.string().min(1),
+      output: z.string(),
+    }),
+  ]);
+
+  /** Fields of the session a client may set with `session.update` (everything else is kept as sent). */
+  const SessionUpdateSchema = z.looseObject({
+    type: z.enum(["realtime", "transcription"]).optional(),
+    instructions: z.string().optional(),
+    output_modalities: z.array(z.enum(["text", "audio"])).optional(),
+    tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).optional(),
+    tool_choice: z.unknown().optional(),
+    max_output_tokens: z.union([z.number(), z.literal("inf")]).optional(),
+  });
+
+  /** `response.create`'s optional per-response overrides. */
+  const ResponseParamsSchema = z.looseObject({
+    instructions: z.string().optional(),
+    tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).optional(),
+    conversation: z.string().optional(),
+    input: z.array(z.unknown()).optional(),
+    output_modalities: z.array(z.enum(["text", "audio"])).optional(),
+    metadata: z.record(z.string(), z.string()).nullish(),
+  });
+  return { ClientItemSchema, SessionUpdateSchema, ResponseParamsSchema };
+});
 
 /** A conversation item as the server keeps and echoes it. */
 export type Item =
@@ -35,7 +60,7 @@ export type Item =
   | { id: string; type: "function_call_output"; object: "realtime.item"; call_id: string; output: string };
 
 /** A client item, with the id the server gives it when the client named none. */
-export function toItem(raw: z.output<typeof ClientItemSchema>, id: string): Item | { audio: true } {
+export function toItem(raw: z.output<ReturnType<typeof realtimeWire>["ClientItemSchema"]>, id: string): Item | { audio: true } {
   const itemId = raw.id ?? id;
   switch (raw.type) {
     case "message": {
@@ -68,26 +93,6 @@ export function responsesInput(items: Item[]): unknown[] {
     }
   });
 }
-
-/** Fields of the session a client may set with `session.update` (everything else is kept as sent). */
-export const SessionUpdateSchema = z.looseObject({
-  type: z.enum(["realtime", "transcription"]).optional(),
-  instructions: z.string().optional(),
-  output_modalities: z.array(z.enum(["text", "audio"])).optional(),
-  tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).optional(),
-  tool_choice: z.unknown().optional(),
-  max_output_tokens: z.union([z.number(), z.literal("inf")]).optional(),
-});
-
-/** `response.create`'s optional per-response overrides. */
-export const ResponseParamsSchema = z.looseObject({
-  instructions: z.string().optional(),
-  tools: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).optional(),
-  conversation: z.string().optional(),
-  input: z.array(z.unknown()).optional(),
-  output_modalities: z.array(z.enum(["text", "audio"])).optional(),
-  metadata: z.record(z.string(), z.string()).nullish(),
-});
 
 /** The session object `session.created` / `session.updated` carry (GA shape, text defaults). */
 export function initialSession(id: string, model: string): Record<string, unknown> {

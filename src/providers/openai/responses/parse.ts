@@ -11,7 +11,7 @@ import type { ParseResult } from "../../types";
 import { openaiToolChoice } from "../tool-choice";
 import { firstWireIssue, wirePath } from "../../wire-issues";
 import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
-import { KNOWN_ITEMS, ResponsesRequestSchema, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
+import { responsesWire, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
 import { echoed } from "../../../util/text";
 import { isRecord } from "../../../http/json";
 import { safeParseFast } from "../../../util/fast-parse";
@@ -28,16 +28,17 @@ function invalid(message: string, param?: string): ApiError {
  */
 export function parseItems(raw: unknown[], path = "input"): { ok: true; items: InputItem[] } | { ok: false; error: ApiError } {
   const items: InputItem[] = [];
+  const known = responsesWire().KNOWN_ITEMS;
   for (const [i, value] of raw.entries()) {
     const at = `${path}[${i}]`;
     if (!isRecord(value)) return { ok: false, error: invalid(`Invalid type for '${at}': expected an object.`, at) };
     const type = value.type === undefined && "role" in value ? "message" : value.type;
     if (typeof type !== "string") return { ok: false, error: invalid(`Missing required parameter: '${at}.type'.`, `${at}.type`) };
-    if (!isKnownItem(type)) {
+    if (!isKnownItem(known, type)) {
       items.push({ type: "other", raw: value });
       continue;
     }
-    const parsed = KNOWN_ITEMS[type].safeParse({ ...value, type });
+    const parsed = known[type].safeParse({ ...value, type });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue && issue.path.length > 0 ? `${at}.${wirePath(issue.path)}` : at;
@@ -61,8 +62,10 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return at;
 }
 
-function isKnownItem(type: string): type is keyof typeof KNOWN_ITEMS {
-  return Object.hasOwn(KNOWN_ITEMS, type);
+type KnownItems = ReturnType<typeof responsesWire>["KNOWN_ITEMS"];
+
+function isKnownItem(known: KnownItems, type: string): type is keyof KnownItems {
+  return Object.hasOwn(known, type);
 }
 
 function partsText(content: string | ContentPart[]): string {
@@ -205,7 +208,7 @@ export function checkId(value: string, param: string, prefix: string): ApiError 
 }
 
 export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResult<ResponsesRequest> {
-  const parsed = safeParseFast(ResponsesRequestSchema, raw);
+  const parsed = safeParseFast(responsesWire().ResponsesRequestSchema, raw);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error);
     // A missing field (`model` first of all) carries the real API's code, as `/v1/responses/compact` does.

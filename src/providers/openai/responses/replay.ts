@@ -6,56 +6,61 @@ import { z } from "zod";
 import type { SseEvent } from "../../types";
 import type { ResponseObject } from "./render-json";
 import { responseDrafts, toSse } from "./render-stream";
+import { lazily } from "../../../util/memo";
 
-const OutputItemSchema = z.discriminatedUnion("type", [
-  z.object({
-    id: z.string(),
-    type: z.literal("reasoning"),
-    content: z.array(z.never()).default([]),
-    encrypted_content: z.string().optional(),
-    summary: z.array(z.object({ type: z.literal("summary_text"), text: z.string() })),
-  }),
-  z.object({
-    id: z.string(),
-    type: z.literal("message"),
-    status: z.enum(["completed", "incomplete"]),
-    content: z.array(
-      z.discriminatedUnion("type", [
-        z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.never()), logprobs: z.array(z.never()) }),
-        z.object({ type: z.literal("refusal"), refusal: z.string() }),
-      ]),
-    ),
-    role: z.literal("assistant"),
-  }),
-  z.object({
-    id: z.string(),
-    type: z.literal("function_call"),
-    status: z.literal("completed"),
-    arguments: z.string(),
-    call_id: z.string(),
-    name: z.string(),
-  }),
-  z.object({ id: z.string(), type: z.literal("compaction"), encrypted_content: z.string() }),
-]);
+/** Built on the first replayed response (util/memo.ts `lazily`): a start pays for none of it. */
+const storedResponseSchema = lazily(() => {
+  const OutputItemSchema = z.discriminatedUnion("type", [
+    z.object({
+      id: z.string(),
+      type: z.literal("reasoning"),
+      content: z.array(z.never()).default([]),
+      encrypted_content: z.string().optional(),
+      summary: z.array(z.object({ type: z.literal("summary_text"), text: z.string() })),
+    }),
+    z.object({
+      id: z.string(),
+      type: z.literal("message"),
+      status: z.enum(["completed", "incomplete"]),
+      content: z.array(
+        z.discriminatedUnion("type", [
+          z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.never()), logprobs: z.array(z.never()) }),
+          z.object({ type: z.literal("refusal"), refusal: z.string() }),
+        ]),
+      ),
+      role: z.literal("assistant"),
+    }),
+    z.object({
+      id: z.string(),
+      type: z.literal("function_call"),
+      status: z.literal("completed"),
+      arguments: z.string(),
+      call_id: z.string(),
+      name: z.string(),
+    }),
+    z.object({ id: z.string(), type: z.literal("compaction"), encrypted_content: z.string() }),
+  ]);
 
-const UsageSchema = z.object({
-  input_tokens: z.number(),
-  input_tokens_details: z.object({ cached_tokens: z.number() }),
-  output_tokens: z.number(),
-  output_tokens_details: z.object({ reasoning_tokens: z.number() }),
-  total_tokens: z.number(),
-});
+  const UsageSchema = z.object({
+    input_tokens: z.number(),
+    input_tokens_details: z.object({ cached_tokens: z.number() }),
+    output_tokens: z.number(),
+    output_tokens_details: z.object({ reasoning_tokens: z.number() }),
+    total_tokens: z.number(),
+  });
 
-/** A stored response object, as `buildResponse` wrote it. */
-const StoredResponseSchema = z.looseObject({
-  id: z.string(),
-  object: z.literal("response"),
-  created_at: z.number(),
-  status: z.enum(["completed", "incomplete", "failed", "in_progress"]),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-  incomplete_details: z.object({ reason: z.string() }).nullable(),
-  output: z.array(OutputItemSchema),
-  usage: UsageSchema.nullable(),
+  /** A stored response object, as `buildResponse` wrote it. */
+  const StoredResponseSchema = z.looseObject({
+    id: z.string(),
+    object: z.literal("response"),
+    created_at: z.number(),
+    status: z.enum(["completed", "incomplete", "failed", "in_progress"]),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    incomplete_details: z.object({ reason: z.string() }).nullable(),
+    output: z.array(OutputItemSchema),
+    usage: UsageSchema.nullable(),
+  });
+  return StoredResponseSchema;
 });
 
 /**
@@ -69,7 +74,7 @@ export function replayEvents(stored: string, startingAfter: number | undefined):
   } catch {
     return undefined;
   }
-  const parsed = StoredResponseSchema.safeParse(value);
+  const parsed = storedResponseSchema().safeParse(value);
   if (!parsed.success) return undefined;
   const response: ResponseObject = parsed.data;
   const events = toSse(responseDrafts(response, 1));

@@ -18,10 +18,11 @@ import { renderOpenAIError } from "../../errors";
 import { firstWireIssue } from "../../../wire-issues";
 import { openaiResponses } from "../../responses";
 import { parseResponsesRequest } from "../../responses/parse";
-import { ClientItemSchema, initialSession, ResponseParamsSchema, responsesInput, SessionUpdateSchema, toItem, type Item } from "../../realtime/items";
+import { initialSession, realtimeWire, responsesInput, toItem, type Item } from "../../realtime/items";
 import { realtimeEvents, replyItems, responseObject, type RealtimeResponseInit } from "../../realtime/render";
 import { echoed } from "../../../../util/text";
 import { Headers } from "../../../../http/web";
+import { lazily } from "../../../../util/memo";
 
 interface RealtimeState {
   session: Record<string, unknown>;
@@ -30,10 +31,13 @@ interface RealtimeState {
   n: number;
 }
 
-/** Every client event: a string `type`, an optional string `event_id`; the rest is checked per type. */
-const ClientEventSchema = z.looseObject({ type: z.string(), event_id: z.string().optional() });
-const DeleteSchema = z.looseObject({ item_id: z.string() });
-const CancelSchema = z.looseObject({ response_id: z.string().optional() });
+/** Built on the first Realtime socket (util/memo.ts `lazily`), as the items' schemas are (realtime/items.ts). */
+const socketWire = lazily(() => ({
+  /** Every client event: a string `type`, an optional string `event_id`; the rest is checked per type. */
+  ClientEventSchema: z.looseObject({ type: z.string(), event_id: z.string().optional() }),
+  DeleteSchema: z.looseObject({ item_id: z.string() }),
+  CancelSchema: z.looseObject({ response_id: z.string().optional() }),
+}));
 
 /** What a JSON value is, in the words of the real API's "expected a string, but got an object instead". */
 function kindOf(value: unknown): string {
@@ -74,7 +78,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
     sendError(sink, errorOf(apiError("invalid_request", message, { providerCode: code, ...(param ? { param } : {}) }), clientEventId));
 
   function updateSession(event: Record<string, unknown>): void {
-    const parsed = SessionUpdateSchema.safeParse(event.session);
+    const parsed = realtimeWire().SessionUpdateSchema.safeParse(event.session);
     if (!parsed.success) return fail("Invalid 'session': expected an object.", "invalid_value", event.event_id, "session");
     const { type: _type, ...fields } = parsed.data;
     state.session = { ...state.session, ...fields };
@@ -82,7 +86,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   }
 
   function createItem(event: Record<string, unknown>): void {
-    const parsed = ClientItemSchema.safeParse(event.item);
+    const parsed = realtimeWire().ClientItemSchema.safeParse(event.item);
     if (!parsed.success) return fail("Invalid 'item': expected a message, function_call or function_call_output item.", "invalid_value", event.event_id, "item");
     const item = toItem(parsed.data, `item_${stableHex(`rt-client-item|${init.seed}|${state.items.length}|${state.n}`, 20)}`);
     if ("audio" in item) return fail(AUDIO_UNSUPPORTED, "mockllm_audio_unsupported", event.event_id, "item.content");
@@ -107,7 +111,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   }
 
   function deleteItem(event: Record<string, unknown>): void {
-    const parsed = DeleteSchema.safeParse(event);
+    const parsed = socketWire().DeleteSchema.safeParse(event);
     if (!parsed.success) return invalidField(event, parsed.error);
     const { item_id } = parsed.data;
     const at = state.items.findIndex((i) => i.id === item_id);
@@ -117,7 +121,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   }
 
   async function createResponse(event: Record<string, unknown>, text: string, arrivedAt: number): Promise<void> {
-    const params = ResponseParamsSchema.safeParse(event.response ?? {});
+    const params = realtimeWire().ResponseParamsSchema.safeParse(event.response ?? {});
     if (!params.success) return fail("Invalid 'response': expected an object.", "invalid_value", event.event_id, "response");
     const p = params.data;
     const modalities = p.output_modalities ?? (state.session.output_modalities as string[] | undefined) ?? ["text"];
@@ -127,7 +131,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
     if (p.input !== undefined) {
       const own: Item[] = [];
       for (const [i, raw] of p.input.entries()) {
-        const parsed = ClientItemSchema.safeParse(raw);
+        const parsed = realtimeWire().ClientItemSchema.safeParse(raw);
         const item = parsed.success ? toItem(parsed.data, `item_oob_${i}`) : undefined;
         if (!item || "audio" in item) return fail("Invalid 'response.input': expected text message, function_call or function_call_output items.", "invalid_value", event.event_id, "response.input");
         own.push(item);
@@ -180,7 +184,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   }
 
   function cancel(event: Record<string, unknown>): void {
-    const parsed = CancelSchema.safeParse(event);
+    const parsed = socketWire().CancelSchema.safeParse(event);
     if (!parsed.success) return invalidField(event, parsed.error);
     if (!active) return fail("Cancellation failed: no active response found.", "response_cancel_not_active", event.event_id);
     const { abort, reply, init: responseInit } = active;
@@ -199,7 +203,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
       const arrivedAt = Date.now();
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return fail(parsed.tooDeep ?? "Invalid JSON: each client event must be a JSON object with a 'type'.", "invalid_json");
-      const envelope = ClientEventSchema.safeParse(parsed.value);
+      const envelope = socketWire().ClientEventSchema.safeParse(parsed.value);
       if (!envelope.success) return invalidField(parsed.value, envelope.error);
       const event = envelope.data;
       switch (event.type) {
