@@ -6,11 +6,13 @@ import { RerankV2Schema } from "../../src/providers/cohere/wire";
 import { GenerateContentRequestSchema } from "../../src/providers/gemini/wire";
 import { ChatRequestSchema as OllamaChatSchema } from "../../src/providers/ollama/wire";
 import { chatWire } from "../../src/providers/openai/chat/wire";
-import { EmbeddingsRequestSchema } from "../../src/providers/openai/embeddings/wire";
-import { ResponsesRequestSchema } from "../../src/providers/openai/responses/wire";
+import { embeddingsWire } from "../../src/providers/openai/embeddings/wire";
+import { responsesWire } from "../../src/providers/openai/responses/wire";
 import { handedToZod, safeParseFast, safeParseOwn } from "../../src/util/fast-parse";
 
 const { ChatRequestSchema } = chatWire();
+const { EmbeddingsRequestSchema } = embeddingsWire();
+const { ResponsesRequestSchema } = responsesWire();
 
 /**
  * A value with its keys in order, `undefined` and any prototype other than Object's shown: what "zod's output,
