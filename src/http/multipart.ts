@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { apiError, type ApiError } from "./errors";
 import { readBoundedBytes, type BodyResult } from "./body";
+import { lazily } from "../util/memo";
 
 /** A file part as the surface and the journal see it. */
 export interface FileSummary {
@@ -172,8 +173,12 @@ export async function readFormBody(request: Request, limit: number, tooLarge: (b
   return { ok: true, value: parsed.form, text: JSON.stringify(parsed.form), summary: true };
 }
 
-const FileSummarySchema = z.object({ filename: z.string(), type: z.string(), size: z.number() });
-const FilesSchema = z.union([FileSummarySchema, z.array(z.unknown())]);
+/** Built on the first form file read (util/memo.ts `lazily`): a start pays for no schema it does not use. */
+const fileWire = lazily(() => {
+  const FileSummarySchema = z.object({ filename: z.string(), type: z.string(), size: z.number() });
+  const FilesSchema = z.union([FileSummarySchema, z.array(z.unknown())]);
+  return { FileSummarySchema, FilesSchema };
+});
 
 /**
  * The files a parsed body carries under `name` (and `name[]`, as openai-node sends arrays), read from whatever
@@ -181,6 +186,7 @@ const FilesSchema = z.union([FileSummarySchema, z.array(z.unknown())]);
  */
 export function formFiles(body: unknown, name: string): FileSummary[] {
   if (typeof body !== "object" || body === null) return [];
+  const { FileSummarySchema, FilesSchema } = fileWire();
   return [name, `${name}[]`].flatMap((n) => {
     const v = FilesSchema.safeParse(Reflect.get(body, n));
     if (!v.success) return [];

@@ -5,17 +5,22 @@
  */
 import { z } from "zod";
 import { RPC, type RpcErrorObject, type RpcId, type RpcMessage } from "./protocol";
+import { lazily } from "../util/memo";
 
-const RequestSchema = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: z.union([z.string(), z.number().int()]).optional(),
-  method: z.string().min(1),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
+/** Built on the first MCP message (util/memo.ts `lazily`): a start pays for no schema it does not use. */
+const rpcWire = lazily(() => {
+  const RequestSchema = z.looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.string(), z.number().int()]).optional(),
+    method: z.string().min(1),
+    params: z.record(z.string(), z.unknown()).optional(),
+  });
 
-const ClientResponseSchema = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: z.union([z.string(), z.number()]),
+  const ClientResponseSchema = z.looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: z.union([z.string(), z.number()]),
+  });
+  return { RequestSchema, ClientResponseSchema };
 });
 
 export type ParsedMessage =
@@ -34,6 +39,7 @@ function idOf(value: unknown): RpcId | null {
  * @example parseMessage({ jsonrpc: "2.0", id: 1, method: "ping" }) // { kind: "message", message: { id: 1, method: "ping" } }
  */
 export function parseMessage(value: unknown): ParsedMessage {
+  const { RequestSchema, ClientResponseSchema } = rpcWire();
   const req = RequestSchema.safeParse(value);
   if (req.success) {
     const { id, method, params } = req.data;

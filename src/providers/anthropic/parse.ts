@@ -13,8 +13,9 @@ import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type Ca
 import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
-import { CountTokensRequestSchema, describeIssue, MessagesRequestSchema, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
+import { anthropicWire, describeIssue, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import { lazily } from "../../util/memo";
 import { anthropicOutputSchema, anthropicStrictTools } from "./structured";
 
 type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
@@ -67,7 +68,8 @@ export function reasoningOf(thinking: MessagesRequest["thinking"]): "enabled" | 
   return thinking?.type === "enabled" || thinking?.type === "adaptive" ? "enabled" : "disabled";
 }
 
-const ToolChoiceSchema = z.union([z.looseObject({ type: z.enum(["auto", "any", "none"]) }), z.looseObject({ type: z.literal("tool"), name: z.string() })]);
+/** Built on the first tool choice read (util/memo.ts `lazily`). */
+const toolChoiceSchema = lazily(() => z.union([z.looseObject({ type: z.enum(["auto", "any", "none"]) }), z.looseObject({ type: z.literal("tool"), name: z.string() })]));
 
 /**
  * `tool_choice` → the canonical choice (`any` is `required`); auto, and a shape mockllm does not know, are left out.
@@ -76,7 +78,7 @@ const ToolChoiceSchema = z.union([z.looseObject({ type: z.enum(["auto", "any", "
 export function anthropicToolChoice(raw: unknown): CanonicalToolChoice | undefined {
   // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
   if (raw === undefined || raw === null) return undefined;
-  const parsed = ToolChoiceSchema.safeParse(raw);
+  const parsed = toolChoiceSchema().safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;
   if (c.type === "tool") return { kind: "tool", name: c.name };
@@ -144,7 +146,7 @@ function lastCompaction(messages: WireMessage[]): { message: number; block: numb
  * @example parseMessagesRequest({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Hi" }] }, headers)
  */
 export function parseMessagesRequest(body: unknown, headers: Headers): ParseResult<MessagesRequest> {
-  const parsed = safeParseFast(MessagesRequestSchema, body);
+  const parsed = safeParseFast(anthropicWire().MessagesRequestSchema, body);
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }
@@ -155,7 +157,7 @@ export function parseMessagesRequest(body: unknown, headers: Headers): ParseResu
 
 /** The same for `POST /v1/messages/count_tokens` (no `max_tokens`). */
 export function parseCountTokensRequest(body: unknown, headers: Headers): ParseResult<CountTokensRequest> {
-  const parsed = safeParseFast(CountTokensRequestSchema, body);
+  const parsed = safeParseFast(anthropicWire().CountTokensRequestSchema, body);
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }

@@ -3,6 +3,7 @@
  * only what the real API itself rejects fails, with its pydantic-style wording (`max_tokens: Field required`).
  */
 import { z } from "zod";
+import { lazily } from "../../util/memo";
 
 /** Error param for a required field: "Field required" when absent, `wrong` when of the wrong type. */
 function required(wrong: string) {
@@ -13,48 +14,53 @@ const OBJECT = { error: "Input should be a valid dictionary or object to extract
 const str = () => z.string(required("Input should be a valid string"));
 const optNumber = () => z.number({ error: "Input should be a valid number" }).optional();
 
-export const TextBlockSchema = z.looseObject({ type: z.literal("text"), text: str() });
+/** The known content blocks, built on the first Messages request (util/memo.ts `lazily`), as is everything below. */
+const blockWire = lazily(() => {
+  const TextBlockSchema = z.looseObject({ type: z.literal("text"), text: str() });
 
-export const ToolUseBlockSchema = z.looseObject({
-  type: z.literal("tool_use"),
-  id: str(),
-  name: str(),
-  input: z.record(z.string(), z.unknown(), required("Input should be a valid dictionary")),
+  const ToolUseBlockSchema = z.looseObject({
+    type: z.literal("tool_use"),
+    id: str(),
+    name: str(),
+    input: z.record(z.string(), z.unknown(), required("Input should be a valid dictionary")),
+  });
+
+  /** A block inside `tool_result.content`: text is read, everything else (images, documents) is kept opaque. */
+  const ResultPartSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
+
+  const ToolResultBlockSchema = z.looseObject({
+    type: z.literal("tool_result"),
+    tool_use_id: str(),
+    content: z.union([z.string(), z.array(ResultPartSchema)], { error: "Input should be a valid string or a list of content blocks" }).optional(),
+    is_error: z.boolean({ error: "Input should be a valid boolean" }).optional(),
+  });
+
+  /** `signature` is optional here so that `validate` (skipped with `strict: false`) can name what is wrong. */
+  const ThinkingBlockSchema = z.looseObject({
+    type: z.literal("thinking"),
+    thinking: str(),
+    signature: z.string({ error: "Input should be a valid string" }).optional(),
+  });
+
+  const RedactedThinkingBlockSchema = z.looseObject({ type: z.literal("redacted_thinking"), data: str() });
+
+  /** A compaction block sent back (beta `compact-2026-01-12`): the API ignores every block before the last one. */
+  const CompactionBlockSchema = z.looseObject({
+    type: z.literal("compaction"),
+    content: z.string({ error: "Input should be a valid string" }).nullable(),
+    encrypted_content: z.string({ error: "Input should be a valid string" }).nullish(),
+  });
+  return { TextBlockSchema, ToolUseBlockSchema, ToolResultBlockSchema, ThinkingBlockSchema, RedactedThinkingBlockSchema, CompactionBlockSchema };
 });
-
-/** A block inside `tool_result.content`: text is read, everything else (images, documents) is kept opaque. */
-const ResultPartSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
-
-export const ToolResultBlockSchema = z.looseObject({
-  type: z.literal("tool_result"),
-  tool_use_id: str(),
-  content: z.union([z.string(), z.array(ResultPartSchema)], { error: "Input should be a valid string or a list of content blocks" }).optional(),
-  is_error: z.boolean({ error: "Input should be a valid boolean" }).optional(),
-});
-
-/** `signature` is optional here so that `validate` (skipped with `strict: false`) can name what is wrong. */
-export const ThinkingBlockSchema = z.looseObject({
-  type: z.literal("thinking"),
-  thinking: str(),
-  signature: z.string({ error: "Input should be a valid string" }).optional(),
-});
-
-export const RedactedThinkingBlockSchema = z.looseObject({ type: z.literal("redacted_thinking"), data: str() });
-
-/** A compaction block sent back (beta `compact-2026-01-12`): the API ignores every block before the last one. */
-export const CompactionBlockSchema = z.looseObject({
-  type: z.literal("compaction"),
-  content: z.string({ error: "Input should be a valid string" }).nullable(),
-  encrypted_content: z.string({ error: "Input should be a valid string" }).nullish(),
-});
+type BlockWire = ReturnType<typeof blockWire>;
 
 type Known =
-  | z.output<typeof TextBlockSchema>
-  | z.output<typeof ToolUseBlockSchema>
-  | z.output<typeof ToolResultBlockSchema>
-  | z.output<typeof ThinkingBlockSchema>
-  | z.output<typeof RedactedThinkingBlockSchema>
-  | z.output<typeof CompactionBlockSchema>;
+  | z.output<BlockWire["TextBlockSchema"]>
+  | z.output<BlockWire["ToolUseBlockSchema"]>
+  | z.output<BlockWire["ToolResultBlockSchema"]>
+  | z.output<BlockWire["ThinkingBlockSchema"]>
+  | z.output<BlockWire["RedactedThinkingBlockSchema"]>
+  | z.output<BlockWire["CompactionBlockSchema"]>;
 
 /** A content-block type mockllm does not interpret (image, document, server_tool_use, …): accepted, ignored. */
 export interface OtherBlock {
@@ -67,91 +73,97 @@ export interface OtherBlock {
 export type ContentBlock = Known | OtherBlock;
 
 function knownSchema(type: string) {
+  const w = blockWire();
   switch (type) {
     case "text":
-      return TextBlockSchema;
+      return w.TextBlockSchema;
     case "tool_use":
-      return ToolUseBlockSchema;
+      return w.ToolUseBlockSchema;
     case "tool_result":
-      return ToolResultBlockSchema;
+      return w.ToolResultBlockSchema;
     case "thinking":
-      return ThinkingBlockSchema;
+      return w.ThinkingBlockSchema;
     case "redacted_thinking":
-      return RedactedThinkingBlockSchema;
+      return w.RedactedThinkingBlockSchema;
     case "compaction":
-      return CompactionBlockSchema;
+      return w.CompactionBlockSchema;
     default:
       return undefined;
   }
 }
 
-/**
- * One content block, tagged by `type`. Known types are validated (errors at `….{type}.{field}`, as the
- * real API's tagged union reports them); unknown types become `{ type: "other" }`.
- */
-export const ContentBlockSchema = z.looseObject({ type: str() }, OBJECT).transform((block, ctx): ContentBlock => {
-  const schema = knownSchema(block.type);
-  if (!schema) {
-    const source = (block as { source?: unknown }).source;
-    const fileId = typeof source === "object" && source !== null && (source as { type?: unknown }).type === "file" ? (source as { file_id?: unknown }).file_id : undefined;
-    return typeof fileId === "string" ? { type: "other", sent: block.type, fileId } : { type: "other", sent: block.type };
-  }
-  const parsed = schema.safeParse(block);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) {
-    ctx.addIssue({ code: "custom", message: issue.message, path: [block.type, ...issue.path] });
-  }
-  return z.NEVER;
+/** Built on the first Messages (or count_tokens) request (util/memo.ts `lazily`): a start pays for no provider's schemas. */
+export const anthropicWire = lazily(() => {
+  /**
+   * One content block, tagged by `type`. Known types are validated (errors at `….{type}.{field}`, as the
+   * real API's tagged union reports them); unknown types become `{ type: "other" }`.
+   */
+  const ContentBlockSchema = z.looseObject({ type: str() }, OBJECT).transform((block, ctx): ContentBlock => {
+    const schema = knownSchema(block.type);
+    if (!schema) {
+      const source = (block as { source?: unknown }).source;
+      const fileId = typeof source === "object" && source !== null && (source as { type?: unknown }).type === "file" ? (source as { file_id?: unknown }).file_id : undefined;
+      return typeof fileId === "string" ? { type: "other", sent: block.type, fileId } : { type: "other", sent: block.type };
+    }
+    const parsed = schema.safeParse(block);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: "custom", message: issue.message, path: [block.type, ...issue.path] });
+    }
+    return z.NEVER;
+  });
+
+  const ContentSchema = z.union([z.string(), z.array(ContentBlockSchema)], required("Input should be a valid list"));
+
+  const MessageSchema = z.looseObject(
+    {
+      role: z.enum(["user", "assistant", "system"], required("Input should be 'user' or 'assistant'")),
+      content: ContentSchema,
+    },
+    OBJECT,
+  );
+
+  const SystemBlockSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
+
+  const ToolSchema = z.looseObject({ name: z.unknown().optional() }, OBJECT);
+
+  const ThinkingConfigSchema = z.looseObject({ type: str(), budget_tokens: z.unknown().optional() }, OBJECT);
+
+  const fields = {
+    messages: z.array(MessageSchema, required("Input should be a valid list")).min(1, { error: "at least one message is required" }),
+    system: z.union([z.string(), z.array(SystemBlockSchema)], { error: "Input should be a valid list" }).optional(),
+    stream: z.boolean({ error: "Input should be a valid boolean" }).optional(),
+    tools: z.array(ToolSchema, { error: "Input should be a valid list" }).optional(),
+    tool_choice: z.unknown().optional(),
+    thinking: ThinkingConfigSchema.optional(),
+    temperature: optNumber(),
+    top_p: optNumber(),
+    top_k: optNumber(),
+    stop_sequences: z.unknown().optional(),
+    metadata: z.unknown().optional(),
+    /** Beta context management: `{ edits: [{ type: "compact_20260112", trigger, pause_after_compaction }, …] }` (compaction.ts). */
+    context_management: z.looseObject({ edits: z.array(z.looseObject({ type: str() }, OBJECT), { error: "Input should be a valid list" }).optional() }, OBJECT).nullish(),
+  };
+
+  /** `POST /v1/messages`: `model`, `max_tokens` (integer ≥ 1) and a non-empty `messages` are required. */
+  const MessagesRequestSchema = z.looseObject({
+    model: str(),
+    max_tokens: z.number(required("Input should be a valid integer")).int({ error: "Input should be a valid integer" }).min(1, { error: "Input should be greater than or equal to 1" }),
+    ...fields,
+  });
+
+  /** `POST /v1/messages/count_tokens`: the same body without `max_tokens`. */
+  const CountTokensRequestSchema = z.looseObject({
+    model: str(),
+    ...fields,
+    max_tokens: z.unknown().optional(),
+  });
+  return { MessageSchema, MessagesRequestSchema, CountTokensRequestSchema };
 });
-
-const ContentSchema = z.union([z.string(), z.array(ContentBlockSchema)], required("Input should be a valid list"));
-
-export const MessageSchema = z.looseObject(
-  {
-    role: z.enum(["user", "assistant", "system"], required("Input should be 'user' or 'assistant'")),
-    content: ContentSchema,
-  },
-  OBJECT,
-);
-export type WireMessage = z.output<typeof MessageSchema>;
-
-const SystemBlockSchema = z.looseObject({ type: str(), text: z.unknown().optional() }, OBJECT);
-
-const ToolSchema = z.looseObject({ name: z.unknown().optional() }, OBJECT);
-
-const ThinkingConfigSchema = z.looseObject({ type: str(), budget_tokens: z.unknown().optional() }, OBJECT);
-
-const fields = {
-  messages: z.array(MessageSchema, required("Input should be a valid list")).min(1, { error: "at least one message is required" }),
-  system: z.union([z.string(), z.array(SystemBlockSchema)], { error: "Input should be a valid list" }).optional(),
-  stream: z.boolean({ error: "Input should be a valid boolean" }).optional(),
-  tools: z.array(ToolSchema, { error: "Input should be a valid list" }).optional(),
-  tool_choice: z.unknown().optional(),
-  thinking: ThinkingConfigSchema.optional(),
-  temperature: optNumber(),
-  top_p: optNumber(),
-  top_k: optNumber(),
-  stop_sequences: z.unknown().optional(),
-  metadata: z.unknown().optional(),
-  /** Beta context management: `{ edits: [{ type: "compact_20260112", trigger, pause_after_compaction }, …] }` (compaction.ts). */
-  context_management: z.looseObject({ edits: z.array(z.looseObject({ type: str() }, OBJECT), { error: "Input should be a valid list" }).optional() }, OBJECT).nullish(),
-};
-
-/** `POST /v1/messages`: `model`, `max_tokens` (integer ≥ 1) and a non-empty `messages` are required. */
-export const MessagesRequestSchema = z.looseObject({
-  model: str(),
-  max_tokens: z.number(required("Input should be a valid integer")).int({ error: "Input should be a valid integer" }).min(1, { error: "Input should be greater than or equal to 1" }),
-  ...fields,
-});
-export type MessagesRequest = z.output<typeof MessagesRequestSchema>;
-
-/** `POST /v1/messages/count_tokens`: the same body without `max_tokens`. */
-export const CountTokensRequestSchema = z.looseObject({
-  model: str(),
-  ...fields,
-  max_tokens: z.unknown().optional(),
-});
-export type CountTokensRequest = z.output<typeof CountTokensRequestSchema>;
+type AnthropicWire = ReturnType<typeof anthropicWire>;
+export type WireMessage = z.output<AnthropicWire["MessageSchema"]>;
+export type MessagesRequest = z.output<AnthropicWire["MessagesRequestSchema"]>;
+export type CountTokensRequest = z.output<AnthropicWire["CountTokensRequestSchema"]>;
 
 /**
  * The first issue of a failed parse as the real API words it: `messages.0.content: Field required`.

@@ -14,8 +14,9 @@ import { parseAnthropicOnCloud } from "../anthropic/on-cloud";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ParseResult, RequestTarget } from "../types";
 import { bedrockTarget } from "./paths";
-import { ConverseRequestSchema, type ContentBlock, type ConverseWire } from "./wire";
+import { converseWire, type ContentBlock, type ConverseWire } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import { lazily } from "../../util/memo";
 import { bedrockOutputSchema } from "./structured";
 
 function textOf(blocks: readonly ContentBlock[]): string {
@@ -55,10 +56,13 @@ function reasoningOf(fields: Record<string, unknown> | undefined): "enabled" | "
   return type === "enabled" || type === "adaptive" ? "enabled" : "disabled";
 }
 
-const ToolChoiceSchema = z.looseObject({
-  any: z.looseObject({}).optional(),
-  tool: z.looseObject({ name: z.string() }).optional(),
-});
+/** Built on the first tool choice read (util/memo.ts `lazily`). */
+const toolChoiceSchema = lazily(() =>
+  z.looseObject({
+    any: z.looseObject({}).optional(),
+    tool: z.looseObject({ name: z.string() }).optional(),
+  }),
+);
 
 /**
  * Converse's `toolConfig.toolChoice` (a union: `{ auto: {} }`, `{ any: {} }`, `{ tool: { name } }`) → the canonical
@@ -68,7 +72,7 @@ const ToolChoiceSchema = z.looseObject({
 export function converseToolChoice(raw: unknown): CanonicalToolChoice | undefined {
   // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
   if (raw === undefined || raw === null) return undefined;
-  const parsed = ToolChoiceSchema.safeParse(raw);
+  const parsed = toolChoiceSchema().safeParse(raw);
   if (!parsed.success) return undefined;
   const c = parsed.data;
   if (c.tool !== undefined) return { kind: "tool", name: c.tool.name };
@@ -92,7 +96,7 @@ function validationMessage(param: string, detail: string): string {
  */
 export function parseConverse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<ConverseWire> {
   const path = bedrockTarget(target.path);
-  const parsed = safeParseFast(ConverseRequestSchema, body);
+  const parsed = safeParseFast(converseWire().ConverseRequestSchema, body);
   if (!parsed.success) {
     const issue = firstWireIssue(parsed.error, "dots");
     return { ok: false, error: { code: "invalid_request", message: validationMessage(issue.param, issue.message) } };

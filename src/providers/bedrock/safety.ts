@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Reply } from "../../canonical/outcome";
 import type { ReplySafety, SafetyCategory } from "../../canonical/safety";
 import type { ConverseWire } from "./wire";
+import { lazily } from "../../util/memo";
 
 /** The console's default blocked-input message (used when the failure has no `message`). */
 export const DEFAULT_BLOCKED_MESSAGE = "Sorry, the model cannot answer this question.";
@@ -27,7 +28,8 @@ const FILTER_TYPES: Record<SafetyCategory, string> = {
   jailbreak: "PROMPT_ATTACK",
 };
 
-const GuardrailConfigSchema = z.looseObject({ guardrailIdentifier: z.string().min(1), trace: z.string().optional() });
+/** Built on the first guardrail read (util/memo.ts `lazily`). */
+const guardrailConfigSchema = lazily(() => z.looseObject({ guardrailIdentifier: z.string().min(1), trace: z.string().optional() }));
 
 /**
  * The guardrail the trace is keyed by, or undefined when the request's `guardrailConfig` leaves the trace off (its
@@ -36,7 +38,7 @@ const GuardrailConfigSchema = z.looseObject({ guardrailIdentifier: z.string().mi
  */
 function tracedGuardrail(wire: ConverseWire): string | undefined {
   if (wire.body.guardrailConfig === undefined) return DEFAULT_GUARDRAIL_ID;
-  const config = GuardrailConfigSchema.safeParse(wire.body.guardrailConfig);
+  const config = guardrailConfigSchema().safeParse(wire.body.guardrailConfig);
   if (!config.success) return DEFAULT_GUARDRAIL_ID;
   return config.data.trace === "enabled" || config.data.trace === "enabled_full" ? config.data.guardrailIdentifier : undefined;
 }

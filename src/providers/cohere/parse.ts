@@ -7,7 +7,7 @@ import type { CanonicalRequest } from "../../canonical/request";
 import type { ApiError } from "../../http/errors";
 import type { ParseResult } from "../types";
 import { firstWireIssue } from "../wire-issues";
-import { RerankV1Schema, RerankV2Schema, type RerankDocument, type RerankRequest, type RerankVersion } from "./wire";
+import { rerankWire, type RerankDocument, type RerankRequest, type RerankVersion } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
 
 /** Most documents one v2 request may carry (Cohere's stated ceiling). */
@@ -64,7 +64,7 @@ function result(version: RerankVersion, query: string, documents: RerankDocument
 }
 
 export function parseRerankV2(raw: unknown, headers: Headers): ParseResult<RerankRequest> {
-  const parsed = safeParseFast(RerankV2Schema, raw);
+  const parsed = safeParseFast(rerankWire().RerankV2Schema, raw);
   if (!parsed.success) return { ok: false, error: issueError(parsed.error) };
   const body = parsed.data;
   if (body.model.trim() === "") return { ok: false, error: invalid("model is required") };
@@ -82,7 +82,7 @@ export function parseRerankV2(raw: unknown, headers: Headers): ParseResult<Reran
 }
 
 export function parseRerankV1(raw: unknown, headers: Headers): ParseResult<RerankRequest> {
-  const parsed = safeParseFast(RerankV1Schema, raw);
+  const parsed = safeParseFast(rerankWire().RerankV1Schema, raw);
   if (!parsed.success) return { ok: false, error: issueError(parsed.error) };
   const body = parsed.data;
   const bad = checkCommon(body.query, body.documents, body.top_n);

@@ -15,8 +15,9 @@ import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type Ca
 import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
-import { camelizeKeys, describeIssue, GenerateContentRequestSchema, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
+import { camelizeKeys, describeIssue, geminiWire, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
+import { lazily } from "../../util/memo";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
 import { geminiOutputSchema } from "./structured";
 
@@ -103,9 +104,12 @@ function checkContents(contents: readonly Content[]): string | undefined {
   return undefined;
 }
 
-const ToolConfigSchema = z.looseObject({
-  functionCallingConfig: z.looseObject({ mode: z.string().optional(), allowedFunctionNames: z.array(z.string()).optional() }),
-});
+/** Built on the first tool config read (util/memo.ts `lazily`). */
+const toolConfigSchema = lazily(() =>
+  z.looseObject({
+    functionCallingConfig: z.looseObject({ mode: z.string().optional(), allowedFunctionNames: z.array(z.string()).optional() }),
+  }),
+);
 
 /**
  * `toolConfig.functionCallingConfig` → the canonical choice: `ANY` is `required` (within `allowedFunctionNames`),
@@ -115,7 +119,7 @@ const ToolConfigSchema = z.looseObject({
 export function geminiToolChoice(raw: unknown): CanonicalToolChoice | undefined {
   // Most requests name no tool choice: answered before the schema, whose failed union would build issues to discard.
   if (raw === undefined || raw === null) return undefined;
-  const parsed = ToolConfigSchema.safeParse(raw);
+  const parsed = toolConfigSchema().safeParse(raw);
   if (!parsed.success) return undefined;
   const { mode, allowedFunctionNames } = parsed.data.functionCallingConfig;
   switch (mode?.toUpperCase()) {
@@ -172,7 +176,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
 export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
-  const parsed = safeParseFast(GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
+  const parsed = safeParseFast(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
   if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   const invalid = checkContents(parsed.data.contents);
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };

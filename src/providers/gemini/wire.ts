@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { echoed } from "../../util/text";
+import { lazily } from "../../util/memo";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
@@ -32,72 +33,77 @@ export function camelizeKeys(value: unknown): unknown {
   return out;
 }
 
-const Struct = z.record(z.string(), z.unknown());
+/** Built on the first generateContent request (util/memo.ts `lazily`): a start pays for no provider's schemas. */
+export const geminiWire = lazily(() => {
+  const Struct = z.record(z.string(), z.unknown());
 
-export const FunctionCallSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string(),
-  args: Struct.optional(),
-});
+  const FunctionCallSchema = z.looseObject({
+    id: z.string().optional(),
+    name: z.string(),
+    args: Struct.optional(),
+  });
 
-export const FunctionResponseSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string(),
-  response: Struct.optional(),
-});
+  const FunctionResponseSchema = z.looseObject({
+    id: z.string().optional(),
+    name: z.string(),
+    response: Struct.optional(),
+  });
 
-/** One part; a part may carry any one kind of data (text, functionCall, inlineData, fileData, …). */
-export const PartSchema = z.looseObject({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  thoughtSignature: z.string().optional(),
-  functionCall: FunctionCallSchema.optional(),
-  functionResponse: FunctionResponseSchema.optional(),
-  inlineData: z.looseObject({ mimeType: z.string().optional(), data: z.string() }).optional(),
-  fileData: z.looseObject({ mimeType: z.string().optional(), fileUri: z.string() }).optional(),
-});
-export type Part = z.output<typeof PartSchema>;
+  /** One part; a part may carry any one kind of data (text, functionCall, inlineData, fileData, …). */
+  const PartSchema = z.looseObject({
+    text: z.string().optional(),
+    thought: z.boolean().optional(),
+    thoughtSignature: z.string().optional(),
+    functionCall: FunctionCallSchema.optional(),
+    functionResponse: FunctionResponseSchema.optional(),
+    inlineData: z.looseObject({ mimeType: z.string().optional(), data: z.string() }).optional(),
+    fileData: z.looseObject({ mimeType: z.string().optional(), fileUri: z.string() }).optional(),
+  });
 
-/** `role` may be omitted on single-turn requests (it then means `user`). */
-export const ContentSchema = z.looseObject({
-  role: z.string().optional(),
-  parts: z.array(PartSchema).optional(),
-});
-export type Content = z.output<typeof ContentSchema>;
+  /** `role` may be omitted on single-turn requests (it then means `user`). */
+  const ContentSchema = z.looseObject({
+    role: z.string().optional(),
+    parts: z.array(PartSchema).optional(),
+  });
 
-const ToolSchema = z.looseObject({
-  functionDeclarations: z.array(z.looseObject({ name: z.string() })).optional(),
-});
+  const ToolSchema = z.looseObject({
+    functionDeclarations: z.array(z.looseObject({ name: z.string() })).optional(),
+  });
 
-const ThinkingConfigSchema = z.looseObject({
-  thinkingBudget: z.number().int().optional(),
-  includeThoughts: z.boolean().optional(),
-  thinkingLevel: z.string().optional(),
-});
+  const ThinkingConfigSchema = z.looseObject({
+    thinkingBudget: z.number().int().optional(),
+    includeThoughts: z.boolean().optional(),
+    thinkingLevel: z.string().optional(),
+  });
 
-const GenerationConfigSchema = z.looseObject({
-  temperature: z.number().optional(),
-  topP: z.number().optional(),
-  topK: z.number().optional(),
-  maxOutputTokens: z.number().int().optional(),
-  candidateCount: z.number().int().optional(),
-  stopSequences: z.array(z.string()).optional(),
-  responseMimeType: z.string().optional(),
-  thinkingConfig: ThinkingConfigSchema.optional(),
-});
+  const GenerationConfigSchema = z.looseObject({
+    temperature: z.number().optional(),
+    topP: z.number().optional(),
+    topK: z.number().optional(),
+    maxOutputTokens: z.number().int().optional(),
+    candidateCount: z.number().int().optional(),
+    stopSequences: z.array(z.string()).optional(),
+    responseMimeType: z.string().optional(),
+    thinkingConfig: ThinkingConfigSchema.optional(),
+  });
 
-/** The body of `generateContent` / `streamGenerateContent` (the model is in the path). */
-export const GenerateContentRequestSchema = z.looseObject({
-  contents: z.array(ContentSchema),
-  /** A Content; a bare string is accepted too (liberal). */
-  systemInstruction: z.union([z.string(), ContentSchema]).optional(),
-  tools: z.array(ToolSchema).optional(),
-  toolConfig: z.looseObject({}).optional(),
-  safetySettings: z.array(z.looseObject({})).optional(),
-  generationConfig: GenerationConfigSchema.optional(),
-  cachedContent: z.string().optional(),
+  /** The body of `generateContent` / `streamGenerateContent` (the model is in the path). */
+  const GenerateContentRequestSchema = z.looseObject({
+    contents: z.array(ContentSchema),
+    /** A Content; a bare string is accepted too (liberal). */
+    systemInstruction: z.union([z.string(), ContentSchema]).optional(),
+    tools: z.array(ToolSchema).optional(),
+    toolConfig: z.looseObject({}).optional(),
+    safetySettings: z.array(z.looseObject({})).optional(),
+    generationConfig: GenerationConfigSchema.optional(),
+    cachedContent: z.string().optional(),
+  });
+  return { PartSchema, ContentSchema, GenerateContentRequestSchema };
 });
-export type GenerateContentRequest = z.output<typeof GenerateContentRequestSchema>;
+type GeminiWireSchemas = ReturnType<typeof geminiWire>;
+export type Part = z.output<GeminiWireSchemas["PartSchema"]>;
+export type Content = z.output<GeminiWireSchemas["ContentSchema"]>;
+export type GenerateContentRequest = z.output<GeminiWireSchemas["GenerateContentRequestSchema"]>;
 
 export type GeminiMethod = "generateContent" | "streamGenerateContent";
 

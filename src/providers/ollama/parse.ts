@@ -15,7 +15,7 @@ import { headerRecord } from "../../http/headers";
 import type { CanonicalMessage, CanonicalRequest, CanonicalToolCall } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
-import { ChatRequestSchema, describeIssue, GenerateRequestSchema, type ChatRequest, type GenerateRequest, type WireMessage } from "./wire";
+import { describeIssue, ollamaWire, type ChatRequest, type GenerateRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
 import { ollamaOutputSchema } from "./structured";
@@ -114,7 +114,7 @@ function invalid(issues: Parameters<typeof describeIssue>[0]) {
  * @example parseChatRequest({ model: "llama3.2", messages: [{ role: "user", content: "Hi" }] }, headers) // stream: true
  */
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
-  const parsed = safeParseFast(ChatRequestSchema, body);
+  const parsed = safeParseFast(ollamaWire().ChatRequestSchema, body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const w = parsed.data;
   if (!w.model) return MODEL_REQUIRED;
@@ -134,7 +134,7 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
  * @example parseGenerateRequest({ model: "llama3.2", prompt: "Why is the sky blue?", stream: false }, headers)
  */
 export function parseGenerateRequest(body: unknown, headers: Headers): ParseResult<GenerateRequest> {
-  const parsed = safeParseFast(GenerateRequestSchema, body);
+  const parsed = safeParseFast(ollamaWire().GenerateRequestSchema, body);
   if (!parsed.success) return invalid(parsed.error.issues);
   const w = parsed.data;
   if (!w.model) return MODEL_REQUIRED;

@@ -23,27 +23,33 @@ import { parseGenerateContent } from "../../parse";
 import { thoughtSignature } from "../../render-json";
 import { signsThoughts } from "../../signatures";
 import { Headers } from "../../../../http/web";
+import { lazily } from "../../../../util/memo";
 
-const Part = z.looseObject({ text: z.string().optional() });
-const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });
+/** Built on the first Live socket's first message (util/memo.ts `lazily`): a start pays for no provider's schemas. */
+const liveWire = lazily(() => {
+  const Part = z.looseObject({ text: z.string().optional() });
+  const Content = z.looseObject({ role: z.string().optional(), parts: z.array(Part) });
 
-const SetupSchema = z.looseObject({
-  model: z.string().min(1),
-  generationConfig: z.looseObject({ responseModalities: z.array(z.string()).optional() }).optional(),
-  systemInstruction: z.unknown().optional(),
-  tools: z.array(z.unknown()).optional(),
+  const SetupSchema = z.looseObject({
+    model: z.string().min(1),
+    generationConfig: z.looseObject({ responseModalities: z.array(z.string()).optional() }).optional(),
+    systemInstruction: z.unknown().optional(),
+    tools: z.array(z.unknown()).optional(),
+  });
+
+  const ClientContentSchema = z.looseObject({ turns: z.array(Content).optional(), turnComplete: z.boolean().optional() });
+  const ToolResponseSchema = z.looseObject({
+    functionResponses: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional(), response: z.unknown().optional() })),
+  });
+  const RealtimeInputSchema = z.looseObject({ text: z.string().optional() });
+  return { Content, SetupSchema, ClientContentSchema, ToolResponseSchema, RealtimeInputSchema };
 });
+type LiveWire = ReturnType<typeof liveWire>;
 
-const ClientContentSchema = z.looseObject({ turns: z.array(Content).optional(), turnComplete: z.boolean().optional() });
-const ToolResponseSchema = z.looseObject({
-  functionResponses: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional(), response: z.unknown().optional() })),
-});
-const RealtimeInputSchema = z.looseObject({ text: z.string().optional() });
-
-type Contents = z.output<typeof Content>[];
+type Contents = z.output<LiveWire["Content"]>[];
 
 interface LiveState {
-  setup: z.output<typeof SetupSchema> | null;
+  setup: z.output<LiveWire["SetupSchema"]> | null;
   contents: Contents;
 }
 
@@ -92,7 +98,7 @@ function liveSignature(reply: Reply): string | undefined {
 }
 
 /** The model's turn as the conversation keeps it; a Gemini 3 turn with its thought signature, as generateContent places it. */
-function modelContent(reply: Reply): z.output<typeof Content> {
+function modelContent(reply: Reply): z.output<LiveWire["Content"]> {
   const parts: Record<string, unknown>[] = [];
   if (reply.text) parts.push({ text: reply.text });
   reply.toolCalls.forEach((c, i) => parts.push({ functionCall: { id: functionCallId(reply, i), name: c.name, args: parseJsonOrUndefined(c.arguments) ?? {} } }));
@@ -188,7 +194,7 @@ export function liveSocket(socket: SocketContext, saved: unknown): SocketProtoco
       const msg = parsed.value;
       if (msg.setup !== undefined) {
         if (state.setup) return close(INVALID, "setup must be the first and only setup message.");
-        const setup = SetupSchema.safeParse(msg.setup);
+        const setup = liveWire().SetupSchema.safeParse(msg.setup);
         if (!setup.success) return close(INVALID, "Invalid setup: `model` is required.");
         const modalities = setup.data.generationConfig?.responseModalities;
         if (modalities && !modalities.some((m) => m.toUpperCase() === "TEXT")) return close(INVALID, `${LIVE_AUDIO_UNSUPPORTED} Set responseModalities to [TEXT].`);
@@ -198,14 +204,14 @@ export function liveSocket(socket: SocketContext, saved: unknown): SocketProtoco
       }
       if (!state.setup) return close(INVALID, "The first message must be setup.");
       if (msg.clientContent !== undefined) {
-        const cc = ClientContentSchema.safeParse(msg.clientContent);
+        const cc = liveWire().ClientContentSchema.safeParse(msg.clientContent);
         if (!cc.success) return close(INVALID, "Invalid clientContent.");
         state.contents.push(...(cc.data.turns ?? []).map((t) => ({ ...t, role: t.role ?? "user" })));
         if (cc.data.turnComplete === true) return enqueue(text, msg, arrivedAt);
         return;
       }
       if (msg.toolResponse !== undefined) {
-        const tr = ToolResponseSchema.safeParse(msg.toolResponse);
+        const tr = liveWire().ToolResponseSchema.safeParse(msg.toolResponse);
         if (!tr.success) return close(INVALID, "Invalid toolResponse.");
         state.contents.push({
           role: "user",
@@ -214,7 +220,7 @@ export function liveSocket(socket: SocketContext, saved: unknown): SocketProtoco
         return enqueue(text, msg, arrivedAt);
       }
       if (msg.realtimeInput !== undefined) {
-        const ri = RealtimeInputSchema.safeParse(msg.realtimeInput);
+        const ri = liveWire().RealtimeInputSchema.safeParse(msg.realtimeInput);
         if (!ri.success || ri.data.text === undefined) return close(INVALID, LIVE_AUDIO_UNSUPPORTED);
         state.contents.push({ role: "user", parts: [{ text: ri.data.text }] });
         return enqueue(text, msg, arrivedAt);
