@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MessagesRequestSchema } from "../../src/providers/anthropic/wire";
-import { ConverseRequestSchema } from "../../src/providers/bedrock/wire";
-import { RerankV2Schema } from "../../src/providers/cohere/wire";
-import { GenerateContentRequestSchema } from "../../src/providers/gemini/wire";
-import { ChatRequestSchema as OllamaChatSchema } from "../../src/providers/ollama/wire";
+import { anthropicWire } from "../../src/providers/anthropic/wire";
+import { converseWire } from "../../src/providers/bedrock/wire";
+import { rerankWire } from "../../src/providers/cohere/wire";
+import { geminiWire } from "../../src/providers/gemini/wire";
+import { ollamaWire } from "../../src/providers/ollama/wire";
 import { chatWire } from "../../src/providers/openai/chat/wire";
 import { embeddingsWire } from "../../src/providers/openai/embeddings/wire";
 import { responsesWire } from "../../src/providers/openai/responses/wire";
@@ -13,6 +13,11 @@ import { handedToZod, safeParseFast, safeParseOwn } from "../../src/util/fast-pa
 const { ChatRequestSchema } = chatWire();
 const { EmbeddingsRequestSchema } = embeddingsWire();
 const { ResponsesRequestSchema } = responsesWire();
+const { MessagesRequestSchema } = anthropicWire();
+const { ConverseRequestSchema } = converseWire();
+const { RerankV2Schema } = rerankWire();
+const { GenerateContentRequestSchema } = geminiWire();
+const { ChatRequestSchema: OllamaChatSchema } = ollamaWire();
 
 /**
  * A value with its keys in order, `undefined` and any prototype other than Object's shown: what "zod's output,
