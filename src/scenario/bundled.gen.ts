@@ -13,4 +13,19 @@ import s10 from "../../scenarios/unknown-tool.json";
 import s11 from "../../scenarios/weather-agent.json";
 import s12 from "../../scenarios/weather-variables.json";
 
-export const BUNDLED: unknown[] = [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12];
+/** Each document with its name and version (`versionOf(raw)`: `npm run generate:check` fails when one is stale). */
+export const BUNDLED: { name: string; version: string; raw: unknown }[] = [
+  { name: "compaction-threshold", version: "94acfbb9d1cb16aa", raw: s0 },
+  { name: "endless-tool-calls", version: "b8462a43559968f7", raw: s1 },
+  { name: "malformed-tool-args", version: "07501bb67b99c9a6", raw: s2 },
+  { name: "mcp-weather", version: "4accf05b7c507894", raw: s3 },
+  { name: "overloaded-mid-stream", version: "85ed2981bf25b96e", raw: s4 },
+  { name: "parallel-tool-calls", version: "4a5f84ac8daccfc3", raw: s5 },
+  { name: "rate-limited-twice", version: "4c6cde6957a5c762", raw: s6 },
+  { name: "reasoning-then-tool", version: "4735cf3cf5d87f6f", raw: s7 },
+  { name: "test-runner-verdict", version: "062d87cf6e461296", raw: s8 },
+  { name: "testllm-format", version: "363c228d99db32e4", raw: s9 },
+  { name: "unknown-tool", version: "41899bd8a2721a13", raw: s10 },
+  { name: "weather-agent", version: "4d75edd393d7ec93", raw: s11 },
+  { name: "weather-variables", version: "9aafaf161f2b2f52", raw: s12 },
+];

@@ -69,22 +69,15 @@ export function parseCached(version: string, raw: unknown): Scenario {
 /** Kept once built; never the pending build (on Workers a promise of one request must not reach another). */
 let bundledCache: Map<string, StoredScenario> | undefined;
 
-/** A bundled document's name: `name`, or `id` in the TestLLM format. */
-function bundledName(raw: unknown): string {
-  const doc = raw as { name?: unknown; id?: unknown };
-  return String(typeof doc.name === "string" ? doc.name : doc.id);
-}
-
 /**
- * The bundled `scenarios/*.json`, validated at build time by `npm run generate`. Each is parsed the first time it is
- * used, not at start-up: a server that never touches most of them never pays for them.
+ * The bundled `scenarios/*.json`, validated at build time by `npm run generate`, which also writes each one's name and
+ * version (no start hashes them). Each is parsed the first time it is used, not at start-up: a server that never
+ * touches most of them never pays for them.
  */
 export async function bundledScenarios(): Promise<Map<string, StoredScenario>> {
   if (bundledCache) return bundledCache;
   const out = new Map<string, StoredScenario>();
-  for (const raw of BUNDLED) {
-    const version = await versionOf(raw);
-    const name = bundledName(raw);
+  for (const { name, version, raw } of BUNDLED) {
     out.set(name, {
       name,
       version,
