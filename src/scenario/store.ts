@@ -7,6 +7,7 @@ import { BUNDLED } from "./bundled.gen";
 import { parseScenarioDocument, type DocumentIssue } from "./document";
 import { decodeMetaText, encodeMetaText } from "./meta-text";
 import type { Scenario } from "./schema";
+import { compareNames } from "./names";
 
 /** Where a scenario came from: uploaded through the admin API ("kv", also on Node), a `--scenarios` file, or bundled. */
 export type ScenarioSource = "kv" | "file" | "bundled";
@@ -107,7 +108,7 @@ export function summaryOf(s: Pick<StoredScenario, "name" | "version" | "source" 
 
 /** Rule-4 order: descending priority, then name. */
 export function byPriority(a: StoredScenario, b: StoredScenario): number {
-  return (b.scenario.priority ?? 0) - (a.scenario.priority ?? 0) || a.name.localeCompare(b.name);
+  return (b.scenario.priority ?? 0) - (a.scenario.priority ?? 0) || compareNames(a.name, b.name);
 }
 
 export type PutResult = { ok: true; name: string; version: string } | { ok: false; issues: DocumentIssue[] };

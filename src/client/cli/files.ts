@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { parseScenarioDocument, type DocumentIssue } from "../../scenario/document";
 import type { Scenario } from "../../scenario/schema";
+import { compareNames } from "../../scenario/names";
 import { UsageError } from "./io";
 import { findJsonSyntaxError } from "./json-syntax";
 
@@ -37,7 +38,7 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
 async function walk(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const out: string[] = [];
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of entries.sort((a, b) => compareNames(a.name, b.name))) {
     if (e.name.startsWith(".") || e.name === "node_modules") continue;
     const path = join(dir, e.name);
     if (e.isDirectory()) out.push(...(await walk(path)));

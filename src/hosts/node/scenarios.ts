@@ -5,6 +5,7 @@
  */
 import type { Scenario } from "../../scenario/schema";
 import { bundledScenarios, byPriority, summaryOf, type ScenarioStore, type ScenarioSummary, type StoredScenario } from "../../scenario/store";
+import { compareNames } from "../../scenario/names";
 
 export class NodeScenarioStore implements ScenarioStore {
   private readonly uploads = new Map<string, StoredScenario>();
@@ -37,7 +38,7 @@ export class NodeScenarioStore implements ScenarioStore {
     if (!this.bundled) await this.init();
     return this.all()
       .map(summaryOf)
-      .sort((a, b) => a.name.localeCompare(b.name));
+      .sort((a, b) => compareNames(a.name, b.name));
   }
 
   private candidateCache: StoredScenario[] | undefined;

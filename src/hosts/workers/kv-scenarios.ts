@@ -4,6 +4,7 @@
  */
 import type { Scenario } from "../../scenario/schema";
 import { bundledScenarios, byPriority, parseCached, summaryOf, versionOf, type ScenarioStore, type ScenarioSummary, type StoredScenario } from "../../scenario/store";
+import { compareNames } from "../../scenario/names";
 import { decodeMetaText, encodeMetaText } from "../../scenario/meta-text";
 
 const PREFIX = "scenario:";
@@ -152,7 +153,7 @@ export class KvScenarioStore implements ScenarioStore {
       source: "kv",
     }));
     for (const b of (await bundledScenarios()).values()) if (!seen.has(b.name)) out.push(summaryOf(b));
-    return out.sort((a, b) => a.name.localeCompare(b.name));
+    return out.sort((a, b) => compareNames(a.name, b.name));
   }
 
   candidates(): Promise<StoredScenario[]> {
