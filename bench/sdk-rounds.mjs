@@ -3,7 +3,7 @@
 // the bench process is the client), mockllm's Node runtime and the peer taking turns, with what decides that row on a
 // 2-core machine beside the rate: the client's event-loop utilisation, the client's and the server's CPU per
 // conversation, the median request's latency. Medians of the rounds.
-//   node bench/sdk-rounds.mjs [--rounds 6] [--conversations 1000] [--warm 300]
+//   node bench/sdk-rounds.mjs [--rounds 6] [--conversations 1000] [--warm 300] [--baseline DIR]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median, start, stopAll } from "./launch.mjs";
@@ -16,6 +16,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "6" },
     conversations: { type: "string", default: "1000" },
     warm: { type: "string", default: "300" },
+    // Another checkout's built Node runtime (DIR/dist/node), first among the targets: before and after a change.
+    baseline: { type: "string" },
   },
 });
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -23,6 +25,10 @@ const TARGETS = [
   { label: "mockllm Node runtime", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm" },
   { label: "peer (aimock 1.43)", launcher: here("./servers/aimock.mjs"), kind: "peer" },
 ];
+if (values.baseline) {
+  const env = { MOCKLLM_NODE_DIST: `${values.baseline}/dist/node/index.js` };
+  TARGETS.unshift({ label: "mockllm Node runtime, baseline build", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", env });
+}
 const COUNT = Number(values.conversations);
 const running = [];
 for (const t of TARGETS) {
