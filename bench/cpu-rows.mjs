@@ -2,7 +2,7 @@
 // Server CPU per 1,000 requests, several targets taking turns (a fixed number of requests at `--connections`, medians
 // of the rounds): mockllm's Node runtime (this build and, with `--a DIR`, another build's dist/node/index.js), the
 // peer and the floor, on the JSON turn (and with `--health`, mockllm's GET /healthz: its transport without the turn).
-//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--rounds 5] [--requests 10000] [--connections 50] [--health]
+//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--rounds 5] [--requests 10000] [--connections 50] [--health] [--node-args="--flag …"]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -17,6 +17,8 @@ const { values } = parseArgs({
     requests: { type: "string", default: "10000" },
     connections: { type: "string", default: "50" },
     health: { type: "boolean", default: false },
+    // This build once more, started with these Node/V8 flags (space-separated): a flag's cost beside the build without it.
+    "node-args": { type: "string" },
   },
 });
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -24,12 +26,13 @@ const mock = (label, dist) => ({ label, launcher: here("./servers/mockllm-node.m
 const TARGETS = [
   ...(values.a ? [mock("A", values.a)] : []),
   mock("B"),
+  ...(values["node-args"] ? [{ ...mock(`B ${values["node-args"]}`), nodeArgs: values["node-args"].split(" ") }] : []),
   ...(values.health ? [{ ...mock("B /healthz"), health: true }] : []),
   { label: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" },
   { label: "floor", launcher: here("./servers/bare.mjs"), kind: "floor" },
 ];
 const running = [];
-for (const t of TARGETS) running.push({ t, ...(await start(t)), cpu: [] });
+for (const t of TARGETS) running.push({ t, ...(await start(t, t.nodeArgs)), cpu: [] });
 const fire = (r, amount) =>
   autocannon({
     url: r.url + (r.t.health ? "/healthz" : paths(r.t.kind).json),
