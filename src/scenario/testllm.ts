@@ -123,7 +123,8 @@ export const testLlmSchemas = lazily(() => {
    * @example testLlmSchemas().TestLlmScenarioSchema.parse({ id: "run-test-1", turns: [{ turn: 1, response: { kind: "text", assistantText: "hi" } }] })
    */
   const TestLlmScenarioSchema = TestLlmObjectSchema.transform((doc, ctx): Scenario => {
-    const checked = ScenarioSchema.safeParse(testLlmToScenario(doc));
+    // Without zod's generated parsers, as the document itself is validated (document.ts): once per version.
+    const checked = ScenarioSchema.safeParse(testLlmToScenario(doc), { jitless: true });
     if (checked.success) return checked.data;
     // Not reachable for a valid TestLLM document; reported rather than thrown if the conversion ever drifts.
     for (const issue of checked.error.issues) {
