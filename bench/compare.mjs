@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { benchClient, toolConversations } from "./sdk-conversations.mjs";
+import { benchClient, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -59,6 +59,25 @@ if (values.baseline) {
     const mfEnv = { MOCKLLM_CLIENT_DIST: `${values.baseline}/dist/client/index.js` };
     TARGETS.unshift({ key: "base-miniflare", label: "mockllm Worker, Miniflare, baseline build", launcher: here("./servers/mockllm-miniflare.mjs"), kind: "mockllm", env: mfEnv });
   }
+}
+
+/**
+ * The SDK row with the client taken out: the two requests of one conversation as the installed `openai` client sends
+ * them (its headers and bodies, captured once: bench/sdk-conversations.mjs sdkRequests) replayed by autocannon on 10
+ * connections, as the client keeps 10 conversations going. The server bounds this row, where the client bounds the
+ * one above it (on this 2-core machine the client's CPU and the server's share the cores). The Node-side targets only
+ * (the probe Worker answers no tool call).
+ */
+const REPLAYS = new Set(["node", "base", "peer", "floor"]);
+const SDK_REQUESTS = TARGETS.some((t) => REPLAYS.has(t.key)) ? await sdkRequests() : [];
+function replay(r) {
+  return autocannon({
+    url: `${r.url}${r.p.toolsBase}/chat/completions`,
+    method: "POST",
+    connections: 10,
+    duration: DURATION,
+    requests: SDK_REQUESTS.map((q) => ({ method: "POST", headers: q.headers, body: q.body })),
+  });
 }
 
 function cannon(url, body, connections, duration = DURATION) {
@@ -125,7 +144,9 @@ try {
   // The SDK row's warm-up, every target alike before any is measured: the `openai` client's JIT and connection pool
   // and the servers' tool path. With 50 conversations in the first round only, the first target measured (always
   // this runtime) still paid the client's warm-up: its first measured round ran at ~60% of its later ones' rate.
-  for (const r of running) if (r.target.kind !== "floor") await conversations(r.url + r.p.toolsBase, WARM_CONVERSATIONS, 0);
+  // The floor answers the conversation too (bench/servers/bare.mjs); the probe Worker does not.
+  const converses = (r) => r.target.kind !== "floor" || r.target.key === "floor";
+  for (const r of running) if (converses(r)) await conversations(r.url + r.p.toolsBase, WARM_CONVERSATIONS, 0);
   for (let round = 0; round < ROUNDS; round++) {
     process.stderr.write(`bench: round ${round + 1} of ${ROUNDS}\n`);
     // Odd rounds go the other way round, so no target always runs first (right after the client's own garbage).
@@ -156,13 +177,22 @@ try {
     }
     phase = "peakConv";
     for (const r of order) {
-      if (r.target.kind === "floor") continue;
+      if (!converses(r)) continue;
       // The server's own CPU over the conversations: the row with the client's CPU taken out (the client in this
       // process saturates first, for every target alike, so conv/s above measures mostly the client).
       const cpu0 = usage(r.child.pid).cpuMs;
       const done = {};
       record(r, "conv", await conversations(r.url + r.p.toolsBase, CONVERSATIONS, DURATION, done));
       record(r, "convCpu", ((usage(r.child.pid).cpuMs - cpu0) / done.count) * 1000);
+    }
+    for (const r of order) {
+      if (!REPLAYS.has(r.target.key)) continue;
+      const cpu0 = usage(r.child.pid).cpuMs;
+      const res = await replay(r);
+      const conversations = res.requests.total / SDK_REQUESTS.length;
+      record(r, "replay", res.requests.average / SDK_REQUESTS.length);
+      record(r, "replayCpu", ((usage(r.child.pid).cpuMs - cpu0) / conversations) * 1000);
+      record(r, "errors", res.errors + res.non2xx);
     }
   }
 } finally {
@@ -197,6 +227,8 @@ const ROWS = [
   [`openai-SDK tool conversations, 10 at a time, ≥${CONVERSATIONS} and ≥${DURATION} s (conv/s)`, "conv", 0, "higher"],
   ["  server CPU per 1,000 of them (ms; the client's CPU taken out)", "convCpu", 0, "lower"],
   ["  conversations per second of server CPU (1,000,000 ÷ the row above)", "convPerCpuS", 0, "higher"],
+  ["the same conversations' requests replayed, 10 connections, no client (conv/s)", "replay", 0, "higher"],
+  ["  server CPU per 1,000 of them (ms)", "replayCpu", 0, "lower"],
   ["start-up to ready (ms)", "startMs", 0, "lower"],
   ["RSS idle (MB)", "idleMB", 0, "lower"],
   ["RSS peak, whole run (MB)", "peakMB", 0, "lower"],

@@ -2,13 +2,14 @@
 // Server CPU per 1,000 requests, several targets taking turns (a fixed number of requests at `--connections`, medians
 // of the rounds): mockllm's Node runtime (this build and, with `--a DIR`, another build's dist/node/index.js), the
 // peer and the floor, on the JSON turn (and with `--health`, mockllm's GET /healthz: its transport without the turn).
-//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--rounds 5] [--requests 10000] [--connections 50] [--health] [--node-args="--flag …"]
+//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk] [--rounds 5] [--requests 10000] [--connections 50] [--health] [--node-args="--flag …"]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { JSON_BODY, paths } from "./workload.mjs";
+import { sdkRequests } from "./sdk-conversations.mjs";
+import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -16,6 +17,9 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     requests: { type: "string", default: "10000" },
     connections: { type: "string", default: "50" },
+    // json: the bench's JSON turn; stream: its 200-word stream; sdk: the SDK conversation's two requests in turn, with
+    // the `openai` client's headers and bodies (bench/sdk-conversations.mjs sdkRequests) but without the client's CPU.
+    load: { type: "string", default: "json" },
     health: { type: "boolean", default: false },
     // This build once more, started with these Node/V8 flags (space-separated): a flag's cost beside the build without it.
     "node-args": { type: "string" },
@@ -31,23 +35,35 @@ const TARGETS = [
   { label: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" },
   { label: "floor", launcher: here("./servers/bare.mjs"), kind: "floor" },
 ];
+if (!["json", "stream", "sdk"].includes(values.load)) throw new Error("--load: json, stream or sdk");
+const stream = values.load === "stream";
+const sdk = values.load === "sdk" ? await sdkRequests() : undefined;
 const running = [];
 for (const t of TARGETS) running.push({ t, ...(await start(t, t.nodeArgs)), cpu: [] });
 const fire = (r, amount) =>
-  autocannon({
-    url: r.url + (r.t.health ? "/healthz" : paths(r.t.kind).json),
-    method: r.t.health ? "GET" : "POST",
-    connections: Number(values.connections),
-    amount,
-    headers: r.t.health ? {} : { "content-type": "application/json", authorization: "Bearer sk-bench" },
-    body: r.t.health ? undefined : JSON_BODY,
-  });
+  sdk && !r.t.health
+    ? autocannon({
+        url: `${r.url}${paths(r.t.kind).toolsBase}/chat/completions`,
+        method: "POST",
+        connections: Number(values.connections),
+        amount,
+        requests: sdk.map((q) => ({ method: "POST", headers: q.headers, body: q.body })),
+      })
+    : autocannon({
+        url: r.url + (r.t.health ? "/healthz" : stream ? paths(r.t.kind).stream : paths(r.t.kind).json),
+        method: r.t.health ? "GET" : "POST",
+        connections: Number(values.connections),
+        amount,
+        headers: r.t.health ? {} : { "content-type": "application/json", authorization: "Bearer sk-bench" },
+        body: r.t.health ? undefined : stream ? STREAM_BODY : JSON_BODY,
+      });
 try {
   for (const r of running) await fire(r, 5000);
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const r of round % 2 ? [...running].reverse() : running) {
       const c0 = usage(r.child.pid).cpuMs;
       const res = await fire(r, Number(values.requests));
+      if (res.non2xx || res.errors) throw new Error(`${r.t.label}: ${res.non2xx} answers not 2xx, ${res.errors} errors`);
       r.cpu.push(((usage(r.child.pid).cpuMs - c0) / res.requests.total) * 1000);
     }
   }

@@ -21,6 +21,29 @@ const words = WORDS_200.split(" ");
 const pieces = Array.from({ length: Math.ceil(words.length / 3) }, (_, i) => `${i === 0 ? "" : " "}${words.slice(i * 3, i * 3 + 3).join(" ")}`);
 export const FLOOR_SSE = [chunk({ role: "assistant", content: "" }), ...pieces.map((p) => chunk({ content: p })), chunk({}, "stop"), "data: [DONE]\n\n"].join("");
 
+/**
+ * The first answer of the SDK conversation (bench/sdk-conversations.mjs): the tool call its client needs before it
+ * sends the tool's result, which FLOOR_JSON answers — so the floor serves the SDK row too (bench/sdk-rounds.mjs).
+ */
+export const FLOOR_TOOL_CALL = JSON.stringify({
+  id: "chatcmpl-floor",
+  object: "chat.completion",
+  created: 1735689600,
+  model: "gpt-4o",
+  choices: [
+    {
+      index: 0,
+      message: { role: "assistant", content: null, refusal: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      finish_reason: "tool_calls",
+      logprobs: null,
+    },
+  ],
+  usage: { prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 },
+});
+/** A request that offers tools and carries no tool result yet: the SDK conversation's first (the floors do not parse it). */
+export const TOOLS_MARK = '"tools":';
+export const RESULT_MARK = '"tool_call_id":';
+
 /** Whether a request body asks for a stream (the floors do not parse it). */
 export const STREAM_MARK = '"stream":true';
 

@@ -4,7 +4,7 @@
 // the SDK conversations), and the functions with the most self time per request. `--heap`: bytes allocated per
 // request instead, by function (V8's sampling heap profiler, young-generation garbage included, every 1 KB): a figure
 // that reads the same run after run on a shared machine, where CPU time does not.
-//   node bench/node-profile.mjs [--load json|stream|conv] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
+//   node bench/node-profile.mjs [--target mockllm|floor|peer] [--load json|stream|conv|sdk] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { start, stopAll } from "./launch.mjs";
-import { benchClient, toolConversations } from "./sdk-conversations.mjs";
+import { benchClient, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -27,26 +27,40 @@ const { values } = parseArgs({
     conversations: { type: "string", default: "3000" },
     // Another build's dist/node/index.js (an earlier commit's), to profile before and after a change.
     dist: { type: "string" },
+    // The same profile of the floor (bare node:http) or the peer, to read a row's distance function by function.
+    target: { type: "string", default: "mockllm" },
   },
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), "mockllm-node-profile-"));
 mkdirSync(dir, { recursive: true });
-const launcher = fileURLToPath(new URL("./servers/mockllm-node.mjs", import.meta.url));
+const LAUNCHERS = { mockllm: "./servers/mockllm-node.mjs", floor: "./servers/bare.mjs", peer: "./servers/aimock.mjs" };
+if (!LAUNCHERS[values.target]) throw new Error(`--target: one of ${Object.keys(LAUNCHERS).join(", ")}`);
+const launcher = fileURLToPath(new URL(LAUNCHERS[values.target], import.meta.url));
 const heapFile = join(dir, "node.heapprofile");
 const distEnv = values.dist ? { MOCKLLM_NODE_DIST: values.dist } : {};
 const { child, url } = values.heap
   ? await start({ label: "node", launcher, env: { ...distEnv, MOCKLLM_BENCH_ALLOCATIONS: heapFile, MOCKLLM_BENCH_YOUNG: "1" } })
   : await start({ label: "node", launcher, env: distEnv }, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
-const p = paths("mockllm");
+const p = paths(values.target);
+// --load sdk: the SDK conversation's two requests with the `openai` client's headers, replayed without the client.
+const sdk = values.load === "sdk" ? await sdkRequests() : undefined;
 const cannon = (duration) =>
-  autocannon({
-    url: url + (values.load === "stream" ? p.stream : p.json),
-    method: "POST",
-    connections: Number(values.connections),
-    duration,
-    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
-    body: values.load === "stream" ? STREAM_BODY : JSON_BODY,
-  });
+  sdk
+    ? autocannon({
+        url: `${url}${p.toolsBase}/chat/completions`,
+        method: "POST",
+        connections: Number(values.connections),
+        duration,
+        requests: sdk.map((q) => ({ method: "POST", headers: q.headers, body: q.body })),
+      })
+    : autocannon({
+        url: url + (values.load === "stream" ? p.stream : p.json),
+        method: "POST",
+        connections: Number(values.connections),
+        duration,
+        headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+        body: values.load === "stream" ? STREAM_BODY : JSON_BODY,
+      });
 let requests;
 if (values.load === "conv") {
   const client = benchClient(url + p.toolsBase);

@@ -51,3 +51,33 @@ export async function toolConversations(openai, count, latencies, seconds = 0, d
   done.count = started;
   return started / ((performance.now() - t0) / 1000);
 }
+
+/**
+ * The two requests one SDK conversation sends, as the installed `openai` client makes them (headers and bodies,
+ * captured from one conversation against a local server answering as the floor does): for autocannon, which sends
+ * them over and over without the client's own cost (bench/cpu-rows.mjs --load sdk).
+ * @returns [{ headers, body }, { headers, body }] (without `host`, `connection` and `content-length`, which autocannon writes)
+ */
+export async function sdkRequests() {
+  const { createServer } = await import("node:http");
+  const { FLOOR_JSON, FLOOR_TOOL_CALL, RESULT_MARK } = await import("./floor-answers.mjs");
+  const seen = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      const { host, connection, "content-length": _length, ...headers } = req.headers;
+      seen.push({ headers, body });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(body.includes(RESULT_MARK) ? FLOOR_JSON : FLOOR_TOOL_CALL);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    await toolConversations(benchClient(`http://127.0.0.1:${server.address().port}/v1`), 1);
+  } finally {
+    server.close();
+  }
+  return seen;
+}

@@ -3,7 +3,7 @@
 // the bench process is the client), mockllm's Node runtime and the peer taking turns, with what decides that row on a
 // 2-core machine beside the rate: the client's event-loop utilisation, the client's and the server's CPU per
 // conversation, the median request's latency. Medians of the rounds.
-//   node bench/sdk-rounds.mjs [--rounds 6] [--conversations 1000] [--warm 300] [--baseline DIR]
+//   node bench/sdk-rounds.mjs [--rounds 6] [--conversations 1000] [--warm 300] [--baseline DIR] [--floor] [--node-args="--flag …"]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median, start, stopAll } from "./launch.mjs";
@@ -18,6 +18,11 @@ const { values } = parseArgs({
     warm: { type: "string", default: "300" },
     // Another checkout's built Node runtime (DIR/dist/node), first among the targets: before and after a change.
     baseline: { type: "string" },
+    // The floor too (bench/servers/bare.mjs: node:http answering the conversation's two fixed bodies, no parsing):
+    // what the row costs with no mock in it, on the same client.
+    floor: { type: "boolean", default: false },
+    // This build once more, started with these Node/V8 flags (space-separated), as bench/cpu-rows.mjs --node-args.
+    "node-args": { type: "string" },
   },
 });
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -25,6 +30,8 @@ const TARGETS = [
   { label: "mockllm Node runtime", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm" },
   { label: "peer (aimock 1.43)", launcher: here("./servers/aimock.mjs"), kind: "peer" },
 ];
+if (values["node-args"]) TARGETS.splice(1, 0, { label: `mockllm ${values["node-args"]}`, launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", nodeArgs: values["node-args"].split(" ") });
+if (values.floor) TARGETS.push({ label: "floor (bare node:http)", launcher: here("./servers/bare.mjs"), kind: "floor" });
 if (values.baseline) {
   const env = { MOCKLLM_NODE_DIST: `${values.baseline}/dist/node/index.js` };
   TARGETS.unshift({ label: "mockllm Node runtime, baseline build", launcher: here("./servers/mockllm-node.mjs"), kind: "mockllm", env });
@@ -32,7 +39,7 @@ if (values.baseline) {
 const COUNT = Number(values.conversations);
 const running = [];
 for (const t of TARGETS) {
-  const { child, url } = await start(t);
+  const { child, url } = await start(t, t.nodeArgs);
   const openai = benchClient(url + paths(t.kind).toolsBase);
   running.push({ ...t, child, openai, rate: [], elu: [], client: [], server: [], p50: [] });
 }
@@ -66,4 +73,6 @@ const rows = [
 console.log(`| ${COUNT} conversations a round, median of ${values.rounds} | ${running.map((r) => r.label).join(" | ")} |`);
 console.log(`| --- | ${running.map(() => "---").join(" | ")} |`);
 for (const [label, cell] of rows) console.log(`| ${label} | ${running.map(cell).join(" | ")} |`);
-console.log(`\nmockllm ÷ peer, conversations/s: ${(median(running[0].rate) / median(running[1].rate)).toFixed(2)}×`);
+const peer = running.find((r) => r.kind === "peer");
+for (const r of running.filter((r) => r !== peer))
+  console.log(`${r.label} ÷ peer: conversations/s ${(median(r.rate) / median(peer.rate)).toFixed(2)}×, server CPU per conversation ${(median(r.server) / median(peer.server)).toFixed(2)}×`);
