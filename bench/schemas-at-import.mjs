@@ -2,17 +2,18 @@
 // How many zod schemas the built Node runtime (dist/node/core.js) constructs while it is imported, by the source
 // module whose code built them, and how many more its first Chat request builds: zod builds every schema's closures
 // at construction, so each one built at import is start-up time and idle memory (src/util/memo.ts `lazily`).
-// The bundle is evaluated in this process with a counter put into zod's constructor (the source's `// src/…` comments
-// name the module of each line).
+// The bundle is evaluated in this process with a counter put into zod's constructor (the build's source map names the
+// module of each frame that called it).
 //   node bench/schemas-at-import.mjs [--core dist/node/core.js] [--top 40]
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, SourceMap } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import vm from "node:vm";
 
-const CONSTRUCT = "  function _(def) {\n";
+/** zod's constructor of every schema (in `$constructor`), as the build writes it. */
+const CONSTRUCT = /function _\((\w+)\) ?\{/;
 const MARK = "core-counted.js";
 
 /**
@@ -22,15 +23,21 @@ const MARK = "core-counted.js";
  */
 export async function schemasAtImport(coreFile, after = async () => {}) {
   const source = readFileSync(coreFile, "utf8");
-  if (!source.includes(CONSTRUCT)) throw new Error(`${coreFile}: zod's $constructor not found (zod's bundle changed?)`);
-  const lines = source.split("\n");
-  const moduleOf = [];
-  let current = "?";
-  for (const [i, line] of lines.entries()) {
-    const m = /^\/\/ (src\/\S+|node_modules\/\S+)/.exec(line);
-    if (m) current = m[1].startsWith("src/") ? m[1] : "?";
-    moduleOf[i + 1] = current;
-  }
+  const found = CONSTRUCT.exec(source);
+  if (!found || CONSTRUCT.exec(source.slice(found.index + 1))) throw new Error(`${coreFile}: zod's $constructor not found once (zod's bundle changed?)`);
+  // The bundle is minified: a stack frame's line and column are mapped to their source module by the build's map.
+  const map = new SourceMap(JSON.parse(readFileSync(`${coreFile}.map`, "utf8")));
+  const CALL = "globalThis.__mockllmSchemaBuilt();";
+  const at = found.index + found[0].length;
+  const callLine = source.slice(0, at).split("\n").length;
+  const callColumn = at - source.lastIndexOf("\n", at - 1);
+  const moduleAt = (line, column) => {
+    // Columns after the inserted call on its own line are as long as it further on.
+    const col = line === callLine && column > callColumn ? column - CALL.length : column;
+    const file = map.findEntry(line - 1, col - 1)?.originalSource ?? "";
+    const i = file.indexOf("src/");
+    return file.includes("node_modules/") || i < 0 ? "?" : file.slice(i);
+  };
   const counts = new Map();
   const limit = Error.stackTraceLimit;
   globalThis.__mockllmSchemaBuilt = () => {
@@ -38,16 +45,16 @@ export async function schemasAtImport(coreFile, after = async () => {}) {
     const stack = new Error().stack ?? "";
     Error.stackTraceLimit = limit;
     let module = "?";
-    for (const m of stack.matchAll(new RegExp(`${MARK}:(\\d+):`, "g"))) {
-      const at = moduleOf[Number(m[1])];
-      if (at !== "?") {
-        module = at;
+    for (const m of stack.matchAll(new RegExp(`${MARK}:(\\d+):(\\d+)`, "g"))) {
+      const from = moduleAt(Number(m[1]), Number(m[2]));
+      if (from !== "?") {
+        module = from;
         break;
       }
     }
     counts.set(module, (counts.get(module) ?? 0) + 1);
   };
-  const counted = source.replace(CONSTRUCT, `${CONSTRUCT}    globalThis.__mockllmSchemaBuilt();\n`);
+  const counted = `${source.slice(0, at)}${CALL}${source.slice(at)}`;
   const wrapper = vm.runInThisContext(counted, { filename: resolve(dirname(coreFile), MARK) });
   const module = { exports: {} };
   wrapper(module.exports, createRequire(coreFile), module, coreFile, dirname(coreFile));

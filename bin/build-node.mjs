@@ -96,6 +96,11 @@ const built = await build({
   target: "node20",
   sourcemap: "linked",
   legalComments: "none",
+  // Whitespace and syntax minified, names kept (profiles and stack traces name the functions; the linked map gives
+  // their source line): V8 keeps the whole source for as long as the script lives, and compiles functions from it
+  // lazily. 1.52 → 1.14 MB: ~0.5 MB less idle RSS and 4–8% sooner start-up on Node 20 and 22 (docs/performance.md).
+  minifyWhitespace: true,
+  minifySyntax: true,
   // ASCII only (non-ASCII characters in strings escaped as \uXXXX): V8 keeps a script's source in memory for as long as
   // the script lives, and one non-Latin-1 character ("—", "…", "→") makes the whole 1 MB source a two-byte string.
   charset: "ascii",
@@ -118,7 +123,7 @@ for (const [i, line] of lines.entries()) {
   lines[i] = line.replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
 }
 // The CommonJS wrapper (Node's own loader's) written into the file, on a line of its own, so the entry compiles the
-// file's text as it is read (a string concatenated at run time would be a second 1.5 MB copy of the source).
+// file's text as it is read (a string concatenated at run time would be a second 1.1 MB copy of the source).
 const mapLine = lines.findLastIndex((l) => l.startsWith("//# sourceMappingURL="));
 const coreSource = ["(function (exports, require, module, __filename, __dirname) {", ...lines.slice(0, mapLine), "})", ...lines.slice(mapLine)].join("\n");
 writeFileSync(coreFile, coreSource);
