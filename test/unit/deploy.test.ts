@@ -131,6 +131,6 @@ console.log("Uploaded mockllm\\nDeployed mockllm triggers\\n  https://mockllm.te
     expect(kept.stdout).toContain("admin token   unchanged — $MOCKLLM_ADMIN_TOKEN not uploaded");
     const rotated = deploy("denied", ["--rotate-admin-token"], "team-token");
     expect(rotated.status).toBe(0);
-    expect(rotated.calls).toEqual([{ args: ["deploy", "--env=", "--secrets-file"], secrets: { ADMIN_TOKEN: "team-token" } }]);
+    expect(rotated.calls).toEqual([{ args: ["deploy", "--minify", "--env=", "--secrets-file"], secrets: { ADMIN_TOKEN: "team-token" } }]);
   });
 });
