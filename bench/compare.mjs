@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { benchClient, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
+import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -71,13 +71,7 @@ if (values.baseline) {
 const REPLAYS = new Set(["node", "base", "peer", "floor"]);
 const SDK_REQUESTS = TARGETS.some((t) => REPLAYS.has(t.key)) ? await sdkRequests() : [];
 function replay(r) {
-  return autocannon({
-    url: `${r.url}${r.p.toolsBase}/chat/completions`,
-    method: "POST",
-    connections: 10,
-    duration: DURATION,
-    requests: SDK_REQUESTS.map((q) => ({ method: "POST", headers: q.headers, body: q.body })),
-  });
+  return autocannon({ ...sdkReplay(r.url + r.p.toolsBase, SDK_REQUESTS), connections: 10, duration: DURATION });
 }
 
 function cannon(url, body, connections, duration = DURATION) {

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { sdkRequests } from "./sdk-conversations.mjs";
+import { sdkReplay, sdkRequests } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -42,13 +42,7 @@ const running = [];
 for (const t of TARGETS) running.push({ t, ...(await start(t, t.nodeArgs)), cpu: [] });
 const fire = (r, amount) =>
   sdk && !r.t.health
-    ? autocannon({
-        url: `${r.url}${paths(r.t.kind).toolsBase}/chat/completions`,
-        method: "POST",
-        connections: Number(values.connections),
-        amount,
-        requests: sdk.map((q) => ({ method: "POST", headers: q.headers, body: q.body })),
-      })
+    ? autocannon({ ...sdkReplay(r.url + paths(r.t.kind).toolsBase, sdk), connections: Number(values.connections), amount })
     : autocannon({
         url: r.url + (r.t.health ? "/healthz" : stream ? paths(r.t.kind).stream : paths(r.t.kind).json),
         method: r.t.health ? "GET" : "POST",

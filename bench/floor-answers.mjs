@@ -40,9 +40,17 @@ export const FLOOR_TOOL_CALL = JSON.stringify({
   ],
   usage: { prompt_tokens: 64, completion_tokens: 32, total_tokens: 96 },
 });
-/** A request that offers tools and carries no tool result yet: the SDK conversation's first (the floors do not parse it). */
-export const TOOLS_MARK = '"tools":';
-export const RESULT_MARK = '"tool_call_id":';
+const TOOLS_MARK = '"tools":';
+const RESULT_MARK = '"tool_call_id":';
+
+/**
+ * The floors' answer to a JSON (non-stream) request body, a string or a Buffer (neither is parsed): the tool call to a
+ * request that offers tools and carries no tool result yet (the SDK conversation's first), else FLOOR_JSON.
+ * @example floorJsonAnswer(body) // FLOOR_TOOL_CALL for the SDK conversation's first request
+ */
+export function floorJsonAnswer(body) {
+  return body.includes(TOOLS_MARK) && !body.includes(RESULT_MARK) ? FLOOR_TOOL_CALL : FLOOR_JSON;
+}
 
 /** Whether a request body asks for a stream (the floors do not parse it). */
 export const STREAM_MARK = '"stream":true';

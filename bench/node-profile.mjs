@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { start, stopAll } from "./launch.mjs";
-import { benchClient, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
+import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
@@ -46,13 +46,7 @@ const p = paths(values.target);
 const sdk = values.load === "sdk" ? await sdkRequests() : undefined;
 const cannon = (duration) =>
   sdk
-    ? autocannon({
-        url: `${url}${p.toolsBase}/chat/completions`,
-        method: "POST",
-        connections: Number(values.connections),
-        duration,
-        requests: sdk.map((q) => ({ method: "POST", headers: q.headers, body: q.body })),
-      })
+    ? autocannon({ ...sdkReplay(url + p.toolsBase, sdk), connections: Number(values.connections), duration })
     : autocannon({
         url: url + (values.load === "stream" ? p.stream : p.json),
         method: "POST",

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import vm from "node:vm";
 
 /** zod's constructor of every schema (in `$constructor`), as the build writes it. */
-const CONSTRUCT = /function _\((\w+)\) ?\{/;
+const CONSTRUCT = /function _\(\w+\) ?\{/g;
 const MARK = "core-counted.js";
 
 /**
@@ -23,12 +23,12 @@ const MARK = "core-counted.js";
  */
 export async function schemasAtImport(coreFile, after = async () => {}) {
   const source = readFileSync(coreFile, "utf8");
-  const found = CONSTRUCT.exec(source);
-  if (!found || CONSTRUCT.exec(source.slice(found.index + 1))) throw new Error(`${coreFile}: zod's $constructor not found once (zod's bundle changed?)`);
+  const matches = [...source.matchAll(CONSTRUCT)];
+  if (matches.length !== 1) throw new Error(`${coreFile}: zod's $constructor not found once (zod's bundle changed?)`);
   // The bundle is minified: a stack frame's line and column are mapped to their source module by the build's map.
   const map = new SourceMap(JSON.parse(readFileSync(`${coreFile}.map`, "utf8")));
   const CALL = "globalThis.__mockllmSchemaBuilt();";
-  const at = found.index + found[0].length;
+  const at = matches[0].index + matches[0][0].length;
   const callLine = source.slice(0, at).split("\n").length;
   const callColumn = at - source.lastIndexOf("\n", at - 1);
   const moduleAt = (line, column) => {

@@ -60,7 +60,7 @@ export async function toolConversations(openai, count, latencies, seconds = 0, d
  */
 export async function sdkRequests() {
   const { createServer } = await import("node:http");
-  const { FLOOR_JSON, FLOOR_TOOL_CALL, RESULT_MARK } = await import("./floor-answers.mjs");
+  const { floorJsonAnswer } = await import("./floor-answers.mjs");
   const seen = [];
   const server = createServer((req, res) => {
     const chunks = [];
@@ -70,7 +70,7 @@ export async function sdkRequests() {
       const { host, connection, "content-length": _length, ...headers } = req.headers;
       seen.push({ headers, body });
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(body.includes(RESULT_MARK) ? FLOOR_JSON : FLOOR_TOOL_CALL);
+      res.end(floorJsonAnswer(body));
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -80,4 +80,14 @@ export async function sdkRequests() {
     server.close();
   }
   return seen;
+}
+
+/**
+ * autocannon's options for replaying `requests` (sdkRequests) against a target's Chat Completions, `base` its SDK base
+ * URL (bench/workload.mjs `paths(kind).toolsBase` after the server's URL); the caller adds connections and amount or
+ * duration.
+ * @example autocannon({ ...sdkReplay(url + paths(kind).toolsBase, requests), connections: 10, duration: 5 })
+ */
+export function sdkReplay(base, requests) {
+  return { url: `${base}/chat/completions`, method: "POST", requests: requests.map((q) => ({ method: "POST", headers: q.headers, body: q.body })) };
 }

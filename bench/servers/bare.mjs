@@ -2,7 +2,7 @@
 // for a stream request a fixed 200-word SSE transcript; the SDK conversation's tool call to a first request offering
 // tools) — no parsing, no routing. Prints its URL.
 import { createServer } from "node:http";
-import { FLOOR_JSON, FLOOR_SSE, FLOOR_TOOL_CALL, RESULT_MARK, STREAM_MARK, TOOLS_MARK } from "../floor-answers.mjs";
+import { FLOOR_SSE, floorJsonAnswer, STREAM_MARK } from "../floor-answers.mjs";
 
 const server = createServer((req, res) => {
   const chunks = [];
@@ -10,7 +10,7 @@ const server = createServer((req, res) => {
   req.on("end", () => {
     const text = Buffer.concat(chunks);
     const stream = text.includes(STREAM_MARK);
-    const body = stream ? FLOOR_SSE : text.includes(TOOLS_MARK) && !text.includes(RESULT_MARK) ? FLOOR_TOOL_CALL : FLOOR_JSON;
+    const body = stream ? FLOOR_SSE : floorJsonAnswer(text);
     res.writeHead(200, { "content-type": stream ? "text/event-stream" : "application/json", "content-length": Buffer.byteLength(body) });
     res.end(body);
   });

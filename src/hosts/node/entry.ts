@@ -1,7 +1,7 @@
 /**
  * The Node runtime as built: dist/node/index.js is this file, and the runtime itself (./index.ts and everything it
- * imports, ~1.1 MB minified) is dist/node/core.js beside it (a script, not a module), compiled here with a V8 code cache kept
- * on disk. Without one, every start parses the whole bundle and compiles each function start-up runs; with one, V8
+ * imports, ~1.1 MB minified) is dist/node/core.js beside it (a script, not a module), compiled here with a V8 code
+ * cache kept on disk. Without one, every start parses the whole bundle and compiles each function start-up runs; with one, V8
  * reads them compiled (Node 20, which has no `module.enableCompileCache`: start-up 15–30% sooner, ~7 MB less idle RSS;
  * on Node 22+ the same cache serves, as Node's own does not see a script compiled here). The cache is written once, by
  * the first server of a build to start, in `$NODE_COMPILE_CACHE/mockllm` (default: the OS temp dir's
