@@ -3,9 +3,12 @@
 // `--cpu-prof`, warmed, then autocannon at `--connections` for `--duration` seconds on the JSON turn (or the stream or
 // the SDK conversations), and the functions with the most self time per request. `--heap`: bytes allocated per
 // request instead, by function (V8's sampling heap profiler, young-generation garbage included, every 1 KB): a figure
-// that reads the same run after run on a shared machine, where CPU time does not.
-//   node bench/node-profile.mjs [--target mockllm|floor|peer] [--load json|stream|conv|sdk] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--dist FILE] [--dir DIR] [--top 30]
+// that reads the same run after run on a shared machine, where CPU time does not. `--inclusive`: each function's time
+// with what it calls (a stage's whole cost: the journal's append, the body's parse). Frames in the minified core
+// bundle are named by their source (src/…:line, through the build's source map), as several functions share a line.
+//   node bench/node-profile.mjs [--target mockllm|floor|peer] [--load json|stream|conv|sdk] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--inclusive] [--dist FILE] [--dir DIR] [--top 30]
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     dir: { type: "string" },
     top: { type: "string", default: "30" },
     heap: { type: "boolean", default: false },
+    inclusive: { type: "boolean", default: false },
     // --load conv: how many conversations are measured (after 500 to warm up).
     conversations: { type: "string", default: "3000" },
     // Another build's dist/node/index.js (an earlier commit's), to profile before and after a change.
@@ -37,6 +41,32 @@ const LAUNCHERS = { mockllm: "./servers/mockllm-node.mjs", floor: "./servers/bar
 if (!LAUNCHERS[values.target]) throw new Error(`--target: one of ${Object.keys(LAUNCHERS).join(", ")}`);
 const launcher = fileURLToPath(new URL(LAUNCHERS[values.target], import.meta.url));
 const heapFile = join(dir, "node.heapprofile");
+
+/** Source maps of the scripts a profile names, by URL (null: none beside the file). */
+const maps = new Map();
+function mapOf(url) {
+  if (!maps.has(url)) {
+    let map = null;
+    try {
+      const file = url.startsWith("file:") ? fileURLToPath(url) : url;
+      if (file.endsWith(".js") && existsSync(`${file}.map`)) map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")));
+    } catch {}
+    maps.set(url, map);
+  }
+  return maps.get(url);
+}
+
+/** A profile frame as a line of the report: its function and where it is — the source's file and line when the script has a map. */
+function frameLabel(f) {
+  const name = f.functionName || "(anonymous)";
+  const origin = f.url ? mapOf(f.url)?.findEntry(f.lineNumber, f.columnNumber) : undefined;
+  if (origin?.originalSource) {
+    const i = origin.originalSource.lastIndexOf("src/");
+    const file = i >= 0 ? origin.originalSource.slice(i) : origin.originalSource.split("/").slice(-2).join("/");
+    return `${name} ${file}:${origin.originalLine + 1}`;
+  }
+  return `${name} ${f.url.split("/").slice(-2).join("/")}:${f.lineNumber + 1}`;
+}
 const distEnv = values.dist ? { MOCKLLM_NODE_DIST: values.dist } : {};
 const { child, url } = values.heap
   ? await start({ label: "node", launcher, env: { ...distEnv, MOCKLLM_BENCH_ALLOCATIONS: heapFile, MOCKLLM_BENCH_YOUNG: "1" } })
@@ -80,8 +110,7 @@ if (values.heap) {
   const self = new Map();
   let total = 0;
   const walk = (node) => {
-    const f = node.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").slice(-2).join("/")}:${f.lineNumber + 1}`;
+    const key = frameLabel(node.callFrame);
     total += node.selfSize;
     self.set(key, (self.get(key) ?? 0) + node.selfSize);
     for (const c of node.children) walk(c);
@@ -101,13 +130,29 @@ const self = new Map();
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
 const byName = new Map();
+// --inclusive: a sample counts for every function on its stack (once, however often a function recurses in it).
+const parent = new Map();
+for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const labels = new Map();
+const labelOf = (id) => {
+  if (!labels.has(id)) labels.set(id, frameLabel(byId.get(id).callFrame));
+  return labels.get(id);
+};
 let busy = 0;
 for (const [id, t] of self) {
-  const f = byId.get(id).callFrame;
-  if (f.functionName === "(idle)") continue;
+  if (byId.get(id).callFrame.functionName === "(idle)") continue;
   busy += t;
-  const key = `${f.functionName || "(anonymous)"} ${f.url.split("/").slice(-2).join("/")}:${f.lineNumber + 1}`;
-  byName.set(key, (byName.get(key) ?? 0) + t);
+  if (!values.inclusive) {
+    byName.set(labelOf(id), (byName.get(labelOf(id)) ?? 0) + t);
+    continue;
+  }
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) {
+    const key = labelOf(at);
+    if (byId.get(at).callFrame.functionName === "(root)" || seen.has(key)) continue;
+    seen.add(key);
+    byName.set(key, (byName.get(key) ?? 0) + t);
+  }
 }
-console.log(`${file}\n${requests} requests, busy ${(busy / requests).toFixed(1)} µs a request`);
+console.log(`${file}\n${requests} requests, busy ${(busy / requests).toFixed(1)} µs a request${values.inclusive ? " (each function with what it calls)" : ""}`);
 for (const [k, t] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`${(t / requests).toFixed(2).padStart(7)} µs  ${k}`);
