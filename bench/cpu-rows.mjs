@@ -64,6 +64,14 @@ try {
 } finally {
   await stopAll(running.map((r) => r.child));
 }
-const peer = median(running.find((r) => r.t.label === "peer").cpu);
-for (const r of running)
-  console.log(`${r.t.label.padEnd(12)} ${median(r.cpu).toFixed(1).padStart(6)} ms per 1,000 (÷ peer ${(median(r.cpu) / peer).toFixed(2)}×)  rounds ${r.cpu.map((x) => x.toFixed(0)).join(" ")}`);
+const peerRounds = running.find((r) => r.t.label === "peer").cpu;
+const peer = median(peerRounds);
+for (const r of running) {
+  // Each round's figure over the peer's in the same round (the rounds move together on a shared machine): the spread
+  // of the ratio, where the medians' ratio is one number.
+  const paired = r.cpu.map((x, i) => x / peerRounds[i]).sort((a, b) => a - b);
+  const spread = r.t.label === "peer" ? "" : `, by round ${median(paired).toFixed(2)}× (${paired[0].toFixed(2)}–${paired.at(-1).toFixed(2)})`;
+  console.log(
+    `${r.t.label.padEnd(12)} ${median(r.cpu).toFixed(1).padStart(6)} ms per 1,000 (÷ peer ${(median(r.cpu) / peer).toFixed(2)}×${spread})  rounds ${r.cpu.map((x) => x.toFixed(0)).join(" ")}`,
+  );
+}
