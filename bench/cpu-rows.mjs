@@ -2,7 +2,7 @@
 // Server CPU per 1,000 requests, several targets taking turns (a fixed number of requests at `--connections`, medians
 // of the rounds): mockllm's Node runtime (this build and, with `--a DIR`, another build's dist/node/index.js), the
 // peer and the floor, on the JSON turn (and with `--health`, mockllm's GET /healthz: its transport without the turn).
-//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk] [--rounds 5] [--requests 10000] [--connections 50] [--health] [--node-args="--flag …"]
+//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk] [--rounds 5] [--requests 10000] [--warm 15000] [--connections 50] [--health] [--node-args="--flag …"]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -16,6 +16,9 @@ const { values } = parseArgs({
     a: { type: "string" },
     rounds: { type: "string", default: "5" },
     requests: { type: "string", default: "10000" },
+    // Requests to each target before the first round: a fresh server (mockllm's and the peer's alike) costs 3–7× its
+    // settled CPU a request over its first 2,000 and settles after ~10,000 (V8's tiers, the heap's growth).
+    warm: { type: "string", default: "15000" },
     connections: { type: "string", default: "50" },
     // json: the bench's JSON turn; stream: its 200-word stream; sdk: the SDK conversation's two requests in turn, with
     // the `openai` client's headers and bodies (bench/sdk-conversations.mjs sdkRequests) but without the client's CPU.
@@ -52,7 +55,7 @@ const fire = (r, amount) =>
         body: r.t.health ? undefined : stream ? STREAM_BODY : JSON_BODY,
       });
 try {
-  for (const r of running) await fire(r, 5000);
+  for (const r of running) await fire(r, Number(values.warm));
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const r of round % 2 ? [...running].reverse() : running) {
       const c0 = usage(r.child.pid).cpuMs;
