@@ -12,7 +12,7 @@ import { describeMiss, expectationMisses, matchMisses, type Miss } from "./match
 import { stepId, type Scenario, type ScenarioResponse, type Step } from "./schema";
 import { REPLY_KIND_LOOPS as KINDS } from "./reply-kinds";
 import { sideCall } from "./side-calls";
-import { expandResponse } from "./templates";
+import { expandResponse, hasTemplates } from "./templates";
 import { checkOutput } from "./structured";
 import type { OutputSchemaCheck } from "../canonical/output-schema";
 
@@ -181,12 +181,18 @@ export function decide(scenario: Scenario, state: SessionState, req: CanonicalRe
  * how it ends is sent as written).
  */
 export function stepReply(scenario: Scenario, step: Step, req: CanonicalRequest, idSeed: string, session: string): Reply {
-  const values = {
-    vars: scenario.variables ?? {},
-    request: { model: req.model, lastUserMessage: lastUserMessage(req) ?? "", turn: turnOf(req) },
-    session,
-  };
-  const expanded = step.respond ? { ...step, respond: expandResponse(step.respond, values) } : step;
+  // A response with no template is used as it is (resolveReply only reads it): no copy, no scan of the conversation.
+  const expanded =
+    step.respond === undefined || !hasTemplates(step.respond)
+      ? step
+      : {
+          ...step,
+          respond: expandResponse(step.respond, {
+            vars: scenario.variables ?? {},
+            request: { model: req.model, lastUserMessage: lastUserMessage(req) ?? "", turn: turnOf(req) },
+            session,
+          }),
+        };
   const resolved = resolveReply(scenario, expanded, req, idSeed);
   // The request's stop sequences cut the text unless the step keeps it whole (`stopSequences: "ignore"`).
   if (step.respond?.finishReason !== undefined) return resolved;

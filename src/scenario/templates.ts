@@ -150,6 +150,30 @@ export function expandResponse(r: ScenarioResponse, values: TemplateValues): Sce
   return out;
 }
 
+/** Whether a response has a template in a string `expandResponse` expands, worked out once per response object. */
+const templated = new WeakMap<ScenarioResponse, boolean>();
+
+/**
+ * Whether `expandResponse` would change `r`: a string it expands holds `{{`. Most scripted responses hold none, and
+ * their turns then skip the expansion's copy (and the conversation scans its values need). Cached per object: a
+ * scenario's steps live as long as the document that holds them.
+ * @example hasTemplates({ text: "Hello {{vars.name}}" }) // true
+ */
+export function hasTemplates(r: ScenarioResponse): boolean {
+  let has = templated.get(r);
+  if (has === undefined) {
+    has = false;
+    for (const s of responseStrings(r)) {
+      if (s.text.includes("{{")) {
+        has = true;
+        break;
+      }
+    }
+    templated.set(r, has);
+  }
+  return has;
+}
+
 /** Every string of a response templates apply to, with its path below the response. */
 function* responseStrings(r: ScenarioResponse): Generator<{ path: PropertyKey[]; text: string }> {
   if (r.text !== undefined) yield { path: ["text"], text: r.text };

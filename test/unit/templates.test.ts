@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decide } from "../../src/scenario/engine";
 import { parseScenarioDocument } from "../../src/scenario/document";
 import { ScenarioSchema } from "../../src/scenario/schema";
-import { expandResponse, expandString } from "../../src/scenario/templates";
+import { expandResponse, expandString, hasTemplates } from "../../src/scenario/templates";
 import { req, toolTurn } from "./fixtures";
 
 const values = {
@@ -117,5 +117,35 @@ describe("the engine expands templates when a step answers", () => {
     const d = decide(sc, { used: [], attempts: {} }, req({}, toolTurn), { scenario: "weather", session: "s1" });
     expect(d.outcome.kind === "reply" && d.outcome.reply.text).toBe("Paris for weather in Paris? on gpt-4o-mini, turn 2, session s1");
     expect(d.outcome.kind === "reply" && d.outcome.reply.toolCalls).toEqual([{ name: "get_weather", arguments: '{"city":"Paris"}' }]);
+  });
+});
+
+describe("hasTemplates: whether a response would change when expanded", () => {
+  it.each([
+    { name: "plain text", respond: { text: "Hello" }, expected: false },
+    { name: "a template in the text", respond: { text: "Hi {{session}}" }, expected: true },
+    { name: "deep in a tool call's arguments", respond: { toolCalls: [{ name: "f", arguments: { a: [{ b: "{{vars.x}}" }] } }] }, expected: true },
+    { name: "in a header value", respond: { text: "ok", headers: { "x-a": "{{vars.x}}" } }, expected: true },
+    { name: "in a reasoning block", respond: { reasoning: [{ text: "{{vars.x}}" }] }, expected: true },
+    { name: "only where nothing expands (a signature, the model)", respond: { reasoning: [{ text: "t", signature: "{{vars.x}}" }], model: "{{vars.x}}" }, expected: false },
+    { name: "tool calls without one", respond: { toolCalls: [{ name: "f", arguments: { city: "Paris", n: 2, tags: ["a"] } }] }, expected: false },
+  ])("$name: $expected", ({ respond, expected }) => {
+    expect(hasTemplates(respond)).toBe(expected);
+    // Where it says false, expanding changes nothing.
+    if (!expected) expect(expandResponse(respond, values)).toEqual(respond);
+  });
+
+  it("a step without templates answers the same turn after turn and its response is left as written", () => {
+    const sc = ScenarioSchema.parse({
+      name: "plain",
+      steps: [{ consume: false, respond: { text: "Sunny.", headers: { "x-a": "1" }, toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }] } }],
+    });
+    const written = structuredClone(sc.steps[0]!.respond);
+    const first = decide(sc, { used: [], attempts: {} }, req({}, toolTurn), { scenario: "plain", session: "s1" });
+    const second = decide(sc, { used: [], attempts: {} }, req({}, toolTurn), { scenario: "plain", session: "s1" });
+    expect(first.outcome.kind === "reply" && first.outcome.reply.toolCalls).toEqual([{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' }]);
+    expect(first.outcome.kind === "reply" && first.outcome.reply.text).toBe("Sunny.");
+    expect(second.outcome).toEqual(first.outcome);
+    expect(sc.steps[0]!.respond).toEqual(written);
   });
 });
