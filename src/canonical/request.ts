@@ -165,17 +165,25 @@ export function pendingToolResults(req: CanonicalRequest): { name?: string; tool
     }
   }
   const out: { name?: string; toolCallId: string; content: string; isError: boolean }[] = [];
-  let names: Map<string, string> | undefined;
   for (let i = lastAssistant + 1; i < req.messages.length; i++) {
     const m = req.messages[i]!;
     if (m.role !== "tool") continue;
-    if (names === undefined) {
-      names = new Map();
-      for (const a of req.messages) if (a.role === "assistant") for (const c of a.toolCalls) names.set(c.id, c.name);
-    }
-    out.push({ name: m.name ?? names.get(m.toolCallId), toolCallId: m.toolCallId, content: m.content, isError: m.isError });
+    out.push({ name: m.name ?? calledName(req.messages, lastAssistant, m.toolCallId), toolCallId: m.toolCallId, content: m.content, isError: m.isError });
   }
   return out;
+}
+
+/**
+ * The name of the tool call `id`, from the newest assistant message at or before `from` that made it (a result
+ * answers the turn just before it, so the search seldom goes past the first message it reads).
+ */
+function calledName(messages: CanonicalMessage[], from: number, id: string): string | undefined {
+  for (let i = from; i >= 0; i--) {
+    const a = messages[i]!;
+    if (a.role !== "assistant") continue;
+    for (let j = a.toolCalls.length - 1; j >= 0; j--) if (a.toolCalls[j]!.id === id) return a.toolCalls[j]!.name;
+  }
+  return undefined;
 }
 
 /** Text of every assistant message in the request, in order. */
