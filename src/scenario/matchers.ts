@@ -35,7 +35,9 @@ export function describeStringMatch(match: StringMatch): string {
 const MAX_ACTUAL = 200;
 export function show(value: unknown): string {
   if (value === undefined) return "(none)";
-  const s = JSON.stringify(value) ?? String(value);
+  // A string's first MAX_ACTUAL characters make at least the first MAX_ACTUAL of its JSON (an escape only lengthens):
+  // the same text without serialising a long one whole.
+  const s = typeof value === "string" ? JSON.stringify(value.length > MAX_ACTUAL ? value.slice(0, MAX_ACTUAL) : value) : (JSON.stringify(value) ?? String(value));
   return s.length > MAX_ACTUAL ? `${s.slice(0, MAX_ACTUAL)}…` : s;
 }
 
@@ -93,7 +95,11 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
       misses.push({
         field: `${prefix}.toolResult`,
         expected: expected === "" ? "a tool result after the last assistant turn" : `a tool result with ${expected}`,
-        actual: results.length === 0 ? "no tool result after the last assistant turn" : show(results.map((r) => ({ name: r.name, toolCallId: r.toolCallId, content: r.content }))),
+        // Each string cut to what `show` can keep of it first: the same text, without serialising a large result whole.
+        actual:
+          results.length === 0
+            ? "no tool result after the last assistant turn"
+            : show(results.map((r) => ({ name: r.name?.slice(0, MAX_ACTUAL), toolCallId: r.toolCallId.slice(0, MAX_ACTUAL), content: r.content.slice(0, MAX_ACTUAL) }))),
       });
     }
   }

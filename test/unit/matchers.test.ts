@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeMiss, expectationMisses, matchMisses, stringMatches } from "../../src/scenario/matchers";
+import { describeMiss, expectationMisses, matchMisses, show, stringMatches } from "../../src/scenario/matchers";
 import type { Expectations, Matcher, StringMatch } from "../../src/scenario/schema";
 import { req, toolTurn } from "./fixtures";
 
@@ -157,5 +157,40 @@ describe("assistantMessage and toolCall (seed 001): what happened earlier in the
       'match.assistantMessage: expected an earlier assistant message "x", got no assistant message',
       "match.toolCall: expected an earlier tool call, got no tool call earlier in the conversation",
     ]);
+  });
+});
+
+describe("a miss shows at most 200 characters of what the request had, however large it is", () => {
+  // What `show` answered when it serialised the whole value first.
+  const whole = (v: unknown) => {
+    const s = JSON.stringify(v) ?? String(v);
+    return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+  };
+  const pair = "\u{1F600}"; // two UTF-16 units
+  it.each([
+    ["short", "sunny"],
+    ["198 characters", "a".repeat(198)],
+    ["199 characters", "a".repeat(199)],
+    ["200 characters", "a".repeat(200)],
+    ["201 characters", "a".repeat(201)],
+    ["a megabyte", "x".repeat(1 << 20)],
+    ["escapes throughout", 'say "hi"\n\t\\ '.repeat(60)],
+    ["a surrogate pair across the cut", `${"a".repeat(199)}${pair}${"b".repeat(50)}`],
+    ["a surrogate pair just inside", `${"a".repeat(197)}${pair}${"b".repeat(50)}`],
+    ["a lone surrogate", `${"a".repeat(150)}\ud800${"b".repeat(100)}`],
+  ])("%s: the same text as the whole value's", (_, text) => {
+    expect(show(text)).toBe(whole(text));
+  });
+
+  it("a tool result the step does not match: its content shown cut, the same as the whole results' text", () => {
+    const content = `"quoted"\n${"line of a large file\n".repeat(50_000)}`;
+    const messages = [...toolTurn.slice(0, 2), { role: "tool" as const, toolCallId: "call_1", content, isError: false }];
+    const [miss] = matchMisses({ toolResult: { name: "read_file" } }, req({}, messages));
+    expect(miss).toEqual({
+      field: "match.toolResult",
+      expected: 'a tool result with name "read_file"',
+      actual: whole([{ name: "get_weather", toolCallId: "call_1", content }]),
+    });
+    expect(miss!.actual).toHaveLength(201);
   });
 });
