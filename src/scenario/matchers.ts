@@ -33,11 +33,19 @@ export function describeStringMatch(match: StringMatch): string {
 }
 
 const MAX_ACTUAL = 200;
+
+/**
+ * Each string, at any depth, cut to MAX_ACTUAL characters before it is serialised: its first MAX_ACTUAL characters
+ * make at least the first MAX_ACTUAL of its JSON (an escape only lengthens), and its JSON starts within the text
+ * `show` keeps or not at all — the same text, without serialising a large message or tool result whole.
+ */
+function cutLongStrings(_key: string, v: unknown): unknown {
+  return typeof v === "string" && v.length > MAX_ACTUAL ? v.slice(0, MAX_ACTUAL) : v;
+}
+
 export function show(value: unknown): string {
   if (value === undefined) return "(none)";
-  // A string's first MAX_ACTUAL characters make at least the first MAX_ACTUAL of its JSON (an escape only lengthens):
-  // the same text without serialising a long one whole.
-  const s = typeof value === "string" ? JSON.stringify(value.length > MAX_ACTUAL ? value.slice(0, MAX_ACTUAL) : value) : (JSON.stringify(value) ?? String(value));
+  const s = JSON.stringify(value, cutLongStrings) ?? String(value);
   return s.length > MAX_ACTUAL ? `${s.slice(0, MAX_ACTUAL)}…` : s;
 }
 
@@ -95,11 +103,7 @@ export function matchMisses(matcher: Matcher | undefined, req: CanonicalRequest,
       misses.push({
         field: `${prefix}.toolResult`,
         expected: expected === "" ? "a tool result after the last assistant turn" : `a tool result with ${expected}`,
-        // Each string cut to what `show` can keep of it first: the same text, without serialising a large result whole.
-        actual:
-          results.length === 0
-            ? "no tool result after the last assistant turn"
-            : show(results.map((r) => ({ name: r.name?.slice(0, MAX_ACTUAL), toolCallId: r.toolCallId.slice(0, MAX_ACTUAL), content: r.content.slice(0, MAX_ACTUAL) }))),
+        actual: results.length === 0 ? "no tool result after the last assistant turn" : show(results.map((r) => ({ name: r.name, toolCallId: r.toolCallId, content: r.content }))),
       });
     }
   }
