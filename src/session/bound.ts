@@ -126,7 +126,41 @@ const BODY_SLOT = `"body":${JSON.stringify(BODY_MARK)}`;
  * @example JSON.parse(withBodyText(draft, '{"model": "m"}')).request.body // { model: "m" }
  */
 export function withBodyText(entry: JournalDraft, bodyJson: string): string {
-  const text = JSON.stringify({ ...entry, request: { ...entry.request, body: BODY_MARK } });
+  const text = markedJson(entry);
   const at = text.indexOf(BODY_SLOT);
   return `${text.slice(0, at)}"body":${bodyJson}${text.slice(at + BODY_SLOT.length)}`;
+}
+
+/** The entry's JSON with the body's mark in its body's place. */
+function markedJson(entry: JournalDraft): string {
+  return JSON.stringify({ ...entry, request: { ...entry.request, body: BODY_MARK } });
+}
+
+/** An entry kept as two texts: its JSON with the body's mark in the body's place, and the body's own JSON text. */
+export interface EntryApart {
+  entry: string;
+  body: string;
+}
+
+/**
+ * What a storage keeping texts in memory keeps of an entry whose body came as text (`entry.request.body` undefined):
+ * the entry's JSON and the body's text apart, when together they are within the bound `boundJson` keeps (`joinApart`
+ * reads them back as one entry), so the body is neither walked nor copied into a new text; past the bound,
+ * `boundJson`'s one text.
+ * @example joinApart(keptApart(draft, '{"model":"m"}') as EntryApart).request.body // { model: "m" }
+ */
+export function keptApart(entry: JournalDraft, bodyJson: string): EntryApart | string {
+  const text = markedJson(entry);
+  if (text.length - BODY_SLOT.length + bodyJson.length + 7 <= JOURNAL_ENTRY_BYTES / 3) return { entry: text, body: bodyJson };
+  return boundJson(entry, bodyJson);
+}
+
+/**
+ * The entry `keptApart` kept as two texts, parsed: the same value `JSON.parse` makes of `boundJson`'s one text.
+ * @example joinApart({ entry: markedText, body: '{"model":"m"}' }).request.body // { model: "m" }
+ */
+export function joinApart<T extends JournalDraft>(kept: EntryApart): T {
+  const entry = JSON.parse(kept.entry) as T;
+  entry.request.body = JSON.parse(kept.body);
+  return entry;
 }

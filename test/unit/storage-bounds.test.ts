@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunks } from "../../src/hosts/workers/sql-chunks";
-import { boundEntry, boundJson, JOURNAL_ENTRY_BYTES, withBodyText } from "../../src/session/bound";
+import { boundEntry, boundJson, joinApart, JOURNAL_ENTRY_BYTES, keptApart, withBodyText } from "../../src/session/bound";
 import type { JournalDraft } from "../../src/session/core";
 
 function entry(body: unknown, canonical?: JournalDraft["canonical"]): JournalDraft {
@@ -111,5 +111,36 @@ describe("boundJson with the body as text (Workers: NextInput.wireText)", () => 
     const big = entry(JSON.parse(text));
     const bare = { ...big, request: { ...big.request, body: undefined } };
     expect(boundJson(bare, text)).toBe(JSON.stringify(boundEntry(big)));
+  });
+
+  it("kept apart (Node's memory), reads back as the spliced text parses: the same values, keys in the same order", () => {
+    for (const text of texts) {
+      const withBody = entry(JSON.parse(text));
+      const bare = { ...withBody, request: { ...withBody.request, body: undefined } };
+      const kept = keptApart(bare, text);
+      if (typeof kept === "string") throw new Error("an entry this small is kept apart");
+      expect(kept.body).toBe(text); // the request's own string, not a copy
+      const read = joinApart(kept);
+      expect(read).toStrictEqual(JSON.parse(boundJson(bare, text)));
+      expect(JSON.stringify(read)).toBe(JSON.stringify(JSON.parse(boundJson(bare, text))));
+      expect(Object.keys(read.request)).toEqual(["method", "path", "headers", "body"]);
+    }
+  });
+
+  it("kept apart up to the bound boundJson keeps, and past it as boundJson's one text", () => {
+    const bare = (body: unknown) => {
+      const e = entry(body);
+      return { ...e, request: { ...e.request, body: undefined } };
+    };
+    // The spliced text's length exactly at a third of the budget, then one unit over it.
+    const third = Math.floor(JOURNAL_ENTRY_BYTES / 3);
+    const probe = boundJson(bare({ t: "" }), '{"t":""}').length;
+    const at = JSON.stringify({ t: "a".repeat(third - probe) });
+    expect(boundJson(bare(JSON.parse(at)), at).length).toBe(third);
+    expect(typeof keptApart(bare(JSON.parse(at)), at)).toBe("object");
+    const over = JSON.stringify({ t: "a".repeat(third - probe + 1) });
+    expect(keptApart(bare(JSON.parse(over)), over)).toBe(boundJson(bare(JSON.parse(over)), over));
+    const huge = JSON.stringify({ blob: "\u0000".repeat(2_000_000) });
+    expect(keptApart(bare(JSON.parse(huge)), huge)).toBe(JSON.stringify(boundEntry(entry(JSON.parse(huge)))));
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { SessionState } from "../../scenario/engine";
 import { JOURNAL_LIMIT, type JournalDraft, type JournalEntry, type SessionStorage, type Snapshot, type TurnWrite } from "../../session/core";
-import { boundJson } from "../../session/bound";
+import { boundJson, joinApart, keptApart, type EntryApart } from "../../session/bound";
 import type { RecordedStep } from "../../session/recording";
 import type { MemoryMcpData } from "./memory-mcp";
 import {
@@ -49,9 +49,11 @@ export class MemorySessionStorage implements SessionStorage {
    * The journal, each entry as its JSON text (`boundJson`, as the Worker's SQLite rows keep it), parsed when read. An
    * entry kept as objects was dozens of them a turn (its request's headers and body, the canonical view) that V8's
    * young generation copied and its old generation marked until the journal dropped them; a flat string is one
-   * (docs/decisions/performance-history.md, "what a Node turn keeps alive"). The newest `limit` texts are the journal.
+   * (docs/decisions/performance-history.md, "what a Node turn keeps alive"). An entry whose body came as text keeps
+   * the body's text apart from the rest (`keptApart`): the body is the request's own string, not copied into the
+   * entry's. The newest `limit` texts are the journal.
    */
-  private texts: string[];
+  private texts: (string | EntryApart)[];
   /** The journal's bound, as the last append gave it. */
   private limit = JOURNAL_LIMIT;
 
@@ -93,11 +95,7 @@ export class MemorySessionStorage implements SessionStorage {
     const seq = ++this.data.seq;
     this.limit = limit;
     const numbered = { seq, ...entry } as JournalEntry;
-    const text = boundJson(numbered, turn.bodyJson);
-    // Made flat here (converting a string to a number flattens it in V8): the text is spliced from slices of the
-    // entry's JSON and of the body's, and kept as that tree of pieces it would hold both of those whole.
-    Number(text);
-    this.texts.push(text);
+    this.texts.push(turn.bodyJson === undefined ? boundJson(numbered) : keptApart(numbered, turn.bodyJson));
     // The texts beyond the bound are dropped half a bound at a time, not one a turn.
     if (this.texts.length >= 2 * limit) this.texts = this.texts.slice(-limit);
     this.changed();
@@ -106,7 +104,8 @@ export class MemorySessionStorage implements SessionStorage {
 
   /** Entry `i` of the held texts. */
   private entry(i: number): JournalEntry {
-    return JSON.parse(this.texts[i]!) as JournalEntry;
+    const text = this.texts[i]!;
+    return typeof text === "string" ? (JSON.parse(text) as JournalEntry) : joinApart<JournalEntry>(text);
   }
 
   /** Index of the journal's oldest entry among the held texts. */
