@@ -8,6 +8,7 @@ import { parseScenarioDocument, type DocumentIssue } from "./document";
 import { decodeMetaText, encodeMetaText } from "./meta-text";
 import type { Scenario } from "./schema";
 import { compareNames } from "./names";
+import type { Awaitable } from "../util/awaitable";
 
 /** Where a scenario came from: uploaded through the admin API ("kv", also on Node), a `--scenarios` file, or bundled. */
 export type ScenarioSource = "kv" | "file" | "bundled";
@@ -29,8 +30,12 @@ export interface ScenarioSummary {
 }
 
 export interface ScenarioStore {
-  /** The scenario that answers to `name`: an upload hides a file, a file hides a bundled default. */
-  get(name: string): Promise<StoredScenario | undefined>;
+  /**
+   * The scenario that answers to `name`: an upload hides a file, a file hides a bundled default. A value, not a
+   * promise, when the store holds it at hand (Node's memory, a Worker isolate's cache): a turn's lookup then costs no
+   * turn of the microtask queue.
+   */
+  get(name: string): Awaitable<StoredScenario | undefined>;
   /** Every scenario, sorted by name, each once (the one `get` would answer). */
   list(): Promise<ScenarioSummary[]>;
   /** Scenarios with a top-level `match`, by descending priority, then name (selection rule 4). */

@@ -10,7 +10,8 @@ import type { RecordedStep, RecordInput, RecordResult } from "./recording";
 import type { ResponseHistory, StoredObject, StoredResponseRecord } from "./responses";
 import type { SocketInit } from "./socket";
 
-export type Awaitable<T> = T | Promise<T>;
+export type { Awaitable } from "../util/awaitable";
+import type { Awaitable } from "../util/awaitable";
 
 /**
  * A session's turns and their journal: one (scenario, session)'s state machine (core.ts).

@@ -146,7 +146,7 @@ export class ScopedScenarioStore implements ScenarioStore {
     private readonly charge: Charge | undefined,
   ) {}
 
-  get(name: string): Promise<StoredScenario | undefined> {
+  get(name: string): Awaitable<StoredScenario | undefined> {
     return this.inner.get(name);
   }
   list(): Promise<ScenarioSummary[]> {

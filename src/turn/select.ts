@@ -8,6 +8,7 @@ import { matchMisses } from "../scenario/matchers";
 import { NAME_PATTERN, NAMES_MATCH, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
 import { header, sessionHeader } from "../http/headers";
+import { isThenable, type Awaitable } from "../util/awaitable";
 
 /** What the URL prefix `/s/{scenario}[/{session}]` named, if anything. */
 export interface Prefix {
@@ -41,24 +42,30 @@ function checkSession(session: string): Selection | undefined {
   return undefined;
 }
 
-async function named(store: ScenarioStore, name: string, session: string, rule: 1 | 2): Promise<Selection> {
+/**
+ * Rules 1 and 2: the scenario named, answered without a promise when the store has it at hand (a turn's lookup on
+ * Node, and on a Worker whose isolate has it cached).
+ */
+function named(store: ScenarioStore, name: string, session: string, rule: 1 | 2): Awaitable<Selection> {
   if (!NAME_PATTERN.test(name)) return badName("scenario", name);
   const bad = checkSession(session);
   if (bad) return bad;
-  const stored = await store.get(name);
-  if (!stored) {
-    const guess = closest(name, await store.names());
-    const hint = guess !== undefined ? `; did you mean "${guess}"?` : "";
-    return { kind: "error", error: apiError("not_found", `mockllm: scenario "${name}" not found${hint}`) };
-  }
-  return { kind: "scenario", stored, session, rule };
+  const got = store.get(name);
+  if (isThenable(got)) return Promise.resolve(got).then((stored) => (stored ? { kind: "scenario", stored, session, rule } : notFound(store, name)));
+  return got ? { kind: "scenario", stored: got, session, rule } : notFound(store, name);
+}
+
+async function notFound(store: ScenarioStore, name: string): Promise<Selection> {
+  const guess = closest(name, await store.names());
+  const hint = guess !== undefined ? `; did you mean "${guess}"?` : "";
+  return { kind: "error", error: apiError("not_found", `mockllm: scenario "${name}" not found${hint}`) };
 }
 
 /**
- * Applies selection rules 1–5.
- * @example await selectScenario(rt.scenarios, { scenario: "weather" }, request.headers, canonical)
+ * Applies selection rules 1–5; the selection itself, not a promise, when it needs no wait (see `named`).
+ * @example const selecting = selectScenario(rt.scenarios, { scenario: "weather" }, request.headers, canonical)
  */
-export function selectScenario(store: ScenarioStore, prefix: Prefix, headers: Headers, req: CanonicalRequest): Promise<Selection> {
+export function selectScenario(store: ScenarioStore, prefix: Prefix, headers: Headers, req: CanonicalRequest): Awaitable<Selection> {
   // Rule 1 straight to the lookup: an async function returning another's promise costs two more turns of the queue.
   if (prefix.scenario !== undefined) return named(store, prefix.scenario, prefix.session ?? DEFAULT_SESSION, 1);
   return selectUnprefixed(store, headers, req);

@@ -118,7 +118,8 @@ export type TurnDecision<W> =
  */
 export async function decideTurn<W>(declared: ProviderSurface<W>, rt: Runtime, parsed: Extract<ParseResult<W>, { ok: true }>, input: TurnInput): Promise<TurnDecision<W>> {
   const surface = resolveSurface(declared);
-  const selection = await selectScenario(rt.scenarios, input.prefix, input.headers, parsed.request);
+  const selecting = selectScenario(rt.scenarios, input.prefix, input.headers, parsed.request);
+  const selection = isThenable(selecting) ? await selecting : selecting;
   if (selection.kind === "error") return { kind: "error", error: await withNamespaceHint(rt, selection.error) };
   if (selection.kind === "default" && defaultResponderOff(rt)) {
     return { kind: "error", error: await noScenarioSelected(rt, selection.hint) };

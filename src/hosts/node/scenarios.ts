@@ -6,6 +6,7 @@
 import type { Scenario } from "../../scenario/schema";
 import { bundledScenarios, byPriority, summaryOf, type ScenarioStore, type ScenarioSummary, type StoredScenario } from "../../scenario/store";
 import { compareNames } from "../../scenario/names";
+import type { Awaitable } from "../../util/awaitable";
 
 export class NodeScenarioStore implements ScenarioStore {
   private readonly uploads = new Map<string, StoredScenario>();
@@ -24,8 +25,8 @@ export class NodeScenarioStore implements ScenarioStore {
     return this.uploads.get(name) ?? this.files.get(name) ?? this.bundled?.get(name);
   }
 
-  async get(name: string): Promise<StoredScenario | undefined> {
-    if (!this.bundled) await this.init();
+  get(name: string): Awaitable<StoredScenario | undefined> {
+    if (!this.bundled) return this.init().then(() => this.layer(name));
     return this.layer(name);
   }
 

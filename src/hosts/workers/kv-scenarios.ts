@@ -5,6 +5,7 @@
 import type { Scenario } from "../../scenario/schema";
 import { bundledScenarios, byPriority, parseCached, summaryOf, versionOf, type ScenarioStore, type ScenarioSummary, type StoredScenario } from "../../scenario/store";
 import { compareNames } from "../../scenario/names";
+import type { Awaitable } from "../../util/awaitable";
 import { decodeMetaText, encodeMetaText } from "../../scenario/meta-text";
 
 const PREFIX = "scenario:";
@@ -109,10 +110,10 @@ export class KvScenarioStore implements ScenarioStore {
     return value;
   }
 
-  get(name: string): Promise<StoredScenario | undefined> {
+  get(name: string): Awaitable<StoredScenario | undefined> {
     const key = this.prefix + name;
     const hit = docCache.get(key);
-    if (fresh(hit)) return Promise.resolve(hit.value);
+    if (fresh(hit)) return hit.value;
     return this.shared(
       `doc:${name}`,
       () => this.read(name),
