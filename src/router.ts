@@ -164,8 +164,19 @@ function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<R
   return rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx);
 }
 
-async function gated(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  const gating = gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
+function gated(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  let gating: ReturnType<typeof gateProvider>;
+  try {
+    gating = gateProvider(request, rt, () => isOpenPath(new URL(request.url).pathname));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  // No key to look up (the usual request): served at once, its promise answered as it is (see `serve`).
+  if (!isThenable(gating) && gating.ok && gating.rt === rt && gating.ephemeral === undefined) return serve(request, rt, ctx);
+  return gatedLater(request, rt, ctx, gating);
+}
+
+async function gatedLater(request: Request, rt: Runtime, ctx: RequestContext, gating: ReturnType<typeof gateProvider>): Promise<Response> {
   const gate = isThenable(gating) ? await gating : gating;
   if (!gate.ok) return refusal(request, gate.error, gate.headers);
   // Awaited, not returned: an async function resolved with another's promise takes two more turns of the queue.
@@ -200,9 +211,42 @@ async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: P
   return undefined;
 }
 
-async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemeral?: EphemeralClaims): Promise<Response> {
-  const { pathname, search } = urlParts(request.url);
-  const { prefix: asked, path, root } = splitPrefix(pathname);
+/** Where a request goes: its path below the prefix, and what the prefix named. */
+interface Routed {
+  pathname: string;
+  search: string;
+  asked: Prefix;
+  path: string;
+  root: boolean;
+}
+
+/**
+ * Serves one request (past the namespace gate). A provider's turn, the common request, is handed straight to
+ * `handleProvider` and its promise answered as it is: through an async function it made two more promises a request,
+ * each a turn of the microtask queue.
+ */
+function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemeral?: EphemeralClaims): Promise<Response> {
+  try {
+    const { pathname, search } = urlParts(request.url);
+    const { prefix: asked, path, root } = splitPrefix(pathname);
+    if (ephemeral === undefined && request.method === "POST" && path !== MCP_PATH) {
+      const surface = surfaceFor(path);
+      if (surface !== undefined && prefixNameError(asked) === undefined) return providerTurn(surface, request, rt, ctx, asked, path, search);
+    }
+    return serveRouted(request, rt, ctx, ephemeral, { pathname, search, asked, path, root });
+  } catch (e) {
+    // Failed as the async function it was did: a rejected promise, never a throw.
+    return Promise.reject(e);
+  }
+}
+
+function providerTurn(surface: NonNullable<ReturnType<typeof surfaceFor>>, request: Request, rt: Runtime, ctx: RequestContext, prefix: Prefix, path: string, search: string): Promise<Response> {
+  const exec = new RequestExec(request, ctx, Date.now());
+  return handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url, local: (r) => serve(r, rt, ctx) });
+}
+
+async function serveRouted(request: Request, rt: Runtime, ctx: RequestContext, ephemeral: EphemeralClaims | undefined, routed: Routed): Promise<Response> {
+  const { pathname, asked, path, root } = routed;
   // An ephemeral key opens only the socket it was minted for, on the scenario and session it is bound to.
   const prefix = ephemeral === undefined ? asked : ephemeralPrefix(asked, ephemeral);
   if (ephemeral !== undefined && !(socketFor(path)?.kind === ephemeral.kind && isWebSocketUpgrade(request))) {
@@ -224,7 +268,7 @@ async function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemer
       if (side) return side;
       return failEarly(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` });
     }
-    return await handleProvider(surface, request, rt, exec, prefix, { path, query: search === "" ? NO_QUERY : new URLSearchParams(search), url: request.url, local: (r) => serve(r, rt, ctx) });
+    return await providerTurn(surface, request, rt, ctx, prefix, path, routed.search);
   }
   const side = await sideRoute(request, path, rt, prefix);
   if (side) return side;

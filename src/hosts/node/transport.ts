@@ -103,7 +103,13 @@ function fetchListener(handle: (request: Request, incoming: IncomingMessage | Ht
       outgoing.end();
       return;
     }
-    handle(request, incoming, outgoing).then(
+    let handled: Promise<Response | typeof ALREADY_SENT>;
+    try {
+      handled = handle(request, incoming, outgoing);
+    } catch (e) {
+      handled = Promise.reject(e);
+    }
+    handled.then(
       (res) => (res === ALREADY_SENT ? undefined : writeResponse(res, outgoing)),
       (e: unknown) => writeFailed(e, outgoing),
     );
@@ -117,8 +123,8 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
     pending.add(p);
     p.finally(() => pending.delete(p)).catch(() => {});
   };
-  const listener = fetchListener(async (request, incoming, outgoing) => {
-    let res: Response;
+  // Not an async function: the route's promise is continued once (an async function awaiting it made two promises more a request).
+  const listener = fetchListener((request, incoming, outgoing) => {
     // HTTP/1.1: `connection: keep-alive` as the providers send it, without the `keep-alive: timeout=65` hint Node
     // adds (the providers send none; Node's fetch, which reads the hint, falls back to its own 4 s idle timeout,
     // within the server's 65 s). Node reads this field for that header only, and every header costs each client's
@@ -127,22 +133,24 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
     if (http1) http1._keepAliveTimeout = 0;
     // Every provider route reads the header record: built from Node's raw list, no Headers object materialised.
     primeHeaderRecord(request.headers, incoming.rawHeaders);
-    try {
-      // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
-      const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
-      // A paced stream over HTTP/1 comes back as its plan and is written here, on the shared timer (./paced.ts), not
-      // through a web stream.
-      res = await route(request, runtime, { waitUntil, breakConnection, playsPlans: http1 !== undefined });
-      if (res instanceof PlannedResponse && http1) {
-        sendPaced(http1, res, res.plan, waitUntil);
-        return ALREADY_SENT;
-      }
-    } catch (e) {
-      res = internalError(e);
-    }
     // HTTP/1.1 only: an HTTP/2 answer ends its own stream, and HTTP/2 forbids a `connection` header.
-    if (incoming.complete || incoming.httpVersionMajor !== 1) return res;
-    return drainBeforeAnswer(request, incoming as IncomingMessage, res);
+    const finish = (res: Response): Response | Promise<Response> => (incoming.complete || incoming.httpVersionMajor !== 1 ? res : drainBeforeAnswer(request, incoming as IncomingMessage, res));
+    // A scripted break: the TCP connection on HTTP/1.1, the stream (RST_STREAM) on HTTP/2.
+    const breakConnection = () => ("stream" in outgoing ? outgoing.stream.close(NGHTTP2_INTERNAL_ERROR) : outgoing.destroy());
+    return route(request, runtime, { waitUntil, breakConnection, playsPlans: http1 !== undefined }).then(
+      (res) => {
+        // A paced stream over HTTP/1 comes back as its plan and is written here, on the shared timer (./paced.ts), not
+        // through a web stream.
+        if (!(res instanceof PlannedResponse && http1)) return finish(res);
+        try {
+          sendPaced(http1, res, res.plan, waitUntil);
+          return ALREADY_SENT;
+        } catch (e) {
+          return finish(internalError(e));
+        }
+      },
+      (e: unknown) => finish(internalError(e)),
+    );
   });
   const server: Server = createServer(listener);
   server.keepAliveTimeout = 65_000;

@@ -99,7 +99,14 @@ abstract class LightBody {
   }
 
   text(): Promise<string> {
-    return this.take().then(textOf);
+    if (this.bodyUsed || this.#stream) return this.take().then(textOf);
+    this.#used = true;
+    return this.readText();
+  }
+
+  /** Reads the whole body (once) as text: `readAll`'s, decoded. */
+  protected readText(): Promise<string> {
+    return this.readAll().then(textOf);
   }
 
   async json(): Promise<unknown> {
@@ -190,19 +197,19 @@ interface LightRequestInit {
   signal?: AbortSignal;
 }
 
-/** Reads a node:http request's body to its end. */
-function readIncoming(incoming: Incoming): Promise<Uint8Array> {
+/** Reads a node:http request's body to its end, answered as `done` makes it of the bytes. */
+function readIncoming<T>(incoming: Incoming, done: (bytes: Uint8Array) => T): Promise<T> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const done = (fn: () => void) => {
+    const settle = (fn: () => void) => {
       incoming.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       fn();
     };
     const onData = (c: Buffer) => void chunks.push(c);
-    const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    const onError = (e: Error) => done(() => reject(e));
+    const onEnd = () => settle(() => resolve(done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))));
+    const onError = (e: Error) => settle(() => reject(e));
     const onClose = () => {
-      if (!incoming.readableEnded) done(() => reject(new DOMException("The client closed the connection before its body arrived.", "AbortError")));
+      if (!incoming.readableEnded) settle(() => reject(new DOMException("The client closed the connection before its body arrived.", "AbortError")));
     };
     incoming.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
     if (incoming.readableEnded) onEnd();
@@ -270,12 +277,19 @@ export class LightRequest extends LightBody {
   protected readAll(): Promise<Uint8Array | string> {
     if (this.#incoming !== undefined) {
       if (this.method === "GET" || this.method === "HEAD") return Promise.resolve("");
-      return readIncoming(this.#incoming);
+      return readIncoming(this.#incoming, (bytes) => bytes);
     }
     const b = this.#body;
     if (b === null) return Promise.resolve("");
     if (typeof b === "string" || b instanceof Uint8Array) return Promise.resolve(b);
     return readStream(b);
+  }
+
+  /** A body read off the socket is decoded as it ends: no second promise to decode it. */
+  protected override readText(): Promise<string> {
+    const incoming = this.#incoming;
+    if (incoming === undefined || this.method === "GET" || this.method === "HEAD") return super.readText();
+    return readIncoming(incoming, textOf);
   }
 }
 
