@@ -116,7 +116,8 @@ export function withParsedBody<T extends JournalDraft>(entry: T, bodyJson: strin
  * escaped, so `"body":"` can only be a key).
  */
 const BODY_MARK = "\u0000mockllm:body\u0000";
-const BODY_SLOT = `"body":${JSON.stringify(BODY_MARK)}`;
+const BODY_KEY = '"body":';
+const BODY_SLOT = `${BODY_KEY}${JSON.stringify(BODY_MARK)}`;
 
 /**
  * The entry's JSON with its request's body given as JSON text (`entry.request.body` undefined): the same text
@@ -128,7 +129,7 @@ const BODY_SLOT = `"body":${JSON.stringify(BODY_MARK)}`;
 export function withBodyText(entry: JournalDraft, bodyJson: string): string {
   const text = markedJson(entry);
   const at = text.indexOf(BODY_SLOT);
-  return `${text.slice(0, at)}"body":${bodyJson}${text.slice(at + BODY_SLOT.length)}`;
+  return `${text.slice(0, at)}${BODY_KEY}${bodyJson}${text.slice(at + BODY_SLOT.length)}`;
 }
 
 /** The entry's JSON with the body's mark in its body's place. */
@@ -151,7 +152,8 @@ export interface EntryApart {
  */
 export function keptApart(entry: JournalDraft, bodyJson: string): EntryApart | string {
   const text = markedJson(entry);
-  if (text.length - BODY_SLOT.length + bodyJson.length + 7 <= JOURNAL_ENTRY_BYTES / 3) return { entry: text, body: bodyJson };
+  // The length of the text `withBodyText` would splice, measured without splicing it.
+  if (text.length - BODY_SLOT.length + BODY_KEY.length + bodyJson.length <= JOURNAL_ENTRY_BYTES / 3) return { entry: text, body: bodyJson };
   return boundJson(entry, bodyJson);
 }
 
