@@ -50,9 +50,9 @@ function named(store: ScenarioStore, name: string, session: string, rule: 1 | 2)
   if (!NAME_PATTERN.test(name)) return badName("scenario", name);
   const bad = checkSession(session);
   if (bad) return bad;
+  const found = (stored: StoredScenario | undefined): Awaitable<Selection> => (stored ? { kind: "scenario", stored, session, rule } : notFound(store, name));
   const got = store.get(name);
-  if (isThenable(got)) return Promise.resolve(got).then((stored) => (stored ? { kind: "scenario", stored, session, rule } : notFound(store, name)));
-  return got ? { kind: "scenario", stored: got, session, rule } : notFound(store, name);
+  return isThenable(got) ? Promise.resolve(got).then(found) : found(got);
 }
 
 async function notFound(store: ScenarioStore, name: string): Promise<Selection> {
