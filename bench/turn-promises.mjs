@@ -58,12 +58,14 @@ const send = () =>
   });
 
 await send(); // warm: the first requests load what a turn needs
+/** How many promises `--where` names the frames of: the first ones made, about a hundred requests' worth. */
+const WHERE_SAMPLE = 2000;
 let made = 0;
 const frames = new Map();
 Error.stackTraceLimit = 4;
 const stop = promiseHooks.onInit(() => {
   made++;
-  if (values.where && made <= 100 * (values.load === "sdk" ? 2 : 1) * 20) {
+  if (values.where && made <= WHERE_SAMPLE) {
     const at = (new Error().stack ?? "")
       .split("\n")
       .slice(2, 4)
