@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { headerRecord, primeHeaderRecord, sessionHeader } from "../../src/http/headers";
+import { KEY_ID_HEADER, redactHeaders } from "../../src/http/body";
 
 /** The record iterating a real Headers object gives for the same raw list (what every path without a raw list uses). */
 function viaHeaders(raw: string[]): Record<string, string> {
@@ -77,6 +78,71 @@ describe("header record from a raw header list", () => {
       "x-tag": "a, b",
     });
     expect(Object.keys(viaRaw(["b", "1", "a", "2", "c", "3"]))).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("header record: a list of names seen before", () => {
+  it("takes each request's own values when the names repeat, case and order as before", () => {
+    const names = ["Host", "X-Tag", "Authorization", "x-tag", "Content-Length"];
+    const list = (n: number) => names.flatMap((name, i) => [name, ` v${n}.${i} `]);
+    for (let n = 0; n < 3; n++) {
+      expect(viaRaw(list(n))).toEqual(viaHeaders(list(n)));
+      expect(viaRaw(list(n))).toEqual({ authorization: `v${n}.2`, "content-length": `v${n}.4`, host: `v${n}.0`, "x-tag": `v${n}.1, v${n}.3` });
+    }
+  });
+
+  it("tells apart lists of the same length whose names differ, in case or in order alone", () => {
+    const lists = [
+      ["A", "1", "B", "2"],
+      ["a", "1", "C", "2"],
+      ["B", "1", "A", "2"],
+      ["b", "1", "a", "2"],
+      ["A", "1", "b", "2"],
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const raw of lists) {
+        expect(viaRaw(raw)).toEqual(viaHeaders(raw));
+        expect(Object.keys(viaRaw(raw))).toEqual(Object.keys(viaHeaders(raw)));
+      }
+    }
+  });
+
+  it("stays exact past the lists it keeps: twenty lists taken in turn, three times", () => {
+    const lists = Array.from({ length: 20 }, (_, n) => [`X-N${n}`, `${n}`, "accept", "*/*", ...(n % 3 === 0 ? ["X-N0", "again"] : [])]);
+    for (let round = 0; round < 3; round++) for (const raw of lists) expect(viaRaw(raw)).toEqual(viaHeaders(raw));
+  });
+
+  it("answers an odd-length list (a name with no value) as before: the name is left out", () => {
+    expect(viaRaw(["A", "1", "B"])).toEqual({ a: "1" });
+  });
+});
+
+describe("redactHeaders", () => {
+  it("copies the record in its order with every secret's value replaced, the record itself untouched", () => {
+    const raw = ["Authorization", "Bearer sk-1", "x-api-key", "k", "Api-Key", "a", "X-Goog-Api-Key", "g", "Cookie", "c=1", "Sec-WebSocket-Protocol", "p", "Accept", "*/*", "X-Z", "z"];
+    const h = new Headers();
+    primeHeaderRecord(h, raw);
+    const out = redactHeaders(h);
+    expect(out).toEqual({
+      accept: "*/*",
+      "api-key": "[redacted]",
+      authorization: "[redacted]",
+      cookie: "[redacted]",
+      "sec-websocket-protocol": "[redacted]",
+      "x-api-key": "[redacted]",
+      "x-goog-api-key": "[redacted]",
+      "x-z": "z",
+    });
+    expect(Object.keys(out)).toEqual(Object.keys(headerRecord(h)));
+    expect(headerRecord(h).authorization).toBe("Bearer sk-1");
+  });
+
+  it(`drops a client's own ${KEY_ID_HEADER} and keeps the rest in order`, () => {
+    const h = new Headers({ "X-Mockllm-Key-Id": "forged", Authorization: "Bearer sk-1", "X-A": "1" });
+    const out = redactHeaders(h);
+    expect(out).toEqual({ authorization: "[redacted]", "x-a": "1" });
+    expect(Object.keys(out)).toEqual(["authorization", "x-a"]);
+    expect(headerRecord(h)[KEY_ID_HEADER]).toBe("forged");
   });
 });
 
