@@ -59,13 +59,19 @@ export function trimHttpSpace(v: string): string {
  * request (the `openai` SDK 17 of them), so the lower-casing and the sort are done once per list of names, not once a
  * request: they were most of the record's cost (2.3 µs of it for the SDK's list, measured in process).
  */
-interface HeaderPlan {
+export interface HeaderPlan {
   /** The names as the raw list has them, in its order: what a list is matched against. */
   raw: string[];
   /** The lower-case names in sorted order. */
   names: string[];
   /** For each place in `names`, the index of its value in the raw list. */
   from: number[];
+  /**
+   * The lower-case names in the raw list's order when no two are the same and none is `set-cookie` (an array in
+   * node:http's header object) or `__proto__`: node:http's own header object is then each name with its value as it
+   * came (src/hosts/node/node-headers.ts); else undefined.
+   */
+  distinct: string[] | undefined;
 }
 
 /**
@@ -76,7 +82,11 @@ interface HeaderPlan {
 const plans: HeaderPlan[] = [];
 const PLANS_KEPT = 8;
 
-function planOf(raw: readonly string[]): HeaderPlan {
+/**
+ * The plan for a raw list (name, value, name, …) by its names: one worked out before for the same names in the same
+ * order, or a new one.
+ */
+export function planOf(raw: readonly string[]): HeaderPlan {
   const count = raw.length >> 1;
   for (let p = 0; p < plans.length; p++) {
     const plan = plans[p]!;
@@ -102,11 +112,13 @@ function newPlan(raw: readonly string[], count: number): HeaderPlan {
   const rawNames: string[] = [];
   const names: string[] = [];
   const from: number[] = [];
+  const arrived: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = raw[2 * i]!;
     rawNames.push(name);
+    arrived.push(name.toLowerCase());
     if (name.charCodeAt(0) === 58 /* ":" */) continue;
-    const lower = name.toLowerCase();
+    const lower = arrived[i]!;
     let j = names.length - 1;
     for (; j >= 0 && names[j]! > lower; j--) {
       names[j + 1] = names[j]!;
@@ -115,7 +127,8 @@ function newPlan(raw: readonly string[], count: number): HeaderPlan {
     names[j + 1] = lower;
     from[j + 1] = 2 * i + 1;
   }
-  return { raw: rawNames, names, from };
+  const distinct = new Set(arrived).size === count && !arrived.includes("set-cookie") && !arrived.includes("__proto__");
+  return { raw: rawNames, names, from, distinct: distinct ? arrived : undefined };
 }
 
 /**

@@ -16,6 +16,7 @@ import { internalError } from "../../routes/internal";
 import type { Runtime } from "../../runtime/types";
 import { dualProtocolServer } from "./h2c";
 import { requestOf } from "./incoming";
+import { PlannedIncoming } from "./node-headers";
 import { sendPaced } from "./paced";
 import { writeFailed, writeResponse, type Outgoing } from "./respond";
 import { attachSockets } from "./sockets";
@@ -152,7 +153,8 @@ export async function serveHttp(runtime: Runtime, opts: ListenOptions, log: (lin
       (e: unknown) => finish(internalError(e)),
     );
   });
-  const server: Server = createServer(listener);
+  // node:http's request class, its header object made from the raw list's plan (./node-headers.ts).
+  const server: Server = createServer({ IncomingMessage: PlannedIncoming }, listener);
   server.keepAliveTimeout = 65_000;
   // Cleartext HTTP/2 with prior knowledge on the same port (the AWS SDK's default for Bedrock streams).
   const dual = dualProtocolServer(server, async () => (await import("node:http2")).createServer(listener));
