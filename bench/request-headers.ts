@@ -21,9 +21,7 @@ const { values } = parseArgs({
 });
 
 type Prime = typeof primeHeaderRecord;
-const before: Prime | undefined = values.before
-  ? ((await import(pathToFileURL(resolve(values.before, "src/http/headers.ts")).href)) as { primeHeaderRecord: Prime }).primeHeaderRecord
-  : undefined;
+const before: Prime | undefined = values.before ? ((await import(pathToFileURL(resolve(values.before, "src/http/headers.ts")).href)) as { primeHeaderRecord: Prime }).primeHeaderRecord : undefined;
 
 /** The raw lists: what the `openai` SDK sends (18 headers) and what the bench's JSON load sends. */
 const LISTS: Record<string, [string, string][]> = {
