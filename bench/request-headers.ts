@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { PlannedIncoming } from "../src/hosts/node/node-headers";
 import { primeHeaderRecord } from "../src/http/headers";
+import { SDK_RAW_HEADERS } from "../test/support/header-lists";
 
 const { values } = parseArgs({
   options: {
@@ -23,38 +24,14 @@ const { values } = parseArgs({
 type Prime = typeof primeHeaderRecord;
 const before: Prime | undefined = values.before ? ((await import(pathToFileURL(resolve(values.before, "src/http/headers.ts")).href)) as { primeHeaderRecord: Prime }).primeHeaderRecord : undefined;
 
-/** The raw lists: what the `openai` SDK sends (18 headers) and what the bench's JSON load sends. */
-const LISTS: Record<string, [string, string][]> = {
-  "openai SDK, 18 headers": [
-    ["host", "127.0.0.1:8787"],
-    ["connection", "keep-alive"],
-    ["Accept", "application/json"],
-    ["Content-Type", "application/json"],
-    ["User-Agent", "OpenAI/JS 7.57.0"],
-    ["X-Stainless-Lang", "js"],
-    ["X-Stainless-Package-Version", "7.57.0"],
-    ["X-Stainless-OS", "Linux"],
-    ["X-Stainless-Arch", "x64"],
-    ["X-Stainless-Runtime", "node"],
-    ["X-Stainless-Runtime-Version", "v22.23.3"],
-    ["Authorization", "Bearer sk-1"],
-    ["X-Stainless-Retry-Count", "0"],
-    ["x-stainless-timeout", "600"],
-    ["accept-language", "*"],
-    ["sec-fetch-mode", "cors"],
-    ["accept-encoding", "gzip, deflate"],
-    ["content-length", "468"],
-  ],
-  "JSON turn, 4 headers": [
-    ["host", "127.0.0.1:8787"],
-    ["authorization", "Bearer sk-1"],
-    ["content-type", "application/json"],
-    ["Content-Length", "70"],
-  ],
+/** The raw lists: what the `openai` SDK sends (18 headers; the tests' list) and what the bench's JSON load sends. */
+const LISTS: Record<string, readonly string[]> = {
+  "openai SDK, 18 headers": SDK_RAW_HEADERS,
+  "JSON turn, 4 headers": ["host", "127.0.0.1:8787", "authorization", "Bearer sk-1", "content-type", "application/json", "Content-Length", "70"],
 };
 
 /** A raw list of new strings, as node:http's parser makes one for each request. */
-const fresh = (list: [string, string][]): string[] => list.flatMap(([k, v]) => [k.split("").join(""), v.split("").join("")]);
+const fresh = (list: readonly string[]): string[] => list.map((s) => s.split("").join(""));
 
 type Incoming = IncomingMessage & { _addHeaderLines(headers: string[], n: number): void };
 const socket = new Socket();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { headerRecord, primeHeaderRecord, sessionHeader } from "../../src/http/headers";
 import { KEY_ID_HEADER, redactHeaders } from "../../src/http/body";
+import { SDK_RAW_HEADERS } from "../support/header-lists";
 
 /** The record iterating a real Headers object gives for the same raw list (what every path without a raw list uses). */
 function viaHeaders(raw: string[]): Record<string, string> {
@@ -21,44 +22,7 @@ describe("header record from a raw header list", () => {
     "repeated names": ["Accept", "text/plain", "X-Tag", "a", "accept", "application/json", "x-tag", "b"],
     cookies: ["Cookie", "a=1", "cookie", "b=2", "User-Agent", "t"],
     "values with surrounding space": ["X-A", "  padded\t", "X-B", "", "X-C", " "],
-    "the openai SDK's 18 headers, as undici sends them": [
-      "host",
-      "127.0.0.1:8787",
-      "connection",
-      "keep-alive",
-      "Accept",
-      "application/json",
-      "Content-Type",
-      "application/json",
-      "User-Agent",
-      "OpenAI/JS 7.57.0",
-      "X-Stainless-Lang",
-      "js",
-      "X-Stainless-Package-Version",
-      "7.57.0",
-      "X-Stainless-OS",
-      "Linux",
-      "X-Stainless-Arch",
-      "x64",
-      "X-Stainless-Runtime",
-      "node",
-      "X-Stainless-Runtime-Version",
-      "v22.23.3",
-      "Authorization",
-      "Bearer sk-1",
-      "X-Stainless-Retry-Count",
-      "0",
-      "x-stainless-timeout",
-      "600",
-      "accept-language",
-      "*",
-      "sec-fetch-mode",
-      "cors",
-      "accept-encoding",
-      "gzip, deflate",
-      "content-length",
-      "468",
-    ],
+    "the openai SDK's 18 headers, as undici sends them": [...SDK_RAW_HEADERS],
     "a name three times, apart": ["X-T", "1", "b", "x", "x-t", "2", "a", "y", "X-t", "3", "x-u", "4"],
     "set-cookie repeated": ["Set-Cookie", "a=1", "x", "y", "set-cookie", "b=2"],
     "HTTP/2 pseudo-headers": [":method", "POST", ":path", "/v1/messages", ":authority", "localhost", "x-api-key", "k", "anthropic-version", "2023-06-01"],

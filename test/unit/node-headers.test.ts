@@ -2,6 +2,7 @@ import { IncomingMessage, createServer, request as httpRequest, type IncomingHtt
 import { Socket, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { PlannedIncoming, headersOf } from "../../src/hosts/node/node-headers";
+import { SDK_RAW_HEADERS } from "../support/header-lists";
 
 type WithLines = IncomingMessage & { _addHeaderLines(headers: string[], n: number): void };
 
@@ -14,44 +15,7 @@ function headersFrom(Class: typeof IncomingMessage, raw: string[], opts: { joinD
 }
 
 const LISTS: Record<string, string[]> = {
-  "the openai SDK's 18 headers": [
-    "host",
-    "127.0.0.1:8787",
-    "connection",
-    "keep-alive",
-    "Accept",
-    "application/json",
-    "Content-Type",
-    "application/json",
-    "User-Agent",
-    "OpenAI/JS 7.57.0",
-    "X-Stainless-Lang",
-    "js",
-    "X-Stainless-Package-Version",
-    "7.57.0",
-    "X-Stainless-OS",
-    "Linux",
-    "X-Stainless-Arch",
-    "x64",
-    "X-Stainless-Runtime",
-    "node",
-    "X-Stainless-Runtime-Version",
-    "v22.23.3",
-    "Authorization",
-    "Bearer sk-1",
-    "X-Stainless-Retry-Count",
-    "0",
-    "x-stainless-timeout",
-    "600",
-    "accept-language",
-    "*",
-    "sec-fetch-mode",
-    "cors",
-    "accept-encoding",
-    "gzip, deflate",
-    "content-length",
-    "468",
-  ],
+  "the openai SDK's 18 headers": [...SDK_RAW_HEADERS],
   "values as they came (spaces, commas, an empty one)": ["Host", "h", "X-A", " padded ", "X-B", "", "Accept", "a, b"],
   "a name repeated that node:http joins": ["Host", "h", "Accept", "a", "accept", "b"],
   "a name repeated that node:http drops": ["Host", "h", "Content-Type", "a", "content-type", "b", "User-Agent", "u", "user-agent", "v"],
