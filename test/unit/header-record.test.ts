@@ -76,6 +76,16 @@ describe("header record: a list of names seen before", () => {
     for (let round = 0; round < 3; round++) for (const raw of lists) expect(viaRaw(raw)).toEqual(viaHeaders(raw));
   });
 
+  it("sorts node:http's most headers (2,000, in reverse order, one name four times) as Headers does", () => {
+    const raw: string[] = [];
+    for (let i = 1996; i > 0; i--) raw.push(`X-H${String(i).padStart(4, "0")}`, `v${i}`);
+    raw.push("x-h0500", "again", "X-H0500", "and again", "x-H0500", "once more", "A", "first");
+    const got = viaRaw(raw);
+    expect(Object.keys(got)).toEqual(Object.keys(viaHeaders(raw)));
+    expect(got).toEqual(viaHeaders(raw));
+    expect(got["x-h0500"]).toBe("v500, again, and again, once more");
+  });
+
   it("answers an odd-length list (a name with no value) as before: the name is left out", () => {
     expect(viaRaw(["A", "1", "B"])).toEqual({ a: "1" });
   });
