@@ -56,7 +56,7 @@ export function trimHttpSpace(v: string): string {
  * How a raw header list with these names becomes a record, worked out once: the lower-case name at each place of the
  * sorted order (by UTF-16 code units, as Headers iterates; a repeated name's values in the order they came) and which
  * raw value goes there, HTTP/2 pseudo-headers left out. A client sends the same names in the same order on every
- * request (the `openai` SDK 17 of them), so the lower-casing and the sort are done once per list of names, not once a
+ * request (the `openai` SDK 18 of them), so the lower-casing and the sort are done once per list of names, not once a
  * request: they were most of the record's cost (2.3 µs of it for the SDK's list, measured in process).
  */
 export interface HeaderPlan {
