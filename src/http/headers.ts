@@ -83,10 +83,27 @@ const plans: HeaderPlan[] = [];
 const PLANS_KEPT = 8;
 
 /**
+ * The raw list asked about last and its plan: on Node the request class (src/hosts/node/node-headers.ts) and then the
+ * record ask for the plan of the same `rawHeaders` array, which node:http never changes once made. (Held until the
+ * next list is asked about: one request's names.)
+ */
+let lastRaw: readonly string[] | undefined;
+let lastPlan: HeaderPlan | undefined;
+
+/**
  * The plan for a raw list (name, value, name, …) by its names: one worked out before for the same names in the same
  * order, or a new one.
  */
 export function planOf(raw: readonly string[]): HeaderPlan {
+  if (raw === lastRaw) return lastPlan!;
+  const plan = knownPlan(raw) ?? newPlan(raw);
+  lastRaw = raw;
+  lastPlan = plan;
+  return plan;
+}
+
+/** The kept plan for these names, moved to the front; undefined when none is kept (a new plan is kept instead). */
+function knownPlan(raw: readonly string[]): HeaderPlan | undefined {
   const count = raw.length >> 1;
   for (let p = 0; p < plans.length; p++) {
     const plan = plans[p]!;
@@ -101,17 +118,16 @@ export function planOf(raw: readonly string[]): HeaderPlan {
     }
     return plan;
   }
-  const plan = newPlan(raw, count);
-  plans.unshift(plan);
-  if (plans.length > PLANS_KEPT) plans.pop();
-  return plan;
+  return undefined;
 }
 
 /**
- * A plan worked out: the names lower-cased, then sorted by the engine's sort (stable, so a repeated name's values keep
- * the order they came in; n log n, where an insertion sort took 74 ms for node:http's 2,000 headers in reverse order).
+ * A plan worked out and kept (the oldest dropped past PLANS_KEPT): the names lower-cased, then sorted by the engine's
+ * sort (stable, so a repeated name's values keep the order they came in; n log n, where an insertion sort took 74 ms
+ * for node:http's 2,000 headers in reverse order).
  */
-function newPlan(raw: readonly string[], count: number): HeaderPlan {
+function newPlan(raw: readonly string[]): HeaderPlan {
+  const count = raw.length >> 1;
   const rawNames: string[] = [];
   const arrived: string[] = [];
   const order: number[] = [];
@@ -123,7 +139,10 @@ function newPlan(raw: readonly string[], count: number): HeaderPlan {
   }
   order.sort((a, b) => (arrived[a]! < arrived[b]! ? -1 : arrived[a]! > arrived[b]! ? 1 : 0));
   const distinct = new Set(arrived).size === count && !arrived.includes("set-cookie") && !arrived.includes("__proto__");
-  return { raw: rawNames, names: order.map((i) => arrived[i]!), from: order.map((i) => 2 * i + 1), distinct: distinct ? arrived : undefined };
+  const plan = { raw: rawNames, names: order.map((i) => arrived[i]!), from: order.map((i) => 2 * i + 1), distinct: distinct ? arrived : undefined };
+  plans.unshift(plan);
+  if (plans.length > PLANS_KEPT) plans.pop();
+  return plan;
 }
 
 /**

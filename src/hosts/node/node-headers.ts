@@ -2,10 +2,11 @@
  * node:http's request class with its header object made from the list's plan (src/http/headers.ts `planOf`).
  * node:http reads `req.headers` for every HTTP/1.1 request before any listener runs (the `host` and `expect` checks),
  * and its getter lower-cases and matches every name of the raw list each time: for the `openai` SDK's 18 headers that
- * was ~4.7 µs a request in process (bench/request-headers.ts), more than the rest of the header handling. A client sends the same names on every request, so
- * the lower-case names are worked out once per list of names; the object is the same one node:http makes — each name
- * with its value as it came, in the list's order — and for a list with a repeated name or a `set-cookie` (which
- * node:http joins, drops or gathers in an array by the name's kind) node:http's own getter makes it, as before.
+ * was ~4.7 µs a request in process (bench/request-headers.ts), more than the rest of the header handling. A client
+ * sends the same names on every request, so the lower-case names are worked out once per list of names; the object is
+ * the same one node:http makes — each name with its value as it came, in the list's order — and for a list with a
+ * repeated name or a `set-cookie` (which node:http joins, drops or gathers in an array by the name's kind) node:http's
+ * own getter makes it, as before. The record (src/http/headers.ts) then takes the same plan for the same list.
  */
 import { IncomingMessage } from "node:http";
 import { planOf } from "../../http/headers";
