@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
+import { leanRoundTrips } from "./lean-client.mjs";
 import { usage } from "./proc.mjs";
 import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
 import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
@@ -74,15 +75,10 @@ function replay(r) {
   return autocannon({ ...sdkReplay(r.url + r.p.toolsBase, SDK_REQUESTS), connections: 10, duration: DURATION });
 }
 
+const JSON_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
+
 function cannon(url, body, connections, duration = DURATION) {
-  return autocannon({
-    url,
-    method: "POST",
-    connections,
-    duration,
-    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
-    body,
-  });
+  return autocannon({ url, method: "POST", connections, duration, headers: JSON_HEADERS, body });
 }
 
 /**
@@ -163,6 +159,15 @@ try {
       record(r, "c1p99", c1.latency.p99);
       record(r, "errors", c1.errors + c1.non2xx);
     }
+    // The same row with a lean client (./lean-client.mjs): at one connection the client's own cost is in every round
+    // trip, and autocannon's was quantised on this machine (docs/performance.md, "Wave 24").
+    for (const r of order) {
+      const lean = await leanRoundTrips(r.url + r.p.json, { method: "POST", headers: JSON_HEADERS, body: JSON_BODY, duration: DURATION });
+      record(r, "c1lean", lean.rate);
+      record(r, "c1leanP50", lean.p50);
+      record(r, "c1leanP99", lean.p99);
+      record(r, "errors", lean.non2xx);
+    }
     phase = "peakStream";
     for (const r of order) {
       const stream = await cannon(r.url + r.p.stream, STREAM_BODY, 50);
@@ -217,6 +222,8 @@ const ROWS = [
   ["  p50 / p99 (ms)", (r) => `${fmt(r.c50p50, 1)} / ${fmt(r.c50p99, 1)}`],
   ["JSON turn c=1 (req/s)", "c1", 0, "higher"],
   ["  p50 / p99 (ms)", (r) => `${fmt(r.c1p50, 2)} / ${fmt(r.c1p99, 2)}`],
+  ["JSON turn c=1, a lean client: one socket, the request's bytes (req/s)", "c1lean", 0, "higher"],
+  ["  p50 / p99 (µs)", (r) => `${fmt(r.c1leanP50)} / ${fmt(r.c1leanP99)}`],
   ["200-word stream c=50 (req/s)", "stream", 0, "higher"],
   [`openai-SDK tool conversations, 10 at a time, ≥${CONVERSATIONS} and ≥${DURATION} s (conv/s)`, "conv", 0, "higher"],
   ["  server CPU per 1,000 of them (ms; the client's CPU taken out)", "convCpu", 0, "lower"],
