@@ -75,7 +75,13 @@ export async function leanRoundTrips(target, { method = "GET", headers = {}, bod
       socket.on("close", () => reject(new Error("the server closed the connection")));
       socket.on("data", (chunk) => {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        const { end, status } = answerEnd(pending);
+        let answer;
+        try {
+          answer = answerEnd(pending);
+        } catch (e) {
+          return reject(e); // an answer that cannot be framed ends the run, through its promise (a caller's cleanup runs)
+        }
+        const { end, status } = answer;
         if (end < 0) return;
         const now = process.hrtime.bigint();
         times.push(Number(now - sentAt) / 1000);

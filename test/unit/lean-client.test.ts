@@ -2,7 +2,7 @@
 // every point the bytes can be cut; and round trips against a real node:http server answering both ways, its
 // requests' bytes as written and its non-2xx answers counted.
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error a plain ES module of the bench, without types
 import { answerEnd, leanRoundTrips } from "../../bench/lean-client.mjs";
@@ -56,6 +56,17 @@ describe("leanRoundTrips", () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions?x=1`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("ends the run through its promise when an answer cannot be framed, the socket closed", async () => {
+    const bare = net.createServer((socket) => socket.once("data", () => socket.write("HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nbody")));
+    await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (bare.address() as AddressInfo).port;
+      await expect(leanRoundTrips(`http://127.0.0.1:${port}/`, { duration: 5 })).rejects.toThrow("neither Content-Length nor chunks (status 200)");
+    } finally {
+      await new Promise<void>((resolve) => bare.close(() => resolve()));
+    }
+  });
 
   it("sends the request's bytes one at a time on one socket and counts the answers that are not 2xx", async () => {
     const body = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "héllo" }] });
