@@ -2,7 +2,7 @@
 // written as soon as the answer has all arrived (by its Content-Length, or its chunks' end). No HTTP library, no
 // histogram, no timers but the run's own: at one connection a client's own cost is added to every round trip, and on
 // this machine autocannon's was also quantised (docs/performance.md, "Wave 24": one floor server read 252 µs a
-// request by autocannon and 84–157 by this client, in alternating runs).
+// request by autocannon and 97–267 by this client, in alternating runs).
 //   const { rate, p50, p99, non2xx } = await leanRoundTrips(url, { method: "POST", headers, body, duration: 5 })
 import net from "node:net";
 
