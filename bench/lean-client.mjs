@@ -43,8 +43,8 @@ export function answerEnd(buf) {
     const eol = buf.indexOf("\r\n", at);
     if (eol < 0) return { end: -1 };
     const line = buf.toString("latin1", at, eol);
-    const size = Number.parseInt(line, 16);
     if (!/^[0-9a-fA-F]+(;.*)?$/.test(line)) throw new Error(`a chunk's size line reads ${JSON.stringify(line)}`);
+    const size = Number.parseInt(line, 16);
     if (size === 0) return { end: buf.length >= eol + 4 ? eol + 4 : -1, status };
     at = eol + 2 + size + 2;
     if (at > buf.length) return { end: -1 };
@@ -85,7 +85,7 @@ export async function leanRoundTrips(target, { method = "GET", headers = {}, bod
         if (end < 0) return;
         const now = process.hrtime.bigint();
         times.push(Number(now - sentAt) / 1000);
-        if (status < 200 || status > 299) non2xx++;
+        if (!(status >= 200 && status <= 299)) non2xx++; // a status line that is not one counts as not 2xx
         if (end !== pending.length) return reject(new Error("bytes after the answer: the server answered twice"));
         pending = Buffer.alloc(0);
         if (now >= stopAt) return resolve();

@@ -26,7 +26,7 @@ describe("answerEnd", () => {
 
   it("refuses an answer it cannot frame", () => {
     expect(() => end("HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nbody")).toThrow("neither Content-Length nor chunks (status 200)");
-    // A chunk longer than its size line says: the next size line is not one.
+    // A chunk longer than its size line says, and a size line that is not hex.
     expect(() => end("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n")).toThrow("a chunk of 2 bytes is not followed by CRLF");
     expect(() => end("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n")).toThrow('a chunk\'s size line reads "zz"');
   });
