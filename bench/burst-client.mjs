@@ -1,6 +1,5 @@
-// The burst's client (bench/burst.mjs): one paced stream over node:http, a new connection per stream, and the
-// percentile helper. Each stream is timed to its response head, to its first body byte, to the chunk carrying its
-// first word and to its end.
+// The burst's client (bench/burst.mjs): one paced stream over node:http, a new connection per stream. Each stream is
+// timed to its response head, to its first body byte, to the chunk carrying its first word and to its end.
 import http from "node:http";
 import { BURST_BODY } from "./workload.mjs";
 
@@ -40,12 +39,6 @@ export function stream(url) {
     req.end(BURST_BODY);
   });
 }
-
-/** The p-th percentile (nearest rank) of the defined values. */
-export const pct = (xs, p) => {
-  const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
-  return s.length === 0 ? undefined : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 
 const FETCH_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
 

@@ -13,9 +13,9 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { median, start, stopAll } from "./launch.mjs";
+import { median, pct, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { pct, stream, streamFetch } from "./burst-client.mjs";
+import { stream, streamFetch } from "./burst-client.mjs";
 import { BURST_PACING, paths } from "./workload.mjs";
 
 const { values } = parseArgs({

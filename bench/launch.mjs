@@ -31,3 +31,9 @@ export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? undefined : s[Math.floor((s.length - 1) / 2)];
 }
+
+/** The p-th percentile (nearest rank) of the defined values; `pct(xs, 50)` is `median`'s lower one of an even count. */
+export function pct(xs, p) {
+  const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
+  return s.length === 0 ? undefined : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}

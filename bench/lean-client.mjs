@@ -5,6 +5,7 @@
 // request by autocannon and 97–267 by this client, in alternating runs).
 //   const { rate, p50, p99, non2xx } = await leanRoundTrips(url, { method: "POST", headers, body, duration: 5 })
 import net from "node:net";
+import { pct } from "./launch.mjs";
 
 /** The request's bytes: request line, the given headers, `host` and `content-length`, the body. */
 function requestBytes(url, method, headers, body) {
@@ -100,7 +101,5 @@ export async function leanRoundTrips(target, { method = "GET", headers = {}, bod
     socket.destroy();
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const sorted = times.sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
-  return { rate: times.length / seconds, p50: at(0.5), p99: at(0.99), non2xx, count: times.length };
+  return { rate: times.length / seconds, p50: pct(times, 50), p99: pct(times, 99), non2xx, count: times.length };
 }

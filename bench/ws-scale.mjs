@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { pct } from "./launch.mjs";
 import { usage } from "./proc.mjs";
 import { openSocket } from "./ws-open.mjs";
 
@@ -34,10 +35,6 @@ function start(target) {
     });
     child.on("exit", (code) => reject(new Error(`${target.label} exited with ${code}`)));
   });
-}
-
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 /** One paced turn on an open socket: resolves with its latency, or rejects on anything but the full sequence. */
@@ -76,7 +73,7 @@ async function run(target) {
     const turnsMs = performance.now() - t1;
     const after = usage(child.pid);
     for (const t of turns) if (t.status === "rejected") errors.push(String(t.reason));
-    const lat = turns.flatMap((t) => (t.status === "fulfilled" ? [t.value] : [])).sort((a, b) => a - b);
+    const lat = turns.flatMap((t) => (t.status === "fulfilled" ? [t.value] : []));
     for (const ws of sockets) ws.close();
     return {
       target: target.label,
@@ -87,8 +84,8 @@ async function run(target) {
       firstError: errors[0],
       connectAllMs: Math.round(connectMs),
       allTurnsMs: Math.round(turnsMs),
-      turnP50Ms: Math.round(quantile(lat, 0.5) ?? 0),
-      turnP99Ms: Math.round(quantile(lat, 0.99) ?? 0),
+      turnP50Ms: Math.round(pct(lat, 50) ?? 0),
+      turnP99Ms: Math.round(pct(lat, 99) ?? 0),
       pacedMs: PACED_MS,
       serverCpuMs: after.cpuMs - before.cpuMs,
       serverRssMB: Math.round(after.rssMB),
