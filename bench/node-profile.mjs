@@ -121,10 +121,9 @@ if (values.heap) {
   process.exit(0);
 }
 await stopAll([child]);
-const file = join(
-  dir,
-  readdirSync(dir).find((f) => f.endsWith(".cpuprofile")),
-);
+const written = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+if (written === undefined) throw new Error(`no .cpuprofile in ${dir}: the ${values.target} server did not exit cleanly on SIGTERM (its launcher needs a SIGTERM handler calling process.exit)`);
+const file = join(dir, written);
 const prof = JSON.parse(readFileSync(file, "utf8"));
 const self = new Map();
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));

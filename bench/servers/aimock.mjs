@@ -14,3 +14,5 @@ console.log(mock.url);
 if (process.env.MOCKLLM_BENCH_MEMORY) (await import("./memory-sampler.mjs")).sampleMemory(process.env.MOCKLLM_BENCH_MEMORY);
 if (process.env.MOCKLLM_BENCH_ALLOCATIONS) await (await import("./memory-sampler.mjs")).profileAllocations(process.env.MOCKLLM_BENCH_ALLOCATIONS, !!process.env.MOCKLLM_BENCH_YOUNG);
 if (process.env.MOCKLLM_BENCH_SNAPSHOT) (await import("./memory-sampler.mjs")).snapshotOnSignal(process.env.MOCKLLM_BENCH_SNAPSHOT);
+// A clean exit on SIGTERM, so `--cpu-prof` (bench/node-profile.mjs --target peer) gets to write its profile.
+process.on("SIGTERM", () => process.exit(0));
