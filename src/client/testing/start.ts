@@ -4,7 +4,6 @@
  * `runtime: "workerd"` runs the Worker under Miniflare instead, as it runs when deployed. `url` + `token` use a
  * server already running instead (nothing started, nothing stopped); `keepOnExit` keeps the run for the inspector.
  */
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +14,7 @@ import { assertVerified } from "../admin/verify";
 import { agentEnv, type AgentCli, type AgentEnv } from "../agents/profiles";
 import { writeAgentEnv } from "../agents/write";
 import { loadNodeRuntime } from "../node-runtime";
+import { randomAdminToken } from "./admin-token";
 
 export interface StartMockLLMOptions {
   /** Scenario documents or builders, uploaded (all or none) before `startMockLLM` resolves. */
@@ -126,7 +126,7 @@ export async function startMockLLM(options: StartMockLLMOptions = {}): Promise<M
   const documents = (options.scenarios ?? []).map(toDocument); // invalid builders throw before anything starts
   if (options.url !== undefined) return useRunning(options.url, options, documents);
   if (options.token !== undefined) throw new TypeError("`token` is for a running server given by `url`: use `adminToken` for a started one");
-  const adminToken = options.adminToken ?? randomBytes(18).toString("base64url");
+  const adminToken = options.adminToken ?? randomAdminToken();
   for (const [key, value] of Object.entries(QUIET_WRANGLER_ENV)) process.env[key] ??= value;
   const vars = { DEFAULT_WORDS_PER_SECOND: "0", ...options.env };
   const runtime = options.runtime ?? (options.config !== undefined ? "workerd" : "node");
