@@ -47,6 +47,27 @@ describe("Node runtime: the old generation's growth while a server runs", () => 
   });
 });
 
+/** V8's flags' hash (`cachedDataVersionTag`) in a new process started with `args`: plain, then with boundHeapGrowth(). */
+async function flagTags(args: string[]): Promise<{ plain: number; bound: number }> {
+  const script = `
+    import v8 from "node:v8";
+    const { boundHeapGrowth } = await import(${JSON.stringify(MODULE)});
+    const plain = v8.cachedDataVersionTag();
+    boundHeapGrowth();
+    console.log(JSON.stringify({ plain, bound: v8.cachedDataVersionTag() }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--experimental-strip-types", "--no-warnings", ...args, "--input-type=module", "-e", script]);
+  return JSON.parse(stdout) as { plain: number; bound: number };
+}
+
+describe("Node runtime: V8's memory reducer while a server runs", () => {
+  it("is kept from collecting (a flag set beside the growth bound), unless the process set it itself", async () => {
+    const [ownGrowth, ownBoth] = await Promise.all([flagTags(["--heap-growing-percent=300"]), flagTags(["--heap-growing-percent=300", "--no-memory-reducer"])]);
+    // Node 22's V8 (12.4) has the reducer's count; with the growth factor the process's own, it is the only flag set.
+    expect(ownGrowth.bound).not.toBe(ownGrowth.plain);
+    expect(ownBoth.bound).toBe(ownBoth.plain);
+  });
+});
+
 describe("Node runtime: what a server loads on first use comes from V8's code caches", () => {
   it("runs loads with V8's flags at their defaults (the code caches' tag as in a plain process), the bound back after", async () => {
     const script = `
