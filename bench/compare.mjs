@@ -13,7 +13,7 @@ import { median, start, stopAll } from "./launch.mjs";
 import { leanRoundTrips } from "./lean-client.mjs";
 import { usage } from "./proc.mjs";
 import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
-import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -74,8 +74,6 @@ const SDK_REQUESTS = TARGETS.some((t) => REPLAYS.has(t.key)) ? await sdkRequests
 function replay(r) {
   return autocannon({ ...sdkReplay(r.url + r.p.toolsBase, SDK_REQUESTS), connections: 10, duration: DURATION });
 }
-
-const JSON_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
 
 function cannon(url, body, connections, duration = DURATION) {
   return autocannon({ url, method: "POST", connections, duration, headers: JSON_HEADERS, body });

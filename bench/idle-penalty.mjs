@@ -6,12 +6,11 @@
 // the last load's objects and maps: the code is deoptimised and compiled again when the load comes back (`--trace`:
 // the functions optimised and the code marked for deoptimisation, from V8's `--trace-opt --trace-deopt`).
 //   node bench/idle-penalty.mjs [--target mockllm|peer|floor] [--seconds 15] [--idle 20] [--spells 2] [--connections 50] [--node-args="--no-memory-reducer"] [--trace]
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { start } from "./launch.mjs";
+import { NODE_LAUNCHERS, start } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { JSON_BODY, paths } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -24,11 +23,10 @@ const { values } = parseArgs({
     trace: { type: "boolean", default: false },
   },
 });
-const LAUNCHERS = { mockllm: "./servers/mockllm-node.mjs", peer: "./servers/aimock.mjs", floor: "./servers/bare.mjs" };
-const launcher = LAUNCHERS[values.target];
-if (!launcher) throw new Error(`--target: one of ${Object.keys(LAUNCHERS).join(", ")}`);
+const launcher = NODE_LAUNCHERS[values.target];
+if (!launcher) throw new Error(`--target: one of ${Object.keys(NODE_LAUNCHERS).join(", ")}`);
 const args = [...values["node-args"].split(" ").filter(Boolean), ...(values.trace ? ["--trace-opt", "--trace-deopt"] : [])];
-const { child, url } = await start({ label: values.target, launcher: fileURLToPath(new URL(launcher, import.meta.url)) }, args);
+const { child, url } = await start({ label: values.target, launcher }, args);
 // With --trace, V8's lines come on the server's stdout after its URL.
 let out = "";
 child.stdout.on("data", (d) => {
@@ -49,7 +47,7 @@ function load() {
         method: "POST",
         connections: Number(values.connections),
         duration: Number(values.seconds),
-        headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+        headers: JSON_HEADERS,
         body: JSON_BODY,
       },
       (err) => (err ? reject(err) : resolve(perSecond)),

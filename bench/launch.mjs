@@ -1,5 +1,13 @@
 // Starting a bench target: each launcher in bench/servers/ is its own process and prints its URL when ready.
 import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The Node-side targets a bench can start by name: mockllm's Node runtime, the peer and the bare node:http floor. */
+export const NODE_LAUNCHERS = {
+  mockllm: fileURLToPath(new URL("./servers/mockllm-node.mjs", import.meta.url)),
+  floor: fileURLToPath(new URL("./servers/bare.mjs", import.meta.url)),
+  peer: fileURLToPath(new URL("./servers/aimock.mjs", import.meta.url)),
+};
 
 /**
  * Spawns `launcher` (with `env` added to this process's environment) with this process's Node and resolves when it prints its URL, with the time that took.

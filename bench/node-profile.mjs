@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { start, stopAll } from "./launch.mjs";
+import { NODE_LAUNCHERS, start, stopAll } from "./launch.mjs";
 import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
-import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -37,9 +37,8 @@ const { values } = parseArgs({
 });
 const dir = values.dir ?? mkdtempSync(join(tmpdir(), "mockllm-node-profile-"));
 mkdirSync(dir, { recursive: true });
-const LAUNCHERS = { mockllm: "./servers/mockllm-node.mjs", floor: "./servers/bare.mjs", peer: "./servers/aimock.mjs" };
-if (!LAUNCHERS[values.target]) throw new Error(`--target: one of ${Object.keys(LAUNCHERS).join(", ")}`);
-const launcher = fileURLToPath(new URL(LAUNCHERS[values.target], import.meta.url));
+const launcher = NODE_LAUNCHERS[values.target];
+if (!launcher) throw new Error(`--target: one of ${Object.keys(NODE_LAUNCHERS).join(", ")}`);
 const heapFile = join(dir, "node.heapprofile");
 
 /** Source maps of the scripts a profile names, by URL (null: none beside the file). */
@@ -82,7 +81,7 @@ const cannon = (duration) =>
         method: "POST",
         connections: Number(values.connections),
         duration,
-        headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+        headers: JSON_HEADERS,
         body: values.load === "stream" ? STREAM_BODY : JSON_BODY,
       });
 let requests;

@@ -1,6 +1,8 @@
 // The scripted workload every bench target serves: the same answers for mockllm (as scenarios), the peer
 // (as fixtures) and the floor (a fixed body). Imported by the server launchers and by bench/compare.ts.
 export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "bench json" }] });
+/** The headers the benches send a JSON or stream turn with (the bench key; the peer and the floor ignore it). */
+export const JSON_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
 export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
 /**
  * A long agent conversation's request (bench/worker-cpu.mjs --load long): 121 messages — a user turn, then 40 rounds
