@@ -65,11 +65,11 @@ export function boundHeapGrowth(): () => void {
 }
 
 /**
- * Runs `load` (a part of the runtime loaded on its first use: node:http2,
- * `ws`) with V8's own values of the flags a server sets, and sets them again once it has loaded. V8 checks every code cache — Node's
- * for its built-in modules, `module.enableCompileCache`'s — against a hash of all its flags' values, and a changed
- * value fails it: under the bound, the modules a server's first request loads compiled from their source (the first
- * request 210 against 150 ms, median of 10 fresh servers; docs/decisions/performance-history.md, "Wave 7").
+ * Runs `load` (a part of the runtime loaded on its first use: node:http2, `ws`) with V8's own values of the flags a
+ * server sets, and sets them again once it has loaded. V8 checks every code cache — Node's for its built-in modules,
+ * `module.enableCompileCache`'s — against a hash of all its flags' values, and a changed value fails it: under the
+ * bound, the modules a server's first request loads compiled from their source (the first request 210 against 150 ms,
+ * median of 10 fresh servers; docs/decisions/performance-history.md, "Wave 7").
  * @example const socketServer = await withV8Defaults(() => import("ws"))
  */
 export async function withV8Defaults<T>(load: () => Promise<T>): Promise<T> {
