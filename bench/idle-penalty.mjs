@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // What an idle spell costs the load after it: a Node target served the JSON turn at `--connections` for `--seconds`,
 // then left idle for `--idle` seconds and loaded again, `--spells` times; the server's CPU per request (µs) second by
-// second, and the mean over each load's first five seconds. V8's memory reducer collects a heap that has stopped
+// second, and the mean over each load's first five seconds (`--load stream`: the compare bench's 200-word stream instead). V8's memory reducer collects a heap that has stopped
 // allocating (~8 s after its last collection), and that collection clears the weak references optimised code keeps to
 // the last load's objects and maps: the code is deoptimised and compiled again when the load comes back (`--trace`:
 // the functions optimised and the code marked for deoptimisation, from V8's `--trace-opt --trace-deopt`).
-//   node bench/idle-penalty.mjs [--target mockllm|peer|floor] [--seconds 15] [--idle 20] [--spells 2] [--connections 50] [--node-args="--no-memory-reducer"] [--trace]
+//   node bench/idle-penalty.mjs [--target mockllm|peer|floor] [--seconds 15] [--idle 20] [--spells 2] [--connections 50] [--load json|stream] [--node-args="--no-memory-reducer"] [--trace]
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { NODE_LAUNCHERS, start } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { JSON_BODY, JSON_HEADERS, paths } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -19,11 +19,14 @@ const { values } = parseArgs({
     idle: { type: "string", default: "20" },
     spells: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
+    load: { type: "string", default: "json" },
     "node-args": { type: "string", default: "" },
     trace: { type: "boolean", default: false },
   },
 });
 const launcher = NODE_LAUNCHERS[values.target];
+if (!["json", "stream"].includes(values.load)) throw new Error("--load: json or stream");
+const stream = values.load === "stream";
 if (!launcher) throw new Error(`--target: one of ${Object.keys(NODE_LAUNCHERS).join(", ")}`);
 const args = [...values["node-args"].split(" ").filter(Boolean), ...(values.trace ? ["--trace-opt", "--trace-deopt"] : [])];
 const { child, url } = await start({ label: values.target, launcher }, args);
@@ -43,12 +46,12 @@ function load() {
     let cpu = usage(child.pid).cpuMs;
     const run = autocannon(
       {
-        url: url + paths(values.target).json,
+        url: url + (stream ? paths(values.target).stream : paths(values.target).json),
         method: "POST",
         connections: Number(values.connections),
         duration: Number(values.seconds),
         headers: JSON_HEADERS,
-        body: JSON_BODY,
+        body: stream ? STREAM_BODY : JSON_BODY,
       },
       (err) => (err ? reject(err) : resolve(perSecond)),
     );
@@ -63,7 +66,7 @@ function load() {
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const line = (label, xs, text) =>
   `${label.padEnd(22)} ${xs.map((x) => x.toFixed(0).padStart(4)).join("")}   first 5 s ${mean(xs.slice(0, 5)).toFixed(1)} µs, last 5 s ${mean(xs.slice(-5)).toFixed(1)} µs${traced(text)}`;
-console.log(`${values.target}${args.length ? ` (${args.join(" ")})` : ""}: server CPU per request (µs), second by second`);
+console.log(`${values.target}, ${values.load}${args.length ? ` (${args.join(" ")})` : ""}: server CPU per request (µs), second by second`);
 let from = out.length;
 console.log(line("fresh", await load(), out.slice(from)));
 for (let i = 1; i <= Number(values.spells); i++) {
