@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
-import { JSON_BODY, paths } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +37,7 @@ for (let i = 0; i < Number(values.starts); i++) {
 }
 const running = [];
 for (const t of TARGETS) running.push({ t, ...(await start(t)) });
-const turns = (r, amount) =>
-  autocannon({ url: r.url + paths(r.t.kind).json, method: "POST", connections: 50, amount, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body: JSON_BODY });
+const turns = (r, amount) => autocannon({ url: r.url + paths(r.t.kind).json, method: "POST", connections: 50, amount, headers: JSON_HEADERS, body: JSON_BODY });
 try {
   if (Number(values.rounds) > 0) for (const r of running) await turns(r, 5000); // warm-up
   for (let i = 0; i < Number(values.rounds); i++) {

@@ -1,10 +1,10 @@
 // The burst's client (bench/burst.mjs): one paced stream over node:http, a new connection per stream. Each stream is
 // timed to its response head, to its first body byte, to the chunk carrying its first word and to its end.
 import http from "node:http";
-import { BURST_BODY } from "./workload.mjs";
+import { BURST_BODY, JSON_HEADERS } from "./workload.mjs";
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-const HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench", "content-length": Buffer.byteLength(BURST_BODY) };
+const HEADERS = { ...JSON_HEADERS, "content-length": Buffer.byteLength(BURST_BODY) };
 
 /**
  * One stream: ms to the response head (`ttfb`), to the first body byte (`firstByte`), to the first word (`ttft`),
@@ -40,7 +40,7 @@ export function stream(url) {
   });
 }
 
-const FETCH_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
+const FETCH_HEADERS = JSON_HEADERS;
 
 /**
  * The same stream through `fetch` (undici, as a harness written with `fetch` or the `openai` SDK would send it: a

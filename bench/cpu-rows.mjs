@@ -9,7 +9,7 @@ import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
 import { sdkReplay, sdkRequests } from "./sdk-conversations.mjs";
-import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -51,7 +51,7 @@ const fire = (r, amount) =>
         method: r.t.health ? "GET" : "POST",
         connections: Number(values.connections),
         amount,
-        headers: r.t.health ? {} : { "content-type": "application/json", authorization: "Bearer sk-bench" },
+        headers: r.t.health ? {} : JSON_HEADERS,
         body: r.t.health ? undefined : stream ? STREAM_BODY : JSON_BODY,
       });
 try {

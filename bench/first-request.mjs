@@ -31,14 +31,14 @@ async function child(dist) {
   const { mkdtempSync, writeFileSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
-  const { SCENARIOS, JSON_BODY, paths } = await import("./workload.mjs");
+  const { SCENARIOS, JSON_BODY, JSON_HEADERS, paths } = await import("./workload.mjs");
   const { startServer } = await import(pathToFileURL(dist).href);
   const dir = mkdtempSync(join(tmpdir(), "mockllm-first-"));
   for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
   const server = await startServer({ scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
   const post = (path, body) =>
     new Promise((ok, fail) => {
-      const req = request(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer sk-bench" } }, (res) => {
+      const req = request(`${server.url}${path}`, { method: "POST", headers: JSON_HEADERS }, (res) => {
         let text = "";
         res
           .setEncoding("utf8")

@@ -12,14 +12,14 @@ import { parseArgs } from "node:util";
 import { PlannedResponse } from "../src/http/planned";
 import { route } from "../src/router";
 import { startServer } from "../src/hosts/node/server";
-import { BURST_BODY, JSON_BODY, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
+import { BURST_BODY, JSON_BODY, JSON_HEADERS, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } } });
 const N = Number(values.requests);
 const dir = mkdtempSync(join(tmpdir(), "mockllm-handler-"));
 for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
 const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
-const headers = { "content-type": "application/json", authorization: "Bearer sk-bench" };
+const headers = JSON_HEADERS;
 const p = paths("mockllm");
 
 /** CPU µs per request: building the Request (`base`) and, unless `base`, routing it. */

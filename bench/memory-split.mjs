@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { start, stopAll } from "./launch.mjs";
 import { benchClient, toolConversations } from "./sdk-conversations.mjs";
-import { JSON_BODY, paths, STREAM_BODY } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +33,7 @@ const TARGETS = [
   { key: "peer", label: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer", env: {} },
 ].filter((t) => values.only.split(",").includes(t.key) && (t.key !== "base" || values.baseline));
 
-const cannon = (url, body, connections, duration) =>
-  autocannon({ url, method: "POST", connections, duration, headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body });
+const cannon = (url, body, connections, duration) => autocannon({ url, method: "POST", connections, duration, headers: JSON_HEADERS, body });
 
 const MB = (n) => (n / 1e6).toFixed(1);
 const results = [];

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { benchClient, toolConversations } from "./sdk-conversations.mjs";
-import { JSON_BODY, paths } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -45,8 +45,7 @@ const url = await new Promise((resolve, reject) => {
 const p = paths("mockllm");
 const send = async (count) => {
   if (values.load === "conv") return toolConversations(benchClient(url + p.toolsBase), count / 2);
-  const headers = { "content-type": "application/json", authorization: "Bearer sk-bench" };
-  return autocannon({ url: url + p.json, method: "POST", connections: 10, amount: count, headers, body: JSON_BODY });
+  return autocannon({ url: url + p.json, method: "POST", connections: 10, amount: count, headers: JSON_HEADERS, body: JSON_BODY });
 };
 const n = Number(values.requests);
 await send(Number(values.warm));

@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from "../src/hosts/node/server";
 import { decide } from "../src/scenario/engine";
 import { ScenarioSchema } from "../src/scenario/schema";
 import { exportBody, exporterOf, spanOf } from "../src/turn/otel";
-import { JSON_BODY, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, SCENARIOS, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "20000" }, rounds: { type: "string", default: "3" } } });
 const N = Number(values.requests);
@@ -38,7 +38,7 @@ const servers: [string, RunningServer][] = [
   ["http/protobuf", await start({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector.invalid:4318" })],
   ["http/json", await start({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector.invalid:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" })],
 ];
-const headers = { "content-type": "application/json", authorization: "Bearer sk-bench" };
+const headers = JSON_HEADERS;
 const p = paths("mockllm");
 
 /** CPU µs per request of routing `body` on `server` and reading its answer, the exporter's waitUntil work included. */

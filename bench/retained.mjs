@@ -5,12 +5,12 @@
 //   node --expose-gc bench/retained.mjs      (DIST=other/dist/node/index.js for another build)
 import v8 from "node:v8";
 const { startServer } = await import(process.env.DIST ?? new URL("../dist/node/index.js", import.meta.url).href);
-const { SCENARIOS, JSON_BODY } = await import("./workload.mjs");
+const { SCENARIOS, JSON_BODY, JSON_HEADERS } = await import("./workload.mjs");
 const { mkdtempSync, writeFileSync } = await import("node:fs");
 const dir = mkdtempSync(`${(await import("node:os")).tmpdir()}/mockllm-retained-`);
 for (const doc of SCENARIOS) writeFileSync(`${dir}/${doc.name}.json`, JSON.stringify(doc));
 const s = await startServer({ adminToken: "x", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
-const post = (path) => fetch(s.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer sk-bench" }, body: JSON_BODY }).then((r) => r.text());
+const post = (path) => fetch(s.url + path, { method: "POST", headers: JSON_HEADERS, body: JSON_BODY }).then((r) => r.text());
 const heap = () => {
   gc();
   gc();

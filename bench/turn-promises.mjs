@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { promiseHooks } from "node:v8";
-import { JSON_BODY, paths, SCENARIOS } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, SCENARIOS } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +36,7 @@ if (values.client !== undefined) {
       : {
           url: `${base}${paths("mockllm").json}`,
           method: "POST",
-          headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+          headers: JSON_HEADERS,
           body: JSON_BODY,
           connections: 1,
           amount: requests,

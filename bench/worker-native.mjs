@@ -24,7 +24,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { tree } from "./proc.mjs";
-import { JSON_BODY, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -82,7 +82,7 @@ const load = (amount) =>
     method: "POST",
     connections: Number(values.connections),
     amount,
-    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    headers: JSON_HEADERS,
     body: stream ? STREAM_BODY : JSON_BODY,
   });
 

@@ -1,5 +1,6 @@
 // Types of bench/workload.mjs, for the TypeScript benches (bench/handler.ts).
 export const JSON_BODY: string;
+export const JSON_HEADERS: { "content-type": string; authorization: string };
 export const STREAM_BODY: string;
 export const LONG_BODY: string;
 export const BURST_BODY: string;
