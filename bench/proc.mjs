@@ -7,7 +7,7 @@ function stat(pid) {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), userTicks: Number(fields[11]), rssPages: Number(fields[21]) };
   } catch {
     return undefined;
   }
@@ -43,6 +43,19 @@ export function usage(root) {
     cpuTicks += s.cpuTicks;
   }
   return { rssMB: (rssPages * 4096) / 1e6, cpuMs: cpuTicks * TICK_MS };
+}
+
+/** CPU in ms summed over the tree, user and system apart (the kernel's share: socket calls, page faults). */
+export function cpuSplit(root) {
+  let user = 0;
+  let all = 0;
+  for (const pid of tree(root)) {
+    const s = stat(pid);
+    if (!s) continue;
+    user += s.userTicks;
+    all += s.cpuTicks;
+  }
+  return { userMs: user * TICK_MS, sysMs: (all - user) * TICK_MS };
 }
 
 /** CPU in ms of the given processes (user + system; a process gone counts 0), without their descendants. */
