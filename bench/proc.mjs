@@ -32,30 +32,19 @@ export function tree(root) {
   return out;
 }
 
-/** RSS in MB and CPU in ms, summed over the tree. */
+/** RSS in MB and CPU in ms, summed over the tree; the CPU also as user and system time apart (the kernel's share). */
 export function usage(root) {
   let rssPages = 0;
   let cpuTicks = 0;
+  let userTicks = 0;
   for (const pid of tree(root)) {
     const s = stat(pid);
     if (!s) continue;
     rssPages += s.rssPages;
     cpuTicks += s.cpuTicks;
+    userTicks += s.userTicks;
   }
-  return { rssMB: (rssPages * 4096) / 1e6, cpuMs: cpuTicks * TICK_MS };
-}
-
-/** CPU in ms summed over the tree, user and system apart (the kernel's share: socket calls, page faults). */
-export function cpuSplit(root) {
-  let user = 0;
-  let all = 0;
-  for (const pid of tree(root)) {
-    const s = stat(pid);
-    if (!s) continue;
-    user += s.userTicks;
-    all += s.cpuTicks;
-  }
-  return { userMs: user * TICK_MS, sysMs: (all - user) * TICK_MS };
+  return { rssMB: (rssPages * 4096) / 1e6, cpuMs: cpuTicks * TICK_MS, userMs: userTicks * TICK_MS, sysMs: (cpuTicks - userTicks) * TICK_MS };
 }
 
 /** CPU in ms of the given processes (user + system; a process gone counts 0), without their descendants. */

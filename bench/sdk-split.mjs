@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, NODE_LAUNCHERS, start, stopAll } from "./launch.mjs";
-import { cpuSplit } from "./proc.mjs";
+import { usage } from "./proc.mjs";
 import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
 import { paths } from "./workload.mjs";
 
@@ -28,9 +28,9 @@ for (const target of ["mockllm", "peer", "floor"]) {
 
 /** The server's user and system µs a request over `run`, which answers the number of requests it sent. */
 async function perRequest(r, run) {
-  const before = cpuSplit(r.child.pid);
+  const before = usage(r.child.pid);
   const n = await run();
-  const after = cpuSplit(r.child.pid);
+  const after = usage(r.child.pid);
   return { user: ((after.userMs - before.userMs) * 1000) / n, sys: ((after.sysMs - before.sysMs) * 1000) / n };
 }
 const live = (r) => async () => {
