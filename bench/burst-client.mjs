@@ -40,8 +40,6 @@ export function stream(url) {
   });
 }
 
-const FETCH_HEADERS = JSON_HEADERS;
-
 /**
  * The same stream through `fetch` (undici, as a harness written with `fetch` or the `openai` SDK would send it: a
  * keep-alive pool without a connection limit): head when `fetch` resolves, first byte and word from the body reader.
@@ -49,7 +47,7 @@ const FETCH_HEADERS = JSON_HEADERS;
 export async function streamFetch(url) {
   const t0 = performance.now();
   try {
-    const res = await fetch(url, { method: "POST", headers: FETCH_HEADERS, body: BURST_BODY, signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(url, { method: "POST", headers: JSON_HEADERS, body: BURST_BODY, signal: AbortSignal.timeout(60_000) });
     const ttfb = performance.now() - t0;
     let firstByte;
     let ttft;

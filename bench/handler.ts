@@ -19,14 +19,13 @@ const N = Number(values.requests);
 const dir = mkdtempSync(join(tmpdir(), "mockllm-handler-"));
 for (const doc of SCENARIOS) writeFileSync(join(dir, `${doc.name}.json`), JSON.stringify(doc));
 const server = await startServer({ adminToken: "bench", scenarios: [dir], watch: false, vars: { DEFAULT_WORDS_PER_SECOND: "0" }, log: () => {} });
-const headers = JSON_HEADERS;
 const p = paths("mockllm");
 
 /** CPU µs per request: building the Request (`base`) and, unless `base`, routing it. */
 async function cpu(path: string, body: string, base: boolean): Promise<number> {
   const c0 = process.cpuUsage();
   for (let i = 0; i < N; i++) {
-    const request = new Request(`http://127.0.0.1${path}`, { method: "POST", headers, body });
+    const request = new Request(`http://127.0.0.1${path}`, { method: "POST", headers: JSON_HEADERS, body });
     if (base) continue;
     const res = await route(request, server.runtime, { waitUntil: () => {}, playsPlans: true });
     if (!(res instanceof PlannedResponse)) await res.text();

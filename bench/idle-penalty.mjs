@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // What an idle spell costs the load after it: a Node target served the JSON turn at `--connections` for `--seconds`,
 // then left idle for `--idle` seconds and loaded again, `--spells` times; the server's CPU per request (µs) second by
-// second, and the mean over each load's first five seconds (`--load stream`: the compare bench's 200-word stream instead). V8's memory reducer collects a heap that has stopped
-// allocating (~8 s after its last collection), and that collection clears the weak references optimised code keeps to
-// the last load's objects and maps: the code is deoptimised and compiled again when the load comes back (`--trace`:
-// the functions optimised and the code marked for deoptimisation, from V8's `--trace-opt --trace-deopt`).
+// second, and the mean over each load's first and last five seconds (`--load stream`: the compare bench's 200-word
+// stream instead of the JSON turn). V8's memory reducer collects a heap that has stopped allocating (~8 s after its
+// last collection), and that collection clears the weak references optimised code keeps to the last load's objects
+// and maps: the code is deoptimised and compiled again when the load comes back (`--trace`: the functions optimised
+// and the code marked for deoptimisation, from V8's `--trace-opt --trace-deopt`).
 //   node bench/idle-penalty.mjs [--target mockllm|peer|floor] [--seconds 15] [--idle 20] [--spells 2] [--connections 50] [--load json|stream] [--node-args="--no-memory-reducer"] [--trace]
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -25,9 +26,8 @@ const { values } = parseArgs({
   },
 });
 const launcher = NODE_LAUNCHERS[values.target];
-if (!["json", "stream"].includes(values.load)) throw new Error("--load: json or stream");
-const stream = values.load === "stream";
 if (!launcher) throw new Error(`--target: one of ${Object.keys(NODE_LAUNCHERS).join(", ")}`);
+if (!["json", "stream"].includes(values.load)) throw new Error("--load: json or stream");
 const args = [...values["node-args"].split(" ").filter(Boolean), ...(values.trace ? ["--trace-opt", "--trace-deopt"] : [])];
 const { child, url } = await start({ label: values.target, launcher }, args);
 // With --trace, V8's lines come on the server's stdout after its URL.
@@ -46,12 +46,12 @@ function load() {
     let cpu = usage(child.pid).cpuMs;
     const run = autocannon(
       {
-        url: url + (stream ? paths(values.target).stream : paths(values.target).json),
+        url: url + paths(values.target)[values.load],
         method: "POST",
         connections: Number(values.connections),
         duration: Number(values.seconds),
         headers: JSON_HEADERS,
-        body: stream ? STREAM_BODY : JSON_BODY,
+        body: values.load === "stream" ? STREAM_BODY : JSON_BODY,
       },
       (err) => (err ? reject(err) : resolve(perSecond)),
     );

@@ -38,7 +38,6 @@ const servers: [string, RunningServer][] = [
   ["http/protobuf", await start({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector.invalid:4318" })],
   ["http/json", await start({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector.invalid:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" })],
 ];
-const headers = JSON_HEADERS;
 const p = paths("mockllm");
 
 /** CPU µs per request of routing `body` on `server` and reading its answer, the exporter's waitUntil work included. */
@@ -47,7 +46,7 @@ async function cpu(server: RunningServer, path: string, body: string): Promise<n
   const waitUntil = (q: Promise<unknown>) => void pending.push(q);
   const c0 = process.cpuUsage();
   for (let i = 0; i < N; i++) {
-    const res = await route(new Request(`http://127.0.0.1${path}`, { method: "POST", headers, body }), server.runtime, { waitUntil });
+    const res = await route(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: JSON_HEADERS, body }), server.runtime, { waitUntil });
     await res.text();
     // Let the exporter's flushes run as they would between requests (a batch each macrotask turn).
     if (i % 256 === 255) await Promise.all(pending.splice(0));
