@@ -21,6 +21,9 @@ interface Def {
   shape?: Record<string, z.ZodType>;
   catchall?: z.ZodType;
   element?: z.ZodType;
+  /** A record's key and value types. */
+  keyType?: z.ZodType;
+  valueType?: z.ZodType;
   options?: z.ZodType[];
   innerType?: z.ZodType;
   coerce?: boolean;
@@ -176,6 +179,8 @@ function compileOwn(schema: z.ZodType, at: string): Run | undefined {
     }
     case "object":
       return checks.length === 0 ? compileObject(def, at) : undefined;
+    case "record":
+      return checks.length === 0 ? compileRecord(def, at) : undefined;
     default:
       return undefined;
   }
@@ -267,6 +272,35 @@ function compileObject(def: Def, at: string): Run | undefined {
       if (known.has(key)) continue;
       if (catchall === "never") return FAIL;
       if (key !== "__proto__") out[key] = input[key];
+    }
+    return out;
+  };
+}
+
+/**
+ * A record of string keys (`z.record(z.string(), value)`) as zod's record parser makes it: each own enumerable key in
+ * the input's order, its value parsed, `__proto__` skipped. Only plain objects are modelled — a prototype other than
+ * Object's or null's, an own `constructor` (zod's plain-object test reads it) or a symbol key (a string key type
+ * refuses it) is handed to zod with the rest of the input. Key types with checks or values of their own are not
+ * modelled.
+ */
+function compileRecord(def: Def, at: string): Run | undefined {
+  const keyType = def.keyType;
+  if (keyType === undefined || def.valueType === undefined) return undefined;
+  const key = defOf(keyType);
+  if (key.type !== "string" || key.coerce || key.format !== undefined || (key.checks ?? []).length > 0 || valuesOf(keyType) !== undefined) return undefined;
+  const value = compile(def.valueType, `${at}{}`);
+  return (v) => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;
+    const proto = Object.getPrototypeOf(v);
+    if ((proto !== Object.prototype && proto !== null) || Object.hasOwn(v, "constructor") || Object.getOwnPropertySymbols(v).length > 0) return FAIL;
+    const input = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(input)) {
+      if (k === "__proto__") continue;
+      const r = value(input[k]);
+      if (r === FAIL) return FAIL;
+      out[k] = r;
     }
     return out;
   };

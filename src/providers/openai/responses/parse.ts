@@ -38,7 +38,7 @@ export function parseItems(raw: unknown[], path = "input"): { ok: true; items: I
       items.push({ type: "other", raw: value });
       continue;
     }
-    const parsed = known[type].safeParse({ ...value, type });
+    const parsed = safeParseFast(known[type], { ...value, type });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const param = issue && issue.path.length > 0 ? `${at}.${wirePath(issue.path)}` : at;
