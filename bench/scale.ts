@@ -33,6 +33,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { anthropicBody, chatBody, followUp, responsesBody, result } from "./conversations";
 import { anthropicMessages } from "../src/providers/anthropic/index";
 import { openaiChat } from "../src/providers/openai/chat";
 import { compactionBlob } from "../src/providers/openai/responses/compaction";
@@ -209,60 +210,7 @@ function bytesPerCall(fn: () => void, k = 3): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Curve 1: a turn against the conversation's length
-
-const TOOLS_CHAT = [{ type: "function", function: { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }];
-const result = (i: number) => `export const value${i} = ${i};\n`.repeat(4);
-const followUp = (i: number) => `Now look at file ${i + 1} and tell me what it exports, briefly.`;
-
-/** Chat: a user turn, then rounds of [assistant tool call, tool result, user follow-up]; `n` messages. */
-function chatBody(n: number): unknown {
-  const messages: unknown[] = [{ role: "user", content: "bench long" }];
-  for (let i = 0; messages.length < n; i++) {
-    messages.push(
-      { role: "assistant", content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/file${i}.ts` }) } }] },
-      { role: "tool", tool_call_id: `call_${i}`, content: result(i) },
-      { role: "user", content: followUp(i) },
-    );
-  }
-  return { model: "gpt-4o", tools: TOOLS_CHAT, messages: messages.slice(0, n - 1).concat({ role: "user", content: "bench long: the last question" }) };
-}
-
-/** Responses (stateless, the whole history in `input`): the same rounds as items; `n` items. */
-function responsesBody(n: number): unknown {
-  const input: unknown[] = [{ role: "user", content: "bench long" }];
-  for (let i = 0; input.length < n; i++) {
-    input.push(
-      { type: "function_call", call_id: `call_${i}`, name: "read_file", arguments: JSON.stringify({ path: `src/file${i}.ts` }) },
-      { type: "function_call_output", call_id: `call_${i}`, output: result(i) },
-      { role: "user", content: followUp(i) },
-    );
-  }
-  const tools = [{ type: "function", name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
-  return { model: "gpt-4o", store: false, tools, input: input.slice(0, n - 1).concat({ role: "user", content: "bench long: the last question" }) };
-}
-
-/** Anthropic: rounds of [assistant tool_use, user tool_result + follow-up]; `n` messages. */
-function anthropicBody(n: number): unknown {
-  const messages: unknown[] = [{ role: "user", content: "bench long" }];
-  for (let i = 0; messages.length < n - 1; i++) {
-    messages.push(
-      { role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "read_file", input: { path: `src/file${i}.ts` } }] },
-      {
-        role: "user",
-        content: [
-          { type: "tool_result", tool_use_id: `toolu_${i}`, content: result(i) },
-          { type: "text", text: followUp(i) },
-        ],
-      },
-    );
-  }
-  messages.length = Math.min(messages.length, n - 1);
-  if ((messages.at(-1) as { role: string }).role === "user") messages.push({ role: "assistant", content: "Noted." });
-  messages.push({ role: "user", content: "bench long: the last question" });
-  const tools = [{ name: "read_file", description: "Read a file", input_schema: { type: "object", properties: { path: { type: "string" } } } }];
-  return { model: "claude-sonnet-4-5", max_tokens: 1024, tools, messages };
-}
+// Curve 1: a turn against the conversation's length (the conversations: bench/conversations.ts)
 
 /** Every 50 messages a compaction stands for what came before (a long agent run compacted again and again). */
 const COMPACT_EVERY = 50;

@@ -8,13 +8,15 @@
 // time of every workerd process the target's Miniflare started (/proc). Prints, per target and load, the median µs of
 // workerd CPU per request, every round's figure, the median's ratio to the first target's (that ran the load), and in
 // how many rounds it was below the first target's figure of the same round.
-//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,paced,fresh] [--requests 10000] [--rounds 4] [--connections 50]
+//   node bench/worker-cpu.mjs [--probe] [--probe-fetch] [--probe-wire] [--load json,stream,long,long-messages,paced,fresh] [--requests 10000] [--rounds 4] [--connections 50]
 //                             [--warm 3000] [--paced-requests 400] [--namespace] [--rate [--seconds 3]] DIR…
 // --load paced: the burst's paced stream (bench-burst: 100 one-word events at 50 words a second after 200 ms, ~2.2 s a
 // stream), --paced-requests of them a round (a tenth of that to warm up); the probe answers it on the same schedule
 // (bench/probe-worker `pacedAnswer`), the wire probe not at all.
 // --load fresh: the JSON turn, each request on a session never used before (`/s/bench/fresh-{n}/…`), as a suite that
 // names a session per test sends them: a new session object, its tables, its snapshot and its scenario index line.
+// --load long-messages: the 121-message conversation of `long` on Anthropic's Messages API (81 messages of content
+// blocks, LONG_MESSAGES_BODY), the probe answering it as it answers the rest.
 // --namespace: mockllm's requests carry a namespace key (a namespace "bench" without quotas, its scenarios uploaded
 // with its admin key), as a team on a shared URL sends them.
 // Build the bundle with `node bin/build-worker.mjs`. Note the load average (`uptime`) beside the figures: the machine
@@ -28,7 +30,7 @@ import { Miniflare } from "miniflare";
 import { median } from "./launch.mjs";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
 import { cpuMsOf, tree } from "./proc.mjs";
-import { BURST_BODY, freshSessionRequests, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { freshSessionRequests, loadRequest, namespaceKey, uploadScenarios } from "./workload.mjs";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -80,15 +82,14 @@ if (values["probe-wire"]) await launch("probe (wire)", "floor", probeOptions({ b
 
 /** `amount` requests, or with `seconds` as many as that many seconds take (autocannon settles a fixed amount only on its one-second tick). */
 const send = (t, load, amount, seconds) => {
-  const p = paths(t.kind);
-  const [path, body] = load === "stream" ? [p.stream, STREAM_BODY] : load === "paced" ? [p.burst, BURST_BODY] : [p.json, load === "long" ? LONG_BODY : JSON_BODY];
+  const { path, body, headers } = loadRequest(load, t.kind, t.key);
   const fresh = load === "fresh" ? { requests: freshSessionRequests(path) } : {};
   return autocannon({
     url: t.url + path,
     method: "POST",
     connections: Number(values.connections),
     ...(seconds === undefined ? { amount } : { duration: seconds }),
-    headers: { "content-type": "application/json", authorization: `Bearer ${t.key ?? "sk-bench"}` },
+    headers,
     body,
     ...fresh,
   });

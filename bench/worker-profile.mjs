@@ -3,7 +3,7 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|paced|fresh] [--connections 50] [--duration 10] [--target probe|wire] [--namespace] [--heap]
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|long-messages|paced|fresh] [--connections 50] [--duration 10] [--target probe|wire] [--namespace] [--heap]
 // --load paced: the burst's paced stream (bench/worker-cpu.mjs --load paced; mockllm only); --load fresh: every request
 // a session's first turn (bench/worker-cpu.mjs --load fresh; mockllm only).
 // --namespace: the requests carry a namespace key (as bench/worker-cpu.mjs --namespace).
@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import WebSocket from "ws";
 import { mockllmOptions, probeOptions } from "./miniflare.mjs";
-import { BURST_BODY, freshSessionRequests, JSON_BODY, LONG_BODY, namespaceKey, paths, STREAM_BODY, uploadScenarios } from "./workload.mjs";
+import { freshSessionRequests, loadRequest, namespaceKey, uploadScenarios } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -43,8 +43,7 @@ const mf = new Miniflare(
 const url = (await mf.ready).origin;
 const key = !probe && values.namespace ? await namespaceKey(url, "bench") : undefined;
 if (!probe) await uploadScenarios(url, key ?? "bench");
-const p = paths(probe ? "floor" : "mockllm");
-const [path, body] = values.load === "stream" ? [p.stream, STREAM_BODY] : values.load === "paced" ? [p.burst, BURST_BODY] : [p.json, values.load === "long" ? LONG_BODY : JSON_BODY];
+const { path, body, headers } = loadRequest(values.load, probe ? "floor" : "mockllm", key);
 const fresh = values.load === "fresh" ? { requests: freshSessionRequests(path) } : {};
 const cannon = (duration) =>
   autocannon({
@@ -53,7 +52,7 @@ const cannon = (duration) =>
     method: "POST",
     connections: Number(values.connections),
     duration,
-    headers: { "content-type": "application/json", authorization: `Bearer ${key ?? "sk-bench"}` },
+    headers,
     body,
   });
 await cannon(3); // warm-up: JIT, the session object

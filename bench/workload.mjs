@@ -21,6 +21,29 @@ export const LONG_BODY = JSON.stringify({
     ]).flat(),
   ],
 });
+/**
+ * The same agent conversation on Anthropic's Messages API (bench/worker-cpu.mjs --load long-messages): the user turn,
+ * then 40 rounds of an assistant `tool_use` block and a user message of its `tool_result` and the follow-up's text —
+ * 81 messages, 121 content blocks, ~25 KB of JSON, answered by the same scenario as JSON_BODY.
+ */
+export const LONG_MESSAGES_BODY = JSON.stringify({
+  model: "claude-sonnet-4-5",
+  max_tokens: 1024,
+  tools: [{ name: "read_file", description: "Read a file", input_schema: { type: "object", properties: { path: { type: "string" } } } }],
+  messages: [
+    { role: "user", content: "bench long" },
+    ...Array.from({ length: 40 }, (_, i) => [
+      { role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "read_file", input: { path: `src/file${i}.ts` } }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: `toolu_${i}`, content: `export const value${i} = ${i};\n`.repeat(12) },
+          { type: "text", text: `Now look at file ${i + 1} and tell me what it exports, briefly.` },
+        ],
+      },
+    ]).flat(),
+  ],
+});
 export const WORDS_200 = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
 export const JSON_TEXT = "Hello from the bench.";
 /** The burst workload (bench/burst.mjs): 100 words of 5 characters with their space ("w000 " … "w099"), so mockllm's
@@ -66,6 +89,7 @@ export function paths(kind) {
   const mock = kind.startsWith("mockllm");
   return {
     json: mock ? "/s/bench/b1/v1/chat/completions" : "/v1/chat/completions",
+    messages: mock ? "/s/bench/b1/v1/messages" : "/v1/messages",
     stream: mock ? "/s/bench-stream/b1/v1/chat/completions" : "/v1/chat/completions",
     toolsBase: mock ? "/s/bench-tools/b1/v1" : "/v1",
     burst: mock ? "/s/bench-burst/b1/v1/chat/completions" : "/v1/chat/completions",
@@ -90,4 +114,19 @@ export async function namespaceKey(url, token) {
   const minted = await admin("/namespaces/bench/keys", { scope: "admin" });
   if (minted.status !== 201) throw new Error(`key: ${minted.status} ${await minted.text()}`);
   return (await minted.json()).key;
+}
+
+/**
+ * What a Worker bench sends for `load` (json, stream, long, long-messages, paced, fresh) to a target of `kind`: the
+ * path, the body and the headers — the bench key as a Bearer token, or on long-messages as an Anthropic client sends
+ * it (`x-api-key`, `anthropic-version`); `key` is a namespace's key where one is used.
+ * @example const { path, body, headers } = loadRequest("long", "mockllm")
+ */
+export function loadRequest(load, kind, key = "sk-bench") {
+  const p = paths(kind);
+  if (load === "long-messages") return { path: p.messages, body: LONG_MESSAGES_BODY, headers: { "content-type": "application/json", "x-api-key": key, "anthropic-version": "2023-06-01" } };
+  const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };
+  if (load === "stream") return { path: p.stream, body: STREAM_BODY, headers };
+  if (load === "paced") return { path: p.burst, body: BURST_BODY, headers };
+  return { path: p.json, body: load === "long" ? LONG_BODY : JSON_BODY, headers };
 }

@@ -1,0 +1,60 @@
+/**
+ * The long agent conversations the benches grow (bench/scale.ts's conversation curve, bench/request-parse.ts): a user
+ * turn, then rounds of an assistant tool call, its result (four lines of code) and a user follow-up, on Chat,
+ * Responses (stateless) and Anthropic's Messages.
+ */
+
+const TOOLS_CHAT = [{ type: "function", function: { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }];
+/** A tool's result: four lines of code. */
+export const result = (i: number) => `export const value${i} = ${i};\n`.repeat(4);
+/** The user's follow-up after a tool result. */
+export const followUp = (i: number) => `Now look at file ${i + 1} and tell me what it exports, briefly.`;
+
+/** Chat: a user turn, then rounds of [assistant tool call, tool result, user follow-up]; `n` messages. */
+export function chatBody(n: number): unknown {
+  const messages: unknown[] = [{ role: "user", content: "bench long" }];
+  for (let i = 0; messages.length < n; i++) {
+    messages.push(
+      { role: "assistant", content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/file${i}.ts` }) } }] },
+      { role: "tool", tool_call_id: `call_${i}`, content: result(i) },
+      { role: "user", content: followUp(i) },
+    );
+  }
+  return { model: "gpt-4o", tools: TOOLS_CHAT, messages: messages.slice(0, n - 1).concat({ role: "user", content: "bench long: the last question" }) };
+}
+
+/** Responses (stateless, the whole history in `input`): the same rounds as items; `n` items. */
+export function responsesBody(n: number): unknown {
+  const input: unknown[] = [{ role: "user", content: "bench long" }];
+  for (let i = 0; input.length < n; i++) {
+    input.push(
+      { type: "function_call", call_id: `call_${i}`, name: "read_file", arguments: JSON.stringify({ path: `src/file${i}.ts` }) },
+      { type: "function_call_output", call_id: `call_${i}`, output: result(i) },
+      { role: "user", content: followUp(i) },
+    );
+  }
+  const tools = [{ type: "function", name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+  return { model: "gpt-4o", store: false, tools, input: input.slice(0, n - 1).concat({ role: "user", content: "bench long: the last question" }) };
+}
+
+/** Anthropic: rounds of [assistant tool_use, user tool_result + follow-up]; `n` messages. */
+export function anthropicBody(n: number): unknown {
+  const messages: unknown[] = [{ role: "user", content: "bench long" }];
+  for (let i = 0; messages.length < n - 1; i++) {
+    messages.push(
+      { role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "read_file", input: { path: `src/file${i}.ts` } }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: `toolu_${i}`, content: result(i) },
+          { type: "text", text: followUp(i) },
+        ],
+      },
+    );
+  }
+  messages.length = Math.min(messages.length, n - 1);
+  if ((messages.at(-1) as { role: string }).role === "user") messages.push({ role: "assistant", content: "Noted." });
+  messages.push({ role: "user", content: "bench long: the last question" });
+  const tools = [{ name: "read_file", description: "Read a file", input_schema: { type: "object", properties: { path: { type: "string" } } } }];
+  return { model: "claude-sonnet-4-5", max_tokens: 1024, tools, messages };
+}

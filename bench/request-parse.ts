@@ -1,0 +1,102 @@
+/**
+ * What a long conversation's request costs to read: each provider surface's `parse` (the body's zod validation and the
+ * canonical request made from it) against the conversation's length, as Node runs it (zod compiles its object
+ * parsers) and as Workers do (no code generation there: src/util/fast-parse.ts's closures, zod's interpreter for the
+ * parts they hand it, emulated in a child process whose zod cannot compile), beside `JSON.parse` of the same text.
+ * In process, no HTTP; each figure is the least of its rounds' means (µs a request), steady on a shared machine
+ * where a single mean is not. Run it in two checkouts for a before and after.
+ *   npx tsx bench/request-parse.ts [--sizes 100,500,2000] [--rounds 15]
+ */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { anthropicBody, chatBody, responsesBody } from "./conversations";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "100,500,2000" },
+    rounds: { type: "string", default: "15" },
+    // Internal: the child process measuring one runtime's way ("node" or "workers"), printing its figures as JSON.
+    as: { type: "string" },
+  },
+});
+const SIZES = values.sizes.split(",").map(Number);
+const ROUNDS = Number(values.rounds);
+
+type Figures = Record<string, Record<number, number>>;
+
+/** µs a call: the least of ROUNDS means, each over enough calls for ~20 ms, after a warm-up. */
+function least(fn: () => void): number {
+  const t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < 20 || n < 3) {
+    fn();
+    n++;
+  }
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < ROUNDS; r++) {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    best = Math.min(best, ((performance.now() - t) * 1000) / n);
+  }
+  return best;
+}
+
+async function measure(as: string): Promise<Figures> {
+  if (as === "workers") {
+    // Before any schema is built: zod decides at construction whether an object parser is compiled.
+    const { globalConfig, util } = await import("zod/v4/core");
+    Object.defineProperty(util.allowsEval, "value", { value: false });
+    globalConfig.jitless = true;
+  }
+  const { openaiChat } = await import("../src/providers/openai/chat");
+  const { openaiResponses } = await import("../src/providers/openai/responses/index");
+  const { anthropicMessages } = await import("../src/providers/anthropic/index");
+  const bearer = { authorization: "Bearer sk", "content-type": "application/json" };
+  const surfaces = [
+    { name: "Chat", surface: openaiChat, path: "/v1/chat/completions", headers: new Headers(bearer), body: chatBody },
+    { name: "Responses", surface: openaiResponses, path: "/v1/responses", headers: new Headers(bearer), body: responsesBody },
+    {
+      name: "Anthropic",
+      surface: anthropicMessages,
+      path: "/v1/messages",
+      headers: new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "content-type": "application/json" }),
+      body: anthropicBody,
+    },
+  ];
+  const out: Figures = {};
+  for (const s of surfaces) {
+    for (const n of SIZES) {
+      const text = JSON.stringify(s.body(n));
+      const body = JSON.parse(text);
+      const target = { path: s.path, query: new URLSearchParams() };
+      const parse = () => {
+        if (!s.surface.parse(body, s.headers, target).ok) throw new Error(`${s.name}: refused`);
+      };
+      (out[s.name] ??= {})[n] = least(parse);
+      (out[`${s.name} JSON.parse`] ??= {})[n] = least(() => JSON.parse(text));
+    }
+  }
+  return out;
+}
+
+if (values.as !== undefined) {
+  console.log(JSON.stringify(await measure(values.as)));
+} else {
+  const here = fileURLToPath(import.meta.url);
+  const figures = Object.fromEntries(
+    ["node", "workers"].map((as) => {
+      const run = spawnSync(process.execPath, ["--import", "tsx", here, "--as", as, "--sizes", values.sizes, "--rounds", values.rounds], { encoding: "utf8" });
+      if (run.status !== 0) throw new Error(`${as}: ${run.stderr}`);
+      return [as, JSON.parse(run.stdout) as Figures];
+    }),
+  );
+  const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+  console.log(`| surface | messages | parse, Node (µs) | parse, as on Workers (µs) | JSON.parse of the body (µs) |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: |`);
+  for (const name of ["Chat", "Responses", "Anthropic"]) {
+    for (const n of SIZES) {
+      console.log(`| ${name} | ${n} | ${f(figures.node![name]![n]!)} | ${f(figures.workers![name]![n]!)} | ${f(figures.node![`${name} JSON.parse`]![n]!)} |`);
+    }
+  }
+}
