@@ -207,7 +207,7 @@ describe("safeParseFast", () => {
       "OpenAI Chat": [],
       "OpenAI Responses": [],
       // Content blocks are a transform (src/providers/anthropic/wire.ts ContentBlockSchema), which parses each known
-      // block with safeParseFast again: through the closures on Workers.
+      // block with the closures again.
       "Anthropic Messages": [".messages[].content|1[]"],
       Gemini: [],
       "Bedrock Converse": [],

@@ -3,7 +3,7 @@
  * only what the real API itself rejects fails, with its pydantic-style wording (`max_tokens: Field required`).
  */
 import { z } from "zod";
-import { safeParseFast } from "../../util/fast-parse";
+import { safeParseOwn } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 
 /** Error param for a required field: "Field required" when absent, `wrong` when of the wrong type. */
@@ -99,7 +99,8 @@ export const anthropicWire = lazily(() => {
    * One content block, tagged by `type`. Known types are validated (errors at `….{type}.{field}`, as the
    * real API's tagged union reports them); unknown types become `{ type: "other" }`. The block's object and its
    * `type` are checked here, with the wording an object schema would give, so that a known block is copied once, by
-   * its own schema (through safeParseFast's closures on Workers) — not first by an object schema for its `type`.
+   * its own schema (through src/util/fast-parse.ts's closures, as the request is: parse.ts) — not first by an object
+   * schema for its `type`.
    */
   const ContentBlockSchema = z.unknown().transform((input, ctx): ContentBlock => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
@@ -117,7 +118,7 @@ export const anthropicWire = lazily(() => {
       const fileId = typeof source === "object" && source !== null && (source as { type?: unknown }).type === "file" ? (source as { file_id?: unknown }).file_id : undefined;
       return typeof fileId === "string" ? { type: "other", sent: block.type, fileId } : { type: "other", sent: block.type };
     }
-    const parsed = safeParseFast(schema, block);
+    const parsed = safeParseOwn(schema, block);
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
       ctx.addIssue({ code: "custom", message: issue.message, path: [block.type, ...issue.path] });
