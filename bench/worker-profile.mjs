@@ -3,7 +3,7 @@
 // inspector open, the bench scenarios uploaded, then a load (autocannon) while the Worker's isolate — which also runs
 // its Durable Objects — is profiled over the DevTools protocol. Writes DIR/worker.cpuprofile (open it in Chrome's
 // DevTools or speedscope) and prints the functions with the most self and inclusive time.
-//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|long-messages|paced|fresh] [--connections 50] [--duration 10] [--target probe|wire] [--namespace] [--heap]
+//   node bench/worker-profile.mjs [--out /tmp/wprof] [--load json|stream|long|long-messages|paced|fresh] [--connections 50] [--duration 10] [--target probe|wire] [--namespace] [--heap] [--dist DIR]
 // --load paced: the burst's paced stream (bench/worker-cpu.mjs --load paced; mockllm only); --load fresh: every request
 // a session's first turn (bench/worker-cpu.mjs --load fresh; mockllm only).
 // --namespace: the requests carry a namespace key (as bench/worker-cpu.mjs --namespace).
@@ -11,7 +11,7 @@
 // allocated per request and the functions that allocated most, DIR/worker.heapprofile. Unlike CPU time on a shared
 // machine, the bytes a request allocates read the same run after run, so a change's effect on them shows in one run.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     target: { type: "string", default: "mockllm" },
     namespace: { type: "boolean", default: false },
     heap: { type: "boolean", default: false },
+    // Another build's bundle directory (a copy of dist/worker set aside, as bench/worker-cpu.mjs takes): a before and after.
+    dist: { type: "string" },
   },
 });
 const probe = values.target === "probe" || values.target === "wire";
@@ -38,7 +40,7 @@ const inspectorPort = Number(values.port);
 const mf = new Miniflare(
   probe
     ? probeOptions({ inspectorPort, ...(values.target === "wire" ? { bindings: { PROBE_MODE: "wire" } } : {}) })
-    : mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, { inspectorPort }),
+    : mockllmOptions({ DEFAULT_WORDS_PER_SECOND: "0", ADMIN_TOKEN: "bench" }, { inspectorPort }, values.dist === undefined ? undefined : resolve(values.dist)),
 );
 const url = (await mf.ready).origin;
 const key = !probe && values.namespace ? await namespaceKey(url, "bench") : undefined;
