@@ -58,3 +58,35 @@ export function anthropicBody(n: number): unknown {
   const tools = [{ name: "read_file", description: "Read a file", input_schema: { type: "object", properties: { path: { type: "string" } } } }];
   return { model: "claude-sonnet-4-5", max_tokens: 1024, tools, messages };
 }
+
+/** Gemini generateContent: rounds of [model functionCall, user functionResponse + follow-up]; `n` contents. */
+export function geminiBody(n: number): unknown {
+  const contents: unknown[] = [{ role: "user", parts: [{ text: "bench long" }] }];
+  for (let i = 0; contents.length < n - 1; i++) {
+    contents.push(
+      { role: "model", parts: [{ functionCall: { name: "read_file", args: { path: `src/file${i}.ts` } } }] },
+      { role: "user", parts: [{ functionResponse: { name: "read_file", response: { content: result(i) } } }, { text: followUp(i) }] },
+    );
+  }
+  contents.length = Math.min(contents.length, n - 1);
+  if ((contents.at(-1) as { role: string }).role === "user") contents.push({ role: "model", parts: [{ text: "Noted." }] });
+  contents.push({ role: "user", parts: [{ text: "bench long: the last question" }] });
+  const tools = [{ functionDeclarations: [{ name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }] }];
+  return { contents, tools };
+}
+
+/** Bedrock Converse: rounds of [assistant toolUse, user toolResult + follow-up]; `n` messages. */
+export function converseBody(n: number): unknown {
+  const messages: unknown[] = [{ role: "user", content: [{ text: "bench long" }] }];
+  for (let i = 0; messages.length < n - 1; i++) {
+    messages.push(
+      { role: "assistant", content: [{ toolUse: { toolUseId: `tooluse_${i}`, name: "read_file", input: { path: `src/file${i}.ts` } } }] },
+      { role: "user", content: [{ toolResult: { toolUseId: `tooluse_${i}`, content: [{ text: result(i) }] } }, { text: followUp(i) }] },
+    );
+  }
+  messages.length = Math.min(messages.length, n - 1);
+  if ((messages.at(-1) as { role: string }).role === "user") messages.push({ role: "assistant", content: [{ text: "Noted." }] });
+  messages.push({ role: "user", content: [{ text: "bench long: the last question" }] });
+  const toolConfig = { tools: [{ toolSpec: { name: "read_file", description: "Read a file", inputSchema: { json: { type: "object", properties: { path: { type: "string" } } } } } }] };
+  return { messages, toolConfig };
+}

@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { anthropicBody, chatBody, responsesBody } from "./conversations";
+import { anthropicBody, chatBody, converseBody, geminiBody, responsesBody } from "./conversations";
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +52,8 @@ async function measure(as: string): Promise<Figures> {
   const { openaiChat } = await import("../src/providers/openai/chat");
   const { openaiResponses } = await import("../src/providers/openai/responses/index");
   const { anthropicMessages } = await import("../src/providers/anthropic/index");
+  const { geminiGenerateContent } = await import("../src/providers/gemini/index");
+  const { bedrockConverse } = await import("../src/providers/bedrock/index");
   const bearer = { authorization: "Bearer sk", "content-type": "application/json" };
   const surfaces = [
     { name: "Chat", surface: openaiChat, path: "/v1/chat/completions", headers: new Headers(bearer), body: chatBody },
@@ -62,6 +64,20 @@ async function measure(as: string): Promise<Figures> {
       path: "/v1/messages",
       headers: new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "content-type": "application/json" }),
       body: anthropicBody,
+    },
+    {
+      name: "Gemini",
+      surface: geminiGenerateContent,
+      path: "/v1beta/models/gemini-2.5-flash:generateContent",
+      headers: new Headers({ "x-goog-api-key": "k", "content-type": "application/json" }),
+      body: geminiBody,
+    },
+    {
+      name: "Bedrock Converse",
+      surface: bedrockConverse,
+      path: "/model/anthropic.claude-sonnet-4-5/converse",
+      headers: new Headers({ authorization: "AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/bedrock/aws4_request", "content-type": "application/json" }),
+      body: converseBody,
     },
   ];
   const out: Figures = {};
@@ -94,7 +110,7 @@ if (values.as !== undefined) {
   const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
   console.log(`| surface | messages | parse, Node (µs) | parse, as on Workers (µs) | JSON.parse of the body (µs) |`);
   console.log(`| --- | ---: | ---: | ---: | ---: |`);
-  for (const name of ["Chat", "Responses", "Anthropic"]) {
+  for (const name of ["Chat", "Responses", "Anthropic", "Gemini", "Bedrock Converse"]) {
     for (const n of SIZES) {
       console.log(`| ${name} | ${n} | ${f(figures.node![name]![n]!)} | ${f(figures.workers![name]![n]!)} | ${f(figures.node![`${name} JSON.parse`]![n]!)} |`);
     }
