@@ -72,3 +72,17 @@ export function echoed(value: string): string {
   const cut = /[\uD800-\uDBFF]/.test(value.charAt(ECHO_MAX_CHARS - 1)) ? ECHO_MAX_CHARS - 1 : ECHO_MAX_CHARS;
   return `${value.slice(0, cut)}...`;
 }
+
+/**
+ * The text `textOf` finds in each item (undefined: none) joined with `separator`, in one pass and without an array
+ * of the parts: a message's text blocks as a provider's parser reads them.
+ * @example joinText([{ text: "a" }, {}, { text: "b" }], (b) => b.text) // "a\nb"
+ */
+export function joinText<T>(items: readonly T[], textOf: (item: T) => string | undefined, separator = "\n"): string {
+  let joined: string | undefined;
+  for (const item of items) {
+    const text = textOf(item);
+    if (text !== undefined) joined = joined === undefined ? text : `${joined}${separator}${text}`;
+  }
+  return joined ?? "";
+}

@@ -134,6 +134,66 @@ describe("gemini request → canonical", () => {
     });
   });
 
+  it("camelizeKeys copies only what changes: a camelCase body is itself, a change deep inside copies its path", () => {
+    const contents = [
+      { role: "user", parts: [{ text: "a" }] },
+      { role: "model", parts: [{ functionCall: { name: "f", args: { snake_key: 1 } } }] },
+    ];
+    const camelBody = { contents, generationConfig: { maxOutputTokens: 5 } };
+    expect(camelizeKeys(camelBody)).toBe(camelBody);
+    const mixed = { contents, generation_config: { max_output_tokens: 5 } };
+    const out = camelizeKeys(mixed) as typeof camelBody;
+    expect(out).toEqual({ contents, generationConfig: { maxOutputTokens: 5 } });
+    expect(out.contents).toBe(contents);
+    const deep = { contents: [contents[0], { role: "model", parts: [{ function_call: { name: "f", args: {} } }] }], x: 1 };
+    const deepOut = camelizeKeys(deep) as { contents: unknown[]; x: number };
+    expect(deepOut).toEqual({ contents: [contents[0], { role: "model", parts: [{ functionCall: { name: "f", args: {} } }] }], x: 1 });
+    expect(deepOut.contents[0]).toBe(contents[0]);
+  });
+
+  it("camelizeKeys answers as a plain copying walk does, on 2,000 seeded random bodies", () => {
+    // The walk camelizeKeys was before it copied on write: every object and array copied.
+    const OPAQUE = new Set(["args", "response"]);
+    const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const copying = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(copying);
+      if (typeof value !== "object" || value === null) return value;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const key = camel(k);
+        if (v === null) continue;
+        if (key !== k && key in value) continue;
+        out[key] = OPAQUE.has(key) ? v : copying(v);
+      }
+      return out;
+    };
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const KEYS = ["text", "top_p", "topP", "max_output_tokens", "maxOutputTokens", "args", "function_call", "response", "a_1", "to_string"];
+    const make = (depth: number): unknown => {
+      const r = rand();
+      if (depth > 3 || r < 0.3) return [null, 1, "x", true][Math.floor(rand() * 4)];
+      if (r < 0.5) return Array.from({ length: Math.floor(rand() * 3) }, () => make(depth + 1));
+      const entries = Array.from({ length: Math.floor(rand() * 4) }, () => [KEYS[Math.floor(rand() * KEYS.length)]!, make(depth + 1)]);
+      return JSON.parse(JSON.stringify(Object.fromEntries(entries)));
+    };
+    for (let n = 0; n < 2000; n++) {
+      const body = make(0);
+      const show = (v: unknown) => JSON.stringify(v, (_k, x) => (x !== null && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x)) : x));
+      expect(show(camelizeKeys(body))).toBe(show(copying(body)));
+    }
+  });
+
+  it("camelizeKeys drops nulls, lets the camelCase spelling win, and keeps the key order of the copy", () => {
+    expect(Object.keys(camelizeKeys({ a: 1, top_p: 0.5, topK: null, b: 2 }) as object)).toEqual(["a", "topP", "b"]);
+    expect(camelizeKeys({ max_output_tokens: 1, maxOutputTokens: 2 })).toEqual({ maxOutputTokens: 2 });
+    expect(camelizeKeys({ maxOutputTokens: 2, max_output_tokens: 1 })).toEqual({ maxOutputTokens: 2 });
+    expect(camelizeKeys([{ a: null }, 1])).toEqual([{}, 1]);
+  });
+
   it.each([
     [{}, "* GenerateContentRequest.contents: contents is not specified\n"],
     [{ contents: "hi" }, "Invalid JSON payload received. Invalid value at 'contents' (TYPE_LIST), \"hi\""],

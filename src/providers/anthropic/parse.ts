@@ -16,17 +16,13 @@ import { compactEdit, withCompactThreshold } from "./compaction";
 import { anthropicWire, describeIssue, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
 import { safeParseOwn } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
+import { joinText } from "../../util/text";
 import { anthropicOutputSchema, anthropicStrictTools } from "./structured";
 
 type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
 
-/** The text blocks' text, joined with "\n" (one pass, no array of parts). */
 function blocksText(blocks: readonly { type: string; text?: unknown }[]): string {
-  let text: string | undefined;
-  for (const b of blocks) {
-    if (b.type === "text" && typeof b.text === "string") text = text === undefined ? b.text : `${text}\n${b.text}`;
-  }
-  return text ?? "";
+  return joinText(blocks, (b) => (b.type === "text" && typeof b.text === "string" ? b.text : undefined));
 }
 
 function contentText(content: WireMessage["content"]): string {

@@ -17,36 +17,44 @@ import { bedrockTarget } from "./paths";
 import { converseWire, type ContentBlock, type ConverseWire } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
+import { joinText } from "../../util/text";
 import { bedrockOutputSchema } from "./structured";
 
 function textOf(blocks: readonly ContentBlock[]): string {
-  return blocks.flatMap((b) => (typeof b.text === "string" ? [b.text] : [])).join("\n");
+  return joinText(blocks, (b) => (typeof b.text === "string" ? b.text : undefined));
 }
 
 function toolResultText(result: NonNullable<ContentBlock["toolResult"]>): string {
-  return (result.content ?? []).map((c) => (typeof c.text === "string" ? c.text : c.json !== undefined ? JSON.stringify(c.json) : "")).join("\n");
+  return joinText(result.content ?? [], (c) => (typeof c.text === "string" ? c.text : c.json !== undefined ? JSON.stringify(c.json) : ""));
 }
 
-function userMessages(blocks: readonly ContentBlock[]): CanonicalMessage[] {
-  const results: CanonicalMessage[] = blocks.flatMap((b) =>
-    b.toolResult ? [{ role: "tool" as const, toolCallId: b.toolResult.toolUseId, content: toolResultText(b.toolResult), isError: b.toolResult.status === "error" }] : [],
-  );
-  const hasOther = blocks.some((b) => !b.toolResult);
-  return hasOther || results.length === 0 ? [...results, { role: "user", text: textOf(blocks) }] : results;
+/** A user message's canonical messages, added to `out`: its tool results in order, then its text as a user turn. */
+function addUserMessages(out: CanonicalMessage[], blocks: readonly ContentBlock[]): void {
+  let results = 0;
+  let other = false;
+  for (const b of blocks) {
+    const r = b.toolResult;
+    if (!r) {
+      other = true;
+      continue;
+    }
+    out.push({ role: "tool", toolCallId: r.toolUseId, content: toolResultText(r), isError: r.status === "error" });
+    results++;
+  }
+  // A message of tool results only is not a user turn; anything else (text, images) is.
+  if (other || results === 0) out.push({ role: "user", text: textOf(blocks) });
 }
 
 function assistantMessage(blocks: readonly ContentBlock[]): CanonicalMessage {
-  return {
-    role: "assistant",
-    text: textOf(blocks),
-    toolCalls: blocks.flatMap((b) => (b.toolUse ? [{ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input ?? {}) }] : [])),
-    reasoning: blocks.flatMap((b) => {
-      const r = b.reasoningContent;
-      if (!r) return [];
-      if (r.reasoningText) return [{ text: r.reasoningText.text, ...(r.reasoningText.signature !== undefined ? { signature: r.reasoningText.signature } : {}) }];
-      return r.redactedContent !== undefined ? [{ text: "", redacted: r.redactedContent }] : [];
-    }),
-  };
+  const message: Extract<CanonicalMessage, { role: "assistant" }> = { role: "assistant", text: textOf(blocks), toolCalls: [], reasoning: [] };
+  for (const b of blocks) {
+    if (b.toolUse) message.toolCalls.push({ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input ?? {}) });
+    const r = b.reasoningContent;
+    if (!r) continue;
+    if (r.reasoningText) message.reasoning.push({ text: r.reasoningText.text, ...(r.reasoningText.signature !== undefined ? { signature: r.reasoningText.signature } : {}) });
+    else if (r.redactedContent !== undefined) message.reasoning.push({ text: "", redacted: r.redactedContent });
+  }
+  return message;
 }
 
 /** Claude's `thinking: { type: "enabled" | "adaptive" }` in `additionalModelRequestFields` asks for reasoning. */
@@ -106,7 +114,11 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
     return { ok: false, error: { code: "invalid_request", message: validationMessage("messages", "Member must not be null") } };
   }
   const modelId = path?.modelId ?? "";
-  const messages = w.messages.flatMap((m) => (m.role === "user" ? userMessages(m.content) : [assistantMessage(m.content)]));
+  const messages: CanonicalMessage[] = [];
+  for (const m of w.messages) {
+    if (m.role === "user") addUserMessages(messages, m.content);
+    else messages.push(assistantMessage(m.content));
+  }
   const cfg = w.inferenceConfig;
   const toolChoice = converseToolChoice(w.toolConfig?.toolChoice);
   const request: CanonicalRequest = {

@@ -8,7 +8,7 @@
  * tool calls keyed the same way, and its thought parts (`thought: true`) its reasoning.
  */
 import { offeredServerTools } from "./server-tools";
-import { echoed } from "../../util/text";
+import { echoed, joinText } from "../../util/text";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
@@ -16,7 +16,7 @@ import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
 import { camelizeKeys, describeIssue, geminiWire, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
-import { safeParseFast } from "../../util/fast-parse";
+import { safeParseOwn } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
 import { geminiOutputSchema } from "./structured";
@@ -43,37 +43,45 @@ export function geminiTarget(path: string): { model: string; method: GeminiMetho
 }
 
 function textOf(parts: readonly Part[]): string {
-  return parts.flatMap((p) => (typeof p.text === "string" && p.thought !== true ? [p.text] : [])).join("\n");
+  return joinText(parts, (p) => (typeof p.text === "string" && p.thought !== true ? p.text : undefined));
 }
 
 /** A function response as text: its `output` (or `error`) when that is a string, else the response as JSON. */
 function responseText(response: Record<string, unknown> | undefined): string {
   if (response === undefined) return "";
-  for (const key of ["output", "error"]) {
-    if (typeof response[key] === "string") return response[key];
-  }
+  const output = response.output;
+  if (typeof output === "string") return output;
+  const error = response.error;
+  if (typeof error === "string") return error;
   return JSON.stringify(response);
 }
 
-function userMessages(parts: readonly Part[]): CanonicalMessage[] {
-  const results: CanonicalMessage[] = parts.flatMap((p) => {
+/** A user content's canonical messages, added to `out`: its function responses in order, then its text as a user turn. */
+function addUserMessages(out: CanonicalMessage[], parts: readonly Part[]): void {
+  let results = 0;
+  let other = false;
+  for (const p of parts) {
     const r = p.functionResponse;
-    if (!r) return [];
+    if (!r) {
+      other = true;
+      continue;
+    }
     const isError = r.response !== undefined && "error" in r.response && !("output" in r.response);
-    return [{ role: "tool" as const, toolCallId: r.id ?? r.name, name: r.name, content: responseText(r.response), isError }];
-  });
+    out.push({ role: "tool", toolCallId: r.id ?? r.name, name: r.name, content: responseText(r.response), isError });
+    results++;
+  }
   // A content of function responses only is not a user turn; anything else (text, images) is.
-  const hasOther = parts.some((p) => p.functionResponse === undefined);
-  return hasOther || results.length === 0 ? [...results, { role: "user", text: textOf(parts) }] : results;
+  if (other || results === 0) out.push({ role: "user", text: textOf(parts) });
 }
 
 function modelMessage(parts: readonly Part[]): CanonicalMessage {
-  return {
-    role: "assistant",
-    text: textOf(parts),
-    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id ?? p.functionCall.name, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }] : [])),
-    reasoning: parts.flatMap((p) => (p.thought === true ? [{ text: p.text ?? "", ...(p.thoughtSignature !== undefined ? { signature: p.thoughtSignature } : {}) }] : [])),
-  };
+  const message: Extract<CanonicalMessage, { role: "assistant" }> = { role: "assistant", text: textOf(parts), toolCalls: [], reasoning: [] };
+  for (const p of parts) {
+    const call = p.functionCall;
+    if (call) message.toolCalls.push({ id: call.id ?? call.name, name: call.name, arguments: JSON.stringify(call.args ?? {}) });
+    if (p.thought === true) message.reasoning.push({ text: p.text ?? "", ...(p.thoughtSignature !== undefined ? { signature: p.thoughtSignature } : {}) });
+  }
+  return message;
 }
 
 function systemText(system: GenerateContentRequest["systemInstruction"]): string[] {
@@ -144,7 +152,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     const parts = c.parts ?? [];
     if (c.role === "model") messages.push(modelMessage(parts));
     else if (c.role === "system") system.push(textOf(parts));
-    else messages.push(...userMessages(parts));
+    else addUserMessages(messages, parts);
   }
   const g = w.generationConfig;
   const toolChoice = geminiToolChoice(w.toolConfig);
@@ -176,7 +184,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
 export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
-  const parsed = safeParseFast(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
+  const parsed = safeParseOwn(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
   if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   const invalid = checkContents(parsed.data.contents);
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };

@@ -13,24 +13,46 @@ import { lazily } from "../../util/memo";
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
 
-const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const camel = (k: string) => (k.includes("_") ? k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : k);
 
 /**
- * A copy of `value` with snake_case keys in camelCase, except below the free-form fields. A field set to `null`
- * is dropped, as proto JSON treats it as unset.
+ * `value` with snake_case keys in camelCase, except below the free-form fields. A field set to `null` is dropped, as
+ * proto JSON treats it as unset. Copy on write: an object or array none of whose keys or values changes is returned
+ * itself (most bodies are camelCase already: the SDKs send it), so a long conversation is walked, not copied.
  */
 export function camelizeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelizeKeys);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const next = camelizeKeys(v);
+      if (out === undefined && next !== v) out = value.slice(0, i);
+      out?.push(next);
+    }
+    return out ?? value;
+  }
   if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
+  const input = value as Record<string, unknown>;
+  const keys = Object.keys(input);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = input[k];
     const key = camel(k);
+    // `__proto__` is written as it always was (an assignment): a change of its own.
+    const kept = key === k && v !== null && k !== "__proto__";
+    const next = kept && !OPAQUE.has(key) ? camelizeKeys(v) : v;
+    if (out === undefined) {
+      if (kept && next === v) continue;
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = input[keys[j]!];
+    }
     if (v === null) continue;
     // The camelCase spelling wins when a client sends both.
-    if (key !== k && key in value) continue;
-    out[key] = OPAQUE.has(key) ? v : camelizeKeys(v);
+    if (key !== k && key in input) continue;
+    out[key] = OPAQUE.has(key) || kept ? next : camelizeKeys(v);
   }
-  return out;
+  return out ?? input;
 }
 
 /** Built on the first generateContent request (util/memo.ts `lazily`): a start pays for no provider's schemas. */
