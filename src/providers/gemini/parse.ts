@@ -184,6 +184,8 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
 export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
+  // The closures on every runtime: zod parses the records (`args`, `response`) of every part itself, its compiled
+  // objects then no faster (bench/request-parse.ts: 2,262 against 1,914 µs for 2,000 contents in Node).
   const parsed = safeParseOwn(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
   if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   const invalid = checkContents(parsed.data.contents);
