@@ -59,6 +59,26 @@ export type CanonicalMessage =
     }
   | { role: "tool"; toolCallId: string; name?: string; content: string; isError: boolean };
 
+/** A canonical tool result message. */
+export type CanonicalToolResult = Extract<CanonicalMessage, { role: "tool" }>;
+
+/**
+ * A user message's canonical messages, added to `out`: the tool result `resultOf` finds in each of its blocks, in
+ * order, then its text (`text`, read only when needed) as a user turn — unless every block was a tool result, which
+ * is not a user turn. What Anthropic's, Gemini's and Bedrock's parsers make of a user message of blocks.
+ * @example addUserTurn(out, blocks, (b) => (b.type === "tool_result" ? { role: "tool", toolCallId: b.id, content: "", isError: false } : undefined), () => "hi")
+ */
+export function addUserTurn<T>(out: CanonicalMessage[], blocks: readonly T[], resultOf: (block: T) => CanonicalToolResult | undefined, text: () => string): void {
+  let results = 0;
+  for (const block of blocks) {
+    const result = resultOf(block);
+    if (result === undefined) continue;
+    out.push(result);
+    results++;
+  }
+  if (results === 0 || results < blocks.length) out.push({ role: "user", text: text() });
+}
+
 /**
  * A tool choice other than auto, provider-neutral: `required` is OpenAI's `"required"`, Anthropic's and Bedrock's
  * `any`, Gemini's `mode: ANY`; `tool` names one tool. `allowed` narrows `required` (Gemini `allowedFunctionNames`,

@@ -9,7 +9,7 @@
 import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
-import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
+import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToolResult, type CanonicalRequest, type CanonicalToolChoice, type Endpoint } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
@@ -34,22 +34,14 @@ function toolResultText(block: ToolResultBlock): string {
   return typeof block.content === "string" ? block.content : blocksText(block.content);
 }
 
-/** A user message's canonical messages, added to `out`: its tool results in order, then its text as a user turn. */
+/** A `tool_result` block as a canonical tool result; undefined for a block of another kind. */
+function toolResult(b: ContentBlock): CanonicalToolResult | undefined {
+  return b.type === "tool_result" ? { role: "tool", toolCallId: b.tool_use_id, content: toolResultText(b), isError: b.is_error === true } : undefined;
+}
+
 function addUserMessages(out: CanonicalMessage[], content: WireMessage["content"]): void {
-  if (typeof content === "string") {
-    out.push({ role: "user", text: content });
-    return;
-  }
-  let results = 0;
-  let other = false;
-  for (const b of content) {
-    if (b.type === "tool_result") {
-      out.push({ role: "tool", toolCallId: b.tool_use_id, content: toolResultText(b), isError: b.is_error === true });
-      results++;
-    } else other = true;
-  }
-  // A message of tool results only is not a user turn; anything else (text, images) is.
-  if (other || results === 0) out.push({ role: "user", text: blocksText(content) });
+  if (typeof content === "string") out.push({ role: "user", text: content });
+  else addUserTurn(out, content, toolResult, () => blocksText(content));
 }
 
 function assistantMessage(content: WireMessage["content"]): CanonicalMessage {

@@ -6,7 +6,7 @@
  * Anthropic surface with the model and stream choice from the path.
  */
 import { z } from "zod";
-import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
+import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToolResult, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import { headerRecord } from "../../http/headers";
 import { firstWireIssue } from "../wire-issues";
@@ -28,21 +28,10 @@ function toolResultText(result: NonNullable<ContentBlock["toolResult"]>): string
   return joinText(result.content ?? [], (c) => (typeof c.text === "string" ? c.text : c.json !== undefined ? JSON.stringify(c.json) : ""));
 }
 
-/** A user message's canonical messages, added to `out`: its tool results in order, then its text as a user turn. */
-function addUserMessages(out: CanonicalMessage[], blocks: readonly ContentBlock[]): void {
-  let results = 0;
-  let other = false;
-  for (const b of blocks) {
-    const r = b.toolResult;
-    if (!r) {
-      other = true;
-      continue;
-    }
-    out.push({ role: "tool", toolCallId: r.toolUseId, content: toolResultText(r), isError: r.status === "error" });
-    results++;
-  }
-  // A message of tool results only is not a user turn; anything else (text, images) is.
-  if (other || results === 0) out.push({ role: "user", text: textOf(blocks) });
+/** A `toolResult` block as a canonical tool result; undefined for a block of another kind. */
+function toolResult(b: ContentBlock): CanonicalToolResult | undefined {
+  const r = b.toolResult;
+  return r ? { role: "tool", toolCallId: r.toolUseId, content: toolResultText(r), isError: r.status === "error" } : undefined;
 }
 
 function assistantMessage(blocks: readonly ContentBlock[]): CanonicalMessage {
@@ -116,7 +105,7 @@ export function parseConverse(body: unknown, headers: Headers, target: RequestTa
   const modelId = path?.modelId ?? "";
   const messages: CanonicalMessage[] = [];
   for (const m of w.messages) {
-    if (m.role === "user") addUserMessages(messages, m.content);
+    if (m.role === "user") addUserTurn(messages, m.content, toolResult, () => textOf(m.content));
     else messages.push(assistantMessage(m.content));
   }
   const cfg = w.inferenceConfig;

@@ -11,7 +11,7 @@ import { offeredServerTools } from "./server-tools";
 import { echoed, joinText } from "../../util/text";
 import { z } from "zod";
 import { headerRecord } from "../../http/headers";
-import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
+import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToolResult, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
@@ -56,22 +56,12 @@ function responseText(response: Record<string, unknown> | undefined): string {
   return JSON.stringify(response);
 }
 
-/** A user content's canonical messages, added to `out`: its function responses in order, then its text as a user turn. */
-function addUserMessages(out: CanonicalMessage[], parts: readonly Part[]): void {
-  let results = 0;
-  let other = false;
-  for (const p of parts) {
-    const r = p.functionResponse;
-    if (!r) {
-      other = true;
-      continue;
-    }
-    const isError = r.response !== undefined && "error" in r.response && !("output" in r.response);
-    out.push({ role: "tool", toolCallId: r.id ?? r.name, name: r.name, content: responseText(r.response), isError });
-    results++;
-  }
-  // A content of function responses only is not a user turn; anything else (text, images) is.
-  if (other || results === 0) out.push({ role: "user", text: textOf(parts) });
+/** A function response as a canonical tool result; undefined for a part of another kind. */
+function toolResult(p: Part): CanonicalToolResult | undefined {
+  const r = p.functionResponse;
+  if (!r) return undefined;
+  const isError = r.response !== undefined && "error" in r.response && !("output" in r.response);
+  return { role: "tool", toolCallId: r.id ?? r.name, name: r.name, content: responseText(r.response), isError };
 }
 
 function modelMessage(parts: readonly Part[]): CanonicalMessage {
@@ -152,7 +142,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     const parts = c.parts ?? [];
     if (c.role === "model") messages.push(modelMessage(parts));
     else if (c.role === "system") system.push(textOf(parts));
-    else addUserMessages(messages, parts);
+    else addUserTurn(messages, parts, toolResult, () => textOf(parts));
   }
   const g = w.generationConfig;
   const toolChoice = geminiToolChoice(w.toolConfig);
