@@ -181,7 +181,8 @@ function serviceTier(b: ResponsesBody, done: boolean): string {
  * The response object with every field the real API sends, in its order (recorded March 2026). `completed_at`
  * is null until the response is done; `status` decides.
  */
-function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, status: ResponseStatus, output: OutputItem[]): ResponseObject {
+/** `billing` after `background`: a JSON body carries it (`withBilling`), stream events do not. */
+function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, status: ResponseStatus, output: OutputItem[], billing = false): ResponseObject {
   const b = ctx.wire.body;
   const reason = incompleteReason(reply);
   const done = status !== "in_progress";
@@ -191,6 +192,7 @@ function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, stat
     created_at: ctx.created,
     status,
     background: b.background === true,
+    ...(billing ? { billing: { payer: "developer" } } : {}),
     completed_at: status === "completed" ? ctx.created : null,
     ...(ctx.wire.conversation !== undefined ? { conversation: { id: ctx.wire.conversation } } : {}),
     error: null,
@@ -233,7 +235,7 @@ function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
  * `max_output_tokens` or a content filter.
  * @example buildResponse(reply, ctx).output[0].type // "message"
  */
-export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>): ResponseObject {
+export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, billing = false): ResponseObject {
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
   const compaction = responseCompaction(reply, ctx.request);
   return responseObject(
@@ -248,12 +250,14 @@ export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>
       ctx.wire.body.include ?? [],
       reply.serverTools ? mcpContext(ctx.wire.body.tools, [...ctx.wire.history, ...ctx.wire.items]) : undefined,
     ),
+    billing,
   );
 }
 
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */
 export function renderResponseJson(reply: Reply, ctx: RenderContext<ResponsesRequest>): unknown {
-  const final = withBilling(buildResponse(reply, ctx));
+  // Built with `billing` in its place rather than copied by withBilling: a copy key by key cost a short turn ~2 µs.
+  const final = buildResponse(reply, ctx, true);
   // Background mode answers at once, before any work: the response as queued (background.ts).
   return ctx.wire.body.background === true ? pendingView(final, "queued") : final;
 }
