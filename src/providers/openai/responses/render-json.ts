@@ -61,8 +61,15 @@ const ITEM_ID = /^(?:msg|fc|rs|cmp)_([0-9a-f]{48})[0-9a-f]{2}$/;
  * `msg_{root}{nn}` for its items, `nn` the item's position.
  */
 function rootOf(reply: Reply): string {
-  return stableHex(`resp|${reply.idSeed}`, ROOT_LENGTH);
+  // A render asks for it twice (the response's id, its items' ids): the last seed's root is kept, a string for a string.
+  if (reply.idSeed !== lastSeed) {
+    lastRoot = stableHex(`resp|${reply.idSeed}`, ROOT_LENGTH);
+    lastSeed = reply.idSeed;
+  }
+  return lastRoot;
 }
+let lastSeed: string | undefined;
+let lastRoot = "";
 
 function responseIdOfRoot(root: string): string {
   return `resp_${root}${stableHex(`resp-tail|${root}`, 2)}`;
