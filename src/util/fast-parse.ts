@@ -3,9 +3,10 @@
  * object parsers (no code generation from strings there), and its interpreted path costs ~180 µs of workerd CPU for a
  * 121-message agent conversation (11% of that turn). A schema is turned once into plain closures that check
  * a value and build zod's output for it — the same object: known keys in the shape's order, unknown keys after them as
- * a loose object keeps them, stripped otherwise, `__proto__` never copied. Anything the closures do not model
- * (transforms, defaults, refinements, formats, pipes…) is handed to zod itself for that part. Input the fast path
- * refuses is parsed again by zod as a whole, so every error is zod's own.
+ * a loose object keeps them, stripped otherwise, `__proto__` never copied; records of string keys; a transform of any
+ * value (its function called as zod calls it). Anything else the closures do not model (transforms of a typed value,
+ * defaults, refinements, formats, other pipes…) is handed to zod itself for that part. Input the fast path refuses is
+ * parsed again by zod as a whole, so every error is zod's own.
  */
 import type { z } from "zod";
 import { util } from "zod/v4/core";
@@ -26,6 +27,11 @@ interface Def {
   valueType?: z.ZodType;
   options?: z.ZodType[];
   innerType?: z.ZodType;
+  /** A pipe's two sides. */
+  in?: z.ZodType;
+  out?: z.ZodType;
+  /** A transform's function. */
+  transform?: (input: unknown, payload: TransformPayload) => unknown;
   coerce?: boolean;
   /** A string or number format (`z.email()`, `z.int()`): not modelled. */
   format?: string;
@@ -42,6 +48,22 @@ interface CheckDef {
   value?: unknown;
   inclusive?: boolean;
   format?: string;
+}
+
+/** What zod hands a transform's function: the value and its issues, with `addIssue` (classic zod's). */
+interface TransformPayload {
+  value: unknown;
+  issues: unknown[];
+  addIssue: (issue: unknown) => void;
+}
+
+/** A transform's payload on the fast path: its issues only counted (any one hands the input to zod). */
+class FastPayload implements TransformPayload {
+  readonly issues: unknown[] = [];
+  constructor(readonly value: unknown) {}
+  addIssue(issue: unknown): void {
+    this.issues.push(issue);
+  }
 }
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -181,6 +203,8 @@ function compileOwn(schema: z.ZodType, at: string): Run | undefined {
       return checks.length === 0 ? compileObject(def, at) : undefined;
     case "record":
       return checks.length === 0 ? compileRecord(def, at) : undefined;
+    case "pipe":
+      return checks.length === 0 ? compileTransformPipe(def) : undefined;
     default:
       return undefined;
   }
@@ -303,5 +327,23 @@ function compileRecord(def: Def, at: string): Run | undefined {
       out[k] = r;
     }
     return out;
+  };
+}
+
+/**
+ * A transform of any value (`z.unknown().transform(fn)`), as zod runs it: `fn` called with the value and a payload
+ * whose `addIssue` collects issues. Output only when `fn` adds none and answers at once (no promise); otherwise the
+ * input is zod's to parse, with the issues worded as zod words them. Other pipes are not modelled.
+ */
+function compileTransformPipe(def: Def): Run | undefined {
+  if (def.in === undefined || def.out === undefined) return undefined;
+  const from = defOf(def.in);
+  const to = defOf(def.out);
+  const fn = to.transform;
+  if ((from.type !== "unknown" && from.type !== "any") || (from.checks ?? []).length > 0 || to.type !== "transform" || fn === undefined || (to.checks ?? []).length > 0) return undefined;
+  return (v) => {
+    const payload = new FastPayload(v);
+    const out = fn(v, payload);
+    return payload.issues.length > 0 || out instanceof Promise ? FAIL : out;
   };
 }

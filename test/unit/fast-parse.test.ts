@@ -206,9 +206,9 @@ describe("safeParseFast", () => {
     expect(Object.fromEntries(SCHEMAS.map(([name, schema]) => [name, handedToZod(schema)]))).toEqual({
       "OpenAI Chat": [],
       "OpenAI Responses": [],
-      // Content blocks are a transform (src/providers/anthropic/wire.ts ContentBlockSchema), which parses each known
-      // block with the closures again.
-      "Anthropic Messages": [".messages[].content|1[]"],
+      // Content blocks are a transform of any value (src/providers/anthropic/wire.ts ContentBlockSchema): the closures
+      // call it, and it parses each known block with the closures again.
+      "Anthropic Messages": [],
       Gemini: [],
       "Bedrock Converse": [],
       "Ollama chat": [],
@@ -227,6 +227,24 @@ describe("safeParseFast", () => {
     expect(handedToZod(z.looseObject({ e: z.exactOptional(z.string()) }))).toEqual([".e"]);
     const part = z.looseObject({ a: z.string(), t: z.string().transform((s) => s.length) });
     expect(safeParseOwn(part, { a: "x", t: "abc" })).toEqual({ success: true, data: { a: "x", t: 3 } });
+  });
+
+  it("runs a transform of any value as zod does, and hands the input to zod when the transform adds an issue", () => {
+    const block = z.unknown().transform((input, ctx) => {
+      if (typeof input !== "number") {
+        ctx.addIssue({ code: "custom", message: "not a number" });
+        return z.NEVER;
+      }
+      return input * 2;
+    });
+    const schema = z.looseObject({ b: z.array(block) });
+    expect(handedToZod(schema)).toEqual([]);
+    expect(safeParseOwn(schema, { b: [1, 2] })).toEqual({ success: true, data: { b: [2, 4] } });
+    const refused = safeParseOwn(schema, { b: [1, "x"] });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues).toEqual(schema.safeParse({ b: [1, "x"] }).error?.issues);
+    // A transform of a typed value is zod's: the value is checked before the function runs.
+    expect(handedToZod(z.looseObject({ t: z.string().transform((s) => s.length) }))).toEqual([".t"]);
   });
 
   it("parses a record of string keys as zod does: keys in order, `__proto__` skipped, odd objects handed to zod", () => {

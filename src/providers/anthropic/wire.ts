@@ -99,8 +99,8 @@ export const anthropicWire = lazily(() => {
    * One content block, tagged by `type`. Known types are validated (errors at `….{type}.{field}`, as the
    * real API's tagged union reports them); unknown types become `{ type: "other" }`. The block's object and its
    * `type` are checked here, with the wording an object schema would give, so that a known block is copied once, by
-   * its own schema (through src/util/fast-parse.ts's closures, as the request is: parse.ts) — not first by an object
-   * schema for its `type`.
+   * its own schema (through src/util/fast-parse.ts's closures, which also run this transform, as the request is:
+   * parse.ts) — not first by an object schema for its `type`.
    */
   const ContentBlockSchema = z.unknown().transform((input, ctx): ContentBlock => {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
