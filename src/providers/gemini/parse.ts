@@ -90,11 +90,15 @@ export function reasoningOf(w: GenerateContentRequest): "enabled" | "disabled" {
   return on ? "enabled" : "disabled";
 }
 
+/** The roles a content may name (none, or empty, is the user's). */
+const ROLES: ReadonlySet<string> = new Set(["user", "model", "function", "system"]);
+
 /** The checks the real API makes beyond types: contents present and non-empty, parts non-empty, known roles. */
 function checkContents(contents: readonly Content[]): string | undefined {
   if (contents.length === 0) return "* GenerateContentRequest.contents: contents is not specified\n";
-  for (const [i, c] of contents.entries()) {
-    if (c.role !== undefined && c.role !== "" && !["user", "model", "function", "system"].includes(c.role)) {
+  for (let i = 0; i < contents.length; i++) {
+    const c = contents[i]!;
+    if (c.role !== undefined && c.role !== "" && !ROLES.has(c.role)) {
       return "Please use a valid role: user, model.";
     }
     if ((c.parts ?? []).length === 0) return `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`;
@@ -146,6 +150,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
   }
   const g = w.generationConfig;
   const toolChoice = geminiToolChoice(w.toolConfig);
+  const serverTools = offeredServerTools(w.tools);
   return {
     provider: "gemini",
     endpoint: "generateContent",
@@ -162,7 +167,7 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
     ...outputOf(g),
     reasoning: reasoningOf(w),
     headers: headerRecord(headers),
-    ...(offeredServerTools(w.tools).length > 0 ? { serverTools: offeredServerTools(w.tools) } : {}),
+    ...(serverTools.length > 0 ? { serverTools } : {}),
   };
 }
 
