@@ -61,15 +61,8 @@ const ITEM_ID = /^(?:msg|fc|rs|cmp)_([0-9a-f]{48})[0-9a-f]{2}$/;
  * `msg_{root}{nn}` for its items, `nn` the item's position.
  */
 function rootOf(reply: Reply): string {
-  // A render asks for it twice (the response's id, its items' ids): the last seed's root is kept, a string for a string.
-  if (reply.idSeed !== lastSeed) {
-    lastRoot = stableHex(`resp|${reply.idSeed}`, ROOT_LENGTH);
-    lastSeed = reply.idSeed;
-  }
-  return lastRoot;
+  return stableHex(`resp|${reply.idSeed}`, ROOT_LENGTH);
 }
-let lastSeed: string | undefined;
-let lastRoot = "";
 
 function responseIdOfRoot(root: string): string {
   return `resp_${root}${stableHex(`resp-tail|${root}`, 2)}`;
@@ -118,8 +111,7 @@ function incompleteReason(reply: Reply): string | undefined {
  * the compaction item alone.
  * @example outputItems(reply).map((i) => i.type) // ["reasoning", "message", "function_call"]
  */
-export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false, include: string[] = [], mcp?: McpContext): OutputItem[] {
-  const root = rootOf(reply);
+export function outputItems(reply: Reply, includeEncrypted = false, compaction?: string, compactionOnly = false, include: string[] = [], mcp?: McpContext, root = rootOf(reply)): OutputItem[] {
   const items: OutputItem[] = [];
   const nextId = (prefix: string) => `${prefix}_${root}${items.length.toString(16).padStart(2, "0")}`;
   if (compaction !== undefined) items.push({ id: nextId("cmp"), type: "compaction", encrypted_content: compactionBlob(compaction) });
@@ -186,15 +178,15 @@ function serviceTier(b: ResponsesBody, done: boolean): string {
 
 /**
  * The response object with every field the real API sends, in its order (recorded March 2026). `completed_at`
- * is null until the response is done; `status` decides.
+ * is null until the response is done; `status` decides. `billing` (after `background`) is for a JSON body, which
+ * carries it; stream events do not. `root`: the response's id root, which its items' ids share.
  */
-/** `billing` after `background`: a JSON body carries it (`withBilling`), stream events do not. */
-function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, status: ResponseStatus, output: OutputItem[], billing = false): ResponseObject {
+function responseObject(reply: Reply, ctx: RenderContext<ResponsesRequest>, status: ResponseStatus, output: OutputItem[], billing: boolean, root: string): ResponseObject {
   const b = ctx.wire.body;
   const reason = incompleteReason(reply);
   const done = status !== "in_progress";
   return {
-    id: responseId(reply),
+    id: responseIdOfRoot(root),
     object: "response",
     created_at: ctx.created,
     status,
@@ -245,6 +237,7 @@ function includesEncrypted(ctx: RenderContext<ResponsesRequest>): boolean {
 export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, billing = false): ResponseObject {
   const status = incompleteReason(reply) === undefined ? "completed" : "incomplete";
   const compaction = responseCompaction(reply, ctx.request);
+  const root = rootOf(reply);
   return responseObject(
     reply,
     ctx,
@@ -256,8 +249,10 @@ export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>
       ctx.request.compactionRequested === true,
       ctx.wire.body.include ?? [],
       reply.serverTools ? mcpContext(ctx.wire.body.tools, [...ctx.wire.history, ...ctx.wire.items]) : undefined,
+      root,
     ),
     billing,
+    root,
   );
 }
 
