@@ -39,18 +39,16 @@ export function camelizeKeys(value: unknown): unknown {
     const k = keys[i]!;
     const v = input[k];
     const key = camel(k);
-    // `__proto__` is written as it always was (an assignment): a change of its own.
-    const kept = key === k && v !== null && k !== "__proto__";
-    const next = kept && !OPAQUE.has(key) ? camelizeKeys(v) : v;
+    const next = v === null || OPAQUE.has(key) ? v : camelizeKeys(v);
     if (out === undefined) {
-      if (kept && next === v) continue;
+      // `__proto__` is written as it always was (an assignment): a change of its own.
+      if (key === k && v !== null && next === v && k !== "__proto__") continue;
       out = {};
       for (let j = 0; j < i; j++) out[keys[j]!] = input[keys[j]!];
     }
-    if (v === null) continue;
-    // The camelCase spelling wins when a client sends both.
-    if (key !== k && key in input) continue;
-    out[key] = OPAQUE.has(key) || kept ? next : camelizeKeys(v);
+    // A null is unset; the camelCase spelling wins when a client sends both.
+    if (v === null || (key !== k && key in input)) continue;
+    out[key] = next;
   }
   return out ?? input;
 }
