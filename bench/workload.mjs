@@ -125,7 +125,7 @@ export async function namespaceKey(url, token) {
 export function loadRequest(load, kind, key = "sk-bench") {
   const p = paths(kind);
   if (load === "long-messages") return { path: p.messages, body: LONG_MESSAGES_BODY, headers: { "content-type": "application/json", "x-api-key": key, "anthropic-version": "2023-06-01" } };
-  const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };
+  const headers = { ...JSON_HEADERS, authorization: `Bearer ${key}` };
   if (load === "stream") return { path: p.stream, body: STREAM_BODY, headers };
   if (load === "paced") return { path: p.burst, body: BURST_BODY, headers };
   return { path: p.json, body: load === "long" ? LONG_BODY : JSON_BODY, headers };
