@@ -1,7 +1,7 @@
 /**
  * The long agent conversations the benches grow (bench/scale.ts's conversation curve, bench/request-parse.ts): a user
  * turn, then rounds of an assistant tool call, its result (four lines of code) and a user follow-up, on Chat,
- * Responses (stateless) and Anthropic's Messages.
+ * Responses (stateless), Anthropic's Messages, Gemini and Bedrock Converse — and how each is sent (CONVERSATIONS).
  */
 
 const TOOLS_CHAT = [{ type: "function", function: { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }];
@@ -90,3 +90,25 @@ export function converseBody(n: number): unknown {
   const toolConfig = { tools: [{ toolSpec: { name: "read_file", description: "Read a file", inputSchema: { json: { type: "object", properties: { path: { type: "string" } } } } } }] };
   return { messages, toolConfig };
 }
+
+/** How each surface's conversation is sent: its path, its headers (a client's, with a key) and its body of `n` messages. */
+export interface ConversationRequest {
+  path: string;
+  headers: () => Headers;
+  body: (n: number) => unknown;
+}
+
+const bearer = () => new Headers({ authorization: "Bearer sk", "content-type": "application/json" });
+
+/** The conversations above as their surfaces are sent them. */
+export const CONVERSATIONS = {
+  Chat: { path: "/v1/chat/completions", headers: bearer, body: chatBody },
+  Responses: { path: "/v1/responses", headers: bearer, body: responsesBody },
+  Anthropic: { path: "/v1/messages", headers: () => new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "content-type": "application/json" }), body: anthropicBody },
+  Gemini: { path: "/v1beta/models/gemini-2.5-flash:generateContent", headers: () => new Headers({ "x-goog-api-key": "k", "content-type": "application/json" }), body: geminiBody },
+  "Bedrock Converse": {
+    path: "/model/anthropic.claude-sonnet-4-5/converse",
+    headers: () => new Headers({ authorization: "AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/bedrock/aws4_request", "content-type": "application/json" }),
+    body: converseBody,
+  },
+} satisfies Record<string, ConversationRequest>;

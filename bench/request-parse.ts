@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { anthropicBody, chatBody, converseBody, geminiBody, responsesBody } from "./conversations";
+import { CONVERSATIONS } from "./conversations";
 
 const { values } = parseArgs({
   options: {
@@ -54,40 +54,23 @@ async function measure(as: string): Promise<Figures> {
   const { anthropicMessages } = await import("../src/providers/anthropic/index");
   const { geminiGenerateContent } = await import("../src/providers/gemini/index");
   const { bedrockConverse } = await import("../src/providers/bedrock/index");
-  const bearer = { authorization: "Bearer sk", "content-type": "application/json" };
   const surfaces = [
-    { name: "Chat", surface: openaiChat, path: "/v1/chat/completions", headers: new Headers(bearer), body: chatBody },
-    { name: "Responses", surface: openaiResponses, path: "/v1/responses", headers: new Headers(bearer), body: responsesBody },
-    {
-      name: "Anthropic",
-      surface: anthropicMessages,
-      path: "/v1/messages",
-      headers: new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "content-type": "application/json" }),
-      body: anthropicBody,
-    },
-    {
-      name: "Gemini",
-      surface: geminiGenerateContent,
-      path: "/v1beta/models/gemini-2.5-flash:generateContent",
-      headers: new Headers({ "x-goog-api-key": "k", "content-type": "application/json" }),
-      body: geminiBody,
-    },
-    {
-      name: "Bedrock Converse",
-      surface: bedrockConverse,
-      path: "/model/anthropic.claude-sonnet-4-5/converse",
-      headers: new Headers({ authorization: "AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/bedrock/aws4_request", "content-type": "application/json" }),
-      body: converseBody,
-    },
-  ];
+    { name: "Chat", surface: openaiChat },
+    { name: "Responses", surface: openaiResponses },
+    { name: "Anthropic", surface: anthropicMessages },
+    { name: "Gemini", surface: geminiGenerateContent },
+    { name: "Bedrock Converse", surface: bedrockConverse },
+  ] as const;
   const out: Figures = {};
   for (const s of surfaces) {
+    const sent = CONVERSATIONS[s.name];
+    const headers = sent.headers();
+    const target = { path: sent.path, query: new URLSearchParams() };
     for (const n of SIZES) {
-      const text = JSON.stringify(s.body(n));
+      const text = JSON.stringify(sent.body(n));
       const body = JSON.parse(text);
-      const target = { path: s.path, query: new URLSearchParams() };
       const parse = () => {
-        if (!s.surface.parse(body, s.headers, target).ok) throw new Error(`${s.name}: refused`);
+        if (!s.surface.parse(body, headers, target).ok) throw new Error(`${s.name}: refused`);
       };
       (out[s.name] ??= {})[n] = least(parse);
       (out[`${s.name} JSON.parse`] ??= {})[n] = least(() => JSON.parse(text));

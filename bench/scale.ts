@@ -33,7 +33,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { anthropicBody, chatBody, followUp, responsesBody, result } from "./conversations";
+import { anthropicBody, CONVERSATIONS, chatBody, followUp, responsesBody, result } from "./conversations";
 import { anthropicMessages } from "../src/providers/anthropic/index";
 import { openaiChat } from "../src/providers/openai/chat";
 import { compactionBlob } from "../src/providers/openai/responses/compaction";
@@ -257,16 +257,13 @@ interface Surface {
   body: (n: number) => unknown;
 }
 
+/** A conversation of bench/conversations.ts as `Surface` fields (its headers made once). */
+const sent = (name: keyof typeof CONVERSATIONS) => ({ ...CONVERSATIONS[name], headers: CONVERSATIONS[name].headers() });
+
 const SURFACES: Surface[] = [
-  { name: "Chat", surface: openaiChat, path: "/v1/chat/completions", headers: new Headers({ authorization: "Bearer sk", "content-type": "application/json" }), body: chatBody },
-  { name: "Responses", surface: openaiResponses, path: "/v1/responses", headers: new Headers({ authorization: "Bearer sk", "content-type": "application/json" }), body: responsesBody },
-  {
-    name: "Anthropic",
-    surface: anthropicMessages,
-    path: "/v1/messages",
-    headers: new Headers({ "x-api-key": "sk", "anthropic-version": "2023-06-01", "content-type": "application/json" }),
-    body: anthropicBody,
-  },
+  { name: "Chat", surface: openaiChat, ...sent("Chat") },
+  { name: "Responses", surface: openaiResponses, ...sent("Responses") },
+  { name: "Anthropic", surface: anthropicMessages, ...sent("Anthropic") },
 ];
 
 /** The same conversations with compaction items in them (curve `compaction`). */
