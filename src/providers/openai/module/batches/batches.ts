@@ -128,7 +128,8 @@ function batchObject(b: BatchRecord, state: "created" | "read" | "cancel", now: 
   const counts = b.done ?? b.progress;
   out.request_counts = { total: b.total, completed: counts?.completed ?? 0, failed: counts?.failed ?? 0 };
   if (b.cancelledAtMs !== undefined && (b.done === undefined || b.done.atMs >= b.cancelledAtMs)) {
-    const cancelled = state === "read" && now > b.cancelledAtMs;
+    // Any read after the cancel, also one in the cancel's own millisecond (a fast client's next request).
+    const cancelled = state === "read" && now >= b.cancelledAtMs;
     const files = cancelled && b.done !== undefined ? { output_file_id: b.done.outputFileId, error_file_id: b.done.errorFileId, usage: usageObject(b.done.usage) } : {};
     return { ...out, status: cancelled ? "cancelled" : "cancelling", cancelling_at: seconds(b.cancelledAtMs), cancelled_at: cancelled ? seconds(b.cancelledAtMs) : null, ...files };
   }
