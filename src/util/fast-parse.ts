@@ -9,7 +9,6 @@
  * parsed again by zod as a whole, so every error is zod's own.
  */
 import type { z } from "zod";
-import { util } from "zod/v4/core";
 
 /** What a compiled part answers for input its schema refuses. */
 const FAIL: unique symbol = Symbol("refused");
@@ -76,22 +75,15 @@ const valuesOf = (schema: z.ZodType): Set<unknown> | undefined => (schema as unk
 const compiled = new WeakMap<z.ZodType, Run | null>();
 
 /**
- * `schema.safeParse(input, params)`, answered without zod's interpreter when the input is valid and the schema is
- * built from the kinds modelled here. Where zod compiles its object parsers itself (Node: code generation allowed,
- * zod's own probe), zod's compiled parser is faster than the closures (8.6 against 13.4 µs for a
- * 102-message Chat body) and is used as it is; the closures serve the runtimes where zod interprets (Workers).
+ * `schema.safeParse(input, params)`, answered by the closures when the input is valid and the schema is built from the
+ * kinds modelled here — on every runtime. Workers need them (zod interprets there); on Node zod compiles its object
+ * parsers and a hot loop over one schema reads them a little faster (0.38 against 0.46 µs for a short Chat body), but
+ * in the server, where one request's parse runs among everything else a turn does, the closures cost less: server CPU
+ * per request −2% for a short Chat, Responses or Converse body and −6% for a 121-message Chat conversation
+ * (docs/performance.md, "Wave 29"). One path, the same answers, on both runtimes.
  * @example const parsed = safeParseFast(ChatRequestSchema, body); if (!parsed.success) return issue(parsed.error)
  */
 export function safeParseFast<S extends z.ZodType>(schema: S, input: unknown, params?: Parameters<S["safeParse"]>[1]): ReturnType<S["safeParse"]> {
-  if (util.allowsEval.value) return schema.safeParse(input, params) as ReturnType<S["safeParse"]>;
-  return safeParseOwn(schema, input, params);
-}
-
-/**
- * `safeParseFast` through the closures on every runtime (what Workers run): the differential test's subject.
- * @example safeParseOwn(ChatRequestSchema, body).success
- */
-export function safeParseOwn<S extends z.ZodType>(schema: S, input: unknown, params?: Parameters<S["safeParse"]>[1]): ReturnType<S["safeParse"]> {
   let run = compiled.get(schema);
   if (run === undefined) {
     run = compileOwn(schema, "") ?? null;

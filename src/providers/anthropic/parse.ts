@@ -14,7 +14,7 @@ import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
 import { anthropicWire, describeIssue, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
-import { safeParseOwn } from "../../util/fast-parse";
+import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import { joinText } from "../../util/text";
 import { anthropicOutputSchema, anthropicStrictTools } from "./structured";
@@ -141,8 +141,8 @@ function lastCompaction(messages: WireMessage[]): { message: number; block: numb
 }
 
 /**
- * Validates a Messages body loosely and maps it to the canonical request. The body is validated by fast-parse's
- * closures on every runtime, also where zod could compile its own parsers (Node): every message's `content` is a
+ * Validates a Messages body loosely and maps it to the canonical request. Through fast-parse's closures, as every
+ * request body, which matters most here: every message's `content` is a
  * union whose first branch (a string) fails on a list of blocks, and zod records that branch's issue before it tries
  * the next, where the closures do not (most of the difference, by putting the list first). With the content blocks
  * run by the closures too, a 2,000-message agent conversation parses in about a third of the time it took
@@ -150,7 +150,7 @@ function lastCompaction(messages: WireMessage[]): { message: number; block: numb
  * @example parseMessagesRequest({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Hi" }] }, headers)
  */
 export function parseMessagesRequest(body: unknown, headers: Headers): ParseResult<MessagesRequest> {
-  const parsed = safeParseOwn(anthropicWire().MessagesRequestSchema, body);
+  const parsed = safeParseFast(anthropicWire().MessagesRequestSchema, body);
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }
@@ -161,7 +161,7 @@ export function parseMessagesRequest(body: unknown, headers: Headers): ParseResu
 
 /** The same for `POST /v1/messages/count_tokens` (no `max_tokens`). */
 export function parseCountTokensRequest(body: unknown, headers: Headers): ParseResult<CountTokensRequest> {
-  const parsed = safeParseOwn(anthropicWire().CountTokensRequestSchema, body);
+  const parsed = safeParseFast(anthropicWire().CountTokensRequestSchema, body);
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }

@@ -3,7 +3,7 @@
  * only what the real API itself rejects fails, with its pydantic-style wording (`max_tokens: Field required`).
  */
 import { z } from "zod";
-import { safeParseOwn } from "../../util/fast-parse";
+import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 
 /** Error param for a required field: "Field required" when absent, `wrong` when of the wrong type. */
@@ -118,7 +118,7 @@ export const anthropicWire = lazily(() => {
       const fileId = typeof source === "object" && source !== null && (source as { type?: unknown }).type === "file" ? (source as { file_id?: unknown }).file_id : undefined;
       return typeof fileId === "string" ? { type: "other", sent: block.type, fileId } : { type: "other", sent: block.type };
     }
-    const parsed = safeParseOwn(schema, block);
+    const parsed = safeParseFast(schema, block);
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
       ctx.addIssue({ code: "custom", message: issue.message, path: [block.type, ...issue.path] });
