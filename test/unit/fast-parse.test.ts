@@ -295,6 +295,42 @@ describe("safeParseFast", () => {
     expect(handedToZod(z.record(z.string(), z.string().transform(Number)))).toEqual(["{}"]);
   });
 
+  it("makes an object as zod does from one walk over a plain object's keys: absent, undefined, other and `__proto__` keys (wave 29)", () => {
+    const inner = { a: z.string(), b: z.number().optional(), u: z.unknown(), n: z.string().nullable().optional() };
+    const kinds = { loose: z.looseObject(inner), strip: z.object(inner), strict: z.strictObject(inner) };
+    // A field named as a plain object inherits (`in` finds it on the prototype), and more fields than the mask holds:
+    // both walked field by field, and answered the same.
+    const inherited = z.looseObject({ a: z.string(), toString: z.string().optional() });
+    const wide = z.looseObject(Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`f${i}`, z.number().optional()])));
+    const inputs = [
+      {},
+      { a: "x", u: 1 },
+      { a: "x", b: undefined, u: null },
+      { a: "x", u: undefined },
+      { b: 1, a: "x", other: [1], n: null, u: 0 },
+      { a: "x", b: "one", u: 1 },
+      { a: 1, u: 1 },
+      JSON.parse('{"z":1,"a":"x","u":2,"__proto__":{"polluted":1},"b":2}'),
+      JSON.parse('{"a":"x","u":3,"toString":"t"}'),
+      { f30: 1, f0: 2, extra: 3 },
+      { f3: "no" },
+    ];
+    let accepted = 0;
+    for (const schema of [...Object.values(kinds), inherited, wide]) {
+      for (const input of inputs) {
+        const fast = safeParseFast(schema, input);
+        const slow = schema.safeParse(input);
+        expect([show(input), fast.success, show(fast.data)]).toEqual([show(input), slow.success, show(slow.data)]);
+        if (fast.success) accepted++;
+        expect(Object.getPrototypeOf(fast.data ?? {})).toBe(Object.prototype);
+      }
+    }
+    expect(accepted).toBe(26);
+    expect(show(safeParseFast(kinds.loose, JSON.parse('{"a":"x","__proto__":{"p":1},"q":2,"u":1}')).data)).toBe('{"a":"x","u":1,"q":2}');
+    expect(safeParseFast(kinds.strict, { a: "x", u: 1, q: 2 }).success).toBe(false);
+    expect(show(safeParseFast(kinds.strip, { q: 2, u: 1, a: "x", b: 3 }).data)).toBe('{"a":"x","b":3,"u":1}');
+  });
+
   it("keeps zod's own errors for input it refuses", () => {
     const refused = safeParseFast(ChatRequestSchema, { model: "gpt-4o", messages: [{ role: "robot" }] });
     expect(refused.success).toBe(false);
