@@ -1,8 +1,9 @@
 /**
  * What a long conversation's request costs to read: each provider surface's `parse` (the body's zod validation and the
- * canonical request made from it) against the conversation's length, as Node runs it (zod compiles its object
- * parsers) and as Workers do (no code generation there: src/util/fast-parse.ts's closures, zod's interpreter for the
- * parts they hand it, emulated in a child process whose zod cannot compile), beside `JSON.parse` of the same text.
+ * canonical request made from it) against the conversation's length, as Node runs it and as Workers do — both through
+ * src/util/fast-parse.ts's closures, which hand zod the parts they do not model: zod compiles those on Node and
+ * interprets them on Workers (no code generation there; emulated in a child process whose zod cannot compile) —
+ * beside `JSON.parse` of the same text.
  * In process, no HTTP; each figure is the least of its rounds' means (µs a request), steady on a shared machine
  * where a single mean is not. Run it in two checkouts for a before and after.
  *   npx tsx bench/request-parse.ts [--sizes 100,500,2000] [--rounds 15]

@@ -80,8 +80,8 @@ const compiled = new WeakMap<z.ZodType, Run | null>();
  * parsers, which a hot loop over one schema once read faster, but in the server, where a request's parse runs among
  * everything else a turn does, the closures cost less (server CPU a request −2% for a short Chat body, −6% for a
  * 121-message conversation); and since they walk a plain object's keys once (`plainObject`) they are as fast or
- * faster in a hot loop too, but for Bedrock Converse's bodies (docs/performance.md, "Wave 29"). One path, the same
- * answers, on both runtimes.
+ * faster in a hot loop too, but for Bedrock Converse's bodies (docs/performance.md, "The engine gate"). One path,
+ * the same answers, on both runtimes.
  * @example const parsed = safeParseFast(ChatRequestSchema, body); if (!parsed.success) return issue(parsed.error)
  */
 export function safeParseFast<S extends z.ZodType>(schema: S, input: unknown, params?: Parameters<S["safeParse"]>[1]): ReturnType<S["safeParse"]> {
