@@ -142,11 +142,11 @@ function lastCompaction(messages: WireMessage[]): { message: number; block: numb
 
 /**
  * Validates a Messages body loosely and maps it to the canonical request. Through fast-parse's closures, as every
- * request body, which matters most here: every message's `content` is a
- * union whose first branch (a string) fails on a list of blocks, and zod records that branch's issue before it tries
- * the next, where the closures do not (most of the difference, by putting the list first). With the content blocks
- * run by the closures too, a 2,000-message agent conversation parses in about a third of the time it took
- * (bench/request-parse.ts; docs/performance.md, "Long conversations' requests").
+ * request body, which matters most here: every message's `content` is a union whose first branch (a string) fails on
+ * a list of blocks, and zod records that branch's issue before it tries the next, where the closures do not (most of
+ * the difference, by putting the list first). With the content blocks run by the closures too, a 2,000-message agent
+ * conversation parses in about a third of the time it took (bench/request-parse.ts; docs/performance.md, "Long
+ * conversations' requests").
  * @example parseMessagesRequest({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Hi" }] }, headers)
  */
 export function parseMessagesRequest(body: unknown, headers: Headers): ParseResult<MessagesRequest> {
