@@ -279,9 +279,9 @@ describe("safeParseFast", () => {
     const bare = Object.create(null) as Record<string, number>;
     bare.n = 1;
     expect(same({ r: bare }).success).toBe(true);
-    const hidden = { a: 1, u: 1 };
+    const hidden = { a: 1 };
     Object.defineProperty(hidden, "h", { value: "not a number", enumerable: false });
-    expect(same({ r: hidden }).data).toEqual({ r: { a: 1, u: 1 } });
+    expect(same({ r: hidden }).data).toEqual({ r: { a: 1 } });
     // Handed to zod (a symbol key, an own `constructor`, a class instance): zod's own answer, whatever it is.
     same({ r: { a: 1, [Symbol("s")]: 2 } });
     same({ r: { constructor: 1 } });
