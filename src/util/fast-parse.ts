@@ -273,13 +273,15 @@ function compileObject(def: Def, at: string): Run | undefined {
     return { key, run: compile(el, `${at}.${key}`), optin, skipsAbsent: optOut(el) === "optional" && optin === "optional" };
   });
   const known = new Set(Object.keys(shape));
-  // A plain object's keys read once (below): each field's place in a bit mask, when the fields fit in one and none is
-  // a name a plain object inherits (`toString`: `in` finds it on the prototype, where the walk over own keys does not).
-  const slots = fields.length <= 30 && !keys.some((key) => key in Object.prototype) ? new Map(fields.map((f, i) => [f.key, 1 << i])) : undefined;
+  // A plain object's keys read once (`plainObject`): each field's place in a bit mask, when the fields fit in one and
+  // no key of the shape is a name a plain object inherits (`toString`: `in` finds it on the prototype, where the walk
+  // over own keys does not); the map of places only for a shape too large to compare names (`slotOf`).
+  const walks = fields.length <= 30 && ![...known].some((key) => key in Object.prototype);
+  const slots = walks && fields.length > SMALL_SHAPE ? new Map(fields.map((f, i) => [f.key, 1 << i])) : undefined;
   return (v) => {
     if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;
     const input = v as Record<string, unknown>;
-    if (slots !== undefined && Object.getPrototypeOf(input) === Object.prototype) return plainObject(input, fields, slots, catchall);
+    if (walks && Object.getPrototypeOf(input) === Object.prototype) return plainObject(input, fields, slots, catchall);
     const out: Record<string, unknown> = {};
     for (const f of fields) {
       const present = f.key in input;
@@ -304,7 +306,7 @@ function compileObject(def: Def, at: string): Run | undefined {
  * a few of their schema's optional fields (a message: its role and content of eight). The same output and the same
  * refusals as the walk field by field.
  */
-function plainObject(input: Record<string, unknown>, fields: readonly Field[], slots: ReadonlyMap<string, number>, catchall: string): unknown {
+function plainObject(input: Record<string, unknown>, fields: readonly Field[], slots: ReadonlyMap<string, number> | undefined, catchall: string): unknown {
   let present = 0;
   let others = false;
   for (const key in input) {
@@ -333,13 +335,16 @@ function plainObject(input: Record<string, unknown>, fields: readonly Field[], s
   return out;
 }
 
+/** Fields up to which `slotOf` compares names rather than looking the key up in a map. */
+const SMALL_SHAPE = 8;
+
 /**
- * A field's bit in `plainObject`'s mask, or undefined for a key of no field: in a shape of up to 8 fields by comparing
- * the names in turn (a few comparisons of interned strings cost less than hashing the key: a Chat body's parse −7–9%
- * in a hot loop), by the map in a larger one.
+ * A field's bit in `plainObject`'s mask, or undefined for a key of no field: in a shape of up to SMALL_SHAPE fields by
+ * comparing the names in turn (a few comparisons of interned strings cost less than hashing the key: a Chat body's
+ * parse −7–9% in a hot loop), by the map (`slots`) in a larger one.
  */
-function slotOf(fields: readonly Field[], slots: ReadonlyMap<string, number>, key: string): number | undefined {
-  if (fields.length > 8) return slots.get(key);
+function slotOf(fields: readonly Field[], slots: ReadonlyMap<string, number> | undefined, key: string): number | undefined {
+  if (slots !== undefined) return slots.get(key);
   for (let i = 0; i < fields.length; i++) if (fields[i]!.key === key) return 1 << i;
   return undefined;
 }
