@@ -16,8 +16,13 @@ type Recorded = Headers & { [HEADER_RECORD]?: Record<string, string> };
 export function headerRecord(headers: Headers): Record<string, string> {
   let out = (headers as Recorded)[HEADER_RECORD];
   if (!out) {
-    out = {};
-    for (const [k, v] of headers) out[k.toLowerCase()] = v;
+    const record: Record<string, string> = {};
+    // forEach, not for…of: in workerd each step of a Headers iterator crosses into the runtime and makes an entry
+    // array; one forEach call is about half the time for a dozen headers (docs/performance.md, the Worker path).
+    headers.forEach((v, k) => {
+      record[k.toLowerCase()] = v;
+    });
+    out = record;
     (headers as Recorded)[HEADER_RECORD] = out;
   }
   return out;
