@@ -57,10 +57,24 @@ export type ObfuscationSeed = Hash64;
 /** A placeholder seed for a stream that sends no `obfuscation` (never hashed from). */
 export const NO_OBFUSCATION: ObfuscationSeed = { hi: 0, lo: 0 };
 
-/** `obfuscation(prefix + rest, delta, bucket)`, given `obfuscationSeed(prefix)`. */
-export function obfuscationAfter(prefixHash: ObfuscationSeed, rest: string, delta: string, bucket: number): string {
-  const length = (((bucket - codePoints(delta)) % 16) + 16) % 16;
+/**
+ * `obfuscation(prefix + rest, delta, bucket)`, given `obfuscationSeed(prefix)`. `points`: the delta's code points when
+ * the caller knows them (a piece of a text with no surrogate at all has as many as its length), so the delta is not
+ * scanned again for every chunk.
+ */
+export function obfuscationAfter(prefixHash: ObfuscationSeed, rest: string, delta: string, bucket: number, points = codePoints(delta)): string {
+  const length = (((bucket - points) % 16) + 16) % 16;
   return tokenAfter(prefixHash, rest, length, OBFUSCATION);
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Whether `s` holds no UTF-16 surrogate (paired or not): then each of its pieces has as many code points as its length.
+ * @example noSurrogates("héllo") // true; noSurrogates("👋") // false
+ */
+export function noSurrogates(s: string): boolean {
+  return !SURROGATE.test(s);
 }
 
 /** Number of code points in `s` (what `Array.from(s).length` counts, without the array). */

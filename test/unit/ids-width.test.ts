@@ -3,7 +3,7 @@
  * about n²/2³³ pairs share an id (≈ 7 among 250,000, ≈ 116 among a million). Widening changed the ids' values, never their format.
  */
 import { describe, expect, it } from "vitest";
-import { anthropicRequestId, makeId, makeRequestId, obfuscation, obfuscationAfter, obfuscationSeed, ollamaToolCallId } from "../../src/http/ids";
+import { anthropicRequestId, makeId, makeRequestId, noSurrogates, obfuscation, obfuscationAfter, obfuscationSeed, ollamaToolCallId } from "../../src/http/ids";
 import { toolUseId } from "../../src/providers/anthropic/tool-use-ids";
 import { thinkingSignature } from "../../src/providers/anthropic/thinking";
 import { thoughtSignatureFor } from "../../src/providers/gemini/signatures";
@@ -101,5 +101,9 @@ describe("id formats are unchanged per provider (prefix, length, alphabet)", () 
     expect(obfuscation("s", "Holiday", 10)).toMatch(/^[A-Za-z0-9]{3}$/);
     expect(obfuscation("s", ",", 16)).toMatch(/^[A-Za-z0-9]{15}$/);
     expect(obfuscationAfter(obfuscationSeed("chatcmpl-x#"), "3", "Holiday", 10)).toBe(obfuscation("chatcmpl-x#3", "Holiday", 10));
+    // A count given by the caller is the one used: "👋 hi" is 4 code points in 5 UTF-16 units.
+    expect(obfuscationAfter(obfuscationSeed("x#"), "1", "👋 hi", 10)).toMatch(/^[A-Za-z0-9]{6}$/);
+    expect(obfuscationAfter(obfuscationSeed("x#"), "1", "👋 hi", 10, 5)).toMatch(/^[A-Za-z0-9]{5}$/);
+    expect([noSurrogates("héllo wörld"), noSurrogates("a 👋"), noSurrogates("lone \udc00")]).toEqual([true, false, false]);
   });
 });

@@ -230,6 +230,14 @@ describe("response object fields (as recorded, March 2026)", () => {
     expect(plain.some((e) => "obfuscation" in e.json)).toBe(false);
   });
 
+  it("a delta's padding counts code points: a pair is one, a lone surrogate one, in texts with and without them", () => {
+    for (const text of ["Wave 👋 hello 🌍 there", "lone \ud800 high and \udc00 low", "plain words only here"]) {
+      const deltas = events(reply({ reasoning: text, text })).filter((e) => e.json.type.endsWith("_text.delta"));
+      expect(deltas.map((e) => e.json.delta).join("")).toBe(text + text);
+      for (const e of deltas) expect((Array.from(e.json.delta as string).length + e.json.obfuscation.length) % 16).toBe(0);
+    }
+  });
+
   it("function_call_arguments.done has no name; echoed function tools are normalised", () => {
     const c = ctx({ tools: [{ type: "function", name: "f", parameters: { type: "object" } }, { type: "web_search" }] });
     const evs = events(reply({ toolCalls: [{ name: "f", arguments: { a: 1 } }] }), c);

@@ -11,7 +11,7 @@ import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
-import { NO_OBFUSCATION, type ObfuscationSeed, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { NO_OBFUSCATION, noSurrogates, type ObfuscationSeed, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { plainJson } from "../../../http/json";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
@@ -43,8 +43,8 @@ function closing(frame: ChunkFrame, finish: string | null): string {
  * The end of the `n`-th chunk: its `obfuscation` field (its ordinal seeds the padding; the alphabet needs no JSON
  * escaping) and the closing brace.
  */
-function padding(frame: ChunkFrame, n: number, text: string): string {
-  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10)}"}` : "}";
+function padding(frame: ChunkFrame, n: number, text: string, points: number | undefined): string {
+  return frame.obfuscate ? `,"obfuscation":"${obfuscationAfter(frame.seed, String(n), text, 10, points)}"}` : "}";
 }
 
 /**
@@ -63,6 +63,7 @@ class ChunkEvent implements SseEvent {
   readonly #after: string;
   readonly #text: string;
   readonly #quoted: { before: string; after: string } | undefined;
+  readonly #points: number | undefined;
   #data: string | undefined;
 
   constructor(
@@ -75,6 +76,8 @@ class ChunkEvent implements SseEvent {
     readonly words: number,
     /** A text delta's `before` and `after` with the quotes around its text. */
     quoted?: { before: string; after: string },
+    /** The code points of `text`, when known without counting them (its run holds no surrogate). */
+    points?: number,
   ) {
     this.#frame = frame;
     this.#before = before;
@@ -82,6 +85,7 @@ class ChunkEvent implements SseEvent {
     this.#after = after;
     this.#text = text;
     this.#quoted = quoted;
+    this.#points = points;
   }
 
   /** JSON text: never a raw newline. */
@@ -91,7 +95,7 @@ class ChunkEvent implements SseEvent {
 
   get data(): string {
     if (this.#data === undefined) {
-      const end = padding(this.#frame, this.n, this.#text);
+      const end = padding(this.#frame, this.n, this.#text, this.#points);
       const delta = this.#delta;
       // A text that needs no escaping goes between quotes already on `before` and `after` (the run's `quoted`).
       if (delta !== undefined) this.#data = `${this.#before}${delta}${this.#after}${end}`;
@@ -116,7 +120,9 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
     const before = [open, "{", JSON.stringify(field), ":"].join("");
     const after = ["}", close].join("");
     const quoted = { before: [before, '"'].join(""), after: ['"', after].join("") };
-    for (const p of wordPieces(whole, chunkSize)) out.push(new ChunkEvent(frame, before, undefined, after, p.text, p.words, quoted));
+    // One scan of the run for surrogates, not one of each piece for its code points (the padding's length).
+    const counted = noSurrogates(whole);
+    for (const p of wordPieces(whole, chunkSize)) out.push(new ChunkEvent(frame, before, undefined, after, p.text, p.words, quoted, counted ? p.text.length : undefined));
   };
   const out: ChunkEvent[] = [
     // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.
@@ -186,7 +192,7 @@ export function renderChatEvents(reply: Reply, ctx: RenderContext<ChatRequest>):
   });
   const events: SseEvent[] = chunks;
   if (includeUsage) {
-    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, chunks.length, "")}`, oneLine: true });
+    events.push({ data: `${frame.head},"choices":[],"usage":${JSON.stringify(chatUsage(reply))}${padding(frame, chunks.length, "", 0)}`, oneLine: true });
   }
   events.push({ data: "[DONE]" });
   return events;

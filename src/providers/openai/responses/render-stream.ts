@@ -4,7 +4,7 @@
  * the full response. Every event has `event:` equal to its `type` and a `sequence_number` counting from 0.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { NO_OBFUSCATION, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { NO_OBFUSCATION, noSurrogates, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { jsonString } from "../../../http/json";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
@@ -49,18 +49,23 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
   const seed = obfuscate ? obfuscationSeed(`${item.id}#`) : NO_OBFUSCATION;
   // A delta's fields as JSON: `before` (the fields up to `delta`, made once per part), the delta, `after`, the padding.
   const head = `,"item_id":${JSON.stringify(item.id)},"output_index":${output_index}`;
-  const delta = (type: string, before: string, piece: string, after: string, words: number): Draft => {
-    const pad = obfuscate ? `,"obfuscation":"${obfuscationAfter(seed, String(deltas++), piece, 16)}"` : "";
+  const delta = (type: string, before: string, piece: string, after: string, words: number, points?: number): Draft => {
+    const pad = obfuscate ? `,"obfuscation":"${obfuscationAfter(seed, String(deltas++), piece, 16, points)}"` : "";
     return { type, json: `${before}${jsonString(piece)}${after}${pad}}`, words };
   };
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
+  // A text's deltas, `chunk` words each; one scan of the text for surrogates, not one of each piece for its code points.
+  const textDeltas = (type: string, before: string, text: string, after: string) => {
+    const counted = noSurrogates(text);
+    for (const p of wordPieces(text, chunk)) out.push(delta(type, before, p.text, after, p.words, counted ? p.text.length : undefined));
+  };
   switch (item.type) {
     case "reasoning":
       item.summary.forEach((part, summary_index) => {
         const s = { ...at, summary_index };
         out.push({ type: "response.reasoning_summary_part.added", fields: { ...s, part: { type: "summary_text", text: "" } } });
         const before = `${head},"summary_index":${summary_index},"delta":`;
-        for (const p of wordPieces(part.text, chunk)) out.push(delta("response.reasoning_summary_text.delta", before, p.text, "", p.words));
+        textDeltas("response.reasoning_summary_text.delta", before, part.text, "");
         out.push({ type: "response.reasoning_summary_text.done", fields: { ...s, text: part.text } });
         out.push({ type: "response.reasoning_summary_part.done", fields: { ...s, part } });
       });
@@ -71,12 +76,12 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
         const before = `${head},"content_index":${content_index},"delta":`;
         out.push({ type: "response.content_part.added", fields: { ...c, part: emptyPart(part) } });
         if (part.type === "output_text") {
-          for (const p of wordPieces(part.text, chunk)) out.push(delta("response.output_text.delta", before, p.text, `,"logprobs":[]`, p.words));
+          textDeltas("response.output_text.delta", before, part.text, `,"logprobs":[]`);
           // Citations (url_citation, file_citation) arrive after the text, each in its own event, as the API sends them.
           part.annotations.forEach((annotation, annotation_index) => out.push({ type: "response.output_text.annotation.added", fields: { ...c, annotation_index, annotation } }));
           out.push({ type: "response.output_text.done", fields: { ...c, text: part.text, logprobs: [] } });
         } else {
-          for (const p of wordPieces(part.refusal, chunk)) out.push(delta("response.refusal.delta", before, p.text, "", p.words));
+          textDeltas("response.refusal.delta", before, part.refusal, "");
           out.push({ type: "response.refusal.done", fields: { ...c, refusal: part.refusal } });
         }
         out.push({ type: "response.content_part.done", fields: { ...c, part } });
