@@ -230,8 +230,8 @@ describe("response object fields (as recorded, March 2026)", () => {
     expect(plain.some((e) => "obfuscation" in e.json)).toBe(false);
   });
 
-  it("a delta's padding counts code points: a pair is one, a lone surrogate one, in texts with and without them", () => {
-    for (const text of ["Wave 👋 hello 🌍 there", "lone \ud800 high and \udc00 low", "plain words only here"]) {
+  it("a delta's padding counts code points and its text is JSON-escaped: pairs, lone surrogates, quotes, plain text", () => {
+    for (const text of ["Wave 👋 hello 🌍 there", "lone \ud800 high and \udc00 low", 'say "hi" \\ back\nnow', "plain words only here"]) {
       const deltas = events(reply({ reasoning: text, text })).filter((e) => e.json.type.endsWith("_text.delta"));
       expect(deltas.map((e) => e.json.delta).join("")).toBe(text + text);
       for (const e of deltas) expect((Array.from(e.json.delta as string).length + e.json.obfuscation.length) % 16).toBe(0);

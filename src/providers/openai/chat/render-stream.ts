@@ -64,6 +64,7 @@ class ChunkEvent implements SseEvent {
   readonly #text: string;
   readonly #quoted: { before: string; after: string } | undefined;
   readonly #points: number | undefined;
+  readonly #plain: boolean;
   #data: string | undefined;
 
   constructor(
@@ -78,6 +79,8 @@ class ChunkEvent implements SseEvent {
     quoted?: { before: string; after: string },
     /** The code points of `text`, when known without counting them (its run holds no surrogate). */
     points?: number,
+    /** `text` is known to need no JSON escaping (its whole run needs none). */
+    plain = false,
   ) {
     this.#frame = frame;
     this.#before = before;
@@ -86,6 +89,7 @@ class ChunkEvent implements SseEvent {
     this.#text = text;
     this.#quoted = quoted;
     this.#points = points;
+    this.#plain = plain;
   }
 
   /** JSON text: never a raw newline. */
@@ -99,7 +103,7 @@ class ChunkEvent implements SseEvent {
       const delta = this.#delta;
       // A text that needs no escaping goes between quotes already on `before` and `after` (the run's `quoted`).
       if (delta !== undefined) this.#data = `${this.#before}${delta}${this.#after}${end}`;
-      else if (this.#quoted !== undefined && plainJson(this.#text)) this.#data = `${this.#quoted.before}${this.#text}${this.#quoted.after}${end}`;
+      else if (this.#quoted !== undefined && (this.#plain || plainJson(this.#text))) this.#data = `${this.#quoted.before}${this.#text}${this.#quoted.after}${end}`;
       else this.#data = `${this.#before}${JSON.stringify(this.#text)}${this.#after}${end}`;
     }
     return this.#data;
@@ -120,9 +124,11 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
     const before = [open, "{", JSON.stringify(field), ":"].join("");
     const after = ["}", close].join("");
     const quoted = { before: [before, '"'].join(""), after: ['"', after].join("") };
-    // One scan of the run for surrogates, not one of each piece for its code points (the padding's length).
-    const counted = noSurrogates(whole);
-    for (const p of wordPieces(whole, chunkSize)) out.push(new ChunkEvent(frame, before, undefined, after, p.text, p.words, quoted, counted ? p.text.length : undefined));
+    // One scan of the run, not one of each piece: a run that needs no JSON escaping holds no surrogate either, and in
+    // a run without surrogates each piece has as many code points (what its padding counts) as its length.
+    const plain = plainJson(whole);
+    const counted = plain || noSurrogates(whole);
+    for (const p of wordPieces(whole, chunkSize)) out.push(new ChunkEvent(frame, before, undefined, after, p.text, p.words, quoted, counted ? p.text.length : undefined, plain));
   };
   const out: ChunkEvent[] = [
     // A refusal's first delta says `refusal: ""` (recorded); otherwise `refusal: null`.

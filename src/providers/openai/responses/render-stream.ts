@@ -5,7 +5,7 @@
  */
 import type { Reply } from "../../../canonical/outcome";
 import { NO_OBFUSCATION, noSurrogates, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
-import { jsonString } from "../../../http/json";
+import { jsonString, plainJson } from "../../../http/json";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
@@ -49,15 +49,18 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
   const seed = obfuscate ? obfuscationSeed(`${item.id}#`) : NO_OBFUSCATION;
   // A delta's fields as JSON: `before` (the fields up to `delta`, made once per part), the delta, `after`, the padding.
   const head = `,"item_id":${JSON.stringify(item.id)},"output_index":${output_index}`;
-  const delta = (type: string, before: string, piece: string, after: string, words: number, points?: number): Draft => {
+  const delta = (type: string, before: string, piece: string, after: string, words: number, points?: number, plain = false): Draft => {
     const pad = obfuscate ? `,"obfuscation":"${obfuscationAfter(seed, String(deltas++), piece, 16, points)}"` : "";
-    return { type, json: `${before}${jsonString(piece)}${after}${pad}}`, words };
+    return { type, json: `${before}${plain ? `"${piece}"` : jsonString(piece)}${after}${pad}}`, words };
   };
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
-  // A text's deltas, `chunk` words each; one scan of the text for surrogates, not one of each piece for its code points.
+  // A text's deltas, `chunk` words each. One scan of the text, not one of each piece: a text that needs no JSON
+  // escaping holds no surrogate either, and in a text without surrogates each piece has as many code points (what its
+  // padding counts) as its length.
   const textDeltas = (type: string, before: string, text: string, after: string) => {
-    const counted = noSurrogates(text);
-    for (const p of wordPieces(text, chunk)) out.push(delta(type, before, p.text, after, p.words, counted ? p.text.length : undefined));
+    const plain = plainJson(text);
+    const counted = plain || noSurrogates(text);
+    for (const p of wordPieces(text, chunk)) out.push(delta(type, before, p.text, after, p.words, counted ? p.text.length : undefined, plain));
   };
   switch (item.type) {
     case "reasoning":
