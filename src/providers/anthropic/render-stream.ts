@@ -6,7 +6,7 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import { wordPieces } from "../../util/text";
-import { jsonString } from "../../http/json";
+import { jsonString, plainJson } from "../../http/json";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";
@@ -58,7 +58,9 @@ function startBlock(b: OutBlock): Record<string, unknown> {
  */
 function textDeltas(index: number, type: string, field: string, text: string, chunk: number): SseEvent[] {
   const before = `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${field}":`;
-  return wordPieces(text, chunk).map((p) => ({ event: "content_block_delta", data: `${before}${jsonString(p.text)}}}`, words: p.words, oneLine: true }));
+  // One scan of the whole text: when it needs no JSON escaping, neither does any piece of it.
+  const plain = plainJson(text);
+  return wordPieces(text, chunk).map((p) => ({ event: "content_block_delta", data: `${before}${plain ? `"${p.text}"` : jsonString(p.text)}}}`, words: p.words, oneLine: true }));
 }
 
 function deltas(b: OutBlock, index: number, chunk: number): SseEvent[] {
