@@ -47,12 +47,26 @@ export function wordPieces(text: string, n: number): WordPiece[] {
   return pieces.map((piece, i) => ({ text: piece, words: i < last ? size : Math.max(1, wordCount(piece)) }));
 }
 
-/** Splits a JSON (or any) string into fragments of at most `size` characters. */
+/**
+ * Splits a JSON (or any) string into fragments of at most `size` UTF-16 units, never between the two halves of a
+ * surrogate pair (an emoji in a tool's arguments): a client that decodes each fragment's JSON string alone — Python's
+ * `json` does — would otherwise hold two lone halves that no longer make the character. A fragment that would end
+ * inside a pair ends before it (with `size` 1, after it).
+ * @example chunkChars('{"a":"bcdef"}', 5) // ['{"a":', '"bcde', 'f"}']
+ */
 export function chunkChars(text: string, size: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(i + size, text.length);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end += end - 1 > i ? -1 : 1;
+    out.push(text.slice(i, end));
+    i = end;
+  }
   return out;
 }
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** Number of whitespace-separated words in `text`. */
 export function wordCount(text: string): number {

@@ -281,6 +281,21 @@ describe("chunking text", () => {
 
   it("chunkChars and wordCount", () => {
     expect(chunkChars('{"a":"bcdef"}', 5)).toEqual(['{"a":', '"bcde', 'f"}']);
+    // Never between a surrogate pair's halves: the fragment ends before the pair (or, one unit long, after it).
+    expect(chunkChars('{"a":"👋b"}', 7)).toEqual(['{"a":"', '👋b"}']);
+    expect(chunkChars("a👋b", 2)).toEqual(["a", "👋", "b"]);
+    expect(chunkChars("👋👋", 1)).toEqual(["👋", "👋"]);
+    expect(chunkChars("x\ud800y\udc00", 2)).toEqual(["x\ud800", "y\udc00"]);
+    for (const [text, size] of [
+      ['🌍 and 👋 in "é" 🎉🎉🎉', 3],
+      ["👋".repeat(20), 16],
+      ["ab👋".repeat(9), 5],
+    ] as const) {
+      const parts = chunkChars(text, size);
+      expect(parts.join("")).toBe(text);
+      for (const p of parts) expect(p.length).toBeLessThanOrEqual(size);
+      for (const p of parts) expect(p).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
     expect(wordCount(" a  b\nc ")).toBe(3);
   });
 
