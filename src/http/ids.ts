@@ -2,6 +2,7 @@
  * Deterministic ids: the same (scenario, session, step, attempt) always yields the same ids.
  */
 import { type Hash64, stableHash64, stableHex, stableToken, tokenAfter } from "../util/hash";
+import { isHighSurrogate, isLowSurrogate } from "../util/text";
 
 /** The alphabet of Anthropic's request ids (base58: no 0, O, I, l). */
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -67,25 +68,14 @@ export function obfuscationAfter(prefixHash: ObfuscationSeed, rest: string, delt
   return tokenAfter(prefixHash, rest, length, OBFUSCATION);
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/**
- * Whether `s` holds no UTF-16 surrogate (paired or not): then each of its pieces has as many code points as its length.
- * @example noSurrogates("héllo") // true; noSurrogates("👋") // false
- */
-export function noSurrogates(s: string): boolean {
-  return !SURROGATE.test(s);
-}
-
 /** Number of code points in `s` (what `Array.from(s).length` counts, without the array). */
 function codePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
+    if (isHighSurrogate(c) && i + 1 < s.length) {
+      if (isLowSurrogate(s.charCodeAt(i + 1))) {
         n--;
         i++;
       }

@@ -1,6 +1,7 @@
 /** JSON in and out, shared by every route. */
 import { parseJsonBounded } from "./json-depth";
 import { Response } from "./web";
+import { noSurrogates } from "../util/text";
 
 /** A JSON response; `headers` may override the content type (Gemini and Ollama name a charset). */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -23,6 +24,17 @@ export function plainJson(s: string): boolean {
     if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
   }
   return true;
+}
+
+/**
+ * What one scan of a text tells every piece cut from it (a stream's deltas), so no piece is scanned again: `plain`, no
+ * piece needs JSON escaping (`plainJson` of the whole); `counted`, each piece has as many code points as its length
+ * (the text holds no surrogate — which a plain text never does).
+ * @example pieceScan("hi there") // { plain: true, counted: true }; pieceScan('say "é"') // { plain: false, counted: true }
+ */
+export function pieceScan(text: string): { plain: boolean; counted: boolean } {
+  const plain = plainJson(text);
+  return { plain, counted: plain || noSurrogates(text) };
 }
 
 /** JSON.parse that answers undefined for text that is not JSON (stored values the caller validates). */

@@ -58,15 +58,28 @@ export function chunkChars(text: string, size: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; ) {
     let end = Math.min(i + size, text.length);
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end += end - 1 > i ? -1 : 1;
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) {
+      // Before the pair; a fragment that would hold only its first half takes the whole pair.
+      end = end - 1 > i ? end - 1 : end + 1;
+    }
     out.push(text.slice(i, end));
     i = end;
   }
   return out;
 }
 
-const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+export const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+export const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Whether `s` holds no UTF-16 surrogate (paired or not): then each of its pieces has as many code points as its length.
+ * @example noSurrogates("héllo") // true; noSurrogates("👋") // false
+ */
+export function noSurrogates(s: string): boolean {
+  return !SURROGATE.test(s);
+}
 
 /** Number of whitespace-separated words in `text`. */
 export function wordCount(text: string): number {

@@ -3,7 +3,8 @@
  * about n²/2³³ pairs share an id (≈ 7 among 250,000, ≈ 116 among a million). Widening changed the ids' values, never their format.
  */
 import { describe, expect, it } from "vitest";
-import { anthropicRequestId, makeId, makeRequestId, noSurrogates, obfuscation, obfuscationAfter, obfuscationSeed, ollamaToolCallId } from "../../src/http/ids";
+import { anthropicRequestId, makeId, makeRequestId, obfuscation, obfuscationAfter, obfuscationSeed, ollamaToolCallId } from "../../src/http/ids";
+import { noSurrogates } from "../../src/util/text";
 import { toolUseId } from "../../src/providers/anthropic/tool-use-ids";
 import { thinkingSignature } from "../../src/providers/anthropic/thinking";
 import { thoughtSignatureFor } from "../../src/providers/gemini/signatures";

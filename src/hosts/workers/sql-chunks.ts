@@ -4,23 +4,16 @@
  * back in order and joined.
  */
 
+import { chunkChars } from "../../util/text";
+
 /** UTF-16 units per part: at most 1.5 MB of UTF-8. */
 export const CHUNK_CHARS = 500_000;
 
 /**
- * `text` in parts of at most `size` units, never splitting a surrogate pair (SQLite would store each half as U+FFFD);
- * one empty part for empty text.
+ * `text` in parts of at most `size` units, never splitting a surrogate pair (SQLite would store each half as U+FFFD):
+ * `chunkChars`' cut; one empty part for empty text.
  * @example chunks("abcde", 2) // ["ab", "cd", "e"]
  */
 export function chunks(text: string, size = CHUNK_CHARS): string[] {
-  const out: string[] = [];
-  let at = 0;
-  do {
-    let end = Math.min(text.length, at + size);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    out.push(text.slice(at, end));
-    at = end;
-  } while (at < text.length);
-  return out;
+  return text === "" ? [""] : chunkChars(text, size);
 }

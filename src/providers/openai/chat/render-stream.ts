@@ -11,8 +11,8 @@ import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
-import { NO_OBFUSCATION, noSurrogates, type ObfuscationSeed, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
-import { plainJson } from "../../../http/json";
+import { NO_OBFUSCATION, type ObfuscationSeed, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { pieceScan, plainJson } from "../../../http/json";
 import { chatToolCalls, chatUsage, completionId, reasoningText, servedTier, SYSTEM_FINGERPRINT } from "./render-json";
 import type { ChatRequest } from "./wire";
 
@@ -124,10 +124,8 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
     const before = [open, "{", JSON.stringify(field), ":"].join("");
     const after = ["}", close].join("");
     const quoted = { before: [before, '"'].join(""), after: ['"', after].join("") };
-    // One scan of the run, not one of each piece: a run that needs no JSON escaping holds no surrogate either, and in
-    // a run without surrogates each piece has as many code points (what its padding counts) as its length.
-    const plain = plainJson(whole);
-    const counted = plain || noSurrogates(whole);
+    // One scan of the run, not one of each piece: whether they need escaping, and their code points (the padding's).
+    const { plain, counted } = pieceScan(whole);
     for (const p of wordPieces(whole, chunkSize)) out.push(new ChunkEvent(frame, before, undefined, after, p.text, p.words, quoted, counted ? p.text.length : undefined, plain));
   };
   const out: ChunkEvent[] = [

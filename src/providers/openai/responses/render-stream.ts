@@ -4,8 +4,8 @@
  * the full response. Every event has `event:` equal to its `type` and a `sequence_number` counting from 0.
  */
 import type { Reply } from "../../../canonical/outcome";
-import { NO_OBFUSCATION, noSurrogates, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
-import { jsonString, plainJson } from "../../../http/json";
+import { NO_OBFUSCATION, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
+import { jsonString, pieceScan } from "../../../http/json";
 import { chunkChars, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
@@ -54,12 +54,9 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
     return { type, json: `${before}${plain ? `"${piece}"` : jsonString(piece)}${after}${pad}}`, words };
   };
   const out: Draft[] = [{ type: "response.output_item.added", fields: { output_index, item: addedItem(item) } }];
-  // A text's deltas, `chunk` words each. One scan of the text, not one of each piece: a text that needs no JSON
-  // escaping holds no surrogate either, and in a text without surrogates each piece has as many code points (what its
-  // padding counts) as its length.
+  // A text's deltas, `chunk` words each; one scan of the text for what each piece needs (escaping, its code points).
   const textDeltas = (type: string, before: string, text: string, after: string) => {
-    const plain = plainJson(text);
-    const counted = plain || noSurrogates(text);
+    const { plain, counted } = pieceScan(text);
     for (const p of wordPieces(text, chunk)) out.push(delta(type, before, p.text, after, p.words, counted ? p.text.length : undefined, plain));
   };
   switch (item.type) {
