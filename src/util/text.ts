@@ -101,6 +101,16 @@ export function echoed(value: string): string {
 }
 
 /**
+ * Any client value as an error message quotes it: a string by `echoed`, anything else as its JSON, cut the same way.
+ * `String(value)` is not safe here: a parsed object with its own `toString` key (`{"toString":1}`) throws.
+ * @example echoedValue({ toString: 1 }) // '{"toString":1}'; echoedValue("static") // "static"
+ */
+export function echoedValue(value: unknown): string {
+  if (typeof value === "string") return echoed(value);
+  return echoed(JSON.stringify(value) ?? String(value)); // undefined (and functions, never parsed from JSON): their name
+}
+
+/**
  * The text `textOf` finds in each item (undefined: none) joined with `separator`, in one pass and without an array
  * of the parts: a message's text blocks as a provider's parser reads them.
  * @example joinText([{ text: "a" }, {}, { text: "b" }], (b) => b.text) // "a\nb"

@@ -237,6 +237,19 @@ describe("OpenAI Responses MCP approvals with openai", () => {
     const refused = await c.responses.create({ model: "gpt-5", previous_response_id: first.id, input: [{ type: "mcp_approval_response", approval_request_id: id, approve: false }], tools });
     expect(refused.output.map((i) => i.type)).toEqual(["message"]);
   });
+
+  it("an approval request in the input whose label or name is no string approves nothing (asked again, never a 500)", async () => {
+    const c = openai("/s/st-mcp/approve-odd");
+    const odd = { toString: 1 } as unknown as string;
+    for (const request of [
+      { type: "mcp_approval_request", id: "mcpr_odd", arguments: '{"q":"refunds"}', name: "search", server_label: odd },
+      { type: "mcp_approval_request", id: "mcpr_odd", arguments: '{"q":"refunds"}', name: odd, server_label: "docs" },
+    ] as OpenAI.Responses.ResponseInputItem[]) {
+      const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "Refunds?" }, request, { type: "mcp_approval_response", approval_request_id: "mcpr_odd", approve: true }];
+      const r = await c.responses.create({ model: "gpt-5", input, tools, store: false });
+      expect(r.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_approval_request"]);
+    }
+  });
 });
 
 describe("Anthropic Messages with @anthropic-ai/sdk", () => {

@@ -10,6 +10,7 @@ import { apiError, type ApiError } from "../../http/errors";
 import { isRecord, jsonResponse } from "../../http/json";
 import { readLimited } from "../../http/body";
 import { ephemeralSecret, mintEphemeral, type EphemeralClaims } from "../../util/ephemeral";
+import { echoedValue } from "../../util/text";
 import type { SideRoute } from "../types";
 import { checkGeminiAuth } from "./errors";
 
@@ -26,7 +27,7 @@ function timeField(body: Record<string, unknown>, field: string, fallback: numbe
   const value = body[field];
   if (value === undefined || value === null) return fallback;
   const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) return apiError("invalid_request", `Invalid value at '${field}' (type.googleapis.com/google.protobuf.Timestamp), "${String(value).slice(0, 64)}"`, { param: field });
+  if (Number.isNaN(ms)) return apiError("invalid_request", `Invalid value at '${field}' (type.googleapis.com/google.protobuf.Timestamp), "${echoedValue(value)}"`, { param: field });
   return Math.floor(ms / 1000);
 }
 

@@ -105,7 +105,12 @@ export interface McpContext {
 export function mcpContext(tools: ResponsesBody["tools"], input: InputItem[]): McpContext {
   const raws = input.flatMap((i) => (i.type === "other" ? [i.raw] : []));
   const requests = new Map<string, string>();
-  for (const r of raws) if (r.type === "mcp_approval_request" && typeof r.id === "string") requests.set(r.id, `${String(r.server_label)}/${String(r.name)}`);
+  for (const r of raws) {
+    // A label or name that is not a string names no scripted server or tool (and `String` would throw on `{"toString":1}`).
+    if (r.type === "mcp_approval_request" && typeof r.id === "string" && typeof r.server_label === "string" && typeof r.name === "string") {
+      requests.set(r.id, `${r.server_label}/${r.name}`);
+    }
+  }
   const answers = new Map<string, string | null>();
   for (const r of raws) {
     if (r.type !== "mcp_approval_response" || typeof r.approval_request_id !== "string") continue;

@@ -14,7 +14,7 @@ import type { StoredResponses } from "../../../../session/types";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import { randomHex } from "../../../../objects/ids";
-import { echoed } from "../../../../util/text";
+import { echoed, echoedValue } from "../../../../util/text";
 import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
 import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer } from "../../platform";
@@ -163,7 +163,7 @@ function checkChunking(value: unknown): Checked<ChunkingStrategy> {
   const v = value as Record<string, unknown>;
   if (typeof value !== "object" || Array.isArray(value)) return { ok: false, error: invalid("Invalid type for 'chunking_strategy': expected an object.", "chunking_strategy") };
   if (v.type === "auto") return { ok: true, value: AUTO_CHUNKING };
-  if (v.type !== "static") return { ok: false, error: invalid(`Invalid value: '${echoed(String(v.type))}'. Supported values are: 'auto' and 'static'.`, "chunking_strategy.type") };
+  if (v.type !== "static") return { ok: false, error: invalid(`Invalid value: '${echoedValue(v.type)}'. Supported values are: 'auto' and 'static'.`, "chunking_strategy.type") };
   const s = (v.static ?? {}) as Record<string, unknown>;
   const size = s.max_chunk_size_tokens;
   const overlap = s.chunk_overlap_tokens;
@@ -496,7 +496,7 @@ export function checkSearch(v: Record<string, unknown>): Checked<SearchQuery> {
     return { ok: false, error: invalid(q === undefined ? "Missing required parameter: 'query'." : "Invalid type for 'query': expected a string or an array of strings.", "query") };
   const max = v.max_num_results ?? 10;
   if (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > 50) {
-    return { ok: false, error: invalid(`Invalid 'max_num_results': expected an integer between 1 and 50, but got ${echoed(String(max))} instead.`, "max_num_results") };
+    return { ok: false, error: invalid(`Invalid 'max_num_results': expected an integer between 1 and 50, but got ${echoedValue(max)} instead.`, "max_num_results") };
   }
   if (v.filters !== undefined && v.filters !== null) {
     const bad = checkFilter(v.filters, "filters");

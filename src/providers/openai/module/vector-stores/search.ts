@@ -5,6 +5,7 @@
  * Attribute filters are OpenAI's comparison (`eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`) and compound
  * (`and`, `or`) filters.
  */
+import { echoedValue } from "../../../../util/text";
 
 export interface ChunkingStrategy {
   type: "static";
@@ -88,7 +89,7 @@ export function checkFilter(filter: unknown, param: string): string | undefined 
     return undefined;
   }
   if (typeof f.type !== "string" || !COMPARISONS.includes(f.type)) {
-    return `Invalid value: '${String(f.type)}'. Supported values are: ${[...COMPARISONS, "and", "or"].map((c) => `'${c}'`).join(", ")}.`;
+    return `Invalid value: '${echoedValue(f.type)}'. Supported values are: ${[...COMPARISONS, "and", "or"].map((c) => `'${c}'`).join(", ")}.`;
   }
   if (typeof f.key !== "string") return `Missing required parameter: '${param}.key'.`;
   if (!("value" in f)) return `Missing required parameter: '${param}.value'.`;
