@@ -300,4 +300,39 @@ describe("garbage", () => {
       expect(((await res.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
     }
   });
+
+  it("an id longer than any object key (R2 names at most 1,024 bytes) is an unknown id: the 404, never a 500", async () => {
+    const long = "file-".padEnd(1100, "x");
+    const openai = { authorization: "Bearer sk-test", "content-type": "application/json" };
+    const anthropic = { "x-api-key": "k", "anthropic-version": "2023-06-01", "anthropic-beta": "files-api-2025-04-14" };
+    const answers: string[] = [];
+    for (const [method, path, headers, body] of [
+      ["GET", `/v1/files/${long}`, openai, undefined],
+      ["GET", `/v1/files/${long}/content`, openai, undefined],
+      ["DELETE", `/v1/files/${long}`, openai, undefined],
+      ["POST", "/v1/batches", openai, JSON.stringify({ input_file_id: long, endpoint: "/v1/chat/completions", completion_window: "24h" })],
+      ["GET", `/v1/batches/${long}`, openai, undefined],
+      ["POST", `/v1/batches/${long}/cancel`, openai, undefined],
+      ["POST", "/v1/vector_stores", openai, JSON.stringify({ name: "v", file_ids: [long] })],
+      ["GET", `/v1/messages/batches/${long}`, anthropic, undefined],
+      ["GET", `/v1/messages/batches/${long}/results`, anthropic, undefined],
+      ["GET", `/v1/files/${long}`, anthropic, undefined],
+    ] as const) {
+      const res = await fetch(`${h.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const json = (await res.json()) as { error: { type: string } };
+      answers.push(`${method} ${path.replace(long, "{long}")} ${res.status} ${json.error.type}`);
+    }
+    expect(answers).toEqual([
+      "GET /v1/files/{long} 404 invalid_request_error",
+      "GET /v1/files/{long}/content 404 invalid_request_error",
+      "DELETE /v1/files/{long} 404 invalid_request_error",
+      "POST /v1/batches 404 invalid_request_error",
+      "GET /v1/batches/{long} 404 invalid_request_error",
+      "POST /v1/batches/{long}/cancel 404 invalid_request_error",
+      "POST /v1/vector_stores 400 invalid_request_error",
+      "GET /v1/messages/batches/{long} 404 not_found_error",
+      "GET /v1/messages/batches/{long}/results 404 not_found_error",
+      "GET /v1/files/{long} 404 not_found_error",
+    ]);
+  });
 });
