@@ -12,6 +12,7 @@ import type { Prefix } from "../turn/select";
 import { uniqueSeed } from "../turn/turn";
 import type { Runtime } from "../runtime/types";
 import { sessionHeader } from "../http/headers";
+import { shownName } from "../scenario/hints";
 import { NAME_PATTERN, NAMES_MATCH } from "../scenario/schema";
 import type { SocketInit } from "./types";
 
@@ -39,7 +40,7 @@ function offeredProtocols(headers: Headers): string[] {
 function check(socket: SocketSurface, headers: Headers, query: URLSearchParams, offered: string[]): ApiError | undefined {
   const session = sessionHeader(headers);
   if (session !== undefined && !NAME_PATTERN.test(session)) {
-    return { code: "invalid_request", message: `mockllm: invalid session name "${session}": ${NAMES_MATCH}` };
+    return { code: "invalid_request", message: `mockllm: invalid session name "${shownName(session)}": ${NAMES_MATCH}` };
   }
   return socket.check(headers, query, offered);
 }

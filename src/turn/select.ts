@@ -3,7 +3,7 @@
  */
 import { firstUserMessage, type CanonicalRequest } from "../canonical/request";
 import { apiError, type ApiError } from "../http/errors";
-import { closest } from "../scenario/hints";
+import { closest, shownName } from "../scenario/hints";
 import { matchMisses } from "../scenario/matchers";
 import { NAME_PATTERN, NAMES_MATCH, RESERVED_SESSIONS } from "../scenario/schema";
 import type { ScenarioStore, StoredScenario } from "../scenario/store";
@@ -27,7 +27,7 @@ export const DEFAULT_SESSION = "default";
 function badName(what: string, name: string): Selection {
   return {
     kind: "error",
-    error: apiError("invalid_request", `mockllm: invalid ${what} name "${name}": ${NAMES_MATCH}`),
+    error: apiError("invalid_request", `mockllm: invalid ${what} name "${shownName(name)}": ${NAMES_MATCH}`),
   };
 }
 

@@ -171,6 +171,15 @@ describe("names outside [a-z0-9][a-z0-9._-]{0,63} in the prefix (issue 10)", () 
     expect(text.length).toBeLessThan(600);
   });
 
+  it("a long name in x-mock-scenario or x-mock-session is shown cut, with its length", async () => {
+    for (const what of ["scenario", "session"]) {
+      const headers = { ...openai, "x-mock-scenario": "weather-agent", [`x-mock-${what}`]: long };
+      const res = await call("/v1/chat/completions", { method: "POST", headers, body: JSON.stringify(userTurn("x")) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`mockllm: invalid ${what} name "${"a".repeat(80)}… (2017 characters)": names match [a-z0-9][a-z0-9._-]{0,63}`);
+    }
+  });
+
   it("a GET/HEAD probe of a bad prefix is not answered ok", async () => {
     expect((await call(`/s/${long}`, { method: "HEAD" })).status).toBe(400);
   });

@@ -55,6 +55,13 @@ describe("upgrade refusals (plain HTTP, before any socket)", () => {
     },
     { what: "an invalid scenario name", path: "/s/Bad_Name/x/v1/responses", headers: KEY, status: 400, message: "invalid" },
     { what: "an invalid x-mock-session", path: "/v1/responses", headers: { ...KEY, "x-mock-session": "../up" }, status: 400, message: 'invalid session name \\"../up' },
+    {
+      what: "a long x-mock-session, shown cut",
+      path: "/v1/responses",
+      headers: { ...KEY, "x-mock-session": "s".repeat(3000) },
+      status: 400,
+      message: `invalid session name \\"${"s".repeat(80)}… (3000 characters)\\": names match`,
+    },
   ])("$what: $status", async ({ path, headers, status, message }) => {
     const res = await openSocket(path, headers);
     expect(res).toBeInstanceOf(Response);
