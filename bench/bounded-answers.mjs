@@ -57,7 +57,48 @@ const CASES = [
     }),
     [100, 1000],
   ],
+  // The default responder's JSON for a client's schema (src/default/schema-args.ts), and a client's pattern.
+  [
+    "structured output: prefixItems with minItems 1e8",
+    json("/v1/chat/completions", {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "x" }],
+      response_format: schemaFormat({ a: { type: "array", minItems: 1e8, prefixItems: [{ type: "string" }] } }),
+    }),
+    [40, 1000],
+  ],
+  [
+    "structured output: 10,000 strings of minLength 65,536",
+    json("/v1/chat/completions", {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "x" }],
+      response_format: schemaFormat({ a: { type: "array", minItems: 10_000, items: { type: "string", minLength: 65_536 } } }),
+    }),
+    [40, 1000],
+  ],
+  [
+    "structured output: pattern ^(.*a){30}x$ (backtracking)",
+    json("/v1/chat/completions", { model: "gpt-4o", messages: [{ role: "user", content: "x" }], response_format: schemaFormat({ a: { type: "string", pattern: "^(.*a){30}x$" } }) }),
+    [30, 500],
+  ],
+  [
+    "scripted JSON checked against a pattern ^(\\w+\\s?)+$ (backtracking)",
+    {
+      ...json("/s/shaped/b/v1/chat/completions", {
+        model: "gpt-4o",
+        messages: [{ role: "user", content: "x" }],
+        response_format: schemaFormat({ code: { type: "string", pattern: "^(\\w+\\s?)+$" } }),
+      }),
+    },
+    [30, 500],
+  ],
+  ["regex matcher .*refund.* on a 1 MB message", json("/s/matched/b/v1/chat/completions", { model: "gpt-4o", messages: [{ role: "user", content: "a".repeat(1_000_000) }] }), [60, 1000]],
 ];
+
+/** A strict `json_schema` response format with `properties`, all required. */
+function schemaFormat(properties) {
+  return { type: "json_schema", json_schema: { name: "x", strict: true, schema: { type: "object", properties, required: Object.keys(properties), additionalProperties: false } } };
+}
 
 /** RSS and peak RSS (VmHWM) in MB, summed over `pids`. */
 function status(pids) {
@@ -72,7 +113,17 @@ function status(pids) {
   return { rss, hwm };
 }
 
-const LONG = [{ name: "long", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] }];
+const LONG = [
+  { name: "long", steps: [{ consume: false, respond: { speech: { durationMs: 600_000 } } }] },
+  { name: "shaped", steps: [{ consume: false, respond: { text: JSON.stringify({ code: `${"a".repeat(40)}!` }) } }] },
+  {
+    name: "matched",
+    steps: [
+      { consume: false, match: { lastUserMessage: { regex: ".*refund.*" } }, respond: { text: "refunds" } },
+      { consume: false, respond: { text: "other" } },
+    ],
+  },
+];
 
 async function start() {
   const env = { ...process.env, MOCKLLM_BENCH_SCENARIOS: JSON.stringify(LONG) };

@@ -6,9 +6,11 @@
  * `exclusiveMinimum` / `exclusiveMaximum` / `multipleOf`, `minLength` / `maxLength` / `pattern`, the formats
  * `date-time`, `date`, `time`, `email`, `uuid`, `uri`, `ipv4`, `ipv6`, `hostname`, `duration`, `anyOf` / `oneOf` /
  * `allOf`, `not`, and local `$ref` (`#/$defs/…`, `#/definitions/…`, `#`). Errors carry JSON-pointer paths into the
- * value. Pure; a schema keyword it does not know is ignored (the check errs on the side of passing).
+ * value. Pure; a schema keyword it does not know is ignored (the check errs on the side of passing), and so is a
+ * `pattern` the linear-time engine (util/linear-regex.ts) does not follow — a lookahead, a backreference.
  */
 import { safeDecode } from "../http/url";
+import { compileLinear, linearRegex, type LinearRegex } from "../util/linear-regex";
 
 type Schema = Record<string, unknown>;
 
@@ -22,9 +24,16 @@ export interface SchemaError {
 const MAX_ERRORS = 20;
 const MAX_DEPTH = 64;
 
+/**
+ * Steps of pattern tests one validation takes at most (a step: one instruction at one character): a schema's patterns
+ * are the client's, the value may be long, and past this the remaining patterns go unchecked.
+ */
+const MAX_PATTERN_WORK = 4_000_000;
+
 interface Ctx {
   root: unknown;
   errors: SchemaError[];
+  work: { left: number };
 }
 
 function isSchema(v: unknown): v is Schema {
@@ -73,7 +82,12 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b as object, k) && deepEqual((a as Schema)[k], (b as Schema)[k]));
 }
 
-const FORMATS: Record<string, RegExp> = {
+/**
+ * The formats' expressions, each tested in linear time where the engine follows it (a scripted value may carry a
+ * client's text through a template, and `hostname`'s nested repeats backtrack on a crafted one); `duration`'s
+ * lookaheads stay on V8 (nothing in it repeats a repeat).
+ */
+const FORMATS: Record<string, { test(text: string): boolean | undefined }> = linearFormats({
   "date-time": /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
   date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
   time: /^\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$/,
@@ -84,18 +98,18 @@ const FORMATS: Record<string, RegExp> = {
   ipv6: /^[0-9a-fA-F:]+$/,
   hostname: /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/,
   duration: /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/,
-};
+});
 
-function patternOf(source: string): RegExp | undefined {
-  try {
-    return new RegExp(source, "u");
-  } catch {
-    try {
-      return new RegExp(source);
-    } catch {
-      return undefined;
-    }
-  }
+function linearFormats(formats: Record<string, RegExp>): Record<string, { test(text: string): boolean | undefined }> {
+  return Object.fromEntries(Object.entries(formats).map(([name, re]) => [name, compileLinear(re.source, re.flags) ?? re]));
+}
+
+/**
+ * A `pattern` (the client's) compiled for a linear-time test — with `u` as JSON Schema means it, else without — or
+ * undefined: invalid, or using what the linear engine does not follow (lookarounds, backreferences), left unchecked.
+ */
+function patternOf(source: string): LinearRegex | undefined {
+  return linearRegex(source, "u") ?? linearRegex(source);
 }
 
 function add(ctx: Ctx, path: string, message: string) {
@@ -104,7 +118,7 @@ function add(ctx: Ctx, path: string, message: string) {
 
 /** The errors `value` has against `raw`, appended to a scratch list (for anyOf/oneOf branches). */
 function errorsOf(ctx: Ctx, raw: unknown, value: unknown, path: string, depth: number): SchemaError[] {
-  const sub: Ctx = { root: ctx.root, errors: [] };
+  const sub: Ctx = { root: ctx.root, errors: [], work: ctx.work };
   check(sub, raw, value, path, depth);
   return sub.errors;
 }
@@ -153,12 +167,12 @@ function checkString(ctx: Ctx, s: Schema, value: string, path: string) {
   if (typeof s.minLength === "number" && length < s.minLength) add(ctx, path, `must NOT have fewer than ${s.minLength} characters`);
   if (typeof s.maxLength === "number" && length > s.maxLength) add(ctx, path, `must NOT have more than ${s.maxLength} characters`);
   if (typeof s.pattern === "string") {
-    const re = patternOf(s.pattern);
-    if (re !== undefined && !re.test(value)) add(ctx, path, `must match pattern "${s.pattern}"`);
+    if (patternOf(s.pattern)?.test(value, ctx.work) === false) add(ctx, path, `must match pattern "${s.pattern}"`);
   }
   if (typeof s.format === "string") {
-    const re = FORMATS[s.format];
-    if (re !== undefined && !re.test(value)) add(ctx, path, `must match format "${s.format}"`);
+    // Own keys only: a client's `"format": "constructor"` names no format (and no function of Object's prototype).
+    const re = Object.hasOwn(FORMATS, s.format) ? FORMATS[s.format] : undefined;
+    if (re?.test(value) === false) add(ctx, path, `must match format "${s.format}"`);
   }
 }
 
@@ -215,7 +229,7 @@ function checkObject(ctx: Ctx, s: Schema, value: Schema, path: string, depth: nu
  * @example validateSchema({ type: "object", properties: { total: { type: "number" } }, required: ["total"] }, { total: "x" }) // [{ path: "/total", message: "must be number, got string" }]
  */
 export function validateSchema(schema: unknown, value: unknown): SchemaError[] {
-  const ctx: Ctx = { root: schema, errors: [] };
+  const ctx: Ctx = { root: schema, errors: [], work: { left: MAX_PATTERN_WORK } };
   check(ctx, schema, value, "", 0);
   return ctx.errors;
 }

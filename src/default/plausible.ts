@@ -3,6 +3,7 @@
  * holds (`city`, `email`, `price`, `created_at`, …), a value of that kind instead of lorem words; and a string that
  * fits a simple `pattern`. Pure and deterministic: every choice is taken from a hash the caller passes in.
  */
+import { linearRegex } from "../util/linear-regex";
 
 /** The words of a property name, lower-case: `createdAt` / `created_at` / `Created-At` → ["created", "at"]. */
 export function nameWords(name: string): string[] {
@@ -90,37 +91,47 @@ export function plausibleNumber(words: string[], h: number, integer: boolean): n
   return undefined;
 }
 
-/** One step of a pattern: a set of characters to pick from, repeated `min`…`max` times. */
-type Atom = { chars: string; min: number; max: number } | { group: Atom[]; min: number; max: number };
+/** One step of a pattern: a set of characters (code points) to pick from, repeated `min`…`max` times. */
+type Atom = { chars: string[]; min: number; max: number } | { group: Atom[]; min: number; max: number };
 
 const DIGITS = "0123456789";
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
 const WORD = `${LOWER}${UPPER}${DIGITS}_`;
 
-function classChars(body: string): string | undefined {
+/**
+ * What an escape `\e` stands for, as characters to pick from: `\d \w \s`, or a character escaped for itself (not a
+ * letter or digit); undefined for the rest (`\b`, `\D`, `\1`, `\u0041`, `\n`, …), which this small reader does not follow.
+ */
+function escaped(e: string | undefined): string | undefined {
+  if (e === "d") return DIGITS;
+  if (e === "w") return WORD;
+  if (e === "s") return " ";
+  return e !== undefined && !/[\p{L}\p{N}]/u.test(e) ? e : undefined;
+}
+
+function classChars(body: string): string[] | undefined {
   if (body.startsWith("^")) return undefined;
-  let out = "";
-  for (let i = 0; i < body.length; i++) {
-    let c = body[i]!;
+  const points = Array.from(body);
+  const out: string[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const c = points[i]!;
     if (c === "\\") {
-      const e = body[++i];
-      if (e === "d") out += DIGITS;
-      else if (e === "w") out += WORD;
-      else if (e === "s") out += " ";
-      else if (e !== undefined) out += e;
+      const e = escaped(points[++i]);
+      if (e === undefined) return undefined;
+      out.push(...e);
       continue;
     }
-    if (body[i + 1] === "-" && i + 2 < body.length) {
-      const to = body[i + 2]!;
-      for (let code = c.charCodeAt(0); code <= to.charCodeAt(0) && code - c.charCodeAt(0) < 128; code++) out += String.fromCharCode(code);
+    if (points[i + 1] === "-" && i + 2 < points.length) {
+      const from = c.codePointAt(0)!;
+      const to = points[i + 2]!.codePointAt(0)!;
+      for (let code = from; code <= to && code - from < 128; code++) out.push(String.fromCodePoint(code));
       i += 2;
       continue;
     }
-    out += c;
-    c = "";
+    out.push(c);
   }
-  return out === "" ? undefined : out;
+  return out.length === 0 ? undefined : out;
 }
 
 /** The atoms of `source` from `i` to the end or a `)`; undefined for what this small reader does not follow. */
@@ -164,16 +175,18 @@ function atoms(source: string, pos: { i: number }): Atom[] | undefined {
       pos.i = end + 1;
       atom = { chars, min: 1, max: 1 };
     } else if (c === "\\") {
-      const e = source[pos.i + 1];
+      const e = escaped(source[pos.i + 1]);
+      if (e === undefined) return undefined;
       pos.i += 2;
-      atom = { chars: e === "d" ? DIGITS : e === "w" ? WORD : e === "s" ? " " : (e ?? ""), min: 1, max: 1 };
+      atom = { chars: Array.from(e), min: 1, max: 1 };
     } else if (c === ".") {
       pos.i++;
-      atom = { chars: LOWER, min: 1, max: 1 };
+      atom = { chars: Array.from(LOWER), min: 1, max: 1 };
     } else if ("*+?{".includes(c)) return undefined;
     else {
-      pos.i++;
-      atom = { chars: c, min: 1, max: 1 };
+      const point = String.fromCodePoint(source.codePointAt(pos.i)!); // a pair is one character, quantified whole
+      pos.i += point.length;
+      atom = { chars: [point], min: 1, max: 1 };
     }
     const q = source[pos.i];
     if (q === "*" || q === "+" || q === "?") {
@@ -193,32 +206,39 @@ function atoms(source: string, pos: { i: number }): Atom[] | undefined {
   return out;
 }
 
-function emit(list: Atom[], h: number, out: string[]): void {
+/** The longest string a pattern is followed to (`((a{64}){64}){64}` asks for 262,144): past it, no string. */
+const MAX_PATTERN_CHARS = 4096;
+
+/** Appends a string of `list` to `out`; false once `out` would pass MAX_PATTERN_CHARS. */
+function emit(list: Atom[], h: number, out: string[]): boolean {
   for (const [k, atom] of list.entries()) {
-    const n = Math.min(atom.max, 64, Math.max(atom.min, atom.min + (atom.max > atom.min ? 1 : 0)));
+    const n = Math.min(atom.max, atom.min + 1);
     for (let i = 0; i < n; i++) {
-      if ("group" in atom) emit(atom.group, h + k + i, out);
-      else out.push(atom.chars[(h + k * 7 + i * 3) % atom.chars.length]!);
+      if ("group" in atom) {
+        if (!emit(atom.group, h + k + i, out)) return false;
+      } else {
+        if (out.length >= MAX_PATTERN_CHARS) return false;
+        out.push(atom.chars[(h + k * 7 + i * 3) % atom.chars.length]!);
+      }
     }
   }
+  return true;
 }
 
 /**
  * A string matching `pattern` (best effort: literals, classes, `\d \w \s .`, groups, the first branch of `|`, the
- * quantifiers), checked against the pattern itself; undefined when it could not make one.
+ * quantifiers), checked against the pattern itself; undefined when it could not make one, or one within
+ * MAX_PATTERN_CHARS. The pattern is the client's: the check runs on the linear-time engine (`^(.*a){25}x$` takes V8
+ * over a second against its own 49 characters), within `work` steps when given.
  * @example patternString("^[A-Z]{3}-\\d{2}$", 0) // "ABC-03"-like
  */
-export function patternString(pattern: string, h: number): string | undefined {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern, "u");
-  } catch {
-    return undefined;
-  }
+export function patternString(pattern: string, h: number, work?: { left: number }): string | undefined {
+  const re = linearRegex(pattern, "u");
+  if (re === undefined) return undefined;
   const list = atoms(pattern, { i: 0 });
   if (list === undefined) return undefined;
   const out: string[] = [];
-  emit(list, h, out);
+  if (!emit(list, h, out)) return undefined;
   const value = out.join("");
-  return re.test(value) ? value : undefined;
+  return re.test(value, work) === true ? value : undefined;
 }

@@ -26,17 +26,26 @@ const MAX_DEPTH = 32;
 /** `$ref` / `allOf` / `anyOf` steps taken to flatten one schema before giving up. */
 const MAX_FLATTEN = 32;
 /**
- * Values generated for one call at most, and the longest string: the schema is the client's, and `minItems: 1e9`
- * (or nested `minItems: 1000`s) must not hold the server. Past them the arguments stop being complete.
+ * Values generated for one call at most, the longest string, and the characters of text in all (strings, and `const`
+ * and `enum` values by their JSON): the schema is the client's, and `minItems: 1e9`, nested `minItems: 1000`s, ten
+ * thousand strings of `minLength: 65536` or of a megabyte `enum` value must not hold the server. Past them the
+ * arguments stop being complete.
  */
 const MAX_VALUES = 10_000;
 const MAX_STRING = 65_536;
+const MAX_CHARS = 1_048_576;
+/** Steps of `pattern` checks for one call: past them a string with a pattern is lorem (its check would fail). */
+const MAX_PATTERN_WORK = 4_000_000;
 
 interface Ctx {
   root: unknown;
   seed: string;
   /** Values still to generate (MAX_VALUES at the start). */
   left: number;
+  /** Characters of text still to generate (MAX_CHARS at the start). */
+  chars: number;
+  /** Steps the `pattern` checks may still take (MAX_PATTERN_WORK at the start; util/linear-regex.ts). */
+  work: { left: number };
 }
 
 function isSchema(v: unknown): v is Schema {
@@ -113,11 +122,13 @@ function typeOf(s: Schema): string | undefined {
 }
 
 function generate(ctx: Ctx, raw: unknown, path: string, depth: number): unknown {
+  // Every value counts, one with no schema too (an array's items past its `prefixItems` when `items` is absent).
+  if (ctx.left-- <= 0 || ctx.chars <= 0) return raw === false ? null : {};
   const base = asSchema(raw);
-  if (base === undefined || depth > MAX_DEPTH || ctx.left-- <= 0) return raw === false ? null : {};
+  if (base === undefined || depth > MAX_DEPTH) return raw === false ? null : {};
   const s = flatten(ctx, base);
-  if (Object.hasOwn(s, "const")) return s.const;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[pick(ctx, path, s.enum.length)];
+  if (Object.hasOwn(s, "const")) return charged(ctx, s.const);
+  if (Array.isArray(s.enum) && s.enum.length > 0) return charged(ctx, s.enum[pick(ctx, path, s.enum.length)]);
   switch (typeOf(s)) {
     case "object":
       return objectValue(ctx, s, path, depth);
@@ -136,6 +147,17 @@ function generate(ctx: Ctx, raw: unknown, path: string, depth: number): unknown 
     default:
       return {};
   }
+}
+
+/** A `const` or `enum` value, its text taken from what is left; `{}` when more than is left. */
+function charged(ctx: Ctx, value: unknown): unknown {
+  const size = typeof value === "string" ? value.length : typeof value === "object" && value !== null ? JSON.stringify(value).length : 8;
+  if (size > ctx.chars) {
+    ctx.chars = 0;
+    return {};
+  }
+  ctx.chars -= size;
+  return value;
 }
 
 function objectValue(ctx: Ctx, s: Schema, path: string, depth: number): Record<string, unknown> {
@@ -235,11 +257,17 @@ function fits(s: Schema, text: string | undefined): string | undefined {
 }
 
 function stringValue(ctx: Ctx, s: Schema, path: string): string {
+  const text = stringText(ctx, s, path);
+  ctx.chars -= text.length;
+  return text;
+}
+
+function stringText(ctx: Ctx, s: Schema, path: string): string {
   const nameOf = propertyWords(path);
   const h = Math.abs(stableHash(`${ctx.seed}|${path}|plausible`));
   const named = typeof s.format === "string" ? s.format : impliedFormat(nameOf);
   if (typeof s.pattern === "string") {
-    const matching = patternString(s.pattern, h);
+    const matching = patternString(s.pattern, h, ctx.work);
     if (matching !== undefined && fits(s, matching) !== undefined) return matching;
   } else {
     const format = named !== undefined ? fits(s, formatted(ctx, named, path)) : undefined;
@@ -253,7 +281,7 @@ function stringValue(ctx: Ctx, s: Schema, path: string): string {
   const words = 1 + pick(ctx, `${path}#words`, 3);
   let text = "";
   for (let i = 0; i < words; i++) text += (i > 0 ? " " : "") + LOREM_WORDS[(start + i) % LOREM_WORDS.length];
-  const min = Math.min(count(s.minLength) ?? 0, MAX_STRING);
+  const min = Math.min(count(s.minLength) ?? 0, MAX_STRING, ctx.chars);
   const max = count(s.maxLength) ?? Infinity;
   for (let i = words; text.length < min && text.length < 1000; i++) text += ` ${LOREM_WORDS[(start + i) % LOREM_WORDS.length]}`;
   if (text.length > max) text = text.slice(0, max);
@@ -321,5 +349,5 @@ export function schemaArguments(schema: unknown, seed: string): Record<string, u
  * @example schemaValue({ type: "array", items: { type: "string", format: "email" }, minItems: 1 }, "s") // ["…@example.com"]
  */
 export function schemaValue(schema: unknown, seed: string): unknown {
-  return generate({ root: schema, seed, left: MAX_VALUES }, schema, "", 0);
+  return generate({ root: schema, seed, left: MAX_VALUES, chars: MAX_CHARS, work: { left: MAX_PATTERN_WORK } }, schema, "", 0);
 }

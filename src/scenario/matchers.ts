@@ -4,6 +4,7 @@
 import { assistantMessages, earlierToolCalls, firstUserMessage, lastUserMessage, pendingToolResults, turnOf, type CanonicalRequest } from "../canonical/request";
 import { StringMatchSchema, type Expectations, type Matcher, type StringMatch } from "./schema";
 import type { OutputSchemaMatch } from "./structured";
+import { compileLinear, type LinearRegex } from "../util/linear-regex";
 
 /** One condition that did not hold, with what was expected and what the request had. */
 export interface Miss {
@@ -22,8 +23,19 @@ export function stringMatches(match: StringMatch, value: string | undefined): bo
   if (typeof match === "string") return value === match;
   if ("equals" in match) return value === match.equals;
   if ("contains" in match) return value.includes(match.contains);
+  // The linear-time engine where it follows the expression (a client's long message must not make `.*refund.*`
+  // backtrack for seconds); V8's for what it does not (backreferences, lookarounds, `v`).
+  let linear = compiledMatchers.get(match);
+  if (linear === undefined) {
+    linear = compileLinear(match.regex, match.flags ?? "") ?? null;
+    compiledMatchers.set(match, linear);
+  }
+  if (linear !== null) return linear.test(value) === true;
   return new RegExp(match.regex, (match.flags ?? "").replace(/[gy]/g, "")).test(value);
 }
+
+/** Each regex matcher's program, kept with the matcher itself (a scenario document is parsed once per version). */
+const compiledMatchers = new WeakMap<object, LinearRegex | null>();
 
 export function describeStringMatch(match: StringMatch): string {
   if (typeof match === "string") return JSON.stringify(match);

@@ -174,6 +174,28 @@ describe("schemaArguments on hostile schemas", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("counts items with no schema (past prefixItems, items absent) and bounds the text in all", () => {
+    // Each of these held the server (out of memory, or hundreds of megabytes) before.
+    const tuple = schemaArguments(obj({ a: { type: "array", minItems: 1e8, prefixItems: [{ type: "string" }] } }), "s");
+    expect((tuple.a as unknown[]).length).toBe(9_998); // the object and the array are two of the 10,000 values
+    const strings = JSON.stringify(schemaArguments(obj({ a: { type: "array", minItems: 10_000, items: { type: "string", minLength: 65_536 } } }), "s"));
+    expect(strings.length).toBeGreaterThan(1_048_576);
+    expect(strings.length).toBeLessThan(1_048_576 + 100_000);
+    const big = "x".repeat(100_000);
+    const picked = schemaArguments(obj({ a: { type: "array", minItems: 10_000, items: { enum: [big] } }, c: { type: "array", minItems: 10_000, items: { const: { big } } } }), "s");
+    expect((picked.a as unknown[]).filter((v) => v === big).length).toBe(10);
+    // Past the text, each item is the `{}` of a value not generated, until the values are spent too (`c` gets none).
+    expect((picked.a as unknown[]).length).toBe(10_000 - 2);
+    expect(picked.c).toEqual({});
+  });
+
+  it("a client's pattern is checked in linear time: backtracking patterns give their string at once", () => {
+    const args = schemaArguments(obj({ a: { type: "string", pattern: "^(.*a){25}x$" }, b: { type: "string", pattern: "^(\\w+\\s?)+$" }, c: { type: "string", pattern: "^((a{64}){64}){64}$" } }), "s");
+    expect(args.a).toMatch(/^(?:[a-z]a){25}x$/); // what the reader makes, checked without the backtracking pattern
+    expect(args.b).toMatch(/^[\w ]+$/);
+    expect((args.c as string).length).toBeLessThan(100); // 262,144 characters asked: past the reader's bound, lorem
+  });
+
   it("a malformed, remote or dangling $ref, and a self-referencing one, give a value rather than an error", () => {
     expect(schemaArguments(obj({ a: { $ref: "#/%E0%A4%A" }, b: { $ref: "https://example.com/s.json" }, c: { $ref: "#/$defs/none" } }), "s")).toEqual({ a: {}, b: {}, c: {} });
     expect(schemaArguments({ $ref: "#" }, "s")).toEqual({});
