@@ -127,6 +127,10 @@ describe("anthropic files (beta)", () => {
     const up = await c.beta.files.upload({ file: await toFile(Buffer.from("%PDF-1.4 tiny"), "paper.pdf", { type: "application/pdf" }) });
     expect(up).toMatchObject({ type: "file", filename: "paper.pdf", mime_type: "application/pdf", size_bytes: 13, downloadable: false });
     expect(up.id).toMatch(/^file_011C[0-9A-Za-z]{20}$/);
+    // The type from the name's extension, own keys only: `.constructor` is no known extension.
+    const odd = await c.beta.files.upload({ file: await toFile(Buffer.from("x"), "x.constructor", { type: "application/octet-stream" }) });
+    expect(odd.mime_type).toBe("application/octet-stream");
+    await c.beta.files.delete(odd.id);
     expect(await c.beta.files.retrieveMetadata(up.id)).toEqual(up);
     expect((await c.beta.files.list()).data.map((f) => f.id)).toEqual([up.id]);
     // OpenAI's client on the same path and namespace sees its own files only.

@@ -83,6 +83,15 @@ describe("conversations CRUD", () => {
     await expect(c.conversations.items.retrieve(ids[1]!, { conversation_id: conv.id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("numbers an item of a type it does not know as item_…, even a type naming a property of every object", async () => {
+    const conv = await client().conversations.create({ items: [{ type: "toString" }, { type: "constructor" }] as never });
+    const items = await client().conversations.items.list(conv.id, { order: "asc" });
+    expect(items.data.map((i) => [i.type, /^item_[0-9a-f]{48}$/.test(String(i.id))])).toEqual([
+      ["toString", true],
+      ["constructor", true],
+    ]);
+  });
+
   it("keeps an item past SQLite's 2 MB value limit whole", async () => {
     const c = client();
     const conv = await c.conversations.create({});

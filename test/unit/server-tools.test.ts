@@ -46,6 +46,9 @@ describe("offered server tools", () => {
     ]);
     expect(forcedServerTool({ type: "file_search" })).toBe("file_search");
     expect(forcedServerTool("required")).toBeUndefined();
+    // A type naming a property of every object names no tool.
+    expect(openaiOffered([{ type: "constructor" }, { type: "toString" }, { type: "__proto__" }])).toEqual([]);
+    expect(forcedServerTool({ type: "constructor" })).toBeUndefined();
   });
   it("Anthropic versioned tool types and mcp_servers", () => {
     expect(

@@ -86,7 +86,8 @@ export function conversationItemsOf(items: InputItem[], seed: string): Conversat
     const raw: Record<string, unknown> = item.type === "other" ? { ...item.raw } : { ...item };
     const type = String(raw.type ?? "message");
     const own = typeof raw.id === "string" && raw.id !== "" ? raw.id : undefined;
-    const id = own ?? `${ID_PREFIX[type] ?? "item"}_${stableHex(`${seed}|${i}`, 48)}`;
+    const prefix = Object.hasOwn(ID_PREFIX, type) ? ID_PREFIX[type] : "item"; // a client's type: `toString` is none
+    const id = own ?? `${prefix}_${stableHex(`${seed}|${i}`, 48)}`;
     if (item.type === "message") {
       const content =
         typeof item.content === "string"

@@ -43,11 +43,16 @@ const OFFERED: Record<string, string> = {
   mcp: "mcp",
 };
 
+/** The matcher name of a client's tool type; own keys only (`constructor` names no tool). */
+function offered(type: string): string | undefined {
+  return Object.hasOwn(OFFERED, type) ? OFFERED[type] : undefined;
+}
+
 /** The server tools a Responses request offers (`tools[].type`), as matcher names, each once. */
 export function offeredServerTools(tools: { type: string }[] | null | undefined): string[] {
   const out = new Set<string>();
   for (const t of tools ?? []) {
-    const kind = OFFERED[t.type];
+    const kind = offered(t.type);
     if (kind !== undefined) out.add(kind);
   }
   return [...out];
@@ -304,7 +309,7 @@ export function serverToolEvents(item: ServerToolItem): ServerToolEvent[] {
 export function forcedServerTool(choice: unknown): string | undefined {
   if (choice === null || typeof choice !== "object") return undefined;
   const type = (choice as { type?: unknown }).type;
-  return typeof type === "string" ? OFFERED[type] : undefined;
+  return typeof type === "string" ? offered(type) : undefined;
 }
 
 /** The request's remote MCP servers (`tools[]` of `type: "mcp"` with a `server_url`): URL, `headers`, `authorization`. */
