@@ -47,6 +47,9 @@ const isLineTerminator = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028
 
 class Unsupported extends Error {}
 
+/** `{n}`, `{n,}`, `{n,m}` at `lastIndex` (sticky: no copy of the rest of the pattern for each brace). */
+const QUANTIFIER = /\{(\d+)(,(\d*))?\}/y;
+
 class Parser {
   i = 0;
   /** Whether the pattern repeats anything, or alternates inside a group: what can make a backtracking engine slow. */
@@ -100,7 +103,8 @@ class Parser {
       this.i++;
       [min, max] = q === "*" ? [0, Infinity] : q === "+" ? [1, Infinity] : [0, 1];
     } else if (q === "{") {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.i, this.i + 24));
+      QUANTIFIER.lastIndex = this.i;
+      const m = QUANTIFIER.exec(this.src);
       if (m === null) return atom; // a literal `{` (without `u`; the constructor refuses it with `u`)
       this.i += m[0].length;
       min = Number(m[1]);

@@ -62,7 +62,8 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   const file = Array.isArray(parsed.form.file) ? parsed.form.file[0] : parsed.form.file;
   if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
   const ext = file.filename.split(".").pop()?.toLowerCase() ?? "";
-  const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : ((Object.hasOwn(MIME_BY_EXTENSION, ext) ? MIME_BY_EXTENSION[ext] : undefined) ?? "application/octet-stream");
+  const byExtension = Object.hasOwn(MIME_BY_EXTENSION, ext) ? MIME_BY_EXTENSION[ext] : undefined; // `.constructor` is none
+  const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : (byExtension ?? "application/octet-stream");
   await checkFileQuotas(ctx.rt, content.length);
   const record: FileRecord = {
     id: sortableId("file_011C", 12),
