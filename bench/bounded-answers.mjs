@@ -57,6 +57,11 @@ const CASES = [
     }),
     [100, 1000],
   ],
+  [
+    "chat stream echoing a 5 MB message (default answer)",
+    json("/v1/chat/completions", { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "word ".repeat(1_000_000) }] }),
+    [150, 2000],
+  ],
   // The default responder's JSON for a client's schema (src/default/schema-args.ts), and a client's pattern.
   [
     "structured output: prefixItems with minItems 1e8",

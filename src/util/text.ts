@@ -36,13 +36,44 @@ export interface WordPiece {
 }
 
 /**
+ * Pieces a streamed text or argument string is cut into at most. Each piece is an event of a few hundred bytes of
+ * envelope, so a long text in 5-word pieces (a 5 MB message the default answer echoes: 200,000 events, 65 MB) would
+ * cost thirteen times its size; past this bound the pieces grow instead, and the stream stays near the text's size.
+ */
+export const MAX_PIECES = 4096;
+
+/**
+ * The words a piece of `text` takes: `n`, or more when `n`-word pieces would pass MAX_PIECES. Words are counted only
+ * when the text is long enough to hold that many (a word and the space after it take two characters at least).
+ */
+function pieceWords(text: string, n: number): number {
+  const size = Math.max(1, Math.floor(n));
+  if (text.length <= 2 * size * MAX_PIECES) return size;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return Math.max(size, Math.ceil(words / MAX_PIECES));
+}
+
+/** What `\s` matches (chunkWords's pattern splits on it). */
+function isSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/**
  * `chunkWords(text, n)` with each piece's word count: `n` for every piece but the last — the pattern takes `n` words
  * while `n` more follow — and the last counted (at least 1), so a transcript counts one piece, not each.
  * @example wordPieces("a b c d e", 2) // [{ text: "a b", words: 2 }, { text: " c d", words: 2 }, { text: " e", words: 1 }]
  */
 export function wordPieces(text: string, n: number): WordPiece[] {
-  const pieces = chunkWords(text, n);
-  const size = Math.max(1, Math.floor(n));
+  const size = pieceWords(text, n);
+  const pieces = chunkWords(text, size);
   const last = pieces.length - 1;
   return pieces.map((piece, i) => ({ text: piece, words: i < last ? size : Math.max(1, wordCount(piece)) }));
 }
@@ -66,6 +97,15 @@ export function chunkChars(text: string, size: number): string[] {
     i = end;
   }
   return out;
+}
+
+/**
+ * A streamed string's fragments (a tool call's arguments, code): `chunkChars` of `size`, or of the size that keeps a
+ * long one within MAX_PIECES fragments.
+ * @example streamFragments("x".repeat(1e6), 16).length // 4096
+ */
+export function streamFragments(text: string, size: number): string[] {
+  return chunkChars(text, Math.max(size, Math.ceil(text.length / MAX_PIECES)));
 }
 
 export const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;

@@ -8,7 +8,7 @@
  */
 import { chatAnnotations } from "./server-tools";
 import { replyChoices, type Reply } from "../../../canonical/outcome";
-import { chunkChars, wordPieces } from "../../../util/text";
+import { streamFragments, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { NO_OBFUSCATION, type ObfuscationSeed, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
@@ -141,7 +141,7 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
   chatToolCalls(choice).forEach((call, i) => {
     const head = { index: i, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } };
     out.push(chunk({ tool_calls: [head] }, call.function.name, 1));
-    for (const fragment of chunkChars(call.function.arguments, ARGUMENT_FRAGMENT)) {
+    for (const fragment of streamFragments(call.function.arguments, ARGUMENT_FRAGMENT)) {
       out.push(chunk({ tool_calls: [{ index: i, function: { arguments: fragment } }] }, fragment, 1));
     }
   });

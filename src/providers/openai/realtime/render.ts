@@ -7,7 +7,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
 import { toolCallId } from "../../../http/ids";
-import { chunkChars, wordPieces } from "../../../util/text";
+import { streamFragments, wordPieces } from "../../../util/text";
 import type { SseEvent } from "../../types";
 import type { Item } from "./items";
 
@@ -109,7 +109,7 @@ export function realtimeEvents(reply: Reply, init: RealtimeResponseInit): SseEve
       drafts.push({ type: "response.output_text.done", fields: { ...c, text } });
       drafts.push({ type: "response.content_part.done", fields: { ...c, part: { type: "text", text } } });
     } else if (item.type === "function_call") {
-      for (const delta of chunkChars(item.arguments, ARGUMENT_FRAGMENT)) {
+      for (const delta of streamFragments(item.arguments, ARGUMENT_FRAGMENT)) {
         drafts.push({ type: "response.function_call_arguments.delta", fields: { ...at, call_id: item.call_id, delta }, words: 1 });
       }
       drafts.push({ type: "response.function_call_arguments.done", fields: { ...at, call_id: item.call_id, name: item.name, arguments: item.arguments } });

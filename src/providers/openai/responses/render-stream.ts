@@ -6,7 +6,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import { NO_OBFUSCATION, obfuscationAfter, obfuscationSeed } from "../../../http/ids";
 import { jsonString, pieceScan } from "../../../http/json";
-import { chunkChars, wordPieces } from "../../../util/text";
+import { streamFragments, wordPieces } from "../../../util/text";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { buildResponse, type MessagePart, type OutputItem, type ResponseObject } from "./render-json";
@@ -88,7 +88,7 @@ function itemDrafts(item: OutputItem, output_index: number, chunk: number, obfus
       });
       break;
     case "function_call":
-      for (const fragment of chunkChars(item.arguments, ARGUMENT_FRAGMENT)) out.push(delta("response.function_call_arguments.delta", `${head},"delta":`, fragment, "", 1));
+      for (const fragment of streamFragments(item.arguments, ARGUMENT_FRAGMENT)) out.push(delta("response.function_call_arguments.delta", `${head},"delta":`, fragment, "", 1));
       // Recordings carry no `name` here (the item has it).
       out.push({ type: "response.function_call_arguments.done", fields: { ...at, arguments: item.arguments } });
       break;

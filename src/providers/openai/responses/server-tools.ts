@@ -6,7 +6,7 @@
 import { citations, webResults, type ServerToolUse } from "../../../canonical/server-tools";
 import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
-import { chunkChars } from "../../../util/text";
+import { streamFragments } from "../../../util/text";
 import type { InputItem, ResponsesBody } from "./wire";
 import type { McpServerRef } from "../../types";
 
@@ -280,7 +280,7 @@ export function serverToolEvents(item: ServerToolItem): ServerToolEvent[] {
       const code = String(item.code ?? "");
       return [
         { type: "response.code_interpreter_call.in_progress" },
-        ...chunkChars(code, FRAGMENT).map((delta) => ({ type: "response.code_interpreter_call_code.delta", fields: { delta } })),
+        ...streamFragments(code, FRAGMENT).map((delta) => ({ type: "response.code_interpreter_call_code.delta", fields: { delta } })),
         { type: "response.code_interpreter_call_code.done", fields: { code } },
         { type: "response.code_interpreter_call.interpreting" },
         { type: "response.code_interpreter_call.completed" },
@@ -294,7 +294,7 @@ export function serverToolEvents(item: ServerToolItem): ServerToolEvent[] {
       const args = String(item.arguments);
       return [
         { type: "response.mcp_call.in_progress" },
-        ...chunkChars(args, FRAGMENT).map((delta) => ({ type: "response.mcp_call_arguments.delta", fields: { delta } })),
+        ...streamFragments(args, FRAGMENT).map((delta) => ({ type: "response.mcp_call_arguments.delta", fields: { delta } })),
         { type: "response.mcp_call_arguments.done", fields: { arguments: args } },
         { type: item.status === "failed" ? "response.mcp_call.failed" : "response.mcp_call.completed" },
       ];
