@@ -12,6 +12,7 @@
  */
 
 import { memoized } from "./memo";
+import { SPACE_RANGES } from "./text";
 
 /** A set of code points (or UTF-16 units without `u`): sorted, inclusive `[lo, hi]` pairs, maybe negated. */
 interface CharSet {
@@ -23,7 +24,7 @@ type Node = { t: "set"; set: CharSet } | { t: "any" } | { t: "bol" } | { t: "eol
 
 const DIGIT: number[] = [0x30, 0x39];
 const WORD: number[] = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
-const SPACE: number[] = [0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff];
+const SPACE = SPACE_RANGES as number[];
 const MAX_POINT = 0x10ffff;
 
 function inRanges(ranges: number[], c: number): boolean {

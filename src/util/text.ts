@@ -59,11 +59,14 @@ function pieceWords(text: string, n: number): number {
   return Math.max(size, Math.ceil(words / MAX_PIECES));
 }
 
-/** What `\s` matches (chunkWords's pattern splits on it). */
+/** What `\s` matches in JavaScript, as inclusive `[lo, hi]` code point pairs (also util/linear-regex's `\s`). */
+export const SPACE_RANGES: readonly number[] = [0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff];
+
+/** Whether `c` is what `\s` matches (chunkWords's pattern splits on it). */
 function isSpace(c: number): boolean {
-  return (
-    (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
+  if (c > 0x20 && c < 0xa0) return false; // the printable ASCII a text is mostly made of
+  for (let i = 0; i < SPACE_RANGES.length; i += 2) if (c >= SPACE_RANGES[i]! && c <= SPACE_RANGES[i + 1]!) return true;
+  return false;
 }
 
 /**
