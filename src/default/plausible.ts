@@ -3,7 +3,7 @@
  * holds (`city`, `email`, `price`, `created_at`, …), a value of that kind instead of lorem words; and a string that
  * fits a simple `pattern`. Pure and deterministic: every choice is taken from a hash the caller passes in.
  */
-import { linearRegex } from "../util/linear-regex";
+import { linearRegex, type LinearRegex } from "../util/linear-regex";
 
 /** The words of a property name, lower-case: `createdAt` / `created_at` / `Created-At` → ["created", "at"]. */
 export function nameWords(name: string): string[] {
@@ -229,11 +229,21 @@ function emit(list: Atom[], h: number, out: string[]): boolean {
  * A string matching `pattern` (best effort: literals, classes, `\d \w \s .`, groups, the first branch of `|`, the
  * quantifiers), checked against the pattern itself; undefined when it could not make one, or one within
  * MAX_PATTERN_CHARS. The pattern is the client's: the check runs on the linear-time engine (`^(.*a){25}x$` takes V8
- * over a second against its own 49 characters), within `work` steps when given.
+ * over a second against its own 49 characters), within `work` steps when given; `compiled` keeps the programs of one
+ * generation (a long pattern is kept by no cache across requests).
  * @example patternString("^[A-Z]{3}-\\d{2}$", 0) // "ABC-03"-like
  */
-export function patternString(pattern: string, h: number, work?: { left: number }): string | undefined {
-  const re = linearRegex(pattern, "u");
+export function patternString(pattern: string, h: number, work?: { left: number }, compiled?: Map<string, LinearRegex | undefined>): string | undefined {
+  if (work !== undefined) {
+    work.left -= pattern.length; // reading it
+    if (work.left < 0) return undefined;
+  }
+  let re: LinearRegex | undefined;
+  if (compiled?.has(pattern)) re = compiled.get(pattern);
+  else {
+    re = linearRegex(pattern, "u");
+    compiled?.set(pattern, re);
+  }
   if (re === undefined) return undefined;
   const list = atoms(pattern, { i: 0 });
   if (list === undefined) return undefined;

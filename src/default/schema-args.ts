@@ -15,6 +15,7 @@
 import { stableHash } from "../util/hash";
 import { resolveRef } from "../canonical/schema-validate";
 import { LOREM_WORDS } from "./lorem";
+import type { LinearRegex } from "../util/linear-regex";
 import { impliedFormat, nameWords, patternString, plausibleNumber, plausibleString } from "./plausible";
 
 type Schema = Record<string, unknown>;
@@ -35,7 +36,7 @@ const MAX_VALUES = 10_000;
 const MAX_STRING = 65_536;
 const MAX_CHARS = 1_048_576;
 /** Steps of `pattern` checks for one call: past them a string with a pattern is lorem (its check would fail). */
-const MAX_PATTERN_WORK = 4_000_000;
+const MAX_PATTERN_WORK = 1_000_000;
 
 interface Ctx {
   root: unknown;
@@ -46,6 +47,8 @@ interface Ctx {
   chars: number;
   /** Steps the `pattern` checks may still take (MAX_PATTERN_WORK at the start; util/linear-regex.ts). */
   work: { left: number };
+  /** Each `pattern`'s program, compiled once for the call. */
+  patterns: Map<string, LinearRegex | undefined>;
 }
 
 function isSchema(v: unknown): v is Schema {
@@ -267,7 +270,7 @@ function stringText(ctx: Ctx, s: Schema, path: string): string {
   const h = Math.abs(stableHash(`${ctx.seed}|${path}|plausible`));
   const named = typeof s.format === "string" ? s.format : impliedFormat(nameOf);
   if (typeof s.pattern === "string") {
-    const matching = patternString(s.pattern, h, ctx.work);
+    const matching = patternString(s.pattern, h, ctx.work, ctx.patterns);
     if (matching !== undefined && fits(s, matching) !== undefined) return matching;
   } else {
     const format = named !== undefined ? fits(s, formatted(ctx, named, path)) : undefined;
@@ -349,5 +352,5 @@ export function schemaArguments(schema: unknown, seed: string): Record<string, u
  * @example schemaValue({ type: "array", items: { type: "string", format: "email" }, minItems: 1 }, "s") // ["…@example.com"]
  */
 export function schemaValue(schema: unknown, seed: string): unknown {
-  return generate({ root: schema, seed, left: MAX_VALUES, chars: MAX_CHARS, work: { left: MAX_PATTERN_WORK } }, schema, "", 0);
+  return generate({ root: schema, seed, left: MAX_VALUES, chars: MAX_CHARS, work: { left: MAX_PATTERN_WORK }, patterns: new Map() }, schema, "", 0);
 }
