@@ -8,7 +8,10 @@
  * \0`, `\xHH`, `\uHHHH`, `\u{…}` with `u`, punctuation), `.`, classes with ranges and negation, `^ $`, groups
  * (capturing, `(?:…)`, `(?<name>…)`), alternation and every quantifier (lazy ones alike: a test has no captures).
  * What it does not follow — backreferences, lookarounds, `\b \B`, `\p{…}`, `\cX` — or a program past `maxProgram`
- * steps compiles to undefined, and the caller decides (a check errs on the side of passing).
+ * steps compiles to undefined, and the caller decides (a check errs on the side of passing). Under `i` a character
+ * matches when its set holds it or its lower- or upper-case form (simple case mapping; V8 without `u` differs on a
+ * few letters, such as the Kelvin sign). A pattern in which nothing repeats and no group alternates is tested by V8's
+ * own engine, which tries each start once per branch there.
  */
 
 import { memoized } from "./memo";
