@@ -15,7 +15,7 @@
  */
 
 import { memoized } from "./memo";
-import { SPACE_RANGES } from "./text";
+import { isLowSurrogate, SPACE_RANGES } from "./text";
 
 /** A set of code points (or UTF-16 units without `u`): sorted, inclusive `[lo, hi]` pairs, maybe negated. */
 interface CharSet {
@@ -416,6 +416,17 @@ export function linearRegex(source: string, flags = ""): LinearRegex | undefined
   return source.length <= CACHED_SOURCE ? cached(`${flags}/${source}`) : compileLinear(source, flags);
 }
 
+/** `c`'s lower- and upper-case forms other than itself, each a single character (simple case mapping). */
+function caseVariants(c: number): number[] {
+  const ch = String.fromCodePoint(c);
+  const out: number[] = [];
+  for (const other of [ch.toLowerCase(), ch.toUpperCase()]) {
+    const o = other.codePointAt(0)!;
+    if (other.length === String.fromCodePoint(o).length && o !== c) out.push(o);
+  }
+  return out;
+}
+
 class Machine implements LinearRegex {
   private readonly op: Int32Array;
   private readonly x: Int32Array;
@@ -439,16 +450,21 @@ class Machine implements LinearRegex {
     return this.op.length;
   }
 
+  /** The character `variants` were last taken of (a run of one character, or its threads, takes them once). */
+  private variantsOf = -1;
+  private variants: number[] = [];
+
+  /** Whether the instruction at `pc` reads `c` (under `i`, also one of its other cases). */
   private matches(pc: number, c: number): boolean {
     if (this.op[pc] === ANY) return this.dotAll || !isLineTerminator(c);
     const set = this.sets[pc]!;
     let hit = inRanges(set.ranges, c);
     if (!hit && this.ignoreCase) {
-      const ch = String.fromCodePoint(c);
-      for (const other of [ch.toLowerCase(), ch.toUpperCase()]) {
-        const o = other.codePointAt(0)!;
-        if (other.length === String.fromCodePoint(o).length && o !== c && inRanges(set.ranges, o)) hit = true;
+      if (this.variantsOf !== c) {
+        this.variants = caseVariants(c);
+        this.variantsOf = c;
       }
+      for (let k = 0; !hit && k < this.variants.length; k++) hit = inRanges(set.ranges, this.variants[k]!);
     }
     return hit !== set.negated;
   }
@@ -515,6 +531,6 @@ class Machine implements LinearRegex {
   private before(text: string, i: number): number {
     if (!this.unicode) return text.charCodeAt(i - 1);
     const low = text.charCodeAt(i - 1);
-    return low >= 0xdc00 && low <= 0xdfff && i >= 2 ? text.codePointAt(i - 2)! : low;
+    return isLowSurrogate(low) && i >= 2 ? text.codePointAt(i - 2)! : low;
   }
 }

@@ -105,7 +105,7 @@ export function chunkChars(text: string, size: number): string[] {
 /**
  * A streamed string's fragments (a tool call's arguments, code): `chunkChars` of `size`, or of the size that keeps a
  * long one within MAX_PIECES fragments.
- * @example streamFragments("x".repeat(1e6), 16).length // 4096
+ * @example streamFragments("x".repeat(1e6), 16).length // 4082 fragments of 245
  */
 export function streamFragments(text: string, size: number): string[] {
   return chunkChars(text, Math.max(size, Math.ceil(text.length / MAX_PIECES)));
