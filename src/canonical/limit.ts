@@ -3,14 +3,7 @@
  * to a reply, in one place for every surface. Tokens are counted as words, as every usage figure mockllm reports is.
  */
 import { replyChoices, type Reply, type ReplyReasoning, type ReplyToolCall } from "./outcome";
-import { wordCount } from "../util/text";
-
-/** The first `n` words of `text`, with the whitespace between them; trailing whitespace is dropped. */
-export function firstWords(text: string, n: number): string {
-  if (n <= 0) return "";
-  const words = text.match(/\s*\S+/g) ?? [];
-  return words.slice(0, n).join("");
-}
+import { firstWords, wordCount } from "../util/text";
 
 /** Output tokens one tool call costs: the words of its arguments, at least 1. */
 export function toolCallTokens(call: ReplyToolCall): number {

@@ -3,6 +3,7 @@
  * Imports nothing from providers/.
  */
 import type { CanonicalOutputSchema, CanonicalStrictTool } from "./output-schema";
+import { stableHash } from "../util/hash";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex", "azure", "cohere"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -152,6 +153,23 @@ export interface CanonicalRequest {
   serverTools?: string[];
   /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
   forcedServerTool?: string;
+}
+
+/** Each request's conversation hash, by its messages array (the engine never changes a parsed request). */
+const conversationHashes = new WeakMap<readonly CanonicalMessage[], number>();
+
+/**
+ * `stableHash` of the JSON of the request's messages: what the default responder's answers and ids derive from.
+ * Computed once per request though several ask for it (a 10 MB conversation's JSON is 10 MB each time).
+ * @example conversationHash(req) === stableHash(JSON.stringify(req.messages)) // true
+ */
+export function conversationHash(req: CanonicalRequest): number {
+  let hash = conversationHashes.get(req.messages);
+  if (hash === undefined) {
+    hash = stableHash(JSON.stringify(req.messages));
+    conversationHashes.set(req.messages, hash);
+  }
+  return hash;
 }
 
 /** Number of assistant messages in the request, plus one. */

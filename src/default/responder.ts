@@ -5,7 +5,7 @@
 import { defaultCompactionSummary } from "../canonical/compaction";
 import { answeredModel } from "../canonical/models";
 import type { CanonicalRequest } from "../canonical/request";
-import { forcedTool, lastUserMessage } from "../canonical/request";
+import { conversationHash, forcedTool, lastUserMessage } from "../canonical/request";
 import { limitReply, toolCallTokens } from "../canonical/limit";
 import { stopReply } from "../canonical/stop";
 import type { Reply, ReplyToolCall } from "../canonical/outcome";
@@ -137,7 +137,7 @@ function generatedWords(m: DefaultMessage): { reasoning: number; total: number }
 }
 
 function seedOf(req: CanonicalRequest): string {
-  return `default/${stableHash(JSON.stringify(req.messages))}`;
+  return `default/${conversationHash(req)}`;
 }
 
 /** 2024-01-01T00:00:00Z; default replies are dated within the year after it. */

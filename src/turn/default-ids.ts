@@ -6,7 +6,7 @@
  * id, and the same run against a fresh session replays the same ids. An answer nothing keeps takes a hash of the
  * whole request (wire body and conversation) instead of a number: no Durable Object call on its path.
  */
-import type { CanonicalRequest } from "../canonical/request";
+import { conversationHash, type CanonicalRequest } from "../canonical/request";
 import { stableHash } from "../util/hash";
 import { stateObjectName } from "../providers/openai/responses/state";
 import type { ProviderSurface } from "../providers/types";
@@ -27,7 +27,7 @@ export async function defaultIdSeed<W>(surface: ProviderSurface<W>, rt: Runtime,
     const n = await rt.sessions.get(stateObjectName(undefined, session)).increment(COUNTER);
     return `default|${where}|${n}`;
   }
-  return `default|${where}|${stableHash(JSON.stringify(request.messages))}|${stableHash(bodyText)}`;
+  return `default|${where}|${conversationHash(request)}|${stableHash(bodyText)}`;
 }
 
 /** Bumps counter `key` of the session's default-responder object (`__responses/{session}`) and returns it, from 1. */

@@ -49,14 +49,7 @@ export const MAX_PIECES = 4096;
 function pieceWords(text: string, n: number): number {
   const size = Math.max(1, Math.floor(n));
   if (text.length <= 2 * size * MAX_PIECES) return size;
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (!space && !inWord) words++;
-    inWord = !space;
-  }
-  return Math.max(size, Math.ceil(words / MAX_PIECES));
+  return Math.max(size, Math.ceil(wordCount(text) / MAX_PIECES));
 }
 
 /** What `\s` matches in JavaScript, as inclusive `[lo, hi]` code point pairs (also util/linear-regex's `\s`). */
@@ -124,9 +117,37 @@ export function noSurrogates(s: string): boolean {
   return !SURROGATE.test(s);
 }
 
-/** Number of whitespace-separated words in `text`. */
+/**
+ * Number of whitespace-separated words in `text` (the matches of `/\S+/g`), counted without building them: the
+ * matches of a 10 MB message are two million strings, 130 MB allocated for one count (the loop is also faster on a
+ * short text).
+ * @example wordCount("  a b\u00a0c ") // 3
+ */
 export function wordCount(text: string): number {
-  return text.match(/\S+/g)?.length ?? 0;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
+/**
+ * The first `n` words of `text` with the whitespace before and between them, trailing whitespace dropped: the text up
+ * to the end of its `n`-th word (all of it, less trailing whitespace, when it has fewer), found without building words.
+ * @example firstWords(" a  b c", 2) // " a  b"
+ */
+export function firstWords(text: string, n: number): string {
+  let end = 0;
+  let words = 0;
+  for (let i = 0; i < text.length && words <= n; i++) {
+    if (isSpace(text.charCodeAt(i))) continue;
+    if (i === 0 || isSpace(text.charCodeAt(i - 1))) words++;
+    if (words <= n) end = i + 1;
+  }
+  return text.slice(0, end);
 }
 
 /** The longest client value an error message quotes whole: a longer one is cut (the real APIs never echo megabytes). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Pacing } from "../../src/canonical/outcome";
 import { encodeEvent, pacedStream, Pauses, schedule, type SseEvent } from "../../src/http/sse";
-import { chunkChars, chunkWords, wordCount, wordPieces } from "../../src/util/text";
+import { chunkChars, chunkWords, firstWords, wordCount, wordPieces } from "../../src/util/text";
 import { seededRandom } from "../../src/util/hash";
 
 const pacing = (p: Partial<Pacing>): Pacing => ({ ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0, ...p });
@@ -297,6 +297,24 @@ describe("chunking text", () => {
       for (const p of parts) expect(p).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     }
     expect(wordCount(" a  b\nc ")).toBe(3);
+    expect(wordCount("")).toBe(0);
+    expect(wordCount("\u00a0\u2003\ufeff")).toBe(0);
+    // The same count as /\S+/g on every character `\s` holds, and on those beside them it does not.
+    const alphabet = [..."aé👋\u0085\u200b\u180e \t\n\v\f\r\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"];
+    let seed = 7;
+    for (let n = 0; n < 2000; n++) {
+      let text = "";
+      for (let i = 0; i < n % 40; i++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        text += alphabet[seed % alphabet.length];
+      }
+      expect(wordCount(text)).toBe(text.match(/\S+/g)?.length ?? 0);
+      // The text up to the end of its k-th word: the first k matches of /\s*\S+/g joined.
+      const k = ((seed >> 8) % 8) - 1;
+      expect(firstWords(text, k)).toBe(k <= 0 ? "" : (text.match(/\s*\S+/g) ?? []).slice(0, k).join(""));
+    }
+    expect(firstWords(" a  b c ", 2)).toBe(" a  b");
+    expect(firstWords(" a  b c ", 9)).toBe(" a  b c");
   });
 
   it("encodes multi-line data as several data: lines and ends every event with a blank line", () => {
