@@ -7,7 +7,7 @@ import type { Pacing } from "../canonical/outcome";
 import { encodeMessage, type EventHeaders } from "./eventstream";
 import { seededRandom } from "../util/hash";
 import { concatBytes } from "../util/bytes";
-import { eventStream, LazyEvent, STREAM_CHUNK_BYTES, type ByteSource } from "./byte-source";
+import { eventStream, LazyEvent, STREAM_CHUNK_BYTES, WHOLE_BODY_LIMIT, type ByteSource } from "./byte-source";
 
 /** One server-sent event. `words` is how much content it carries, for tokensPerSecond pacing. */
 export interface SseEvent {
@@ -261,7 +261,8 @@ export async function breakAfterFlush(writer: WritableStreamDefaultWriter<Uint8A
 /**
  * The body of a stream: a readable that writes `events` on their schedule (the writer never awaits before the Response
  * is returned, so the handler cannot deadlock); or, when nothing is paced and the stream ends cleanly, the whole
- * transcript as one string — the same bytes without a writer, a timer or a write per event; or, when the runtime
+ * transcript as one string — the same bytes without a writer, a timer or a write per event — up to WHOLE_BODY_LIMIT,
+ * past it a readable that encodes the events a batch at a time as the client reads; or, when the runtime
  * plays paced streams itself (`plays`), the plan as a value (`PlannedBody`).
  */
 export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array> | string | Uint8Array | PlannedBody {
@@ -269,10 +270,20 @@ export function pacedStream(opts: PacedStreamOptions): ReadableStream<Uint8Array
   // No delay of any kind: every event is due at 0, without working the schedule out.
   const due = unpaced(opts.pacing) ? undefined : schedule(opts.events, opts.pacing);
   if (opts.end.kind !== "break" && (due === undefined || due.every((d) => d === 0))) {
-    // Events made on demand (an answer too large to hold whole): encoded as the client reads, never joined.
-    if (opts.events[0] instanceof LazyEvent) return eventStream(opts.events, encode, opts.end.kind === "raw" ? opts.end.text : undefined);
-    const chunks = opts.events.map(encode);
-    if (opts.end.kind === "raw") chunks.push(opts.end.text);
+    // Events made on demand (an answer too large to hold whole), and a transcript that grows past WHOLE_BODY_LIMIT as
+    // it is encoded (a 10 MB message echoed on Responses is a 51 MB stream), are encoded as the client reads, never
+    // joined: joining would hold the transcript three times (its events, their text, the joined text) and its bytes.
+    const tail = opts.end.kind === "raw" ? opts.end.text : undefined;
+    if (opts.events[0] instanceof LazyEvent) return eventStream(opts.events, encode, tail);
+    const chunks: (string | Uint8Array)[] = [];
+    let size = 0;
+    for (const event of opts.events) {
+      const wire = encode(event);
+      size += wire.length;
+      if (size > WHOLE_BODY_LIMIT) return eventStream(opts.events, encode, tail);
+      chunks.push(wire);
+    }
+    if (tail !== undefined) chunks.push(tail);
     return joinChunks(chunks);
   }
   return pacedBody(opts, encode, due ?? schedule(opts.events, opts.pacing));

@@ -46,6 +46,29 @@ describe("pacedStream without pacing", () => {
     expect(pacedStream({ ...base, pacing: pacing({ ttftMs: 1 }), end: { kind: "close" } })).toBeInstanceOf(ReadableStream);
     expect(writers).toBe(2);
   });
+
+  it("past WHOLE_BODY_LIMIT is a readable of the same bytes, encoded as it is read, the raw ending last", async () => {
+    let reads = 0;
+    const piece = "x".repeat(1000);
+    // 1,200 events of ~1 KB: over the limit at the 1,037th; each event's data read once while sizing, then on pull.
+    const events = Array.from({ length: 1200 }, (_, i) => ({
+      get data() {
+        reads++;
+        return `${i}:${piece}`;
+      },
+      words: 1,
+      oneLine: true,
+    }));
+    const body = pacedStream({ events, pacing: pacing({}), end: { kind: "raw", text: "data: {broken\n\n" }, waitUntil: () => {} });
+    expect(body).toBeInstanceOf(ReadableStream);
+    expect(reads).toBe(1037);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body as ReadableStream<Uint8Array>) chunks.push(chunk);
+    expect(reads).toBe(1037 + 1200);
+    expect(chunks.length).toBeGreaterThan(10); // enqueued in batches, never joined
+    const text = new TextDecoder().decode(Buffer.concat(chunks));
+    expect(text).toBe(`${events.map((_, i) => `data: ${i}:${piece}\n\n`).join("")}data: {broken\n\n`);
+  });
 });
 
 describe("pacedStream counts its schedule from startAt (the request's arrival, issue 10)", () => {
