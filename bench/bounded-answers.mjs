@@ -15,6 +15,7 @@ const AUTH = { authorization: "Bearer sk-bench" };
 const json = (path, body) => ({ path, init: { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) } });
 const WORDS = Array.from({ length: 2048 }, () => "a").join(" ");
 const DASHES = "-".repeat(70);
+const TEN_MB = "word ".repeat(2_000_000);
 
 // A blob as mockllm writes it (src/providers/openai/responses/compaction.ts), carrying a 6 MB summary.
 const blob = `gAAAAAB${Buffer.from(`mockllm-compaction:v1\n${"x".repeat(6_000_000)}`).toString("base64url")}`;
@@ -61,6 +62,21 @@ const CASES = [
     "chat stream echoing a 5 MB message (default answer)",
     json("/v1/chat/completions", { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "word ".repeat(1_000_000) }] }),
     [150, 2000],
+  ],
+  // A message at the body limit (10 MiB): counted, hashed and echoed without copies that grow with its words.
+  ["chat echoing a 10 MB message (default answer)", json("/v1/chat/completions", { model: "gpt-4o-mini", messages: [{ role: "user", content: TEN_MB }] }), [100, 1500]],
+  ["responses stream echoing a 10 MB message (51 MB of events)", json("/v1/responses", { model: "gpt-4o-mini", stream: true, input: TEN_MB }), [200, 2000]],
+  [
+    "anthropic, a 10 MB message cut at max_tokens 100,000",
+    {
+      path: "/v1/messages",
+      init: {
+        method: "POST",
+        headers: { "x-api-key": "sk-bench", "anthropic-version": "2023-06-01", "content-type": "application/json" },
+        body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 100_000, messages: [{ role: "user", content: TEN_MB }] }),
+      },
+    },
+    [100, 1500],
   ],
   // The default responder's JSON for a client's schema (src/default/schema-args.ts), and a client's pattern.
   [
