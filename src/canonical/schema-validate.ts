@@ -11,6 +11,7 @@
  */
 import { safeDecode } from "../http/url";
 import { compileLinear, linearRegex, type LinearRegex } from "../util/linear-regex";
+import { own } from "../util/own";
 
 type Schema = Record<string, unknown>;
 
@@ -171,7 +172,7 @@ function checkString(ctx: Ctx, s: Schema, value: string, path: string) {
   }
   if (typeof s.format === "string") {
     // Own keys only: a client's `"format": "constructor"` names no format (and no function of Object's prototype).
-    const re = Object.hasOwn(FORMATS, s.format) ? FORMATS[s.format] : undefined;
+    const re = own(FORMATS, s.format);
     if (re?.test(value) === false) add(ctx, path, `must match format "${s.format}"`);
   }
 }

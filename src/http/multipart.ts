@@ -7,6 +7,7 @@ import { z } from "zod";
 import { apiError, type ApiError } from "./errors";
 import { readBoundedBytes, type BodyResult } from "./body";
 import { lazily } from "../util/memo";
+import { own } from "../util/own";
 
 /** A file part as the surface and the journal see it. */
 export interface FileSummary {
@@ -102,7 +103,7 @@ function headerParams(value: string): Map<string, string> {
 
 /** Adds a value under `name` as an own field, whatever the name (`__proto__` and `toString` too: never the prototype's). */
 function add(form: FormSummary, name: string, value: FormValue): void {
-  const had = Object.hasOwn(form, name) ? form[name] : undefined;
+  const had = own(form, name);
   const next = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   Object.defineProperty(form, name, { value: next, enumerable: true, writable: true, configurable: true });
 }

@@ -10,6 +10,7 @@ import { echoed } from "../../util/text";
 import { Response } from "../../http/web";
 import type { SideRoute, SideRouteContext } from "../types";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
+import { own } from "../../util/own";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
 export interface PlatformAnswer {
@@ -76,7 +77,7 @@ export function objectRoute(
  * @example byMethod(request, path, a, { GET: () => list(), POST: () => create() }) // PUT: "Use GET or POST for …"
  */
 export function byMethod(request: Request, path: string, a: PlatformAnswer, table: Record<string, () => Promise<Response> | Response>): Promise<Response> | Response {
-  const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
+  const handler = own(table, request.method);
   return handler ? handler() : a.fail(wrongMethod(Object.keys(table), path));
 }
 

@@ -12,6 +12,7 @@ import { apiError, type ApiError } from "../../../http/errors";
 import { echoed } from "../../../util/text";
 import type { InputItem } from "../responses/wire";
 import { parsedObjects } from "../platform";
+import { own } from "../../../util/own";
 
 export const CONVERSATION_KIND = "conversation";
 
@@ -85,9 +86,9 @@ export function conversationItemsOf(items: InputItem[], seed: string): Conversat
   return items.map((item, i) => {
     const raw: Record<string, unknown> = item.type === "other" ? { ...item.raw } : { ...item };
     const type = String(raw.type ?? "message");
-    const own = typeof raw.id === "string" && raw.id !== "" ? raw.id : undefined;
-    const prefix = Object.hasOwn(ID_PREFIX, type) ? ID_PREFIX[type] : "item"; // a client's type: `toString` is none
-    const id = own ?? `${prefix}_${stableHex(`${seed}|${i}`, 48)}`;
+    const given = typeof raw.id === "string" && raw.id !== "" ? raw.id : undefined;
+    const prefix = own(ID_PREFIX, type) ?? "item"; // a client's type: `toString` is none
+    const id = given ?? `${prefix}_${stableHex(`${seed}|${i}`, 48)}`;
     if (item.type === "message") {
       const content =
         typeof item.content === "string"

@@ -9,6 +9,7 @@ import { stableHex } from "../../../util/hash";
 import { streamFragments } from "../../../util/text";
 import type { InputItem, ResponsesBody } from "./wire";
 import type { McpServerRef } from "../../types";
+import { own } from "../../../util/own";
 
 /** A server tool's output item: the fields each type carries, in the real API's order. */
 export interface ServerToolItem {
@@ -45,7 +46,7 @@ const OFFERED: Record<string, string> = {
 
 /** The matcher name of a client's tool type; own keys only (`constructor` names no tool). */
 function offered(type: string): string | undefined {
-  return Object.hasOwn(OFFERED, type) ? OFFERED[type] : undefined;
+  return own(OFFERED, type);
 }
 
 /** The server tools a Responses request offers (`tools[].type`), as matcher names, each once. */

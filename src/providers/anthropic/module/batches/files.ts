@@ -18,6 +18,7 @@ import { checkAnthropicHeaders } from "../../errors";
 import { anthropicFiles, fileNotFound } from "../../file-refs";
 import { idWindow } from "../../pages";
 import { checkFileQuotas } from "../../../../tenancy/file-quota";
+import { own } from "../../../../util/own";
 
 /** The real limit on one file: 500 MB. */
 const MAX_FILE_BYTES = 500 * 1024 * 1024;
@@ -62,7 +63,7 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   const file = Array.isArray(parsed.form.file) ? parsed.form.file[0] : parsed.form.file;
   if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
   const ext = file.filename.split(".").pop()?.toLowerCase() ?? "";
-  const byExtension = Object.hasOwn(MIME_BY_EXTENSION, ext) ? MIME_BY_EXTENSION[ext] : undefined; // `.constructor` is none
+  const byExtension = own(MIME_BY_EXTENSION, ext); // `.constructor` is none
   const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : (byExtension ?? "application/octet-stream");
   await checkFileQuotas(ctx.rt, content.length);
   const record: FileRecord = {
