@@ -5,6 +5,7 @@
  * A small table of well-known aliases, not the full catalogue: an unknown name is echoed unchanged.
  */
 import type { ProviderName } from "./request";
+import { own } from "../util/own";
 
 /** Alias → dated snapshot, per provider family (as the provider's own docs and recorded answers name them). */
 export const MODEL_SNAPSHOTS: Readonly<Record<"openai" | "anthropic", Readonly<Record<string, string>>>> = {
@@ -45,5 +46,5 @@ function family(provider: ProviderName): keyof typeof MODEL_SNAPSHOTS | undefine
  */
 export function answeredModel(provider: ProviderName, requested: string): string {
   const f = family(provider);
-  return (f !== undefined ? MODEL_SNAPSHOTS[f][requested] : undefined) ?? requested;
+  return (f !== undefined ? own(MODEL_SNAPSHOTS[f], requested) : undefined) ?? requested; // `constructor` is no alias
 }

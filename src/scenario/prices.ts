@@ -10,6 +10,7 @@
  * - Google: https://ai.google.dev/gemini-api/docs/pricing (Gemini 2.5 Pro: prompts up to 200k tokens)
  */
 import type { Price } from "./budget-schema";
+import { own } from "../util/own";
 
 export const PRICES_AS_OF = "2025-11-15";
 
@@ -56,14 +57,14 @@ const BUILT_IN_KEYS = byLength(PRICES);
  * (`openai/`, `models/`, `anthropic.`, a Bedrock region) are ignored.
  * @example priceOf("gpt-4o-mini-2024-07-18") // { input: 0.15, cachedInput: 0.075, output: 0.6 }
  */
-export function priceOf(model: string, own?: Readonly<Record<string, Price>>): Price | undefined {
+export function priceOf(model: string, prices?: Readonly<Record<string, Price>>): Price | undefined {
   const bare = model.replace(/^.*[/]/, "").replace(/^(?:[a-z]{2}\.)?(?:anthropic|openai|google)\./, "");
-  if (own !== undefined) {
+  if (prices !== undefined) {
     const hit =
-      own[model] ??
-      own[bare] ??
-      byLength(own)
-        .map((k) => (bare.startsWith(k) ? own[k] : undefined))
+      own(prices, model) ??
+      own(prices, bare) ??
+      byLength(prices)
+        .map((k) => (bare.startsWith(k) ? prices[k] : undefined))
         .find((p) => p !== undefined);
     if (hit !== undefined) return hit;
   }

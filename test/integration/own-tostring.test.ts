@@ -62,3 +62,20 @@ describe("a value whose own toString is not a function: a 400 quoting it, never 
     expect(r.json.error.message).toBe(`Invalid value at 'expireTime' (type.googleapis.com/google.protobuf.Timestamp), "${ODD_TEXT}"`);
   });
 });
+
+describe("a model named after a key of Object.prototype is a model name like any other", () => {
+  it("is answered as sent on Chat, Responses and Anthropic (it was dropped from the answer, or an object)", async () => {
+    for (const model of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const chat = await post("/v1/chat/completions", { model, messages: [{ role: "user", content: "hi" }] });
+      expect([chat.status, chat.json.model]).toEqual([200, model]);
+      const responses = await post("/v1/responses", { model, input: "hi", store: false });
+      expect([responses.status, responses.json.model]).toEqual([200, model]);
+      const messages = await post(
+        "/v1/messages",
+        { model, max_tokens: 8, messages: [{ role: "user", content: "hi" }] },
+        { "x-api-key": "k", "anthropic-version": "2023-06-01", "content-type": "application/json" },
+      );
+      expect([messages.status, messages.json.model]).toEqual([200, model]);
+    }
+  });
+});

@@ -36,6 +36,10 @@ describe("prices", () => {
     expect(priceOf("gpt-4o-mini-2024-07-18")).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
     expect(priceOf("claude-sonnet-4-5-20250929")).toEqual({ input: 3, cachedInput: 0.3, output: 15 });
     expect(priceOf("models/gemini-2.5-flash")).toEqual({ input: 0.3, cachedInput: 0.03, output: 2.5 });
+    // A scenario's own prices by exact name: a model named after Object.prototype's keys is priced by none of them.
+    const prices = { "my-model": { input: 1, output: 2 } };
+    expect(priceOf("my-model", prices)).toEqual({ input: 1, output: 2 });
+    for (const model of ["constructor", "__proto__", "toString"]) expect(priceOf(model, prices)).toBeUndefined();
     expect(priceOf("us.anthropic.claude-haiku-4-5-20251001-v1:0")).toEqual({ input: 1, cachedInput: 0.1, output: 5 });
     expect(priceOf("llama3.2")).toBeUndefined();
   });
