@@ -28,6 +28,7 @@ import type { EphemeralClaims } from "./util/ephemeral";
 import { header } from "./http/headers";
 import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 import { isThenable } from "./util/awaitable";
+import { BodyBudget, BUSY_HEADERS, countedBytes } from "./http/body-budget";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
@@ -161,7 +162,19 @@ async function crossOrigin(request: Request, origin: string, rt: Runtime, ctx: R
  * reaches only that namespace's scenarios and sessions; without one, the request runs as before in `default`.
  */
 function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
+  const bytes = rt.bodies === undefined ? 0 : countedBytes(request);
+  if (bytes > 0) return budgeted(request, rt, ctx, rt.bodies!, bytes);
   return rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx);
+}
+
+/** A large body, served within the runtime's budget (src/http/body-budget.ts) and refused unread past it. */
+async function budgeted(request: Request, rt: Runtime, ctx: RequestContext, bodies: BodyBudget, bytes: number): Promise<Response> {
+  if (!bodies.take(bytes)) return refusal(request, bodies.refusal(bytes), BUSY_HEADERS);
+  try {
+    return await (rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx));
+  } finally {
+    bodies.release(bytes);
+  }
 }
 
 function gated(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {

@@ -3,6 +3,7 @@
  * Workers builds it from its bindings (src/hosts/workers), Node from its options (src/hosts/node). Nothing above
  * this interface knows which runtime it runs in.
  */
+import type { BodyBudget } from "../http/body-budget";
 import type { BodyPipe } from "../http/sse";
 import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
@@ -70,6 +71,8 @@ export interface Runtime {
   objects?: ObjectStore;
   /** Where one structured line per request goes (Workers: the log `wrangler tail` shows); absent: not logged. */
   log?(entry: RequestLog): void;
+  /** Large request bodies served at once (src/http/body-budget.ts): the Worker isolate's; absent on Node (no bound). */
+  bodies?: BodyBudget;
 }
 
 /** One request, as logged: why it got what it got, without admin access. */

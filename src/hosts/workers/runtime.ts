@@ -13,6 +13,7 @@ import { SOCKET_INIT_HEADER, SOCKET_NAME_HEADER } from "./sockets";
 import { REGISTRY_NAME } from "./registry-object";
 import type { Registry, Tenancy } from "../../tenancy/types";
 import { directoryName, sessionPrefix } from "../../tenancy/scope";
+import { BodyBudget, ISOLATE_BODY_BUDGET } from "../../http/body-budget";
 
 /**
  * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
@@ -67,8 +68,11 @@ function logJson(entry: RequestLog): void {
 }
 
 /** The runtime over a Worker's bindings; cheap enough to build per request. */
+/** The isolate's budget of large request bodies served at once (a number, shared by the isolate's requests). */
+const ISOLATE_BODIES = new BodyBudget(ISOLATE_BODY_BUDGET);
+
 export function workersRuntime(env: WorkerEnv): Runtime {
-  const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env };
+  const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env, bodies: ISOLATE_BODIES };
   if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);
   if (env.FILES) rt.objects = new R2ObjectStore(env.FILES);
   if (env.REQUEST_LOG?.trim().toLowerCase() === "json") rt.log = logJson;
