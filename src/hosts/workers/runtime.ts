@@ -67,10 +67,10 @@ function logJson(entry: RequestLog): void {
   console.log(JSON.stringify({ mockllm: "request", ...entry }));
 }
 
-/** The runtime over a Worker's bindings; cheap enough to build per request. */
 /** The isolate's budget of large request bodies served at once (a number, shared by the isolate's requests). */
 const ISOLATE_BODIES = new BodyBudget(ISOLATE_BODY_BUDGET);
 
+/** The runtime over a Worker's bindings; cheap enough to build per request. */
 export function workersRuntime(env: WorkerEnv): Runtime {
   const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env, bodies: ISOLATE_BODIES };
   if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);

@@ -135,10 +135,6 @@ export function responseDrafts(final: ResponseObject, chunk: number, obfuscate =
 }
 
 /**
- * Numbers drafts from `first` and encodes them with `event:` lines equal to their `type`. Every `data` is JSON text,
- * so one line (`oneLine`: the encoder does not look for newlines to split).
- */
-/**
  * An event of the transcript, numbered: its `data` is written from its draft each time it is read (once, when it is
  * sent), never kept, so a long answer's events hold their drafts and no second copy of their JSON (a 10 MB text's
  * done events alone are 40 MB of it).
@@ -163,7 +159,10 @@ class DraftEvent implements SseEvent {
   }
 }
 
-/** The drafts as numbered events from `first`. */
+/**
+ * Numbers drafts from `first` as events with `event:` lines equal to their `type`. Every `data` is JSON text, so one
+ * line (`oneLine`: the encoder does not look for newlines to split).
+ */
 export function toSse(drafts: Draft[], first = 0): SseEvent[] {
   return drafts.map((d, i) => new DraftEvent(d, first + i));
 }
