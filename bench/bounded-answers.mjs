@@ -78,6 +78,24 @@ const CASES = [
     },
     [100, 1500],
   ],
+  // Stop sequences (Anthropic takes 8,191) against an answer echoing a 1 MB message: searched together, not one by one.
+  [
+    "anthropic, 8,191 stop sequences against a 1 MB echo",
+    {
+      path: "/v1/messages",
+      init: {
+        method: "POST",
+        headers: { "x-api-key": "sk-bench", "anthropic-version": "2023-06-01", "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "claude-sonnet-4-5",
+          max_tokens: 1_000_000,
+          stop_sequences: Array.from({ length: 8191 }, (_, i) => `word word ${i}`),
+          messages: [{ role: "user", content: "word ".repeat(200_000) }],
+        }),
+      },
+    },
+    [60, 1000],
+  ],
   // The default responder's JSON for a client's schema (src/default/schema-args.ts), and a client's pattern.
   [
     "structured output: prefixItems with minItems 1e8",

@@ -6,19 +6,15 @@
 import { replyChoices, type Reply } from "./outcome";
 import { toolCallTokens } from "./limit";
 import { wordCount } from "../util/text";
+import { firstCompleted } from "../util/first-occurrence";
 
-/** Where `text` stops: the occurrence that is complete first as the text is written (ties: the earlier start). */
+/**
+ * Where `text` stops: the occurrence that is complete first as the text is written (ties: the earlier start). Linear in
+ * the text and the sequences however many there are (util/first-occurrence.ts).
+ */
 export function firstStop(text: string, stops: readonly string[]): { at: number; sequence: string } | undefined {
-  let best: { at: number; sequence: string } | undefined;
-  for (const s of stops) {
-    if (s === "") continue;
-    const at = text.indexOf(s);
-    if (at < 0) continue;
-    if (best === undefined || at + s.length < best.at + best.sequence.length || (at + s.length === best.at + best.sequence.length && at < best.at)) {
-      best = { at, sequence: s };
-    }
-  }
-  return best;
+  const found = firstCompleted(text, stops);
+  return found === undefined ? undefined : { at: found.at, sequence: found.text };
 }
 
 /**
