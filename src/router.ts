@@ -28,7 +28,7 @@ import type { EphemeralClaims } from "./util/ephemeral";
 import { header } from "./http/headers";
 import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 import { isThenable } from "./util/awaitable";
-import { BodyBudget, BUSY_HEADERS, countedBytes } from "./http/body-budget";
+import { type BodyBudget, BUSY_HEADERS, countedBytes } from "./http/body-budget";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
