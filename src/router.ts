@@ -28,7 +28,7 @@ import type { EphemeralClaims } from "./util/ephemeral";
 import { header } from "./http/headers";
 import { corsPolicy, isPreflight, preflightAnswer, withCors } from "./http/cors";
 import { isThenable } from "./util/awaitable";
-import { type BodyBudget, BUSY_HEADERS, countedBytes } from "./http/body-budget";
+import { type BodyBudget, type BodyTicket, BUSY_HEADERS, countedBytes, undeclaredBody } from "./http/body-budget";
 
 const ALL_PATHS = new Set(SURFACES.flatMap((s) => s.paths).concat(SIDE_ROUTES.flatMap((r) => r.paths ?? [])));
 
@@ -162,8 +162,11 @@ async function crossOrigin(request: Request, origin: string, rt: Runtime, ctx: R
  * reaches only that namespace's scenarios and sessions; without one, the request runs as before in `default`.
  */
 function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
-  const bytes = rt.bodies === undefined ? 0 : countedBytes(request);
-  if (bytes > 0) return budgeted(request, rt, ctx, rt.bodies!, bytes);
+  if (rt.bodies !== undefined) {
+    const bytes = countedBytes(request);
+    if (bytes > 0) return budgeted(request, rt, ctx, rt.bodies, bytes);
+    if (undeclaredBody(request)) return measured(request, rt, ctx, rt.bodies);
+  }
   return rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx);
 }
 
@@ -174,6 +177,24 @@ async function budgeted(request: Request, rt: Runtime, ctx: RequestContext, bodi
     return await (rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx));
   } finally {
     bodies.release(bytes);
+  }
+}
+
+/**
+ * A body of unknown length, counted against the budget as it is read; refused where it passes it, whatever the route
+ * made of the body that broke off there (src/http/body-budget.ts `counter`).
+ */
+async function measured(request: Request, rt: Runtime, ctx: RequestContext, bodies: BodyBudget): Promise<Response> {
+  const ticket: BodyTicket = { held: 0, seen: 0, refused: false };
+  const counted = new Request(request, { body: request.body!.pipeThrough(bodies.counter(ticket)), duplex: "half" } as RequestInit);
+  try {
+    const res = await (rt.tenancy ? gated(counted, rt, ctx) : serve(counted, rt, ctx));
+    return ticket.refused ? refusal(request, bodies.refusal(ticket.seen, ticket), BUSY_HEADERS) : res;
+  } catch (e) {
+    if (ticket.refused) return refusal(request, bodies.refusal(ticket.seen, ticket), BUSY_HEADERS);
+    throw e;
+  } finally {
+    bodies.release(ticket.held);
   }
 }
 

@@ -33,6 +33,21 @@ function heldOpen(path = "/v1/chat/completions", headers: Record<string, string>
   return { answer, finish: () => finish() };
 }
 
+/** A chat request of about 2 MiB whose length is not declared: its body a stream, sent in 64 KiB parts. */
+function undeclared(): Promise<Response> {
+  const text = JSON.stringify({ model: "gpt-4o-mini", max_tokens: 5, messages: [{ role: "user", content: "word ".repeat(420_000) }] });
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + 65_536));
+      at += 65_536;
+    },
+  });
+  return call("/v1/chat/completions", { method: "POST", headers: OPENAI, body, duplex: "half" } as RequestInit);
+}
+
 /** A 1.5 MB (1.4 MiB) chat request with a declared length. */
 function large(path = "/v1/chat/completions", headers: Record<string, string> = OPENAI): Promise<Response> {
   return call(path, { method: "POST", headers, body: JSON.stringify({ model: "gpt-4o-mini", max_tokens: 5, messages: [{ role: "user", content: "word ".repeat(300_000) }] }) });
@@ -57,6 +72,13 @@ describe("large bodies at once", () => {
       const anthropic = await large("/v1/messages", { "x-api-key": "k", "anthropic-version": "2023-06-01", "content-type": "application/json" });
       expect(anthropic.status).toBe(529);
       expect(((await anthropic.json()) as { error: { type: string } }).error.type).toBe("overloaded_error");
+      // A body of unknown length is counted as it arrives: refused where it passes the budget.
+      const partly = await undeclared();
+      expect(partly.status).toBe(503);
+      expect(partly.headers.get("retry-after")).toBe("1");
+      expect(((await partly.json()) as { error: { message: string } }).error.message).toMatch(
+        /^mockllm: this server is answering other large request bodies \(20\.0 MiB of the 20\.0 MiB it serves at once\); yours \(its length not declared\) was read to 1\.\d MiB and no further\. Retry in a second\.$/,
+      );
       // A small body is never counted.
       const small = await call("/v1/chat/completions", { method: "POST", headers: OPENAI, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
       expect(small.status).toBe(200);
@@ -71,5 +93,9 @@ describe("large bodies at once", () => {
     expect(((await served.json()) as { choices: { finish_reason: string }[] }).choices[0]!.finish_reason).toBe("length");
     b.finish();
     expect((await b.answer).status).toBe(200);
+    // Alone, a body of unknown length is served whatever its size.
+    const alone = await undeclared();
+    expect(alone.status).toBe(200);
+    expect(((await alone.json()) as { choices: { finish_reason: string }[] }).choices[0]!.finish_reason).toBe("length");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BodyBudget, countedBytes, ISOLATE_BODY_BUDGET, LARGE_BODY_BYTES } from "../../src/http/body-budget";
+import { BodyBudget, type BodyTicket, countedBytes, ISOLATE_BODY_BUDGET, LARGE_BODY_BYTES, undeclaredBody } from "../../src/http/body-budget";
 import { MAX_BODY_BYTES } from "../../src/http/body";
 
 const MiB = 1024 * 1024;
@@ -24,6 +24,40 @@ describe("BodyBudget", () => {
     expect(budget.take(10 * MiB)).toBe(true);
   });
 
+  it("counts a body of unknown length as it is read, a step at a time past LARGE_BODY_BYTES, and breaks it where others leave no room", async () => {
+    const budget = new BodyBudget(20 * MiB);
+    const read = async (ticket: BodyTicket, sizes: number[]) => {
+      const source = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const n of sizes) controller.enqueue(new Uint8Array(n));
+          controller.close();
+        },
+      });
+      const got: number[] = [];
+      try {
+        for await (const chunk of source.pipeThrough(budget.counter(ticket))) got.push(chunk.byteLength);
+      } catch (e) {
+        got.push(-1);
+        expect((e as Error).message).toBe("mockllm: other large request bodies fill the budget");
+      }
+      return got;
+    };
+    const KiB600 = 600 * 1024;
+    // Alone: read whole, holding its size rounded up to whole steps once past the first.
+    const alone: BodyTicket = { held: 0, seen: 0, refused: false };
+    expect(await read(alone, [KiB600, KiB600, KiB600])).toEqual([KiB600, KiB600, KiB600]);
+    expect([alone.seen, alone.held, alone.refused, budget.held]).toEqual([3 * KiB600, 2 * MiB, false, 2 * MiB]);
+    budget.release(alone.held);
+    // 19 MiB held by others: the first part passes (under a step), the second would take 2 MiB more.
+    expect(budget.take(19 * MiB)).toBe(true);
+    const squeezed: BodyTicket = { held: 0, seen: 0, refused: false };
+    expect(await read(squeezed, [KiB600, KiB600, KiB600])).toEqual([KiB600, -1]);
+    expect([squeezed.seen, squeezed.held, squeezed.refused, budget.held]).toEqual([2 * KiB600, 0, true, 19 * MiB]);
+    expect(budget.refusal(squeezed.seen, squeezed).message).toBe(
+      "mockllm: this server is answering other large request bodies (19.0 MiB of the 20.0 MiB it serves at once); yours (its length not declared) was read to 1.2 MiB and no further. Retry in a second.",
+    );
+  });
+
   it("counts a declared length from LARGE_BODY_BYTES, nothing else (a body of unknown length neither)", () => {
     const post = (headers: Record<string, string>, body: BodyInit | null = "{}") => new Request("http://x/v1/chat/completions", { method: "POST", headers, body, duplex: "half" } as RequestInit);
     expect(countedBytes(post({ "content-length": String(LARGE_BODY_BYTES - 1) }))).toBe(0);
@@ -32,5 +66,8 @@ describe("BodyBudget", () => {
     expect(countedBytes(post({}, new ReadableStream()))).toBe(0);
     expect(countedBytes(post({ "content-length": String(MAX_BODY_BYTES) }))).toBe(MAX_BODY_BYTES);
     expect(countedBytes(new Request("http://x/v1/models"))).toBe(0);
+    expect(undeclaredBody(post({}, new ReadableStream()))).toBe(true);
+    expect(undeclaredBody(post({ "content-length": "2" }))).toBe(false);
+    expect(undeclaredBody(new Request("http://x/v1/models"))).toBe(false);
   });
 });
