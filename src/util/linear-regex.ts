@@ -15,7 +15,7 @@
  */
 
 import { memoized } from "./memo";
-import { isLowSurrogate, SPACE_RANGES } from "./text";
+import { inRanges, isLowSurrogate, SPACE_RANGES } from "./text";
 
 /** A set of code points (or UTF-16 units without `u`): sorted, inclusive `[lo, hi]` pairs, maybe negated. */
 interface CharSet {
@@ -29,11 +29,6 @@ const DIGIT: number[] = [0x30, 0x39];
 const WORD: number[] = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
 const SPACE = SPACE_RANGES as number[];
 const MAX_POINT = 0x10ffff;
-
-function inRanges(ranges: number[], c: number): boolean {
-  for (let i = 0; i < ranges.length; i += 2) if (c >= ranges[i]! && c <= ranges[i + 1]!) return true;
-  return false;
-}
 
 /** The complement of sorted, non-overlapping ranges (a negated class escape inside a class: `[\D]`). */
 function complement(ranges: number[]): number[] {

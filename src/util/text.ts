@@ -55,11 +55,19 @@ function pieceWords(text: string, n: number): number {
 /** What `\s` matches in JavaScript, as inclusive `[lo, hi]` code point pairs (also util/linear-regex's `\s`). */
 export const SPACE_RANGES: readonly number[] = [0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff];
 
+/**
+ * Whether `c` lies in one of `ranges`' inclusive `[lo, hi]` pairs.
+ * @example inRanges(SPACE_RANGES, 0x3000) // true
+ */
+export function inRanges(ranges: readonly number[], c: number): boolean {
+  for (let i = 0; i < ranges.length; i += 2) if (c >= ranges[i]! && c <= ranges[i + 1]!) return true;
+  return false;
+}
+
 /** Whether `c` is what `\s` matches (chunkWords's pattern splits on it). */
 function isSpace(c: number): boolean {
   if (c > 0x20 && c < 0xa0) return false; // the printable ASCII a text is mostly made of
-  for (let i = 0; i < SPACE_RANGES.length; i += 2) if (c >= SPACE_RANGES[i]! && c <= SPACE_RANGES[i + 1]!) return true;
-  return false;
+  return inRanges(SPACE_RANGES, c);
 }
 
 /**
