@@ -167,6 +167,11 @@ function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<R
     if (bytes > 0) return budgeted(request, rt, ctx, rt.bodies, bytes);
     if (undeclaredBody(request)) return measured(request, rt, ctx, rt.bodies);
   }
+  return admitted(request, rt, ctx);
+}
+
+/** The request past the body budget: through the namespace gate when there are namespaces. */
+function admitted(request: Request, rt: Runtime, ctx: RequestContext): Promise<Response> {
   return rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx);
 }
 
@@ -174,7 +179,7 @@ function dispatch(request: Request, rt: Runtime, ctx: RequestContext): Promise<R
 async function budgeted(request: Request, rt: Runtime, ctx: RequestContext, bodies: BodyBudget, bytes: number): Promise<Response> {
   if (!bodies.take(bytes)) return refusal(request, bodies.refusal(bytes), BUSY_HEADERS);
   try {
-    return await (rt.tenancy ? gated(request, rt, ctx) : serve(request, rt, ctx));
+    return await admitted(request, rt, ctx);
   } finally {
     bodies.release(bytes);
   }
@@ -188,11 +193,12 @@ async function measured(request: Request, rt: Runtime, ctx: RequestContext, bodi
   const ticket: BodyTicket = { held: 0, seen: 0, refused: false };
   const counted = new Request(request, { body: request.body!.pipeThrough(bodies.counter(ticket)), duplex: "half" } as RequestInit);
   try {
-    const res = await (rt.tenancy ? gated(counted, rt, ctx) : serve(counted, rt, ctx));
-    return ticket.refused ? refusal(request, bodies.refusal(ticket.seen, ticket), BUSY_HEADERS) : res;
-  } catch (e) {
-    if (ticket.refused) return refusal(request, bodies.refusal(ticket.seen, ticket), BUSY_HEADERS);
-    throw e;
+    // What the route made of a body broken off by the budget (an answer or an exception) gives way to the refusal.
+    const res = await admitted(counted, rt, ctx).catch((e: unknown) => {
+      if (ticket.refused) return undefined;
+      throw e;
+    });
+    return ticket.refused || res === undefined ? refusal(request, bodies.refusal(ticket.seen, ticket), BUSY_HEADERS) : res;
   } finally {
     bodies.release(ticket.held);
   }

@@ -41,9 +41,14 @@ export class BodyBudget {
     return this.#held;
   }
 
+  /** Whether `bytes` more fit beside what other bodies hold (`own`: what the asking body holds already). */
+  #fits(bytes: number, own: number): boolean {
+    return this.#held === own || this.#held + bytes <= this.limit;
+  }
+
   /** Takes `bytes` of the budget; false, taking nothing, when other bodies hold some and `bytes` more would pass it. */
   take(bytes: number): boolean {
-    if (this.#held > 0 && this.#held + bytes > this.limit) return false;
+    if (!this.#fits(bytes, 0)) return false;
     this.#held += bytes;
     return true;
   }
@@ -64,7 +69,7 @@ export class BodyBudget {
         ticket.seen += chunk.byteLength;
         if (ticket.seen >= LARGE_BODY_BYTES && ticket.seen > ticket.held) {
           const more = Math.ceil((ticket.seen - ticket.held) / LARGE_BODY_BYTES) * LARGE_BODY_BYTES;
-          if (this.#held > ticket.held && this.#held + more > this.limit) {
+          if (!this.#fits(more, ticket.held)) {
             ticket.refused = true;
             controller.error(new Error("mockllm: other large request bodies fill the budget"));
             return;
