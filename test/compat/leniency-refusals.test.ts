@@ -76,18 +76,65 @@ describe("openai Chat Completions", () => {
     );
   });
 
+  it("values out of the API's bounds, and more stop sequences or tools than it takes (wave 33)", async () => {
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, temperature: 2.5 }), BadRequestError)).toEqual(
+      openaiError("Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 2.5 instead.", "temperature", "decimal_above_max_value"),
+    );
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, max_completion_tokens: 0 }), BadRequestError)).toEqual(
+      openaiError("Invalid 'max_completion_tokens': integer below minimum value. Expected a value >= 1, but got 0 instead.", "max_completion_tokens", "integer_below_min_value"),
+    );
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, stop: ["1", "2", "3", "4", "5"] }), BadRequestError)).toEqual(
+      openaiError("Invalid 'stop': array too long. Expected an array with maximum length 4, but got an array with length 5 instead.", "stop", "array_above_max_length"),
+    );
+    const many = Array.from({ length: 129 }, (_, i) => ({ type: "function" as const, function: { name: `tool_${i}` } }));
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, tools: many }), BadRequestError)).toEqual(
+      openaiError("Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 129 instead.", "tools", "array_above_max_length"),
+    );
+    const taken = await openai().chat.completions.create({ model: "gpt-4o-mini", messages, tools: many.slice(0, 128), stop: ["1", "2", "3", "4"], temperature: 2 });
+    expect(taken.choices[0]!.finish_reason).toBe("stop");
+  });
+
+  it("a body the schema refuses: the API's sentence and code for each fault (wave 33)", async () => {
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages: [] }), BadRequestError)).toEqual(
+      openaiError("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", "messages", "empty_array"),
+    );
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, temperature: "0.2" as never }), BadRequestError)).toEqual(
+      openaiError("Invalid type for 'temperature': expected a decimal, but got a string instead.", "temperature", "invalid_type"),
+    );
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "robot", content: "hi" } as never] }), BadRequestError)).toEqual(
+      openaiError("Invalid value: 'robot'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.", "messages[0].role", "invalid_value"),
+    );
+    expect(await refusal(openai().chat.completions.create({ messages } as never), BadRequestError)).toEqual(openaiError("you must provide a model parameter", null));
+  });
+
   it('a scenario with "strict": false answers them all', async () => {
     const lenient = openai(`${h.url}/s/lenient/c1/v1`);
     const answers = [
       await lenient.chat.completions.create({ model: "gpt-4o-mini", messages, stream_options: { include_usage: true } }),
       await lenient.chat.completions.create({ model: "o3", messages, max_tokens: 100 }),
       await lenient.chat.completions.create({ model: "gpt-4o-mini", messages, tool_choice: "required" }),
+      await lenient.chat.completions.create({ model: "gpt-4o-mini", messages, temperature: 3, stop: ["1", "2", "3", "4", "5"] }),
     ];
-    expect(answers.map((a) => a.choices[0]!.message.content)).toEqual(["Answered anyway.", "Answered anyway.", "Answered anyway."]);
+    expect(answers.map((a) => a.choices[0]!.message.content)).toEqual(["Answered anyway.", "Answered anyway.", "Answered anyway.", "Answered anyway."]);
   });
 });
 
 describe("openai Responses", () => {
+  it("max_output_tokens below 16 (wave 33); 16 is taken, and a scenario with strict: false takes 5", async () => {
+    const err = await openai()
+      .responses.create({ model: "gpt-5", input: "Say hello.", max_output_tokens: 5 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect((err as InstanceType<typeof BadRequestError>).error).toEqual({
+      message: "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 5 instead.",
+      type: "invalid_request_error",
+      param: "max_output_tokens",
+      code: "integer_below_min_value",
+    });
+    expect((await openai().responses.create({ model: "gpt-5", input: "Say hello.", max_output_tokens: 16 })).status).toMatch(/^(completed|incomplete)$/);
+    expect((await openai(`${h.url}/s/lenient/r1/v1`).responses.create({ model: "gpt-5", input: "Say hello.", max_output_tokens: 5 })).output_text).toBe("Answered anyway.");
+  });
+
   it("a tool choice naming a function not offered", async () => {
     const call = openai().responses.create({
       model: "gpt-4.1",

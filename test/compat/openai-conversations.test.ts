@@ -102,6 +102,26 @@ describe("conversations CRUD", () => {
     expect((await c.conversations.items.list(conv.id)).data).toHaveLength(1);
   });
 
+  it("refuses items of the wrong type and more than 20 items in the API's words (wave 33)", async () => {
+    const c = client();
+    const notArray = await c.conversations.create({ items: { role: "user", content: "x" } as never }).catch((e) => e);
+    expect(notArray).toBeInstanceOf(BadRequestError);
+    expect(notArray.error).toEqual({
+      message: "Invalid type for 'items': expected an array of objects, but got an object instead.",
+      type: "invalid_request_error",
+      param: "items",
+      code: "invalid_type",
+    });
+    const many = Array.from({ length: 21 }, () => ({ type: "message" as const, role: "user" as const, content: "x" }));
+    const tooMany = await c.conversations.create({ items: many }).catch((e) => e);
+    expect(tooMany.error).toEqual({
+      message: "Invalid 'items': array too long. Expected an array with maximum length 20, but got an array with length 21 instead.",
+      type: "invalid_request_error",
+      param: "items",
+      code: "array_above_max_length",
+    });
+  });
+
   it("answers an unknown conversation with the real 404", async () => {
     const res = await fetch(`${h.url}/v1/conversations/conv_${"0".repeat(48)}`, { headers: { authorization: "Bearer sk" } });
     expect(res.status).toBe(404);

@@ -123,18 +123,19 @@ describe("scripted vectors", () => {
 describe("bad input", () => {
   const BAD = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
   it.each([
-    { body: { model: "m" }, message: "Missing required parameter: 'input'.", param: "input" },
-    { body: { input: "x" }, message: "Missing required parameter: 'model'.", param: "model" },
+    { body: { model: "m" }, message: "Missing required parameter: 'input'.", param: "input", code: "missing_required_parameter" },
+    { body: { input: "x" }, message: "Missing required parameter: 'model'.", param: "model", code: "missing_required_parameter" },
     { body: { model: "m", input: "" }, message: BAD, param: null },
     { body: { model: "m", input: [] }, message: BAD, param: null },
     { body: { model: "m", input: ["ok", ""] }, message: BAD, param: null },
     { body: { model: "m", input: { text: "x" } }, message: BAD, param: null },
     { body: { model: "m", input: "x", dimensions: 0 }, message: "Invalid value for 'dimensions' = 0. Must be between 1 and 3072.", param: "dimensions" },
     { body: { model: "text-embedding-ada-002", input: "x", dimensions: 8 }, message: "This model does not support specifying dimensions.", param: null },
-  ])("$message ($body.input)", async ({ body, message, param }) => {
+    { body: { model: 7, input: "x" }, message: "Invalid type for 'model': expected a string, but got an integer instead.", param: "model", code: "invalid_type" },
+  ])("$message ($body.input)", async ({ body, message, param, code }) => {
     const r = await post(body);
     expect(r.status).toBe(400);
-    expect(r.json.error).toEqual({ message, type: "invalid_request_error", param, code: null });
+    expect(r.json.error).toEqual({ message, type: "invalid_request_error", param, code: code ?? null });
   });
 
   it("reaches the SDK as BadRequestError", async () => {

@@ -104,6 +104,14 @@ describe("openai vector stores", () => {
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.error).toMatchObject({ message: "File file-nope not found", param: "file_id" });
     await expect(c.vectorStores.create({ file_ids: ["file-nope"] })).rejects.toBeInstanceOf(BadRequestError);
+    const badIds = await c.vectorStores.create({ file_ids: ["file-a", 7 as never] }).catch((e) => e);
+    expect(badIds).toBeInstanceOf(BadRequestError);
+    expect(badIds.error).toEqual({
+      message: "Invalid type for 'file_ids[1]': expected a string, but got an integer instead.",
+      type: "invalid_request_error",
+      param: "file_ids[1]",
+      code: "invalid_type",
+    });
     const missing = await c.vectorStores.retrieve("vs_missing").catch((e) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.error.message).toBe("No vector store found with id 'vs_missing'.");

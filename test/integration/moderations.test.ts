@@ -166,23 +166,23 @@ describe("the scenario document", () => {
 describe("bad requests: OpenAI's 400s, never a 5xx", () => {
   const BAD = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
   it.each([
-    { body: { model: "omni-moderation-latest" }, message: "Missing required parameter: 'input'.", param: "input" },
+    { body: { model: "omni-moderation-latest" }, message: "Missing required parameter: 'input'.", param: "input", code: "missing_required_parameter" },
     { body: { input: [] }, message: BAD, param: null },
     { body: { input: 42 }, message: BAD, param: null },
     { body: { input: ["a", { type: "text", text: "b" }] }, message: BAD, param: null },
     { body: { input: [{ type: "video", url: "x" }] }, message: BAD, param: null },
     { body: { input: Array.from({ length: 2049 }, () => "x") }, message: BAD, param: null },
-    { body: { input: "x", model: 7 }, message: "Invalid value for 'model': Invalid input: expected string, received number.", param: "model" },
+    { body: { input: "x", model: 7 }, message: "Invalid type for 'model': expected a string, but got an integer instead.", param: "model", code: "invalid_type" },
     { body: { input: "x", stream: true }, message: "Unrecognized request argument supplied: stream", param: null },
     {
       body: { model: "text-moderation-stable", input: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] },
       message: "Model text-moderation-stable does not support image inputs. Use omni-moderation-latest.",
       param: "input",
     },
-  ])("$message", async ({ body, message, param }) => {
+  ])("$message", async ({ body, message, param, code }) => {
     const res = await moderate(body);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { message, type: "invalid_request_error", param, code: null } });
+    expect(await res.json()).toEqual({ error: { message, type: "invalid_request_error", param, code: code ?? null } });
   });
 
   it("no key is a 401 in OpenAI's shape", async () => {

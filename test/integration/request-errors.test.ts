@@ -77,7 +77,7 @@ describe("a message without its required content", () => {
     for (const item of [{ role: "user" }, { type: "message", role: "user" }]) {
       expect(await post("/v1/responses", OPENAI, { model: "m", input: [item] })).toEqual({
         status: 400,
-        json: { error: { message: "Missing required parameter: 'input[0].content'.", type: "invalid_request_error", param: "input[0].content", code: null } },
+        json: { error: { message: "Missing required parameter: 'input[0].content'.", type: "invalid_request_error", param: "input[0].content", code: "missing_required_parameter" } },
       });
     }
   });

@@ -92,7 +92,7 @@ describe("parseResponsesRequest", () => {
     [{ model: "m" }, "Missing required parameter: 'input'.", "input"],
     [{ model: "m", input: [{ type: "function_call", call_id: "c", arguments: "{}" }] }, "Missing required parameter: 'input[0].name'.", "input[0].name"],
     [{ model: "m", input: [{ role: "robot", content: "x" }] }, undefined, "input[0].role"],
-    [{ model: "m", input: ["hello"] }, "Invalid type for 'input[0]': expected an object.", "input[0]"],
+    [{ model: "m", input: ["hello"] }, "Invalid type for 'input[0]': expected an input item, but got a string instead.", "input[0]"],
     [{ model: "m", input: "x", previous_response_id: "msg_1" }, "Invalid 'previous_response_id': 'msg_1'. Expected an ID that begins with 'resp'.", "previous_response_id"],
   ])("rejects %j", (body, message, param) => {
     const r = parseResponsesRequest(body, H);

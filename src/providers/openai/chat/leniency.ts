@@ -7,6 +7,7 @@ import { apiError, type ApiError } from "../../../http/errors";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Scenario } from "../../../scenario/schema";
 import type { ChatRequest } from "./wire";
+import { arrayLengthError, firstBoundError, type NumberBound } from "../request-error";
 
 /**
  * The models that take `max_completion_tokens` only: the o-series reasoning models and GPT-5 and later, by their
@@ -14,12 +15,33 @@ import type { ChatRequest } from "./wire";
  */
 const COMPLETION_TOKENS_ONLY = /^(ft:)?(o\d|gpt-[5-9])/;
 
+/** The real API's bounds on Chat's numeric parameters, checked in this order. */
+const BOUNDS: readonly NumberBound[] = [
+  { param: "temperature", min: 0, max: 2, kind: "decimal" },
+  { param: "top_p", min: 0, max: 1, kind: "decimal" },
+  { param: "presence_penalty", min: -2, max: 2, kind: "decimal" },
+  { param: "frequency_penalty", min: -2, max: 2, kind: "decimal" },
+  { param: "max_completion_tokens", min: 1, kind: "integer" },
+  { param: "max_tokens", min: 1, kind: "integer" },
+];
+
+/** Most stop sequences a request may carry, and most tools. */
+const MAX_STOP_SEQUENCES = 4;
+const MAX_TOOLS = 128;
+
+/** The first value out of the real API's bounds or over its list limits, else undefined. */
+function boundsError(w: ChatRequest): ApiError | undefined {
+  return firstBoundError(w, BOUNDS) ?? arrayLengthError("stop", Array.isArray(w.stop) ? w.stop : undefined, MAX_STOP_SEQUENCES) ?? arrayLengthError("tools", w.tools, MAX_TOOLS);
+}
+
 /**
  * The first refusal `w` earns, else undefined.
  * @example validateChatRequest({ model: "o3", max_tokens: 10, messages }, req, undefined)?.param // "max_tokens"
  */
 export function validateChatRequest(w: ChatRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
   if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+  const bound = boundsError(w);
+  if (bound) return bound;
   if (w.stream_options !== undefined && w.stream_options !== null && w.stream !== true) {
     return apiError("invalid_request", "The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: "stream_options" });
   }

@@ -6,7 +6,8 @@ import { headerRecord } from "../../../http/headers";
 import { apiError, type ApiError } from "../../../http/errors";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
 import type { ParseResult } from "../../types";
-import { firstWireIssue } from "../../wire-issues";
+import { openaiRequestError } from "../request-error";
+import { isRecord } from "../../../http/json";
 import { openaiToolChoice } from "../tool-choice";
 import { chatWire, type ChatMessage, type ChatRequest } from "./wire";
 import { chatOutputSchema, strictTools } from "../structured";
@@ -53,6 +54,9 @@ function reasoningOf(w: ChatRequest): "enabled" | "disabled" {
   return "disabled";
 }
 
+/** What Chat Completions answers a body without `model`: its own sentence, with no `param` and no `code`. */
+export const MISSING_MODEL = "you must provide a model parameter";
+
 /** The real API's limit on `n`. */
 export const MAX_CHOICES = 128;
 
@@ -85,14 +89,27 @@ export function missingContentError(messages: readonly ChatMessage[]): ApiError 
   return apiError("invalid_request", `Missing required parameter: '${param}'.`, { param, providerCode: "missing_required_parameter" });
 }
 
+/**
+ * The real API's error for the first `function` tool without its `function` member, else undefined.
+ * @example missingFunctionError([{ type: "function" }])?.param // "tools[0].function"
+ */
+function missingFunctionError(tools: ChatRequest["tools"]): ApiError | undefined {
+  const at = (tools ?? []).findIndex((t) => t.type === "function" && t.function === undefined);
+  if (at < 0) return undefined;
+  const param = `tools[${at}].function`;
+  return apiError("invalid_request", `Missing required parameter: '${param}'.`, { param, providerCode: "missing_required_parameter" });
+}
+
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {
-  const parsed = safeParseFast(chatWire().ChatRequestSchema, body);
+  const schema = chatWire().ChatRequestSchema;
+  const parsed = safeParseFast(schema, body);
   if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error);
-    return { ok: false, error: { code: "invalid_request", message: issue.message, param: issue.param } };
+    // The Chat surface's own sentence for a body without a model (no param, no code), before any other fault.
+    if (isRecord(body) && (body.model === undefined || body.model === null)) return { ok: false, error: apiError("invalid_request", MISSING_MODEL) };
+    return { ok: false, error: openaiRequestError(parsed.error, schema, body) };
   }
   const w = parsed.data;
-  const badN = choicesError(w.n) ?? missingContentError(w.messages);
+  const badN = choicesError(w.n) ?? missingContentError(w.messages) ?? missingFunctionError(w.tools);
   if (badN) return { ok: false, error: badN };
   // One pass over the conversation: system/developer text, and every other message in canonical form.
   const systemParts: string[] = [];

@@ -16,7 +16,8 @@ export const chatWire = lazily(() => {
   });
 
   const ChatMessageSchema = z.looseObject({
-    role: z.enum(["system", "developer", "user", "assistant", "tool", "function"]),
+    // In the order the real API lists them when it refuses another ("Supported values are: …").
+    role: z.enum(["system", "assistant", "user", "function", "tool", "developer"]),
     content: Content.optional(),
     name: z.string().optional(),
     tool_calls: z.array(ToolCall).nullish(),
@@ -40,6 +41,8 @@ export const chatWire = lazily(() => {
     tools: z.array(Tool).nullish(),
     temperature: z.number().nullish(),
     top_p: z.number().nullish(),
+    presence_penalty: z.number().nullish(),
+    frequency_penalty: z.number().nullish(),
     max_tokens: z.number().int().nullish(),
     max_completion_tokens: z.number().int().nullish(),
     reasoning_effort: z.string().nullish(),

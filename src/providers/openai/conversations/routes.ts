@@ -10,6 +10,7 @@ import { echoed } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { checkId, parseItems } from "../responses/parse";
 import { byMethod, checkMetadata, invalid, metadataUpdate, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../platform";
+import { arrayLengthError, receivedOf } from "../request-error";
 import {
   appendConversationItems,
   childKind,
@@ -33,13 +34,11 @@ function bodyItems(value: unknown, seed: string, required: boolean): { ok: true;
   if (value === undefined || value === null) {
     return required ? { ok: false, error: invalid("Missing required parameter: 'items'.", "items") } : { ok: true, items: [] };
   }
-  if (!Array.isArray(value)) return { ok: false, error: invalid(`Invalid type for 'items': expected an array of objects, but got a ${typeof value} instead.`, "items") };
-  if (value.length > MAX_ITEMS_PER_CALL) {
-    return {
-      ok: false,
-      error: invalid(`Invalid 'items': array too long. Expected an array with maximum length ${MAX_ITEMS_PER_CALL}, but got an array with length ${value.length} instead.`, "items"),
-    };
+  if (!Array.isArray(value)) {
+    return { ok: false, error: { ...invalid(`Invalid type for 'items': expected an array of objects, but got ${receivedOf(value)} instead.`, "items"), providerCode: "invalid_type" } };
   }
+  const tooLong = arrayLengthError("items", value, MAX_ITEMS_PER_CALL);
+  if (tooLong) return { ok: false, error: tooLong };
   const parsed = parseItems(value, "items");
   if (!parsed.ok) return parsed;
   if (parsed.items.some((i) => i.type === "item_reference")) return { ok: false, error: invalid("Item references are not supported in conversation items.", "items") };

@@ -5,7 +5,7 @@ import { headerRecord } from "../../../http/headers";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
-import { firstWireIssue } from "../../wire-issues";
+import { openaiRequestError } from "../request-error";
 import { embeddingsWire, type EmbeddingInput, type EmbeddingsBody, type EmbeddingsRequest } from "./wire";
 import { safeParseFast } from "../../../util/fast-parse";
 
@@ -33,13 +33,12 @@ export function inputText(input: EmbeddingInput): string {
 }
 
 export function parseEmbeddingsRequest(raw: unknown, headers: Headers): ParseResult<EmbeddingsRequest> {
-  const parsed = safeParseFast(embeddingsWire().EmbeddingsRequestSchema, raw);
+  const schema = embeddingsWire().EmbeddingsRequestSchema;
+  const parsed = safeParseFast(schema, raw);
   if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error);
-    const absent = typeof raw === "object" && raw !== null && !("input" in raw);
-    if (absent && issue.param === "input") return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
-    const badInput = !issue.missing && issue.param.startsWith("input");
-    return { ok: false, error: badInput ? invalid(BAD_INPUT, null) : invalid(issue.message, issue.param) };
+    const error = openaiRequestError(parsed.error, schema, raw);
+    const badInput = error.providerCode !== "missing_required_parameter" && error.param?.startsWith("input") === true;
+    return { ok: false, error: badInput ? invalid(BAD_INPUT, null) : error };
   }
   const body = parsed.data;
   const inputs = inputsOf(body.input);

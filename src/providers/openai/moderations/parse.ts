@@ -6,7 +6,7 @@ import { headerRecord } from "../../../http/headers";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
-import { firstWireIssue } from "../../wire-issues";
+import { openaiRequestError } from "../request-error";
 import { moderationsWire, type ModerationInput, type ModerationsBody, type ModerationsRequest } from "./wire";
 import { safeParseFast } from "../../../util/fast-parse";
 
@@ -46,12 +46,12 @@ function inputsOf(input: ModerationsBody["input"]): ModerationInput[] {
 }
 
 export function parseModerationsRequest(raw: unknown, headers: Headers): ParseResult<ModerationsRequest> {
-  const parsed = safeParseFast(moderationsWire().ModerationsRequestSchema, raw);
+  const schema = moderationsWire().ModerationsRequestSchema;
+  const parsed = safeParseFast(schema, raw);
   if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error);
-    const absent = typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("input" in raw);
-    if (absent) return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
-    return { ok: false, error: issue.param.startsWith("input") ? invalid(BAD_INPUT) : invalid(issue.message, issue.param) };
+    const error = openaiRequestError(parsed.error, schema, raw);
+    const badInput = error.providerCode !== "missing_required_parameter" && error.param?.startsWith("input") === true;
+    return { ok: false, error: badInput ? invalid(BAD_INPUT) : error };
   }
   const body = parsed.data;
   if (body.stream !== undefined && body.stream !== false) {

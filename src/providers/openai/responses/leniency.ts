@@ -1,18 +1,28 @@
 /**
- * A Responses request the real API refuses that mockllm used to answer: a `tool_choice` naming a
- * function the request does not offer, the real API's 400 (sources in docs/providers/fidelity.md). Skipped for a
+ * A Responses request the real API refuses that mockllm used to answer: a number out of its bounds
+ * (`max_output_tokens` below 16 first of all), a `tool_choice` naming a function the request does not offer; the real API's 400 (sources in docs/providers/fidelity.md). Skipped for a
  * scenario with `"strict": false` and for a recording scenario.
  */
 import { apiError, type ApiError } from "../../../http/errors";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { Scenario } from "../../../scenario/schema";
 import type { ResponsesRequest } from "./wire";
+import { firstBoundError, type NumberBound } from "../request-error";
+
+/** The real API's bounds on Responses' numeric parameters, checked in this order (`max_output_tokens` from 16). */
+const BOUNDS: readonly NumberBound[] = [
+  { param: "temperature", min: 0, max: 2, kind: "decimal" },
+  { param: "top_p", min: 0, max: 1, kind: "decimal" },
+  { param: "max_output_tokens", min: 16, kind: "integer" },
+];
 
 /**
  * @example validateResponsesRequest(wire, { ...req, tools: [], toolChoice: { kind: "tool", name: "f" } }, undefined)?.param // "tool_choice"
  */
-export function validateResponsesRequest(_w: ResponsesRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
+export function validateResponsesRequest(w: ResponsesRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
   if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+  const bound = firstBoundError(w.body, BOUNDS);
+  if (bound) return bound;
   const choice = request.toolChoice;
   if (choice?.kind === "tool" && choice.name !== undefined && !request.tools.includes(choice.name)) {
     return apiError("invalid_request", "Tool choice 'function' not found in 'tools' parameter.", { param: "tool_choice" });

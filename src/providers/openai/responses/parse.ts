@@ -6,10 +6,10 @@ import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import type { CanonicalCompaction } from "../../../canonical/compaction";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
-import type { ApiError } from "../../../http/errors";
+import { apiError, type ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { openaiToolChoice } from "../tool-choice";
-import { firstWireIssue, wirePath } from "../../wire-issues";
+import { openaiRequestError, receivedOf } from "../request-error";
 import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
 import { responsesWire, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
 import { echoed } from "../../../util/text";
@@ -31,35 +31,21 @@ export function parseItems(raw: unknown[], path = "input"): { ok: true; items: I
   const known = responsesWire().KNOWN_ITEMS;
   for (const [i, value] of raw.entries()) {
     const at = `${path}[${i}]`;
-    if (!isRecord(value)) return { ok: false, error: invalid(`Invalid type for '${at}': expected an object.`, at) };
+    if (!isRecord(value))
+      return { ok: false, error: apiError("invalid_request", `Invalid type for '${at}': expected an input item, but got ${receivedOf(value)} instead.`, { param: at, providerCode: "invalid_type" }) };
     const type = value.type === undefined && "role" in value ? "message" : value.type;
-    if (typeof type !== "string") return { ok: false, error: invalid(`Missing required parameter: '${at}.type'.`, `${at}.type`) };
+    if (typeof type !== "string")
+      return { ok: false, error: apiError("invalid_request", `Missing required parameter: '${at}.type'.`, { param: `${at}.type`, providerCode: "missing_required_parameter" }) };
     if (!isKnownItem(known, type)) {
       items.push({ type: "other", raw: value });
       continue;
     }
-    const parsed = safeParseFast(known[type], { ...value, type });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const param = issue && issue.path.length > 0 ? `${at}.${wirePath(issue.path)}` : at;
-      // A field absent (a union such as `content` reports no `received undefined`): the value at the issue's path.
-      const missing = issue !== undefined && valueAt(value, issue.path) === undefined;
-      const message = missing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${issue?.message ?? "invalid item"}.`;
-      return { ok: false, error: invalid(message, param) };
-    }
+    const item = { ...value, type };
+    const parsed = safeParseFast(known[type], item);
+    if (!parsed.success) return { ok: false, error: openaiRequestError(parsed.error, known[type], item, at) };
     items.push(parsed.data);
   }
   return { ok: true, items };
-}
-
-/** What `path` leads to inside `value`, undefined where a step is absent. */
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let at = value;
-  for (const key of path) {
-    if (typeof at !== "object" || at === null || !Object.hasOwn(at, key)) return undefined;
-    at = Reflect.get(at, key);
-  }
-  return at;
 }
 
 type KnownItems = ReturnType<typeof responsesWire>["KNOWN_ITEMS"];
@@ -208,12 +194,10 @@ export function checkId(value: string, param: string, prefix: string): ApiError 
 }
 
 export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResult<ResponsesRequest> {
-  const parsed = safeParseFast(responsesWire().ResponsesRequestSchema, raw);
-  if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error);
-    // A missing field (`model` first of all) carries the real API's code, as `/v1/responses/compact` does.
-    return { ok: false, error: { ...invalid(issue.message, issue.param), ...(issue.missing ? { providerCode: "missing_required_parameter" } : {}) } };
-  }
+  const schema = responsesWire().ResponsesRequestSchema;
+  const parsed = safeParseFast(schema, raw);
+  // A missing field (`model` first of all) carries the real API's code, as `/v1/responses/compact` does.
+  if (!parsed.success) return { ok: false, error: openaiRequestError(parsed.error, schema, raw) };
   const body = parsed.data;
   if (body.input === undefined && !body.previous_response_id && body.conversation === undefined && body.prompt === undefined) {
     return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };

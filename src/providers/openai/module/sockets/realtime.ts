@@ -15,7 +15,7 @@ import { isRecord } from "../../../../http/json";
 import { playOutcome, sendError, type SocketError } from "../../../../sockets/play";
 import type { SocketContext, SocketProtocol } from "../../../../sockets/types";
 import { renderOpenAIError } from "../../errors";
-import { firstWireIssue } from "../../../wire-issues";
+import { openaiRequestError } from "../../request-error";
 import { openaiResponses } from "../../responses";
 import { parseResponsesRequest } from "../../responses/parse";
 import { initialSession, realtimeWire, responsesInput, toItem, type Item } from "../../realtime/items";
@@ -38,15 +38,6 @@ const socketWire = lazily(() => ({
   DeleteSchema: z.looseObject({ item_id: z.string() }),
   CancelSchema: z.looseObject({ response_id: z.string().optional() }),
 }));
-
-/** What a JSON value is, in the words of the real API's "expected a string, but got an object instead". */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a decimal";
-  return typeof value === "boolean" ? "a boolean" : "a string";
-}
 
 export const AUDIO_UNSUPPORTED =
   'mockllm speaks the Realtime API in text: audio input (input_audio_buffer.*, input_audio parts) is not supported. Send text with conversation.item.create and set output_modalities to ["text"].';
@@ -97,22 +88,14 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
   }
 
   /** A client event with a field of the wrong type, or without a required one: the real API's `invalid_request_error`. */
-  function invalidField(event: Record<string, unknown>, error: z.ZodError): void {
-    const issue = firstWireIssue(error);
-    const first = error.issues[0];
-    if (issue.missing || first?.code !== "invalid_type") return fail(issue.message, issue.missing ? "missing_required_parameter" : "invalid_value", event.event_id, issue.param);
-    const got = kindOf(first.path.reduce<unknown>((v, k) => (isRecord(v) ? v[String(k)] : undefined), event));
-    fail(
-      `Invalid type for '${issue.param}': expected ${first.expected === "string" ? "a string" : `a value of type ${first.expected}`}, but got ${got} instead.`,
-      "invalid_type",
-      event.event_id,
-      issue.param,
-    );
+  function invalidField(event: unknown, schema: z.ZodType, error: z.ZodError): void {
+    const refused = openaiRequestError(error, schema, event);
+    sendError(sink, errorOf({ ...refused, providerCode: refused.providerCode ?? "invalid_value" }, isRecord(event) ? event.event_id : undefined));
   }
 
   function deleteItem(event: Record<string, unknown>): void {
     const parsed = socketWire().DeleteSchema.safeParse(event);
-    if (!parsed.success) return invalidField(event, parsed.error);
+    if (!parsed.success) return invalidField(event, socketWire().DeleteSchema, parsed.error);
     const { item_id } = parsed.data;
     const at = state.items.findIndex((i) => i.id === item_id);
     if (at < 0) return fail(`Item with item_id '${echoed(item_id)}' not found.`, "item_not_found", event.event_id, "item_id");
@@ -185,7 +168,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
 
   function cancel(event: Record<string, unknown>): void {
     const parsed = socketWire().CancelSchema.safeParse(event);
-    if (!parsed.success) return invalidField(event, parsed.error);
+    if (!parsed.success) return invalidField(event, socketWire().CancelSchema, parsed.error);
     if (!active) return fail("Cancellation failed: no active response found.", "response_cancel_not_active", event.event_id);
     const { abort, reply, init: responseInit } = active;
     abort.abort();
@@ -204,7 +187,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return fail(parsed.tooDeep ?? "Invalid JSON: each client event must be a JSON object with a 'type'.", "invalid_json");
       const envelope = socketWire().ClientEventSchema.safeParse(parsed.value);
-      if (!envelope.success) return invalidField(parsed.value, envelope.error);
+      if (!envelope.success) return invalidField(parsed.value, socketWire().ClientEventSchema, envelope.error);
       const event = envelope.data;
       switch (event.type) {
         case "session.update":
