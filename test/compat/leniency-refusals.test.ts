@@ -149,6 +149,18 @@ describe("openai Responses", () => {
 describe("@anthropic-ai/sdk Messages", () => {
   const anthropicError = (message: string) => [400, { type: "error", error: { type: "invalid_request_error", message }, request_id: expect.stringMatching(/^req_/) }];
 
+  it("a temperature outside 0…1, on every Claude model (wave 33); 0 and 1 are taken", async () => {
+    expect(await refusal(anthropic().messages.create(sampled({ model: "claude-sonnet-4-20250514", max_tokens: 64, messages, temperature: 1.5 })), AnthropicBadRequest)).toEqual(
+      anthropicError("temperature: range: 0..1"),
+    );
+    expect(await refusal(anthropic().messages.create(sampled({ model: "claude-opus-4-5", max_tokens: 64, messages, temperature: -1 })), AnthropicBadRequest)).toEqual(
+      anthropicError("`temperature` cannot be set to -1 for this model"),
+    );
+    for (const temperature of [0, 1]) {
+      expect((await anthropic().messages.create(sampled({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, temperature }))).stop_reason).toBe("end_turn");
+    }
+  });
+
   it("temperature and top_p together on Claude 4.5 and later; on Claude Sonnet 4 they are taken", async () => {
     for (const model of ["claude-sonnet-4-5", "claude-haiku-4-5-20251001", "claude-opus-4-5", "claude-sonnet-4-6"]) {
       expect(await refusal(anthropic().messages.create(sampled({ model, max_tokens: 64, messages, temperature: 0.5, top_p: 0.9 })), AnthropicBadRequest)).toEqual(
@@ -171,6 +183,8 @@ describe("@anthropic-ai/sdk Messages", () => {
     const lenient = anthropic(`${h.url}/s/lenient/a1`);
     const msg = await lenient.messages.create(sampled({ model: "claude-sonnet-4-5", max_tokens: 64, messages, temperature: 0.5, top_p: 0.9 }));
     expect(msg.content).toEqual([{ type: "text", text: "Answered anyway." }]);
+    const hot = await lenient.messages.create(sampled({ model: "claude-sonnet-4-5", max_tokens: 64, messages, temperature: 1.5 }));
+    expect(hot.content).toEqual([{ type: "text", text: "Answered anyway." }]);
   });
 });
 

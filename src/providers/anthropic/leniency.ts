@@ -32,3 +32,16 @@ export function claudeRefusal(request: CanonicalRequest, scenario: Scenario | un
   }
   return undefined;
 }
+
+/**
+ * The Messages API's refusal of a `temperature` outside 0…1 (its range for every Claude model), else undefined: above
+ * it `temperature: range: 0..1`, below it `` `temperature` cannot be set to -1 for this model `` (both as answered live;
+ * docs/providers/fidelity.md). The direct API's wording: Bedrock checks the number itself, in its own words.
+ * @example temperatureRangeError({ ...req, temperature: 1.5 }, undefined)?.message // "temperature: range: 0..1"
+ */
+export function temperatureRangeError(request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
+  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+  const t = request.temperature;
+  if (t === undefined || (t >= 0 && t <= 1)) return undefined;
+  return apiError("invalid_request", t > 1 ? "temperature: range: 0..1" : `\`temperature\` cannot be set to ${t} for this model`);
+}
