@@ -39,7 +39,9 @@ describe("Chat Completions: the API's sentences, param and code", () => {
       "invalid_type",
       "Invalid type for 'messages[0].content': expected one of a string or array of objects, but got an integer instead.",
     ],
+    [{ tool_choice: 7 }, "tool_choice", "invalid_type", "Invalid type for 'tool_choice': expected one of one of 'none', 'auto', or 'required' or object, but got an integer instead."],
     // Enums.
+    [{ tools: [{ type: "function", function: { name: "f" } }], tool_choice: "bogus" }, "tool_choice", "invalid_value", "Invalid value: 'bogus'. Supported values are: 'none', 'auto', and 'required'."],
     [
       { messages: [{ role: "bogus", content: "ping" }] },
       "messages[0].role",
@@ -104,6 +106,14 @@ describe("Responses: the same words, inside input items too", () => {
   it.each([
     [{ input: "x" }, "model", "missing_required_parameter", "Missing required parameter: 'model'."],
     [{ model: "m", input: ["hello"] }, "input[0]", "invalid_type", "Invalid type for 'input[0]': expected an input item, but got a string instead."],
+    [{ model: "m", input: { a: 1 } }, "input", "invalid_type", "Invalid type for 'input': expected one of a string or array of input items, but got an object instead."],
+    [
+      { model: "m", input: [{ type: "function_call_output", call_id: "c", output: { a: 1 } }] },
+      "input[0].output",
+      "invalid_type",
+      "Invalid type for 'input[0].output': expected one of a string or array of objects, but got an object instead.",
+    ],
+    [{ model: "m", input: "x", tool_choice: "bogus" }, "tool_choice", "invalid_value", "Invalid value: 'bogus'. Supported values are: 'none', 'auto', and 'required'."],
     [{ model: "m", input: [{ role: "robot", content: "x" }] }, "input[0].role", "invalid_value", "Invalid value: 'robot'. Supported values are: 'user', 'assistant', 'system', and 'developer'."],
     [{ model: "m", input: [{ role: "user" }] }, "input[0].content", "missing_required_parameter", "Missing required parameter: 'input[0].content'."],
     [

@@ -89,10 +89,16 @@ function listed(items: readonly string[], word: "or" | "and"): string {
 
 const quoted = (values: readonly unknown[]): string[] => values.map((v) => `'${String(v)}'`);
 
-/** An enum's or a literal's allowed values, else undefined. */
+/** An enum's or a literal's allowed values (a union's first enum's), else undefined. */
 function valuesOf(d: Def): unknown[] | undefined {
   if (d.type === "enum") return Object.values(d.entries ?? {});
   if (d.type === "literal") return d.values;
+  if (d.type === "union") {
+    for (const o of d.options ?? []) {
+      const values = valuesOf(defOf(unwrapped(o)));
+      if (values !== undefined) return values;
+    }
+  }
   return undefined;
 }
 
@@ -104,7 +110,7 @@ function valuesOf(d: Def): unknown[] | undefined {
 export function expectedOf(schema: z.ZodType, top = true): string {
   const s = unwrapped(schema);
   const d = defOf(s);
-  const values = valuesOf(d);
+  const values = d.type === "union" ? undefined : valuesOf(d);
   if (values !== undefined) return values.length === 1 ? quoted(values)[0]! : `one of ${listed(quoted(values), "or")}`;
   switch (d.type) {
     case "string":
@@ -136,9 +142,10 @@ export function expectedOf(schema: z.ZodType, top = true): string {
   }
 }
 
-/** An array's elements, as "array of …" names them. */
+/** An array's elements, as "array of …" names them (a schema's `describe()` names them itself: "input items"). */
 function pluralOf(element: z.ZodType | undefined): string {
   if (element === undefined) return "values";
+  if (element.description !== undefined) return element.description;
   const d = defOf(unwrapped(element));
   switch (d.type) {
     case "object":
@@ -312,6 +319,7 @@ export function openaiRequestError(error: z.ZodError, schema: z.ZodType, body: u
     case "invalid_value": {
       const values = at === undefined ? undefined : valuesOf(defOf(unwrapped(at)));
       if (values === undefined) break;
+      // A value of another type than the enum's: its type is the fault (`expected one of 'a' or 'b'`).
       if (typeof value !== "string") return invalid(`Invalid type for '${param}': expected ${expectedOf(at!)}, but got ${receivedOf(value)} instead.`, param, "invalid_type");
       return invalid(`Invalid value: '${value}'. Supported values are: ${listed(quoted(values), "and")}.`, param, "invalid_value");
     }

@@ -39,6 +39,8 @@ export const chatWire = lazily(() => {
     stream_options: z.looseObject({ include_usage: z.boolean().nullish(), include_obfuscation: z.boolean().nullish() }).nullish(),
     service_tier: z.string().nullish(),
     tools: z.array(Tool).nullish(),
+    /** One of the three words, or an object (its shapes read leniently by tool-choice.ts). */
+    tool_choice: z.union([z.enum(["none", "auto", "required"]), z.looseObject({})]).nullish(),
     temperature: z.number().nullish(),
     top_p: z.number().nullish(),
     presence_penalty: z.number().nullish(),

@@ -83,10 +83,11 @@ export const responsesWire = lazily(() => {
   const ResponsesRequestSchema = z.looseObject({
     model: z.string().min(1),
     /** A string, or input items; validated item by item in parse.ts for precise error paths. */
-    input: z.union([z.string(), z.array(z.unknown())]).optional(),
+    input: z.union([z.string(), z.array(z.unknown().describe("input items"))]).optional(),
     instructions: z.string().nullish(),
     tools: z.array(Tool).nullish(),
-    tool_choice: z.unknown().optional(),
+    /** One of the three words, or an object (its shapes read leniently by tool-choice.ts). */
+    tool_choice: z.union([z.enum(["none", "auto", "required"]), z.looseObject({})]).nullish(),
     previous_response_id: z.string().nullish(),
     store: z.boolean().nullish(),
     stream: z.boolean().nullish(),
