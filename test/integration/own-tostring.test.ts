@@ -24,7 +24,7 @@ describe("a value whose own toString is not a function: a 400 quoting it, never 
     const store = await post("/v1/vector_stores", { name: "s", chunking_strategy: { type: ODD } });
     expect(store).toEqual({
       status: 400,
-      json: { error: { message: `Invalid value: '${ODD_TEXT}'. Supported values are: 'auto' and 'static'.`, type: "invalid_request_error", param: "chunking_strategy.type", code: null } },
+      json: { error: { message: `Invalid value: '${ODD_TEXT}'. Supported values are: 'auto' and 'static'.`, type: "invalid_request_error", param: "chunking_strategy.type", code: "invalid_value" } },
     });
     const created = await post("/v1/vector_stores", { name: "s" });
     expect(created.status).toBe(200);
@@ -34,7 +34,7 @@ describe("a value whose own toString is not a function: a 400 quoting it, never 
     const max = await post(`/v1/vector_stores/${id}/search`, { query: "q", max_num_results: ODD });
     expect([max.status, max.json.error.message]).toEqual([400, `Invalid 'max_num_results': expected an integer between 1 and 50, but got ${ODD_TEXT} instead.`]);
     const filter = await post(`/v1/vector_stores/${id}/search`, { query: "q", filters: { type: ODD, key: "a", value: "b" } });
-    expect([filter.status, filter.json.error.message]).toEqual([400, `Invalid value: '${ODD_TEXT}'. Supported values are: 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'and', 'or'.`]);
+    expect([filter.status, filter.json.error.message]).toEqual([400, `Invalid value: '${ODD_TEXT}'. Supported values are: 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'and', and 'or'.`]);
   });
 
   it("the Responses file_search tool's filters", async () => {
@@ -45,7 +45,7 @@ describe("a value whose own toString is not a function: a 400 quoting it, never 
       tool_choice: { type: "file_search" },
     });
     expect(r.status).toBe(400);
-    expect(r.json.error.message).toBe(`Invalid value: '${ODD_TEXT}'. Supported values are: 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'and', 'or'.`);
+    expect(r.json.error.message).toBe(`Invalid value: '${ODD_TEXT}'. Supported values are: 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'and', and 'or'.`);
   });
 
   it("Realtime client secrets: session.type and expires_after.anchor", async () => {

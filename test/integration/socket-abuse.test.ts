@@ -158,7 +158,7 @@ describe("client values echoed in error messages", () => {
     expect((await rt.next()).error.message).toMatch(/^Invalid value: 'response\.nope'\. Supported values are/);
     rt.send({ type: long });
     expect((await rt.next()).error.message).toBe(
-      `Invalid value: '${cut}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`,
+      `Invalid value: '${cut}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create', and 'response.cancel'.`,
     );
     rt.send({ type: "conversation.item.delete", item_id: `item_${"z".repeat(5000)}` });
     expect((await rt.next()).error.message).toBe(`Item with item_id 'item_${"z".repeat(59)}...' not found.`);

@@ -97,6 +97,33 @@ describe("Chat Completions: the API's sentences, param and code", () => {
   });
 });
 
+describe("metadata (Chat, Responses, and the platform routes): the values' types in document order, then the count, then the lengths", () => {
+  const seventeen = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"]));
+  it.each([
+    [{ k: 7 }, "metadata.k", "invalid_type", "Invalid type for 'metadata.k': expected a string, but got an integer instead."],
+    [{ z: "v", b: null, a: 1 }, "metadata.b", "invalid_type", "Invalid type for 'metadata.b': expected a string, but got null instead."],
+    [{ ...seventeen, k16: 2 }, "metadata.k16", "invalid_type", "Invalid type for 'metadata.k16': expected a string, but got an integer instead."],
+    [seventeen, "metadata", "object_above_max_properties", "Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with 17 properties instead."],
+    [{ k: "x".repeat(600) }, "metadata.k", "string_above_max_length", "Invalid 'metadata.k': string too long. Expected a string with maximum length 512, but got a string with length 600 instead."],
+    [
+      { ["k".repeat(65)]: "v" },
+      `metadata.${"k".repeat(65)}`,
+      "property_name_above_max_length",
+      `Invalid property name in 'metadata': '${"k".repeat(64)}...' is too long. Expected a string with maximum length 64, but got a string with length 65 instead.`,
+    ],
+    [["v"], "metadata", "invalid_type", "Invalid type for 'metadata': expected an object, but got an array instead."],
+  ])("%j → %s %s", (metadata, param, code, message) => {
+    expect(chatError({ metadata })).toEqual({ message, param, code });
+    const r = parseResponsesRequest({ model: "m", input: "x", metadata }, H);
+    expect(r.ok ? undefined : { message: r.error.message, param: r.error.param, code: r.error.providerCode }).toEqual({ message, param, code });
+  });
+
+  it("16 values, a 64-character key and a 512-character value are taken", () => {
+    const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, "v"]));
+    for (const metadata of [sixteen, { ["k".repeat(64)]: "x".repeat(512) }, {}, null]) expect(chatError({ metadata })).toBeUndefined();
+  });
+});
+
 describe("Responses: the same words, inside input items too", () => {
   const error = (body: unknown) => {
     const r = parseResponsesRequest(body, H);

@@ -11,6 +11,7 @@ import { Response } from "../../http/web";
 import type { SideRoute, SideRouteContext } from "../types";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
 import { own } from "../../util/own";
+import { receivedOf, unsupportedValue } from "./request-error";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
 export interface PlatformAnswer {
@@ -98,26 +99,40 @@ export async function objectBody(request: Request): Promise<{ ok: true; value: R
 }
 
 /**
- * `metadata` as the real API accepts it: at most 16 string values, keys up to 64 characters, values up to 512.
+ * `metadata` as the real API accepts it: at most 16 string values, keys up to 64 characters, values up to 512; each
+ * refusal in the API's words and code, the values' types first in document order, then the count, then the lengths.
  * Undefined when absent; null stays null (an update clearing it).
+ * @example checkMetadata({ k: 1 }) // { ok: false, error: { message: "Invalid type for 'metadata.k': expected a string, but got an integer instead.", … } }
  */
 export function checkMetadata(value: unknown, param = "metadata"): { ok: true; value: Record<string, string> | null | undefined } | { ok: false; error: ApiError } {
   if (value === undefined || value === null) return { ok: true, value };
-  if (typeof value !== "object" || Array.isArray(value))
-    return { ok: false, error: invalid(`Invalid type for '${param}': expected an object, but got ${Array.isArray(value) ? "an array" : `a ${typeof value}`} instead.`, param) };
+  const refuse = (message: string, at: string, providerCode: string) => ({ ok: false as const, error: apiError("invalid_request", message, { param: at, providerCode }) });
+  if (typeof value !== "object" || Array.isArray(value)) return refuse(`Invalid type for '${param}': expected an object, but got ${receivedOf(value)} instead.`, param, "invalid_type");
   const entries = Object.entries(value);
-  if (entries.length > 16) {
-    return { ok: false, error: invalid(`Invalid '${param}': too many properties. Expected an object with at most 16 properties, but got an object with ${entries.length} properties instead.`, param) };
-  }
   for (const [k, v] of entries) {
-    if (typeof v !== "string")
-      return { ok: false, error: invalid(`Invalid type for '${param}.${echoed(k)}': expected a string, but got ${v === null ? "null" : `a ${typeof v}`} instead.`, `${param}.${k}`) };
-    if (k.length > 64) return { ok: false, error: invalid(`Invalid '${param}': string too long. Expected a string with maximum length 64, but got a string with length ${k.length} instead.`, param) };
+    if (typeof v !== "string") return refuse(`Invalid type for '${param}.${echoed(k)}': expected a string, but got ${receivedOf(v)} instead.`, `${param}.${k}`, "invalid_type");
+  }
+  if (entries.length > 16) {
+    return refuse(
+      `Invalid '${param}': too many properties. Expected an object with at most 16 properties, but got an object with ${entries.length} properties instead.`,
+      param,
+      "object_above_max_properties",
+    );
+  }
+  for (const [k, v] of entries as [string, string][]) {
+    if (k.length > 64) {
+      return refuse(
+        `Invalid property name in '${param}': '${echoed(k)}' is too long. Expected a string with maximum length 64, but got a string with length ${k.length} instead.`,
+        `${param}.${k}`,
+        "property_name_above_max_length",
+      );
+    }
     if (v.length > 512) {
-      return {
-        ok: false,
-        error: invalid(`Invalid '${param}.${echoed(k)}': string too long. Expected a string with maximum length 512, but got a string with length ${v.length} instead.`, `${param}.${k}`),
-      };
+      return refuse(
+        `Invalid '${param}.${echoed(k)}': string too long. Expected a string with maximum length 512, but got a string with length ${v.length} instead.`,
+        `${param}.${k}`,
+        "string_above_max_length",
+      );
     }
   }
   return { ok: true, value: value as Record<string, string> };
@@ -141,7 +156,7 @@ export function pageQuery(query: URLSearchParams, defaultOrder: "asc" | "desc"):
   if (limit > 100) return { ok: false, error: invalid(`Invalid 'limit': integer above maximum value. Expected a value <= 100, but got ${limit} instead.`, "limit") };
   const order = query.get("order") ?? defaultOrder;
   if (order !== "asc" && order !== "desc") {
-    return { ok: false, error: invalid(`Invalid value: '${echoed(order)}'. Supported values are: 'asc' and 'desc'.`, "order") };
+    return { ok: false, error: unsupportedValue(order, ["asc", "desc"], "order") };
   }
   const after = query.get("after");
   return { ok: true, page: { ...(after !== null && after !== "" ? { after } : {}), limit, order } };

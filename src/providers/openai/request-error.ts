@@ -16,6 +16,7 @@ import type { z } from "zod";
 import { apiError, type ApiError } from "../../http/errors";
 import { isRecord } from "../../http/json";
 import { wirePath } from "../wire-issues";
+import { echoedValue } from "../../util/text";
 
 /** The zod internals read here (zod 4's `_zod.def`), loosely typed. */
 interface Def {
@@ -219,6 +220,14 @@ function deepest(issue: Issue): Issue {
   return issue;
 }
 
+/**
+ * The API's refusal of a value outside `values`, the value quoted as sent (cut past 64 characters).
+ * @example unsupportedValue("bogus", ["none", "auto", "required"], "tool_choice").message // "Invalid value: 'bogus'. Supported values are: 'none', 'auto', and 'required'."
+ */
+export function unsupportedValue(value: unknown, values: readonly unknown[], param: string): ApiError {
+  return invalid(`Invalid value: '${echoedValue(value)}'. Supported values are: ${listed(quoted(values), "and")}.`, param, "invalid_value");
+}
+
 const invalid = (message: string, param: string, providerCode?: string): ApiError => apiError("invalid_request", message, { param, ...(providerCode ? { providerCode } : {}) });
 
 /** A size or bound fault (`too_small` / `too_big`), in the API's words. */
@@ -321,7 +330,7 @@ export function openaiRequestError(error: z.ZodError, schema: z.ZodType, body: u
       if (values === undefined) break;
       // A value of another type than the enum's: its type is the fault (`expected one of 'a' or 'b'`).
       if (typeof value !== "string") return invalid(`Invalid type for '${param}': expected ${expectedOf(at!)}, but got ${receivedOf(value)} instead.`, param, "invalid_type");
-      return invalid(`Invalid value: '${value}'. Supported values are: ${listed(quoted(values), "and")}.`, param, "invalid_value");
+      return unsupportedValue(value, values, param);
     }
     case "too_small":
     case "too_big": {

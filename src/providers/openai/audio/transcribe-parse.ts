@@ -11,6 +11,7 @@ import type { ParseResult, RequestTarget } from "../../types";
 import { invalidAudio as invalid, parseAudioBody } from "./body";
 import { echoed } from "../../../util/text";
 import { lazily } from "../../../util/memo";
+import { unsupportedValue } from "../request-error";
 
 export const TRANSCRIPT_FORMATS = ["json", "text", "srt", "verbose_json", "vtt", "diarized_json"] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -79,8 +80,7 @@ export function parseTranscriptionRequest(raw: unknown, headers: Headers, target
   }
   const granularities = formStrings(raw, "timestamp_granularities");
   const badGranularity = granularities.find((g) => g !== "word" && g !== "segment");
-  if (badGranularity !== undefined)
-    return { ok: false, error: invalid(`Invalid value: '${echoed(badGranularity)}'. Supported values are: 'word' and 'segment'.`, "timestamp_granularities", "invalid_value") };
+  if (badGranularity !== undefined) return { ok: false, error: unsupportedValue(badGranularity, ["word", "segment"], "timestamp_granularities") };
   if (granularities.length > 0 && format !== "verbose_json") {
     return { ok: false, error: invalid("timestamp_granularities is only supported with response_format 'verbose_json'.", "timestamp_granularities") };
   }

@@ -13,6 +13,7 @@ import { chatWire, type ChatMessage, type ChatRequest } from "./wire";
 import { chatOutputSchema, strictTools } from "../structured";
 import { safeParseFast } from "../../../util/fast-parse";
 import { stopField } from "../../../canonical/stop";
+import { checkMetadata } from "../platform";
 
 function contentText(content: ChatMessage["content"]): string {
   if (content === undefined || content === null) return "";
@@ -111,6 +112,8 @@ export function parseChatRequest(body: unknown, headers: Headers): ParseResult<C
   const w = parsed.data;
   const badN = choicesError(w.n) ?? missingContentError(w.messages) ?? missingFunctionError(w.tools);
   if (badN) return { ok: false, error: badN };
+  const metadata = checkMetadata(w.metadata);
+  if (!metadata.ok) return metadata;
   // One pass over the conversation: system/developer text, and every other message in canonical form.
   const systemParts: string[] = [];
   const messages: CanonicalMessage[] = [];

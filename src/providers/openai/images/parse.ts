@@ -9,6 +9,7 @@ import { formFiles, type FileSummary } from "../../../http/multipart";
 import type { ParseResult, RequestTarget } from "../../types";
 import { firstWireIssue } from "../../wire-issues";
 import { imagesWire, type ImageFamily, type ImagesRequest, type ImagesRoute } from "./wire";
+import { unsupportedValue } from "../request-error";
 
 const SIZES: Record<ImageFamily, string[]> = {
   "dall-e-2": ["256x256", "512x512", "1024x1024"],
@@ -29,12 +30,6 @@ export const GPT_IMAGE_BYTES = 50 * 1024 * 1024;
 function invalid(message: string, param: string | null, code?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== null ? { param } : {}), ...(code !== undefined ? { providerCode: code } : {}) };
 }
-
-const quoteList = (xs: string[]) =>
-  xs
-    .map((x) => `'${x}'`)
-    .join(", ")
-    .replace(/, ([^,]*)$/, ", and $1");
 
 export function familyOf(model: string): ImageFamily {
   return model === "dall-e-2" || model === "dall-e-3" ? model : "gpt-image";
@@ -124,9 +119,9 @@ export function parseImagesRequest(raw: unknown, headers: Headers, target: Reque
   if (n > 10) return { ok: false, error: invalid(`Invalid 'n': integer above maximum value. Expected a value <= 10, but got ${n} instead.`, "n", "integer_above_max_value") };
   if (family === "dall-e-3" && n !== 1) return { ok: false, error: invalid("You must provide n=1 for this model.", "n") };
   const size = body.size ?? (family === "gpt-image" ? "auto" : "1024x1024");
-  if (!SIZES[family].includes(size)) return { ok: false, error: invalid(`Invalid value: '${size}'. Supported values are: ${quoteList(SIZES[family])}.`, "size", "invalid_value") };
+  if (!SIZES[family].includes(size)) return { ok: false, error: unsupportedValue(size, SIZES[family], "size") };
   const quality = body.quality ?? (family === "gpt-image" ? "auto" : "standard");
-  if (!QUALITIES[family].includes(quality)) return { ok: false, error: invalid(`Invalid value: '${quality}'. Supported values are: ${quoteList(QUALITIES[family])}.`, "quality", "invalid_value") };
+  if (!QUALITIES[family].includes(quality)) return { ok: false, error: unsupportedValue(quality, QUALITIES[family], "quality") };
   const gptOnly = (["output_format", "output_compression", "background", "stream", "partial_images"] as const).find((k) => body[k] !== undefined && body[k] !== null && body[k] !== false);
   if (family !== "gpt-image" && gptOnly !== undefined) return { ok: false, error: invalid(`Unknown parameter: '${gptOnly}'.`, gptOnly, "unknown_parameter") };
   if (family === "gpt-image" && body.response_format !== undefined && body.response_format !== null) {

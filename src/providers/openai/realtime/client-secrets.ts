@@ -10,10 +10,10 @@ import { jsonResponse, isRecord } from "../../../http/json";
 import { readLimited } from "../../../http/body";
 import { stableHex } from "../../../util/hash";
 import { ephemeralSecret, mintEphemeral, type EphemeralClaims } from "../../../util/ephemeral";
-import { echoedValue } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { checkOpenAIAuth } from "../errors";
 import { initialSession } from "./items";
+import { unsupportedValue } from "../request-error";
 
 export const CLIENT_SECRETS_PATHS = ["/v1/realtime/client_secrets", "/realtime/client_secrets"];
 
@@ -32,7 +32,7 @@ function lifetime(body: Record<string, unknown>): number | ApiError {
   if (after === undefined || after === null) return EPHEMERAL_DEFAULT_SECONDS;
   if (!isRecord(after)) return invalid("Invalid type for 'expires_after': expected an object.", "expires_after", "invalid_type");
   if (after.anchor !== undefined && after.anchor !== "created_at") {
-    return invalid(`Invalid value: '${echoedValue(after.anchor)}'. Supported values are: 'created_at'.`, "expires_after.anchor");
+    return unsupportedValue(after.anchor, ["created_at"], "expires_after.anchor");
   }
   const seconds = after.seconds ?? EPHEMERAL_DEFAULT_SECONDS;
   if (typeof seconds !== "number" || !Number.isInteger(seconds)) return invalid("Invalid type for 'expires_after.seconds': expected an integer.", "expires_after.seconds", "invalid_type");
@@ -59,7 +59,7 @@ function sessionOf(body: Record<string, unknown>, id: string): { session: Record
   if (!isRecord(asked)) return { error: invalid("Invalid type for 'session': expected an object.", "session", "invalid_type") };
   const type = asked.type ?? "realtime";
   if (type !== "realtime" && type !== "transcription") {
-    return { error: invalid(`Invalid value: '${echoedValue(type)}'. Supported values are: 'realtime' and 'transcription'.`, "session.type") };
+    return { error: unsupportedValue(type, ["realtime", "transcription"], "session.type") };
   }
   if (asked.model !== undefined && typeof asked.model !== "string") return { error: invalid("Invalid type for 'session.model': expected a string.", "session.model", "invalid_type") };
   if (type === "transcription") return { session: { type, object: "realtime.transcription_session", id, expires_at: 0, include: null, ...asked } };

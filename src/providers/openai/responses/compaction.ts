@@ -8,7 +8,7 @@ import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import { apiError, type ApiError } from "../../../http/errors";
 import type { ResponsesBody } from "./wire";
-import { echoed } from "../../../util/text";
+import { unsupportedValue } from "../request-error";
 
 /** Shaped like the real blobs (Fernet tokens start `gAAAAAB`); what follows is mockllm's own marker and the summary. */
 const BLOB_PREFIX = "gAAAAAB";
@@ -62,7 +62,7 @@ export function contextManagementError(body: ResponsesBody): ApiError | undefine
   for (const [i, entry] of (body.context_management ?? []).entries()) {
     const at = `context_management[${i}]`;
     if (entry.type !== "compaction") {
-      return apiError("invalid_request", `Invalid value: '${echoed(entry.type)}'. Supported values are: 'compaction'.`, { param: `${at}.type`, providerCode: "invalid_value" });
+      return unsupportedValue(entry.type, ["compaction"], `${at}.type`);
     }
     const t = entry.compact_threshold;
     if (t !== undefined && t !== null && !(Number.isInteger(t) && t > 0)) {

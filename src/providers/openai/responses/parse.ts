@@ -16,6 +16,7 @@ import { echoed } from "../../../util/text";
 import { isRecord } from "../../../http/json";
 import { safeParseFast } from "../../../util/fast-parse";
 import { responsesOutputSchema, strictTools } from "../structured";
+import { checkMetadata } from "../platform";
 
 function invalid(message: string, param?: string): ApiError {
   return { code: "invalid_request", message, ...(param !== undefined ? { param } : {}) };
@@ -202,6 +203,8 @@ export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResu
   if (body.input === undefined && !body.previous_response_id && body.conversation === undefined && body.prompt === undefined) {
     return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
   }
+  const metadata = checkMetadata(body.metadata);
+  if (!metadata.ok) return metadata;
   if (body.background === true && body.store === false) {
     return { ok: false, error: invalid("Background mode requires 'store' to be true: a background response is stored so that it can be retrieved.", "background") };
   }

@@ -27,6 +27,8 @@ import { openaiModerations } from "../../moderations";
 import { openaiResponses } from "../../responses";
 import { checkOpenAIAuth } from "../../errors";
 import { fileObject, filesOf, limitParam, noSuchFile } from "./files";
+import { checkMetadata } from "../../platform";
+import { unsupportedValue } from "../../request-error";
 
 /** The endpoints a batch's lines may call, and the surface that answers each. */
 const ENDPOINT_SURFACES: Record<string, ProviderSurface<any>> = {
@@ -309,30 +311,6 @@ function advance(rt: Runtime, files: FileStore, store: RecordStore<BatchRecord>,
   return advanceBatch(store, `batch:${id}`, id, due, settled, (fresh) => runLines(rt, files, fresh, linesPerRead(rt)));
 }
 
-function checkMetadata(v: unknown): { ok: true; value: Record<string, string> | null } | ApiError {
-  if (v === undefined || v === null) return { ok: true, value: null };
-  if (!isRecord(v)) return badRequest("Invalid type for 'metadata': expected an object.", "metadata", "invalid_type");
-  const entries = Object.entries(v);
-  if (entries.length > 16)
-    return badRequest(
-      `Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got an object with ${entries.length} properties instead.`,
-      "metadata",
-      "object_above_max_length",
-    );
-  for (const [k, val] of entries) {
-    if (k.length > 64)
-      return badRequest(`Invalid 'metadata': string too long. Expected a string with maximum length 64, but got a string with length ${k.length} instead.`, "metadata", "string_above_max_length");
-    if (typeof val !== "string") return badRequest(`Invalid type for 'metadata.${k}': expected a string, but got ${typeof val} instead.`, `metadata.${k}`, "invalid_type");
-    if (val.length > 512)
-      return badRequest(
-        `Invalid 'metadata.${k}': string too long. Expected a string with maximum length 512, but got a string with length ${val.length} instead.`,
-        `metadata.${k}`,
-        "string_above_max_length",
-      );
-  }
-  return { ok: true, value: v as Record<string, string> };
-}
-
 async function create(request: Request, path: string, ctx: SideRouteContext, files: FileStore, store: RecordStore<BatchRecord>): Promise<Response> {
   const body = await readJsonBody(request);
   if (!body.ok) return ctx.refuse(body.error);
@@ -344,11 +322,11 @@ async function create(request: Request, path: string, ctx: SideRouteContext, fil
   }
   const endpoint = v.endpoint as string;
   if (!ENDPOINTS.includes(endpoint)) {
-    return ctx.refuse(badRequest(`Invalid value: '${endpoint}'. Supported values are: ${ENDPOINTS.map((e) => `'${e}'`).join(", ")}.`, "endpoint", "invalid_value"));
+    return ctx.refuse(unsupportedValue(endpoint, ENDPOINTS, "endpoint"));
   }
-  if (v.completion_window !== "24h") return ctx.refuse(badRequest(`Invalid value: '${v.completion_window}'. Supported values are: '24h'.`, "completion_window", "invalid_value"));
+  if (v.completion_window !== "24h") return ctx.refuse(unsupportedValue(v.completion_window, ["24h"], "completion_window"));
   const metadata = checkMetadata(v.metadata);
-  if (!("ok" in metadata)) return ctx.refuse(metadata);
+  if (!metadata.ok) return ctx.refuse(metadata.error);
   const inputFileId = v.input_file_id as string;
   const input = await files.get(inputFileId);
   if (input === null) return ctx.refuse(noSuchFile(inputFileId, "input_file_id"));
@@ -365,7 +343,7 @@ async function create(request: Request, path: string, ctx: SideRouteContext, fil
     endpoint,
     inputFileId,
     completionWindow: "24h",
-    metadata: metadata.value,
+    metadata: metadata.value ?? null,
     createdAtMs: now,
     dueAtMs: now + processingMs,
     origin,

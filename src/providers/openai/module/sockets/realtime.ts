@@ -15,7 +15,7 @@ import { isRecord } from "../../../../http/json";
 import { playOutcome, sendError, type SocketError } from "../../../../sockets/play";
 import type { SocketContext, SocketProtocol } from "../../../../sockets/types";
 import { renderOpenAIError } from "../../errors";
-import { openaiRequestError } from "../../request-error";
+import { openaiRequestError, unsupportedValue } from "../../request-error";
 import { openaiResponses } from "../../responses";
 import { parseResponsesRequest } from "../../responses/parse";
 import { initialSession, realtimeWire, responsesInput, toItem, type Item } from "../../realtime/items";
@@ -38,6 +38,9 @@ const socketWire = lazily(() => ({
   DeleteSchema: z.looseObject({ item_id: z.string() }),
   CancelSchema: z.looseObject({ response_id: z.string().optional() }),
 }));
+
+/** The client events this socket answers (audio ones are refused by name). */
+const CLIENT_EVENTS = ["session.update", "conversation.item.create", "conversation.item.delete", "response.create", "response.cancel"];
 
 export const AUDIO_UNSUPPORTED =
   'mockllm speaks the Realtime API in text: audio input (input_audio_buffer.*, input_audio parts) is not supported. Send text with conversation.item.create and set output_modalities to ["text"].';
@@ -219,12 +222,7 @@ export function realtimeSocket(socket: SocketContext, saved: unknown): SocketPro
         case "output_audio_buffer.clear":
           return fail(AUDIO_UNSUPPORTED, "mockllm_audio_unsupported", event.event_id, "type");
         default:
-          return fail(
-            `Invalid value: '${echoed(event.type)}'. Supported values are: 'session.update', 'conversation.item.create', 'conversation.item.delete', 'response.create' and 'response.cancel'.`,
-            "invalid_value",
-            event.event_id,
-            "type",
-          );
+          return fail(unsupportedValue(event.type, CLIENT_EVENTS, "type").message, "invalid_value", event.event_id, "type");
       }
     },
     binary() {

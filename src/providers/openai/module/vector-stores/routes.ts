@@ -19,7 +19,7 @@ import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
 import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer } from "../../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
-import { arrayLengthError, receivedOf } from "../../request-error";
+import { arrayLengthError, receivedOf, unsupportedValue } from "../../request-error";
 
 const KIND = "vector_store";
 const filesKind = (id: string) => `vector_store/${id}`;
@@ -164,7 +164,7 @@ function checkChunking(value: unknown): Checked<ChunkingStrategy> {
   const v = value as Record<string, unknown>;
   if (typeof value !== "object" || Array.isArray(value)) return { ok: false, error: invalid("Invalid type for 'chunking_strategy': expected an object.", "chunking_strategy") };
   if (v.type === "auto") return { ok: true, value: AUTO_CHUNKING };
-  if (v.type !== "static") return { ok: false, error: invalid(`Invalid value: '${echoedValue(v.type)}'. Supported values are: 'auto' and 'static'.`, "chunking_strategy.type") };
+  if (v.type !== "static") return { ok: false, error: unsupportedValue(v.type, ["auto", "static"], "chunking_strategy.type") };
   const s = (v.static ?? {}) as Record<string, unknown>;
   const size = s.max_chunk_size_tokens;
   const overlap = s.chunk_overlap_tokens;
@@ -390,7 +390,7 @@ function listFiles(request: Request, a: PlatformAnswer, vs: string, entries: Fil
   if (!q.ok) return a.fail(q.error);
   const filter = params.get("filter");
   if (filter !== null && !FILE_FILTERS.includes(filter)) {
-    return a.fail(invalid(`Invalid value: '${echoed(filter)}'. Supported values are: ${FILE_FILTERS.map((f) => `'${f}'`).join(", ")}.`, "filter"));
+    return a.fail(unsupportedValue(filter, FILE_FILTERS, "filter"));
   }
   const now = Date.now();
   const kept = filter === null ? entries : entries.filter((e) => fileStatus(e, now) === filter);

@@ -1,11 +1,4 @@
-/**
- * Vector store search, lexical and deterministic: each file's text is split into chunks of its chunking strategy
- * (tokens counted as whitespace-separated words), chunks are ranked by BM25 over the query's terms, and a score is
- * mapped into (0, 1] as `s / (s + 1)`, rounded to 4 places; chunks sharing no term with the query are left out.
- * Attribute filters are OpenAI's comparison (`eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`) and compound
- * (`and`, `or`) filters.
- */
-import { echoedValue } from "../../../../util/text";
+import { unsupportedValue } from "../../request-error";
 
 export interface ChunkingStrategy {
   type: "static";
@@ -89,7 +82,7 @@ export function checkFilter(filter: unknown, param: string): string | undefined 
     return undefined;
   }
   if (typeof f.type !== "string" || !COMPARISONS.includes(f.type)) {
-    return `Invalid value: '${echoedValue(f.type)}'. Supported values are: ${[...COMPARISONS, "and", "or"].map((c) => `'${c}'`).join(", ")}.`;
+    return unsupportedValue(f.type, [...COMPARISONS, "and", "or"], `${param}.type`).message;
   }
   if (typeof f.key !== "string") return `Missing required parameter: '${param}.key'.`;
   if (!("value" in f)) return `Missing required parameter: '${param}.value'.`;
