@@ -40,7 +40,13 @@ describe("Chat Completions: the API's sentences, param and code", () => {
       "Invalid type for 'messages[0].content': expected one of a string or array of objects, but got an integer instead.",
     ],
     [{ tool_choice: 7 }, "tool_choice", "invalid_type", "Invalid type for 'tool_choice': expected one of one of 'none', 'auto', or 'required' or object, but got an integer instead."],
+    [{ store: "yes" }, "store", "invalid_type", "Invalid type for 'store': expected a boolean, but got a string instead."],
+    [{ seed: 1.5 }, "seed", "invalid_type", "Invalid type for 'seed': expected an integer, but got a decimal number instead."],
+    [{ user: { a: 1 } }, "user", "invalid_type", "Invalid type for 'user': expected a string, but got an object instead."],
+    [{ response_format: "json" }, "response_format", "invalid_type", "Invalid type for 'response_format': expected an object, but got a string instead."],
+    [{ response_format: {} }, "response_format.type", "missing_required_parameter", "Missing required parameter: 'response_format.type'."],
     // Enums.
+    [{ response_format: { type: "bogus" } }, "response_format.type", "invalid_value", "Invalid value: 'bogus'. Supported values are: 'json_object', 'json_schema', and 'text'."],
     [{ tools: [{ type: "function", function: { name: "f" } }], tool_choice: "bogus" }, "tool_choice", "invalid_value", "Invalid value: 'bogus'. Supported values are: 'none', 'auto', and 'required'."],
     [
       { messages: [{ role: "bogus", content: "ping" }] },

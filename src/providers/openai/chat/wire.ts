@@ -50,6 +50,11 @@ export const chatWire = lazily(() => {
     reasoning_effort: z.string().nullish(),
     reasoning: z.looseObject({ effort: z.string().nullish(), enabled: z.boolean().nullish() }).nullish(),
     n: z.number().int().nullish(),
+    seed: z.number().int().nullish(),
+    store: z.boolean().nullish(),
+    user: z.string().nullish(),
+    /** Its `type` in the order the real API lists them when it refuses another. */
+    response_format: z.looseObject({ type: z.enum(["json_object", "json_schema", "text"]) }).nullish(),
     stop: z.union([z.string(), z.array(z.string())]).nullish(),
   });
   return { ChatMessageSchema, ChatRequestSchema };
