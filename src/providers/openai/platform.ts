@@ -11,7 +11,7 @@ import { Response } from "../../http/web";
 import type { SideRoute, SideRouteContext } from "../types";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
 import { own } from "../../util/own";
-import { receivedOf, unsupportedValue } from "./request-error";
+import { invalidType, receivedOf, unsupportedValue } from "./request-error";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
 export interface PlatformAnswer {
@@ -107,9 +107,10 @@ export async function objectBody(request: Request): Promise<{ ok: true; value: R
 export function checkMetadata(value: unknown, param = "metadata"): { ok: true; value: Record<string, string> | null | undefined } | { ok: false; error: ApiError } {
   if (value === undefined || value === null) return { ok: true, value };
   const refuse = (message: string, at: string, providerCode: string) => ({ ok: false as const, error: apiError("invalid_request", message, { param: at, providerCode }) });
-  if (typeof value !== "object" || Array.isArray(value)) return refuse(`Invalid type for '${param}': expected an object, but got ${receivedOf(value)} instead.`, param, "invalid_type");
+  if (typeof value !== "object" || Array.isArray(value)) return { ok: false, error: invalidType(param, "an object", value) };
   const entries = Object.entries(value);
   for (const [k, v] of entries) {
+    // The key quoted as mockllm quotes client strings (cut at 64 characters), whole in `param`.
     if (typeof v !== "string") return refuse(`Invalid type for '${param}.${echoed(k)}': expected a string, but got ${receivedOf(v)} instead.`, `${param}.${k}`, "invalid_type");
   }
   if (entries.length > 16) {

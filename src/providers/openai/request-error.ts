@@ -184,7 +184,7 @@ export function receivedOf(value: unknown): string {
 }
 
 /** What `path` leads to inside `body`, undefined where a step is absent (own keys only). */
-export function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   let v = body;
   for (const key of path) {
     if (Array.isArray(v) && typeof key === "number") v = v[key];
@@ -218,6 +218,22 @@ function deepest(issue: Issue): Issue {
     }
   }
   return issue;
+}
+
+/**
+ * The API's refusal of a request without `param`.
+ * @example missingParameter("messages[0].role").message // "Missing required parameter: 'messages[0].role'."
+ */
+export function missingParameter(param: string): ApiError {
+  return invalid(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
+}
+
+/**
+ * The API's refusal of `value` at `param` for its type, `expected` as the API names it (`expectedOf`).
+ * @example invalidType("items", "an array of objects", {}).message // "Invalid type for 'items': expected an array of objects, but got an object instead."
+ */
+export function invalidType(param: string, expected: string, value: unknown): ApiError {
+  return invalid(`Invalid type for '${param}': expected ${expected}, but got ${receivedOf(value)} instead.`, param, "invalid_type");
 }
 
 /**
@@ -318,18 +334,18 @@ export function openaiRequestError(error: z.ZodError, schema: z.ZodType, body: u
   const value = valueAt(body, issue.path);
   const at = schemaAt(schema, issue.path);
   if (value === undefined && (issue.code === "invalid_type" || issue.code === "invalid_union" || issue.code === "invalid_value")) {
-    return invalid(`Missing required parameter: '${param}'.`, param, "missing_required_parameter");
+    return missingParameter(param);
   }
   switch (issue.code) {
     case "invalid_type":
     case "invalid_union":
-      if (at !== undefined) return invalid(`Invalid type for '${param}': expected ${expectedOf(at)}, but got ${receivedOf(value)} instead.`, param, "invalid_type");
+      if (at !== undefined) return invalidType(param, expectedOf(at), value);
       break;
     case "invalid_value": {
       const values = at === undefined ? undefined : valuesOf(defOf(unwrapped(at)));
       if (values === undefined) break;
       // A value of another type than the enum's: its type is the fault (`expected one of 'a' or 'b'`).
-      if (typeof value !== "string") return invalid(`Invalid type for '${param}': expected ${expectedOf(at!)}, but got ${receivedOf(value)} instead.`, param, "invalid_type");
+      if (typeof value !== "string") return invalidType(param, expectedOf(at!), value);
       return unsupportedValue(value, values, param);
     }
     case "too_small":

@@ -6,7 +6,7 @@ import { headerRecord } from "../../../http/headers";
 import { apiError, type ApiError } from "../../../http/errors";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
 import type { ParseResult } from "../../types";
-import { openaiRequestError } from "../request-error";
+import { missingParameter, openaiRequestError } from "../request-error";
 import { isRecord } from "../../../http/json";
 import { openaiToolChoice } from "../tool-choice";
 import { chatWire, type ChatMessage, type ChatRequest } from "./wire";
@@ -86,8 +86,7 @@ export function missingContentError(messages: readonly ChatMessage[]): ApiError 
   if (messages[at]?.content === null) {
     return apiError("invalid_request", "Invalid value for 'content': expected a string, got null.", { param: `messages.[${at}].content` });
   }
-  const param = `messages[${at}].content`;
-  return apiError("invalid_request", `Missing required parameter: '${param}'.`, { param, providerCode: "missing_required_parameter" });
+  return missingParameter(`messages[${at}].content`);
 }
 
 /**
@@ -97,8 +96,7 @@ export function missingContentError(messages: readonly ChatMessage[]): ApiError 
 function missingFunctionError(tools: ChatRequest["tools"]): ApiError | undefined {
   const at = (tools ?? []).findIndex((t) => t.type === "function" && t.function === undefined);
   if (at < 0) return undefined;
-  const param = `tools[${at}].function`;
-  return apiError("invalid_request", `Missing required parameter: '${param}'.`, { param, providerCode: "missing_required_parameter" });
+  return missingParameter(`tools[${at}].function`);
 }
 
 export function parseChatRequest(body: unknown, headers: Headers): ParseResult<ChatRequest> {

@@ -10,7 +10,7 @@ import { echoed } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { checkId, parseItems } from "../responses/parse";
 import { byMethod, checkMetadata, invalid, metadataUpdate, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../platform";
-import { arrayLengthError, receivedOf } from "../request-error";
+import { arrayLengthError, invalidType } from "../request-error";
 import {
   appendConversationItems,
   childKind,
@@ -34,9 +34,7 @@ function bodyItems(value: unknown, seed: string, required: boolean): { ok: true;
   if (value === undefined || value === null) {
     return required ? { ok: false, error: invalid("Missing required parameter: 'items'.", "items") } : { ok: true, items: [] };
   }
-  if (!Array.isArray(value)) {
-    return { ok: false, error: { ...invalid(`Invalid type for 'items': expected an array of objects, but got ${receivedOf(value)} instead.`, "items"), providerCode: "invalid_type" } };
-  }
+  if (!Array.isArray(value)) return { ok: false, error: invalidType("items", "an array of objects", value) };
   const tooLong = arrayLengthError("items", value, MAX_ITEMS_PER_CALL);
   if (tooLong) return { ok: false, error: tooLong };
   const parsed = parseItems(value, "items");

@@ -1,7 +1,7 @@
 /**
- * A Responses request the real API refuses that mockllm used to answer: a number out of its bounds
- * (`max_output_tokens` below 16 first of all), a `tool_choice` naming a function the request does not offer; the real API's 400 (sources in docs/providers/fidelity.md). Skipped for a
- * scenario with `"strict": false` and for a recording scenario.
+ * A Responses request the real API refuses that mockllm used to answer: a number out of its bounds (`max_output_tokens`
+ * below 16 first of all), a `tool_choice` naming a function the request does not offer; the real API's 400 (sources
+ * in docs/providers/fidelity.md). Skipped for a scenario with `"strict": false` and for a recording scenario.
  */
 import { apiError, type ApiError } from "../../../http/errors";
 import type { CanonicalRequest } from "../../../canonical/request";

@@ -6,10 +6,10 @@ import { forcedServerTool, offeredServerTools } from "./server-tools";
 import { headerRecord } from "../../../http/headers";
 import type { CanonicalCompaction } from "../../../canonical/compaction";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalReasoning, type CanonicalRequest } from "../../../canonical/request";
-import { apiError, type ApiError } from "../../../http/errors";
+import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { openaiToolChoice } from "../tool-choice";
-import { openaiRequestError, receivedOf } from "../request-error";
+import { invalidType, missingParameter, openaiRequestError } from "../request-error";
 import { compactThreshold, contextManagementError, summaryOfBlob } from "./compaction";
 import { responsesWire, type ContentPart, type InputItem, type ResponsesBody, type ResponsesRequest } from "./wire";
 import { echoed } from "../../../util/text";
@@ -32,11 +32,9 @@ export function parseItems(raw: unknown[], path = "input"): { ok: true; items: I
   const known = responsesWire().KNOWN_ITEMS;
   for (const [i, value] of raw.entries()) {
     const at = `${path}[${i}]`;
-    if (!isRecord(value))
-      return { ok: false, error: apiError("invalid_request", `Invalid type for '${at}': expected an input item, but got ${receivedOf(value)} instead.`, { param: at, providerCode: "invalid_type" }) };
+    if (!isRecord(value)) return { ok: false, error: invalidType(at, "an input item", value) };
     const type = value.type === undefined && "role" in value ? "message" : value.type;
-    if (typeof type !== "string")
-      return { ok: false, error: apiError("invalid_request", `Missing required parameter: '${at}.type'.`, { param: `${at}.type`, providerCode: "missing_required_parameter" }) };
+    if (typeof type !== "string") return { ok: false, error: missingParameter(`${at}.type`) };
     if (!isKnownItem(known, type)) {
       items.push({ type: "other", raw: value });
       continue;

@@ -19,7 +19,7 @@ import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
 import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer } from "../../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
-import { arrayLengthError, receivedOf, unsupportedValue } from "../../request-error";
+import { arrayLengthError, invalidType, unsupportedValue } from "../../request-error";
 
 const KIND = "vector_store";
 const filesKind = (id: string) => `vector_store/${id}`;
@@ -211,13 +211,9 @@ function checkExpiresAfter(value: unknown): Checked<StoreRecord["expires_after"]
 
 function checkFileIds(value: unknown, param: string): Checked<string[]> {
   if (value === undefined) return { ok: true, value: [] };
-  if (!Array.isArray(value))
-    return { ok: false, error: { ...invalid(`Invalid type for '${param}': expected an array of strings, but got ${receivedOf(value)} instead.`, param), providerCode: "invalid_type" } };
+  if (!Array.isArray(value)) return { ok: false, error: invalidType(param, "an array of strings", value) };
   const at = value.findIndex((x) => typeof x !== "string");
-  if (at >= 0) {
-    const item = `${param}[${at}]`;
-    return { ok: false, error: { ...invalid(`Invalid type for '${item}': expected a string, but got ${receivedOf(value[at])} instead.`, item), providerCode: "invalid_type" } };
-  }
+  if (at >= 0) return { ok: false, error: invalidType(`${param}[${at}]`, "a string", value[at]) };
   const tooLong = arrayLengthError(param, value, MAX_FILE_IDS);
   if (tooLong) return { ok: false, error: tooLong };
   return { ok: true, value: value as string[] };

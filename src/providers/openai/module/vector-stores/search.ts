@@ -1,3 +1,10 @@
+/**
+ * Vector store search, lexical and deterministic: each file's text is split into chunks of its chunking strategy
+ * (tokens counted as whitespace-separated words), chunks are ranked by BM25 over the query's terms, and a score is
+ * mapped into (0, 1] as `s / (s + 1)`, rounded to 4 places; chunks sharing no term with the query are left out.
+ * Attribute filters are OpenAI's comparison (`eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`) and compound
+ * (`and`, `or`) filters.
+ */
 import { unsupportedValue } from "../../request-error";
 
 export interface ChunkingStrategy {
