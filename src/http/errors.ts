@@ -36,6 +36,8 @@ export interface ApiError {
   headers?: Record<string, string>;
   /** A scripted failure's `retryAfterMs`, for providers that put it in the body (Gemini's `RetryInfo`). */
   retryAfterMs?: number;
+  /** The fields a body was refused for, for providers that list them (Google's `BadRequest.fieldViolations`). */
+  violations?: readonly { field: string; description: string }[];
 }
 
 export function apiError(code: ErrorCode, message: string, extra: Omit<ApiError, "code" | "message"> = {}): ApiError {

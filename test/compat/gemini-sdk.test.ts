@@ -234,6 +234,34 @@ describe("@google/genai against mockllm", () => {
     expect(body.error.message).toMatch(/^mockllm: scenario "g-mismatch" session "s1" turn 1: no step matches/);
   });
 
+  it("a tool schema the API's proto parser refuses (an MCP tool's const and exclusiveMinimum, which the SDK passes on): ApiError 400, every field violation", async () => {
+    const parameters = { type: "object", properties: { kind: { type: "string", const: "web" }, limit: { type: "integer", exclusiveMinimum: 0 } }, additionalProperties: false };
+    const err = await client("g-raw", "schema")
+      .models.generateContent({ model: MODEL, contents: "Hi", config: { tools: [{ functionDeclarations: [{ name: "search", parameters: parameters as never }] }] } })
+      .catch((e: unknown) => e);
+    expect((err as ApiError).status).toBe(400);
+    const at = "tools[0].function_declarations[0].parameters.properties";
+    const violations = [
+      { field: `${at}[0].value`, description: `Invalid JSON payload received. Unknown name "const" at '${at}[0].value': Cannot find field.` },
+      { field: `${at}[1].value`, description: `Invalid JSON payload received. Unknown name "exclusiveMinimum" at '${at}[1].value': Cannot find field.` },
+    ];
+    expect(errorBody(err)).toEqual({
+      error: {
+        code: 400,
+        message: violations.map((v) => v.description).join("\n"),
+        status: "INVALID_ARGUMENT",
+        details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: violations }],
+      },
+    });
+    // The SDK drops `additionalProperties` itself; the same schema through parametersJsonSchema is JSON Schema, and taken.
+    const taken = await client("g-raw", "schema-json").models.generateContent({
+      model: MODEL,
+      contents: "Hi",
+      config: { tools: [{ functionDeclarations: [{ name: "search", parametersJsonSchema: parameters }] }] },
+    });
+    expect(taken.text).toBe("raw answer");
+  });
+
   it("apiVersion v1 reaches the same surface", async () => {
     const res = await client("g-raw", "api-v1", { apiVersion: "v1" }).models.generateContent({ model: MODEL, contents: "Hi" });
     expect(res.text).toBe("raw answer");

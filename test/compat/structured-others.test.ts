@@ -149,7 +149,22 @@ describe("@google/genai", () => {
     expect([res.status, await res.json()]).toEqual([
       400,
       {
-        error: { code: 400, message: `Invalid JSON payload received. Unknown name "$ref" at 'generation_config.response_schema.properties[0].value': Cannot find field.`, status: "INVALID_ARGUMENT" },
+        error: {
+          code: 400,
+          message: `Invalid JSON payload received. Unknown name "$ref" at 'generation_config.response_schema.properties[0].value': Cannot find field.`,
+          status: "INVALID_ARGUMENT",
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.BadRequest",
+              fieldViolations: [
+                {
+                  field: "generation_config.response_schema.properties[0].value",
+                  description: `Invalid JSON payload received. Unknown name "$ref" at 'generation_config.response_schema.properties[0].value': Cannot find field.`,
+                },
+              ],
+            },
+          ],
+        },
       },
     ]);
   });

@@ -134,6 +134,31 @@ describe("@google/genai with vertexai: true", () => {
     expect(second.text).toBe("It is 18C in Paris.");
   });
 
+  it("a tool schema the proto parser refuses: through the SDK, and on the v1 path naming Vertex's own messages (google.cloud.aiplatform.v1)", async () => {
+    const parameters = { type: "object", properties: { tags: { type: "array", items: { type: "string", enum: [1, "b"] } } } };
+    const config = { tools: [{ functionDeclarations: [{ name: "tag", parameters: parameters as never }] }] };
+    const err = await gemini("schema")
+      .models.generateContent({ model: GEMINI, contents: "hello", config })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    const field = "tools[0].function_declarations[0].parameters.properties[0].value.items.enum[0]";
+    const description = `Invalid value at '${field}' (TYPE_STRING), 1`;
+    expect([(err as ApiError).status, JSON.parse((err as ApiError).message)]).toEqual([
+      400,
+      { error: { code: 400, message: description, status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field, description }] }] } },
+    ]);
+    const res = await fetch(`${h.url}/s/vx-gemini/schema/v1/projects/p/locations/us-central1/publishers/google/models/${GEMINI}:generateContent`, {
+      method: "POST",
+      headers: { authorization: "Bearer ya29.mockllm-fake", "content-type": "application/json" },
+      body: JSON.stringify({ contents: [{ parts: [{ text: "hello" }] }], tools: [{ functionDeclarations: [{ name: "tag", parameters: { type: "enum", values: ["a"] } }] }] }),
+    });
+    const at = "tools[0].function_declarations[0].parameters";
+    expect([res.status, ((await res.json()) as { error: { message: string } }).error.message.split("\n")]).toEqual([
+      400,
+      [`Invalid value at '${at}.type' (type.googleapis.com/google.cloud.aiplatform.v1.Type), "enum"`, `Invalid JSON payload received. Unknown name "values" at '${at}': Cannot find field.`],
+    ]);
+  });
+
   it("a scripted 429 is retried by retryOptions; a mid-stream error is an ApiError after the first chunks", async () => {
     const res = await gemini("flaky").models.generateContent({ model: GEMINI, contents: "flaky" });
     expect(res.text).toBe("after a retry");

@@ -86,6 +86,9 @@ export function renderGeminiError(error: ApiError, _requestId: string): Rendered
       { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: protoDuration(error.retryAfterMs ?? 0) },
     ];
   }
+  if (error.violations !== undefined && error.violations.length > 0) {
+    body.details = [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: error.violations.map((v) => ({ field: v.field, description: v.description })) }];
+  }
   return { status: code, body: { error: body }, headers: error.headers ?? {} };
 }
 

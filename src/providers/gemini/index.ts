@@ -5,7 +5,6 @@ import { isVertex, renderGenerateContentJson } from "./render-json";
 import { validateThoughtSignatures } from "./signatures";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
-import { responseSchemaError } from "./structured";
 
 /**
  * Google Gemini (Developer API): `POST /v1beta/models/{model}:generateContent` and
@@ -19,8 +18,8 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkGeminiAuth,
   parse: parseGenerateContent,
-  // A `responseSchema` outside the API's Schema message is refused first (not with `strict: false`), then signatures.
-  validate: (wire, request, scenario) => (scenario?.strict === false ? undefined : responseSchemaError(wire.body.generationConfig)) ?? validateThoughtSignatures(wire, request, scenario),
+  // Schemas the API's proto parser refuses are answered first (not with `strict: false`), then signatures.
+  validate: (wire, request, scenario) => (scenario?.strict === false ? undefined : wire.refused) ?? validateThoughtSignatures(wire, request, scenario),
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,

@@ -20,6 +20,7 @@ import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
 import { geminiOutputSchema } from "./structured";
+import { schemaViolations } from "./schema-violations";
 
 /** `{ outputSchema }` when the generation config asks for JSON, else nothing. */
 function outputOf(config: unknown): { outputSchema?: CanonicalOutputSchema } {
@@ -177,6 +178,15 @@ function toCanonical(w: GenerateContentRequest, headers: Headers, model: string,
  * @example parseGenerateContent({ contents: [{ role: "user", parts: [{ text: "Hi" }] }] }, headers, { path: "/v1beta/models/gemini-2.5-flash:generateContent", query })
  */
 export function parseGenerateContent(body: unknown, headers: Headers, target: RequestTarget): ParseResult<GeminiWire> {
+  return parseGemini(body, headers, target, `google.ai.generativelanguage.${/^\/(v1beta|v1alpha|v1)\//i.exec(target.path)?.[1]?.toLowerCase() ?? "v1beta"}`);
+}
+
+/**
+ * `parseGenerateContent`, the API's messages named in `pkg` (`google.ai.generativelanguage.v1beta`; Vertex's
+ * `google.cloud.aiplatform.v1`): the schemas the proto parser would refuse are kept on the wire as `refused`
+ * (the surface's `validate` answers them unless the scenario says `strict: false`).
+ */
+export function parseGemini(body: unknown, headers: Headers, target: RequestTarget, pkg: string): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
   const parsed = safeParseFast(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
@@ -185,6 +195,7 @@ export function parseGenerateContent(body: unknown, headers: Headers, target: Re
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };
   const sse = target.query.get("alt") === "sse";
   const stream = where.method === "streamGenerateContent" && sse;
-  const wire: GeminiWire = { body: parsed.data, model: where.model, method: where.method, sse };
+  const refused = schemaViolations(body, pkg);
+  const wire: GeminiWire = { body: parsed.data, model: where.model, method: where.method, sse, ...(refused !== undefined ? { refused } : {}) };
   return { ok: true, wire, request: toCanonical(parsed.data, headers, where.model, stream) };
 }

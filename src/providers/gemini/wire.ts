@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { echoed } from "../../util/text";
 import { lazily } from "../../util/memo";
+import type { ApiError } from "../../http/errors";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
@@ -135,6 +136,8 @@ export interface GeminiWire {
   method: GeminiMethod;
   /** `?alt=sse`: a streaming method answers server-sent events; without it, one JSON array of chunks. */
   sse: boolean;
+  /** The field violations the API's proto parser would answer for the body's schemas (schema-violations.ts). */
+  refused?: ApiError;
 }
 
 /** proto JSON type names used in the real API's "Invalid value" messages. */

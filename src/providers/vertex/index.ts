@@ -2,6 +2,7 @@ import { anthropicFailureHeaders } from "../anthropic/errors";
 import { anthropicMessages } from "../anthropic";
 import { parseAnthropicOnCloud } from "../anthropic/on-cloud";
 import { geminiGenerateContent } from "../gemini";
+import { parseGemini } from "../gemini/parse";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { GeminiWire } from "../gemini/wire";
 import type { ProviderSurface, RequestTarget } from "../types";
@@ -26,7 +27,7 @@ export const vertexGemini: ProviderSurface<GeminiWire> = {
   checkHeaders: checkVertexAuth,
   renderLimited: (limit, _retryAfterMs, ctx) => vertexLimited("google", ctx.request.model, limit),
   parse: (body, headers, target) => {
-    const parsed = geminiGenerateContent.parse(body, headers, geminiPath(target));
+    const parsed = parseGemini(body, headers, geminiPath(target), `google.cloud.aiplatform.${/^\/v1beta1\//i.test(target.path) ? "v1beta1" : "v1"}`);
     return parsed.ok ? { ...parsed, request: { ...parsed.request, provider: "vertex" } } : parsed;
   },
 };
