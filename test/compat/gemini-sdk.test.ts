@@ -302,11 +302,26 @@ describe("the wire without the SDK", () => {
     [{ contents: [] }, "* GenerateContentRequest.contents: contents is not specified\n"],
     [{ contents: [{ role: "user", parts: [] }] }, "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n"],
     [{ contents: [{ role: "bot", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
-    [{ contents: [{ parts: [{ text: 42 }] }] }, "Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42"],
   ])("bad body %j → 400 INVALID_ARGUMENT", async (body, message) => {
     const res = await post(`/v1beta/models/${MODEL}:generateContent`, body);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { code: 400, message, status: "INVALID_ARGUMENT" } });
+  });
+
+  it("a value of the wrong type → 400 INVALID_ARGUMENT with the field in a BadRequest detail", async () => {
+    const res = await post(`/v1beta/models/${MODEL}:generateContent`, { contents: [{ parts: [{ text: 42 }] }] });
+    const description = "Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42";
+    expect([res.status, await res.json()]).toEqual([
+      400,
+      {
+        error: {
+          code: 400,
+          message: description,
+          status: "INVALID_ARGUMENT",
+          details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "contents[0].parts[0].text", description }] }],
+        },
+      },
+    ]);
   });
 
   it("?key= and snake_case fields (Google's curl examples) work", async () => {

@@ -106,9 +106,9 @@ describe("client values quoted in HTTP error messages", () => {
 
   it("Gemini: a value of the wrong type is quoted as JSON, cut to 64 characters", async () => {
     const ask = async (text: unknown) => (await post("/v1beta/models/gemini-2.5-flash:generateContent", GOOGLE, { contents: [{ parts: [{ text }] }] })).json.error.message;
-    expect(await ask(42)).toBe("Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42");
+    expect(await ask(42)).toBe("Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42");
     const list = Array.from({ length: 2000 }, (_, i) => i);
-    expect(await ask(list)).toBe(`Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), ${JSON.stringify(list).slice(0, 64)}...`);
+    expect(await ask(list)).toBe(`Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), ${JSON.stringify(list).slice(0, 64)}...`);
   });
 
   it("an unknown URL: the path quoted whole when short, its first 64 characters when long, in each surface's shape", async () => {

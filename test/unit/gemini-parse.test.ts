@@ -196,15 +196,44 @@ describe("gemini request → canonical", () => {
 
   it.each([
     [{}, "* GenerateContentRequest.contents: contents is not specified\n"],
-    [{ contents: "hi" }, "Invalid JSON payload received. Invalid value at 'contents' (TYPE_LIST), \"hi\""],
+    [{ contents: "hi" }, "Invalid value at 'contents' (TYPE_LIST), \"hi\""],
     [{ contents: [{ role: "assistant", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
     [{ contents: [{ role: "user" }] }, "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n"],
-    [{ contents: [{ parts: [{ functionCall: { args: {} } }] }] }, "* GenerateContentRequest.contents[0].parts[0].functionCall.name: name is not specified\n"],
-    [{ contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "hot" } }, "Invalid JSON payload received. Invalid value at 'generationConfig.temperature' (TYPE_DOUBLE), \"hot\""],
+    [{ contents: [{ parts: [{ functionCall: { args: {} } }] }] }, "* GenerateContentRequest.contents[0].parts[0].function_call.name: name is not specified\n"],
+    [{ contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "hot" } }, "Invalid value at 'generation_config.temperature' (TYPE_FLOAT), \"hot\""],
   ])("rejects %j with the real API's wording", (body, message) => {
     const r = parseGenerateContent(body, headers, target());
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toEqual({ code: "invalid_request", message });
+    if (!r.ok) expect([r.error.code, r.error.message]).toEqual(["invalid_request", message]);
+  });
+
+  it("values of the wrong type: every one, by its proto field and type, each a field violation", () => {
+    const body = {
+      contents: [{ parts: [{ text: 42 }, { text: "x", thought: "yes" }, { inlineData: { data: 5 } }] }],
+      system_instruction: 5,
+      generation_config: { temperature: "hot", max_output_tokens: 1.5, stop_sequences: ["a", 5] },
+    };
+    const r = parseGenerateContent(body, headers, target("/v1alpha/models/g:generateContent"));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.violations).toEqual([
+      { field: "contents[0].parts[0].text", description: "Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42" },
+      { field: "contents[0].parts[1].thought", description: `Invalid value at 'contents[0].parts[1].thought' (TYPE_BOOL), "yes"` },
+      { field: "contents[0].parts[2].inline_data.data", description: "Invalid value at 'contents[0].parts[2].inline_data.data' (TYPE_BYTES), 5" },
+      { field: "system_instruction", description: "Invalid value at 'system_instruction' (type.googleapis.com/google.ai.generativelanguage.v1alpha.Content), 5" },
+      { field: "generation_config.temperature", description: `Invalid value at 'generation_config.temperature' (TYPE_FLOAT), "hot"` },
+      { field: "generation_config.max_output_tokens", description: "Invalid value at 'generation_config.max_output_tokens' (TYPE_INT32), 1.5" },
+      { field: "generation_config.stop_sequences[1]", description: "Invalid value at 'generation_config.stop_sequences[1]' (TYPE_STRING), 5" },
+    ]);
+    expect(r.error.message).toBe(r.error.violations!.map((v) => v.description).join("\n"));
+  });
+
+  it("required fields missing: a `*` line each, no detail", () => {
+    const r = parseGenerateContent({ contents: [{ parts: [{ functionCall: {} }, { functionResponse: {} }] }] }, headers, target());
+    expect(r.ok ? undefined : [r.error.message, r.error.violations]).toEqual([
+      "* GenerateContentRequest.contents[0].parts[0].function_call.name: name is not specified\n* GenerateContentRequest.contents[0].parts[1].function_response.name: name is not specified\n",
+      undefined,
+    ]);
   });
 });
 

@@ -15,7 +15,7 @@ import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToo
 import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
-import { camelizeKeys, describeIssue, geminiWire, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
+import { camelizeKeys, geminiWire, issuesError, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
@@ -190,7 +190,7 @@ export function parseGemini(body: unknown, headers: Headers, target: RequestTarg
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
   const parsed = safeParseFast(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
-  if (!parsed.success) return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
+  if (!parsed.success) return { ok: false, error: issuesError(parsed.error.issues, pkg) };
   const invalid = checkContents(parsed.data.contents);
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };
   const sse = target.query.get("alt") === "sse";

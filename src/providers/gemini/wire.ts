@@ -7,9 +7,9 @@
  * to camelCase before validation, leaving free-form values (`args`, `response`, schemas) untouched.
  */
 import { z } from "zod";
-import { echoed } from "../../util/text";
 import { lazily } from "../../util/memo";
-import type { ApiError } from "../../http/errors";
+import { apiError, type ApiError } from "../../http/errors";
+import { invalidValue, violationsError, type FieldViolation } from "./field-violations";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
@@ -140,37 +140,79 @@ export interface GeminiWire {
   refused?: ApiError;
 }
 
-/** proto JSON type names used in the real API's "Invalid value" messages. */
-const PROTO_TYPES: Record<string, string> = {
-  string: "TYPE_STRING",
-  number: "TYPE_DOUBLE",
-  int: "TYPE_INT32",
-  boolean: "TYPE_BOOL",
-  array: "TYPE_LIST",
-  object: "TYPE_MESSAGE",
-  record: "TYPE_MESSAGE",
+/** Fields whose proto type is not the one their JSON type suggests (v1beta `GenerationConfig`, `Part`, `Blob`). */
+const SCALARS: Record<string, string> = {
+  temperature: "TYPE_FLOAT",
+  topP: "TYPE_FLOAT",
+  presencePenalty: "TYPE_FLOAT",
+  frequencyPenalty: "TYPE_FLOAT",
+  topK: "TYPE_INT32",
+  maxOutputTokens: "TYPE_INT32",
+  candidateCount: "TYPE_INT32",
+  thinkingBudget: "TYPE_INT32",
+  seed: "TYPE_INT32",
+  logprobs: "TYPE_INT32",
+  data: "TYPE_BYTES",
+  thoughtSignature: "TYPE_BYTES",
 };
 
-export function wirePath(path: readonly PropertyKey[]): string {
-  return path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i === 0 ? "" : "."}${String(k)}`)).join("");
+/** The message a field holds, for the API's `(type.googleapis.com/…)` names. */
+const MESSAGES: Record<string, string> = {
+  contents: "Content",
+  systemInstruction: "Content",
+  parts: "Part",
+  functionCall: "FunctionCall",
+  functionResponse: "FunctionResponse",
+  inlineData: "Blob",
+  fileData: "FileData",
+  tools: "Tool",
+  functionDeclarations: "FunctionDeclaration",
+  toolConfig: "ToolConfig",
+  safetySettings: "SafetySetting",
+  generationConfig: "GenerationConfig",
+  thinkingConfig: "ThinkingConfig",
+};
+
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A zod path as the API names it: proto field names, indexes in brackets (`generation_config.max_output_tokens`). */
+export function protoPath(path: readonly PropertyKey[]): string {
+  return path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i === 0 ? "" : "."}${snake(String(k))}`)).join("");
+}
+
+/** The type the API names for the field at `path` that zod expected as `expected`. */
+function protoType(path: readonly PropertyKey[], expected: string, pkg: string): string {
+  const field = String(path.findLast((k) => typeof k === "string") ?? "");
+  const element = typeof path.at(-1) === "number";
+  if (expected === "array") return "TYPE_LIST";
+  if (expected === "object" || expected === "record") {
+    if (field === "args" || field === "response") return "type.googleapis.com/google.protobuf.Struct";
+    const message = MESSAGES[field];
+    return message !== undefined ? `type.googleapis.com/${pkg}.${message}` : "TYPE_MESSAGE";
+  }
+  if (!element && SCALARS[field] !== undefined) return SCALARS[field];
+  return { string: "TYPE_STRING", number: "TYPE_DOUBLE", int: "TYPE_INT32", boolean: "TYPE_BOOL" }[expected] ?? expected.toUpperCase();
 }
 
 /**
- * The first issue of a failed parse as the real API words it: a missing required field is
- * `* GenerateContentRequest.contents: contents is not specified`; a value of the wrong type is
- * `Invalid JSON payload received. Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42`.
+ * A failed parse as the real API words it. Values of the wrong type are the proto parser's, every one listed
+ * (field-violations.ts): `Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42`,
+ * `Invalid value at 'generation_config.temperature' (TYPE_FLOAT), "hot"`. Else the fields the API requires and did not
+ * get, a `*` line each: `* GenerateContentRequest.contents: contents is not specified\n`.
  */
-export function describeIssue(issues: readonly z.core.$ZodIssue[]): string {
-  const issue = issues[0];
-  if (!issue) return "Invalid request body.";
-  const path = wirePath(issue.path);
-  if (issue.code === "invalid_type" && issue.input === undefined) {
-    const field = String(issue.path.at(-1) ?? "body");
-    return `* GenerateContentRequest.${path}: ${field} is not specified\n`;
+export function issuesError(issues: readonly z.core.$ZodIssue[], pkg: string): ApiError {
+  const missing = (i: z.core.$ZodIssue) => i.code === "invalid_type" && i.input === undefined;
+  const wrong = issues.filter((i) => !missing(i));
+  if (wrong.length > 0) {
+    const violations = wrong.map((i): FieldViolation => {
+      const at = protoPath(i.path);
+      if (i.code === "invalid_type") return invalidValue(at, protoType(i.path, i.expected, pkg), i.input);
+      // `systemInstruction` is a Content (or, liberally, a string): neither is a Content's wrong value.
+      if (i.code === "invalid_union") return invalidValue(at, protoType(i.path, "object", pkg), i.input);
+      return { field: at, description: `* GenerateContentRequest.${at}: ${i.message}\n` };
+    });
+    return violationsError(violations) ?? apiError("invalid_request", "Invalid request body.");
   }
-  if (issue.code === "invalid_type") {
-    const type = PROTO_TYPES[issue.expected] ?? issue.expected.toUpperCase();
-    return `Invalid JSON payload received. Invalid value at '${path}' (${type}), ${echoed(JSON.stringify(issue.input) ?? "null")}`;
-  }
-  return `* GenerateContentRequest.${path}: ${issue.message}\n`;
+  const lines = issues.map((i) => `* GenerateContentRequest.${protoPath(i.path)}: ${snake(String(i.path.at(-1) ?? "body"))} is not specified\n`);
+  return apiError("invalid_request", lines.length > 0 ? lines.join("") : "Invalid request body.");
 }
