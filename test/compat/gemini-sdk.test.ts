@@ -301,6 +301,7 @@ describe("the wire without the SDK", () => {
     [{}, "* GenerateContentRequest.contents: contents is not specified\n"],
     [{ contents: [] }, "* GenerateContentRequest.contents: contents is not specified\n"],
     [{ contents: [{ role: "user", parts: [] }] }, "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n"],
+    [{ contents: [{ role: "user", parts: [{}] }] }, "* GenerateContentRequest.contents[0].parts[0].data: required oneof field 'data' must have one initialized field\n"],
     [{ contents: [{ role: "bot", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
   ])("bad body %j → 400 INVALID_ARGUMENT", async (body, message) => {
     const res = await post(`/v1beta/models/${MODEL}:generateContent`, body);

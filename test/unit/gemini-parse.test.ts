@@ -199,6 +199,12 @@ describe("gemini request → canonical", () => {
     [{ contents: "hi" }, "Invalid value at 'contents' (TYPE_LIST), \"hi\""],
     [{ contents: [{ role: "assistant", parts: [{ text: "x" }] }] }, "Please use a valid role: user, model."],
     [{ contents: [{ role: "user" }] }, "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n"],
+    // CLIProxyAPI#1292: a part with no data (here `text: null`, unset in proto JSON); every fault a line.
+    [{ contents: [{ parts: [{ text: null }] }] }, "* GenerateContentRequest.contents[0].parts[0].data: required oneof field 'data' must have one initialized field\n"],
+    [
+      { contents: [{ role: "user" }, { role: "model", parts: [{ text: "", thoughtSignature: "c2ln" }, { thought: true }] }] },
+      "* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.\n* GenerateContentRequest.contents[1].parts[1].data: required oneof field 'data' must have one initialized field\n",
+    ],
     [{ contents: [{ parts: [{ functionCall: { args: {} } }] }] }, "* GenerateContentRequest.contents[0].parts[0].function_call.name: name is not specified\n"],
     [{ contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "hot" } }, "Invalid value at 'generation_config.temperature' (TYPE_FLOAT), \"hot\""],
   ])("rejects %j with the real API's wording", (body, message) => {

@@ -95,16 +95,35 @@ export function reasoningOf(w: GenerateContentRequest): "enabled" | "disabled" {
 const ROLES: ReadonlySet<string> = new Set(["user", "model", "function", "system"]);
 
 /** The checks the real API makes beyond types: contents present and non-empty, parts non-empty, known roles. */
+/** A part's fields that are not its data (the `data` oneof: `text`, `inlineData`, `functionCall`, …, and any field mockllm does not know). */
+const PART_METADATA = new Set(["thought", "thoughtSignature", "videoMetadata", "partMetadata", "mediaResolution", "mediaProcessing", "speechMetadata"]);
+
+/** Whether a part carries data: a field other than the metadata ones (a null is unset: `camelizeKeys` dropped it). */
+function hasData(part: Part): boolean {
+  for (const key in part) if (!PART_METADATA.has(key) && part[key as keyof Part] !== undefined) return true;
+  return false;
+}
+
+/**
+ * The API's checks of `contents` after parsing: a role it does not know, then every content without parts and every
+ * part without data, a `*` line each (`* GenerateContentRequest.contents[1].parts[0].data: required oneof field 'data'
+ * must have one initialized field`).
+ */
 function checkContents(contents: readonly Content[]): string | undefined {
   if (contents.length === 0) return "* GenerateContentRequest.contents: contents is not specified\n";
+  let lines = "";
   for (let i = 0; i < contents.length; i++) {
     const c = contents[i]!;
     if (c.role !== undefined && c.role !== "" && !ROLES.has(c.role)) {
       return "Please use a valid role: user, model.";
     }
-    if ((c.parts ?? []).length === 0) return `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`;
+    const parts = c.parts ?? [];
+    if (parts.length === 0) lines += `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`;
+    for (let j = 0; j < parts.length; j++) {
+      if (!hasData(parts[j]!)) lines += `* GenerateContentRequest.contents[${i}].parts[${j}].data: required oneof field 'data' must have one initialized field\n`;
+    }
   }
-  return undefined;
+  return lines === "" ? undefined : lines;
 }
 
 /** Built on the first tool config read (util/memo.ts `lazily`). */
