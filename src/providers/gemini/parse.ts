@@ -100,6 +100,7 @@ const PART_METADATA = new Set(["thought", "thoughtSignature", "videoMetadata", "
 
 /** Whether a part carries data: a field other than the metadata ones (a null is unset: `camelizeKeys` dropped it). */
 function hasData(part: Part): boolean {
+  if (part.text !== undefined || part.functionCall !== undefined || part.functionResponse !== undefined) return true;
   for (const key in part) if (!PART_METADATA.has(key) && part[key as keyof Part] !== undefined) return true;
   return false;
 }
