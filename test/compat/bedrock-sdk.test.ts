@@ -97,6 +97,32 @@ describe("@aws-sdk/client-bedrock-runtime", () => {
     ]);
   });
 
+  it("parallel tool results sent as two user messages, a blank assistant text: the service's ValidationException, nothing journaled", async () => {
+    const client = aws("shape");
+    const calls: ContentBlock[] = ["a", "b"].map((id) => ({ toolUse: { toolUseId: `tooluse_${id}`, name: "get_weather", input: { city: id } } }));
+    const result = (id: string): Message => ({ role: "user", content: [{ toolResult: { toolUseId: `tooluse_${id}`, content: [{ text: "18C" }] } }] });
+    const refused = async (messages: Message[]) => {
+      const err = (await client.send(new ConverseCommand({ modelId: MODEL, toolConfig: weatherTool, messages })).catch((e: unknown) => e)) as {
+        name: string;
+        message: string;
+        $metadata: { httpStatusCode: number };
+      };
+      return [err.name, err.$metadata.httpStatusCode, err.message];
+    };
+    expect(await refused([user("weather"), { role: "assistant", content: calls }, result("a"), result("b")])).toEqual([
+      "ValidationException",
+      400,
+      "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.",
+    ]);
+    expect(await refused([user("hi"), { role: "assistant", content: [{ text: "\n\n" }] }, user("what?")])).toEqual([
+      "ValidationException",
+      400,
+      "The text field in the ContentBlock object at messages.1.content.0 is blank. Add text to the text field, and try again.",
+    ]);
+    // Refused before the session saw them: the session never ran.
+    expect(await h.journal("bd-aws", "shape")).toMatchObject({ error: { code: "session_not_run" } });
+  });
+
   it("a scripted 429 is a ThrottlingException the SDK retries to success", async () => {
     const out = await aws("flaky").send(new ConverseCommand({ modelId: MODEL, messages: [user("flaky")] }));
     expect(out.output?.message?.content).toEqual([{ text: "after a retry" }]);

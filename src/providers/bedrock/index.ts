@@ -7,6 +7,7 @@ import type { Scenario } from "../../scenario/schema";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ProviderSurface } from "../types";
 import { BEDROCK_FAILURE_MESSAGES, bedrockFailureHeaders, renderBedrockLimited, bedrockRequestId, checkBedrockAuth, renderBedrockError } from "./errors";
+import { conversationError } from "./conversation";
 import { parseConverse, parseInvoke } from "./parse";
 import { bedrockTarget } from "./paths";
 import { renderBedrockStreamError, renderConverseEvents, renderConverseJson } from "./render-converse";
@@ -58,7 +59,8 @@ export const bedrockConverse: ProviderSurface<ConverseWire> = {
   endpoint: "converse",
   matchPath: (path) => bedrockTarget(path)?.operation.startsWith("converse") === true,
   parse: parseConverse,
-  validate: (_w, request, scenario) => bedrockClaudeRefusal(request, scenario),
+  // The service's own refusals (tool names, the conversation's shape: conversation.ts), then a Claude model's.
+  validate: (w, request, scenario) => (scenario?.strict === false || scenario?.record !== undefined ? undefined : conversationError(w.body)) ?? bedrockClaudeRefusal(request, scenario),
   renderJson: renderConverseJson,
   renderEvents: renderConverseEvents,
 };

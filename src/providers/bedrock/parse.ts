@@ -9,7 +9,8 @@ import { z } from "zod";
 import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToolResult, type CanonicalRequest, type CanonicalToolChoice } from "../../canonical/request";
 import { stopField } from "../../canonical/stop";
 import { headerRecord } from "../../http/headers";
-import { firstWireIssue } from "../wire-issues";
+import type { ApiError } from "../../http/errors";
+import { coralError } from "./conversation";
 import { parseAnthropicOnCloud } from "../anthropic/on-cloud";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ParseResult, RequestTarget } from "../types";
@@ -82,9 +83,31 @@ function inputSchema(spec: Record<string, unknown>): unknown {
   return typeof input === "object" && input !== null && "json" in input ? input.json : undefined;
 }
 
-/** The service's validation wording: `1 validation error detected: Value at 'messages' failed to satisfy constraint: …`. */
-function validationMessage(param: string, detail: string): string {
-  return `1 validation error detected: Value at '${param}' failed to satisfy constraint: ${detail}`;
+/** A zod path as the service names a member: list members counted from 1, `member` after them (`messages.1.member.role`). */
+function coralPath(path: readonly PropertyKey[]): string {
+  return path.map((k) => (typeof k === "number" ? `${k + 1}.member` : String(k))).join(".");
+}
+
+const ARTICLE: Record<string, string> = { array: "a list", object: "a structure", record: "a structure", int: "an integer", number: "a number", string: "a string", boolean: "a boolean" };
+
+/** The constraint a zod issue stands for, in the service's sentence (`Member must satisfy enum value set: [user, assistant]`). */
+function constraintOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      // No capture of the service's answer to a value of the wrong JSON type: mockllm's sentence, in its form.
+      return issue.input === undefined ? "Member must not be null" : `Member must be ${ARTICLE[issue.expected] ?? issue.expected}`;
+    case "invalid_value":
+      return `Member must satisfy enum value set: [${issue.values.map(String).join(", ")}]`;
+    case "too_small":
+      return issue.origin === "number" ? `Member must have value greater than or equal to ${String(issue.minimum)}` : `Member must have length greater than or equal to ${String(issue.minimum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** Every issue of a failed parse as the service's request validation lists them (conversation.ts `coralError`). */
+function validationError(issues: readonly z.core.$ZodIssue[]): ApiError {
+  return coralError(issues.map((i) => [coralPath(i.path), constraintOf(i)] as const));
 }
 
 /**
@@ -93,15 +116,10 @@ function validationMessage(param: string, detail: string): string {
  */
 export function parseConverse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<ConverseWire> {
   const path = bedrockTarget(target.path);
-  const parsed = safeParseFast(converseWire().ConverseRequestSchema, body);
-  if (!parsed.success) {
-    const issue = firstWireIssue(parsed.error, "dots");
-    return { ok: false, error: { code: "invalid_request", message: validationMessage(issue.param, issue.message) } };
-  }
+  const parsed = safeParseFast(converseWire().ConverseRequestSchema, body, { reportInput: true });
+  if (!parsed.success) return { ok: false, error: validationError(parsed.error.issues) };
   const w = parsed.data;
-  if (w.messages === undefined) {
-    return { ok: false, error: { code: "invalid_request", message: validationMessage("messages", "Member must not be null") } };
-  }
+  if (w.messages === undefined) return { ok: false, error: coralError([["messages", "Member must not be null"]]) };
   const modelId = path?.modelId ?? "";
   const messages: CanonicalMessage[] = [];
   for (const m of w.messages) {
