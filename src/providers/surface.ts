@@ -63,7 +63,9 @@ function withDefaults<W>(s: ProviderSurface<W>): ResolvedSurface<W> {
     ...s,
     matchPath: s.matchPath?.bind(s) ?? (() => false),
     readBody: s.readBody?.bind(s) ?? ((request) => readJsonBody(request, jsonOptions)),
-    validate: s.validate?.bind(s) ?? (() => undefined),
+    // The real APIs' refusals are the surface's `validate`: none for a scenario with `strict: false`, nor for a
+    // recording one (the upstream answers the request itself).
+    validate: s.validate ? (wire, request, scenario) => (scenario?.strict === false || scenario?.record !== undefined ? undefined : s.validate!(wire, request, scenario)) : () => undefined,
     // The defaults answer at once, not with a promise: the turn awaits only a hook that returned one.
     prepare: s.prepare?.bind(s) ?? ((wire, request) => ({ ok: true, wire, request })),
     mcpServers: s.mcpServers?.bind(s) ?? (() => []),

@@ -99,7 +99,7 @@ export interface RequestReading<W = unknown> {
   parse(body: unknown, headers: Headers, target: RequestTarget): ParseResult<W>;
   /**
    * Provider-specific checks that need the selected scenario (e.g. Anthropic's thinking-signature rule,
-   * skipped when `scenario.strict === false`). Runs before the session sees the request; an error is
+   * skipped — every one, by the resolved surface — when `scenario.strict === false` or the scenario records). Runs before the session sees the request; an error is
    * answered in the provider's shape and nothing is journaled. `scenario` is undefined for the default responder.
    */
   validate?(wire: W, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined;

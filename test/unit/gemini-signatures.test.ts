@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { geminiGenerateContent } from "../../src/providers/gemini";
+import { resolveSurface } from "../../src/providers/surface";
 import { signsThoughts, thoughtSignatureFor, validateThoughtSignatures } from "../../src/providers/gemini/signatures";
 import type { Content, GeminiWire } from "../../src/providers/gemini/wire";
 import { ScenarioSchema } from "../../src/scenario/schema";
@@ -11,7 +13,9 @@ const user = (text: string): Content => ({ role: "user", parts: [{ text }] });
 function check(contents: Content[], model = "gemini-3-pro-preview", endpoint: "generateContent" | "bidiGenerateContent" = "generateContent", strict?: boolean) {
   const wire: GeminiWire = { body: { contents }, model, method: "generateContent", sse: false };
   const scenario = strict === undefined ? undefined : ScenarioSchema.parse({ name: "s", strict, steps: [{ respond: { text: "x" } }] });
-  return validateThoughtSignatures(wire, req({ provider: "gemini", endpoint, model }, []), scenario)?.message;
+  // `strict: false` skips the surface's whole `validate` (src/providers/surface.ts), as a turn does.
+  const request = req({ provider: "gemini", endpoint, model }, []);
+  return (scenario ? resolveSurface(geminiGenerateContent).validate(wire, request, scenario) : validateThoughtSignatures(wire, request))?.message;
 }
 
 describe("Gemini 3 thought signatures", () => {

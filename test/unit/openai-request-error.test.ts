@@ -9,6 +9,9 @@ import { parseChatRequest } from "../../src/providers/openai/chat/parse";
 import { validateChatRequest } from "../../src/providers/openai/chat/leniency";
 import { parseResponsesRequest } from "../../src/providers/openai/responses/parse";
 import { validateResponsesRequest } from "../../src/providers/openai/responses/leniency";
+import { openaiChat } from "../../src/providers/openai/chat";
+import { openaiResponses } from "../../src/providers/openai/responses";
+import { resolveSurface } from "../../src/providers/surface";
 import { arrayLengthError, expectedOf, numberBoundError, openaiRequestError, receivedOf } from "../../src/providers/openai/request-error";
 
 const H = new Headers({ authorization: "Bearer sk" });
@@ -19,7 +22,7 @@ function chatError(fragment: Record<string, unknown>) {
   const body: Record<string, unknown> = { model: "gpt-4o", messages, ...fragment };
   for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
   const parsed = parseChatRequest(body, H);
-  const error = parsed.ok ? validateChatRequest(parsed.wire, parsed.request, undefined) : parsed.error;
+  const error = parsed.ok ? validateChatRequest(parsed.wire, parsed.request) : parsed.error;
   return error && { message: error.message, param: error.param ?? null, code: error.providerCode ?? null };
 }
 
@@ -98,7 +101,9 @@ describe("Chat Completions: the API's sentences, param and code", () => {
   it("a scenario with strict: false takes what is out of bounds, not what is of the wrong type", () => {
     const parsed = parseChatRequest({ model: "gpt-4o", messages, temperature: 7, stop: ["a", "b", "c", "d", "e"] }, H);
     if (!parsed.ok) throw new Error(parsed.error.message);
-    expect(validateChatRequest(parsed.wire, parsed.request, { name: "s", strict: false, steps: [] } as never)).toBeUndefined();
+    expect(validateChatRequest(parsed.wire, parsed.request)?.param).toBe("temperature");
+    // `strict: false` skips the surface's whole `validate` (src/providers/surface.ts), as a turn does.
+    expect(resolveSurface(openaiChat).validate(parsed.wire, parsed.request, { name: "s", strict: false, steps: [] } as never)).toBeUndefined();
     expect(parseChatRequest({ model: "gpt-4o", messages, temperature: "7" }, H).ok).toBe(false);
   });
 });
@@ -165,7 +170,7 @@ describe("Responses: the numbers the API bounds", () => {
   const refusal = (body: Record<string, unknown>, scenario?: unknown) => {
     const parsed = parseResponsesRequest({ model: "gpt-5", input: "x", ...body }, H);
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const error = validateResponsesRequest(parsed.wire, parsed.request, scenario as never);
+    const error = scenario === undefined ? validateResponsesRequest(parsed.wire, parsed.request) : resolveSurface(openaiResponses).validate(parsed.wire, parsed.request, scenario as never);
     return error && { message: error.message, param: error.param, code: error.providerCode };
   };
 

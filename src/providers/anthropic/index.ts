@@ -22,7 +22,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   requestId: anthropicRequestId,
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
-  validate: (w, request, scenario) => temperatureRangeError(request, scenario) ?? claudeRefusal(request, scenario) ?? validateThinking(w, request, scenario),
+  validate: (w, request, scenario) => temperatureRangeError(request) ?? claudeRefusal(request) ?? validateThinking(w, request, scenario),
   // A `document` / `image` block naming a file of the Files API: the namespace must have it (files.ts).
   prepare: async (wire, request, rt) => {
     const missing = await missingFileReference(wire, rt);

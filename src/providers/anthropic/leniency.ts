@@ -6,7 +6,6 @@
  */
 import { apiError, type ApiError } from "../../http/errors";
 import type { CanonicalRequest } from "../../canonical/request";
-import type { Scenario } from "../../scenario/schema";
 
 /**
  * The Claude models that refuse `temperature` and `top_p` together: Claude 4.5 and later (Sonnet 4.5, Haiku 4.5,
@@ -19,8 +18,7 @@ const ONE_SAMPLING_PARAMETER = /claude-(opus|sonnet|haiku)-(4-([5-9]|\d\d)(?!\d)
  * The first refusal a request to a Claude model earns, else undefined.
  * @example claudeRefusal({ ...req, model: "claude-sonnet-4-5", temperature: 1, topP: 0.9 }, undefined)?.message
  */
-export function claudeRefusal(request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+export function claudeRefusal(request: CanonicalRequest): ApiError | undefined {
   if (request.temperature !== undefined && request.topP !== undefined && ONE_SAMPLING_PARAMETER.test(request.model)) {
     return apiError("invalid_request", "`temperature` and `top_p` cannot both be specified for this model. Please use only one.");
   }
@@ -39,8 +37,7 @@ export function claudeRefusal(request: CanonicalRequest, scenario: Scenario | un
  * docs/providers/fidelity.md). The direct API's wording: Bedrock checks the number itself, in its own words.
  * @example temperatureRangeError({ ...req, temperature: 1.5 }, undefined)?.message // "temperature: range: 0..1"
  */
-export function temperatureRangeError(request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+export function temperatureRangeError(request: CanonicalRequest): ApiError | undefined {
   const t = request.temperature;
   if (t === undefined || (t >= 0 && t <= 1)) return undefined;
   return apiError("invalid_request", t > 1 ? "temperature: range: 0..1" : `\`temperature\` cannot be set to ${t} for this model`);

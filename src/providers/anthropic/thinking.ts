@@ -118,10 +118,10 @@ function budgetError(w: MessagesRequest): ApiError | undefined {
  * results) every message mockllm sent starting with a thinking block still starts with it. A message mockllm sent
  * without thinking is valid as echoed, with `enabled` or `adaptive`. A tool-using turn mockllm did not write gets
  * the real API's rule: with `enabled`, its first message starts with thinking; `adaptive` may skip thinking.
- * Skipped entirely when the scenario says `strict: false`, and in a recording scenario (the upstream signs its own).
+ * Skipped, with the surface's whole `validate`, when the scenario says `strict: false` and in a recording scenario
+ * (the upstream signs its own): src/providers/surface.ts.
  */
 export function validateThinking(w: MessagesRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
   const budget = budgetError(w);
   if (budget) return budget;
   const enabled = request.reasoning === "enabled";

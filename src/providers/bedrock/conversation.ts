@@ -5,7 +5,7 @@
  * that starts with the assistant or does not alternate (the most common Converse 400 of agent frameworks: parallel
  * tool results sent as separate user messages), an empty message, a blank text block, reasoning in a user message,
  * duplicate tool-use ids, more tool results than the previous turn's tool uses, a tool schema that is not an object.
- * Skipped with the scenario's `strict: false`, as every refusal of the kind.
+ * Not for a scenario with `strict: false`, nor while recording: the surface's whole `validate` is skipped (src/providers/surface.ts).
  */
 import { apiError, type ApiError } from "../../http/errors";
 import { echoed } from "../../util/text";

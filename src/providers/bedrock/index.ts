@@ -3,7 +3,6 @@ import { validateThinking } from "../anthropic/thinking";
 import { claudeRefusal } from "../anthropic/leniency";
 import type { ApiError } from "../../http/errors";
 import type { CanonicalRequest } from "../../canonical/request";
-import type { Scenario } from "../../scenario/schema";
 import type { MessagesRequest } from "../anthropic/wire";
 import type { ProviderSurface } from "../types";
 import { BEDROCK_FAILURE_MESSAGES, bedrockFailureHeaders, renderBedrockLimited, bedrockRequestId, checkBedrockAuth, renderBedrockError } from "./errors";
@@ -47,9 +46,12 @@ const common: Pick<ProviderSurface<unknown>, Common> = {
  * Claude's refusals (src/providers/anthropic/leniency.ts) for a Claude model on Bedrock, as Bedrock relays a model's
  * 400: a `ValidationException` whose message starts `The model returned the following errors: `.
  */
-function bedrockClaudeRefusal(request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (!request.model.includes("claude")) return undefined;
-  const refusal = claudeRefusal(request, scenario);
+function bedrockClaudeRefusal(request: CanonicalRequest): ApiError | undefined {
+  return request.model.includes("claude") ? relayed(claudeRefusal(request)) : undefined;
+}
+
+/** A model's 400 as Bedrock relays it: `The model returned the following errors: …`. */
+function relayed(refusal: ApiError | undefined): ApiError | undefined {
   return refusal && { ...refusal, message: `The model returned the following errors: ${refusal.message}` };
 }
 
@@ -60,7 +62,7 @@ export const bedrockConverse: ProviderSurface<ConverseWire> = {
   matchPath: (path) => bedrockTarget(path)?.operation.startsWith("converse") === true,
   parse: parseConverse,
   // The service's own refusals (tool names, the conversation's shape: conversation.ts), then a Claude model's.
-  validate: (w, request, scenario) => (scenario?.strict === false || scenario?.record !== undefined ? undefined : conversationError(w.body)) ?? bedrockClaudeRefusal(request, scenario),
+  validate: (w, request) => conversationError(w.body) ?? bedrockClaudeRefusal(request),
   renderJson: renderConverseJson,
   renderEvents: renderConverseEvents,
 };
@@ -74,7 +76,7 @@ export const bedrockInvoke: ProviderSurface<MessagesRequest> = {
   endpoint: "messages",
   matchPath: (path) => bedrockTarget(path)?.operation.startsWith("invoke") === true,
   parse: parseInvoke,
-  validate: (w, request, scenario) => bedrockClaudeRefusal(request, scenario) ?? validateThinking(w, request, scenario),
+  validate: (w, request, scenario) => bedrockClaudeRefusal(request) ?? validateThinking(w, request, scenario),
   renderJson: renderMessageJson,
   renderEvents: renderInvokeEvents,
 };

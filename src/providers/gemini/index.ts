@@ -18,8 +18,8 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkGeminiAuth,
   parse: parseGenerateContent,
-  // Schemas the API's proto parser refuses are answered first (not with `strict: false`), then signatures.
-  validate: (wire, request, scenario) => (scenario?.strict === false ? undefined : wire.refused) ?? validateThoughtSignatures(wire, request, scenario),
+  // Schemas the API's proto parser refuses are answered first, then signatures.
+  validate: (wire, request) => wire.refused ?? validateThoughtSignatures(wire, request),
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,

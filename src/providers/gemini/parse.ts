@@ -204,7 +204,7 @@ export function parseGenerateContent(body: unknown, headers: Headers, target: Re
 /**
  * `parseGenerateContent`, the API's messages named in `pkg` (`google.ai.generativelanguage.v1beta`; Vertex's
  * `google.cloud.aiplatform.v1`): the schemas the proto parser would refuse are kept on the wire as `refused`
- * (the surface's `validate` answers them unless the scenario says `strict: false`).
+ * (the surface's `validate` answers them; not for a scenario with `strict: false`: src/providers/surface.ts).
  */
 export function parseGemini(body: unknown, headers: Headers, target: RequestTarget, pkg: string): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);

@@ -10,7 +10,6 @@
  */
 import { apiError, type ApiError } from "../../http/errors";
 import { stableToken } from "../../util/hash";
-import type { Scenario } from "../../scenario/schema";
 import type { CanonicalRequest } from "../../canonical/request";
 import type { Content, GeminiWire } from "./wire";
 
@@ -52,12 +51,13 @@ function turnStart(contents: readonly Content[]): number {
 }
 
 /**
- * The real API's signature check for a Gemini 3 request (not Gemini 3 Pro Image, which does not make it), skipped
- * for a scenario with `strict: false` and over Gemini Live (the server keeps that conversation itself).
+ * The real API's signature check for a Gemini 3 request (not Gemini 3 Pro Image, which does not make it), not over
+ * Gemini Live (the server keeps that conversation itself); a scenario with `strict: false` skips it with the surface's
+ * whole `validate` (src/providers/surface.ts).
  * @example validateThoughtSignatures(wire, request, undefined) // undefined, or the 400
  */
-export function validateThoughtSignatures(wire: GeminiWire, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (scenario?.strict === false || request.endpoint !== "generateContent") return undefined;
+export function validateThoughtSignatures(wire: GeminiWire, request: CanonicalRequest): ApiError | undefined {
+  if (request.endpoint !== "generateContent") return undefined;
   if (!signsThoughts(wire.model) || wire.model.includes("-image")) return undefined;
   const contents = wire.body.contents;
   // A step is a run of model contents (a chat keeps each streamed chunk as a content of its own); its first call is

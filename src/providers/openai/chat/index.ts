@@ -18,10 +18,8 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseChatRequest,
-  // The real API's refusals (leniency.ts), then a strict schema it refuses; a scenario's `strict: false` lets both through.
-  validate: (wire, request, scenario) =>
-    validateChatRequest(wire, request, scenario) ??
-    (scenario?.strict === false ? undefined : (strictSchemaError(request.outputSchema, strictTools(wire.tools), "chat") ?? jsonWordError(request, "chat"))),
+  // The real API's refusals (leniency.ts), then a strict schema it refuses.
+  validate: (wire, request) => validateChatRequest(wire, request) ?? strictSchemaError(request.outputSchema, strictTools(wire.tools), "chat") ?? jsonWordError(request, "chat"),
   remember: rememberChat,
   stores: storesChat,
   renderError: renderOpenAIError,

@@ -5,7 +5,6 @@
  */
 import { apiError, type ApiError } from "../../../http/errors";
 import type { CanonicalRequest } from "../../../canonical/request";
-import type { Scenario } from "../../../scenario/schema";
 import type { ChatRequest } from "./wire";
 import { arrayLengthError, firstBoundError, type NumberBound } from "../request-error";
 
@@ -36,10 +35,9 @@ function boundsError(w: ChatRequest): ApiError | undefined {
 
 /**
  * The first refusal `w` earns, else undefined.
- * @example validateChatRequest({ model: "o3", max_tokens: 10, messages }, req, undefined)?.param // "max_tokens"
+ * @example validateChatRequest({ model: "o3", max_tokens: 10, messages }, req)?.param // "max_tokens"
  */
-export function validateChatRequest(w: ChatRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+export function validateChatRequest(w: ChatRequest, request: CanonicalRequest): ApiError | undefined {
   const bound = boundsError(w);
   if (bound) return bound;
   if (w.stream_options !== undefined && w.stream_options !== null && w.stream !== true) {

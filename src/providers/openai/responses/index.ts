@@ -23,12 +23,9 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseResponsesRequest,
-  // The real API's refusals (leniency.ts), then a strict schema it refuses; a scenario's `strict: false` lets both through.
-  validate: (wire, request, scenario) =>
-    validateResponsesRequest(wire, request, scenario) ??
-    (scenario?.strict === false
-      ? undefined
-      : (strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ?? jsonWordError(request, "responses", wire.body.instructions ?? ""))),
+  // The real API's refusals (leniency.ts), then a strict schema it refuses.
+  validate: (wire, request) =>
+    validateResponsesRequest(wire, request) ?? strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ?? jsonWordError(request, "responses", wire.body.instructions ?? ""),
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
   mcpServers: (wire) => responsesMcpServers(wire.body.tools, [...wire.history, ...wire.items]),

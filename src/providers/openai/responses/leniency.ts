@@ -5,7 +5,6 @@
  */
 import { apiError, type ApiError } from "../../../http/errors";
 import type { CanonicalRequest } from "../../../canonical/request";
-import type { Scenario } from "../../../scenario/schema";
 import type { ResponsesRequest } from "./wire";
 import { firstBoundError, type NumberBound } from "../request-error";
 
@@ -17,10 +16,9 @@ const BOUNDS: readonly NumberBound[] = [
 ];
 
 /**
- * @example validateResponsesRequest(wire, { ...req, tools: [], toolChoice: { kind: "tool", name: "f" } }, undefined)?.param // "tool_choice"
+ * @example validateResponsesRequest(wire, { ...req, tools: [], toolChoice: { kind: "tool", name: "f" } })?.param // "tool_choice"
  */
-export function validateResponsesRequest(w: ResponsesRequest, request: CanonicalRequest, scenario: Scenario | undefined): ApiError | undefined {
-  if (scenario?.strict === false || scenario?.record !== undefined) return undefined;
+export function validateResponsesRequest(w: ResponsesRequest, request: CanonicalRequest): ApiError | undefined {
   const bound = firstBoundError(w.body, BOUNDS);
   if (bound) return bound;
   const choice = request.toolChoice;
