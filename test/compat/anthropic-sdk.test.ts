@@ -211,6 +211,30 @@ describe("anthropic SDK: messages", () => {
     ]);
   });
 
+  it("a tool result dropped from the history, or kept for a call dropped from it: BadRequestError 400 in the API's words", async () => {
+    const c = client("a-tools", "pairing");
+    const first = await c.messages.create({ model: MODEL, max_tokens: 256, tools: [weatherTool], messages: user("Weather in Paris?") });
+    const toolUse = first.content.find((b) => b.type === "tool_use");
+    if (toolUse?.type !== "tool_use") throw new Error("expected a tool_use");
+    const refused = async (messages: Anthropic.MessageParam[]) => {
+      const err = await c.messages.create({ model: MODEL, max_tokens: 256, tools: [weatherTool], messages }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BadRequestError);
+      return [(err as BadRequestError).status, (err as BadRequestError).type, (err as BadRequestError).apiMessage];
+    };
+    expect(await refused([...user("Weather in Paris?"), { role: "assistant", content: first.content }, ...user("And tomorrow?")])).toEqual([
+      400,
+      "invalid_request_error",
+      `messages.1: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${toolUse.id}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+    ]);
+    expect(await refused([...user("Weather in Paris?"), { role: "user", content: [{ type: "tool_result", tool_use_id: toolUse.id, content: "sunny" }] }])).toEqual([
+      400,
+      "invalid_request_error",
+      `messages.1.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${toolUse.id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+    ]);
+    // The refused turns were not the session's: the first call is its only turn.
+    expect((await h.journal("a-tools", "pairing")).map((j) => j.turn)).toEqual([1]);
+  });
+
   it("thinking: an edited or unsigned thinking block is rejected with 400, naming the block", async () => {
     const c = client("a-think", "t2");
     const params = { model: MODEL, max_tokens: 4096, thinking, tools: [weatherTool], messages: user("Weather in Oslo?") };
