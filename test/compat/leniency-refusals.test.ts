@@ -54,6 +54,23 @@ describe("openai Chat Completions", () => {
     expect((await openai().chat.completions.create({ model: "gpt-4o", messages, max_tokens: 1000 })).choices[0]!.finish_reason).toBe("stop");
   });
 
+  it("tool messages that answer no call, or leave a call unanswered; a strict: false scenario answers them", async () => {
+    const calling = { role: "assistant" as const, content: null, tool_calls: [{ id: "call_a", type: "function" as const, function: { name: "get_weather", arguments: "{}" } }] };
+    const orphan = [...messages, { role: "tool" as const, tool_call_id: "call_a", content: "18C" }];
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages: orphan, tools }), BadRequestError)).toEqual(
+      openaiError("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", "messages.[1].role"),
+    );
+    const dropped = [...messages, calling, { role: "user" as const, content: "And tomorrow?" }];
+    expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages: dropped, tools }), BadRequestError)).toEqual(
+      openaiError(
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_a",
+        "messages.[2].role",
+      ),
+    );
+    const lenient = await openai(`${h.url}/s/lenient/tools/v1`).chat.completions.create({ model: "gpt-4o-mini", messages: dropped, tools });
+    expect(lenient.choices[0]!.message.content).toBe("Answered anyway.");
+  });
+
   it("a forced tool choice without tools", async () => {
     for (const tool_choice of ["required" as const, { type: "function" as const, function: { name: "get_weather" } }]) {
       expect(await refusal(openai().chat.completions.create({ model: "gpt-4o-mini", messages, tool_choice }), BadRequestError)).toEqual(

@@ -1,3 +1,4 @@
+import { toolMessagesError } from "./tool-messages";
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { openAIRateLimitHeaders } from "../rate-limits";
@@ -18,8 +19,9 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseChatRequest,
-  // The real API's refusals (leniency.ts), then a strict schema it refuses.
-  validate: (wire, request) => validateChatRequest(wire, request) ?? strictSchemaError(request.outputSchema, strictTools(wire.tools), "chat") ?? jsonWordError(request, "chat"),
+  // The real API's refusals (leniency.ts), tool messages that answer no call (tool-messages.ts), then a strict schema it refuses.
+  validate: (wire, request) =>
+    validateChatRequest(wire, request) ?? toolMessagesError(wire) ?? strictSchemaError(request.outputSchema, strictTools(wire.tools), "chat") ?? jsonWordError(request, "chat"),
   remember: rememberChat,
   stores: storesChat,
   renderError: renderOpenAIError,
