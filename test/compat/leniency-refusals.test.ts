@@ -152,6 +152,25 @@ describe("openai Responses", () => {
     expect((await openai(`${h.url}/s/lenient/r1/v1`).responses.create({ model: "gpt-5", input: "Say hello.", max_output_tokens: 5 })).output_text).toBe("Answered anyway.");
   });
 
+  it("a new message after a response that ended in a function call, its output not sent: No tool output found", async () => {
+    const weather = { type: "function" as const, name: "get_weather", parameters: { type: "object", properties: {} }, strict: false };
+    const first = await openai().responses.create({ model: "gpt-4.1", input: "weather?", tools: [weather], tool_choice: "required" });
+    const call = first.output.find((o) => o.type === "function_call");
+    if (call?.type !== "function_call") throw new Error("expected a function_call");
+    const next = openai().responses.create({ model: "gpt-4.1", previous_response_id: first.id, input: "And tomorrow?", tools: [weather] });
+    expect(await refusal(next, BadRequestError)).toEqual([400, { message: `No tool output found for function call ${call.call_id}.`, type: "invalid_request_error", param: "input", code: null }]);
+    const answered = await openai().responses.create({
+      model: "gpt-4.1",
+      previous_response_id: first.id,
+      input: [
+        { type: "function_call_output", call_id: call.call_id, output: "18C" },
+        { role: "user", content: "And tomorrow?" },
+      ],
+      tools: [weather],
+    });
+    expect(answered.status).toBe("completed");
+  });
+
   it("a tool choice naming a function not offered", async () => {
     const call = openai().responses.create({
       model: "gpt-4.1",

@@ -1,10 +1,12 @@
 /**
- * Chat Completions' tool-message rule (src/providers/openai/chat/tool-messages.ts): each answer as the API gives it
+ * Chat Completions' tool-message rule (src/providers/openai/chat/tool-messages.ts) and the Responses API's unanswered
+ * call (responses/parse.ts): each answer as the API gives it
  * (sources in docs/providers/fidelity.md, "OpenAI Chat: tool messages that do not answer tool calls").
  */
 import { describe, expect, it } from "vitest";
 import { parseChatRequest } from "../../src/providers/openai/chat/parse";
 import { toolMessagesError } from "../../src/providers/openai/chat/tool-messages";
+import { parseResponsesRequest, unansweredCallError } from "../../src/providers/openai/responses/parse";
 
 const H = new Headers({ authorization: "Bearer sk" });
 const system = { role: "system", content: "Be brief." };
@@ -48,5 +50,25 @@ describe("toolMessagesError", () => {
   it("answers in any order, several rounds, and calls the request ends on: taken", () => {
     expect(check([user, calling("call_a", "call_b"), tool("call_b"), tool("call_a"), { role: "assistant", content: "18C" }, user, calling("call_c"), tool("call_c")])).toBeUndefined();
     expect(check([user, calling("call_a")])).toBeUndefined();
+  });
+});
+
+describe("unansweredCallError (Responses)", () => {
+  const fc = (id: string) => ({ type: "function_call", call_id: id, name: "get_weather", arguments: "{}" });
+  const out = (id: string) => ({ type: "function_call_output", call_id: id, output: "18C" });
+  const items = (...raw: unknown[]) => {
+    const r = parseResponsesRequest({ model: "gpt-5", input: raw }, H);
+    if (!r.ok) throw new Error(r.error.message);
+    return r.wire.items;
+  };
+
+  it("the first call no output answers, wherever the output would be (param input)", () => {
+    const e = unansweredCallError(items({ role: "user", content: "weather?" }, fc("call_a"), fc("call_b"), out("call_b"), { role: "user", content: "and?" }));
+    expect(e && [e.message, e.param]).toEqual(["No tool output found for function call call_a.", "input"]);
+    expect(unansweredCallError(items(fc("call_a")))).toMatchObject({ message: "No tool output found for function call call_a." });
+  });
+
+  it("every call answered, outputs in any order: taken", () => {
+    expect(unansweredCallError(items({ role: "user", content: "weather?" }, fc("call_a"), fc("call_b"), out("call_b"), out("call_a")))).toBeUndefined();
   });
 });

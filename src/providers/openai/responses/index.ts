@@ -2,7 +2,7 @@ import { responsesMcpServers } from "./server-tools";
 import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { openAIRateLimitHeaders } from "../rate-limits";
-import { parseResponsesRequest } from "./parse";
+import { parseResponsesRequest, unansweredCallError } from "./parse";
 import { validateResponsesRequest } from "./leniency";
 import { renderResponseJson } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
@@ -23,9 +23,12 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseResponsesRequest,
-  // The real API's refusals (leniency.ts), then a strict schema it refuses.
+  // The real API's refusals (leniency.ts), a call no output answers, then a strict schema it refuses.
   validate: (wire, request) =>
-    validateResponsesRequest(wire, request) ?? strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ?? jsonWordError(request, "responses", wire.body.instructions ?? ""),
+    validateResponsesRequest(wire, request) ??
+    unansweredCallError([...wire.history, ...wire.items]) ??
+    strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ??
+    jsonWordError(request, "responses", wire.body.instructions ?? ""),
   prepare: prepareResponsesRequest,
   remember: rememberResponse,
   mcpServers: (wire) => responsesMcpServers(wire.body.tools, [...wire.history, ...wire.items]),

@@ -132,6 +132,22 @@ export function unmatchedOutputError(conversation: InputItem[]): ApiError | unde
   return undefined;
 }
 
+/**
+ * The real API's 400 for a `function_call` of the conversation (history, then the request's items) that no
+ * `function_call_output` answers: the first such call. A model cannot go on while a call of its own is unanswered —
+ * the answer agent loops meet when a history is trimmed, or a new message is sent after a response that ended in calls.
+ * @example unansweredCallError([{ type: "function_call", call_id: "call_a", … }, userMessage])?.message // "No tool output found for function call call_a."
+ */
+export function unansweredCallError(conversation: readonly InputItem[]): ApiError | undefined {
+  const open = new Set<string>();
+  for (const item of conversation) {
+    if (item.type === "function_call") open.add(item.call_id);
+    else if (item.type === "function_call_output") open.delete(item.call_id);
+  }
+  for (const id of open) return invalid(`No tool output found for function call ${echoed(id)}.`, "input");
+  return undefined;
+}
+
 /** A `compaction_trigger` must be the final input item. */
 function triggerError(items: InputItem[]): ApiError | undefined {
   const at = items.findIndex((i) => i.type === "compaction_trigger");
