@@ -1,7 +1,7 @@
 /**
  * Chat Completions' tool-message rule (src/providers/openai/chat/tool-messages.ts) and the Responses API's unanswered
  * call (responses/parse.ts): each answer as the API gives it
- * (sources in docs/providers/fidelity.md, "OpenAI Chat: tool messages that do not answer tool calls").
+ * (sources in docs/providers/fidelity.md, "OpenAI: tool messages that do not answer tool calls").
  */
 import { describe, expect, it } from "vitest";
 import { parseChatRequest } from "../../src/providers/openai/chat/parse";
