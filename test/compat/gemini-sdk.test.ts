@@ -309,6 +309,27 @@ describe("the wire without the SDK", () => {
     expect(await res.json()).toEqual({ error: { code: 400, message, status: "INVALID_ARGUMENT" } });
   });
 
+  it("a function response with no call before it, fewer responses than calls → 400 INVALID_ARGUMENT in the API's words", async () => {
+    const call = (name: string) => ({ functionCall: { name, args: {} } });
+    const answer = (name: string) => ({ functionResponse: { name, response: { output: "ok" } } });
+    const orphan = await post(`/v1beta/models/${MODEL}:generateContent`, { contents: [{ role: "user", parts: [answer("get_weather")] }] });
+    expect([orphan.status, await orphan.json()]).toEqual([
+      400,
+      { error: { code: 400, message: "Please ensure that function response turn comes immediately after a function call turn.", status: "INVALID_ARGUMENT" } },
+    ]);
+    const short = await post(`/v1beta/models/${MODEL}:generateContent`, {
+      contents: [
+        { role: "user", parts: [{ text: "weather?" }] },
+        { role: "model", parts: [call("a"), call("b")] },
+        { role: "user", parts: [answer("a")] },
+      ],
+    });
+    expect([short.status, ((await short.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+    ]);
+  });
+
   it("a value of the wrong type → 400 INVALID_ARGUMENT with the field in a BadRequest detail", async () => {
     const res = await post(`/v1beta/models/${MODEL}:generateContent`, { contents: [{ parts: [{ text: 42 }] }] });
     const description = "Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 42";

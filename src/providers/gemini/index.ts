@@ -3,6 +3,7 @@ import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderG
 import { geminiTarget, parseGenerateContent } from "./parse";
 import { isVertex, renderGenerateContentJson } from "./render-json";
 import { validateThoughtSignatures } from "./signatures";
+import { functionTurnsError } from "./function-turns";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
 
@@ -18,8 +19,8 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkGeminiAuth,
   parse: parseGenerateContent,
-  // Schemas the API's proto parser refuses are answered first, then signatures.
-  validate: (wire, request) => wire.refused ?? validateThoughtSignatures(wire, request),
+  // Schemas the API's proto parser refuses are answered first, then function turns out of order, then signatures.
+  validate: (wire, request) => wire.refused ?? functionTurnsError(wire.body.contents, request) ?? validateThoughtSignatures(wire, request),
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,
