@@ -253,7 +253,7 @@ export const ScenarioSchema = z
       .boolean()
       .optional()
       .describe(
-        "Enforce the real APIs' checks that need no state of mockllm's own (Anthropic thinking signatures echoed back, Gemini thought signatures, the schemas OpenAI strict mode and Gemini's `responseSchema` and function declarations refuse, a Bedrock Converse conversation's shape, tool results (Anthropic), tool messages and outputs (OpenAI) and function responses (Gemini) that answer no call or leave one unanswered, and the refusals of docs/providers/fidelity.md: `stream_options` without `stream`, `max_tokens` on reasoning models, a forced tool choice without tools, `temperature` with `top_p` on Claude 4.5+, thinking with a forced tool). Default true; `false` answers such requests, as does a recording scenario (its upstream answers them).",
+        "Enforce the real APIs' checks that need no state of mockllm's own (Anthropic thinking signatures echoed back, Gemini thought signatures, the schemas OpenAI strict mode and Gemini's `responseSchema` and function declarations refuse, a Bedrock Converse conversation's shape, tool results (Anthropic), tool messages and outputs (OpenAI) and function responses (Gemini) that answer no call or leave one unanswered, empty or whitespace text (Anthropic), and the refusals of docs/providers/fidelity.md: `stream_options` without `stream`, `max_tokens` on reasoning models, a forced tool choice without tools, `temperature` with `top_p` on Claude 4.5+, thinking with a forced tool). Default true; `false` answers such requests, as does a recording scenario (its upstream answers them).",
       ),
     defaults: z
       .strictObject({
