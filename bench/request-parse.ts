@@ -3,7 +3,8 @@
  * canonical request made from it) against the conversation's length, as Node runs it and as Workers do — both through
  * src/util/fast-parse.ts's closures, which hand zod the parts they do not model: zod compiles those on Node and
  * interprets them on Workers (no code generation there; emulated in a child process whose zod cannot compile) —
- * beside `JSON.parse` of the same text.
+ * beside `JSON.parse` of the same text; and what the surface's `validate` (the real APIs' refusals of a body that parses:
+ * tool pairing, text, turn order, schemas) costs on it after.
  * In process, no HTTP; each figure is the least of its rounds' means (µs a request), steady on a shared machine
  * where a single mean is not. Run it in two checkouts for a before and after.
  *   npx tsx bench/request-parse.ts [--sizes 100,500,2000] [--rounds 15]
@@ -12,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CONVERSATIONS } from "./conversations";
+import type { ProviderSurface } from "../src/providers/types";
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +57,7 @@ async function measure(as: string): Promise<Figures> {
   const { anthropicMessages } = await import("../src/providers/anthropic/index");
   const { geminiGenerateContent } = await import("../src/providers/gemini/index");
   const { bedrockConverse } = await import("../src/providers/bedrock/index");
+  const { resolveSurface } = await import("../src/providers/surface");
   const surfaces = [
     { name: "Chat", surface: openaiChat },
     { name: "Responses", surface: openaiResponses },
@@ -74,6 +77,13 @@ async function measure(as: string): Promise<Figures> {
         if (!s.surface.parse(body, headers, target).ok) throw new Error(`${s.name}: refused`);
       };
       (out[s.name] ??= {})[n] = least(parse);
+      // The real APIs' refusals the surface checks once a body parses (no scenario: all of them).
+      const parsed = s.surface.parse(body, headers, target);
+      if (!parsed.ok) throw new Error(`${s.name}: refused`);
+      const validate = resolveSurface(s.surface as ProviderSurface<unknown>).validate;
+      const refused = validate(parsed.wire, parsed.request, undefined);
+      if (refused) throw new Error(`${s.name}: ${refused.message}`);
+      (out[`${s.name} validate`] ??= {})[n] = least(() => validate(parsed.wire, parsed.request, undefined));
       (out[`${s.name} JSON.parse`] ??= {})[n] = least(() => JSON.parse(text));
     }
   }
@@ -92,11 +102,12 @@ if (values.as !== undefined) {
     }),
   );
   const f = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-  console.log(`| surface | messages | parse, Node (µs) | parse, as on Workers (µs) | JSON.parse of the body (µs) |`);
-  console.log(`| --- | ---: | ---: | ---: | ---: |`);
+  console.log(`| surface | messages | parse, Node (µs) | parse, as on Workers (µs) | the refusals' checks, Node (µs) | JSON.parse of the body (µs) |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: |`);
   for (const name of ["Chat", "Responses", "Anthropic", "Gemini", "Bedrock Converse"]) {
     for (const n of SIZES) {
-      console.log(`| ${name} | ${n} | ${f(figures.node![name]![n]!)} | ${f(figures.workers![name]![n]!)} | ${f(figures.node![`${name} JSON.parse`]![n]!)} |`);
+      const row = [figures.node![name]![n]!, figures.workers![name]![n]!, figures.node![`${name} validate`]![n]!, figures.node![`${name} JSON.parse`]![n]!];
+      console.log(`| ${name} | ${n} | ${row.map(f).join(" | ")} |`);
     }
   }
 }

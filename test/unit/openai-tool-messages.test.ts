@@ -63,12 +63,12 @@ describe("unansweredCallError (Responses)", () => {
   };
 
   it("the first call no output answers, wherever the output would be (param input)", () => {
-    const e = unansweredCallError(items({ role: "user", content: "weather?" }, fc("call_a"), fc("call_b"), out("call_b"), { role: "user", content: "and?" }));
+    const e = unansweredCallError([], items({ role: "user", content: "weather?" }, fc("call_a"), fc("call_b"), out("call_b"), { role: "user", content: "and?" }));
     expect(e && [e.message, e.param]).toEqual(["No tool output found for function call call_a.", "input"]);
-    expect(unansweredCallError(items(fc("call_a")))).toMatchObject({ message: "No tool output found for function call call_a." });
+    expect(unansweredCallError([], items(fc("call_a")))).toMatchObject({ message: "No tool output found for function call call_a." });
   });
 
   it("every call answered, outputs in any order: taken", () => {
-    expect(unansweredCallError(items({ role: "user", content: "weather?" }, fc("call_a"), fc("call_b"), out("call_b"), out("call_a")))).toBeUndefined();
+    expect(unansweredCallError([], items({ role: "user", content: "weather?" }, fc("call_a"), fc("call_b"), out("call_b"), out("call_a")))).toBeUndefined();
   });
 });

@@ -5,15 +5,16 @@
  * model's own `"\n\n"` reply goes back into the history.
  */
 import { apiError, type ApiError } from "../../http/errors";
+import { isBlank } from "../../util/text";
 import type { MessagesRequest } from "./wire";
 
 type Message = MessagesRequest["messages"][number];
 
 /** The refusal of one text, else undefined. */
 function textError(text: string): ApiError | undefined {
+  if (!isBlank(text)) return undefined;
   if (text === "") return apiError("invalid_request", "messages: text content blocks must be non-empty");
-  if (text.trim() === "") return apiError("invalid_request", "messages: text content blocks must contain non-whitespace text");
-  return undefined;
+  return apiError("invalid_request", "messages: text content blocks must contain non-whitespace text");
 }
 
 /** The last text of a message: its string content, or its last block when that is text. */

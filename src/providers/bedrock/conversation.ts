@@ -8,11 +8,8 @@
  * Not for a scenario with `strict: false`, nor while recording: the surface's whole `validate` is skipped (src/providers/surface.ts).
  */
 import { apiError, type ApiError } from "../../http/errors";
-import { echoed } from "../../util/text";
+import { echoed, isBlank } from "../../util/text";
 import type { ContentBlock, ConverseRequest } from "./wire";
-
-/** `ToolName`: the pattern the service names in its refusal (a dot or a colon, as MCP names often have, is outside it). */
-const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 
 const invalid = (message: string) => apiError("invalid_request", message);
 
@@ -29,25 +26,25 @@ export function coralError(violations: readonly (readonly [path: string, constra
 
 const PATTERN = "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+";
 
-/** Tool names outside the pattern: the offered tools' and the conversation's tool uses, in body order. */
-function toolNameError(body: ConverseRequest): ApiError | undefined {
-  const bad: [string, string][] = [];
-  for (const [i, tool] of (body.toolConfig?.tools ?? []).entries()) {
-    const name = tool.toolSpec?.name;
-    if (name !== undefined && !TOOL_NAME.test(name)) bad.push([`toolConfig.tools.${i + 1}.member.toolSpec.name`, PATTERN]);
+/**
+ * Whether a tool name is within `ToolName`'s pattern, `[a-zA-Z0-9_-]+`, which the service names in its refusal (a dot
+ * or a colon, as MCP names often have, is outside it). A loop: cheaper than a regular expression on every call.
+ */
+function toolName(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+    if (!ok) return false;
   }
-  for (const [i, message] of (body.messages ?? []).entries()) {
-    for (const [j, block] of message.content.entries()) {
-      if (block.toolUse && !TOOL_NAME.test(block.toolUse.name)) bad.push([`messages.${i + 1}.member.content.${j + 1}.member.toolUse.name`, PATTERN]);
-    }
-  }
-  return bad.length > 0 ? coralError(bad) : undefined;
+  return true;
 }
 
 /** Whether a tool's `inputSchema.json` is a JSON object (a string of JSON, as one .NET client sent it, is not). */
 function schemaError(body: ConverseRequest): ApiError | undefined {
-  for (const [i, tool] of (body.toolConfig?.tools ?? []).entries()) {
-    const input = (tool.toolSpec as { inputSchema?: unknown } | undefined)?.inputSchema;
+  const tools = body.toolConfig?.tools ?? [];
+  for (let i = 0; i < tools.length; i++) {
+    const input = (tools[i]!.toolSpec as { inputSchema?: unknown } | undefined)?.inputSchema;
     if (typeof input !== "object" || input === null || !("json" in input)) continue;
     const json = (input as { json: unknown }).json;
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
@@ -57,50 +54,66 @@ function schemaError(body: ConverseRequest): ApiError | undefined {
   return undefined;
 }
 
-/** The first fault of one message's blocks, at `messages.{i}`; `previous` is the message before it. */
-function blocksError(blocks: readonly ContentBlock[], i: number, role: string, previous: readonly ContentBlock[] | undefined): ApiError | undefined {
-  if (blocks.length === 0) return invalid(`The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`);
-  for (const [j, block] of blocks.entries()) {
-    if (typeof block.text === "string" && block.text.trim() === "") {
-      return invalid(`The text field in the ContentBlock object at messages.${i}.content.${j} is blank. Add text to the text field, and try again.`);
-    }
+/** The number of `toolUse` blocks of a message (0 for none). */
+function toolUses(blocks: readonly ContentBlock[] | undefined): number {
+  let n = 0;
+  if (blocks !== undefined) for (const b of blocks) if (b.toolUse !== undefined) n++;
+  return n;
+}
+
+/** The first fault of block `j` of message `i` (its blocks `blocks`), else undefined. */
+function blockError(blocks: readonly ContentBlock[], i: number, j: number, user: boolean): ApiError | undefined {
+  const b = blocks[j]!;
+  if (typeof b.text === "string" && isBlank(b.text)) {
+    return invalid(`The text field in the ContentBlock object at messages.${i}.content.${j} is blank. Add text to the text field, and try again.`);
   }
-  if (role === "user") {
-    if (blocks.some((b) => b.reasoningContent !== undefined)) return invalid("User messages cannot contain reasoning content. Please remove the reasoning content and try again.");
-    const results = blocks.filter((b) => b.toolResult !== undefined).length;
-    const uses = (previous ?? []).filter((b) => b.toolUse !== undefined).length;
-    if (results > uses) return invalid(`The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`);
-    return undefined;
-  }
-  const seen = new Set<string>();
-  for (const block of blocks) {
-    const id = block.toolUse?.toolUseId;
-    if (id === undefined) continue;
-    if (seen.has(id)) return invalid(`The toolUse blocks at messages.${i}.content contain duplicate Ids: ${echoed(id)}`);
-    seen.add(id);
+  if (user && b.reasoningContent !== undefined) return invalid("User messages cannot contain reasoning content. Please remove the reasoning content and try again.");
+  const id = b.toolUse?.toolUseId;
+  if (!user && id !== undefined) {
+    for (let k = 0; k < j; k++) if (blocks[k]!.toolUse?.toolUseId === id) return invalid(`The toolUse blocks at messages.${i}.content contain duplicate Ids: ${echoed(id)}`);
   }
   return undefined;
 }
 
 /**
- * The service's refusal of a Converse body that parsed, or undefined. Roles first (the whole conversation), then each
- * message's blocks in order.
+ * The service's refusal of a Converse body that parsed, or undefined: tool names outside the pattern first (every
+ * one), then a tool schema that is not an object, then the roles over the whole conversation, then the first fault of
+ * a message's blocks — found in one pass over the messages.
  * @example conversationError({ messages: [{ role: "user", content: [{ text: "a" }] }, { role: "user", content: [{ text: "b" }] }] })?.message // "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again."
  */
 export function conversationError(body: ConverseRequest): ApiError | undefined {
-  const named = toolNameError(body) ?? schemaError(body);
-  if (named) return named;
+  let names: [string, string][] | undefined;
+  const tools = body.toolConfig?.tools ?? [];
+  for (let i = 0; i < tools.length; i++) {
+    const name = tools[i]!.toolSpec?.name;
+    if (name !== undefined && !toolName(name)) (names ??= []).push([`toolConfig.tools.${i + 1}.member.toolSpec.name`, PATTERN]);
+  }
   const messages = body.messages ?? [];
-  if (messages.length === 0) return undefined;
-  if (messages[0]!.role !== "user") return invalid("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
-  for (let i = 1; i < messages.length; i++) {
-    if (messages[i]!.role === messages[i - 1]!.role) {
-      return invalid("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.");
+  let roles: ApiError | undefined;
+  let blocks: ApiError | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    const user = m.role === "user";
+    if (roles === undefined && i === 0 && !user) {
+      roles = invalid("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
+    } else if (roles === undefined && i > 0 && m.role === messages[i - 1]!.role) {
+      roles = invalid("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.");
+    }
+    const content = m.content;
+    if (blocks === undefined && content.length === 0) {
+      blocks = invalid(`The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`);
+    }
+    let results = 0;
+    for (let j = 0; j < content.length; j++) {
+      const b = content[j]!;
+      if (b.toolUse !== undefined && !toolName(b.toolUse.name)) (names ??= []).push([`messages.${i + 1}.member.content.${j + 1}.member.toolUse.name`, PATTERN]);
+      if (b.toolResult !== undefined) results++;
+      if (blocks === undefined) blocks = blockError(content, i, j, user);
+    }
+    if (blocks === undefined && user && results > 0 && results > toolUses(messages[i - 1]?.content)) {
+      blocks = invalid(`The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`);
     }
   }
-  for (let i = 0; i < messages.length; i++) {
-    const error = blocksError(messages[i]!.content, i, messages[i]!.role, messages[i - 1]?.content);
-    if (error) return error;
-  }
-  return undefined;
+  if (names !== undefined) return coralError(names);
+  return schemaError(body) ?? roles ?? blocks;
 }

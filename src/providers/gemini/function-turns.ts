@@ -10,47 +10,42 @@ import { apiError, type ApiError } from "../../http/errors";
 import type { CanonicalRequest } from "../../canonical/request";
 import type { Content } from "./wire";
 
-interface Turn {
-  role: "model" | "user";
-  calls: number;
-  responses: number;
-}
-
-/** The contents as turns: consecutive contents of one side merged, their call and response parts counted. */
-function turnsOf(contents: readonly Content[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const c of contents) {
-    const role = c.role === "model" ? "model" : "user";
-    let last = turns.at(-1);
-    if (last?.role !== role) turns.push((last = { role, calls: 0, responses: 0 }));
-    for (const p of c.parts ?? []) {
-      if (p.functionCall !== undefined) last.calls++;
-      if (p.functionResponse !== undefined) last.responses++;
-    }
-  }
-  return turns;
-}
-
 const invalid = (message: string) => apiError("invalid_request", message);
 
 /**
  * The API's refusal of the request's function turns, else undefined. Not over the Live API (the server keeps that
- * conversation itself).
+ * conversation itself). One pass: a turn's calls and responses are counted as its contents go by.
  * @example functionTurnsError([{ role: "user", parts: [{ functionResponse: { name: "f", response: {} } }] }], req)?.message // "Please ensure that function response turn comes immediately after a function call turn."
  */
 export function functionTurnsError(contents: readonly Content[], request: CanonicalRequest): ApiError | undefined {
   if (request.endpoint !== "generateContent") return undefined;
-  const turns = turnsOf(contents);
-  for (let i = 0; i < turns.length; i++) {
-    const turn = turns[i]!;
-    const before = turns[i - 1];
-    if (turn.role === "model") {
-      if (turn.calls > 0 && before === undefined) return invalid("Please ensure that function call turn comes immediately after a user turn or after a function response turn.");
-      continue;
+  // The turn being read (its side, calls, responses) and the calls of the model turn before it.
+  let model: boolean | undefined;
+  let calls = 0;
+  let responses = 0;
+  let before = -1;
+  for (let i = 0; i <= contents.length; i++) {
+    const c = contents[i];
+    const side = c === undefined ? undefined : c.role === "model";
+    if (side !== model && model !== undefined) {
+      // The turn ends: judge it.
+      if (model) {
+        if (calls > 0 && before === -1) return invalid("Please ensure that function call turn comes immediately after a user turn or after a function response turn.");
+        before = calls;
+      } else {
+        if (responses > 0 && before <= 0) return invalid("Please ensure that function response turn comes immediately after a function call turn.");
+        if (responses > 0 && responses !== before) return invalid("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.");
+        before = 0;
+      }
+      calls = 0;
+      responses = 0;
     }
-    if (turn.responses === 0) continue;
-    if (before === undefined || before.calls === 0) return invalid("Please ensure that function response turn comes immediately after a function call turn.");
-    if (turn.responses !== before.calls) return invalid("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.");
+    if (c === undefined) break;
+    model = side;
+    for (const p of c.parts ?? []) {
+      if (p.functionCall !== undefined) calls++;
+      if (p.functionResponse !== undefined) responses++;
+    }
   }
   return undefined;
 }

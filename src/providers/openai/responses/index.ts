@@ -26,7 +26,7 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   // The real API's refusals (leniency.ts), a call no output answers, then a strict schema it refuses.
   validate: (wire, request) =>
     validateResponsesRequest(wire, request) ??
-    unansweredCallError([...wire.history, ...wire.items]) ??
+    unansweredCallError(wire.history, wire.items) ??
     strictSchemaError(request.outputSchema, strictTools(wire.body.tools), "responses") ??
     jsonWordError(request, "responses", wire.body.instructions ?? ""),
   prepare: prepareResponsesRequest,

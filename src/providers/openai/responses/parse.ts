@@ -133,19 +133,24 @@ export function unmatchedOutputError(conversation: InputItem[]): ApiError | unde
 }
 
 /**
- * The real API's 400 for a `function_call` of the conversation (history, then the request's items) that no
+ * The real API's 400 for a `function_call` of the conversation (`history`, then the request's `items`) that no
  * `function_call_output` answers: the first such call. A model cannot go on while a call of its own is unanswered —
  * the answer agent loops meet when a history is trimmed, or a new message is sent after a response that ended in calls.
- * @example unansweredCallError([{ type: "function_call", call_id: "call_a", … }, userMessage])?.message // "No tool output found for function call call_a."
+ * The calls not yet answered are few at any point (a round's parallel calls): a short list, not a set.
+ * @example unansweredCallError([], [{ type: "function_call", call_id: "call_a", … }, userMessage])?.message // "No tool output found for function call call_a."
  */
-export function unansweredCallError(conversation: readonly InputItem[]): ApiError | undefined {
-  const open = new Set<string>();
-  for (const item of conversation) {
-    if (item.type === "function_call") open.add(item.call_id);
-    else if (item.type === "function_call_output") open.delete(item.call_id);
+export function unansweredCallError(history: readonly InputItem[], items: readonly InputItem[]): ApiError | undefined {
+  const open: string[] = [];
+  for (const list of [history, items]) {
+    for (const item of list) {
+      if (item.type === "function_call") open.push(item.call_id);
+      else if (item.type === "function_call_output") {
+        const at = open.indexOf(item.call_id);
+        if (at >= 0) open.splice(at, 1);
+      }
+    }
   }
-  for (const id of open) return invalid(`No tool output found for function call ${echoed(id)}.`, "input");
-  return undefined;
+  return open.length > 0 ? invalid(`No tool output found for function call ${echoed(open[0]!)}.`, "input") : undefined;
 }
 
 /** A `compaction_trigger` must be the final input item. */
