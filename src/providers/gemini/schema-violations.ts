@@ -9,6 +9,7 @@
 import { isObject } from "../output-schema-wire";
 import { invalidValue, notRepeating, unknownName, Violations, violationsError } from "./field-violations";
 import type { ApiError } from "../../http/errors";
+import { camel } from "./wire";
 
 /** What a field of `Schema` holds. */
 type Kind = "string" | "bool" | "int64" | "double" | "type" | "strings" | "schema" | "schemas" | "schemaMap" | "value";
@@ -38,8 +39,6 @@ const SCHEMA: readonly [string, Kind][] = [
   ["minimum", "double"],
   ["maximum", "double"],
 ];
-
-const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Each spelling the parser accepts (proto name, and its camelCase JSON name) → the proto name and kind. A Map: no key of `Object.prototype` is a field. */
 const FIELDS = new Map(SCHEMA.flatMap(([proto, kind]) => [proto, camel(proto)].map((name) => [name, { proto, kind }] as const)));

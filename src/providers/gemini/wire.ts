@@ -14,7 +14,8 @@ import { invalidValue, violationsError, type FieldViolation } from "./field-viol
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
 
-const camel = (k: string) => (k.includes("_") ? k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : k);
+/** A proto field name's JSON (camelCase) spelling: `function_declarations` → `functionDeclarations`. */
+export const camel = (k: string) => (k.includes("_") ? k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : k);
 
 /**
  * `value` with snake_case keys in camelCase, except below the free-form fields. A field set to `null` is dropped, as
