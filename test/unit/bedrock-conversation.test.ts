@@ -85,6 +85,8 @@ describe("parseConverse: the request validation's sentence", () => {
         "Value at 'inferenceConfig.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1; " +
         "Value at 'inferenceConfig.temperature' failed to satisfy constraint: Member must be a number",
     );
+    const many = parse({ messages: Array.from({ length: 150 }, () => ({ role: "bot", content: [{ text: "x" }] })) })!;
+    expect([many.split("; ").length, many.startsWith("150 validation errors detected: ")]).toEqual([100, true]);
     expect(parse({ system: [] })).toBe("1 validation error detected: Value at 'messages' failed to satisfy constraint: Member must not be null");
     expect(parse({ messages: [{ role: "user" }] })).toBe("1 validation error detected: Value at 'messages.1.member.content' failed to satisfy constraint: Member must not be null");
   });

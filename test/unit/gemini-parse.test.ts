@@ -234,6 +234,14 @@ describe("gemini request → canonical", () => {
     expect(r.error.message).toBe(r.error.violations!.map((v) => v.description).join("\n"));
   });
 
+  it("a body of many wrong values: the first 100 listed, then a line saying there were more", () => {
+    const parts = Array.from({ length: 150 }, (_, i) => ({ text: i }));
+    const r = parseGenerateContent({ contents: [{ parts }] }, headers, target());
+    if (r.ok) throw new Error("taken");
+    expect(r.error.violations).toHaveLength(100);
+    expect(r.error.message.split("\n").slice(-2)).toEqual(["Invalid value at 'contents[0].parts[99].text' (TYPE_STRING), 99", "(mockllm: only the first 100 violations are listed)"]);
+  });
+
   it("required fields missing: a `*` line each, no detail", () => {
     const r = parseGenerateContent({ contents: [{ parts: [{ functionCall: {} }, { functionResponse: {} }] }] }, headers, target());
     expect(r.ok ? undefined : [r.error.message, r.error.violations]).toEqual([

@@ -20,7 +20,11 @@ const invalid = (message: string) => apiError("invalid_request", message);
  */
 export function coralError(violations: readonly (readonly [path: string, constraint: string])[]): ApiError {
   const n = violations.length;
-  const listed = violations.map(([path, constraint]) => `Value at '${path}' failed to satisfy constraint: ${constraint}`).join("; ");
+  // The count is of all; at most 100 are listed (a body of thousands of faults is not answered with all of them).
+  const listed = violations
+    .slice(0, 100)
+    .map(([path, constraint]) => `Value at '${path}' failed to satisfy constraint: ${constraint}`)
+    .join("; ");
   return invalid(`${n} validation error${n === 1 ? "" : "s"} detected: ${listed}`);
 }
 

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { lazily } from "../../util/memo";
 import { apiError, type ApiError } from "../../http/errors";
-import { invalidValue, violationsError, type FieldViolation } from "./field-violations";
+import { invalidValue, MAX_VIOLATIONS, violationsError, type FieldViolation } from "./field-violations";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
@@ -203,7 +203,9 @@ function protoType(path: readonly PropertyKey[], expected: string, pkg: string):
  */
 export function issuesError(issues: readonly z.core.$ZodIssue[], pkg: string): ApiError {
   const missing = (i: z.core.$ZodIssue) => i.code === "invalid_type" && i.input === undefined;
-  const wrong = issues.filter((i) => !missing(i));
+  // One past the listed ones is enough to say there were more (field-violations.ts): a huge body's thousands of
+  // issues are not all described.
+  const wrong = issues.filter((i) => !missing(i)).slice(0, MAX_VIOLATIONS + 1);
   if (wrong.length > 0) {
     const violations = wrong.map((i): FieldViolation => {
       const at = protoPath(i.path);
@@ -214,6 +216,6 @@ export function issuesError(issues: readonly z.core.$ZodIssue[], pkg: string): A
     });
     return violationsError(violations) ?? apiError("invalid_request", "Invalid request body.");
   }
-  const lines = issues.map((i) => `* GenerateContentRequest.${protoPath(i.path)}: ${snake(String(i.path.at(-1) ?? "body"))} is not specified\n`);
+  const lines = issues.slice(0, MAX_VIOLATIONS).map((i) => `* GenerateContentRequest.${protoPath(i.path)}: ${snake(String(i.path.at(-1) ?? "body"))} is not specified\n`);
   return apiError("invalid_request", lines.length > 0 ? lines.join("") : "Invalid request body.");
 }
