@@ -94,7 +94,6 @@ export function reasoningOf(w: GenerateContentRequest): "enabled" | "disabled" {
 /** The roles a content may name (none, or empty, is the user's). */
 const ROLES: ReadonlySet<string> = new Set(["user", "model", "function", "system"]);
 
-/** The checks the real API makes beyond types: contents present and non-empty, parts non-empty, known roles. */
 /** A part's fields that are not its data (the `data` oneof: `text`, `inlineData`, `functionCall`, …, and any field mockllm does not know). */
 const PART_METADATA = new Set(["thought", "thoughtSignature", "videoMetadata", "partMetadata", "mediaResolution", "mediaProcessing", "speechMetadata"]);
 
@@ -106,7 +105,8 @@ function hasData(part: Part): boolean {
 }
 
 /**
- * The API's checks of `contents` after parsing: a role it does not know, then every content without parts and every
+ * The checks the real API makes of `contents` beyond types: contents present, a role it does not know, then every
+ * content without parts and every
  * part without data, a `*` line each (`* GenerateContentRequest.contents[1].parts[0].data: required oneof field 'data'
  * must have one initialized field`).
  */
