@@ -7,8 +7,7 @@ import { parseMessagesRequest } from "./parse";
 import { renderMessageJson } from "./render-json";
 import { renderMessageEvents, renderMessageStreamError } from "./render-stream";
 import { validateThinking } from "./thinking";
-import { toolPairingError } from "./tool-pairing";
-import { textBlocksError } from "./text-blocks";
+import { historyError } from "./tool-pairing";
 import { claudeRefusal, temperatureRangeError } from "./leniency";
 import { prepareThread, rememberThread, threadOf } from "./threads";
 import { missingFileReference } from "./file-refs";
@@ -24,7 +23,7 @@ export const anthropicMessages: ProviderSurface<MessagesRequest> = {
   requestId: anthropicRequestId,
   checkHeaders: checkAnthropicHeaders,
   parse: parseMessagesRequest,
-  validate: (w, request, scenario) => temperatureRangeError(request) ?? claudeRefusal(request) ?? textBlocksError(w) ?? toolPairingError(w) ?? validateThinking(w, request, scenario),
+  validate: (w, request, scenario) => temperatureRangeError(request) ?? claudeRefusal(request) ?? historyError(w) ?? validateThinking(w, request, scenario),
   // A `document` / `image` block naming a file of the Files API: the namespace must have it (files.ts).
   prepare: async (wire, request, rt) => {
     const missing = await missingFileReference(wire, rt);

@@ -7,6 +7,7 @@
  */
 import { apiError, type ApiError } from "../../http/errors";
 import { echoed } from "../../util/text";
+import { textBlocksError } from "./text-blocks";
 import type { MessagesRequest } from "./wire";
 
 type Message = MessagesRequest["messages"][number];
@@ -77,4 +78,12 @@ export function toolPairingError(w: MessagesRequest): ApiError | undefined {
     calls = toolUseIds(m);
   }
   return undefined;
+}
+
+/**
+ * The history's refusals of this module and text-blocks.ts, as every surface that takes a Messages body answers them
+ * (the Messages API, Claude on Vertex, Bedrock InvokeModel): blank text first, then tool results.
+ */
+export function historyError(w: MessagesRequest): ApiError | undefined {
+  return textBlocksError(w) ?? toolPairingError(w);
 }

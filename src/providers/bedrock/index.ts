@@ -1,7 +1,6 @@
 import { renderMessageJson } from "../anthropic/render-json";
 import { validateThinking } from "../anthropic/thinking";
-import { toolPairingError } from "../anthropic/tool-pairing";
-import { textBlocksError } from "../anthropic/text-blocks";
+import { historyError } from "../anthropic/tool-pairing";
 import { claudeRefusal } from "../anthropic/leniency";
 import type { ApiError } from "../../http/errors";
 import type { CanonicalRequest } from "../../canonical/request";
@@ -78,7 +77,7 @@ export const bedrockInvoke: ProviderSurface<MessagesRequest> = {
   endpoint: "messages",
   matchPath: (path) => bedrockTarget(path)?.operation.startsWith("invoke") === true,
   parse: parseInvoke,
-  validate: (w, request, scenario) => bedrockClaudeRefusal(request) ?? relayed(textBlocksError(w) ?? toolPairingError(w)) ?? validateThinking(w, request, scenario),
+  validate: (w, request, scenario) => bedrockClaudeRefusal(request) ?? relayed(historyError(w)) ?? validateThinking(w, request, scenario),
   renderJson: renderMessageJson,
   renderEvents: renderInvokeEvents,
 };
