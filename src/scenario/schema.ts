@@ -110,7 +110,10 @@ const ResponseHeadersSchema = z.record(
 const failureBase = {
   message: z.string().optional().describe("The error message (default: the provider's own wording for the kind)."),
   retryAfterMs: z.number().min(0).optional().describe("Sent as `retry-after-ms` and, rounded up to seconds, `retry-after`; default 0 (SDK retries are instant)."),
-  retryable: z.boolean().optional().describe("Sent as `x-should-retry`, which the official SDKs obey."),
+  retryable: z
+    .boolean()
+    .optional()
+    .describe("Sent as `x-should-retry`, which the official SDKs obey (also on a broken 200: `@anthropic-ai/sdk` 1.17+ sends a cut JSON body again unless it is false)."),
   headers: ResponseHeadersSchema.optional().describe("Extra response headers."),
 };
 const afterChunks = z.number().int().min(0).optional().describe("Events (SSE `data:` chunks, NDJSON lines, event-stream messages) sent before the failure; default 0.");

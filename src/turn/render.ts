@@ -42,11 +42,15 @@ export function errorResponse<W>(surface: ProviderSurface<W>, error: ApiError, r
 /** `retry-after-ms`, `retry-after` (whole seconds, rounded up), `x-should-retry`, then the failure's own headers. */
 export function failureRetryHeaders(failure: Failure): Record<string, string> {
   const ms = failure.retryAfterMs ?? 0;
-  return {
-    "retry-after-ms": String(ms),
-    "retry-after": String(Math.ceil(ms / 1000)),
-    ...(failure.retryable !== undefined ? { "x-should-retry": String(failure.retryable) } : {}),
-  };
+  return { "retry-after-ms": String(ms), "retry-after": String(Math.ceil(ms / 1000)), ...shouldRetry(failure) };
+}
+
+/**
+ * `x-should-retry` when the script sets `retryable`. Also on the 200 a failure breaks or leaves unfinished: since
+ * `@anthropic-ai/sdk` 1.17 a JSON body cut off is sent again unless its answer says `x-should-retry: false`.
+ */
+function shouldRetry(failure: Failure): Record<string, string> {
+  return failure.retryable !== undefined ? { "x-should-retry": String(failure.retryable) } : {};
 }
 
 /** The broken JSON an `invalid_response` answer ends with (also sent as a WebSocket message). */
@@ -140,6 +144,8 @@ function failureResponse<W>(
   if (limited !== undefined) return limitedResponse(surface, failure, ctx, extra, limited);
   const retry = { ...failureRetryHeaders(failure), ...extra, ...failure.headers };
   const own = surface.failureHeaders(failure);
+  // What an answer the failure breaks, cuts off, delays or filters carries besides the answer's own headers.
+  const answerHeaders = { ...extra, ...shouldRetry(failure), ...failure.headers };
   switch (failure.kind) {
     case "rate_limit":
     case "overloaded":
@@ -163,28 +169,28 @@ function failureResponse<W>(
       });
     }
     case "timeout":
-      return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() => replyResponse(surface, reply, ctx, execAt(exec, Date.now()), { ...extra, ...failure.headers }));
+      return sleep(failure.delayMs ?? DEFAULT_TIMEOUT_DELAY_MS, exec.signal).then(() => replyResponse(surface, reply, ctx, execAt(exec, Date.now()), answerHeaders));
     case "network_error": {
       if (ctx.request.stream) {
         const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
-        return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, { ...extra, ...failure.headers });
+        return streamResponse(surface, events, reply, ctx, { kind: "break" }, exec, answerHeaders);
       }
       const whole = wholeBody(surface, reply, ctx);
       return new Response(brokenBody(brokenHalf(whole.body), exec.waitUntil, exec.breakConnection, exec.bodyPipe), {
         status: 200,
-        headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
+        headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, answerHeaders) },
       });
     }
     case "invalid_response": {
       if (ctx.request.stream) {
         const events = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
         const malformed = { kind: "raw" as const, text: malformedLine(surface) };
-        return streamResponse(surface, events, reply, ctx, malformed, exec, { ...extra, ...failure.headers });
+        return streamResponse(surface, events, reply, ctx, malformed, exec, answerHeaders);
       }
       const whole = wholeBody(surface, reply, ctx);
       return new Response(halfBody(whole.body), {
         status: 200,
-        headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, { ...extra, ...failure.headers }) },
+        headers: { "content-type": whole.type, ...baseHeaders(surface, ctx, reply, answerHeaders) },
       });
     }
     case "stream_error": {
@@ -194,7 +200,7 @@ function failureResponse<W>(
       }
       const sent = eventsBefore(surface.renderEvents(reply, ctx), failure.afterChunks);
       const events = sent.concat(surface.renderStreamError(failure, ctx, reply, sent));
-      return streamResponse(surface, events, reply, ctx, { kind: "close" }, exec, { ...extra, ...failure.headers });
+      return streamResponse(surface, events, reply, ctx, { kind: "close" }, exec, answerHeaders);
     }
     case "content_filter": {
       // The provider's own refusal or filtered answer, JSON or stream: a 200 the client reads as the real API's
@@ -204,10 +210,10 @@ function failureResponse<W>(
       if (rendered) {
         return new Response(JSON.stringify(rendered.body), {
           status: rendered.status,
-          headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: ctx.requestId, ...rendered.headers, ...extra, ...failure.headers },
+          headers: { "content-type": JSON_TYPE, [surface.requestIdHeader]: ctx.requestId, ...rendered.headers, ...answerHeaders },
         });
       }
-      return replyResponse(surface, filtered, ctx, exec, { ...extra, ...failure.headers });
+      return replyResponse(surface, filtered, ctx, exec, answerHeaders);
     }
   }
 }

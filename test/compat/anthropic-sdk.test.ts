@@ -97,6 +97,13 @@ const SCENARIOS = [
     ],
   },
   {
+    name: "a-cut",
+    steps: [
+      { match: { lastUserMessage: "again" }, consume: false, failures: [{ kind: "network_error" }], respond: { text: "whole at last" } },
+      { match: { lastUserMessage: "once" }, consume: false, failures: [{ kind: "network_error", retryable: false }], respond: { text: "never read" } },
+    ],
+  },
+  {
     name: "a-rate-limit",
     steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 1500, message: "slow down" }], respond: { text: "x" } }],
   },
@@ -354,9 +361,29 @@ describe("anthropic SDK: failures", () => {
   it("network_error mid-stream: a connection-level error, never an HTTP status", async () => {
     const stream = client("a-broken", "t-network").messages.stream({ model: MODEL, max_tokens: 64, messages: user("network") });
     const err = await stream.finalMessage().catch((e) => e);
-    expect(err).toBeInstanceOf(Error);
+    expect(err).toBeInstanceOf(APIConnectionError);
     expect(err.status).toBeUndefined();
-    expect(err instanceof APIConnectionError || /terminated|other side closed|aborted/i.test(String(err.message))).toBe(true);
+    expect(String(err.cause)).toBe("TypeError: terminated");
+    // A stream handed to the caller is not sent again.
+    expect((await h.journal("a-broken", "t-network")).map((j) => [j.outcome, j.status])).toEqual([["failure", 200]]);
+  });
+
+  it("network_error on a JSON answer: the SDK (1.17 on) sends it again, and the second attempt is answered", async () => {
+    const msg = await client("a-cut", "t-again", { maxRetries: 2 }).messages.create({ model: MODEL, max_tokens: 64, messages: user("again") });
+    expect(msg.content).toEqual([{ type: "text", text: "whole at last" }]);
+    expect((await h.journal("a-cut", "t-again")).map((j) => [j.outcome, j.status])).toEqual([
+      ["failure", 200],
+      ["response", 200],
+    ]);
+  });
+
+  it("network_error with retryable: false: x-should-retry: false on its 200 keeps the SDK from sending it again", async () => {
+    const err = await client("a-cut", "t-once", { maxRetries: 2 })
+      .messages.create({ model: MODEL, max_tokens: 64, messages: user("once") })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(String(err.cause)).toBe("TypeError: terminated");
+    expect((await h.journal("a-cut", "t-once")).map((j) => [j.outcome, j.status])).toEqual([["failure", 200]]);
   });
 
   it("rate limit: 429 rate_limit_error with retry-after and anthropic-ratelimit-* headers", async () => {
