@@ -30,7 +30,7 @@ const PROMPT = "Run the echo command in the shell and tell me what it printed.";
 
 /** The versions this script proves; README's test table names them. */
 export const PINNED = {
-  "@openai/codex": "0.169.0",
+  "@openai/codex": "0.171.0",
   "@google/gemini-cli": "0.61.0",
   "opencode-ai": "1.18.33",
   "@qwen-code/qwen-code": "0.24.4",

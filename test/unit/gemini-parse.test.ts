@@ -234,6 +234,26 @@ describe("gemini request → canonical", () => {
     expect(r.error.message).toBe(r.error.violations!.map((v) => v.description).join("\n"));
   });
 
+  it("numbers sent as their text are read as proto JSON reads them; other text is still refused", () => {
+    const r = parse({
+      contents: [{ parts: [{ text: "x" }] }],
+      generation_config: { temperature: "0.5", top_p: "1e-1", max_output_tokens: "64", top_k: "-3", seed: "7", thinking_config: { thinking_budget: "128" } },
+    });
+    expect(r.request).toMatchObject({ temperature: 0.5, topP: 0.1, maxTokens: 64, reasoning: "enabled" });
+    expect(r.wire.body.generationConfig).toMatchObject({ temperature: 0.5, topP: 0.1, topK: -3, maxOutputTokens: 64, seed: 7, thinkingConfig: { thinkingBudget: 128 } });
+    const refused = parseGenerateContent(
+      { contents: [{ parts: [{ text: "x" }] }], generationConfig: { temperature: "0.5 ", topK: "1.5", maxOutputTokens: "2147483648", candidateCount: "0x10" } },
+      headers,
+      target(),
+    );
+    expect(refused.ok ? undefined : refused.error.message.split("\n")).toEqual([
+      `Invalid value at 'generation_config.temperature' (TYPE_FLOAT), "0.5 "`,
+      `Invalid value at 'generation_config.top_k' (TYPE_INT32), "1.5"`,
+      `Invalid value at 'generation_config.max_output_tokens' (TYPE_INT32), "2147483648"`,
+      `Invalid value at 'generation_config.candidate_count' (TYPE_INT32), "0x10"`,
+    ]);
+  });
+
   it("a body of many wrong values: the first 100 listed, then a line saying there were more", () => {
     const parts = Array.from({ length: 150 }, (_, i) => ({ text: i }));
     const r = parseGenerateContent({ contents: [{ parts }] }, headers, target());

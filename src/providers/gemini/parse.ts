@@ -15,7 +15,7 @@ import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToo
 import { stopField } from "../../canonical/stop";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, RequestTarget } from "../types";
-import { camelizeKeys, geminiWire, issuesError, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
+import { camelizeKeys, geminiWire, issuesError, protoNumbers, type Content, type GeminiMethod, type GeminiWire, type GenerateContentRequest, type Part } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
@@ -209,7 +209,7 @@ export function parseGenerateContent(body: unknown, headers: Headers, target: Re
 export function parseGemini(body: unknown, headers: Headers, target: RequestTarget, pkg: string): ParseResult<GeminiWire> {
   const where = geminiTarget(target.path);
   if (!where) return { ok: false, error: { code: "not_found", message: `Unknown request URL: ${echoed(target.path)}.` } };
-  const parsed = safeParseFast(geminiWire().GenerateContentRequestSchema, camelizeKeys(body), { reportInput: true });
+  const parsed = safeParseFast(geminiWire().GenerateContentRequestSchema, protoNumbers(camelizeKeys(body)), { reportInput: true });
   if (!parsed.success) return { ok: false, error: issuesError(parsed.error.issues, pkg) };
   const invalid = checkContents(parsed.data.contents);
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };

@@ -55,6 +55,63 @@ export function camelizeKeys(value: unknown): unknown {
   return out ?? input;
 }
 
+/** `GenerationConfig`'s number fields: each a `float` or an `int32` of the proto (and `ThinkingConfig`'s budget an `int32`). */
+const CONFIG_NUMBERS: [string, "float" | "int32"][] = Object.entries({
+  temperature: "float",
+  topP: "float",
+  presencePenalty: "float",
+  frequencyPenalty: "float",
+  topK: "int32",
+  maxOutputTokens: "int32",
+  candidateCount: "int32",
+  seed: "int32",
+  logprobs: "int32",
+} as const);
+/** A JSON number's text (proto JSON's float as a string); an integer's, for an `int32`. */
+const FLOAT_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INT_TEXT = /^-?(?:0|[1-9]\d*)$/;
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A number field's value as proto JSON reads it: its number where it is the number's text, else itself. */
+function protoNumber(value: unknown, type: "float" | "int32"): unknown {
+  if (typeof value !== "string") return value;
+  if (type === "float") return FLOAT_TEXT.test(value) ? Number(value) : value;
+  if (!INT_TEXT.test(value)) return value;
+  const n = Number(value);
+  return n >= -INT32_MAX - 1 && n <= INT32_MAX ? n : value;
+}
+
+/** A config's number fields read as proto JSON reads them; the same object when none is text. */
+function configNumbers(config: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [key, type] of CONFIG_NUMBERS) {
+    const v = config[key];
+    const next = protoNumber(v, type);
+    if (next !== v) (out ??= { ...config })[key] = next;
+  }
+  const thinking = config.thinkingConfig;
+  if (typeof thinking === "object" && thinking !== null && !Array.isArray(thinking)) {
+    const budget = (thinking as Record<string, unknown>).thinkingBudget;
+    const read = protoNumber(budget, "int32");
+    if (read !== budget) (out ??= { ...config }).thinkingConfig = { ...thinking, thinkingBudget: read };
+  }
+  return out ?? config;
+}
+
+/**
+ * The body (camelCase, `camelizeKeys`) with its generation config's numbers sent as text read as numbers: proto JSON
+ * takes `"temperature": "0.5"` and `"maxOutputTokens": "64"` as it takes `0.5` and `64` (an `int32`'s text an
+ * integer within its range; other text stays, for the parse to refuse as before). Copy on write.
+ * @example (protoNumbers({ generationConfig: { topK: "3" } }) as any).generationConfig.topK // 3
+ */
+export function protoNumbers(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const config = (body as Record<string, unknown>).generationConfig;
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return body;
+  const read = configNumbers(config as Record<string, unknown>);
+  return read === config ? body : { ...body, generationConfig: read };
+}
+
 /** Built on the first generateContent request (util/memo.ts `lazily`): a start pays for no provider's schemas. */
 export const geminiWire = lazily(() => {
   const Struct = z.record(z.string(), z.unknown());
