@@ -88,6 +88,7 @@ function openaiUsage(g: Gathered, u: Json | undefined): void {
     inputTokens: u.prompt_tokens ?? u.input_tokens,
     outputTokens: u.completion_tokens ?? u.output_tokens,
     cacheReadTokens: (u.prompt_tokens_details ?? u.input_tokens_details)?.cached_tokens,
+    cacheWriteTokens: (u.prompt_tokens_details ?? u.input_tokens_details)?.cache_write_tokens,
     reasoningTokens: (u.completion_tokens_details ?? u.output_tokens_details)?.reasoning_tokens,
   });
 }

@@ -177,7 +177,7 @@ export const UsageSchema = z.strictObject({
   inputTokens: z.number().int().min(0).optional().describe("Prompt tokens reported (default 64)."),
   outputTokens: z.number().int().min(0).optional().describe("Completion tokens reported (default 32; a reply cut by the request's limit reports the words sent)."),
   cacheReadTokens: z.number().int().min(0).optional().describe("Cached prompt tokens read (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`, …); default 0."),
-  cacheWriteTokens: z.number().int().min(0).optional().describe("Prompt tokens written to the cache (Anthropic `cache_creation_input_tokens`, …); default 0."),
+  cacheWriteTokens: z.number().int().min(0).optional().describe("Prompt tokens written to the cache (Anthropic `cache_creation_input_tokens`, OpenAI Responses `cache_write_tokens`, …); default 0."),
   reasoningTokens: z.number().int().min(0).optional().describe("Reasoning tokens (OpenAI `reasoning_tokens`, Gemini `thoughtsTokenCount`, …); default 0."),
 });
 export type Usage = z.output<typeof UsageSchema>;

@@ -24,7 +24,7 @@ const SCENARIOS = [
         respond: {
           text: "Hello from the Responses API.",
           model: "gpt-4.1-2025-04-14",
-          usage: { inputTokens: 12, outputTokens: 5, cacheReadTokens: 3 },
+          usage: { inputTokens: 12, outputTokens: 5, cacheReadTokens: 3, cacheWriteTokens: 4 },
         },
       },
     ],
@@ -95,7 +95,7 @@ describe("responses.create", () => {
     ]);
     expect(res.usage).toEqual({
       input_tokens: 12,
-      input_tokens_details: { cached_tokens: 3 },
+      input_tokens_details: { cached_tokens: 3, cache_write_tokens: 4 },
       output_tokens: 5,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 17,

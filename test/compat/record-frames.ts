@@ -133,7 +133,7 @@ export const RESPONSES_STREAM: Script = {
           input_tokens: 5,
           output_tokens: 2,
           total_tokens: 7,
-          input_tokens_details: { cached_tokens: 1 },
+          input_tokens_details: { cached_tokens: 1, cache_write_tokens: 2 },
           output_tokens_details: { reasoning_tokens: 0 },
         }),
       }),

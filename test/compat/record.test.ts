@@ -179,7 +179,7 @@ describe("record through the official SDKs, replay byte for byte", () => {
     const doc = await replayable("resp");
     expect(joined(doc)).toBe(up.seenWith("responses-hello")[0]!.sent);
     expect(doc.steps[0]!.match).toEqual({ endpoint: "responses", stream: true, turn: 1, lastUserMessage: "responses-hello" });
-    expect(doc.steps[0]!.respond).toMatchObject({ text: "Hi there", usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1, reasoningTokens: 0 } });
+    expect(doc.steps[0]!.respond).toMatchObject({ text: "Hi there", usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1, cacheWriteTokens: 2, reasoningTokens: 0 } });
     expect(await ask(openai("rep-resp", "sdk"))).toEqual(live);
   });
 

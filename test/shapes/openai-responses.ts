@@ -59,7 +59,8 @@ function responseKeys(at: string, state: "in_progress" | "completed" | "failed")
           k("usage.input_tokens", "number"),
           k("usage.input_tokens_details", "object"),
           k("usage.input_tokens_details.cached_tokens", "number"),
-          // Only in recordings since mid 2025 from some models; mockllm leaves it out.
+          // In recordings since mid 2025 from some models, a required field of the SDK's type since openai 7.50
+          // (2026-11); mockllm sends it since wave 35. Optional here: the recordings the table follows predate it.
           k("usage.input_tokens_details.cache_write_tokens?", "number"),
           k("usage.output_tokens", "number"),
           k("usage.output_tokens_details", "object"),
@@ -185,6 +186,7 @@ function usage(at: string): Record<string, string> {
     [`${at}usage.input_tokens`]: "number",
     [`${at}usage.input_tokens_details`]: "object",
     [`${at}usage.input_tokens_details.cached_tokens`]: "number",
+    [`${at}usage.input_tokens_details.cache_write_tokens?`]: "number",
     [`${at}usage.output_tokens`]: "number",
     [`${at}usage.output_tokens_details`]: "object",
     [`${at}usage.output_tokens_details.reasoning_tokens`]: "number",

@@ -10,6 +10,7 @@ import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../err
 import { openAIRateLimitHeaders } from "../rate-limits";
 import { compactionBlob, responseCompaction } from "./compaction";
 import { parseResponsesRequest } from "./parse";
+import { responseUsage } from "./render-json";
 import { prepareResponsesRequest } from "./state";
 import type { ResponsesRequest } from "./wire";
 import { isRecord } from "../../../http/json";
@@ -53,19 +54,12 @@ export function renderCompactJson(reply: Reply, ctx: RenderContext<ResponsesRequ
     content: [{ type: "input_text", text }],
   }));
   const summary = responseCompaction(reply, ctx.request) ?? "";
-  const u = reply.usage;
   return {
     id: `cmp_${root}`,
     object: "response.compaction",
     created_at: ctx.created,
     output: [...retained, { type: "compaction", id: itemId("cmp", retained.length), encrypted_content: compactionBlob(summary) }],
-    usage: {
-      input_tokens: u.inputTokens,
-      input_tokens_details: { cached_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens },
-      output_tokens: u.outputTokens,
-      output_tokens_details: { reasoning_tokens: u.reasoningTokens },
-      total_tokens: u.inputTokens + u.outputTokens,
-    },
+    usage: responseUsage(reply),
   };
 }
 

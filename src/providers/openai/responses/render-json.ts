@@ -88,11 +88,15 @@ function encryptedContent(redacted: string[], thoughts: string[], include: boole
   return `gAAAAAB${makeId("", `reasoning|${thoughts.join("\n")}`, 120)}`;
 }
 
+/**
+ * A response's `usage`. `cache_write_tokens` (the scenario's `cacheWriteTokens`, else 0) is there since the API's
+ * 12-hour cache (`openai` 7.50, 2026-11: a required field of `ResponseUsage.InputTokensDetails`).
+ */
 export function responseUsage(reply: Reply) {
   const u = reply.usage;
   return {
     input_tokens: u.inputTokens,
-    input_tokens_details: { cached_tokens: u.cacheReadTokens },
+    input_tokens_details: { cached_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens },
     output_tokens: u.outputTokens,
     output_tokens_details: { reasoning_tokens: u.reasoningTokens },
     total_tokens: u.inputTokens + u.outputTokens,
