@@ -43,7 +43,7 @@ const storedResponseSchema = lazily(() => {
 
   const UsageSchema = z.object({
     input_tokens: z.number(),
-    // A response stored before wave 35 has no `cache_write_tokens`: replayed with 0, as the API sends it now.
+    // A response an older mockllm stored has no `cache_write_tokens`: replayed with 0, as the API sends it now.
     input_tokens_details: z.object({ cached_tokens: z.number(), cache_write_tokens: z.number().default(0) }),
     output_tokens: z.number(),
     output_tokens_details: z.object({ reasoning_tokens: z.number() }),
