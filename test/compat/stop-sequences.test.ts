@@ -112,7 +112,7 @@ describe("@anthropic-ai/sdk: stop_sequences", () => {
     });
     const msg = await stream.finalMessage();
     expect([msg.content.map((b) => (b.type === "text" ? b.text : b.type)), msg.stop_reason, msg.stop_sequence]).toEqual([[CUT], "stop_sequence", STOP]);
-    expect(deltas).toEqual([{ stop_reason: "stop_sequence", stop_sequence: STOP }]);
+    expect(deltas).toEqual([{ stop_reason: "stop_sequence", stop_sequence: STOP, stop_details: null }]);
   });
 
   it("no sequence in the text: end_turn, stop_sequence null", async () => {

@@ -62,7 +62,10 @@ export const anthropic: SurfaceTable = {
         "message.content": "array",
         "message.stop_reason": "null",
         "message.stop_sequence": "null",
+        // Recorded since 2026 (message_start of Claude Code's stream-json, Sonnet 4.6 fixtures); sent since wave 35.
+        "message.stop_details?": "null",
         ...fullUsage("message."),
+        "message.diagnostics?": "null",
       },
     },
     "content_block_start:text": { from: ["text"], keys: { ...block, "content_block.text": "string" } },
@@ -85,8 +88,8 @@ export const anthropic: SurfaceTable = {
         delta: "object",
         "delta.stop_reason": "string",
         "delta.stop_sequence": "null",
-        // Refusals recorded in 2026 explain themselves; mockllm sends none.
-        "delta.stop_details?": "object",
+        // Recorded since 2026: null, or a refusal's explanation; mockllm sends both since wave 35.
+        "delta.stop_details?": "null|object",
         usage: "object",
         "usage.input_tokens": "number",
         "usage.cache_creation_input_tokens": "number",
@@ -115,6 +118,7 @@ export const anthropic: SurfaceTable = {
         stop_sequence: "null",
         "stop_details?": "null|object",
         ...fullUsage(""),
+        "diagnostics?": "null",
       },
     },
     error: {

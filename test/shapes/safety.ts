@@ -60,6 +60,8 @@ export const anthropicSafety: SurfaceTable = {
         "usage.cache_creation.ephemeral_1h_input_tokens": "number",
         "usage.service_tier": "string",
         "usage.inference_geo": "string",
+        // Recorded on every message since 2026 (fidelity.md, "The SDKs of December 2026"), not in this 2026 refusal.
+        "diagnostics?": "null",
       },
     },
   },

@@ -29,6 +29,7 @@ describe("anthropic JSON body", () => {
       content: [{ type: "text", text: "Hello there" }],
       stop_reason: "end_turn",
       stop_sequence: null,
+      stop_details: null,
       usage: {
         input_tokens: 10,
         cache_creation_input_tokens: 5,
@@ -38,9 +39,10 @@ describe("anthropic JSON body", () => {
         service_tier: "standard",
         inference_geo: "not_available",
       },
+      diagnostics: null,
     });
-    // The recorded key order: model first, inference_geo last in usage.
-    expect(Object.keys(body as object)[0]).toBe("model");
+    // The recorded key order: model first, stop_details after stop_sequence, diagnostics last, inference_geo last in usage.
+    expect(Object.keys(body as object)).toEqual(["model", "id", "type", "role", "content", "stop_reason", "stop_sequence", "stop_details", "usage", "diagnostics"]);
     expect(renderMessageJson(reply({ text: "x" }), ctx)).toMatchObject({ id: (body as { id: string }).id });
     expect(renderMessageJson(reply({ text: "x" }, "other-seed"), ctx)).not.toMatchObject({ id: (body as { id: string }).id });
   });
@@ -109,7 +111,7 @@ describe("anthropic SSE transcript", () => {
     ]);
     expect(ev[6]!.data).toEqual({
       type: "message_delta",
-      delta: { stop_reason: "end_turn", stop_sequence: null },
+      delta: { stop_reason: "end_turn", stop_sequence: null, stop_details: null },
       usage: { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 },
     });
   });

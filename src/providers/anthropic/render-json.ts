@@ -25,5 +25,7 @@ export function renderMessageJson(reply: Reply, ctx: RenderContext<MessagesReque
     ...stopDetailsField(reply),
     ...appliedEdits(ctx.wire),
     usage: compaction ? { ...usage, iterations: iterations(reply, compaction) } : usage,
+    // Request-level diagnostics: null unless a request asks for them and a prompt-cache divergence is found.
+    diagnostics: null,
   };
 }

@@ -101,7 +101,9 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
         content: [],
         stop_reason: null,
         stop_sequence: null,
+        stop_details: null,
         usage: fullUsage(reply, 1),
+        diagnostics: null,
       },
     }),
   ];

@@ -30,9 +30,12 @@ export function stopDetails(safety: ReplySafety): Record<string, unknown> {
   return { type: "refusal", category: first === undefined ? null : REFUSAL_CATEGORIES[first], explanation: safety.message ?? null };
 }
 
-/** The `stop_details` field to add, only on a filtered reply (others keep the body they always had). */
-export function stopDetailsField(reply: Reply): { stop_details?: Record<string, unknown> } {
-  return reply.safety ? { stop_details: stopDetails(reply.safety) } : {};
+/**
+ * A message's (and `message_delta`'s) `stop_details`: a refusal's explanation, else `null`, as the API has sent on
+ * every message since 2026 (docs/providers/fidelity.md, "The SDKs of December 2026").
+ */
+export function stopDetailsField(reply: Reply): { stop_details: Record<string, unknown> | null } {
+  return { stop_details: reply.safety ? stopDetails(reply.safety) : null };
 }
 
 /** A filtered reply's blocks: none for a blocked prompt, and no empty text block for an answer stopped before any text. */
