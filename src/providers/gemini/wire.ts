@@ -55,45 +55,51 @@ export function camelizeKeys(value: unknown): unknown {
   return out ?? input;
 }
 
-/** `GenerationConfig`'s number fields: each a `float` or an `int32` of the proto (and `ThinkingConfig`'s budget an `int32`). */
-const CONFIG_NUMBERS: [string, "float" | "int32"][] = Object.entries({
-  temperature: "float",
-  topP: "float",
-  presencePenalty: "float",
-  frequencyPenalty: "float",
-  topK: "int32",
-  maxOutputTokens: "int32",
-  candidateCount: "int32",
-  seed: "int32",
-  logprobs: "int32",
-} as const);
+/**
+ * Fields whose proto type is not the one their JSON type suggests (v1beta `GenerationConfig`, `ThinkingConfig`,
+ * `Part`, `Blob`): the type a refused value is named by, and how a number sent as text is read.
+ */
+const SCALARS: Record<string, string> = {
+  temperature: "TYPE_FLOAT",
+  topP: "TYPE_FLOAT",
+  presencePenalty: "TYPE_FLOAT",
+  frequencyPenalty: "TYPE_FLOAT",
+  topK: "TYPE_INT32",
+  maxOutputTokens: "TYPE_INT32",
+  candidateCount: "TYPE_INT32",
+  thinkingBudget: "TYPE_INT32",
+  seed: "TYPE_INT32",
+  logprobs: "TYPE_INT32",
+  data: "TYPE_BYTES",
+  thoughtSignature: "TYPE_BYTES",
+};
+
 /** A JSON number's text (proto JSON's float as a string); an integer's, for an `int32`. */
 const FLOAT_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const INT_TEXT = /^-?(?:0|[1-9]\d*)$/;
 const INT32_MAX = 2 ** 31 - 1;
 
-/** A number field's value as proto JSON reads it: its number where it is the number's text, else itself. */
-function protoNumber(value: unknown, type: "float" | "int32"): unknown {
+/** A field's value as proto JSON reads it: the number, where a `float` or `int32` field has the number's text; else itself. */
+function protoNumber(value: unknown, type: string | undefined): unknown {
   if (typeof value !== "string") return value;
-  if (type === "float") return FLOAT_TEXT.test(value) ? Number(value) : value;
-  if (!INT_TEXT.test(value)) return value;
+  if (type === "TYPE_FLOAT") return FLOAT_TEXT.test(value) ? Number(value) : value;
+  if (type !== "TYPE_INT32" || !INT_TEXT.test(value)) return value;
   const n = Number(value);
   return n >= -INT32_MAX - 1 && n <= INT32_MAX ? n : value;
 }
 
-/** A config's number fields read as proto JSON reads them; the same object when none is text. */
+/** A config's number fields (by `SCALARS`) read as proto JSON reads them; the same object when none is text. */
 function configNumbers(config: Record<string, unknown>): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
-  for (const [key, type] of CONFIG_NUMBERS) {
+  for (const key in config) {
     const v = config[key];
-    const next = protoNumber(v, type);
+    const next = protoNumber(v, SCALARS[key]);
     if (next !== v) (out ??= { ...config })[key] = next;
   }
   const thinking = config.thinkingConfig;
   if (typeof thinking === "object" && thinking !== null && !Array.isArray(thinking)) {
-    const budget = (thinking as Record<string, unknown>).thinkingBudget;
-    const read = protoNumber(budget, "int32");
-    if (read !== budget) (out ??= { ...config }).thinkingConfig = { ...thinking, thinkingBudget: read };
+    const read = configNumbers(thinking as Record<string, unknown>);
+    if (read !== thinking) (out ??= { ...config }).thinkingConfig = read;
   }
   return out ?? config;
 }
@@ -197,22 +203,6 @@ export interface GeminiWire {
   /** The field violations the API's proto parser would answer for the body's schemas (schema-violations.ts). */
   refused?: ApiError;
 }
-
-/** Fields whose proto type is not the one their JSON type suggests (v1beta `GenerationConfig`, `Part`, `Blob`). */
-const SCALARS: Record<string, string> = {
-  temperature: "TYPE_FLOAT",
-  topP: "TYPE_FLOAT",
-  presencePenalty: "TYPE_FLOAT",
-  frequencyPenalty: "TYPE_FLOAT",
-  topK: "TYPE_INT32",
-  maxOutputTokens: "TYPE_INT32",
-  candidateCount: "TYPE_INT32",
-  thinkingBudget: "TYPE_INT32",
-  seed: "TYPE_INT32",
-  logprobs: "TYPE_INT32",
-  data: "TYPE_BYTES",
-  thoughtSignature: "TYPE_BYTES",
-};
 
 /** The message a field holds, for the API's `(type.googleapis.com/…)` names. */
 const MESSAGES: Record<string, string> = {
