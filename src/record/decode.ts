@@ -84,11 +84,13 @@ function payloads(frames: RecordedFrames["frames"], streamed: "sse" | "ndjson" |
 
 function openaiUsage(g: Gathered, u: Json | undefined): void {
   if (!u) return;
+  // Chat Completions' names, else the Responses API's.
+  const input = u.prompt_tokens_details ?? u.input_tokens_details;
   g.setUsage({
     inputTokens: u.prompt_tokens ?? u.input_tokens,
     outputTokens: u.completion_tokens ?? u.output_tokens,
-    cacheReadTokens: (u.prompt_tokens_details ?? u.input_tokens_details)?.cached_tokens,
-    cacheWriteTokens: (u.prompt_tokens_details ?? u.input_tokens_details)?.cache_write_tokens,
+    cacheReadTokens: input?.cached_tokens,
+    cacheWriteTokens: input?.cache_write_tokens,
     reasoningTokens: (u.completion_tokens_details ?? u.output_tokens_details)?.reasoning_tokens,
   });
 }

@@ -113,6 +113,9 @@ function client(scenario: string, session: string, opts: Partial<ConstructorPara
   return new Anthropic({ apiKey: "sk-ant-test", baseURL: `${h.url}/s/${scenario}/${session}`, maxRetries: 0, ...opts });
 }
 
+/** Each journaled attempt of a session as [outcome, status]. */
+const outcomes = async (scenario: string, session: string) => (await h.journal(scenario, session)).map((j) => [j.outcome, j.status]);
+
 const MODEL = "claude-sonnet-4-5-20250929";
 const user = (content: string) => [{ role: "user" as const, content }];
 const thinking = { type: "enabled" as const, budget_tokens: 1024 };
@@ -319,7 +322,7 @@ describe("anthropic SDK: failures", () => {
   it("one overloaded failure, then success with maxRetries 1", async () => {
     const msg = await client("a-overloaded", "t1", { maxRetries: 1 }).messages.create({ model: MODEL, max_tokens: 64, messages: user("hi") });
     expect(msg.content).toEqual([{ type: "text", text: "recovered" }]);
-    expect((await h.journal("a-overloaded", "t1")).map((j) => [j.outcome, j.status])).toEqual([
+    expect(await outcomes("a-overloaded", "t1")).toEqual([
       ["failure", 529],
       ["response", 200],
     ]);
@@ -365,13 +368,13 @@ describe("anthropic SDK: failures", () => {
     expect(err.status).toBeUndefined();
     expect(String(err.cause)).toBe("TypeError: terminated");
     // A stream handed to the caller is not sent again.
-    expect((await h.journal("a-broken", "t-network")).map((j) => [j.outcome, j.status])).toEqual([["failure", 200]]);
+    expect(await outcomes("a-broken", "t-network")).toEqual([["failure", 200]]);
   });
 
   it("network_error on a JSON answer: the SDK (1.17 on) sends it again, and the second attempt is answered", async () => {
     const msg = await client("a-cut", "t-again", { maxRetries: 2 }).messages.create({ model: MODEL, max_tokens: 64, messages: user("again") });
     expect(msg.content).toEqual([{ type: "text", text: "whole at last" }]);
-    expect((await h.journal("a-cut", "t-again")).map((j) => [j.outcome, j.status])).toEqual([
+    expect(await outcomes("a-cut", "t-again")).toEqual([
       ["failure", 200],
       ["response", 200],
     ]);
@@ -383,7 +386,7 @@ describe("anthropic SDK: failures", () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect(String(err.cause)).toBe("TypeError: terminated");
-    expect((await h.journal("a-cut", "t-once")).map((j) => [j.outcome, j.status])).toEqual([["failure", 200]]);
+    expect(await outcomes("a-cut", "t-once")).toEqual([["failure", 200]]);
   });
 
   it("rate limit: 429 rate_limit_error with retry-after and anthropic-ratelimit-* headers", async () => {
