@@ -22,6 +22,8 @@ export const ENDPOINTS = [
   "realtime",
   /** Gemini Live over WebSocket (`…GenerativeService.BidiGenerateContent`). */
   "bidiGenerateContent",
+  /** Gemini's Interactions API (`POST /v1beta/interactions`). */
+  "interactions",
   /** OpenAI `/v1/moderations`. */
   "moderations",
   /** OpenAI `/v1/images/generations`, `/edits`, `/variations`. */

@@ -39,6 +39,15 @@ const SCENARIOS = [
   },
 ];
 
+/** Each golden's name and the scenario that answers it. */
+const CASES: [string, string][] = [
+  ["text", "gg-text"],
+  ["tool-call", "gg-tool"],
+  ["thinking", "gg-thinking"],
+  ["max-tokens", "gg-length"],
+  ["stream-error", "gg-stream-error"],
+];
+
 beforeAll(async () => {
   h = await startHarness();
   await h.upload(...SCENARIOS);
@@ -46,13 +55,7 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 describe("gemini golden SSE transcripts", () => {
-  it.each([
-    ["text", "gg-text"],
-    ["tool-call", "gg-tool"],
-    ["thinking", "gg-thinking"],
-    ["max-tokens", "gg-length"],
-    ["stream-error", "gg-stream-error"],
-  ])("%s", async (name, scenario) => {
+  it.each(CASES)("%s", async (name, scenario) => {
     const res = await fetch(`${h.url}/s/${scenario}/golden/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-goog-api-key": "k" },
@@ -66,5 +69,38 @@ describe("gemini golden SSE transcripts", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expectGolden(`gemini/${name}.sse`, await res.text());
+  });
+});
+
+describe("gemini Interactions golden transcripts and bodies", () => {
+  const post = (scenario: string, stream: boolean) =>
+    fetch(`${h.url}/s/${scenario}/golden-interactions-${stream ? "sse" : "json"}/v1beta/interactions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": "k" },
+      body: JSON.stringify({
+        model: "gemini-2.5-flash",
+        input: "Hello",
+        tools: [
+          { type: "function", name: "get_weather" },
+          { type: "function", name: "get_time" },
+        ],
+        generation_config: { thinking_summaries: "auto" },
+        store: false,
+        stream,
+      }),
+    });
+
+  it.each(CASES)("%s", async (name, scenario) => {
+    const res = await post(scenario, true);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expectGolden(`gemini/interactions-${name}.sse`, await res.text());
+  });
+
+  it.each(CASES.slice(0, 3))("%s (JSON)", async (name, scenario) => {
+    const res = await post(scenario, false);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expectGolden(`gemini/interactions-${name}.json`, await res.text());
   });
 });

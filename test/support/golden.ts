@@ -41,9 +41,9 @@ export function normalize(text: string, ...sets: (readonly Rule[])[]): string {
   return out;
 }
 
-/** Replaces unix timestamps (`created`, `created_at`, `completed_at`) with 0. */
+/** Replaces unix timestamps (`created`, `created_at`, `completed_at`) with 0, and ISO ones (Gemini interactions' `created`, `updated`) with `<time>`. */
 export function normalizeTranscript(text: string): string {
-  return text.replace(/"(created|created_at|completed_at)":\d+/g, '"$1":0');
+  return text.replace(/"(created|created_at|completed_at)":\d+/g, '"$1":0').replace(/"(created|updated)":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/g, '"$1":"<time>"');
 }
 
 export function expectGolden(relativePath: string, actual: string): void {

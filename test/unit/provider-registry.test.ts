@@ -44,6 +44,7 @@ describe("provider registry", () => {
       "openai moderations",
       "anthropic messages",
       "gemini generateContent",
+      "gemini interactions",
       "ollama chat",
       "ollama generate",
       "bedrock converse",

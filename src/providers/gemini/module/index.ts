@@ -10,6 +10,7 @@ import { checkGeminiAuth } from "../errors";
 import { geminiModelsRoute } from "../models";
 import { geminiAuthTokens } from "../auth-tokens";
 import { knowsGeminiBatchPath, serveGeminiBatches } from "./batches/batches";
+import { geminiInteractions, geminiStoredInteractions } from "../interactions";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -37,8 +38,9 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   banner: [{ name: "Gemini", below: "", page: "providers/gemini.md" }],
-  surfaces: [geminiGenerateContent],
+  surfaces: [geminiGenerateContent, geminiInteractions],
   sideRoutes: [
+    geminiStoredInteractions,
     { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },
     // Batch mode with inline requests (contract section 11), in the caller's namespace (`Runtime.objects`).
     // Before OpenAI's `/v1/batches` route, which the Gemini client also reads a job at (with Google's key).

@@ -77,17 +77,28 @@ function segmentItems(segment: HistorySegment): InputItem[] | undefined {
   return own.ok && output ? [...own.items, ...output] : undefined;
 }
 
-/** Everything `previous_response_id` stands for: the chain's inputs and outputs, oldest first. */
-async function loadHistory(rt: Runtime, id: string): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
+/**
+ * The stored chain that ends at `id` (each link's own input and output, oldest first), across the session objects
+ * that hold its links; or the id of the first link no object holds. Also Gemini interactions' chains.
+ */
+export async function chainSegments(rt: Runtime, id: string): Promise<{ segments: HistorySegment[] } | { missing: string }> {
   const segments: HistorySegment[] = [];
   let want: string | null = id;
   for (let hops = 0; want !== null && hops < 100; hops++) {
     const stub = await locateResponse(rt, want);
     const found: ResponseHistory | undefined = stub ? await stub.responseHistory(want) : undefined;
-    if (!found || found.segments.length === 0) return { ok: false, error: previousNotFound(want) };
+    if (!found || found.segments.length === 0) return { missing: want };
     segments.unshift(...found.segments);
     want = found.missing;
   }
+  return { segments };
+}
+
+/** Everything `previous_response_id` stands for: the chain's inputs and outputs, oldest first. */
+async function loadHistory(rt: Runtime, id: string): Promise<{ ok: true; items: InputItem[] } | { ok: false; error: ApiError }> {
+  const chain = await chainSegments(rt, id);
+  if ("missing" in chain) return { ok: false, error: previousNotFound(chain.missing) };
+  const { segments } = chain;
   const items: InputItem[] = [];
   for (const segment of segments) {
     const its = segmentItems(segment);
@@ -201,8 +212,8 @@ async function conversationHistory(wire: ResponsesRequest, rt: Runtime): Promise
   const bad = checkId(id, "conversation", "conv");
   if (bad) return { ok: false, error: bad };
   if (!(await loadConversation(rt, id))) return { ok: false, error: conversationNotFound(id, "conversation") };
-  const items = storedItems((await conversationItems(rt, id)).map((i) => JSON.stringify(i)));
-  return items ? { ok: true, id, items } : { ok: false, error: conversationNotFound(id, "conversation") };
+  const items = parseItems(await conversationItems(rt, id));
+  return items.ok ? { ok: true, id, items: items.items } : { ok: false, error: conversationNotFound(id, "conversation") };
 }
 
 /** Appends a turn's own input and the response's output to its conversation, as the real API does. */
@@ -222,9 +233,11 @@ function storable(items: InputItem[]): unknown[] {
 
 /** Remembers a successful response (unless `store: false`) in its session object, and where it is in the index. */
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
-  if (ctx.wire.conversation !== undefined) await extendConversation(buildResponse(reply, ctx), ctx.wire, rt);
-  if (ctx.wire.body.store === false) return;
-  await storeFinished(buildResponse(reply, ctx), ctx, rt);
+  const keeps = ctx.wire.body.store !== false;
+  if (ctx.wire.conversation === undefined && !keeps) return;
+  const response = buildResponse(reply, ctx);
+  if (ctx.wire.conversation !== undefined) await extendConversation(response, ctx.wire, rt);
+  if (keeps) await storeFinished(response, ctx, rt);
 }
 
 /**

@@ -1,0 +1,129 @@
+/**
+ * Stored interactions. With `store` (the default) each interaction is kept like a Responses response (state.ts
+ * there): in the answering (scenario, session)'s object, found through the same id index, its own input steps and
+ * output steps linked to `previous_interaction_id`. A request naming a previous interaction gets that chain's steps
+ * in front of its own input (only the conversation: `system_instruction`, `tools` and `generation_config` belong to
+ * each request, as the API scopes them); `GET`, `DELETE` and `cancel` on `/{version}/interactions/{id}` read it.
+ */
+import type { Reply } from "../../../canonical/outcome";
+import type { CanonicalRequest } from "../../../canonical/request";
+import type { Runtime } from "../../../runtime/types";
+import { apiError, type ApiError } from "../../../http/errors";
+import { parseJsonOrUndefined } from "../../../http/json";
+import { echoed } from "../../../util/text";
+import type { ParseResult, RenderContext, SideRoute } from "../../types";
+import { chainSegments, forgetResponse, indexObject, locateResponse, stateObjectName } from "../../openai/responses/state";
+import { checkGeminiAuth } from "../errors";
+import { canonicalInteraction } from "./parse";
+import { interactionEvents, interactionId, outputSteps, renderInteractionJson, type InteractionView } from "./render";
+import type { InteractionsWire, Step } from "./wire";
+import { Response } from "../../../http/web";
+import { encodeEvent } from "../../../http/sse";
+
+function notFound(id: string): ApiError {
+  return apiError("not_found", `Interaction '${echoed(id)}' not found.`);
+}
+
+function stepsOf(json: string): Step[] | undefined {
+  const value = parseJsonOrUndefined(json);
+  return Array.isArray(value) && value.every((s) => typeof s === "object" && s !== null && typeof (s as Step).type === "string") ? (value as Step[]) : undefined;
+}
+
+/** `previous_interaction_id`: the stored chain's steps go in front of the request's own input. */
+export async function prepareInteraction(wire: InteractionsWire, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<InteractionsWire>> {
+  const previous = wire.body.previous_interaction_id;
+  if (typeof previous !== "string") return { ok: true, wire, request };
+  const chain = await chainSegments(rt, previous);
+  if ("missing" in chain) return { ok: false, error: { ...notFound(chain.missing), param: "previous_interaction_id" } };
+  const history: Step[] = [];
+  for (const segment of chain.segments) {
+    const input = stepsOf(segment.input);
+    const output = segment.output.map(parseJsonOrUndefined);
+    if (!input) return { ok: false, error: notFound(previous) };
+    history.push(...input, ...(output as Step[]));
+  }
+  const next: InteractionsWire = { ...wire, history };
+  return { ok: true, wire: next, request: canonicalInteraction(next, request.headers) };
+}
+
+/** Keeps the interaction (unless `store: false`): its own input, its output steps, the link to the previous one. */
+export async function rememberInteraction(reply: Reply, ctx: RenderContext<InteractionsWire>, rt: Runtime): Promise<void> {
+  if (ctx.wire.body.store === false) return;
+  const id = interactionId(reply);
+  const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
+  const previous = ctx.wire.body.previous_interaction_id;
+  await rt.sessions.get(name).saveResponse({
+    id,
+    previousId: typeof previous === "string" ? previous : null,
+    input: JSON.stringify(ctx.wire.steps),
+    response: JSON.stringify(storedForm(renderInteractionJson(reply, ctx) as unknown as InteractionView, ctx.wire.steps)),
+    items: outputSteps(reply).map((step, i) => ({ id: `${id}/${i}`, json: JSON.stringify(step) })),
+  });
+  await indexObject(rt, id).pointResponse(id, name);
+}
+
+const PATH = /^\/(?:v1beta|v1alpha|v1)\/interactions\/([^/:]+)(?:(?:\/|:)(cancel))?$/;
+
+/** What is kept for `GET`: the interaction with its own input steps first, and how many they are. */
+interface StoredInteraction {
+  interaction: InteractionView;
+  inputSteps: number;
+}
+
+function storedForm(interaction: InteractionView, input: Step[]): StoredInteraction {
+  return { interaction: { ...interaction, steps: [...input, ...interaction.steps] }, inputSteps: input.length };
+}
+
+/** The stored interaction `id` (what `GET` shows): its own input steps first, unless `withInput` is false. */
+async function storedView(rt: Runtime, id: string, withInput: boolean): Promise<InteractionView | undefined> {
+  const stub = await locateResponse(rt, id);
+  const stored = stub ? await stub.responseById(id) : null;
+  const value = stored === null ? undefined : (parseJsonOrUndefined(stored) as StoredInteraction | undefined);
+  const view = value?.interaction;
+  if (!view || !Array.isArray(view.steps) || typeof value.inputSteps !== "number") return undefined;
+  return withInput ? view : { ...view, steps: view.steps.slice(value.inputSteps) };
+}
+
+/**
+ * `GET /{version}/interactions/{id}` (JSON, or `?stream=true` played again as SSE), `DELETE` (`{}`), and
+ * `POST …/{id}/cancel`, which a finished interaction refuses (`FAILED_PRECONDITION`): mockllm runs none in the background.
+ */
+export const geminiStoredInteractions: SideRoute = {
+  knows: (path) => PATH.test(path),
+  async serve(request, path, ctx) {
+    const m = PATH.exec(path);
+    if (!m) return undefined;
+    const query = new URL(request.url).searchParams;
+    const auth = checkGeminiAuth(request.headers, { query });
+    if (auth) return ctx.refuse(auth);
+    let id = m[1]!;
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // answered as not found below
+    }
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=UTF-8" } });
+    if (m[2] === "cancel") {
+      if (request.method !== "POST") return ctx.refuse(apiError("method_not_allowed", `Use POST for ${path}.`));
+      const view = await storedView(ctx.rt, id, false);
+      if (!view) return ctx.refuse(notFound(id));
+      return ctx.refuse(
+        apiError("invalid_request", `Interaction '${echoed(id)}' is ${view.status} and cannot be cancelled: only a background interaction in progress can be.`, { type: "FAILED_PRECONDITION" }),
+      );
+    }
+    if (request.method === "DELETE") {
+      const stub = await locateResponse(ctx.rt, id);
+      if (!stub || !(await stub.deleteResponse(id))) return ctx.refuse(notFound(id));
+      await forgetResponse(ctx.rt, id);
+      return json({});
+    }
+    if (request.method !== "GET") return ctx.refuse(apiError("method_not_allowed", `Use GET or DELETE for ${path}.`));
+    const stream = query.get("stream") === "true";
+    // A stream plays the output steps only, as the first one did.
+    const view = await storedView(ctx.rt, id, !stream && query.get("include_input") !== "false");
+    if (!view) return ctx.refuse(notFound(id));
+    if (!stream) return json(view);
+    const events = interactionEvents(view, Number.MAX_SAFE_INTEGER);
+    return new Response(events.map(encodeEvent).join(""), { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+  },
+};
