@@ -77,6 +77,29 @@ def test_google_genai_function_call_and_stream(mockllm: MockLLM) -> None:
     mockllm.verify()
 
 
+def test_google_genai_interactions(mockllm: MockLLM) -> None:
+    genai = pytest.importorskip("google.genai", reason="the official `google-genai` package is not installed")
+    from google.genai import types
+
+    if not hasattr(genai.Client, "interactions"):
+        pytest.skip("this `google-genai` has no Interactions API")
+    no_failure = {**WEATHER, "name": "py-sdk-interactions", "steps": [{**WEATHER["steps"][0], "failures": []}, WEATHER["steps"][1]]}
+    mockllm.upload(no_failure)
+    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=mockllm.base_url("gemini")))
+    tools = [{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+    first = client.interactions.create(model="gemini-3-flash-preview", input="What's the weather in Paris?", tools=tools)
+    call = next(step for step in first.steps if step.type == "function_call")
+    assert (first.status, call.id, call.name, call.arguments) == ("requires_action", "call_1", "get_weather", {"city": "Paris"})
+    stream = client.interactions.create(
+        model="gemini-3-flash-preview", previous_interaction_id=first.id, tools=tools, stream=True,
+        input=[{"type": "function_result", "call_id": call.id, "name": "get_weather", "result": "22C"}],
+    )
+    events = list(stream)
+    assert "".join(e.delta.text for e in events if e.event_type == "step.delta" and e.delta.type == "text") == "It is sunny in Paris."
+    assert (events[0].event_type, events[-1].event_type, events[-1].interaction.status) == ("interaction.created", "interaction.completed", "completed")
+    mockllm.verify()
+
+
 def test_ollama_client(mockllm: MockLLM) -> None:
     ollama = pytest.importorskip("ollama", reason="the official `ollama` package is not installed")
     mockllm.upload({"name": "py-sdk-ollama", "steps": [{"respond": {"text": "Hello from llama."}}]})
