@@ -223,9 +223,10 @@ describe("@ai-sdk/google google.interactions()", () => {
     ]);
   });
 
-  it("Output.object without a script: the default responder fills the schema", async () => {
+  it.each(["interactions", "generateContent"])("Output.object without a script (%s): the default responder fills the schema", async (surface) => {
+    const provider = createGoogleGenerativeAI({ apiKey: "k", baseURL: `${h.url}/v1beta` });
     const res = await generateText({
-      model: createGoogleGenerativeAI({ apiKey: "k", baseURL: `${h.url}/v1beta` }).interactions(MODEL),
+      model: surface === "interactions" ? provider.interactions(MODEL) : provider(MODEL),
       prompt: "A city",
       output: Output.object({
         schema: jsonSchema<{ name: string; population: number }>({
