@@ -26,6 +26,8 @@ export interface FileRecord {
   mimeType: string;
   /** Written in this many parts (`parts/{id}/{n}`); absent: the bytes are the record's own object. */
   parts?: number;
+  /** The bytes' SHA-256, base64, for a provider whose file object shows it (Gemini's `sha256Hash`). */
+  sha256?: string;
 }
 
 /** Largest part of a written file (bytes): what a writer holds at most. */

@@ -8,8 +8,8 @@ import { scopedObjects } from "../objects/store";
 import type { Runtime } from "../runtime/types";
 import { QuotaError } from "./quota";
 
-/** The areas of a namespace's store that hold files a client uploaded or reads (OpenAI's at the root, Anthropic's). */
-const FILE_AREAS = ["", "anthropic/"];
+/** The areas of a namespace's store that hold files a client uploaded or reads (OpenAI's at the root, Anthropic's, Gemini's). */
+const FILE_AREAS = ["", "anthropic/", "gemini/"];
 
 /**
  * Throws QuotaError when adding one file of `bytes` would take the caller's namespace past its file quotas.

@@ -6,6 +6,7 @@ import { validateThoughtSignatures } from "./signatures";
 import { functionTurnsError } from "./function-turns";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
+import { missingFileReference } from "./file-refs";
 
 /**
  * Google Gemini (Developer API): `POST /v1beta/models/{model}:generateContent` and
@@ -21,6 +22,11 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   parse: parseGenerateContent,
   // Schemas the API's proto parser refuses are answered first, then function turns out of order, then signatures.
   validate: (wire, request) => wire.refused ?? functionTurnsError(wire.body.contents, request) ?? validateThoughtSignatures(wire, request),
+  // A `fileData.fileUri` naming a Files API file the caller's namespace does not have: the API's 403.
+  prepare: async (wire, request, rt) => {
+    const missing = await missingFileReference(wire.body.contents, rt);
+    return missing ? { ok: false, error: missing } : { ok: true, wire, request };
+  },
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,
   failureHeaders: geminiFailureHeaders,

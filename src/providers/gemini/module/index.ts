@@ -11,6 +11,7 @@ import { geminiModelsRoute } from "../models";
 import { geminiAuthTokens } from "../auth-tokens";
 import { knowsGeminiBatchPath, serveGeminiBatches } from "./batches/batches";
 import { geminiInteractions, geminiStoredInteractions } from "../interactions";
+import { geminiFilesRoute } from "./files/files";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -41,6 +42,7 @@ export const geminiModule: ProviderModule = {
   surfaces: [geminiGenerateContent, geminiInteractions],
   sideRoutes: [
     geminiStoredInteractions,
+    geminiFilesRoute,
     { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },
     // Batch mode with inline requests (contract section 11), in the caller's namespace (`Runtime.objects`).
     // Before OpenAI's `/v1/batches` route, which the Gemini client also reads a job at (with Google's key).
