@@ -1,12 +1,13 @@
 /**
- * Gemini batch mode with inline requests (contract section 11): `POST /v1beta/models/{model}:batchGenerateContent`
- * (`batch.inputConfig.requests.requests: [{ request, metadata }]`), the long-running operation at
- * `GET /v1beta/batches/{id}`, `GET /v1beta/batches`, `POST /v1beta/batches/{id}:cancel`, `DELETE /v1beta/batches/{id}`.
- * The same engine as the other batches (objects/batch-run.ts): the requests kept as a file written in parts, run
- * lazily on the scenario's `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a read), each through the batch's
- * session as a live `generateContent` call (turn/batch.ts); the answers come back inline in the operation's
- * `metadata.output.inlinedResponses`. An uploaded input file (`fileName`) is not served: the Files upload it needs is
- * not built.
+ * Gemini batch mode (contract section 11): `POST /v1beta/models/{model}:batchGenerateContent` with the requests inline
+ * (`batch.inputConfig.requests.requests: [{ request, metadata }]`) or in an uploaded JSONL file
+ * (`batch.inputConfig.fileName: "files/…"`, a line `{ key, request }` each: the Files API, ../files/files.ts), the
+ * long-running operation at `GET /v1beta/batches/{id}`, `GET /v1beta/batches`, `POST /v1beta/batches/{id}:cancel`,
+ * `DELETE /v1beta/batches/{id}`. The same engine as the other batches (objects/batch-run.ts): the requests kept as a
+ * file written in parts, run lazily on the scenario's `async.processingMs` clock (at most `BATCH_LINES_PER_READ` a
+ * read), each through the batch's session as a live `generateContent` call (turn/batch.ts). Inline requests get their
+ * answers inline (`metadata.output.inlinedResponses`); a file's get a JSONL file of `{ key, response }` or
+ * `{ key, error }` lines, named in `metadata.output.responsesFile` and downloaded at `files/{id}:download?alt=media`.
  */
 import { safeDecode } from "../../../../http/url";
 import { apiError, type ApiError } from "../../../../http/errors";
@@ -16,11 +17,13 @@ import { FileStore, type FileRecord, type FileWriter, type WriterState } from ".
 import { advanceBatch, runSlice } from "../../../../objects/batch-run";
 import { sortableId } from "../../../../objects/ids";
 import { RecordStore } from "../../../../objects/records";
-import { scopedObjects } from "../../../../objects/store";
+import { scopedObjects, type ObjectStore } from "../../../../objects/store";
 import type { Runtime } from "../../../../runtime/types";
 import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../../turn/batch";
 import type { SideRouteContext } from "../../../types";
 import { checkGeminiAuth } from "../../errors";
+import { fileNotFound, GEMINI_FILE, geminiFiles } from "../../file-refs";
+import { parseJsonOrUndefined } from "../../../../http/json";
 import { geminiGenerateContent } from "../../index";
 
 const CREATE = /^\/(v1beta|v1alpha|v1)\/models\/([^/:]+):batchGenerateContent$/;
@@ -42,17 +45,26 @@ interface GeminiBatchRecord {
   origin: LineOrigin;
   total: number;
   requestsFileId: string;
+  /** The requests came in an uploaded file: the answers go to a file too (`responsesFile`). */
+  fromFile?: boolean;
   cancelledAtMs?: number;
   progress?: Progress;
   done?: { atMs: number; ok: number; failed: number; resultsFileId: string };
 }
 
+/** The batches' own files (their requests and answers), apart from the files a client uploaded. */
+export function batchFiles(objects: ObjectStore): FileStore {
+  return new FileStore(scopedObjects(objects, "gemini-batches/"));
+}
+
 function stores(ctx: SideRouteContext): { files: FileStore; batches: RecordStore<GeminiBatchRecord> } | undefined {
   const objects = ctx.rt.objects;
   if (objects === undefined) return undefined;
-  const own = scopedObjects(objects, "gemini-batches/");
-  return { files: new FileStore(own), batches: new RecordStore<GeminiBatchRecord>(own, "batches/") };
+  return { files: batchFiles(objects), batches: new RecordStore<GeminiBatchRecord>(scopedObjects(objects, "gemini-batches/"), "batches/") };
 }
+
+/** The purpose of a file of answers to a batch read from a file: `files/{id}:download` serves it. */
+export const BATCH_RESPONSES = "batch_responses";
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -80,7 +92,8 @@ async function operation(b: GeminiBatchRecord, files: FileStore, now: number, cr
   };
   const ended = b.done !== undefined || b.cancelledAtMs !== undefined;
   if (ended) metadata.endTime = iso(b.done?.atMs ?? b.cancelledAtMs!);
-  if (b.done !== undefined) {
+  if (b.done !== undefined && b.fromFile === true) metadata.output = { responsesFile: `files/${b.done.resultsFileId}` };
+  else if (b.done !== undefined) {
     const inlined: unknown[] = [];
     for await (const line of files.lines(b.done.resultsFileId)) if (line !== "") inlined.push(JSON.parse(line));
     metadata.output = { inlinedResponses: { inlinedResponses: inlined } };
@@ -107,29 +120,97 @@ async function create(request: Request, path: string, model: string, ctx: SideRo
   const batch = isRecord(body.value) ? body.value.batch : undefined;
   const input = isRecord(batch) && isRecord(batch.inputConfig) ? batch.inputConfig : undefined;
   if (input === undefined) return ctx.refuse(invalid("* BatchGenerateContentRequest.batch.input_config: input_config is required."));
-  if (input.fileName !== undefined) return ctx.refuse(invalid("mockllm: a Gemini batch from an uploaded file (fileName) is not served; send the requests inline (inputConfig.requests)."));
-  const list = isRecord(input.requests) ? input.requests.requests : undefined;
-  if (!Array.isArray(list) || list.length === 0) return ctx.refuse(invalid("* BatchGenerateContentRequest.batch.input_config.requests.requests: at least one request is required."));
-  for (const [i, r] of list.entries()) {
-    if (!isRecord(r) || !isRecord(r.request)) return ctx.refuse(invalid(`* BatchGenerateContentRequest.batch.input_config.requests.requests[${i}].request: request is required.`));
-  }
   const now = Date.now();
+  const id = sortableId("", 20).toLowerCase();
+  const list = input.fileName === undefined && isRecord(input.requests) ? input.requests.requests : undefined;
+  if (input.fileName === undefined) {
+    if (!Array.isArray(list) || list.length === 0) return ctx.refuse(invalid("* BatchGenerateContentRequest.batch.input_config.requests.requests: at least one request is required."));
+    for (const [i, r] of list.entries()) {
+      if (!isRecord(r) || !isRecord(r.request)) return ctx.refuse(invalid(`* BatchGenerateContentRequest.batch.input_config.requests.requests[${i}].request: request is required.`));
+    }
+  }
+  // A file's lines are checked whole before anything is written: a refused batch leaves nothing behind.
+  const upload = input.fileName !== undefined ? await requestsFile(input.fileName, ctx) : undefined;
+  if (upload !== undefined && "code" in upload) return ctx.refuse(upload);
+  const writer = s.files.writer({ id: sortableId("file-", 14), filename: `${id}_requests.jsonl`, purpose: "batch_requests", createdAt: Math.floor(now / 1000), mimeType: "application/jsonl" });
+  let total = 0;
+  if (upload !== undefined) {
+    for await (const line of upload.lines()) await writer.write(`${JSON.stringify(line)}\n`);
+    total = upload.count;
+  } else if (Array.isArray(list)) {
+    for (const [i, r] of (list as { request: Record<string, unknown>; metadata?: unknown }[]).entries()) {
+      const { model: _model, ...req } = r.request;
+      await writer.write(`${JSON.stringify({ key: isRecord(r.metadata) && typeof r.metadata.key === "string" ? r.metadata.key : String(i + 1), metadata: r.metadata ?? null, request: req })}\n`);
+    }
+    total = list.length;
+  }
+  await writer.close();
   const { prefix } = requestPrefix(request, path);
   const headers = originHeaders(request.headers);
   const origin: LineOrigin = { prefix, headers, path: `/v1beta/models/${model}:generateContent` };
   const scenarioName = prefix.scenario ?? headers["x-mock-scenario"];
   const stored = scenarioName !== undefined ? await ctx.rt.scenarios.get(scenarioName) : undefined;
-  const id = sortableId("", 20).toLowerCase();
-  const writer = s.files.writer({ id: sortableId("file-", 14), filename: `${id}_requests.jsonl`, purpose: "batch_requests", createdAt: Math.floor(now / 1000), mimeType: "application/jsonl" });
-  for (const [i, r] of (list as { request: Record<string, unknown>; metadata?: unknown }[]).entries()) {
-    const { model: _model, ...req } = r.request;
-    await writer.write(`${JSON.stringify({ key: isRecord(r.metadata) && typeof r.metadata.key === "string" ? r.metadata.key : String(i + 1), metadata: r.metadata ?? null, request: req })}\n`);
-  }
-  await writer.close();
   const displayName = isRecord(batch) && typeof batch.displayName === "string" ? batch.displayName : id;
-  const record: GeminiBatchRecord = { id, model, displayName, createdAtMs: now, dueAtMs: now + (stored?.scenario.async?.processingMs ?? 0), origin, total: list.length, requestsFileId: writer.id };
+  const record: GeminiBatchRecord = {
+    id,
+    model,
+    displayName,
+    createdAtMs: now,
+    dueAtMs: now + (stored?.scenario.async?.processingMs ?? 0),
+    origin,
+    total,
+    requestsFileId: writer.id,
+    ...(input.fileName !== undefined ? { fromFile: true } : {}),
+  };
   await s.batches.put(id, record);
   return jsonResponse(await operation(record, s.files, now, true));
+}
+
+/** One request line of an uploaded batch file, as the batch keeps it. */
+interface RequestLine {
+  key: string;
+  metadata: null;
+  request: Record<string, unknown>;
+}
+
+/** An uploaded JSONL file's request lines (`{ key, request }`; blank lines skipped), read as they are used. */
+async function* fileRequests(files: FileStore, id: string): AsyncIterable<RequestLine | { bad: number }> {
+  let n = 0;
+  for await (const text of files.lines(id)) {
+    if (text.trim() === "") continue;
+    n++;
+    const line = parseJsonOrUndefined(text);
+    if (!isRecord(line) || !isRecord(line.request)) {
+      yield { bad: n };
+      return;
+    }
+    const { model: _model, ...request } = line.request;
+    yield { key: typeof line.key === "string" ? line.key : String(n), metadata: null, request };
+  }
+}
+
+/**
+ * The uploaded file a batch reads (`fileName: "files/…"`), checked whole: how many requests it holds and a reader of
+ * them; or the error (an unknown file is the API's 403; a line that is no request is named).
+ */
+async function requestsFile(fileName: unknown, ctx: SideRouteContext): Promise<{ count: number; lines: () => AsyncIterable<RequestLine> } | ApiError> {
+  if (typeof fileName !== "string" || !fileName.startsWith("files/")) return invalid("* BatchGenerateContentRequest.batch.input_config.file_name: a file name (files/…) is required.");
+  const id = fileName.slice("files/".length);
+  const files = geminiFiles(ctx.rt.objects!);
+  const file = await files.get(id);
+  if (file === null || file.purpose !== GEMINI_FILE) return fileNotFound(id);
+  let count = 0;
+  for await (const line of fileRequests(files, id)) {
+    if ("bad" in line) return invalid(`mockllm: line ${line.bad} of ${fileName} is not a JSON object with a \`request\` (a GenerateContentRequest) and a \`key\`.`);
+    count++;
+  }
+  if (count === 0) return invalid(`mockllm: ${fileName} holds no requests.`);
+  return {
+    count,
+    async *lines() {
+      for await (const line of fileRequests(files, id)) if (!("bad" in line)) yield line;
+    },
+  };
 }
 
 async function runLines(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, b: GeminiBatchRecord, max: number): Promise<void> {
@@ -138,7 +219,9 @@ async function runLines(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, 
     ok: 0,
     failed: 0,
     results: {
-      record: { id: sortableId("file-", 14), filename: `${b.id}_results.jsonl`, purpose: "batch_results", createdAt: Math.floor(Date.now() / 1000), mimeType: "application/jsonl" },
+      record: b.fromFile
+        ? { id: `batch-${b.id}`, filename: `${b.displayName}-responses`, purpose: BATCH_RESPONSES, createdAt: Math.floor(Date.now() / 1000), mimeType: "application/jsonl" }
+        : { id: sortableId("file-", 14), filename: `${b.id}_results.jsonl`, purpose: "batch_results", createdAt: Math.floor(Date.now() / 1000), mimeType: "application/jsonl" },
       state: { parts: 0, bytes: 0 },
     },
   };
@@ -150,7 +233,9 @@ async function runLines(rt: Runtime, s: NonNullable<ReturnType<typeof stores>>, 
     else p.failed++;
     const error = isRecord(answer.body) && isRecord(answer.body.error) ? answer.body.error : { code: answer.status, message: String(answer.body) };
     const out = ok ? { response: answer.body } : { error };
-    await results!.write(`${JSON.stringify(line.metadata === null ? out : { ...out, metadata: line.metadata })}\n`);
+    // A file's answers are keyed by the request's key; inline ones carry their request's metadata.
+    const kept = b.fromFile ? { key: line.key, ...out } : line.metadata === null ? out : { ...out, metadata: line.metadata };
+    await results!.write(`${JSON.stringify(kept)}\n`);
   };
   const exhausted = await runSlice(s.files, { input: b.requestsFileId, progress: p, max, outputs: [p.results], blank: (text) => text === "", run });
   if (exhausted) {

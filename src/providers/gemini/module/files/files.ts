@@ -23,6 +23,7 @@ import type { SideRoute, SideRouteContext } from "../../../types";
 import { checkGeminiAuth } from "../../errors";
 import { fileNotFound, fileResource, GEMINI_FILE, geminiFiles } from "../../file-refs";
 import { checkFileQuotas } from "../../../../tenancy/file-quota";
+import { BATCH_RESPONSES, batchFiles } from "../batches/batches";
 import { credentialValues } from "../../../../tenancy/resolve";
 import { isNamespaceKey } from "../../../../tenancy/keys";
 import { echoed } from "../../../../util/text";
@@ -39,7 +40,7 @@ const PART_TTL_SECONDS = 24 * 3600;
 const UPLOAD_PART = "gemini_upload_part";
 
 const UPLOAD_PATH = /^\/upload\/(v1beta|v1alpha|v1)\/files$/;
-const FILES_PATH = /^\/(v1beta|v1alpha|v1)\/files(?:\/([^/:]+)(?::(download))?)?$/;
+const FILES_PATH = /^(?:\/download)?\/(v1beta|v1alpha|v1)\/files(?:\/([^/:]+)(?::(download))?)?$/;
 
 /**
  * `/v1/files` is also OpenAI's and Anthropic's: it is Gemini's when the request carries Google's key
@@ -201,6 +202,21 @@ async function list(request: Request, version: string, files: FileStore, ctx: Si
   });
 }
 
+/**
+ * `files/{id}:download` (`?alt=media`; also under `/download/…`, where `@ai-sdk/google` asks): the bytes of a file the
+ * API generated — a batch's answers (`responsesFile`) —; an uploaded file is refused, as the API refuses it.
+ */
+async function download(request: Request, path: string, id: string, files: FileStore, ctx: SideRouteContext): Promise<Response> {
+  if (request.method !== "GET") return ctx.refuse(apiError("method_not_allowed", `Use GET for ${path}.`));
+  const uploaded = await files.get(id);
+  if (uploaded !== null && uploaded.purpose === GEMINI_FILE) {
+    return ctx.refuse(apiError("invalid_request", `File files/${id} cannot be downloaded: only files the API generates can be (this one was uploaded).`));
+  }
+  const generated = await batchFiles(ctx.rt.objects!).open(id);
+  if (generated === null || generated.record.purpose !== BATCH_RESPONSES) return ctx.refuse(fileNotFound(id));
+  return new Response(generated.body, { status: 200, headers: { "content-type": generated.record.mimeType, "content-length": String(generated.record.bytes) } });
+}
+
 /** Serves a Files API route, or undefined when `path` is not one. */
 async function serve(request: Request, path: string, ctx: SideRouteContext): Promise<Response | undefined> {
   const upload = UPLOAD_PATH.exec(path);
@@ -225,6 +241,7 @@ async function serve(request: Request, path: string, ctx: SideRouteContext): Pro
     return chunk(request, path, version, files, ctx, pending);
   }
   const [, version, rawId, action] = item!;
+  if (path.startsWith("/download/") && action !== "download") return undefined;
   const { origin, prefix } = base(request, path);
   if (rawId === undefined) {
     if (request.method !== "GET") return ctx.refuse(apiError("method_not_allowed", `Use GET for ${path}; uploads go to /upload/${version}/files.`));
@@ -236,11 +253,9 @@ async function serve(request: Request, path: string, ctx: SideRouteContext): Pro
   } catch {
     // an id that does not decode is no file's: answered as unknown
   }
+  if (action === "download") return download(request, path, id, files, ctx);
   const r = await files.get(id);
   if (r === null || r.purpose !== GEMINI_FILE) return ctx.refuse(fileNotFound(id));
-  if (action === "download") {
-    return ctx.refuse(apiError("invalid_request", `File files/${id} cannot be downloaded: only files the API generates can be (this one was uploaded).`));
-  }
   if (request.method === "GET") return jsonResponse(fileResource(r, `${origin}${prefix}`, version!));
   if (request.method === "DELETE") {
     await files.delete(id);
