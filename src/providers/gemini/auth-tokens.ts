@@ -8,7 +8,7 @@
  */
 import { apiError, type ApiError } from "../../http/errors";
 import { isRecord, jsonResponse } from "../../http/json";
-import { readLimited } from "../../http/body";
+import { readSideBody } from "./side-body";
 import { ephemeralSecret, mintEphemeral, type EphemeralClaims } from "../../util/ephemeral";
 import { echoedValue } from "../../util/text";
 import type { SideRoute } from "../types";
@@ -38,14 +38,9 @@ export const geminiAuthTokens: SideRoute = {
     if (request.method !== "POST") return ctx.refuse({ code: "method_not_allowed", message: `Use POST for ${path}.` });
     const auth = checkGeminiAuth(request.headers, { query: new URL(request.url).searchParams });
     if (auth) return ctx.refuse(auth);
-    const text = await readLimited(request, 1024 * 1024);
-    if (text === undefined) return ctx.refuse(apiError("payload_too_large", "The request body is too large."));
-    let body: unknown = {};
-    try {
-      if (text.trim() !== "") body = JSON.parse(text);
-    } catch {
-      return ctx.refuse(apiError("invalid_json", "Invalid JSON payload received."));
-    }
+    const read = await readSideBody(request, 1024 * 1024);
+    if (!read.ok) return ctx.refuse(read.error);
+    const body = read.value;
     if (!isRecord(body)) return ctx.refuse(apiError("invalid_request", "Invalid JSON payload received. Expected an object."));
     const now = Math.floor(Date.now() / 1000);
     const exp = timeField(body, "expireTime", now + DEFAULT_EXPIRE_SECONDS);

@@ -15,7 +15,8 @@
  */
 import { apiError } from "../../../../http/errors";
 import { base64 } from "../../../../http/base64";
-import { readBoundedBytes, readLimited } from "../../../../http/body";
+import { readBoundedBytes } from "../../../../http/body";
+import { readSideBody } from "../../side-body";
 import { isRecord, jsonResponse } from "../../../../http/json";
 import { Response } from "../../../../http/web";
 import type { FileRecord, FileStore } from "../../../../objects/files";
@@ -118,14 +119,9 @@ async function start(request: Request, path: string, version: string, files: Fil
   if (!Number.isSafeInteger(size) || size < 0) return ctx.refuse(apiError("invalid_request", `Invalid X-Goog-Upload-Header-Content-Length: '${echoed(declared)}'.`));
   if (size > MAX_FILE_BYTES) return ctx.refuse(apiError("payload_too_large", "File size exceeds the 2 GB limit."));
   if (size > MOCK_UPLOAD_BYTES) return ctx.refuse(apiError("payload_too_large", `mockllm: files above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused (the real API takes up to 2 GB).`));
-  const text = await readLimited(request, 64 * 1024);
-  if (text === undefined) return ctx.refuse(apiError("payload_too_large", "The request body is too large."));
-  let body: unknown = {};
-  try {
-    if (text.trim() !== "") body = JSON.parse(text);
-  } catch {
-    return ctx.refuse(apiError("invalid_json", "Invalid JSON payload received."));
-  }
+  const read = await readSideBody(request, 64 * 1024);
+  if (!read.ok) return ctx.refuse(read.error);
+  const body = read.value;
   const file = isRecord(body) && isRecord(body.file) ? body.file : {};
   const displayName = file.displayName ?? file.display_name ?? "";
   if (typeof displayName !== "string" || displayName.length > 512) {
