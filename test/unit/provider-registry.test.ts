@@ -45,6 +45,7 @@ describe("provider registry", () => {
       "anthropic messages",
       "gemini generateContent",
       "gemini interactions",
+      "gemini embeddings",
       "ollama chat",
       "ollama generate",
       "bedrock converse",

@@ -12,16 +12,17 @@ import { jsonResponse } from "../../http/json";
 const LIST = /^\/(v1beta|v1|v1alpha)\/models\/?$/;
 const ONE = /^\/(v1beta|v1|v1alpha)\/models\/([^/:]+)$/;
 
-/** A Gemini `Model` resource for `id`. */
+/** A Gemini `Model` resource for `id` (an embedding model's, `…embedding…`, lists the embedding methods). */
 export function geminiModel(id: string) {
+  const embeds = id.includes("embedding");
   return {
     name: `models/${id}`,
     version: "001",
     displayName: id,
     description: `mockllm scripted model ${id}`,
-    inputTokenLimit: 1_048_576,
-    outputTokenLimit: 65_536,
-    supportedGenerationMethods: ["generateContent", "countTokens"],
+    inputTokenLimit: embeds ? 2_048 : 1_048_576,
+    outputTokenLimit: embeds ? 1 : 65_536,
+    supportedGenerationMethods: embeds ? ["embedContent", "batchEmbedContents", "countTokens"] : ["generateContent", "countTokens"],
     temperature: 1,
     topP: 0.95,
     topK: 64,

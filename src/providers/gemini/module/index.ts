@@ -1,5 +1,6 @@
 /**
- * Gemini (the Developer API): generateContent, the model listing, and Gemini Live over WebSocket.
+ * Gemini (the Developer API): generateContent, the Interactions API, embeddings, token counts, the Files API, batch
+ * mode, ephemeral tokens, the model listing, and Gemini Live over WebSocket.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { liveSocket } from "./sockets/live";
@@ -12,6 +13,8 @@ import { geminiAuthTokens } from "../auth-tokens";
 import { knowsGeminiBatchPath, serveGeminiBatches } from "./batches/batches";
 import { geminiInteractions, geminiStoredInteractions } from "../interactions";
 import { geminiFilesRoute } from "./files/files";
+import { geminiEmbeddings } from "../embeddings";
+import { geminiCountTokens } from "../count-tokens";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -39,10 +42,11 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   banner: [{ name: "Gemini", below: "", page: "providers/gemini.md" }],
-  surfaces: [geminiGenerateContent, geminiInteractions],
+  surfaces: [geminiGenerateContent, geminiInteractions, geminiEmbeddings],
   sideRoutes: [
     geminiStoredInteractions,
     geminiFilesRoute,
+    geminiCountTokens,
     { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },
     // Batch mode with inline requests (contract section 11), in the caller's namespace (`Runtime.objects`).
     // Before OpenAI's `/v1/batches` route, which the Gemini client also reads a job at (with Google's key).
