@@ -67,6 +67,24 @@ describe("@google/genai ai.files", () => {
   });
 });
 
+describe("an interaction naming a file", () => {
+  it("a content block's uri of an uploaded file is answered; of an unknown one, the Files API's 403", async () => {
+    const ai = genai("s3");
+    const file = await ai.files.upload({ file: new Blob(["%PDF-1.4"], { type: "application/pdf" }) });
+    const ask = (uri: string) =>
+      ai.interactions.create({
+        model: MODEL,
+        input: [
+          { type: "document", uri, mime_type: "application/pdf" },
+          { type: "text", text: "Summarise this." },
+        ],
+      } as never);
+    expect((await ask(file.uri!)).output_text).toBe("A greeting.");
+    await expect(ask("files/nosuchfile")).rejects.toMatchObject({ status: 403 });
+    expect((await h.journal("gf-read", "s3")).map((e) => [e.endpoint, e.outcome])).toEqual([["interactions", "response"]]);
+  });
+});
+
 describe("ai uploadFile with @ai-sdk/google", () => {
   it("uploads through the upload URL it is given (no credentials on the bytes), and the file is there", async () => {
     const google = createGoogleGenerativeAI({ apiKey: "k", baseURL: `${h.url}/v1beta` });

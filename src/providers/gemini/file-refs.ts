@@ -56,19 +56,9 @@ export function fileIdOfUri(uri: string): string | undefined {
   return m?.[1];
 }
 
-/**
- * The error for contents that name a Files API file the caller's namespace does not have (`fileData.fileUri`), or
- * undefined. Other URIs (a `gs://` object, a YouTube link) are not checked.
- */
-export async function missingFileReference(contents: readonly Content[], rt: Runtime): Promise<ApiError | undefined> {
-  let ids: string[] | undefined;
-  for (const c of contents) {
-    for (const p of c.parts ?? []) {
-      const id = p.fileData ? fileIdOfUri(p.fileData.fileUri) : undefined;
-      if (id !== undefined) (ids ??= []).push(id);
-    }
-  }
-  if (ids === undefined) return undefined;
+/** The error for the first of `ids` the caller's namespace has no Files API file for, or undefined. */
+export async function missingFile(ids: readonly string[], rt: Runtime): Promise<ApiError | undefined> {
+  if (ids.length === 0) return undefined;
   if (rt.objects === undefined) return fileNotFound(ids[0]!);
   const files = geminiFiles(rt.objects);
   for (const id of ids) {
@@ -76,4 +66,19 @@ export async function missingFileReference(contents: readonly Content[], rt: Run
     if (r === null || r.purpose !== GEMINI_FILE) return fileNotFound(id);
   }
   return undefined;
+}
+
+/**
+ * The error for contents that name a Files API file the caller's namespace does not have (`fileData.fileUri`), or
+ * undefined. Other URIs (a `gs://` object, a YouTube link) are not checked.
+ */
+export function missingFileReference(contents: readonly Content[], rt: Runtime): Promise<ApiError | undefined> | undefined {
+  let ids: string[] | undefined;
+  for (const c of contents) {
+    for (const p of c.parts ?? []) {
+      const id = p.fileData ? fileIdOfUri(p.fileData.fileUri) : undefined;
+      if (id !== undefined) (ids ??= []).push(id);
+    }
+  }
+  return ids === undefined ? undefined : missingFile(ids, rt);
 }

@@ -23,9 +23,10 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   // Schemas the API's proto parser refuses are answered first, then function turns out of order, then signatures.
   validate: (wire, request) => wire.refused ?? functionTurnsError(wire.body.contents, request) ?? validateThoughtSignatures(wire, request),
   // A `fileData.fileUri` naming a Files API file the caller's namespace does not have: the API's 403.
-  prepare: async (wire, request, rt) => {
-    const missing = await missingFileReference(wire.body.contents, rt);
-    return missing ? { ok: false, error: missing } : { ok: true, wire, request };
+  prepare: (wire, request, rt) => {
+    // Most requests name no file: answered without a promise.
+    const checked = missingFileReference(wire.body.contents, rt);
+    return checked === undefined ? { ok: true, wire, request } : checked.then((missing) => (missing ? { ok: false, error: missing } : { ok: true, wire, request }));
   },
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,

@@ -14,6 +14,7 @@ import { echoed } from "../../../util/text";
 import type { ParseResult, RenderContext, SideRoute } from "../../types";
 import { chainSegments, forgetResponse, indexObject, locateResponse, stateObjectName } from "../../openai/responses/state";
 import { checkGeminiAuth } from "../errors";
+import { fileIdOfUri, missingFile } from "../file-refs";
 import { canonicalInteraction } from "./parse";
 import { interactionEvents, interactionId, outputSteps, renderInteractionJson, type InteractionView } from "./render";
 import type { InteractionsWire, Step } from "./wire";
@@ -29,8 +30,26 @@ function stepsOf(json: string): Step[] | undefined {
   return Array.isArray(value) && value.every((s) => typeof s === "object" && s !== null && typeof (s as Step).type === "string") ? (value as Step[]) : undefined;
 }
 
-/** `previous_interaction_id`: the stored chain's steps go in front of the request's own input. */
+/** The Files API files the request's own input names (a content block's `uri`: `files/{id}` or `…/files/{id}`). */
+function fileIds(steps: readonly Step[]): string[] {
+  const ids: string[] = [];
+  for (const step of steps) {
+    if (!Array.isArray(step.content)) continue;
+    for (const block of step.content as { uri?: unknown }[]) {
+      const id = typeof block?.uri === "string" ? fileIdOfUri(block.uri) : undefined;
+      if (id !== undefined) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * A content block naming a file the caller's namespace lacks is the Files API's 403; then `previous_interaction_id`:
+ * the stored chain's steps go in front of the request's own input.
+ */
 export async function prepareInteraction(wire: InteractionsWire, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<InteractionsWire>> {
+  const missing = await missingFile(fileIds(wire.steps), rt);
+  if (missing) return { ok: false, error: missing };
   const previous = wire.body.previous_interaction_id;
   if (typeof previous !== "string") return { ok: true, wire, request };
   const chain = await chainSegments(rt, previous);
