@@ -383,7 +383,7 @@ describe("the wire without the SDK", () => {
   });
 
   it("an unknown Gemini method answers 404 in Gemini's shape", async () => {
-    const res = await post(`/v1beta/models/${MODEL}:countTokens`, { contents: [{ parts: [{ text: "Hi" }] }] });
+    const res = await post(`/v1beta/models/${MODEL}:predictLongRunning`, { instances: [{ prompt: "Hi" }] });
     expect(res.status).toBe(404);
     expect(((await res.json()) as Record<string, any>).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
   });

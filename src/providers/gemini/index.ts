@@ -7,6 +7,7 @@ import { functionTurnsError } from "./function-turns";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
 import { missingFileReference } from "./file-refs";
+import { applyCachedContent } from "./cached-contents";
 
 /**
  * Google Gemini (Developer API): `POST /v1beta/models/{model}:generateContent` and
@@ -22,11 +23,16 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   parse: parseGenerateContent,
   // Schemas the API's proto parser refuses are answered first, then function turns out of order, then signatures.
   validate: (wire, request) => wire.refused ?? functionTurnsError(wire.body.contents, request) ?? validateThoughtSignatures(wire, request),
-  // A `fileData.fileUri` naming a Files API file the caller's namespace does not have: the API's 403.
+  // A `fileData.fileUri` naming a Files API file the caller's namespace does not have: the API's 403; a
+  // `cachedContent`: the cache in front of the request (cached-contents.ts).
   prepare: (wire, request, rt) => {
-    // Most requests name no file: answered without a promise.
     const checked = missingFileReference(wire.body.contents, rt);
-    return checked === undefined ? { ok: true, wire, request } : checked.then((missing) => (missing ? { ok: false, error: missing } : { ok: true, wire, request }));
+    // Most requests name neither: answered without a promise.
+    if (checked === undefined && wire.body.cachedContent === undefined) return { ok: true, wire, request };
+    return (async () => {
+      const missing = await checked;
+      return missing ? { ok: false as const, error: missing } : applyCachedContent(wire, request, rt);
+    })();
   },
   failureMessages: GEMINI_FAILURE_MESSAGES,
   renderError: renderGeminiError,

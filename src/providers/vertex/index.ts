@@ -30,6 +30,9 @@ export const vertexGemini: ProviderSurface<GeminiWire> = {
     const parsed = parseGemini(body, headers, geminiPath(target), `google.cloud.aiplatform.${/^\/v1beta1\//i.test(target.path) ? "v1beta1" : "v1"}`);
     return parsed.ok ? { ...parsed, request: { ...parsed.request, provider: "vertex" } } : parsed;
   },
+  // The Gemini API's Files API and context caches are not Vertex's (its files are `gs://` objects, its caches
+  // `projects/…/cachedContents/…`, neither served): nothing to look up.
+  prepare: (wire, request) => ({ ok: true, wire, request }),
 };
 
 /**

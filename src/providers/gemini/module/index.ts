@@ -1,6 +1,6 @@
 /**
- * Gemini (the Developer API): generateContent, the Interactions API, embeddings, token counts, the Files API, batch
- * mode, ephemeral tokens, the model listing, and Gemini Live over WebSocket.
+ * Gemini (the Developer API): generateContent, the Interactions API, embeddings, token counts, the Files API, context
+ * caches, batch mode, ephemeral tokens, the model listing, and Gemini Live over WebSocket.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { liveSocket } from "./sockets/live";
@@ -15,6 +15,7 @@ import { geminiInteractions, geminiStoredInteractions } from "../interactions";
 import { geminiFilesRoute } from "./files/files";
 import { geminiEmbeddings } from "../embeddings";
 import { geminiCountTokens } from "../count-tokens";
+import { geminiCachesRoute } from "./caches/caches";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -47,6 +48,7 @@ export const geminiModule: ProviderModule = {
     geminiStoredInteractions,
     geminiFilesRoute,
     geminiCountTokens,
+    geminiCachesRoute,
     { serve: (request, path, ctx) => geminiModelsRoute(request, path, ctx.rt, () => ctx.modelIds()) },
     // Batch mode with inline requests (contract section 11), in the caller's namespace (`Runtime.objects`).
     // Before OpenAI's `/v1/batches` route, which the Gemini client also reads a job at (with Google's key).
