@@ -39,3 +39,11 @@ export function randomHex(length: number): string {
     .join("")
     .slice(0, length);
 }
+
+/** `length` random lower-case letters and digits (Gemini's file and cache ids). */
+export function randomLowerAlnum(length: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let out = "";
+  for (const b of bytes) out += "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]!;
+  return out;
+}

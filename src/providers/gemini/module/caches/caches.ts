@@ -16,6 +16,7 @@ import { checkGeminiAuth } from "../../errors";
 import { parseGemini } from "../../parse";
 import { camelizeKeys } from "../../wire";
 import { echoed } from "../../../../util/text";
+import { randomLowerAlnum } from "../../../../objects/ids";
 
 const PATH = /^\/(v1beta|v1alpha|v1)\/cachedContents(?:\/([^/:]+))?$/;
 const DEFAULT_TTL_MS = 3600 * 1000;
@@ -57,9 +58,7 @@ function resource(r: CacheRecord): Record<string, unknown> {
 }
 
 /** A new cache id: 16 lower-case letters and digits. */
-function newCacheId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
-}
+const newCacheId = () => randomLowerAlnum(16);
 
 async function create(request: Request, version: string, ctx: SideRouteContext): Promise<Response> {
   const read = await readJsonBody(request);

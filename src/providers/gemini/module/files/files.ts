@@ -28,6 +28,7 @@ import { BATCH_RESPONSES, batchFiles } from "../batches/batches";
 import { credentialValues } from "../../../../tenancy/resolve";
 import { isNamespaceKey } from "../../../../tenancy/keys";
 import { echoed } from "../../../../util/text";
+import { randomLowerAlnum } from "../../../../objects/ids";
 
 /** The real limit on one file: 2 GB. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
@@ -63,8 +64,10 @@ interface PendingUpload {
   mimeType: string;
   /** The declared size. */
   size: number;
-  /** When `start` was called (ms): names the chunks waiting for the rest. */
+  /** When `start` was called (ms). */
   at: number;
+  /** Random, with `at`: names the chunks waiting for the rest (two uploads started in one millisecond stay apart). */
+  nonce: string;
 }
 
 function encodePending(p: PendingUpload): string {
@@ -79,7 +82,7 @@ function decodePending(text: string): PendingUpload | undefined {
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
     const v: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
     if (!isRecord(v) || typeof v.id !== "string" || typeof v.displayName !== "string" || typeof v.mimeType !== "string") return undefined;
-    if (typeof v.size !== "number" || typeof v.at !== "number") return undefined;
+    if (typeof v.size !== "number" || typeof v.at !== "number" || typeof v.nonce !== "string" || !/^[a-z0-9]{1,16}$/.test(v.nonce)) return undefined;
     return v as unknown as PendingUpload;
   } catch {
     return undefined;
@@ -87,10 +90,7 @@ function decodePending(text: string): PendingUpload | undefined {
 }
 
 /** A new file id: 12 lower-case letters and digits, as the API makes them. */
-function newFileId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Array.from(bytes, (b) => "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]).join("");
-}
+const newFileId = () => randomLowerAlnum(12);
 
 /** The id rules of `File.name`: up to 40 lower-case letters, digits or dashes, not starting or ending with a dash. */
 function validId(id: string): boolean {
@@ -133,14 +133,14 @@ async function start(request: Request, path: string, version: string, files: Fil
   }
   if (name !== "" && (await files.get(name)) !== null) return ctx.refuse(apiError("invalid_request", `File files/${name} already exists.`, { status: 409, type: "ALREADY_EXISTS" }));
   const typed = header(request, "x-goog-upload-header-content-type") || (typeof file.mimeType === "string" ? file.mimeType : "") || "application/octet-stream";
-  const pending: PendingUpload = { id: name, displayName, mimeType: typed, size, at: Date.now() };
+  const pending: PendingUpload = { id: name, displayName, mimeType: typed, size, at: Date.now(), nonce: randomLowerAlnum(8) };
   const { origin, prefix } = base(request, path);
   const key = credentialValues(request).find(isNamespaceKey);
   const url = `${origin}${prefix}/upload/${version}/files?upload_id=${encodePending(pending)}&upload_protocol=resumable${key !== undefined ? `&key=${encodeURIComponent(key)}` : ""}`;
   return new Response(null, { status: 200, headers: { "x-goog-upload-url": url, "x-goog-upload-status": "active", "x-goog-upload-chunk-granularity": "8388608" } });
 }
 
-const partId = (p: PendingUpload, offset: number) => `upload-${p.at.toString(36)}-${offset}`;
+const partId = (p: PendingUpload, offset: number) => `upload-${p.at.toString(36)}-${p.nonce}-${offset}`;
 
 /** A chunk of an upload at `X-Goog-Upload-Offset`; the last (`finalize`) makes the file from the chunks before it. */
 async function chunk(request: Request, path: string, version: string, files: FileStore, ctx: SideRouteContext, pending: PendingUpload): Promise<Response> {
