@@ -100,6 +100,32 @@ def test_google_genai_interactions(mockllm: MockLLM) -> None:
     mockllm.verify()
 
 
+def test_google_genai_files_embeddings_counts_caches(mockllm: MockLLM) -> None:
+    genai = pytest.importorskip("google.genai", reason="the official `google-genai` package is not installed")
+    import io
+
+    from google.genai import types
+
+    mockllm.upload({"name": "py-sdk-gemini-around", "steps": [
+        {"id": "read", "consume": False, "match": {"lastUserMessage": {"contains": "Summarise"}}, "respond": {"text": "A note."}},
+        {"id": "vectors", "consume": False, "match": {"endpoint": "embeddings"}, "respond": {"embeddings": [[0.6, 0.8]]}},
+    ]})
+    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=mockllm.base_url("gemini")))
+    uploaded = client.files.upload(file=io.BytesIO(b"a short note"), config={"mime_type": "text/plain", "display_name": "note"})
+    assert (uploaded.size_bytes, uploaded.state.name, uploaded.display_name) == (12, "ACTIVE", "note")
+    answer = client.models.generate_content(model="gemini-2.5-flash", contents=[uploaded, "Summarise this."])
+    assert answer.text == "A note."
+    assert [e.values for e in client.models.embed_content(model="gemini-embedding-001", contents="a short note").embeddings] == [[0.6, 0.8]]
+    assert client.models.count_tokens(model="gemini-2.5-flash", contents="hello there, how are you").total_tokens == 6
+    cache = client.caches.create(model="gemini-2.5-flash", config={"contents": [uploaded], "system_instruction": "Be brief.", "ttl": "300s"})
+    assert client.models.generate_content(model="gemini-2.5-flash", contents="Summarise this.", config={"cached_content": cache.name}).text == "A note."
+    client.caches.delete(name=cache.name)
+    client.files.delete(name=uploaded.name)
+    with pytest.raises(genai.errors.ClientError) as refused:
+        client.files.get(name=uploaded.name)
+    assert refused.value.code == 403
+
+
 def test_ollama_client(mockllm: MockLLM) -> None:
     ollama = pytest.importorskip("ollama", reason="the official `ollama` package is not installed")
     mockllm.upload({"name": "py-sdk-ollama", "steps": [{"respond": {"text": "Hello from llama."}}]})
