@@ -18,6 +18,7 @@ const SAFELISTED = new Set(["cache-control", "content-language", "content-length
 /** A path for each surface whose paths have parameters in them. */
 const SAMPLE: Record<string, string> = {
   "gemini generateContent": "/v1beta/models/gemini-2.5-flash:generateContent",
+  "gemini embeddings": "/v1beta/models/gemini-embedding-001:batchEmbedContents",
   "bedrock converse": "/model/amazon.nova-pro-v1:0/converse",
   "bedrock messages": "/model/anthropic.claude-opus-4-6-v1:0/invoke",
   "vertex generateContent": "/v1/projects/p/locations/global/publishers/google/models/gemini-2.5-flash:generateContent",
