@@ -2,14 +2,14 @@
 // Server CPU per 1,000 requests, several targets taking turns (a fixed number of requests at `--connections`, medians
 // of the rounds): mockllm's Node runtime (this build and, with `--a DIR`, another build's dist/node/index.js), the
 // peer and the floor, on the JSON turn (and with `--health`, mockllm's GET /healthz: its transport without the turn).
-//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk] [--rounds 5] [--requests 10000] [--warm 15000] [--connections 50] [--health] [--node-args="--flag …"]
+//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk|gemini] [--rounds 5] [--requests 10000] [--warm 15000] [--connections 50] [--health] [--node-args="--flag …"]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
 import { sdkReplay, sdkRequests } from "./sdk-conversations.mjs";
-import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
+import { GEMINI_BODY, JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -21,7 +21,8 @@ const { values } = parseArgs({
     warm: { type: "string", default: "15000" },
     connections: { type: "string", default: "50" },
     // json: the bench's JSON turn; stream: its 200-word stream; sdk: the SDK conversation's two requests in turn, with
-    // the `openai` client's headers and bodies (bench/sdk-conversations.mjs sdkRequests) but without the client's CPU.
+    // the `openai` client's headers and bodies (bench/sdk-conversations.mjs sdkRequests) but without the client's CPU;
+    // gemini: the JSON turn's text as Gemini's generateContent.
     load: { type: "string", default: "json" },
     health: { type: "boolean", default: false },
     // This build once more, started with these Node/V8 flags (space-separated): a flag's cost beside the build without it.
@@ -38,8 +39,9 @@ const TARGETS = [
   { label: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" },
   { label: "floor", launcher: here("./servers/bare.mjs"), kind: "floor" },
 ];
-if (!["json", "stream", "sdk"].includes(values.load)) throw new Error("--load: json, stream or sdk");
+if (!["json", "stream", "sdk", "gemini"].includes(values.load)) throw new Error("--load: json, stream, sdk or gemini");
 const stream = values.load === "stream";
+const gemini = values.load === "gemini";
 const sdk = values.load === "sdk" ? await sdkRequests() : undefined;
 const running = [];
 for (const t of TARGETS) running.push({ t, ...(await start(t, t.nodeArgs)), cpu: [] });
@@ -47,12 +49,12 @@ const fire = (r, amount) =>
   sdk && !r.t.health
     ? autocannon({ ...sdkReplay(r.url + paths(r.t.kind).toolsBase, sdk), connections: Number(values.connections), amount })
     : autocannon({
-        url: r.url + (r.t.health ? "/healthz" : stream ? paths(r.t.kind).stream : paths(r.t.kind).json),
+        url: r.url + (r.t.health ? "/healthz" : stream ? paths(r.t.kind).stream : gemini ? paths(r.t.kind).gemini : paths(r.t.kind).json),
         method: r.t.health ? "GET" : "POST",
         connections: Number(values.connections),
         amount,
         headers: r.t.health ? {} : JSON_HEADERS,
-        body: r.t.health ? undefined : stream ? STREAM_BODY : JSON_BODY,
+        body: r.t.health ? undefined : stream ? STREAM_BODY : gemini ? GEMINI_BODY : JSON_BODY,
       });
 try {
   for (const r of running) await fire(r, Number(values.warm));

@@ -3,6 +3,8 @@
 export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "bench json" }] });
 /** The headers the benches send a JSON or stream turn with (the bench key; the peer and the floor ignore it). */
 export const JSON_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
+/** The JSON turn as Gemini's generateContent (`--load gemini`): the same text, so the same scenario and fixture answer it. */
+export const GEMINI_BODY = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "bench json" }] }] });
 export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
 /**
  * A long agent conversation's request (bench/worker-cpu.mjs --load long): 121 messages — a user turn, then 40 rounds
@@ -89,6 +91,7 @@ export function paths(kind) {
   const mock = kind.startsWith("mockllm");
   return {
     json: mock ? "/s/bench/b1/v1/chat/completions" : "/v1/chat/completions",
+    gemini: mock ? "/s/bench/b1/v1beta/models/gemini-2.5-flash:generateContent" : "/v1beta/models/gemini-2.5-flash:generateContent",
     messages: mock ? "/s/bench/b1/v1/messages" : "/v1/messages",
     stream: mock ? "/s/bench-stream/b1/v1/chat/completions" : "/v1/chat/completions",
     toolsBase: mock ? "/s/bench-tools/b1/v1" : "/v1",
