@@ -105,6 +105,14 @@ describe("ai uploadFile with @ai-sdk/google", () => {
     expect(((await badId.json()) as { error: { message: string } }).error.message).toBe("Invalid upload_id: start the upload again.");
     const badName = await post("/upload/v1beta/files", { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" }, JSON.stringify({ file: { name: "Bad_Name" } }));
     expect(badName.status).toBe(400);
+    // A chunk before the last that is not a whole number of 256 KiB is refused (Google's rule; it bounds the chunks).
+    const started = await post("/upload/v1beta/files", { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start", "x-goog-upload-header-content-length": "20" });
+    const uploadUrl = started.headers.get("x-goog-upload-url")!;
+    const small = await fetch(uploadUrl, { method: "POST", headers: { "x-goog-upload-command": "upload", "x-goog-upload-offset": "0" }, body: "0123456789" });
+    expect([small.status, ((await small.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      "A chunk before the last must be a non-zero multiple of 262144 bytes; this one is 10.",
+    ]);
   });
 });
 

@@ -40,6 +40,8 @@ const TTL_SECONDS = 48 * 3600;
 const PART_TTL_SECONDS = 24 * 3600;
 /** The purpose of a chunk waiting for the rest of its upload. */
 const UPLOAD_PART = "gemini_upload_part";
+/** Every chunk but the last is a whole number of these (Google's resumable uploads take 256 KiB multiples), so an upload has at most 256 chunks to join. */
+const CHUNK_QUANTUM = 256 * 1024;
 
 const UPLOAD_PATH = /^\/upload\/(v1beta|v1alpha|v1)\/files$/;
 const FILES_PATH = /^(?:\/download)?\/(v1beta|v1alpha|v1)\/files(?:\/([^/:]+)(?::(download))?)?$/;
@@ -158,6 +160,9 @@ async function chunk(request: Request, path: string, version: string, files: Fil
   const final = command.includes("finalize");
   await checkFileQuotas(ctx.rt, bytes.length);
   if (!final) {
+    if (bytes.length === 0 || bytes.length % CHUNK_QUANTUM !== 0) {
+      return ctx.refuse(apiError("invalid_request", `A chunk before the last must be a non-zero multiple of ${CHUNK_QUANTUM} bytes; this one is ${bytes.length}.`));
+    }
     await files.create({ id: partId(pending, offset), filename: "", purpose: UPLOAD_PART, bytes: 0, createdAt: now, expiresAt: now + PART_TTL_SECONDS, mimeType: "application/octet-stream" }, bytes);
     return new Response(null, { status: 200, headers: { "x-goog-upload-status": "active", "x-goog-upload-size-received": String(offset + bytes.length) } });
   }
@@ -167,6 +172,8 @@ async function chunk(request: Request, path: string, version: string, files: Fil
     const part = await files.open(partId(pending, at));
     if (part === null) return ctx.refuse(apiError("invalid_request", `mockllm: no chunk of this upload starts at offset ${at}; send the chunks in order from 0.`));
     const got = new Uint8Array(await new Response(part.body).arrayBuffer());
+    // Kept chunks are never empty (above); a stored one that is would not move `at`.
+    if (got.length === 0) return ctx.refuse(apiError("invalid_request", `mockllm: the chunk at offset ${at} is empty; start the upload again.`));
     earlier.push({ offset: at, bytes: got });
     at += got.length;
   }
