@@ -23,6 +23,7 @@ const SAMPLE: Record<string, string> = {
   "bedrock messages": "/model/anthropic.claude-opus-4-6-v1:0/invoke",
   "vertex generateContent": "/v1/projects/p/locations/global/publishers/google/models/gemini-2.5-flash:generateContent",
   "vertex messages": "/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-opus-4-6:rawPredict",
+  "vertex embeddings": "/v1/projects/p/locations/us-central1/publishers/google/models/text-embedding-005:predict",
   "azure chat.completions": "/openai/deployments/d/chat/completions",
   "azure responses": "/openai/v1/responses",
   "azure embeddings": "/openai/deployments/d/embeddings",

@@ -174,4 +174,25 @@ describe("@google/genai with vertexai: true", () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(503);
   });
+
+  it("embeddings (:predict for text-embedding and gemini-embedding-001, :embedContent for a Gemini model) and countTokens", async () => {
+    const ai = new GoogleGenAI({ vertexai: true, project: "mock-project", location: "us-central1", googleAuthOptions: { authClient: stubAuth as never }, httpOptions: { baseUrl: h.url } });
+    const res = await ai.models.embedContent({ model: "text-embedding-005", contents: ["alpha", "beta"], config: { outputDimensionality: 16 } });
+    expect(res.embeddings!.map((e) => [e.values!.length, e.statistics])).toEqual([
+      [16, { truncated: false, tokenCount: 2 }],
+      [16, { truncated: false, tokenCount: 1 }],
+    ]);
+    expect(res.metadata).toEqual({ billableCharacterCount: 9 });
+    // The same text, the same vector as on the Gemini API.
+    const gemini = await new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: h.url } }).models.embedContent({
+      model: "text-embedding-004",
+      contents: "alpha",
+      config: { outputDimensionality: 16 },
+    });
+    expect(res.embeddings![0]!.values).toEqual(gemini.embeddings![0]!.values);
+    expect((await ai.models.embedContent({ model: "gemini-embedding-001", contents: "alpha" })).embeddings![0]!.values).toHaveLength(3072);
+    const viaEmbedContent = await ai.models.embedContent({ model: "gemini-2.5-flash", contents: "alpha", config: { outputDimensionality: 8 } });
+    expect(viaEmbedContent.embeddings![0]!.values).toHaveLength(8);
+    expect((await ai.models.countTokens({ model: GEMINI, contents: "hello there, how are you" })).totalTokens).toBe(6);
+  });
 });

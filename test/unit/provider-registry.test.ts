@@ -52,6 +52,7 @@ describe("provider registry", () => {
       "bedrock messages",
       "vertex generateContent",
       "vertex messages",
+      "vertex embeddings",
       "azure chat.completions",
       "azure responses",
       "azure embeddings",

@@ -5,7 +5,7 @@
  * generateContent's own parse, so a body generateContent refuses is refused here in the same words.
  */
 import { readJsonBody } from "../../http/body";
-import { apiError } from "../../http/errors";
+import { apiError, type ApiError } from "../../http/errors";
 import { isRecord, jsonResponse } from "../../http/json";
 import { estimateInputTokens } from "../anthropic/count-tokens";
 import type { SideRoute } from "../types";
@@ -13,6 +13,22 @@ import { checkGeminiAuth } from "./errors";
 import { parseGenerateContent } from "./parse";
 
 const PATH = /^\/(v1beta|v1alpha|v1)\/models\/([^/:]+)(?::|%3A)countTokens$/i;
+
+/**
+ * The estimate for a countTokens body (`{ contents }` or `{ generateContentRequest }`) to `model`: the tokens and the
+ * characters counted, or generateContent's refusal of it.
+ */
+export function estimateGeminiTokens(value: unknown, headers: Headers, model: string, query: URLSearchParams): { tokens: number; characters: number } | ApiError {
+  const inner =
+    isRecord(value) && isRecord(value.generateContentRequest) ? value.generateContentRequest : isRecord(value) && isRecord(value.generate_content_request) ? value.generate_content_request : value;
+  const { model: _model, ...generate } = isRecord(inner) ? inner : {};
+  const parsed = parseGenerateContent(generate, headers, { path: `/v1beta/models/${model}:generateContent`, query });
+  if (!parsed.ok) return parsed.error;
+  const tokens = estimateInputTokens(parsed.request, parsed.wire.body.tools ?? []);
+  const r = parsed.request;
+  const characters = r.system.length + r.messages.reduce((n, m) => n + (m.role === "tool" ? m.content.length : m.text.length), 0);
+  return { tokens, characters };
+}
 
 export const geminiCountTokens: SideRoute = {
   knows: (path) => PATH.test(path),
@@ -25,13 +41,8 @@ export const geminiCountTokens: SideRoute = {
     if (auth) return ctx.refuse(auth);
     const body = await readJsonBody(request);
     if (!body.ok) return ctx.refuse(body.error);
-    const value = body.value;
-    const inner =
-      isRecord(value) && isRecord(value.generateContentRequest) ? value.generateContentRequest : isRecord(value) && isRecord(value.generate_content_request) ? value.generate_content_request : value;
-    const { model: _model, ...generate } = isRecord(inner) ? inner : {};
-    const parsed = parseGenerateContent(generate, request.headers, { path: `/${m[1]}/models/${m[2]}:generateContent`, query });
-    if (!parsed.ok) return ctx.refuse(parsed.error);
-    const total = estimateInputTokens(parsed.request, parsed.wire.body.tools ?? []);
-    return jsonResponse({ totalTokens: total, promptTokensDetails: [{ modality: "TEXT", tokenCount: total }] });
+    const counted = estimateGeminiTokens(body.value, request.headers, m[2]!, query);
+    if ("code" in counted) return ctx.refuse(counted);
+    return jsonResponse({ totalTokens: counted.tokens, promptTokensDetails: [{ modality: "TEXT", tokenCount: counted.tokens }] });
   },
 };

@@ -40,7 +40,7 @@ export function modelDimensions(model: string): number {
   return /^(?:models\/)?(?:text-embedding-00\d|embedding-001|embedding-gecko)/.test(model) ? 768 : MAX_DIMENSIONS;
 }
 
-function contentText(content: unknown): string | undefined {
+export function contentText(content: unknown): string | undefined {
   if (!isRecord(content) || !Array.isArray(content.parts)) return undefined;
   return content.parts.flatMap((p) => (isRecord(p) && typeof p.text === "string" ? [p.text] : [])).join("\n");
 }

@@ -1,5 +1,6 @@
 /**
- * Google Vertex AI: Gemini and Claude publisher models, and Claude's token counting. Signed requests: not recorded.
+ * Google Vertex AI: Gemini and Claude publisher models, Google's embedding models, and both token counts. Signed
+ * requests: not recorded.
  */
 import type { Reply } from "../../../canonical/outcome";
 import type { Endpoint } from "../../../canonical/request";
@@ -9,6 +10,7 @@ import type { ProviderModule } from "../../registry/module";
 import { vertexClaude, vertexGemini } from "../index";
 import { vertexCountTokens } from "../count-tokens";
 import { isVertexCountTokens } from "../paths";
+import { vertexEmbeddings, vertexGeminiCountTokens } from "../embeddings";
 
 /** Gemini's ids for Gemini models, Anthropic's for Claude. */
 export function vertexToolCallIds(reply: Reply, endpoint: Endpoint | undefined): (string | null)[] {
@@ -17,8 +19,8 @@ export function vertexToolCallIds(reply: Reply, endpoint: Endpoint | undefined):
 
 export const vertexModule: ProviderModule = {
   name: "vertex",
-  surfaces: [vertexGemini, vertexClaude],
-  sideRoutes: [{ knows: isVertexCountTokens, serve: (request, path) => (isVertexCountTokens(path) ? vertexCountTokens(request) : undefined) }],
+  surfaces: [vertexGemini, vertexClaude, vertexEmbeddings],
+  sideRoutes: [{ knows: isVertexCountTokens, serve: (request, path) => (isVertexCountTokens(path) ? vertexCountTokens(request) : undefined) }, vertexGeminiCountTokens],
   endpoints: ["count_tokens"],
   toolCallIds: vertexToolCallIds,
 };
