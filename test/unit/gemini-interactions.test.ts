@@ -134,6 +134,7 @@ describe("Interactions input", () => {
     expect(error({ model: "m", input: 7 })?.message).toBe("Invalid value at 'input': expected a string, a content block, or a list of content blocks and steps, got 7.");
     expect(error({ model: 5, input: "x" })?.message).toBe("Invalid value at 'model': expected a value of type string, got 5.");
     expect(error({ model: "m", input: [] })).toMatchObject({ message: "Missing required field: 'input'." });
+    expect(error({ model: "m", input: "x", tools: [{ type: "google_search" }, { type: "function" }] })).toMatchObject({ message: "Missing required field: 'tools[1].name'.", param: "tools[1].name" });
     expect(error({ agent: "deep-research-pro-preview-12-2025", input: "x" })).toMatchObject({ code: "invalid_request", param: "agent" });
   });
 });

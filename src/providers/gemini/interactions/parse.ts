@@ -167,6 +167,8 @@ export function parseInteraction(body: unknown, headers: Headers): ParseResult<I
     return { ok: false, error: apiError("invalid_request", `mockllm serves model interactions only; agent '${echoed(data.agent)}' is not served.`, { param: "agent" }) };
   }
   if (typeof data.model !== "string" || data.model === "") return { ok: false, error: apiError("invalid_request", "Missing required field: 'model'.", { param: "model" }) };
+  const unnamed = (data.tools ?? []).findIndex((t) => t.type === "function" && (typeof t.name !== "string" || t.name === ""));
+  if (unnamed >= 0) return { ok: false, error: apiError("invalid_request", `Missing required field: 'tools[${unnamed}].name'.`, { param: `tools[${unnamed}].name` }) };
   const steps = inputSteps(data.input);
   if (steps.length === 0) return { ok: false, error: apiError("invalid_request", "Missing required field: 'input'.", { param: "input" }) };
   const wire: InteractionsWire = { body: data, steps, history: [] };
