@@ -11,8 +11,7 @@ import { estimateInputTokens } from "../anthropic/count-tokens";
 import type { SideRoute } from "../types";
 import { checkGeminiAuth } from "./errors";
 import { parseGenerateContent } from "./parse";
-
-const PATH = /^\/(v1beta|v1alpha|v1)\/models\/([^/:]+)(?::|%3A)countTokens$/i;
+import { safeDecode } from "../../http/url";
 
 /**
  * The estimate for a countTokens body (`{ contents }` or `{ generateContentRequest }`) to `model`: the tokens and the
@@ -30,19 +29,33 @@ export function estimateGeminiTokens(value: unknown, headers: Headers, model: st
   return { tokens, characters };
 }
 
-export const geminiCountTokens: SideRoute = {
-  knows: (path) => PATH.test(path),
-  async serve(request, path, ctx) {
-    const m = PATH.exec(path);
-    if (!m) return undefined;
-    if (request.method !== "POST") return ctx.refuse(apiError("method_not_allowed", `Use POST for ${path}.`));
-    const query = new URL(request.url).searchParams;
-    const auth = checkGeminiAuth(request.headers, { query });
-    if (auth) return ctx.refuse(auth);
-    const body = await readJsonBody(request);
-    if (!body.ok) return ctx.refuse(body.error);
-    const counted = estimateGeminiTokens(body.value, request.headers, m[2]!, query);
-    if ("code" in counted) return ctx.refuse(counted);
-    return jsonResponse({ totalTokens: counted.tokens, promptTokensDetails: [{ modality: "TEXT", tokenCount: counted.tokens }] });
-  },
-};
+/**
+ * A countTokens route: `path`'s first group the model (percent-decoded), `check` the provider's auth, `answer` the
+ * body from the estimate. The Gemini API's below; Vertex AI's in ../vertex/embeddings.ts.
+ */
+export function countTokensRoute(
+  path: RegExp,
+  check: (headers: Headers, target: { query: URLSearchParams }) => ApiError | undefined,
+  answer: (counted: { tokens: number; characters: number }) => unknown,
+): SideRoute {
+  return {
+    knows: (p) => path.test(p),
+    async serve(request, p, ctx) {
+      const m = path.exec(p);
+      if (!m) return undefined;
+      if (request.method !== "POST") return ctx.refuse(apiError("method_not_allowed", `Use POST for ${p}.`));
+      const query = new URL(request.url).searchParams;
+      const auth = check(request.headers, { query });
+      if (auth) return ctx.refuse(auth);
+      const body = await readJsonBody(request);
+      if (!body.ok) return ctx.refuse(body.error);
+      const counted = estimateGeminiTokens(body.value, request.headers, safeDecode(m[1]!), query);
+      return "code" in counted ? ctx.refuse(counted) : jsonResponse(answer(counted));
+    },
+  };
+}
+
+export const geminiCountTokens = countTokensRoute(/^\/(?:v1beta|v1alpha|v1)\/models\/([^/:]+)(?::|%3A)countTokens$/i, checkGeminiAuth, ({ tokens }) => ({
+  totalTokens: tokens,
+  promptTokensDetails: [{ modality: "TEXT", tokenCount: tokens }],
+}));

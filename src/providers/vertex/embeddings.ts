@@ -11,11 +11,10 @@ import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
 import { headerRecord } from "../../http/headers";
-import { isRecord, jsonResponse } from "../../http/json";
-import { readJsonBody } from "../../http/body";
-import { estimateGeminiTokens } from "../gemini/count-tokens";
+import { isRecord } from "../../http/json";
+import { countTokensRoute } from "../gemini/count-tokens";
 import { safeDecode } from "../../http/url";
-import type { ParseResult, ProviderSurface, RawBody, RenderContext, RequestTarget, SideRoute, SseEvent } from "../types";
+import type { ParseResult, ProviderSurface, RawBody, RenderContext, RequestTarget, SseEvent } from "../types";
 import { WHOLE_BODY_LIMIT } from "../../http/byte-source";
 import { vectorFor } from "../openai/embeddings/render";
 import { contentText, modelDimensions } from "../gemini/embeddings";
@@ -142,25 +141,12 @@ export const vertexEmbeddings: ProviderSurface<VertexEmbeddingsWire> = {
   renderStreamError: (failure) => renderGenerateContentStreamError(failure),
 };
 
-const COUNT_PATH = /^\/(?:v1|v1beta1)\/(?:projects\/[^/]+\/locations\/[^/]+\/)?publishers\/google\/models\/([^/:]+?)(?::|%3A)countTokens$/i;
-
 /**
  * Gemini's token count on Vertex AI (`…/publishers/google/models/{m}:countTokens`, `models.countTokens` with
  * `vertexai: true`): `{ contents }` → `{ totalTokens, totalBillableCharacters }`, the Gemini API's estimate.
  */
-export const vertexGeminiCountTokens: SideRoute = {
-  knows: (path) => COUNT_PATH.test(path),
-  async serve(request, path, ctx) {
-    const m = COUNT_PATH.exec(path);
-    if (!m) return undefined;
-    if (request.method !== "POST") return ctx.refuse(apiError("method_not_allowed", `Use POST for ${path}.`));
-    const query = new URL(request.url).searchParams;
-    const auth = checkVertexAuth(request.headers, { query });
-    if (auth) return ctx.refuse(auth);
-    const body = await readJsonBody(request);
-    if (!body.ok) return ctx.refuse(body.error);
-    const counted = estimateGeminiTokens(body.value, request.headers, safeDecode(m[1]!), query);
-    if ("code" in counted) return ctx.refuse(counted);
-    return jsonResponse({ totalTokens: counted.tokens, totalBillableCharacters: counted.characters });
-  },
-};
+export const vertexGeminiCountTokens = countTokensRoute(
+  /^\/(?:v1|v1beta1)\/(?:projects\/[^/]+\/locations\/[^/]+\/)?publishers\/google\/models\/([^/:]+?)(?::|%3A)countTokens$/i,
+  checkVertexAuth,
+  ({ tokens, characters }) => ({ totalTokens: tokens, totalBillableCharacters: characters }),
+);
