@@ -51,6 +51,17 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** What `path` (a zod issue's) leads to inside `body`, undefined where a step is absent (own keys only). */
+export function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let v = body;
+  for (const key of path) {
+    if (Array.isArray(v) && typeof key === "number") v = v[key];
+    else if (isRecord(v) && typeof key === "string" && Object.hasOwn(v, key)) v = v[key];
+    else return undefined;
+  }
+  return v;
+}
+
 /**
  * A tool call's scripted arguments text as the object the providers send (Anthropic's `input`, Bedrock's, Gemini's
  * `args`, Ollama's `arguments`, always a JSON object): text that is not one (invalid JSON, an array, a scalar) is

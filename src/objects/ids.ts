@@ -14,11 +14,11 @@ function base62(n: number, width: number): string {
   return out;
 }
 
-/** Random characters of the alphabet. */
-function randomPart(length: number): string {
+/** Random characters of `alphabet` (base 62 by default). */
+function randomPart(length: number, alphabet = ALPHABET): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   let out = "";
-  for (const b of bytes) out += ALPHABET[b % 62]!;
+  for (const b of bytes) out += alphabet[b % alphabet.length]!;
   return out;
 }
 
@@ -42,8 +42,5 @@ export function randomHex(length: number): string {
 
 /** `length` random lower-case letters and digits (Gemini's file and cache ids). */
 export function randomLowerAlnum(length: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
-  let out = "";
-  for (const b of bytes) out += "abcdefghijklmnopqrstuvwxyz0123456789"[b % 36]!;
-  return out;
+  return randomPart(length, "abcdefghijklmnopqrstuvwxyz0123456789");
 }

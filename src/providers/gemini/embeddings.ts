@@ -16,7 +16,7 @@ import { WHOLE_BODY_LIMIT } from "../../http/byte-source";
 import { safeDecode } from "../../http/url";
 import type { Failure } from "../../scenario/schema";
 import type { ParseResult, ProviderSurface, RawBody, RenderContext, SseEvent, RequestTarget } from "../types";
-import { vectorFor } from "../openai/embeddings/render";
+import { FLOAT_JSON_BYTES, vectorFor } from "../openai/embeddings/render";
 import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError, renderGeminiLimited } from "./errors";
 import { renderGenerateContentStreamError } from "./render-stream";
 import { camelizeKeys } from "./wire";
@@ -105,9 +105,6 @@ export function renderGeminiEmbeddingsJson(reply: Reply, ctx: RenderContext<Gemi
   if (wire.method === "embedContent") return { embedding: { values: values(reply, wire, 0) } };
   return { embeddings: wire.texts.map((_, i) => ({ values: values(reply, wire, i) })) };
 }
-
-/** About the bytes a value takes in the JSON (`-0.012345678`, a comma). */
-const FLOAT_JSON_BYTES = 20;
 
 /** A large batch's answer as pieces made as they are sent, byte for byte the JSON of `renderGeminiEmbeddingsJson`. */
 export function renderGeminiEmbeddingsRaw(reply: Reply, ctx: RenderContext<GeminiEmbeddingsWire>): RawBody | undefined {

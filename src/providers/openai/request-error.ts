@@ -14,7 +14,7 @@
  */
 import type { z } from "zod";
 import { apiError, type ApiError } from "../../http/errors";
-import { isRecord } from "../../http/json";
+import { valueAt } from "../../http/json";
 import { wirePath } from "../wire-issues";
 import { echoedValue } from "../../util/text";
 
@@ -181,17 +181,6 @@ export function receivedOf(value: unknown): string {
     default:
       return "a value";
   }
-}
-
-/** What `path` leads to inside `body`, undefined where a step is absent (own keys only). */
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  let v = body;
-  for (const key of path) {
-    if (Array.isArray(v) && typeof key === "number") v = v[key];
-    else if (isRecord(v) && typeof key === "string" && Object.hasOwn(v, key)) v = v[key];
-    else return undefined;
-  }
-  return v;
 }
 
 /** The zod 4 issue fields read here. */

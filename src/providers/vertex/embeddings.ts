@@ -16,7 +16,7 @@ import { countTokensRoute } from "../gemini/count-tokens";
 import { safeDecode } from "../../http/url";
 import type { ParseResult, ProviderSurface, RawBody, RenderContext, RequestTarget, SseEvent } from "../types";
 import { WHOLE_BODY_LIMIT } from "../../http/byte-source";
-import { vectorFor } from "../openai/embeddings/render";
+import { FLOAT_JSON_BYTES, promptTokens, vectorFor } from "../openai/embeddings/render";
 import { contentText, modelDimensions } from "../gemini/embeddings";
 import { GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError } from "../gemini/errors";
 import { renderGenerateContentStreamError } from "../gemini/render-stream";
@@ -89,8 +89,8 @@ export function parseVertexEmbeddings(body: unknown, headers: Headers, where: Re
   return { ok: true, wire: { method: t.method, texts, dimensions: dims }, request };
 }
 
-/** A deterministic token estimate: ⌈characters / 4⌉, at least 1. */
-const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+/** One text's deterministic token estimate (OpenAI's embeddings surface's: ⌈characters / 4⌉, at least 1). */
+const tokens = (text: string) => promptTokens([{ kind: "text", text }]);
 
 export function renderVertexEmbeddingsJson(reply: Reply, ctx: RenderContext<VertexEmbeddingsWire>): unknown {
   const { texts, dimensions, method } = ctx.wire;
@@ -104,9 +104,6 @@ export function renderVertexEmbeddingsJson(reply: Reply, ctx: RenderContext<Vert
     metadata: { billableCharacterCount: texts.reduce((n, t) => n + t.length, 0) },
   };
 }
-
-/** About the bytes a value takes in the JSON (`-0.012345678`, a comma). */
-const FLOAT_JSON_BYTES = 20;
 
 /** A large `:predict` answer as pieces made as they are sent, byte for byte the JSON of `renderVertexEmbeddingsJson`. */
 export function renderVertexEmbeddingsRaw(reply: Reply, ctx: RenderContext<VertexEmbeddingsWire>): RawBody | undefined {

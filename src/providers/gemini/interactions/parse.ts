@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import { headerRecord } from "../../../http/headers";
+import { valueAt } from "../../../http/json";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../../canonical/request";
 import type { CanonicalOutputSchema } from "../../../canonical/output-schema";
 import { stopField } from "../../../canonical/stop";
@@ -15,23 +16,12 @@ import { echoed } from "../../../util/text";
 import { safeParseFast } from "../../../util/fast-parse";
 import { isObject, jsonSchemaOutput } from "../../output-schema-wire";
 import type { ParseResult } from "../../types";
+import { protoPath } from "../wire";
 import { blocksText, inputElementSchema, inputSteps, interactionBodySchema, type InteractionBody, type InteractionsWire, type Step } from "./wire";
-
-/** `[0].content` → `input[0].content`: a zod issue's path as the API names fields. */
-function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`), "");
-}
-
-/** The value at a zod issue's path in the body, if any. */
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  let at: unknown = body;
-  for (const key of path) at = typeof at === "object" && at !== null ? (at as Record<PropertyKey, unknown>)[key] : undefined;
-  return at;
-}
 
 /** A wrong body's first fault, naming the field: missing, or not what the field takes (the value shown, cut short). */
 function issueError(body: unknown, issue: z.core.$ZodIssue): ApiError {
-  let field = fieldPath(issue.path);
+  let field = protoPath(issue.path);
   let value = valueAt(body, issue.path);
   // A list `input` that fails: name its first element that is neither a content block nor a step.
   if (field === "input" && Array.isArray(value)) {

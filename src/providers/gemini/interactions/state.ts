@@ -16,7 +16,7 @@ import { chainSegments, forgetResponse, indexObject, locateResponse, stateObject
 import { checkGeminiAuth } from "../errors";
 import { fileIdOfUri, missingFile } from "../file-refs";
 import { canonicalInteraction } from "./parse";
-import { interactionEvents, interactionId, outputSteps, renderInteractionJson, type InteractionView } from "./render";
+import { interactionEvents, interactionId, renderInteractionJson, type InteractionView } from "./render";
 import type { InteractionsWire, Step } from "./wire";
 import { Response } from "../../../http/web";
 import { encodeEvent } from "../../../http/sse";
@@ -71,12 +71,13 @@ export async function rememberInteraction(reply: Reply, ctx: RenderContext<Inter
   const id = interactionId(reply);
   const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
   const previous = ctx.wire.body.previous_interaction_id;
+  const interaction = renderInteractionJson(reply, ctx) as unknown as InteractionView;
   await rt.sessions.get(name).saveResponse({
     id,
     previousId: typeof previous === "string" ? previous : null,
     input: JSON.stringify(ctx.wire.steps),
-    response: JSON.stringify(storedForm(renderInteractionJson(reply, ctx) as unknown as InteractionView, ctx.wire.steps)),
-    items: outputSteps(reply).map((step, i) => ({ id: `${id}/${i}`, json: JSON.stringify(step) })),
+    response: JSON.stringify(storedForm(interaction, ctx.wire.steps)),
+    items: interaction.steps.map((step, i) => ({ id: `${id}/${i}`, json: JSON.stringify(step) })),
   });
   await indexObject(rt, id).pointResponse(id, name);
 }

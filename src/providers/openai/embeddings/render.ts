@@ -61,7 +61,7 @@ export function renderEmbeddingsJson(reply: Reply, ctx: RenderContext<Embeddings
 }
 
 /** Bytes a vector value takes in the JSON (about: `-0.012345678`, a comma) or in base64 (4 bytes, × 4/3). */
-const FLOAT_JSON_BYTES = 20;
+export const FLOAT_JSON_BYTES = 20;
 const FLOAT_BASE64_BYTES = 16 / 3;
 
 /**
