@@ -155,6 +155,11 @@ export interface CanonicalRequest {
   serverTools?: string[];
   /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
   forcedServerTool?: string;
+  /**
+   * The request asks for an image answer (Gemini `responseModalities` with `IMAGE`, or an image model asked nothing):
+   * the default responder answers with one (`reply.image`), with its text only when `withText` (`TEXT` asked too).
+   */
+  imageOutput?: { withText: boolean };
 }
 
 /** Each request's conversation hash, by its messages array (the engine never changes a parsed request). */

@@ -222,6 +222,14 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   }
   const choices: Reply[] = messages.map((m, i) => choiceOf(m, i, usage));
   if (server) choices[0]!.serverTools = server.serverTools;
+  // A request asking for an image (Gemini's image models) gets one, colour from the prompt; text only if it asked for text too.
+  if (req.imageOutput !== undefined && !plan) {
+    choices[0]!.image = {};
+    if (!req.imageOutput.withText) {
+      delete choices[0]!.text;
+      choices[0]!.usage = { ...usage, outputTokens: 0, reasoningTokens: 0 };
+    }
+  }
   const [head, ...rest] = choices;
   return limitReply(stopReply(rest.length > 0 ? { ...head!, extraChoices: rest } : head!, req.stopSequences), req.maxTokens);
 }

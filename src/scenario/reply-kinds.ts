@@ -225,7 +225,11 @@ export const OTHER_KINDS = {
     doc: "providers/openai-moderations.md",
   }),
   image: replyKind({
-    fields: { image: ImageReplySchema.optional().describe("`POST /v1/images/generations|edits|variations`: the picture's colour.") },
+    fields: {
+      image: ImageReplySchema.optional().describe(
+        "`POST /v1/images/generations|edits|variations`: the picture's colour; on Gemini's generateContent, an image answer (an `inlineData` PNG after the text).",
+      ),
+    },
     answers: { endpoints: ["images"] },
     describe: { words: ({ image }) => (image === undefined ? [] : [`image${image.color !== undefined ? ` ${image.color}` : ""}`]) },
     doc: "providers/openai-images.md",

@@ -31,7 +31,7 @@ export const ModerationReplySchema = z.strictObject({
   scores: z.partialRecord(ModerationCategorySchema, z.number().min(0).max(1)).optional().describe("Scores per category name, 0…1, overriding the defaults."),
 });
 
-/** `POST /v1/images/*`: the picture's colour (else one derived from the prompt) and the `revised_prompt`. */
+/** `POST /v1/images/*` and Gemini's image answers: the picture's colour (else one derived from the prompt) and DALL·E 3's `revised_prompt`. */
 export const ImageReplySchema = z.strictObject({
   color: z
     .string()

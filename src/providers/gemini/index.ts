@@ -8,6 +8,7 @@ import { renderGenerateContentEvents, renderGenerateContentStreamError, streamCh
 import type { GeminiWire } from "./wire";
 import { missingFileReference } from "./file-refs";
 import { applyCachedContent } from "./cached-contents";
+import { replyImage } from "./image-output";
 
 /**
  * Google Gemini (Developer API): `POST /v1beta/models/{model}:generateContent` and
@@ -39,7 +40,7 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   failureHeaders: geminiFailureHeaders,
   renderLimited: (limit, retryAfterMs) => renderGeminiLimited(limit, retryAfterMs),
   // `:streamGenerateContent` without `?alt=sse` answers every chunk in one JSON array.
-  renderJson: (reply, ctx) => (ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx)),
+  renderJson: (reply, ctx) => (ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx), replyImage(reply, ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx)),
   renderEvents: renderGenerateContentEvents,
   renderStreamError: renderGenerateContentStreamError,
 };

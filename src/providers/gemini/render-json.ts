@@ -2,7 +2,8 @@
  * Canonical reply → one `GenerateContentResponse`: `candidates[0].content.parts`, `finishReason`,
  * `usageMetadata`, `modelVersion`, `responseId`. Shared by the JSON and SSE renderers.
  *
- * Part order: thoughts (`{ text, thought: true }`), then text (then the refusal text), then `functionCall`s.
+ * Part order: thoughts (`{ text, thought: true }`), then text (then the refusal text), then a generated image
+ * (`inlineData`, image-output.ts), then `functionCall`s.
  * Further assistant messages (`extraChoices`) append their parts, as Anthropic appends blocks: Gemini clients
  * read `candidates[0]` only. Redacted reasoning has no Gemini form and is left out.
  *
@@ -19,6 +20,7 @@ import { signsThoughts, thoughtSignatureFor } from "./signatures";
 import { candidateSafety, promptBlocked } from "./safety";
 import { argumentsObject } from "../../http/json";
 import { candidateMetadata, codeParts } from "./server-tools";
+import { replyImage, type InlineImage } from "./image-output";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
@@ -26,7 +28,9 @@ export type OutPart =
   | { kind: "text"; text: string; signature?: string }
   | { kind: "call"; id?: string; name: string; args: Record<string, unknown>; signature?: string }
   /** A server-side code run's part (`executableCode`, `codeExecutionResult`), sent as is (server-tools.ts). */
-  | { kind: "code"; part: Record<string, unknown> };
+  | { kind: "code"; part: Record<string, unknown> }
+  /** A generated image (image-output.ts): `inlineData`. */
+  | { kind: "image"; image: InlineImage; signature?: string };
 
 /** The wire form of a part: `{ text, thought: true }`, `{ text, thoughtSignature? }` or `{ functionCall, thoughtSignature? }`. */
 export function wirePart(p: OutPart): Record<string, unknown> {
@@ -43,6 +47,8 @@ export function wirePart(p: OutPart): Record<string, unknown> {
       };
     case "code":
       return p.part;
+    case "image":
+      return { inlineData: { mimeType: p.image.mimeType, data: p.image.data }, ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}) };
   }
 }
 
@@ -65,12 +71,16 @@ export function thoughtSignature(reply: Reply, model: string): string | undefine
   return signsThoughts(model) ? thoughtSignatureFor(reply.idSeed) : undefined;
 }
 
-/** One message's parts; `model` is the answering model (an appended message's own `model` is not read). */
-function messageParts(reply: Reply, model: string): OutPart[] {
+/**
+ * One message's parts; `model` is the answering model (an appended message's own `model` is not read). An image comes
+ * after the text (an empty text is left out beside it) and carries the signature when no call or text does.
+ */
+function messageParts(reply: Reply, model: string, image?: InlineImage): OutPart[] {
   const parts: OutPart[] = reply.reasoning.flatMap((r): OutPart[] => (r.type === "thinking" ? [{ kind: "thought", text: r.text }] : []));
   const texts: { kind: "text"; text: string; signature?: string }[] = [];
-  if (reply.text !== undefined) texts.push({ kind: "text", text: reply.text });
+  if (reply.text !== undefined && (reply.text !== "" || image === undefined)) texts.push({ kind: "text", text: reply.text });
   if (reply.refusal !== undefined) texts.push({ kind: "text", text: reply.refusal });
+  const pictured: { kind: "image"; image: InlineImage; signature?: string }[] = image === undefined ? [] : [{ kind: "image", image }];
   const calls: OutPart[] = reply.toolCalls.map((c) => ({
     kind: "call",
     ...(c.id !== undefined ? { id: c.id } : {}),
@@ -84,15 +94,16 @@ function messageParts(reply: Reply, model: string): OutPart[] {
     const last = texts[texts.length - 1];
     if (first?.kind === "call") first.signature = signature;
     else if (last) last.signature = signature;
+    else if (pictured[0]) pictured[0].signature = signature;
     else texts.push({ kind: "text", text: "", signature });
   }
   const code: OutPart[] = codeParts(reply).map((part) => ({ kind: "code", part }));
-  return [...parts, ...code, ...texts, ...calls];
+  return [...parts, ...code, ...texts, ...pictured, ...calls];
 }
 
-/** The reply's parts, then those of its `extraChoices`, in order. */
-export function replyParts(reply: Reply): OutPart[] {
-  return replyChoices(reply).flatMap((c) => messageParts(c, reply.model));
+/** The reply's parts (its image, `replyImage`, with the first message's), then those of its `extraChoices`, in order. */
+export function replyParts(reply: Reply, image?: InlineImage): OutPart[] {
+  return replyChoices(reply).flatMap((c, i) => messageParts(c, reply.model, i === 0 ? image : undefined));
 }
 
 /**
@@ -113,12 +124,16 @@ export function finishReason(reply: Reply): GeminiFinishReason {
 /**
  * `usageMetadata` as the real API sends it: `candidatesTokenCount` excludes thinking, which is
  * `thoughtsTokenCount`; the total is prompt + candidates + thoughts. Zero counts of optional fields are
- * omitted, as proto JSON omits them. `share` (0..1) gives a stream chunk's running count: candidates so far.
+ * omitted, as proto JSON omits them. `share` (0..1) gives a stream chunk's running count: candidates so far. An image
+ * answer's tokens (`imageTokens`, image-output.ts; a stream passes them from the image's chunk on) count on top of the
+ * reply's text, broken down by modality (`candidatesTokensDetails`).
  */
-export function usageMetadata(reply: Reply, share = 1): Record<string, unknown> {
+export function usageMetadata(reply: Reply, share = 1, imageTokens = 0): Record<string, unknown> {
   const u = reply.usage;
   const thoughts = Math.min(u.reasoningTokens, u.outputTokens);
-  const candidates = Math.round((u.outputTokens - thoughts) * share);
+  const text = Math.round((u.outputTokens - thoughts) * share);
+  const image = imageTokens;
+  const candidates = text + image;
   return {
     promptTokenCount: u.inputTokens,
     ...(candidates > 0 || share === 1 ? { candidatesTokenCount: candidates } : {}),
@@ -126,6 +141,7 @@ export function usageMetadata(reply: Reply, share = 1): Record<string, unknown> 
     ...(u.cacheReadTokens > 0 ? { cachedContentTokenCount: u.cacheReadTokens } : {}),
     promptTokensDetails: [{ modality: "TEXT", tokenCount: u.inputTokens }],
     ...(u.cacheReadTokens > 0 ? { cacheTokensDetails: [{ modality: "TEXT", tokenCount: u.cacheReadTokens }] } : {}),
+    ...(image > 0 ? { candidatesTokensDetails: [{ modality: "IMAGE", tokenCount: image }, ...(text > 0 ? [{ modality: "TEXT", tokenCount: text }] : [])] } : {}),
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
   };
 }
@@ -165,5 +181,6 @@ export function isVertex(ctx: RenderContext<GeminiWire> | undefined): boolean {
  * @example renderGenerateContentJson(reply, ctx) // { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, finishReason: "STOP", index: 0 }], … }
  */
 export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<GeminiWire>): Record<string, unknown> {
-  return responseObject(reply, replyParts(reply), usageMetadata(reply), finishReason(reply), isVertex(ctx));
+  const image = replyImage(reply, ctx);
+  return responseObject(reply, replyParts(reply, image), usageMetadata(reply, 1, image?.tokens), finishReason(reply), isVertex(ctx));
 }

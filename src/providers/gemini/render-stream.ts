@@ -13,6 +13,7 @@ import type { RenderContext, SseEvent } from "../types";
 import { GEMINI_FAILURE_MESSAGES, STATUS_CODES } from "./errors";
 import { finishReason, isVertex, replyParts, responseObject, usageMetadata, type OutPart } from "./render-json";
 import type { GeminiWire } from "./wire";
+import { replyImage, type InlineImage } from "./image-output";
 
 interface Piece {
   part: OutPart;
@@ -21,6 +22,8 @@ interface Piece {
 
 function pieces(part: OutPart, chunk: number): Piece[] {
   if (part.kind === "call" || part.kind === "code") return [{ part, words: 1 }];
+  // An image is sent whole, after the text; it counts no words (its tokens are its own, `usageMetadata`).
+  if (part.kind === "image") return [{ part, words: 0 }];
   const texts = wordPieces(part.text, chunk).map((p): Piece => ({ part: { kind: part.kind, text: p.text }, words: p.words }));
   if (part.kind === "text" && part.signature !== undefined) {
     texts.push({ part: { kind: "text", text: "", signature: part.signature }, words: 0 });
@@ -28,20 +31,22 @@ function pieces(part: OutPart, chunk: number): Piece[] {
   return texts;
 }
 
-/** The chunks as response objects, with their word counts; never empty. */
-export function streamChunks(reply: Reply, vertex = false): { object: Record<string, unknown>; words: number }[] {
+/** The chunks as response objects, with their word counts; never empty. A generated image (`replyImage`) is one chunk, whole. */
+export function streamChunks(reply: Reply, vertex = false, image?: InlineImage): { object: Record<string, unknown>; words: number }[] {
   // A blocked prompt is one chunk: `promptFeedback`, no candidates.
   if (reply.safety?.on === "prompt") return [{ object: responseObject(reply, [], usageMetadata(reply), undefined, vertex), words: 0 }];
-  const all = replyParts(reply).flatMap((p) => pieces(p, reply.pacing.chunkWords));
+  const all = replyParts(reply, image).flatMap((p) => pieces(p, reply.pacing.chunkWords));
   // An empty reply still ends with one chunk, holding an empty text part.
   if (all.length === 0) all.push({ part: { kind: "text", text: "" }, words: 0 });
   // Running candidate count: the share of answer words (thoughts are counted apart) sent so far.
   const answerWords = all.reduce((n, p) => n + (p.part.kind === "thought" ? 0 : p.words), 0);
   let sent = 0;
+  let pictured = 0;
   return all.map((p, i) => {
     const last = i === all.length - 1;
     if (p.part.kind !== "thought") sent += p.words;
-    const usage = usageMetadata(reply, last || answerWords === 0 ? 1 : sent / answerWords);
+    if (p.part.kind === "image") pictured = p.part.image.tokens;
+    const usage = usageMetadata(reply, last || answerWords === 0 ? 1 : sent / answerWords, pictured);
     return { object: responseObject(reply, [p.part], usage, last ? finishReason(reply) : undefined, vertex), words: p.words };
   });
 }
@@ -51,7 +56,7 @@ export function streamChunks(reply: Reply, vertex = false): { object: Record<str
  * @example renderGenerateContentEvents(reply, ctx).map((e) => JSON.parse(e.data).candidates[0].content.parts)
  */
 export function renderGenerateContentEvents(reply: Reply, ctx: RenderContext<GeminiWire>): SseEvent[] {
-  return streamChunks(reply, isVertex(ctx)).map((c) => ({ data: JSON.stringify(c.object), ...(c.words > 0 ? { words: c.words } : {}) }));
+  return streamChunks(reply, isVertex(ctx), replyImage(reply, ctx)).map((c) => ({ data: JSON.stringify(c.object), ...(c.words > 0 ? { words: c.words } : {}) }));
 }
 
 /**

@@ -1,0 +1,182 @@
+/**
+ * Gemini's native image output through the clients that ask for it: `@google/genai`'s `generateContent` with
+ * `responseModalities` / `imageConfig` (Gemini API and Vertex express mode), its stream, and the `ai` SDK's
+ * `generateImage` with `google.image(…)` and `generateText`'s `files`; the sizes per model family and ratio, the usage
+ * by modality, scripted colours and text, and the API's refusals.
+ */
+import { inflateSync } from "node:zlib";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { GoogleGenAI } from "@google/genai";
+import { generateImage, generateText } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "./harness";
+
+let h: Harness;
+
+const SCENARIOS = [
+  {
+    name: "gi-scripted",
+    steps: [
+      { match: { endpoint: "generateContent", lastUserMessage: { contains: "red" } }, respond: { text: "Here is your red square.", image: { color: "#ff0000" } } },
+      { match: { lastUserMessage: { contains: "blue" } }, respond: { image: { color: "#0000ff" } } },
+    ],
+  },
+];
+
+const genai = (base = h.url) => new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: base } });
+const express = (base = h.url) => new GoogleGenAI({ vertexai: true, apiKey: "express-key", httpOptions: { baseUrl: base } });
+
+/** A PNG's width, height and the RGB of its first pixel (the image is one colour). */
+function png(bytes: Uint8Array): { width: number; height: number; rgb: string } {
+  const b = Buffer.from(bytes);
+  expect(b.subarray(1, 4).toString()).toBe("PNG");
+  const width = b.readUInt32BE(16);
+  const height = b.readUInt32BE(20);
+  let at = 8;
+  const idat: Buffer[] = [];
+  while (at < b.length) {
+    const length = b.readUInt32BE(at);
+    if (b.subarray(at + 4, at + 8).toString() === "IDAT") idat.push(b.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  expect(raw.length).toBe(height * (1 + width * 3));
+  return { width, height, rgb: raw.subarray(1, 4).toString("hex") };
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.upload(...SCENARIOS);
+});
+afterAll(() => h?.stop());
+
+describe("@google/genai", () => {
+  it("responseModalities IMAGE: one inlineData PNG at the ratio's size, the image's tokens by modality, no text", async () => {
+    const res = await genai().models.generateContent({ model: "gemini-2.5-flash-image", contents: "A bicycle", config: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "16:9" } } });
+    const parts = res.candidates![0]!.content!.parts!;
+    expect(parts.map((p) => Object.keys(p))).toEqual([["inlineData"]]);
+    expect(parts[0]!.inlineData!.mimeType).toBe("image/png");
+    const image = png(Buffer.from(parts[0]!.inlineData!.data!, "base64"));
+    expect([image.width, image.height]).toEqual([1344, 768]);
+    expect(res.candidates![0]!.finishReason).toBe("STOP");
+    expect(res.usageMetadata).toEqual({
+      promptTokenCount: res.usageMetadata!.promptTokenCount,
+      candidatesTokenCount: 1290,
+      totalTokenCount: res.usageMetadata!.promptTokenCount! + 1290,
+      promptTokensDetails: [{ modality: "TEXT", tokenCount: res.usageMetadata!.promptTokenCount }],
+      candidatesTokensDetails: [{ modality: "IMAGE", tokenCount: 1290 }],
+    });
+    // The same prompt draws the same picture; another prompt another colour.
+    const again = await genai().models.generateContent({ model: "gemini-2.5-flash-image", contents: "A bicycle", config: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "16:9" } } });
+    expect(again.candidates![0]!.content!.parts![0]!.inlineData!.data).toBe(parts[0]!.inlineData!.data);
+    const other = await genai().models.generateContent({ model: "gemini-2.5-flash-image", contents: "A boat", config: { responseModalities: ["IMAGE"] } });
+    const otherImage = png(Buffer.from(other.candidates![0]!.content!.parts![0]!.inlineData!.data!, "base64"));
+    expect([otherImage.width, otherImage.height]).toEqual([1024, 1024]);
+    expect(otherImage.rgb).not.toBe(image.rgb);
+  });
+
+  it("an image model asked nothing answers text, then the image; Gemini 3 Pro Image at 2K and 4K", async () => {
+    const res = await genai().models.generateContent({ model: "gemini-3-pro-image-preview", contents: "A cat", config: { imageConfig: { aspectRatio: "21:9", imageSize: "2K" } } });
+    const parts = res.candidates![0]!.content!.parts!;
+    expect(parts.map((p) => Object.keys(p).sort())).toEqual([["text", "thoughtSignature"], ["inlineData"]]);
+    const image = png(Buffer.from(parts[1]!.inlineData!.data!, "base64"));
+    expect([image.width, image.height]).toEqual([3168, 1344]);
+    const usage = res.usageMetadata!;
+    expect(usage.candidatesTokensDetails).toEqual([
+      { modality: "IMAGE", tokenCount: 1120 },
+      { modality: "TEXT", tokenCount: usage.candidatesTokenCount! - 1120 },
+    ]);
+    const big = await genai().models.generateContent({ model: "gemini-3-pro-image-preview", contents: "A cat", config: { responseModalities: ["IMAGE"], imageConfig: { imageSize: "4K" } } });
+    const bigImage = png(Buffer.from(big.candidates![0]!.content!.parts![0]!.inlineData!.data!, "base64"));
+    expect([bigImage.width, bigImage.height]).toEqual([4096, 4096]);
+    expect(big.usageMetadata!.candidatesTokenCount).toBe(2000);
+  });
+
+  it("a stream sends the text in pieces, then the image whole in its own chunk, the image's tokens counted at the end", async () => {
+    const chunks: { parts: string[]; candidates?: number }[] = [];
+    for await (const c of await genai().models.generateContentStream({ model: "gemini-2.5-flash-image", contents: "A kite", config: { responseModalities: ["TEXT", "IMAGE"] } })) {
+      chunks.push({ parts: c.candidates![0]!.content!.parts!.map((p) => Object.keys(p).join("+")), candidates: c.usageMetadata?.candidatesTokenCount });
+    }
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.slice(0, -1).every((c) => c.parts.join() === "text")).toBe(true);
+    expect(chunks.at(-1)!.parts).toEqual(["inlineData"]);
+    const textTokens = chunks.at(-2)!.candidates!;
+    expect(chunks.at(-1)!.candidates).toBe(textTokens + 1290);
+  });
+
+  it("a scenario scripts the colour and the text beside it; an image alone has no empty text part", async () => {
+    const res = await genai(`${h.url}/s/gi-scripted/s1`).models.generateContent({ model: "gemini-2.5-flash-image", contents: "Draw red", config: { responseModalities: ["TEXT", "IMAGE"] } });
+    const parts = res.candidates![0]!.content!.parts!;
+    expect(parts[0]).toEqual({ text: "Here is your red square." });
+    expect(png(Buffer.from(parts[1]!.inlineData!.data!, "base64")).rgb).toBe("ff0000");
+    const blue = await genai(`${h.url}/s/gi-scripted/s1`).models.generateContent({
+      model: "gemini-2.5-flash-image",
+      contents: "Now blue",
+      config: { responseModalities: ["IMAGE"], imageConfig: { aspectRatio: "3:4" } },
+    });
+    const blueParts = blue.candidates![0]!.content!.parts!;
+    expect(blueParts.map((p) => Object.keys(p))).toEqual([["inlineData"]]);
+    expect(png(Buffer.from(blueParts[0]!.inlineData!.data!, "base64"))).toEqual({ width: 864, height: 1184, rgb: "0000ff" });
+    const journal = await h.journal("gi-scripted", "s1");
+    expect(journal.map((e) => [e.endpoint, e.step, e.outcome])).toEqual([
+      ["generateContent", "step-1", "response"],
+      ["generateContent", "step-2", "response"],
+    ]);
+  });
+
+  it("refuses IMAGE of a text model, an unknown modality, and a ratio or size the model does not draw", async () => {
+    const refused = async (model: string, config: Record<string, unknown>) => {
+      const err = (await genai()
+        .models.generateContent({ model, contents: "x", config })
+        .catch((e: unknown) => e)) as { status: number; message: string };
+      expect(err.status).toBe(400);
+      return JSON.parse(err.message).error as { message: string; status: string };
+    };
+    expect(await refused("gemini-2.5-flash", { responseModalities: ["TEXT", "IMAGE"] })).toMatchObject({
+      message: "Model does not support the requested response modalities: text,image",
+      status: "INVALID_ARGUMENT",
+    });
+    expect((await refused("gemini-2.5-flash-image", { responseModalities: ["VIDEO"] })).message).toBe(
+      `Invalid value at 'generation_config.response_modalities[0]' (type.googleapis.com/google.ai.generativelanguage.v1.GenerationConfig.Modality), "VIDEO"`,
+    );
+    expect((await refused("gemini-2.5-flash-image", { imageConfig: { aspectRatio: "7:5" } })).message).toMatch(
+      /^Unsupported aspect ratio "7:5" for model gemini-2\.5-flash-image\. Supported aspect ratios: 1:1, 2:3, /,
+    );
+    expect((await refused("gemini-3-pro-image-preview", { imageConfig: { imageSize: "2k" } })).message).toBe(
+      'Unsupported image size "2k" for model gemini-3-pro-image-preview. Supported image sizes: 1K, 2K, 4K.',
+    );
+    // A text model asked for text only is not an image request.
+    const text = await genai().models.generateContent({ model: "gemini-2.5-flash", contents: "x", config: { responseModalities: ["TEXT"] } });
+    expect(text.candidates![0]!.content!.parts!.every((p) => p.text !== undefined)).toBe(true);
+  });
+
+  it("Vertex AI (express mode) answers the same image", async () => {
+    const res = await express(`${h.url}/s/gi-scripted/vx`).models.generateContent({ model: "gemini-2.5-flash-image", contents: "red please", config: { responseModalities: ["TEXT", "IMAGE"] } });
+    const parts = res.candidates![0]!.content!.parts!;
+    expect(parts[0]!.text).toBe("Here is your red square.");
+    expect(png(Buffer.from(parts[1]!.inlineData!.data!, "base64"))).toEqual({ width: 1024, height: 1024, rgb: "ff0000" });
+  });
+});
+
+describe("ai SDK with @ai-sdk/google", () => {
+  it("generateImage with google.image(…) gets the picture at the aspect ratio, and the image's usage", async () => {
+    const google = createGoogleGenerativeAI({ apiKey: "k", baseURL: `${h.url}/v1beta` });
+    const res = await generateImage({ model: google.image("gemini-2.5-flash-image"), prompt: "A lighthouse", aspectRatio: "4:3" });
+    expect(res.images).toHaveLength(1);
+    expect(res.images[0]!.mediaType).toBe("image/png");
+    expect(png(res.images[0]!.uint8Array)).toMatchObject({ width: 1184, height: 864 });
+    expect(res.usage.outputTokens).toBe(1290);
+  });
+
+  it("generateText with TEXT and IMAGE returns the text and the image as a file; 3.1 Flash Image's 8:1 at 4K", async () => {
+    const google = createGoogleGenerativeAI({ apiKey: "k", baseURL: `${h.url}/s/gi-scripted/ai/v1beta` });
+    const res = await generateText({
+      model: google("gemini-3.1-flash-image-preview"),
+      prompt: "red banner",
+      providerOptions: { google: { responseModalities: ["TEXT", "IMAGE"], imageConfig: { aspectRatio: "8:1", imageSize: "4K" } } },
+    });
+    expect(res.text).toBe("Here is your red square.");
+    expect(res.files).toHaveLength(1);
+    expect(png(res.files[0]!.uint8Array)).toEqual({ width: 12288, height: 1536, rgb: "ff0000" });
+  });
+});
