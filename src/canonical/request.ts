@@ -156,10 +156,11 @@ export interface CanonicalRequest {
   /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */
   forcedServerTool?: string;
   /**
-   * The request asks for an image answer (Gemini `responseModalities` with `IMAGE`, or an image model asked nothing):
-   * the default responder answers with one (`reply.image`), with its text only when `withText` (`TEXT` asked too).
+   * The request asks for an image or speech answer (Gemini `responseModalities` with `IMAGE` or `AUDIO`, or an image or
+   * TTS model asked nothing): the default responder answers with one (`reply.image`, `reply.speech`), with its text
+   * only when `withText` (`TEXT` asked beside an image).
    */
-  imageOutput?: { withText: boolean };
+  mediaOutput?: { kind: "image" | "audio"; withText: boolean };
 }
 
 /** Each request's conversation hash, by its messages array (the engine never changes a parsed request). */

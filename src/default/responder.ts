@@ -222,10 +222,11 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   }
   const choices: Reply[] = messages.map((m, i) => choiceOf(m, i, usage));
   if (server) choices[0]!.serverTools = server.serverTools;
-  // A request asking for an image (Gemini's image models) gets one, colour from the prompt; text only if it asked for text too.
-  if (req.imageOutput !== undefined && !plan) {
-    choices[0]!.image = {};
-    if (!req.imageOutput.withText) {
+  // A request asking for an image or speech (Gemini's image and TTS models) gets it; text only if it asked for text too.
+  if (req.mediaOutput !== undefined && !plan) {
+    if (req.mediaOutput.kind === "image") choices[0]!.image = {};
+    else choices[0]!.speech = {};
+    if (!req.mediaOutput.withText) {
       delete choices[0]!.text;
       choices[0]!.usage = { ...usage, outputTokens: 0, reasoningTokens: 0 };
     }

@@ -235,7 +235,9 @@ export const OTHER_KINDS = {
     doc: "providers/openai-images.md",
   }),
   speech: replyKind({
-    fields: { speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length.") },
+    fields: {
+      speech: SpeechReplySchema.optional().describe("`POST /v1/audio/speech`: the audio's length; on Gemini's generateContent, a speech answer (an `inlineData` of 24 kHz PCM)."),
+    },
     answers: { endpoints: ["speech"] },
     describe: { words: ({ speech }) => (speech === undefined ? [] : [`speech${speech.durationMs !== undefined ? ` ${speech.durationMs} ms` : ""}`]) },
     doc: "providers/openai-audio.md",

@@ -41,7 +41,7 @@ export const ImageReplySchema = z.strictObject({
   revisedPrompt: z.string().optional().describe("`revised_prompt` in the answer (dall-e-3)."),
 });
 
-/** `POST /v1/audio/speech`: the audio's length (default: from the input's word count). */
+/** `POST /v1/audio/speech` and Gemini's speech answers: the audio's length (default: from the input's word count). */
 export const SpeechReplySchema = z.strictObject({
   durationMs: z.number().int().min(0).max(600_000).optional().describe("The audio's length in milliseconds (default: from the input's word count)."),
 });

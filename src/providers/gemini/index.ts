@@ -1,14 +1,14 @@
 import type { ProviderSurface } from "../types";
 import { checkGeminiAuth, GEMINI_FAILURE_MESSAGES, geminiFailureHeaders, renderGeminiError, renderGeminiLimited } from "./errors";
 import { geminiTarget, parseGenerateContent } from "./parse";
-import { isVertex, renderGenerateContentJson } from "./render-json";
+import { isVertex, renderGenerateContentJson, renderSpeechRaw } from "./render-json";
 import { validateThoughtSignatures } from "./signatures";
 import { functionTurnsError } from "./function-turns";
 import { renderGenerateContentEvents, renderGenerateContentStreamError, streamChunks } from "./render-stream";
 import type { GeminiWire } from "./wire";
 import { missingFileReference } from "./file-refs";
 import { applyCachedContent } from "./cached-contents";
-import { replyImage } from "./image-output";
+import { replyMedia } from "./media-output";
 
 /**
  * Google Gemini (Developer API): `POST /v1beta/models/{model}:generateContent` and
@@ -40,7 +40,9 @@ export const geminiGenerateContent: ProviderSurface<GeminiWire> = {
   failureHeaders: geminiFailureHeaders,
   renderLimited: (limit, retryAfterMs) => renderGeminiLimited(limit, retryAfterMs),
   // `:streamGenerateContent` without `?alt=sse` answers every chunk in one JSON array.
-  renderJson: (reply, ctx) => (ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx), replyImage(reply, ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx)),
+  renderJson: (reply, ctx) => (ctx.wire.method === "streamGenerateContent" ? streamChunks(reply, isVertex(ctx), replyMedia(reply, ctx)).map((c) => c.object) : renderGenerateContentJson(reply, ctx)),
+  // Speech past 1 MiB of JSON is sent as it is made (render-json.ts).
+  renderRaw: renderSpeechRaw,
   renderEvents: renderGenerateContentEvents,
   renderStreamError: renderGenerateContentStreamError,
 };

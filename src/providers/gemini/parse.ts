@@ -21,7 +21,7 @@ import { lazily } from "../../util/memo";
 import type { CanonicalOutputSchema } from "../../canonical/output-schema";
 import { geminiOutputSchema } from "./structured";
 import { schemaViolations } from "./schema-violations";
-import { imagePlan } from "./image-output";
+import { mediaPlan } from "./media-output";
 
 /** `{ outputSchema }` when the generation config asks for JSON, else nothing. */
 function outputOf(config: unknown): { outputSchema?: CanonicalOutputSchema } {
@@ -216,14 +216,14 @@ export function parseGemini(body: unknown, headers: Headers, target: RequestTarg
   if (invalid) return { ok: false, error: { code: "invalid_request", message: invalid } };
   const sse = target.query.get("alt") === "sse";
   const stream = where.method === "streamGenerateContent" && sse;
-  const image = imagePlan(where.model, parsed.data.generationConfig, pkg);
-  if (image !== undefined && !("width" in image)) return { ok: false, error: image };
+  const media = mediaPlan(where.model, parsed.data.generationConfig, pkg);
+  if (media !== undefined && !("kind" in media)) return { ok: false, error: media };
   const refused = schemaViolations(body, pkg);
   const wire: GeminiWire = { body: parsed.data, model: where.model, method: where.method, sse, ...(refused !== undefined ? { refused } : {}) };
   const request = toCanonical(parsed.data, headers, where.model, stream);
-  if (image !== undefined) {
-    wire.image = image;
-    request.imageOutput = { withText: image.text };
+  if (media !== undefined) {
+    wire.media = media;
+    request.mediaOutput = { kind: media.kind, withText: media.text };
   }
   return { ok: true, wire, request };
 }

@@ -2,8 +2,8 @@
  * Canonical reply → one `GenerateContentResponse`: `candidates[0].content.parts`, `finishReason`,
  * `usageMetadata`, `modelVersion`, `responseId`. Shared by the JSON and SSE renderers.
  *
- * Part order: thoughts (`{ text, thought: true }`), then text (then the refusal text), then a generated image
- * (`inlineData`, image-output.ts), then `functionCall`s.
+ * Part order: thoughts (`{ text, thought: true }`), then text (then the refusal text), then a generated image or
+ * speech (`inlineData`, media-output.ts), then `functionCall`s.
  * Further assistant messages (`extraChoices`) append their parts, as Anthropic appends blocks: Gemini clients
  * read `candidates[0]` only. Redacted reasoning has no Gemini form and is left out.
  *
@@ -14,13 +14,14 @@
  */
 import { replyChoices, type Reply } from "../../canonical/outcome";
 import { makeId } from "../../http/ids";
-import type { RenderContext } from "../types";
+import type { RawBody, RenderContext } from "../types";
 import type { GeminiWire } from "./wire";
 import { signsThoughts, thoughtSignatureFor } from "./signatures";
 import { candidateSafety, promptBlocked } from "./safety";
 import { argumentsObject } from "../../http/json";
 import { candidateMetadata, codeParts } from "./server-tools";
-import { replyImage, type InlineImage } from "./image-output";
+import { replyMedia, speechBase64Length, speechPieces, type InlineMedia } from "./media-output";
+import { WHOLE_BODY_LIMIT } from "../../http/byte-source";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
 export type OutPart =
@@ -29,8 +30,8 @@ export type OutPart =
   | { kind: "call"; id?: string; name: string; args: Record<string, unknown>; signature?: string }
   /** A server-side code run's part (`executableCode`, `codeExecutionResult`), sent as is (server-tools.ts). */
   | { kind: "code"; part: Record<string, unknown> }
-  /** A generated image (image-output.ts): `inlineData`. */
-  | { kind: "image"; image: InlineImage; signature?: string };
+  /** A generated image or speech (media-output.ts): `inlineData`. */
+  | { kind: "media"; media: InlineMedia; signature?: string };
 
 /** The wire form of a part: `{ text, thought: true }`, `{ text, thoughtSignature? }` or `{ functionCall, thoughtSignature? }`. */
 export function wirePart(p: OutPart): Record<string, unknown> {
@@ -47,8 +48,8 @@ export function wirePart(p: OutPart): Record<string, unknown> {
       };
     case "code":
       return p.part;
-    case "image":
-      return { inlineData: { mimeType: p.image.mimeType, data: p.image.data }, ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}) };
+    case "media":
+      return { inlineData: { mimeType: p.media.mimeType, data: p.media.data }, ...(p.signature !== undefined ? { thoughtSignature: p.signature } : {}) };
   }
 }
 
@@ -72,15 +73,15 @@ export function thoughtSignature(reply: Reply, model: string): string | undefine
 }
 
 /**
- * One message's parts; `model` is the answering model (an appended message's own `model` is not read). An image comes
- * after the text (an empty text is left out beside it) and carries the signature when no call or text does.
+ * One message's parts; `model` is the answering model (an appended message's own `model` is not read). An image or
+ * speech comes after the text (an empty text is left out beside it) and carries the signature when no call or text does.
  */
-function messageParts(reply: Reply, model: string, image?: InlineImage): OutPart[] {
+function messageParts(reply: Reply, model: string, media?: InlineMedia): OutPart[] {
   const parts: OutPart[] = reply.reasoning.flatMap((r): OutPart[] => (r.type === "thinking" ? [{ kind: "thought", text: r.text }] : []));
   const texts: { kind: "text"; text: string; signature?: string }[] = [];
-  if (reply.text !== undefined && (reply.text !== "" || image === undefined)) texts.push({ kind: "text", text: reply.text });
+  if (reply.text !== undefined && (reply.text !== "" || media === undefined)) texts.push({ kind: "text", text: reply.text });
   if (reply.refusal !== undefined) texts.push({ kind: "text", text: reply.refusal });
-  const pictured: { kind: "image"; image: InlineImage; signature?: string }[] = image === undefined ? [] : [{ kind: "image", image }];
+  const inline: { kind: "media"; media: InlineMedia; signature?: string }[] = media === undefined ? [] : [{ kind: "media", media }];
   const calls: OutPart[] = reply.toolCalls.map((c) => ({
     kind: "call",
     ...(c.id !== undefined ? { id: c.id } : {}),
@@ -94,16 +95,16 @@ function messageParts(reply: Reply, model: string, image?: InlineImage): OutPart
     const last = texts[texts.length - 1];
     if (first?.kind === "call") first.signature = signature;
     else if (last) last.signature = signature;
-    else if (pictured[0]) pictured[0].signature = signature;
+    else if (inline[0]) inline[0].signature = signature;
     else texts.push({ kind: "text", text: "", signature });
   }
   const code: OutPart[] = codeParts(reply).map((part) => ({ kind: "code", part }));
-  return [...parts, ...code, ...texts, ...pictured, ...calls];
+  return [...parts, ...code, ...texts, ...inline, ...calls];
 }
 
-/** The reply's parts (its image, `replyImage`, with the first message's), then those of its `extraChoices`, in order. */
-export function replyParts(reply: Reply, image?: InlineImage): OutPart[] {
-  return replyChoices(reply).flatMap((c, i) => messageParts(c, reply.model, i === 0 ? image : undefined));
+/** The reply's parts (its image or speech, `replyMedia`, with the first message's), then those of its `extraChoices`, in order. */
+export function replyParts(reply: Reply, media?: InlineMedia): OutPart[] {
+  return replyChoices(reply).flatMap((c, i) => messageParts(c, reply.model, i === 0 ? media : undefined));
 }
 
 /**
@@ -125,15 +126,17 @@ export function finishReason(reply: Reply): GeminiFinishReason {
  * `usageMetadata` as the real API sends it: `candidatesTokenCount` excludes thinking, which is
  * `thoughtsTokenCount`; the total is prompt + candidates + thoughts. Zero counts of optional fields are
  * omitted, as proto JSON omits them. `share` (0..1) gives a stream chunk's running count: candidates so far. An image
- * answer's tokens (`imageTokens`, image-output.ts; a stream passes them from the image's chunk on) count on top of the
- * reply's text, broken down by modality (`candidatesTokensDetails`).
+ * or speech answer's tokens (`media`, media-output.ts; a stream counts them as its chunks go) count on top of the
+ * reply's text, broken down by modality (`candidatesTokensDetails`); beside media, a reply with no text, refusal or
+ * call counts no text tokens (the figure a script's default usage gives is its text's).
  */
-export function usageMetadata(reply: Reply, share = 1, imageTokens = 0): Record<string, unknown> {
+export function usageMetadata(reply: Reply, share = 1, media?: { modality: string; tokens: number }): Record<string, unknown> {
   const u = reply.usage;
   const thoughts = Math.min(u.reasoningTokens, u.outputTokens);
-  const text = Math.round((u.outputTokens - thoughts) * share);
-  const image = imageTokens;
-  const candidates = text + image;
+  const textless = media !== undefined && !reply.text && reply.refusal === undefined && reply.toolCalls.length === 0;
+  const text = textless ? 0 : Math.round((u.outputTokens - thoughts) * share);
+  const inline = media?.tokens ?? 0;
+  const candidates = text + inline;
   return {
     promptTokenCount: u.inputTokens,
     ...(candidates > 0 || share === 1 ? { candidatesTokenCount: candidates } : {}),
@@ -141,7 +144,7 @@ export function usageMetadata(reply: Reply, share = 1, imageTokens = 0): Record<
     ...(u.cacheReadTokens > 0 ? { cachedContentTokenCount: u.cacheReadTokens } : {}),
     promptTokensDetails: [{ modality: "TEXT", tokenCount: u.inputTokens }],
     ...(u.cacheReadTokens > 0 ? { cacheTokensDetails: [{ modality: "TEXT", tokenCount: u.cacheReadTokens }] } : {}),
-    ...(image > 0 ? { candidatesTokensDetails: [{ modality: "IMAGE", tokenCount: image }, ...(text > 0 ? [{ modality: "TEXT", tokenCount: text }] : [])] } : {}),
+    ...(inline > 0 ? { candidatesTokensDetails: [{ modality: media!.modality, tokenCount: inline }, ...(text > 0 ? [{ modality: "TEXT", tokenCount: text }] : [])] } : {}),
     ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
   };
 }
@@ -177,10 +180,33 @@ export function isVertex(ctx: RenderContext<GeminiWire> | undefined): boolean {
 }
 
 /**
- * The non-streaming body (a blocked prompt: `promptFeedback` and no candidates, src/providers/gemini/safety.ts).
+ * The non-streaming body (a blocked prompt: `promptFeedback` and no candidates, src/providers/gemini/safety.ts);
+ * `mark` stands for a speech answer's data, for a body sent as it is made (`renderSpeechRaw`).
  * @example renderGenerateContentJson(reply, ctx) // { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, finishReason: "STOP", index: 0 }], … }
  */
-export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<GeminiWire>): Record<string, unknown> {
-  const image = replyImage(reply, ctx);
-  return responseObject(reply, replyParts(reply, image), usageMetadata(reply, 1, image?.tokens), finishReason(reply), isVertex(ctx));
+export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<GeminiWire>, mark?: string): Record<string, unknown> {
+  const media = replyMedia(reply, ctx, mark);
+  return responseObject(reply, replyParts(reply, media), usageMetadata(reply, 1, media), finishReason(reply), isVertex(ctx));
+}
+
+/** Stands for a speech answer's base64 in its body's JSON until the pieces take its place (no part's data holds a NUL). */
+const SPEECH_MARK = "\u0000mockllm:speech\u0000";
+
+/**
+ * A speech answer past WHOLE_BODY_LIMIT as pieces made as they are sent (the audio a second at a time), byte for byte
+ * the JSON `renderGenerateContentJson` makes; undefined for any other answer.
+ */
+export function renderSpeechRaw(reply: Reply, ctx: RenderContext<GeminiWire>): RawBody | undefined {
+  if (reply.image !== undefined || reply.speech === undefined || ctx.wire.method !== "generateContent") return undefined;
+  if (speechBase64Length(reply, ctx) <= WHOLE_BODY_LIMIT) return undefined;
+  const text = JSON.stringify(renderGenerateContentJson(reply, ctx, SPEECH_MARK));
+  const marked = JSON.stringify(SPEECH_MARK).slice(1, -1);
+  const at = text.indexOf(marked);
+  if (at < 0) return undefined;
+  function* pieces(): Generator<string> {
+    yield text.slice(0, at);
+    yield* speechPieces(reply, ctx);
+    yield text.slice(at + marked.length);
+  }
+  return { body: { pieces }, contentType: "application/json" };
 }

@@ -13,7 +13,7 @@ import type { RenderContext, SseEvent } from "../types";
 import { GEMINI_FAILURE_MESSAGES, STATUS_CODES } from "./errors";
 import { finishReason, isVertex, replyParts, responseObject, usageMetadata, type OutPart } from "./render-json";
 import type { GeminiWire } from "./wire";
-import { replyImage, type InlineImage } from "./image-output";
+import { replyMedia, SPEECH_PIECE_CHARS, type InlineMedia } from "./media-output";
 
 interface Piece {
   part: OutPart;
@@ -22,8 +22,8 @@ interface Piece {
 
 function pieces(part: OutPart, chunk: number): Piece[] {
   if (part.kind === "call" || part.kind === "code") return [{ part, words: 1 }];
-  // An image is sent whole, after the text; it counts no words (its tokens are its own, `usageMetadata`).
-  if (part.kind === "image") return [{ part, words: 0 }];
+  // An image is sent whole, after the text, speech a second at a time; they count no words (their tokens are their own).
+  if (part.kind === "media") return mediaPieces(part);
   const texts = wordPieces(part.text, chunk).map((p): Piece => ({ part: { kind: part.kind, text: p.text }, words: p.words }));
   if (part.kind === "text" && part.signature !== undefined) {
     texts.push({ part: { kind: "text", text: "", signature: part.signature }, words: 0 });
@@ -31,22 +31,41 @@ function pieces(part: OutPart, chunk: number): Piece[] {
   return texts;
 }
 
-/** The chunks as response objects, with their word counts; never empty. A generated image (`replyImage`) is one chunk, whole. */
-export function streamChunks(reply: Reply, vertex = false, image?: InlineImage): { object: Record<string, unknown>; words: number }[] {
+/** A media part's chunks: an image whole; speech a second of audio a chunk, each with its share of the tokens. */
+function mediaPieces(part: Extract<OutPart, { kind: "media" }>): Piece[] {
+  const { media } = part;
+  if (media.modality === "IMAGE" || media.data.length <= SPEECH_PIECE_CHARS) return [{ part, words: 0 }];
+  const out: Piece[] = [];
+  const total = media.data.length;
+  for (let at = 0; at < total; at += SPEECH_PIECE_CHARS) {
+    const end = Math.min(total, at + SPEECH_PIECE_CHARS);
+    const tokens = Math.round((media.tokens * end) / total) - Math.round((media.tokens * at) / total);
+    const piece: Extract<OutPart, { kind: "media" }> = { kind: "media", media: { ...media, data: media.data.slice(at, end), tokens } };
+    if (at === 0 && part.signature !== undefined) piece.signature = part.signature;
+    out.push({ part: piece, words: 0 });
+  }
+  return out;
+}
+
+/**
+ * The chunks as response objects, with their word counts; never empty. A generated image (`replyMedia`) is one chunk,
+ * whole; speech a chunk a second.
+ */
+export function streamChunks(reply: Reply, vertex = false, media?: InlineMedia): { object: Record<string, unknown>; words: number }[] {
   // A blocked prompt is one chunk: `promptFeedback`, no candidates.
   if (reply.safety?.on === "prompt") return [{ object: responseObject(reply, [], usageMetadata(reply), undefined, vertex), words: 0 }];
-  const all = replyParts(reply, image).flatMap((p) => pieces(p, reply.pacing.chunkWords));
+  const all = replyParts(reply, media).flatMap((p) => pieces(p, reply.pacing.chunkWords));
   // An empty reply still ends with one chunk, holding an empty text part.
   if (all.length === 0) all.push({ part: { kind: "text", text: "" }, words: 0 });
   // Running candidate count: the share of answer words (thoughts are counted apart) sent so far.
   const answerWords = all.reduce((n, p) => n + (p.part.kind === "thought" ? 0 : p.words), 0);
   let sent = 0;
-  let pictured = 0;
+  let mediaTokens = 0;
   return all.map((p, i) => {
     const last = i === all.length - 1;
     if (p.part.kind !== "thought") sent += p.words;
-    if (p.part.kind === "image") pictured = p.part.image.tokens;
-    const usage = usageMetadata(reply, last || answerWords === 0 ? 1 : sent / answerWords, pictured);
+    if (p.part.kind === "media") mediaTokens += p.part.media.tokens;
+    const usage = usageMetadata(reply, last || answerWords === 0 ? 1 : sent / answerWords, media && { modality: media.modality, tokens: mediaTokens });
     return { object: responseObject(reply, [p.part], usage, last ? finishReason(reply) : undefined, vertex), words: p.words };
   });
 }
@@ -56,7 +75,7 @@ export function streamChunks(reply: Reply, vertex = false, image?: InlineImage):
  * @example renderGenerateContentEvents(reply, ctx).map((e) => JSON.parse(e.data).candidates[0].content.parts)
  */
 export function renderGenerateContentEvents(reply: Reply, ctx: RenderContext<GeminiWire>): SseEvent[] {
-  return streamChunks(reply, isVertex(ctx), replyImage(reply, ctx)).map((c) => ({ data: JSON.stringify(c.object), ...(c.words > 0 ? { words: c.words } : {}) }));
+  return streamChunks(reply, isVertex(ctx), replyMedia(reply, ctx)).map((c) => ({ data: JSON.stringify(c.object), ...(c.words > 0 ? { words: c.words } : {}) }));
 }
 
 /**

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { lazily } from "../../util/memo";
 import { apiError, type ApiError } from "../../http/errors";
 import { invalidValue, MAX_VIOLATIONS, violationsError, type FieldViolation } from "./field-violations";
-import type { ImagePlan } from "./image-output";
+import type { MediaPlan } from "./media-output";
 
 /** Fields whose values are user data (Struct / JSON Schema), never renamed. */
 const OPAQUE = new Set(["args", "response", "parameters", "parametersJsonSchema", "responseSchema", "responseJsonSchema", "labels", "metadata"]);
@@ -203,8 +203,8 @@ export interface GeminiWire {
   sse: boolean;
   /** The field violations the API's proto parser would answer for the body's schemas (schema-violations.ts). */
   refused?: ApiError;
-  /** The image the request asks for (`responseModalities`, `imageConfig`; image-output.ts): its size and token count. */
-  image?: ImagePlan;
+  /** The image or speech the request asks for (`responseModalities`, `imageConfig`; media-output.ts). */
+  media?: MediaPlan;
 }
 
 /** The message a field holds, for the API's `(type.googleapis.com/…)` names. */

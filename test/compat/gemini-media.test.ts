@@ -1,13 +1,14 @@
 /**
- * Gemini's native image output through the clients that ask for it: `@google/genai`'s `generateContent` with
- * `responseModalities` / `imageConfig` (Gemini API and Vertex express mode), its stream, and the `ai` SDK's
- * `generateImage` with `google.image(…)` and `generateText`'s `files`; the sizes per model family and ratio, the usage
- * by modality, scripted colours and text, and the API's refusals.
+ * Gemini's native image and speech output through the clients that ask for them: `@google/genai`'s `generateContent`
+ * with `responseModalities` / `imageConfig` (Gemini API and Vertex express mode), its stream, and the `ai` SDK's
+ * `generateImage` with `google.image(…)`, `generateText`'s `files` and `generateSpeech` with `google.speech(…)`; the
+ * sizes per model family and ratio, the audio's length, the usage by modality, scripted colours, lengths and text, and
+ * the API's refusals.
  */
 import { inflateSync } from "node:zlib";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { GoogleGenAI } from "@google/genai";
-import { generateImage, generateText } from "ai";
+import { generateImage, generateSpeech, generateText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -21,6 +22,7 @@ const SCENARIOS = [
       { match: { lastUserMessage: { contains: "blue" } }, respond: { image: { color: "#0000ff" } } },
     ],
   },
+  { name: "gs-scripted", steps: [{ consume: false, respond: { speech: { durationMs: 2500 } } }] },
 ];
 
 const genai = (base = h.url) => new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: base } });
@@ -46,7 +48,7 @@ function png(bytes: Uint8Array): { width: number; height: number; rgb: string } 
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(...SCENARIOS);
+  await h.upload(...SCENARIOS, { name: "gs-long", steps: [{ respond: { speech: { durationMs: 30_000 } } }] });
 });
 afterAll(() => h?.stop());
 
@@ -178,5 +180,71 @@ describe("ai SDK with @ai-sdk/google", () => {
     expect(res.text).toBe("Here is your red square.");
     expect(res.files).toHaveLength(1);
     expect(png(res.files[0]!.uint8Array)).toEqual({ width: 12288, height: 1536, rgb: "ff0000" });
+  });
+});
+
+describe("speech (TTS models)", () => {
+  const tts = (base = h.url) =>
+    genai(base).models.generateContent({
+      model: "gemini-2.5-flash-preview-tts",
+      contents: "Say cheerfully: have a wonderful day",
+      config: { responseModalities: ["AUDIO"], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: "Kore" } } } },
+    });
+
+  it("@google/genai: one inlineData part of 24 kHz PCM, the prompt's words at 2.5 a second, 32 tokens a second", async () => {
+    const res = await tts();
+    const parts = res.candidates![0]!.content!.parts!;
+    expect(parts.map((p) => Object.keys(p))).toEqual([["inlineData"]]);
+    expect(parts[0]!.inlineData!.mimeType).toBe("audio/L16;codec=pcm;rate=24000");
+    // Six words: 2.4 s, 57,600 samples.
+    const pcm = Buffer.from(parts[0]!.inlineData!.data!, "base64");
+    expect(pcm.length).toBe(2 * 57_600);
+    expect(res.usageMetadata!.candidatesTokenCount).toBe(77);
+    expect(res.usageMetadata!.candidatesTokensDetails).toEqual([{ modality: "AUDIO", tokenCount: 77 }]);
+  });
+
+  it("a scenario scripts the length; a stream sends the audio a second a chunk, joined the same", async () => {
+    const whole = await tts(`${h.url}/s/gs-scripted/a`);
+    const data = whole.candidates![0]!.content!.parts![0]!.inlineData!.data!;
+    expect(Buffer.from(data, "base64").length).toBe(2.5 * 48_000);
+    const chunks: string[] = [];
+    let tokens = 0;
+    for await (const c of await genai(`${h.url}/s/gs-scripted/a`).models.generateContentStream({ model: "gemini-2.5-flash-preview-tts", contents: "hi", config: { responseModalities: ["AUDIO"] } })) {
+      chunks.push(c.candidates![0]!.content!.parts![0]!.inlineData!.data!);
+      tokens = c.usageMetadata!.candidatesTokenCount!;
+    }
+    expect(chunks.map((d) => d.length)).toEqual([64_000, 64_000, 32_000]);
+    expect(chunks.join("")).toBe(data);
+    expect(tokens).toBe(80);
+  });
+
+  it("a long answer is sent as it is made, the same bytes", async () => {
+    const res = await fetch(`${h.url}/s/gs-long/a/v1beta/models/gemini-2.5-flash-preview-tts:generateContent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": "k" },
+      body: JSON.stringify({ contents: [{ parts: [{ text: "x" }] }], generationConfig: { responseModalities: ["AUDIO"] } }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { candidates: { content: { parts: { inlineData: { data: string } }[] } }[]; usageMetadata: { candidatesTokenCount: number } };
+    const pcm = Buffer.from(body.candidates[0]!.content.parts[0]!.inlineData.data, "base64");
+    expect(pcm.length).toBe(30 * 48_000);
+    expect(pcm.subarray(48_000, 48_120)).toEqual(pcm.subarray(0, 120));
+    expect(body.usageMetadata.candidatesTokenCount).toBe(960);
+  });
+
+  it("the ai SDK's generateSpeech with google.speech(…) gets WAV of that audio", async () => {
+    const google = createGoogleGenerativeAI({ apiKey: "k", baseURL: `${h.url}/s/gs-scripted/ai/v1beta` });
+    const res = await generateSpeech({ model: google.speech("gemini-2.5-flash-preview-tts"), text: "Hello there", voice: "Kore" });
+    const wav = Buffer.from(res.audio.uint8Array);
+    expect(wav.subarray(0, 4).toString()).toBe("RIFF");
+    expect(wav.readUInt32LE(24)).toBe(24_000);
+    expect(wav.length).toBe(44 + 2.5 * 48_000);
+  });
+
+  it("refuses AUDIO of a text model, and TEXT of a TTS model", async () => {
+    const err = (await genai()
+      .models.generateContent({ model: "gemini-2.5-flash", contents: "x", config: { responseModalities: ["AUDIO"] } })
+      .catch((e: unknown) => e)) as { status: number; message: string };
+    expect([err.status, JSON.parse(err.message).error.message]).toEqual([400, "Model does not support the requested response modalities: audio"]);
   });
 });

@@ -1,24 +1,24 @@
 /**
- * Gemini's image output plan (src/providers/gemini/image-output.ts): which requests ask for an image, the size each
+ * Gemini's image output plan (src/providers/gemini/media-output.ts): which requests ask for an image, the size each
  * model family draws for a ratio and size, the output tokens, the refusals; and where the image part goes among the
  * reply's parts (render-json.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
-import { DEFAULT_IMAGE_PLAN, imageFamily, imagePlan, type InlineImage } from "../../src/providers/gemini/image-output";
+import { DEFAULT_IMAGE_PLAN, imageFamily, isSpeechModel, mediaPlan, replyMedia, speechBase64Length, speechPieces, type InlineMedia } from "../../src/providers/gemini/media-output";
 import { replyParts, usageMetadata, wirePart } from "../../src/providers/gemini/render-json";
 import { resolveReply } from "../../src/scenario/engine";
 import type { CanonicalRequest } from "../../src/canonical/request";
 
 const PKG = "google.ai.generativelanguage.v1beta";
-const plan = (model: string, config?: Record<string, unknown>) => imagePlan(model, config, PKG);
+const plan = (model: string, config?: Record<string, unknown>) => mediaPlan(model, config, PKG);
 const size = (model: string, imageConfig: Record<string, unknown>) => {
   const p = plan(model, { responseModalities: ["IMAGE"], imageConfig });
   if (p === undefined || !("width" in p)) throw new Error(`no plan: ${JSON.stringify(p)}`);
   return [p.width, p.height, p.tokens];
 };
 
-describe("imagePlan", () => {
+describe("mediaPlan", () => {
   it("names the families by model id", () => {
     expect(["gemini-2.5-flash-image", "gemini-2.5-flash-image-preview", "gemini-2.0-flash-preview-image-generation", "gemini-2.0-flash-exp"].map(imageFamily)).toEqual([
       "flash-2.5",
@@ -30,8 +30,8 @@ describe("imagePlan", () => {
   });
 
   it("asks for an image when IMAGE is named, or of an image model asked nothing; text unless only IMAGE is named", () => {
-    expect(plan("gemini-2.5-flash-image")).toEqual({ width: 1024, height: 1024, tokens: 1290, text: true });
-    expect(plan("gemini-2.5-flash-image", { responseModalities: ["image"] })).toEqual({ width: 1024, height: 1024, tokens: 1290, text: false });
+    expect(plan("gemini-2.5-flash-image")).toEqual({ kind: "image", width: 1024, height: 1024, tokens: 1290, text: true });
+    expect(plan("gemini-2.5-flash-image", { responseModalities: ["image"] })).toEqual({ kind: "image", width: 1024, height: 1024, tokens: 1290, text: false });
     expect(plan("gemini-2.5-flash-image", { responseModalities: ["TEXT"] })).toBeUndefined();
     expect(plan("gemini-2.5-flash", {})).toBeUndefined();
     expect(plan("gemini-2.5-flash", { responseModalities: ["TEXT"] })).toBeUndefined();
@@ -66,6 +66,52 @@ describe("imagePlan", () => {
   });
 });
 
+describe("speech", () => {
+  const request = {
+    provider: "gemini",
+    endpoint: "generateContent",
+    model: "gemini-2.5-flash-preview-tts",
+    stream: false,
+    system: "",
+    messages: [{ role: "user", text: "one two three four five" }],
+    tools: [],
+    reasoning: "disabled",
+    headers: {},
+  } as CanonicalRequest;
+  const ctx = { wire: { media: { kind: "audio", text: false } }, request } as never;
+  const speech = (durationMs?: number): Reply => ({ ...resolveReply(undefined, { respond: { speech: durationMs === undefined ? {} : { durationMs } } } as never, request, "seed") });
+
+  it("TTS models answer AUDIO only; AUDIO of another model, or TEXT of a TTS model, is refused", () => {
+    expect(["gemini-2.5-flash-preview-tts", "gemini-2.5-pro-preview-tts", "gemini-2.5-flash-tts", "gemini-2.5-flash"].map(isSpeechModel)).toEqual([true, true, true, false]);
+    expect(plan("gemini-2.5-flash-preview-tts", { responseModalities: ["AUDIO"] })).toEqual({ kind: "audio", text: false });
+    expect(plan("gemini-2.5-flash-preview-tts")).toEqual({ kind: "audio", text: false });
+    expect(plan("gemini-2.5-flash", { responseModalities: ["AUDIO"] })).toEqual({ code: "invalid_request", message: "Model does not support the requested response modalities: audio" });
+    expect(plan("gemini-2.5-flash-preview-tts", { responseModalities: ["TEXT"] })).toEqual({ code: "invalid_request", message: "Model does not support the requested response modalities: text" });
+  });
+
+  it("is 24 kHz 16-bit PCM as long as scripted, else the prompt's words at 2.5 a second; 32 tokens a second", () => {
+    const scripted = replyMedia(speech(1500), ctx)!;
+    expect([scripted.modality, scripted.mimeType, scripted.tokens]).toEqual(["AUDIO", "audio/L16;codec=pcm;rate=24000", 48]);
+    const bytes = Buffer.from(scripted.data, "base64");
+    expect(bytes.length).toBe(1.5 * 24_000 * 2);
+    expect(bytes.readInt16LE(0)).toBe(0);
+    expect(bytes.readInt16LE(30)).toBe(1000);
+    // Five words: two seconds.
+    const spoken = replyMedia(speech(), ctx)!;
+    expect(Buffer.from(spoken.data, "base64").length).toBe(2 * 24_000 * 2);
+    expect(spoken.tokens).toBe(64);
+  });
+
+  it("its pieces join to the whole, a second each, and their length is known without making them", () => {
+    const reply = speech(2_250);
+    const pieces = [...speechPieces(reply, ctx)];
+    expect(pieces.map((p) => p.length)).toEqual([64_000, 64_000, 16_000]);
+    expect(pieces.join("")).toBe(replyMedia(reply, ctx)!.data);
+    expect(speechBase64Length(reply, ctx)).toBe(144_000);
+    expect(speechBase64Length(speech(1), ctx)).toBe(Buffer.from(replyMedia(speech(1), ctx)!.data, "base64").toString("base64").length);
+  });
+});
+
 describe("the image among the parts", () => {
   const request = {
     provider: "gemini",
@@ -78,7 +124,7 @@ describe("the image among the parts", () => {
     reasoning: "disabled",
     headers: {},
   } as CanonicalRequest;
-  const image: InlineImage = { mimeType: "image/png", data: "iVBO", tokens: 1120 };
+  const image: InlineMedia = { modality: "IMAGE", mimeType: "image/png", data: "iVBO", tokens: 1120 };
   const reply = (respond: Record<string, unknown>): Reply => resolveReply(undefined, { respond } as never, request, "seed");
 
   it("comes after the text; alone (no empty text part) it carries a Gemini 3 model's signature", () => {
@@ -90,7 +136,7 @@ describe("the image among the parts", () => {
 
   it("counts its tokens on top of the text's, by modality", () => {
     const r = { ...reply({ text: "Here", usage: { inputTokens: 5, outputTokens: 3 } }) };
-    expect(usageMetadata(r, 1, 1290)).toEqual({
+    expect(usageMetadata(r, 1, { modality: "IMAGE", tokens: 1290 })).toEqual({
       promptTokenCount: 5,
       candidatesTokenCount: 1293,
       totalTokenCount: 1298,
@@ -100,6 +146,6 @@ describe("the image among the parts", () => {
         { modality: "TEXT", tokenCount: 3 },
       ],
     });
-    expect(DEFAULT_IMAGE_PLAN).toEqual({ width: 1024, height: 1024, tokens: 1290, text: true });
+    expect(DEFAULT_IMAGE_PLAN).toEqual({ kind: "image", width: 1024, height: 1024, tokens: 1290, text: true });
   });
 });
