@@ -100,6 +100,40 @@ def test_google_genai_interactions(mockllm: MockLLM) -> None:
     mockllm.verify()
 
 
+def test_google_genai_image_and_speech(mockllm: MockLLM) -> None:
+    genai = pytest.importorskip("google.genai", reason="the official `google-genai` package is not installed")
+    import struct
+
+    from google.genai import types
+
+    if not hasattr(types, "ImageConfig"):
+        pytest.skip("this `google-genai` has no ImageConfig")
+    mockllm.upload({"name": "py-sdk-gemini-media", "steps": [
+        {"match": {"lastUserMessage": {"contains": "square"}}, "respond": {"text": "A red square.", "image": {"color": "#ff0000"}}},
+        {"match": {"lastUserMessage": {"contains": "Say"}}, "respond": {"speech": {"durationMs": 1500}}},
+    ]})
+    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=mockllm.base_url("gemini", scenario="py-sdk-gemini-media")))
+    image = client.models.generate_content(
+        model="gemini-2.5-flash-image", contents="Draw a square",
+        config=types.GenerateContentConfig(response_modalities=["TEXT", "IMAGE"], image_config=types.ImageConfig(aspect_ratio="16:9")),
+    )
+    text, picture = image.candidates[0].content.parts
+    assert (text.text, picture.inline_data.mime_type) == ("A red square.", "image/png")
+    assert picture.inline_data.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", picture.inline_data.data[16:24]) == (1344, 768)
+    assert [(d.modality, d.token_count) for d in image.usage_metadata.candidates_tokens_details][0] == (types.MediaModality.IMAGE, 1290)
+    speech = client.models.generate_content(
+        model="gemini-2.5-flash-preview-tts", contents="Say hello",
+        config=types.GenerateContentConfig(
+            response_modalities=["AUDIO"],
+            speech_config=types.SpeechConfig(voice_config=types.VoiceConfig(prebuilt_voice_config=types.PrebuiltVoiceConfig(voice_name="Kore"))),
+        ),
+    )
+    audio = speech.candidates[0].content.parts[0].inline_data
+    assert (audio.mime_type, len(audio.data), speech.usage_metadata.candidates_token_count) == ("audio/L16;codec=pcm;rate=24000", 72_000, 48)
+    mockllm.verify()
+
+
 def test_google_genai_files_embeddings_counts_caches(mockllm: MockLLM) -> None:
     genai = pytest.importorskip("google.genai", reason="the official `google-genai` package is not installed")
     import io
