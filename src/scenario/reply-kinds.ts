@@ -227,7 +227,7 @@ export const OTHER_KINDS = {
   image: replyKind({
     fields: {
       image: ImageReplySchema.optional().describe(
-        "`POST /v1/images/generations|edits|variations`: the picture's colour; on Gemini's generateContent, an image answer (an `inlineData` PNG after the text).",
+        "`POST /v1/images/generations|edits|variations` and Imagen's `:predict`: the picture's colour; on Gemini's generateContent, an image answer (an `inlineData` PNG after the text).",
       ),
     },
     answers: { endpoints: ["images"] },

@@ -38,7 +38,7 @@ export const ImageReplySchema = z.strictObject({
     .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #3366ff")
     .optional()
     .describe("The picture's colour (default: one derived from the prompt)."),
-  revisedPrompt: z.string().optional().describe("`revised_prompt` in the answer (dall-e-3)."),
+  revisedPrompt: z.string().optional().describe("`revised_prompt` in the answer (dall-e-3); Imagen's enhanced `prompt` (`enhancePrompt`)."),
 });
 
 /** `POST /v1/audio/speech` and Gemini's speech answers: the audio's length (default: from the input's word count). */

@@ -23,10 +23,21 @@ const SCENARIOS = [
     ],
   },
   { name: "gs-scripted", steps: [{ consume: false, respond: { speech: { durationMs: 2500 } } }] },
+  { name: "imagen-scripted", steps: [{ match: { endpoint: "images" }, respond: { image: { color: "#00ff00", revisedPrompt: "A green field, photographed at dawn" } } }] },
 ];
 
 const genai = (base = h.url) => new GoogleGenAI({ apiKey: "test-key", httpOptions: { baseUrl: base } });
 const express = (base = h.url) => new GoogleGenAI({ vertexai: true, apiKey: "express-key", httpOptions: { baseUrl: base } });
+
+/** A JPEG's width and height (its SOF0 segment). */
+function jpegSize(bytes: Uint8Array): [number, number] {
+  const b = Buffer.from(bytes);
+  expect(b.readUInt16BE(0)).toBe(0xffd8);
+  for (let at = 2; at < b.length; at += 2 + b.readUInt16BE(at + 2)) {
+    if (b[at + 1] === 0xc0) return [b.readUInt16BE(at + 7), b.readUInt16BE(at + 5)];
+  }
+  throw new Error("no SOF0");
+}
 
 /** A PNG's width, height and the RGB of its first pixel (the image is one colour). */
 function png(bytes: Uint8Array): { width: number; height: number; rgb: string } {
@@ -246,5 +257,62 @@ describe("speech (TTS models)", () => {
       .models.generateContent({ model: "gemini-2.5-flash", contents: "x", config: { responseModalities: ["AUDIO"] } })
       .catch((e: unknown) => e)) as { status: number; message: string };
     expect([err.status, JSON.parse(err.message).error.message]).toEqual([400, "Model does not support the requested response modalities: audio"]);
+  });
+});
+
+describe("Imagen (:predict)", () => {
+  const vertex = (base = h.url) => new GoogleGenAI({ vertexai: true, apiKey: "express-key", httpOptions: { baseUrl: base } });
+
+  it("@google/genai generateImages on Vertex: sampleCount pictures at the ratio's size, PNG by default, the colours differ by index", async () => {
+    const res = await vertex().models.generateImages({ model: "imagen-4.0-generate-001", prompt: "A lighthouse", config: { numberOfImages: 3, aspectRatio: "9:16" } });
+    const images = res.generatedImages!.map((g) => png(Buffer.from(g.image!.imageBytes!, "base64")));
+    expect(images.map((i) => [i.width, i.height])).toEqual([
+      [768, 1408],
+      [768, 1408],
+      [768, 1408],
+    ]);
+    expect(new Set(images.map((i) => i.rgb)).size).toBe(3);
+    expect(res.generatedImages!.map((g) => [g.image!.mimeType, g.enhancedPrompt])).toEqual([
+      ["image/png", undefined],
+      ["image/png", undefined],
+      ["image/png", undefined],
+    ]);
+    // Imagen's default is four pictures.
+    const four = await vertex().models.generateImages({ model: "imagen-4.0-generate-001", prompt: "A lighthouse" });
+    expect(four.generatedImages).toHaveLength(4);
+    // The same prompt's first picture has the same colour, whatever its size.
+    expect(png(Buffer.from(four.generatedImages![0]!.image!.imageBytes!, "base64"))).toEqual({ width: 1024, height: 1024, rgb: images[0]!.rgb });
+  });
+
+  it("a scenario scripts the colour and the enhanced prompt; JPEG at 2K when asked", async () => {
+    const res = await vertex(`${h.url}/s/imagen-scripted/a`).models.generateImages({
+      model: "imagen-4.0-ultra-generate-001",
+      prompt: "A field",
+      config: { numberOfImages: 1, aspectRatio: "4:3", imageSize: "2K", outputMimeType: "image/jpeg", enhancePrompt: true },
+    });
+    const image = res.generatedImages![0]!;
+    expect([image.image!.mimeType, image.enhancedPrompt]).toEqual(["image/jpeg", "A green field, photographed at dawn"]);
+    expect(jpegSize(Buffer.from(image.image!.imageBytes!, "base64"))).toEqual([2560, 1792]);
+    const journal = await h.journal("imagen-scripted", "a");
+    expect(journal.map((e) => [e.provider, e.endpoint, e.step, e.outcome])).toEqual([["vertex", "images", "step-1", "response"]]);
+  });
+
+  it("the Gemini API's path answers the same body; refusals are 400s naming the parameter", async () => {
+    const post = (body: unknown) =>
+      fetch(`${h.url}/v1beta/models/imagen-4.0-generate-001:predict`, { method: "POST", headers: { "content-type": "application/json", "x-goog-api-key": "k" }, body: JSON.stringify(body) });
+    const ok = await post({ instances: [{ prompt: "A kite" }], parameters: { sampleCount: 1 } });
+    const body = (await ok.json()) as { predictions: { bytesBase64Encoded: string; mimeType: string }[] };
+    expect(body.predictions.map((p) => [p.mimeType, png(Buffer.from(p.bytesBase64Encoded, "base64")).width])).toEqual([["image/png", 1024]]);
+    const refused = async (b: unknown) => {
+      const r = await post(b);
+      return [r.status, ((await r.json()) as { error: { message: string } }).error.message];
+    };
+    expect(await refused({ instances: [{ prompt: "A kite" }], parameters: { sampleCount: 5 } })).toEqual([400, "Invalid value for parameters.sampleCount: 5; it must be an integer from 1 to 4."]);
+    expect(await refused({ instances: [] })).toEqual([400, "instances must hold exactly one instance: { prompt }."]);
+    expect(await refused({ instances: [{ prompt: "x" }], parameters: { sampleImageSize: "4K" } })).toEqual([400, 'Invalid value for parameters.sampleImageSize: "4K"; it must be "1K" or "2K".']);
+    expect(await refused({ instances: [{ prompt: "x" }], parameters: { storageUri: "gs://b/o" } })).toEqual([
+      400,
+      "mockllm does not write to Cloud Storage: send no parameters.storageUri, and the images come back inline.",
+    ]);
   });
 });

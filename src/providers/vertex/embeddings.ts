@@ -5,7 +5,7 @@
  * `{ predictions: [{ embeddings: { statistics: { truncated, token_count }, values } }], metadata: { billableCharacterCount } }`)
  * and `:embedContent` (the Gemini models it sends there: `{ content, embedContentConfig? }` → `{ embedding: { values },
  * usageMetadata }`). The same inputs, scenario matching and vectors as the Gemini API's (../gemini/embeddings.ts);
- * `:predict` of other models (Imagen, Veo) is not served.
+ * Imagen's `:predict` is ../gemini/imagen.ts's, Veo's is not served.
  */
 import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";

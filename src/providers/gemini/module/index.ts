@@ -1,6 +1,6 @@
 /**
- * Gemini (the Developer API): generateContent, the Interactions API, embeddings, token counts, the Files API, context
- * caches, batch mode, ephemeral tokens, the model listing, and Gemini Live over WebSocket.
+ * Gemini (the Developer API): generateContent, the Interactions API, embeddings, Imagen, token counts, the Files API,
+ * context caches, batch mode, ephemeral tokens, the model listing, and Gemini Live over WebSocket.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { liveSocket } from "./sockets/live";
@@ -16,6 +16,7 @@ import { geminiFilesRoute } from "./files/files";
 import { geminiEmbeddings } from "../embeddings";
 import { geminiCountTokens } from "../count-tokens";
 import { geminiCachesRoute } from "./caches/caches";
+import { geminiImagen } from "../imagen";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -43,7 +44,7 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   banner: [{ name: "Gemini", below: "", page: "providers/gemini.md" }],
-  surfaces: [geminiGenerateContent, geminiInteractions, geminiEmbeddings],
+  surfaces: [geminiGenerateContent, geminiInteractions, geminiEmbeddings, geminiImagen],
   sideRoutes: [
     geminiStoredInteractions,
     geminiFilesRoute,

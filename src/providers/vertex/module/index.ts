@@ -1,5 +1,5 @@
 /**
- * Google Vertex AI: Gemini and Claude publisher models, Google's embedding models, and both token counts. Signed
+ * Google Vertex AI: Gemini and Claude publisher models, Google's embedding models, Imagen, and both token counts. Signed
  * requests: not recorded.
  */
 import type { Reply } from "../../../canonical/outcome";
@@ -11,6 +11,7 @@ import { vertexClaude, vertexGemini } from "../index";
 import { vertexCountTokens } from "../count-tokens";
 import { isVertexCountTokens } from "../paths";
 import { vertexEmbeddings, vertexGeminiCountTokens } from "../embeddings";
+import { vertexImagen } from "../../gemini/imagen";
 
 /** Gemini's ids for Gemini models, Anthropic's for Claude. */
 export function vertexToolCallIds(reply: Reply, endpoint: Endpoint | undefined): (string | null)[] {
@@ -19,7 +20,7 @@ export function vertexToolCallIds(reply: Reply, endpoint: Endpoint | undefined):
 
 export const vertexModule: ProviderModule = {
   name: "vertex",
-  surfaces: [vertexGemini, vertexClaude, vertexEmbeddings],
+  surfaces: [vertexGemini, vertexClaude, vertexEmbeddings, vertexImagen],
   sideRoutes: [{ knows: isVertexCountTokens, serve: (request, path) => (isVertexCountTokens(path) ? vertexCountTokens(request) : undefined) }, vertexGeminiCountTokens],
   endpoints: ["count_tokens"],
   toolCallIds: vertexToolCallIds,
