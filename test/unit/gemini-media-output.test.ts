@@ -11,6 +11,9 @@ import { resolveReply } from "../../src/scenario/engine";
 import type { CanonicalRequest } from "../../src/canonical/request";
 
 const PKG = "google.ai.generativelanguage.v1beta";
+/** A generateContent request to `model` whose one user message is `text`. */
+const generateContent = (model: string, text: string) =>
+  ({ provider: "gemini", endpoint: "generateContent", model, stream: false, system: "", messages: [{ role: "user", text }], tools: [], reasoning: "disabled", headers: {} }) as CanonicalRequest;
 const plan = (model: string, config?: Record<string, unknown>) => mediaPlan(model, config, PKG);
 const size = (model: string, imageConfig: Record<string, unknown>) => {
   const p = plan(model, { responseModalities: ["IMAGE"], imageConfig });
@@ -67,17 +70,7 @@ describe("mediaPlan", () => {
 });
 
 describe("speech", () => {
-  const request = {
-    provider: "gemini",
-    endpoint: "generateContent",
-    model: "gemini-2.5-flash-preview-tts",
-    stream: false,
-    system: "",
-    messages: [{ role: "user", text: "one two three four five" }],
-    tools: [],
-    reasoning: "disabled",
-    headers: {},
-  } as CanonicalRequest;
+  const request = generateContent("gemini-2.5-flash-preview-tts", "one two three four five");
   const ctx = { wire: { media: { kind: "audio", text: false } }, request } as never;
   const speech = (durationMs?: number): Reply => ({ ...resolveReply(undefined, { respond: { speech: durationMs === undefined ? {} : { durationMs } } } as never, request, "seed") });
 
@@ -113,17 +106,7 @@ describe("speech", () => {
 });
 
 describe("the image among the parts", () => {
-  const request = {
-    provider: "gemini",
-    endpoint: "generateContent",
-    model: "gemini-3-pro-image-preview",
-    stream: false,
-    system: "",
-    messages: [{ role: "user", text: "x" }],
-    tools: [],
-    reasoning: "disabled",
-    headers: {},
-  } as CanonicalRequest;
+  const request = generateContent("gemini-3-pro-image-preview", "x");
   const image: InlineMedia = { modality: "IMAGE", mimeType: "image/png", data: "iVBO", tokens: 1120 };
   const reply = (respond: Record<string, unknown>): Reply => resolveReply(undefined, { respond } as never, request, "seed");
 
