@@ -19,11 +19,13 @@ const SAFELISTED = new Set(["cache-control", "content-language", "content-length
 const SAMPLE: Record<string, string> = {
   "gemini generateContent": "/v1beta/models/gemini-2.5-flash:generateContent",
   "gemini embeddings": "/v1beta/models/gemini-embedding-001:batchEmbedContents",
+  "gemini images": "/v1beta/models/imagen-4.0-generate-001:predict",
   "bedrock converse": "/model/amazon.nova-pro-v1:0/converse",
   "bedrock messages": "/model/anthropic.claude-opus-4-6-v1:0/invoke",
   "vertex generateContent": "/v1/projects/p/locations/global/publishers/google/models/gemini-2.5-flash:generateContent",
   "vertex messages": "/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-opus-4-6:rawPredict",
   "vertex embeddings": "/v1/projects/p/locations/us-central1/publishers/google/models/text-embedding-005:predict",
+  "vertex images": "/v1/projects/p/locations/us-central1/publishers/google/models/imagen-4.0-generate-001:predict",
   "azure chat.completions": "/openai/deployments/d/chat/completions",
   "azure responses": "/openai/v1/responses",
   "azure embeddings": "/openai/deployments/d/embeddings",

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import { DEFAULT_IMAGE_PLAN, imageFamily, isSpeechModel, mediaPlan, replyMedia, speechBase64Length, speechPieces, type InlineMedia } from "../../src/providers/gemini/media-output";
-import { replyParts, usageMetadata, wirePart } from "../../src/providers/gemini/render-json";
+import { renderGenerateContentJson, renderSpeechRaw, replyParts, usageMetadata, wirePart } from "../../src/providers/gemini/render-json";
 import { resolveReply } from "../../src/scenario/engine";
 import type { CanonicalRequest } from "../../src/canonical/request";
 
@@ -102,6 +102,25 @@ describe("speech", () => {
     expect(pieces.join("")).toBe(replyMedia(reply, ctx)!.data);
     expect(speechBase64Length(reply, ctx)).toBe(144_000);
     expect(speechBase64Length(speech(1), ctx)).toBe(Buffer.from(replyMedia(speech(1), ctx)!.data, "base64").toString("base64").length);
+  });
+});
+
+describe("a long speech answer sent as it is made", () => {
+  const request = generateContent("gemini-2.5-flash-preview-tts", "x");
+  const ctx = { wire: { method: "generateContent", media: { kind: "audio", text: false } }, request } as never;
+
+  it("is byte for byte the whole body, past 1 MiB only; a text holding the mark's characters does not move it", () => {
+    const reply = (durationMs: number, text?: string): Reply => ({
+      ...resolveReply(undefined, { respond: { speech: { durationMs }, ...(text !== undefined ? { text } : {}) } } as never, request, "seed"),
+    });
+    expect(renderSpeechRaw(reply(10_000), ctx)).toBeUndefined();
+    for (const r of [reply(20_500), reply(20_500, '"data":"\u0000mockllm:speech\u0000"')]) {
+      const raw = renderSpeechRaw(r, ctx)!;
+      const pieces = (raw.body as { pieces: () => Iterator<string> }).pieces;
+      const joined = [...({ [Symbol.iterator]: pieces } as Iterable<string>)].join("");
+      expect(joined.length).toBeGreaterThan(1024 * 1024);
+      expect(joined).toBe(JSON.stringify(renderGenerateContentJson(r, ctx)));
+    }
   });
 });
 

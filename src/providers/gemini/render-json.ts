@@ -189,7 +189,11 @@ export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<Gemi
   return responseObject(reply, replyParts(reply, media), usageMetadata(reply, 1, media), finishReason(reply), isVertex(ctx));
 }
 
-/** Stands for a speech answer's base64 in its body's JSON until the pieces take its place (no part's data holds a NUL). */
+/**
+ * Stands for a speech answer's base64 in its body's JSON until the pieces take its place. Found as the value of a
+ * `"data"` key: a text holding the same characters has its quotes escaped, and the only parts before the audio's are
+ * thoughts, code runs and texts (calls, whose arguments could hold such a key, come after it).
+ */
 const SPEECH_MARK = "\u0000mockllm:speech\u0000";
 
 /**
@@ -200,13 +204,13 @@ export function renderSpeechRaw(reply: Reply, ctx: RenderContext<GeminiWire>): R
   if (reply.image !== undefined || reply.speech === undefined || ctx.wire.method !== "generateContent") return undefined;
   if (speechBase64Length(reply, ctx) <= WHOLE_BODY_LIMIT) return undefined;
   const text = JSON.stringify(renderGenerateContentJson(reply, ctx, SPEECH_MARK));
-  const marked = JSON.stringify(SPEECH_MARK).slice(1, -1);
+  const marked = `"data":${JSON.stringify(SPEECH_MARK)}`;
   const at = text.indexOf(marked);
   if (at < 0) return undefined;
   function* pieces(): Generator<string> {
-    yield text.slice(0, at);
+    yield text.slice(0, at + '"data":"'.length);
     yield* speechPieces(reply, ctx);
-    yield text.slice(at + marked.length);
+    yield text.slice(at + marked.length - 1);
   }
   return { body: { pieces }, contentType: "application/json" };
 }
