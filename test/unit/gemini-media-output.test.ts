@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
-import { DEFAULT_IMAGE_PLAN, imageFamily, isSpeechModel, mediaPlan, replyMedia, speechBase64Length, speechPieces, type InlineMedia } from "../../src/providers/gemini/media-output";
+import { DEFAULT_IMAGE_PLAN, imageFamily, isSpeechModel, mediaPlan, replyMedia, speechBase64Length, speechLength, speechPieces, type InlineMedia } from "../../src/providers/gemini/media-output";
 import { renderGenerateContentJson, renderSpeechRaw, replyParts, usageMetadata, wirePart } from "../../src/providers/gemini/render-json";
 import { resolveReply } from "../../src/scenario/engine";
 import type { CanonicalRequest } from "../../src/canonical/request";
@@ -97,11 +97,11 @@ describe("speech", () => {
 
   it("its pieces join to the whole, a second each, and their length is known without making them", () => {
     const reply = speech(2_250);
-    const pieces = [...speechPieces(reply, ctx)];
+    const pieces = [...speechPieces(speechLength(reply, ctx))];
     expect(pieces.map((p) => p.length)).toEqual([64_000, 64_000, 16_000]);
     expect(pieces.join("")).toBe(replyMedia(reply, ctx)!.data);
-    expect(speechBase64Length(reply, ctx)).toBe(144_000);
-    expect(speechBase64Length(speech(1), ctx)).toBe(Buffer.from(replyMedia(speech(1), ctx)!.data, "base64").toString("base64").length);
+    expect(speechBase64Length(speechLength(reply, ctx))).toBe(144_000);
+    expect(speechBase64Length(speechLength(speech(1), ctx))).toBe(Buffer.from(replyMedia(speech(1), ctx)!.data, "base64").toString("base64").length);
   });
 });
 

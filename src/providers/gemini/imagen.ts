@@ -48,16 +48,19 @@ function invalid(message: string): ApiError {
   return apiError("invalid_request", message);
 }
 
-/** The parameters' value at `key` when it is of `type`, undefined when absent; an ApiError naming it otherwise. */
-function param<T>(parameters: Record<string, unknown>, key: string, ok: (v: unknown) => v is T, expected: string): T | undefined | ApiError {
-  const v = parameters[key];
-  if (v === undefined || v === null) return undefined;
-  return ok(v) ? v : invalid(`Invalid value for parameters.${key}: ${echoed(JSON.stringify(v) ?? String(v))}; ${expected}.`);
+/** `record`'s value at `key` (`where` names the record) when `ok` takes it, else `fallback` when absent; the 400 naming it otherwise. */
+function param<T>(record: Record<string, unknown>, where: string, key: string, ok: (v: unknown) => v is T, expected: string, fallback: T): T | ApiError {
+  const v = record[key];
+  if (v === undefined || v === null) return fallback;
+  return ok(v) ? v : invalid(`Invalid value for ${where}.${key}: ${echoed(JSON.stringify(v) ?? String(v))}; ${expected}.`);
 }
 
-const isString = (v: unknown): v is string => typeof v === "string";
+const refused = (v: unknown): v is ApiError => typeof v === "object" && v !== null;
 const isBoolean = (v: unknown): v is boolean => typeof v === "boolean";
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 4;
+const isRatio = (v: unknown): v is string => typeof v === "string" && Object.hasOwn(SIZES, v);
+const isSize = (v: unknown): v is "1K" | "2K" => v === "1K" || v === "2K";
+const isMime = (v: unknown): v is "image/png" | "image/jpeg" => v === "image/png" || v === "image/jpeg";
 
 /** An Imagen `:predict` body → the pictures to draw, or the 400 for what Imagen refuses. */
 function parseImagen(path: RegExp, provider: "gemini" | "vertex") {
@@ -73,19 +76,18 @@ function parseImagen(path: RegExp, provider: "gemini" | "vertex") {
     const parameters = isRecord(body.parameters) ? body.parameters : {};
     if (parameters.mode === "upscale" || instance.image !== undefined) return { ok: false, error: invalid("mockllm serves Imagen's generation only: upscaling and editing an image are not served.") };
     if (parameters.storageUri !== undefined) return { ok: false, error: invalid("mockllm does not write to Cloud Storage: send no parameters.storageUri, and the images come back inline.") };
-    const count = param(parameters, "sampleCount", isCount, "it must be an integer from 1 to 4");
-    const ratio = param(parameters, "aspectRatio", isString, `it must be one of ${Object.keys(SIZES).join(", ")}`);
-    const size = param(parameters, "sampleImageSize", isString, 'it must be "1K" or "2K"');
-    const enhance = param(parameters, "enhancePrompt", isBoolean, "it must be a boolean");
-    for (const v of [count, ratio, size, enhance]) if (typeof v === "object") return { ok: false, error: v };
-    const base = SIZES[(ratio as string | undefined) ?? "1:1"];
-    if (base === undefined) return { ok: false, error: invalid(`Invalid value for parameters.aspectRatio: "${echoed(ratio as string)}"; it must be one of ${Object.keys(SIZES).join(", ")}.`) };
-    if (size !== undefined && size !== "1K" && size !== "2K")
-      return { ok: false, error: invalid(`Invalid value for parameters.sampleImageSize: "${echoed(size as string)}"; it must be "1K" or "2K".`) };
+    const count = param(parameters, "parameters", "sampleCount", isCount, "it must be an integer from 1 to 4", 4);
+    if (refused(count)) return { ok: false, error: count };
+    const ratio = param(parameters, "parameters", "aspectRatio", isRatio, `it must be one of ${Object.keys(SIZES).join(", ")}`, "1:1");
+    if (refused(ratio)) return { ok: false, error: ratio };
+    const size = param(parameters, "parameters", "sampleImageSize", isSize, 'it must be "1K" or "2K"', "1K");
+    if (refused(size)) return { ok: false, error: size };
+    const enhance = param(parameters, "parameters", "enhancePrompt", isBoolean, "it must be a boolean", false);
+    if (refused(enhance)) return { ok: false, error: enhance };
     const options = isRecord(parameters.outputOptions) ? parameters.outputOptions : {};
-    const mime = options.mimeType ?? "image/png";
-    if (mime !== "image/png" && mime !== "image/jpeg")
-      return { ok: false, error: invalid(`Invalid value for parameters.outputOptions.mimeType: ${echoed(JSON.stringify(mime) ?? "")}; it must be "image/png" or "image/jpeg".`) };
+    const mime = param(options, "parameters.outputOptions", "mimeType", isMime, 'it must be "image/png" or "image/jpeg"', "image/png");
+    if (refused(mime)) return { ok: false, error: mime };
+    const base = SIZES[ratio]!;
     const scale = size === "2K" ? 2 : 1;
     const prompt = instance.prompt;
     const request: CanonicalRequest = {
@@ -102,11 +104,11 @@ function parseImagen(path: RegExp, provider: "gemini" | "vertex") {
     const wire: ImagenWire = {
       model,
       prompt,
-      count: (count as number | undefined) ?? 4,
+      count,
       width: base[0] * scale,
       height: base[1] * scale,
       format: mime === "image/jpeg" ? "jpeg" : "png",
-      enhance: enhance === true,
+      enhance,
     };
     return { ok: true, wire, request };
   };

@@ -18,9 +18,8 @@ import type { ApiError } from "../../http/errors";
 import { apiError } from "../../http/errors";
 import { encodePicture, pictureColor } from "../openai/images/picture";
 import { pcm, SAMPLE_RATE, sampleCount } from "../openai/audio/pcm";
-import { DEFAULT_SPEECH_MAX_MS, SPEECH_MAX_MS, SPEECH_WORDS_PER_SECOND } from "../openai/audio/speech";
+import { speechLengthMs } from "../openai/audio/speech";
 import { lazily } from "../../util/memo";
-import { wordCount } from "../../util/text";
 import type { RenderContext } from "../types";
 import { invalidValue, violationsError } from "./field-violations";
 import type { GeminiWire } from "./wire";
@@ -165,7 +164,7 @@ function imageSize(model: string, family: ImageFamily, config: Record<string, un
     return apiError("invalid_request", `Unsupported image size ${JSON.stringify(size)} for model ${model}. Supported image sizes: ${imageSizes.join(", ")}.`);
   }
   const scale = family === "flash-2.5" ? 1 : size === "512" ? 0.5 : size === "2K" ? 2 : size === "4K" ? 4 : 1;
-  return { kind: "image", width: base[0] * scale, height: base[1] * scale, tokens: imageTokens(family, family === "flash-2.5" ? "1K" : size), text };
+  return { kind: "image", width: base[0] * scale, height: base[1] * scale, tokens: imageTokens(family, size), text };
 }
 
 /** A media part as sent: `inlineData`'s type and base64 bytes, the output tokens it counts and their modality. */
@@ -185,55 +184,54 @@ export const SPEECH_PIECE_CHARS = (SAMPLE_RATE * 2 * 4) / 3;
 /** One second of the tone as base64: 48,000 bytes (a multiple of 3), the same every second (400 whole periods). */
 const SECOND_BASE64 = lazily(() => base64(pcm(SAMPLE_RATE)));
 
-/**
- * The speech's length: the step's `respond.speech.durationMs` (at most 10 minutes, as OpenAI's speech), else the
- * prompt's words at 2.5 a second (at most 5 minutes).
- */
-function speechMs(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): number {
-  if (reply.speech?.durationMs !== undefined) return Math.min(reply.speech.durationMs, SPEECH_MAX_MS);
-  const words = wordCount((ctx === undefined ? undefined : lastUserMessage(ctx.request)) ?? "");
-  return Math.min(Math.round((Math.max(1, words) / SPEECH_WORDS_PER_SECOND) * 1000), DEFAULT_SPEECH_MAX_MS);
+/** A speech answer's length: its whole seconds, the samples after them, and its tokens. */
+export interface SpeechLength {
+  seconds: number;
+  rest: number;
+  tokens: number;
 }
 
-/** A speech answer's samples, as whole seconds and the samples after them. */
-function speechSamples(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): { seconds: number; rest: number; tokens: number } {
-  const samples = sampleCount(speechMs(reply, ctx));
+/**
+ * A speech answer's length: `respond.speech.durationMs`, else the prompt's words at 2.5 a second (OpenAI's speech's
+ * rule and bounds, `speechLengthMs`).
+ */
+export function speechLength(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): SpeechLength {
+  const samples = sampleCount(speechLengthMs(reply.speech, (ctx === undefined ? undefined : lastUserMessage(ctx.request)) ?? ""));
   return { seconds: Math.floor(samples / SAMPLE_RATE), rest: samples % SAMPLE_RATE, tokens: Math.max(1, Math.ceil((samples / SAMPLE_RATE) * AUDIO_TOKENS_PER_SECOND)) };
 }
 
 /**
  * A speech answer's base64 in pieces of at most a second each (the pieces join to the whole: each second is a multiple
  * of 3 bytes), made as they are read.
- * @example [...speechPieces(reply, ctx)].join("") // the data of replyMedia's audio part
+ * @example [...speechPieces(speechLength(reply, ctx))].join("") // the data of replyMedia's audio part
  */
-export function* speechPieces(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): Generator<string> {
-  const { seconds, rest } = speechSamples(reply, ctx);
+export function* speechPieces({ seconds, rest }: SpeechLength): Generator<string> {
   for (let i = 0; i < seconds; i++) yield SECOND_BASE64();
   if (rest > 0) yield base64(pcm(rest));
 }
 
 /** The bytes of a speech answer's base64, without making it. */
-export function speechBase64Length(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): number {
-  const { seconds, rest } = speechSamples(reply, ctx);
+export function speechBase64Length({ seconds, rest }: SpeechLength): number {
   return seconds * SECOND_BASE64().length + Math.ceil((rest * 2) / 3) * 4;
+}
+
+/** A speech answer's part: its base64 whole, or `data` standing in for it (a body sent as it is made). */
+export function speechMedia(length: SpeechLength, data = [...speechPieces(length)].join("")): InlineMedia {
+  return { modality: "AUDIO", mimeType: SPEECH_MIME_TYPE, data, tokens: length.tokens };
 }
 
 /**
  * The media a reply answers with: `reply.image` (scripted, or the default responder's for a request asking for one),
  * drawn at the request's plan (DEFAULT_IMAGE_PLAN when it asked for none); else `reply.speech`, as audio; undefined
- * when the reply has neither. `data` is the whole base64 unless `mark` stands in for it (a body sent as it is made).
+ * when the reply has neither.
  * @example replyMedia({ ...reply, image: { color: "#ff0000" } }, ctx)?.mimeType // "image/png"
  */
-export function replyMedia(reply: Reply, ctx: RenderContext<GeminiWire> | undefined, mark?: string): InlineMedia | undefined {
+export function replyMedia(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): InlineMedia | undefined {
   if (reply.image !== undefined) {
     const plan = ctx?.wire.media?.kind === "image" ? ctx.wire.media : DEFAULT_IMAGE_PLAN;
     const hex = pictureColor((ctx === undefined ? undefined : lastUserMessage(ctx.request)) ?? "", 0, reply.image.color);
     const bytes = encodePicture({ width: plan.width, height: plan.height, hex, transparent: false, format: "png" });
     return { modality: "IMAGE", mimeType: "image/png", data: base64(bytes), tokens: plan.tokens };
   }
-  if (reply.speech !== undefined) {
-    const { tokens } = speechSamples(reply, ctx);
-    return { modality: "AUDIO", mimeType: SPEECH_MIME_TYPE, data: mark ?? [...speechPieces(reply, ctx)].join(""), tokens };
-  }
-  return undefined;
+  return reply.speech === undefined ? undefined : speechMedia(speechLength(reply, ctx));
 }

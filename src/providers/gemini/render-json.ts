@@ -20,7 +20,7 @@ import { signsThoughts, thoughtSignatureFor } from "./signatures";
 import { candidateSafety, promptBlocked } from "./safety";
 import { argumentsObject } from "../../http/json";
 import { candidateMetadata, codeParts } from "./server-tools";
-import { replyMedia, speechBase64Length, speechPieces, type InlineMedia } from "./media-output";
+import { replyMedia, speechBase64Length, speechLength, speechMedia, speechPieces, type InlineMedia } from "./media-output";
 import { WHOLE_BODY_LIMIT } from "../../http/byte-source";
 
 /** A part of the reply, tagged; `wirePart` gives its wire form. */
@@ -181,11 +181,10 @@ export function isVertex(ctx: RenderContext<GeminiWire> | undefined): boolean {
 
 /**
  * The non-streaming body (a blocked prompt: `promptFeedback` and no candidates, src/providers/gemini/safety.ts);
- * `mark` stands for a speech answer's data, for a body sent as it is made (`renderSpeechRaw`).
+ * `media` is the reply's image or speech (`replyMedia`; a body sent as it is made passes one with a mark for its data).
  * @example renderGenerateContentJson(reply, ctx) // { candidates: [{ content: { parts: [{ text: "Hi" }], role: "model" }, finishReason: "STOP", index: 0 }], … }
  */
-export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<GeminiWire>, mark?: string): Record<string, unknown> {
-  const media = replyMedia(reply, ctx, mark);
+export function renderGenerateContentJson(reply: Reply, ctx?: RenderContext<GeminiWire>, media = replyMedia(reply, ctx)): Record<string, unknown> {
   return responseObject(reply, replyParts(reply, media), usageMetadata(reply, 1, media), finishReason(reply), isVertex(ctx));
 }
 
@@ -202,14 +201,15 @@ const SPEECH_MARK = "\u0000mockllm:speech\u0000";
  */
 export function renderSpeechRaw(reply: Reply, ctx: RenderContext<GeminiWire>): RawBody | undefined {
   if (reply.image !== undefined || reply.speech === undefined || ctx.wire.method !== "generateContent") return undefined;
-  if (speechBase64Length(reply, ctx) <= WHOLE_BODY_LIMIT) return undefined;
-  const text = JSON.stringify(renderGenerateContentJson(reply, ctx, SPEECH_MARK));
+  const length = speechLength(reply, ctx);
+  if (speechBase64Length(length) <= WHOLE_BODY_LIMIT) return undefined;
+  const text = JSON.stringify(renderGenerateContentJson(reply, ctx, speechMedia(length, SPEECH_MARK)));
   const marked = `"data":${JSON.stringify(SPEECH_MARK)}`;
   const at = text.indexOf(marked);
   if (at < 0) return undefined;
   function* pieces(): Generator<string> {
     yield text.slice(0, at + '"data":"'.length);
-    yield* speechPieces(reply, ctx);
+    yield* speechPieces(length);
     yield text.slice(at + marked.length - 1);
   }
   return { body: { pieces }, contentType: "application/json" };

@@ -16,7 +16,8 @@ import { flac } from "./flac";
 import { mp3, pcm, sampleCount, wav } from "./pcm";
 import { flacSource, mp3Source, pcmSource, wavSource } from "./source";
 import { isByteSource, LazyEvent, WHOLE_BODY_LIMIT, type ByteSource } from "../../../http/byte-source";
-import { echoed } from "../../../util/text";
+import { echoed, wordCount } from "../../../util/text";
+import type { SpeechReply } from "../../../scenario/surface-replies";
 import { lazily } from "../../../util/memo";
 
 export const MAX_SPEECH_INPUT = 4096;
@@ -96,13 +97,19 @@ export const DEFAULT_SPEECH_MAX_MS = 5 * 60_000;
 export const SPEECH_MAX_MS = 10 * 60_000;
 
 /**
- * The audio's length: the step's `respond.speech.durationMs` (at most SPEECH_MAX_MS), else words / 2.5 per second,
- * divided by `speed` (at most DEFAULT_SPEECH_MAX_MS).
+ * An audio's length for the text it speaks: the step's `respond.speech.durationMs` (at most SPEECH_MAX_MS), else the
+ * text's words at 2.5 per second, divided by `speed` (at most DEFAULT_SPEECH_MAX_MS). OpenAI's speech and Gemini's
+ * (../../gemini/media-output.ts).
+ * @example speechLengthMs(undefined, "one two three four five") // 2000
  */
+export function speechLengthMs(scripted: SpeechReply | undefined, text: string, speed = 1): number {
+  if (scripted?.durationMs !== undefined) return Math.min(scripted.durationMs, SPEECH_MAX_MS);
+  return Math.min(Math.round((Math.max(1, wordCount(text)) / SPEECH_WORDS_PER_SECOND / speed) * 1000), DEFAULT_SPEECH_MAX_MS);
+}
+
+/** The audio's length for `POST /v1/audio/speech`: `speechLengthMs` of its `input` at its `speed`. */
 export function speechDurationMs(reply: Reply, w: SpeechRequest): number {
-  if (reply.speech?.durationMs !== undefined) return Math.min(reply.speech.durationMs, SPEECH_MAX_MS);
-  const words = w.body.input.split(/\s+/).filter((s) => s !== "").length;
-  return Math.min(Math.round((Math.max(1, words) / SPEECH_WORDS_PER_SECOND / w.speed) * 1000), DEFAULT_SPEECH_MAX_MS);
+  return speechLengthMs(reply.speech, w.body.input, w.speed);
 }
 
 export function speechAudio(reply: Reply, w: SpeechRequest): Uint8Array {

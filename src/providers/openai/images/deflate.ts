@@ -1,8 +1,8 @@
 /**
  * A tiny zlib stream (RFC 1950/1951) for the one kind of data the image encoders produce: a first scanline, then the
  * same scanline repeated. One fixed-Huffman block: the first line as literals (runs as back-references), every later
- * line as back-references of one line's distance (past the window, the first line's codes again). Real DEFLATE any inflater reads; ~3 % of the raw size for a flat
- * picture, computed without materialising the image.
+ * line as back-references of one line's distance (past the window, the first line's codes again). Real DEFLATE any
+ * inflater reads; ~3 % of the raw size for a flat picture, computed without materialising the image.
  */
 
 const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
@@ -157,7 +157,8 @@ export function zlibRepeated(line: Uint8Array, times: number, period: number): U
   // A line longer than DEFLATE's window cannot be copied whole: each one is then written as the first is.
   const whole = line.length <= MAX_LINE_BYTES;
   const { pairs } = first;
-  for (let t = whole ? times - 1 : 0; t < times; t++) for (let k = 0; k < pairs.length; k += 2) w.bits(pairs[k]!, pairs[k + 1]!);
+  const written = whole ? 1 : times;
+  for (let t = 0; t < written; t++) for (let k = 0; k < pairs.length; k += 2) w.bits(pairs[k]!, pairs[k + 1]!);
   if (whole && times > 1) copy(w, line.length * (times - 1), line.length, (k) => line[k % line.length]!);
   symbol(w, 256); // end of block
   const deflated = w.bytes();
