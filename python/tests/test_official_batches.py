@@ -1,7 +1,8 @@
 """Files and batches through the official Python clients (contract section 11), against the mock the pytest-mockllm
 fixture starts (the Node runtime): ``openai`` files create/list/retrieve/content/delete and a chat batch scripted per
 ``custom_id`` (one line a scripted 429) polled to ``completed``, its output and error files read line by line;
-``anthropic`` ``messages.batches`` create → poll → ``results()`` (succeeded and errored), cancel, delete.
+``anthropic`` ``messages.batches`` create → poll → ``results()`` (succeeded and errored), cancel, delete; ``openai``'s
+``uploads.upload_file_chunked``.
 scripts/test-python.sh installs the clients when pip can reach them; each test skips otherwise."""
 
 import json
@@ -29,6 +30,29 @@ ANTHROPIC_BATCH: Dict[str, Any] = {
 
 def _lines(text: str) -> List[Dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line]
+
+
+def test_openai_upload_file_chunked(mockllm: MockLLM, tmp_path: Any) -> None:
+    """``uploads.upload_file_chunked`` (create, a part per ``part_size`` bytes, complete with the parts' order and the
+    caller's ``md5``) makes a file whose content is the bytes sent; a wrong ``md5`` is refused."""
+    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
+    import hashlib
+
+    mockllm.upload(OPENAI_BATCH)
+    client = openai.OpenAI(base_url=mockllm.base_url("openai", "py-batch"), api_key="sk-test", max_retries=0)
+    data = bytes(range(256)) * 40  # 10,240 bytes: three parts of 4,096
+    path = tmp_path / "chunks.bin"
+    path.write_bytes(data)
+    upload = client.uploads.upload_file_chunked(
+        file=path, mime_type="application/octet-stream", purpose="user_data", part_size=4096, md5=hashlib.md5(data).hexdigest()
+    )
+    assert (upload.object, upload.status, upload.bytes, upload.filename) == ("upload", "completed", 10240, "chunks.bin")
+    assert upload.file is not None and upload.file.bytes == 10240
+    assert client.files.content(upload.file.id).content == data
+
+    with pytest.raises(openai.BadRequestError) as refused:
+        client.uploads.upload_file_chunked(file=b"abc", filename="a.txt", bytes=3, mime_type="text/plain", purpose="user_data", md5="0" * 32)
+    assert refused.value.body["param"] == "md5"
 
 
 def test_openai_files_and_batches(mockllm: MockLLM) -> None:

@@ -5,7 +5,7 @@
  * (`parts/{id}/{n}`), so a 10,000-line batch never holds its output in memory; their record says how many parts.
  *
  * The interface later features build on (vector stores, Anthropic's and Gemini's Files APIs): `FileStore` —
- * `create`, `writer` (a file written piece by piece), `get` (the record; an expired file is gone), `open` (the bytes
+ * `create`, `writer` (a file written piece by piece), `assemble` (a file made of objects already stored), `get` (the record; an expired file is gone), `open` (the bytes
  * as one stream, parts joined), `lines` (the bytes as text lines, streamed), `list`, `delete`. The record's fields are
  * neutral; each provider renders its own shape from it.
  */
@@ -28,6 +28,11 @@ export interface FileRecord {
   parts?: number;
   /** The bytes' SHA-256, base64, for a provider whose file object shows it (Gemini's `sha256Hash`). */
   sha256?: string;
+  /**
+   * Assembled from this many objects written before the file existed (an OpenAI upload's parts): the file's own
+   * object holds their keys, in order, as a JSON array; their bytes joined are the file's.
+   */
+  assembled?: number;
 }
 
 /** Largest part of a written file (bytes): what a writer holds at most. */
@@ -151,6 +156,16 @@ export class FileStore {
     return r;
   }
 
+  /**
+   * A file whose bytes are the objects `keys` joined in order (stored already, in this store): nothing is copied; the
+   * objects become the file's, deleted with it.
+   */
+  async assemble(record: Omit<FileRecord, "parts" | "assembled">, keys: string[]): Promise<FileRecord> {
+    const r: FileRecord = { ...record, assembled: keys.length };
+    await this.store.put(FILES + r.id, JSON.stringify(keys), toMeta(r));
+    return r;
+  }
+
   /** A file mockllm writes itself, in parts; `state` goes on from a checkpoint. */
   writer(record: Omit<FileRecord, "bytes" | "parts">, state?: WriterState): FileWriter {
     return new FileWriter(this.store, record, state);
@@ -172,21 +187,35 @@ export class FileStore {
   async open(id: string): Promise<{ record: FileRecord; body: ReadableStream<Uint8Array> } | null> {
     const record = await this.get(id);
     if (record === null) return null;
-    if (record.parts === undefined) {
+    let keys: string[];
+    if (record.parts !== undefined) keys = Array.from({ length: record.parts }, (_, n) => partKey(id, n));
+    else if (record.assembled !== undefined) keys = await this.pieceKeys(id);
+    else {
       const o = await this.store.get(FILES + id);
       return o === null ? null : { record, body: o.stream() };
     }
     const store = this.store;
-    const count = record.parts;
     let n = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(c) {
-        if (n >= count) return c.close();
-        const part = await store.get(partKey(id, n++));
+        if (n >= keys.length) return c.close();
+        const part = await store.get(keys[n++]!);
         if (part !== null) c.enqueue(await part.bytes());
       },
     });
     return { record, body };
+  }
+
+  /** The keys an assembled file is made of (its own object's JSON); none when that no longer parses. */
+  private async pieceKeys(id: string): Promise<string[]> {
+    const o = await this.store.get(FILES + id);
+    if (o === null) return [];
+    try {
+      const keys: unknown = JSON.parse(await o.text());
+      return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === "string") : [];
+    } catch {
+      return [];
+    }
   }
 
   /** The file's text, line by line (without the line break), streamed. */
@@ -255,6 +284,7 @@ export class FileStore {
     const r = fromMeta(head.meta);
     const keys = [FILES + id];
     for (let n = 0; n < (r?.parts ?? 0); n++) keys.push(partKey(id, n));
+    if (r?.assembled !== undefined) keys.push(...(await this.pieceKeys(id)));
     await this.store.delete(keys);
     return true;
   }

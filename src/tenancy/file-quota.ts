@@ -5,6 +5,7 @@
  */
 import { FileStore } from "../objects/files";
 import { scopedObjects } from "../objects/store";
+import { UploadStore } from "../objects/uploads";
 import type { Runtime } from "../runtime/types";
 import { QuotaError } from "./quota";
 
@@ -12,10 +13,11 @@ import { QuotaError } from "./quota";
 const FILE_AREAS = ["", "anthropic/", "gemini/"];
 
 /**
- * Throws QuotaError when adding one file of `bytes` would take the caller's namespace past its file quotas.
+ * Throws QuotaError when adding `newFiles` files (one upload's; none for an upload's part) of `bytes` would take the
+ * caller's namespace past its file quotas. The parts of pending uploads (OpenAI's `/v1/uploads`) count as bytes.
  * @example await checkFileQuotas(ctx.rt, content.length)
  */
-export async function checkFileQuotas(rt: Runtime, bytes: number): Promise<void> {
+export async function checkFileQuotas(rt: Runtime, bytes: number, newFiles = 1): Promise<void> {
   const ns = rt.caller?.namespace;
   const q = ns?.quotas;
   if (ns === undefined || q === undefined || rt.objects === undefined || (q.files === undefined && q.fileBytes === undefined)) return;
@@ -26,6 +28,7 @@ export async function checkFileQuotas(rt: Runtime, bytes: number): Promise<void>
     files += u.files;
     used += u.bytes;
   }
-  if (q.files !== undefined && files + 1 > q.files) throw new QuotaError("files", 60, ns.name);
+  used += await new UploadStore(rt.objects).pendingBytes();
+  if (q.files !== undefined && newFiles > 0 && files + newFiles > q.files) throw new QuotaError("files", 60, ns.name);
   if (q.fileBytes !== undefined && used + bytes > q.fileBytes) throw new QuotaError("fileBytes", 60, ns.name);
 }

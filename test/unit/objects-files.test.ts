@@ -1,10 +1,12 @@
 // The files store over the memory object store (src/objects): records, exact bytes, files written in parts, lines
-// streamed across part boundaries, listing order and pagination, expiry, namespace scoping.
+// streamed across part boundaries, files assembled from an upload's parts, uploads' expiry and pending bytes, listing
+// order and pagination, expiry, namespace scoping.
 import { describe, expect, it } from "vitest";
 import { FileStore, PART_BYTES } from "../../src/objects/files";
 import { sortableId } from "../../src/objects/ids";
 import { exclusive, RecordStore } from "../../src/objects/records";
 import { MemoryObjectStore, scopedObjects } from "../../src/objects/store";
+import { UploadStore, uploadPartKey } from "../../src/objects/uploads";
 
 const record = (id: string, createdAt: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -66,6 +68,51 @@ describe("FileStore", () => {
     now = 10_005_000;
     expect(await files.get("file-3")).toBeNull();
     expect((await files.list({ limit: 10 })).data.map((r) => r.id)).toEqual(["file-2", "file-1"]);
+  });
+
+  it("assembles a file from stored objects without copying: lines read across them, deleted with the file", async () => {
+    const store = new MemoryObjectStore();
+    const files = new FileStore(store);
+    const uploads = new UploadStore(store);
+    await uploads.addPart("upload_1", "part_b", new TextEncoder().encode("two\nthr"));
+    await uploads.addPart("upload_1", "part_a", new TextEncoder().encode("one\n"));
+    await uploads.addPart("upload_1", "part_c", new TextEncoder().encode("ee\n"));
+    const keys = ["part_a", "part_b", "part_c"].map((p) => uploadPartKey("upload_1", p));
+    const r = await files.assemble(record("file-up", 1, { bytes: 15 }), keys);
+    expect(r.assembled).toBe(3);
+    expect(await files.get("file-up")).toEqual(r);
+    const lines: string[] = [];
+    for await (const l of files.lines("file-up")) lines.push(l);
+    expect(lines).toEqual(["one", "two", "three"]);
+    expect(await files.usage()).toEqual({ files: 1, bytes: 15 });
+    expect(await files.delete("file-up")).toBe(true);
+    expect(await uploads.parts("upload_1")).toEqual([]);
+    expect([...store["map"].keys()]).toEqual([]);
+  });
+
+  it("uploads: an expired pending upload reads expired and drops its parts; pending bytes count pending uploads only", async () => {
+    let now = 1_000_000_000;
+    const store = new MemoryObjectStore();
+    const uploads = new UploadStore(store, () => now);
+    const up = (id: string, status: "pending" | "completed") => ({ id, filename: "f", purpose: "user_data", bytes: 9, mimeType: "text/plain", createdAt: 1_000_000, expiresAt: 1_003_600, status });
+    await uploads.put(up("upload_p", "pending"));
+    await uploads.put(up("upload_c", "completed"));
+    await uploads.addPart("upload_p", "part_1", new Uint8Array(4));
+    await uploads.addPart("upload_p", "part_2", new Uint8Array(5));
+    await uploads.addPart("upload_c", "part_3", new Uint8Array(7));
+    expect(await uploads.parts("upload_p")).toEqual([
+      { id: "part_1", bytes: 4 },
+      { id: "part_2", bytes: 5 },
+    ]);
+    expect(await uploads.pendingBytes()).toBe(9);
+    await uploads.dropParts("upload_p", new Set(["part_2"]));
+    expect(await uploads.pendingBytes()).toBe(5);
+    now = 1_003_600 * 1000;
+    expect(await uploads.pendingBytes()).toBe(0);
+    expect((await uploads.get("upload_p"))?.status).toBe("expired");
+    expect(await uploads.parts("upload_p")).toEqual([]);
+    expect((await uploads.get("upload_c"))?.status).toBe("completed");
+    expect(await uploads.get("upload_none")).toBeNull();
   });
 
   it("a scoped store sees only its own prefix", async () => {

@@ -1,6 +1,6 @@
 /**
  * OpenAI: Chat Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
- * (and the files their URLs serve), speech, transcriptions, moderations, the model listing every OpenAI-compatible
+ * (and the files their URLs serve), speech, transcriptions, moderations, files (also sent in parts) and batches, the model listing every OpenAI-compatible
  * client reads, and two WebSocket protocols (Responses, Realtime).
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
@@ -20,6 +20,7 @@ import { openaiSpeech, openaiTranscriptions } from "../audio";
 import { checkOpenAIAuth } from "../errors";
 import { knowsFilesPath, serveFiles } from "./batches/files";
 import { knowsBatchesPath, serveBatches } from "./batches/batches";
+import { openaiUploads } from "./batches/uploads";
 import { openaiModels } from "../models";
 import { openaiConversations } from "../conversations/routes";
 import { openaiVectorStores } from "./vector-stores/routes";
@@ -101,6 +102,8 @@ export const openaiModule: ProviderModule = {
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
     // Files and batches (contract section 11), in the caller's namespace (`Runtime.objects`).
     { knows: knowsFilesPath, serve: (request, path, ctx) => serveFiles(request, path, ctx) },
+    // Files sent in parts (`/v1/uploads`): what they make is a file of the same store.
+    openaiUploads,
     { knows: knowsBatchesPath, serve: (request, path, ctx) => serveBatches(request, path, ctx) },
     openaiModels,
     realtimeClientSecrets,

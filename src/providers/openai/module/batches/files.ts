@@ -16,7 +16,7 @@ import type { SideRouteContext } from "../../../types";
 import { checkOpenAIAuth } from "../../errors";
 import { checkFileQuotas } from "../../../../tenancy/file-quota";
 
-/** The purposes `POST /v1/files` takes. */
+/** The purposes `POST /v1/files` (and `POST /v1/uploads`) take. */
 export const FILE_PURPOSES = ["assistants", "batch", "fine-tune", "vision", "user_data", "evals"] as const;
 /** The real limit on one file. */
 export const MAX_FILE_BYTES = 512 * 1024 * 1024;
@@ -24,7 +24,8 @@ export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 export const MOCK_UPLOAD_BYTES = 64 * 1024 * 1024;
 /** `purpose=batch`: kept 30 days unless `expires_after` says otherwise. */
 const BATCH_FILE_SECONDS = 30 * 24 * 3600;
-const MAX_FILENAME = 512;
+/** Longest file name kept (a longer one is cut). */
+export const MAX_FILENAME = 512;
 
 /** The file as the API renders it. */
 export function fileObject(r: FileRecord): Record<string, unknown> {
@@ -95,23 +96,41 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   const file = Array.isArray(form.file) ? form.file[0] : form.file;
   if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(badRequest("Missing required parameter: 'file'.", "file", "missing_required_parameter"));
   const filename = file.filename.slice(0, MAX_FILENAME);
-  if (purpose === "batch" && !filename.toLowerCase().endsWith(".jsonl")) return ctx.refuse(badRequest("Invalid file format for Batch API. Must be .jsonl", "file"));
-  const created = Math.floor(Date.now() / 1000);
-  let expiresAt = purpose === "batch" ? created + BATCH_FILE_SECONDS : undefined;
+  const badName = batchFileNameError(purpose, filename);
+  if (badName) return ctx.refuse(badName);
   const anchor = single(form, "expires_after[anchor]");
   const seconds = single(form, "expires_after[seconds]");
-  if (anchor !== undefined || seconds !== undefined) {
-    if (anchor !== "created_at") return ctx.refuse(badRequest(`Invalid value for 'expires_after.anchor': expected 'created_at'.`, "expires_after.anchor"));
-    const n = Number(seconds);
-    if (seconds === undefined || !Number.isInteger(n) || n < 3600 || n > 2592000) {
-      return ctx.refuse(badRequest(`Invalid 'expires_after.seconds': integer must be between 3600 and 2592000, got ${seconds ?? "none"}.`, "expires_after.seconds", "integer_out_of_range"));
-    }
-    expiresAt = created + n;
-  }
+  const keep = anchor === undefined && seconds === undefined ? undefined : expiresAfter(anchor, seconds);
+  if (typeof keep === "object") return ctx.refuse(keep);
   await checkFileQuotas(ctx.rt, content.length);
-  const record: FileRecord = { id: sortableId("file-", 14), filename, purpose, bytes: content.length, createdAt: created, mimeType: file.type };
-  if (expiresAt !== undefined) record.expiresAt = expiresAt;
-  return jsonResponse(fileObject(await files.create(record, content)));
+  return jsonResponse(fileObject(await files.create(newFileRecord(filename, purpose, content.length, file.type, keep), content)));
+}
+
+/**
+ * `expires_after`'s anchor and seconds as the real API checks them: the seconds (3600–2592000) or its refusal.
+ * @example expiresAfter("created_at", "60") // the 400 naming 'expires_after.seconds'
+ */
+export function expiresAfter(anchor: unknown, seconds: unknown): number | ApiError {
+  if (anchor !== "created_at") return badRequest(`Invalid value for 'expires_after.anchor': expected 'created_at'.`, "expires_after.anchor");
+  const n = Number(seconds);
+  if (seconds === undefined || seconds === null || !Number.isInteger(n) || n < 3600 || n > 2592000) {
+    return badRequest(`Invalid 'expires_after.seconds': integer must be between 3600 and 2592000, got ${String(seconds ?? "none")}.`, "expires_after.seconds", "integer_out_of_range");
+  }
+  return n;
+}
+
+/** A new file's record, created now: kept `keepSeconds` (`expires_after`), else 30 days for `batch`, else until deleted. */
+export function newFileRecord(filename: string, purpose: string, bytes: number, mimeType: string, keepSeconds: number | undefined): FileRecord {
+  const created = Math.floor(Date.now() / 1000);
+  const record: FileRecord = { id: sortableId("file-", 14), filename: filename.slice(0, MAX_FILENAME), purpose, bytes, createdAt: created, mimeType };
+  const keep = keepSeconds ?? (purpose === "batch" ? BATCH_FILE_SECONDS : undefined);
+  if (keep !== undefined) record.expiresAt = created + keep;
+  return record;
+}
+
+/** The refusal of a batch file whose name is not `.jsonl`, as `POST /v1/files` words it. */
+export function batchFileNameError(purpose: string, filename: string): ApiError | undefined {
+  return purpose === "batch" && !filename.toLowerCase().endsWith(".jsonl") ? badRequest("Invalid file format for Batch API. Must be .jsonl", "file") : undefined;
 }
 
 async function list(url: URL, files: FileStore, ctx: SideRouteContext): Promise<Response> {
