@@ -11,11 +11,17 @@ export interface McpListedTool {
   annotations: unknown;
 }
 
+/** The container a `code_execution` use ran in and the files its code wrote there (OpenAI Responses' Code Interpreter). */
+export interface ContainerUse {
+  id: string;
+  files: { fileId: string; name: string; path: string }[];
+}
+
 /**
  * A scripted use; an `mcp` use answered by a remote server (src/turn/mcp-client.ts) also carries what the server
- * listed, or why listing failed.
+ * listed, or why listing failed; a `code_execution` use on OpenAI Responses, the container it ran in.
  */
-export type ServerToolUse = ServerToolEntry & { listedTools?: McpListedTool[]; listError?: string };
+export type ServerToolUse = ServerToolEntry & { listedTools?: McpListedTool[]; listError?: string; container?: ContainerUse };
 export type { ServerToolKind } from "../scenario/server-tools-schema";
 
 export interface WebResult {

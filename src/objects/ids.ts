@@ -27,8 +27,13 @@ function randomPart(length: number, alphabet = ALPHABET): string {
  * @example sortableId("file-", 14) // "file-0Hx3Zk2a…"
  */
 export function sortableId(prefix: string, random: number): string {
+  return prefix + base62(creationStamp(), 8) + randomPart(random);
+}
+
+/** Milliseconds now, strictly increasing within an isolate: what orders objects made in the same second. */
+export function creationStamp(): number {
   last = Math.max(Date.now(), last + 1);
-  return prefix + base62(last, 8) + randomPart(random);
+  return last;
 }
 
 /** Lower-case hex of `length` random characters (Anthropic's and OpenAI's hex ids). */
@@ -43,4 +48,19 @@ export function randomHex(length: number): string {
 /** `length` random lower-case letters and digits (Gemini's file and cache ids). */
 export function randomLowerAlnum(length: number): string {
   return randomPart(length, "abcdefghijklmnopqrstuvwxyz0123456789");
+}
+
+/**
+ * A new id as OpenAI's platform objects look (vector stores, uploads, containers): `prefix`, the Unix seconds in 8
+ * hex, then random hex to `length` hex digits in all.
+ * @example timeHex("cntr_", 48) // "cntr_682e3064…" (48 hex digits)
+ */
+export function timeHex(prefix: string, length: number): string {
+  return (
+    prefix +
+    Math.floor(Date.now() / 1000)
+      .toString(16)
+      .padStart(8, "0") +
+    randomHex(length - 8)
+  );
 }

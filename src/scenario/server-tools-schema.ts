@@ -31,6 +31,18 @@ export const ServerToolSchema = z.discriminatedUnion("type", [
     output: z.string().optional().describe("What it printed (stdout; default empty)."),
     error: z.string().optional().describe("What it printed to stderr (default empty)."),
     returnCode: z.number().int().optional().describe("Its exit status (default 0)."),
+    files: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).max(255).describe("The file's name: it is written to `/mnt/data/{name}`."),
+          content: z.string().max(1_048_576).optional().describe("Its text (default empty)."),
+        }),
+      )
+      .max(20)
+      .optional()
+      .describe(
+        'Files the code wrote (OpenAI Responses with Code Interpreter: kept in the request\'s container, `source: "assistant"`, each a `container_file_citation` on the text — on its `sandbox:/mnt/data/{name}` link when the text has one, else at its end).',
+      ),
   }),
   z.strictObject({
     type: z.literal("file_search"),

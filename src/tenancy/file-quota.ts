@@ -11,10 +11,13 @@ import { QuotaError } from "./quota";
 
 /** The areas of a namespace's store that hold files a client uploaded or reads (OpenAI's at the root, Anthropic's, Gemini's). */
 const FILE_AREAS = ["", "anthropic/", "gemini/"];
+/** Areas whose objects count as bytes but not as files: OpenAI's Code Interpreter containers' files. */
+const BYTE_AREAS = ["container_files/"];
 
 /**
  * Throws QuotaError when adding `newFiles` files (one upload's; none for an upload's part) of `bytes` would take the
- * caller's namespace past its file quotas. The parts of pending uploads (OpenAI's `/v1/uploads`) count as bytes.
+ * caller's namespace past its file quotas. The parts of pending uploads (OpenAI's `/v1/uploads`) and containers' files
+ * count as bytes.
  * @example await checkFileQuotas(ctx.rt, content.length)
  */
 export async function checkFileQuotas(rt: Runtime, bytes: number, newFiles = 1): Promise<void> {
@@ -29,6 +32,7 @@ export async function checkFileQuotas(rt: Runtime, bytes: number, newFiles = 1):
     used += u.bytes;
   }
   used += await new UploadStore(rt.objects).pendingBytes();
+  for (const area of BYTE_AREAS) for await (const o of rt.objects.list(area)) used += o.size;
   if (q.files !== undefined && newFiles > 0 && files + newFiles > q.files) throw new QuotaError("files", 60, ns.name);
   if (q.fileBytes !== undefined && used + bytes > q.fileBytes) throw new QuotaError("fileBytes", 60, ns.name);
 }

@@ -1,6 +1,6 @@
 /**
- * Server-side tools' shared pieces: citations on `[n]` markers (or the text's end), and the offered tools each
- * provider's request names.
+ * Server-side tools' shared pieces: citations on `[n]` markers (or the text's end), OpenAI's container file citations
+ * and containers' store, and the offered tools each provider's request names.
  */
 import { describe, expect, it } from "vitest";
 import { citations, webResults } from "../../src/canonical/server-tools";
@@ -8,6 +8,10 @@ import { offeredServerTools as anthropicOffered } from "../../src/providers/anth
 import { offeredServerTools as geminiOffered } from "../../src/providers/gemini/server-tools";
 import { forcedServerTool, offeredServerTools as openaiOffered } from "../../src/providers/openai/responses/server-tools";
 import { defaultServerUse } from "../../src/default/server-tools";
+import { containerCitations, textAnnotations } from "../../src/providers/openai/responses/server-tools";
+import { containerExpired, ContainerStore } from "../../src/providers/openai/module/containers/store";
+import { MemoryObjectStore } from "../../src/objects/store";
+import type { Reply } from "../../src/canonical/outcome";
 
 const A = { url: "https://a.example", title: "A" };
 const B = { url: "https://b.example", title: "B" };
@@ -34,6 +38,54 @@ describe("citations", () => {
         { type: "web_search", query: "r", results: [B] },
       ]),
     ).toEqual([A, B]);
+  });
+});
+
+describe("container file citations (OpenAI Responses)", () => {
+  const reply = (files: { fileId: string; name: string; path: string }[]) =>
+    ({ idSeed: "s", serverTools: [{ type: "code_execution", code: "", container: { id: "cntr_1", files } }] }) as unknown as Reply;
+  const file = (name: string) => ({ fileId: `cfile_${name}`, name, path: `/mnt/data/${name}` });
+
+  it("span the file's sandbox link, else its bare path, else sit at the text's end", () => {
+    const text = "See [a](sandbox:/mnt/data/a.csv), /mnt/data/b.png and more.";
+    expect(containerCitations(reply([file("a.csv"), file("b.png"), file("c.txt")]), text)).toEqual([
+      { type: "container_file_citation", container_id: "cntr_1", end_index: 31, file_id: "cfile_a.csv", filename: "a.csv", start_index: 8 },
+      { type: "container_file_citation", container_id: "cntr_1", end_index: 49, file_id: "cfile_b.png", filename: "b.png", start_index: 34 },
+      { type: "container_file_citation", container_id: "cntr_1", end_index: text.length, file_id: "cfile_c.txt", filename: "c.txt", start_index: text.length },
+    ]);
+    expect(text.slice(8, 31)).toBe("sandbox:/mnt/data/a.csv");
+    expect(text.slice(34, 49)).toBe("/mnt/data/b.png");
+  });
+
+  it("come after web and file citations; a reply without server tools has none", () => {
+    expect(textAnnotations({ idSeed: "s" } as Reply, "x")).toEqual([]);
+    const mixed = {
+      idSeed: "s",
+      serverTools: [
+        { type: "web_search", query: "q", results: [A] },
+        { type: "code_execution", code: "", container: { id: "cntr_1", files: [file("a")] } },
+      ],
+    } as unknown as Reply;
+    expect(textAnnotations(mixed, "t [1]").map((a) => a.type)).toEqual(["url_citation", "container_file_citation"]);
+  });
+});
+
+describe("containers' store", () => {
+  it("lists in creation order; an expired container keeps its record and loses its files", async () => {
+    let now = 1_000_000_000;
+    const store = new ContainerStore(new MemoryObjectStore(), () => now);
+    const rec = (id: string, stamp: number) => ({ id, createdAt: 1_000_000, stamp, lastActiveAt: 1_000_000, minutes: 20, name: id, memoryLimit: "1g" });
+    await store.create(rec("cntr_b", 2));
+    await store.create(rec("cntr_a", 1));
+    expect((await store.all()).map((r) => r.id)).toEqual(["cntr_a", "cntr_b"]);
+    await store.putFile({ id: "cfile_1", containerId: "cntr_a", createdAt: 1_000_000, stamp: 3, bytes: 2, path: "/mnt/data/x", source: "user" }, new Uint8Array(2));
+    expect((await store.files("cntr_a")).map((f) => f.id)).toEqual(["cfile_1"]);
+    expect(containerExpired(rec("cntr_a", 1), 1_000_000 + 20 * 60 - 1)).toBe(false);
+    now = (1_000_000 + 20 * 60) * 1000;
+    expect(containerExpired((await store.get("cntr_a"))!, now / 1000)).toBe(true);
+    expect(await store.files("cntr_a")).toEqual([]);
+    await store.delete("cntr_b");
+    expect((await store.all()).map((r) => r.id)).toEqual(["cntr_a"]);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * OpenAI: Chat Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
- * (and the files their URLs serve), speech, transcriptions, moderations, files (also sent in parts) and batches, the model listing every OpenAI-compatible
+ * (and the files their URLs serve), speech, transcriptions, moderations, files (also sent in parts) and batches, vector stores, Code Interpreter containers, the model listing every OpenAI-compatible
  * client reads, and two WebSocket protocols (Responses, Realtime).
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
@@ -25,6 +25,8 @@ import { openaiModels } from "../models";
 import { openaiConversations } from "../conversations/routes";
 import { openaiVectorStores } from "./vector-stores/routes";
 import { completeFileSearch } from "./vector-stores/file-search";
+import { completeCodeInterpreter } from "./containers/code-interpreter";
+import { openaiContainers } from "./containers/routes";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -67,9 +69,13 @@ const realtimeWebSocket: SocketSurface = {
   open: realtimeSocket,
 };
 
-// A Responses `file_search` use without results searches the request's vector stores (which live in this layer),
-// on every path that decides a Responses turn (HTTP, WebSocket, batches): the surface object is shared.
-openaiResponses.complete = completeFileSearch;
+// A Responses `file_search` use without results searches the request's vector stores, and a `code_execution` use runs
+// in the request's Code Interpreter container (both live in this layer), on every path that decides a Responses turn
+// (HTTP, WebSocket, batches): the surface object is shared. A reply without server tools needs neither.
+openaiResponses.complete = (wire, request, reply, rt) => {
+  if (reply.serverTools === undefined) return reply;
+  return completeFileSearch(wire, request, reply, rt).then((searched) => ("idSeed" in searched ? completeCodeInterpreter(wire, searched, rt) : searched));
+};
 
 export const openaiModule: ProviderModule = {
   name: "openai",
@@ -97,6 +103,7 @@ export const openaiModule: ProviderModule = {
     },
     openaiConversations,
     openaiVectorStores,
+    openaiContainers,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

@@ -8,12 +8,12 @@ import type { RenderContext } from "../../types";
 import { compactionBlob, responseCompaction } from "./compaction";
 import type { ResponsesBody, ResponsesRequest } from "./wire";
 import { pendingView } from "./background";
-import { fileCitations, mcpContext, serverToolItems, urlCitations, type FileCitation, type McpContext, type ServerToolItem, type UrlCitation } from "./server-tools";
+import { mcpContext, serverToolItems, textAnnotations, type Annotation, type McpContext, type ServerToolItem } from "./server-tools";
 
 export interface OutputText {
   type: "output_text";
   text: string;
-  annotations: (UrlCitation | FileCitation)[];
+  annotations: Annotation[];
   logprobs: never[];
 }
 export type MessagePart = OutputText | { type: "refusal"; refusal: string };
@@ -144,7 +144,7 @@ export function outputItems(reply: Reply, includeEncrypted = false, compaction?:
     const content: MessagePart[] = [];
     const hasCalls = choice.toolCalls.length > 0;
     if (choice.text !== undefined && (choice.text !== "" || !hasCalls)) {
-      content.push({ type: "output_text", text: choice.text, annotations: choice === reply ? [...urlCitations(reply, choice.text), ...fileCitations(reply, choice.text)] : [], logprobs: [] });
+      content.push({ type: "output_text", text: choice.text, annotations: choice === reply ? textAnnotations(reply, choice.text) : [], logprobs: [] });
     }
     if (choice.refusal !== undefined) content.push({ type: "refusal", refusal: choice.refusal });
     if (content.length > 0) items.push({ id: nextId("msg"), type: "message", status, content, role: "assistant" });

@@ -26,6 +26,11 @@ export interface UrlCitation {
   url: string;
 }
 
+/** The container a reply's code runs in when the request names none of its own (Code Interpreter's `auto`). */
+export function autoContainerId(idSeed: string): string {
+  return `cntr_${stableHex(`container|${idSeed}`, 48)}`;
+}
+
 /** A 1×1 transparent PNG: the `result` of a scripted image generation. */
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
@@ -93,6 +98,42 @@ export function fileCitations(reply: Reply, text: string): FileCitation[] {
   return out;
 }
 
+export interface ContainerFileCitation {
+  type: "container_file_citation";
+  container_id: string;
+  end_index: number;
+  file_id: string;
+  filename: string;
+  start_index: number;
+}
+
+/**
+ * The `container_file_citation` annotations of the reply's text: each file its code wrote (kept in the container by
+ * module/containers/code-interpreter.ts), spanning the text's first `sandbox:/mnt/data/{name}` link (or bare path)
+ * to it, else at the text's end.
+ */
+export function containerCitations(reply: Reply, text: string): ContainerFileCitation[] {
+  const out: ContainerFileCitation[] = [];
+  for (const use of reply.serverTools ?? []) {
+    if (use.type !== "code_execution" || use.container === undefined) continue;
+    for (const f of use.container.files) {
+      const link = text.indexOf(`sandbox:${f.path}`);
+      const bare = link >= 0 ? link : text.indexOf(f.path);
+      const [start, end] = bare < 0 ? [text.length, text.length] : [bare, bare + (link >= 0 ? "sandbox:".length : 0) + f.path.length];
+      out.push({ type: "container_file_citation", container_id: use.container.id, end_index: end, file_id: f.fileId, filename: f.name, start_index: start });
+    }
+  }
+  return out;
+}
+
+export type Annotation = UrlCitation | FileCitation | ContainerFileCitation;
+
+/** Every annotation of the reply's text, in the order the API lists them: web citations, file citations, container files. */
+export function textAnnotations(reply: Reply, text: string): Annotation[] {
+  if (reply.serverTools === undefined) return [];
+  return [...urlCitations(reply, text), ...fileCitations(reply, text), ...containerCitations(reply, text)];
+}
+
 function mcpArguments(use: Extract<ServerToolUse, { type: "mcp" }>): string {
   return JSON.stringify(use.arguments ?? {});
 }
@@ -152,7 +193,7 @@ const NO_MCP: McpContext = { needsApproval: () => false, approval: () => undefin
 export function serverToolItems(reply: Reply, nextId: (prefix: string) => string, includes: Includes, mcp: McpContext = NO_MCP): { items: ServerToolItem[]; paused: boolean } {
   const items: ServerToolItem[] = [];
   const listed = new Set<string>();
-  const container = `cntr_${stableHex(`container|${reply.idSeed}`, 48)}`;
+  const container = autoContainerId(reply.idSeed);
   for (const use of reply.serverTools ?? []) {
     const id = nextId;
     switch (use.type) {
@@ -172,7 +213,7 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
           type: "code_interpreter_call",
           status: "completed",
           code: use.code,
-          container_id: container,
+          container_id: use.container?.id ?? container,
           outputs: includes("code_interpreter_call.outputs") ? [{ type: "logs", logs }] : null,
         });
         break;

@@ -13,7 +13,7 @@ import { readBoundedBytes } from "../../../../http/body";
 import { formBoundary, parseForm } from "../../../../http/multipart";
 import { safeDecode } from "../../../../http/url";
 import type { Response } from "../../../../http/web";
-import { randomHex } from "../../../../objects/ids";
+import { timeHex } from "../../../../objects/ids";
 import { uploadPartKey, UploadStore, type UploadRecord } from "../../../../objects/uploads";
 import { checkFileQuotas } from "../../../../tenancy/file-quota";
 import { Md5 } from "../../../../util/md5";
@@ -31,11 +31,6 @@ export const MAX_PART_BYTES = 64 * 1024 * 1024;
 const UPLOAD_SECONDS = 3600;
 /** Most parts one completion may name (mockllm's bound: the file's list of parts is one stored object). */
 export const MAX_UPLOAD_PARTS = 10_000;
-
-/** A new id as the real ones look: `prefix`, the Unix seconds in 8 hex, 24 random hex. */
-function newId(prefix: string): string {
-  return prefix + nowSeconds().toString(16).padStart(8, "0") + randomHex(24);
-}
 
 function uploadObject(r: UploadRecord, file: Record<string, unknown> | null = null): Record<string, unknown> {
   return {
@@ -96,7 +91,7 @@ async function create(request: Request, store: UploadStore, a: PlatformAnswer): 
   }
   const created = nowSeconds();
   const record: UploadRecord = {
-    id: newId("upload_"),
+    id: timeHex("upload_", 32),
     filename,
     purpose,
     bytes,
@@ -130,7 +125,7 @@ async function addPart(request: Request, upload: UploadRecord, store: UploadStor
   if (data === undefined) return a.fail(missingParameter("data"));
   if (data.length > MAX_PART_BYTES) return a.fail(tooLarge);
   await checkFileQuotas(ctx.rt, data.length, 0);
-  const id = newId("part_");
+  const id = timeHex("part_", 32);
   await store.addPart(upload.id, id, data);
   return a.json({ id, object: "upload.part", created_at: nowSeconds(), upload_id: upload.id });
 }

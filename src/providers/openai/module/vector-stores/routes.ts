@@ -13,7 +13,7 @@ import type { Runtime } from "../../../../runtime/types";
 import type { StoredResponses } from "../../../../session/types";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
-import { randomHex } from "../../../../objects/ids";
+import { timeHex } from "../../../../objects/ids";
 import { echoed, echoedValue } from "../../../../util/text";
 import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
@@ -67,11 +67,6 @@ interface BatchRecord {
   file_ids: string[];
   due_at_ms: number;
   cancelled?: boolean;
-}
-
-/** A new id as the real ones look: `prefix`, the Unix seconds in 8 hex, 24 random hex (`vs_69010cc8…`). */
-function newId(prefix: string): string {
-  return prefix + nowSeconds().toString(16).padStart(8, "0") + randomHex(24);
 }
 
 const home = (rt: Runtime): StoredResponses => rt.sessions.get("__index/vector_stores");
@@ -269,7 +264,7 @@ async function createStore(request: Request, rt: Runtime, a: PlatformAnswer): Pr
   if (!ids.ok) return a.fail(ids.error);
   const now = nowSeconds();
   const s: StoreRecord = {
-    id: newId("vs_"),
+    id: timeHex("vs_", 32),
     object: "vector_store",
     created_at: now,
     name: typeof v.name === "string" ? v.name : null,
@@ -423,7 +418,7 @@ async function batches(request: Request, rt: Runtime, a: PlatformAnswer, s: Stor
       if (ids.value.length === 0) return a.fail(invalid("Missing required parameter: 'file_ids'.", "file_ids"));
       for (const id of ids.value) wanted.push({ id, attributes: attributes.value, chunking: chunking.value });
     }
-    const id = newId("vsfb_");
+    const id = timeHex("vsfb_", 32);
     const attached = await attach(rt, request, s.id, wanted, id);
     if (!attached.ok) return a.fail(attached.error);
     const due = attached.entries[0]?.due_at_ms ?? Date.now();
