@@ -1,6 +1,7 @@
 """Conversations, background responses and stored Chat Completions through the official Python `openai` client
-(issue 55), as test/compat/openai-conversations.test.ts, openai-background.test.ts and openai-stored-chat.test.ts do
-with the Node SDK. Skipped when `openai` is missing or too old to have these resources."""
+(issue 55) and Code Interpreter's containers, as test/compat/openai-conversations.test.ts, openai-background.test.ts,
+openai-stored-chat.test.ts and openai-containers.test.ts do with the Node SDK. Skipped when `openai` is missing or too
+old to have these resources."""
 
 from typing import Any, Dict, Optional
 
@@ -63,3 +64,37 @@ def test_background_poll_and_stored_completions(mockllm: MockLLM) -> None:
     assert [m.content for m in c.chat.completions.messages.list(kept.id).data] == ["Hi"]
     assert c.chat.completions.update(kept.id, metadata={"run": "py2"}).metadata == {"run": "py2"}
     assert c.chat.completions.delete(kept.id).deleted is True
+
+
+CODE: Dict[str, Any] = {
+    "name": "py-code-files",
+    "steps": [
+        {
+            "consume": False,
+            "match": {"serverTool": "code_execution"},
+            "respond": {
+                "serverTools": [{"type": "code_execution", "code": "df.to_csv('out.csv')", "files": [{"name": "out.csv", "content": "a,b\n1,2\n"}]}],
+                "text": "Saved [out.csv](sandbox:/mnt/data/out.csv).",
+            },
+        }
+    ],
+}
+
+
+def test_code_interpreter_container_file_download(mockllm: MockLLM) -> None:
+    """A container made with ``containers.create``, Code Interpreter run in it, the file its code wrote followed from
+    the ``container_file_citation`` to ``containers.files.content.retrieve``."""
+    mockllm.upload(CODE)
+    c = client(mockllm, "py-code-files")
+    if not hasattr(c, "containers"):
+        pytest.skip("this openai has no containers")
+    box = c.containers.create(name="py-box")
+    assert (box.object, box.status, box.name) == ("container", "running", "py-box")
+    r = c.responses.create(model="gpt-5", input="save it", tools=[{"type": "code_interpreter", "container": box.id}])
+    assert r.output[0].type == "code_interpreter_call" and r.output[0].container_id == box.id
+    (cite,) = r.output[1].content[0].annotations
+    assert (cite.type, cite.container_id, cite.filename) == ("container_file_citation", box.id, "out.csv")
+    assert r.output_text[cite.start_index : cite.end_index] == "sandbox:/mnt/data/out.csv"
+    assert c.containers.files.content.retrieve(cite.file_id, container_id=box.id).read() == b"a,b\n1,2\n"
+    assert [f.source for f in c.containers.files.list(box.id)] == ["assistant"]
+    c.containers.delete(box.id)
