@@ -6,7 +6,7 @@
 // that reads the same run after run on a shared machine, where CPU time does not. `--inclusive`: each function's time
 // with what it calls (a stage's whole cost: the journal's append, the body's parse). Frames in the minified core
 // bundle are named by their source (src/…:line, through the build's source map), as several functions share a line.
-//   node bench/node-profile.mjs [--target mockllm|floor|peer] [--load json|stream|conv|sdk] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--inclusive] [--dist FILE] [--dir DIR] [--top 30]
+//   node bench/node-profile.mjs [--target mockllm|floor|peer] [--load json|stream|conv|sdk|responses] [--conversations 3000] [--connections 50] [--duration 5] [--heap] [--inclusive] [--dist FILE] [--dir DIR] [--top 30]
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { tmpdir } from "node:os";
@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { NODE_LAUNCHERS, start, stopAll } from "./launch.mjs";
 import { benchClient, sdkReplay, sdkRequests, toolConversations } from "./sdk-conversations.mjs";
-import { JSON_BODY, JSON_HEADERS, paths, STREAM_BODY } from "./workload.mjs";
+import { JSON_BODY, JSON_HEADERS, paths, RESPONSES_BODY, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -77,12 +77,12 @@ const cannon = (duration) =>
   sdk
     ? autocannon({ ...sdkReplay(url + p.toolsBase, sdk), connections: Number(values.connections), duration })
     : autocannon({
-        url: url + (values.load === "stream" ? p.stream : p.json),
+        url: url + (values.load === "stream" ? p.stream : values.load === "responses" ? p.responses : p.json),
         method: "POST",
         connections: Number(values.connections),
         duration,
         headers: JSON_HEADERS,
-        body: values.load === "stream" ? STREAM_BODY : JSON_BODY,
+        body: values.load === "stream" ? STREAM_BODY : values.load === "responses" ? RESPONSES_BODY : JSON_BODY,
       });
 let requests;
 if (values.load === "conv") {

@@ -5,6 +5,8 @@ export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "u
 export const JSON_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
 /** The JSON turn as Gemini's generateContent (`--load gemini`): the same text, so the same scenario and fixture answer it. */
 export const GEMINI_BODY = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "bench json" }] }] });
+/** The JSON turn on the Responses API (bench/cpu-rows.mjs --load responses): the same scenario answers it. */
+export const RESPONSES_BODY = JSON.stringify({ model: "gpt-4o", input: "bench json" });
 export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
 /**
  * A long agent conversation's request (bench/worker-cpu.mjs --load long): 121 messages — a user turn, then 40 rounds
@@ -92,6 +94,7 @@ export function paths(kind) {
   return {
     json: mock ? "/s/bench/b1/v1/chat/completions" : "/v1/chat/completions",
     gemini: mock ? "/s/bench/b1/v1beta/models/gemini-2.5-flash:generateContent" : "/v1beta/models/gemini-2.5-flash:generateContent",
+    responses: mock ? "/s/bench/b1/v1/responses" : "/v1/responses",
     messages: mock ? "/s/bench/b1/v1/messages" : "/v1/messages",
     stream: mock ? "/s/bench-stream/b1/v1/chat/completions" : "/v1/chat/completions",
     toolsBase: mock ? "/s/bench-tools/b1/v1" : "/v1",

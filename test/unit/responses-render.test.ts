@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import { hashVector, promptTokens, toBase64 } from "../../src/providers/openai/embeddings/render";
-import { buildResponse, outputItems, renderResponseJson, responseId, responseIdOfItem } from "../../src/providers/openai/responses/render-json";
+import { bodyOnce, buildResponse, outputItems, renderResponseJson, renderResponseRaw, responseId, responseIdOfItem } from "../../src/providers/openai/responses/render-json";
+import { replayEvents } from "../../src/providers/openai/responses/replay";
 import { renderResponseEvents, renderResponseStreamError } from "../../src/providers/openai/responses/render-stream";
 import type { ResponsesRequest } from "../../src/providers/openai/responses/wire";
 import type { RenderContext } from "../../src/providers/types";
@@ -218,6 +219,20 @@ describe("response object fields (as recorded, March 2026)", () => {
     const body = renderResponseJson(reply({ text: "x" }), ctx()) as Record<string, unknown>;
     expect(Object.keys(body).slice(0, 7)).toEqual(["id", "object", "created_at", "status", "background", "billing", "completed_at"]);
     expect(body.billing).toEqual({ payer: "developer" });
+  });
+
+  it("a body made once (bodyOnce) is the JSON body, sent for that answer only; its replay carries no billing", () => {
+    const r = reply({ text: "x" });
+    const c = ctx();
+    const made = bodyOnce(r, c);
+    expect(made.text).toBe(JSON.stringify(renderResponseJson(r, c)));
+    expect(renderResponseRaw(r, c)).toEqual({ body: made.text, contentType: "application/json" });
+    expect(renderResponseRaw(r, ctx())).toBeUndefined(); // another request's context
+    expect(renderResponseRaw(reply({ text: "x" }), c)).toBeUndefined(); // another reply
+    // Replayed as a response stored without it (an older mockllm's) is.
+    const replayed = replayEvents(made.text, undefined)!;
+    expect(JSON.parse(replayed.at(-1)!.data).response).not.toHaveProperty("billing");
+    expect(replayed).toEqual(replayEvents(JSON.stringify(buildResponse(r, c)), undefined));
   });
 
   it("*.delta events carry a deterministic obfuscation (delta + padding ≡ 0 mod 16) unless include_obfuscation is false", () => {

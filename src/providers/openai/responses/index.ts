@@ -4,7 +4,7 @@ import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../err
 import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseResponsesRequest, unansweredCallError } from "./parse";
 import { validateResponsesRequest } from "./leniency";
-import { renderResponseJson } from "./render-json";
+import { renderResponseJson, renderResponseRaw } from "./render-json";
 import { renderResponseEvents, renderResponseStreamError } from "./render-stream";
 import { prepareResponsesRequest, rememberBackgroundFailure, rememberResponse } from "./state";
 import type { ResponsesRequest } from "./wire";
@@ -40,6 +40,8 @@ export const openaiResponses: ProviderSurface<ResponsesRequest> = {
   countUsage: countResponsesUsage,
   replyCounter: responsesReplyCounter,
   renderJson: renderResponseJson,
+  // The body `remember` already made for a stored answer (render-json.ts, `bodyOnce`).
+  renderRaw: renderResponseRaw,
   renderEvents: renderResponseEvents,
   renderStreamError: renderResponseStreamError,
 };

@@ -260,6 +260,31 @@ export function buildResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>
   );
 }
 
+/**
+ * JSON bodies already made for a reply: a stored response is built and serialised once, by `rememberResponse` before
+ * the answer is rendered, and the body sent is that text (`renderResponseRaw`). Keyed by the reply object and held
+ * only as long as it is; the context must be the same one (the same request's answer).
+ */
+const madeBodies = new WeakMap<Reply, { ctx: RenderContext<ResponsesRequest>; text: string }>();
+
+/**
+ * The JSON body of a reply (`renderResponseJson`'s, serialised), made once: stored as it is (`GET` answers a stored
+ * response with `billing` either way; a replay leaves it out) and kept for the render of the same answer.
+ * @example bodyOnce(reply, ctx).text === JSON.stringify(renderResponseJson(reply, ctx)) // true
+ */
+export function bodyOnce(reply: Reply, ctx: RenderContext<ResponsesRequest>): { response: ResponseObject; text: string } {
+  const response = buildResponse(reply, ctx, true);
+  const text = JSON.stringify(response);
+  madeBodies.set(reply, { ctx, text });
+  return { response, text };
+}
+
+/** The body `bodyOnce` made for this answer, sent as it is; undefined for any other (then the JSON is rendered). */
+export function renderResponseRaw(reply: Reply, ctx: RenderContext<ResponsesRequest>): { body: string; contentType: string } | undefined {
+  const made = madeBodies.get(reply);
+  return made !== undefined && made.ctx === ctx ? { body: made.text, contentType: "application/json" } : undefined;
+}
+
 /** The JSON body: the finished response, with `billing` after `background` as JSON bodies (not stream events) carry it. */
 export function renderResponseJson(reply: Reply, ctx: RenderContext<ResponsesRequest>): unknown {
   // Built with `billing` in its place rather than copied by withBilling: a copy key by key cost a short turn ~2 µs.

@@ -9,6 +9,9 @@ import { responseDrafts, toSse } from "./render-stream";
 import { lazily } from "../../../util/memo";
 
 /** Built on the first replayed response (util/memo.ts `lazily`): a start pays for none of it. */
+/** The `billing` member as a JSON body carries it. */
+const BILLING_JSON = `,"billing":{"payer":"developer"}`;
+
 const storedResponseSchema = lazily(() => {
   const OutputItemSchema = z.discriminatedUnion("type", [
     z.object({
@@ -71,7 +74,8 @@ const storedResponseSchema = lazily(() => {
 export function replayEvents(stored: string, startingAfter: number | undefined): SseEvent[] | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(stored);
+    // A response stored as its JSON body carries `billing` (after `background`, before any client text); events do not.
+    value = JSON.parse(stored.replace(BILLING_JSON, ""));
   } catch {
     return undefined;
   }

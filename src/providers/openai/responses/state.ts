@@ -17,7 +17,7 @@ import type { StoredResponses } from "../../../session/types";
 import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, checkId, parseItems, unmatchedOutputError } from "./parse";
 import { appendConversationItems, conversationHome, conversationItems, conversationItemsOf, conversationNotFound, loadConversation, type ConversationItem } from "../conversations/store";
-import { buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
+import { bodyOnce, buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
 import { processingMs, saveRun } from "./background";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
@@ -235,9 +235,13 @@ function storable(items: InputItem[]): unknown[] {
 export async function rememberResponse(reply: Reply, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
   const keeps = ctx.wire.body.store !== false;
   if (ctx.wire.conversation === undefined && !keeps) return;
-  const response = buildResponse(reply, ctx);
+  // A JSON answer (not streamed, not in the background) is built and serialised once, for the store and the body
+  // alike (render-json.ts, `bodyOnce`).
+  const asBody = ctx.request.stream !== true && ctx.wire.body.background !== true;
+  const made = asBody ? bodyOnce(reply, ctx) : undefined;
+  const response = made?.response ?? buildResponse(reply, ctx);
   if (ctx.wire.conversation !== undefined) await extendConversation(response, ctx.wire, rt);
-  if (keeps) await storeFinished(response, ctx, rt);
+  if (keeps) await storeFinished(response, ctx, rt, made?.text);
 }
 
 /**
@@ -254,9 +258,9 @@ export async function rememberBackgroundFailure(failure: Failure, reply: Reply, 
   return true;
 }
 
-/** Stores a finished response and, for a background one, its run. */
-async function storeFinished(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
-  await storeResponse(response, ctx, rt);
+/** Stores a finished response (`text`: its JSON when already made) and, for a background one, its run. */
+async function storeFinished(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime, text?: string): Promise<void> {
+  await storeResponse(response, ctx, rt, text);
   if (ctx.wire.body.background === true) {
     const now = Date.now();
     const run = { createdMs: now, readyMs: now + (await processingMs(rt, ctx.scenario)), cancelledMs: null };
@@ -264,14 +268,14 @@ async function storeFinished(response: ResponseObject, ctx: RenderContext<Respon
   }
 }
 
-/** Stores `response` (answered to `ctx`'s request) in its session object and points the index at it. */
-export async function storeResponse(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime): Promise<void> {
+/** Stores `response` (answered to `ctx`'s request; `text`: its JSON when already made) in its session object and points the index at it. */
+export async function storeResponse(response: ResponseObject, ctx: RenderContext<ResponsesRequest>, rt: Runtime, text = JSON.stringify(response)): Promise<void> {
   const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
   await rt.sessions.get(name).saveResponse({
     id: response.id,
     previousId: ctx.wire.body.previous_response_id ?? null,
     input: JSON.stringify(storable(ctx.wire.items)),
-    response: JSON.stringify(response),
+    response: text,
     items: response.output.map((item) => ({ id: item.id, json: JSON.stringify(item) })),
   });
   await indexObject(rt, response.id).pointResponse(response.id, name);
