@@ -221,7 +221,7 @@ describe("response object fields (as recorded, March 2026)", () => {
     expect(body.billing).toEqual({ payer: "developer" });
   });
 
-  it("a body made once (bodyOnce) is the JSON body, sent for that answer only; its replay carries no billing", () => {
+  it("a body made once (bodyOnce) is the JSON body, sent for that answer only; its replay carries no billing and keeps the key order", () => {
     const r = reply({ text: "x" });
     const c = ctx();
     const made = bodyOnce(r, c);
@@ -233,6 +233,8 @@ describe("response object fields (as recorded, March 2026)", () => {
     const replayed = replayEvents(made.text, undefined)!;
     expect(JSON.parse(replayed.at(-1)!.data).response).not.toHaveProperty("billing");
     expect(replayed).toEqual(replayEvents(JSON.stringify(buildResponse(r, c)), undefined));
+    // In the live stream's key order, not the validating schema's.
+    expect(JSON.stringify(JSON.parse(replayed.at(-1)!.data).response)).toBe(JSON.stringify(buildResponse(r, c)));
   });
 
   it("*.delta events carry a deterministic obfuscation (delta + padding ≡ 0 mod 16) unless include_obfuscation is false", () => {

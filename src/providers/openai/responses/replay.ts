@@ -67,6 +67,14 @@ const storedResponseSchema = lazily(() => {
   return StoredResponseSchema;
 });
 
+/** `parsed`'s members in the order of `stored`'s keys (members only `parsed` has, defaults, after them). */
+function inStoredOrder(stored: Record<string, unknown>, parsed: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(stored)) if (k in parsed) out[k] = parsed[k];
+  for (const k of Object.keys(parsed)) if (!(k in out)) out[k] = parsed[k];
+  return out;
+}
+
 /**
  * The replayed transcript of a stored response (JSON text), or undefined when it no longer validates.
  * @example replayEvents(stored, 3)[0].data // '{"type":…,"sequence_number":4,…}'
@@ -81,7 +89,8 @@ export function replayEvents(stored: string, startingAfter: number | undefined):
   }
   const parsed = storedResponseSchema().safeParse(value);
   if (!parsed.success) return undefined;
-  const response: ResponseObject = parsed.data;
+  // zod's object puts the schema's keys first; the events carry them in the order stored (the live stream's).
+  const response = inStoredOrder(value as Record<string, unknown>, parsed.data) as ResponseObject;
   const events = toSse(responseDrafts(response, 1));
   return startingAfter === undefined ? events : events.slice(startingAfter + 1);
 }
