@@ -11,10 +11,16 @@ export interface McpListedTool {
   annotations: unknown;
 }
 
-/** The container a `code_execution` use ran in and the files its code wrote there (OpenAI Responses' Code Interpreter). */
+/**
+ * The container a `code_execution` use ran in and the files its code wrote there (OpenAI Responses' Code Interpreter,
+ * Anthropic's code execution tool).
+ */
 export interface ContainerUse {
   id: string;
   files: { fileId: string; name: string; path: string }[];
+  /** Anthropic: when the container expires (ISO 8601), and whether the tool runs bash commands or Python code. */
+  expiresAt?: string;
+  form?: "bash" | "python";
 }
 
 /**

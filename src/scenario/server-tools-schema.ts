@@ -41,7 +41,7 @@ export const ServerToolSchema = z.discriminatedUnion("type", [
       .max(20)
       .optional()
       .describe(
-        'Files the code wrote (OpenAI Responses with Code Interpreter: kept in the request\'s container, `source: "assistant"`, each a `container_file_citation` on the text — on its `sandbox:/mnt/data/{name}` link when the text has one, else at its end).',
+        'Files the code wrote. OpenAI Responses with Code Interpreter: kept in the request\'s container (`source: "assistant"`), each a `container_file_citation` on the text — on its `sandbox:/mnt/data/{name}` link when the text has one, else at its end. Anthropic with a code execution tool: downloadable Files API files, each named by an output block of the result.',
       ),
   }),
   z.strictObject({

@@ -4,7 +4,7 @@
  * stream, events in order); Anthropic `server_tool_use` + result blocks with citations, the MCP connector
  * (JSON and `messages.stream`); the matcher `serverTool`.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic, { toFile as toAnthropicFile } from "@anthropic-ai/sdk";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { GoogleGenAI } from "@google/genai";
@@ -32,6 +32,17 @@ const SCENARIOS = [
   {
     name: "st-code",
     steps: [{ id: "code", consume: false, match: { serverTool: ["code_execution"] }, respond: { serverTools: [{ type: "code_execution", code: "print(1+1)", output: "2\n" }], text: "It is 2." } }],
+  },
+  {
+    name: "st-code-files",
+    steps: [
+      {
+        id: "code",
+        consume: false,
+        match: { serverTool: "code_execution" },
+        respond: { serverTools: [{ type: "code_execution", code: "python plot.py", files: [{ name: "out.csv", content: "a,b\n1,2\n" }] }], text: "Saved out.csv." },
+      },
+    ],
   },
   {
     name: "st-mcp",
@@ -296,7 +307,7 @@ describe("Anthropic Messages with @anthropic-ai/sdk", () => {
     expect(next.content.map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result", "text"]);
   });
 
-  it("code execution: server_tool_use then code_execution_tool_result with stdout (JSON = stream)", async () => {
+  it("code execution (20250825 and later): bash_code_execution and its result, the message's container (JSON = stream)", async () => {
     const c = anthropic("/s/st-code/an");
     const params = {
       model: "claude-sonnet-4-5",
@@ -306,11 +317,56 @@ describe("Anthropic Messages with @anthropic-ai/sdk", () => {
     };
     const m = await c.beta.messages.create({ ...params, betas: ["code-execution-2025-08-25"] } as never);
     const blocks = (m as unknown as Anthropic.Message).content as unknown as Record<string, unknown>[];
+    expect(blocks.map((b) => b.type)).toEqual(["server_tool_use", "bash_code_execution_tool_result", "text"]);
+    expect(blocks[0]).toMatchObject({ name: "bash_code_execution", input: { command: "print(1+1)" } });
+    expect(blocks[1]).toEqual({
+      type: "bash_code_execution_tool_result",
+      tool_use_id: blocks[0]!.id,
+      content: { type: "bash_code_execution_result", stdout: "2\n", stderr: "", return_code: 0, content: [] },
+    });
+    const container = (m as unknown as { container: { id: string; expires_at: string; skills: null } }).container;
+    expect(container).toEqual({ id: expect.stringMatching(/^container_011C[0-9A-Za-z]{22}$/), expires_at: expect.any(String), skills: null });
+    expect(Date.parse(container.expires_at)).toBeGreaterThan(Date.now());
+    const final = await c.beta.messages.stream({ ...params, betas: ["code-execution-2025-08-25"] } as never).finalMessage();
+    expect(noIds(final.content)).toEqual(noIds(blocks));
+    expect((final as unknown as { container: { id: string } }).container.id).toMatch(/^container_011C/);
+  });
+
+  it("code execution (20250522): the Python form, code_execution_tool_result; the request's container is named back", async () => {
+    const c = anthropic("/s/st-code/an-py");
+    const m = await c.beta.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: "1+1?" }],
+      tools: [{ type: "code_execution_20250522", name: "code_execution" }],
+      container: "container_011CmyOwn",
+      betas: ["code-execution-2025-05-22"],
+    } as never);
+    const blocks = (m as unknown as Anthropic.Message).content as unknown as Record<string, unknown>[];
     expect(blocks.map((b) => b.type)).toEqual(["server_tool_use", "code_execution_tool_result", "text"]);
     expect(blocks[0]).toMatchObject({ name: "code_execution", input: { code: "print(1+1)" } });
     expect(blocks[1]).toEqual({ type: "code_execution_tool_result", tool_use_id: blocks[0]!.id, content: { type: "code_execution_result", stdout: "2\n", stderr: "", return_code: 0, content: [] } });
-    const final = await c.beta.messages.stream({ ...params, betas: ["code-execution-2025-08-25"] } as never).finalMessage();
-    expect(noIds(final.content)).toEqual(noIds(blocks));
+    expect((m as unknown as { container: { id: string } }).container.id).toBe("container_011CmyOwn");
+  });
+
+  it("code execution's files: output blocks name Files API files the client downloads; uploads stay not downloadable", async () => {
+    const c = anthropic("/s/st-code-files/an");
+    const m = await c.beta.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: "plot" }],
+      tools: [{ type: "code_execution_20250825", name: "code_execution" }],
+      betas: ["code-execution-2025-08-25", "files-api-2025-04-14"],
+    } as never);
+    const result = (m.content as unknown as Record<string, any>[])[1]!;
+    expect(result.content.content).toEqual([{ type: "bash_code_execution_output", file_id: expect.stringMatching(/^file_011C[0-9A-Za-z]{22}$/) }]);
+    const fileId: string = result.content.content[0].file_id;
+    const meta = await c.beta.files.retrieveMetadata(fileId);
+    expect(meta).toMatchObject({ id: fileId, filename: "out.csv", mime_type: "text/csv", size_bytes: 8, downloadable: true });
+    expect(await (await c.beta.files.download(fileId)).text()).toBe("a,b\n1,2\n");
+    const upload = await c.beta.files.upload({ file: await toAnthropicFile(Buffer.from("mine"), "mine.txt") });
+    expect(upload.downloadable).toBe(false);
+    await expect(c.beta.files.download(upload.id)).rejects.toMatchObject({ status: 400 });
   });
 
   it("MCP connector: mcp_tool_use and mcp_tool_result (beta, JSON = stream)", async () => {

@@ -7,6 +7,7 @@ import { answerBlocks, answerStopReason, fullUsage, messageId, wireBlock } from 
 import { answerCompaction, appliedEdits, iterations } from "./compaction";
 import type { MessagesRequest } from "./wire";
 import { stopDetailsField } from "./safety";
+import { containerField } from "./server-tools";
 
 /**
  * @example renderMessageJson(reply, ctx) // { id: "msg_01…", type: "message", content: [...], stop_reason: "end_turn", … }
@@ -23,6 +24,7 @@ export function renderMessageJson(reply: Reply, ctx: RenderContext<MessagesReque
     stop_reason: answerStopReason(reply, compaction),
     stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null,
     ...stopDetailsField(reply),
+    ...containerField(reply),
     ...appliedEdits(ctx.wire),
     usage: compaction ? { ...usage, iterations: iterations(reply, compaction) } : usage,
     // Request-level diagnostics: null unless a request asks for them and a prompt-cache divergence is found.

@@ -12,7 +12,7 @@ import type { RenderContext, SseEvent } from "../types";
 import { answerBlocks, answerStopReason, fullUsage, inputUsage, messageId, type OutBlock } from "./blocks";
 import { answerCompaction, appliedEdits, iterations } from "./compaction";
 import { stopDetailsField } from "./safety";
-import { serverToolUsage } from "./server-tools";
+import { containerField, serverToolUsage } from "./server-tools";
 import type { MessagesRequest } from "./wire";
 
 function event(type: string, payload: Record<string, unknown>, words = 0): SseEvent {
@@ -117,7 +117,12 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
   if (blocks.length === 0) events.push(event("ping", {}));
   events.push(
     event("message_delta", {
-      delta: { stop_reason: answerStopReason(reply, compaction), stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null, ...stopDetailsField(reply) },
+      delta: {
+        ...containerField(reply),
+        stop_reason: answerStopReason(reply, compaction),
+        stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null,
+        ...stopDetailsField(reply),
+      },
       usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...serverToolUsage(reply), ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
       ...appliedEdits(ctx.wire),
     }),

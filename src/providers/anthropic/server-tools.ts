@@ -74,17 +74,21 @@ export function serverToolBlocks(reply: Reply): OutBlock[] {
           },
         });
         break;
-      case "code_execution":
-        blocks.push(serverUse("code_execution", { code: use.code }));
+      case "code_execution": {
+        // The tool's later versions run bash commands (module/code-execution.ts says which the request offered).
+        const kind = use.container?.form === "bash" ? "bash_code_execution" : "code_execution";
+        const outputs = (use.container?.files ?? []).map((f) => ({ type: `${kind}_output`, file_id: f.fileId }));
+        blocks.push(serverUse(kind, kind === "bash_code_execution" ? { command: use.code } : { code: use.code }));
         blocks.push({
           type: "server_result",
           block: {
-            type: "code_execution_tool_result",
+            type: `${kind}_tool_result`,
             tool_use_id: id,
-            content: { type: "code_execution_result", stdout: use.output ?? "", stderr: use.error ?? "", return_code: use.returnCode ?? 0, content: [] },
+            content: { type: `${kind}_result`, stdout: use.output ?? "", stderr: use.error ?? "", return_code: use.returnCode ?? 0, content: outputs },
           },
         });
         break;
+      }
       case "mcp": {
         const input = use.arguments ?? {};
         blocks.push({ type: "mcp_tool_use", id, name: use.tool, server_name: use.server, input, json: JSON.stringify(input) });
@@ -113,6 +117,14 @@ export function textCitations(reply: Reply, text: string): WebSearchCitation[] |
     title: c.result.title,
     url: c.result.url,
   }));
+}
+
+/** The message's `container` when code ran in one (`{ id, expires_at, skills }`); absent otherwise, as the API leaves it out. */
+export function containerField(reply: Reply): { container: { id: string; expires_at: string; skills: null } } | Record<string, never> {
+  for (const use of reply.serverTools ?? []) {
+    if (use.type === "code_execution" && use.container?.expiresAt !== undefined) return { container: { id: use.container.id, expires_at: use.container.expiresAt, skills: null } };
+  }
+  return {};
 }
 
 /** `usage.server_tool_use`: the searches and fetches the reply made; absent when it made none. */

@@ -10,6 +10,7 @@ import { countTokens } from "../count-tokens";
 import { getModel, listModels } from "../models";
 import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
 import { serveAnthropicFiles } from "./batches/files";
+import { completeCodeExecution } from "./code-execution";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
 export function anthropicToolCallIds(reply: Reply): (string | null)[] {
@@ -17,6 +18,10 @@ export function anthropicToolCallIds(reply: Reply): (string | null)[] {
 }
 
 const COUNT_TOKENS = ["/v1/messages/count_tokens", "/messages/count_tokens"];
+
+// A `code_execution` use runs in a container and writes its files to the Files API (both live in this layer), on every
+// path that decides a Messages turn (HTTP, batches): the surface object is shared. A reply without server tools needs neither.
+anthropicMessages.complete = (wire, _request, reply, rt) => (reply.serverTools === undefined ? reply : completeCodeExecution(wire, reply, rt));
 
 export const anthropicModule: ProviderModule = {
   name: "anthropic",

@@ -1,8 +1,8 @@
 /**
  * Anthropic's Files API (beta `files-api-2025-04-14`; contract section 11): `POST /v1/files` (multipart `file`),
  * `GET /v1/files` (`limit`, `after_id`, `before_id`), `GET /v1/files/{id}`, `DELETE /v1/files/{id}`, and
- * `GET /v1/files/{id}/content`, which the real API allows only for files it made (none here: an uploaded file is not
- * downloadable). Told apart from OpenAI's `/v1/files` by Anthropic's headers (`anthropic-version`, `x-api-key`).
+ * `GET /v1/files/{id}/content`, which the real API allows only for files it made (here: files code execution wrote,
+ * module/code-execution.ts; an uploaded file is not downloadable). Told apart from OpenAI's `/v1/files` by Anthropic's headers (`anthropic-version`, `x-api-key`).
  * A `document` / `image` block whose `source` is `{ type: "file", file_id }` must name a file of the caller's
  * namespace (`missingFileReference` in ../file-refs.ts, from the Messages surface's `prepare`). Uploads count toward
  * the namespace's file quotas.
@@ -10,6 +10,7 @@
 import { apiError } from "../../../../http/errors";
 import { readBoundedBytes } from "../../../../http/body";
 import { jsonResponse } from "../../../../http/json";
+import { Response } from "../../../../http/web";
 import { formBoundary, parseForm } from "../../../../http/multipart";
 import { filesRoute, type FileStore, type FileRecord } from "../../../../objects/files";
 import { sortableId } from "../../../../objects/ids";
@@ -38,8 +39,18 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   webp: "image/webp",
 };
 
+/** The purpose of a file code execution wrote (module/code-execution.ts): the only kind the API lets a client download. */
+export const CODE_EXECUTION_PURPOSE = "code_execution_output";
+
+/** A file's media type from its name's extension; `application/octet-stream` for any other. */
+export function mimeOfName(filename: string): string {
+  const ext = filename.split(".").pop()?.toLowerCase() ?? "";
+  return own(MIME_BY_EXTENSION, ext) ?? "application/octet-stream"; // `.constructor` is none
+}
+
 function fileObject(r: FileRecord): Record<string, unknown> {
-  return { id: r.id, type: "file", filename: r.filename, mime_type: r.mimeType, size_bytes: r.bytes, created_at: new Date(r.createdAt * 1000).toISOString(), downloadable: false };
+  const downloadable = r.purpose === CODE_EXECUTION_PURPOSE;
+  return { id: r.id, type: "file", filename: r.filename, mime_type: r.mimeType, size_bytes: r.bytes, created_at: new Date(r.createdAt * 1000).toISOString(), downloadable };
 }
 
 const notFound = fileNotFound;
@@ -62,9 +73,7 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   if (!parsed.ok) return ctx.refuse(apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`));
   const file = Array.isArray(parsed.form.file) ? parsed.form.file[0] : parsed.form.file;
   if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
-  const ext = file.filename.split(".").pop()?.toLowerCase() ?? "";
-  const byExtension = own(MIME_BY_EXTENSION, ext); // `.constructor` is none
-  const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : (byExtension ?? "application/octet-stream");
+  const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : mimeOfName(file.filename);
   await checkFileQuotas(ctx.rt, content.length);
   const record: FileRecord = {
     id: sortableId("file_011C", 12),
@@ -109,7 +118,12 @@ export async function serveAnthropicFiles(request: Request, path: string, ctx: S
   const r = await files.get(route.id);
   if (route.action === "content") {
     if (method !== "GET") return ctx.refuse({ code: "method_not_allowed", message: `Use GET for ${path}.` });
-    return ctx.refuse(r === null ? notFound(route.id) : apiError("invalid_request", `File ${route.id} is not downloadable: only files created by the API (code execution, skills) can be downloaded.`));
+    if (r === null) return ctx.refuse(notFound(route.id));
+    if (r.purpose !== CODE_EXECUTION_PURPOSE)
+      return ctx.refuse(apiError("invalid_request", `File ${route.id} is not downloadable: only files created by the API (code execution, skills) can be downloaded.`));
+    const opened = await files.open(route.id);
+    if (opened === null) return ctx.refuse(notFound(route.id));
+    return new Response(opened.body, { status: 200, headers: { "content-type": r.mimeType, "content-length": String(r.bytes) } });
   }
   if (r === null) return ctx.refuse(notFound(route.id));
   if (method === "GET") return jsonResponse(fileObject(r));

@@ -1,0 +1,68 @@
+/**
+ * Anthropic's code execution tool over the Files API: a reply whose `code_execution` uses run under a request offering
+ * the tool (`code_execution_20250522`, or a later version's bash and text-editor form) is completed here, after the
+ * decision and before rendering (files live in the object store, out of the pure engine's reach). Each use carries
+ * the container it ran in — the request's `container` (an id, or `{ id }`), else one named for the reply — and the
+ * files its scripted `files` wrote, kept as Files API files the client may download (`downloadable: true`), which the
+ * result block names (`code_execution_output` / `bash_code_execution_output`) and the message's `container` reports.
+ */
+import type { Reply } from "../../../canonical/outcome";
+import type { ServerToolUse } from "../../../canonical/server-tools";
+import { makeId } from "../../../http/ids";
+import type { Runtime } from "../../../runtime/types";
+import { anthropicFiles } from "../file-refs";
+import type { MessagesRequest } from "../wire";
+import { CODE_EXECUTION_PURPOSE, mimeOfName } from "./batches/files";
+
+/** How long a container lives after it is made, as the message's `container.expires_at` reports it. */
+const CONTAINER_SECONDS = 30 * 24 * 3600;
+/** The first tool version whose code runs as bash commands (`bash_code_execution`), not Python (`code_execution`). */
+const PYTHON_ONLY = "code_execution_20250522";
+
+const encoder = new TextEncoder();
+
+/** The request's code execution tool type (`code_execution_20250825`, …), or undefined when it offers none. */
+function codeExecutionTool(wire: MessagesRequest): string | undefined {
+  for (const t of wire.tools ?? []) if (typeof t.type === "string" && t.type.startsWith("code_execution_")) return t.type;
+  return undefined;
+}
+
+/** The container the request names (`container: "container_…"` or `{ id }`), else one named for the reply. */
+function containerId(wire: MessagesRequest, reply: Reply): string {
+  const asked = (wire as { container?: unknown }).container;
+  if (typeof asked === "string" && asked !== "") return asked;
+  const id = asked !== null && typeof asked === "object" ? (asked as { id?: unknown }).id : undefined;
+  return typeof id === "string" && id !== "" ? id : makeId("container_011C", `container|${reply.idSeed}`, 22);
+}
+
+/**
+ * Runs the reply's `code_execution` uses in the request's container, writing their files to the Files API.
+ * @example await completeCodeExecution(wire, reply, rt) // reply.serverTools[0].container: { id: "container_011C…", form: "bash", files: [{ fileId: "file_011C…", … }] }
+ */
+export async function completeCodeExecution(wire: MessagesRequest, reply: Reply, rt: Runtime): Promise<Reply> {
+  const uses = reply.serverTools;
+  if (uses === undefined || !uses.some((u) => u.type === "code_execution")) return reply;
+  const tool = codeExecutionTool(wire);
+  if (tool === undefined) return reply;
+  const id = containerId(wire, reply);
+  const now = Math.floor(Date.now() / 1000);
+  const expiresAt = new Date((now + CONTAINER_SECONDS) * 1000).toISOString();
+  const files = rt.objects === undefined ? undefined : anthropicFiles(rt.objects);
+  const ran: ServerToolUse[] = [];
+  for (const [i, use] of uses.entries()) {
+    if (use.type !== "code_execution") {
+      ran.push(use);
+      continue;
+    }
+    const written = [];
+    for (const [j, f] of (use.files ?? []).entries()) {
+      // Derived from the reply, so a replayed turn writes the same file again rather than another.
+      const fileId = makeId("file_011C", `code-file|${reply.idSeed}|${i}|${j}`, 22);
+      const bytes = encoder.encode(f.content ?? "");
+      await files?.create({ id: fileId, filename: f.name, purpose: CODE_EXECUTION_PURPOSE, bytes: bytes.length, createdAt: now, mimeType: mimeOfName(f.name) }, bytes);
+      written.push({ fileId, name: f.name, path: f.name });
+    }
+    ran.push({ ...use, container: { id, files: written, expiresAt, form: tool === PYTHON_ONLY ? "python" : "bash" } });
+  }
+  return { ...reply, serverTools: ran };
+}
