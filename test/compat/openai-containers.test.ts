@@ -30,6 +30,7 @@ beforeAll(async () => {
       },
     ],
   });
+  await h.upload({ name: "ci-plain", steps: [{ id: "text", consume: false, respond: { text: "no code" } }] });
 });
 afterAll(() => h?.stop());
 
@@ -187,5 +188,14 @@ describe("Code Interpreter in a container", () => {
       status: 400,
       error: { message: "Missing required parameter: 'tools[0].container'." },
     });
+    // Refused on any request, whether or not the answer runs code.
+    const plain = client("/s/ci-plain/p");
+    await expect(
+      plain.responses.create({ model: "gpt-5", input: "x", tools: [{ type: "function", name: "f", parameters: {}, strict: false }, { type: "code_interpreter" } as never] }),
+    ).rejects.toMatchObject({
+      status: 400,
+      error: { message: "Missing required parameter: 'tools[1].container'.", param: "tools[1].container", code: "missing_required_parameter" },
+    });
+    expect((await plain.responses.create({ model: "gpt-5", input: "x", tools: [{ type: "code_interpreter", container: { type: "auto" } }] })).output_text).toBe("no code");
   });
 });

@@ -13,7 +13,7 @@ import type { Runtime } from "../../../../runtime/types";
 import { creationStamp } from "../../../../objects/ids";
 import { stableHex } from "../../../../util/hash";
 import { nowSeconds } from "../../platform";
-import { invalidType, missingParameter, unsupportedValue } from "../../request-error";
+import { invalidType, unsupportedValue } from "../../request-error";
 import { autoContainerId } from "../../responses/server-tools";
 import type { ResponsesRequest } from "../../responses/wire";
 import { containerExpired, ContainerStore, type ContainerRecord } from "./store";
@@ -31,9 +31,9 @@ async function containerOf(tool: Record<string, unknown>, at: number, reply: Rep
     if (containerExpired(found, nowSeconds())) return { ...expiredContainer(spec), param };
     return store.touch(found);
   }
-  if (spec === undefined || spec === null) return missingParameter(param);
-  if (typeof spec !== "object" || Array.isArray(spec)) return invalidType(param, "a string or an object", spec);
-  const auto = spec as Record<string, unknown>;
+  // No container at all reaches here only when the request's checks are off (`strict: false`): run it as `auto`.
+  if (spec !== undefined && spec !== null && (typeof spec !== "object" || Array.isArray(spec))) return invalidType(param, "a string or an object", spec);
+  const auto = (spec ?? { type: "auto" }) as Record<string, unknown>;
   if (auto.type !== "auto") return unsupportedValue(auto.type, ["auto"], `${param}.type`);
   const id = autoContainerId(reply.idSeed);
   const existing = await store.get(id);
