@@ -2,7 +2,7 @@
 fixture starts (the Node runtime): ``openai`` files create/list/retrieve/content/delete and a chat batch scripted per
 ``custom_id`` (one line a scripted 429) polled to ``completed``, its output and error files read line by line;
 ``anthropic`` ``messages.batches`` create → poll → ``results()`` (succeeded and errored), cancel, delete; ``openai``'s
-``uploads.upload_file_chunked``.
+``uploads.upload_file_chunked``; a file ``anthropic``'s code execution wrote, downloaded.
 scripts/test-python.sh installs the clients when pip can reach them; each test skips otherwise."""
 
 import json
@@ -114,3 +114,41 @@ def test_anthropic_message_batches(mockllm: MockLLM) -> None:
     assert client.messages.batches.cancel(other.id).processing_status in ("canceling", "ended")
     with pytest.raises(anthropic.NotFoundError):
         client.messages.batches.retrieve("msgbatch_01nope")
+
+
+CODE_FILES: Dict[str, Any] = {
+    "name": "py-code-files-anthropic",
+    "steps": [
+        {
+            "consume": False,
+            "match": {"serverTool": "code_execution"},
+            "respond": {
+                "serverTools": [{"type": "code_execution", "code": "python plot.py", "files": [{"name": "out.csv", "content": "a,b\n1,2\n"}]}],
+                "text": "Saved out.csv.",
+            },
+        }
+    ],
+}
+
+
+def test_anthropic_code_execution_file_download(mockllm: MockLLM) -> None:
+    """Code execution's bash form under ``code_execution_20250825``: the output block names a Files API file that
+    ``beta.files.download`` returns byte for byte; the message carries its ``container``."""
+    anthropic = pytest.importorskip("anthropic", reason="the official `anthropic` package is not installed")
+    mockllm.upload(CODE_FILES)
+    client = anthropic.Anthropic(base_url=mockllm.base_url("anthropic", "py-code-files-anthropic"), api_key="sk-ant-test", max_retries=0)
+    m = client.beta.messages.create(
+        model="claude-opus-4-8",
+        max_tokens=1024,
+        messages=[{"role": "user", "content": "plot"}],
+        tools=[{"type": "code_execution_20250825", "name": "code_execution"}],
+        betas=["code-execution-2025-08-25", "files-api-2025-04-14"],
+    )
+    assert [b.type for b in m.content] == ["server_tool_use", "bash_code_execution_tool_result", "text"]
+    assert m.content[0].name == "bash_code_execution" and m.content[0].input == {"command": "python plot.py"}
+    (output,) = m.content[1].content.content
+    assert output.type == "bash_code_execution_output"
+    assert m.container is not None and m.container.id.startswith("container_011C")
+    meta = client.beta.files.retrieve_metadata(output.file_id)
+    assert (meta.filename, meta.mime_type, meta.size_bytes, meta.downloadable) == ("out.csv", "text/csv", 8, True)
+    assert client.beta.files.download(output.file_id).read() == b"a,b\n1,2\n"
