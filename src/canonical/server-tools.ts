@@ -30,6 +30,41 @@ export interface ContainerUse {
 export type ServerToolUse = ServerToolEntry & { listedTools?: McpListedTool[]; listError?: string; container?: ContainerUse };
 export type { ServerToolKind } from "../scenario/server-tools-schema";
 
+/** A file a `code_execution` use's code wrote, as scripted, with where it sits in the reply. */
+export interface WrittenFile {
+  name: string;
+  /** Its bytes (the scripted text, UTF-8). */
+  bytes: Uint8Array;
+  /** The use's index among the reply's server tools and the file's among the use's, for ids derived from the reply. */
+  use: number;
+  index: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The uses with each `code_execution` use run in a container: `write` keeps each scripted file (a provider's file
+ * store) and answers its entry, `container` names the container around the files.
+ * @example await runCodeUses(uses, async (f) => ({ fileId: "f1", name: f.name, path: f.name }), (files) => ({ id: "c1", files }))
+ */
+export async function runCodeUses(
+  uses: ServerToolUse[],
+  write: (file: WrittenFile) => Promise<ContainerUse["files"][number]>,
+  container: (files: ContainerUse["files"]) => ContainerUse,
+): Promise<ServerToolUse[]> {
+  const ran: ServerToolUse[] = [];
+  for (const [i, use] of uses.entries()) {
+    if (use.type !== "code_execution") {
+      ran.push(use);
+      continue;
+    }
+    const files: ContainerUse["files"] = [];
+    for (const [j, f] of (use.files ?? []).entries()) files.push(await write({ name: f.name, bytes: encoder.encode(f.content ?? ""), use: i, index: j }));
+    ran.push({ ...use, container: container(files) });
+  }
+  return ran;
+}
+
 export interface WebResult {
   url: string;
   title: string;

@@ -7,7 +7,7 @@
  * result block names (`code_execution_output` / `bash_code_execution_output`) and the message's `container` reports.
  */
 import type { Reply } from "../../../canonical/outcome";
-import type { ServerToolUse } from "../../../canonical/server-tools";
+import { runCodeUses } from "../../../canonical/server-tools";
 import { makeId } from "../../../http/ids";
 import type { Runtime } from "../../../runtime/types";
 import { anthropicFiles } from "../file-refs";
@@ -18,8 +18,6 @@ import { CODE_EXECUTION_PURPOSE, mimeOfName } from "./batches/files";
 const CONTAINER_SECONDS = 30 * 24 * 3600;
 /** The first tool version whose code runs as bash commands (`bash_code_execution`), not Python (`code_execution`). */
 const PYTHON_ONLY = "code_execution_20250522";
-
-const encoder = new TextEncoder();
 
 /** The request's code execution tool type (`code_execution_20250825`, …), or undefined when it offers none. */
 function codeExecutionTool(wire: MessagesRequest): string | undefined {
@@ -48,21 +46,15 @@ export async function completeCodeExecution(wire: MessagesRequest, reply: Reply,
   const now = Math.floor(Date.now() / 1000);
   const expiresAt = new Date((now + CONTAINER_SECONDS) * 1000).toISOString();
   const files = rt.objects === undefined ? undefined : anthropicFiles(rt.objects);
-  const ran: ServerToolUse[] = [];
-  for (const [i, use] of uses.entries()) {
-    if (use.type !== "code_execution") {
-      ran.push(use);
-      continue;
-    }
-    const written = [];
-    for (const [j, f] of (use.files ?? []).entries()) {
+  const ran = await runCodeUses(
+    uses,
+    async (f) => {
       // Derived from the reply, so a replayed turn writes the same file again rather than another.
-      const fileId = makeId("file_011C", `code-file|${reply.idSeed}|${i}|${j}`, 22);
-      const bytes = encoder.encode(f.content ?? "");
-      await files?.create({ id: fileId, filename: f.name, purpose: CODE_EXECUTION_PURPOSE, bytes: bytes.length, createdAt: now, mimeType: mimeOfName(f.name) }, bytes);
-      written.push({ fileId, name: f.name, path: f.name });
-    }
-    ran.push({ ...use, container: { id, files: written, expiresAt, form: tool === PYTHON_ONLY ? "python" : "bash" } });
-  }
+      const fileId = makeId("file_011C", `code-file|${reply.idSeed}|${f.use}|${f.index}`, 22);
+      await files?.create({ id: fileId, filename: f.name, purpose: CODE_EXECUTION_PURPOSE, bytes: f.bytes.length, createdAt: now, mimeType: mimeOfName(f.name) }, f.bytes);
+      return { fileId, name: f.name, path: f.name };
+    },
+    (written) => ({ id, files: written, expiresAt, form: tool === PYTHON_ONLY ? "python" : "bash" }),
+  );
   return { ...reply, serverTools: ran };
 }

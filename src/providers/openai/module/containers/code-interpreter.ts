@@ -7,7 +7,7 @@
  * to it (`source: "assistant"`), so the `container_file_citation` the text carries leads a client to the bytes.
  */
 import type { Reply } from "../../../../canonical/outcome";
-import type { ServerToolUse } from "../../../../canonical/server-tools";
+import { runCodeUses } from "../../../../canonical/server-tools";
 import type { ApiError } from "../../../../http/errors";
 import type { Runtime } from "../../../../runtime/types";
 import { creationStamp } from "../../../../objects/ids";
@@ -18,8 +18,6 @@ import { autoContainerId } from "../../responses/server-tools";
 import type { ResponsesRequest } from "../../responses/wire";
 import { containerExpired, ContainerStore, type ContainerRecord } from "./store";
 import { copyFiles, DEFAULT_MINUTES, expiredContainer, fileIdsOf, MEMORY_LIMITS, noSuchContainer } from "./routes";
-
-const encoder = new TextEncoder();
 
 /** The container the request's `code_interpreter` tool names, made or marked active; or the refusal. */
 async function containerOf(tool: Record<string, unknown>, at: number, reply: Reply, store: ContainerStore, rt: Runtime): Promise<ContainerRecord | ApiError> {
@@ -68,22 +66,16 @@ export async function completeCodeInterpreter(wire: ResponsesRequest, reply: Rep
   const container = await containerOf(tools[at] as Record<string, unknown>, at, reply, store, rt);
   if ("code" in container) return container;
   const now = nowSeconds();
-  const ran: ServerToolUse[] = [];
-  for (const [i, use] of uses.entries()) {
-    if (use.type !== "code_execution") {
-      ran.push(use);
-      continue;
-    }
-    const files = [];
-    for (const [j, f] of (use.files ?? []).entries()) {
+  const ran = await runCodeUses(
+    uses,
+    async (f) => {
       // Derived from the reply, so a replayed turn writes the same file again rather than another.
-      const fileId = `cfile_${stableHex(`cfile|${reply.idSeed}|${i}|${j}`, 32)}`;
+      const fileId = `cfile_${stableHex(`cfile|${reply.idSeed}|${f.use}|${f.index}`, 32)}`;
       const path = `/mnt/data/${f.name}`;
-      const bytes = encoder.encode(f.content ?? "");
-      await store.putFile({ id: fileId, containerId: container.id, createdAt: now, stamp: creationStamp(), bytes: bytes.length, path, source: "assistant" }, bytes);
-      files.push({ fileId, name: f.name, path });
-    }
-    ran.push({ ...use, container: { id: container.id, files } });
-  }
+      await store.putFile({ id: fileId, containerId: container.id, createdAt: now, stamp: creationStamp(), bytes: f.bytes.length, path, source: "assistant" }, f.bytes);
+      return { fileId, name: f.name, path };
+    },
+    (files) => ({ id: container.id, files }),
+  );
   return { ...reply, serverTools: ran };
 }
