@@ -128,6 +128,19 @@ describe("containers", () => {
     await expect(b.containers.retrieve(box.id)).rejects.toBeInstanceOf(NotFoundError);
     expect((await b.containers.list()).data).toEqual([]);
   });
+
+  it("container files count against the namespace's fileBytes; a refused copy leaves no container", async () => {
+    const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
+    const q = client("", await namespaceKey(admin, "containers-q", "admin", { fileBytes: 10 }));
+    const f = await q.files.create({ file: await toFile(Buffer.alloc(4), "four.bin"), purpose: "user_data" });
+    const box = await q.containers.create({ name: "q", file_ids: [f.id] }); // 4 + 4 bytes
+    const refused = await q.containers.files.create(box.id, { file: await toFile(Buffer.alloc(3), "three.bin") }).catch((e) => e);
+    expect(refused).toMatchObject({ status: 429 });
+    expect(refused.headers.get("x-mockllm-outcome")).toBe("quota");
+    await expect(q.containers.create({ name: "over", file_ids: [f.id] })).rejects.toMatchObject({ status: 429 });
+    expect((await q.containers.list()).data.map((x) => x.name)).toEqual(["q"]);
+    await q.containers.files.create(box.id, { file: await toFile(Buffer.alloc(2), "two.bin") });
+  });
 });
 
 describe("Code Interpreter in a container", () => {

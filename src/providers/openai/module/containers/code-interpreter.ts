@@ -42,12 +42,9 @@ async function containerOf(tool: Record<string, unknown>, at: number, reply: Rep
   if (!(MEMORY_LIMITS as readonly unknown[]).includes(memory)) return unsupportedValue(memory, MEMORY_LIMITS, `${param}.memory_limit`);
   const now = nowSeconds();
   const record: ContainerRecord = { id, createdAt: now, stamp: creationStamp(), lastActiveAt: now, minutes: DEFAULT_MINUTES, name: `Container for ${id}`, memoryLimit: memory as string };
-  await store.create(record);
   const copied = await copyFiles(rt, store, id, fileIds);
-  if (!Array.isArray(copied)) {
-    await store.delete(id);
-    return { ...copied, param: `${param}.file_ids` };
-  }
+  if (!Array.isArray(copied)) return { ...copied, param: `${param}.file_ids` };
+  await store.create(record);
   return record;
 }
 

@@ -63,8 +63,8 @@ function userPath(filename: string): string {
  * Copies Files API files into a container (`file_ids` of a create, of a Code Interpreter `auto` container, or a file
  * create's `file_id`): the refusal of the first id the namespace does not hold, else the records written.
  */
-export async function copyFiles(ctx: SideRouteContext["rt"], store: ContainerStore, containerId: string, fileIds: string[]): Promise<ContainerFileRecord[] | ApiError> {
-  const files = filesOf(ctx.objects);
+export async function copyFiles(rt: SideRouteContext["rt"], store: ContainerStore, containerId: string, fileIds: string[]): Promise<ContainerFileRecord[] | ApiError> {
+  const files = filesOf(rt.objects);
   if (files === undefined) return apiError("not_found", "mockllm: this runtime keeps no files.");
   const out: ContainerFileRecord[] = [];
   const found = [];
@@ -73,8 +73,9 @@ export async function copyFiles(ctx: SideRouteContext["rt"], store: ContainerSto
     if (r === null) return noSuchFile(id, "file_ids");
     found.push(r);
   }
+  // Every id found and the quota checked before a byte is written: a refusal leaves nothing behind.
   await checkFileQuotas(
-    ctx,
+    rt,
     found.reduce((n, r) => n + r.bytes, 0),
     0,
   );
@@ -142,12 +143,10 @@ async function create(request: Request, store: ContainerStore, a: PlatformAnswer
     memoryLimit: memory as string,
     ...(policy !== undefined && policy !== null ? { networkPolicy: policy } : {}),
   };
-  await store.create(record);
+  // The files first: a refused one (unknown, past the quota) leaves no container behind.
   const copied = await copyFiles(ctx.rt, store, record.id, fileIds);
-  if (!Array.isArray(copied)) {
-    await store.delete(record.id);
-    return a.fail(copied);
-  }
+  if (!Array.isArray(copied)) return a.fail(copied);
+  await store.create(record);
   return a.json(containerObject(record));
 }
 
