@@ -121,6 +121,50 @@ describe("@google/genai ai.interactions", () => {
     expect(got.at(-1)!.interaction).toMatchObject({ status: "completed", usage: { total_input_tokens: 3, total_output_tokens: 4, total_thought_tokens: 5, total_tokens: 12 } });
   });
 
+  it("image output: response_modalities / response_format ask an image model for a PNG after the text (JSON and stream)", async () => {
+    const ai = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: h.url } });
+    const res = await ai.interactions.create({ model: "gemini-2.5-flash-image", input: "Draw a red square", response_modalities: ["image"] } as never);
+    const out = res.steps!.find((s) => s.type === "model_output") as { content: Record<string, string>[] };
+    expect(out.content.map((b) => b.type)).toEqual(["image"]);
+    const png = Buffer.from(out.content[0]!.data!, "base64");
+    expect(out.content[0]!.mime_type).toBe("image/png");
+    expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join("")).toBe("PNG");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1024, 1024]);
+    expect(res.usage?.output_tokens_by_modality).toEqual([{ modality: "image", tokens: 1290 }]);
+    // response_format's image entry picks the ratio; text comes first when asked for too.
+    const wide = await ai.interactions.create({
+      model: "gemini-2.5-flash-image",
+      input: "Draw",
+      response_format: [{ type: "text" }, { type: "image", aspect_ratio: "16:9" }],
+    } as never);
+    const blocks = (wide.steps!.find((s) => s.type === "model_output") as { content: Record<string, string>[] }).content;
+    expect(blocks.map((b) => b.type)).toEqual(["text", "image"]);
+    const widePng = Buffer.from(blocks[1]!.data!, "base64");
+    expect([widePng.readUInt32BE(16), widePng.readUInt32BE(20)]).toEqual([1344, 768]);
+    const streamed = await events((await ai.interactions.create({ model: "gemini-2.5-flash-image", input: "Draw a red square", response_modalities: ["image"], stream: true } as never)) as never);
+    const imageDeltas = streamed.filter((e) => e.delta?.type === "image");
+    expect(imageDeltas).toHaveLength(1);
+    expect(imageDeltas[0]!.delta).toEqual({ data: out.content[0]!.data, mime_type: "image/png", type: "image" });
+  });
+
+  it("speech output from a TTS model; modalities the model lacks are refused", async () => {
+    const ai = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: h.url } });
+    const res = await ai.interactions.create({ model: "gemini-2.5-flash-preview-tts", input: "one two three four five", response_modalities: ["audio"] } as never);
+    const block = (res.steps!.find((s) => s.type === "model_output") as { content: Record<string, string>[] }).content[0]!;
+    expect(block.type).toBe("audio");
+    expect(block.mime_type).toBe("audio/L16;codec=pcm;rate=24000");
+    expect(Buffer.from(block.data!, "base64").length).toBe(2 * 24000 * 2); // five words at 2.5 a second: 2 s of 16-bit samples
+    expect(res.usage?.output_tokens_by_modality).toEqual([{ modality: "audio", tokens: 64 }]);
+    await expect(ai.interactions.create({ model: MODEL, input: "x", response_modalities: ["image"] } as never)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("Model does not support the requested response modalities: image"),
+    });
+    await expect(ai.interactions.create({ model: MODEL, input: "x", response_modalities: ["smell"] } as never)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("Invalid value at 'response_modalities[0]'"),
+    });
+  });
+
   it("a function call (requires_action), its result with previous_interaction_id, then get with the input step, delete and a 404", async () => {
     const ai = genai("gi-tools", "s1");
     const tools = [{ type: "function" as const, name: "get_weather", description: "weather", parameters: weatherParams }];

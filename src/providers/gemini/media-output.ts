@@ -12,7 +12,7 @@
  * (docs/providers/fidelity.md "Gemini image and speech output" says which figures were read and which are reconstructed).
  */
 import type { Reply } from "../../canonical/outcome";
-import { lastUserMessage } from "../../canonical/request";
+import { lastUserMessage, type CanonicalRequest } from "../../canonical/request";
 import { base64 } from "../../http/base64";
 import type { ApiError } from "../../http/errors";
 import { apiError } from "../../http/errors";
@@ -20,9 +20,7 @@ import { encodePicture, pictureColor } from "../openai/images/picture";
 import { pcm, SAMPLE_RATE, sampleCount } from "../openai/audio/pcm";
 import { speechLengthMs } from "../openai/audio/speech";
 import { lazily } from "../../util/memo";
-import type { RenderContext } from "../types";
 import { invalidValue, violationsError } from "./field-violations";
-import type { GeminiWire } from "./wire";
 
 /** The families whose sizes differ: 2.5 Flash Image (1K only), 3 Pro Image (1K/2K/4K), 3.1 Flash Image (512 to 4K, 14 ratios). */
 type ImageFamily = "flash-2.5" | "pro-3" | "flash-3.1";
@@ -167,6 +165,12 @@ function imageSize(model: string, family: ImageFamily, config: Record<string, un
   return { kind: "image", width: base[0] * scale, height: base[1] * scale, tokens: imageTokens(family, size), text };
 }
 
+/** What a media answer reads of its request: the plan parsed from it (generateContent's or an interaction's) and the prompt. */
+export interface MediaContext {
+  wire: { media?: MediaPlan };
+  request: CanonicalRequest;
+}
+
 /** A media part as sent: `inlineData`'s type and base64 bytes, the output tokens it counts and their modality. */
 export interface InlineMedia {
   modality: "IMAGE" | "AUDIO";
@@ -195,7 +199,7 @@ export interface SpeechLength {
  * A speech answer's length: `respond.speech.durationMs`, else the prompt's words at 2.5 a second (OpenAI's speech's
  * rule and bounds, `speechLengthMs`).
  */
-export function speechLength(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): SpeechLength {
+export function speechLength(reply: Reply, ctx: MediaContext | undefined): SpeechLength {
   const samples = sampleCount(speechLengthMs(reply.speech, (ctx === undefined ? undefined : lastUserMessage(ctx.request)) ?? ""));
   return { seconds: Math.floor(samples / SAMPLE_RATE), rest: samples % SAMPLE_RATE, tokens: Math.max(1, Math.ceil((samples / SAMPLE_RATE) * AUDIO_TOKENS_PER_SECOND)) };
 }
@@ -226,7 +230,7 @@ export function speechMedia(length: SpeechLength, data = [...speechPieces(length
  * when the reply has neither.
  * @example replyMedia({ ...reply, image: { color: "#ff0000" } }, ctx)?.mimeType // "image/png"
  */
-export function replyMedia(reply: Reply, ctx: RenderContext<GeminiWire> | undefined): InlineMedia | undefined {
+export function replyMedia(reply: Reply, ctx: MediaContext | undefined): InlineMedia | undefined {
   if (reply.image !== undefined) {
     const plan = ctx?.wire.media?.kind === "image" ? ctx.wire.media : DEFAULT_IMAGE_PLAN;
     const hex = pictureColor((ctx === undefined ? undefined : lastUserMessage(ctx.request)) ?? "", 0, reply.image.color);

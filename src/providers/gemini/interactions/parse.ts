@@ -17,6 +17,7 @@ import { safeParseFast } from "../../../util/fast-parse";
 import { isObject, jsonSchemaOutput } from "../../output-schema-wire";
 import type { ParseResult } from "../../types";
 import { protoPath } from "../wire";
+import { mediaPlan, type MediaPlan } from "../media-output";
 import { blocksText, inputElementSchema, inputSteps, interactionBodySchema, type InteractionBody, type InteractionsWire, type Step } from "./wire";
 
 /** A wrong body's first fault, naming the field: missing, or not what the field takes (the value shown, cut short). */
@@ -118,6 +119,42 @@ function outputOf(body: InteractionBody): { outputSchema?: CanonicalOutputSchema
   return { outputSchema: legacy && legacy.type !== "text" ? jsonSchemaOutput(legacy, undefined, true) : { kind: "json_object" } };
 }
 
+/** The modalities an interaction may ask for (`ResponseModality`); the model answers text, images or audio. */
+const MODALITIES = ["text", "image", "audio", "video", "document"];
+
+/**
+ * The image or audio an interaction asks for — `response_modalities`, or `response_format` entries of type `image`
+ * (with `aspect_ratio`, `image_size`) and `audio` — as generateContent's `responseModalities` and `imageConfig` would
+ * (`mediaPlan`: an image model asked nothing answers an image too, a TTS model audio); the 400 for a modality the
+ * model does not produce or a value the enum lacks; undefined for text.
+ */
+function interactionMedia(body: InteractionBody): MediaPlan | ApiError | undefined {
+  const formats = Array.isArray(body.response_format) ? body.response_format : body.response_format ? [body.response_format] : [];
+  const image = formats.find((f) => f.type === "image");
+  let modalities = body.response_modalities ?? undefined;
+  if (modalities === undefined && formats.some((f) => f.type === "image" || f.type === "audio")) {
+    modalities = formats.map((f) => (typeof f.type === "string" ? f.type : "text"));
+  }
+  for (const [i, m] of (modalities ?? []).entries()) {
+    if (!MODALITIES.includes(m.toLowerCase())) {
+      return apiError("invalid_request", `Invalid value at 'response_modalities[${i}]': expected one of ${MODALITIES.join(", ")}, got ${echoed(JSON.stringify(m))}.`, {
+        param: `response_modalities[${i}]`,
+      });
+    }
+  }
+  const produced = modalities?.map((m) => m.toUpperCase());
+  const other = produced?.find((m) => m === "VIDEO" || m === "DOCUMENT");
+  if (other !== undefined) return apiError("invalid_request", `Model does not support the requested response modalities: ${produced!.map((m) => m.toLowerCase()).join(",")}`);
+  const config = {
+    ...(produced !== undefined && produced.length > 0 ? { responseModalities: produced } : {}),
+    ...(image !== undefined
+      ? { imageConfig: { ...(image.aspect_ratio !== undefined ? { aspectRatio: image.aspect_ratio } : {}), ...(image.image_size !== undefined ? { imageSize: image.image_size } : {}) } }
+      : {}),
+  };
+  const plan = mediaPlan(typeof body.model === "string" ? body.model : "", config, "google.ai.generativelanguage.v1beta");
+  return plan;
+}
+
 /** The canonical request of `wire` (its stored history first); `headers` are the request's. */
 export function canonicalInteraction(wire: InteractionsWire, headers: Record<string, string>): CanonicalRequest {
   const { body } = wire;
@@ -138,6 +175,7 @@ export function canonicalInteraction(wire: InteractionsWire, headers: Record<str
     ...stopField(g?.stop_sequences ?? undefined),
     ...outputOf(body),
     reasoning: g?.thinking_summaries === "auto" ? "enabled" : "disabled",
+    ...(wire.media !== undefined ? { mediaOutput: { kind: wire.media.kind, withText: wire.media.text } } : {}),
     headers,
   };
 }
@@ -161,6 +199,8 @@ export function parseInteraction(body: unknown, headers: Headers): ParseResult<I
   if (unnamed >= 0) return { ok: false, error: apiError("invalid_request", `Missing required field: 'tools[${unnamed}].name'.`, { param: `tools[${unnamed}].name` }) };
   const steps = inputSteps(data.input);
   if (steps.length === 0) return { ok: false, error: apiError("invalid_request", "Missing required field: 'input'.", { param: "input" }) };
-  const wire: InteractionsWire = { body: data, steps, history: [] };
+  const media = interactionMedia(data);
+  if (media !== undefined && !("kind" in media)) return { ok: false, error: media };
+  const wire: InteractionsWire = { body: data, steps, history: [], ...(media !== undefined ? { media } : {}) };
   return { ok: true, wire, request: canonicalInteraction(wire, headerRecord(headers)) };
 }

@@ -6,7 +6,8 @@
  * `event_type` as the last key, as the API's own transcripts do (docs/providers/fidelity.md, "Gemini Interactions").
  *
  * Steps, in order: a `thought` (its summary from the scripted reasoning; its `signature` the scripted one, or on a
- * Gemini 3 model a derived one, as generateContent's `thoughtSignature`), the `model_output` text, one
+ * Gemini 3 model a derived one, as generateContent's `thoughtSignature`), the `model_output` text and an image or
+ * audio block after it (when the request asks for one: parse.ts, `interactionMedia`), one
  * `function_call` per tool call (`arguments` an object; streamed as one `arguments_delta` string). Status:
  * `requires_action` when the answer ends in calls, `incomplete` when cut by `max_output_tokens`, else `completed`.
  */
@@ -18,6 +19,7 @@ import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { GEMINI_FAILURE_MESSAGES } from "../errors";
 import { thoughtSignature } from "../render-json";
+import { replyMedia, SPEECH_PIECE_CHARS, type InlineMedia } from "../media-output";
 import type { InteractionsWire, Step } from "./wire";
 
 /** An interaction id: `v1_` and 40 base62 characters, the same for the same reply seed. */
@@ -42,8 +44,13 @@ export function interactionStatus(reply: Reply): Status {
   return reply.finishReason === "length" ? "incomplete" : "completed";
 }
 
-/** The output steps of `reply`, as a non-streaming Interaction carries them (and as they are stored). */
-export function outputSteps(reply: Reply): Step[] {
+/** An image or audio answer as a content block (`ImageContent`, `AudioContent`). */
+function mediaBlock(media: InlineMedia): Record<string, unknown> {
+  return { type: media.modality === "IMAGE" ? "image" : "audio", data: media.data, mime_type: media.mimeType };
+}
+
+/** The output steps of `reply`, as a non-streaming Interaction carries them (and as they are stored); `media` after the text. */
+export function outputSteps(reply: Reply, media?: InlineMedia): Step[] {
   const steps: Step[] = [];
   const summary = reply.reasoning.flatMap((r) => (r.type === "thinking" && r.text !== "" ? [{ type: "text", text: r.text }] : []));
   const signature = thoughtSignature(reply, reply.model);
@@ -51,18 +58,25 @@ export function outputSteps(reply: Reply): Step[] {
     steps.push({ type: "thought", ...(signature !== undefined ? { signature } : {}), ...(summary.length > 0 ? { summary } : {}) });
   }
   const text = [reply.text, reply.refusal].filter((t): t is string => t !== undefined && t !== "").join("\n");
-  if (text !== "" || reply.toolCalls.length === 0) steps.push({ type: "model_output", content: [{ type: "text", text }] });
+  const content: Record<string, unknown>[] = text !== "" || (media === undefined && reply.toolCalls.length === 0) ? [{ type: "text", text }] : [];
+  if (media !== undefined) content.push(mediaBlock(media));
+  if (content.length > 0) steps.push({ type: "model_output", content });
   reply.toolCalls.forEach((call, i) => {
     steps.push({ type: "function_call", id: functionCallId(reply, i), name: call.name, arguments: argumentsObject(call.arguments) });
   });
   return steps;
 }
 
-/** `usage`: output tokens without thinking, which is `total_thought_tokens`; the total adds them up. */
-export function interactionUsage(reply: Reply): Record<string, unknown> {
+/**
+ * `usage`: output tokens without thinking, which is `total_thought_tokens`, with an image's or audio's (by modality
+ * too); the total adds them up.
+ */
+export function interactionUsage(reply: Reply, media?: InlineMedia): Record<string, unknown> {
   const u = reply.usage;
   const thoughts = Math.min(u.reasoningTokens, u.outputTokens);
-  const output = u.outputTokens - thoughts;
+  const text = u.outputTokens - thoughts;
+  const output = text + (media?.tokens ?? 0);
+  const byModality = [...(text > 0 ? [{ modality: "text", tokens: text }] : []), ...(media !== undefined ? [{ modality: media.modality.toLowerCase(), tokens: media.tokens }] : [])];
   return {
     total_input_tokens: u.inputTokens,
     total_output_tokens: output,
@@ -70,7 +84,7 @@ export function interactionUsage(reply: Reply): Record<string, unknown> {
     ...(u.cacheReadTokens > 0 ? { total_cached_tokens: u.cacheReadTokens } : {}),
     total_tokens: u.inputTokens + output + thoughts,
     input_tokens_by_modality: [{ modality: "text", tokens: u.inputTokens }],
-    ...(output > 0 ? { output_tokens_by_modality: [{ modality: "text", tokens: output }] } : {}),
+    ...(byModality.length > 0 ? { output_tokens_by_modality: byModality } : {}),
   };
 }
 
@@ -81,6 +95,7 @@ function head(reply: Reply, ctx: RenderContext<InteractionsWire>, status: string
 
 /** The non-streaming body (what `POST` answers: the output steps only). */
 export function renderInteractionJson(reply: Reply, ctx: RenderContext<InteractionsWire>): Record<string, unknown> {
+  const media = replyMedia(reply, ctx);
   const at = isoSeconds(ctx.created);
   const previous = ctx.wire.body.previous_interaction_id;
   return {
@@ -88,8 +103,8 @@ export function renderInteractionJson(reply: Reply, ctx: RenderContext<Interacti
     created: at,
     updated: at,
     ...(typeof previous === "string" ? { previous_interaction_id: previous } : {}),
-    steps: outputSteps(reply),
-    usage: interactionUsage(reply),
+    steps: outputSteps(reply, media),
+    usage: interactionUsage(reply, media),
   };
 }
 
@@ -111,8 +126,17 @@ function stepEvents(step: Step, index: number, chunkWords: number): SseEvent[] {
     }
     case "model_output": {
       out.push(event("step.start", { index, step: { type: "model_output" } }));
-      const text = (step.content as { text: string }[])[0]?.text ?? "";
-      for (const p of wordPieces(text, chunkWords)) out.push(event("step.delta", { index, delta: { text: p.text, type: "text" } }, p.words));
+      for (const block of step.content as Record<string, unknown>[]) {
+        if (block.type === "text") {
+          for (const p of wordPieces(String(block.text), chunkWords)) out.push(event("step.delta", { index, delta: { text: p.text, type: "text" } }, p.words));
+        } else {
+          // An image in one delta; audio a second a delta (`ImageDelta`, `AudioDelta`).
+          const data = String(block.data);
+          const piece = block.type === "audio" ? SPEECH_PIECE_CHARS : data.length || 1;
+          for (let at = 0; at < data.length || at === 0; at += piece)
+            out.push(event("step.delta", { index, delta: { data: data.slice(at, at + piece), mime_type: block.mime_type, type: block.type } }, 1));
+        }
+      }
       break;
     }
     case "function_call":

@@ -4,6 +4,7 @@
  * `input` comes as a string, one content block, an array of content blocks, or an array of steps
  * (`InteractionsInput` in `@google/genai`); content blocks are one `user_input` step.
  */
+import type { MediaPlan } from "../media-output";
 import { z } from "zod";
 import { lazily } from "../../../util/memo";
 
@@ -73,6 +74,7 @@ export const interactionBodySchema = lazily(() =>
     generation_config: generationConfigSchema().nullish(),
     response_format: z.union([z.array(z.record(z.string(), z.unknown())), z.record(z.string(), z.unknown())]).nullish(),
     response_mime_type: z.string().nullish(),
+    response_modalities: z.array(z.string()).nullish(),
     previous_interaction_id: z.string().nullish(),
     store: z.boolean().nullish(),
     stream: z.boolean().nullish(),
@@ -87,6 +89,8 @@ export interface InteractionsWire {
   body: InteractionBody;
   steps: Step[];
   history: Step[];
+  /** The image or audio the request asks for (parse.ts, `interactionMedia`). */
+  media?: MediaPlan;
 }
 
 /**
