@@ -5,9 +5,10 @@
  * (`parts/{id}/{n}`), so a 10,000-line batch never holds its output in memory; their record says how many parts.
  *
  * The interface later features build on (vector stores, Anthropic's and Gemini's Files APIs): `FileStore` —
- * `create`, `writer` (a file written piece by piece), `assemble` (a file made of objects already stored), `get` (the record; an expired file is gone), `open` (the bytes
- * as one stream, parts joined), `lines` (the bytes as text lines, streamed), `list`, `delete`. The record's fields are
- * neutral; each provider renders its own shape from it.
+ * `create`, `writer` (a file written piece by piece), `assemble` (a file made of objects already stored: an upload's
+ * parts), `get` (the record; an expired file is gone), `open` (the bytes as one stream, parts joined), `lines` (the
+ * bytes as text lines, streamed), `list`, `delete`. The record's fields are neutral; each provider renders its own
+ * shape from it.
  */
 import { restPath } from "../http/url";
 import type { ObjectStore } from "./store";

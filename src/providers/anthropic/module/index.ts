@@ -19,8 +19,9 @@ export function anthropicToolCallIds(reply: Reply): (string | null)[] {
 
 const COUNT_TOKENS = ["/v1/messages/count_tokens", "/messages/count_tokens"];
 
-// A `code_execution` use runs in a container and writes its files to the Files API (both live in this layer), on every
-// path that decides a Messages turn (HTTP, batches): the surface object is shared. A reply without server tools needs neither.
+// A `code_execution` use runs in a container and writes its files to the Files API (which lives in this layer), on
+// every path that decides a Messages turn (HTTP, batches): the surface object is shared. A reply without server tools
+// needs nothing.
 anthropicMessages.complete = (wire, _request, reply, rt) => (reply.serverTools === undefined ? reply : completeCodeExecution(wire, reply, rt));
 
 export const anthropicModule: ProviderModule = {

@@ -151,8 +151,7 @@ function interactionMedia(body: InteractionBody): MediaPlan | ApiError | undefin
       ? { imageConfig: { ...(image.aspect_ratio !== undefined ? { aspectRatio: image.aspect_ratio } : {}), ...(image.image_size !== undefined ? { imageSize: image.image_size } : {}) } }
       : {}),
   };
-  const plan = mediaPlan(typeof body.model === "string" ? body.model : "", config, "google.ai.generativelanguage.v1beta");
-  return plan;
+  return mediaPlan(typeof body.model === "string" ? body.model : "", config, "google.ai.generativelanguage.v1beta");
 }
 
 /** The canonical request of `wire` (its stored history first); `headers` are the request's. */

@@ -1,7 +1,8 @@
 /**
  * OpenAI: Chat Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
- * (and the files their URLs serve), speech, transcriptions, moderations, files (also sent in parts) and batches, vector stores, Code Interpreter containers, the model listing every OpenAI-compatible
- * client reads, and two WebSocket protocols (Responses, Realtime).
+ * (and the files their URLs serve), speech, transcriptions, moderations, files (also sent in parts) and batches, vector
+ * stores, Code Interpreter's containers, the model listing every OpenAI-compatible client reads, and two WebSocket
+ * protocols (Responses, Realtime).
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { responsesSocket } from "./sockets/responses";

@@ -2,7 +2,8 @@
  * Anthropic's Files API (beta `files-api-2025-04-14`; contract section 11): `POST /v1/files` (multipart `file`),
  * `GET /v1/files` (`limit`, `after_id`, `before_id`), `GET /v1/files/{id}`, `DELETE /v1/files/{id}`, and
  * `GET /v1/files/{id}/content`, which the real API allows only for files it made (here: files code execution wrote,
- * module/code-execution.ts; an uploaded file is not downloadable). Told apart from OpenAI's `/v1/files` by Anthropic's headers (`anthropic-version`, `x-api-key`).
+ * module/code-execution.ts; an uploaded file is not downloadable). Told apart from OpenAI's `/v1/files` by Anthropic's
+ * headers (`anthropic-version`, `x-api-key`).
  * A `document` / `image` block whose `source` is `{ type: "file", file_id }` must name a file of the caller's
  * namespace (`missingFileReference` in ../file-refs.ts, from the Messages surface's `prepare`). Uploads count toward
  * the namespace's file quotas.
