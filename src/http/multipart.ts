@@ -174,6 +174,29 @@ export async function readFormBody(request: Request, limit: number, tooLarge: (b
   return { ok: true, value: parsed.form, text: JSON.stringify(parsed.form), summary: true };
 }
 
+/**
+ * A form read whole (bounded to `limit` bytes, as an upload is), with the bytes of its first part named `name`: the
+ * form's summary, that part's value (a file's summary, or a plain field's text) and its bytes; `tooLarge` past the
+ * limit (each API words that refusal its own way); the 400 for a body that is not a well-formed form.
+ * @example const got = await readFormPart(request, boundary, MOCK_UPLOAD_BYTES, "file"); if (got.ok && typeof got.value === "object") store(got.bytes)
+ */
+export async function readFormPart(
+  request: Request,
+  boundary: string,
+  limit: number,
+  name: string,
+): Promise<{ ok: true; form: FormSummary; value: FormValue | undefined; bytes: Uint8Array | undefined } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false; error: ApiError }> {
+  const raw = await readBoundedBytes(request, limit);
+  if (raw === undefined) return { ok: false, tooLarge: true };
+  let bytes: Uint8Array | undefined;
+  const parsed = parseForm(raw, boundary, (n, b) => {
+    if (n === name && bytes === undefined) bytes = b;
+  });
+  if (!parsed.ok) return { ok: false, tooLarge: false, error: apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`) };
+  const value = parsed.form[name];
+  return { ok: true, form: parsed.form, value: Array.isArray(value) ? value[0] : value, bytes };
+}
+
 /** Built on the first form file read (util/memo.ts `lazily`): a start pays for no schema it does not use. */
 const fileWire = lazily(() => {
   const FileSummarySchema = z.object({ filename: z.string(), type: z.string(), size: z.number() });

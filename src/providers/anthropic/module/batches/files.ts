@@ -9,10 +9,9 @@
  * the namespace's file quotas.
  */
 import { apiError } from "../../../../http/errors";
-import { readBoundedBytes } from "../../../../http/body";
 import { jsonResponse } from "../../../../http/json";
 import { Response } from "../../../../http/web";
-import { formBoundary, parseForm } from "../../../../http/multipart";
+import { formBoundary, readFormPart } from "../../../../http/multipart";
 import { filesRoute, type FileStore, type FileRecord } from "../../../../objects/files";
 import { sortableId } from "../../../../objects/ids";
 import type { SideRouteContext } from "../../../types";
@@ -65,15 +64,11 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   const boundary = formBoundary(request.headers.get("content-type"));
   if (boundary === undefined) return ctx.refuse(apiError("invalid_request", "Invalid Content-Type header, expected multipart/form-data."));
   if (Number(request.headers.get("content-length") ?? "0") > MAX_FILE_BYTES) return ctx.refuse(apiError("payload_too_large", "File exceeds the maximum size of 500 MB."));
-  const bytes = await readBoundedBytes(request, MOCK_UPLOAD_BYTES);
-  if (bytes === undefined) return ctx.refuse(apiError("payload_too_large", `mockllm: uploads above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused (the real API takes up to 500 MB).`));
-  let content: Uint8Array | undefined;
-  const parsed = parseForm(bytes, boundary, (name, b) => {
-    if (name === "file" && content === undefined) content = b;
-  });
-  if (!parsed.ok) return ctx.refuse(apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`));
-  const file = Array.isArray(parsed.form.file) ? parsed.form.file[0] : parsed.form.file;
-  if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
+  const parsed = await readFormPart(request, boundary, MOCK_UPLOAD_BYTES, "file");
+  if (!parsed.ok && parsed.tooLarge) return ctx.refuse(apiError("payload_too_large", `mockllm: uploads above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused (the real API takes up to 500 MB).`));
+  if (!parsed.ok) return ctx.refuse(parsed.error);
+  const { value: file, bytes: content } = parsed;
+  if (typeof file !== "object" || content === undefined) return ctx.refuse(apiError("invalid_request", "file: Field required"));
   const mimeType = file.type !== "application/octet-stream" && file.type !== "" ? file.type : mimeOfName(file.filename);
   await checkFileQuotas(ctx.rt, content.length);
   const record: FileRecord = {

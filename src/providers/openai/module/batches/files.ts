@@ -5,9 +5,8 @@
  * (`Runtime.objects`, scoped): another team's key gets the same 404 as an id that never existed.
  */
 import { apiError, type ApiError } from "../../../../http/errors";
-import { readBoundedBytes } from "../../../../http/body";
 import { jsonResponse } from "../../../../http/json";
-import { formBoundary, parseForm, type FormSummary } from "../../../../http/multipart";
+import { formBoundary, readFormPart, type FormSummary } from "../../../../http/multipart";
 import { Response } from "../../../../http/web";
 import { FILES_PATHS, FileStore, filesRoute, type FileRecord } from "../../../../objects/files";
 import { sortableId } from "../../../../objects/ids";
@@ -79,22 +78,17 @@ async function upload(request: Request, files: FileStore, ctx: SideRouteContext)
   if (boundary === undefined) return ctx.refuse(badRequest("Invalid Content-Type header, expected multipart/form-data.", null));
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_FILE_BYTES) return ctx.refuse(apiError("payload_too_large", "File is too large. The maximum file size is 512 MB.", { param: "file" }));
-  const bytes = await readBoundedBytes(request, MOCK_UPLOAD_BYTES);
-  if (bytes === undefined)
+  const parsed = await readFormPart(request, boundary, MOCK_UPLOAD_BYTES, "file");
+  if (!parsed.ok && parsed.tooLarge)
     return ctx.refuse(apiError("payload_too_large", `mockllm: uploads above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused (the real API takes up to 512 MB).`, { param: "file" }));
-  let content: Uint8Array | undefined;
-  const parsed = parseForm(bytes, boundary, (name, b) => {
-    if (name === "file" && content === undefined) content = b;
-  });
-  if (!parsed.ok) return ctx.refuse(badRequest(`Could not parse multipart form: ${parsed.message}.`, null));
-  const form = parsed.form;
+  if (!parsed.ok) return ctx.refuse(parsed.error);
+  const { form, value: file, bytes: content } = parsed;
   const purpose = single(form, "purpose");
   if (purpose === undefined) return ctx.refuse(badRequest("Missing required parameter: 'purpose'.", "purpose", "missing_required_parameter"));
   if (!(FILE_PURPOSES as readonly string[]).includes(purpose)) {
     return ctx.refuse(badRequest(`'${purpose}' is not one of [${FILE_PURPOSES.map((p) => `'${p}'`).join(", ")}] - 'purpose'`, "purpose"));
   }
-  const file = Array.isArray(form.file) ? form.file[0] : form.file;
-  if (file === undefined || typeof file === "string" || content === undefined) return ctx.refuse(badRequest("Missing required parameter: 'file'.", "file", "missing_required_parameter"));
+  if (typeof file !== "object" || content === undefined) return ctx.refuse(badRequest("Missing required parameter: 'file'.", "file", "missing_required_parameter"));
   const filename = file.filename.slice(0, MAX_FILENAME);
   const badName = batchFileNameError(purpose, filename);
   if (badName) return ctx.refuse(badName);

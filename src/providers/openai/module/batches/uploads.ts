@@ -9,8 +9,7 @@
  * its `fileBytes` quota.
  */
 import { apiError, type ApiError } from "../../../../http/errors";
-import { readBoundedBytes } from "../../../../http/body";
-import { formBoundary, parseForm } from "../../../../http/multipart";
+import { formBoundary, readFormPart } from "../../../../http/multipart";
 import { safeDecode } from "../../../../http/url";
 import type { Response } from "../../../../http/web";
 import { timeHex } from "../../../../objects/ids";
@@ -111,17 +110,10 @@ async function addPart(request: Request, upload: UploadRecord, store: UploadStor
   if (boundary === undefined) return a.fail(invalid("Invalid Content-Type header, expected multipart/form-data."));
   const tooLarge = apiError("payload_too_large", "Part is too large. The maximum size of a part is 64 MB.", { param: "data" });
   if (Number(request.headers.get("content-length") ?? "0") > MAX_PART_BYTES + 64 * 1024) return a.fail(tooLarge);
-  const raw = await readBoundedBytes(request, MAX_PART_BYTES + 64 * 1024);
-  if (raw === undefined) return a.fail(tooLarge);
-  let data: Uint8Array | undefined;
-  const parsed = parseForm(raw, boundary, (name, bytes) => {
-    if (name === "data" && data === undefined) data = bytes;
-  });
-  if (!parsed.ok) return a.fail(invalid(`Could not parse multipart form: ${parsed.message}.`));
+  const parsed = await readFormPart(request, boundary, MAX_PART_BYTES + 64 * 1024, "data");
+  if (!parsed.ok) return a.fail(parsed.tooLarge ? tooLarge : parsed.error);
   // `curl -F data=…` sends the part as a plain field: its text is the bytes.
-  const field = parsed.form.data;
-  const text = Array.isArray(field) ? field[0] : field;
-  if (data === undefined && typeof text === "string") data = new TextEncoder().encode(text);
+  const data = parsed.bytes ?? (typeof parsed.value === "string" ? new TextEncoder().encode(parsed.value) : undefined);
   if (data === undefined) return a.fail(missingParameter("data"));
   if (data.length > MAX_PART_BYTES) return a.fail(tooLarge);
   await checkFileQuotas(ctx.rt, data.length, 0);

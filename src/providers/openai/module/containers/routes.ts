@@ -7,8 +7,7 @@
  * bytes. Kept in the caller's namespace (store.ts).
  */
 import { apiError, type ApiError } from "../../../../http/errors";
-import { readBoundedBytes } from "../../../../http/body";
-import { formBoundary, parseForm } from "../../../../http/multipart";
+import { formBoundary, readFormPart } from "../../../../http/multipart";
 import { safeDecode } from "../../../../http/url";
 import { Response } from "../../../../http/web";
 import { creationStamp, randomHex, timeHex } from "../../../../objects/ids";
@@ -178,15 +177,11 @@ async function addFile(request: Request, container: ContainerRecord, store: Cont
     await store.touch(container);
     return a.json(containerFileObject(copied[0]!));
   }
-  const raw = await readBoundedBytes(request, MOCK_UPLOAD_BYTES);
-  if (raw === undefined) return a.fail(apiError("payload_too_large", `mockllm: uploads above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused.`, { param: "file" }));
-  let content: Uint8Array | undefined;
-  const parsed = parseForm(raw, boundary, (name, bytes) => {
-    if (name === "file" && content === undefined) content = bytes;
-  });
-  if (!parsed.ok) return a.fail(invalid(`Could not parse multipart form: ${parsed.message}.`));
-  const file = Array.isArray(parsed.form.file) ? parsed.form.file[0] : parsed.form.file;
-  if (file === undefined || typeof file === "string" || content === undefined) return a.fail(invalid("Either 'file' (a multipart upload) or 'file_id' is required.", "file"));
+  const parsed = await readFormPart(request, boundary, MOCK_UPLOAD_BYTES, "file");
+  if (!parsed.ok && parsed.tooLarge) return a.fail(apiError("payload_too_large", `mockllm: uploads above ${MOCK_UPLOAD_BYTES / 1024 / 1024} MiB are refused.`, { param: "file" }));
+  if (!parsed.ok) return a.fail(parsed.error);
+  const { value: file, bytes: content } = parsed;
+  if (typeof file !== "object" || content === undefined) return a.fail(invalid("Either 'file' (a multipart upload) or 'file_id' is required.", "file"));
   await checkFileQuotas(ctx.rt, content.length, 0);
   const r: ContainerFileRecord = {
     id: newContainerFileId(),
