@@ -11,7 +11,7 @@
  * shape from it.
  */
 import { restPath } from "../http/url";
-import type { ObjectStore } from "./store";
+import { metaRecord, recordMeta, type ObjectStore } from "./store";
 
 export interface FileRecord {
   id: string;
@@ -47,19 +47,7 @@ function partKey(id: string, n: number): string {
   return `${PARTS}${id}/${String(n).padStart(6, "0")}`;
 }
 
-function toMeta(r: FileRecord): Record<string, string> {
-  return { record: JSON.stringify(r) };
-}
-
-function fromMeta(meta: Record<string, string>): FileRecord | undefined {
-  const raw = meta.record;
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as FileRecord;
-  } catch {
-    return undefined;
-  }
-}
+const fromMeta = (meta: Record<string, string>) => metaRecord<FileRecord>(meta);
 
 function expired(r: FileRecord, now: number): boolean {
   return r.expiresAt !== undefined && r.expiresAt <= Math.floor(now / 1000);
@@ -132,7 +120,7 @@ export class FileWriter {
   async close(): Promise<FileRecord> {
     await this.flush();
     const record: FileRecord = { ...this.record, bytes: this.total, parts: this.parts };
-    await this.store.put(FILES + record.id, "", toMeta(record));
+    await this.store.put(FILES + record.id, "", recordMeta(record));
     return record;
   }
 }
@@ -153,7 +141,7 @@ export class FileStore {
   async create(record: FileRecord, bytes: Uint8Array): Promise<FileRecord> {
     const r = { ...record, bytes: bytes.length };
     delete r.parts;
-    await this.store.put(FILES + r.id, bytes, toMeta(r));
+    await this.store.put(FILES + r.id, bytes, recordMeta(r));
     return r;
   }
 
@@ -163,7 +151,7 @@ export class FileStore {
    */
   async assemble(record: Omit<FileRecord, "parts" | "assembled">, keys: string[]): Promise<FileRecord> {
     const r: FileRecord = { ...record, assembled: keys.length };
-    await this.store.put(FILES + r.id, JSON.stringify(keys), toMeta(r));
+    await this.store.put(FILES + r.id, JSON.stringify(keys), recordMeta(r));
     return r;
   }
 

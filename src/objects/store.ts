@@ -33,6 +33,22 @@ export interface ObjectStore {
   list(prefix: string): AsyncIterable<StoredObject>;
 }
 
+/** An object's small record as its metadata keeps it (JSON under `record`): files', uploads' and containers' records. */
+export function recordMeta(record: unknown): Record<string, string> {
+  return { record: JSON.stringify(record) };
+}
+
+/** The record `recordMeta` kept; undefined when there is none or it no longer parses. */
+export function metaRecord<T>(meta: Record<string, string>): T | undefined {
+  const raw = meta.record;
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The same store, every key below `prefix` (a namespace's `__ns/{space}/`). */
 export function scopedObjects(inner: ObjectStore, prefix: string): ObjectStore {
   const strip = (o: StoredObject): StoredObject => ({ ...o, key: o.key.slice(prefix.length) });

@@ -5,7 +5,7 @@
  * (`FileStore.assemble`): the parts become the file's and go with it. A pending upload past its expiry reads as
  * `expired`, and its parts are dropped when it is next read; a cancelled one's are dropped at once.
  */
-import type { ObjectStore } from "./store";
+import { metaRecord, recordMeta, type ObjectStore } from "./store";
 
 export type UploadStatus = "pending" | "completed" | "cancelled" | "expired";
 
@@ -41,13 +41,7 @@ export function uploadPartKey(uploadId: string, partId: string): string {
   return UPLOADS + uploadId + PARTS + partId;
 }
 
-function fromMeta(meta: Record<string, string>): UploadRecord | undefined {
-  try {
-    return meta.record === undefined ? undefined : (JSON.parse(meta.record) as UploadRecord);
-  } catch {
-    return undefined;
-  }
-}
+const fromMeta = (meta: Record<string, string>) => metaRecord<UploadRecord>(meta);
 
 export class UploadStore {
   constructor(
@@ -57,7 +51,7 @@ export class UploadStore {
 
   /** Writes the record (a new upload, or one whose status changed). */
   async put(record: UploadRecord): Promise<void> {
-    await this.store.put(UPLOADS + record.id, "", { record: JSON.stringify(record) });
+    await this.store.put(UPLOADS + record.id, "", recordMeta(record));
   }
 
   /** The upload, its status as of now (pending past its expiry: `expired`, its parts dropped); null when there is none. */

@@ -5,7 +5,18 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
-import { DEFAULT_IMAGE_PLAN, imageFamily, isSpeechModel, mediaPlan, replyMedia, speechBase64Length, speechLength, speechPieces, type InlineMedia } from "../../src/providers/gemini/media-output";
+import {
+  DEFAULT_IMAGE_PLAN,
+  imageFamily,
+  isSpeechModel,
+  mediaPlan,
+  replyMedia,
+  speechBase64Length,
+  speechLength,
+  speechPieces,
+  type InlineMedia,
+  mediaPieceRanges,
+} from "../../src/providers/gemini/media-output";
 import { renderGenerateContentJson, renderSpeechRaw, replyParts, usageMetadata, wirePart } from "../../src/providers/gemini/render-json";
 import { resolveReply } from "../../src/scenario/engine";
 import type { CanonicalRequest } from "../../src/canonical/request";
@@ -149,5 +160,18 @@ describe("the image among the parts", () => {
       ],
     });
     expect(DEFAULT_IMAGE_PLAN).toEqual({ kind: "image", width: 1024, height: 1024, tokens: 1290, text: true });
+  });
+});
+
+describe("mediaPieceRanges", () => {
+  it("an image whole; speech a second (64,000 base64 characters) a piece; never no piece", () => {
+    expect(mediaPieceRanges("IMAGE", 200_000)).toEqual([[0, 200_000]]);
+    expect(mediaPieceRanges("AUDIO", 64_000)).toEqual([[0, 64_000]]);
+    expect(mediaPieceRanges("AUDIO", 140_000)).toEqual([
+      [0, 64_000],
+      [64_000, 128_000],
+      [128_000, 140_000],
+    ]);
+    expect(mediaPieceRanges("AUDIO", 0)).toEqual([[0, 0]]);
   });
 });

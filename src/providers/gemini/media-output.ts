@@ -184,9 +184,21 @@ export const SPEECH_MIME_TYPE = `audio/L16;codec=pcm;rate=${SAMPLE_RATE}`;
 /** Audio's tokens a second (Google's token counting for audio: 32 a second). */
 const AUDIO_TOKENS_PER_SECOND = 32;
 /** Base64 characters of a second of speech (48,000 bytes): a stream's speech chunk. */
-export const SPEECH_PIECE_CHARS = (SAMPLE_RATE * 2 * 4) / 3;
+const SPEECH_PIECE_CHARS = (SAMPLE_RATE * 2 * 4) / 3;
 /** One second of the tone as base64: 48,000 bytes (a multiple of 3), the same every second (400 whole periods). */
 const SECOND_BASE64 = lazily(() => base64(pcm(SAMPLE_RATE)));
+
+/**
+ * Where a stream cuts a media part's base64 (`length` characters): an image whole, speech a second a piece; always at
+ * least one piece (`[start, end)` each). generateContent's chunks and an interaction's deltas follow it.
+ * @example mediaPieceRanges("AUDIO", 100_000) // [[0, 64000], [64000, 100000]]
+ */
+export function mediaPieceRanges(modality: InlineMedia["modality"], length: number): [number, number][] {
+  if (modality === "IMAGE" || length <= SPEECH_PIECE_CHARS) return [[0, length]];
+  const out: [number, number][] = [];
+  for (let at = 0; at < length; at += SPEECH_PIECE_CHARS) out.push([at, Math.min(length, at + SPEECH_PIECE_CHARS)]);
+  return out;
+}
 
 /** A speech answer's length: its whole seconds, the samples after them, and its tokens. */
 export interface SpeechLength {

@@ -13,7 +13,7 @@ import type { RenderContext, SseEvent } from "../types";
 import { GEMINI_FAILURE_MESSAGES, STATUS_CODES } from "./errors";
 import { finishReason, isVertex, replyParts, responseObject, usageMetadata, type OutPart } from "./render-json";
 import type { GeminiWire } from "./wire";
-import { replyMedia, SPEECH_PIECE_CHARS, type InlineMedia } from "./media-output";
+import { mediaPieceRanges, replyMedia, type InlineMedia } from "./media-output";
 
 interface Piece {
   part: OutPart;
@@ -34,11 +34,11 @@ function pieces(part: OutPart, chunk: number): Piece[] {
 /** A media part's chunks: an image whole; speech a second of audio a chunk, each with its share of the tokens. */
 function mediaPieces(part: Extract<OutPart, { kind: "media" }>): Piece[] {
   const { media } = part;
-  if (media.modality === "IMAGE" || media.data.length <= SPEECH_PIECE_CHARS) return [{ part, words: 0 }];
+  const ranges = mediaPieceRanges(media.modality, media.data.length);
+  if (ranges.length === 1) return [{ part, words: 0 }];
   const out: Piece[] = [];
   const total = media.data.length;
-  for (let at = 0; at < total; at += SPEECH_PIECE_CHARS) {
-    const end = Math.min(total, at + SPEECH_PIECE_CHARS);
+  for (const [at, end] of ranges) {
     const tokens = Math.round((media.tokens * end) / total) - Math.round((media.tokens * at) / total);
     const piece: Extract<OutPart, { kind: "media" }> = { kind: "media", media: { ...media, data: media.data.slice(at, end), tokens } };
     if (at === 0 && part.signature !== undefined) piece.signature = part.signature;

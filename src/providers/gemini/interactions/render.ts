@@ -19,7 +19,7 @@ import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { GEMINI_FAILURE_MESSAGES } from "../errors";
 import { thoughtSignature } from "../render-json";
-import { replyMedia, SPEECH_PIECE_CHARS, type InlineMedia } from "../media-output";
+import { mediaPieceRanges, replyMedia, type InlineMedia } from "../media-output";
 import type { InteractionsWire, Step } from "./wire";
 
 /** An interaction id: `v1_` and 40 base62 characters, the same for the same reply seed. */
@@ -132,9 +132,9 @@ function stepEvents(step: Step, index: number, chunkWords: number): SseEvent[] {
         } else {
           // An image in one delta; audio a second a delta (`ImageDelta`, `AudioDelta`).
           const data = String(block.data);
-          const piece = block.type === "audio" ? SPEECH_PIECE_CHARS : data.length || 1;
-          for (let at = 0; at < data.length || at === 0; at += piece)
-            out.push(event("step.delta", { index, delta: { data: data.slice(at, at + piece), mime_type: block.mime_type, type: block.type } }, 1));
+          for (const [at, end] of mediaPieceRanges(block.type === "audio" ? "AUDIO" : "IMAGE", data.length)) {
+            out.push(event("step.delta", { index, delta: { data: data.slice(at, end), mime_type: block.mime_type, type: block.type } }, 1));
+          }
         }
       }
       break;

@@ -5,7 +5,7 @@
  * expired one keeps its record (`status: "expired"`) and loses its files when next read.
  */
 import { timeHex } from "../../../../objects/ids";
-import type { ObjectStore } from "../../../../objects/store";
+import { metaRecord, recordMeta, type ObjectStore } from "../../../../objects/store";
 
 export interface ContainerRecord {
   id: string;
@@ -42,14 +42,6 @@ const FILES = "container_files/";
 
 const fileKey = (containerId: string, fileId: string) => `${FILES}${containerId}/${fileId}`;
 
-function parsed<T>(meta: Record<string, string>): T | undefined {
-  try {
-    return meta.record === undefined ? undefined : (JSON.parse(meta.record) as T);
-  } catch {
-    return undefined;
-  }
-}
-
 export function containerExpired(r: ContainerRecord, nowSeconds: number): boolean {
   return r.lastActiveAt + r.minutes * 60 <= nowSeconds;
 }
@@ -68,13 +60,13 @@ export class ContainerStore {
   }
 
   async put(r: ContainerRecord): Promise<void> {
-    await this.store.put(CONTAINERS + r.id, "", { record: JSON.stringify(r) });
+    await this.store.put(CONTAINERS + r.id, "", recordMeta(r));
   }
 
   /** The container (an expired one's files dropped), or null. */
   async get(id: string): Promise<ContainerRecord | null> {
     const head = await this.store.head(CONTAINERS + id);
-    const r = head === null ? undefined : parsed<ContainerRecord>(head.meta);
+    const r = head === null ? undefined : metaRecord<ContainerRecord>(head.meta);
     if (r === undefined) return null;
     if (containerExpired(r, this.seconds())) await this.dropFiles(id);
     return r;
@@ -84,7 +76,7 @@ export class ContainerStore {
   async all(): Promise<ContainerRecord[]> {
     const out: ContainerRecord[] = [];
     for await (const o of this.store.list(CONTAINERS)) {
-      const r = parsed<ContainerRecord>(o.meta);
+      const r = metaRecord<ContainerRecord>(o.meta);
       if (r !== undefined) out.push(r);
     }
     return out.sort((a, b) => a.stamp - b.stamp);
@@ -113,7 +105,7 @@ export class ContainerStore {
   async files(containerId: string): Promise<ContainerFileRecord[]> {
     const out: ContainerFileRecord[] = [];
     for await (const o of this.store.list(`${FILES}${containerId}/`)) {
-      const r = parsed<ContainerFileRecord>(o.meta);
+      const r = metaRecord<ContainerFileRecord>(o.meta);
       if (r !== undefined) out.push(r);
     }
     return out.sort((a, b) => a.stamp - b.stamp);
@@ -121,7 +113,7 @@ export class ContainerStore {
 
   async file(containerId: string, fileId: string): Promise<ContainerFileRecord | null> {
     const head = await this.store.head(fileKey(containerId, fileId));
-    return (head === null ? undefined : parsed<ContainerFileRecord>(head.meta)) ?? null;
+    return (head === null ? undefined : metaRecord<ContainerFileRecord>(head.meta)) ?? null;
   }
 
   async fileBytes(containerId: string, fileId: string): Promise<ReadableStream<Uint8Array> | null> {
@@ -136,7 +128,7 @@ export class ContainerStore {
       const over = all.slice(0, Math.max(0, all.length - MAX_CONTAINER_FILES + 1));
       if (over.length > 0) await this.store.delete(over.map((f) => fileKey(r.containerId, f.id)));
     }
-    await this.store.put(fileKey(r.containerId, r.id), bytes, { record: JSON.stringify(r) });
+    await this.store.put(fileKey(r.containerId, r.id), bytes, recordMeta(r));
   }
 
   async deleteFile(containerId: string, fileId: string): Promise<void> {
