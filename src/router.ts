@@ -5,7 +5,7 @@
 import { echoed } from "./util/text";
 import type { RequestContext, Runtime } from "./runtime/types";
 import type { ApiError } from "./http/errors";
-import { errorSurfaceFor, isOpenProviderPath, isProviderApiPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor } from "./providers/registry";
+import { errorSurfaceFor, isOpenProviderPath, isProviderApiPath, SIDE_ROUTES, socketFor, SURFACES, surfaceFor, surfaceOf } from "./providers/registry";
 import type { SideRouteContext } from "./providers/types";
 import { RESERVED_SESSIONS } from "./scenario/schema";
 import { handleAdmin } from "./admin/router";
@@ -270,7 +270,7 @@ function serve(request: Request, rt: Runtime, ctx: RequestContext, ephemeral?: E
     const { pathname, search } = urlParts(request.url);
     const { prefix: asked, path, root } = splitPrefix(pathname);
     if (ephemeral === undefined && request.method === "POST" && path !== MCP_PATH) {
-      const surface = surfaceFor(path);
+      const surface = surfaceOf(request, path);
       if (surface !== undefined && prefixNameError(asked) === undefined) return providerTurn(surface, request, rt, ctx, asked, path, search);
     }
     return serveRouted(request, rt, ctx, ephemeral, { pathname, search, asked, path, root });
@@ -300,7 +300,7 @@ async function serveRouted(request: Request, rt: Runtime, ctx: RequestContext, e
   const socket = socketFor(path);
   if (socket !== undefined && isWebSocketUpgrade(request)) return acceptSocket(request, rt, socket, prefix, path, ephemeral?.config);
   if (path === MCP_PATH) return handleMcp(request, rt, exec, prefix);
-  const surface = surfaceFor(path);
+  const surface = surfaceOf(request, path);
   if (surface) {
     if (request.method !== "POST") {
       // A side route may answer another method on a surface's path (`GET /v1/chat/completions` lists stored ones).

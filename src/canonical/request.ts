@@ -3,6 +3,7 @@
  * Imports nothing from providers/.
  */
 import type { CanonicalOutputSchema, CanonicalStrictTool } from "./output-schema";
+import type { CanonicalQuestion } from "./decisions";
 import { stableHash } from "../util/hash";
 
 export const PROVIDERS = ["openai", "anthropic", "gemini", "ollama", "bedrock", "vertex", "azure", "cohere"] as const;
@@ -34,6 +35,8 @@ export const ENDPOINTS = [
   "transcriptions",
   /** Cohere's `/v2/rerank` (and `/v1/rerank`), which Voyage, Jina and gateways copy. */
   "rerank",
+  /** OpenAI `/v1/decisions` and Gemini's `/v1beta/decisions`: questions about an input, answered with probabilities. */
+  "decisions",
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
@@ -151,6 +154,8 @@ export interface CanonicalRequest {
   outputSchema?: CanonicalOutputSchema;
   /** Offered tools declared `strict: true` (OpenAI, Anthropic), with their schemas: scripted calls to them are checked. */
   strictTools?: CanonicalStrictTool[];
+  /** A decisions request's questions (OpenAI `/v1/decisions`, Gemini's `/v1beta/decisions`): a scripted `decision` is checked against them. */
+  questions?: CanonicalQuestion[];
   /** Server-side tools the request offers (`web_search`, `code_execution`, `mcp`, …; matcher `serverTool`); absent = none. */
   serverTools?: string[];
   /** The tool choice forces this server-side tool (a `serverTools` name): the default responder answers with a use of it. */

@@ -127,6 +127,8 @@ export function requestWords(req: CanonicalRequest): number {
     else n += wordCount(m.text);
     if (m.role === "assistant") for (const c of m.toolCalls) n += wordCount(c.arguments);
   }
+  // A decision's questions are read too: their instructions and their options' names.
+  for (const q of req.questions ?? []) n += wordCount(q.instructions) + q.options.length;
   return Math.max(1, n);
 }
 
@@ -169,7 +171,16 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
   // Then a structured-output request is answered with JSON that fits its schema.
   const output = plan || server || forced !== undefined ? undefined : req.outputSchema;
   const structured = (i: number): DefaultMessage => ({ text: structuredText(output!, message, seedOf(req), i), toolCalls: [] });
-  const first: DefaultMessage = server ? { text: server.text, toolCalls: [] } : forced !== undefined ? forcedCall(req, forced, 0) : output !== undefined ? structured(0) : loremMessage(message);
+  // A decision answers with its answers (rendered by its surface from the questions), no text: a token an answer.
+  const first: DefaultMessage = server
+    ? { text: server.text, toolCalls: [] }
+    : forced !== undefined
+      ? forcedCall(req, forced, 0)
+      : output !== undefined
+        ? structured(0)
+        : req.questions !== undefined
+          ? { text: "", toolCalls: [] }
+          : loremMessage(message);
   const messages = plan ? instructedMessages(plan) : [first];
   const hash = n > 1 && forced === undefined ? stableHash(message) : 0;
   for (let i = 1; i < n; i++) messages.push(forced !== undefined ? forcedCall(req, forced, i) : output !== undefined ? structured(i) : loremChoice(message, i, hash));
@@ -184,10 +195,12 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
     const words = list.map(generatedWords);
     return {
       inputTokens: requestWords(req),
-      outputTokens: Math.max(
-        1,
-        words.reduce((t, w) => t + w.total, 0),
-      ),
+      outputTokens:
+        req.questions?.length ??
+        Math.max(
+          1,
+          words.reduce((t, w) => t + w.total, 0),
+        ),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       reasoningTokens: words.reduce((t, w) => t + w.reasoning, 0),

@@ -86,6 +86,11 @@ export interface RequestReading<W = unknown> {
   paths: string[];
   /** For paths with parameters in them (Gemini's `/v1beta/models/{model}:generateContent`): whether `path` is ours. Default: none is. */
   matchPath?(path: string): boolean;
+  /**
+   * Where another provider's surface serves the same path (`/v1/decisions`): whether this request is this surface's
+   * (Gemini's by its key). The registry's `surfaceOf` asks; the path's surface without it answers the rest.
+   */
+  claims?(request: Request): boolean;
   /** Read the body as JSON whatever its content type (Ollama's server ignores it; `curl -d` sends a form type). */
   anyContentType?: boolean;
   /** Checks auth and required headers before the body is read. */

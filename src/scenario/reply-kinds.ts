@@ -42,10 +42,12 @@ import { FramesSchema, type RecordedFrames, type Timing, TimingSchema } from "./
 import { ReasoningBlockSchema, ToolCallSchema } from "./message-schema";
 import { ServerToolsSchema } from "./server-tools-schema";
 import {
+  type DecisionReply,
   type ImageReply,
   ImageReplySchema,
   type ModerationReply,
   ModerationReplySchema,
+  DecisionReplySchema,
   type RerankReply,
   RerankReplySchema,
   type SpeechReply,
@@ -67,6 +69,7 @@ export interface KindReplies {
   speech?: SpeechReply;
   transcript?: TranscriptReply;
   rerank?: RerankReply;
+  decision?: DecisionReply;
   /** Server-side tools the model used this turn (`respond.serverTools`), rendered before its text. */
   serverTools?: ServerToolUse[];
   /** A recorded answer (`respond.frames`): sent byte for byte instead of rendering the fields above. */
@@ -253,6 +256,16 @@ export const OTHER_KINDS = {
     answers: { endpoints: ["rerank"] },
     describe: { words: ({ rerank }) => (rerank === undefined ? [] : [`rerank${rerank.order !== undefined ? ` [${rerank.order.join(", ")}]` : ""}`]) },
     doc: "providers/cohere-rerank.md",
+  }),
+  decision: replyKind({
+    fields: {
+      decision: DecisionReplySchema.optional().describe(
+        "`POST /v1/decisions` and Gemini's `/v1beta/decisions`: answers by question key (OpenAI's `name`, else its 0-based position; Gemini's question id): `true` / `false` or a probability for a predicate, the value for a choice, the level (index or label) for a score, `{ value, confidence }`, `{ refusal: true }`; questions left out get the default.",
+      ),
+    },
+    answers: { endpoints: ["decisions"] },
+    describe: { words: ({ decision }, w) => (decision === undefined ? [] : [`decision ${w.clip(JSON.stringify(decision))}`]) },
+    doc: "guide/decisions.md",
   }),
   serverTools: replyKind({
     fields: { serverTools: ServerToolsSchema.optional() },

@@ -7,6 +7,8 @@ import type { OutputSchemaCheck } from "../canonical/output-schema";
 import type { CanonicalRequest } from "../canonical/request";
 import { validateSchema } from "../canonical/schema-validate";
 import { StringMatchSchema } from "./string-match";
+import { decide } from "../canonical/decisions";
+import type { DecisionReply } from "./surface-replies";
 
 export const OutputSchemaMatchSchema = z.union([
   z.boolean(),
@@ -20,15 +22,21 @@ export type OutputSchemaMatch = z.output<typeof OutputSchemaMatchSchema>;
  * The check of a scripted answer against what the request constrains it to; undefined when there is nothing to check
  * (no strict schema nor a call to a strict tool, the step's `schemaCheck: false`). The text of a final answer (no
  * tool calls, no refusal, no recorded frames) is checked against a strict output schema; each tool call to a tool declared `strict: true` has its
- * arguments checked against that tool's schema, its errors' paths under `/toolCalls/{i}/arguments`.
+ * arguments checked against that tool's schema, its errors' paths under `/toolCalls/{i}/arguments`. A decisions request's
+ * scripted `decision` is checked against its questions instead (src/canonical/decisions.ts), under `/decision/{key}`.
  * @example checkOutput(req, reply, true) // { valid: false, errors: [{ path: "/total", message: "must be number, got string" }] }
  */
 export function checkOutput(
   req: CanonicalRequest,
-  reply: { text?: string; refusal?: string; frames?: unknown; toolCalls?: { name: string; arguments: string }[] },
+  reply: { text?: string; refusal?: string; frames?: unknown; toolCalls?: { name: string; arguments: string }[]; decision?: DecisionReply },
   enabled: boolean,
 ): OutputSchemaCheck | undefined {
   if (!enabled || reply.frames !== undefined) return undefined;
+  if (req.questions !== undefined) {
+    if (reply.decision === undefined) return undefined;
+    const { errors } = decide(req.questions, reply.decision, "");
+    return { valid: errors.length === 0, errors };
+  }
   const out = req.outputSchema;
   const errors: OutputSchemaCheck["errors"] = [];
   let checked = false;

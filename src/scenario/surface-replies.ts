@@ -1,6 +1,6 @@
 /**
  * The reply kinds of the surfaces apps call beside the chat (contract section 10, "Other surfaces"): what a step's
- * `respond` may script for a moderation, an image, speech, a transcript or a rerank. Each surface's own folder reads
+ * `respond` may script for a moderation, an image, speech, a transcript, a rerank or a decision. Each surface's own folder reads
  * its kind from the resolved reply (src/canonical/outcome.ts) and answers a deterministic default without one.
  */
 import { z } from "zod";
@@ -70,8 +70,29 @@ export const RerankReplySchema = z.strictObject({
   scores: z.array(z.number().min(0).max(1)).optional().describe("Relevance scores by document index (0…1)."),
 });
 
+/**
+ * One question's scripted answer (`POST /v1/decisions`, Gemini's `/v1beta/decisions`): `true` / `false` or a
+ * probability for a predicate, the chosen value for a choice, the level (0-based index or label) for a score,
+ * `{ value, confidence }` to set the winner's probability, `{ refusal: true }` to decline it.
+ */
+export const DecisionAnswerSchema = z.union([
+  z.boolean(),
+  z.number(),
+  z.string(),
+  z.strictObject({
+    value: z.union([z.boolean(), z.number(), z.string()]).describe("The answer, as the short form would write it."),
+    confidence: z.number().min(0).max(1).optional().describe("The winning outcome's probability (default 0.95 for a predicate, 0.9 otherwise)."),
+  }),
+  z.strictObject({ refusal: z.literal(true).describe("The model declines this question: a `refusal` answer, or none for it where the API has no refusal.") }),
+]);
+
+/** `POST /v1/decisions` and Gemini's decisions: answers by question (OpenAI's `name`, else its 0-based position; Gemini's question id). */
+export const DecisionReplySchema = z.record(z.string().min(1), DecisionAnswerSchema);
+
 export type ModerationReply = z.output<typeof ModerationReplySchema>;
 export type ImageReply = z.output<typeof ImageReplySchema>;
 export type SpeechReply = z.output<typeof SpeechReplySchema>;
 export type TranscriptReply = z.output<typeof TranscriptReplySchema>;
 export type RerankReply = z.output<typeof RerankReplySchema>;
+export type DecisionAnswer = z.output<typeof DecisionAnswerSchema>;
+export type DecisionReply = z.output<typeof DecisionReplySchema>;

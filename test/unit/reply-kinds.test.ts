@@ -71,7 +71,7 @@ describe("the reply-kind table", () => {
     expect(new Set(endpoints).size).toBe(endpoints.length);
     expect(REPLY_KIND_LOOPS.answeredBy.size).toBe(endpoints.length);
     const real = Object.entries(REPLY_KINDS).filter(([name]) => name !== "sparkle");
-    expect(real.flatMap(([, k]) => k.answers?.endpoints ?? []).sort()).toEqual(["images", "moderations", "rerank", "speech", "transcriptions"]);
+    expect(real.flatMap(([, k]) => k.answers?.endpoints ?? []).sort()).toEqual(["decisions", "images", "moderations", "rerank", "speech", "transcriptions"]);
     for (const k of Object.values(OTHER_KINDS)) expect(k.text).toBeUndefined();
   });
 

@@ -24,8 +24,24 @@ export const PROVIDER_MODULES: ProviderModule[] = [openaiModule, anthropicModule
 /** Every HTTP surface, in the order `surfaceFor` tries them (module order). */
 export const SURFACES: ProviderSurface<any>[] = PROVIDER_MODULES.flatMap((m) => m.surfaces);
 
-/** The surface serving `path` (already stripped of any `/s/…` prefix), if any. Every request asks: memoised per path. */
-export const surfaceFor: (path: string) => ProviderSurface<any> | undefined = memoized((path) => SURFACES.find((s) => s.paths.includes(path) || resolveSurface(s).matchPath(path)));
+/** The surfaces serving `path` (already stripped of any `/s/…` prefix), in registry order: more than one where providers share a path. Memoised per path. */
+const surfacesAt: (path: string) => ProviderSurface<any>[] = memoized((path) => SURFACES.filter((s) => s.paths.includes(path) || resolveSurface(s).matchPath(path)));
+
+/** The first surface serving `path`, if any: the one that answers unless another serving it claims the request (`surfaceOf`). */
+export function surfaceFor(path: string): ProviderSurface<any> | undefined {
+  return surfacesAt(path)[0];
+}
+
+/**
+ * The surface answering `request` at `path`: where providers share the path (`/v1/decisions`: OpenAI's, and Gemini's
+ * where `@google/genai` posts it), the first whose `claims` holds for the request, else the first that claims none.
+ * @example surfaceOf(new Request("http://x/v1/decisions", { headers: { "x-goog-api-key": "k" } }), "/v1/decisions")?.provider // "gemini"
+ */
+export function surfaceOf(request: Request, path: string): ProviderSurface<any> | undefined {
+  const at = surfacesAt(path);
+  if (at.length < 2) return at[0];
+  return at.find((s) => s.claims?.(request) === true) ?? at.find((s) => s.claims === undefined);
+}
 
 /** Every side route, in the order the router tries them: ascending `order`, module order among equals. */
 export const SIDE_ROUTES: SideRoute[] = PROVIDER_MODULES.flatMap((m) => m.sideRoutes ?? []).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
@@ -70,7 +86,7 @@ const ERROR_PATHS: ErrorPathRule[] = PROVIDER_MODULES.flatMap((m) => m.errorPath
  * @example errorSurfaceFor(new Request("http://x/s/;/api/tags"), "/api/tags") // ollamaChat: { "error": "…" }
  */
 export function errorSurfaceFor(request: Request, path: string): ProviderSurface<any> {
-  return surfaceFor(path) ?? ERROR_PATHS.find((r) => r.owns(request, path))?.surface ?? SURFACES[0]!;
+  return surfaceOf(request, path) ?? ERROR_PATHS.find((r) => r.owns(request, path))?.surface ?? SURFACES[0]!;
 }
 
 const BY_NAME = new Map<string, ProviderModule>(PROVIDER_MODULES.map((m) => [m.name, m]));

@@ -1,5 +1,5 @@
 /**
- * Gemini (the Developer API): generateContent, the Interactions API, embeddings, Imagen, token counts, the Files API,
+ * Gemini (the Developer API): generateContent, the Interactions API, decisions, embeddings, Imagen, token counts, the Files API,
  * context caches, batch mode, ephemeral tokens, the model listing, and Gemini Live over WebSocket.
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
@@ -17,6 +17,7 @@ import { geminiEmbeddings } from "../embeddings";
 import { geminiCountTokens } from "../count-tokens";
 import { geminiCachesRoute } from "./caches/caches";
 import { geminiImagen } from "../imagen";
+import { geminiDecisions } from "../decisions";
 
 /** Gemini calls carry no id unless the scenario scripted one. */
 export function geminiToolCallIds(reply: Reply): (string | null)[] {
@@ -44,7 +45,7 @@ const isModels = (path: string) => path === "/v1/models" || path.startsWith("/v1
 export const geminiModule: ProviderModule = {
   name: "gemini",
   banner: [{ name: "Gemini", below: "", page: "providers/gemini.md" }],
-  surfaces: [geminiGenerateContent, geminiInteractions, geminiEmbeddings, geminiImagen],
+  surfaces: [geminiGenerateContent, geminiInteractions, geminiEmbeddings, geminiImagen, geminiDecisions],
   sideRoutes: [
     geminiStoredInteractions,
     geminiFilesRoute,

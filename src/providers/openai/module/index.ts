@@ -1,6 +1,6 @@
 /**
  * OpenAI: Chat Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
- * (and the files their URLs serve), speech, transcriptions, moderations, files (also sent in parts) and batches, vector
+ * (and the files their URLs serve), speech, transcriptions, moderations, decisions, files (also sent in parts) and batches, vector
  * stores, Code Interpreter's containers, the model listing every OpenAI-compatible client reads, and two WebSocket
  * protocols (Responses, Realtime).
  */
@@ -17,6 +17,7 @@ import { openaiEmbeddings } from "../embeddings";
 import { openaiImages } from "../images";
 import { IMAGE_FILES_PATH, imageFileResponse } from "../images/files";
 import { openaiModerations } from "../moderations";
+import { openaiDecisions } from "../decisions";
 import { openaiSpeech, openaiTranscriptions } from "../audio";
 import { checkOpenAIAuth } from "../errors";
 import { knowsFilesPath, serveFiles } from "./batches/files";
@@ -83,10 +84,11 @@ export const openaiModule: ProviderModule = {
   banner: [
     { name: "OpenAI", below: "/v1", page: "providers/openai.md" },
     { name: "Moderations, images, audio", below: "/v1", page: "providers/openai-moderations.md, openai-images.md, openai-audio.md", group: "beside" },
+    { name: "Decisions (also Gemini's)", below: "/v1", page: "guide/decisions.md", group: "beside" },
     // One row for every WebSocket protocol (their page is one).
     { name: "WebSockets", below: "/v1/responses (also /v1/realtime, Gemini Live)", page: "providers/websockets.md", group: "socket" },
   ],
-  surfaces: [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiImages, openaiSpeech, openaiTranscriptions, openaiModerations],
+  surfaces: [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiImages, openaiSpeech, openaiTranscriptions, openaiModerations, openaiDecisions],
   sideRoutes: [
     {
       serve(request, path, ctx) {
