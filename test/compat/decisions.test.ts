@@ -29,7 +29,7 @@ const SCENARIOS = [
     name: "decide",
     steps: [
       { id: "openai", match: { provider: "openai", endpoint: "decisions", lastUserMessage: { contains: "parcel" } }, respond: { decision: { refund: true, topic: "shipping", 2: "angry" } } },
-      { id: "gemini", match: { provider: "gemini", endpoint: "decisions" }, respond: { decision: { refund: { value: true, confidence: 0.99 }, topic: "billing", mood: 1 } } },
+      { id: "gemini", match: { provider: "gemini", endpoint: "decisions" }, respond: { decision: { refund: { value: true, confidence: 0.99 }, topic: "billing", mood: "annoyed" } } },
     ],
   },
   {

@@ -12,6 +12,7 @@ import { startHarness, type Harness } from "./harness";
 let h: Harness;
 
 const MODEL = "gemini-3-flash-preview";
+const AGENT = "deep-research-pro-preview-12-2025";
 const weatherParams = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 
 const SCENARIOS = [
@@ -49,6 +50,13 @@ const SCENARIOS = [
     ],
   },
   { name: "gi-rate", steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 10 }], respond: { text: "after the 429" } }] },
+  {
+    name: "gi-agent",
+    steps: [
+      { id: "research", consume: false, match: { model: "deep-research-pro-preview-12-2025" }, respond: { text: "The metre was defined in 1793.", usage: { inputTokens: 12, outputTokens: 6 } } },
+    ],
+  },
+  { name: "gi-slow", async: { processingMs: 600_000 }, steps: [{ consume: false, respond: { text: "Done thinking." } }] },
   { name: "gi-cut", steps: [{ failures: [{ kind: "stream_error", afterChunks: 3 }], respond: { text: "alpha beta gamma delta", stream: { chunkWords: 1 } } }] },
 ];
 
@@ -209,14 +217,50 @@ describe("@google/genai ai.interactions", () => {
     await expect(ai.interactions.create({ model: MODEL, previous_interaction_id: second.id, input: "again" })).rejects.toMatchObject({ status: 404 });
   });
 
-  it("a 429 is retried by the SDK and the second attempt answers; an agent is refused with 400", async () => {
+  it("a 429 is retried by the SDK and the second attempt answers; model and agent together are refused with 400", async () => {
     const res = await genai("gi-rate", "s1").interactions.create({ model: MODEL, input: "Hi" });
     expect(res.output_text).toBe("after the 429");
     expect((await h.journal("gi-rate", "s1")).map((e) => [e.outcome, e.status])).toEqual([
       ["failure", 429],
       ["response", 200],
     ]);
-    await expect(genai("gi-rate", "s2").interactions.create({ agent: "deep-research-pro-preview-12-2025", input: "Hi" } as never)).rejects.toMatchObject({ status: 400 });
+    await expect(genai("gi-rate", "s2").interactions.create({ model: MODEL, agent: "deep-research-pro-preview-12-2025", input: "Hi" } as never)).rejects.toMatchObject({
+      status: 400,
+      error: { error: { code: 400, message: "Only one of 'model' or 'agent' may be set.", status: "INVALID_ARGUMENT" } },
+    });
+  });
+
+  it("background: answered in_progress with no steps, done when polled after async.processingMs; an agent scripted by its name", async () => {
+    const ai = genai("gi-agent", "s1");
+    const created = await ai.interactions.create({ agent: AGENT, input: "Research the history of the metre.", background: true } as never);
+    expect([created.status, created.agent, created.model, created.steps, created.usage]).toEqual(["in_progress", AGENT, undefined, [], undefined]);
+    const done = await ai.interactions.get(created.id);
+    expect([done.status, done.agent, done.output_text]).toEqual(["completed", AGENT, "The metre was defined in 1793."]);
+    expect(done.steps!.map((s) => s.type)).toEqual(["user_input", "model_output"]);
+    expect(done.usage).toMatchObject({ total_input_tokens: 12, total_output_tokens: 6 });
+    const [entry] = await h.journal("gi-agent", "s1");
+    expect([entry!.endpoint, entry!.step, entry!.canonical.model]).toEqual(["interactions", "research", AGENT]);
+  });
+
+  it("background: in progress until async.processingMs, GET streams where it stands, cancel ends it for good; a finished one refuses cancel", async () => {
+    const ai = genai("gi-slow", "s1");
+    const created = await ai.interactions.create({ model: MODEL, input: "Think long.", background: true } as never);
+    const polled = await ai.interactions.get(created.id);
+    expect([polled.status, polled.steps!.map((s) => s.type), polled.usage]).toEqual(["in_progress", ["user_input"], undefined]);
+    const stream = await fetch(`${h.url}/v1beta/interactions/${created.id}?stream=true`, { headers: { "x-goog-api-key": "k" } }).then((r) => r.text());
+    expect([...stream.matchAll(/^event: (.+)$/gm)].map((m) => m[1])).toEqual(["interaction.created", "interaction.status_update", "done"]);
+    expect(stream).toContain('"status":"in_progress"');
+    const cancelled = await ai.interactions.cancel(created.id);
+    expect([cancelled.id, cancelled.status, cancelled.steps]).toEqual([created.id, "cancelled", []]);
+    expect((await ai.interactions.get(created.id)).status).toBe("cancelled");
+    await expect(ai.interactions.cancel(created.id)).rejects.toMatchObject({ status: 400 });
+    // A foreground interaction is finished when answered: nothing to cancel.
+    const foreground = await genai("gi-agent", "s2").interactions.create({ agent: AGENT, input: "Research the metre." } as never);
+    expect(foreground.status).toBe("completed");
+    await expect(genai("gi-agent", "s2").interactions.cancel(foreground.id)).rejects.toMatchObject({ status: 400 });
+    // Deleted with its run.
+    await ai.interactions.delete(created.id);
+    await expect(ai.interactions.get(created.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it("a stream_error ends the stream with an error event after the events sent", async () => {

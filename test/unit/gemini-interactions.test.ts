@@ -111,7 +111,7 @@ describe("Interactions input", () => {
     expect(parsed({ model: "m", input: "x", generation_config: { tool_choice: "none" } }).request.toolChoice).toEqual({ kind: "none" });
   });
 
-  it("refuses what the API refuses, naming the field; an agent is not served", () => {
+  it("refuses what the API refuses, naming the field; an agent is answered by its name", () => {
     const error = (body: unknown) => {
       const r = parseInteraction(body, headers);
       return r.ok ? undefined : r.error;
@@ -135,7 +135,14 @@ describe("Interactions input", () => {
     expect(error({ model: 5, input: "x" })?.message).toBe("Invalid value at 'model': expected a value of type string, got 5.");
     expect(error({ model: "m", input: [] })).toMatchObject({ message: "Missing required field: 'input'." });
     expect(error({ model: "m", input: "x", tools: [{ type: "google_search" }, { type: "function" }] })).toMatchObject({ message: "Missing required field: 'tools[1].name'.", param: "tools[1].name" });
-    expect(error({ agent: "deep-research-pro-preview-12-2025", input: "x" })).toMatchObject({ code: "invalid_request", param: "agent" });
+    expect(error({ model: "m", agent: "deep-research-pro-preview-12-2025", input: "x" })).toMatchObject({
+      code: "invalid_request",
+      message: "Only one of 'model' or 'agent' may be set.",
+      param: "agent",
+    });
+    // An agent in `model`'s place is answered as a model is, scripted by its name.
+    const agent = parseInteraction({ agent: "deep-research-pro-preview-12-2025", input: "x", background: true }, headers);
+    expect(agent.ok && agent.request.model).toBe("deep-research-pro-preview-12-2025");
   });
 });
 

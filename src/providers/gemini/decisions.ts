@@ -47,12 +47,10 @@ const decisionsWire = lazily(() => {
 type Body = z.output<ReturnType<typeof decisionsWire>>;
 type Question = Body["questions"][string];
 
-/** The parsed request: the questions (keyed by id, in the order sent) and the input's text (the defaults' seed). */
+/** The parsed request: the questions (keyed by id, in the order sent; a score's options are its levels) and the input's text (the defaults' seed). */
 export interface GeminiDecisionsWire {
   questions: CanonicalQuestion[];
   inputText: string;
-  /** A score question's levels by id: the answer's `legend`. */
-  legends: Map<string, string[]>;
 }
 
 const invalid = (message: string, param: string): ApiError => apiError("invalid_request", message, { param });
@@ -104,7 +102,7 @@ function canonicalQuestion(key: string, q: Question): CanonicalQuestion {
   const instructions = instructionsText(q.instructions);
   if (q.type === "noul") return { key, kind: "predicate", instructions, options: [] };
   if (q.type === "choice") return { key, kind: "choice", instructions, options: Object.keys(q.criteria) };
-  return { key, kind: "score", instructions, options: q.criteria.map((_, i) => String(i)) };
+  return { key, kind: "score", instructions, options: q.criteria };
 }
 
 export function parseGeminiDecisions(raw: unknown, headers: Headers): ParseResult<GeminiDecisionsWire> {
@@ -126,7 +124,6 @@ export function parseGeminiDecisions(raw: unknown, headers: Headers): ParseResul
   if (blocks !== undefined && blocks.length === 0) return { ok: false, error: invalid("Missing required field: 'input'.", "input") };
   const inputText = blocks === undefined ? (body.input as string) : blocksText(blocks);
   const questions = entries.map(([id, q]) => canonicalQuestion(id, q));
-  const legends = new Map(entries.flatMap(([id, q]) => (q.type === "score" ? [[id, q.criteria] as const] : [])));
   const request: CanonicalRequest = {
     provider: "gemini",
     endpoint: "decisions",
@@ -139,12 +136,12 @@ export function parseGeminiDecisions(raw: unknown, headers: Headers): ParseResul
     headers: headerRecord(headers),
     questions,
   };
-  return { ok: true, wire: { questions, inputText, legends }, request };
+  return { ok: true, wire: { questions, inputText }, request };
 }
 
 const byIndex = <T>(values: readonly T[]) => Object.fromEntries(values.map((v, i) => [String(i), v]));
 
-function answer(q: CanonicalQuestion, a: Exclude<CanonicalAnswer, { kind: "refusal" }>, legend: string[] | undefined): Record<string, unknown> {
+function answer(q: CanonicalQuestion, a: Exclude<CanonicalAnswer, { kind: "refusal" }>): Record<string, unknown> {
   switch (a.kind) {
     case "predicate": {
       // "Calibrated probability P(true) in [0.01, 0.99]"; confidence is the winning outcome's.
@@ -159,7 +156,7 @@ function answer(q: CanonicalQuestion, a: Exclude<CanonicalAnswer, { kind: "refus
         probabilities: Object.fromEntries(q.options.map((id, i) => [String(id), a.probabilities[i]])),
       };
     case "score":
-      return { type: "score", score: a.score, confidence: a.probabilities[a.level], probabilities: byIndex(a.probabilities), legend: byIndex(legend ?? []) };
+      return { type: "score", score: a.score, confidence: a.probabilities[a.level], probabilities: byIndex(a.probabilities), legend: byIndex(q.options) };
   }
 }
 
@@ -169,12 +166,12 @@ export function renderGeminiDecisionJson(reply: Reply, ctx: RenderContext<Gemini
     const message = reply.safety.message;
     return { prompt_feedback: { block_reason: "safety", ...(message !== undefined ? { block_reason_message: message } : {}) }, usage };
   }
-  const { questions, inputText, legends } = ctx.wire;
+  const { questions, inputText } = ctx.wire;
   const decided = decide(questions, reply.decision, inputText).answers;
   const answers: Record<string, unknown> = {};
   for (const [i, q] of questions.entries()) {
     const a = decided[i]!;
-    if (a.kind !== "refusal") answers[q.key] = answer(q, a, legends.get(q.key));
+    if (a.kind !== "refusal") answers[q.key] = answer(q, a);
   }
   return { answers, usage };
 }

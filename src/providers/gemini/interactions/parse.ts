@@ -3,7 +3,8 @@
  * blocks joined with "\n"); a run of `thought`, `model_output` and `function_call` steps is one assistant turn (its
  * reasoning, text and tool calls keyed by the call's `id`); `function_result` is a tool result keyed by `call_id`.
  * `system_instruction` is the system text, `generation_config` the sampling fields, `response_format` (or the
- * deprecated `response_mime_type`) a structured output. Only model interactions are served: an `agent` is refused.
+ * deprecated `response_mime_type`) a structured output. An `agent` interaction (Deep Research, …) is answered as a
+ * model's, the agent's name in `model`'s place.
  */
 import type { z } from "zod";
 import { headerRecord } from "../../../http/headers";
@@ -162,7 +163,8 @@ export function canonicalInteraction(wire: InteractionsWire, headers: Record<str
   return {
     provider: "gemini",
     endpoint: "interactions",
-    model: body.model ?? "",
+    // An agent interaction (Deep Research, …) is scripted like a model's: `match.model` is the agent's name.
+    model: body.model || body.agent || "",
     stream: body.stream === true,
     system: body.system_instruction ?? "",
     messages: stepMessages([...wire.history, ...wire.steps]),
@@ -190,10 +192,10 @@ export function parseInteraction(body: unknown, headers: Headers): ParseResult<I
     return { ok: false, error: first ? issueError(body, first) : apiError("invalid_request", "Invalid interaction request.") };
   }
   const data = parsed.data;
-  if (typeof data.agent === "string" && data.agent !== "") {
-    return { ok: false, error: apiError("invalid_request", `mockllm serves model interactions only; agent '${echoed(data.agent)}' is not served.`, { param: "agent" }) };
-  }
-  if (typeof data.model !== "string" || data.model === "") return { ok: false, error: apiError("invalid_request", "Missing required field: 'model'.", { param: "model" }) };
+  const agent = typeof data.agent === "string" && data.agent !== "";
+  const model = typeof data.model === "string" && data.model !== "";
+  if (agent && model) return { ok: false, error: apiError("invalid_request", "Only one of 'model' or 'agent' may be set.", { param: "agent" }) };
+  if (!agent && !model) return { ok: false, error: apiError("invalid_request", "Missing required field: 'model'.", { param: "model" }) };
   const unnamed = (data.tools ?? []).findIndex((t) => t.type === "function" && (typeof t.name !== "string" || t.name === ""));
   if (unnamed >= 0) return { ok: false, error: apiError("invalid_request", `Missing required field: 'tools[${unnamed}].name'.`, { param: `tools[${unnamed}].name` }) };
   const steps = inputSteps(data.input);

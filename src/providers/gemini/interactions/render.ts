@@ -88,13 +88,39 @@ export function interactionUsage(reply: Reply, media?: InlineMedia): Record<stri
   };
 }
 
-/** The Interaction's head: what every form of it starts with. */
-function head(reply: Reply, ctx: RenderContext<InteractionsWire>, status: string): Record<string, unknown> {
-  return { id: interactionId(reply), status, object: "interaction", model: ctx.wire.body.model ?? reply.model };
+/** Who answers: the `agent` of an agent interaction, else the `model`. */
+function answerer(reply: Reply, ctx: RenderContext<InteractionsWire>): { agent: string } | { model: string } {
+  const { agent, model } = ctx.wire.body;
+  return typeof agent === "string" && agent !== "" ? { agent } : { model: model ?? reply.model };
 }
 
-/** The non-streaming body (what `POST` answers: the output steps only). */
+/** The Interaction's head: what every form of it starts with. */
+function head(reply: Reply, ctx: RenderContext<InteractionsWire>, status: string): Record<string, unknown> {
+  return { id: interactionId(reply), status, object: "interaction", ...answerer(reply, ctx) };
+}
+
+/** Whether the request runs in the background: answered `in_progress` at once, done when polled after the scenario's `async.processingMs` (a stream is sent whole). */
+export function runsInBackground(wire: InteractionsWire): boolean {
+  return wire.body.background === true && wire.body.stream !== true && wire.body.store !== false;
+}
+
+/**
+ * An interaction as it stands before its run is done (`in_progress`) or after it was cancelled: its head and times,
+ * no output steps, no usage.
+ */
+export function pendingInteraction<T extends { steps?: unknown; usage?: unknown; status?: unknown }>(finished: T, status: "in_progress" | "cancelled", steps: Step[] = []): T {
+  const { usage: _usage, ...rest } = finished;
+  return { ...rest, status, steps } as T;
+}
+
+/** The non-streaming body (what `POST` answers: the output steps only; a background run's `in_progress` head). */
 export function renderInteractionJson(reply: Reply, ctx: RenderContext<InteractionsWire>): Record<string, unknown> {
+  const finished = buildInteraction(reply, ctx);
+  return runsInBackground(ctx.wire) ? pendingInteraction(finished, "in_progress") : finished;
+}
+
+/** The finished interaction: what a foreground request answers and what is kept. */
+export function buildInteraction(reply: Reply, ctx: RenderContext<InteractionsWire>): Record<string, unknown> {
   const media = replyMedia(reply, ctx);
   const at = isoSeconds(ctx.created);
   const previous = ctx.wire.body.previous_interaction_id;
@@ -153,6 +179,7 @@ export interface InteractionView {
   id: string;
   status: string;
   model?: unknown;
+  agent?: unknown;
   created?: unknown;
   updated?: unknown;
   steps: Step[];
@@ -164,7 +191,7 @@ export interface InteractionView {
  * `[DONE]` last.
  */
 export function interactionEvents(view: InteractionView, chunkWords: number): SseEvent[] {
-  const head = { id: view.id, status: "in_progress", object: "interaction", model: view.model };
+  const head = { id: view.id, status: "in_progress", object: "interaction", ...(view.agent !== undefined ? { agent: view.agent } : { model: view.model }) };
   return [
     event("interaction.created", { interaction: head }),
     event("interaction.status_update", { interaction_id: view.id, status: "in_progress" }),
@@ -182,7 +209,7 @@ export function interactionEvents(view: InteractionView, chunkWords: number): Ss
  * @example renderInteractionEvents(reply, ctx).map((e) => e.event) // ["interaction.created", "interaction.status_update", "step.start", …, "done"]
  */
 export function renderInteractionEvents(reply: Reply, ctx: RenderContext<InteractionsWire>): SseEvent[] {
-  return interactionEvents(renderInteractionJson(reply, ctx) as unknown as InteractionView, reply.pacing.chunkWords);
+  return interactionEvents(buildInteraction(reply, ctx) as unknown as InteractionView, reply.pacing.chunkWords);
 }
 
 /**

@@ -16,10 +16,11 @@ import { chainSegments, forgetResponse, indexObject, locateResponse, stateObject
 import { checkGeminiAuth } from "../errors";
 import { fileIdOfUri, missingFile } from "../file-refs";
 import { canonicalInteraction } from "./parse";
-import { interactionEvents, interactionId, renderInteractionJson, type InteractionView } from "./render";
+import { buildInteraction, interactionEvents, interactionId, pendingInteraction, runsInBackground, type InteractionView } from "./render";
+import { BACKGROUND_KIND, loadRun, processingMs, runStatus, saveRun, type BackgroundRun } from "../../openai/responses/background";
 import type { InteractionsWire, Step } from "./wire";
 import { Response } from "../../../http/web";
-import { encodeEvent } from "../../../http/sse";
+import { encodeEvent, type SseEvent } from "../../../http/sse";
 
 function notFound(id: string): ApiError {
   return apiError("not_found", `Interaction '${echoed(id)}' not found.`);
@@ -65,14 +66,23 @@ export async function prepareInteraction(wire: InteractionsWire, request: Canoni
   return { ok: true, wire: next, request: canonicalInteraction(next, request.headers) };
 }
 
-/** Keeps the interaction (unless `store: false`): its own input, its output steps, the link to the previous one. */
+/**
+ * Keeps the interaction (unless `store: false`): its own input, its output steps, the link to the previous one; for a
+ * background one, its run (src/providers/openai/responses/background.ts: done after the scenario's
+ * `async.processingMs`, computed when read, never by a timer).
+ */
 export async function rememberInteraction(reply: Reply, ctx: RenderContext<InteractionsWire>, rt: Runtime): Promise<void> {
   if (ctx.wire.body.store === false) return;
   const id = interactionId(reply);
   const name = stateObjectName(ctx.scenario, ctx.session ?? "default");
   const previous = ctx.wire.body.previous_interaction_id;
-  const interaction = renderInteractionJson(reply, ctx) as unknown as InteractionView;
-  await rt.sessions.get(name).saveResponse({
+  const interaction = buildInteraction(reply, ctx) as unknown as InteractionView;
+  const stub = rt.sessions.get(name);
+  if (runsInBackground(ctx.wire)) {
+    const now = Date.now();
+    await saveRun(stub, id, { createdMs: now, readyMs: now + (await processingMs(rt, ctx.scenario)), cancelledMs: null });
+  }
+  await stub.saveResponse({
     id,
     previousId: typeof previous === "string" ? previous : null,
     input: JSON.stringify(ctx.wire.steps),
@@ -94,19 +104,44 @@ function storedForm(interaction: InteractionView, input: Step[]): StoredInteract
   return { interaction: { ...interaction, steps: [...input, ...interaction.steps] }, inputSteps: input.length };
 }
 
-/** The stored interaction `id` (what `GET` shows): its own input steps first, unless `withInput` is false. */
-async function storedView(rt: Runtime, id: string, withInput: boolean): Promise<InteractionView | undefined> {
+/** A stored interaction as it stands now: its view (its own input steps first, unless `withInput` is false) and its background run, if any. */
+interface Stored {
+  view: InteractionView;
+  run?: BackgroundRun;
+  stub: NonNullable<Awaited<ReturnType<typeof locateResponse>>>;
+}
+
+/**
+ * The stored interaction `id` as `GET` shows it now: finished, or — a background run not yet done, or cancelled —
+ * `in_progress` / `cancelled` with its input steps only and no usage.
+ */
+async function storedView(rt: Runtime, id: string, withInput: boolean): Promise<Stored | undefined> {
   const stub = await locateResponse(rt, id);
   const stored = stub ? await stub.responseById(id) : null;
   const value = stored === null ? undefined : (parseJsonOrUndefined(stored) as StoredInteraction | undefined);
   const view = value?.interaction;
-  if (!view || !Array.isArray(view.steps) || typeof value.inputSteps !== "number") return undefined;
-  return withInput ? view : { ...view, steps: view.steps.slice(value.inputSteps) };
+  if (!stub || !view || !Array.isArray(view.steps) || typeof value.inputSteps !== "number") return undefined;
+  const input = withInput ? view.steps.slice(0, value.inputSteps) : [];
+  const finished = withInput ? view : { ...view, steps: view.steps.slice(value.inputSteps) };
+  const run = await loadRun(stub, id);
+  const status = run === undefined ? "done" : runStatus(run, Date.now());
+  return { view: status === "done" ? finished : pendingInteraction(finished, status, input), stub, ...(run !== undefined ? { run } : {}) };
+}
+
+/** The transcript of an interaction not yet done (or cancelled): created, its status, `[DONE]`; poll again for the rest. */
+function pendingEvents(view: InteractionView): SseEvent[] {
+  const head = { id: view.id, status: view.status, object: "interaction", ...(view.agent !== undefined ? { agent: view.agent } : { model: view.model }) };
+  return [
+    { event: "interaction.created", data: JSON.stringify({ interaction: head, event_type: "interaction.created" }) },
+    { event: "interaction.status_update", data: JSON.stringify({ interaction_id: view.id, status: view.status, event_type: "interaction.status_update" }) },
+    { event: "done", data: "[DONE]" },
+  ];
 }
 
 /**
- * `GET /{version}/interactions/{id}` (JSON, or `?stream=true` played again as SSE), `DELETE` (`{}`), and
- * `POST …/{id}/cancel`, which a finished interaction refuses (`FAILED_PRECONDITION`): mockllm runs none in the background.
+ * `GET /{version}/interactions/{id}` (JSON, or `?stream=true` played again as SSE; a background run where it stands),
+ * `DELETE` (`{}`), and `POST …/{id}/cancel`: a background run in progress is cancelled (`status: "cancelled"`), a
+ * finished interaction refuses (`FAILED_PRECONDITION`).
  */
 export const geminiStoredInteractions: SideRoute = {
   knows: (path) => PATH.test(path),
@@ -125,8 +160,14 @@ export const geminiStoredInteractions: SideRoute = {
     const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json; charset=UTF-8" } });
     if (m[2] === "cancel") {
       if (request.method !== "POST") return ctx.refuse(apiError("method_not_allowed", `Use POST for ${path}.`));
-      const view = await storedView(ctx.rt, id, false);
-      if (!view) return ctx.refuse(notFound(id));
+      const stored = await storedView(ctx.rt, id, false);
+      if (!stored) return ctx.refuse(notFound(id));
+      const { view, run, stub } = stored;
+      // A background run in progress is cancelled for good: no output, whatever a later GET finds.
+      if (run !== undefined && view.status === "in_progress") {
+        await saveRun(stub, id, { ...run, cancelledMs: Date.now() });
+        return json({ ...view, status: "cancelled" });
+      }
       return ctx.refuse(
         apiError("invalid_request", `Interaction '${echoed(id)}' is ${view.status} and cannot be cancelled: only a background interaction in progress can be.`, { type: "FAILED_PRECONDITION" }),
       );
@@ -134,16 +175,18 @@ export const geminiStoredInteractions: SideRoute = {
     if (request.method === "DELETE") {
       const stub = await locateResponse(ctx.rt, id);
       if (!stub || !(await stub.deleteResponse(id))) return ctx.refuse(notFound(id));
+      await stub.deleteObject(BACKGROUND_KIND, id);
       await forgetResponse(ctx.rt, id);
       return json({});
     }
     if (request.method !== "GET") return ctx.refuse(apiError("method_not_allowed", `Use GET or DELETE for ${path}.`));
     const stream = query.get("stream") === "true";
     // A stream plays the output steps only, as the first one did.
-    const view = await storedView(ctx.rt, id, !stream && query.get("include_input") !== "false");
-    if (!view) return ctx.refuse(notFound(id));
+    const stored = await storedView(ctx.rt, id, !stream && query.get("include_input") !== "false");
+    if (!stored) return ctx.refuse(notFound(id));
+    const { view } = stored;
     if (!stream) return json(view);
-    const events = interactionEvents(view, Number.MAX_SAFE_INTEGER);
+    const events = view.status === "in_progress" || view.status === "cancelled" ? pendingEvents(view) : interactionEvents(view, Number.MAX_SAFE_INTEGER);
     return new Response(events.map(encodeEvent).join(""), { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
   },
 };
