@@ -197,6 +197,45 @@ export async function readFormPart(
   return { ok: true, form: parsed.form, value: Array.isArray(value) ? value[0] : value, bytes };
 }
 
+/** A file part of a form with its bytes (a view into the form's). */
+export interface FormFile {
+  name: string;
+  filename: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * A form read whole (bounded to `limit` bytes), with every file part whose name is one of `names`, in the order sent
+ * (`files` and `files[]`, as openai-node sends an array of uploads); the refusals are `readFormPart`'s.
+ * @example const got = await readFormFiles(request, boundary, MOCK_UPLOAD_BYTES, ["files", "files[]"]); if (got.ok) for (const f of got.files) use(f.filename, f.bytes)
+ */
+export async function readFormFiles(
+  request: Request,
+  boundary: string,
+  limit: number,
+  names: readonly string[],
+): Promise<{ ok: true; form: FormSummary; files: FormFile[] } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false; error: ApiError }> {
+  const raw = await readBoundedBytes(request, limit);
+  if (raw === undefined) return { ok: false, tooLarge: true };
+  const parts: { name: string; bytes: Uint8Array }[] = [];
+  const parsed = parseForm(raw, boundary, (name, bytes) => {
+    if (names.includes(name)) parts.push({ name, bytes });
+  });
+  if (!parsed.ok) return { ok: false, tooLarge: false, error: apiError("invalid_request", `Could not parse multipart form: ${parsed.message}.`) };
+  // The summary lists each name's files in the order their parts came: the n-th part of a name is its n-th summary.
+  const seen = new Map<string, number>();
+  const files = parts.map(({ name, bytes }) => {
+    const k = seen.get(name) ?? 0;
+    seen.set(name, k + 1);
+    const entries = parsed.form[name];
+    const summary = (Array.isArray(entries) ? entries.filter((e) => typeof e === "object")[k] : entries) as FileSummary | string | undefined;
+    const file = typeof summary === "object" ? summary : { filename: "", type: "application/octet-stream" };
+    return { name, filename: file.filename, type: file.type, bytes };
+  });
+  return { ok: true, form: parsed.form, files };
+}
+
 /** Built on the first form file read (util/memo.ts `lazily`): a start pays for no schema it does not use. */
 const fileWire = lazily(() => {
   const FileSummarySchema = z.object({ filename: z.string(), type: z.string(), size: z.number() });

@@ -11,13 +11,13 @@ import { QuotaError } from "./quota";
 
 /** The areas of a namespace's store that hold files a client uploaded or reads (OpenAI's at the root, Anthropic's, Gemini's). */
 const FILE_AREAS = ["", "anthropic/", "gemini/"];
-/** Areas whose objects count as bytes but not as files: OpenAI's Code Interpreter containers' files. */
-const BYTE_AREAS = ["container_files/"];
+/** Areas whose objects count as bytes but not as files: OpenAI's Code Interpreter containers' files, its skills' bundles. */
+const BYTE_AREAS = ["container_files/", "skill_versions/"];
 
 /**
  * Throws QuotaError when adding `newFiles` files (one upload's; none for an upload's part) of `bytes` would take the
- * caller's namespace past its file quotas. The parts of pending uploads (OpenAI's `/v1/uploads`) and containers' files
- * count as bytes.
+ * caller's namespace past its file quotas. The parts of pending uploads (OpenAI's `/v1/uploads`), containers' files and
+ * skills' bundles count as bytes.
  * @example await checkFileQuotas(ctx.rt, content.length)
  */
 export async function checkFileQuotas(rt: Runtime, bytes: number, newFiles = 1): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * OpenAI: Chat Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
  * (and the files their URLs serve), speech, transcriptions, moderations, decisions, files (also sent in parts) and batches, vector
- * stores, Code Interpreter's containers, the model listing every OpenAI-compatible client reads, and two WebSocket
+ * stores, Code Interpreter's containers, skills, the model listing every OpenAI-compatible client reads, and two WebSocket
  * protocols (Responses, Realtime).
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
@@ -29,6 +29,7 @@ import { openaiVectorStores } from "./vector-stores/routes";
 import { completeFileSearch } from "./vector-stores/file-search";
 import { completeCodeInterpreter } from "./containers/code-interpreter";
 import { openaiContainers } from "./containers/routes";
+import { openaiSkills } from "./skills/routes";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -107,6 +108,7 @@ export const openaiModule: ProviderModule = {
     openaiConversations,
     openaiVectorStores,
     openaiContainers,
+    openaiSkills,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

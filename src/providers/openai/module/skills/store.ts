@@ -1,0 +1,96 @@
+/**
+ * OpenAI skills and their versions, kept in the caller's `ObjectStore`: a skill is `skills/{id}` (its record in the
+ * object's metadata, so a listing reads no bodies), a version `skill_versions/{skill}/{version}` (its bundle, a zip;
+ * its record in the metadata). Versions are numbered from "1"; the skill points at its default and latest.
+ */
+import { metaRecord, recordMeta, type ObjectStore } from "../../../../objects/store";
+
+export interface SkillRecord {
+  id: string;
+  createdAt: number;
+  /** `creationStamp()` at creation: the listing's order. */
+  stamp: number;
+  /** The default version's name and description (what the skill shows). */
+  name: string;
+  description: string;
+  defaultVersion: string;
+  latestVersion: string;
+  /** Versions made so far: the next is numbered one more (a deleted version's number is not used again). */
+  versionsMade: number;
+}
+
+export interface SkillVersionRecord {
+  id: string;
+  skillId: string;
+  version: string;
+  createdAt: number;
+  stamp: number;
+  name: string;
+  description: string;
+  bytes: number;
+}
+
+/** Most skills a namespace keeps, and versions a skill keeps (mockllm's bounds). */
+export const MAX_SKILLS = 1000;
+export const MAX_SKILL_VERSIONS = 100;
+
+const SKILLS = "skills/";
+const VERSIONS = "skill_versions/";
+const versionKey = (skillId: string, version: string) => `${VERSIONS}${skillId}/${version}`;
+
+export class SkillStore {
+  constructor(private readonly store: ObjectStore) {}
+
+  async put(r: SkillRecord): Promise<void> {
+    await this.store.put(SKILLS + r.id, "", recordMeta(r));
+  }
+
+  async get(id: string): Promise<SkillRecord | null> {
+    const head = await this.store.head(SKILLS + id);
+    return (head === null ? undefined : metaRecord<SkillRecord>(head.meta)) ?? null;
+  }
+
+  /** Every skill, oldest first. */
+  async all(): Promise<SkillRecord[]> {
+    const out: SkillRecord[] = [];
+    for await (const o of this.store.list(SKILLS)) {
+      const r = metaRecord<SkillRecord>(o.meta);
+      if (r !== undefined) out.push(r);
+    }
+    return out.sort((a, b) => a.stamp - b.stamp);
+  }
+
+  /** Deletes the skill and every version of it. */
+  async delete(id: string): Promise<void> {
+    const versions = await this.versions(id);
+    await this.store.delete([...versions.map((v) => versionKey(id, v.version)), SKILLS + id]);
+  }
+
+  async putVersion(r: SkillVersionRecord, zip: Uint8Array): Promise<void> {
+    await this.store.put(versionKey(r.skillId, r.version), zip, recordMeta(r));
+  }
+
+  async version(skillId: string, version: string): Promise<SkillVersionRecord | null> {
+    const head = await this.store.head(versionKey(skillId, version));
+    return (head === null ? undefined : metaRecord<SkillVersionRecord>(head.meta)) ?? null;
+  }
+
+  /** The skill's versions, oldest first. */
+  async versions(skillId: string): Promise<SkillVersionRecord[]> {
+    const out: SkillVersionRecord[] = [];
+    for await (const o of this.store.list(`${VERSIONS}${skillId}/`)) {
+      const r = metaRecord<SkillVersionRecord>(o.meta);
+      if (r !== undefined) out.push(r);
+    }
+    return out.sort((a, b) => Number(a.version) - Number(b.version));
+  }
+
+  async bundle(skillId: string, version: string): Promise<ReadableStream<Uint8Array> | null> {
+    const o = await this.store.get(versionKey(skillId, version));
+    return o === null ? null : o.stream();
+  }
+
+  async deleteVersion(skillId: string, version: string): Promise<void> {
+    await this.store.delete([versionKey(skillId, version)]);
+  }
+}
