@@ -106,6 +106,19 @@ describe("openai skills", () => {
     expect((await client.skills.list({ limit: 100 })).data.length).toBe(before);
   });
 
+  it("a container's skill references must name a skill (and version) the namespace holds", async () => {
+    const skill = await client.skills.create({ files: [await toFile(enc.encode(SKILL_MD), "csv-tools/SKILL.md")] });
+    const box = await client.containers.create({ name: "with-skills", skills: [{ type: "skill_reference", skill_id: skill.id, version: "1" }] });
+    expect(box.name).toBe("with-skills");
+    const before = (await client.containers.list()).data.length;
+    expect(await refusal(client.containers.create({ name: "x", skills: [{ type: "skill_reference", skill_id: "skill_nope" }] }))).toEqual([404, "No such Skill: skill_nope"]);
+    expect(await refusal(client.containers.create({ name: "x", skills: [{ type: "skill_reference", skill_id: skill.id, version: "9" }] }))).toEqual([
+      404,
+      `No such Skill Version: 9 (skill ${skill.id})`,
+    ]);
+    expect((await client.containers.list()).data.length).toBe(before);
+  });
+
   it("a namespace's fileBytes quota counts skills' bundles", async () => {
     const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
     const team = new OpenAI({ apiKey: await namespaceKey(admin, "skills-team", "admin", { fileBytes: 600 }), baseURL: `${h.url}/v1`, maxRetries: 0 });

@@ -18,6 +18,8 @@ import type { SideRouteContext } from "../../../types";
 import { checkFileQuotas } from "../../../../tenancy/file-quota";
 import { filesOf, MOCK_UPLOAD_BYTES, noSuchFile } from "../batches/files";
 import { containerExpired, ContainerStore, newContainerFileId, type ContainerFileRecord, type ContainerRecord } from "./store";
+import { noSuchSkill, noSuchVersion } from "../skills/routes";
+import { SkillStore } from "../skills/store";
 
 /** The memory limits the API takes; `1g` unless asked. */
 export const MEMORY_LIMITS = ["1g", "4g", "16g", "64g"] as const;
@@ -131,6 +133,8 @@ async function create(request: Request, store: ContainerStore, a: PlatformAnswer
   }
   const fileIds = fileIdsOf(b.file_ids, "file_ids");
   if (!Array.isArray(fileIds)) return a.fail(fileIds);
+  const skills = await missingSkill(b.skills, ctx);
+  if (skills) return a.fail(skills);
   const now = nowSeconds();
   const record: ContainerRecord = {
     id: timeHex("cntr_", 48),
@@ -147,6 +151,28 @@ async function create(request: Request, store: ContainerStore, a: PlatformAnswer
   if (!Array.isArray(copied)) return a.fail(copied);
   await store.create(record);
   return a.json(containerObject(record));
+}
+
+/**
+ * The refusal of a create's `skills` naming a skill (or a version of it) the namespace does not hold: a
+ * `skill_reference` is checked against `/v1/skills`; an inline skill carries its own files. Not kept: the container
+ * shows no skills.
+ */
+async function missingSkill(skills: unknown, ctx: SideRouteContext): Promise<ApiError | undefined> {
+  if (skills === undefined || skills === null) return undefined;
+  if (!Array.isArray(skills)) return invalidType("skills", "an array of objects", skills);
+  const store = new SkillStore(ctx.rt.objects!);
+  for (const [i, ref] of skills.entries()) {
+    if (typeof ref !== "object" || ref === null || (ref as { type?: unknown }).type !== "skill_reference") continue;
+    const { skill_id: id, version } = ref as { skill_id?: unknown; version?: unknown };
+    if (typeof id !== "string") return id === undefined ? missingParameter(`skills[${i}].skill_id`) : invalidType(`skills[${i}].skill_id`, "a string", id);
+    const skill = await store.get(id);
+    if (skill === null) return { ...noSuchSkill(id), param: `skills[${i}].skill_id` };
+    if (typeof version === "string" && version !== "latest" && (await store.version(id, version)) === null) {
+      return { ...noSuchVersion(id, version), param: `skills[${i}].version` };
+    }
+  }
+  return undefined;
 }
 
 async function list(url: URL, store: ContainerStore, a: PlatformAnswer): Promise<Response> {

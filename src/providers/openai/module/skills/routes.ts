@@ -31,7 +31,7 @@ export function noSuchSkill(id: string): ApiError {
   return apiError("not_found", `No such Skill: ${echoed(id)}`, { param: "skill_id" });
 }
 
-function noSuchVersion(skillId: string, version: string): ApiError {
+export function noSuchVersion(skillId: string, version: string): ApiError {
   return apiError("not_found", `No such Skill Version: ${echoed(version)} (skill ${echoed(skillId)})`, { param: "version" });
 }
 
