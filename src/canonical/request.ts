@@ -69,6 +69,19 @@ export type CanonicalMessage =
 export type CanonicalToolResult = Extract<CanonicalMessage, { role: "tool" }>;
 
 /**
+ * The assistant turn that `messages` ends with, or a fresh one pushed: where consecutive assistant-side items (text,
+ * tool calls, reasoning) of a wire conversation gather into one turn.
+ * @example assistantTurn(messages).toolCalls.push({ id: "call_1", name: "f", arguments: "{}" })
+ */
+export function assistantTurn(messages: CanonicalMessage[]): Extract<CanonicalMessage, { role: "assistant" }> {
+  const last = messages[messages.length - 1];
+  if (last?.role === "assistant") return last;
+  const fresh: Extract<CanonicalMessage, { role: "assistant" }> = { role: "assistant", text: "", toolCalls: [], reasoning: [] };
+  messages.push(fresh);
+  return fresh;
+}
+
+/**
  * A user message's canonical messages, added to `out`: the tool result `resultOf` finds in each of its blocks, in
  * order, then its text (`text`, read only when needed) as a user turn — unless every block was a tool result, which
  * is not a user turn. What Anthropic's, Gemini's and Bedrock's parsers make of a user message of blocks.

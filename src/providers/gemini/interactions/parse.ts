@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import { headerRecord } from "../../../http/headers";
 import { valueAt } from "../../../http/json";
-import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../../canonical/request";
+import { assistantTurn, toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolChoice } from "../../../canonical/request";
 import type { CanonicalOutputSchema } from "../../../canonical/output-schema";
 import { stopField } from "../../../canonical/stop";
 import { apiError, type ApiError } from "../../../http/errors";
@@ -55,13 +55,7 @@ function resultText(result: unknown): string {
 /** Steps → canonical messages (steps of other types — built-in tools' calls and results — carry no message). */
 export function stepMessages(steps: readonly Step[]): CanonicalMessage[] {
   const messages: CanonicalMessage[] = [];
-  const assistant = (): Extract<CanonicalMessage, { role: "assistant" }> => {
-    const last = messages[messages.length - 1];
-    if (last?.role === "assistant") return last;
-    const fresh: Extract<CanonicalMessage, { role: "assistant" }> = { role: "assistant", text: "", toolCalls: [], reasoning: [] };
-    messages.push(fresh);
-    return fresh;
-  };
+  const assistant = () => assistantTurn(messages);
   for (const step of steps) {
     switch (step.type) {
       case "user_input":

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { headerRecord } from "../../../http/headers";
 import type { CanonicalQuestion } from "../../../canonical/decisions";
-import type { CanonicalMessage, CanonicalRequest } from "../../../canonical/request";
+import { assistantTurn, type CanonicalMessage, type CanonicalRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import { lazily } from "../../../util/memo";
 import { safeParseFast } from "../../../util/fast-parse";
@@ -105,13 +105,7 @@ function contentText(content: string | readonly Part[]): string {
 function conversation(items: readonly Item[]): { system: string[]; messages: CanonicalMessage[] } {
   const system: string[] = [];
   const messages: CanonicalMessage[] = [];
-  const assistant = (): Extract<CanonicalMessage, { role: "assistant" }> => {
-    const last = messages[messages.length - 1];
-    if (last?.role === "assistant") return last;
-    const fresh: Extract<CanonicalMessage, { role: "assistant" }> = { role: "assistant", text: "", toolCalls: [], reasoning: [] };
-    messages.push(fresh);
-    return fresh;
-  };
+  const assistant = () => assistantTurn(messages);
   for (const item of items) {
     if ("role" in item) {
       const text = contentText(item.content as string | Part[]);
