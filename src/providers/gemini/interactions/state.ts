@@ -86,7 +86,7 @@ export async function rememberInteraction(reply: Reply, ctx: RenderContext<Inter
     id,
     previousId: typeof previous === "string" ? previous : null,
     input: JSON.stringify(ctx.wire.steps),
-    response: JSON.stringify(storedForm(interaction, ctx.wire.steps)),
+    response: JSON.stringify(storedForm(interaction, ctx.wire.steps, runsInBackground(ctx.wire))),
     items: interaction.steps.map((step, i) => ({ id: `${id}/${i}`, json: JSON.stringify(step) })),
   });
   await indexObject(rt, id).pointResponse(id, name);
@@ -98,10 +98,12 @@ const PATH = /^\/(?:v1beta|v1alpha|v1)\/interactions\/([^/:]+)(?:(?:\/|:)(cancel
 interface StoredInteraction {
   interaction: InteractionView;
   inputSteps: number;
+  /** A background run's: its run is kept beside it (only such a one is looked up). */
+  background?: true;
 }
 
-function storedForm(interaction: InteractionView, input: Step[]): StoredInteraction {
-  return { interaction: { ...interaction, steps: [...input, ...interaction.steps] }, inputSteps: input.length };
+function storedForm(interaction: InteractionView, input: Step[], background: boolean): StoredInteraction {
+  return { interaction: { ...interaction, steps: [...input, ...interaction.steps] }, inputSteps: input.length, ...(background ? { background: true } : {}) };
 }
 
 /** A stored interaction as it stands now: its view (its own input steps first, unless `withInput` is false) and its background run, if any. */
@@ -123,7 +125,7 @@ async function storedView(rt: Runtime, id: string, withInput: boolean): Promise<
   if (!stub || !view || !Array.isArray(view.steps) || typeof value.inputSteps !== "number") return undefined;
   const input = withInput ? view.steps.slice(0, value.inputSteps) : [];
   const finished = withInput ? view : { ...view, steps: view.steps.slice(value.inputSteps) };
-  const run = await loadRun(stub, id);
+  const run = value.background === true ? await loadRun(stub, id) : undefined;
   const status = run === undefined ? "done" : runStatus(run, Date.now());
   return { view: status === "done" ? finished : pendingInteraction(finished, status, input), stub, ...(run !== undefined ? { run } : {}) };
 }
