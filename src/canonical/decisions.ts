@@ -122,27 +122,43 @@ function scriptedAnswer(q: CanonicalQuestion, scripted: DecisionAnswer): Canonic
 }
 
 /**
+ * The scripted answers that fit, by question (undefined: none scripted, or it does not fit), and the errors —
+ * JSON-pointer paths under `/decision` — of each that does not and of each key no question has.
+ */
+function fitted(questions: readonly CanonicalQuestion[], scripted: DecisionReply | undefined): { fit: (CanonicalAnswer | undefined)[]; errors: Decided["errors"] } {
+  const errors: Decided["errors"] = [];
+  if (scripted === undefined) return { fit: questions.map(() => undefined), errors };
+  const fit = questions.map((q) => {
+    const given = Object.hasOwn(scripted, q.key) ? scripted[q.key] : undefined;
+    if (given === undefined) return undefined;
+    const answer = scriptedAnswer(q, given);
+    if (typeof answer !== "string") return answer;
+    errors.push({ path: `/decision/${pointerToken(q.key)}`, message: answer });
+    return undefined;
+  });
+  const keys = new Set(questions.map((q) => q.key));
+  for (const key of Object.keys(scripted)) {
+    if (!keys.has(key)) errors.push({ path: `/decision/${pointerToken(key)}`, message: `names no question of the request (its questions: ${listed([...keys])})` });
+  }
+  return { fit, errors };
+}
+
+/**
  * Answers every question: a scripted answer by its key where it fits, else the default; `errors` name (JSON-pointer
  * paths under `/decision`) each scripted answer that did not fit and each key no question has.
  * @example decide([{ key: "spam", kind: "predicate", instructions: "", options: [] }], { spam: true }, "").answers // [{ kind: "predicate", probability: 0.95 }]
  */
 export function decide(questions: readonly CanonicalQuestion[], scripted: DecisionReply | undefined, input: string): Decided {
-  const errors: Decided["errors"] = [];
-  const answers = questions.map((q) => {
-    const given = scripted !== undefined && Object.hasOwn(scripted, q.key) ? scripted[q.key] : undefined;
-    if (given === undefined) return defaultAnswer(q, input);
-    const answer = scriptedAnswer(q, given);
-    if (typeof answer !== "string") return answer;
-    errors.push({ path: `/decision/${pointerToken(q.key)}`, message: answer });
-    return defaultAnswer(q, input);
-  });
-  if (scripted !== undefined) {
-    const keys = new Set(questions.map((q) => q.key));
-    for (const key of Object.keys(scripted)) {
-      if (!keys.has(key)) errors.push({ path: `/decision/${pointerToken(key)}`, message: `names no question of the request (its questions: ${listed([...keys])})` });
-    }
-  }
-  return { answers, errors };
+  const { fit, errors } = fitted(questions, scripted);
+  return { answers: questions.map((q, i) => fit[i] ?? defaultAnswer(q, input)), errors };
+}
+
+/**
+ * What of a scripted decision does not fit the request's questions (the journal's check: no default is drawn).
+ * @example decisionErrors([{ key: "spam", kind: "predicate", instructions: "", options: [] }], { spam: "yes" })[0]?.path // "/decision/spam"
+ */
+export function decisionErrors(questions: readonly CanonicalQuestion[], scripted: DecisionReply): Decided["errors"] {
+  return fitted(questions, scripted).errors;
 }
 
 /** A key as a JSON-pointer token (RFC 6901: `~` → `~0`, `/` → `~1`). */

@@ -7,7 +7,7 @@ import type { OutputSchemaCheck } from "../canonical/output-schema";
 import type { CanonicalRequest } from "../canonical/request";
 import { validateSchema } from "../canonical/schema-validate";
 import { StringMatchSchema } from "./string-match";
-import { decide } from "../canonical/decisions";
+import { decisionErrors } from "../canonical/decisions";
 import type { DecisionReply } from "./surface-replies";
 
 export const OutputSchemaMatchSchema = z.union([
@@ -34,7 +34,7 @@ export function checkOutput(
   if (!enabled || reply.frames !== undefined) return undefined;
   if (req.questions !== undefined) {
     if (reply.decision === undefined) return undefined;
-    const { errors } = decide(req.questions, reply.decision, "");
+    const errors = decisionErrors(req.questions, reply.decision);
     return { valid: errors.length === 0, errors };
   }
   const out = req.outputSchema;

@@ -12,6 +12,7 @@ import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
 import { headerRecord } from "../../http/headers";
+import { valueAt } from "../../http/json";
 import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import { echoed } from "../../util/text";
@@ -58,8 +59,7 @@ const invalid = (message: string, param: string): ApiError => apiError("invalid_
 /** The first fault of a body the schema refused, named as the Interactions API names fields. */
 function issueError(body: unknown, issue: z.core.$ZodIssue): ApiError {
   const field = issue.path.map(String).join(".");
-  let value: unknown = body;
-  for (const key of issue.path) value = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  const value = valueAt(body, issue.path);
   if (value === undefined) return invalid(`Missing required field: '${field}'.`, field);
   return invalid(`Invalid value at '${field}': got ${echoed(JSON.stringify(value).slice(0, 64))}.`, field);
 }

@@ -186,12 +186,17 @@ export interface InteractionView {
   usage?: unknown;
 }
 
+/** A stored or rendered interaction's head at `status`: its id, the object, and who answers (`agent` or `model`). */
+export function viewHead(view: InteractionView, status: string): Record<string, unknown> {
+  return { id: view.id, status, object: "interaction", ...(view.agent !== undefined ? { agent: view.agent } : { model: view.model }) };
+}
+
 /**
  * The transcript of an Interaction's output steps (a reply's, or a stored one that `GET ?stream=true` plays again),
  * `[DONE]` last.
  */
 export function interactionEvents(view: InteractionView, chunkWords: number): SseEvent[] {
-  const head = { id: view.id, status: "in_progress", object: "interaction", ...(view.agent !== undefined ? { agent: view.agent } : { model: view.model }) };
+  const head = viewHead(view, "in_progress");
   return [
     event("interaction.created", { interaction: head }),
     event("interaction.status_update", { interaction_id: view.id, status: "in_progress" }),

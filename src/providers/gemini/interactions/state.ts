@@ -16,7 +16,7 @@ import { chainSegments, forgetResponse, indexObject, locateResponse, stateObject
 import { checkGeminiAuth } from "../errors";
 import { fileIdOfUri, missingFile } from "../file-refs";
 import { canonicalInteraction } from "./parse";
-import { buildInteraction, interactionEvents, interactionId, pendingInteraction, runsInBackground, type InteractionView } from "./render";
+import { buildInteraction, interactionEvents, viewHead, interactionId, pendingInteraction, runsInBackground, type InteractionView } from "./render";
 import { BACKGROUND_KIND, loadRun, processingMs, runStatus, saveRun, type BackgroundRun } from "../../openai/responses/background";
 import type { InteractionsWire, Step } from "./wire";
 import { Response } from "../../../http/web";
@@ -132,9 +132,8 @@ async function storedView(rt: Runtime, id: string, withInput: boolean): Promise<
 
 /** The transcript of an interaction not yet done (or cancelled): created, its status, `[DONE]`; poll again for the rest. */
 function pendingEvents(view: InteractionView): SseEvent[] {
-  const head = { id: view.id, status: view.status, object: "interaction", ...(view.agent !== undefined ? { agent: view.agent } : { model: view.model }) };
   return [
-    { event: "interaction.created", data: JSON.stringify({ interaction: head, event_type: "interaction.created" }) },
+    { event: "interaction.created", data: JSON.stringify({ interaction: viewHead(view, view.status), event_type: "interaction.created" }) },
     { event: "interaction.status_update", data: JSON.stringify({ interaction_id: view.id, status: view.status, event_type: "interaction.status_update" }) },
     { event: "done", data: "[DONE]" },
   ];

@@ -77,8 +77,6 @@ type Part = { type: string; text?: string; refusal?: string; data?: unknown };
 export interface DecisionsRequest {
   body: DecisionsBody;
   questions: CanonicalQuestion[];
-  /** Each question's `name` as sent (`null` when unnamed), by position. */
-  names: (string | null)[];
   inputText: string;
 }
 
@@ -177,5 +175,5 @@ export function parseDecisionsRequest(raw: unknown, headers: Headers): ParseResu
     questions,
   };
   const inputText = messages.map((m) => ("text" in m ? m.text : m.content)).join("\n");
-  return { ok: true, wire: { body, questions, names: body.questions.map((q) => q.name ?? null), inputText }, request };
+  return { ok: true, wire: { body, questions, inputText }, request };
 }

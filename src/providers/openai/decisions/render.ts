@@ -36,12 +36,12 @@ function answer(q: CanonicalQuestion, a: CanonicalAnswer, name: string | null): 
 }
 
 export function renderDecisionJson(reply: Reply, ctx: RenderContext<DecisionsRequest>): unknown {
-  const { questions, names, inputText } = ctx.wire;
+  const { body, questions, inputText } = ctx.wire;
   const answers: CanonicalAnswer[] = reply.safety !== undefined ? questions.map(() => ({ kind: "refusal" })) : decide(questions, reply.decision, inputText).answers;
   const u = reply.usage;
   const reasoning = Math.min(u.reasoningTokens, u.outputTokens);
   return {
-    answers: questions.map((q, i) => answer(q, answers[i]!, names[i]!)),
+    answers: questions.map((q, i) => answer(q, answers[i]!, body.questions[i]!.name ?? null)),
     model: reply.model,
     usage: {
       input_tokens: u.inputTokens,

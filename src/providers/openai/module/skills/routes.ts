@@ -116,10 +116,10 @@ function zipAnswer(body: ReadableStream<Uint8Array>, bytes: number, name: string
   });
 }
 
-async function content(skillId: string, v: SkillVersionRecord | null, store: SkillStore, a: PlatformAnswer, version: string): Promise<Response> {
-  const body = v === null ? null : await store.bundle(skillId, v.version);
-  if (v === null || body === null) return a.fail(noSuchVersion(skillId, version));
-  return zipAnswer(body, v.bytes, v.name);
+async function content(skillId: string, version: string, store: SkillStore, a: PlatformAnswer): Promise<Response> {
+  const bundle = await store.bundle(skillId, version);
+  if (bundle === null) return a.fail(noSuchVersion(skillId, version));
+  return zipAnswer(bundle.body, bundle.record.bytes, bundle.record.name);
 }
 
 async function deleteVersion(skill: SkillRecord, v: SkillVersionRecord, store: SkillStore, a: PlatformAnswer): Promise<Response> {
@@ -151,7 +151,7 @@ export const openaiSkills = objectRoute(
     const id = safeDecode(rawId);
     const skill = await store.get(id);
     if (skill === null) return a.fail(noSuchSkill(id));
-    if (skillContent !== undefined) return byMethod(request, path, a, { GET: async () => content(id, await store.version(id, skill.defaultVersion), store, a, skill.defaultVersion) });
+    if (skillContent !== undefined) return byMethod(request, path, a, { GET: () => content(id, skill.defaultVersion, store, a) });
     if (versions === undefined) {
       return byMethod(request, path, a, {
         GET: () => a.json(skillObject(skill)),
@@ -174,8 +174,8 @@ export const openaiSkills = objectRoute(
       });
     }
     const version = safeDecode(rawVersion);
+    if (versionContent !== undefined) return byMethod(request, path, a, { GET: () => content(id, version, store, a) });
     const v = await store.version(id, version);
-    if (versionContent !== undefined) return byMethod(request, path, a, { GET: () => content(id, v, store, a, version) });
     return byMethod(request, path, a, {
       GET: () => (v === null ? a.fail(noSuchVersion(id, version)) : a.json(skillVersionObject(v))),
       DELETE: () => (v === null ? a.fail(noSuchVersion(id, version)) : deleteVersion(skill, v, store, a)),

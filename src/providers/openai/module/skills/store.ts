@@ -85,9 +85,11 @@ export class SkillStore {
     return out.sort((a, b) => Number(a.version) - Number(b.version));
   }
 
-  async bundle(skillId: string, version: string): Promise<ReadableStream<Uint8Array> | null> {
+  /** A version's bundle (a zip) with its record, in one read; null when there is no such version. */
+  async bundle(skillId: string, version: string): Promise<{ record: SkillVersionRecord; body: ReadableStream<Uint8Array> } | null> {
     const o = await this.store.get(versionKey(skillId, version));
-    return o === null ? null : o.stream();
+    const record = o === null ? undefined : metaRecord<SkillVersionRecord>(o.meta);
+    return o === null || record === undefined ? null : { record, body: o.stream() };
   }
 
   async deleteVersion(skillId: string, version: string): Promise<void> {
