@@ -11,8 +11,8 @@ import { QuotaError } from "./quota";
 
 /** The areas of a namespace's store that hold files a client uploaded or reads (OpenAI's at the root, Anthropic's, Gemini's). */
 const FILE_AREAS = ["", "anthropic/", "gemini/"];
-/** Areas whose objects count as bytes but not as files: OpenAI's Code Interpreter containers' files, its skills' bundles. */
-const BYTE_AREAS = ["container_files/", "skill_versions/"];
+/** Areas whose objects count as bytes but not as files: OpenAI's Code Interpreter containers' files, OpenAI's and Anthropic's skills' bundles. */
+const BYTE_AREAS = ["container_files/", "skill_versions/", "anthropic/skill_versions/"];
 
 /**
  * Throws QuotaError when adding `newFiles` files (one upload's; none for an upload's part) of `bytes` would take the

@@ -29,11 +29,12 @@ describe("skillBundle", () => {
     const md = "---\nname: pdf\ndescription: Read PDFs.\n---\n";
     const dir = await skillBundle([part("pdf/SKILL.md", md), part("pdf\\scripts\\fill.py", "x"), part("./pdf//ref.md", "y")]);
     if (typeof dir === "string") throw new Error(dir);
-    expect([dir.name, dir.description, dir.files]).toEqual(["pdf", "Read PDFs.", 3]);
+    expect([dir.name, dir.description, dir.files, dir.directory]).toEqual(["pdf", "Read PDFs.", 3, "pdf"]);
     const entries = await readZip(dir.zip, { maxEntries: 10, maxBytes: 1000 });
     expect(entries.ok && entries.entries.map((e) => e.name)).toEqual(["pdf/SKILL.md", "pdf/scripts/fill.py", "pdf/ref.md"]);
     const flat = await skillBundle([part("SKILL.md", md), part("notes.md", "z")]);
     if (typeof flat === "string") throw new Error(flat);
+    expect(flat.directory).toBe("");
     const flatEntries = await readZip(flat.zip, { maxEntries: 10, maxBytes: 1000 });
     expect(flatEntries.ok && flatEntries.entries.map((e) => e.name)).toEqual(["pdf/SKILL.md", "pdf/notes.md"]);
   });

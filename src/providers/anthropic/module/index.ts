@@ -10,6 +10,7 @@ import { countTokens } from "../count-tokens";
 import { getModel, listModels } from "../models";
 import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
 import { serveAnthropicFiles } from "./batches/files";
+import { serveAnthropicSkills } from "./skills";
 import { completeCodeExecution } from "./code-execution";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
@@ -33,6 +34,8 @@ export const anthropicModule: ProviderModule = {
     { knows: knowsMessageBatchesPath, serve: (request, path, ctx) => serveMessageBatches(request, path, ctx) },
     // The Files API (beta) on `/v1/files`, before OpenAI's route of that path: only requests with Anthropic's headers.
     { order: -1, serve: (request, path, ctx) => serveAnthropicFiles(request, path, ctx) },
+    // The Skills API (beta) on `/v1/skills`, before OpenAI's route of that path, the same way.
+    { order: -1, serve: (request, path, ctx) => serveAnthropicSkills(request, path, ctx) },
     { paths: COUNT_TOKENS, serve: (request, path, ctx) => (COUNT_TOKENS.includes(path) ? countTokens(request, ctx.rt, []) : undefined) },
     {
       // After Gemini's listing (a Gemini key wins), before OpenAI's (which takes every other request).

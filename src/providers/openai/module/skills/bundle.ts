@@ -25,6 +25,8 @@ export interface SkillBundle {
   description: string;
   zip: Uint8Array;
   files: number;
+  /** SKILL.md's directory as uploaded (`a/b` for `a/b/SKILL.md`), "" when it came without one. */
+  directory: string;
 }
 
 const decoder = new TextDecoder();
@@ -119,5 +121,5 @@ export async function skillBundle(parts: readonly { filename: string; type: stri
   if (typeof meta === "string") return meta;
   // The bundle unpacks to a directory: the uploaded one, or (files sent without one) one named as the skill.
   const entries = files.map((f) => ({ name: dir === "" ? `${meta.name}/${f.path}` : f.path, bytes: f.bytes }));
-  return { ...meta, zip: writeZip(entries), files: files.length };
+  return { ...meta, zip: writeZip(entries), files: files.length, directory: dir.slice(0, -1) };
 }

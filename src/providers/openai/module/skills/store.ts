@@ -1,7 +1,8 @@
 /**
- * OpenAI skills and their versions, kept in the caller's `ObjectStore`: a skill is `skills/{id}` (its record in the
+ * Skills and their versions (OpenAI's; Anthropic's under its own prefix), kept in the caller's `ObjectStore`: a skill is `skills/{id}` (its record in the
  * object's metadata, so a listing reads no bodies), a version `skill_versions/{skill}/{version}` (its bundle, a zip;
- * its record in the metadata). Versions are numbered from "1"; the skill points at its default and latest.
+ * its record in the metadata). OpenAI's versions are numbered from "1", Anthropic's are Unix epoch microseconds: both
+ * order as numbers. The skill points at its default and latest.
  */
 import { metaRecord, recordMeta, type ObjectStore } from "../../../../objects/store";
 
@@ -17,6 +18,10 @@ export interface SkillRecord {
   latestVersion: string;
   /** Versions made so far: the next is numbered one more (a deleted version's number is not used again). */
   versionsMade: number;
+  /** Anthropic's skills: the display title given at creation (else the name shows), and when (epoch microseconds) the skill was made and last had a version added or removed. */
+  title?: string;
+  createdMicros?: number;
+  updatedMicros?: number;
 }
 
 export interface SkillVersionRecord {
