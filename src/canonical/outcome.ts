@@ -63,6 +63,11 @@ export interface Reply extends KindReplies {
   usageCounted?: true;
   /** Set on the reply a `content_filter` failure answers (`filteredReply`, src/canonical/safety.ts). */
   safety?: ReplySafety;
+  /**
+   * The container the request loaded skills into (its provider's `type` of each, the version resolved), set by the
+   * surface's completion; the answer shows it even when no code ran.
+   */
+  container?: { id: string; expiresAt: string; skills: { type: string; skillId: string; version: string }[] };
 }
 
 /** The reply's messages in order: itself, then its `extraChoices`. */

@@ -144,6 +144,70 @@ describe("anthropic skills", () => {
     expect((await client.beta.skills.list({ limit: 100 })).data.length).toBe(before);
   });
 
+  it("a message's container.skills load the caller's skills (versions resolved) and Anthropic's; a bad one uses no step", async () => {
+    await h.upload({ name: "skills-turns", steps: [{ respond: { text: "Deck ready." } }, { respond: { text: "Second turn." } }, { respond: { text: "Streamed." } }] });
+    const c = new Anthropic({ apiKey: "sk-ant-test", baseURL: `${h.url}/s/skills-turns/run`, maxRetries: 0 });
+    const skill = await client.beta.skills.create({ files: await files([["deck-style/SKILL.md", "---\nname: deck-style\ndescription: House deck style.\n---\n"]]) });
+    const v2 = await client.beta.skills.versions.create(skill.id, { files: await files([["deck-style/SKILL.md", "---\nname: deck-style\ndescription: Newer style.\n---\n"]]) });
+    const ask = (skills: unknown[], container: Record<string, unknown> = {}) =>
+      c.beta.messages.create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 100,
+        betas: ["code-execution-2025-08-25"],
+        tools: [{ type: "code_execution_20250825", name: "code_execution" }],
+        container: { ...container, skills } as never,
+        messages: [{ role: "user", content: "Make a deck." }],
+      });
+
+    // Nothing is used by a request the skills refuse.
+    expect(await refusal(ask([{ type: "custom", skill_id: "skill_01nope" }]))).toEqual([404, "not_found_error", "Skill not found: skill_01nope"]);
+    expect(await refusal(ask([{ type: "custom", skill_id: skill.id, version: "123" }]))).toEqual([404, "not_found_error", "Skill version not found: 123"]);
+    expect(await refusal(ask([{ type: "mine", skill_id: "x" }]))).toEqual([400, "invalid_request_error", "container.skills.0.type: Input should be 'anthropic' or 'custom'"]);
+    const nine = Array.from({ length: 9 }, (_, i) => ({ type: "anthropic", skill_id: `s${i}` }));
+    expect(await refusal(ask(nine))).toEqual([400, "invalid_request_error", "container.skills: List should have at most 8 items after validation, not 9"]);
+
+    const first = await ask([
+      { type: "anthropic", skill_id: "pptx", version: "latest" },
+      { type: "custom", skill_id: skill.id },
+    ]);
+    expect(first.content).toEqual([{ type: "text", text: "Deck ready." }]);
+    expect(first.container!.id).toMatch(/^container_011C/);
+    expect(first.container!.skills).toEqual([
+      { type: "anthropic", skill_id: "pptx", version: "latest" },
+      { type: "custom", skill_id: skill.id, version: v2.id },
+    ]);
+    // The next turn reuses the container by id, a skill pinned to its first version.
+    const [v1] = (await client.beta.skills.versions.list(skill.id)).data.slice(-1);
+    const second = await ask([{ type: "custom", skill_id: skill.id, version: v1!.id }], { id: first.container!.id });
+    expect([second.content, second.container]).toEqual([
+      [{ type: "text", text: "Second turn." }],
+      {
+        id: first.container!.id,
+        expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
+        skills: [{ type: "custom", skill_id: skill.id, version: v1!.id }],
+      },
+    ]);
+    expect(Date.parse(second.container!.expires_at) - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+    // Streamed, the container comes in message_delta, which the SDK copies onto the final message.
+    const streamed = await c.beta.messages
+      .stream({
+        model: "claude-sonnet-4-6",
+        max_tokens: 100,
+        tools: [{ type: "code_execution_20250825", name: "code_execution" }],
+        container: { skills: [{ type: "anthropic", skill_id: "xlsx" }] },
+        messages: [{ role: "user", content: "A sheet." }],
+      })
+      .finalMessage();
+    expect([streamed.content[0], streamed.container?.skills]).toEqual([{ type: "text", text: "Streamed." }, [{ type: "anthropic", skill_id: "xlsx", version: "latest" }]]);
+    // A message that loads no skills shows no container.
+    const plain = await new Anthropic({ apiKey: "sk-ant-test", baseURL: h.url, maxRetries: 0 }).messages.create({
+      model: "claude-sonnet-4-6",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect("container" in plain).toBe(false);
+  });
+
   it("OpenAI's client on /v1/skills is OpenAI's route: the two stores are apart", async () => {
     const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/v1`, maxRetries: 0 });
     const theirs = await openai.skills.create({ files: [await openaiFile(enc.encode(SKILL_MD), "csv-tools/SKILL.md")] });

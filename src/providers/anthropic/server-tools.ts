@@ -119,8 +119,13 @@ export function textCitations(reply: Reply, text: string): WebSearchCitation[] |
   }));
 }
 
-/** The message's `container` when code ran in one (`{ id, expires_at, skills }`); absent otherwise, as the API leaves it out. */
-export function containerField(reply: Reply): { container: { id: string; expires_at: string; skills: null } } | Record<string, never> {
+/**
+ * The message's `container` (`{ id, expires_at, skills }`) when the request loaded skills into one or code ran in one;
+ * absent otherwise, as the API leaves it out.
+ */
+export function containerField(reply: Reply): { container: { id: string; expires_at: string; skills: { type: string; skill_id: string; version: string }[] | null } } | Record<string, never> {
+  const box = reply.container;
+  if (box !== undefined) return { container: { id: box.id, expires_at: box.expiresAt, skills: box.skills.map((s) => ({ type: s.type, skill_id: s.skillId, version: s.version })) } };
   for (const use of reply.serverTools ?? []) {
     if (use.type === "code_execution" && use.container?.expiresAt !== undefined) return { container: { id: use.container.id, expires_at: use.container.expiresAt, skills: null } };
   }

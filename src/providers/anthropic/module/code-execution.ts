@@ -7,12 +7,15 @@
  * result block names (`code_execution_output` / `bash_code_execution_output`) and the message's `container` reports.
  */
 import type { Reply } from "../../../canonical/outcome";
+import type { CanonicalRequest } from "../../../canonical/request";
+import type { ApiError } from "../../../http/errors";
 import { runCodeUses } from "../../../canonical/server-tools";
 import { makeId } from "../../../http/ids";
 import type { Runtime } from "../../../runtime/types";
 import { anthropicFiles } from "../file-refs";
 import type { MessagesRequest } from "../wire";
 import { CODE_EXECUTION_PURPOSE, mimeOfName } from "./batches/files";
+import { containerSkills } from "./container-skills";
 
 /** How long a container lives after it is made, as the message's `container.expires_at` reports it. */
 const CONTAINER_SECONDS = 30 * 24 * 3600;
@@ -34,17 +37,28 @@ function containerId(wire: MessagesRequest, reply: Reply): string {
 }
 
 /**
- * Runs the reply's `code_execution` uses in the request's container, writing their files to the Files API.
- * @example await completeCodeExecution(wire, reply, rt) // reply.serverTools[0].container: { id: "container_011C…", form: "bash", files: [{ fileId: "file_011C…", … }] }
+ * Completes a decided Messages turn: the skills the request's `container.skills` loads (or the error they earn,
+ * container-skills.ts), and its `code_execution` uses run in the request's container; the reply's `container` when
+ * skills were loaded.
+ * @example await completeMessagesTurn(wire, request, reply, rt) // { ...reply, container: { id: "container_011C…", expiresAt, skills: [...] } }
  */
-export async function completeCodeExecution(wire: MessagesRequest, reply: Reply, rt: Runtime): Promise<Reply> {
+export async function completeMessagesTurn(wire: MessagesRequest, request: CanonicalRequest, reply: Reply, rt: Runtime): Promise<Reply | ApiError> {
+  const skills = await containerSkills(wire, request, rt);
+  if (skills !== undefined && !Array.isArray(skills)) return skills;
+  if (reply.serverTools === undefined && skills === undefined) return reply;
+  const now = Math.floor(Date.now() / 1000);
+  const box = { id: containerId(wire, reply), expiresAt: new Date((now + CONTAINER_SECONDS) * 1000).toISOString(), now };
+  const ran = await completeCodeExecution(wire, reply, rt, box);
+  return skills === undefined ? ran : { ...ran, container: { id: box.id, expiresAt: box.expiresAt, skills } };
+}
+
+/** Runs the reply's `code_execution` uses in the request's container, writing their files to the Files API. */
+async function completeCodeExecution(wire: MessagesRequest, reply: Reply, rt: Runtime, box: { id: string; expiresAt: string; now: number }): Promise<Reply> {
   const uses = reply.serverTools;
   if (uses === undefined || !uses.some((u) => u.type === "code_execution")) return reply;
   const tool = codeExecutionTool(wire);
   if (tool === undefined) return reply;
-  const id = containerId(wire, reply);
-  const now = Math.floor(Date.now() / 1000);
-  const expiresAt = new Date((now + CONTAINER_SECONDS) * 1000).toISOString();
+  const { id, expiresAt, now } = box;
   const files = rt.objects === undefined ? undefined : anthropicFiles(rt.objects);
   const ran = await runCodeUses(
     uses,

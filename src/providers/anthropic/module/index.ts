@@ -11,7 +11,8 @@ import { getModel, listModels } from "../models";
 import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
 import { serveAnthropicFiles } from "./batches/files";
 import { serveAnthropicSkills } from "./skills";
-import { completeCodeExecution } from "./code-execution";
+import { completeMessagesTurn } from "./code-execution";
+import { containerSkills } from "./container-skills";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
 export function anthropicToolCallIds(reply: Reply): (string | null)[] {
@@ -20,10 +21,16 @@ export function anthropicToolCallIds(reply: Reply): (string | null)[] {
 
 const COUNT_TOKENS = ["/v1/messages/count_tokens", "/messages/count_tokens"];
 
-// A `code_execution` use runs in a container and writes its files to the Files API (which lives in this layer), on
-// every path that decides a Messages turn (HTTP, batches): the surface object is shared. A reply without server tools
-// needs nothing.
-anthropicMessages.complete = (wire, _request, reply, rt) => (reply.serverTools === undefined ? reply : completeCodeExecution(wire, reply, rt));
+// A `code_execution` use runs in a container and writes its files to the Files API, and `container.skills` names
+// skills of the caller's store (both live in this layer), on every path that decides a Messages turn (HTTP, batches):
+// the surface object is shared. The skills are checked before the turn too, so a bad one uses no step.
+anthropicMessages.complete = completeMessagesTurn;
+const prepareMessages = anthropicMessages.prepare;
+anthropicMessages.prepare = async (wire, request, rt) => {
+  const skills = await containerSkills(wire, request, rt);
+  if (skills !== undefined && !Array.isArray(skills)) return { ok: false, error: skills };
+  return prepareMessages === undefined ? { ok: true, wire, request } : prepareMessages(wire, request, rt);
+};
 
 export const anthropicModule: ProviderModule = {
   name: "anthropic",

@@ -31,7 +31,7 @@ const MOCK_UPLOAD_BYTES = 32 * 1024 * 1024;
 /** `display_name`'s bound. */
 const MAX_TITLE = 255;
 /** The original beta, whose requests get the first shape of the objects. */
-const FIRST_BETA = "skills-2025-10-02";
+export const FIRST_BETA = "skills-2025-10-02";
 
 const ROUTE = /^\/v1\/skills(?:\/([^/]+)(?:\/versions(?:\/([^/]+)(\/content)?)?)?)?\/?$/;
 
@@ -63,8 +63,8 @@ function versionObject(v: SkillVersionRecord, first: boolean): Record<string, un
   return first ? { ...common, directory: v.name, version: v.version } : common;
 }
 
-const skillNotFound = (id: string): ApiError => apiError("not_found", `Skill not found: ${echoed(id)}`);
-const versionNotFound = (v: string): ApiError => apiError("not_found", `Skill version not found: ${echoed(v)}`);
+export const skillNotFound = (id: string): ApiError => apiError("not_found", `Skill not found: ${echoed(id)}`);
+export const versionNotFound = (v: string): ApiError => apiError("not_found", `Skill version not found: ${echoed(v)}`);
 const invalid = (message: string): ApiError => apiError("invalid_request", message);
 
 /** The Agent Skills rules the API holds a SKILL.md's `name` and `description` to, beyond their lengths. */
@@ -109,7 +109,7 @@ function newVersion(skillId: string, bundle: SkillBundle): SkillVersionRecord {
 }
 
 /** A version named in a path: by its id or (as the first beta addresses it) its epoch `version`. */
-async function findVersion(store: SkillStore, skillId: string, ref: string): Promise<SkillVersionRecord | null> {
+export async function versionOf(store: SkillStore, skillId: string, ref: string): Promise<SkillVersionRecord | null> {
   if (/^\d+$/.test(ref)) return store.version(skillId, ref);
   return (await store.versions(skillId)).find((v) => v.id === ref) ?? null;
 }
@@ -235,7 +235,7 @@ export async function serveAnthropicSkills(request: Request, path: string, ctx: 
     return jsonResponse({ id, type: "skill_deleted" });
   }
   const ref = safeDecode(rawVersion);
-  const v = await findVersion(store, id, ref);
+  const v = await versionOf(store, id, ref);
   if (content !== undefined) {
     if (method !== "GET") return methodNotAllowed(ctx, "GET", path);
     const bundle = v === null ? null : await store.bundle(id, v.version);
