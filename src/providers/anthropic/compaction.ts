@@ -11,6 +11,7 @@ import { wordCount } from "../../util/text";
 import type { RenderContext } from "../types";
 import type { MessagesRequest } from "./wire";
 import { isRecord } from "../../http/json";
+import { appliedClearing, type AppliedEdit } from "./context-editing";
 
 export const COMPACT_EDIT = "compact_20260112";
 /** The trigger when the edit gives none, and the least one the API takes. */
@@ -89,7 +90,11 @@ export function iterations(reply: Reply, compaction: AnswerCompaction) {
   return [pass, message];
 }
 
-/** `context_management` of the answer, when the request had one: no clearing edit applies here. */
-export function appliedEdits(wire: MessagesRequest): { context_management?: { applied_edits: never[] } } {
-  return wire.context_management ? { context_management: { applied_edits: [] } } : {};
+/**
+ * `context_management` of the answer, when the request had one: the clearing edits that applied (context-editing.ts),
+ * measured against the reply's input tokens as the compaction trigger is.
+ */
+export function appliedEdits(reply: Reply, ctx: RenderContext<MessagesRequest>): { context_management?: { applied_edits: AppliedEdit[] } } {
+  if (!ctx.wire.context_management) return {};
+  return { context_management: { applied_edits: appliedClearing(ctx.wire, ctx.request, reply.usage.inputTokens) } };
 }

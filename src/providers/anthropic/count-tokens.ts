@@ -9,6 +9,7 @@ import { apiError, type ApiError } from "../../http/errors";
 import { anthropicRequestId } from "../../http/ids";
 import { checkAnthropicHeaders, renderAnthropicError } from "./errors";
 import { parseCountTokensRequest } from "./parse";
+import { appliedClearing } from "./context-editing";
 import { jsonResponse } from "../../http/json";
 
 function json(body: unknown, requestId: string, status = 200, headers: Record<string, string> = {}): Response {
@@ -52,5 +53,9 @@ export async function countTokens(request: Request, _rt: Runtime, _models: strin
   const requestId = anthropicRequestId(`count_tokens|${body.text}`);
   const parsed = parseCountTokensRequest(body.value, request.headers);
   if (!parsed.ok) return errorResponse(parsed.error, requestId);
-  return json({ input_tokens: estimateInputTokens(parsed.request, parsed.wire.tools ?? []) }, requestId);
+  const original = estimateInputTokens(parsed.request, parsed.wire.tools ?? []);
+  if (!parsed.wire.context_management) return json({ input_tokens: original }, requestId);
+  // With context editing: the count after the edits that apply, beside the count before them.
+  const cleared = appliedClearing(parsed.wire, parsed.request, original).reduce((n, e) => n + e.cleared_input_tokens, 0);
+  return json({ input_tokens: Math.max(1, original - cleared), context_management: { original_input_tokens: original } }, requestId);
 }

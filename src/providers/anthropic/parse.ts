@@ -13,6 +13,7 @@ import { addUserTurn, toolChoiceFields, type CanonicalMessage, type CanonicalToo
 import { stopField } from "../../canonical/stop";
 import type { ParseResult } from "../types";
 import { compactEdit, withCompactThreshold } from "./compaction";
+import { clearingEditsError } from "./context-editing";
 import { anthropicWire, describeIssue, type ContentBlock, type CountTokensRequest, type MessagesRequest, type WireMessage } from "./wire";
 import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
@@ -156,6 +157,8 @@ export function parseMessagesRequest(body: unknown, headers: Headers): ParseResu
   }
   const edit = compactEdit(parsed.data);
   if (edit && "code" in edit) return { ok: false, error: edit };
+  const clearing = clearingEditsError(parsed.data);
+  if (clearing) return { ok: false, error: clearing };
   return { ok: true, wire: parsed.data, request: withCompactThreshold(toCanonical(parsed.data, headers, "messages"), edit) };
 }
 
@@ -165,5 +168,7 @@ export function parseCountTokensRequest(body: unknown, headers: Headers): ParseR
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_request", message: describeIssue(parsed.error.issues) } };
   }
+  const clearing = clearingEditsError(parsed.data);
+  if (clearing) return { ok: false, error: clearing };
   return { ok: true, wire: parsed.data, request: toCanonical(parsed.data, headers, "count_tokens") };
 }

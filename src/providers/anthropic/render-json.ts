@@ -25,7 +25,7 @@ export function renderMessageJson(reply: Reply, ctx: RenderContext<MessagesReque
     stop_sequence: answerStopReason(reply, compaction) === "stop_sequence" ? reply.stopSequence! : null,
     ...stopDetailsField(reply),
     ...containerField(reply),
-    ...appliedEdits(ctx.wire),
+    ...appliedEdits(reply, ctx),
     usage: compaction ? { ...usage, iterations: iterations(reply, compaction) } : usage,
     // Request-level diagnostics: null unless a request asks for them and a prompt-cache divergence is found.
     diagnostics: null,

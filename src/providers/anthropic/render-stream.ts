@@ -124,7 +124,7 @@ export function renderMessageEvents(reply: Reply, ctx: RenderContext<MessagesReq
         ...stopDetailsField(reply),
       },
       usage: { ...inputUsage(reply), output_tokens: reply.usage.outputTokens, ...serverToolUsage(reply), ...(compaction ? { iterations: iterations(reply, compaction) } : {}) },
-      ...appliedEdits(ctx.wire),
+      ...appliedEdits(reply, ctx),
     }),
   );
   events.push(event("message_stop", {}));
