@@ -2,14 +2,14 @@
 // Server CPU per 1,000 requests, several targets taking turns (a fixed number of requests at `--connections`, medians
 // of the rounds): mockllm's Node runtime (this build and, with `--a DIR`, another build's dist/node/index.js), the
 // peer and the floor, on the JSON turn (and with `--health`, mockllm's GET /healthz: its transport without the turn).
-//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk|gemini|responses] [--rounds 5] [--requests 10000] [--warm 15000] [--connections 50] [--health] [--node-args="--flag …"]
+//   node bench/cpu-rows.mjs [--a DIR/dist/node/index.js] [--load json|stream|sdk|gemini|responses|messages] [--rounds 5] [--requests 10000] [--warm 15000] [--connections 50] [--health] [--node-args="--flag …"]
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { median, start, stopAll } from "./launch.mjs";
 import { usage } from "./proc.mjs";
 import { sdkReplay, sdkRequests } from "./sdk-conversations.mjs";
-import { GEMINI_BODY, JSON_BODY, JSON_HEADERS, paths, RESPONSES_BODY, STREAM_BODY } from "./workload.mjs";
+import { GEMINI_BODY, JSON_BODY, JSON_HEADERS, MESSAGES_BODY, MESSAGES_HEADERS, paths, RESPONSES_BODY, STREAM_BODY } from "./workload.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -22,7 +22,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     // json: the bench's JSON turn; stream: its 200-word stream; sdk: the SDK conversation's two requests in turn, with
     // the `openai` client's headers and bodies (bench/sdk-conversations.mjs sdkRequests) but without the client's CPU;
-    // gemini: the JSON turn's text as Gemini's generateContent.
+    // gemini: the JSON turn's text as Gemini's generateContent; responses: as the Responses API; messages: as
+    // Anthropic's Messages API (with Anthropic's headers).
     load: { type: "string", default: "json" },
     health: { type: "boolean", default: false },
     // This build once more, started with these Node/V8 flags (space-separated): a flag's cost beside the build without it.
@@ -39,10 +40,11 @@ const TARGETS = [
   { label: "peer", launcher: here("./servers/aimock.mjs"), kind: "peer" },
   { label: "floor", launcher: here("./servers/bare.mjs"), kind: "floor" },
 ];
-if (!["json", "stream", "sdk", "gemini", "responses"].includes(values.load)) throw new Error("--load: json, stream, sdk, gemini or responses");
+if (!["json", "stream", "sdk", "gemini", "responses", "messages"].includes(values.load)) throw new Error("--load: json, stream, sdk, gemini, responses or messages");
 const stream = values.load === "stream";
 const gemini = values.load === "gemini";
 const responses = values.load === "responses";
+const messages = values.load === "messages";
 const sdk = values.load === "sdk" ? await sdkRequests() : undefined;
 const running = [];
 for (const t of TARGETS) running.push({ t, ...(await start(t, t.nodeArgs)), cpu: [] });
@@ -50,12 +52,12 @@ const fire = (r, amount) =>
   sdk && !r.t.health
     ? autocannon({ ...sdkReplay(r.url + paths(r.t.kind).toolsBase, sdk), connections: Number(values.connections), amount })
     : autocannon({
-        url: r.url + (r.t.health ? "/healthz" : paths(r.t.kind)[stream ? "stream" : gemini ? "gemini" : responses ? "responses" : "json"]),
+        url: r.url + (r.t.health ? "/healthz" : paths(r.t.kind)[stream ? "stream" : gemini ? "gemini" : responses ? "responses" : messages ? "messages" : "json"]),
         method: r.t.health ? "GET" : "POST",
         connections: Number(values.connections),
         amount,
-        headers: r.t.health ? {} : JSON_HEADERS,
-        body: r.t.health ? undefined : stream ? STREAM_BODY : gemini ? GEMINI_BODY : responses ? RESPONSES_BODY : JSON_BODY,
+        headers: r.t.health ? {} : messages ? MESSAGES_HEADERS : JSON_HEADERS,
+        body: r.t.health ? undefined : stream ? STREAM_BODY : gemini ? GEMINI_BODY : responses ? RESPONSES_BODY : messages ? MESSAGES_BODY : JSON_BODY,
       });
 try {
   for (const r of running) await fire(r, Number(values.warm));

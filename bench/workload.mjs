@@ -5,6 +5,9 @@ export const JSON_BODY = JSON.stringify({ model: "gpt-4o", messages: [{ role: "u
 export const JSON_HEADERS = { "content-type": "application/json", authorization: "Bearer sk-bench" };
 /** The JSON turn as Gemini's generateContent (`--load gemini`): the same text, so the same scenario and fixture answer it. */
 export const GEMINI_BODY = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "bench json" }] }] });
+/** The JSON turn on Anthropic's Messages API (bench/cpu-rows.mjs --load messages, with MESSAGES_HEADERS): the same scenario answers it. */
+export const MESSAGES_BODY = JSON.stringify({ model: "claude-sonnet-4-6", max_tokens: 100, messages: [{ role: "user", content: "bench json" }] });
+export const MESSAGES_HEADERS = { "content-type": "application/json", "x-api-key": "sk-ant-bench", "anthropic-version": "2023-06-01" };
 /** The JSON turn on the Responses API (bench/cpu-rows.mjs --load responses): the same scenario answers it. */
 export const RESPONSES_BODY = JSON.stringify({ model: "gpt-4o", input: "bench json" });
 export const STREAM_BODY = JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "bench stream" }] });
