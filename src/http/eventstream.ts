@@ -3,6 +3,7 @@
  * total length (u32), headers length (u32), prelude CRC32, headers, payload, message CRC32 (over everything
  * before it). A header is a name (u8 length + UTF-8), a type byte and a value. Pure: no I/O, no runtime.
  */
+import { crc32 } from "../util/crc32";
 
 /** A header value and its wire type (the codes 0-9 of the format; `boolean` is 0 for true, 1 for false). */
 export type HeaderValue =
@@ -24,26 +25,6 @@ export type EventHeaders = Record<string, HeaderValue | string>;
 export interface EventMessage {
   headers: Record<string, HeaderValue>;
   body: Uint8Array;
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/**
- * CRC-32 (IEEE 802.3, the zlib one) of `bytes`, continuing from `crc` when given.
- * @example crc32(new TextEncoder().encode("123456789")) // 0xcbf43926
- */
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  let c = ~crc >>> 0;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return ~c >>> 0;
 }
 
 const utf8 = new TextEncoder();

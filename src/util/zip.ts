@@ -4,6 +4,7 @@
  * exception, anything it cannot read safely: zip64, encryption, other methods, a bad CRC, zip-slip names, and archives
  * or entries larger than the caller's limits (checked on the declared sizes first, then on the bytes inflated).
  */
+import { crc32 } from "./crc32";
 
 /** One file of an archive: its path inside the archive ("/"-separated) and its contents. */
 export interface ZipEntry {
@@ -13,26 +14,6 @@ export interface ZipEntry {
 
 /** What `readZip` answers: the archive's files, or why it was refused. */
 export type ZipReadResult = { ok: true; entries: ZipEntry[] } | { ok: false; message: string };
-
-let table: Uint32Array | undefined;
-
-/**
- * CRC-32 (IEEE 802.3, the polynomial zip and gzip use) of `bytes`, continued from `crc`, the CRC of what came before.
- * @example crc32(new TextEncoder().encode("123456789")) // 0xcbf43926
- */
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  if (table === undefined) {
-    table = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      table[n] = c;
-    }
-  }
-  let c = ~crc;
-  for (let i = 0; i < bytes.length; i++) c = table[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return ~c >>> 0;
-}
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;

@@ -2,7 +2,7 @@
  * Decoders the media tests check the mock's bytes with, runtime-neutral (DecompressionStream exists in workerd and
  * Node): PNG chunks with their CRCs and pixels, JPEG frame size, WAV header fields.
  */
-import { crc32 } from "../../src/http/eventstream";
+import { crc32 } from "../../src/util/crc32";
 
 export interface Png {
   width: number;

@@ -6,7 +6,8 @@
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
 import { describe, expect, it } from "vitest";
-import { crc32, decodeMessages, encodeMessage, type EventHeaders } from "../../src/http/eventstream";
+import { decodeMessages, encodeMessage, type EventHeaders } from "../../src/http/eventstream";
+import { crc32 } from "../../src/util/crc32";
 import { encodeAwsEvent } from "../../src/http/sse";
 import { renderBedrockStreamError } from "../../src/providers/bedrock/render-converse";
 

@@ -6,9 +6,9 @@
 import { inflateSync } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { adler32Repeated, zlibRepeated } from "../../src/providers/openai/images/deflate";
+import { adler32Repeated, zlibRepeated } from "../../src/util/deflate";
 import { encodeJpeg } from "../../src/providers/openai/images/jpeg";
-import { encodePng } from "../../src/providers/openai/images/png";
+import { encodePng } from "../../src/util/png";
 import { encodeWebp } from "../../src/providers/openai/images/webp";
 import { pictureId, pictureOf } from "../../src/providers/openai/images/picture";
 import { crc16, crc8, flac } from "../../src/providers/openai/audio/flac";

@@ -4,7 +4,8 @@
  */
 import { constants, inflateRawSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { crc32, readZip, writeZip, type ZipReadResult } from "../../src/util/zip";
+import { crc32 } from "../../src/util/crc32";
+import { readZip, writeZip, type ZipReadResult } from "../../src/util/zip";
 
 const text = (s: string) => new TextEncoder().encode(s);
 const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));

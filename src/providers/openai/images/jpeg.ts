@@ -2,7 +2,7 @@
  * A flat-colour baseline JPEG (JFIF, YCbCr 4:4:4, quantisation 1): every 8×8 block holds only its DC coefficient,
  * so each block after the first codes as "DC unchanged, end of block" — six bits per block.
  */
-import type { Rgba } from "./png";
+import type { Rgba } from "../../../util/png";
 
 /** DC categories 0–11: category 0 is `0`, the others five-bit codes 10000, 10001, … */
 const DC_BITS = [1, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];

@@ -4,7 +4,7 @@
  */
 import { stableHash } from "../../../util/hash";
 import { encodeJpeg } from "./jpeg";
-import { encodePng, type Rgba } from "./png";
+import { encodePng, type Rgba } from "../../../util/png";
 import { encodeWebp } from "./webp";
 import type { ImageFormat } from "./wire";
 

@@ -2,7 +2,7 @@
  * A flat-colour lossless WebP (VP8L): no transforms, no colour cache, and five one-symbol prefix codes (green, red,
  * blue, alpha, distance), so every pixel is that colour's literal and takes zero bits. ~40 bytes whatever the size.
  */
-import type { Rgba } from "./png";
+import type { Rgba } from "../../../util/png";
 
 class LsbWriter {
   private out: number[] = [];

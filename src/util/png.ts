@@ -1,9 +1,9 @@
 /**
- * A flat-colour PNG of any size: IHDR, one IDAT (src/providers/openai/images/deflate.ts), IEND, each with its CRC-32.
+ * A flat-colour PNG of any size: IHDR, one IDAT (deflate.ts), IEND, each with its CRC-32 (crc32.ts).
  */
-import { crc32 } from "../../../http/eventstream";
+import { crc32 } from "./crc32";
 import { zlibRepeated } from "./deflate";
-import { concatBytes } from "../../../util/bytes";
+import { concatBytes } from "./bytes";
 
 export interface Rgba {
   r: number;
