@@ -6,6 +6,7 @@
  * server secret (`EPHEMERAL_KEY_SECRET`, else the admin token). A token cannot be altered without the secret; revoking
  * the key that minted it revokes the token with it (the key id is looked up on use).
  */
+import { base64url, fromBase64 } from "./base64";
 import { hex, sameHash } from "./hash";
 
 /** What a token is bound to. */
@@ -39,22 +40,6 @@ export function isEphemeralKey(value: string): boolean {
   return value.startsWith("ek_") || value.startsWith("auth_tokens/");
 }
 
-function b64url(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromB64url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(s, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
-
 async function mac(secret: string, body: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(`mockllm-ephemeral:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return hex(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body))));
@@ -65,7 +50,7 @@ async function mac(secret: string, body: string): Promise<string> {
  * @example await mintEphemeral("ek_", secret, { kind: "realtime", iat, exp: iat + 600 }) // "ek_eyJ…"
  */
 export async function mintEphemeral(prefix: EphemeralPrefix, secret: string, claims: EphemeralClaims): Promise<string> {
-  const body = b64url(new TextEncoder().encode(JSON.stringify(claims)));
+  const body = base64url(new TextEncoder().encode(JSON.stringify(claims)));
   return `${prefix}${body}.${(await mac(secret, body)).slice(0, 32)}`;
 }
 
@@ -76,7 +61,7 @@ export async function readEphemeral(secret: string, token: string, nowSeconds: n
   const [body, sig, ...rest] = token.slice(prefix.length).split(".");
   if (body === undefined || sig === undefined || rest.length > 0) return { ok: false, reason: "invalid" };
   if (!sameHash((await mac(secret, body)).slice(0, 32), sig)) return { ok: false, reason: "invalid" };
-  const bytes = fromB64url(body);
+  const bytes = fromBase64(body);
   if (bytes === undefined) return { ok: false, reason: "invalid" };
   let claims: EphemeralClaims;
   try {

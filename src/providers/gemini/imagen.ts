@@ -9,7 +9,7 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";
-import { base64 } from "../../http/base64";
+import { base64 } from "../../util/base64";
 import { apiError, type ApiError } from "../../http/errors";
 import { headerRecord } from "../../http/headers";
 import { isRecord } from "../../http/json";

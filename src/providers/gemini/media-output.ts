@@ -13,7 +13,7 @@
  */
 import type { Reply } from "../../canonical/outcome";
 import { lastUserMessage, type CanonicalRequest } from "../../canonical/request";
-import { base64 } from "../../http/base64";
+import { base64 } from "../../util/base64";
 import type { ApiError } from "../../http/errors";
 import { apiError } from "../../http/errors";
 import { encodePicture, pictureColor } from "../openai/images/picture";

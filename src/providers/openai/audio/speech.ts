@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
-import { base64 } from "../../../http/base64";
+import { base64 } from "../../../util/base64";
 import { headerRecord } from "../../../http/headers";
 import type { Failure } from "../../../scenario/schema";
 import type { ParseResult, RawBody, RenderContext, SseEvent } from "../../types";

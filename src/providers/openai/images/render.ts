@@ -5,7 +5,7 @@
  */
 import type { Reply } from "../../../canonical/outcome";
 import { lastUserMessage } from "../../../canonical/request";
-import { base64 } from "../../../http/base64";
+import { base64 } from "../../../util/base64";
 import type { Failure } from "../../../scenario/schema";
 import type { RenderContext, SseEvent } from "../../types";
 import { encodePicture, pictureColor, pictureId, type Picture } from "./picture";

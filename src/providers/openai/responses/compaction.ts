@@ -7,6 +7,7 @@ import { replyCompaction } from "../../../canonical/compaction";
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import { apiError, type ApiError } from "../../../http/errors";
+import { base64url, fromBase64 } from "../../../util/base64";
 import type { ResponsesBody } from "./wire";
 import { unsupportedValue } from "../request-error";
 
@@ -15,23 +16,6 @@ const BLOB_PREFIX = "gAAAAAB";
 const MARKER = "mockllm-compaction:v1\n";
 /** Threshold when a `compaction` entry gives none (the guide's example value). */
 export const DEFAULT_COMPACT_THRESHOLD = 200_000;
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): Uint8Array | undefined {
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The `encrypted_content` of a compaction carrying `summary`: the same summary always gives the same blob.
@@ -44,7 +28,7 @@ export function compactionBlob(summary: string): string {
 /** The summary in a blob mockllm wrote; "" for any other blob (accepted, as a mock may accept any). */
 export function summaryOfBlob(blob: string): string {
   if (!blob.startsWith(BLOB_PREFIX)) return "";
-  const bytes = fromBase64url(blob.slice(BLOB_PREFIX.length));
+  const bytes = fromBase64(blob.slice(BLOB_PREFIX.length));
   if (bytes === undefined) return "";
   const text = new TextDecoder().decode(bytes);
   return text.startsWith(MARKER) ? text.slice(MARKER.length) : "";

@@ -14,7 +14,7 @@
  * hours, as the API's do; uploads count toward the namespace's file quotas.
  */
 import { apiError } from "../../../../http/errors";
-import { base64 } from "../../../../http/base64";
+import { base64, base64url, fromBase64 } from "../../../../util/base64";
 import { readBoundedBytes } from "../../../../http/body";
 import { readSideBody } from "../../side-body";
 import { isRecord, jsonResponse } from "../../../../http/json";
@@ -73,16 +73,13 @@ interface PendingUpload {
 }
 
 function encodePending(p: PendingUpload): string {
-  let binary = "";
-  for (const b of new TextEncoder().encode(JSON.stringify(p))) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64url(new TextEncoder().encode(JSON.stringify(p)));
 }
 
 function decodePending(text: string): PendingUpload | undefined {
   if (text.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const v: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    const v: unknown = JSON.parse(new TextDecoder().decode(fromBase64(text)));
     if (!isRecord(v) || typeof v.id !== "string" || typeof v.displayName !== "string" || typeof v.mimeType !== "string") return undefined;
     if (typeof v.size !== "number" || typeof v.at !== "number" || typeof v.nonce !== "string" || !/^[a-z0-9]{1,16}$/.test(v.nonce)) return undefined;
     return v as unknown as PendingUpload;
