@@ -2,6 +2,9 @@
  * Server-side tool uses on a reply (`respond.serverTools`), provider-neutral, and the citations their text carries.
  */
 import type { ServerToolEntry } from "../scenario/server-tools-schema";
+import { fromBase64 } from "../util/base64";
+import { stableHash } from "../util/hash";
+import { encodePng } from "../util/png";
 
 /** A tool an MCP server listed (`tools/list`), for the provider's `mcp_list_tools`. */
 export interface McpListedTool {
@@ -42,6 +45,34 @@ export interface WrittenFile {
 
 const encoder = new TextEncoder();
 
+/** A scripted file a `code_execution` use wrote. */
+type CodeFile = NonNullable<Extract<ServerToolEntry, { type: "code_execution" }>["files"]>[number];
+
+const PICTURES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+
+/**
+ * The media type of a picture a code run wrote, by its name's extension; undefined for any other file.
+ * @example pictureType("chart.PNG") // "image/png"
+ */
+export function pictureType(name: string): string | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
+  return ext === undefined || !Object.hasOwn(PICTURES, ext) ? undefined : PICTURES[ext];
+}
+
+/**
+ * A scripted file's bytes: its `contentBase64` decoded, its `content` as UTF-8, or — a `.png` given neither — a
+ * 640×480 picture in one colour (from the name's hash), as a chart a run saved would be.
+ * @example codeFileBytes({ name: "a.txt", content: "hi" }) // Uint8Array [104, 105]
+ */
+export function codeFileBytes(f: CodeFile): Uint8Array {
+  if (f.contentBase64 !== undefined) return fromBase64(f.contentBase64) ?? new Uint8Array(0);
+  if (f.content === undefined && pictureType(f.name) === "image/png") {
+    const n = stableHash(`picture|${f.name}`);
+    return encodePng(640, 480, { r: (n >> 16) & 0xff, g: (n >> 8) & 0xff, b: n & 0xff });
+  }
+  return encoder.encode(f.content ?? "");
+}
+
 /**
  * The uses with each `code_execution` use run in a container: `write` keeps each scripted file (a provider's file
  * store) and answers its entry, `container` names the container around the files.
@@ -59,7 +90,7 @@ export async function runCodeUses(
       continue;
     }
     const files: ContainerUse["files"] = [];
-    for (const [j, f] of (use.files ?? []).entries()) files.push(await write({ name: f.name, bytes: encoder.encode(f.content ?? ""), use: i, index: j }));
+    for (const [j, f] of (use.files ?? []).entries()) files.push(await write({ name: f.name, bytes: codeFileBytes(f), use: i, index: j }));
     ran.push({ ...use, container: container(files) });
   }
   return ran;

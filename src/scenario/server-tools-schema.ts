@@ -33,15 +33,23 @@ export const ServerToolSchema = z.discriminatedUnion("type", [
     returnCode: z.number().int().optional().describe("Its exit status (default 0)."),
     files: z
       .array(
-        z.strictObject({
-          name: z.string().min(1).max(255).describe("The file's name: it is written to `/mnt/data/{name}`."),
-          content: z.string().max(1_048_576).optional().describe("Its text (default empty)."),
-        }),
+        z
+          .strictObject({
+            name: z.string().min(1).max(255).describe("The file's name: it is written to `/mnt/data/{name}`."),
+            content: z.string().max(1_048_576).optional().describe("Its text (default empty; a `.png` file without `content` or `contentBase64` is a 640×480 picture in one colour)."),
+            contentBase64: z
+              .string()
+              .max(1_398_104)
+              .regex(/^[A-Za-z0-9+/]*={0,2}$/, "contentBase64 must be standard base64")
+              .optional()
+              .describe("Its bytes in base64, in place of `content`: a picture or any binary file (at most 1 MiB)."),
+          })
+          .refine((f) => f.content === undefined || f.contentBase64 === undefined, { message: "give a file's content or its contentBase64, not both" }),
       )
       .max(20)
       .optional()
       .describe(
-        'Files the code wrote. OpenAI Responses with Code Interpreter: kept in the request\'s container (`source: "assistant"`), each a `container_file_citation` on the text — on its `sandbox:/mnt/data/{name}` link when the text has one, else at its end. Anthropic with a code execution tool: downloadable Files API files, each named by an output block of the result.',
+        "Files the code wrote. OpenAI Responses with Code Interpreter: kept in the request's container (`source: \"assistant\"`), each a `container_file_citation` on the text — on its `sandbox:/mnt/data/{name}` link when the text has one, else at its end; a picture (`.png`, `.jpg`, `.gif`, `.webp`) is also an `image` output (a data URL) when `include` asks for the outputs. Anthropic with a code execution tool: downloadable Files API files, each named by an output block of the result. Gemini: a picture is an `inlineData` part after the run's result.",
       ),
   }),
   z.strictObject({

@@ -24,6 +24,11 @@ const SEARCH = {
     { url: "https://example.com/f", title: "Forecast" },
   ],
 };
+/** A 1×1 GIF, as a step's `contentBase64` gives a file's exact bytes. */
+const GIF = "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==";
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** A PNG's width and height, from its IHDR chunk. */
+const pngSize = (b: Uint8Array) => [new DataView(b.buffer, b.byteOffset).getUint32(16), new DataView(b.buffer, b.byteOffset).getUint32(20)];
 const SCENARIOS = [
   {
     name: "st-search",
@@ -41,6 +46,20 @@ const SCENARIOS = [
         consume: false,
         match: { serverTool: "code_execution" },
         respond: { serverTools: [{ type: "code_execution", code: "python plot.py", files: [{ name: "out.csv", content: "a,b\n1,2\n" }] }], text: "Saved out.csv." },
+      },
+    ],
+  },
+  {
+    name: "st-code-picture",
+    steps: [
+      {
+        id: "chart",
+        consume: false,
+        match: { serverTool: "code_execution" },
+        respond: {
+          serverTools: [{ type: "code_execution", code: "plt.savefig('chart.png')", files: [{ name: "chart.png" }, { name: "dot.gif", contentBase64: GIF }, { name: "data.csv", content: "x\n1\n" }] }],
+          text: "Here is the chart.",
+        },
       },
     ],
   },
@@ -140,6 +159,23 @@ describe("OpenAI Responses with openai", () => {
     expect(final.output.map((i) => i.type)).toEqual(["web_search_call", "message"]);
     const part = final.output[1]!.type === "message" ? final.output[1]!.content[0]! : undefined;
     expect(part?.type === "output_text" ? part.annotations.length : -1).toBe(2);
+  });
+
+  it("code_interpreter: a run's pictures are image outputs (data URLs) beside the logs when include asks", async () => {
+    const c = openai("/s/st-code-picture/oa");
+    const tools: OpenAI.Responses.Tool[] = [{ type: "code_interpreter", container: { type: "auto" } }];
+    const r = await c.responses.create({ model: "gpt-5", input: "Chart it.", tools, include: ["code_interpreter_call.outputs"] });
+    const call = r.output[0] as OpenAI.Responses.ResponseCodeInterpreterToolCall;
+    expect(call.outputs!.map((o) => (o.type === "image" ? o.url.slice(0, o.url.indexOf(",") + 1) : o.type))).toEqual(["logs", "data:image/png;base64,", "data:image/gif;base64,"]);
+    const png = Buffer.from((call.outputs![1] as { url: string }).url.split(",")[1]!, "base64");
+    expect([[...png.subarray(0, 8)], pngSize(png)]).toEqual([PNG_SIGNATURE, [640, 480]]);
+    expect((call.outputs![2] as { url: string }).url).toBe(`data:image/gif;base64,${GIF}`);
+    // The same picture is the container's file.
+    const files = await c.containers.files.list(call.container_id);
+    const chart = files.data.find((f) => f.path === "/mnt/data/chart.png")!;
+    expect(Buffer.from(await (await c.containers.files.content.retrieve(chart.id, { container_id: call.container_id })).arrayBuffer())).toEqual(png);
+    // Without include, no outputs.
+    expect((await c.responses.create({ model: "gpt-5", input: "Chart it.", tools })).output[0]).toMatchObject({ type: "code_interpreter_call", outputs: null });
   });
 
   it("code_interpreter: code, container, logs when include asks; the stream sends the code in deltas", async () => {
@@ -369,6 +405,27 @@ describe("Anthropic Messages with @anthropic-ai/sdk", () => {
     await expect(c.beta.files.download(upload.id)).rejects.toMatchObject({ status: 400 });
   });
 
+  it("code execution's pictures are Files API files of their media type, with their bytes", async () => {
+    const c = anthropic("/s/st-code-picture/an");
+    const m = await c.beta.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: "chart" }],
+      tools: [{ type: "code_execution_20250825", name: "code_execution" }],
+      betas: ["code-execution-2025-08-25", "files-api-2025-04-14"],
+    } as never);
+    const ids: string[] = (m.content as unknown as Record<string, any>[])[1]!.content.content.map((o: { file_id: string }) => o.file_id);
+    const metas = await Promise.all(ids.map((id) => c.beta.files.retrieveMetadata(id)));
+    expect(metas.map((f) => [f.filename, f.mime_type])).toEqual([
+      ["chart.png", "image/png"],
+      ["dot.gif", "image/gif"],
+      ["data.csv", "text/csv"],
+    ]);
+    const png = new Uint8Array(await (await c.beta.files.download(ids[0]!)).arrayBuffer());
+    expect([[...png.subarray(0, 8)], pngSize(png), metas[0]!.size_bytes]).toEqual([PNG_SIGNATURE, [640, 480], png.length]);
+    expect(Buffer.from(await (await c.beta.files.download(ids[1]!)).arrayBuffer()).toString("base64")).toBe(GIF);
+  });
+
   it("MCP connector: mcp_tool_use and mcp_tool_result (beta, JSON = stream)", async () => {
     const c = anthropic("/s/st-mcp/an");
     const params = {
@@ -407,6 +464,18 @@ describe("Gemini generateContent with @google/genai", () => {
     for await (const c of await ai.models.generateContentStream(params)) chunks.push(c);
     expect(chunks.at(-1)?.candidates?.[0]?.groundingMetadata).toEqual(g);
     expect(chunks.slice(0, -1).every((c) => c.candidates?.[0]?.groundingMetadata === undefined)).toBe(true);
+  });
+
+  it("codeExecution: a run's pictures are inlineData parts after its result", async () => {
+    const ai = gemini("/s/st-code-picture/gm");
+    const r = await ai.models.generateContent({ model: "gemini-2.5-flash", contents: "Chart it.", config: { tools: [{ codeExecution: {} }] } });
+    const parts = r.candidates?.[0]?.content?.parts ?? [];
+    expect(parts.map((p) => Object.keys(p).find((k) => k !== "thoughtSignature"))).toEqual(["executableCode", "codeExecutionResult", "inlineData", "inlineData", "text"]);
+    expect(parts.slice(2, 4).map((p) => p.inlineData?.mimeType)).toEqual(["image/png", "image/gif"]);
+    const png = Buffer.from(parts[2]!.inlineData!.data!, "base64");
+    expect([[...png.subarray(0, 8)], pngSize(png)]).toEqual([PNG_SIGNATURE, [640, 480]]);
+    expect(parts[3]!.inlineData!.data).toBe(GIF);
+    expect(r.text).toBe("Here is the chart.");
   });
 
   it("codeExecution: executableCode and codeExecutionResult parts before the text", async () => {

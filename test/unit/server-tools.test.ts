@@ -3,7 +3,8 @@
  * and containers' store, and the offered tools each provider's request names.
  */
 import { describe, expect, it } from "vitest";
-import { citations, webResults } from "../../src/canonical/server-tools";
+import { citations, codeFileBytes, pictureType, webResults } from "../../src/canonical/server-tools";
+import { ScenarioSchema } from "../../src/scenario/schema";
 import { offeredServerTools as anthropicOffered } from "../../src/providers/anthropic/server-tools";
 import { offeredServerTools as geminiOffered } from "../../src/providers/gemini/server-tools";
 import { forcedServerTool, offeredServerTools as openaiOffered } from "../../src/providers/openai/responses/server-tools";
@@ -121,5 +122,40 @@ describe("the default responder's server-tool uses", () => {
     });
     expect(defaultServerUse("web_fetch", "read https://example.net/page please")?.serverTools[0]).toMatchObject({ type: "web_fetch", url: "https://example.net/page" });
     expect(defaultServerUse("mcp", "x")).toBeUndefined();
+  });
+});
+
+describe("a code run's files", () => {
+  it("are their base64 bytes, their text, or (a .png given neither) a 640×480 picture of one colour from the name", () => {
+    expect([...codeFileBytes({ name: "a.bin", contentBase64: "AP8=" })]).toEqual([0, 255]);
+    expect(new TextDecoder().decode(codeFileBytes({ name: "a.txt", content: "héllo" }))).toBe("héllo");
+    expect(codeFileBytes({ name: "empty.csv" })).toEqual(new Uint8Array(0));
+    const png = codeFileBytes({ name: "chart.png" });
+    const view = new DataView(png.buffer, png.byteOffset);
+    expect([[...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(""), view.getUint32(16), view.getUint32(20)]).toEqual(["PNG", 640, 480]);
+    expect(codeFileBytes({ name: "chart.png" })).toEqual(png);
+    expect(codeFileBytes({ name: "other.png" })).not.toEqual(png);
+    expect(new TextDecoder().decode(codeFileBytes({ name: "notes.png", content: "not a picture" }))).toBe("not a picture");
+  });
+
+  it("are pictures by their extension", () => {
+    expect(["a.PNG", "b.jpg", "c.jpeg", "d.gif", "e.webp", "f.svg", "g", "h.constructor"].map(pictureType)).toEqual([
+      "image/png",
+      "image/jpeg",
+      "image/jpeg",
+      "image/gif",
+      "image/webp",
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("take content or contentBase64, not both, and only standard base64", () => {
+    const doc = (file: Record<string, unknown>) =>
+      ScenarioSchema.safeParse({ name: "f", steps: [{ respond: { serverTools: [{ type: "code_execution", code: "x", files: [{ name: "a.png", ...file }] }] } }] });
+    expect(doc({ contentBase64: "AP8=" }).success).toBe(true);
+    expect(doc({ content: "x", contentBase64: "AP8=" }).error?.issues[0]?.message).toBe("give a file's content or its contentBase64, not both");
+    expect(doc({ contentBase64: "AP8_" }).error?.issues[0]?.message).toBe("contentBase64 must be standard base64");
   });
 });

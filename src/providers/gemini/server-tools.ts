@@ -1,11 +1,12 @@
 /**
  * Server-side tools on generateContent (`respond.serverTools`, contract section 11): a code run as
- * `executableCode` + `codeExecutionResult` parts before the text; web searches as the candidate's
+ * `executableCode` + `codeExecutionResult` (+ an `inlineData` part per picture it saved) parts before the text; web searches as the candidate's
  * `groundingMetadata` (queries, `groundingChunks`, `groundingSupports` on the text, `searchEntryPoint`); fetched
  * pages as `urlContextMetadata`. Gemini has no file search, image generation or MCP server tool: those are not rendered.
  */
 import type { Reply } from "../../canonical/outcome";
-import { citations, webResults } from "../../canonical/server-tools";
+import { citations, codeFileBytes, pictureType, webResults } from "../../canonical/server-tools";
+import { base64 } from "../../util/base64";
 
 /** The server tools a Gemini request offers (`tools[].googleSearch`, `urlContext`, `codeExecution`), each once. */
 export function offeredServerTools(tools: Record<string, unknown>[] | undefined): string[] {
@@ -18,7 +19,7 @@ export function offeredServerTools(tools: Record<string, unknown>[] | undefined)
   return [...out];
 }
 
-/** The code parts of the reply's code runs, in order: `executableCode` then its `codeExecutionResult`. */
+/** The code parts of the reply's code runs, in order: `executableCode`, its `codeExecutionResult`, then the pictures it saved (`inlineData`). */
 export function codeParts(reply: Reply): Record<string, unknown>[] {
   return (reply.serverTools ?? []).flatMap((u) =>
     u.type === "code_execution"
@@ -27,6 +28,11 @@ export function codeParts(reply: Reply): Record<string, unknown>[] {
           {
             codeExecutionResult: { outcome: (u.returnCode ?? 0) === 0 && u.error === undefined ? "OUTCOME_OK" : "OUTCOME_FAILED", output: [u.output, u.error].filter((s) => s !== undefined).join("") },
           },
+          // The pictures the run saved (a chart), each an inline part after the result, as the API sends them.
+          ...(u.files ?? []).flatMap((f) => {
+            const mimeType = pictureType(f.name);
+            return mimeType === undefined ? [] : [{ inlineData: { mimeType, data: base64(codeFileBytes(f)) } }];
+          }),
         ]
       : [],
   );

@@ -3,7 +3,8 @@
  * adds before the message — `web_search_call`, `code_interpreter_call`, `file_search_call`, `image_generation_call`,
  * `mcp_list_tools` + `mcp_call` — the `url_citation` annotations on its text, and their stream events.
  */
-import { citations, webResults, type ServerToolUse } from "../../../canonical/server-tools";
+import { citations, codeFileBytes, pictureType, webResults, type ServerToolUse } from "../../../canonical/server-tools";
+import { base64 } from "../../../util/base64";
 import type { Reply } from "../../../canonical/outcome";
 import { stableHex } from "../../../util/hash";
 import { streamFragments } from "../../../util/text";
@@ -134,6 +135,14 @@ export function textAnnotations(reply: Reply, text: string): Annotation[] {
   return [...urlCitations(reply, text), ...fileCitations(reply, text), ...containerCitations(reply, text)];
 }
 
+/** A code run's pictures as Code Interpreter outputs: `{ type: "image", url }`, the file as a data URL. */
+function pictureOutputs(use: Extract<ServerToolUse, { type: "code_execution" }>): { type: "image"; url: string }[] {
+  return (use.files ?? []).flatMap((f) => {
+    const type = pictureType(f.name);
+    return type === undefined ? [] : [{ type: "image" as const, url: `data:${type};base64,${base64(codeFileBytes(f))}` }];
+  });
+}
+
 function mcpArguments(use: Extract<ServerToolUse, { type: "mcp" }>): string {
   return JSON.stringify(use.arguments ?? {});
 }
@@ -214,7 +223,7 @@ export function serverToolItems(reply: Reply, nextId: (prefix: string) => string
           status: "completed",
           code: use.code,
           container_id: use.container?.id ?? container,
-          outputs: includes("code_interpreter_call.outputs") ? [{ type: "logs", logs }] : null,
+          outputs: includes("code_interpreter_call.outputs") ? [{ type: "logs", logs }, ...pictureOutputs(use)] : null,
         });
         break;
       }
