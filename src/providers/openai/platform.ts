@@ -11,6 +11,8 @@ import { Response } from "../../http/web";
 import type { SideRoute, SideRouteContext } from "../types";
 import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
 import { own } from "../../util/own";
+import { safeDecode } from "../../http/url";
+import type { Runtime } from "../../runtime/types";
 import { invalidType, receivedOf, unsupportedValue } from "./request-error";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
@@ -190,4 +192,17 @@ export function parsedObjects<T>(texts: string[]): T[] {
 /** Unix seconds now. */
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/** The scenario's `async.processingMs` for this request (its `/s/{scenario}` prefix or `x-mock-scenario`; 0 without a scenario). */
+export async function processingMs(request: Request, rt: Runtime): Promise<number> {
+  const pathname = new URL(request.url).pathname;
+  let name = request.headers.get("x-mock-scenario") ?? undefined;
+  if (pathname.startsWith("/s/")) {
+    const seg = pathname.slice(3).split("/")[0];
+    if (seg) name = safeDecode(seg);
+  }
+  if (name === undefined) return 0;
+  const stored = await rt.scenarios.get(name);
+  return stored?.scenario.async?.processingMs ?? 0;
 }

@@ -30,6 +30,7 @@ import { completeFileSearch } from "./vector-stores/file-search";
 import { completeCodeInterpreter } from "./containers/code-interpreter";
 import { openaiContainers } from "./containers/routes";
 import { openaiSkills } from "./skills/routes";
+import { openaiFineTuningJobs } from "./fine-tuning/jobs";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -109,6 +110,7 @@ export const openaiModule: ProviderModule = {
     openaiVectorStores,
     openaiContainers,
     openaiSkills,
+    openaiFineTuningJobs,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

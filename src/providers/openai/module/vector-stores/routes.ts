@@ -17,7 +17,7 @@ import { timeHex } from "../../../../objects/ids";
 import { echoed, echoedValue } from "../../../../util/text";
 import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
-import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer } from "../../platform";
+import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer, processingMs } from "../../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
 import { arrayLengthError, invalidType, unsupportedValue } from "../../request-error";
 
@@ -137,19 +137,6 @@ function renderBatch(b: BatchRecord, vs: string, files: FileEntry[]): Record<str
   const file_counts = counts(mine, now);
   const status = b.cancelled ? "cancelled" : file_counts.in_progress > 0 ? "in_progress" : "completed";
   return { id: b.id, object: "vector_store.files_batch", created_at: b.created_at, vector_store_id: vs, status, file_counts };
-}
-
-/** The scenario's `async.processingMs` for this request (0 without a scenario). */
-async function processingMs(request: Request, rt: Runtime): Promise<number> {
-  const pathname = new URL(request.url).pathname;
-  let name = request.headers.get("x-mock-scenario") ?? undefined;
-  if (pathname.startsWith("/s/")) {
-    const seg = pathname.slice(3).split("/")[0];
-    if (seg) name = safeDecode(seg);
-  }
-  if (name === undefined) return 0;
-  const stored = await rt.scenarios.get(name);
-  return stored?.scenario.async?.processingMs ?? 0;
 }
 
 type Checked<T> = { ok: true; value: T } | { ok: false; error: ApiError };
