@@ -409,7 +409,9 @@ async function act(action: "cancel" | "pause" | "resume", j: JobRecord, store: O
 }
 
 /** `/v1/fine_tuning/jobs[/{id}[/cancel | /pause | /resume | /events | /checkpoints]]`. */
-export const openaiFineTuningJobs = objectRoute(/^\/(?:v1\/)?fine_tuning\/jobs(?:\/([^/]+)(?:\/(cancel|pause|resume|events|checkpoints))?)?\/?$/, async ([, rawId, action], request, path, a, ctx) => {
+const ROUTE = /^\/(?:v1\/)?fine_tuning\/jobs(?:\/([^/]+)(?:\/(cancel|pause|resume|events|checkpoints))?)?\/?$/;
+
+async function serveJobs([, rawId, action]: RegExpExecArray, request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
   const files = filesOf(ctx.rt.objects);
   if (ctx.rt.objects === undefined || files === undefined) return a.fail(apiError("not_found", "mockllm: this runtime keeps no files."));
   const store = ctx.rt.objects;
@@ -442,4 +444,6 @@ export const openaiFineTuningJobs = objectRoute(/^\/(?:v1\/)?fine_tuning\/jobs(?
       return a.json(page(items as unknown as { id: string }[], { ...q.page, order: "desc" }));
     },
   });
-});
+}
+
+export const openaiFineTuningJobs = objectRoute(ROUTE, serveJobs);
