@@ -7,7 +7,8 @@
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import OpenAI, { toFile as openaiFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readZip, writeZip } from "../../src/util/zip";
+import { writeZip } from "../../src/util/zip";
+import { unzipTexts } from "../support/zip";
 import { startHarness, type Harness } from "./harness";
 
 let h: Harness;
@@ -17,12 +18,6 @@ const enc = new TextEncoder();
 const SKILL_MD = "---\nname: csv-tools\ndescription: Clean and summarise CSV files.\n---\n# CSV tools\n\nRun scripts/clean.py.\n";
 const SCRIPT = "import csv\nprint('clean')\n";
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
-
-async function unzip(res: Response): Promise<Record<string, string>> {
-  const read = await readZip(new Uint8Array(await res.arrayBuffer()), { maxEntries: 10, maxBytes: 1 << 20 });
-  if (!read.ok) throw new Error(read.message);
-  return Object.fromEntries(read.entries.map((e) => [e.name, new TextDecoder().decode(e.bytes)]));
-}
 
 const refusal = (p: Promise<unknown>) =>
   p.then(
@@ -54,7 +49,7 @@ describe("anthropic skills", () => {
     const [v1] = (await client.beta.skills.versions.list(skill.id)).data;
     expect(v1).toEqual({ id: skill.latest_version_id, type: "skill_version", created_at: skill.created_at, description: "Clean and summarise CSV files.", name: "csv-tools", skill_id: skill.id });
     expect(v1!.id).toMatch(/^skillver_01[0-9A-Za-z]{24}$/);
-    expect(await unzip(await client.beta.skills.versions.download(v1!.id, { skill_id: skill.id }))).toEqual({ "csv-tools/SKILL.md": SKILL_MD, "csv-tools/scripts/clean.py": SCRIPT });
+    expect(await unzipTexts(await client.beta.skills.versions.download(v1!.id, { skill_id: skill.id }))).toEqual({ "csv-tools/SKILL.md": SKILL_MD, "csv-tools/scripts/clean.py": SCRIPT });
 
     const md2 = SKILL_MD.replace("Clean and", "Tidy and");
     const v2 = await client.beta.skills.versions.create(skill.id, { files: await files([["csv-tools/SKILL.md", md2]]) });
@@ -109,7 +104,7 @@ describe("anthropic skills", () => {
     const v = (await client.beta.skills.versions.retrieve(epoch, { skill_id: made.id as string, betas })) as unknown as Record<string, unknown>;
     expect(v).toMatchObject({ type: "skill_version", version: epoch, directory: "pdf-forms", name: "pdf-forms", description: "Read and fill PDF forms." });
     expect(v.created_at).toBe(made.created_at);
-    expect(Object.keys(await unzip(await client.beta.skills.versions.download(epoch, { skill_id: made.id as string, betas })))).toEqual(["pdf-forms/SKILL.md", "pdf-forms/forms.md"]);
+    expect(Object.keys(await unzipTexts(await client.beta.skills.versions.download(epoch, { skill_id: made.id as string, betas })))).toEqual(["pdf-forms/SKILL.md", "pdf-forms/forms.md"]);
     expect(await client.beta.skills.versions.delete(epoch, { skill_id: made.id as string, betas })).toEqual({ id: epoch, type: "skill_version_deleted" });
     // A skill with no display name shows its SKILL.md name.
     const plain = await client.beta.skills.create({ files: await files([["pdf-forms/SKILL.md", "---\nname: pdf-forms\ndescription: Fill forms.\n---\n"]]) });

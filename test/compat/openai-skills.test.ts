@@ -5,7 +5,8 @@
  */
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readZip, writeZip } from "../../src/util/zip";
+import { writeZip } from "../../src/util/zip";
+import { unzipTexts } from "../support/zip";
 import { namespaceKey, rootAdmin } from "../support/namespaces";
 import { startHarness, type Harness } from "./harness";
 
@@ -15,12 +16,6 @@ let client: OpenAI;
 const enc = new TextEncoder();
 const SKILL_MD = "---\nname: csv-tools\ndescription: Clean and summarise CSV files.\n---\n# CSV tools\n\nRun scripts/clean.py.\n";
 const SCRIPT = "import csv\nprint('clean')\n";
-
-async function unzip(res: Response): Promise<Record<string, string>> {
-  const read = await readZip(new Uint8Array(await res.arrayBuffer()), { maxEntries: 10, maxBytes: 1 << 20 });
-  if (!read.ok) throw new Error(read.message);
-  return Object.fromEntries(read.entries.map((e) => [e.name, new TextDecoder().decode(e.bytes)]));
-}
 
 const refusal = (p: Promise<unknown>) =>
   p.then(
@@ -39,7 +34,7 @@ describe("openai skills", () => {
     const skill = await client.skills.create({ files: [await toFile(enc.encode(SKILL_MD), "csv-tools/SKILL.md"), await toFile(enc.encode(SCRIPT), "csv-tools/scripts/clean.py")] });
     expect(skill.id).toMatch(/^skill_[0-9a-f]{48}$/);
     expect(skill).toMatchObject({ object: "skill", name: "csv-tools", description: "Clean and summarise CSV files.", default_version: "1", latest_version: "1" });
-    expect(await unzip(await client.skills.content.retrieve(skill.id))).toEqual({ "csv-tools/SKILL.md": SKILL_MD, "csv-tools/scripts/clean.py": SCRIPT });
+    expect(await unzipTexts(await client.skills.content.retrieve(skill.id))).toEqual({ "csv-tools/SKILL.md": SKILL_MD, "csv-tools/scripts/clean.py": SCRIPT });
 
     const md2 = SKILL_MD.replace("Clean and", "Tidy and");
     const v2 = await client.skills.versions.create(skill.id, { files: [await toFile(enc.encode(md2), "csv-tools/SKILL.md")] });
@@ -48,8 +43,8 @@ describe("openai skills", () => {
     expect(await client.skills.retrieve(skill.id)).toMatchObject({ default_version: "1", latest_version: "2", description: "Clean and summarise CSV files." });
     const moved = await client.skills.update(skill.id, { default_version: "2" });
     expect(moved).toMatchObject({ default_version: "2", latest_version: "2", description: "Tidy and summarise CSV files." });
-    expect(await unzip(await client.skills.content.retrieve(skill.id))).toEqual({ "csv-tools/SKILL.md": md2 });
-    expect(await unzip(await client.skills.versions.content.retrieve("1", { skill_id: skill.id }))).toEqual({ "csv-tools/SKILL.md": SKILL_MD, "csv-tools/scripts/clean.py": SCRIPT });
+    expect(await unzipTexts(await client.skills.content.retrieve(skill.id))).toEqual({ "csv-tools/SKILL.md": md2 });
+    expect(await unzipTexts(await client.skills.versions.content.retrieve("1", { skill_id: skill.id }))).toEqual({ "csv-tools/SKILL.md": SKILL_MD, "csv-tools/scripts/clean.py": SCRIPT });
 
     const v3 = await client.skills.versions.create(skill.id, { files: [await toFile(enc.encode(SKILL_MD), "csv-tools/SKILL.md")], default: true });
     expect((await client.skills.retrieve(skill.id)).default_version).toBe(v3.version);
@@ -76,10 +71,10 @@ describe("openai skills", () => {
     ]);
     const fromZip = await client.skills.create({ files: await toFile(zip, "pdf.zip", { type: "application/zip" }) });
     expect([fromZip.name, fromZip.description]).toEqual(["pdf", "Read and fill PDF forms."]);
-    expect(Object.keys(await unzip(await client.skills.content.retrieve(fromZip.id)))).toEqual(["pdf/SKILL.md", "pdf/forms.md"]);
+    expect(Object.keys(await unzipTexts(await client.skills.content.retrieve(fromZip.id)))).toEqual(["pdf/SKILL.md", "pdf/forms.md"]);
 
     const flat = await client.skills.create({ files: [await toFile(enc.encode('---\nname: "haiku"\ndescription: Write haiku.\n---\n'), "SKILL.md")] });
-    expect(Object.keys(await unzip(await client.skills.content.retrieve(flat.id)))).toEqual(["haiku/SKILL.md"]);
+    expect(Object.keys(await unzipTexts(await client.skills.content.retrieve(flat.id)))).toEqual(["haiku/SKILL.md"]);
     const listed = await client.skills.list({ limit: 100 });
     expect(listed.data.map((s) => s.id).slice(0, 2)).toEqual([flat.id, fromZip.id]);
   });

@@ -20,6 +20,7 @@ import { Response } from "../../../http/web";
 import { creationStamp, sortableId } from "../../../objects/ids";
 import { scopedObjects } from "../../../objects/store";
 import { checkFileQuotas } from "../../../tenancy/file-quota";
+import { base64, fromBase64 } from "../../../util/base64";
 import { echoed } from "../../../util/text";
 import type { SideRouteContext } from "../../types";
 import { skillBundle, type SkillBundle } from "../../openai/module/skills/bundle";
@@ -122,19 +123,15 @@ function pageOf<T extends { id: string }>(items: T[], query: URLSearchParams, ma
   const token = query.get("page");
   let from = 0;
   if (token !== null && token !== "") {
-    let after: string | undefined;
-    try {
-      after = token.startsWith("page_") ? atob(token.slice(5)) : undefined;
-    } catch {
-      after = undefined;
-    }
+    const bytes = token.startsWith("page_") ? fromBase64(token.slice(5)) : undefined;
+    const after = bytes === undefined ? undefined : new TextDecoder().decode(bytes);
     const i = after === undefined ? -1 : items.findIndex((x) => x.id === after);
     if (i < 0) return { ok: false, error: invalid("page: Invalid page token.") };
     from = i + 1;
   }
   const data = items.slice(from, from + limit);
   const hasMore = from + limit < items.length;
-  return { ok: true, data, has_more: hasMore, next_page: hasMore ? `page_${btoa(data.at(-1)!.id)}` : null };
+  return { ok: true, data, has_more: hasMore, next_page: hasMore ? `page_${base64(new TextEncoder().encode(data.at(-1)!.id))}` : null };
 }
 
 function methodNotAllowed(ctx: SideRouteContext, methods: string, path: string): Response {
