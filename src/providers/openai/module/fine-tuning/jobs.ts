@@ -6,18 +6,19 @@
  * then name it, and a scenario match it), `trained_tokens`, a results file and checkpoints. The training file is read
  * when the job is made, as the API validates it: a line that is not a training example of the job's method, or fewer
  * than 10 examples, makes the job `failed` (`invalid_training_file`) once validation ends. Kept in the caller's
- * namespace (`fine_tuning_jobs/{id}`, the record as the object's body).
+ * namespace's index of jobs (a session object, as vector stores are kept); the results files among its files.
  */
 import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import type { FileStore } from "../../../../objects/files";
 import { sortableId } from "../../../../objects/ids";
-import type { ObjectStore } from "../../../../objects/store";
+import type { Runtime } from "../../../../runtime/types";
+import type { StoredResponses } from "../../../../session/types";
 import { stableHash, stableToken } from "../../../../util/hash";
 import { own } from "../../../../util/own";
 import { echoed } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
-import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, processingMs, type PlatformAnswer } from "../../platform";
+import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter } from "../../request-error";
 import { filesOf } from "../batches/files";
 
@@ -25,11 +26,11 @@ import { filesOf } from "../batches/files";
 const MIN_EXAMPLES = 10;
 /** What mockllm reads of a training file to check it; a larger file's examples past this are not checked. */
 const CHECKED_BYTES = 16 * 1024 * 1024;
-/** Jobs a namespace keeps (mockllm's bound). */
+/** Jobs a namespace keeps (mockllm's bound: past it the oldest are forgotten). */
 const MAX_JOBS = 1000;
 /** Rows a results file holds at most (steps past it are sampled). */
 const MAX_RESULT_ROWS = 1000;
-const KEY = "fine_tuning_jobs/";
+const KIND = "fine_tuning_job";
 const METHODS = ["supervised", "dpo", "reinforcement"] as const;
 type Method = (typeof METHODS)[number];
 
@@ -275,32 +276,25 @@ function hyperOf(value: unknown, at: string): Hyper | ApiError {
   return out;
 }
 
-const jobKey = (id: string) => KEY + id;
+/** The jobs' index: one session object of the caller's namespace (as vector stores and conversations keep theirs). */
+const home = (rt: Runtime): StoredResponses => rt.sessions.get("__index/fine_tuning_jobs");
 
-async function load(store: ObjectStore, id: string): Promise<JobRecord | null> {
-  const o = await store.get(jobKey(id));
-  if (o === null) return null;
-  try {
-    return JSON.parse(await o.text()) as JobRecord;
-  } catch {
-    return null;
-  }
+async function load(rt: Runtime, id: string): Promise<JobRecord | null> {
+  const json = await home(rt).objectById(KIND, id);
+  return json === null ? null : (parsedObjects<JobRecord>([json])[0] ?? null);
 }
 
-const save = (store: ObjectStore, j: JobRecord) => store.put(jobKey(j.id), JSON.stringify(j));
+/** Keeps the job (beyond MAX_JOBS, the oldest are dropped). */
+const save = (rt: Runtime, j: JobRecord) => home(rt).putObjects(KIND, [{ id: j.id, json: JSON.stringify(j) }], MAX_JOBS);
 
-async function all(store: ObjectStore): Promise<JobRecord[]> {
-  const out: JobRecord[] = [];
-  for await (const o of store.list(KEY)) {
-    const j = await load(store, o.key.slice(KEY.length));
-    if (j !== null) out.push(j);
-  }
-  return out.sort((a, b) => a.createdMs - b.createdMs || (a.id < b.id ? -1 : 1));
+/** Every job, oldest first. */
+async function all(rt: Runtime): Promise<JobRecord[]> {
+  return parsedObjects<JobRecord>((await home(rt).listObjects(KIND)).map((o) => o.json));
 }
 
 const noSuchJob = (id: string): ApiError => apiError("not_found", `No such fine-tuning job: ${echoed(id)}`, { param: "fine_tuning_job_id" });
 
-async function create(request: Request, store: ObjectStore, files: FileStore, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
+async function create(request: Request, files: FileStore, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
   const b = body.value;
@@ -338,9 +332,6 @@ async function create(request: Request, store: ObjectStore, files: FileStore, a:
   const hyper = hyperOf(methodHyper ?? b.hyperparameters, methodHyper !== undefined && methodHyper !== null ? `method.${method}.hyperparameters` : "hyperparameters");
   if ("code" in hyper) return a.fail(hyper);
   if (b.integrations !== undefined && b.integrations !== null && !Array.isArray(b.integrations)) return a.fail(invalidType("integrations", "an array", b.integrations));
-  const existing = await all(store);
-  if (existing.length >= MAX_JOBS) return a.fail(invalid(`mockllm keeps at most ${MAX_JOBS} fine-tuning jobs a namespace.`));
-
   const checked = await validate(files, b.training_file, method as Method);
   const now = Date.now();
   const p = await processingMs(request, ctx.rt);
@@ -363,13 +354,13 @@ async function create(request: Request, store: ObjectStore, files: FileStore, a:
     startedMs: now + p / 2,
     readyMs: now + p,
   };
-  await save(store, job);
+  await save(ctx.rt, job);
   // The answer of the create call is the job as made: its files not yet validated.
   return a.json(jobObject(job, Math.min(now, job.validatedMs - 1)));
 }
 
 /** A succeeded job's results file (a CSV of its steps' metrics), written on the first read that finds it done. */
-async function withResults(store: ObjectStore, files: FileStore, j: JobRecord, now: number): Promise<JobRecord> {
+async function withResults(rt: Runtime, files: FileStore, j: JobRecord, now: number): Promise<JobRecord> {
   if (statusAt(j, now) !== "succeeded" || j.resultFile !== undefined) return j;
   const { total } = steps(j);
   const every = Math.ceil(total / MAX_RESULT_ROWS);
@@ -382,7 +373,7 @@ async function withResults(store: ObjectStore, files: FileStore, j: JobRecord, n
   const fileId = `file-${stableToken(`ftresult|${j.id}`, 22)}`;
   await files.create({ id: fileId, filename: "step_metrics.csv", purpose: "fine-tune-results", bytes: bytes.length, createdAt: secs(j.readyMs), mimeType: "text/csv" }, bytes);
   const next = { ...j, resultFile: fileId };
-  await save(store, next);
+  await save(rt, next);
   return next;
 }
 
@@ -400,11 +391,11 @@ export function transition(action: "cancel" | "pause" | "resume", j: JobRecord, 
   return { ...rest, readyMs: j.readyMs + (now - pausedMs) };
 }
 
-async function act(action: "cancel" | "pause" | "resume", j: JobRecord, store: ObjectStore, a: PlatformAnswer): Promise<Response> {
+async function act(action: "cancel" | "pause" | "resume", j: JobRecord, rt: Runtime, a: PlatformAnswer): Promise<Response> {
   const now = Date.now();
   const next = transition(action, j, now);
   if (typeof next === "string") return a.fail(invalid(`Cannot ${action} fine-tuning job ${j.id}: ${next}.`));
-  await save(store, next);
+  await save(rt, next);
   return a.json(jobObject(next, now));
 }
 
@@ -414,7 +405,7 @@ const ROUTE = /^\/(?:v1\/)?fine_tuning\/jobs(?:\/([^/]+)(?:\/(cancel|pause|resum
 async function serveJobs([, rawId, action]: RegExpExecArray, request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
   const files = filesOf(ctx.rt.objects);
   if (ctx.rt.objects === undefined || files === undefined) return a.fail(apiError("not_found", "mockllm: this runtime keeps no files."));
-  const store = ctx.rt.objects;
+  const rt = ctx.rt;
   const query = new URL(request.url).searchParams;
   if (rawId === undefined) {
     return byMethod(request, path, a, {
@@ -423,21 +414,21 @@ async function serveJobs([, rawId, action]: RegExpExecArray, request: Request, p
         if (!q.ok) return a.fail(q.error);
         const now = Date.now();
         const wanted = [...query.entries()].flatMap(([k, v]) => (/^metadata\[(.+)\]$/.exec(k) ? [[/^metadata\[(.+)\]$/.exec(k)![1]!, v] as const] : []));
-        const jobs = (await all(store)).filter((j) => wanted.every(([k, v]) => j.metadata?.[k] === v));
-        const shown = await Promise.all(jobs.map((j) => withResults(store, files, j, now)));
+        const jobs = (await all(rt)).filter((j) => wanted.every(([k, v]) => j.metadata?.[k] === v));
+        const shown = await Promise.all(jobs.map((j) => withResults(rt, files, j, now)));
         return a.json(page(shown.map((j) => jobObject(j, now)) as { id: string }[], { ...q.page, order: "desc" }));
       },
-      POST: () => create(request, store, files, a, ctx),
+      POST: () => create(request, files, a, ctx),
     });
   }
   const id = safeDecode(rawId);
-  const job = await load(store, id);
+  const job = await load(rt, id);
   if (job === null) return a.fail(noSuchJob(id));
-  if (action === "cancel" || action === "pause" || action === "resume") return byMethod(request, path, a, { POST: () => act(action, job, store, a) });
+  if (action === "cancel" || action === "pause" || action === "resume") return byMethod(request, path, a, { POST: () => act(action, job, rt, a) });
   return byMethod(request, path, a, {
     async GET() {
       const now = Date.now();
-      if (action === undefined) return a.json(jobObject(await withResults(store, files, job, now), now));
+      if (action === undefined) return a.json(jobObject(await withResults(rt, files, job, now), now));
       const q = pageQuery(query, "desc");
       if (!q.ok) return a.fail(q.error);
       const items = action === "events" ? eventsOf(job, now) : checkpointsOf(job, now);
