@@ -91,10 +91,20 @@ describe("openai fine-tuning jobs", () => {
 
     const chat = await client.chat.completions.create({ model: done.fine_tuned_model!, messages: [{ role: "user", content: "Hi" }] });
     expect(chat.model).toBe(done.fine_tuned_model);
+    // The model is the caller's: listed, retrieved and deleted as its owner's.
+    const own = { id: done.fine_tuned_model, object: "model", created: done.finished_at, owned_by: "org-mockllm" };
+    expect((await client.models.list()).data.filter((m) => m.id.startsWith("ft:"))).toEqual([own]);
+    expect(await client.models.retrieve(done.fine_tuned_model!)).toEqual(own);
     // Listed newest first, filtered by metadata.
     expect((await client.fineTuning.jobs.list({ metadata: { team: "support" } })).data.map((j) => j.id)).toEqual([job.id]);
     expect((await client.fineTuning.jobs.list({ metadata: { team: "nobody" } })).data).toEqual([]);
     expect(await refusal(client.fineTuning.jobs.cancel(job.id))).toEqual([400, `Cannot cancel fine-tuning job ${job.id}: it is already succeeded.`]);
+
+    expect(await client.models.delete(done.fine_tuned_model!)).toEqual({ id: done.fine_tuned_model, object: "model", deleted: true });
+    expect((await client.models.list()).data.some((m) => m.id === done.fine_tuned_model)).toBe(false);
+    expect(await refusal(client.models.delete(done.fine_tuned_model!))).toEqual([404, `The model '${done.fine_tuned_model}' does not exist`]);
+    // The job still names the model it made.
+    expect((await client.fineTuning.jobs.retrieve(job.id)).fine_tuned_model).toBe(done.fine_tuned_model);
   });
 
   it("on the scenario's clock a job is still validating; cancelled, it stays so", async () => {

@@ -1,11 +1,13 @@
 /**
- * `GET /v1/models` and `GET /v1/models/{id}` in OpenAI's shape: the models the scenarios mention, plus the default.
+ * `GET /v1/models` and `GET /v1/models/{id}` in OpenAI's shape: the models the scenarios mention, plus the default,
+ * then the caller's fine-tuned models; `DELETE /v1/models/{id}` of one of those.
  * The listing every OpenAI-compatible client reads, so it answers last, after the providers whose clients tell
  * themselves apart on the same path (Gemini's key, Anthropic's headers).
  */
 import { makeRequestId } from "../../http/ids";
 import { jsonResponse } from "../../http/json";
 import { safeDecode } from "../../http/url";
+import type { Runtime } from "../../runtime/types";
 import type { SideRoute } from "../types";
 import { echoed } from "../../util/text";
 import { acceptedModelId } from "../../canonical/model-id";
@@ -24,32 +26,63 @@ function modelNotFound(id: string): ApiError {
 }
 
 /**
- * `DELETE /v1/models/{model}`: only a fine-tuned model its owner made can be deleted, and mockllm holds none — a
- * fine-tuned id (`ft:…`) is the real API's 404 `model_not_found`; any other model is one nobody may delete, the
- * real API's 403 for an operation the key may not do.
+ * `DELETE /v1/models/{model}` of a model the caller does not own: only a fine-tuned model its owner made can be
+ * deleted — another fine-tuned id (`ft:…`) is the real API's 404 `model_not_found`; any other model is one nobody may
+ * delete, the real API's 403 for an operation the key may not do.
  */
 function deleteRefusal(id: string): ApiError {
   if (id.startsWith("ft:") || !acceptedModelId(id)) return modelNotFound(id);
   return apiError("permission", "You have insufficient permissions for this operation.");
 }
 
-/** @example GET /v1/models → { object: "list", data: [{ id: "mockllm-default", object: "model", … }] } */
-export const openaiModels: SideRoute = {
-  paths: ["/v1/models"],
-  order: 100,
-  async serve(request, path, ctx) {
-    if (path !== "/v1/models" && !path.startsWith("/v1/models/")) return undefined;
-    const withRequestId = (res: Response) => {
-      res.headers.set("x-request-id", makeRequestId(`${request.method} ${request.url}`));
-      return res;
-    };
-    if (request.method === "DELETE" && path !== "/v1/models") return ctx.refuse(deleteRefusal(safeDecode(path.slice("/v1/models/".length))));
-    if (request.method !== "GET") return undefined;
-    if (path === "/v1/models") return withRequestId(jsonResponse({ object: "list", data: (await ctx.modelIds()).map(openAIModel) }));
-    const id = safeDecode(path.slice("/v1/models/".length));
-    // Every model the surfaces answer (src/canonical/model-id.ts) and every model a scenario names; the rest as the
-    // real lookup's 404.
-    if (!acceptedModelId(id) && !(await ctx.modelIds()).includes(id)) return ctx.refuse(modelNotFound(id));
-    return withRequestId(jsonResponse(openAIModel(id)));
+/** The models the caller made (its fine-tuned ones): listed after the scenarios', and deletable by it. */
+export interface OwnModels {
+  list(rt: Runtime): Promise<{ id: string; created: number }[]>;
+  /** Whether `id` was one of them (and is now deleted). */
+  delete(rt: Runtime, id: string): Promise<boolean>;
+}
+
+const NO_OWN_MODELS: OwnModels = {
+  list() {
+    return Promise.resolve([]);
+  },
+  delete() {
+    return Promise.resolve(false);
   },
 };
+const ownModel = (m: { id: string; created: number }) => ({ id: m.id, object: "model", created: m.created, owned_by: "org-mockllm" });
+
+/**
+ * The OpenAI-shaped model routes, with the caller's own models (`own`) beside the scenarios'.
+ * @example GET /v1/models → { object: "list", data: [{ id: "mockllm-default", object: "model", … }, { id: "ft:gpt-4o-mini:personal::AbC12345", … }] }
+ */
+export function openaiModelsRoute(own: OwnModels = NO_OWN_MODELS): SideRoute {
+  return {
+    paths: ["/v1/models"],
+    order: 100,
+    async serve(request, path, ctx) {
+      if (path !== "/v1/models" && !path.startsWith("/v1/models/")) return undefined;
+      const withRequestId = (res: Response) => {
+        res.headers.set("x-request-id", makeRequestId(`${request.method} ${request.url}`));
+        return res;
+      };
+      const id = path === "/v1/models" ? undefined : safeDecode(path.slice("/v1/models/".length));
+      if (request.method === "DELETE" && id !== undefined) {
+        if (id.startsWith("ft:") && (await own.delete(ctx.rt, id))) return withRequestId(jsonResponse({ id, object: "model", deleted: true }));
+        return ctx.refuse(deleteRefusal(id));
+      }
+      if (request.method !== "GET") return undefined;
+      if (id === undefined) {
+        const named = await ctx.modelIds();
+        const made = (await own.list(ctx.rt)).filter((m) => !named.includes(m.id));
+        return withRequestId(jsonResponse({ object: "list", data: [...named.map(openAIModel), ...made.map(ownModel)] }));
+      }
+      const mine = id.startsWith("ft:") ? (await own.list(ctx.rt)).find((m) => m.id === id) : undefined;
+      if (mine !== undefined) return withRequestId(jsonResponse(ownModel(mine)));
+      // Every model the surfaces answer (src/canonical/model-id.ts) and every model a scenario names; the rest as the
+      // real lookup's 404.
+      if (!acceptedModelId(id) && !(await ctx.modelIds()).includes(id)) return ctx.refuse(modelNotFound(id));
+      return withRequestId(jsonResponse(openAIModel(id)));
+    },
+  };
+}

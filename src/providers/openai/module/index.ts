@@ -23,14 +23,14 @@ import { checkOpenAIAuth } from "../errors";
 import { knowsFilesPath, serveFiles } from "./batches/files";
 import { knowsBatchesPath, serveBatches } from "./batches/batches";
 import { openaiUploads } from "./batches/uploads";
-import { openaiModels } from "../models";
+import { openaiModelsRoute } from "../models";
 import { openaiConversations } from "../conversations/routes";
 import { openaiVectorStores } from "./vector-stores/routes";
 import { completeFileSearch } from "./vector-stores/file-search";
 import { completeCodeInterpreter } from "./containers/code-interpreter";
 import { openaiContainers } from "./containers/routes";
 import { openaiSkills } from "./skills/routes";
-import { openaiFineTuningJobs } from "./fine-tuning/jobs";
+import { fineTunedModels, openaiFineTuningJobs } from "./fine-tuning/jobs";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -119,7 +119,7 @@ export const openaiModule: ProviderModule = {
     // Files sent in parts (`/v1/uploads`): what they make is a file of the same store.
     openaiUploads,
     { knows: knowsBatchesPath, serve: (request, path, ctx) => serveBatches(request, path, ctx) },
-    openaiModels,
+    openaiModelsRoute(fineTunedModels),
     realtimeClientSecrets,
   ],
   sockets: [responsesWebSocket, realtimeWebSocket],

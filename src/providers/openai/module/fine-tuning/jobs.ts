@@ -20,6 +20,7 @@ import { echoed } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
 import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter } from "../../request-error";
+import type { OwnModels } from "../../models";
 import { filesOf } from "../batches/files";
 
 /** Least examples a training file must hold (the API's). */
@@ -64,6 +65,8 @@ export interface JobRecord {
   cancelledMs?: number;
   pausedMs?: number;
   resultFile?: string;
+  /** Its fine-tuned model was deleted (`DELETE /v1/models/{model}`): no longer listed; the job still names it. */
+  modelDeleted?: true;
 }
 
 type Status = "validating_files" | "queued" | "running" | "paused" | "succeeded" | "failed" | "cancelled";
@@ -291,6 +294,21 @@ const save = (rt: Runtime, j: JobRecord) => home(rt).putObjects(KIND, [{ id: j.i
 async function all(rt: Runtime): Promise<JobRecord[]> {
   return parsedObjects<JobRecord>((await home(rt).listObjects(KIND)).map((o) => o.json));
 }
+
+/** The fine-tuned models of the caller's succeeded jobs (not deleted), for the model routes (../../models.ts). */
+export const fineTunedModels: OwnModels = {
+  async list(rt) {
+    const now = Date.now();
+    return (await all(rt)).filter((j) => !j.modelDeleted && statusAt(j, now) === "succeeded").map((j) => ({ id: modelName(j), created: secs(j.readyMs) }));
+  },
+  async delete(rt, id) {
+    const now = Date.now();
+    const job = (await all(rt)).find((j) => !j.modelDeleted && statusAt(j, now) === "succeeded" && modelName(j) === id);
+    if (job === undefined) return false;
+    await save(rt, { ...job, modelDeleted: true });
+    return true;
+  },
+};
 
 const noSuchJob = (id: string): ApiError => apiError("not_found", `No such fine-tuning job: ${echoed(id)}`, { param: "fine_tuning_job_id" });
 
