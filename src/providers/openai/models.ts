@@ -42,21 +42,13 @@ export interface OwnModels {
   delete(rt: Runtime, id: string): Promise<boolean>;
 }
 
-const NO_OWN_MODELS: OwnModels = {
-  list() {
-    return Promise.resolve([]);
-  },
-  delete() {
-    return Promise.resolve(false);
-  },
-};
 const ownModel = (m: { id: string; created: number }) => ({ id: m.id, object: "model", created: m.created, owned_by: "org-mockllm" });
 
 /**
  * The OpenAI-shaped model routes, with the caller's own models (`own`) beside the scenarios'.
  * @example GET /v1/models → { object: "list", data: [{ id: "mockllm-default", object: "model", … }, { id: "ft:gpt-4o-mini:personal::AbC12345", … }] }
  */
-export function openaiModelsRoute(own: OwnModels = NO_OWN_MODELS): SideRoute {
+export function openaiModelsRoute(own: OwnModels): SideRoute {
   return {
     paths: ["/v1/models"],
     order: 100,

@@ -9,11 +9,9 @@
  */
 import type { CanonicalRequest } from "../../../canonical/request";
 import { apiError, type ApiError } from "../../../http/errors";
-import { scopedObjects } from "../../../objects/store";
 import type { Runtime } from "../../../runtime/types";
-import { SkillStore } from "../../openai/module/skills/store";
 import type { MessagesRequest } from "../wire";
-import { FIRST_BETA, skillNotFound, versionNotFound, versionOf } from "./skills";
+import { anthropicSkills, firstBeta, skillNotFound, versionNotFound, versionOf } from "./skills";
 
 /** Most skills one request loads (the API's bound). */
 const MAX_SKILLS = 8;
@@ -32,17 +30,23 @@ function askedSkills(wire: MessagesRequest): unknown {
   return container !== null && typeof container === "object" ? (container as { skills?: unknown }).skills : undefined;
 }
 
+/** Whether the request's container names skills at all (a turn without them has nothing here to check or resolve). */
+export function asksSkills(wire: MessagesRequest): boolean {
+  const asked = askedSkills(wire);
+  return asked !== undefined && asked !== null;
+}
+
 /**
  * The skills the request loads, resolved, or the error its `container.skills` earns; undefined when it loads none.
  * @example await containerSkills(wire, request, rt) // [{ type: "custom", skillId: "skill_01…", version: "skillver_01…" }]
  */
 export async function containerSkills(wire: MessagesRequest, request: CanonicalRequest, rt: Runtime): Promise<LoadedSkill[] | ApiError | undefined> {
+  if (!asksSkills(wire)) return undefined;
   const asked = askedSkills(wire);
-  if (asked === undefined || asked === null) return undefined;
   if (!Array.isArray(asked)) return invalid("container.skills: Input should be a valid list");
   if (asked.length > MAX_SKILLS) return invalid(`container.skills: List should have at most ${MAX_SKILLS} items after validation, not ${asked.length}`);
-  const first = (request.headers["anthropic-beta"] ?? "").split(",").some((b) => b.trim() === FIRST_BETA);
-  const store = rt.objects === undefined ? undefined : new SkillStore(scopedObjects(rt.objects, "anthropic/"));
+  const first = firstBeta(request.headers["anthropic-beta"]);
+  const store = rt.objects === undefined ? undefined : anthropicSkills(rt.objects);
   const out: LoadedSkill[] = [];
   for (const [i, entry] of asked.entries()) {
     const at = `container.skills.${i}`;

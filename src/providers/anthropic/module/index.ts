@@ -12,7 +12,11 @@ import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches"
 import { serveAnthropicFiles } from "./batches/files";
 import { serveAnthropicSkills } from "./skills";
 import { completeMessagesTurn } from "./code-execution";
-import { containerSkills } from "./container-skills";
+import { asksSkills, containerSkills } from "./container-skills";
+import type { CanonicalRequest } from "../../../canonical/request";
+import type { Runtime } from "../../../runtime/types";
+import type { ParseResult } from "../../types";
+import type { MessagesRequest } from "../wire";
 
 /** The `tool_use` ids of a reply rendered as Messages: also Bedrock InvokeModel's and Claude on Vertex's. */
 export function anthropicToolCallIds(reply: Reply): (string | null)[] {
@@ -24,13 +28,17 @@ const COUNT_TOKENS = ["/v1/messages/count_tokens", "/messages/count_tokens"];
 // A `code_execution` use runs in a container and writes its files to the Files API, and `container.skills` names
 // skills of the caller's store (both live in this layer), on every path that decides a Messages turn (HTTP, batches):
 // the surface object is shared. The skills are checked before the turn too, so a bad one uses no step.
-anthropicMessages.complete = completeMessagesTurn;
+// A turn with neither (most) goes on as before, at once.
+anthropicMessages.complete = (wire, request, reply, rt) => (reply.serverTools === undefined && !asksSkills(wire) ? reply : completeMessagesTurn(wire, request, reply, rt));
 const prepareMessages = anthropicMessages.prepare;
-anthropicMessages.prepare = async (wire, request, rt) => {
+const prepared = (wire: MessagesRequest, request: CanonicalRequest, rt: Runtime) => (prepareMessages === undefined ? { ok: true as const, wire, request } : prepareMessages(wire, request, rt));
+anthropicMessages.prepare = (wire, request, rt) => (asksSkills(wire) ? skillsChecked(wire, request, rt) : prepared(wire, request, rt));
+
+async function skillsChecked(wire: MessagesRequest, request: CanonicalRequest, rt: Runtime): Promise<ParseResult<MessagesRequest>> {
   const skills = await containerSkills(wire, request, rt);
   if (skills !== undefined && !Array.isArray(skills)) return { ok: false, error: skills };
-  return prepareMessages === undefined ? { ok: true, wire, request } : prepareMessages(wire, request, rt);
-};
+  return prepared(wire, request, rt);
+}
 
 export const anthropicModule: ProviderModule = {
   name: "anthropic",

@@ -18,7 +18,7 @@ import { formBoundary, formStrings, readFormFiles } from "../../../http/multipar
 import { safeDecode } from "../../../http/url";
 import { Response } from "../../../http/web";
 import { creationStamp, sortableId } from "../../../objects/ids";
-import { scopedObjects } from "../../../objects/store";
+import { scopedObjects, type ObjectStore } from "../../../objects/store";
 import { checkFileQuotas } from "../../../tenancy/file-quota";
 import { base64, fromBase64 } from "../../../util/base64";
 import { echoed } from "../../../util/text";
@@ -32,7 +32,7 @@ const MOCK_UPLOAD_BYTES = 32 * 1024 * 1024;
 /** `display_name`'s bound. */
 const MAX_TITLE = 255;
 /** The original beta, whose requests get the first shape of the objects. */
-export const FIRST_BETA = "skills-2025-10-02";
+const FIRST_BETA = "skills-2025-10-02";
 
 const ROUTE = /^\/v1\/skills(?:\/([^/]+)(?:\/versions(?:\/([^/]+)(\/content)?)?)?)?\/?$/;
 
@@ -46,8 +46,16 @@ function epochMicros(): number {
   return creationStamp() * 1000 + Math.floor(Math.random() * 1000);
 }
 
-function firstShape(request: Request): boolean {
-  return (request.headers.get("anthropic-beta") ?? "").split(",").some((b) => b.trim() === FIRST_BETA);
+/** Whether an `anthropic-beta` header's value names the first skills beta (whose requests get its shape). */
+export function firstBeta(header: string | null | undefined): boolean {
+  return (header ?? "").split(",").some((b) => b.trim() === FIRST_BETA);
+}
+
+const firstShape = (request: Request): boolean => firstBeta(request.headers.get("anthropic-beta"));
+
+/** The caller's Anthropic skills (below `anthropic/` in its namespace's store, apart from OpenAI's). */
+export function anthropicSkills(objects: ObjectStore): SkillStore {
+  return new SkillStore(scopedObjects(objects, "anthropic/"));
 }
 
 function skillObject(r: SkillRecord, first: boolean, latest: SkillVersionRecord | null): Record<string, unknown> {
@@ -198,7 +206,7 @@ export async function serveAnthropicSkills(request: Request, path: string, ctx: 
   const headerError = checkAnthropicHeaders(request.headers);
   if (headerError) return ctx.refuse(headerError);
   if (ctx.rt.objects === undefined) return ctx.refuse(apiError("not_found", "mockllm: this runtime keeps no files."));
-  const store = new SkillStore(scopedObjects(ctx.rt.objects, "anthropic/"));
+  const store = anthropicSkills(ctx.rt.objects);
   const first = firstShape(request);
   const [, rawId, rawVersion, content] = m;
   const method = request.method;
