@@ -31,6 +31,8 @@ import { completeCodeInterpreter } from "./containers/code-interpreter";
 import { openaiContainers } from "./containers/routes";
 import { openaiSkills } from "./skills/routes";
 import { fineTunedModels, openaiFineTuningJobs } from "./fine-tuning/jobs";
+import { openaiAlphaGraders } from "./fine-tuning/graders";
+import { openaiEvals } from "./evals/routes";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -111,6 +113,8 @@ export const openaiModule: ProviderModule = {
     openaiContainers,
     openaiSkills,
     openaiFineTuningJobs,
+    openaiAlphaGraders,
+    openaiEvals,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

@@ -22,6 +22,7 @@ import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQu
 import { invalidType, missingParameter } from "../../request-error";
 import type { OwnModels } from "../../models";
 import { filesOf } from "../batches/files";
+import { graderError } from "../evals/graders";
 
 /** Least examples a training file must hold (the API's). */
 const MIN_EXAMPLES = 10;
@@ -342,6 +343,12 @@ async function create(request: Request, files: FileStore, a: PlatformAnswer, ctx
   }
   const settings = own(m, method);
   const methodSettings = typeof settings === "object" && settings !== null && !Array.isArray(settings) ? { ...(settings as Record<string, unknown>) } : {};
+  if (method === "reinforcement") {
+    // A reinforcement job's grader is checked as `alpha.graders.validate` checks it (../evals/graders.ts).
+    const grader = methodSettings.grader;
+    const bad = grader === undefined || grader === null ? missingParameter("method.reinforcement.grader") : graderError(grader, "method.reinforcement.grader", "alpha", { sample: true });
+    if (bad) return a.fail(bad);
+  }
   const methodHyper = methodSettings.hyperparameters;
   delete methodSettings.hyperparameters;
   if (b.hyperparameters !== undefined && b.hyperparameters !== null && methodHyper !== undefined && methodHyper !== null) {
