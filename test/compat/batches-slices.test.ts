@@ -1,7 +1,8 @@
 /**
  * A batch bigger than `BATCH_LINES_PER_READ` (here 2) runs over several reads, on both runtimes: `in_progress` with
  * growing counts, then `completed` / `ended` with every line once and in input order; a cancel half-way keeps the
- * lines already run (OpenAI: the partial output file; Anthropic: the rest `canceled`).
+ * lines already run (OpenAI: the partial output file; Anthropic: the rest `canceled`). An eval run's reads are bounded
+ * the same way, counting each item's sample and judge turns.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { toFile } from "openai";
@@ -89,5 +90,43 @@ describe("batches over several reads", () => {
     let o = await c2.messages.batches.retrieve(other.id);
     for (let i = 0; i < 3 && o.processing_status !== "ended"; i++) o = await c2.messages.batches.retrieve(other.id);
     expect(o.request_counts).toEqual({ processing: 0, succeeded: 2, errored: 0, canceled: 3, expired: 0 });
+  });
+
+  it("openai evals: a read runs at most 2 turns — an item sampled and judged is 2, so one item a read", async () => {
+    const c = openai("e1");
+    const e = await c.evals.create({
+      data_source_config: { type: "custom", item_schema: { type: "object" }, include_sample_schema: true },
+      testing_criteria: [
+        { type: "string_check", name: "ok", input: "{{sample.output_text}}", reference: "ok", operation: "eq" },
+        { type: "label_model", name: "judge", model: "gpt-4o-mini", input: [{ role: "user", content: "{{sample.output_text}}" }], labels: ["yes", "no"], passing_labels: ["yes"] },
+      ],
+    });
+    const content = [{ item: { q: "a" } }, { item: { q: "b" } }, { item: { q: "c" } }];
+    const run = await c.evals.runs.create(e.id, {
+      data_source: { type: "completions", model: "gpt-4o", input_messages: { type: "template", template: [{ role: "user", content: "{{item.q}}" }] }, source: { type: "file_content", content } },
+    });
+    const seen: [string, number][] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await c.evals.runs.retrieve(run.id, { eval_id: e.id });
+      seen.push([r.status, r.result_counts.total]);
+    }
+    expect(seen).toEqual([
+      ["in_progress", 1],
+      ["in_progress", 2],
+      ["completed", 3],
+      ["completed", 3],
+    ]);
+    // The judge answered "ok", no label: each item an error, its string check still passed.
+    const items = (await c.evals.runs.outputItems.list(run.id, { eval_id: e.id })).data;
+    expect(items.map((i) => [i.status, i.results.map((r) => [r.passed, (r.error as { code?: string } | undefined)?.code ?? null])])).toEqual(
+      Array.from({ length: 3 }, () => [
+        "error",
+        [
+          [true, null],
+          [false, "model_grader_parse_error"],
+        ],
+      ]),
+    );
+    expect((await h.journal("slices", "e1")).map((j) => j.batch.customId.slice(run.id.length))).toEqual(["/0", "/0/1", "/1", "/1/1", "/2", "/2/1"]);
   });
 });

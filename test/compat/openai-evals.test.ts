@@ -343,6 +343,25 @@ describe("openai evals", () => {
       "mockllm: a run's source 'stored_completions' (the caller's stored chat completions) is not served; give the items as 'file_content' or 'file_id'.",
     ]);
     expect(await run({ type: "jsonl", source: { type: "file_id", id: "file-nope" } })).toEqual([404, "No such File object: file-nope"]);
+    const sampled = (input_messages: unknown) => run({ type: "completions", model: "gpt-4o", source: { type: "file_content", content: [] }, input_messages });
+    expect(await sampled({ type: "template", template: [{ role: "user", content: "{{sample.output_text}}" }] })).toEqual([
+      400,
+      "Invalid 'data_source.input_messages.template[0].content': the template variable '{{sample.output_text}}' must start with 'item'.",
+    ]);
+    expect(
+      await run({
+        type: "completions",
+        model: "gpt-4o",
+        source: { type: "file_content", content: [] },
+        input_messages: { type: "template", template: [{ role: "user", content: "x" }] },
+        sampling_params: { temperature: "hot" },
+      }),
+    ).toEqual([400, "Invalid type for 'data_source.sampling_params.temperature': expected a number, but got a string instead."]);
+    expect(await sampled({ type: "template", template: [{ role: "user" }] })).toEqual([400, "Missing required parameter: 'data_source.input_messages.template[0].content'."]);
+    expect(await sampled({ type: "item_reference", item_reference: "sample.messages" })).toEqual([
+      400,
+      "Invalid 'data_source.input_messages.item_reference': the template variable '{{sample.messages}}' must start with 'item'.",
+    ]);
     expect(await refusal(client.evals.runs.retrieve("evalrun_nope", { eval_id: e.id }))).toEqual([404, "Eval run with id 'evalrun_nope' not found."]);
     expect(await refusal(client.evals.runs.list("eval_nope"))).toEqual([404, "Eval with id 'eval_nope' not found."]);
   });

@@ -39,10 +39,11 @@ export interface Namespaces {
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /**
- * Checks each `{{ … }}` of `text` names `item.…` or (when there are samples) `sample.…`.
+ * Checks each `{{ … }}` of `text` names `item.…` or (when there are samples) `sample.…`; exported for a run's
+ * `item_reference`.
  * @example templateError("{{item.q}}", "testing_criteria[0].input", { sample: false }) // undefined
  */
-function templateError(text: string, at: string, ns: Namespaces): ApiError | undefined {
+export function templateError(text: string, at: string, ns: Namespaces): ApiError | undefined {
   for (const m of text.matchAll(TEMPLATE)) {
     const path = m[1]!;
     const root = /^[A-Za-z_][A-Za-z0-9_]*/.exec(path)?.[0];
@@ -79,13 +80,16 @@ function contentTexts(content: unknown, at: string): { text: string; at: string 
   return out;
 }
 
-/** A model grader's `input` messages checked: roles, content, templates. */
-function messagesError(input: unknown, at: string, ns: Namespaces): ApiError | undefined {
-  if (input === undefined || input === null) return missingParameter(`${at}.input`);
-  if (!Array.isArray(input)) return invalidType(`${at}.input`, "an array", input);
-  if (input.length === 0) return invalid(`Invalid '${at}.input': empty array. Expected an array with minimum length 1, but got an empty array instead.`, `${at}.input`);
+/**
+ * Messages to render (a model grader's `input`, a run's `input_messages.template`) at `at` checked: roles, content,
+ * templates.
+ */
+export function messagesError(input: unknown, at: string, ns: Namespaces): ApiError | undefined {
+  if (input === undefined || input === null) return missingParameter(at);
+  if (!Array.isArray(input)) return invalidType(at, "an array", input);
+  if (input.length === 0) return invalid(`Invalid '${at}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, at);
   for (const [i, m] of input.entries()) {
-    const mat = `${at}.input[${i}]`;
+    const mat = `${at}[${i}]`;
     if (typeof m !== "object" || m === null || Array.isArray(m)) return invalidType(mat, "an object", m);
     const msg = m as Record<string, unknown>;
     if (msg.role === undefined) return missingParameter(`${mat}.role`);
@@ -154,7 +158,7 @@ export function graderError(value: unknown, at: string, use: GraderUse, ns: Name
       return thresholdError(g, at, use === "eval");
     }
     case "label_model": {
-      const e = stringField(g, "model", at) ?? messagesError(g.input, at, ns);
+      const e = stringField(g, "model", at) ?? messagesError(g.input, `${at}.input`, ns);
       if (e) return e;
       for (const key of ["labels", "passing_labels"]) {
         const v = g[key];
@@ -167,7 +171,7 @@ export function graderError(value: unknown, at: string, use: GraderUse, ns: Name
       return stray === undefined ? undefined : invalid(`Invalid '${at}.passing_labels': '${echoed(stray)}' is not one of the grader's labels.`, `${at}.passing_labels`);
     }
     case "score_model":
-      return stringField(g, "model", at) ?? messagesError(g.input, at, ns) ?? rangeError(g, at) ?? thresholdError(g, at, false);
+      return stringField(g, "model", at) ?? messagesError(g.input, `${at}.input`, ns) ?? rangeError(g, at) ?? thresholdError(g, at, false);
     case "python": {
       const e = stringField(g, "source", at) ?? thresholdError(g, at, false);
       if (e) return e;
@@ -202,7 +206,7 @@ function subGraders(g: Record<string, unknown>): [string, unknown][] | undefined
 }
 
 /** The value at `path` (`a.b[0].c`) under `root`, or undefined. */
-function lookup(root: Record<string, unknown>, path: string): unknown {
+export function lookup(root: Record<string, unknown>, path: string): unknown {
   let v: unknown = root;
   for (const seg of path.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== "")) {
     if (typeof v !== "object" || v === null) return undefined;

@@ -28,7 +28,7 @@ import { openaiResponses } from "../../responses";
 import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter, unsupportedValue } from "../../request-error";
 import { filesOf } from "../batches/files";
-import { addUsage, type Grade, grade, type Grader, graderError, type Judge, MissingVariable, render, type TokenUsage } from "./graders";
+import { addUsage, type Grade, grade, type Grader, graderError, type Judge, messagesError, lookup, MissingVariable, render, templateError, type TokenUsage } from "./graders";
 
 /** Evals a namespace keeps, and runs (over all its evals): past these the oldest are forgotten. */
 const MAX_EVALS = 1000;
@@ -221,6 +221,30 @@ function itemSchemaError(e: EvalRecord, item: Record<string, unknown>): string |
   return first === undefined ? undefined : `item${first.path === "" ? "" : ` at '${first.path}'`} ${first.message}`;
 }
 
+/** Each sampling parameter's type, as the run's create checks it (its values are the sampled turn's to check). */
+const SAMPLING_TYPES: Record<string, "number" | "integer" | "object" | "array" | "string"> = {
+  temperature: "number",
+  top_p: "number",
+  seed: "integer",
+  max_completion_tokens: "integer",
+  reasoning_effort: "string",
+  response_format: "object",
+  text: "object",
+  tools: "array",
+};
+
+function samplingError(params: unknown, at: string): ApiError | undefined {
+  if (params === undefined || params === null) return undefined;
+  if (typeof params !== "object" || Array.isArray(params)) return invalidType(at, "an object", params);
+  for (const [key, v] of Object.entries(params)) {
+    const want = SAMPLING_TYPES[key];
+    if (want === undefined || v === null) continue;
+    const ok = want === "integer" ? Number.isInteger(v) : want === "array" ? Array.isArray(v) : want === "object" ? typeof v === "object" && !Array.isArray(v) : typeof v === want;
+    if (!ok) return invalidType(`${at}.${key}`, want === "integer" ? "an integer" : want === "array" ? "an array" : `a${want === "object" ? "n" : ""} ${want}`, v);
+  }
+  return undefined;
+}
+
 /** The run's data source checked against its eval; the inline items apart; the number of items. */
 async function checkDataSource(
   raw: unknown,
@@ -252,14 +276,17 @@ async function checkDataSource(
     model = d.model;
     const im = d.input_messages as Record<string, unknown> | undefined | null;
     if (im === undefined || im === null) return fail(missingParameter(`${at}.input_messages`));
+    const bad = samplingError(d.sampling_params, `${at}.sampling_params`);
+    if (bad) return fail(bad);
+    // A template names the item only: the sample is what it makes.
     if (im.type === "template") {
-      if (!Array.isArray(im.template)) return fail(invalidType(`${at}.input_messages.template`, "an array", im.template));
-      for (const [i, m] of im.template.entries()) {
-        const msg = m as Record<string, unknown> | null;
-        if (typeof msg !== "object" || msg === null || typeof msg.role !== "string") return fail(invalidType(`${at}.input_messages.template[${i}]`, "a message with a role", m));
-      }
+      const bad = messagesError(im.template, `${at}.input_messages.template`, { sample: false });
+      if (bad) return fail(bad);
     } else if (im.type === "item_reference") {
-      if (typeof im.item_reference !== "string") return fail(invalidType(`${at}.input_messages.item_reference`, "a string", im.item_reference));
+      const ref = im.item_reference;
+      if (typeof ref !== "string") return fail(invalidType(`${at}.input_messages.item_reference`, "a string", ref));
+      const bad = templateError(`{{${ref}}}`, `${at}.input_messages.item_reference`, { sample: false });
+      if (bad) return fail(bad);
     } else return fail(unsupportedValue(im.type, ["template", "item_reference"], `${at}.input_messages.type`));
   }
   if (s.type === "file_content") {
@@ -396,15 +423,20 @@ const jsonOf = (text: string): unknown => {
 function inputMessages(d: Record<string, unknown>, vars: Record<string, unknown>): { role: string; content: unknown }[] {
   const im = d.input_messages as Record<string, unknown>;
   if (im.type === "item_reference") {
-    const ref = render(`{{${im.item_reference as string}}}`, vars);
-    const parsed = JSON.parse(ref) as unknown;
-    if (!Array.isArray(parsed)) throw new MissingVariable(`The item_reference '${echoed(im.item_reference as string)}' names no list of messages.`);
-    return parsed as { role: string; content: unknown }[];
+    const messages = lookup(vars, im.item_reference as string);
+    const isMessage = (m: unknown) => {
+      const o = m as { role?: unknown; content?: unknown } | null;
+      return typeof o === "object" && o !== null && typeof o.role === "string" && (typeof o.content === "string" || (typeof o.content === "object" && o.content !== null));
+    };
+    if (!Array.isArray(messages) || !messages.every(isMessage)) {
+      throw new MissingVariable(`The item_reference '${echoed(im.item_reference as string)}' names no list of messages (each with a role and content).`);
+    }
+    return messages as { role: string; content: unknown }[];
   }
   return (im.template as Record<string, unknown>[]).map((m) => {
     const content = m.content;
     if (typeof content === "string") return { role: m.role as string, content: render(content, vars) };
-    const parts = (Array.isArray(content) ? content : [content]) as Record<string, unknown>[];
+    const parts = partsOf(content);
     return { role: m.role as string, content: parts.map((p) => (typeof p.text === "string" ? { ...p, text: render(p.text, vars) } : p)) };
   });
 }
@@ -416,7 +448,7 @@ function sampleRequest(d: Record<string, unknown>, messages: { role: string; con
   if (d.type === "responses") {
     return {
       model: d.model,
-      input: messages.map((m) => ({ type: "message", role: m.role, content: typeof m.content === "string" ? m.content : chatToResponsesParts(m.content as Record<string, unknown>[], m.role) })),
+      input: messages.map((m) => ({ type: "message", role: m.role, content: typeof m.content === "string" ? m.content : chatToResponsesParts(partsOf(m.content), m.role) })),
       ...pick(["temperature", "top_p", "seed", "tools", "text"]),
       ...(p.max_completion_tokens !== undefined ? { max_output_tokens: p.max_completion_tokens } : {}),
       ...(p.reasoning_effort !== undefined && p.reasoning_effort !== null ? { reasoning: { effort: p.reasoning_effort } } : {}),
@@ -425,9 +457,14 @@ function sampleRequest(d: Record<string, unknown>, messages: { role: string; con
   }
   return {
     model: d.model,
-    messages: messages.map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : responsesToChatParts(m.content as Record<string, unknown>[]) })),
+    messages: messages.map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : responsesToChatParts(partsOf(m.content)) })),
     ...pick(["temperature", "top_p", "seed", "tools", "response_format", "max_completion_tokens", "reasoning_effort"]),
   };
+}
+
+/** A message's content parts: one part or a list of them, anything that is no object left out. */
+function partsOf(content: unknown): Record<string, unknown>[] {
+  return (Array.isArray(content) ? content : [content]).filter((p): p is Record<string, unknown> => typeof p === "object" && p !== null);
 }
 
 function chatToResponsesParts(parts: Record<string, unknown>[], role: string): Record<string, unknown>[] {
@@ -440,7 +477,7 @@ function responsesToChatParts(parts: Record<string, unknown>[]): Record<string, 
 
 /** A message as a sample shows it: its text, and the tool fields Chat messages carry (null). */
 function sampleMessage(role: string, content: unknown): Record<string, unknown> {
-  const parts = typeof content === "string" ? [] : ((Array.isArray(content) ? content : [content]) as Record<string, unknown>[]);
+  const parts = typeof content === "string" ? [] : partsOf(content);
   const text = typeof content === "string" ? content : parts.map((p) => (typeof p?.text === "string" ? p.text : "")).join("");
   return { role, content: text, tool_call_id: null, tool_calls: null, function_call: null };
 }
@@ -452,6 +489,8 @@ interface OutputItem {
   json: string;
   /** Its graders' comparing, in word operations (graders.ts `Grade.work`). */
   work: number;
+  /** Turns it took: its sample's and its judges'. */
+  turns: number;
 }
 
 /** Grades item `n` of run `r`: samples it when the run samples, runs each criterion, and answers its output item. */
@@ -503,8 +542,10 @@ async function gradeItem(rt: Runtime, e: EvalRecord, r: RunRecord, n: number, sr
   }
   const results: Record<string, unknown>[] = [];
   let work = 0;
+  let turns = shown === null ? 0 : 1;
   if (error === null && src !== undefined) {
     const judge: Judge = async (body) => {
+      turns++;
       const answer = await runBatchLine(openaiChat, rt, body, { ...r.origin, path: "/v1/chat/completions" }, ref(`/${results.length}`));
       const out = (answer.body ?? {}) as Record<string, unknown>;
       const model = typeof out.model === "string" ? out.model : String(body.model);
@@ -553,7 +594,7 @@ async function gradeItem(rt: Runtime, e: EvalRecord, r: RunRecord, n: number, sr
     sample:
       shown ?? (error !== null ? { input: [], output: [], error, finish_reason: "", model: r.model ?? "", usage: zeroUsage(), seed: 0, temperature: 1, top_p: 1, max_completion_tokens: 0 } : null),
   };
-  return { id, n, status, json: JSON.stringify(object), work };
+  return { id, n, status, json: JSON.stringify(object), work, turns };
 }
 
 const zeroUsage = (): TokenUsage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 });
@@ -596,13 +637,17 @@ async function advance(rt: Runtime, files: FileStore, r: RunRecord): Promise<Run
       if (e === null) return fresh;
       const now = Date.now();
       const out: OutputItem[] = [];
+      const maxTurns = linesPerRead(rt);
       let work = 0;
-      for await (const src of itemsOf(rt, files, fresh, linesPerRead(rt))) {
+      let turns = 0;
+      for await (const src of itemsOf(rt, files, fresh, maxTurns)) {
         const item = await gradeItem(rt, e, fresh, fresh.graded + out.length, src, now);
         out.push(item);
-        // A read's comparing is bounded too, not only its items: long texts go on at the next read.
+        // A read runs at most a batch read's turns (samples and judges alike) and a bounded amount of comparing: the
+        // rest goes on at the next read.
         work += item.work;
-        if (work >= WORK_PER_READ) break;
+        turns += item.turns;
+        if (work >= WORK_PER_READ || turns >= maxTurns) break;
       }
       fresh.graded += out.length;
       if (out.length > 0)
