@@ -204,6 +204,33 @@ describe("openai evals", () => {
     expect((await h.journal("evals-run", "two")).map((j) => [j.endpoint, j.batch.customId])).toEqual([["responses", `${run.id}/0`]]);
   });
 
+  it("a stored_completions source takes the caller's stored completions (newest first, filtered) as its items", async () => {
+    const ask = (content: string, app: string) => client.chat.completions.create({ model: "gpt-4o-mini", store: true, metadata: { app }, messages: [{ role: "user", content }] });
+    const older = await ask("Say A", "evals-stored");
+    await ask("Say X", "elsewhere");
+    const newer = await ask("Say B", "evals-stored");
+    const three = new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}/s/evals-run/three/v1`, maxRetries: 0 });
+    const e = await three.evals.create({
+      data_source_config: { type: "stored_completions", metadata: { app: "evals-stored" } },
+      testing_criteria: [criteria[0]!].map((c) => ({ ...c, reference: "Paris" })),
+    });
+    expect(e.data_source_config).toMatchObject({ type: "stored_completions", metadata: { app: "evals-stored" }, schema: { required: ["item", "sample"] } });
+    const run = await three.evals.runs.create(e.id, {
+      data_source: {
+        type: "completions",
+        model: "gpt-4.1-mini",
+        input_messages: { type: "item_reference", item_reference: "item.input" },
+        source: { type: "stored_completions", metadata: { app: "evals-stored" } },
+      },
+    });
+    expect(run.data_source.source).toEqual({ type: "stored_completions", metadata: { app: "evals-stored" } });
+    const items = (await three.evals.runs.outputItems.list(run.id, { eval_id: e.id })).data;
+    expect(items.map((i) => [i.datasource_item.completion_id, (i.datasource_item.input as { content: string }[])[0]!.content, i.sample.output[0]!.content, i.status])).toEqual([
+      [newer.id, "Say B", "Paris", "pass"],
+      [older.id, "Say A", "Lyon", "fail"],
+    ]);
+  });
+
   it("a jsonl run grades the samples its file gives; a bad line is an errored item; python graders are errors", async () => {
     const e = await client.evals.create({
       name: "Given samples",
@@ -338,9 +365,13 @@ describe("openai evals", () => {
       400,
       "Missing required parameter: 'data_source.model'.",
     ]);
-    expect(await run({ type: "completions", model: "gpt-4o", source: { type: "stored_completions" }, input_messages: { type: "template", template: [] } })).toEqual([
+    expect(await run({ type: "responses", model: "gpt-4o", source: { type: "responses" }, input_messages: { type: "item_reference", item_reference: "item.input" } })).toEqual([
       400,
-      "mockllm: a run's source 'stored_completions' (the caller's stored chat completions) is not served; give the items as 'file_content' or 'file_id'.",
+      "mockllm: a run's source 'responses' (the caller's stored responses) is not served; give the items as 'file_content' or 'file_id'.",
+    ]);
+    expect(await run({ type: "completions", model: "gpt-4o", source: { type: "stored_completions", limit: 1.5 }, input_messages: { type: "item_reference", item_reference: "item.input" } })).toEqual([
+      400,
+      "Invalid type for 'data_source.source.limit': expected an integer, but got a decimal number instead.",
     ]);
     expect(await run({ type: "jsonl", source: { type: "file_id", id: "file-nope" } })).toEqual([404, "No such File object: file-nope"]);
     const sampled = (input_messages: unknown) => run({ type: "completions", model: "gpt-4o", source: { type: "file_content", content: [] }, input_messages });

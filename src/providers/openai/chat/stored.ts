@@ -8,6 +8,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import type { Runtime } from "../../../runtime/types";
 import { apiError } from "../../../http/errors";
+import { isRecord, parseJsonOrUndefined } from "../../../http/json";
 import { safeDecode } from "../../../http/url";
 import type { StoredResponses } from "../../../session/types";
 import { echoed } from "../../../util/text";
@@ -155,3 +156,48 @@ export const openaiStoredChat: SideRoute = objectRoute(
   },
   { knows: ONE_PATH, onSurfacePaths: true, declines: ([, rawId], request) => rawId === undefined && request.method !== "GET" },
 );
+
+/** Which stored completions an eval run takes as its items (a `stored_completions` source). */
+export interface StoredCompletionsFilter {
+  model?: string | null;
+  metadata?: Record<string, string> | null;
+  /** Unix seconds: kept after (inclusive) / before (exclusive). */
+  createdAfter?: number | null;
+  createdBefore?: number | null;
+  limit: number;
+}
+
+/**
+ * The caller's stored completions that `f` selects, newest first, as eval items: the request's messages as
+ * `item.input` (role, text; tool calls kept) and the answer as the `sample` (`model`, `choices`, `output_text`,
+ * `output_json`, `output_tools`).
+ */
+export async function storedCompletionItems(rt: Runtime, f: StoredCompletionsFilter): Promise<{ item: Record<string, unknown>; sample: Record<string, unknown> }[]> {
+  const h = home(rt);
+  const all = parsedObjects<StoredCompletion>((await h.listObjects(KIND)).map((o) => o.json));
+  const picked = all
+    .filter(
+      (c) =>
+        (f.model === undefined || f.model === null || c.model === f.model || c.model.startsWith(`${f.model}-`)) &&
+        Object.entries(f.metadata ?? {}).every(([k, v]) => c.metadata?.[k] === v) &&
+        (f.createdAfter === undefined || f.createdAfter === null || Number(c.created) >= f.createdAfter) &&
+        (f.createdBefore === undefined || f.createdBefore === null || Number(c.created) < f.createdBefore),
+    )
+    .reverse()
+    .slice(0, f.limit);
+  const out: { item: Record<string, unknown>; sample: Record<string, unknown> }[] = [];
+  for (const c of picked) {
+    const messages = parsedObjects<Record<string, unknown>>((await h.listObjects(childKind(KIND, c.id))).map((o) => o.json)).map((m) => {
+      const { id: _, content_parts: __, name: ___, ...rest } = m;
+      return { ...rest, content: m.content ?? "" };
+    });
+    const choice = ((c.choices as { message?: { content?: unknown; tool_calls?: unknown[] } }[] | undefined) ?? [])[0];
+    const text = typeof choice?.message?.content === "string" ? choice.message.content : "";
+    const json = parseJsonOrUndefined(text);
+    out.push({
+      item: { input: messages, completion_id: c.id, metadata: c.metadata },
+      sample: { model: c.model, choices: c.choices, output_text: text, output_json: isRecord(json) ? json : {}, output_tools: choice?.message?.tool_calls ?? [] },
+    });
+  }
+  return out;
+}

@@ -8,6 +8,7 @@
  * `grade`) and each of its runs is the `python_grader_server_error` the API reports when its sandbox cannot run.
  */
 import type { ApiError } from "../../../../http/errors";
+import { isRecord, parseJsonOrUndefined } from "../../../../http/json";
 import { own } from "../../../../util/own";
 import { echoed } from "../../../../util/text";
 import { invalid } from "../../platform";
@@ -366,6 +367,12 @@ async function modelGrade(g: Grader, input: GradeInput, judge: Judge): Promise<G
   const score = typeof verdict === "number" ? verdict : typeof verdict === "string" && verdict !== "" ? Number(verdict) : Number.NaN;
   if (!Number.isFinite(score) || score < min || score > max) return failed("model_grader_parse_error", `The grader model answered no score in [${min}, ${max}].`, usage, sample);
   return { score, passed: score >= threshold(g), sample, usage };
+}
+
+/** `text` as the `output_json` of a sample: the JSON object it holds, else `{}`. */
+export function objectOf(text: string): Record<string, unknown> {
+  const v = parseJsonOrUndefined(text);
+  return isRecord(v) ? v : {};
 }
 
 /** What a score must reach to pass: the grader's `pass_threshold`, else its range's middle. */

@@ -24,11 +24,12 @@ import { stableToken } from "../../../../util/hash";
 import { echoed } from "../../../../util/text";
 import type { ProviderSurface, SideRouteContext } from "../../../types";
 import { openaiChat } from "../../chat";
+import { storedCompletionItems, type StoredCompletionsFilter } from "../../chat/stored";
 import { openaiResponses } from "../../responses";
 import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter, unsupportedValue } from "../../request-error";
 import { filesOf } from "../batches/files";
-import { addUsage, type Grade, grade, type Grader, graderError, type Judge, messagesError, lookup, MissingVariable, render, templateError, type TokenUsage } from "./graders";
+import { addUsage, type Grade, grade, type Grader, graderError, type Judge, messagesError, lookup, MissingVariable, objectOf, render, templateError, type TokenUsage } from "./graders";
 
 /** Evals a namespace keeps, and runs (over all its evals): past these the oldest are forgotten. */
 const MAX_EVALS = 1000;
@@ -245,11 +246,33 @@ function samplingError(params: unknown, at: string): ApiError | undefined {
   return undefined;
 }
 
-/** The run's data source checked against its eval; the inline items apart; the number of items. */
+/** A `stored_completions` source's selection, checked (at most MAX_ITEMS, and the `limit` asked). */
+function storedFilter(s: Record<string, unknown>, at: string): StoredCompletionsFilter | ApiError {
+  for (const key of ["created_after", "created_before", "limit"]) {
+    const v = s[key];
+    if (v !== undefined && v !== null && !Number.isInteger(v)) return invalidType(`${at}.${key}`, "an integer", v);
+  }
+  if (s.model !== undefined && s.model !== null && typeof s.model !== "string") return invalidType(`${at}.model`, "a string", s.model);
+  const metadata = checkMetadata(s.metadata, `${at}.metadata`);
+  if (!metadata.ok) return metadata.error;
+  return {
+    model: s.model as string | null | undefined,
+    metadata: metadata.value,
+    createdAfter: s.created_after as number | null | undefined,
+    createdBefore: s.created_before as number | null | undefined,
+    limit: Math.min(MAX_ITEMS, typeof s.limit === "number" ? Math.max(0, s.limit) : MAX_ITEMS),
+  };
+}
+
+/**
+ * The run's data source checked against its eval; its items kept apart when given inline or taken from the caller's
+ * stored completions (read once, when the run is made); the number of items.
+ */
 async function checkDataSource(
   raw: unknown,
   e: EvalRecord,
   files: FileStore,
+  rt: Runtime,
 ): Promise<{ ok: true; dataSource: Record<string, unknown>; content?: SourceItem[]; items: number; model: string | null } | { ok: false; error: ApiError }> {
   const at = "data_source";
   const fail = (error: ApiError) => ({ ok: false as const, error });
@@ -262,13 +285,8 @@ async function checkDataSource(
   if (typeof s !== "object" || Array.isArray(s)) return fail(invalidType(`${at}.source`, "an object", s));
   const sourceTypes = d.type === "jsonl" ? ["file_content", "file_id"] : ["file_content", "file_id", d.type === "completions" ? "stored_completions" : "responses"];
   if (!sourceTypes.includes(s.type as string)) return fail(unsupportedValue(s.type, sourceTypes, `${at}.source.type`));
-  if (s.type === "stored_completions" || s.type === "responses") {
-    return fail(
-      invalid(
-        `mockllm: a run's source '${s.type}' (the caller's stored ${s.type === "responses" ? "responses" : "chat completions"}) is not served; give the items as 'file_content' or 'file_id'.`,
-        `${at}.source.type`,
-      ),
-    );
+  if (s.type === "responses") {
+    return fail(invalid("mockllm: a run's source 'responses' (the caller's stored responses) is not served; give the items as 'file_content' or 'file_id'.", `${at}.source.type`));
   }
   let model: string | null = null;
   if (d.type !== "jsonl") {
@@ -288,6 +306,12 @@ async function checkDataSource(
       const bad = templateError(`{{${ref}}}`, `${at}.input_messages.item_reference`, { sample: false });
       if (bad) return fail(bad);
     } else return fail(unsupportedValue(im.type, ["template", "item_reference"], `${at}.input_messages.type`));
+  }
+  if (s.type === "stored_completions") {
+    const filter = storedFilter(s, `${at}.source`);
+    if ("code" in filter) return fail(filter);
+    const content = await storedCompletionItems(rt, filter);
+    return { ok: true, dataSource: d, content, items: content.length, model };
   }
   if (s.type === "file_content") {
     if (!Array.isArray(s.content)) return fail(s.content === undefined ? missingParameter(`${at}.source.content`) : invalidType(`${at}.source.content`, "an array", s.content));
@@ -320,7 +344,7 @@ async function createRun(request: Request, path: string, e: EvalRecord, files: F
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
   const b = body.value;
-  const checked = await checkDataSource(b.data_source, e, files);
+  const checked = await checkDataSource(b.data_source, e, files, ctx.rt);
   if (!checked.ok) return a.fail(checked.error);
   if (b.name !== undefined && b.name !== null && typeof b.name !== "string") return a.fail(invalidType("name", "a string", b.name));
   const metadata = checkMetadata(b.metadata);
@@ -409,15 +433,6 @@ function answerOf(body: Record<string, unknown>): { text: string; tools: unknown
     .join("");
   return { text, tools: output.filter((o) => o.type === "function_call"), finish: body.status === "incomplete" ? "length" : "stop" };
 }
-
-const jsonOf = (text: string): unknown => {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === "object" && v !== null ? v : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 /** The messages a sampled turn sends for `item`: the template rendered, or the messages the item holds. */
 function inputMessages(d: Record<string, unknown>, vars: Record<string, unknown>): { role: string; content: unknown }[] {
@@ -533,7 +548,7 @@ async function gradeItem(rt: Runtime, e: EvalRecord, r: RunRecord, n: number, sr
       } else {
         const a = answerOf(out);
         shown = { ...base, output: [sampleMessage("assistant", a.text)], finish_reason: a.finish, error: null };
-        sample = { model, output_text: a.text, output_json: jsonOf(a.text) ?? {}, output_tools: a.tools, ...(a.choices !== undefined ? { choices: a.choices } : {}) };
+        sample = { model, output_text: a.text, output_json: objectOf(a.text), output_tools: a.tools, ...(a.choices !== undefined ? { choices: a.choices } : {}) };
       }
     } catch (x) {
       if (!(x instanceof MissingVariable) && !(x instanceof SyntaxError)) throw x;
@@ -602,7 +617,7 @@ const zeroUsage = (): TokenUsage => ({ prompt_tokens: 0, completion_tokens: 0, t
 /** The run's next slice of items (those graded by earlier reads skipped), at most `max`. */
 async function* itemsOf(rt: Runtime, files: FileStore, r: RunRecord, max: number): AsyncGenerator<SourceItem | undefined> {
   const source = r.dataSource.source as Record<string, unknown>;
-  if (source.type === "file_content") {
+  if (source.type !== "file_id") {
     const json = await runHome(rt, r.id).objectById(SOURCE, "content");
     const content = json === null ? [] : (JSON.parse(json) as SourceItem[]);
     yield* content.slice(r.graded, r.graded + max);

@@ -10,7 +10,7 @@ import type { SideRouteContext } from "../../../types";
 import { openaiChat } from "../../chat";
 import { byMethod, objectBody, objectRoute, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter } from "../../request-error";
-import { type GradeErrorKind, grade, type Grader, graderError, type Judge, type TokenUsage } from "../evals/graders";
+import { type GradeErrorKind, grade, objectOf, type Grader, graderError, type Judge, type TokenUsage } from "../evals/graders";
 
 /** Every flag the run's `metadata.errors` reports, false unless the grade's error is that one. */
 const ERROR_FLAGS = [
@@ -37,14 +37,7 @@ function errorFlags(kind: GradeErrorKind | undefined, message: string | undefine
 
 /** `model_sample` as the `sample` namespace: its text, and its JSON when it is a JSON object. */
 function sampleOf(text: string): Record<string, unknown> {
-  let json: unknown = {};
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) json = v;
-  } catch {
-    // a sample that is not JSON has an empty output_json
-  }
-  return { output_text: text, output_json: json, output_tools: [], choices: [] };
+  return { output_text: text, output_json: objectOf(text), output_tools: [], choices: [] };
 }
 
 async function run(request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
