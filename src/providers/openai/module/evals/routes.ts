@@ -29,7 +29,8 @@ import { openaiResponses } from "../../responses";
 import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter, unsupportedValue } from "../../request-error";
 import { filesOf } from "../batches/files";
-import { addUsage, type Grade, grade, type Grader, graderError, type Judge, messagesError, lookup, MissingVariable, objectOf, render, templateError, type TokenUsage } from "./graders";
+import { answerOf, scenarioJudge, usageOf } from "./turns";
+import { addUsage, type Grade, grade, type Grader, graderError, messagesError, lookup, MissingVariable, objectOf, render, templateError, type TokenUsage } from "./graders";
 
 /** Evals a namespace keeps, and runs (over all its evals): past these the oldest are forgotten. */
 const MAX_EVALS = 1000;
@@ -365,7 +366,8 @@ async function createRun(request: Request, path: string, e: EvalRecord, files: F
     items: checked.items,
     graded: 0,
     counts: { total: 0, errored: 0, failed: 0, passed: 0 },
-    criteria: {},
+    // Every criterion shows in the results, graded or not yet.
+    criteria: Object.fromEntries(e.criteria.map((c) => [c.id, { passed: 0, failed: 0 }])),
     usage: {},
   };
   if (checked.content !== undefined) await runHome(ctx.rt, id).putObjects(SOURCE, [{ id: "content", json: JSON.stringify(checked.content) }], 1);
@@ -407,31 +409,6 @@ async function runObject(rt: Runtime, r: RunRecord, now: number, moment: "create
     error: null,
     metadata: r.metadata,
   };
-}
-
-/** The usage a Chat completion or a response reports, in the eval's terms. */
-function usageOf(body: Record<string, unknown>): TokenUsage {
-  const u = (body.usage ?? {}) as Record<string, unknown>;
-  const prompt = Number(u.prompt_tokens ?? u.input_tokens ?? 0);
-  const completion = Number(u.completion_tokens ?? u.output_tokens ?? 0);
-  const details = (u.prompt_tokens_details ?? u.input_tokens_details ?? {}) as Record<string, unknown>;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, cached_tokens: Number(details.cached_tokens ?? 0) };
-}
-
-/** The answer text and tool calls of a Chat completion or a response. */
-function answerOf(body: Record<string, unknown>): { text: string; tools: unknown[]; finish: string; choices?: unknown } {
-  if (Array.isArray(body.choices)) {
-    const c = (body.choices[0] ?? {}) as { message?: { content?: unknown; tool_calls?: unknown[] }; finish_reason?: string };
-    return { text: typeof c.message?.content === "string" ? c.message.content : "", tools: c.message?.tool_calls ?? [], finish: c.finish_reason ?? "stop", choices: body.choices };
-  }
-  const output = Array.isArray(body.output) ? (body.output as Record<string, unknown>[]) : [];
-  const text = output
-    .filter((o) => o.type === "message")
-    .flatMap((o) => (Array.isArray(o.content) ? (o.content as Record<string, unknown>[]) : []))
-    .filter((p) => p.type === "output_text")
-    .map((p) => p.text as string)
-    .join("");
-  return { text, tools: output.filter((o) => o.type === "function_call"), finish: body.status === "incomplete" ? "length" : "stop" };
 }
 
 /** The messages a sampled turn sends for `item`: the template rendered, or the messages the item holds. */
@@ -551,7 +528,7 @@ async function gradeItem(rt: Runtime, e: EvalRecord, r: RunRecord, n: number, sr
         sample = { model, output_text: a.text, output_json: objectOf(a.text), output_tools: a.tools, ...(a.choices !== undefined ? { choices: a.choices } : {}) };
       }
     } catch (x) {
-      if (!(x instanceof MissingVariable) && !(x instanceof SyntaxError)) throw x;
+      if (!(x instanceof MissingVariable)) throw x;
       error = { code: "invalid_variable_error", message: (x as Error).message };
     }
   }
@@ -559,17 +536,11 @@ async function gradeItem(rt: Runtime, e: EvalRecord, r: RunRecord, n: number, sr
   let work = 0;
   let turns = shown === null ? 0 : 1;
   if (error === null && src !== undefined) {
-    const judge: Judge = async (body) => {
+    // Each judge's turn is named by the criterion it grades.
+    const judge = scenarioJudge(rt, r.origin, () => {
       turns++;
-      const answer = await runBatchLine(openaiChat, rt, body, { ...r.origin, path: "/v1/chat/completions" }, ref(`/${results.length}`));
-      const out = (answer.body ?? {}) as Record<string, unknown>;
-      const model = typeof out.model === "string" ? out.model : String(body.model);
-      if (answer.status >= 400) {
-        const err = (out.error ?? {}) as { code?: string; message?: string };
-        return { ok: false, text: "", model, usage: usageOf(out), error: { code: err.code ?? String(answer.status), message: err.message ?? `The grader model answered ${answer.status}.` } };
-      }
-      return { ok: true, text: answerOf(out).text, model, usage: usageOf(out) };
-    };
+      return ref(`/${results.length}`);
+    });
     for (const c of e.criteria) {
       const g = await grade(c, { item: src.item, sample }, judge);
       addUsage(usage, g.usage);

@@ -4,13 +4,13 @@
  * `…/run` grades one `model_sample` (and `item`) with it — the reward, each sub-grader's of a multi grader, the error
  * flags, and what the judge models of model graders used (asked through the scenario, ../evals/graders.ts).
  */
-import { requestPrefix, originHeaders, runBatchLine } from "../../../../turn/batch";
-import { stableToken } from "../../../../util/hash";
+import { requestPrefix, originHeaders } from "../../../../turn/batch";
+import { sortableId } from "../../../../objects/ids";
 import type { SideRouteContext } from "../../../types";
-import { openaiChat } from "../../chat";
 import { byMethod, objectBody, objectRoute, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter } from "../../request-error";
-import { type GradeErrorKind, grade, objectOf, type Grader, graderError, type Judge, type TokenUsage } from "../evals/graders";
+import { type GradeErrorKind, grade, objectOf, type Grader, graderError } from "../evals/graders";
+import { scenarioJudge } from "../evals/turns";
 
 /** Every flag the run's `metadata.errors` reports, false unless the grade's error is that one. */
 const ERROR_FLAGS = [
@@ -52,25 +52,9 @@ async function run(request: Request, path: string, a: PlatformAnswer, ctx: SideR
   const grader = b.grader as Grader;
   const { prefix } = requestPrefix(request, path);
   const origin = { prefix, headers: originHeaders(request.headers), path: "/v1/chat/completions" };
-  const runId = `graderrun_${stableToken(`${Date.now()}|${Math.random()}`, 16)}`;
+  const runId = sortableId("graderrun_", 16);
   let asked = 0;
-  const judge: Judge = async (chat) => {
-    const answer = await runBatchLine(openaiChat, ctx.rt, chat, origin, { id: runId, customId: `${runId}/${asked++}` });
-    const out = (answer.body ?? {}) as Record<string, unknown>;
-    const u = (out.usage ?? {}) as Record<string, number>;
-    const usage: TokenUsage = { prompt_tokens: u.prompt_tokens ?? 0, completion_tokens: u.completion_tokens ?? 0, total_tokens: u.total_tokens ?? 0, cached_tokens: 0 };
-    const model = typeof out.model === "string" ? out.model : String(chat.model);
-    if (answer.status >= 400)
-      return {
-        ok: false,
-        text: "",
-        model,
-        usage,
-        error: { code: String(answer.status), message: ((out.error ?? {}) as { message?: string }).message ?? `The grader model answered ${answer.status}.` },
-      };
-    const choice = ((out.choices as { message?: { content?: string } }[] | undefined) ?? [])[0];
-    return { ok: true, text: choice?.message?.content ?? "", model, usage };
-  };
+  const judge = scenarioJudge(ctx.rt, origin, () => ({ id: runId, customId: `${runId}/${asked++}` }));
   const started = performance.now();
   const g = await grade(grader, { item: b.item ?? {}, sample: sampleOf(b.model_sample) }, judge);
   const models = Object.keys(g.usage);
