@@ -30,7 +30,8 @@ beforeAll(async () => {
       { id: "a0", match: { customId: { regex: "^evalrun_[0-9A-Za-z]+/0$" } }, respond: { text: "Paris", usage: { inputTokens: 20, outputTokens: 1 } } },
       { id: "a1", match: { customId: { regex: "^evalrun_[0-9A-Za-z]+/1$" } }, respond: { text: "Lyon", usage: { inputTokens: 21, outputTokens: 1 } } },
       // The judges: the label grader is criterion 2, the score grader criterion 3.
-      { id: "label0", match: { customId: { regex: "/0/2$" } }, respond: { text: '{"result": "correct"}', usage: { inputTokens: 50, outputTokens: 5 } } },
+      // A bare label (here as a JSON string) is read as the schema's `{"result": …}` is.
+      { id: "label0", match: { customId: { regex: "/0/2$" } }, respond: { text: '"correct"', usage: { inputTokens: 50, outputTokens: 5 } } },
       { id: "label1", match: { customId: { regex: "/1/2$" } }, respond: { text: '{"result": "incorrect"}', usage: { inputTokens: 50, outputTokens: 5 } } },
       { id: "rate", consume: false, match: { customId: { regex: "^graderrun_" } }, respond: { text: "7", usage: { inputTokens: 30, outputTokens: 1 } } },
       { id: "score", consume: false, match: { customId: { regex: "/[01]/3$" } }, respond: { text: '{"result": 7}', usage: { inputTokens: 40, outputTokens: 4 } } },
@@ -83,6 +84,12 @@ describe("openai evals", () => {
     expect(updated).toMatchObject({ id: e.id, name: "Capitals v2", metadata: { team: "maps" } });
     const listed = await client.evals.list();
     expect(listed.data.map((x) => x.id)).toContain(e.id);
+    // By update time the updated eval comes after one made before the update; by creation before it.
+    const later = await client.evals.create({ name: "Later", data_source_config: { type: "custom", item_schema: ITEM_SCHEMA }, testing_criteria: [] });
+    await client.evals.update(e.id, { name: "Capitals v3" });
+    const ids = async (order_by: "created_at" | "updated_at") => (await client.evals.list({ order_by, order: "asc", limit: 100 })).data.map((x) => x.id).filter((id) => id === e.id || id === later.id);
+    expect(await ids("created_at")).toEqual([e.id, later.id]);
+    expect(await ids("updated_at")).toEqual([later.id, e.id]);
     expect(await client.evals.delete(e.id)).toEqual({ object: "eval.deleted", deleted: true, eval_id: e.id });
     expect(await refusal(client.evals.retrieve(e.id))).toEqual([404, `Eval with id '${e.id}' not found.`]);
   });

@@ -313,16 +313,11 @@ function verdictSchema(g: Grader): Record<string, unknown> {
   return { type: "object", properties: { result }, required: ["result"], additionalProperties: false };
 }
 
-/** The verdict in a judge's reply: `{"result": …}` (as the schema asks) or the bare label or number. */
+/** The verdict in a judge's reply: `{"result": …}` (as the schema asks), or the bare label or number (JSON or not). */
 function verdictOf(text: string): unknown {
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (typeof v === "object" && v !== null && !Array.isArray(v) && "result" in v) return (v as { result: unknown }).result;
-    if (typeof v === "number") return v;
-  } catch {
-    // a reply that is not JSON is read as it is
-  }
-  return text.trim();
+  const v = parseJsonOrUndefined(text);
+  if (isRecord(v) && "result" in v) return v.result;
+  return typeof v === "number" || typeof v === "string" ? v : text.trim();
 }
 
 async function modelGrade(g: Grader, input: GradeInput, judge: Judge): Promise<Grade> {

@@ -52,6 +52,9 @@ interface EvalRecord {
   id: string;
   name: string;
   createdMs: number;
+  /** When its name or metadata last changed (`order_by: updated_at`), and whether they ever did. */
+  updatedMs: number;
+  updated?: true;
   metadata: Record<string, string> | null;
   /** The data source config as the API answers it (`schema` built from the item schema). */
   config: Record<string, unknown>;
@@ -181,6 +184,7 @@ async function createEval(request: Request, a: PlatformAnswer, rt: Runtime): Pro
     id,
     name: typeof b.name === "string" ? b.name : "",
     createdMs: Date.now(),
+    updatedMs: Date.now(),
     metadata: metadata.value ?? null,
     config: config.config,
     ...(config.itemSchema !== undefined ? { itemSchema: config.itemSchema } : {}),
@@ -670,6 +674,9 @@ async function serveEvals([, rawEval, rawRun, items, rawItem]: RegExpExecArray, 
         const orderBy = query.get("order_by") ?? "created_at";
         if (orderBy !== "created_at" && orderBy !== "updated_at") return a.fail(unsupportedValue(orderBy, ["created_at", "updated_at"], "order_by"));
         const evals = parsedObjects<EvalRecord>((await index(rt).listObjects(EVAL)).map((o) => o.json));
+        // Kept in creation order; by update time when asked — an update in the same millisecond as another eval's
+        // creation came after it (a later request).
+        if (orderBy === "updated_at") evals.sort((x, y) => x.updatedMs - y.updatedMs || Number(x.updated === true) - Number(y.updated === true));
         return a.json(page(evals.map(evalObject) as { id: string }[], q.page));
       },
       POST: () => createEval(request, a, rt),
@@ -688,7 +695,13 @@ async function serveEvals([, rawEval, rawRun, items, rawItem]: RegExpExecArray, 
         if (b.name !== undefined && b.name !== null && typeof b.name !== "string") return a.fail(invalidType("name", "a string", b.name));
         const metadata = checkMetadata(b.metadata);
         if (!metadata.ok) return a.fail(metadata.error);
-        const next = { ...e, ...(typeof b.name === "string" ? { name: b.name } : {}), ...(metadata.value !== undefined ? { metadata: metadata.value } : {}) };
+        const next = {
+          ...e,
+          ...(typeof b.name === "string" ? { name: b.name } : {}),
+          ...(metadata.value !== undefined ? { metadata: metadata.value } : {}),
+          updatedMs: Date.now(),
+          updated: true as const,
+        };
         await saveEval(rt, next);
         return a.json(evalObject(next));
       },
