@@ -175,7 +175,7 @@ describe("GET and DELETE /v1/responses/{id}", () => {
 
 describe("bad input", () => {
   it.each([
-    { body: { model: "gpt-4.1" }, message: "Missing required parameter: 'input'.", param: "input" },
+    { body: { model: "gpt-4.1" }, message: "Missing required parameter: 'input'.", param: "input", code: "missing_required_parameter" },
     { body: { input: "hi" }, message: "Missing required parameter: 'model'.", param: "model" },
     {
       body: { model: "gpt-4.1", input: [{ type: "function_call_output", output: "x" }] },
@@ -187,10 +187,10 @@ describe("bad input", () => {
       message: "Invalid 'previous_response_id': 'prev 1'. Expected an ID that contains letters, numbers, underscores, or dashes, but this value contained additional characters.",
       param: "previous_response_id",
     },
-  ])("$message", async ({ body, message, param }) => {
+  ])("$message", async ({ body, message, param, code }) => {
     const r = await post(body);
     expect(r.status).toBe(400);
-    expect(r.json.error).toMatchObject({ message, type: "invalid_request_error", param });
+    expect(r.json.error).toMatchObject({ message, type: "invalid_request_error", param, ...(code !== undefined ? { code } : {}) });
   });
 
   it("never answers malformed requests with a 5xx", async () => {

@@ -13,7 +13,7 @@ import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
 import { own } from "../../util/own";
 import { safeDecode } from "../../http/url";
 import type { Runtime } from "../../runtime/types";
-import { invalidType, receivedOf, unsupportedValue } from "./request-error";
+import { invalidType, missingParameter, receivedOf, unsupportedValue } from "./request-error";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
 export interface PlatformAnswer {
@@ -40,7 +40,7 @@ export function platformAnswer(request: Request): { ok: true; answer: PlatformAn
 export async function metadataUpdate(request: Request): Promise<{ ok: true; value: Record<string, string> } | { ok: false; error: ApiError }> {
   const body = await objectBody(request);
   if (!body.ok) return body;
-  if (!("metadata" in body.value)) return { ok: false, error: invalid("Missing required parameter: 'metadata'.", "metadata") };
+  if (!("metadata" in body.value)) return { ok: false, error: missingParameter("metadata") };
   const metadata = checkMetadata(body.value.metadata);
   return metadata.ok ? { ok: true, value: metadata.value ?? {} } : metadata;
 }

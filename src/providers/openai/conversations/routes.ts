@@ -10,7 +10,7 @@ import { echoed } from "../../../util/text";
 import type { SideRoute } from "../../types";
 import { checkId, parseItems } from "../responses/parse";
 import { byMethod, checkMetadata, invalid, metadataUpdate, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../platform";
-import { arrayLengthError, invalidType } from "../request-error";
+import { arrayLengthError, invalidType, missingParameter } from "../request-error";
 import {
   appendConversationItems,
   childKind,
@@ -32,7 +32,7 @@ const PATH = /^\/(?:v1\/)?conversations(?:\/([^/]+)(?:\/(items)(?:\/([^/]+))?)?)
 /** Validated `items` of a body (absent: none), as conversation items numbered by `seed`. */
 function bodyItems(value: unknown, seed: string, required: boolean): { ok: true; items: ConversationItem[] } | { ok: false; error: ReturnType<typeof invalid> } {
   if (value === undefined || value === null) {
-    return required ? { ok: false, error: invalid("Missing required parameter: 'items'.", "items") } : { ok: true, items: [] };
+    return required ? { ok: false, error: missingParameter("items") } : { ok: true, items: [] };
   }
   if (!Array.isArray(value)) return { ok: false, error: invalidType("items", "an array of objects", value) };
   const tooLong = arrayLengthError("items", value, MAX_ITEMS_PER_CALL);

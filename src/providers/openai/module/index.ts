@@ -20,6 +20,7 @@ import { openaiModerations } from "../moderations";
 import { openaiDecisions } from "../decisions";
 import { openaiSpeech, openaiTranscriptions } from "../audio";
 import { checkOpenAIAuth } from "../errors";
+import { missingParameter } from "../request-error";
 import { knowsFilesPath, serveFiles } from "./batches/files";
 import { knowsBatchesPath, serveBatches } from "./batches/batches";
 import { openaiUploads } from "./batches/uploads";
@@ -67,7 +68,7 @@ const realtimeWebSocket: SocketSurface = {
     const auth = checkOpenAIAuth(headers);
     if (auth) return auth;
     if (!query.get("model") && !query.get("call_id") && !query.get("intent")) {
-      return { code: "invalid_request", message: "Missing required parameter: 'model'.", param: "model" };
+      return missingParameter("model");
     }
     return undefined;
   },

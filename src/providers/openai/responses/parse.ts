@@ -220,7 +220,7 @@ export function parseResponsesRequest(raw: unknown, headers: Headers): ParseResu
   if (!parsed.success) return { ok: false, error: openaiRequestError(parsed.error, schema, raw) };
   const body = parsed.data;
   if (body.input === undefined && !body.previous_response_id && body.conversation === undefined && body.prompt === undefined) {
-    return { ok: false, error: invalid("Missing required parameter: 'input'.", "input") };
+    return { ok: false, error: missingParameter("input") };
   }
   const metadata = checkMetadata(body.metadata);
   if (!metadata.ok) return metadata;

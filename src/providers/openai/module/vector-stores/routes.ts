@@ -19,7 +19,7 @@ import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
 import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer, processingMs } from "../../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
-import { arrayLengthError, invalidType, unsupportedValue } from "../../request-error";
+import { arrayLengthError, invalidType, missingParameter, unsupportedValue } from "../../request-error";
 
 const KIND = "vector_store";
 const filesKind = (id: string) => `vector_store/${id}`;
@@ -323,7 +323,7 @@ async function files(request: Request, rt: Runtime, a: PlatformAnswer, s: StoreR
       const body = await objectBody(request);
       if (!body.ok) return a.fail(body.error);
       const v = body.value;
-      if (typeof v.file_id !== "string") return a.fail(invalid("Missing required parameter: 'file_id'.", "file_id"));
+      if (typeof v.file_id !== "string") return a.fail(missingParameter("file_id"));
       const attributes = checkAttributes(v.attributes);
       if (!attributes.ok) return a.fail(attributes.error);
       const chunking = v.chunking_strategy === undefined ? { ok: true as const, value: s.chunking_strategy } : checkChunking(v.chunking_strategy);
@@ -352,7 +352,7 @@ async function files(request: Request, rt: Runtime, a: PlatformAnswer, s: StoreR
   }
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
-  if (!("attributes" in body.value)) return a.fail(invalid("Missing required parameter: 'attributes'.", "attributes"));
+  if (!("attributes" in body.value)) return a.fail(missingParameter("attributes"));
   const attributes = checkAttributes(body.value.attributes);
   if (!attributes.ok) return a.fail(attributes.error);
   const updated = { ...entry, attributes: attributes.value };
@@ -392,7 +392,7 @@ async function batches(request: Request, rt: Runtime, a: PlatformAnswer, s: Stor
       if (v.file_ids !== undefined) return a.fail(invalid("Provide either 'file_ids' or 'files', not both.", "files"));
       if (!Array.isArray(v.files) || v.files.length > MAX_FILE_IDS) return a.fail(invalid(`Invalid 'files': expected an array of at most ${MAX_FILE_IDS} objects.`, "files"));
       for (const [i, f] of (v.files as Record<string, unknown>[]).entries()) {
-        if (typeof f?.file_id !== "string") return a.fail(invalid(`Missing required parameter: 'files[${i}].file_id'.`, `files[${i}].file_id`));
+        if (typeof f?.file_id !== "string") return a.fail(missingParameter(`files[${i}].file_id`));
         const attrs = f.attributes === undefined ? attributes : checkAttributes(f.attributes);
         if (!attrs.ok) return a.fail(attrs.error);
         const ch = f.chunking_strategy === undefined ? chunking : checkChunking(f.chunking_strategy);
@@ -402,7 +402,7 @@ async function batches(request: Request, rt: Runtime, a: PlatformAnswer, s: Stor
     } else {
       const ids = checkFileIds(v.file_ids, "file_ids");
       if (!ids.ok) return a.fail(ids.error);
-      if (ids.value.length === 0) return a.fail(invalid("Missing required parameter: 'file_ids'.", "file_ids"));
+      if (ids.value.length === 0) return a.fail(missingParameter("file_ids"));
       for (const id of ids.value) wanted.push({ id, attributes: attributes.value, chunking: chunking.value });
     }
     const id = timeHex("vsfb_", 32);
