@@ -101,6 +101,14 @@ function metadataFilters(query: URLSearchParams): [string, string][] {
   return out;
 }
 
+/**
+ * Whether stored completion `c` is of `model` (absent or empty: any) and carries each `metadata` pair. The model
+ * asked for names its dated snapshot too (`gpt-4.1` answers as `gpt-4.1-2025-04-14`).
+ */
+function selected(c: StoredCompletion, model: string | null | undefined, metadata: [string, string][]): boolean {
+  return (model === undefined || model === null || model === "" || c.model === model || c.model.startsWith(`${model}-`)) && metadata.every(([k, v]) => c.metadata?.[k] === v);
+}
+
 async function list(request: Request, rt: Runtime, a: PlatformAnswer): Promise<Response> {
   const query = new URL(request.url).searchParams;
   const q = pageQuery(query, "asc");
@@ -108,8 +116,7 @@ async function list(request: Request, rt: Runtime, a: PlatformAnswer): Promise<R
   const model = query.get("model");
   const filters = metadataFilters(query);
   const all = parsedObjects<StoredCompletion>((await home(rt).listObjects(KIND)).map((o) => o.json));
-  // The model asked for names its dated snapshot too (`gpt-4.1` answers as `gpt-4.1-2025-04-14`).
-  const kept = all.filter((c) => (model === null || model === "" || c.model === model || c.model.startsWith(`${model}-`)) && filters.every(([k, v]) => c.metadata?.[k] === v));
+  const kept = all.filter((c) => selected(c, model, filters));
   return a.json(page(kept, q.page));
 }
 
@@ -178,8 +185,7 @@ export async function storedCompletionItems(rt: Runtime, f: StoredCompletionsFil
   const picked = all
     .filter(
       (c) =>
-        (f.model === undefined || f.model === null || c.model === f.model || c.model.startsWith(`${f.model}-`)) &&
-        Object.entries(f.metadata ?? {}).every(([k, v]) => c.metadata?.[k] === v) &&
+        selected(c, f.model, Object.entries(f.metadata ?? {})) &&
         (f.createdAfter === undefined || f.createdAfter === null || Number(c.created) >= f.createdAfter) &&
         (f.createdBefore === undefined || f.createdBefore === null || Number(c.created) < f.createdBefore),
     )
