@@ -11,6 +11,8 @@ export type ProviderName = (typeof PROVIDERS)[number];
 
 export const ENDPOINTS = [
   "chat.completions",
+  /** OpenAI's legacy `/v1/completions` (a prompt, text choices). */
+  "completions",
   "responses",
   "embeddings",
   "messages",

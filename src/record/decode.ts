@@ -117,6 +117,15 @@ function chatCompletions(all: Json[], g: Gathered): void {
   g.toolCalls = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
 }
 
+/** Legacy completions (`text_completion`, whole or chunks): the first choice's text and the usage. */
+function completions(all: Json[], g: Gathered): void {
+  for (const p of all) {
+    const choice = p.choices?.find((c: Json) => (c.index ?? 0) === 0);
+    g.addText(choice?.text);
+    openaiUsage(g, p.usage ?? undefined);
+  }
+}
+
 function responses(all: Json[], g: Gathered): void {
   const done = all.find((p) => p.type === "response.completed")?.response ?? (all.length === 1 && all[0]!.object === "response" ? all[0] : undefined);
   if (!done) throw new Error("no completed response");
@@ -224,6 +233,9 @@ export function decodeFrames(endpoint: Endpoint, streamed: "sse" | "ndjson" | "w
     switch (endpoint) {
       case "chat.completions":
         chatCompletions(all, g);
+        break;
+      case "completions":
+        completions(all, g);
         break;
       case "responses":
         responses(all, g);

@@ -120,6 +120,7 @@ export function checkAzureGateway(headers: Headers, query: URLSearchParams, api:
  */
 const OPERATION_NAMES: Record<AzureOperation, string> = {
   "chat/completions": "ChatCompletions_Create",
+  completions: "Completions_Create",
   responses: "Responses_Create",
   embeddings: "Embeddings_Create",
   "images/generations": "ImageGenerations_Create",

@@ -2,5 +2,6 @@
 export { azureChat } from "./chat";
 export { azureResponses } from "./responses";
 export { azureEmbeddings } from "./embeddings";
+export { azureCompletions } from "./completions";
 export { azureImages } from "./images";
 export { azureSpeech, azureTranscriptions } from "./audio";

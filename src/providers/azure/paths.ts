@@ -2,14 +2,15 @@
  * Azure OpenAI's routes (contract section 10): which operation a path asks for, the deployment it names, and whether
  * it is a classic route (dated `api-version` required) or a v1 route (no dated version).
  * - `/openai/deployments/{deployment}/{operation}` (classic, deployment in the path): chat, embeddings, responses,
- *   images and audio — the operations `AzureOpenAI` puts a deployment in front of (its `_deployments_endpoints`);
+ *   legacy completions, images and audio — the operations `AzureOpenAI` puts a deployment in front of (its
+ *   `_deployments_endpoints`);
  * - `/openai/responses` (classic, where `AzureOpenAI` sends Responses calls: the deployment is the body's `model`);
  * - `/openai/v1/{operation}` (v1, the deployment is the body's `model`);
  * - stored responses: `/openai/responses/{id}` (classic) and `/openai/v1/responses/{id}` (v1).
  */
 import { safeDecode } from "../../http/url";
 
-export type AzureOperation = "chat/completions" | "responses" | "embeddings" | "images/generations" | "images/edits" | "audio/speech" | "audio/transcriptions" | "audio/translations";
+export type AzureOperation = "chat/completions" | "completions" | "responses" | "embeddings" | "images/generations" | "images/edits" | "audio/speech" | "audio/transcriptions" | "audio/translations";
 
 export type AzureApi = "classic" | "v1";
 
@@ -21,7 +22,17 @@ export interface AzureRoute {
   deployment?: string;
 }
 
-const OPERATIONS: readonly AzureOperation[] = ["chat/completions", "responses", "embeddings", "images/generations", "images/edits", "audio/speech", "audio/transcriptions", "audio/translations"];
+const OPERATIONS: readonly AzureOperation[] = [
+  "chat/completions",
+  "completions",
+  "responses",
+  "embeddings",
+  "images/generations",
+  "images/edits",
+  "audio/speech",
+  "audio/transcriptions",
+  "audio/translations",
+];
 const DEPLOYMENTS = "/openai/deployments/";
 
 function operationOf(rest: string): AzureOperation | undefined {

@@ -240,9 +240,7 @@ function boundError(issue: Issue, param: string, value: unknown, schema: z.ZodTy
   const below = issue.code === "too_small";
   const bound = Number(below ? issue.minimum : issue.maximum);
   if (Array.isArray(value)) {
-    if (below && value.length === 0) {
-      return invalid(`Invalid '${param}': empty array. Expected an array with minimum length ${bound}, but got an empty array instead.`, param, "empty_array");
-    }
+    if (below && value.length === 0) return emptyArrayError(param, bound);
     const [what, code] = below ? ["too short", "array_below_min_length"] : ["too long", "array_above_max_length"];
     return invalid(`Invalid '${param}': array ${what}. Expected an array with ${below ? "minimum" : "maximum"} length ${bound}, but got an array with length ${value.length} instead.`, param, code);
   }
@@ -293,6 +291,14 @@ export function firstBoundError(body: Readonly<Record<string, unknown>>, bounds:
     if (refused) return refused;
   }
   return undefined;
+}
+
+/**
+ * The API's refusal of an empty array where `bound` items at least are needed.
+ * @example emptyArrayError("prompt").providerCode // "empty_array"
+ */
+export function emptyArrayError(param: string, bound = 1): ApiError {
+  return invalid(`Invalid '${param}': empty array. Expected an array with minimum length ${bound}, but got an empty array instead.`, param, "empty_array");
 }
 
 /**

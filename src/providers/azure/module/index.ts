@@ -4,14 +4,14 @@
  * shape.
  */
 import type { ProviderModule } from "../../registry/module";
-import { azureChat, azureEmbeddings, azureImages, azureResponses, azureSpeech, azureTranscriptions } from "..";
+import { azureChat, azureCompletions, azureEmbeddings, azureImages, azureResponses, azureSpeech, azureTranscriptions } from "..";
 import { azureStoredResponses } from "../stored";
 
 export const azureModule: ProviderModule = {
   name: "azure",
   // Azure OpenAI: chat, Responses, embeddings, images and audio under /openai/deployments/{d}/… and /openai/v1/….
   banner: [{ name: "Azure: chat, images, audio", below: "", page: "providers/azure.md" }],
-  surfaces: [azureChat, azureResponses, azureEmbeddings, azureImages, azureSpeech, azureTranscriptions],
+  surfaces: [azureChat, azureResponses, azureEmbeddings, azureCompletions, azureImages, azureSpeech, azureTranscriptions],
   sideRoutes: [azureStoredResponses],
   apiPrefixes: ["/openai/"],
   errorPaths: [{ priority: 15, owns: (_request, path) => path.startsWith("/openai/"), surface: azureChat }],

@@ -3,6 +3,7 @@ import type { ProviderSurface } from "../../types";
 import { checkOpenAIAuth, openAIFailureHeaders, renderOpenAIError } from "../errors";
 import { openAIRateLimitHeaders } from "../rate-limits";
 import { parseChatRequest } from "./parse";
+import { completionModelError } from "../completions/parse";
 import { validateChatRequest } from "./leniency";
 import { renderChatJson } from "./render-json";
 import { renderChatEvents, renderChatStreamError } from "./render-stream";
@@ -19,9 +20,13 @@ export const openaiChat: ProviderSurface<ChatRequest> = {
   requestIdHeader: "x-request-id",
   checkHeaders: checkOpenAIAuth,
   parse: parseChatRequest,
-  // The real API's refusals (leniency.ts), tool messages that answer no call (tool-messages.ts), then a strict schema it refuses.
+  // A completion model's 404 (OpenAI's own route), the real API's refusals (leniency.ts), tool messages that answer no call (tool-messages.ts), then a strict schema it refuses.
   validate: (wire, request) =>
-    validateChatRequest(wire, request) ?? toolMessagesError(wire) ?? strictSchemaError(request.outputSchema, strictTools(wire.tools), "chat") ?? jsonWordError(request, "chat"),
+    (request.provider === "openai" ? completionModelError(wire.model) : undefined) ??
+    validateChatRequest(wire, request) ??
+    toolMessagesError(wire) ??
+    strictSchemaError(request.outputSchema, strictTools(wire.tools), "chat") ??
+    jsonWordError(request, "chat"),
   remember: rememberChat,
   stores: storesChat,
   renderError: renderOpenAIError,

@@ -149,16 +149,21 @@ function choiceChunks(frame: ChunkFrame, choice: Reply, index: number, chunkSize
 }
 
 /**
- * Round-robin as real `n > 1` streams send it: each choice's role chunk with its first token, then one chunk of
- * every choice in turn.
+ * One item of every list in turn, as real `n > 1` streams send their choices' chunks (the legacy completions too).
+ * @example roundRobin([[1, 2, 3], [4]]) // [1, 4, 2, 3]
  */
+export function roundRobin<T>(lists: readonly (readonly T[])[]): T[] {
+  if (lists.length === 1) return [...lists[0]!];
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((l) => l.length));
+  for (let i = 0; i < longest; i++) for (const l of lists) if (i < l.length) out.push(l[i]!);
+  return out;
+}
+
+/** Chat's round-robin: each choice's role chunk goes with its first token, then one chunk of every choice in turn. */
 function interleave<T>(lists: T[][]): T[] {
   if (lists.length === 1) return lists[0]!;
-  const rounds = lists.map((l) => (l.length > 1 ? [l.slice(0, 2), ...l.slice(2).map((d) => [d])] : [l]));
-  const out: T[] = [];
-  const longest = Math.max(0, ...rounds.map((r) => r.length));
-  for (let i = 0; i < longest; i++) for (const r of rounds) out.push(...(r[i] ?? []));
-  return out;
+  return roundRobin(lists.map((l) => (l.length > 1 ? [l.slice(0, 2), ...l.slice(2).map((d) => [d])] : [l]))).flat();
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * OpenAI: Chat Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
+ * OpenAI: Chat Completions, the legacy Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
  * (and the files their URLs serve), speech, transcriptions, moderations, decisions, files (also sent in parts) and batches, vector
  * stores, Code Interpreter's containers, skills, the model listing every OpenAI-compatible client reads, and two WebSocket
  * protocols (Responses, Realtime).
@@ -12,6 +12,7 @@ import type { ApiError } from "../../../http/errors";
 import type { ProviderModule, SocketSurface } from "../../registry/module";
 import { MAX_BODY_BYTES } from "../../../http/body";
 import { openaiChat } from "../chat";
+import { openaiCompletions } from "../completions";
 import { chatToolCalls } from "../chat/render-json";
 import { openaiEmbeddings } from "../embeddings";
 import { openaiImages } from "../images";
@@ -93,7 +94,7 @@ export const openaiModule: ProviderModule = {
     // One row for every WebSocket protocol (their page is one).
     { name: "WebSockets", below: "/v1/responses (also /v1/realtime, Gemini Live)", page: "providers/websockets.md", group: "socket" },
   ],
-  surfaces: [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiImages, openaiSpeech, openaiTranscriptions, openaiModerations, openaiDecisions],
+  surfaces: [openaiChat, openaiResponses, openaiResponsesCompact, openaiEmbeddings, openaiCompletions, openaiImages, openaiSpeech, openaiTranscriptions, openaiModerations, openaiDecisions],
   sideRoutes: [
     {
       serve(request, path, ctx) {

@@ -5,6 +5,7 @@
 import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { ChatRequest } from "../chat/wire";
+import type { CompletionsRequest } from "../completions/wire";
 import type { EmbeddingsRequest } from "../embeddings/wire";
 import type { ResponsesRequest } from "../responses/wire";
 import { canonicalPromptTokens, chatMessageTokens, completionTokens, encodingFor, loadEncoder, toolDefinitionTokens } from "./count";
@@ -57,4 +58,23 @@ export async function responsesReplyCounter(_wire: ResponsesRequest, request: Ca
 /** Embeddings have no completion. */
 export async function embeddingsReplyCounter(): Promise<string> {
   return "none";
+}
+
+/** Legacy completions: the tokens of each prompt (a token-id prompt counts its ids); the reply's text. */
+export async function countCompletionsUsage(wire: CompletionsRequest, _request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
+  const enc = await loadEncoder(encodingFor(wire.body.model));
+  const prompt = wire.body.prompt;
+  let input = 0;
+  if (prompt === null) input = 0;
+  else if (typeof prompt === "string") input = enc.count(prompt);
+  else if (prompt.every((p) => typeof p === "number")) input = prompt.length;
+  else for (const p of prompt) input += typeof p === "string" ? enc.count(p) : Array.isArray(p) ? p.length : 0;
+  return { input, output: completionTokens(enc, reply) };
+}
+
+/** The reply counter of legacy completions: the model's encoding, loaded, as `countCompletionsUsage` counts. */
+export async function completionsReplyCounter(wire: CompletionsRequest): Promise<string> {
+  const encoding = encodingFor(wire.body.model);
+  await loadEncoder(encoding);
+  return encoding;
 }

@@ -23,6 +23,7 @@ import type { ProviderSurface, SideRouteContext } from "../../../types";
 import { linesPerRead, originHeaders, requestPrefix, runBatchLine, type LineOrigin } from "../../../../turn/batch";
 import { openaiChat } from "../../chat";
 import { openaiEmbeddings } from "../../embeddings";
+import { openaiCompletions } from "../../completions";
 import { openaiModerations } from "../../moderations";
 import { openaiResponses } from "../../responses";
 import { checkOpenAIAuth } from "../../errors";
@@ -35,6 +36,7 @@ const ENDPOINT_SURFACES: Record<string, ProviderSurface<any>> = {
   "/v1/chat/completions": openaiChat,
   "/v1/responses": openaiResponses,
   "/v1/embeddings": openaiEmbeddings,
+  "/v1/completions": openaiCompletions,
   "/v1/moderations": openaiModerations,
 };
 const ENDPOINTS = Object.keys(ENDPOINT_SURFACES);

@@ -1,0 +1,184 @@
+/**
+ * Canonical reply → the legacy `text_completion` JSON and its SSE transcript (`data: [DONE]` last), in the shapes
+ * recorded from the API (docs/providers/fidelity.md, "OpenAI legacy completions"): no `system_fingerprint`, a stream's
+ * chunks `{ id, object, created, choices, model }`, each choice's end an empty `text` with its `finish_reason`, then
+ * (with `stream_options.include_usage`) `{ id, object, created, model, usage, choices: [] }`.
+ *
+ * Every prompt gets its `n` choices (`index` = prompt × n + k). The default responder writes them all; a scripted
+ * reply — one message — answers each prompt with it. The legacy wire has text only: a reply's refusal is its text,
+ * and tool calls and reasoning have no field (docs/providers/openai.md says so).
+ */
+import { replyChoices, type Reply } from "../../../canonical/outcome";
+import { makeId } from "../../../http/ids";
+import { stableHash } from "../../../util/hash";
+import { wordPieces } from "../../../util/text";
+import type { RenderContext, SseEvent } from "../../types";
+import { roundRobin } from "../chat/render-stream";
+import type { CompletionsRequest } from "./wire";
+
+type Ctx = RenderContext<CompletionsRequest>;
+
+/** One choice as sent: the reply message that answers it and the prompt it completes. */
+interface Answered {
+  choice: Reply;
+  prompt: string;
+}
+
+/** `cmpl-` and 29 characters, as the API's ids. */
+export function completionsId(reply: Reply): string {
+  return makeId("cmpl-", reply.idSeed, 29);
+}
+
+/** The choices in order: the reply's own when it wrote one per prompt and `n`, else its message(s) for each prompt. */
+function answered(reply: Reply, ctx: Ctx): { list: Answered[]; scale: number } {
+  const own = replyChoices(reply);
+  const prompts = ctx.wire.prompts;
+  const perPrompt = Math.max(1, ctx.wire.body.n ?? 1);
+  if (own.length >= prompts.length * perPrompt) return { list: own.map((choice, i) => ({ choice, prompt: prompts[Math.min(prompts.length - 1, Math.floor(i / perPrompt))]! })), scale: 1 };
+  return { list: prompts.flatMap((prompt) => own.map((choice) => ({ choice, prompt }))), scale: prompts.length };
+}
+
+/** A choice's generated text: its text, else its refusal (the legacy wire has no refusal field). */
+function generated(choice: Reply): string {
+  return choice.text ?? choice.refusal ?? "";
+}
+
+function usage(reply: Reply, scale: number) {
+  const completion = reply.usage.outputTokens * scale;
+  return { prompt_tokens: reply.usage.inputTokens, completion_tokens: completion, total_tokens: reply.usage.inputTokens + completion };
+}
+
+/** Words with the whitespace before them, as tokens are cut ("Hello", " world", "."). */
+function tokensOf(text: string): string[] {
+  return text.match(/\s*\S+|\s+/g) ?? [];
+}
+
+/** A token's log probability: deterministic from the reply, its position and its text; most near 0, as a model's. */
+function logprobOf(seed: string, at: number, token: string): number {
+  const u = (stableHash(`${seed}|${at}|${token}`) >>> 0) / 0x1_0000_0000;
+  return -Number((u * u * u * 4 + 1e-6).toFixed(7));
+}
+
+interface Logprobs {
+  tokens: string[];
+  token_logprobs: (number | null)[];
+  top_logprobs: (Record<string, number> | null)[];
+  text_offset: number[];
+}
+
+/**
+ * `logprobs` of `text` starting at character `offset` of the prompt-and-completion text (the API counts from the
+ * prompt's start, echoed or not), its first token being token `at` of the choice. `top_logprobs` holds the sampled
+ * token (the likeliest) and, up to `top` entries, other tokens of the choice less likely; the prompt's first token
+ * (echo) has none, as the API's.
+ */
+function logprobsOf(text: string, sent: Sent, top: number, offset: number, at: number): Logprobs {
+  const { seed, vocabulary } = sent;
+  const out: Logprobs = { tokens: [], token_logprobs: [], top_logprobs: [], text_offset: [] };
+  let position = offset;
+  for (const [i, token] of tokensOf(text).entries()) {
+    const k = at + i;
+    out.tokens.push(token);
+    out.text_offset.push(position);
+    position += token.length;
+    if (k === 0 && sent.echo) {
+      out.token_logprobs.push(null);
+      out.top_logprobs.push(null);
+      continue;
+    }
+    const lp = logprobOf(seed, k, token);
+    out.token_logprobs.push(lp);
+    const entries: Record<string, number> = { [token]: lp };
+    let added = 1;
+    for (let j = 0; j < vocabulary.length && added < Math.max(1, top); j++) {
+      const other = vocabulary[(k + 1 + j) % vocabulary.length]!;
+      if (other in entries) continue;
+      entries[other] = Number((lp - 0.5 * added - Math.abs(logprobOf(seed, k, other))).toFixed(7));
+      added++;
+    }
+    out.top_logprobs.push(entries);
+  }
+  return out;
+}
+
+/** What one choice sends: its text (the prompt first with `echo`) and, when asked, its logprobs. */
+interface Sent {
+  text: string;
+  /** Where the generated text starts in `text`. */
+  start: number;
+  seed: string;
+  /** The prompt is sent first (`echo`): its first token has no log probability. */
+  echo: boolean;
+  offset: number;
+  vocabulary: string[];
+}
+
+function sentOf(a: Answered, ctx: Ctx): Sent {
+  const echo = ctx.wire.body.echo === true;
+  const text = generated(a.choice);
+  const whole = echo ? a.prompt + text : text;
+  return { text: whole, start: echo ? a.prompt.length : 0, seed: a.choice.idSeed, echo, offset: echo ? 0 : a.prompt.length, vocabulary: [...new Set(tokensOf(whole))] };
+}
+
+function wantedLogprobs(ctx: Ctx): number | undefined {
+  const n = ctx.wire.body.logprobs;
+  return typeof n === "number" ? n : undefined;
+}
+
+export function renderCompletionsJson(reply: Reply, ctx: Ctx): unknown {
+  const { list, scale } = answered(reply, ctx);
+  const top = wantedLogprobs(ctx);
+  return {
+    id: completionsId(reply),
+    object: "text_completion",
+    created: ctx.created,
+    model: reply.model,
+    choices: list.map((a, index) => {
+      const sent = sentOf(a, ctx);
+      return {
+        text: sent.text,
+        index,
+        logprobs: top === undefined ? null : logprobsOf(sent.text, sent, top, sent.offset, 0),
+        finish_reason: a.choice.finishReason,
+      };
+    }),
+    usage: usage(reply, scale),
+  };
+}
+
+/** One choice's chunks: the echoed prompt first, then its text in the reply's chunk size (its finish comes later). */
+function choiceChunks(a: Answered, index: number, ctx: Ctx, chunkWords: number, frame: (choice: unknown) => string): SseEvent[] {
+  const sent = sentOf(a, ctx);
+  const top = wantedLogprobs(ctx);
+  const pieces = [...(sent.start > 0 ? [{ text: sent.text.slice(0, sent.start), words: 0 }] : []), ...wordPieces(sent.text.slice(sent.start), chunkWords)];
+  const out: SseEvent[] = [];
+  let offset = 0;
+  let at = 0;
+  for (const piece of pieces) {
+    if (piece.text === "") continue;
+    const logprobs = top === undefined ? null : logprobsOf(piece.text, sent, top, sent.offset + offset, at);
+    offset += piece.text.length;
+    at += tokensOf(piece.text).length;
+    out.push({ data: frame({ text: piece.text, index, logprobs, finish_reason: null }), words: piece.words, oneLine: true });
+  }
+  return out;
+}
+
+/**
+ * The transcript: the choices' chunks in turn (several choices interleave, as `n > 1` streams do), each choice's
+ * finish (an empty `text`) after them all, usage, `[DONE]`.
+ */
+export function renderCompletionsEvents(reply: Reply, ctx: Ctx): SseEvent[] {
+  const { list, scale } = answered(reply, ctx);
+  const id = completionsId(reply);
+  const head = { id, object: "text_completion", created: ctx.created };
+  const frame = (choice: unknown) => JSON.stringify({ ...head, choices: [choice], model: reply.model });
+  const events = roundRobin(list.map((a, index) => choiceChunks(a, index, ctx, reply.pacing.chunkWords, frame)));
+  const none = wantedLogprobs(ctx) === undefined ? null : { tokens: [], token_logprobs: [], top_logprobs: [], text_offset: [] };
+  list.forEach((a, index) => events.push({ data: frame({ text: "", index, logprobs: none, finish_reason: a.choice.finishReason }), oneLine: true }));
+  if (ctx.wire.body.stream_options?.include_usage === true) {
+    events.push({ data: JSON.stringify({ ...head, model: reply.model, usage: usage(reply, scale), choices: [] }), oneLine: true });
+  }
+  events.push({ data: "[DONE]" });
+  return events;
+}
