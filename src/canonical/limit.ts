@@ -66,11 +66,12 @@ function limitChoice(choice: Reply, budget: Budget): Reply {
  * `reply` as a model stopped at `maxTokens` output tokens would send it: reasoning, then text, then tool calls
  * (then the next choice's) until the limit; a tool call that does not fit whole is not sent, nor is anything after
  * the cut. A cut reply ends with `finishReason: "length"` and its usage counts exactly the words sent.
- * A reply within the limit, or a limit that is absent or not positive, leaves the reply as it is.
+ * A reply within the limit, or a limit that is absent or negative, leaves the reply as it is; a limit of 0 (the legacy
+ * completions' `max_tokens: 0`, which scores an echoed prompt) sends nothing of it.
  * @example limitReply(reply, 100) // at most 100 words of reasoning + text
  */
 export function limitReply(reply: Reply, maxTokens: number | undefined): Reply {
-  if (maxTokens === undefined || !(maxTokens > 0)) return reply;
+  if (maxTokens === undefined || !(maxTokens >= 0)) return reply;
   const budget: Budget = { left: Math.floor(maxTokens), reasoning: 0, cut: false };
   const kept: Reply[] = [];
   for (const choice of replyChoices(reply)) {

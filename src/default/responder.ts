@@ -206,10 +206,13 @@ export function defaultReply(req: CanonicalRequest, opts: DefaultOptions): Reply
       reasoningTokens: words.reduce((t, w) => t + w.reasoning, 0),
     };
   };
+  // A legacy completion continues its prompt: an instruct model starts its answer on a new paragraph (as the API's own
+  // example, "\n\nThis is indeed a test"), so an echoed prompt and the text do not run together.
+  const paragraph = req.endpoint === "completions" ? "\n\n" : "";
   const choiceOf = (m: DefaultMessage, i: number, usage: Reply["usage"]): Reply => ({
     ...base,
     usage,
-    ...(m.text !== undefined ? { text: m.text } : {}),
+    ...(m.text !== undefined ? { text: paragraph + m.text } : {}),
     reasoning: m.reasoning !== undefined ? [{ type: "thinking", text: m.reasoning }] : [],
     reasoningField: "reasoning",
     toolCalls: m.toolCalls,

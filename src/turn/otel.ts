@@ -162,6 +162,8 @@ const int = (key: string, value: number): Attribute => ({ key, value: { intValue
 function operationOf(endpoint: string): string {
   if (endpoint === "embeddings") return "embeddings";
   if (endpoint === "generateContent") return "generate_content";
+  // The semantic conventions' name for a prompt completed (OpenAI's legacy `/v1/completions`).
+  if (endpoint === "completions") return "text_completion";
   return "chat";
 }
 

@@ -29,6 +29,7 @@ const SAMPLE: Record<string, string> = {
   "azure chat.completions": "/openai/deployments/d/chat/completions",
   "azure responses": "/openai/v1/responses",
   "azure embeddings": "/openai/deployments/d/embeddings",
+  "azure completions": "/openai/deployments/d/completions",
   "azure images": "/openai/deployments/d/images/generations",
   "azure speech": "/openai/deployments/d/audio/speech",
   "azure transcriptions": "/openai/deployments/d/audio/transcriptions",

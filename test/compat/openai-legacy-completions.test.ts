@@ -49,6 +49,8 @@ describe("openai completions.create", () => {
     expect(body.model).toBe(MODEL);
     expect(body.choices).toHaveLength(1);
     expect(Object.keys(body.choices[0])).toEqual(["text", "index", "logprobs", "finish_reason"]);
+    // An instruct model's answer starts a new paragraph; 16 words of it.
+    expect(body.choices[0].text.startsWith("\n\nlorem ")).toBe(true);
     expect(body.choices[0].text.split(" ")).toHaveLength(16);
     expect(body.choices[0].finish_reason).toBe("length");
     expect(body.choices[0].logprobs).toBeNull();
@@ -111,6 +113,16 @@ describe("openai completions.create", () => {
     // Without echo the offsets still count from the prompt's start, and each token has its own entry only.
     expect(p.text_offset![0]).toBe("A haiku:".length);
     expect(p.top_logprobs!.every((t) => Object.keys(t!).length === 1)).toBe(true);
+  });
+
+  it("max_tokens 0 with echo (scoring a prompt): the prompt alone, finish_reason length, no completion tokens", async () => {
+    const res = await client().completions.create({ model: "davinci-002", prompt: "The cat sat on the mat", max_tokens: 0, echo: true, logprobs: 1 });
+    const choice = res.choices[0]!;
+    expect([choice.text, choice.finish_reason]).toEqual(["The cat sat on the mat", "length"]);
+    expect(choice.logprobs!.tokens).toEqual(["The", " cat", " sat", " on", " the", " mat"]);
+    expect(choice.logprobs!.token_logprobs![0]).toBeNull();
+    expect(choice.logprobs!.token_logprobs!.slice(1).every((x) => typeof x === "number" && x < 0)).toBe(true);
+    expect(res.usage).toEqual({ prompt_tokens: 6, completion_tokens: 0, total_tokens: 6 });
   });
 
   it("several prompts with n: a scripted reply answers each prompt; the default responder writes prompts × n choices", async () => {

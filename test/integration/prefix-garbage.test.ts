@@ -116,7 +116,7 @@ describe("an unknown path below a provider's API prefix after /s/{scenario}", ()
     const bad: string[] = [];
     for (const [path, shape, headers] of [
       ["/s/prefix-apis/openai/nope", "azure", AZURE],
-      ["/s/prefix-apis/openai/deployments/d1/completions?api-version=2024-10-21", "azure", AZURE],
+      ["/s/prefix-apis/openai/deployments/d1/extensions/chat/completions?api-version=2024-10-21", "azure", AZURE],
       ["/s/prefix-apis/s1/openai/nope", "azure", AZURE],
       ["/s/prefix-apis/model/nope", "bedrock", { authorization: SIGV4, "content-type": "application/json" }],
     ] as const) {

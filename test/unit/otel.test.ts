@@ -106,6 +106,15 @@ describe("settings and parsing", () => {
     expect(spanOf(req(), reply, "response", null, 1000, 1005, true).status).toEqual({ code: 2, message: "client_disconnected" });
     expect(spanOf(req(), reply, "response", null, 1000, 1005, false).status).toEqual({ code: 0 });
   });
+
+  it("gen_ai.operation.name by endpoint: chat, embeddings, generate_content, and text_completion for the legacy completions", () => {
+    const reply = { kind: "reply", reply: { model: "m", usage: { inputTokens: 1, outputTokens: 2 }, finishReason: "stop" } } as never;
+    const operation = (endpoint: "chat.completions" | "embeddings" | "generateContent" | "completions") =>
+      spanOf(req({ endpoint }), reply, "response", null, 1000, 1005).attributes.find((a) => a.key === "gen_ai.operation.name")?.value;
+    expect(["chat.completions", "embeddings", "generateContent", "completions"].map((e) => operation(e as never))).toEqual(
+      ["chat", "embeddings", "generate_content", "text_completion"].map((stringValue) => ({ stringValue })),
+    );
+  });
 });
 
 describe("when a span ends", () => {

@@ -166,7 +166,7 @@ export function canonicalInteraction(wire: InteractionsWire, headers: Record<str
     ...toolChoiceFields(toolChoiceOf(g?.tool_choice), () => functions.map((f) => ({ name: f.name as string, schema: f.parameters }))),
     ...(typeof g?.temperature === "number" ? { temperature: g.temperature } : {}),
     ...(typeof g?.top_p === "number" ? { topP: g.top_p } : {}),
-    ...(typeof g?.max_output_tokens === "number" ? { maxTokens: g.max_output_tokens } : {}),
+    ...(typeof g?.max_output_tokens === "number" && g.max_output_tokens > 0 ? { maxTokens: g.max_output_tokens } : {}),
     ...stopField(g?.stop_sequences ?? undefined),
     ...outputOf(body),
     reasoning: g?.thinking_summaries === "auto" ? "enabled" : "disabled",

@@ -48,7 +48,7 @@ function usage(reply: Reply, scale: number) {
   return { prompt_tokens: reply.usage.inputTokens, completion_tokens: completion, total_tokens: reply.usage.inputTokens + completion };
 }
 
-/** Words with the whitespace before them, as tokens are cut ("Hello", " world", "."). */
+/** Words with the whitespace before them: mockllm's tokens here ("\n\nHello", " world.", and trailing whitespace alone). */
 function tokensOf(text: string): string[] {
   return text.match(/\s*\S+|\s+/g) ?? [];
 }
