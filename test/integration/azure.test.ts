@@ -227,7 +227,8 @@ describe("Azure's gateway: auth, api-version, errors, 429", () => {
     expect([noMessages.status, ((await noMessages.json()) as { error: { param: string } }).error.param]).toEqual([400, "messages"]);
     const badName = await post(deployment("bad%20name"), { messages: USER });
     expect([badName.status, ((await badName.json()) as { error: { code: string } }).error.code]).toEqual([404, "DeploymentNotFound"]);
-    const legacy = await post(deployment("d1", "completions"), { prompt: "x" });
+    // A retired operation (On Your Data's extensions route): not served.
+    const legacy = await post(deployment("d1", "extensions/chat/completions"), { prompt: "x" });
     expect([legacy.status, ((await legacy.json()) as { error: { code: string } }).error.code]).toEqual([404, "404"]);
     const get = await call(deployment("d1"), { headers: KEY });
     expect([get.status, ((await get.json()) as { error: { code: string } }).error.code]).toEqual([405, "405"]);
