@@ -125,6 +125,24 @@ describe("openai completions.create", () => {
     expect(res.usage).toEqual({ prompt_tokens: 6, completion_tokens: 0, total_tokens: 6 });
   });
 
+  it("a large answer (echoed prompts with logprobs) comes in pieces, the same JSON; more than 128 choices is refused", async () => {
+    const prompts = Array.from({ length: 16 }, (_, i) => `${i} ${"lorem ipsum ".repeat(700)}`);
+    const res = await fetch(`${h.url}/v1/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-test" },
+      body: JSON.stringify({ model: MODEL, prompt: prompts, max_tokens: 0, echo: true, logprobs: 1 }),
+    });
+    expect([res.status, res.headers.get("content-length")]).toEqual([200, null]);
+    const body = (await res.json()) as OpenAI.Completion;
+    expect(body.choices.map((c) => c.text)).toEqual(prompts);
+    // "0", 1,400 words with the space before each, and the trailing space alone.
+    expect(body.choices.map((c) => c.logprobs!.tokens!.length)).toEqual(prompts.map(() => 1402));
+    const refused = await client()
+      .completions.create({ model: MODEL, prompt: ["a", "b"], n: 65 })
+      .catch((e: unknown) => e);
+    expect([(refused as BadRequestError).status, (refused as BadRequestError).param]).toEqual([400, "n"]);
+  });
+
   it("several prompts with n: a scripted reply answers each prompt; the default responder writes prompts × n choices", async () => {
     const scripted = await client("/s/legacy/run-4").completions.create({ model: MODEL, prompt: ["A haiku", "Another haiku"], max_tokens: 64 });
     expect(scripted.choices.map((c) => [c.index, c.text])).toEqual([

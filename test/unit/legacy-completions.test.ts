@@ -5,6 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { chatModelError, completionModelError, DEFAULT_MAX_TOKENS, parseCompletionsRequest } from "../../src/providers/openai/completions/parse";
 import { decodeFrames } from "../../src/record/decode";
+import { defaultReply } from "../../src/default/responder";
+import { isTextChunks, joinText } from "../../src/http/byte-source";
+import { renderCompletionsEvents, renderCompletionsJson, renderCompletionsRaw } from "../../src/providers/openai/completions/render";
 
 const headers = new Headers({ authorization: "Bearer sk-test" });
 
@@ -57,6 +60,50 @@ describe("parseCompletionsRequest", () => {
     for (const m of ["gpt-3.5-turbo-instruct", "davinci-002", "babbage-002", "llama3.2", "qwen2.5-coder:7b"]) expect(chatModelError(m), m).toBeUndefined();
     for (const m of ["gpt-3.5-turbo-instruct", "gpt-3.5-turbo-instruct-0914", "davinci-002", "ft:davinci-002:org::x"]) expect(completionModelError(m), m).toBeDefined();
     for (const m of ["gpt-4o", "davinci-0020", "mockllm-default"]) expect(completionModelError(m), m).toBeUndefined();
+  });
+});
+
+describe("bounded answers", () => {
+  it("prompts × n past 128 choices is refused; 128 is answered", () => {
+    const r = parseCompletionsRequest({ model: "davinci-002", prompt: ["a", "b", "c"], n: 43 }, headers);
+    expect(r.ok ? undefined : [r.error.param, r.error.providerCode, r.error.message]).toEqual([
+      "n",
+      "integer_above_max_value",
+      "Invalid 'n': 3 prompts × n = 129 choices, above the maximum of 128 per request. Send fewer prompts or a smaller 'n'.",
+    ]);
+    expect(parseCompletionsRequest({ model: "davinci-002", prompt: Array.from({ length: 128 }, () => "a") }, headers).ok).toBe(true);
+    expect(parseCompletionsRequest({ model: "davinci-002", prompt: [1, 2, 3], n: 128 }, headers).ok).toBe(true);
+  });
+
+  it("a large answer is sent in pieces, byte for byte the whole JSON; a small one is built whole", () => {
+    const { wire, request } = parsed({ prompt: Array.from({ length: 64 }, (_, i) => `prompt ${i}`), max_tokens: 4096, echo: true, logprobs: 2 });
+    const long = "word ".repeat(2_000).trim();
+    const reply = { ...defaultReply({ ...request, choices: undefined }, { wordsPerSecond: 0 }), text: long, finishReason: "stop" as const };
+    const ctx = { wire, request, requestId: "req_1", created: 1_700_000_000 };
+    const raw = renderCompletionsRaw(reply, ctx);
+    expect(raw?.contentType).toBe("application/json");
+    const body = raw!.body;
+    if (!isTextChunks(body)) throw new Error("expected pieces");
+    const whole = JSON.stringify(renderCompletionsJson(reply, ctx));
+    expect(joinText(body)).toBe(whole);
+    expect((JSON.parse(whole) as { choices: unknown[] }).choices).toHaveLength(64);
+    const small = parsed({ prompt: "x", max_tokens: 4096 });
+    expect(renderCompletionsRaw(reply, { ...ctx, wire: small.wire, request: small.request })).toBeUndefined();
+  });
+
+  it("stream chunks are encoded when read, the same text whenever", () => {
+    const { wire, request } = parsed({ prompt: ["a", "b"], max_tokens: 100, stream: true, logprobs: 1 });
+    const reply = { ...defaultReply({ ...request, choices: undefined }, { wordsPerSecond: 0 }), text: "one two three four five six seven", finishReason: "stop" as const };
+    const events = renderCompletionsEvents(reply, { wire, request, requestId: "req_1", created: 1 });
+    const first = events.map((e) => e.data);
+    expect(events.map((e) => e.data)).toEqual(first);
+    const texts = first.slice(0, -1).map((d) => JSON.parse(d) as { choices: { index: number; text: string; logprobs: { tokens: string[] } | null }[] });
+    for (const index of [0, 1]) {
+      const mine = texts.flatMap((c) => c.choices).filter((c) => c.index === index);
+      expect(mine.map((c) => c.text).join("")).toBe("one two three four five six seven");
+      expect(mine.flatMap((c) => c.logprobs?.tokens ?? []).join("")).toBe("one two three four five six seven");
+    }
+    expect(first.at(-1)).toBe("[DONE]");
   });
 });
 

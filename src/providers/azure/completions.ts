@@ -58,5 +58,7 @@ export const azureCompletions: ProviderSurface<Wire> = {
   ...azureCommon<CompletionsRequest>("completions"),
   parse: azureParse(openaiCompletions.parse, "completions"),
   renderJson,
+  // Built whole: OpenAI's pieces (a large answer's) would go without Azure's annotations.
+  renderRaw: undefined,
   renderEvents,
 };

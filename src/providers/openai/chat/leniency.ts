@@ -14,15 +14,16 @@ import { arrayLengthError, firstBoundError, type NumberBound } from "../request-
  */
 const COMPLETION_TOKENS_ONLY = /^(ft:)?(o\d|gpt-[5-9])/;
 
-/** The real API's bounds on Chat's numeric parameters, checked in this order. */
-const BOUNDS: readonly NumberBound[] = [
+/** The sampling parameters' bounds, the same on Chat and the legacy completions, checked first and in this order. */
+export const SAMPLING_BOUNDS: readonly NumberBound[] = [
   { param: "temperature", min: 0, max: 2, kind: "decimal" },
   { param: "top_p", min: 0, max: 1, kind: "decimal" },
   { param: "presence_penalty", min: -2, max: 2, kind: "decimal" },
   { param: "frequency_penalty", min: -2, max: 2, kind: "decimal" },
-  { param: "max_completion_tokens", min: 1, kind: "integer" },
-  { param: "max_tokens", min: 1, kind: "integer" },
 ];
+
+/** The real API's bounds on Chat's numeric parameters, checked in this order. */
+const BOUNDS: readonly NumberBound[] = [...SAMPLING_BOUNDS, { param: "max_completion_tokens", min: 1, kind: "integer" }, { param: "max_tokens", min: 1, kind: "integer" }];
 
 /** Most stop sequences a request may carry, and most tools. */
 const MAX_STOP_SEQUENCES = 4;

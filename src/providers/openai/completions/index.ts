@@ -4,7 +4,7 @@ import { openAIRateLimitHeaders } from "../rate-limits";
 import { renderChatStreamError } from "../chat/render-stream";
 import { completionsReplyCounter, countCompletionsUsage } from "../usage/surfaces";
 import { chatModelError, parseCompletionsRequest } from "./parse";
-import { renderCompletionsEvents, renderCompletionsJson } from "./render";
+import { renderCompletionsEvents, renderCompletionsJson, renderCompletionsRaw } from "./render";
 import type { CompletionsRequest } from "./wire";
 
 /** OpenAI's legacy Completions: `POST /v1/completions` (and `/completions`). */
@@ -23,6 +23,7 @@ export const openaiCompletions: ProviderSurface<CompletionsRequest> = {
   countUsage: countCompletionsUsage,
   replyCounter: completionsReplyCounter,
   renderJson: renderCompletionsJson,
+  renderRaw: renderCompletionsRaw,
   renderEvents: renderCompletionsEvents,
   renderStreamError: renderChatStreamError,
 };

@@ -11,6 +11,7 @@ import { safeParseFast } from "../../../util/fast-parse";
 import type { ParseResult } from "../../types";
 import { arrayLengthError, emptyArrayError, firstBoundError, openaiRequestError, type NumberBound } from "../request-error";
 import { choicesError, MISSING_MODEL } from "../chat/parse";
+import { SAMPLING_BOUNDS } from "../chat/leniency";
 import { completionsWire, type CompletionsBody, type CompletionsRequest } from "./wire";
 
 /** What the API writes when `max_tokens` is not sent: 16 tokens, then `finish_reason: "length"`. */
@@ -48,10 +49,7 @@ export function completionModelError(model: string): ApiError | undefined {
 
 /** The API's bounds on the numeric parameters, checked in this order. */
 const BOUNDS: readonly NumberBound[] = [
-  { param: "temperature", min: 0, max: 2, kind: "decimal" },
-  { param: "top_p", min: 0, max: 1, kind: "decimal" },
-  { param: "presence_penalty", min: -2, max: 2, kind: "decimal" },
-  { param: "frequency_penalty", min: -2, max: 2, kind: "decimal" },
+  ...SAMPLING_BOUNDS,
   { param: "max_tokens", min: 0, kind: "integer" },
   { param: "logprobs", min: 0, max: 5, kind: "integer" },
   { param: "best_of", min: 1, max: 20, kind: "integer" },
@@ -60,6 +58,12 @@ const BOUNDS: readonly NumberBound[] = [
 /** Most stop sequences, and most prompts, a request may carry. */
 const MAX_STOP_SEQUENCES = 4;
 export const MAX_PROMPTS = 2048;
+
+/**
+ * Most choices one answer holds (prompts × `n`): Chat's `n` bound, mockllm's for the product (as other
+ * OpenAI-compatible servers bound it), so that a small request cannot ask for an answer thousands of times its size.
+ */
+export const MAX_TOTAL_CHOICES = 128;
 
 /** The prompts as the engine reads them; `null` (the start of a document) is one empty prompt. */
 function promptsOf(prompt: CompletionsBody["prompt"]): string[] {
@@ -77,6 +81,14 @@ function bodyError(w: CompletionsBody): ApiError | undefined {
     if (w.prompt.length === 0) return emptyArrayError("prompt");
     const tooLong = arrayLengthError("prompt", w.prompt, MAX_PROMPTS);
     if (tooLong) return tooLong;
+    const prompts = w.prompt.every((x) => typeof x === "number") ? 1 : w.prompt.length;
+    const total = prompts * (w.n ?? 1);
+    if (total > MAX_TOTAL_CHOICES) {
+      return apiError("invalid_request", `Invalid 'n': ${prompts} prompts × n = ${total} choices, above the maximum of ${MAX_TOTAL_CHOICES} per request. Send fewer prompts or a smaller 'n'.`, {
+        param: "n",
+        providerCode: "integer_above_max_value",
+      });
+    }
   }
   if (w.stream_options !== undefined && w.stream_options !== null && w.stream !== true) {
     return apiError("invalid_request", "The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: "stream_options" });

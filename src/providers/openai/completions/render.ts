@@ -9,10 +9,11 @@
  * and tool calls and reasoning have no field (docs/providers/openai.md says so).
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
+import { WHOLE_BODY_LIMIT } from "../../../http/byte-source";
 import { makeId } from "../../../http/ids";
 import { stableHash } from "../../../util/hash";
 import { wordPieces } from "../../../util/text";
-import type { RenderContext, SseEvent } from "../../types";
+import type { RawBody, RenderContext, SseEvent } from "../../types";
 import { roundRobin } from "../chat/render-stream";
 import type { CompletionsRequest } from "./wire";
 
@@ -125,24 +126,62 @@ function wantedLogprobs(ctx: Ctx): number | undefined {
   return typeof n === "number" ? n : undefined;
 }
 
+/** One choice of the JSON answer. */
+function jsonChoice(a: Answered, index: number, ctx: Ctx) {
+  const sent = sentOf(a, ctx);
+  const top = wantedLogprobs(ctx);
+  return { text: sent.text, index, logprobs: top === undefined ? null : logprobsOf(sent.text, sent, top, sent.offset, 0), finish_reason: a.choice.finishReason };
+}
+
 export function renderCompletionsJson(reply: Reply, ctx: Ctx): unknown {
   const { list, scale } = answered(reply, ctx);
-  const top = wantedLogprobs(ctx);
   return {
     id: completionsId(reply),
     object: "text_completion",
     created: ctx.created,
     model: reply.model,
-    choices: list.map((a, index) => {
-      const sent = sentOf(a, ctx);
-      return {
-        text: sent.text,
-        index,
-        logprobs: top === undefined ? null : logprobsOf(sent.text, sent, top, sent.offset, 0),
-        finish_reason: a.choice.finishReason,
-      };
-    }),
+    choices: list.map((a, index) => jsonChoice(a, index, ctx)),
     usage: usage(reply, scale),
+  };
+}
+
+/** Bytes a character of text costs in the answer, about, with its log probabilities (each token's entry and its alternatives). */
+const LOGPROB_BYTES_PER_CHAR = 24;
+
+/**
+ * A large answer (past WHOLE_BODY_LIMIT, about: a long scripted text answering many prompts, or with log
+ * probabilities) as pieces made as they are sent — the head, each choice, the tail — byte for byte `JSON.stringify`
+ * of `renderCompletionsJson`; undefined for the others, built whole.
+ */
+export function renderCompletionsRaw(reply: Reply, ctx: Ctx): RawBody | undefined {
+  const { list, scale } = answered(reply, ctx);
+  const perChar = wantedLogprobs(ctx) === undefined ? 1 : LOGPROB_BYTES_PER_CHAR;
+  let size = 0;
+  for (const a of list) size += (generated(a.choice).length + (ctx.wire.body.echo === true ? a.prompt.length : 0)) * perChar;
+  if (size <= WHOLE_BODY_LIMIT) return undefined;
+  const head = JSON.stringify({ id: completionsId(reply), object: "text_completion", created: ctx.created, model: reply.model });
+  const tail = JSON.stringify({ usage: usage(reply, scale) });
+  function* pieces(): Generator<string> {
+    yield `${head.slice(0, -1)},"choices":[`;
+    for (const [index, a] of list.entries()) yield (index > 0 ? "," : "") + JSON.stringify(jsonChoice(a, index, ctx));
+    yield `],${tail.slice(1)}`;
+  }
+  return { body: { pieces }, contentType: "application/json" };
+}
+
+/**
+ * A chunk whose JSON is made when it is written (a paced stream writes it when its time comes), so a transcript of many
+ * choices holds their pieces, not their chunks' text, before the first byte.
+ */
+function lazyEvent(encode: () => string, words: number): SseEvent {
+  let data: string | undefined;
+  return {
+    words,
+    oneLine: true,
+    get data() {
+      data ??= encode();
+      return data;
+    },
   };
 }
 
@@ -156,10 +195,11 @@ function choiceChunks(a: Answered, index: number, ctx: Ctx, chunkWords: number, 
   let at = 0;
   for (const piece of pieces) {
     if (piece.text === "") continue;
-    const logprobs = top === undefined ? null : logprobsOf(piece.text, sent, top, sent.offset + offset, at);
+    const [from, first] = [sent.offset + offset, at];
+    const logprobs = () => (top === undefined ? null : logprobsOf(piece.text, sent, top, from, first));
     offset += piece.text.length;
     at += tokensOf(piece.text).length;
-    out.push({ data: frame({ text: piece.text, index, logprobs, finish_reason: null }), words: piece.words, oneLine: true });
+    out.push(lazyEvent(() => frame({ text: piece.text, index, logprobs: logprobs(), finish_reason: null }), piece.words));
   }
   return out;
 }
