@@ -75,9 +75,25 @@ describe("bounded answers", () => {
     expect(parseCompletionsRequest({ model: "davinci-002", prompt: [1, 2, 3], n: 128 }, headers).ok).toBe(true);
   });
 
+  it("log probabilities for at most 100,000 tokens: echoed prompts' words and prompts × n × max_tokens", () => {
+    const refused = (body: Record<string, unknown>) => {
+      const r = parseCompletionsRequest({ model: "davinci-002", ...body }, headers);
+      return r.ok ? undefined : [r.error.param, r.error.message];
+    };
+    const big = "word ".repeat(100_001);
+    expect(refused({ prompt: big, echo: true, logprobs: 0, max_tokens: 0 })).toEqual([
+      "logprobs",
+      "mockllm gives log probabilities for at most 100,000 tokens a request; this one asks for up to 100,001 (the echoed prompts' and prompts × n × max_tokens). Send fewer or shorter prompts, or a smaller max_tokens.",
+    ]);
+    expect(refused({ prompt: big, echo: true, max_tokens: 0 })).toBeUndefined();
+    expect(refused({ prompt: big, logprobs: 5 })).toBeUndefined();
+    expect(refused({ prompt: ["a", "b"], n: 50, logprobs: 1, max_tokens: 1001 })?.[0]).toBe("logprobs");
+    expect(refused({ prompt: ["a", "b"], n: 50, logprobs: 1, max_tokens: 1000 })).toBeUndefined();
+  });
+
   it("a large answer is sent in pieces, byte for byte the whole JSON; a small one is built whole", () => {
-    const { wire, request } = parsed({ prompt: Array.from({ length: 64 }, (_, i) => `prompt ${i}`), max_tokens: 4096, echo: true, logprobs: 2 });
-    const long = "word ".repeat(2_000).trim();
+    const { wire, request } = parsed({ prompt: Array.from({ length: 64 }, (_, i) => `prompt ${i}`), max_tokens: 1500, echo: true, logprobs: 2 });
+    const long = "word ".repeat(1_500).trim();
     const reply = { ...defaultReply({ ...request, choices: undefined }, { wordsPerSecond: 0 }), text: long, finishReason: "stop" as const };
     const ctx = { wire, request, requestId: "req_1", created: 1_700_000_000 };
     const raw = renderCompletionsRaw(reply, ctx);

@@ -8,6 +8,7 @@ import { isRecord } from "../../../http/json";
 import type { CanonicalRequest } from "../../../canonical/request";
 import { stopField } from "../../../canonical/stop";
 import { safeParseFast } from "../../../util/fast-parse";
+import { wordCount } from "../../../util/text";
 import type { ParseResult } from "../../types";
 import { arrayLengthError, emptyArrayError, firstBoundError, openaiRequestError, type NumberBound } from "../request-error";
 import { choicesError, MISSING_MODEL } from "../chat/parse";
@@ -65,6 +66,26 @@ export const MAX_PROMPTS = 2048;
  */
 export const MAX_TOTAL_CHOICES = 128;
 
+/**
+ * Most tokens one answer gives log probabilities for (mockllm's bound: each costs a few hundred bytes to build): the
+ * echoed prompts' and, for each choice, up to `max_tokens`. A scorer's batch (twenty 2,000-token prompts, echoed,
+ * `max_tokens: 0`) is well within it; a 10 MB prompt echoed with `logprobs` is not.
+ */
+export const MAX_LOGPROB_TOKENS = 100_000;
+
+/** mockllm's 400 (the API's shape) for a request asking log probabilities of more than MAX_LOGPROB_TOKENS tokens. */
+function logprobsBudgetError(w: CompletionsBody, prompts: readonly string[]): ApiError | undefined {
+  if (w.logprobs === undefined || w.logprobs === null) return undefined;
+  let tokens = prompts.length * (w.n ?? 1) * (w.max_tokens ?? DEFAULT_MAX_TOKENS);
+  if (w.echo === true) for (const p of prompts) tokens += wordCount(p);
+  if (tokens <= MAX_LOGPROB_TOKENS) return undefined;
+  return apiError(
+    "invalid_request",
+    `mockllm gives log probabilities for at most ${MAX_LOGPROB_TOKENS.toLocaleString("en-US")} tokens a request; this one asks for up to ${tokens.toLocaleString("en-US")} (the echoed prompts' and prompts × n × max_tokens). Send fewer or shorter prompts, or a smaller max_tokens.`,
+    { param: "logprobs" },
+  );
+}
+
 /** The prompts as the engine reads them; `null` (the start of a document) is one empty prompt. */
 function promptsOf(prompt: CompletionsBody["prompt"]): string[] {
   if (prompt === null) return [""];
@@ -116,6 +137,8 @@ export function parseCompletionsRequest(raw: unknown, headers: Headers): ParseRe
   const refused = bodyError(body);
   if (refused) return { ok: false, error: refused };
   const prompts = promptsOf(body.prompt);
+  const heavy = logprobsBudgetError(body, prompts);
+  if (heavy) return { ok: false, error: heavy };
   const choices = prompts.length * (body.n ?? 1);
   const request: CanonicalRequest = {
     provider: "openai",
