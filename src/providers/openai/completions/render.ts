@@ -74,7 +74,9 @@ interface Logprobs {
  * (echo) has none, as the API's.
  */
 function logprobsOf(text: string, sent: Sent, top: number, offset: number, at: number): Logprobs {
-  const { seed, vocabulary } = sent;
+  const { seed } = sent;
+  sent.vocabulary ??= [...new Set(tokensOf(sent.text))];
+  const vocabulary = sent.vocabulary;
   const out: Logprobs = { tokens: [], token_logprobs: [], top_logprobs: [], text_offset: [] };
   let position = offset;
   for (const [i, token] of tokensOf(text).entries()) {
@@ -111,14 +113,15 @@ interface Sent {
   /** The prompt is sent first (`echo`): its first token has no log probability. */
   echo: boolean;
   offset: number;
-  vocabulary: string[];
+  /** Its distinct tokens (the alternatives `top_logprobs` names), made when log probabilities are first asked. */
+  vocabulary?: string[];
 }
 
 function sentOf(a: Answered, ctx: Ctx): Sent {
   const echo = ctx.wire.body.echo === true;
   const text = generated(a.choice);
   const whole = echo ? a.prompt + text : text;
-  return { text: whole, start: echo ? a.prompt.length : 0, seed: a.choice.idSeed, echo, offset: echo ? 0 : a.prompt.length, vocabulary: [...new Set(tokensOf(whole))] };
+  return { text: whole, start: echo ? a.prompt.length : 0, seed: a.choice.idSeed, echo, offset: echo ? 0 : a.prompt.length };
 }
 
 function wantedLogprobs(ctx: Ctx): number | undefined {
