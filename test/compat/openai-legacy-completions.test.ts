@@ -20,6 +20,12 @@ const SCENARIO = {
       respond: { text: "\n\nAn old silent pond. A frog jumps in.", usage: { inputTokens: 7, outputTokens: 9 } },
       consume: false,
     },
+    {
+      id: "broken",
+      match: { endpoint: "completions", lastUserMessage: { contains: "break" } },
+      failures: [{ kind: "stream_error", afterChunks: 2, message: "mid-stream failure" }],
+      respond: { text: "one two three four five six", stream: { chunkWords: 1 } },
+    },
     { id: "ai-sdk", match: { endpoint: "completions", lastUserMessage: { contains: "Hello" } }, respond: { text: " Hi there! How can I help?" }, consume: false },
   ],
 };
@@ -89,6 +95,16 @@ describe("openai completions.create", () => {
     expect(chunks.at(-1)!.choices).toEqual([]);
     expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 });
     expect(chunks.slice(0, -1).every((c) => c.usage === undefined)).toBe(true);
+  });
+
+  it("a scripted error mid-stream: the chunks before it, then the SDK's APIError with the message", async () => {
+    const stream = await client("/s/legacy/run-5").completions.create({ model: MODEL, prompt: "break it", max_tokens: 64, stream: true });
+    const texts: string[] = [];
+    const error = await (async () => {
+      for await (const c of stream) texts.push(c.choices[0]!.text);
+    })().catch((e: unknown) => e);
+    expect(texts).toEqual(["one", " two"]);
+    expect((error as Error).message).toContain("mid-stream failure");
   });
 
   it("echo and logprobs: the prompt first, its first token without a log probability, offsets from the prompt's start", async () => {
