@@ -29,9 +29,20 @@ const BOUNDS: readonly NumberBound[] = [...SAMPLING_BOUNDS, { param: "max_comple
 const MAX_STOP_SEQUENCES = 4;
 const MAX_TOOLS = 128;
 
+/** The API's refusal of more than four stop sequences (Chat's and the legacy completions' `stop`), else undefined. */
+export function stopCountError(stop: string | readonly string[] | null | undefined): ApiError | undefined {
+  return arrayLengthError("stop", Array.isArray(stop) ? stop : undefined, MAX_STOP_SEQUENCES);
+}
+
+/** The API's refusal of `stream_options` on a request that does not stream (Chat's and the legacy completions'), else undefined. */
+export function streamOptionsError(w: { stream?: boolean | null; stream_options?: unknown }): ApiError | undefined {
+  if (w.stream_options === undefined || w.stream_options === null || w.stream === true) return undefined;
+  return apiError("invalid_request", "The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: "stream_options" });
+}
+
 /** The first value out of the real API's bounds or over its list limits, else undefined. */
 function boundsError(w: ChatRequest): ApiError | undefined {
-  return firstBoundError(w, BOUNDS) ?? arrayLengthError("stop", Array.isArray(w.stop) ? w.stop : undefined, MAX_STOP_SEQUENCES) ?? arrayLengthError("tools", w.tools, MAX_TOOLS);
+  return firstBoundError(w, BOUNDS) ?? stopCountError(w.stop) ?? arrayLengthError("tools", w.tools, MAX_TOOLS);
 }
 
 /**
@@ -39,11 +50,8 @@ function boundsError(w: ChatRequest): ApiError | undefined {
  * @example validateChatRequest({ model: "o3", max_tokens: 10, messages }, req)?.param // "max_tokens"
  */
 export function validateChatRequest(w: ChatRequest, request: CanonicalRequest): ApiError | undefined {
-  const bound = boundsError(w);
+  const bound = boundsError(w) ?? streamOptionsError(w);
   if (bound) return bound;
-  if (w.stream_options !== undefined && w.stream_options !== null && w.stream !== true) {
-    return apiError("invalid_request", "The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: "stream_options" });
-  }
   if (typeof w.max_tokens === "number" && COMPLETION_TOKENS_ONLY.test(w.model)) {
     return apiError("invalid_request", "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", {
       param: "max_tokens",

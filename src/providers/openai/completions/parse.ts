@@ -12,7 +12,8 @@ import { wordCount } from "../../../util/text";
 import type { ParseResult } from "../../types";
 import { arrayLengthError, emptyArrayError, firstBoundError, openaiRequestError, type NumberBound } from "../request-error";
 import { choicesError, MISSING_MODEL } from "../chat/parse";
-import { SAMPLING_BOUNDS } from "../chat/leniency";
+import { SAMPLING_BOUNDS, stopCountError, streamOptionsError } from "../chat/leniency";
+import { inputsOf, inputText } from "../embeddings/parse";
 import { completionsWire, type CompletionsBody, type CompletionsRequest } from "./wire";
 
 /** What the API writes when `max_tokens` is not sent: 16 tokens, then `finish_reason: "length"`. */
@@ -56,8 +57,7 @@ const BOUNDS: readonly NumberBound[] = [
   { param: "best_of", min: 1, max: 20, kind: "integer" },
 ];
 
-/** Most stop sequences, and most prompts, a request may carry. */
-const MAX_STOP_SEQUENCES = 4;
+/** Most prompts a request may carry. */
 export const MAX_PROMPTS = 2048;
 
 /**
@@ -86,17 +86,14 @@ function logprobsBudgetError(w: CompletionsBody, prompts: readonly string[]): Ap
   );
 }
 
-/** The prompts as the engine reads them; `null` (the start of a document) is one empty prompt. */
+/** The prompts as the engine reads them (embeddings' inputs); `null` (the start of a document) is one empty prompt. */
 function promptsOf(prompt: CompletionsBody["prompt"]): string[] {
-  if (prompt === null) return [""];
-  if (typeof prompt === "string") return [prompt];
-  if (prompt.length > 0 && prompt.every((x) => typeof x === "number")) return [prompt.join(" ")];
-  return prompt.map((p) => (typeof p === "string" ? p : Array.isArray(p) ? p.join(" ") : String(p)));
+  return prompt === null ? [""] : inputsOf(prompt).map(inputText);
 }
 
 /** The first refusal the API gives a parsed body, else undefined. */
 function bodyError(w: CompletionsBody): ApiError | undefined {
-  const bound = choicesError(w.n) ?? firstBoundError(w, BOUNDS) ?? arrayLengthError("stop", Array.isArray(w.stop) ? w.stop : undefined, MAX_STOP_SEQUENCES);
+  const bound = choicesError(w.n) ?? firstBoundError(w, BOUNDS) ?? stopCountError(w.stop);
   if (bound) return bound;
   if (Array.isArray(w.prompt)) {
     if (w.prompt.length === 0) return emptyArrayError("prompt");
@@ -111,9 +108,8 @@ function bodyError(w: CompletionsBody): ApiError | undefined {
       });
     }
   }
-  if (w.stream_options !== undefined && w.stream_options !== null && w.stream !== true) {
-    return apiError("invalid_request", "The 'stream_options' parameter is only allowed when 'stream' is enabled.", { param: "stream_options" });
-  }
+  const streamed = streamOptionsError(w);
+  if (streamed) return streamed;
   // Unsent, `best_of` is `n`: the API makes as many completions as it returns.
   const bestOf = w.best_of ?? w.n ?? 1;
   if (bestOf < (w.n ?? 1)) return apiError("invalid_request", "best_of must be greater than or equal to n.", { param: "best_of" });

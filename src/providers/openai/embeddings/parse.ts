@@ -21,7 +21,12 @@ function invalid(message: string, param: string | null): ApiError {
 /** The real API's message for an empty or oversized `input`. */
 const BAD_INPUT = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
 
-function inputsOf(input: EmbeddingsBody["input"]): EmbeddingInput[] {
+/**
+ * A string, strings, a token array or token arrays as inputs, one text or token list each (embeddings' `input`, the
+ * legacy completions' `prompt`).
+ * @example inputsOf([1, 2]) // [{ kind: "tokens", tokens: [1, 2] }]
+ */
+export function inputsOf(input: EmbeddingsBody["input"]): EmbeddingInput[] {
   if (typeof input === "string") return [{ kind: "text", text: input }];
   if (input.length > 0 && input.every((x) => typeof x === "number")) return [{ kind: "tokens", tokens: input }];
   return input.flatMap((x): EmbeddingInput[] => (typeof x === "string" ? [{ kind: "text", text: x }] : Array.isArray(x) ? [{ kind: "tokens", tokens: x }] : []));

@@ -6,9 +6,10 @@ import type { Reply } from "../../../canonical/outcome";
 import type { CanonicalRequest } from "../../../canonical/request";
 import type { ChatRequest } from "../chat/wire";
 import type { CompletionsRequest } from "../completions/wire";
-import type { EmbeddingsRequest } from "../embeddings/wire";
+import { inputsOf } from "../embeddings/parse";
+import type { EmbeddingInput, EmbeddingsRequest } from "../embeddings/wire";
 import type { ResponsesRequest } from "../responses/wire";
-import { canonicalPromptTokens, chatMessageTokens, completionTokens, encodingFor, loadEncoder, toolDefinitionTokens } from "./count";
+import { canonicalPromptTokens, chatMessageTokens, completionTokens, type Encoder, encodingFor, loadEncoder, toolDefinitionTokens } from "./count";
 
 /** Chat Completions: the cookbook formula over `messages`, plus `tools`; the reply's text and tool calls. */
 export async function countChatUsage(wire: ChatRequest, _request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
@@ -33,26 +34,34 @@ export async function countResponsesUsage(wire: ResponsesRequest, request: Canon
   return { input: await responsesInputTokens(request, wire.body.tools), output: completionTokens(enc, reply) };
 }
 
+/** The tokens of text or token-list inputs (a token list counts its length). */
+function inputTokens(enc: Encoder, inputs: readonly EmbeddingInput[]): number {
+  let n = 0;
+  for (const i of inputs) n += i.kind === "tokens" ? i.tokens.length : enc.count(i.text);
+  return n;
+}
+
 /** Embeddings: the tokens of each input (a token-array input counts its length); no output. */
 export async function countEmbeddingsUsage(wire: EmbeddingsRequest, _request: CanonicalRequest, _reply: Reply): Promise<{ input: number; output: number }> {
   const enc = await loadEncoder(encodingFor(wire.body.model));
-  let input = 0;
-  for (const i of wire.inputs) input += i.kind === "tokens" ? i.tokens.length : enc.count(i.text);
-  return { input, output: 0 };
+  return { input: inputTokens(enc, wire.inputs), output: 0 };
 }
 
-/** The reply counter of Chat (src/canonical/reply-tokens.ts): the model's encoding, loaded, as `countChatUsage` counts. */
-export async function chatReplyCounter(wire: ChatRequest, _request: CanonicalRequest): Promise<string> {
-  const encoding = encodingFor(wire.model);
+/** A reply counter's name (src/canonical/reply-tokens.ts): `model`'s encoding, loaded. */
+async function loadedEncoding(model: string): Promise<string> {
+  const encoding = encodingFor(model);
   await loadEncoder(encoding);
   return encoding;
 }
 
-/** The reply counter of Responses: the model's encoding, loaded, as `countResponsesUsage` counts. */
-export async function responsesReplyCounter(_wire: ResponsesRequest, request: CanonicalRequest): Promise<string> {
-  const encoding = encodingFor(request.model);
-  await loadEncoder(encoding);
-  return encoding;
+/** The reply counter of Chat: the model's encoding, as `countChatUsage` counts. */
+export function chatReplyCounter(wire: ChatRequest, _request: CanonicalRequest): Promise<string> {
+  return loadedEncoding(wire.model);
+}
+
+/** The reply counter of Responses: the model's encoding, as `countResponsesUsage` counts. */
+export function responsesReplyCounter(_wire: ResponsesRequest, request: CanonicalRequest): Promise<string> {
+  return loadedEncoding(request.model);
 }
 
 /** Embeddings have no completion. */
@@ -64,17 +73,10 @@ export async function embeddingsReplyCounter(): Promise<string> {
 export async function countCompletionsUsage(wire: CompletionsRequest, _request: CanonicalRequest, reply: Reply): Promise<{ input: number; output: number }> {
   const enc = await loadEncoder(encodingFor(wire.body.model));
   const prompt = wire.body.prompt;
-  let input = 0;
-  if (prompt === null) input = 0;
-  else if (typeof prompt === "string") input = enc.count(prompt);
-  else if (prompt.every((p) => typeof p === "number")) input = prompt.length;
-  else for (const p of prompt) input += typeof p === "string" ? enc.count(p) : Array.isArray(p) ? p.length : 0;
-  return { input, output: completionTokens(enc, reply) };
+  return { input: prompt === null ? 0 : inputTokens(enc, inputsOf(prompt)), output: completionTokens(enc, reply) };
 }
 
-/** The reply counter of legacy completions: the model's encoding, loaded, as `countCompletionsUsage` counts. */
-export async function completionsReplyCounter(wire: CompletionsRequest): Promise<string> {
-  const encoding = encodingFor(wire.body.model);
-  await loadEncoder(encoding);
-  return encoding;
+/** The reply counter of legacy completions: the model's encoding, as `countCompletionsUsage` counts. */
+export function completionsReplyCounter(wire: CompletionsRequest): Promise<string> {
+  return loadedEncoding(wire.body.model);
 }
