@@ -24,8 +24,8 @@ type Wire = AzureWire<ChatRequest>;
 const ANNOTATIONS: ReadonlySet<string> = new Set(["prompt_filter_results", "content_filter_results"]);
 const sortedChat = (value: unknown) => sorted(value, ANNOTATIONS);
 
-/** The finished choice's annotation: the filtered categories on a `content_filter` finish, else all safe. */
-function choiceResults(reply: Reply, finishReason: unknown): FilterResults {
+/** The finished choice's annotation: the filtered categories on a `content_filter` finish, else all safe (completions' too). */
+export function choiceResults(reply: Reply, finishReason: unknown): FilterResults {
   return completionResults(finishReason === "content_filter" ? reply.safety : undefined);
 }
 

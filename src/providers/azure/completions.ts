@@ -12,7 +12,8 @@ import { openaiCompletions } from "../openai/completions";
 import type { CompletionsRequest } from "../openai/completions/wire";
 import type { ProviderSurface, RenderContext, SseEvent } from "../types";
 import { azureCommon } from "./common";
-import { completionResults, promptResults } from "./content-filter";
+import { choiceResults } from "./chat";
+import { promptResults } from "./content-filter";
 import { sorted } from "./json";
 import { azureParse, type AzureWire } from "./wire";
 
@@ -25,13 +26,13 @@ function promptFilters(reply: Reply, ctx: RenderContext<Wire>) {
   return ctx.wire.prompts.map((_, i) => ({ prompt_index: i, content_filter_results: promptResults(reply.safety) }));
 }
 
-/** A choice's annotation: `{}` on a finish chunk of a stream, else the completion's results. */
+/** Each choice annotated as Azure Chat's are (./chat.ts `choiceResults`); a stream's finish chunk with `{}`, but a `content_filter` one. */
 function annotated(choices: unknown, reply: Reply, streamed: boolean): unknown {
   if (!Array.isArray(choices)) return choices;
   return choices.map((c) => {
     if (!isRecord(c)) return c;
     const finish = c.finish_reason;
-    const results = streamed && finish !== null && finish !== "content_filter" ? {} : completionResults(finish === "content_filter" || !streamed ? reply.safety : undefined);
+    const results = streamed && finish !== null && finish !== "content_filter" ? {} : choiceResults(reply, finish);
     return { ...c, content_filter_results: results };
   });
 }
