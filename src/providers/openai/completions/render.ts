@@ -201,7 +201,8 @@ function choiceChunks(a: Answered, index: number, ctx: Ctx, chunkWords: number, 
     const [from, first] = [sent.offset + offset, at];
     const logprobs = () => (top === undefined ? null : logprobsOf(piece.text, sent, top, from, first));
     offset += piece.text.length;
-    at += tokensOf(piece.text).length;
+    // Token positions matter only to log probabilities: a stream without them does not cut its text into tokens.
+    if (top !== undefined) at += tokensOf(piece.text).length;
     out.push(lazyEvent(() => frame({ text: piece.text, index, logprobs: logprobs(), finish_reason: null }), piece.words));
   }
   return out;
