@@ -7,6 +7,7 @@ export const BANNER_ROWS: readonly [name: string, below: string, page: string][]
   ["Ollama", "", "providers/ollama.md"],
   ["Bedrock, Vertex", "", "providers/bedrock-and-vertex.md"],
   ["Azure: chat, images, audio", "", "providers/azure.md"],
+  ["Cohere", "", "providers/cohere.md"],
   ["Moderations, images, audio", "/v1", "providers/openai-moderations.md, openai-images.md, openai-audio.md"],
   ["Decisions (also Gemini's)", "/v1", "guide/decisions.md"],
   ["Rerank (Cohere)", "", "providers/cohere-rerank.md"],

@@ -19,11 +19,13 @@ const DEFAULT_CHUNKS_PER_DOC = 10;
 /** The model a v1 request without one is ranked by. */
 export const DEFAULT_V1_RERANK_MODEL = "rerank-english-v2.0";
 
-function invalid(message: string): ApiError {
+/** A 400 in Cohere's words: `invalid request: …`. */
+export function invalid(message: string): ApiError {
   return { code: "invalid_request", message: `invalid request: ${message}` };
 }
 
-function issueError(error: Parameters<typeof firstWireIssue>[0]): ApiError {
+/** A body that does not fit the schema: the field missing, or wrong and why. */
+export function issueError(error: Parameters<typeof firstWireIssue>[0]): ApiError {
   const issue = firstWireIssue(error);
   const param = issue.param === "" ? "body" : issue.param;
   return invalid(issue.missing ? `${param} is required` : `${param} is invalid: ${error.issues[0]?.message ?? "wrong type"}`);

@@ -1,9 +1,15 @@
-/** Cohere's rerank (`/v2/rerank`, `/v1/rerank`), the shape Voyage, Jina and most gateways copy. */
+/** Cohere: Chat v2 (`/v2/chat`), and rerank (`/v2/rerank`, `/v1/rerank`), the shape Voyage, Jina and most gateways copy. */
 import type { ProviderModule } from "../../registry/module";
 import { cohereRerankV1, cohereRerankV2 } from "..";
+import { cohereChat } from "../chat";
+import { cohereToolCallIds } from "../chat-render";
 
 export const cohereModule: ProviderModule = {
   name: "cohere",
-  surfaces: [cohereRerankV2, cohereRerankV1],
-  banner: [{ name: "Rerank (Cohere)", below: "", page: "providers/cohere-rerank.md", group: "beside" }],
+  surfaces: [cohereChat, cohereRerankV2, cohereRerankV1],
+  toolCallIds: cohereToolCallIds,
+  banner: [
+    { name: "Cohere", below: "", page: "providers/cohere.md" },
+    { name: "Rerank (Cohere)", below: "", page: "providers/cohere-rerank.md", group: "beside" },
+  ],
 };

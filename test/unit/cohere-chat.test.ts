@@ -1,0 +1,233 @@
+/**
+ * Cohere Chat v2's pure parts: the canonical request a `/v2/chat` body becomes (content forms, tool plans, tool
+ * results, structured output, tool choice, thinking), the bounds refused, and the answer's JSON and events.
+ */
+import { describe, expect, it } from "vitest";
+import type { Reply } from "../../src/canonical/outcome";
+import { parseCohereChat } from "../../src/providers/cohere/chat-parse";
+import { cohereFinishReason, cohereToolCallId, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
+import type { CohereChatRequest } from "../../src/providers/cohere/chat-wire";
+import type { RenderContext } from "../../src/providers/types";
+
+const headers = new Headers({ authorization: "Bearer co-test" });
+
+function parsed(body: Record<string, unknown>) {
+  const result = parseCohereChat({ model: "command-a-03-2025", ...body }, headers);
+  if (!result.ok) throw new Error(result.error.message);
+  return result;
+}
+
+function refused(body: Record<string, unknown>): string {
+  const result = parseCohereChat({ model: "command-a-03-2025", messages: [{ role: "user", content: "hi" }], ...body }, headers);
+  if (result.ok) throw new Error("accepted");
+  expect(result.error.code).toBe("invalid_request");
+  return result.error.message;
+}
+
+function reply(over: Partial<Reply> = {}): Reply {
+  return {
+    text: "lorem ipsum dolor",
+    reasoning: [],
+    reasoningField: "reasoning",
+    toolCalls: [],
+    finishReason: "stop",
+    usage: { inputTokens: 3, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+    model: "command-a-03-2025",
+    latencyMs: 0,
+    pacing: { ttftMs: 0, tokensPerSecond: 0, chunkDelayMs: 0, chunkWords: 1, jitterMs: 0, seed: 0 },
+    headers: {},
+    idSeed: "co/run/1",
+    ...over,
+  };
+}
+
+const ctx = (body: Record<string, unknown> = {}): RenderContext<CohereChatRequest> => {
+  const { wire, request } = parsed({ messages: [{ role: "user", content: "hi" }], ...body });
+  return { wire, request, requestId: "t", created: 0 };
+};
+
+describe("parseCohereChat", () => {
+  it("content as a string or text items; system messages join; images and unknown items are not text", () => {
+    const { request } = parsed({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "system", content: [{ type: "text", text: "Answer in French." }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,AA==" } },
+            { type: "text", text: "this?" },
+          ],
+        },
+      ],
+    });
+    expect(request).toMatchObject({ provider: "cohere", endpoint: "chat", model: "command-a-03-2025", stream: false, reasoning: "disabled", tools: [] });
+    expect(request.system).toBe("Be brief.\n\nAnswer in French.");
+    expect(request.messages).toEqual([{ role: "user", text: "What is\nthis?" }]);
+  });
+
+  it("an assistant's tool plan is its text when it has no content; thinking items are reasoning; a tool result is named by its call", () => {
+    const { request } = parsed({
+      stream: true,
+      tools: [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }],
+      messages: [
+        { role: "user", content: "Weather?" },
+        {
+          role: "assistant",
+          content: [{ type: "thinking", thinking: "Use the tool." }],
+          tool_plan: "I will check.",
+          tool_calls: [{ id: "get_weather_abc", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+        },
+        {
+          role: "tool",
+          tool_call_id: "get_weather_abc",
+          content: [
+            { type: "document", document: { data: { sky: "sunny" } } },
+            { type: "text", text: "24C" },
+          ],
+        },
+      ],
+    });
+    expect(request.stream).toBe(true);
+    expect(request.tools).toEqual(["get_weather"]);
+    expect(request.messages).toEqual([
+      { role: "user", text: "Weather?" },
+      { role: "assistant", text: "I will check.", toolCalls: [{ id: "get_weather_abc", name: "get_weather", arguments: '{"city":"Paris"}' }], reasoning: [{ text: "Use the tool." }] },
+      { role: "tool", toolCallId: "get_weather_abc", name: "get_weather", content: '{"data":{"sky":"sunny"}}\n24C', isError: false },
+    ]);
+  });
+
+  it("response_format, strict_tools, tool_choice, thinking, sampling and stop sequences", () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { a: { type: "string" } } } } }];
+    const schema = { type: "object", properties: { total: { type: "number" } } };
+    const { request } = parsed({
+      messages: [{ role: "user", content: "x" }],
+      tools,
+      strict_tools: true,
+      tool_choice: "REQUIRED",
+      response_format: { type: "json_object", json_schema: schema },
+      thinking: { type: "enabled", token_budget: 100 },
+      temperature: 0.3,
+      p: 0.75,
+      max_tokens: 50,
+      stop_sequences: ["END", ""],
+    });
+    expect(request.outputSchema).toEqual({ kind: "json_schema", schema, strict: true });
+    expect(request.strictTools).toEqual([{ name: "f", schema: tools[0]!.function.parameters }]);
+    expect(request.toolChoice).toEqual({ kind: "required" });
+    expect(request.toolSchemas).toEqual([{ name: "f", schema: tools[0]!.function.parameters }]);
+    expect(request).toMatchObject({ reasoning: "enabled", temperature: 0.3, topP: 0.75, maxTokens: 50, stopSequences: ["END"] });
+    expect(parsed({ messages: [{ role: "user", content: "x" }], response_format: { type: "json_object" } }).request.outputSchema).toEqual({ kind: "json_object" });
+    expect(parsed({ messages: [{ role: "user", content: "x" }], response_format: { type: "text" }, tool_choice: "NONE" }).request).toMatchObject({ toolChoice: { kind: "none" } });
+    expect(parsed({ messages: [{ role: "user", content: "x" }], response_format: { type: "text" } }).request.outputSchema).toBeUndefined();
+  });
+
+  it("refuses what the API refuses, in Cohere's words", () => {
+    expect(refused({ model: " " })).toBe("invalid request: model is required");
+    expect(refused({ messages: [] })).toBe("invalid request: messages must not be empty");
+    expect(refused({ temperature: -0.1 })).toBe("invalid request: temperature must be at least 0");
+    expect(refused({ k: 501 })).toBe("invalid request: k must be between 0 and 500");
+    expect(refused({ frequency_penalty: 1.5 })).toBe("invalid request: frequency_penalty must be between 0 and 1");
+    expect(refused({ presence_penalty: -1 })).toBe("invalid request: presence_penalty must be between 0 and 1");
+    expect(refused({ max_tokens: 0 })).toBe("invalid request: max_tokens must be greater than 0");
+    expect(refused({ thinking: { type: "enabled", token_budget: 0 } })).toBe("invalid request: thinking.token_budget must be greater than 0");
+    expect(
+      refused({
+        messages: [
+          { role: "user", content: "x" },
+          { role: "tool", content: "r" },
+        ],
+      }),
+    ).toBe("invalid request: messages[1].tool_call_id is required");
+    expect(refused({ messages: [{ role: "developer", content: "x" }] })).toMatch(/^invalid request: messages\[0\]\.role is invalid: /);
+    expect(refused({ messages: undefined })).toBe("invalid request: messages is required");
+    expect(refused({ tool_choice: "AUTO", tools: [] })).toMatch(/^invalid request: tool_choice is invalid: /);
+  });
+});
+
+describe("the answer", () => {
+  it("text: one text item, COMPLETE, usage in both forms; cached tokens when a cache was read", () => {
+    const body = renderCohereChatJson(reply({ usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 8, cacheWriteTokens: 0, reasoningTokens: 0 } }), ctx()) as Record<string, any>;
+    expect(Object.keys(body)).toEqual(["id", "message", "finish_reason", "usage"]);
+    expect(body.message).toEqual({ role: "assistant", content: [{ type: "text", text: "lorem ipsum dolor" }] });
+    expect(body.finish_reason).toBe("COMPLETE");
+    expect(body.usage).toEqual({ billed_units: { input_tokens: 10, output_tokens: 2 }, tokens: { input_tokens: 10, output_tokens: 2 }, cached_tokens: 8 });
+  });
+
+  it("tool calls: the text as tool_plan, no content unless thinking; ids from the tool's name unless scripted", () => {
+    const calls = reply({
+      text: "Checking.",
+      toolCalls: [
+        { name: "get_weather", arguments: '{"city":"Paris"}' },
+        { id: "mine_1", name: "f", arguments: "{}" },
+      ],
+      finishReason: "tool_calls",
+    });
+    const body = renderCohereChatJson(calls, ctx()) as Record<string, any>;
+    const id = cohereToolCallId(calls, 0);
+    expect(id).toMatch(/^get_weather_[a-z0-9]{12}$/);
+    expect(cohereToolCallId(calls, 0)).toBe(id);
+    expect(body.message).toEqual({
+      role: "assistant",
+      tool_plan: "Checking.",
+      tool_calls: [
+        { id, type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+        { id: "mine_1", type: "function", function: { name: "f", arguments: "{}" } },
+      ],
+    });
+    expect(body.finish_reason).toBe("TOOL_CALL");
+    const thinking = renderCohereChatJson({ ...calls, text: undefined, reasoning: [{ type: "thinking", text: "hmm" }] }, ctx()) as Record<string, any>;
+    expect(thinking.message.content).toEqual([{ type: "thinking", thinking: "hmm" }]);
+    expect(thinking.message.tool_plan).toBeUndefined();
+  });
+
+  it("finish reasons: MAX_TOKENS, STOP_SEQUENCE, ERROR for a filtered answer; a refusal is the text", () => {
+    expect(cohereFinishReason(reply({ finishReason: "length" }))).toBe("MAX_TOKENS");
+    expect(cohereFinishReason(reply({ stopSequence: "END" }))).toBe("STOP_SEQUENCE");
+    expect(cohereFinishReason(reply({ finishReason: "content_filter" }))).toBe("ERROR");
+    expect(cohereFinishReason(reply({ finishReason: "tool_calls" }))).toBe("COMPLETE");
+    const refusal = renderCohereChatJson(reply({ text: undefined, refusal: "I can't help with that." }), ctx()) as Record<string, any>;
+    expect(refusal.message.content).toEqual([{ type: "text", text: "I can't help with that." }]);
+  });
+
+  it("the stream of two tool calls: each call's start, argument fragments and end under its index; words paced", () => {
+    const calls = reply({
+      text: "",
+      toolCalls: [
+        { name: "a", arguments: '{"long":"abcdefghijklmnopqrstuvwxyz"}' },
+        { name: "b", arguments: "{}" },
+      ],
+      finishReason: "tool_calls",
+    });
+    const events = renderCohereChatEvents(calls, ctx());
+    expect(events.map((e) => e.event)).toEqual([
+      "message-start",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call-end",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-end",
+      "message-end",
+      undefined,
+    ]);
+    const data = events.slice(0, -1).map((e) => JSON.parse(e.data));
+    expect(
+      data
+        .filter((d) => d.type === "tool-call-delta" && d.index === 0)
+        .map((d) => d.delta.message.tool_calls.function.arguments)
+        .join(""),
+    ).toBe('{"long":"abcdefghijklmnopqrstuvwxyz"}');
+    expect(data[6]).toEqual({ type: "tool-call-start", index: 1, delta: { message: { tool_calls: { id: cohereToolCallId(calls, 1), type: "function", function: { name: "b", arguments: "" } } } } });
+    expect(events.at(-1)).toEqual({ data: "[DONE]" });
+    expect(events.filter((e) => (e.words ?? 0) > 0).length).toBe(6);
+  });
+
+  it("a failure mid-stream is message-end with ERROR and the message (Cohere's own wording by default)", () => {
+    expect(JSON.parse(renderCohereChatStreamError({ kind: "stream_error", afterChunks: 1, message: "boom" }).data)).toEqual({ type: "message-end", delta: { finish_reason: "ERROR", error: "boom" } });
+    expect(JSON.parse(renderCohereChatStreamError({ kind: "stream_error", afterChunks: 1 }).data).delta.error).toBe("internal server error, this has been reported to our developers");
+  });
+});
