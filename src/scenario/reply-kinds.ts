@@ -59,7 +59,7 @@ import {
 
 /** What the kinds beside the message put on the canonical `Reply` (src/canonical/outcome.ts extends this): renderers read these. */
 export interface KindReplies {
-  /** Scripted embedding vectors (OpenAI `/v1/embeddings`, Gemini `:embedContent` / `:batchEmbedContents`): one per input, in order. */
+  /** Scripted embedding vectors (OpenAI `/v1/embeddings`, Gemini `:embedContent` / `:batchEmbedContents`, Cohere `/v2/embed`): one per input, in order. */
   embeddings?: number[][];
   /** A compaction answers the turn (`respond.compaction`, or the default one): rendered before the rest. */
   compaction?: { summary: string };
@@ -186,7 +186,7 @@ export const OTHER_KINDS = {
         .min(1)
         .optional()
         .describe(
-          "`POST /v1/embeddings` (and Gemini's `:embedContent` / `:batchEmbedContents`): the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked).",
+          "`POST /v1/embeddings` (and Gemini's `:embedContent` / `:batchEmbedContents`, Cohere's `/v2/embed`): the vector for each input, in order (`embeddings[i]` answers input `i`); inputs past the end get the deterministic hash vector. Sent as given (float32 bytes when base64 is asked; Cohere's other types are derived from it).",
         ),
     },
     // No `answers`: an embeddings request journals the message's text and calls as a chat answer does (none unless scripted).

@@ -65,8 +65,11 @@ describe("provider registry", () => {
       "azure images",
       "azure speech",
       "azure transcriptions",
+      "cohere chat",
       "cohere rerank",
       "cohere rerank",
+      "cohere embeddings",
+      "cohere embeddings",
     ]);
   });
 

@@ -11,6 +11,7 @@ export const BANNER_ROWS: readonly [name: string, below: string, page: string][]
   ["Moderations, images, audio", "/v1", "providers/openai-moderations.md, openai-images.md, openai-audio.md"],
   ["Decisions (also Gemini's)", "/v1", "guide/decisions.md"],
   ["Rerank (Cohere)", "", "providers/cohere-rerank.md"],
+  ["Embed (Cohere)", "", "providers/cohere-embed.md"],
 ];
 /** The same for WebSocket protocols, below the server's `ws://` URL. */
 export const BANNER_SOCKET_ROWS: readonly [name: string, below: string, page: string][] = [["WebSockets", "/v1/responses (also /v1/realtime, Gemini Live)", "providers/websockets.md"]];

@@ -1,15 +1,17 @@
-/** Cohere: Chat v2 (`/v2/chat`), and rerank (`/v2/rerank`, `/v1/rerank`), the shape Voyage, Jina and most gateways copy. */
+/** Cohere: Chat v2 (`/v2/chat`), Embed (`/v2/embed`, `/v1/embed`) and rerank (`/v2/rerank`, `/v1/rerank`), the shape Voyage, Jina and most gateways copy. */
 import type { ProviderModule } from "../../registry/module";
 import { cohereRerankV1, cohereRerankV2 } from "..";
 import { cohereChat } from "../chat";
 import { cohereToolCallIds } from "../chat-render";
+import { cohereEmbedV1, cohereEmbedV2 } from "../embed";
 
 export const cohereModule: ProviderModule = {
   name: "cohere",
-  surfaces: [cohereChat, cohereRerankV2, cohereRerankV1],
+  surfaces: [cohereChat, cohereRerankV2, cohereRerankV1, cohereEmbedV2, cohereEmbedV1],
   toolCallIds: cohereToolCallIds,
   banner: [
     { name: "Cohere", below: "", page: "providers/cohere.md" },
     { name: "Rerank (Cohere)", below: "", page: "providers/cohere-rerank.md", group: "beside" },
+    { name: "Embed (Cohere)", below: "", page: "providers/cohere-embed.md", group: "beside" },
   ],
 };
