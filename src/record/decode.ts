@@ -222,6 +222,60 @@ function chatOrGenerate(all: Json[], g: Gathered): void {
 }
 
 /**
+ * Cohere Chat v2 (`/v2/chat`): the JSON answer's message, or the stream's content, tool-plan and tool-call deltas;
+ * the usage's token counts (`tokens`, else `billed_units`) and `cached_tokens`. A tool plan is the turn's text.
+ */
+function cohereChat(all: Json[], g: Gathered): void {
+  const calls = new Map<number, ToolCall>();
+  const kinds = new Map<number, string>();
+  const opened = new Set<number>();
+  const usage = (u: Json | undefined) => {
+    if (!u) return;
+    const t = u.tokens ?? u.billed_units ?? {};
+    g.setUsage({ inputTokens: t.input_tokens, outputTokens: t.output_tokens, cacheReadTokens: u.cached_tokens });
+  };
+  for (const p of all) {
+    if (p.type === undefined) {
+      const m = p.message ?? {};
+      for (const c of Array.isArray(m.content) ? m.content : []) {
+        if (c.type === "thinking") g.addThinking(c.thinking, true);
+        else if (c.type === "text") g.addText(c.text);
+      }
+      if (typeof m.tool_plan === "string" && m.tool_plan !== "") g.addText(m.tool_plan);
+      for (const c of m.tool_calls ?? []) g.toolCalls.push({ ...(c.id ? { id: c.id } : {}), name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" });
+      usage(p.usage);
+      continue;
+    }
+    const delta = p.delta?.message;
+    if (p.type === "content-start") kinds.set(p.index, delta?.content?.type ?? "text");
+    if (p.type === "content-delta") {
+      const thinking = delta?.content?.thinking;
+      if (kinds.get(p.index) !== "thinking") g.addText(delta?.content?.text);
+      else if (typeof thinking === "string" && thinking !== "") {
+        // A thinking item's first words open its own reasoning block.
+        g.addThinking(thinking, !opened.has(p.index));
+        opened.add(p.index);
+      }
+    }
+    if (p.type === "tool-plan-delta") g.addText(delta?.tool_plan);
+    if (p.type === "tool-call-start") {
+      const c = delta?.tool_calls ?? {};
+      calls.set(p.index, { ...(c.id ? { id: c.id } : {}), name: c.function?.name ?? "", arguments: c.function?.arguments ?? "" });
+    }
+    if (p.type === "tool-call-delta") {
+      const call = calls.get(p.index);
+      if (!call) throw new Error("delta before its call");
+      call.arguments += delta?.tool_calls?.function?.arguments ?? "";
+    }
+    if (p.type === "message-end") {
+      if (p.delta?.finish_reason === "ERROR") throw new Error("stream error");
+      usage(p.delta?.usage);
+    }
+  }
+  g.toolCalls.push(...[...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c));
+}
+
+/**
  * The editable fields a recorded answer decodes into, or none.
  * @example decodeFrames("chat.completions", "sse", frames) // { text: "Hello", usage: { inputTokens: 9, … } }
  */
@@ -247,6 +301,10 @@ export function decodeFrames(endpoint: Endpoint, streamed: "sse" | "ndjson" | "w
         generateContent(all, g);
         break;
       case "chat":
+        // Ollama's chat is NDJSON with `done`; Cohere's is server-sent events, or JSON with `finish_reason`.
+        if (streamed === "sse" || all[0]?.finish_reason !== undefined) cohereChat(all, g);
+        else chatOrGenerate(all, g);
+        break;
       case "generate":
         chatOrGenerate(all, g);
         break;

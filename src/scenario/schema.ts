@@ -231,6 +231,7 @@ export const RecordSchema = z.strictObject({
       anthropic: UpstreamUrlSchema.optional().describe("e.g. `https://api.anthropic.com`."),
       gemini: UpstreamUrlSchema.optional().describe("e.g. `https://generativelanguage.googleapis.com`."),
       ollama: UpstreamUrlSchema.optional().describe("e.g. `http://localhost:11434`."),
+      cohere: UpstreamUrlSchema.optional().describe("e.g. `https://api.cohere.com`."),
     })
     .describe("The upstream base URL per provider."),
 });

@@ -226,6 +226,36 @@ export const OLLAMA_STREAM: Script = {
   ],
 };
 
+/** Cohere Chat v2, streamed: a thinking item, a tool plan and a tool call in fragments, `message-end`, `[DONE]`. */
+const co = (type: string, fields: Record<string, unknown>) => sse({ type, ...fields }, type);
+export const COHERE_STREAM: Script = {
+  headers: { "content-type": "text/event-stream", "x-debug-trace-id": "0f1e2d3c4b5a69788796a5b4c3d2e1f0" },
+  frames: [
+    {
+      data: sse(
+        { id: "5c1f9a2e-0d3b-4c8e-9f7a-1b2c3d4e5f60", type: "message-start", delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } } },
+        "message-start",
+      ),
+    },
+    { data: co("content-start", { index: 0, delta: { message: { content: { type: "thinking", thinking: "" } } } }) },
+    { gap: 20, data: co("content-delta", { index: 0, delta: { message: { content: { thinking: "Need the" } } } }) },
+    { data: co("content-delta", { index: 0, delta: { message: { content: { thinking: " weather." } } } }) },
+    { data: co("content-end", { index: 0 }) },
+    { gap: 20, data: co("tool-plan-delta", { delta: { message: { tool_plan: "I will check" } } }) },
+    { data: co("tool-plan-delta", { delta: { message: { tool_plan: " Paris." } } }) },
+    { data: co("tool-call-start", { index: 0, delta: { message: { tool_calls: { id: "get_weather_up1abc2def3g", type: "function", function: { name: "get_weather", arguments: "" } } } } }) },
+    { gap: 20, data: co("tool-call-delta", { index: 0, delta: { message: { tool_calls: { function: { arguments: '{"city":' } } } } }) },
+    { data: co("tool-call-delta", { index: 0, delta: { message: { tool_calls: { function: { arguments: '"Paris"}' } } } } }) },
+    { data: co("tool-call-end", { index: 0 }) },
+    {
+      data: co("message-end", {
+        delta: { finish_reason: "TOOL_CALL", usage: { billed_units: { input_tokens: 9, output_tokens: 12 }, tokens: { input_tokens: 180, output_tokens: 12 }, cached_tokens: 160 } },
+      }),
+    },
+    { data: sse("[DONE]") },
+  ],
+};
+
 /** A reasoning-style stream: a long wait before the first byte and between bursts of many small deltas. */
 export function longThinking(bursts: number, perBurst: number, gapMs: number): Script {
   const frames: Script["frames"] = [];

@@ -5,6 +5,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
+import { CohereClientV2 } from "cohere-ai";
 import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import {
   ANTHROPIC_STREAM,
   CHAT_JSON_TOOL,
   CHAT_STREAM,
+  COHERE_STREAM,
   GEMINI_STREAM,
   OLLAMA_STREAM,
   OPENAI_429,
@@ -45,7 +47,7 @@ beforeAll(async () => {
   deadUrl = dead.url;
   await dead.stop();
   h = await startHarness();
-  const upstream = { openai: up.url, anthropic: up.url, gemini: up.url, ollama: up.url };
+  const upstream = { openai: up.url, anthropic: up.url, gemini: up.url, ollama: up.url, cohere: up.url };
   await h.upload({ name: "rec", record: { upstream }, steps: [] }, { name: "rec-dead", record: { upstream: { openai: deadUrl, anthropic: `${deadUrl}/` } }, steps: [] });
   up.on("chat-stream-hello", CHAT_STREAM);
   up.on("chat-json-tool", CHAT_JSON_TOOL);
@@ -56,6 +58,7 @@ beforeAll(async () => {
   up.on("anthropic-midstream", ANTHROPIC_MIDSTREAM_ERROR);
   up.on("gemini-hello", GEMINI_STREAM);
   up.on("ollama-hello", OLLAMA_STREAM);
+  up.on("cohere-weather", COHERE_STREAM);
   up.on("chat-cut", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.slice(0, 2), end: "cut", cutWhen: cutArrived });
   up.on("chat-hold", { ...CHAT_STREAM, end: "hold", holdMs: 400 });
   up.on("chat-gap", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.map((f, i) => (i === 2 ? { ...f, gap: 250 } : { data: f.data })) });
@@ -89,6 +92,7 @@ const openai = (scenario: string, session: string) => new OpenAI({ apiKey: KEY, 
 const anthropic = (scenario: string, session: string) => new Anthropic({ apiKey: KEY, baseURL: `${h.url}/s/${scenario}/${session}`, maxRetries: 0 });
 const gemini = (scenario: string, session: string) => new GoogleGenAI({ apiKey: KEY, httpOptions: { baseUrl: `${h.url}/s/${scenario}/${session}` } });
 const ollama = (scenario: string, session: string) => new Ollama({ host: `${h.url}/s/${scenario}/${session}` });
+const cohere = (scenario: string, session: string) => new CohereClientV2({ token: KEY, environment: `${h.url}/s/${scenario}/${session}`, maxRetries: 0 });
 
 async function rawChat(scenario: string, session: string, content: string, signal?: AbortSignal): Promise<Response> {
   return fetch(`${h.url}/s/${scenario}/${session}/v1/chat/completions`, {
@@ -246,6 +250,42 @@ describe("record through the official SDKs, replay byte for byte", () => {
     expect(joined(doc)).toBe(up.seenWith("ollama-hello")[0]!.sent);
     expect(doc.steps[0]!.respond).toMatchObject({ text: "Hallo", reasoning: "Hmm.", usage: { inputTokens: 8, outputTokens: 3 } });
     expect(await ask(ollama("rep-oll", "sdk"))).toEqual(live);
+  });
+
+  it("Cohere Chat v2 events: thinking, a tool plan and a call decode for editing; the events are the same after replay", async () => {
+    const ask = async (c: CohereClientV2) => {
+      const out = [];
+      for await (const e of await c.chatStream({ model: "command-up", messages: [{ role: "user", content: "cohere-weather" }] })) out.push(e);
+      return out;
+    };
+    const live = await ask(cohere("rec", "coh"));
+    expect(live.map((e) => e.type)).toEqual([
+      "message-start",
+      "content-start",
+      "content-delta",
+      "content-delta",
+      "content-end",
+      "tool-plan-delta",
+      "tool-plan-delta",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call-end",
+      "message-end",
+    ]);
+    const seen = up.seenWith("cohere-weather")[0]!;
+    expect(seen.path).toBe("/v2/chat");
+    expect(seen.headers.authorization).toBe(`Bearer ${KEY}`);
+    const doc = await replayable("coh");
+    expect(doc.steps[0]!.match).toMatchObject({ endpoint: "chat", stream: true, lastUserMessage: "cohere-weather" });
+    expect(joined(doc)).toBe(seen.sent);
+    expect(doc.steps[0]!.respond).toMatchObject({
+      text: "I will check Paris.",
+      reasoning: "Need the weather.",
+      toolCalls: [{ id: "get_weather_up1abc2def3g", name: "get_weather", arguments: { city: "Paris" } }],
+      usage: { inputTokens: 180, outputTokens: 12, cacheReadTokens: 160 },
+    });
+    expect(await ask(cohere("rep-coh", "sdk"))).toEqual(live);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Cohere Chat v2's pure parts: the canonical request a `/v2/chat` body becomes (content forms, tool plans, tool
- * results, structured output, tool choice, thinking), the bounds refused, and the answer's JSON and events.
+ * results, structured output, tool choice, thinking), the bounds refused, the answer's JSON and events, and a recorded
+ * answer decoded for editing.
  */
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
@@ -8,6 +9,7 @@ import { parseCohereChat } from "../../src/providers/cohere/chat-parse";
 import { cohereFinishReason, cohereToolCallId, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
 import type { CohereChatRequest } from "../../src/providers/cohere/chat-wire";
 import type { RenderContext } from "../../src/providers/types";
+import { decodeFrames } from "../../src/record/decode";
 
 const headers = new Headers({ authorization: "Bearer co-test" });
 
@@ -229,5 +231,46 @@ describe("the answer", () => {
   it("a failure mid-stream is message-end with ERROR and the message (Cohere's own wording by default)", () => {
     expect(JSON.parse(renderCohereChatStreamError({ kind: "stream_error", afterChunks: 1, message: "boom" }).data)).toEqual({ type: "message-end", delta: { finish_reason: "ERROR", error: "boom" } });
     expect(JSON.parse(renderCohereChatStreamError({ kind: "stream_error", afterChunks: 1 }).data).delta.error).toBe("internal server error, this has been reported to our developers");
+  });
+});
+
+describe("decodeFrames on Cohere Chat v2 (recordings)", () => {
+  const at = (data: string) => ({ at: 0, data });
+  it("a whole answer: thinking, the tool plan as the text, the calls, the token counts and cached tokens", () => {
+    const body = {
+      id: "f201af17-e24a-4396-8f6a-98e8bf9c3432",
+      message: {
+        role: "assistant",
+        content: [{ type: "thinking", thinking: "Use the tool." }],
+        tool_plan: "I will use the weather tool.",
+        tool_calls: [{ id: "weather_dqgshstja6p9", type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
+      },
+      finish_reason: "TOOL_CALL",
+      usage: { billed_units: { input_tokens: 119, output_tokens: 52 }, tokens: { input_tokens: 1549, output_tokens: 103 }, cached_tokens: 992 },
+    };
+    expect(decodeFrames("chat", "whole", { status: 200, headers: {}, frames: [at(JSON.stringify(body))] })).toEqual({
+      text: "I will use the weather tool.",
+      reasoning: "Use the tool.",
+      toolCalls: [{ id: "weather_dqgshstja6p9", name: "weather", arguments: { location: "San Francisco" } }],
+      usage: { inputTokens: 1549, outputTokens: 103, cacheReadTokens: 992 },
+    });
+  });
+
+  it("mockllm's own stream decodes back to the reply it was rendered from; a stream ending in ERROR decodes to nothing", () => {
+    const r = reply({ text: "Checking.", reasoning: [{ type: "thinking", text: "First think." }], toolCalls: [{ name: "f", arguments: '{"a":1}' }], finishReason: "tool_calls" });
+    const frames = renderCohereChatEvents(r, ctx()).map((e) => at(`${e.event !== undefined ? `event: ${e.event}\n` : ""}data: ${e.data}\n\n`));
+    expect(decodeFrames("chat", "sse", { status: 200, headers: {}, frames })).toEqual({
+      text: "Checking.",
+      reasoning: "First think.",
+      toolCalls: [{ id: cohereToolCallId(r, 0), name: "f", arguments: { a: 1 } }],
+      usage: { inputTokens: 3, outputTokens: 5 },
+    });
+    const broken = [frames[0]!, at(`event: message-end\ndata: ${renderCohereChatStreamError({ kind: "stream_error", afterChunks: 1 }).data}\n\n`)];
+    expect(decodeFrames("chat", "sse", { status: 200, headers: {}, frames: broken })).toEqual({});
+  });
+
+  it("Ollama's chat (NDJSON, or JSON with `done`) still decodes as Ollama's", () => {
+    const line = JSON.stringify({ model: "llama3.2", message: { role: "assistant", content: "Hallo" }, done: true, prompt_eval_count: 8, eval_count: 3 });
+    expect(decodeFrames("chat", "whole", { status: 200, headers: {}, frames: [at(line)] })).toEqual({ text: "Hallo", usage: { inputTokens: 8, outputTokens: 3 } });
   });
 });

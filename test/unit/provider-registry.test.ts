@@ -74,7 +74,7 @@ describe("provider registry", () => {
   });
 
   it("the recordable providers are exactly the record schema's upstream keys", () => {
-    expect(RECORDABLE).toEqual(["openai", "anthropic", "gemini", "ollama"]);
+    expect(RECORDABLE).toEqual(["openai", "anthropic", "gemini", "ollama", "cohere"]);
     expect(Object.keys(RecordSchema.shape.upstream.shape).sort()).toEqual([...RECORDABLE].sort());
   });
 

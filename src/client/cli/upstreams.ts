@@ -3,5 +3,5 @@
  * registry test (test/unit/provider-registry.test.ts) checks against the modules that can record. Written out here,
  * not read from the schema, so the CLI starts without zod (test/unit/cli-imports.test.ts checks the two agree).
  */
-/** @example UPSTREAM_PROVIDERS // "openai, anthropic, gemini, ollama" */
-export const UPSTREAM_PROVIDERS = "openai, anthropic, gemini, ollama";
+/** @example UPSTREAM_PROVIDERS // "openai, anthropic, gemini, ollama, cohere" */
+export const UPSTREAM_PROVIDERS = "openai, anthropic, gemini, ollama, cohere";

@@ -9,6 +9,7 @@ export const cohereModule: ProviderModule = {
   name: "cohere",
   surfaces: [cohereChat, cohereRerankV2, cohereRerankV1, cohereEmbedV2, cohereEmbedV1],
   toolCallIds: cohereToolCallIds,
+  recordable: true,
   banner: [
     { name: "Cohere", below: "", page: "providers/cohere.md" },
     { name: "Rerank (Cohere)", below: "", page: "providers/cohere-rerank.md", group: "beside" },
