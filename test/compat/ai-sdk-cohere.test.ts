@@ -1,7 +1,7 @@
 /**
  * The Vercel AI SDK's Cohere provider (`@ai-sdk/cohere`) against the mock: a scripted tool loop with `generateText`,
- * a streamed answer with reasoning, `generateObject` answered by the default responder, `embedMany` and `rerank` —
- * the provider's own parsers reading Chat v2, Embed v2 and Rerank v2 as they read Cohere's.
+ * a streamed answer with reasoning, a cited document, `generateObject` answered by the default responder, `embedMany`
+ * and `rerank` — the provider's own parsers reading Chat v2, Embed v2 and Rerank v2 as they read Cohere's.
  */
 import { createCohere } from "@ai-sdk/cohere";
 import { embedMany, generateObject, generateText, rerank, stepCountIs, streamText, tool } from "ai";
@@ -28,6 +28,7 @@ const SCENARIOS = [
     ],
   },
   { name: "aic-reason", steps: [{ respond: { reasoning: "Think first.", text: "Done thinking.", stream: { chunkWords: 1 } } }] },
+  { name: "aic-rag", steps: [{ match: { lastUserMessage: { contains: "tower" } }, respond: { text: "The Eiffel Tower is 330 metres tall." } }] },
   { name: "aic-embed", steps: [{ match: { endpoint: "embeddings" }, respond: { embeddings: [[0.6, 0.8]] } }] },
 ];
 
@@ -80,6 +81,24 @@ describe("@ai-sdk/cohere", () => {
     }
     expect(parts).toEqual(["r:Think", "r: first.", "t:Done", "t: thinking."]);
     expect(await result.finishReason).toBe("stop");
+  });
+
+  it("a text file sent as a document is cited: the answer's sources name it", async () => {
+    const result = await generateText({
+      model: provider("aic-rag")("command-a-03-2025"),
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "How tall is the tower?" },
+            { type: "file", mediaType: "text/plain", filename: "tower.txt", data: new TextEncoder().encode("The Eiffel Tower is 330 metres tall and stands in Paris.") },
+          ],
+        },
+      ],
+    });
+    expect(result.text).toBe("The Eiffel Tower is 330 metres tall.");
+    expect(result.sources).toHaveLength(1);
+    expect(result.sources[0]).toMatchObject({ sourceType: "document", title: "tower.txt", providerMetadata: { cohere: { start: 0, end: 36, text: "The Eiffel Tower is 330 metres tall." } } });
   });
 
   it("generateObject: the default responder's JSON fits the schema", async () => {

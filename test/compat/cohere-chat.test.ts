@@ -42,6 +42,10 @@ const SCENARIOS = [
   { name: "co-length", steps: [{ consume: false, respond: { text: "one two three four five six seven eight" } }] },
   { name: "co-blocked", steps: [{ failures: [{ kind: "content_filter", on: "prompt", message: "I can't help with that." }], respond: { text: "never sent" } }] },
   { name: "co-filtered", steps: [{ failures: [{ kind: "content_filter", on: "completion", afterChunks: 2 }], respond: { text: "one two three four", stream: { chunkWords: 1 } } }] },
+  {
+    name: "co-rag",
+    steps: [{ consume: false, respond: { text: "The Eiffel Tower is 330 metres tall. It was finished in 1889.", stream: { chunkWords: 4 } } }],
+  },
   { name: "co-rate", steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 1000 }], respond: { text: "ok" } }] },
   {
     name: "co-stream-error",
@@ -230,6 +234,28 @@ describe("cohere-ai CohereClientV2.chat", () => {
     const cut = await client("/s/co-filtered/run-1").chat({ model: MODEL, messages: [{ role: "user", content: "count" }] });
     expect(cut.finishReason).toBe("ERROR");
     expect(cut.message.content).toEqual([{ type: "text", text: "one two" }]);
+  });
+
+  it("documents (RAG): each sentence that quotes a document cites it, in JSON and as citation events", async () => {
+    const co = client("/s/co-rag/run-1");
+    const documents = [
+      { id: "tower", data: { title: "tower.txt", text: "The Eiffel Tower is 330 metres tall and stands in Paris." } },
+      { data: { title: "history.txt", text: "Construction was finished in 1889 for the World's Fair." } },
+    ];
+    const req = { model: MODEL, messages: [{ role: "user" as const, content: "Tell me about the Eiffel Tower." }], documents };
+    const res = await co.chat(req);
+    const tower = { type: "document", id: "tower", document: { id: "tower", title: "tower.txt", text: documents[0]!.data.text } };
+    const history = { type: "document", id: "doc:1", document: { id: "doc:1", title: "history.txt", text: documents[1]!.data.text } };
+    expect(res.message.citations).toEqual([
+      { start: 0, end: 36, text: "The Eiffel Tower is 330 metres tall.", sources: [tower], type: "TEXT_CONTENT" },
+      { start: 37, end: 61, text: "It was finished in 1889.", sources: [history], type: "TEXT_CONTENT" },
+    ]);
+    const stream = await events(await co.chatStream(req));
+    expect(stream.map((e) => e.type).slice(-6)).toEqual(["content-end", "citation-start", "citation-end", "citation-start", "citation-end", "message-end"]);
+    const starts = stream.filter((e) => e.type === "citation-start") as Cohere.V2ChatStreamResponse.CitationStart[];
+    expect(starts.map((e) => e.delta?.message?.citations)).toEqual(res.message.citations);
+    const off = await co.chat({ ...req, citationOptions: { mode: "OFF" } });
+    expect(off.message.citations).toBeUndefined();
   });
 
   it("a scripted 429 is TooManyRequestsError with Cohere's message and Retry-After", async () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
+import { cohereCitations, cohereDocuments } from "../../src/providers/cohere/chat-citations";
 import { parseCohereChat } from "../../src/providers/cohere/chat-parse";
 import { cohereFinishReason, cohereToolCallId, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
 import type { CohereChatRequest } from "../../src/providers/cohere/chat-wire";
@@ -272,5 +273,48 @@ describe("decodeFrames on Cohere Chat v2 (recordings)", () => {
   it("Ollama's chat (NDJSON, or JSON with `done`) still decodes as Ollama's", () => {
     const line = JSON.stringify({ model: "llama3.2", message: { role: "assistant", content: "Hallo" }, done: true, prompt_eval_count: 8, eval_count: 3 });
     expect(decodeFrames("chat", "whole", { status: 200, headers: {}, frames: [at(line)] })).toEqual({ text: "Hallo", usage: { inputTokens: 8, outputTokens: 3 } });
+  });
+});
+
+describe("citations of the request's documents", () => {
+  const docs = cohereDocuments([
+    "Paris is the capital and largest city of France.",
+    { id: "berlin", data: { title: "germany.txt", text: "Berlin is the capital of Germany.", year: 2024 } },
+    { data: "Bananas are a yellow fruit." },
+    42,
+    { data: [1, 2] },
+  ]);
+
+  it("documents: strings and { id?, data } objects, ids doc:{i} unless given; other values skipped", () => {
+    expect(docs).toEqual([
+      { id: "doc:0", text: "Paris is the capital and largest city of France.", document: { id: "doc:0", text: "Paris is the capital and largest city of France." } },
+      { id: "berlin", text: "germany.txt\nBerlin is the capital of Germany.", document: { id: "berlin", title: "germany.txt", text: "Berlin is the capital of Germany.", year: 2024 } },
+      { id: "doc:2", text: "Bananas are a yellow fruit.", document: { id: "doc:2", text: "Bananas are a yellow fruit." } },
+    ]);
+  });
+
+  it("each sentence that shares enough with a document cites it, spanning the sentence; others cite nothing", () => {
+    const text = "Paris is the capital of France. Berlin is the capital of Germany.\nI like trains.";
+    expect(cohereCitations(text, docs)).toEqual([
+      { start: 0, end: 31, text: "Paris is the capital of France.", sources: [{ type: "document", id: "doc:0", document: docs[0]!.document }], type: "TEXT_CONTENT" },
+      { start: 32, end: 65, text: "Berlin is the capital of Germany.", sources: [{ type: "document", id: "berlin", document: docs[1]!.document }], type: "TEXT_CONTENT" },
+    ]);
+    expect(cohereCitations("lorem ipsum dolor sit amet.", docs)).toEqual([]);
+    expect(cohereCitations("", docs)).toEqual([]);
+  });
+
+  it("in the answer: `citations` after the content, citation-start/-end after the text's content-end; off with mode OFF", () => {
+    const documents = ["Paris is the capital and largest city of France."];
+    const r = reply({ text: "Paris is the capital of France." });
+    const json = renderCohereChatJson(r, ctx({ documents })) as Record<string, any>;
+    expect(Object.keys(json.message)).toEqual(["role", "content", "citations"]);
+    expect(json.message.citations).toEqual([
+      { start: 0, end: 31, text: "Paris is the capital of France.", sources: [{ type: "document", id: "doc:0", document: { id: "doc:0", text: documents[0] } }], type: "TEXT_CONTENT" },
+    ]);
+    const events = renderCohereChatEvents(r, ctx({ documents }));
+    expect(events.map((e) => e.event).slice(-5)).toEqual(["content-end", "citation-start", "citation-end", "message-end", undefined]);
+    expect(JSON.parse(events.at(-4)!.data)).toEqual({ type: "citation-start", index: 0, delta: { message: { citations: json.message.citations[0] } } });
+    expect((renderCohereChatJson(r, ctx({ documents, citation_options: { mode: "OFF" } })) as Record<string, any>).message.citations).toBeUndefined();
+    expect((renderCohereChatJson(r, ctx()) as Record<string, any>).message.citations).toBeUndefined();
   });
 });

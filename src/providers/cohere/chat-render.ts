@@ -3,11 +3,12 @@
  * fixtures; docs/providers/fidelity.md "Cohere Chat"):
  *  - JSON: `{ id, message: { role, content?, tool_plan?, tool_calls? }, finish_reason, usage }`. A turn that calls
  *    tools sends its text as `tool_plan` (what Command models write before a call) and no `content`; otherwise
- *    `content` holds the thinking items, then the text item.
+ *    `content` holds the thinking items, then the text item, and `citations` the text's citations of the request's
+ *    `documents` (chat-citations.ts).
  *  - Stream (server-sent events, each named by its `type`): `message-start`; per content item `content-start`,
  *    `content-delta`s, `content-end`; with tool calls, `tool-plan-delta`s, then per call `tool-call-start`,
- *    `tool-call-delta`s (the arguments' fragments), `tool-call-end`; `message-end` with `finish_reason` and `usage`;
- *    then `data: [DONE]`.
+ *    `tool-call-delta`s (the arguments' fragments), `tool-call-end`; per citation `citation-start`, `citation-end`;
+ *    `message-end` with `finish_reason` and `usage`; then `data: [DONE]`.
  * A refusal is sent as the text (Cohere has no refusal field); redacted reasoning has no Cohere form and is left out.
  */
 import type { Reply } from "../../canonical/outcome";
@@ -15,6 +16,7 @@ import { stableToken } from "../../util/hash";
 import { streamFragments, wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
+import { citationsOn, cohereCitations, cohereDocuments, type CohereCitation } from "./chat-citations";
 import type { CohereChatRequest } from "./chat-wire";
 import { COHERE_FAILURE_MESSAGES } from "./errors";
 import { rerankId } from "./render";
@@ -79,8 +81,15 @@ function wireToolCalls(reply: Reply) {
   return reply.toolCalls.map((call, i) => ({ id: cohereToolCallId(reply, i), type: "function", function: { name: call.name, arguments: call.arguments } }));
 }
 
+/** The text's citations of the request's documents (none for a turn that calls tools, or with citations off). */
+function citationsOf(reply: Reply, ctx: RenderContext<CohereChatRequest>): CohereCitation[] {
+  const { documents, citation_options } = ctx.wire.body;
+  if (reply.toolCalls.length > 0 || !documents?.length || !citationsOn(citation_options)) return [];
+  return cohereCitations(answerText(reply), cohereDocuments(documents));
+}
+
 /** The assistant message of the JSON answer. */
-function message(reply: Reply): Record<string, unknown> {
+function message(reply: Reply, citations: CohereCitation[]): Record<string, unknown> {
   const thinking = thinkingTexts(reply).map((text) => ({ type: "thinking", thinking: text }));
   if (reply.toolCalls.length > 0) {
     const text = answerText(reply);
@@ -91,12 +100,12 @@ function message(reply: Reply): Record<string, unknown> {
       tool_calls: wireToolCalls(reply),
     };
   }
-  return { role: "assistant", content: [...thinking, { type: "text", text: answerText(reply) }] };
+  return { role: "assistant", content: [...thinking, { type: "text", text: answerText(reply) }], ...(citations.length > 0 ? { citations } : {}) };
 }
 
 /** The non-streaming body. */
-export function renderCohereChatJson(reply: Reply, _ctx: RenderContext<CohereChatRequest>): unknown {
-  return { id: rerankId(reply.idSeed), message: message(reply), finish_reason: cohereFinishReason(reply), usage: cohereUsage(reply) };
+export function renderCohereChatJson(reply: Reply, ctx: RenderContext<CohereChatRequest>): unknown {
+  return { id: rerankId(reply.idSeed), message: message(reply, citationsOf(reply, ctx)), finish_reason: cohereFinishReason(reply), usage: cohereUsage(reply) };
 }
 
 /** One named event: its `type` is also the SSE event name, as Cohere sends them. */
@@ -113,14 +122,17 @@ function contentEvents(index: number, kind: "text" | "thinking", text: string, c
   ];
 }
 
-/** Every event of the answer but `message-end` and the terminator. */
-function bodyEvents(reply: Reply): SseEvent[] {
+/** Every event of the answer but `message-end` and the terminator; the citations follow the text, as recorded. */
+function bodyEvents(reply: Reply, ctx: RenderContext<CohereChatRequest>): SseEvent[] {
   const n = reply.pacing.chunkWords;
   const out: SseEvent[] = [];
   let index = 0;
   for (const text of thinkingTexts(reply)) out.push(...contentEvents(index++, "thinking", text, n));
   if (reply.toolCalls.length === 0) {
     out.push(...contentEvents(index, "text", answerText(reply), n));
+    citationsOf(reply, ctx).forEach((citations, i) => {
+      out.push(event("citation-start", { index: i, delta: { message: { citations } } }), event("citation-end", { index: i }));
+    });
     return out;
   }
   for (const p of wordPieces(answerText(reply), n)) out.push(event("tool-plan-delta", { delta: { message: { tool_plan: p.text } } }, p.words));
@@ -138,9 +150,9 @@ function bodyEvents(reply: Reply): SseEvent[] {
  * The whole stream.
  * @example renderCohereChatEvents(reply, ctx).map((e) => e.event) // ["message-start", "content-start", "content-delta", …, "message-end", undefined]
  */
-export function renderCohereChatEvents(reply: Reply, _ctx: RenderContext<CohereChatRequest>): SseEvent[] {
+export function renderCohereChatEvents(reply: Reply, ctx: RenderContext<CohereChatRequest>): SseEvent[] {
   const start = { id: rerankId(reply.idSeed), delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } } };
-  return [event("message-start", start), ...bodyEvents(reply), event("message-end", { delta: { finish_reason: cohereFinishReason(reply), usage: cohereUsage(reply) } }), { data: "[DONE]" }];
+  return [event("message-start", start), ...bodyEvents(reply, ctx), event("message-end", { delta: { finish_reason: cohereFinishReason(reply), usage: cohereUsage(reply) } }), { data: "[DONE]" }];
 }
 
 /** A failure mid-stream: `message-end` with `finish_reason: "ERROR"` and the error's text, the field Cohere's stream carries it in. */

@@ -49,6 +49,7 @@ export const cohereChatWire = lazily(() => {
     tools: z.array(ToolSchema).nullish(),
     strict_tools: z.boolean().nullish(),
     documents: z.array(z.unknown()).nullish(),
+    citation_options: z.looseObject({ mode: z.string().nullish() }).nullish(),
     response_format: ResponseFormatSchema.nullish(),
     safety_mode: z.enum(["CONTEXTUAL", "STRICT", "OFF"]).nullish(),
     max_tokens: z.number().int().nullish(),
