@@ -318,3 +318,11 @@ describe("citations of the request's documents", () => {
     expect((renderCohereChatJson(r, ctx()) as Record<string, any>).message.citations).toBeUndefined();
   });
 });
+
+it("the documents' text matched is bounded in all (1 MiB, an equal share each), the documents echoed whole", () => {
+  const big = "word ".repeat(300_000);
+  const docs = cohereDocuments([big, "Paris is the capital of France.", big, big]);
+  expect(docs.map((d) => d.text.length)).toEqual([262_144, 31, 262_144, 262_144]);
+  expect(docs[2]!.document.text).toBe(big);
+  expect(cohereCitations("Paris is the capital of France.", docs)[0]?.sources[0]?.id).toBe("doc:1");
+});

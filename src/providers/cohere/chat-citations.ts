@@ -10,7 +10,7 @@ import { overlapScorer } from "./score";
 /** A document as the answer's sources show it: its id (`doc:{i}` unless the client gave one) and its fields. */
 export interface CohereDocument {
   id: string;
-  /** The words it is matched by: its string, or its fields' string values joined. */
+  /** The words it is matched by: its string, or its fields' string values joined (cut to its share of MATCHED_CHARS). */
   text: string;
   document: Record<string, unknown>;
 }
@@ -29,6 +29,8 @@ const MIN_SCORE = 0.2;
 const MAX_SENTENCES = 256;
 /** Documents read for citations: Cohere's own limit on `documents` is lower. */
 const MAX_DOCUMENTS = 1000;
+/** Characters of the documents' text matched, in all — an equal share of each document's, from its start: a bound on the work and the memory. */
+const MATCHED_CHARS = 1 << 20;
 
 const SENTENCE = /[^.!?\n]+[.!?]*/g;
 
@@ -39,10 +41,13 @@ const SENTENCE = /[^.!?\n]+[.!?]*/g;
  */
 export function cohereDocuments(documents: readonly unknown[] | null | undefined): CohereDocument[] {
   const out: CohereDocument[] = [];
-  for (const [i, d] of (documents ?? []).slice(0, MAX_DOCUMENTS).entries()) {
+  const read = (documents ?? []).slice(0, MAX_DOCUMENTS);
+  const share = Math.floor(MATCHED_CHARS / Math.max(1, read.length));
+  const matched = (text: string) => text.slice(0, share);
+  for (const [i, d] of read.entries()) {
     if (typeof d === "string") {
       const id = `doc:${i}`;
-      out.push({ id, text: d, document: { id, text: d } });
+      out.push({ id, text: matched(d), document: { id, text: d } });
       continue;
     }
     if (typeof d !== "object" || d === null) continue;
@@ -53,7 +58,7 @@ export function cohereDocuments(documents: readonly unknown[] | null | undefined
     const text = Object.values(fields)
       .filter((v): v is string => typeof v === "string")
       .join("\n");
-    out.push({ id, text, document: { id, ...fields } });
+    out.push({ id, text: matched(text), document: { id, ...fields } });
   }
   return out;
 }
