@@ -183,6 +183,25 @@ export interface CanonicalRequest {
   mediaOutput?: { kind: "image" | "audio"; withText: boolean };
 }
 
+/**
+ * The canonical request of a surface whose input is texts, not a conversation (embeddings, a rerank query): each text a
+ * user message a step matches (`lastUserMessage`), no system prompt, tools or stream.
+ * @example inputsRequest("cohere", "embeddings", "embed-v4.0", ["hi"], {}).messages // [{ role: "user", text: "hi" }]
+ */
+export function inputsRequest(provider: ProviderName, endpoint: Endpoint, model: string, texts: readonly string[], headers: Record<string, string>): CanonicalRequest {
+  return {
+    provider,
+    endpoint,
+    model,
+    stream: false,
+    system: "",
+    messages: texts.map((text) => ({ role: "user" as const, text })),
+    tools: [],
+    reasoning: "disabled",
+    headers,
+  };
+}
+
 /** Each request's conversation hash, by its messages array (the engine never changes a parsed request). */
 const conversationHashes = new WeakMap<readonly CanonicalMessage[], number>();
 

@@ -7,7 +7,7 @@
  * docs.cohere.com/reference/errors (`invalid request: …`).
  */
 import type { Reply } from "../../canonical/outcome";
-import type { CanonicalRequest } from "../../canonical/request";
+import { inputsRequest } from "../../canonical/request";
 import { WHOLE_BODY_LIMIT } from "../../http/byte-source";
 import type { ApiError } from "../../http/errors";
 import { headerRecord } from "../../http/headers";
@@ -201,20 +201,6 @@ function checkOptions(body: EmbedFields): ApiError | undefined {
   return undefined;
 }
 
-function canonical(model: string, items: Item[], headers: Headers): CanonicalRequest {
-  return {
-    provider: "cohere",
-    endpoint: "embeddings",
-    model,
-    stream: false,
-    system: "",
-    messages: items.map((i) => ({ role: "user" as const, text: i.text })),
-    tools: [],
-    reasoning: "disabled",
-    headers: headerRecord(headers),
-  };
-}
-
 /** The checks and the canonical request both versions share, once the body has its shape. */
 function parseFields(version: "1" | "2", body: EmbedFields, headers: Headers): ParseResult<CohereEmbedWire> {
   if (body.model.trim() === "") return { ok: false, error: invalid("model is required") };
@@ -235,7 +221,17 @@ function parseFields(version: "1" | "2", body: EmbedFields, headers: Headers): P
     dimensions: modelDimensions(body.model, body.output_dimension ?? undefined),
     ...(textParts.length > 0 ? { textTokens: promptTokens(textParts) } : {}),
   };
-  return { ok: true, wire, request: canonical(body.model, items, headers) };
+  return {
+    ok: true,
+    wire,
+    request: inputsRequest(
+      "cohere",
+      "embeddings",
+      body.model,
+      items.map((i) => i.text),
+      headerRecord(headers),
+    ),
+  };
 }
 
 export function parseEmbedV2(raw: unknown, headers: Headers): ParseResult<CohereEmbedWire> {

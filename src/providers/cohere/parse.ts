@@ -3,7 +3,7 @@
  * documents stay on the wire for the renderer. Messages follow docs.cohere.com/reference/errors (`invalid request: …`).
  */
 import { headerRecord } from "../../http/headers";
-import type { CanonicalRequest } from "../../canonical/request";
+import { inputsRequest } from "../../canonical/request";
 import type { ApiError } from "../../http/errors";
 import type { ParseResult } from "../types";
 import { firstWireIssue } from "../wire-issues";
@@ -39,20 +39,6 @@ function objectText(doc: Record<string, unknown>, rankFields: string[] | undefin
   return typeof doc.text === "string" ? doc.text : undefined;
 }
 
-function canonical(model: string, query: string, headers: Headers): CanonicalRequest {
-  return {
-    provider: "cohere",
-    endpoint: "rerank",
-    model,
-    stream: false,
-    system: "",
-    messages: [{ role: "user", text: query }],
-    tools: [],
-    reasoning: "disabled",
-    headers: headerRecord(headers),
-  };
-}
-
 /** The checks both versions share, after the shape is known. */
 function checkCommon(query: string, documents: unknown[], topN: number | null | undefined): ApiError | undefined {
   if (query.trim() === "") return invalid("query must not be empty or be only whitespace");
@@ -80,7 +66,7 @@ export function parseRerankV2(raw: unknown, headers: Headers): ParseResult<Reran
   }
   const documents = body.documents.map((text) => ({ text, returned: { text } }));
   const wire = result("2", body.query, documents, body.top_n, body.return_documents === true);
-  return { ok: true, wire, request: canonical(body.model, body.query, headers) };
+  return { ok: true, wire, request: inputsRequest("cohere", "rerank", body.model, [body.query], headerRecord(headers)) };
 }
 
 export function parseRerankV1(raw: unknown, headers: Headers): ParseResult<RerankRequest> {
@@ -109,5 +95,5 @@ export function parseRerankV1(raw: unknown, headers: Headers): ParseResult<Reran
   }
   const model = body.model ?? DEFAULT_V1_RERANK_MODEL;
   const wire = result("1", body.query, documents, body.top_n, body.return_documents === true);
-  return { ok: true, wire, request: canonical(model, body.query, headers) };
+  return { ok: true, wire, request: inputsRequest("cohere", "rerank", model, [body.query], headerRecord(headers)) };
 }

@@ -8,7 +8,7 @@
  * `gemini-embedding-001`, 768 for `text-embedding-004` and `embedding-001`) or `outputDimensionality`.
  */
 import type { Reply } from "../../canonical/outcome";
-import type { CanonicalRequest } from "../../canonical/request";
+import { inputsRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
 import { headerRecord } from "../../http/headers";
 import { isRecord } from "../../http/json";
@@ -82,17 +82,13 @@ export function parseGeminiEmbeddings(raw: unknown, headers: Headers, target: Re
     }
   }
   const full = modelDimensions(model);
-  const request: CanonicalRequest = {
-    provider: "gemini",
-    endpoint: "embeddings",
+  const request = inputsRequest(
+    "gemini",
+    "embeddings",
     model,
-    stream: false,
-    system: "",
-    messages: items.map((i) => ({ role: "user" as const, text: i.text })),
-    tools: [],
-    reasoning: "disabled",
-    headers: headerRecord(headers),
-  };
+    items.map((i) => i.text),
+    headerRecord(headers),
+  );
   return { ok: true, wire: { method, texts: items.map((i) => i.text), dimensions: items.map((i) => i.dims ?? full) }, request };
 }
 

@@ -8,7 +8,7 @@
  * Imagen's `:predict` is ../gemini/imagen.ts's, Veo's is not served.
  */
 import type { Reply } from "../../canonical/outcome";
-import type { CanonicalRequest } from "../../canonical/request";
+import { inputsRequest } from "../../canonical/request";
 import { apiError, type ApiError } from "../../http/errors";
 import { headerRecord } from "../../http/headers";
 import { isRecord } from "../../http/json";
@@ -75,17 +75,7 @@ export function parseVertexEmbeddings(body: unknown, headers: Headers, where: Re
     dims = dimensionsOf(config.outputDimensionality, t.model);
   }
   if (typeof dims !== "number") return { ok: false, error: dims };
-  const request: CanonicalRequest = {
-    provider: "vertex",
-    endpoint: "embeddings",
-    model: t.model,
-    stream: false,
-    system: "",
-    messages: texts.map((text) => ({ role: "user" as const, text })),
-    tools: [],
-    reasoning: "disabled",
-    headers: headerRecord(headers),
-  };
+  const request = inputsRequest("vertex", "embeddings", t.model, texts, headerRecord(headers));
   return { ok: true, wire: { method: t.method, texts, dimensions: dims }, request };
 }
 

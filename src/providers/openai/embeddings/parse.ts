@@ -2,7 +2,7 @@
  * `POST /v1/embeddings` body → canonical request: each input is a user message, so scenarios can match on it.
  */
 import { headerRecord } from "../../../http/headers";
-import type { CanonicalRequest } from "../../../canonical/request";
+import { inputsRequest } from "../../../canonical/request";
 import type { ApiError } from "../../../http/errors";
 import type { ParseResult } from "../../types";
 import { openaiRequestError } from "../request-error";
@@ -58,16 +58,6 @@ export function parseEmbeddingsRequest(raw: unknown, headers: Headers): ParseRes
       return { ok: false, error: invalid(`Invalid value for 'dimensions' = ${dims}. Must be between 1 and ${MAX_DIMENSIONS}.`, "dimensions") };
     }
   }
-  const request: CanonicalRequest = {
-    provider: "openai",
-    endpoint: "embeddings",
-    model: body.model,
-    stream: false,
-    system: "",
-    messages: inputs.map((i) => ({ role: "user" as const, text: inputText(i) })),
-    tools: [],
-    reasoning: "disabled",
-    headers: headerRecord(headers),
-  };
+  const request = inputsRequest("openai", "embeddings", body.model, inputs.map(inputText), headerRecord(headers));
   return { ok: true, wire: { body, inputs }, request };
 }
