@@ -3,7 +3,7 @@
  * JSON or, with `stream: true`, server-sent events. Provider name `cohere`, endpoint `chat` in matchers.
  */
 import type { ProviderSurface } from "../types";
-import { COHERE_FAILURE_MESSAGES, checkCohereAuth, cohereFailureHeaders, cohereTraceId, renderCohereError } from "./errors";
+import { COHERE_ERRORS_AND_HEADERS } from "./errors";
 import { parseCohereChat } from "./chat-parse";
 import { renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "./chat-render";
 import type { CohereChatRequest } from "./chat-wire";
@@ -12,13 +12,8 @@ export const cohereChat: ProviderSurface<CohereChatRequest> = {
   provider: "cohere",
   endpoint: "chat",
   paths: ["/v2/chat"],
-  requestIdHeader: "x-debug-trace-id",
-  requestId: cohereTraceId,
-  checkHeaders: checkCohereAuth,
+  ...COHERE_ERRORS_AND_HEADERS,
   parse: parseCohereChat,
-  renderError: renderCohereError,
-  failureHeaders: cohereFailureHeaders,
-  failureMessages: COHERE_FAILURE_MESSAGES,
   renderJson: renderCohereChatJson,
   renderEvents: renderCohereChatEvents,
   renderStreamError: renderCohereChatStreamError,

@@ -16,7 +16,7 @@ import { lazily } from "../../util/memo";
 import { FLOAT_JSON_BYTES, promptTokens, toBase64, vectorFor } from "../openai/embeddings/render";
 import type { ParseResult, ProviderSurface, RawBody, RenderContext, SseEvent } from "../types";
 import { z } from "zod";
-import { COHERE_FAILURE_MESSAGES, checkCohereAuth, cohereFailureHeaders, cohereTraceId, renderCohereError } from "./errors";
+import { COHERE_ERRORS_AND_HEADERS } from "./errors";
 import { invalid, issueError } from "./parse";
 import { readImage, type ImageInfo } from "./embed-image";
 import { renderRerankStreamError, rerankId } from "./render";
@@ -366,12 +366,7 @@ function renderEmbedEvents(reply: Reply, ctx: RenderContext<CohereEmbedWire>): S
 const shared = {
   provider: "cohere",
   endpoint: "embeddings",
-  requestIdHeader: "x-debug-trace-id",
-  requestId: cohereTraceId,
-  checkHeaders: checkCohereAuth,
-  renderError: renderCohereError,
-  failureHeaders: cohereFailureHeaders,
-  failureMessages: COHERE_FAILURE_MESSAGES,
+  ...COHERE_ERRORS_AND_HEADERS,
   renderJson: renderEmbedJson,
   renderRaw: renderEmbedRaw,
   renderEvents: renderEmbedEvents,

@@ -34,3 +34,16 @@ export function checkCohereAuth(headers: Headers): ApiError | undefined {
   if (/^Bearer\s+\S/i.test(auth)) return undefined;
   return { code: "authentication", message: auth === "" ? "no api key supplied" : "invalid api token" };
 }
+
+/**
+ * What every Cohere surface shares of the surface interface's third part (errors and headers): the error shape, the
+ * trace id header, the failure wordings, the bearer check.
+ */
+export const COHERE_ERRORS_AND_HEADERS = {
+  requestIdHeader: "x-debug-trace-id",
+  requestId: cohereTraceId,
+  checkHeaders: checkCohereAuth,
+  renderError: renderCohereError,
+  failureHeaders: cohereFailureHeaders,
+  failureMessages: COHERE_FAILURE_MESSAGES,
+} as const;

@@ -3,7 +3,7 @@
  * Jina and most gateways copy. Provider name `cohere`, endpoint `rerank` in matchers.
  */
 import type { ProviderSurface } from "../types";
-import { COHERE_FAILURE_MESSAGES, checkCohereAuth, cohereFailureHeaders, cohereTraceId, renderCohereError } from "./errors";
+import { COHERE_ERRORS_AND_HEADERS } from "./errors";
 import { parseRerankV1, parseRerankV2 } from "./parse";
 import { renderRerankEvents, renderRerankJson, renderRerankStreamError } from "./render";
 import type { RerankRequest } from "./wire";
@@ -11,12 +11,7 @@ import type { RerankRequest } from "./wire";
 const shared = {
   provider: "cohere",
   endpoint: "rerank",
-  requestIdHeader: "x-debug-trace-id",
-  requestId: cohereTraceId,
-  checkHeaders: checkCohereAuth,
-  renderError: renderCohereError,
-  failureHeaders: cohereFailureHeaders,
-  failureMessages: COHERE_FAILURE_MESSAGES,
+  ...COHERE_ERRORS_AND_HEADERS,
   renderJson: renderRerankJson,
   renderEvents: renderRerankEvents,
   renderStreamError: renderRerankStreamError,
