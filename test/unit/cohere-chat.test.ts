@@ -124,6 +124,10 @@ describe("parseCohereChat", () => {
     expect(parsed({ messages: [{ role: "user", content: "x" }], response_format: { type: "json_object" } }).request.outputSchema).toEqual({ kind: "json_object" });
     expect(parsed({ messages: [{ role: "user", content: "x" }], response_format: { type: "text" }, tool_choice: "NONE" }).request).toMatchObject({ toolChoice: { kind: "none" } });
     expect(parsed({ messages: [{ role: "user", content: "x" }], response_format: { type: "text" } }).request.outputSchema).toBeUndefined();
+    // A reasoning model thinks unless told not to; another model only when told to.
+    expect(parsed({ model: "command-a-reasoning-08-2025", messages: [{ role: "user", content: "x" }] }).request.reasoning).toBe("enabled");
+    expect(parsed({ model: "command-a-reasoning-08-2025", messages: [{ role: "user", content: "x" }], thinking: { type: "disabled" } }).request.reasoning).toBe("disabled");
+    expect(parsed({ messages: [{ role: "user", content: "x" }] }).request.reasoning).toBe("disabled");
   });
 
   it("refuses what the API refuses, in Cohere's words", () => {

@@ -5,7 +5,7 @@
  * text a tool-calling turn sends); a `tool` message is the result of the call its `tool_call_id` names (its text items,
  * its documents as JSON). `response_format: json_object` (with or without `json_schema`) asks for structured output,
  * constrained as Cohere's JSON mode is; `strict_tools` makes every tool strict; `tool_choice` `REQUIRED`/`NONE` and
- * `thinking: { type: "enabled" }` are read. Bounds are the API's documented ranges, each refused with a 400 naming
+ * `thinking` are read (reasoning models think unless told `disabled`). Bounds are the API's documented ranges, each refused with a 400 naming
  * its field (docs/providers/cohere-chat.md).
  */
 import { headerRecord } from "../../http/headers";
@@ -118,6 +118,12 @@ export function cohereOutputSchema(format: CohereChatBody["response_format"]): C
   return format.json_schema !== undefined && format.json_schema !== null ? jsonSchemaOutput(format.json_schema, undefined, true) : { kind: "json_object" };
 }
 
+/** Reasoning asked for: `thinking.type` when sent, else on for a reasoning model ("enabled by default for models that support it"). */
+function reasoningOf(body: CohereChatBody): "enabled" | "disabled" {
+  const type = body.thinking?.type ?? (/reasoning/i.test(body.model) ? "enabled" : "disabled");
+  return type === "enabled" ? "enabled" : "disabled";
+}
+
 function toolChoiceOf(choice: CohereChatBody["tool_choice"]): CanonicalToolChoice | undefined {
   if (choice === "REQUIRED") return { kind: "required" };
   if (choice === "NONE") return { kind: "none" };
@@ -153,7 +159,7 @@ export function parseCohereChat(raw: unknown, headers: Headers): ParseResult<Coh
     ...(body.p !== undefined && body.p !== null ? { topP: body.p } : {}),
     ...(body.max_tokens !== undefined && body.max_tokens !== null ? { maxTokens: body.max_tokens } : {}),
     ...(body.stop_sequences?.some((s) => s !== "") ? { stopSequences: body.stop_sequences.filter((s) => s !== "") } : {}),
-    reasoning: body.thinking?.type === "enabled" ? "enabled" : "disabled",
+    reasoning: reasoningOf(body),
     headers: headerRecord(headers),
     ...(outputSchema !== undefined ? { outputSchema } : {}),
     ...(body.strict_tools === true && (body.tools?.length ?? 0) > 0 ? { strictTools: toolSchemas(body) } : {}),
