@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import { cohereCitations, cohereDocuments } from "../../src/providers/cohere/chat-citations";
 import { parseCohereChat } from "../../src/providers/cohere/chat-parse";
-import { cohereFinishReason, cohereToolCallId, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
+import { cohereFinishReason, cohereToolCallId, cohereToolCallIds, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
 import type { CohereChatRequest } from "../../src/providers/cohere/chat-wire";
 import type { RenderContext } from "../../src/providers/types";
 import { decodeFrames } from "../../src/record/decode";
@@ -189,13 +189,31 @@ describe("the answer", () => {
     expect(thinking.message.tool_plan).toBeUndefined();
   });
 
-  it("finish reasons: MAX_TOKENS, STOP_SEQUENCE, ERROR for a filtered answer; a refusal is the text", () => {
+  it("finish reasons: MAX_TOKENS, STOP_SEQUENCE, ERROR for a filtered answer, TOOL_CALL when it calls; a refusal is the text", () => {
     expect(cohereFinishReason(reply({ finishReason: "length" }))).toBe("MAX_TOKENS");
     expect(cohereFinishReason(reply({ stopSequence: "END" }))).toBe("STOP_SEQUENCE");
     expect(cohereFinishReason(reply({ finishReason: "content_filter" }))).toBe("ERROR");
     expect(cohereFinishReason(reply({ finishReason: "tool_calls" }))).toBe("COMPLETE");
+    expect(cohereFinishReason(reply({ finishReason: "stop", toolCalls: [{ name: "f", arguments: "{}" }] }))).toBe("TOOL_CALL");
     const refusal = renderCohereChatJson(reply({ text: undefined, refusal: "I can't help with that." }), ctx()) as Record<string, any>;
     expect(refusal.message.content).toEqual([{ type: "text", text: "I can't help with that." }]);
+  });
+
+  it("further messages (the default responder's extraChoices) fold into the one message: texts, thinking, calls", () => {
+    const second = reply({ text: "Second part.", reasoning: [{ type: "thinking", text: "More." }], toolCalls: [{ name: "g", arguments: "{}" }], idSeed: "co/run/1/choice-1" });
+    const folded = reply({ text: "First part.", reasoning: [{ type: "thinking", text: "Hmm." }], extraChoices: [second] });
+    const body = renderCohereChatJson(folded, ctx()) as Record<string, any>;
+    expect(body.message).toEqual({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "Hmm." },
+        { type: "thinking", thinking: "More." },
+      ],
+      tool_plan: "First part.\n\nSecond part.",
+      tool_calls: [{ id: cohereToolCallId(second, 0), type: "function", function: { name: "g", arguments: "{}" } }],
+    });
+    expect(body.finish_reason).toBe("TOOL_CALL");
+    expect(cohereToolCallIds(folded)).toEqual([cohereToolCallId(second, 0)]);
   });
 
   it("the stream of two tool calls: each call's start, argument fragments and end under its index; words paced", () => {

@@ -9,9 +9,11 @@
  *    `content-delta`s, `content-end`; with tool calls, `tool-plan-delta`s, then per call `tool-call-start`,
  *    `tool-call-delta`s (the arguments' fragments), `tool-call-end`; per citation `citation-start`, `citation-end`;
  *    `message-end` with `finish_reason` and `usage`; then `data: [DONE]`.
- * A refusal is sent as the text (Cohere has no refusal field); redacted reasoning has no Cohere form and is left out.
+ * Cohere answers with one message, so a reply's further messages (`extraChoices`, from the default responder) fold into
+ * it: texts joined by a blank line, thinking and tool calls appended in order. A refusal is sent as the text (Cohere has
+ * no refusal field); redacted reasoning has no Cohere form and is left out.
  */
-import type { Reply } from "../../canonical/outcome";
+import { replyChoices, type Reply } from "../../canonical/outcome";
 import { stableToken } from "../../util/hash";
 import { streamFragments, wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
@@ -28,8 +30,22 @@ const LOWER36 = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 export type CohereFinishReason = "COMPLETE" | "STOP_SEQUENCE" | "MAX_TOKENS" | "TOOL_CALL" | "ERROR";
 
+/** A tool call as Cohere sends it. */
+interface WireToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** The one assistant message a reply (and its `extraChoices`) makes. */
+interface CohereTurn {
+  text: string;
+  thinking: string[];
+  toolCalls: WireToolCall[];
+}
+
 /**
- * The id of the reply's `index`-th tool call: the scripted one, else the tool's name, `_` and 12 characters of
+ * The id of a reply's `index`-th tool call: the scripted one, else the tool's name, `_` and 12 characters of
  * `[a-z0-9]`, as Cohere's look.
  * @example cohereToolCallId(reply, 0) // "get_weather_dqgshstja6p9"
  */
@@ -38,24 +54,33 @@ export function cohereToolCallId(reply: Reply, index: number): string {
   return call.id ?? `${call.name}_${stableToken(`cohere-call|${reply.idSeed}#${index}`, 12, LOWER36)}`;
 }
 
-/** The reply's tool-call ids as a client sees them (the journal's view; src/providers/registry). */
-export function cohereToolCallIds(reply: Reply): string[] {
-  return reply.toolCalls.map((_, i) => cohereToolCallId(reply, i));
+/** The reply and its further messages as one turn. */
+function cohereTurn(reply: Reply): CohereTurn {
+  const choices = replyChoices(reply);
+  return {
+    text: choices
+      .map((c) => c.text ?? c.refusal ?? "")
+      .filter((t) => t !== "")
+      .join("\n\n"),
+    thinking: choices.flatMap((c) => c.reasoning.flatMap((r) => (r.type === "thinking" && r.text !== "" ? [r.text] : []))),
+    toolCalls: choices.flatMap((c) => c.toolCalls.map((call, i) => ({ id: cohereToolCallId(c, i), type: "function" as const, function: { name: call.name, arguments: call.arguments } }))),
+  };
 }
 
-/** `STOP_SEQUENCE` when a stop sequence cut the text; a filtered answer is `ERROR` (Cohere names no filter reason). */
-export function cohereFinishReason(reply: Reply): CohereFinishReason {
+/** The reply's tool-call ids as a client sees them (the journal's view; src/providers/registry). */
+export function cohereToolCallIds(reply: Reply): string[] {
+  return cohereTurn(reply).toolCalls.map((c) => c.id);
+}
+
+/**
+ * `STOP_SEQUENCE` when a stop sequence cut the text, `MAX_TOKENS` when the limit did; a filtered answer is `ERROR`
+ * (Cohere names no filter reason); a turn that calls a tool `TOOL_CALL`.
+ */
+export function cohereFinishReason(reply: Reply, calls = cohereTurn(reply).toolCalls.length): CohereFinishReason {
   if (reply.stopSequence !== undefined) return "STOP_SEQUENCE";
-  switch (reply.finishReason) {
-    case "length":
-      return "MAX_TOKENS";
-    case "tool_calls":
-      return reply.toolCalls.length > 0 ? "TOOL_CALL" : "COMPLETE";
-    case "content_filter":
-      return "ERROR";
-    default:
-      return "COMPLETE";
-  }
+  if (reply.finishReason === "length") return "MAX_TOKENS";
+  if (reply.finishReason === "content_filter") return "ERROR";
+  return calls > 0 ? "TOOL_CALL" : "COMPLETE";
 }
 
 /** `usage`: the billed units and the tokens (the same figures here), `cached_tokens` when the reply read a cache. */
@@ -68,44 +93,31 @@ export function cohereUsage(reply: Reply) {
   };
 }
 
-/** The answer's text: the text, else the refusal. */
-function answerText(reply: Reply): string {
-  return reply.text ?? reply.refusal ?? "";
-}
-
-function thinkingTexts(reply: Reply): string[] {
-  return reply.reasoning.flatMap((r) => (r.type === "thinking" && r.text !== "" ? [r.text] : []));
-}
-
-function wireToolCalls(reply: Reply) {
-  return reply.toolCalls.map((call, i) => ({ id: cohereToolCallId(reply, i), type: "function", function: { name: call.name, arguments: call.arguments } }));
-}
-
 /** The text's citations of the request's documents (none for a turn that calls tools, or with citations off). */
-function citationsOf(reply: Reply, ctx: RenderContext<CohereChatRequest>): CohereCitation[] {
+function citationsOf(turn: CohereTurn, ctx: RenderContext<CohereChatRequest>): CohereCitation[] {
   const { documents, citation_options } = ctx.wire.body;
-  if (reply.toolCalls.length > 0 || !documents?.length || !citationsOn(citation_options)) return [];
-  return cohereCitations(answerText(reply), cohereDocuments(documents));
+  if (turn.toolCalls.length > 0 || !documents?.length || !citationsOn(citation_options)) return [];
+  return cohereCitations(turn.text, cohereDocuments(documents));
 }
 
 /** The assistant message of the JSON answer. */
-function message(reply: Reply, citations: CohereCitation[]): Record<string, unknown> {
-  const thinking = thinkingTexts(reply).map((text) => ({ type: "thinking", thinking: text }));
-  if (reply.toolCalls.length > 0) {
-    const text = answerText(reply);
+function message(turn: CohereTurn, citations: CohereCitation[]): Record<string, unknown> {
+  const thinking = turn.thinking.map((text) => ({ type: "thinking", thinking: text }));
+  if (turn.toolCalls.length > 0) {
     return {
       role: "assistant",
       ...(thinking.length > 0 ? { content: thinking } : {}),
-      ...(text !== "" ? { tool_plan: text } : {}),
-      tool_calls: wireToolCalls(reply),
+      ...(turn.text !== "" ? { tool_plan: turn.text } : {}),
+      tool_calls: turn.toolCalls,
     };
   }
-  return { role: "assistant", content: [...thinking, { type: "text", text: answerText(reply) }], ...(citations.length > 0 ? { citations } : {}) };
+  return { role: "assistant", content: [...thinking, { type: "text", text: turn.text }], ...(citations.length > 0 ? { citations } : {}) };
 }
 
 /** The non-streaming body. */
 export function renderCohereChatJson(reply: Reply, ctx: RenderContext<CohereChatRequest>): unknown {
-  return { id: rerankId(reply.idSeed), message: message(reply, citationsOf(reply, ctx)), finish_reason: cohereFinishReason(reply), usage: cohereUsage(reply) };
+  const turn = cohereTurn(reply);
+  return { id: rerankId(reply.idSeed), message: message(turn, citationsOf(turn, ctx)), finish_reason: cohereFinishReason(reply, turn.toolCalls.length), usage: cohereUsage(reply) };
 }
 
 /** One named event: its `type` is also the SSE event name, as Cohere sends them. */
@@ -123,20 +135,19 @@ function contentEvents(index: number, kind: "text" | "thinking", text: string, c
 }
 
 /** Every event of the answer but `message-end` and the terminator; the citations follow the text, as recorded. */
-function bodyEvents(reply: Reply, ctx: RenderContext<CohereChatRequest>): SseEvent[] {
-  const n = reply.pacing.chunkWords;
+function bodyEvents(turn: CohereTurn, n: number, ctx: RenderContext<CohereChatRequest>): SseEvent[] {
   const out: SseEvent[] = [];
   let index = 0;
-  for (const text of thinkingTexts(reply)) out.push(...contentEvents(index++, "thinking", text, n));
-  if (reply.toolCalls.length === 0) {
-    out.push(...contentEvents(index, "text", answerText(reply), n));
-    citationsOf(reply, ctx).forEach((citations, i) => {
+  for (const text of turn.thinking) out.push(...contentEvents(index++, "thinking", text, n));
+  if (turn.toolCalls.length === 0) {
+    out.push(...contentEvents(index, "text", turn.text, n));
+    citationsOf(turn, ctx).forEach((citations, i) => {
       out.push(event("citation-start", { index: i, delta: { message: { citations } } }), event("citation-end", { index: i }));
     });
     return out;
   }
-  for (const p of wordPieces(answerText(reply), n)) out.push(event("tool-plan-delta", { delta: { message: { tool_plan: p.text } } }, p.words));
-  wireToolCalls(reply).forEach((call, i) => {
+  for (const p of wordPieces(turn.text, n)) out.push(event("tool-plan-delta", { delta: { message: { tool_plan: p.text } } }, p.words));
+  turn.toolCalls.forEach((call, i) => {
     out.push(event("tool-call-start", { index: i, delta: { message: { tool_calls: { ...call, function: { name: call.function.name, arguments: "" } } } } }, 1));
     for (const fragment of streamFragments(call.function.arguments, ARGUMENT_FRAGMENT)) {
       out.push(event("tool-call-delta", { index: i, delta: { message: { tool_calls: { function: { arguments: fragment } } } } }, 1));
@@ -151,8 +162,10 @@ function bodyEvents(reply: Reply, ctx: RenderContext<CohereChatRequest>): SseEve
  * @example renderCohereChatEvents(reply, ctx).map((e) => e.event) // ["message-start", "content-start", "content-delta", …, "message-end", undefined]
  */
 export function renderCohereChatEvents(reply: Reply, ctx: RenderContext<CohereChatRequest>): SseEvent[] {
+  const turn = cohereTurn(reply);
   const start = { id: rerankId(reply.idSeed), delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } } };
-  return [event("message-start", start), ...bodyEvents(reply, ctx), event("message-end", { delta: { finish_reason: cohereFinishReason(reply), usage: cohereUsage(reply) } }), { data: "[DONE]" }];
+  const end = { delta: { finish_reason: cohereFinishReason(reply, turn.toolCalls.length), usage: cohereUsage(reply) } };
+  return [event("message-start", start), ...bodyEvents(turn, reply.pacing.chunkWords, ctx), event("message-end", end), { data: "[DONE]" }];
 }
 
 /** A failure mid-stream: `message-end` with `finish_reason: "ERROR"` and the error's text, the field Cohere's stream carries it in. */
