@@ -122,6 +122,8 @@ export interface RequestReading<W = unknown> {
 export interface AnswerRendering<W = unknown> {
   /** Wire format of streams: server-sent events (default), newline-delimited JSON (Ollama), AWS event stream (Bedrock). */
   streamFormat?: StreamFormat;
+  /** A stream's content type where the provider's is not its format's usual one (Cohere v1's NDJSON is `application/stream+json`). */
+  streamContentType?: string;
   /** The non-streaming body. */
   renderJson(reply: Reply, ctx: RenderContext<W>): unknown;
   /** A non-streaming body that is not JSON (audio bytes, `text`/`srt`/`vtt` transcripts); undefined (the default): `renderJson`. */

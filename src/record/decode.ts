@@ -275,6 +275,17 @@ function cohereChat(all: Json[], g: Gathered): void {
   g.toolCalls.push(...[...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c));
 }
 
+/** Cohere's v1 Chat (`/v1/chat`): the answer `stream-end` carries (or the JSON answer): text, tool calls, token counts. */
+function cohereChatV1(all: Json[], g: Gathered): void {
+  const end = all.find((p) => p.event_type === "stream-end");
+  const done = end !== undefined ? end.response : all.length === 1 ? all[0] : undefined;
+  if (!done || (end?.finish_reason ?? done.finish_reason) === "ERROR") throw new Error("no complete answer");
+  g.addText(done.text);
+  for (const c of done.tool_calls ?? []) g.toolCalls.push({ name: c.name, arguments: JSON.stringify(c.parameters ?? {}) });
+  const t = done.meta?.tokens ?? done.meta?.billed_units ?? {};
+  g.setUsage({ inputTokens: t.input_tokens, outputTokens: t.output_tokens });
+}
+
 /**
  * The editable fields a recorded answer decodes into, or none.
  * @example decodeFrames("chat.completions", "sse", frames) // { text: "Hello", usage: { inputTokens: 9, … } }
@@ -301,8 +312,10 @@ export function decodeFrames(endpoint: Endpoint, streamed: "sse" | "ndjson" | "w
         generateContent(all, g);
         break;
       case "chat":
-        // Ollama's chat is NDJSON with `done`; Cohere's is server-sent events, or JSON with `finish_reason`.
-        if (streamed === "sse" || all[0]?.finish_reason !== undefined) cohereChat(all, g);
+        // Ollama's chat is NDJSON with `done`; Cohere's v2 is server-sent events, or JSON with `message` and
+        // `finish_reason`; Cohere's v1 lines carry `event_type`, its JSON `generation_id`.
+        if (all[0]?.event_type !== undefined || all[0]?.generation_id !== undefined) cohereChatV1(all, g);
+        else if (streamed === "sse" || all[0]?.finish_reason !== undefined) cohereChat(all, g);
         else chatOrGenerate(all, g);
         break;
       case "generate":

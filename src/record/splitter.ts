@@ -12,7 +12,7 @@ export type FrameFormat = "sse" | "ndjson" | "whole";
 export function frameFormatOf(contentType: string | null): FrameFormat {
   const media = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (media === "text/event-stream") return "sse";
-  if (media === "application/x-ndjson" || media === "application/jsonl" || media === "application/json-seq") return "ndjson";
+  if (media === "application/x-ndjson" || media === "application/jsonl" || media === "application/json-seq" || media === "application/stream+json") return "ndjson";
   return "whole";
 }
 

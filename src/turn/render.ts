@@ -20,6 +20,7 @@ import { byteStream, isByteSource, isTextChunks, joinText, textStream, type Byte
 export const DEFAULT_TIMEOUT_DELAY_MS = 600_000;
 
 const JSON_TYPE = "application/json";
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 const STREAM_HEADERS = {
   sse: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
   ndjson: { "content-type": "application/x-ndjson", "cache-control": "no-cache" },
@@ -87,7 +88,8 @@ function streamResponse<W>(surface: ResolvedSurface<W>, events: SseEvent[], repl
   const pipe = exec.bodyPipe;
   if (pipe) opts.pipe = pipe;
   const body = pacedStream(opts);
-  const init = { status: 200, headers: { ...STREAM_HEADERS[format], ...baseHeaders(surface, ctx, reply, extra) } };
+  const own = surface.streamContentType !== undefined ? { "content-type": surface.streamContentType } : NO_HEADERS;
+  const init = { status: 200, headers: { ...STREAM_HEADERS[format], ...own, ...baseHeaders(surface, ctx, reply, extra) } };
   return body instanceof PlannedBody ? new PlannedResponse(body.plan, init) : new Response(body, init);
 }
 

@@ -256,6 +256,35 @@ export const COHERE_STREAM: Script = {
   ],
 };
 
+/** Cohere's v1 Chat, streamed: JSON lines (`application/stream+json`), the whole answer in `stream-end`. */
+const v1 = (fields: Record<string, unknown>) => `${JSON.stringify(fields)}\n`;
+export const COHERE_V1_STREAM: Script = {
+  headers: { "content-type": "application/stream+json" },
+  frames: [
+    { data: v1({ is_finished: false, event_type: "stream-start", generation_id: "79644b13-2cc8-462e-93be-f03cc16aed9a" }) },
+    { gap: 20, data: v1({ is_finished: false, event_type: "text-generation", text: "Ar" }) },
+    { data: v1({ is_finished: false, event_type: "text-generation", text: "gh!" }) },
+    {
+      data: v1({
+        is_finished: true,
+        event_type: "stream-end",
+        response: {
+          response_id: "7fdfb159-de9d-4cef-856b-cb2b801668db",
+          text: "Argh!",
+          generation_id: "79644b13-2cc8-462e-93be-f03cc16aed9a",
+          chat_history: [
+            { role: "USER", message: "cohere-v1" },
+            { role: "CHATBOT", message: "Argh!" },
+          ],
+          finish_reason: "COMPLETE",
+          meta: { api_version: { version: "1" }, billed_units: { input_tokens: 31, output_tokens: 2 }, tokens: { input_tokens: 49, output_tokens: 2 } },
+        },
+        finish_reason: "COMPLETE",
+      }),
+    },
+  ],
+};
+
 /** A reasoning-style stream: a long wait before the first byte and between bursts of many small deltas. */
 export function longThinking(bursts: number, perBurst: number, gapMs: number): Script {
   const frames: Script["frames"] = [];

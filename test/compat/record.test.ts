@@ -5,7 +5,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
-import { CohereClientV2 } from "cohere-ai";
+import { CohereClient, CohereClientV2 } from "cohere-ai";
 import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ import {
   CHAT_JSON_TOOL,
   CHAT_STREAM,
   COHERE_STREAM,
+  COHERE_V1_STREAM,
   GEMINI_STREAM,
   OLLAMA_STREAM,
   OPENAI_429,
@@ -59,6 +60,7 @@ beforeAll(async () => {
   up.on("gemini-hello", GEMINI_STREAM);
   up.on("ollama-hello", OLLAMA_STREAM);
   up.on("cohere-weather", COHERE_STREAM);
+  up.on("cohere-v1", COHERE_V1_STREAM);
   up.on("chat-cut", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.slice(0, 2), end: "cut", cutWhen: cutArrived });
   up.on("chat-hold", { ...CHAT_STREAM, end: "hold", holdMs: 400 });
   up.on("chat-gap", { ...CHAT_STREAM, frames: CHAT_STREAM.frames.map((f, i) => (i === 2 ? { ...f, gap: 250 } : { data: f.data })) });
@@ -286,6 +288,22 @@ describe("record through the official SDKs, replay byte for byte", () => {
       usage: { inputTokens: 180, outputTokens: 12, cacheReadTokens: 160 },
     });
     expect(await ask(cohere("rep-coh", "sdk"))).toEqual(live);
+  });
+
+  it("Cohere Chat v1 lines: one frame per line, the answer decoded from stream-end; the same after replay", async () => {
+    const ask = async (c: CohereClient) => {
+      const out = [];
+      for await (const e of await c.chatStream({ message: "cohere-v1" })) out.push(e);
+      return out;
+    };
+    const v1 = (scenario: string, session: string) => new CohereClient({ token: KEY, environment: `${h.url}/s/${scenario}/${session}`, maxRetries: 0 });
+    const live = await ask(v1("rec", "co1"));
+    expect(live.map((e) => e.eventType)).toEqual(["stream-start", "text-generation", "text-generation", "stream-end"]);
+    const doc = await replayable("co1");
+    expect(doc.steps[0]!.respond.frames.frames).toHaveLength(4);
+    expect(joined(doc)).toBe(up.seenWith("cohere-v1")[0]!.sent);
+    expect(doc.steps[0]!.respond).toMatchObject({ text: "Argh!", usage: { inputTokens: 49, outputTokens: 2 } });
+    expect(await ask(v1("rep-co1", "sdk"))).toEqual(live);
   });
 });
 

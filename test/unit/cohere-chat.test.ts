@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import { cohereCitations, cohereDocuments } from "../../src/providers/cohere/chat-citations";
 import { parseCohereChat } from "../../src/providers/cohere/chat-parse";
+import { parseCohereChatV1 } from "../../src/providers/cohere/chat-v1-parse";
+import { renderCohereChatV1Events, renderCohereChatV1Json } from "../../src/providers/cohere/chat-v1-render";
 import { cohereFinishReason, cohereToolCallId, cohereToolCallIds, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
 import type { CohereChatRequest } from "../../src/providers/cohere/chat-wire";
 import type { RenderContext } from "../../src/providers/types";
@@ -347,4 +349,78 @@ it("the documents' text matched is bounded in all (1 MiB, an equal share each), 
   expect(docs.map((d) => d.text.length)).toEqual([262_144, 31, 262_144, 262_144]);
   expect(docs[2]!.document.text).toBe(big);
   expect(cohereCitations("Paris is the capital of France.", docs)[0]?.sources[0]?.id).toBe("doc:1");
+});
+
+describe("v1 Chat (/v1/chat)", () => {
+  const v1 = (body: Record<string, unknown>) => {
+    const result = parseCohereChatV1(body, headers);
+    if (!result.ok) throw new Error(result.error.message);
+    return result;
+  };
+
+  it("history, preamble and message become the conversation; tool results pair with the calls by name and parameters", () => {
+    const { request, wire } = v1({
+      message: "",
+      preamble: "Be brief.",
+      chat_history: [
+        { role: "SYSTEM", message: "Answer in French." },
+        { role: "USER", message: "Weather in Paris and Rome?" },
+        {
+          role: "CHATBOT",
+          message: "Checking.",
+          tool_calls: [
+            { name: "w", parameters: { city: "Paris" } },
+            { name: "w", parameters: { city: "Rome" } },
+          ],
+        },
+      ],
+      tool_results: [
+        { call: { name: "w", parameters: { city: "Rome" } }, outputs: [{ sky: "rain" }] },
+        { call: { name: "w", parameters: { city: "Paris" } }, outputs: [{ sky: "sun" }] },
+      ],
+    });
+    expect(wire.model).toBe("command-r-plus-08-2024");
+    expect(request.system).toBe("Be brief.\n\nAnswer in French.");
+    expect(request.messages).toEqual([
+      { role: "user", text: "Weather in Paris and Rome?" },
+      {
+        role: "assistant",
+        text: "Checking.",
+        toolCalls: [
+          { id: "w_2_0", name: "w", arguments: '{"city":"Paris"}' },
+          { id: "w_2_1", name: "w", arguments: '{"city":"Rome"}' },
+        ],
+        reasoning: [],
+      },
+      { role: "tool", toolCallId: "w_2_1", name: "w", content: '[{"sky":"rain"}]', isError: false },
+      { role: "tool", toolCallId: "w_2_0", name: "w", content: '[{"sky":"sun"}]', isError: false },
+    ]);
+  });
+
+  it("refuses an empty message without tool results, and bad bounds, in Cohere's words", () => {
+    const refusedV1 = (body: Record<string, unknown>) => {
+      const r = parseCohereChatV1(body, headers);
+      return r.ok ? "accepted" : r.error.message;
+    };
+    expect(refusedV1({ message: " " })).toBe("invalid request: message must be at least 1 token long or tool results must be specified.");
+    expect(refusedV1({ message: "x", p: 2 })).toBe("invalid request: p must be between 0 and 1");
+    expect(refusedV1({ message: "x", chat_history: [{ role: "ASSISTANT", message: "x" }] })).toMatch(/^invalid request: chat_history\[0\]\.role is invalid: /);
+  });
+
+  it("the JSON answer: the chat history with this turn, v1's tool calls and finish reasons; a recording decodes back", () => {
+    const { wire, request } = v1({ message: "Hi", chat_history: [{ role: "USER", message: "Earlier" }] });
+    const c = { wire, request, requestId: "t", created: 0 };
+    const body = renderCohereChatV1Json(reply({ text: "Go.", toolCalls: [{ name: "f", arguments: '{"a":1}' }], finishReason: "tool_calls" }), c) as Record<string, any>;
+    expect(Object.keys(body)).toEqual(["response_id", "text", "generation_id", "chat_history", "finish_reason", "meta", "tool_calls"]);
+    expect(body.chat_history).toEqual([
+      { role: "USER", message: "Earlier" },
+      { role: "USER", message: "Hi" },
+      { role: "CHATBOT", message: "Go.", tool_calls: [{ name: "f", parameters: { a: 1 } }] },
+    ]);
+    expect(body.finish_reason).toBe("COMPLETE");
+    expect((renderCohereChatV1Json(reply({ finishReason: "content_filter" }), c) as Record<string, any>).finish_reason).toBe("ERROR_TOXIC");
+    const frames = renderCohereChatV1Events(reply({ text: "Go.", toolCalls: [{ name: "f", arguments: '{"a":1}' }], finishReason: "tool_calls" }), c).map((e) => ({ at: 0, data: `${e.data}\n` }));
+    expect(decodeFrames("chat", "ndjson", { status: 200, headers: {}, frames })).toEqual({ text: "Go.", toolCalls: [{ name: "f", arguments: { a: 1 } }], usage: { inputTokens: 3, outputTokens: 5 } });
+    expect(decodeFrames("chat", "whole", { status: 200, headers: {}, frames: [{ at: 0, data: JSON.stringify(body) }] })).toMatchObject({ text: "Go." });
+  });
 });

@@ -66,6 +66,7 @@ describe("provider registry", () => {
       "azure speech",
       "azure transcriptions",
       "cohere chat",
+      "cohere chat",
       "cohere rerank",
       "cohere rerank",
       "cohere embeddings",

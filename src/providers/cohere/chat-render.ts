@@ -24,7 +24,7 @@ import { COHERE_FAILURE_MESSAGES } from "./errors";
 import { rerankId } from "./render";
 
 /** Fragment length of a tool call's streamed arguments. */
-const ARGUMENT_FRAGMENT = 16;
+export const ARGUMENT_FRAGMENT = 16;
 /** The alphabet of the random part of Cohere's tool-call ids (`weather_dqgshstja6p9`). */
 const LOWER36 = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -38,7 +38,7 @@ interface WireToolCall {
 }
 
 /** The one assistant message a reply (and its `extraChoices`) makes. */
-interface CohereTurn {
+export interface CohereTurn {
   text: string;
   thinking: string[];
   toolCalls: WireToolCall[];
@@ -54,8 +54,8 @@ export function cohereToolCallId(reply: Reply, index: number): string {
   return call.id ?? `${call.name}_${stableToken(`cohere-call|${reply.idSeed}#${index}`, 12, LOWER36)}`;
 }
 
-/** The reply and its further messages as one turn. */
-function cohereTurn(reply: Reply): CohereTurn {
+/** The reply and its further messages as one turn (v1's answer is made of it too). */
+export function cohereTurn(reply: Reply): CohereTurn {
   const choices = replyChoices(reply);
   return {
     text: choices

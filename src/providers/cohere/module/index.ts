@@ -1,13 +1,13 @@
-/** Cohere: Chat v2 (`/v2/chat`), Embed (`/v2/embed`, `/v1/embed`) and rerank (`/v2/rerank`, `/v1/rerank`), the shape Voyage, Jina and most gateways copy. */
+/** Cohere: Chat (`/v2/chat`, `/v1/chat`), Embed (`/v2/embed`, `/v1/embed`) and rerank (`/v2/rerank`, `/v1/rerank`), the shape Voyage, Jina and most gateways copy. */
 import type { ProviderModule } from "../../registry/module";
 import { cohereRerankV1, cohereRerankV2 } from "..";
-import { cohereChat } from "../chat";
+import { cohereChat, cohereChatV1 } from "../chat";
 import { cohereToolCallIds } from "../chat-render";
 import { cohereEmbedV1, cohereEmbedV2 } from "../embed";
 
 export const cohereModule: ProviderModule = {
   name: "cohere",
-  surfaces: [cohereChat, cohereRerankV2, cohereRerankV1, cohereEmbedV2, cohereEmbedV1],
+  surfaces: [cohereChat, cohereChatV1, cohereRerankV2, cohereRerankV1, cohereEmbedV2, cohereEmbedV1],
   toolCallIds: cohereToolCallIds,
   recordable: true,
   banner: [
