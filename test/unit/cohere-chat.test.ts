@@ -404,6 +404,9 @@ describe("v1 Chat (/v1/chat)", () => {
     };
     expect(refusedV1({ message: " " })).toBe("invalid request: message must be at least 1 token long or tool results must be specified.");
     expect(refusedV1({ message: "x", p: 2 })).toBe("invalid request: p must be between 0 and 1");
+    const result = { call: { name: "f", parameters: {} }, outputs: [{ ok: true }] };
+    expect(refusedV1({ message: "and now?", tool_results: [result] })).toBe("invalid request: cannot specify both message and tool_results in multistep mode");
+    expect(refusedV1({ message: "and now?", tool_results: [result], force_single_step: true })).toBe("accepted");
     expect(refusedV1({ message: "x", chat_history: [{ role: "ASSISTANT", message: "x" }] })).toMatch(/^invalid request: chat_history\[0\]\.role is invalid: /);
   });
 

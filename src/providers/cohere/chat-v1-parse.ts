@@ -47,6 +47,7 @@ const v1Wire = lazily(() => {
     k: z.number().int().nullish(),
     stop_sequences: z.array(z.string()).nullish(),
     citation_quality: z.string().nullish(),
+    force_single_step: z.boolean().nullish(),
   });
   return { ChatV1Schema };
 });
@@ -91,7 +92,10 @@ function conversation(body: CohereChatV1Body): { system: string; messages: Canon
 }
 
 function boundsError(body: CohereChatV1Body): ApiError | undefined {
-  if (body.message.trim() === "" && (body.tool_results?.length ?? 0) === 0) return invalid("message must be at least 1 token long or tool results must be specified.");
+  const results = body.tool_results?.length ?? 0;
+  if (body.message.trim() === "" && results === 0) return invalid("message must be at least 1 token long or tool results must be specified.");
+  // Multi-step tool use (the default since 2024) takes the results alone; single-step takes both.
+  if (body.message.trim() !== "" && results > 0 && body.force_single_step !== true) return invalid("cannot specify both message and tool_results in multistep mode");
   if (body.temperature !== undefined && body.temperature !== null && body.temperature < 0) return invalid("temperature must be at least 0");
   if (body.p !== undefined && body.p !== null && (body.p < 0 || body.p > 1)) return invalid("p must be between 0 and 1");
   if (body.k !== undefined && body.k !== null && (body.k < 0 || body.k > 500)) return invalid("k must be between 0 and 500");
