@@ -135,7 +135,7 @@ describe("cohere-ai CohereClient.chat (v1)", () => {
     expect(typeof JSON.parse(json.text).name).toBe("string");
   });
 
-  it("a failure mid-stream ends with stream-end ERROR; an empty message without tool results is Cohere's 400", async () => {
+  it("a failure mid-stream ends with stream-end ERROR; an empty message without tool results, or one beside them, is Cohere's 400", async () => {
     const events = await lines(await client("/s/v1-broken/run-1").chatStream({ message: "go" }));
     expect(events.map((e) => e.eventType)).toEqual(["stream-start", "text-generation", "stream-end"]);
     expect((events.at(-1) as Cohere.StreamedChatResponse.StreamEnd).finishReason).toBe("ERROR");
@@ -144,5 +144,9 @@ describe("cohere-ai CohereClient.chat (v1)", () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Cohere.BadRequestError);
     expect((err as Cohere.BadRequestError).body).toEqual({ message: "invalid request: message must be at least 1 token long or tool results must be specified." });
+    const both = await client()
+      .chat({ message: "and now?", toolResults: [{ call: { name: "get_weather", parameters: { city: "Paris" } }, outputs: [{ forecast: "sunny" }] }] })
+      .catch((e: unknown) => e);
+    expect((both as Cohere.BadRequestError).body).toEqual({ message: "invalid request: cannot specify both message and tool_results in multistep mode" });
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Reply } from "../../src/canonical/outcome";
 import { cohereCitations, cohereDocuments } from "../../src/providers/cohere/chat-citations";
 import { parseCohereChat } from "../../src/providers/cohere/chat-parse";
-import { parseCohereChatV1 } from "../../src/providers/cohere/chat-v1-parse";
+import { multistepError, parseCohereChatV1 } from "../../src/providers/cohere/chat-v1-parse";
 import { renderCohereChatV1Events, renderCohereChatV1Json } from "../../src/providers/cohere/chat-v1-render";
 import { cohereFinishReason, cohereToolCallId, cohereToolCallIds, renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "../../src/providers/cohere/chat-render";
 import type { CohereChatRequest } from "../../src/providers/cohere/chat-wire";
@@ -405,8 +405,9 @@ describe("v1 Chat (/v1/chat)", () => {
     expect(refusedV1({ message: " " })).toBe("invalid request: message must be at least 1 token long or tool results must be specified.");
     expect(refusedV1({ message: "x", p: 2 })).toBe("invalid request: p must be between 0 and 1");
     const result = { call: { name: "f", parameters: {} }, outputs: [{ ok: true }] };
-    expect(refusedV1({ message: "and now?", tool_results: [result] })).toBe("invalid request: cannot specify both message and tool_results in multistep mode");
-    expect(refusedV1({ message: "and now?", tool_results: [result], force_single_step: true })).toBe("accepted");
+    expect(multistepError(v1({ message: "and now?", tool_results: [result] }).wire)?.message).toBe("invalid request: cannot specify both message and tool_results in multistep mode");
+    expect(multistepError(v1({ message: "and now?", tool_results: [result], force_single_step: true }).wire)).toBeUndefined();
+    expect(multistepError(v1({ message: "", tool_results: [result] }).wire)).toBeUndefined();
     expect(refusedV1({ message: "x", chat_history: [{ role: "ASSISTANT", message: "x" }] })).toMatch(/^invalid request: chat_history\[0\]\.role is invalid: /);
   });
 

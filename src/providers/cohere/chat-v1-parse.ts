@@ -92,16 +92,23 @@ function conversation(body: CohereChatV1Body): { system: string; messages: Canon
 }
 
 function boundsError(body: CohereChatV1Body): ApiError | undefined {
-  const results = body.tool_results?.length ?? 0;
-  if (body.message.trim() === "" && results === 0) return invalid("message must be at least 1 token long or tool results must be specified.");
-  // Multi-step tool use (the default since 2024) takes the results alone; single-step takes both.
-  if (body.message.trim() !== "" && results > 0 && body.force_single_step !== true) return invalid("cannot specify both message and tool_results in multistep mode");
+  if (body.message.trim() === "" && (body.tool_results?.length ?? 0) === 0) return invalid("message must be at least 1 token long or tool results must be specified.");
   if (body.temperature !== undefined && body.temperature !== null && body.temperature < 0) return invalid("temperature must be at least 0");
   if (body.p !== undefined && body.p !== null && (body.p < 0 || body.p > 1)) return invalid("p must be between 0 and 1");
   if (body.k !== undefined && body.k !== null && (body.k < 0 || body.k > 500)) return invalid("k must be between 0 and 500");
   if (body.max_tokens !== undefined && body.max_tokens !== null && body.max_tokens < 1) return invalid("max_tokens must be greater than 0");
   if ((body.stop_sequences?.length ?? 0) > MAX_STOP_SEQUENCES) return invalid(`stop_sequences must contain at most ${MAX_STOP_SEQUENCES} strings`);
   return undefined;
+}
+
+/**
+ * The API's refusal of a `message` beside `tool_results` in multi-step tool use (its default since 2024; single-step,
+ * `force_single_step: true`, takes both): the surface's `validate`, so a scenario with `strict: false` is answered.
+ */
+export function multistepError(wire: CohereChatV1Request): ApiError | undefined {
+  const { message, tool_results, force_single_step } = wire.body;
+  if (message.trim() === "" || (tool_results?.length ?? 0) === 0 || force_single_step === true) return undefined;
+  return invalid("cannot specify both message and tool_results in multistep mode");
 }
 
 /**

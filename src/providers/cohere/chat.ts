@@ -8,7 +8,7 @@ import { COHERE_ERRORS_AND_HEADERS } from "./errors";
 import { parseCohereChat } from "./chat-parse";
 import { renderCohereChatEvents, renderCohereChatJson, renderCohereChatStreamError } from "./chat-render";
 import type { CohereChatRequest } from "./chat-wire";
-import { parseCohereChatV1, type CohereChatV1Request } from "./chat-v1-parse";
+import { multistepError, parseCohereChatV1, type CohereChatV1Request } from "./chat-v1-parse";
 import { renderCohereChatV1Events, renderCohereChatV1Json, renderCohereChatV1StreamError } from "./chat-v1-render";
 
 export const cohereChat: ProviderSurface<CohereChatRequest> = {
@@ -28,6 +28,7 @@ export const cohereChatV1: ProviderSurface<CohereChatV1Request> = {
   paths: ["/v1/chat"],
   ...COHERE_ERRORS_AND_HEADERS,
   parse: parseCohereChatV1,
+  validate: multistepError,
   streamFormat: "ndjson",
   streamContentType: "application/stream+json",
   renderJson: renderCohereChatV1Json,
