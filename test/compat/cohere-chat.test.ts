@@ -4,7 +4,7 @@
  * stop sequences and the token limit, a 429 and a refused body as the client's errors, a failure mid-stream, and the
  * journal's tool-call ids against the wire's.
  */
-import { Cohere, CohereClientV2, type CohereError } from "cohere-ai";
+import { Cohere, CohereClient, CohereClientV2, type CohereError } from "cohere-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "./harness";
 
@@ -45,6 +45,13 @@ const SCENARIOS = [
   {
     name: "co-rag",
     steps: [{ consume: false, respond: { text: "The Eiffel Tower is 330 metres tall. It was finished in 1889.", stream: { chunkWords: 4 } } }],
+  },
+  {
+    name: "co-models",
+    steps: [
+      { match: { model: "command-a-03-2025" }, respond: { text: "x", model: "command-a-03-2025" } },
+      { match: { model: "embed-v4.0" }, respond: { embeddings: [[1]], model: "embed-v4.0" } },
+    ],
   },
   { name: "co-rate", steps: [{ failures: [{ kind: "rate_limit", retryAfterMs: 1000 }], respond: { text: "ok" } }] },
   {
@@ -256,6 +263,24 @@ describe("cohere-ai CohereClientV2.chat", () => {
     expect(starts.map((e) => e.delta?.message?.citations)).toEqual(res.message.citations);
     const off = await co.chat({ ...req, citationOptions: { mode: "OFF" } });
     expect(off.message.citations).toBeUndefined();
+  });
+
+  it("models.list and models.get answer Cohere's SDK in Cohere's shape; the same path without it stays OpenAI's", async () => {
+    const co = new CohereClient({ token: "co-test", environment: h.url, maxRetries: 0 });
+    const all = await co.models.list();
+    const names = all.models.map((m) => m.name);
+    expect(names).toContain("command-a-03-2025");
+    expect(names).toContain("embed-v4.0");
+    expect(all.models.find((m) => m.name === "embed-v4.0")).toMatchObject({ endpoints: ["embed"], finetuned: false, contextLength: 512 });
+    const embed = await co.models.list({ endpoint: "embed" });
+    expect(embed.models.map((m) => m.name)).toEqual(["embed-v4.0"]);
+    const first = await co.models.list({ pageSize: 1 });
+    expect(first.models).toHaveLength(1);
+    expect(first.nextPageToken).toBe("1");
+    const one = await co.models.get("command-a-03-2025");
+    expect(one).toMatchObject({ name: "command-a-03-2025", endpoints: ["chat"], contextLength: 256000 });
+    const openai = (await (await fetch(`${h.url}/v1/models`, { headers: { authorization: "Bearer sk-test" } })).json()) as { object: string };
+    expect(openai.object).toBe("list");
   });
 
   it("a scripted 429 is TooManyRequestsError with Cohere's message and Retry-After", async () => {

@@ -3,11 +3,14 @@ import type { ProviderModule } from "../../registry/module";
 import { cohereRerankV1, cohereRerankV2 } from "..";
 import { cohereChat, cohereChatV1 } from "../chat";
 import { cohereToolCallIds } from "../chat-render";
+import { cohereModelsRoute } from "../models";
 import { cohereEmbedV1, cohereEmbedV2 } from "../embed";
 
 export const cohereModule: ProviderModule = {
   name: "cohere",
   surfaces: [cohereChat, cohereChatV1, cohereRerankV2, cohereRerankV1, cohereEmbedV2, cohereEmbedV1],
+  // `GET /v1/models` for Cohere's SDKs (the path is OpenAI's too: told apart by the SDK's header).
+  sideRoutes: [cohereModelsRoute],
   toolCallIds: cohereToolCallIds,
   recordable: true,
   banner: [
