@@ -92,9 +92,11 @@ export function chatMessages(messages: readonly CohereChatMessage[]): { system: 
 }
 
 /** The first bound the body breaks, as Cohere's 400. */
-function boundsError(body: CohereChatBody): ApiError | undefined {
-  if (body.model.trim() === "") return invalid("model is required");
-  if (body.messages.length === 0) return invalid("messages must not be empty");
+/** The sampling fields both Chat versions take. */
+export type CohereSampling = Partial<Record<(typeof RANGES)[number][0] | "max_tokens", number | null>> & { stop_sequences?: string[] | null };
+
+/** The first sampling field out of its documented range, as Cohere's 400 (both Chat versions). */
+export function samplingError(body: CohereSampling): ApiError | undefined {
   for (const [field, min, max] of RANGES) {
     const value = body[field];
     if (value === undefined || value === null) continue;
@@ -102,6 +104,25 @@ function boundsError(body: CohereChatBody): ApiError | undefined {
   }
   if (body.max_tokens !== undefined && body.max_tokens !== null && body.max_tokens < 1) return invalid("max_tokens must be greater than 0");
   if ((body.stop_sequences?.length ?? 0) > MAX_STOP_SEQUENCES) return invalid(`stop_sequences must contain at most ${MAX_STOP_SEQUENCES} strings`);
+  return undefined;
+}
+
+/** The sampling fields as the canonical request's: temperature, topP, maxTokens, the stop sequences sent (empty ones dropped). */
+export function samplingFields(body: CohereSampling): Pick<CanonicalRequest, "temperature" | "topP" | "maxTokens" | "stopSequences"> {
+  const stops = body.stop_sequences?.filter((s) => s !== "") ?? [];
+  return {
+    ...(body.temperature !== undefined && body.temperature !== null ? { temperature: body.temperature } : {}),
+    ...(body.p !== undefined && body.p !== null ? { topP: body.p } : {}),
+    ...(body.max_tokens !== undefined && body.max_tokens !== null ? { maxTokens: body.max_tokens } : {}),
+    ...(stops.length > 0 ? { stopSequences: stops } : {}),
+  };
+}
+
+function boundsError(body: CohereChatBody): ApiError | undefined {
+  if (body.model.trim() === "") return invalid("model is required");
+  if (body.messages.length === 0) return invalid("messages must not be empty");
+  const sampling = samplingError(body);
+  if (sampling) return sampling;
   if (body.thinking?.token_budget !== undefined && body.thinking.token_budget !== null && body.thinking.token_budget < 1) {
     return invalid("thinking.token_budget must be greater than 0");
   }
@@ -155,10 +176,7 @@ export function parseCohereChat(raw: unknown, headers: Headers): ParseResult<Coh
     messages,
     tools: (body.tools ?? []).map((t) => t.function.name),
     ...toolChoiceFields(toolChoiceOf(body.tool_choice), () => toolSchemas(body)),
-    ...(body.temperature !== undefined && body.temperature !== null ? { temperature: body.temperature } : {}),
-    ...(body.p !== undefined && body.p !== null ? { topP: body.p } : {}),
-    ...(body.max_tokens !== undefined && body.max_tokens !== null ? { maxTokens: body.max_tokens } : {}),
-    ...(body.stop_sequences?.some((s) => s !== "") ? { stopSequences: body.stop_sequences.filter((s) => s !== "") } : {}),
+    ...samplingFields(body),
     reasoning: reasoningOf(body),
     headers: headerRecord(headers),
     ...(outputSchema !== undefined ? { outputSchema } : {}),

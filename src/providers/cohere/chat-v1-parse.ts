@@ -15,7 +15,7 @@ import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
 import { jsonSchemaOutput } from "../output-schema-wire";
 import type { ParseResult } from "../types";
-import { MAX_STOP_SEQUENCES } from "./chat-parse";
+import { samplingError, samplingFields } from "./chat-parse";
 import { invalid, issueError } from "./parse";
 
 /** The model a v1 request without one is answered by (the v1 API reference's default). */
@@ -45,6 +45,8 @@ const v1Wire = lazily(() => {
     temperature: z.number().nullish(),
     p: z.number().nullish(),
     k: z.number().int().nullish(),
+    frequency_penalty: z.number().nullish(),
+    presence_penalty: z.number().nullish(),
     stop_sequences: z.array(z.string()).nullish(),
     citation_quality: z.string().nullish(),
     force_single_step: z.boolean().nullish(),
@@ -93,12 +95,7 @@ function conversation(body: CohereChatV1Body): { system: string; messages: Canon
 
 function boundsError(body: CohereChatV1Body): ApiError | undefined {
   if (body.message.trim() === "" && (body.tool_results?.length ?? 0) === 0) return invalid("message must be at least 1 token long or tool results must be specified.");
-  if (body.temperature !== undefined && body.temperature !== null && body.temperature < 0) return invalid("temperature must be at least 0");
-  if (body.p !== undefined && body.p !== null && (body.p < 0 || body.p > 1)) return invalid("p must be between 0 and 1");
-  if (body.k !== undefined && body.k !== null && (body.k < 0 || body.k > 500)) return invalid("k must be between 0 and 500");
-  if (body.max_tokens !== undefined && body.max_tokens !== null && body.max_tokens < 1) return invalid("max_tokens must be greater than 0");
-  if ((body.stop_sequences?.length ?? 0) > MAX_STOP_SEQUENCES) return invalid(`stop_sequences must contain at most ${MAX_STOP_SEQUENCES} strings`);
-  return undefined;
+  return samplingError(body);
 }
 
 /**
@@ -124,7 +121,6 @@ export function parseCohereChatV1(raw: unknown, headers: Headers): ParseResult<C
   const model = body.model ?? DEFAULT_V1_CHAT_MODEL;
   const { system, messages } = conversation(body);
   const format = body.response_format;
-  const stops = body.stop_sequences?.filter((s) => s !== "") ?? [];
   const request: CanonicalRequest = {
     provider: "cohere",
     endpoint: "chat",
@@ -133,10 +129,7 @@ export function parseCohereChatV1(raw: unknown, headers: Headers): ParseResult<C
     system,
     messages,
     tools: (body.tools ?? []).map((t) => t.name),
-    ...(body.temperature !== undefined && body.temperature !== null ? { temperature: body.temperature } : {}),
-    ...(body.p !== undefined && body.p !== null ? { topP: body.p } : {}),
-    ...(body.max_tokens !== undefined && body.max_tokens !== null ? { maxTokens: body.max_tokens } : {}),
-    ...(stops.length > 0 ? { stopSequences: stops } : {}),
+    ...samplingFields(body),
     reasoning: "disabled",
     headers: headerRecord(headers),
     ...(format?.type === "json_object" ? { outputSchema: format.schema ? jsonSchemaOutput(format.schema, undefined, true) : { kind: "json_object" as const } } : {}),
