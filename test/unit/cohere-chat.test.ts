@@ -359,7 +359,7 @@ describe("v1 Chat (/v1/chat)", () => {
   };
 
   it("history, preamble and message become the conversation; tool results pair with the calls by name and parameters", () => {
-    const { request, wire } = v1({
+    const { request } = v1({
       message: "",
       preamble: "Be brief.",
       chat_history: [
@@ -379,7 +379,7 @@ describe("v1 Chat (/v1/chat)", () => {
         { call: { name: "w", parameters: { city: "Paris" } }, outputs: [{ sky: "sun" }] },
       ],
     });
-    expect(wire.model).toBe("command-r-plus-08-2024");
+    expect(request.model).toBe("command-r-plus-08-2024");
     expect(request.system).toBe("Be brief.\n\nAnswer in French.");
     expect(request.messages).toEqual([
       { role: "user", text: "Weather in Paris and Rome?" },

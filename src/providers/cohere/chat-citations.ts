@@ -63,10 +63,13 @@ export function cohereDocuments(documents: readonly unknown[] | null | undefined
   return out;
 }
 
-/** Whether `citation_options.mode` leaves citations on (every mode but `OFF` and `DISABLED`; none sent: on). */
-export function citationsOn(options: unknown): boolean {
-  const mode = typeof options === "object" && options !== null ? (options as { mode?: unknown }).mode : undefined;
-  return mode !== "OFF" && mode !== "DISABLED";
+/**
+ * The citations an answer's text makes of the request's `documents`: none for a turn that calls tools, without
+ * documents, or with citations off (`mode`: v2's `citation_options.mode`, v1's `citation_quality`, `OFF` or `DISABLED`).
+ */
+export function answerCitations(text: string, callsTools: boolean, documents: readonly unknown[] | null | undefined, mode: unknown): CohereCitation[] {
+  if (callsTools || !documents?.length || mode === "OFF" || mode === "DISABLED") return [];
+  return cohereCitations(text, cohereDocuments(documents));
 }
 
 /**

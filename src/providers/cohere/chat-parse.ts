@@ -5,8 +5,8 @@
  * text a tool-calling turn sends); a `tool` message is the result of the call its `tool_call_id` names (its text items,
  * its documents as JSON). `response_format: json_object` (with or without `json_schema`) asks for structured output,
  * constrained as Cohere's JSON mode is; `strict_tools` makes every tool strict; `tool_choice` `REQUIRED`/`NONE` and
- * `thinking` are read (reasoning models think unless told `disabled`). Bounds are the API's documented ranges, each refused with a 400 naming
- * its field (docs/providers/cohere-chat.md).
+ * `thinking` are read (reasoning models think unless told `disabled`). Bounds are the API's documented ranges, each
+ * refused with a 400 naming its field (docs/providers/cohere.md).
  */
 import { headerRecord } from "../../http/headers";
 import { toolChoiceFields, type CanonicalMessage, type CanonicalRequest, type CanonicalToolCall, type CanonicalToolChoice } from "../../canonical/request";
@@ -19,7 +19,7 @@ import { cohereChatWire, type CohereChatBody, type CohereChatMessage, type Coher
 import { invalid, issueError } from "./parse";
 
 /** Most stop sequences a request may carry (the API reference: "a list of up to 5 strings"). */
-export const MAX_STOP_SEQUENCES = 5;
+const MAX_STOP_SEQUENCES = 5;
 
 /** A number field's documented range, inclusive. */
 const RANGES = [
@@ -91,7 +91,6 @@ export function chatMessages(messages: readonly CohereChatMessage[]): { system: 
   return { system: system.filter((s) => s !== "").join("\n\n"), messages: out };
 }
 
-/** The first bound the body breaks, as Cohere's 400. */
 /** The sampling fields both Chat versions take. */
 export type CohereSampling = Partial<Record<(typeof RANGES)[number][0] | "max_tokens", number | null>> & { stop_sequences?: string[] | null };
 
@@ -118,6 +117,7 @@ export function samplingFields(body: CohereSampling): Pick<CanonicalRequest, "te
   };
 }
 
+/** The first bound the body breaks, as Cohere's 400. */
 function boundsError(body: CohereChatBody): ApiError | undefined {
   if (body.model.trim() === "") return invalid("model is required");
   if (body.messages.length === 0) return invalid("messages must not be empty");
@@ -133,10 +133,13 @@ function boundsError(body: CohereChatBody): ApiError | undefined {
   return undefined;
 }
 
-/** `response_format: { type: "json_object", json_schema? }` → the structured output asked for; `text` asks for none. */
-export function cohereOutputSchema(format: CohereChatBody["response_format"]): CanonicalOutputSchema | undefined {
-  if (format?.type !== "json_object") return undefined;
-  return format.json_schema !== undefined && format.json_schema !== null ? jsonSchemaOutput(format.json_schema, undefined, true) : { kind: "json_object" };
+/**
+ * `response_format` → the structured output asked for: `json_object` with its schema (v2's `json_schema`, v1's
+ * `schema`; constrained, as Cohere's JSON mode is) or without; `text` asks for none. Both Chat versions.
+ */
+export function cohereOutputSchema(type: string | null | undefined, schema: Record<string, unknown> | null | undefined): { outputSchema?: CanonicalOutputSchema } {
+  if (type !== "json_object") return {};
+  return { outputSchema: schema !== undefined && schema !== null ? jsonSchemaOutput(schema, undefined, true) : { kind: "json_object" } };
 }
 
 /** Reasoning asked for: `thinking.type` when sent, else on for a reasoning model ("enabled by default for models that support it"). */
@@ -166,7 +169,6 @@ export function parseCohereChat(raw: unknown, headers: Headers): ParseResult<Coh
   const bad = boundsError(body);
   if (bad) return { ok: false, error: bad };
   const { system, messages } = chatMessages(body.messages);
-  const outputSchema = cohereOutputSchema(body.response_format);
   const request: CanonicalRequest = {
     provider: "cohere",
     endpoint: "chat",
@@ -179,7 +181,7 @@ export function parseCohereChat(raw: unknown, headers: Headers): ParseResult<Coh
     ...samplingFields(body),
     reasoning: reasoningOf(body),
     headers: headerRecord(headers),
-    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    ...cohereOutputSchema(body.response_format?.type, body.response_format?.json_schema),
     ...(body.strict_tools === true && (body.tools?.length ?? 0) > 0 ? { strictTools: toolSchemas(body) } : {}),
   };
   return { ok: true, wire: { body }, request };

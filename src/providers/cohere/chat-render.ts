@@ -18,7 +18,7 @@ import { stableToken } from "../../util/hash";
 import { streamFragments, wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
-import { citationsOn, cohereCitations, cohereDocuments, type CohereCitation } from "./chat-citations";
+import { answerCitations, type CohereCitation } from "./chat-citations";
 import type { CohereChatRequest } from "./chat-wire";
 import { COHERE_FAILURE_MESSAGES } from "./errors";
 import { rerankId } from "./render";
@@ -76,7 +76,7 @@ export function cohereToolCallIds(reply: Reply): string[] {
  * `STOP_SEQUENCE` when a stop sequence cut the text, `MAX_TOKENS` when the limit did; a filtered answer is `ERROR`
  * (Cohere names no filter reason); a turn that calls a tool `TOOL_CALL`.
  */
-export function cohereFinishReason(reply: Reply, calls = cohereTurn(reply).toolCalls.length): CohereFinishReason {
+export function cohereFinishReason(reply: Reply, calls = replyChoices(reply).reduce((n, c) => n + c.toolCalls.length, 0)): CohereFinishReason {
   if (reply.stopSequence !== undefined) return "STOP_SEQUENCE";
   if (reply.finishReason === "length") return "MAX_TOKENS";
   if (reply.finishReason === "content_filter") return "ERROR";
@@ -96,8 +96,7 @@ export function cohereUsage(reply: Reply) {
 /** The text's citations of the request's documents (none for a turn that calls tools, or with citations off). */
 function citationsOf(turn: CohereTurn, ctx: RenderContext<CohereChatRequest>): CohereCitation[] {
   const { documents, citation_options } = ctx.wire.body;
-  if (turn.toolCalls.length > 0 || !documents?.length || !citationsOn(citation_options)) return [];
-  return cohereCitations(turn.text, cohereDocuments(documents));
+  return answerCitations(turn.text, turn.toolCalls.length > 0, documents, citation_options?.mode);
 }
 
 /** The assistant message of the JSON answer. */

@@ -13,9 +13,8 @@ import type { CanonicalMessage, CanonicalRequest, CanonicalToolCall } from "../.
 import type { ApiError } from "../../http/errors";
 import { safeParseFast } from "../../util/fast-parse";
 import { lazily } from "../../util/memo";
-import { jsonSchemaOutput } from "../output-schema-wire";
 import type { ParseResult } from "../types";
-import { samplingError, samplingFields } from "./chat-parse";
+import { cohereOutputSchema, samplingError, samplingFields } from "./chat-parse";
 import { invalid, issueError } from "./parse";
 
 /** The model a v1 request without one is answered by (the v1 API reference's default). */
@@ -60,7 +59,6 @@ type V1ToolResult = NonNullable<CohereChatV1Body["tool_results"]>[number];
 /** The parsed v1 request the renderer reads. */
 export interface CohereChatV1Request {
   body: CohereChatV1Body;
-  model: string;
 }
 
 /** The canonical results of `results`, each paired with the call of `calls` it answers (and that call used up). */
@@ -69,8 +67,8 @@ function toolResults(results: readonly V1ToolResult[], calls: CanonicalToolCall[
   return results.map((r, j) => {
     const args = JSON.stringify(r.call.parameters ?? {});
     const exact = open.findIndex((c) => c.name === r.call.name && c.arguments === args);
-    const at2 = exact >= 0 ? exact : open.findIndex((c) => c.name === r.call.name);
-    const call = at2 >= 0 ? open.splice(at2, 1)[0] : undefined;
+    const found = exact >= 0 ? exact : open.findIndex((c) => c.name === r.call.name);
+    const call = found >= 0 ? open.splice(found, 1)[0] : undefined;
     return { role: "tool", toolCallId: call?.id ?? `${r.call.name}_${at}_${j}`, name: r.call.name, content: JSON.stringify(r.outputs ?? []), isError: false };
   });
 }
@@ -118,13 +116,11 @@ export function parseCohereChatV1(raw: unknown, headers: Headers): ParseResult<C
   const body = parsed.data;
   const bad = boundsError(body);
   if (bad) return { ok: false, error: bad };
-  const model = body.model ?? DEFAULT_V1_CHAT_MODEL;
   const { system, messages } = conversation(body);
-  const format = body.response_format;
   const request: CanonicalRequest = {
     provider: "cohere",
     endpoint: "chat",
-    model,
+    model: body.model ?? DEFAULT_V1_CHAT_MODEL,
     stream: body.stream === true,
     system,
     messages,
@@ -132,7 +128,7 @@ export function parseCohereChatV1(raw: unknown, headers: Headers): ParseResult<C
     ...samplingFields(body),
     reasoning: "disabled",
     headers: headerRecord(headers),
-    ...(format?.type === "json_object" ? { outputSchema: format.schema ? jsonSchemaOutput(format.schema, undefined, true) : { kind: "json_object" as const } } : {}),
+    ...cohereOutputSchema(body.response_format?.type, body.response_format?.schema),
   };
-  return { ok: true, wire: { body, model }, request };
+  return { ok: true, wire: { body }, request };
 }

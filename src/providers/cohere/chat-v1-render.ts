@@ -14,7 +14,7 @@ import { argumentsObject } from "../../http/json";
 import { streamFragments, wordPieces } from "../../util/text";
 import type { Failure } from "../../scenario/schema";
 import type { RenderContext, SseEvent } from "../types";
-import { citationsOn, cohereCitations, cohereDocuments } from "./chat-citations";
+import { answerCitations } from "./chat-citations";
 import { ARGUMENT_FRAGMENT, cohereTurn, cohereUsage, type CohereTurn } from "./chat-render";
 import type { CohereChatV1Request } from "./chat-v1-parse";
 import { COHERE_FAILURE_MESSAGES } from "./errors";
@@ -37,10 +37,9 @@ function v1ToolCalls(turn: CohereTurn) {
  * the documents cited; none with `citation_quality` `OFF` or `DISABLED`.
  */
 function citationsOf(turn: CohereTurn, ctx: RenderContext<CohereChatV1Request>) {
-  const documents = ctx.wire.body.documents;
-  if (turn.toolCalls.length > 0 || !documents?.length || !citationsOn({ mode: ctx.wire.body.citation_quality })) return undefined;
-  const docs = cohereDocuments(documents.map((d, i) => ({ id: typeof d.id === "string" && d.id !== "" ? d.id : `doc_${i}`, data: d })));
-  const found = cohereCitations(turn.text, docs);
+  const { documents, citation_quality } = ctx.wire.body;
+  const wrapped = documents?.map((d, i) => ({ id: typeof d.id === "string" && d.id !== "" ? d.id : `doc_${i}`, data: d }));
+  const found = answerCitations(turn.text, turn.toolCalls.length > 0, wrapped, citation_quality);
   if (found.length === 0) return undefined;
   const cited = new Map(found.map((c) => [c.sources[0]!.id, c.sources[0]!.document]));
   return { citations: found.map((c) => ({ start: c.start, end: c.end, text: c.text, document_ids: [c.sources[0]!.id] })), documents: [...cited.values()] };
