@@ -10,6 +10,7 @@ import { internalError } from "./routes/internal";
 
 export { SessionObject } from "./hosts/workers/session-object";
 export { RegistryObject } from "./hosts/workers/registry-object";
+export { WebhookObject } from "./hosts/workers/webhook-object";
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {

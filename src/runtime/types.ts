@@ -9,6 +9,7 @@ import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
 import type { Caller, Tenancy } from "../tenancy/types";
 import type { ObjectStore } from "../objects/store";
+import type { WebhookHub } from "../webhooks/hub";
 
 /** Settings, under the Worker variables' names (`mockllm serve` reads them from its environment). */
 export interface RuntimeVars {
@@ -57,6 +58,10 @@ export interface RuntimeVars {
   MCP_ALLOWED_HOSTS?: string;
   /** Bound on each remote MCP JSON-RPC call, in ms (default 10000). */
   MCP_TIMEOUT_MS?: string;
+  /** Hosts a webhook endpoint may name (`host` or `host:port`, comma list; `*`: any); unset: loopback and the request's own host (src/webhooks/hosts.ts). */
+  WEBHOOK_ALLOWED_HOSTS?: string;
+  /** A webhook delivery not taken is tried again after 1, 2, 4 and 8 of these ms (default 1000). */
+  WEBHOOK_RETRY_MS?: string;
 }
 
 export interface Runtime {
@@ -73,6 +78,8 @@ export interface Runtime {
   log?(entry: RequestLog): void;
   /** Large request bodies served at once (src/http/body-budget.ts): the Worker isolate's; absent on Node (no bound). */
   bodies?: BodyBudget;
+  /** A namespace's webhooks (src/webhooks; `""`: the default namespace). Absent: the endpoint routes answer 404, no event is sent. */
+  webhooks?(space: string): WebhookHub;
 }
 
 /** One request, as logged: why it got what it got, without admin access. */

@@ -292,6 +292,7 @@ describe("built package", () => {
       durableObjects: [
         { name: "SESSIONS", className: "SessionObject" },
         { name: "REGISTRY", className: "RegistryObject" },
+        { name: "WEBHOOKS", className: "WebhookObject" },
       ],
       kvNamespaces: ["SCENARIOS"],
     });

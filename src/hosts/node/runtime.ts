@@ -4,6 +4,7 @@
  * bindings. No HTTP here: ./transport.ts serves what this builds, ./server.ts joins the two.
  */
 import { MemoryObjectStore } from "../../objects/store";
+import { NodeWebhooks } from "./webhooks";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
 import { sessionTtlMs } from "../../tenancy/quota";
@@ -87,7 +88,20 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
   const objects = new MemoryObjectStore();
   tenancy.objects = objects;
-  const runtime: Runtime = { sessions, scenarios, vars, tenancy, objects, ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}) };
+  // A delivery not taken is always logged (the one place a user sees why a webhook did not arrive); one taken, with the request log.
+  const webhooks = new NodeWebhooks(vars, (line) => {
+    if (requestLog || line.status === undefined || line.status < 200 || line.status > 299) log(JSON.stringify({ mockllm: "webhook", ...line }));
+  });
+  tenancy.webhooks = webhooks;
+  const runtime: Runtime = {
+    sessions,
+    scenarios,
+    vars,
+    tenancy,
+    objects,
+    webhooks: (space) => webhooks.hub(space),
+    ...(requestLog ? { log: (entry) => log(JSON.stringify({ mockllm: "request", ...entry })) } : {}),
+  };
   const ttl = sessionTtlMs(vars);
   const expiry = setInterval(
     () => {
@@ -102,6 +116,7 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
     stop() {
       files?.close();
       clearInterval(expiry);
+      webhooks.stopAll();
     },
     flush() {
       process.off("exit", flushOnExit);

@@ -10,6 +10,7 @@ import type { Tenancy } from "../../tenancy/types";
 import type { Persister } from "./persist";
 import { NodeScenarioStore } from "./scenarios";
 import type { NodeSessionStore } from "./sessions";
+import type { NodeWebhooks } from "./webhooks";
 
 /** The name a namespace upload is persisted under (`__ns/{space}/{name}`). */
 export function persistedUploadName(space: string, name: string): string {
@@ -27,6 +28,8 @@ export class NodeTenancy implements Tenancy {
   private readonly stores = new Map<string, NodeScenarioStore>();
   /** The runtime's files and batches (`Runtime.objects`): a dropped namespace's are deleted with it. */
   objects?: ObjectStore;
+  /** The runtime's webhooks: a dropped namespace's endpoints and waiting deliveries go with it. */
+  webhooks?: NodeWebhooks;
 
   constructor(
     private readonly sessions: NodeSessionStore,
@@ -52,5 +55,6 @@ export class NodeTenancy implements Tenancy {
     this.stores.delete(space);
     for (const name of this.sessions.drop(sessionPrefix(space))) this.persister?.removeSession(name);
     if (this.objects) await dropPrefix(this.objects, sessionPrefix(space));
+    this.webhooks?.drop(space);
   }
 }

@@ -2,6 +2,7 @@
 import type { RuntimeVars } from "../../runtime/types";
 import type { RegistryObject } from "./registry-object";
 import type { SessionObject } from "./session-object";
+import type { WebhookObject } from "./webhook-object";
 
 export interface WorkerEnv extends RuntimeVars {
   SESSIONS: DurableObjectNamespace<SessionObject>;
@@ -10,4 +11,6 @@ export interface WorkerEnv extends RuntimeVars {
   REGISTRY: DurableObjectNamespace<RegistryObject>;
   /** Files and batches (src/objects): uploaded bytes, written output files, batch records. */
   FILES?: R2Bucket;
+  /** Webhook endpoints and waiting deliveries: one object per namespace (`webhooks:{space}`). */
+  WEBHOOKS?: DurableObjectNamespace<WebhookObject>;
 }

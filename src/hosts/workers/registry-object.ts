@@ -4,7 +4,8 @@
  * cache a verified key for at most KEY_CACHE_MS (tenancy/resolve.ts), so a revoked key is refused within 5 s.
  */
 import { DurableObject } from "cloudflare:workers";
-import { RegistryCore, type SyncStore } from "../../tenancy/registry-core";
+import { RegistryCore } from "../../tenancy/registry-core";
+import { SqlKv } from "./sql-kv";
 import type { AuditEntry, ChargeResult, KeyRecord, NamespaceRecord, Quotas, StoredKey, Usage } from "../../tenancy/types";
 import type { WorkerEnv } from "./env";
 import type { Limits } from "../../scenario/limits-schema";
@@ -13,35 +14,12 @@ import type { NamespaceCheck } from "../../tenancy/types";
 /** The name of the one registry object. */
 export const REGISTRY_NAME = "registry";
 
-class SqlStore implements SyncStore {
-  constructor(private readonly sql: SqlStorage) {
-    // WITHOUT ROWID: a text key in a rowid table has an index of its own, and each new key wrote a row to both.
-    sql.exec("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID");
-  }
-  get(key: string): string | undefined {
-    const rows = this.sql.exec<{ v: string }>("SELECT v FROM kv WHERE k = ?", key).toArray();
-    return rows[0]?.v;
-  }
-  put(key: string, value: string): void {
-    this.sql.exec("INSERT INTO kv (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", key, value);
-  }
-  delete(key: string): void {
-    this.sql.exec("DELETE FROM kv WHERE k = ?", key);
-  }
-  list(prefix: string): [string, string][] {
-    return this.sql
-      .exec<{ k: string; v: string }>("SELECT k, v FROM kv WHERE substr(k, 1, ?) = ? ORDER BY k", prefix.length, prefix)
-      .toArray()
-      .map((r) => [r.k, r.v]);
-  }
-}
-
 export class RegistryObject extends DurableObject<WorkerEnv> {
   private readonly core: RegistryCore;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
-    this.core = new RegistryCore(new SqlStore(ctx.storage.sql));
+    this.core = new RegistryCore(new SqlKv(ctx.storage.sql));
   }
 
   createNamespace(name: string, quotas: Quotas, space: string, expiresAt?: string, limits?: Limits): NamespaceRecord | null {

@@ -14,6 +14,8 @@ import { REGISTRY_NAME } from "./registry-object";
 import type { Registry, Tenancy } from "../../tenancy/types";
 import { directoryName, sessionPrefix } from "../../tenancy/scope";
 import { BodyBudget, ISOLATE_BODY_BUDGET } from "../../http/body-budget";
+import { webhookObjectName } from "./webhook-object";
+import type { WebhookHub } from "../../webhooks/hub";
 
 /**
  * Namespaces over the bindings: the registry object, a KV prefix per namespace. A deleted namespace's sessions are
@@ -41,6 +43,7 @@ class WorkersTenancy implements Tenancy {
     await this.env.SESSIONS.getByName(directoryName(space)).purgeListed();
     await dropNamespaceKeys(this.env.SCENARIOS, space);
     if (this.env.FILES) await dropPrefix(new R2ObjectStore(this.env.FILES), sessionPrefix(space));
+    await this.env.WEBHOOKS?.getByName(webhookObjectName(space)).drop();
   }
 }
 
@@ -75,6 +78,8 @@ export function workersRuntime(env: WorkerEnv): Runtime {
   const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env, bodies: ISOLATE_BODIES };
   if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);
   if (env.FILES) rt.objects = new R2ObjectStore(env.FILES);
+  const hooks = env.WEBHOOKS;
+  if (hooks) rt.webhooks = (space) => hooks.getByName(webhookObjectName(space)) as unknown as WebhookHub;
   if (env.REQUEST_LOG?.trim().toLowerCase() === "json") rt.log = logJson;
   return rt;
 }

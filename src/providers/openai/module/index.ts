@@ -35,6 +35,7 @@ import { openaiSkills } from "./skills/routes";
 import { fineTunedModels, openaiFineTuningJobs } from "./fine-tuning/jobs";
 import { openaiAlphaGraders } from "./fine-tuning/graders";
 import { openaiEvals } from "./evals/routes";
+import { openaiWebhookEndpoints, openaiWebhookEventTypes } from "./webhooks/routes";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -117,6 +118,8 @@ export const openaiModule: ProviderModule = {
     openaiFineTuningJobs,
     openaiAlphaGraders,
     openaiEvals,
+    openaiWebhookEndpoints,
+    openaiWebhookEventTypes,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

@@ -71,6 +71,14 @@ export async function saveRun(stub: StoredResponses, id: string, run: Background
   await stub.putObjects(BACKGROUND_KIND, [{ id, json: JSON.stringify(run) }], MAX_RUNS);
 }
 
+/** The key a background response's webhook event waits under (its end, replaced by a cancel). */
+export const responseEventKey = (id: string): string => `response:${id}`;
+
+/** The webhook event a background response's end raises, by the status it ends with. */
+export function endEvent(status: unknown): "response.completed" | "response.incomplete" | "response.failed" {
+  return status === "incomplete" ? "response.incomplete" : status === "failed" ? "response.failed" : "response.completed";
+}
+
 /** The scenario's `async.processingMs` (0 without a scenario or the knob). */
 export async function processingMs(rt: Runtime, scenario: string | undefined): Promise<number> {
   if (scenario === undefined) return 0;

@@ -13,7 +13,8 @@ import { checkId, parseItems } from "./parse";
 import { withBilling } from "./render-json";
 import { replayEvents } from "./replay";
 import { forgetResponse, locateResponse } from "./state";
-import { BACKGROUND_KIND, backgroundView, isBackground, loadRun, pendingView, runStatus, saveRun } from "./background";
+import { BACKGROUND_KIND, backgroundView, isBackground, loadRun, pendingView, responseEventKey, runStatus, saveRun } from "./background";
+import { raiseEvent } from "../../../webhooks/hub";
 import { conversationItemsOf } from "../conversations/store";
 import { page, pageQuery, platformAnswer } from "../platform";
 import { echoed } from "../../../util/text";
@@ -185,6 +186,9 @@ export async function handleResponseAction(request: Request, rt: Runtime, id: st
   const now = Date.now();
   const status = runStatus(run, now);
   if (status === "done") return a.json(withBilling(response));
-  if (status === "in_progress") await saveRun(stub, id, { ...run, cancelledMs: now });
+  if (status === "in_progress") {
+    await saveRun(stub, id, { ...run, cancelledMs: now });
+    await raiseEvent(rt, responseEventKey(id), now, "response.cancelled", id);
+  }
   return a.json(pendingView(withBilling(response), "cancelled"));
 }

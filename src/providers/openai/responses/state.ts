@@ -18,7 +18,8 @@ import type { ParseResult, RenderContext } from "../../types";
 import { canonicalResponsesRequest, checkId, parseItems, unmatchedOutputError } from "./parse";
 import { appendConversationItems, conversationHome, conversationItems, conversationItemsOf, conversationNotFound, loadConversation, type ConversationItem } from "../conversations/store";
 import { bodyOnce, buildResponse, responseIdOfItem, type ResponseObject } from "./render-json";
-import { processingMs, saveRun } from "./background";
+import { endEvent, processingMs, responseEventKey, saveRun } from "./background";
+import { raiseEvent } from "../../../webhooks/hub";
 import type { InputItem, ResponsesRequest } from "./wire";
 import { parseJsonOrUndefined } from "../../../http/json";
 import { echoed } from "../../../util/text";
@@ -265,6 +266,7 @@ async function storeFinished(response: ResponseObject, ctx: RenderContext<Respon
     const now = Date.now();
     const run = { createdMs: now, readyMs: now + (await processingMs(rt, ctx.scenario)), cancelledMs: null };
     await saveRun(rt.sessions.get(stateObjectName(ctx.scenario, ctx.session ?? "default")), response.id, run);
+    await raiseEvent(rt, responseEventKey(response.id), run.readyMs, endEvent(response.status), response.id);
   }
 }
 

@@ -30,6 +30,7 @@ import { checkOpenAIAuth } from "../../errors";
 import { fileObject, filesOf, limitParam, noSuchFile } from "./files";
 import { checkMetadata } from "../../platform";
 import { unsupportedValue } from "../../request-error";
+import { raiseEvent } from "../../../../webhooks/hub";
 
 /** The endpoints a batch's lines may call, and the surface that answers each. */
 const ENDPOINT_SURFACES: Record<string, ProviderSurface<any>> = {
@@ -354,6 +355,8 @@ async function create(request: Request, path: string, ctx: SideRouteContext, fil
   };
   if (checked.errors.length > 0) record.errors = checked.errors;
   await store.put(record.id, record);
+  // Its end's webhook event: failed now (validation), else completed when due (its lines run on the read that follows).
+  await raiseEvent(ctx.rt, `batch:${record.id}`, record.errors ? now : record.dueAtMs, record.errors ? "batch.failed" : "batch.completed", record.id);
   return jsonResponse(batchObject(record, "created", now));
 }
 
@@ -411,6 +414,7 @@ export async function serveBatches(request: Request, path: string, ctx: SideRout
         delete b.progress;
       }
       await store.put(id, b);
+      await raiseEvent(ctx.rt, `batch:${id}`, now, "batch.cancelled", id);
     }
     return jsonResponse(batchObject(b, "cancel", now));
   }

@@ -11,6 +11,7 @@
  * Kept in the caller's namespace: evals and runs in its index session object (as vector stores keep theirs); a run's
  * inline items and its output items in a session object of its own, emptied when the run is deleted.
  */
+import { raiseEvent } from "../../../../webhooks/hub";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import { validateSchema } from "../../../../canonical/schema-validate";
@@ -376,6 +377,8 @@ async function createRun(request: Request, path: string, e: EvalRecord, files: F
   };
   if (checked.content !== undefined) await runHome(ctx.rt, id).putObjects(SOURCE, [{ id: "content", json: JSON.stringify(checked.content) }], 1);
   await saveRun(ctx.rt, run);
+  // Its end's webhook event, when it is due (its items are graded on the reads that follow).
+  await raiseEvent(ctx.rt, `eval_run:${id}`, run.dueMs, "eval.run.succeeded", id);
   return a.json(await runObject(ctx.rt, run, now, "created"));
 }
 
@@ -738,6 +741,7 @@ async function serveEvals([, rawEval, rawRun, items, rawItem]: RegExpExecArray, 
     if (status === "completed" || status === "canceled" || status === "failed") return a.fail(invalid(`Cannot cancel eval run ${found.id}: it is already ${status}.`));
     const next = { ...found, canceledMs: now };
     await saveRun(rt, next);
+    await raiseEvent(rt, `eval_run:${found.id}`, now, "eval.run.canceled", found.id);
     return a.json(await runObject(rt, next, now, "read"));
   };
   if (items === "cancel") return rawItem === undefined ? byMethod(request, path, a, { POST: cancel }) : a.fail(apiError("not_found", `Unknown request URL: ${request.method} ${echoed(path)}.`));

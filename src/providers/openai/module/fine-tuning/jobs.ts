@@ -8,6 +8,7 @@
  * than 10 examples, makes the job `failed` (`invalid_training_file`) once validation ends. Kept in the caller's
  * namespace's index of jobs (a session object, as vector stores are kept); the results files among its files.
  */
+import { hubOf, raiseEvent } from "../../../../webhooks/hub";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import type { FileStore } from "../../../../objects/files";
@@ -380,6 +381,7 @@ async function create(request: Request, files: FileStore, a: PlatformAnswer, ctx
     readyMs: now + p,
   };
   await save(ctx.rt, job);
+  await raiseEnd(ctx.rt, job);
   // The answer of the create call is the job as made: its files not yet validated.
   return a.json(jobObject(job, Math.min(now, job.validatedMs - 1)));
 }
@@ -421,7 +423,20 @@ async function act(action: "cancel" | "pause" | "resume", j: JobRecord, rt: Runt
   const next = transition(action, j, now);
   if (typeof next === "string") return a.fail(invalid(`Cannot ${action} fine-tuning job ${j.id}: ${next}.`));
   await save(rt, next);
+  await raiseEnd(rt, next);
   return a.json(jobObject(next, now));
+}
+
+/**
+ * The webhook event the job's end raises, as its record now stands: cancelled when cancelled, failed when its
+ * validation failed, succeeded when ready; a paused job's end waits for its resume (its end moves on by the pause).
+ */
+async function raiseEnd(rt: Runtime, j: JobRecord): Promise<void> {
+  const key = `fine_tuning:${j.id}`;
+  if (j.cancelledMs !== undefined) return raiseEvent(rt, key, j.cancelledMs, "fine_tuning.job.cancelled", j.id);
+  if (j.failure !== null) return raiseEvent(rt, key, j.validatedMs, "fine_tuning.job.failed", j.id);
+  if (j.pausedMs !== undefined) return void (await hubOf(rt)?.withdraw(key));
+  return raiseEvent(rt, key, j.readyMs, "fine_tuning.job.succeeded", j.id);
 }
 
 /** `/v1/fine_tuning/jobs[/{id}[/cancel | /pause | /resume | /events | /checkpoints]]`. */

@@ -1,0 +1,116 @@
+/**
+ * Webhooks on the Node runtime: each namespace's core (src/webhooks/core.ts) over a Map, and one timer per namespace
+ * set for its earliest waiting delivery (unref'd: it never keeps the process alive). In memory like the sessions:
+ * what waits is lost when the process ends.
+ */
+import { MapStore } from "../../tenancy/registry-core";
+import type { RuntimeVars } from "../../runtime/types";
+import { WebhookCore, type EndpointRecord } from "../../webhooks/core";
+import { sampleEvent, newDeliveryId, type EventType } from "../../webhooks/events";
+import { eventAt, type WebhookHub } from "../../webhooks/hub";
+import { liveSecrets } from "../../webhooks/core";
+import { post, sendDue, type DeliveryLog, type Sent } from "../../webhooks/send";
+
+class NodeWebhookHub implements WebhookHub {
+  private readonly core = new WebhookCore(new MapStore());
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerDue = Number.POSITIVE_INFINITY;
+  private running = false;
+  private stopped = false;
+
+  constructor(
+    private readonly vars: RuntimeVars,
+    private readonly log: ((line: DeliveryLog) => void) | undefined,
+  ) {}
+
+  async list(): Promise<EndpointRecord[]> {
+    return this.core.endpoints();
+  }
+  async get(id: string): Promise<EndpointRecord | null> {
+    return this.core.endpoint(id);
+  }
+  async create(r: EndpointRecord): Promise<boolean> {
+    return this.core.create(r);
+  }
+  async update(r: EndpointRecord): Promise<boolean> {
+    return this.core.update(r);
+  }
+  async delete(id: string): Promise<boolean> {
+    return this.core.delete(id);
+  }
+
+  async test(id: string, type: EventType): Promise<Sent | null> {
+    const e = this.core.endpoint(id);
+    if (e === null) return null;
+    const now = Date.now();
+    return post({ key: "test", event: sampleEvent(type, now), endpointId: e.id, url: e.url, secrets: liveSecrets(e, now), deliveryId: newDeliveryId(), attempt: 1 });
+  }
+
+  async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
+    if (this.core.schedule(key, dueMs, eventAt(dueMs, type, dataId)) === "queued") this.wake(dueMs);
+  }
+
+  async withdraw(key: string): Promise<void> {
+    this.core.withdraw(key);
+  }
+
+  /** Stops sending (a deleted namespace's): its timer is cleared and never set again. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Makes sure the timer fires by `dueMs`. */
+  private wake(dueMs: number): void {
+    if (this.stopped || this.running || dueMs >= this.timerDue) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerDue = dueMs;
+    this.timer = setTimeout(() => void this.run(), Math.max(0, dueMs - Date.now()));
+    this.timer.unref?.();
+  }
+
+  private async run(): Promise<void> {
+    this.timer = undefined;
+    this.timerDue = Number.POSITIVE_INFINITY;
+    this.running = true;
+    let next: number | undefined;
+    try {
+      next = await sendDue(this.core, this.vars, this.log);
+    } finally {
+      this.running = false;
+    }
+    // Events scheduled while this run sent are in the core: the next due time covers them.
+    next = this.core.nextDue() ?? next;
+    if (next !== undefined) this.wake(next);
+  }
+}
+
+/** Every namespace's webhooks, each made on first use; `drop` forgets a deleted namespace's. */
+export class NodeWebhooks {
+  private readonly hubs = new Map<string, NodeWebhookHub>();
+
+  constructor(
+    private readonly vars: RuntimeVars,
+    private readonly log?: (line: DeliveryLog) => void,
+  ) {}
+
+  hub(space: string): WebhookHub {
+    let h = this.hubs.get(space);
+    if (h === undefined) {
+      h = new NodeWebhookHub(this.vars, this.log);
+      this.hubs.set(space, h);
+    }
+    return h;
+  }
+
+  /** Stops every namespace's sending (the server is stopping). */
+  stopAll(): void {
+    for (const h of this.hubs.values()) h.stop();
+  }
+
+  drop(space: string): void {
+    this.hubs.get(space)?.stop();
+    this.hubs.delete(space);
+  }
+}

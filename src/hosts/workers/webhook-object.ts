@@ -1,0 +1,81 @@
+/**
+ * A namespace's webhooks on Workers: one Durable Object (`WEBHOOKS`, named by the namespace) holding the endpoints and
+ * the waiting deliveries in SQLite (src/webhooks/core.ts), its alarm set for the earliest delivery. The alarm sends
+ * what is due (src/webhooks/send.ts) and sets itself for the next; deliveries survive the object's eviction.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { liveSecrets, WebhookCore, type EndpointRecord } from "../../webhooks/core";
+import { newDeliveryId, sampleEvent, type EventType } from "../../webhooks/events";
+import { eventAt, type WebhookHub } from "../../webhooks/hub";
+import { post, sendDue, type DeliveryLog, type Sent } from "../../webhooks/send";
+import type { WorkerEnv } from "./env";
+import { SqlKv } from "./sql-kv";
+
+/** The object a namespace's webhooks live in (`""`: the default namespace). */
+export function webhookObjectName(space: string): string {
+  return `webhooks:${space}`;
+}
+
+function logLine(env: WorkerEnv, line: DeliveryLog): void {
+  const taken = line.status !== undefined && line.status >= 200 && line.status < 300;
+  if (!taken || env.REQUEST_LOG?.trim().toLowerCase() === "json") console.log(JSON.stringify({ mockllm: "webhook", ...line }));
+}
+
+export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHub {
+  private readonly core: WebhookCore;
+
+  constructor(ctx: DurableObjectState, env: WorkerEnv) {
+    super(ctx, env);
+    this.core = new WebhookCore(new SqlKv(ctx.storage.sql));
+  }
+
+  async list(): Promise<EndpointRecord[]> {
+    return this.core.endpoints();
+  }
+  async get(id: string): Promise<EndpointRecord | null> {
+    return this.core.endpoint(id);
+  }
+  async create(r: EndpointRecord): Promise<boolean> {
+    return this.core.create(r);
+  }
+  async update(r: EndpointRecord): Promise<boolean> {
+    return this.core.update(r);
+  }
+  async delete(id: string): Promise<boolean> {
+    return this.core.delete(id);
+  }
+
+  async test(id: string, type: EventType): Promise<Sent | null> {
+    const e = this.core.endpoint(id);
+    if (e === null) return null;
+    const now = Date.now();
+    return post({ key: "test", event: sampleEvent(type, now), endpointId: e.id, url: e.url, secrets: liveSecrets(e, now), deliveryId: newDeliveryId(), attempt: 1 });
+  }
+
+  async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
+    if (this.core.schedule(key, dueMs, eventAt(dueMs, type, dataId)) === "queued") await this.wake(dueMs);
+  }
+
+  async withdraw(key: string): Promise<void> {
+    this.core.withdraw(key);
+  }
+
+  /** Forgets everything (a deleted namespace's webhooks). */
+  async drop(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
+  /** Makes sure the alarm fires by `dueMs`. */
+  private async wake(dueMs: number): Promise<void> {
+    const set = await this.ctx.storage.getAlarm();
+    if (set === null || dueMs < set) await this.ctx.storage.setAlarm(dueMs);
+  }
+
+  override async alarm(): Promise<void> {
+    const next = await sendDue(this.core, this.env, (line) => logLine(this.env, line));
+    // Events scheduled while this run sent are in the core: the next due time covers them.
+    const due = this.core.nextDue() ?? next;
+    if (due !== undefined) await this.wake(due);
+  }
+}

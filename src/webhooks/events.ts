@@ -1,0 +1,71 @@
+/**
+ * OpenAI's webhook events (the Standard Webhooks payload the platform POSTs to a project's endpoints): the event
+ * types an endpoint may subscribe to, the event's JSON (`{ object, id, type, created_at, data: { id } }`, the
+ * order of the webhooks guide's example) and the ids a sample event (`POST /v1/webhook_endpoints/{id}/test`) names.
+ */
+import { randomHex } from "../objects/ids";
+
+/** The event types `event_types` may name, in the API reference's order (`ProjectEventTypeEnum`). */
+export const EVENT_TYPES = [
+  "batch.completed",
+  "batch.failed",
+  "batch.expired",
+  "batch.cancelled",
+  "response.completed",
+  "response.failed",
+  "response.cancelled",
+  "response.incomplete",
+  "eval.run.succeeded",
+  "eval.run.failed",
+  "eval.run.canceled",
+  "fine_tuning.job.succeeded",
+  "fine_tuning.job.failed",
+  "fine_tuning.job.cancelled",
+  "realtime.call.incoming",
+  "video.completed",
+  "video.failed",
+  "safety.alert.created",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === "string" && KNOWN.has(value);
+}
+
+/** An event as it waits to be sent: its id, type, when it happened (Unix seconds) and the object it is about. */
+export interface WebhookEvent {
+  id: string;
+  type: EventType;
+  createdAt: number;
+  dataId: string;
+}
+
+/** The payload's JSON text: what is signed and sent, the same bytes on every attempt. */
+export function eventJson(e: WebhookEvent): string {
+  return JSON.stringify({ object: "event", id: e.id, type: e.type, created_at: e.createdAt, data: { id: e.dataId } });
+}
+
+/** A new event id as the platform's look: `evt_` and 32 hex digits. */
+export const newEventId = (): string => `evt_${randomHex(32)}`;
+
+/** A new delivery id (`webhook-id`, kept across a delivery's retries): `wh_` and 32 hex digits. */
+export const newDeliveryId = (): string => `wh_${randomHex(32)}`;
+
+/** The prefix of the object id a sample event of `type` names (`resp_…` for `response.completed`). */
+function samplePrefix(type: EventType): string {
+  if (type.startsWith("batch.")) return "batch_";
+  if (type.startsWith("response.")) return "resp_";
+  if (type.startsWith("eval.run.")) return "evalrun_";
+  if (type.startsWith("fine_tuning.")) return "ftjob-";
+  if (type.startsWith("video.")) return "video_";
+  if (type.startsWith("realtime.")) return "rtc_";
+  return "alert_";
+}
+
+/** A sample event of `type` (what `test` sends), naming a made-up object of the right kind. */
+export function sampleEvent(type: EventType, nowMs: number): WebhookEvent {
+  return { id: newEventId(), type, createdAt: Math.floor(nowMs / 1000), dataId: samplePrefix(type) + randomHex(32) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Sending deliveries: one signed POST per delivery (the headers OpenAI's deliveries carry), the due ones of a project
+ * sent together, each one the endpoint did not take queued again (core.ts `retry`). The same on both runtimes; what
+ * wakes it differs (a Durable Object's alarm, a Node timer).
+ */
+import type { RuntimeVars } from "../runtime/types";
+import type { WebhookCore, Send } from "./core";
+import { eventJson } from "./events";
+import { signatureHeader } from "./sign";
+
+/** What OpenAI's deliveries send as their `user-agent`. */
+export const WEBHOOK_USER_AGENT = "OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)";
+/** How long an endpoint has to answer a delivery (ms). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** Deliveries one run sends at once; more due ones go in the next run, at once. */
+export const DELIVERIES_PER_RUN = 50;
+/** The retry interval by default (ms): a delivery not taken is tried again after 1, 2, 4 and 8 of them. */
+export const RETRY_MS = 1000;
+
+/** `WEBHOOK_RETRY_MS` (a positive number of ms), else `RETRY_MS`. */
+export function retryMs(vars: RuntimeVars): number {
+  const n = Number(vars.WEBHOOK_RETRY_MS);
+  return Number.isFinite(n) && n > 0 ? n : RETRY_MS;
+}
+
+/** How one delivery went: the endpoint's status, or why there was none. */
+export type Sent = { status: number } | { error: string };
+
+export function taken(r: Sent): boolean {
+  return "status" in r && r.status >= 200 && r.status < 300;
+}
+
+/**
+ * POSTs one delivery, signed at this moment (`webhook-timestamp` is the attempt's time; the body and `webhook-id` are
+ * the same on every attempt). Redirects are not followed (a 3xx is not taken, as OpenAI counts it); the answer's body
+ * is not read.
+ */
+export async function post(s: Send, nowMs = Date.now()): Promise<Sent> {
+  const body = eventJson(s.event);
+  const timestamp = Math.floor(nowMs / 1000);
+  try {
+    const res = await fetch(s.url, {
+      method: "POST",
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      headers: {
+        "content-type": "application/json",
+        "user-agent": WEBHOOK_USER_AGENT,
+        "webhook-id": s.deliveryId,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": await signatureHeader(s.secrets, s.deliveryId, timestamp, body),
+      },
+      body,
+    });
+    await res.body?.cancel();
+    return { status: res.status };
+  } catch (e) {
+    const err = e as Error;
+    return { error: err.name === "TimeoutError" ? `no answer within ${DELIVERY_TIMEOUT_MS} ms` : err.message || String(e) };
+  }
+}
+
+/** One line about a delivery, for the runtime's log. */
+export interface DeliveryLog {
+  event: string;
+  type: string;
+  endpoint: string;
+  attempt: number;
+  status?: number;
+  error?: string;
+  /** Whether it will be tried again. */
+  retry: boolean;
+}
+
+/**
+ * Sends every delivery due at `nowMs` (up to `DELIVERIES_PER_RUN` at once, then the next ones), queues again those not
+ * taken, and answers when the next one is due (undefined: none waits).
+ */
+export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line: DeliveryLog) => void): Promise<number | undefined> {
+  for (;;) {
+    const sends = core.takeDue(Date.now(), DELIVERIES_PER_RUN);
+    if (sends.length === 0) return core.nextDue();
+    const results = await Promise.all(sends.map((s) => post(s)));
+    sends.forEach((s, i) => {
+      const r = results[i]!;
+      const retry = !taken(r) && core.retry(s, Date.now(), retryMs(vars));
+      log?.({ event: s.event.id, type: s.event.type, endpoint: s.endpointId, attempt: s.attempt, ...r, retry });
+    });
+  }
+}
