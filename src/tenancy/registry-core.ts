@@ -12,6 +12,8 @@ export interface SyncStore {
   delete(key: string): void;
   /** Entries whose key starts with `prefix`, in key order. */
   list(prefix: string): [string, string][];
+  /** The first `limit` of them (a store that can read fewer rows than `list`: SQLite's index). */
+  first?(prefix: string, limit: number): [string, string][];
 }
 
 /** Most audit entries kept per namespace (the oldest go first). */

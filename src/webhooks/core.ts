@@ -54,7 +54,9 @@ export interface Send {
 const ENDPOINT = "e/";
 const DUE = "d/";
 const KEY = "k/";
+/** How many deliveries wait, and how many endpoints there are: kept, so neither is counted by a listing. */
 const COUNT = "n";
+const ENDPOINTS = "c";
 
 const dueKey = (p: Pending) => `${DUE}${String(Math.max(0, Math.floor(p.dueMs))).padStart(15, "0")}/${p.key}`;
 
@@ -89,10 +91,16 @@ export class WebhookCore {
     return parse<EndpointRecord>(this.store.get(ENDPOINT + id)) ?? null;
   }
 
+  private endpointCount(): number {
+    return Number(this.store.get(ENDPOINTS) ?? "0") || 0;
+  }
+
   /** Stores a new endpoint; false when the project already keeps `MAX_ENDPOINTS`. */
   create(r: EndpointRecord): boolean {
-    if (this.store.list(ENDPOINT).length >= MAX_ENDPOINTS) return false;
+    const n = this.endpointCount();
+    if (n >= MAX_ENDPOINTS) return false;
     this.store.put(ENDPOINT + r.id, JSON.stringify(r));
+    this.store.put(ENDPOINTS, String(n + 1));
     return true;
   }
 
@@ -106,6 +114,7 @@ export class WebhookCore {
   delete(id: string): boolean {
     if (this.store.get(ENDPOINT + id) === undefined) return false;
     this.store.delete(ENDPOINT + id);
+    this.store.put(ENDPOINTS, String(Math.max(0, this.endpointCount() - 1)));
     return true;
   }
 
@@ -140,7 +149,7 @@ export class WebhookCore {
    */
   schedule(key: string, dueMs: number, event: WebhookEvent): "queued" | "no endpoints" | "full" {
     this.withdraw(key);
-    if (this.store.list(ENDPOINT).length === 0) return "no endpoints";
+    if (this.endpointCount() === 0) return "no endpoints";
     if (this.count() >= MAX_PENDING) return "full";
     this.add({ key, dueMs, event });
     return "queued";
@@ -148,14 +157,19 @@ export class WebhookCore {
 
   /** When the earliest waiting delivery is due (ms), or undefined when none waits. */
   nextDue(): number | undefined {
-    const first = this.store.list(DUE)[0];
+    const first = this.firstDue(1)[0];
     return first === undefined ? undefined : Number(first[0].slice(DUE.length, DUE.length + 15));
+  }
+
+  /** The first `n` waiting deliveries, the earliest first. */
+  private firstDue(n: number): [string, string][] {
+    return this.store.first?.(DUE, n) ?? this.store.list(DUE).slice(0, n);
   }
 
   /** Takes up to `max` deliveries due at `nowMs` off the queue, an event fanned out to the endpoints subscribed now. */
   takeDue(nowMs: number, max: number): Send[] {
     const out: Send[] = [];
-    for (const [at, v] of this.store.list(DUE)) {
+    for (const [at, v] of this.firstDue(max)) {
       if (out.length >= max || Number(at.slice(DUE.length, DUE.length + 15)) > nowMs) break;
       const p = parse<Pending>(v);
       this.store.delete(at);

@@ -12,8 +12,10 @@ import { signatureHeader } from "./sign";
 export const WEBHOOK_USER_AGENT = "OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)";
 /** How long an endpoint has to answer a delivery (ms). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** Deliveries one run sends at once; more due ones go in the next run, at once. */
+/** Waiting deliveries one round takes (an event fans out to each endpoint subscribed: up to `MAX_ENDPOINTS` sends). */
 export const DELIVERIES_PER_RUN = 50;
+/** Rounds one wake-up sends; more due deliveries wait for the next wake-up, set for at once. */
+const ROUNDS_PER_RUN = 5;
 /** The retry interval by default (ms): a delivery not taken is tried again after 1, 2, 4 and 8 of them. */
 export const RETRY_MS = 1000;
 
@@ -73,13 +75,14 @@ export interface DeliveryLog {
 }
 
 /**
- * Sends every delivery due at `nowMs` (up to `DELIVERIES_PER_RUN` at once, then the next ones), queues again those not
+ * Sends the deliveries due now (`DELIVERIES_PER_RUN` waiting ones a round, `ROUNDS_PER_RUN` rounds), queues again those not
  * taken, and answers when the next one is due (undefined: none waits).
  */
 export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line: DeliveryLog) => void): Promise<number | undefined> {
-  for (;;) {
+  // A few rounds a wake-up (a Worker's invocation makes at most 1,000 subrequests); what is left is due at once.
+  for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     const sends = core.takeDue(Date.now(), DELIVERIES_PER_RUN);
-    if (sends.length === 0) return core.nextDue();
+    if (sends.length === 0) break;
     const results = await Promise.all(sends.map((s) => post(s)));
     sends.forEach((s, i) => {
       const r = results[i]!;
@@ -87,4 +90,5 @@ export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line:
       log?.({ event: s.event.id, type: s.event.type, endpoint: s.endpointId, attempt: s.attempt, ...r, retry });
     });
   }
+  return core.nextDue();
 }

@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { namespaceKey } from "../support/namespaces";
 import { until } from "../support/until";
 import { startHarness, type Harness } from "./harness";
 
@@ -215,5 +216,40 @@ describe("deliveries", () => {
     await expect(c.webhooks.unwrap(last.body, headersOf(last), again.signing_secret)).resolves.toMatchObject({ type: "batch.completed" });
     await expect(c.webhooks.unwrap(last.body, headersOf(last), rotated.signing_secret)).rejects.toThrow(/signature/);
     await c.webhooks.delete(sub.id);
+  });
+});
+
+describe("namespaces", () => {
+  it("each namespace keeps its own endpoints, and its events go to them alone; a deleted namespace's go with it", async () => {
+    const a = new OpenAI({ apiKey: await namespaceKey(h.admin, "wh-a", "run"), baseURL: `${h.url}/v1`, maxRetries: 0 });
+    const b = new OpenAI({ apiKey: await namespaceKey(h.admin, "wh-b", "run"), baseURL: `${h.url}/v1`, maxRetries: 0 });
+    const mine = await a.webhooks.create({ name: "a", url: hook("/ns-a"), event_types: ["batch.completed"] });
+    const theirs = await b.webhooks.create({ name: "b", url: hook("/ns-b"), event_types: ["batch.completed"] });
+    const ids = async (c: OpenAI) => {
+      const out: string[] = [];
+      for await (const e of c.webhooks.list()) out.push(e.id);
+      return out;
+    };
+    expect(await ids(a)).toEqual([mine.id]);
+    expect(await ids(b)).toEqual([theirs.id]);
+    expect(await ids(client())).not.toContain(mine.id);
+    await expect(b.webhooks.retrieve(mine.id)).rejects.toMatchObject({ status: 404 });
+
+    const input = await a.files.create({
+      file: await toFile(Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`), "in.jsonl"),
+      purpose: "batch",
+    });
+    const batch = await a.batches.create({ input_file_id: input.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    const [d] = await until(
+      () => at("/ns-a"),
+      (xs) => xs.length > 0,
+      { ms: 15_000 },
+    );
+    expect(await a.webhooks.unwrap(d!.body, headersOf(d!), mine.signing_secret)).toMatchObject({ type: "batch.completed", data: { id: batch.id } });
+    expect(at("/ns-b")).toHaveLength(0);
+
+    expect((await h.admin("/namespaces/wh-a", { method: "DELETE" })).status).toBe(200);
+    const again = new OpenAI({ apiKey: await namespaceKey(h.admin, "wh-a", "run"), baseURL: `${h.url}/v1`, maxRetries: 0 });
+    expect(await ids(again)).toEqual([]);
   });
 });

@@ -11,6 +11,8 @@ import { eventAt, type WebhookHub } from "../../webhooks/hub";
 import { liveSecrets } from "../../webhooks/core";
 import { post, sendDue, type DeliveryLog, type Sent } from "../../webhooks/send";
 
+const DAY_MS = 86_400_000;
+
 class NodeWebhookHub implements WebhookHub {
   private readonly core = new WebhookCore(new MapStore());
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -66,7 +68,8 @@ class NodeWebhookHub implements WebhookHub {
     if (this.stopped || this.running || dueMs >= this.timerDue) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerDue = dueMs;
-    this.timer = setTimeout(() => void this.run(), Math.max(0, dueMs - Date.now()));
+    // At most a day at a time (a timer's delay past 2^31 - 1 ms fires at once); an early wake-up finds nothing due and sleeps again.
+    this.timer = setTimeout(() => void this.run(), Math.min(DAY_MS, Math.max(0, dueMs - Date.now())));
     this.timer.unref?.();
   }
 

@@ -19,6 +19,13 @@ export class SqlKv implements SyncStore {
   delete(key: string): void {
     this.sql.exec("DELETE FROM kv WHERE k = ?", key);
   }
+  first(prefix: string, limit: number): [string, string][] {
+    // A range over the primary key (keys are ASCII), so only the rows returned are read.
+    return this.sql
+      .exec<{ k: string; v: string }>("SELECT k, v FROM kv WHERE k >= ? AND k < ? ORDER BY k LIMIT ?", prefix, `${prefix}\uffff`, limit)
+      .toArray()
+      .map((r) => [r.k, r.v]);
+  }
   list(prefix: string): [string, string][] {
     return this.sql
       .exec<{ k: string; v: string }>("SELECT k, v FROM kv WHERE substr(k, 1, ?) = ? ORDER BY k", prefix.length, prefix)
