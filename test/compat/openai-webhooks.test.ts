@@ -129,7 +129,7 @@ describe("deliveries", () => {
     expect(Object.keys(JSON.parse(d!.body))).toEqual(["object", "id", "type", "created_at", "data"]);
     expect(event).toMatchObject({ object: "event", type: "fine_tuning.job.succeeded" });
     expect(event.id).toMatch(/^evt_[0-9a-f]{32}$/);
-    expect(event.data.id).toMatch(/^ftjob-/);
+    expect((event.data as { id: string }).id).toMatch(/^ftjob-/);
     await expect(c.webhooks.unwrap(d!.body, headersOf(d!), "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")).rejects.toThrow(/signature/);
 
     const teapot = await c.webhooks.create({ name: "teapot", url: hook("/teapot"), event_types: ["batch.completed"] });
