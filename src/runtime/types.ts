@@ -9,7 +9,7 @@ import type { ScenarioStore } from "../scenario/store";
 import type { SessionStore } from "../session/types";
 import type { Caller, Tenancy } from "../tenancy/types";
 import type { ObjectStore } from "../objects/store";
-import type { WebhookHub } from "../webhooks/hub";
+import type { WebhookHub } from "../webhooks/types";
 
 /** Settings, under the Worker variables' names (`mockllm serve` reads them from its environment). */
 export interface RuntimeVars {

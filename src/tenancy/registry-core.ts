@@ -2,19 +2,12 @@
  * The key registry's logic over a synchronous string store, shared by the Durable Object (SQLite) and the Node
  * runtime (a Map, written out by `--persist`). Every method is synchronous, so each call applies atomically.
  */
+import type { SyncStore } from "../util/sync-store";
 import type { AuditEntry, ChargeResult, KeyRecord, NamespaceCheck, NamespaceRecord, Quotas, Registry, StoredKey, Usage } from "./types";
 import type { Limits } from "../scenario/limits-schema";
 import { LimitWindows } from "./limits";
 
-export interface SyncStore {
-  get(key: string): string | undefined;
-  put(key: string, value: string): void;
-  delete(key: string): void;
-  /** Entries whose key starts with `prefix`, in key order. */
-  list(prefix: string): [string, string][];
-  /** The first `limit` of them (a store that can read fewer rows than `list`: SQLite's index). */
-  first?(prefix: string, limit: number): [string, string][];
-}
+export type { SyncStore };
 
 /** Most audit entries kept per namespace (the oldest go first). */
 export const AUDIT_LIMIT = 1000;

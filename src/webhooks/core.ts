@@ -6,7 +6,7 @@
  * subscribed to its type, each delivery with its own `webhook-id`; a delivery the endpoint does not take (anything
  * but 2xx, or no answer) is tried again after 1, 2, 4 … times the retry interval, `MAX_ATTEMPTS` times in all.
  */
-import type { SyncStore } from "../tenancy/registry-core";
+import type { SyncStore } from "../util/sync-store";
 import { newDeliveryId, type EventType, type WebhookEvent } from "./events";
 
 /** Most endpoints one project keeps (mockllm's bound; the API states none). */

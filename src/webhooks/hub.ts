@@ -1,28 +1,12 @@
 /**
- * What the request path sees of a project's webhooks (`Runtime.webhooks(space)`): its endpoints, and the events its
- * objects' lifecycles raise. Workers: one Durable Object per namespace (`WEBHOOKS`), woken by its alarm; Node: the
- * same core in memory, woken by a timer.
+ * Reaching the caller's project's webhooks from the request path (`hubOf`), and raising an object's lifecycle event
+ * there (`raiseEvent`): a runtime without webhooks does nothing.
  */
 import type { Runtime } from "../runtime/types";
-import type { EndpointRecord } from "./core";
 import { newEventId, type EventType } from "./events";
-import type { Sent } from "./send";
+import type { WebhookHub } from "./types";
 
-export interface WebhookHub {
-  list(): Promise<EndpointRecord[]>;
-  get(id: string): Promise<EndpointRecord | null>;
-  /** False when the project already keeps its most endpoints. */
-  create(r: EndpointRecord): Promise<boolean>;
-  /** False when there is no such endpoint. */
-  update(r: EndpointRecord): Promise<boolean>;
-  delete(id: string): Promise<boolean>;
-  /** Sends a sample event of `type` to the endpoint now (null: no such endpoint). */
-  test(id: string, type: EventType): Promise<Sent | null>;
-  /** Raises `type` about `dataId` at `dueMs`, in place of what `key` waited for. */
-  schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void>;
-  /** Drops what waits under `key` (a paused job's end). */
-  withdraw(key: string): Promise<void>;
-}
+export type { WebhookHub };
 
 /** The namespace a runtime serves (`""`: the default one). */
 export function spaceOf(rt: Runtime): string {

@@ -7,6 +7,7 @@ import type { RuntimeVars } from "../runtime/types";
 import type { WebhookCore, Send } from "./core";
 import { eventJson } from "./events";
 import { signatureHeader } from "./sign";
+import type { Sent } from "./types";
 
 /** What OpenAI's deliveries send as their `user-agent`. */
 export const WEBHOOK_USER_AGENT = "OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)";
@@ -25,8 +26,7 @@ export function retryMs(vars: RuntimeVars): number {
   return Number.isFinite(n) && n > 0 ? n : RETRY_MS;
 }
 
-/** How one delivery went: the endpoint's status, or why there was none. */
-export type Sent = { status: number } | { error: string };
+export type { Sent };
 
 export function taken(r: Sent): boolean {
   return "status" in r && r.status >= 200 && r.status < 300;

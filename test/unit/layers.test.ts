@@ -89,18 +89,19 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ["util", "canonical", "http", "scenario"],
   session: ["util", "canonical", "scenario", "http", "mcp"],
   objects: ["util", "http"], // files and batches over one small store (src/objects/store.ts)
-  runtime: ["type:http", "type:scenario", "type:session", "type:tenancy", "type:objects"], // runtime/types.ts, the runtime boundary
+  runtime: ["type:http", "type:scenario", "type:session", "type:tenancy", "type:objects", "type:webhooks"], // runtime/types.ts, the runtime boundary
+  webhooks: ["util", "objects", "type:runtime"], // endpoints, the waiting deliveries, signing and sending
   tenancy: ["util", "http", "scenario", "session", "objects", "type:runtime"],
-  providers: ["util", "canonical", "http", "scenario", "default", "record", "objects", "type:runtime", "type:session"],
+  providers: ["util", "canonical", "http", "scenario", "default", "record", "objects", "webhooks", "type:runtime", "type:session"],
   turn: ["util", "canonical", "http", "scenario", "default", "record", "session", "tenancy", "providers", "type:runtime"],
   sockets: ["util", "canonical", "http", "scenario", "session", "tenancy", "providers", "turn", "type:runtime", "type:provider-modules"],
-  "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "tenancy", "providers", "turn", "sockets", "objects", "type:runtime"],
+  "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "tenancy", "providers", "turn", "sockets", "objects", "webhooks", "type:runtime"],
   routes: ["util", "canonical", "http", "scenario", "default", "record", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "type:runtime"],
   admin: ["util", "canonical", "http", "scenario", "record", "session", "tenancy", "routes", "turn", "type:runtime", "type:client"],
   inspector: ["http"],
   router: ["util", "canonical", "http", "scenario", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "admin", "inspector", "type:runtime"],
-  "hosts/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
-  "hosts/workers": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects"],
+  "hosts/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects", "webhooks"],
+  "hosts/workers": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects", "webhooks"],
   index: ["http", "routes", "router", "runtime", "hosts/workers"], // the Worker entry
   client: ["scenario"], // the published package: the scenario schema and nothing of the server
 };

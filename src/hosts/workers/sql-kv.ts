@@ -2,7 +2,7 @@
  * A synchronous key-value store over a Durable Object's SQLite (one `kv` table): what the runtime-free cores over a
  * `SyncStore` keep their records in on Workers (the key registry, a namespace's webhooks).
  */
-import type { SyncStore } from "../../tenancy/registry-core";
+import type { SyncStore } from "../../util/sync-store";
 
 export class SqlKv implements SyncStore {
   constructor(private readonly sql: SqlStorage) {

@@ -1,0 +1,26 @@
+/**
+ * What a host's webhooks offer the request path (`Runtime.webhooks(space)`): a project's endpoints, and the events its
+ * objects' lifecycles raise. Workers: one Durable Object per namespace (`WEBHOOKS`), woken by its alarm; Node: the
+ * same core in memory, woken by a timer.
+ */
+import type { EndpointRecord } from "./core";
+import type { EventType } from "./events";
+
+/** How one delivery went: the endpoint's status, or why there was none. */
+export type Sent = { status: number } | { error: string };
+
+export interface WebhookHub {
+  list(): Promise<EndpointRecord[]>;
+  get(id: string): Promise<EndpointRecord | null>;
+  /** False when the project already keeps its most endpoints. */
+  create(r: EndpointRecord): Promise<boolean>;
+  /** False when there is no such endpoint. */
+  update(r: EndpointRecord): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  /** Sends a sample event of `type` to the endpoint now (null: no such endpoint). */
+  test(id: string, type: EventType): Promise<Sent | null>;
+  /** Raises `type` about `dataId` at `dueMs`, in place of what `key` waited for. */
+  schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void>;
+  /** Drops what waits under `key` (a paused job's end). */
+  withdraw(key: string): Promise<void>;
+}
