@@ -19,6 +19,8 @@ const VAR_NAMES = [
   "BATCH_LINES_PER_READ",
   "MCP_ALLOWED_HOSTS",
   "MCP_TIMEOUT_MS",
+  "WEBHOOK_ALLOWED_HOSTS",
+  "WEBHOOK_RETRY_MS",
   "CHAOS",
   "USAGE",
   "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -85,8 +87,10 @@ OTEL_EXPORTER_OTLP_ENDPOINT (with OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP
 OTEL_EXPORTER_OTLP_TIMEOUT, OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE and their OTEL_EXPORTER_OTLP_TRACES_*
 forms: one OTLP/HTTP span per call; docs/reference/telemetry.md), SESSION_TTL (seconds a session may stay idle before it is deleted; default 604800) and
 BATCH_LINES_PER_READ (most batch lines one read of a batch runs; default 1000), MCP_ALLOWED_HOSTS (hosts a
-remote MCP call may reach, comma list; default the request's own host) and MCP_TIMEOUT_MS (bound on each remote MCP
-call; default 10000) as in wrangler.toml.
+remote MCP call may reach, comma list; default the request's own host), MCP_TIMEOUT_MS (bound on each remote MCP
+call; default 10000), WEBHOOK_ALLOWED_HOSTS (hosts a webhook endpoint may name, comma list or *; default loopback and
+the request's own host) and WEBHOOK_RETRY_MS (a webhook delivery not taken is tried again after 1, 2, 4 and 8 of these;
+default 1000) as in wrangler.toml.
 
 Example:
   mockllm serve --port 8787 --scenarios scenarios/`,
