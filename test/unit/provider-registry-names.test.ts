@@ -47,6 +47,7 @@ const ALLOWED: Record<string, string> = {
   "scenario/testllm.ts": "the AI SDK's providerMetadata key",
   // The doubled-/v1 hint names the SDK that adds /v1 itself.
   "router.ts": "a hint naming a client SDK",
+  "webhooks/send.ts": "the deliveries' user agent: webhook endpoints and their events are OpenAI's API",
   // The object store's per-surface area for Anthropic's Files API.
   "tenancy/file-quota.ts": "an object store area",
   // The Realtime API's WebSocket subprotocol carrying the key.

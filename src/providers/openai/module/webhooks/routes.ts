@@ -159,7 +159,9 @@ function noWebhooks(a: PlatformAnswer): Response {
 }
 
 /** `/v1/webhook_endpoints[/{id}[/rotate_secret | /test]]`. */
-export const openaiWebhookEndpoints = objectRoute(/^\/(?:v1\/)?webhook_endpoints(?:\/([^/]+)(?:\/(rotate_secret|test))?)?\/?$/, async ([, rawId, action], request, path, a, ctx) => {
+const ENDPOINTS_ROUTE = /^\/(?:v1\/)?webhook_endpoints(?:\/([^/]+)(?:\/(rotate_secret|test))?)?\/?$/;
+
+async function serveEndpoints([, rawId, action]: RegExpExecArray, request: Request, path: string, a: PlatformAnswer, ctx: SideRouteContext): Promise<Response> {
   const hub = hubOf(ctx.rt);
   if (hub === undefined) return noWebhooks(a);
   if (rawId === undefined) {
@@ -184,7 +186,9 @@ export const openaiWebhookEndpoints = objectRoute(/^\/(?:v1\/)?webhook_endpoints
       return a.json({ id, object: "webhook_endpoint.deleted", deleted: true });
     },
   });
-});
+}
+
+export const openaiWebhookEndpoints = objectRoute(ENDPOINTS_ROUTE, serveEndpoints);
 
 /** `/v1/webhook_event_types`: the types an endpoint may subscribe to. */
 export const openaiWebhookEventTypes = objectRoute(/^\/(?:v1\/)?webhook_event_types\/?$/, (_m, request, path, a, ctx) =>
