@@ -24,7 +24,12 @@ export function hubOf(rt: Runtime): WebhookHub | undefined {
  * @example await raiseEvent(rt, `response:${id}`, run.readyMs, "response.completed", id)
  */
 export async function raiseEvent(rt: Runtime, key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
-  await hubOf(rt)?.schedule(key, dueMs, type, dataId);
+  try {
+    await hubOf(rt)?.schedule(key, dueMs, type, dataId);
+  } catch (e) {
+    // The object the client made stands; only its event is lost (a Durable Object that could not be reached): said, not thrown.
+    console.error(JSON.stringify({ mockllm: "webhook", type, data: dataId, error: `the event could not be queued: ${(e as Error).message}` }));
+  }
 }
 
 /** The event `schedule` stores: a new id, and the time it happens (Unix seconds). */

@@ -5,7 +5,9 @@
  */
 import { createHmac } from "node:crypto";
 import OpenAI from "openai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { Runtime } from "../../src/runtime/types";
+import { raiseEvent, type WebhookHub } from "../../src/webhooks/hub";
 import { MapStore } from "../../src/tenancy/registry-core";
 import { MAX_ATTEMPTS, MAX_ENDPOINTS, MAX_PENDING, WebhookCore, liveSecrets, type EndpointRecord } from "../../src/webhooks/core";
 import { eventJson, sampleEvent, type EventType } from "../../src/webhooks/events";
@@ -180,5 +182,21 @@ describe("the hosts an endpoint may name", () => {
     expect(urlRefusal("https://ci.example.com/x", vars, "mock")).toEqual({ host: "ci.example.com" });
     expect(urlRefusal("http://127.0.0.1:3000/x", vars, "mock")).toEqual({ host: "127.0.0.1:3000" });
     expect(urlRefusal("https://anything.example/x", { WEBHOOK_ALLOWED_HOSTS: "*" }, "mock")).toBeUndefined();
+  });
+});
+
+describe("raising an event", () => {
+  it("never fails the request that raised it: a hub that cannot be reached is logged", async () => {
+    const failing = { schedule: () => Promise.reject(new Error("object unreachable")) } as unknown as WebhookHub;
+    const rt = { webhooks: () => failing } as unknown as Runtime;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expect(raiseEvent(rt, "batch:b1", 0, "batch.completed", "b1")).resolves.toBeUndefined();
+      expect(JSON.parse(String(logged.mock.calls[0]?.[0]))).toEqual({ mockllm: "webhook", type: "batch.completed", data: "b1", error: "the event could not be queued: object unreachable" });
+    } finally {
+      logged.mockRestore();
+    }
+    // A runtime without webhooks: nothing to do.
+    await expect(raiseEvent({} as Runtime, "batch:b1", 0, "batch.completed", "b1")).resolves.toBeUndefined();
   });
 });
