@@ -24,6 +24,7 @@ import {
 import { recordingRoute } from "./recordings";
 import { bulkUploadRoute, coverageRoute, deleteScenarioRoute, getScenarioRoute, listScenariosRoute, putScenarioRoute, schemaRoute } from "./scenarios";
 import { journalRoute, listSessionsRoute, resetRoute, sessionStateRoute, verifyRoute } from "./sessions";
+import { webhooksRoute } from "./webhooks";
 
 type AdminArgs = [Runtime, RequestContext];
 
@@ -45,6 +46,7 @@ router
   .get("/sessions/:scenario/:session/verify", verifyRoute)
   .get("/sessions/:scenario/:session/recording", recordingRoute)
   .post("/sessions/:scenario/:session/reset", resetRoute)
+  .get("/webhooks", webhooksRoute)
   // Namespaces: root's only, but for a key's own audit log.
   .all("/namespaces/:ns/audit", ownAuditRoute)
   .all("/namespaces/*", namespaceGate)

@@ -15,6 +15,8 @@ export const MAX_ENDPOINTS = 100;
 export const MAX_PENDING = 10_000;
 /** Attempts a delivery gets in all (the first and its retries). */
 export const MAX_ATTEMPTS = 5;
+/** Delivery attempts a project remembers for `GET /admin/webhooks` (the oldest go first). */
+export const DELIVERY_LOG = 100;
 
 export interface EndpointRecord {
   id: string;
@@ -40,6 +42,22 @@ export interface Pending {
   retry?: { endpointId: string; deliveryId: string; attempt: number };
 }
 
+/** One attempt as remembered: when, what, to which endpoint, and how it went. */
+export interface DeliveryRecord {
+  /** ISO time of the attempt. */
+  at: string;
+  event: string;
+  type: string;
+  endpoint: string;
+  url: string;
+  deliveryId: string;
+  attempt: number;
+  status?: number;
+  error?: string;
+  /** Whether it will be tried again. */
+  retry: boolean;
+}
+
 /** One delivery to make now: where, signed with which secrets, under which id, which attempt. */
 export interface Send {
   key: string;
@@ -57,6 +75,8 @@ const KEY = "k/";
 /** How many deliveries wait, and how many endpoints there are: kept, so neither is counted by a listing. */
 const COUNT = "n";
 const ENDPOINTS = "c";
+const LOG = "l/";
+const LOG_SEQ = "s";
 
 const dueKey = (p: Pending) => `${DUE}${String(Math.max(0, Math.floor(p.dueMs))).padStart(15, "0")}/${p.key}`;
 
@@ -187,6 +207,29 @@ export class WebhookCore {
       }
     }
     return out;
+  }
+
+  /** How many deliveries wait. */
+  waiting(): number {
+    return this.count();
+  }
+
+  /** Remembers an attempt, forgetting the oldest past `DELIVERY_LOG`. */
+  remember(r: DeliveryRecord): void {
+    const seq = (Number(this.store.get(LOG_SEQ) ?? "0") || 0) + 1;
+    this.store.put(LOG_SEQ, String(seq));
+    this.store.put(`${LOG}${String(seq).padStart(12, "0")}`, JSON.stringify(r));
+    if (seq > DELIVERY_LOG) this.store.delete(`${LOG}${String(seq - DELIVERY_LOG).padStart(12, "0")}`);
+  }
+
+  /** The attempts remembered, newest first. */
+  deliveries(): DeliveryRecord[] {
+    const out: DeliveryRecord[] = [];
+    for (const [, v] of this.store.list(LOG)) {
+      const r = parse<DeliveryRecord>(v);
+      if (r !== undefined) out.push(r);
+    }
+    return out.reverse();
   }
 
   /** Queues a failed delivery's next attempt after `retryMs` × 2^(attempts made − 1); false when it has had them all. */

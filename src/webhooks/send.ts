@@ -4,10 +4,10 @@
  * wakes it differs (a Durable Object's alarm, a Node timer).
  */
 import type { RuntimeVars } from "../runtime/types";
-import type { WebhookCore, Send } from "./core";
-import { eventJson } from "./events";
+import { liveSecrets, type DeliveryRecord, type WebhookCore, type Send } from "./core";
+import { eventJson, newDeliveryId, sampleEvent, type EventType } from "./events";
 import { signatureHeader } from "./sign";
-import type { Sent } from "./types";
+import type { Sent, WebhookReport } from "./types";
 
 /** What OpenAI's deliveries send as their `user-agent`. */
 export const WEBHOOK_USER_AGENT = "OpenAI/1.0 (+https://platform.openai.com/docs/webhooks)";
@@ -62,6 +62,34 @@ export async function post(s: Send, nowMs = Date.now()): Promise<Sent> {
   }
 }
 
+/** An attempt as `GET /admin/webhooks` lists it. */
+export function attemptRecord(s: Send, r: Sent, retry: boolean): DeliveryRecord {
+  return { at: new Date().toISOString(), event: s.event.id, type: s.event.type, endpoint: s.endpointId, url: s.url, deliveryId: s.deliveryId, attempt: s.attempt, ...r, retry };
+}
+
+/**
+ * Sends a sample event of `type` to endpoint `id` at once (`POST …/test`) and remembers the attempt; null when there
+ * is no such endpoint.
+ */
+export async function sendTest(core: WebhookCore, id: string, type: EventType): Promise<Sent | null> {
+  const e = core.endpoint(id);
+  if (e === null) return null;
+  const now = Date.now();
+  const s: Send = { key: "test", event: sampleEvent(type, now), endpointId: e.id, url: e.url, secrets: liveSecrets(e, now), deliveryId: newDeliveryId(), attempt: 1 };
+  const r = await post(s, now);
+  core.remember(attemptRecord(s, r, false));
+  return r;
+}
+
+/** What `GET /admin/webhooks` shows of a project. */
+export function report(core: WebhookCore): WebhookReport {
+  return {
+    endpoints: core.endpoints().map((e) => ({ id: e.id, name: e.name, url: e.url, event_types: e.eventTypes, created_at: e.createdAt, updated_at: e.updatedAt })),
+    waiting: core.waiting(),
+    deliveries: core.deliveries(),
+  };
+}
+
 /** One line about a delivery, for the runtime's log. */
 export interface DeliveryLog {
   event: string;
@@ -87,6 +115,7 @@ export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line:
     sends.forEach((s, i) => {
       const r = results[i]!;
       const retry = !taken(r) && core.retry(s, Date.now(), retryMs(vars));
+      core.remember(attemptRecord(s, r, retry));
       log?.({ event: s.event.id, type: s.event.type, endpoint: s.endpointId, attempt: s.attempt, ...r, retry });
     });
   }

@@ -3,11 +3,18 @@
  * objects' lifecycles raise. Workers: one Durable Object per namespace (`WEBHOOKS`), woken by its alarm; Node: the
  * same core in memory, woken by a timer.
  */
-import type { EndpointRecord } from "./core";
+import type { DeliveryRecord, EndpointRecord } from "./core";
 import type { EventType } from "./events";
 
 /** How one delivery went: the endpoint's status, or why there was none. */
 export type Sent = { status: number } | { error: string };
+
+/** A project's webhooks as the admin API shows them: its endpoints (no secrets), how many deliveries wait, the last attempts. */
+export interface WebhookReport {
+  endpoints: { id: string; name: string; url: string; event_types: string[]; created_at: number; updated_at: number }[];
+  waiting: number;
+  deliveries: DeliveryRecord[];
+}
 
 export interface WebhookHub {
   list(): Promise<EndpointRecord[]>;
@@ -23,4 +30,6 @@ export interface WebhookHub {
   schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void>;
   /** Drops what waits under `key` (a paused job's end). */
   withdraw(key: string): Promise<void>;
+  /** Its endpoints, how many deliveries wait and the last attempts (`GET /admin/webhooks`). */
+  report(): Promise<WebhookReport>;
 }

@@ -85,12 +85,25 @@ describe("webhook endpoints", () => {
     const types = await client().webhooks.eventTypes.list();
     expect(types.object).toBe("list");
     expect(types.data).toHaveLength(18);
-    expect(types.data.slice(0, 8)).toEqual(["batch.completed", "batch.failed", "batch.expired", "batch.cancelled", "response.completed", "response.failed", "response.cancelled", "response.incomplete"]);
+    expect(types.data.slice(0, 8)).toEqual([
+      "batch.completed",
+      "batch.failed",
+      "batch.expired",
+      "batch.cancelled",
+      "response.completed",
+      "response.failed",
+      "response.cancelled",
+      "response.incomplete",
+    ]);
   });
 
   it("refuses what the API refuses, and hosts this deployment does not allow", async () => {
     const c = client();
-    const refused = (p: Promise<unknown>) => p.then(() => undefined, (e: { status: number; error: unknown }) => ({ status: e.status, error: e.error }));
+    const refused = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: { status: number; error: unknown }) => ({ status: e.status, error: e.error }),
+      );
     expect(await refused(c.webhooks.create({ name: "x", url: hook("/x"), event_types: ["response.done" as "response.completed"] }))).toMatchObject({
       status: 400,
       error: { type: "invalid_request_error", code: "invalid_value", param: "event_types[0]" },
@@ -180,7 +193,10 @@ describe("deliveries", () => {
     refusals.set("/retry", 2);
     const sub = await c.webhooks.create({ name: "retry", url: hook("/retry"), event_types: ["batch.completed"] });
     const input = await c.files.create({
-      file: await toFile(Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`), "in.jsonl"),
+      file: await toFile(
+        Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`),
+        "in.jsonl",
+      ),
       purpose: "batch",
     });
     const batch = await c.batches.create({ input_file_id: input.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
@@ -190,6 +206,21 @@ describe("deliveries", () => {
       { ms: 15_000 },
     );
     expect(tries).toHaveLength(3);
+    // The admin API shows the attempts, newest first, with what the endpoint answered.
+    type Report = { endpoints: { id: string }[]; deliveries: { endpoint: string; attempt: number; status?: number; retry: boolean; deliveryId: string }[] };
+    const report = await until(
+      async () => (await (await h.admin("/webhooks")).json()) as Report,
+      (r) => r.deliveries.filter((x) => x.endpoint === sub.id).length === 3,
+      { ms: 15_000 },
+    );
+    expect(report.endpoints.map((e) => e.id)).toContain(sub.id);
+    const mine = report.deliveries.filter((x) => x.endpoint === sub.id);
+    expect(mine.map((x) => [x.attempt, x.status, x.retry])).toEqual([
+      [3, 200, false],
+      [2, 503, true],
+      [1, 503, true],
+    ]);
+    expect(new Set(mine.map((x) => x.deliveryId))).toEqual(new Set([tries[0]!.headers["webhook-id"]]));
     expect(new Set(tries.map((t) => t.headers["webhook-id"])).size).toBe(1);
     expect(new Set(tries.map((t) => t.body)).size).toBe(1);
     for (const t of tries) expect(await c.webhooks.unwrap(t.body, headersOf(t), sub.signing_secret)).toMatchObject({ type: "batch.completed", data: { id: batch.id } });
@@ -236,7 +267,10 @@ describe("namespaces", () => {
     await expect(b.webhooks.retrieve(mine.id)).rejects.toMatchObject({ status: 404 });
 
     const input = await a.files.create({
-      file: await toFile(Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`), "in.jsonl"),
+      file: await toFile(
+        Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`),
+        "in.jsonl",
+      ),
       purpose: "batch",
     });
     const batch = await a.batches.create({ input_file_id: input.id, endpoint: "/v1/chat/completions", completion_window: "24h" });

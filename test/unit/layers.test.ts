@@ -97,7 +97,7 @@ const ALLOWED: Record<string, string[]> = {
   sockets: ["util", "canonical", "http", "scenario", "session", "tenancy", "providers", "turn", "type:runtime", "type:provider-modules"],
   "provider-modules": ["util", "canonical", "http", "scenario", "default", "session", "tenancy", "providers", "turn", "sockets", "objects", "webhooks", "type:runtime"],
   routes: ["util", "canonical", "http", "scenario", "default", "record", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "type:runtime"],
-  admin: ["util", "canonical", "http", "scenario", "record", "session", "tenancy", "routes", "turn", "type:runtime", "type:client"],
+  admin: ["util", "canonical", "http", "scenario", "record", "session", "tenancy", "routes", "turn", "webhooks", "type:runtime", "type:client"],
   inspector: ["http"],
   router: ["util", "canonical", "http", "scenario", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "admin", "inspector", "type:runtime"],
   "hosts/node": ["util", "canonical", "http", "scenario", "mcp", "session", "tenancy", "providers", "provider-modules", "turn", "routes", "sockets", "router", "runtime", "objects", "webhooks"],

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Runtime } from "../../src/runtime/types";
 import { raiseEvent, type WebhookHub } from "../../src/webhooks/hub";
 import { MapStore } from "../../src/tenancy/registry-core";
-import { MAX_ATTEMPTS, MAX_ENDPOINTS, MAX_PENDING, WebhookCore, liveSecrets, type EndpointRecord } from "../../src/webhooks/core";
+import { DELIVERY_LOG, MAX_ATTEMPTS, MAX_ENDPOINTS, MAX_PENDING, WebhookCore, liveSecrets, type EndpointRecord } from "../../src/webhooks/core";
 import { eventJson, sampleEvent, type EventType } from "../../src/webhooks/events";
 import { urlRefusal } from "../../src/webhooks/hosts";
 import { newSecret, secretHint, signature, signatureHeader } from "../../src/webhooks/sign";
@@ -154,6 +154,17 @@ describe("the queue", () => {
     // Replacing one that waits is not an addition.
     expect(small.schedule("batch:0", 5, event("batch.cancelled", "0"))).toBe("queued");
     expect(small.nextDue()).toBe(5);
+  });
+
+  it("remembers the last DELIVERY_LOG attempts, newest first", () => {
+    const core = new WebhookCore(new MapStore());
+    for (let i = 1; i <= DELIVERY_LOG + 5; i++) {
+      core.remember({ at: "t", event: `evt_${i}`, type: "batch.completed", endpoint: "whe_1", url: "u", deliveryId: "wh_1", attempt: 1, status: 200, retry: false });
+    }
+    const kept = core.deliveries();
+    expect(kept).toHaveLength(DELIVERY_LOG);
+    expect(kept[0]?.event).toBe(`evt_${DELIVERY_LOG + 5}`);
+    expect(kept.at(-1)?.event).toBe("evt_6");
   });
 
   it("signs with the previous secret too while it stays valid", () => {

@@ -6,10 +6,10 @@
 import { MapStore } from "../../tenancy/registry-core";
 import type { RuntimeVars } from "../../runtime/types";
 import { WebhookCore, type EndpointRecord } from "../../webhooks/core";
-import { sampleEvent, newDeliveryId, type EventType } from "../../webhooks/events";
+import type { EventType } from "../../webhooks/events";
 import { eventAt, type WebhookHub } from "../../webhooks/hub";
-import { liveSecrets } from "../../webhooks/core";
-import { post, sendDue, type DeliveryLog, type Sent } from "../../webhooks/send";
+import { report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
+import type { WebhookReport } from "../../webhooks/types";
 
 const DAY_MS = 86_400_000;
 
@@ -42,10 +42,11 @@ class NodeWebhookHub implements WebhookHub {
   }
 
   async test(id: string, type: EventType): Promise<Sent | null> {
-    const e = this.core.endpoint(id);
-    if (e === null) return null;
-    const now = Date.now();
-    return post({ key: "test", event: sampleEvent(type, now), endpointId: e.id, url: e.url, secrets: liveSecrets(e, now), deliveryId: newDeliveryId(), attempt: 1 });
+    return sendTest(this.core, id, type);
+  }
+
+  async report(): Promise<WebhookReport> {
+    return report(this.core);
   }
 
   async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {

@@ -4,10 +4,11 @@
  * what is due (src/webhooks/send.ts) and sets itself for the next; deliveries survive the object's eviction.
  */
 import { DurableObject } from "cloudflare:workers";
-import { liveSecrets, WebhookCore, type EndpointRecord } from "../../webhooks/core";
-import { newDeliveryId, sampleEvent, type EventType } from "../../webhooks/events";
+import { WebhookCore, type EndpointRecord } from "../../webhooks/core";
+import type { EventType } from "../../webhooks/events";
 import { eventAt, type WebhookHub } from "../../webhooks/hub";
-import { post, sendDue, type DeliveryLog, type Sent } from "../../webhooks/send";
+import { report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
+import type { WebhookReport } from "../../webhooks/types";
 import type { WorkerEnv } from "./env";
 import { SqlKv } from "./sql-kv";
 
@@ -46,10 +47,11 @@ export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHu
   }
 
   async test(id: string, type: EventType): Promise<Sent | null> {
-    const e = this.core.endpoint(id);
-    if (e === null) return null;
-    const now = Date.now();
-    return post({ key: "test", event: sampleEvent(type, now), endpointId: e.id, url: e.url, secrets: liveSecrets(e, now), deliveryId: newDeliveryId(), attempt: 1 });
+    return sendTest(this.core, id, type);
+  }
+
+  async report(): Promise<WebhookReport> {
+    return report(this.core);
   }
 
   async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
