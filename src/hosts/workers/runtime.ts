@@ -70,6 +70,14 @@ function logJson(entry: RequestLog): void {
   console.log(JSON.stringify({ mockllm: "request", ...entry }));
 }
 
+/**
+ * `Runtime.webhooks` on Workers: the namespace's `WebhookObject`. One function for every runtime (no closure made per
+ * request), called as the runtime's method: its `vars` are the Worker's bindings.
+ */
+function webhooksOf(this: Runtime, space: string): WebhookHub {
+  return (this.vars as WorkerEnv).WEBHOOKS!.getByName(webhookObjectName(space)) as unknown as WebhookHub;
+}
+
 /** The isolate's budget of large request bodies served at once (a number, shared by the isolate's requests). */
 const ISOLATE_BODIES = new BodyBudget(ISOLATE_BODY_BUDGET);
 
@@ -78,8 +86,7 @@ export function workersRuntime(env: WorkerEnv): Runtime {
   const rt: Runtime = { sessions: new WorkersSessions(env), scenarios: new KvScenarioStore(env.SCENARIOS), vars: env, bodies: ISOLATE_BODIES };
   if (env.REGISTRY) rt.tenancy = new WorkersTenancy(env);
   if (env.FILES) rt.objects = new R2ObjectStore(env.FILES);
-  const hooks = env.WEBHOOKS;
-  if (hooks) rt.webhooks = (space) => hooks.getByName(webhookObjectName(space)) as unknown as WebhookHub;
+  if (env.WEBHOOKS) rt.webhooks = webhooksOf;
   if (env.REQUEST_LOG?.trim().toLowerCase() === "json") rt.log = logJson;
   return rt;
 }
