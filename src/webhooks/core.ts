@@ -193,9 +193,9 @@ export class WebhookCore {
       if (out.length >= max || Number(at.slice(DUE.length, DUE.length + 15)) > nowMs) break;
       const p = parse<Pending>(v);
       this.store.delete(at);
+      this.setCount(this.count() - 1);
       if (p === undefined) continue;
       this.store.delete(KEY + p.key);
-      this.setCount(this.count() - 1);
       if (p.retry !== undefined) {
         const e = this.endpoint(p.retry.endpointId);
         if (e !== null) out.push({ key: p.key, event: p.event, endpointId: e.id, url: e.url, secrets: liveSecrets(e, nowMs), deliveryId: p.retry.deliveryId, attempt: p.retry.attempt });

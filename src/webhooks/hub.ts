@@ -3,7 +3,7 @@
  * there (`raiseEvent`): a runtime without webhooks does nothing.
  */
 import type { Runtime } from "../runtime/types";
-import { newEventId, type EventType } from "./events";
+import type { EventType } from "./events";
 import type { WebhookHub } from "./types";
 
 export type { WebhookHub };
@@ -30,9 +30,4 @@ export async function raiseEvent(rt: Runtime, key: string, dueMs: number, type: 
     // The object the client made stands; only its event is lost (a Durable Object that could not be reached): said, not thrown.
     console.error(JSON.stringify({ mockllm: "webhook", type, data: dataId, error: `the event could not be queued: ${(e as Error).message}` }));
   }
-}
-
-/** The event `schedule` stores: a new id, and the time it happens (Unix seconds). */
-export function eventAt(dueMs: number, type: EventType, dataId: string) {
-  return { id: newEventId(), type, createdAt: Math.floor(dueMs / 1000), dataId };
 }

@@ -13,6 +13,7 @@ import { DELIVERY_LOG, MAX_ATTEMPTS, MAX_ENDPOINTS, MAX_PENDING, WebhookCore, li
 import { eventJson, sampleEvent, type EventType } from "../../src/webhooks/events";
 import { urlRefusal } from "../../src/webhooks/hosts";
 import { newSecret, secretHint, signature, signatureHeader } from "../../src/webhooks/sign";
+import { queueEvent } from "../../src/webhooks/send";
 
 const endpoint = (id: string, types: EventType[], extra: Partial<EndpointRecord> = {}): EndpointRecord => ({
   id,
@@ -151,6 +152,9 @@ describe("the queue", () => {
     small.create(endpoint("whe_1", ["batch.completed"]));
     for (let i = 0; i < MAX_PENDING; i++) small.schedule(`batch:${i}`, 1_000 + i, event("batch.completed", String(i)));
     expect(small.schedule("batch:over", 5, event("batch.completed", "over"))).toBe("full");
+    const lines: unknown[] = [];
+    expect(queueEvent(small, "batch:over", 5, "batch.completed", "over", (line) => lines.push(line))).toBe(false);
+    expect(lines).toMatchObject([{ type: "batch.completed", attempt: 0, error: "10000 deliveries already wait in this project: not sent", retry: false }]);
     // Replacing one that waits is not an addition.
     expect(small.schedule("batch:0", 5, event("batch.cancelled", "0"))).toBe("queued");
     expect(small.nextDue()).toBe(5);

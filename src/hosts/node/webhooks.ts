@@ -7,8 +7,8 @@ import { MapStore } from "../../tenancy/registry-core";
 import type { RuntimeVars } from "../../runtime/types";
 import { WebhookCore, type EndpointRecord } from "../../webhooks/core";
 import type { EventType } from "../../webhooks/events";
-import { eventAt, type WebhookHub } from "../../webhooks/hub";
-import { report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
+import type { WebhookHub } from "../../webhooks/hub";
+import { queueEvent, report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
 import type { WebhookReport } from "../../webhooks/types";
 
 const DAY_MS = 86_400_000;
@@ -50,7 +50,7 @@ class NodeWebhookHub implements WebhookHub {
   }
 
   async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
-    if (this.core.schedule(key, dueMs, eventAt(dueMs, type, dataId)) === "queued") this.wake(dueMs);
+    if (queueEvent(this.core, key, dueMs, type, dataId, this.log)) this.wake(dueMs);
   }
 
   async withdraw(key: string): Promise<void> {

@@ -6,8 +6,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { WebhookCore, type EndpointRecord } from "../../webhooks/core";
 import type { EventType } from "../../webhooks/events";
-import { eventAt, type WebhookHub } from "../../webhooks/hub";
-import { report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
+import type { WebhookHub } from "../../webhooks/hub";
+import { queueEvent, report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
 import type { WebhookReport } from "../../webhooks/types";
 import type { WorkerEnv } from "./env";
 import { SqlKv } from "./sql-kv";
@@ -55,7 +55,7 @@ export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHu
   }
 
   async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
-    if (this.core.schedule(key, dueMs, eventAt(dueMs, type, dataId)) === "queued") await this.wake(dueMs);
+    if (queueEvent(this.core, key, dueMs, type, dataId, (line) => logLine(this.env, line))) await this.wake(dueMs);
   }
 
   async withdraw(key: string): Promise<void> {
