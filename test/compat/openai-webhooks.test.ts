@@ -27,6 +27,12 @@ const refusals = new Map<string, number>();
 const hook = (path: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
 const client = (prefix = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${prefix}/v1`, maxRetries: 0 });
 const at = (path: string) => deliveries.filter((d) => d.path === path);
+/** A batch of one chat line, made with `c` (its end raises `batch.completed`). */
+async function oneLineBatch(c: OpenAI) {
+  const line = { custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } };
+  const input = await c.files.create({ file: await toFile(Buffer.from(`${JSON.stringify(line)}\n`), "in.jsonl"), purpose: "batch" });
+  return c.batches.create({ input_file_id: input.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+}
 const headersOf = (d: Delivery) => new Headers(Object.entries(d.headers).map(([k, v]) => [k, String(v)]));
 
 beforeAll(async () => {
@@ -192,14 +198,7 @@ describe("deliveries", () => {
     const c = client();
     refusals.set("/retry", 2);
     const sub = await c.webhooks.create({ name: "retry", url: hook("/retry"), event_types: ["batch.completed"] });
-    const input = await c.files.create({
-      file: await toFile(
-        Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`),
-        "in.jsonl",
-      ),
-      purpose: "batch",
-    });
-    const batch = await c.batches.create({ input_file_id: input.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    const batch = await oneLineBatch(c);
     const tries = await until(
       () => at("/retry"),
       (xs) => xs.length >= 3,
@@ -266,14 +265,7 @@ describe("namespaces", () => {
     expect(await ids(client())).not.toContain(mine.id);
     await expect(b.webhooks.retrieve(mine.id)).rejects.toMatchObject({ status: 404 });
 
-    const input = await a.files.create({
-      file: await toFile(
-        Buffer.from(`${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4.1", messages: [{ role: "user", content: "hi" }] } })}\n`),
-        "in.jsonl",
-      ),
-      purpose: "batch",
-    });
-    const batch = await a.batches.create({ input_file_id: input.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    const batch = await oneLineBatch(a);
     const [d] = await until(
       () => at("/ns-a"),
       (xs) => xs.length > 0,
