@@ -57,4 +57,8 @@ it("finishes the report when response.completed arrives", async () => {
   // No polling in the app: the webhook brings the result.
   for (let i = 0; i < 200 && !reports.has(started.id); i++) await new Promise((r) => setTimeout(r, 25));
   expect(reports.get(started.id)).toBe("Three sources agree: the answer is 42.");
+
+  // What mockllm sent and what the handler answered (the place to look when a handler hears nothing).
+  const { deliveries } = await mock.admin.webhooks();
+  expect(deliveries.map((d) => [d.type, d.endpoint, d.status])).toEqual([["response.completed", endpoint.id, 200]]);
 });

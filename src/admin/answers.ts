@@ -16,6 +16,7 @@ import type { SessionListing } from "../session/session-index";
 import type { Coverage, VerifyResult } from "../session/verify";
 import type { AuditEntry, KeyRecord, NamespaceRecord, Quotas } from "../tenancy/types";
 import type { Scope } from "../tenancy/keys";
+import type { WebhookReport } from "../webhooks/types";
 
 /** Every admin refusal: the message, and the document's issues or a stable `code` (contract section 10). */
 export interface ErrorAnswer {
@@ -52,6 +53,7 @@ export interface AdminAnswers {
   "GET /admin/namespaces/{ns}/keys": KeyRecord[];
   "POST /admin/namespaces/{ns}/keys": CreatedKeyAnswer;
   "GET /admin/namespaces/{ns}/audit": AuditEntry[];
+  "GET /admin/webhooks": WebhookReport;
 }
 
 /** The schema the client parses each answer with. */
@@ -70,6 +72,7 @@ interface ClientSchemas {
   "GET /admin/namespaces/{ns}/keys": typeof ClientNs.KeyListSchema;
   "POST /admin/namespaces/{ns}/keys": typeof ClientNs.CreatedKeySchema;
   "GET /admin/namespaces/{ns}/audit": typeof ClientNs.AuditSchema;
+  "GET /admin/webhooks": typeof Client.WebhookReportSchema;
 }
 
 /** `T` as plain object types all the way down (interfaces are not assignable to a loose object's index signature). */

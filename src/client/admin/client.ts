@@ -13,6 +13,7 @@ import {
   JournalSchema,
   ScenarioListSchema,
   SessionListSchema,
+  WebhookReportSchema,
   SessionStateSchema,
   StoredDocumentSchema,
   UploadResultSchema,
@@ -21,6 +22,7 @@ import {
   type JournalEntry,
   type JournalFilter,
   type SessionListing,
+  type WebhookReport,
   type ScenarioSummary,
   type SessionState,
   type StoredDocument,
@@ -151,6 +153,15 @@ export class AdminClient {
   async sessions(scenario?: string): Promise<SessionListing[]> {
     const query = scenario === undefined ? "" : `?scenario=${encodeURIComponent(scenario)}`;
     return this.#call("GET", `/admin/sessions${query}`, SessionListSchema);
+  }
+
+  /**
+   * The project's webhooks: its endpoints (no secrets), how many deliveries wait, and the last 100 attempts with what
+   * each endpoint answered, newest first — why an app's handler did or did not hear an event.
+   * @example (await admin.webhooks()).deliveries.filter((d) => d.status !== 200)
+   */
+  async webhooks(): Promise<WebhookReport> {
+    return this.#call("GET", "/admin/webhooks", WebhookReportSchema);
   }
 
   /**

@@ -11,5 +11,6 @@ export type {
   StoredDocument,
   UploadResult,
   VerifyResult,
+  WebhookReport,
 } from "./types";
 export type { AuditEntry, CreatedKey, KeyScope, Namespace, NamespaceKey, Quotas } from "./namespace-types";

@@ -176,6 +176,29 @@ export type VerifyResult = z.output<typeof VerifyResultSchema>;
 export const SessionListSchema = z.array(z.looseObject({ scenario: z.string(), session: z.string(), requests: z.number(), lastAt: z.string().nullable() }));
 export type SessionListing = z.output<typeof SessionListSchema>[number];
 
+/** A project's webhooks (`GET /admin/webhooks`): its endpoints, how many deliveries wait, the last attempts, newest first. */
+export const WebhookReportSchema = z.looseObject({
+  endpoints: z.array(z.looseObject({ id: z.string(), name: z.string(), url: z.string(), event_types: z.array(z.string()), created_at: z.number(), updated_at: z.number() })),
+  waiting: z.number(),
+  deliveries: z.array(
+    z.looseObject({
+      at: z.string(),
+      event: z.string(),
+      type: z.string(),
+      endpoint: z.string(),
+      url: z.string(),
+      deliveryId: z.string(),
+      attempt: z.number(),
+      /** What the endpoint answered; absent when it did not (then `error` says why). */
+      status: z.number().optional(),
+      error: z.string().optional(),
+      /** Whether it will be tried again. */
+      retry: z.boolean(),
+    }),
+  ),
+});
+export type WebhookReport = z.output<typeof WebhookReportSchema>;
+
 /** One step's (or MCP call entry's) use across sessions. */
 const CoverageEntrySchema = z.looseObject({
   id: z.string(),
