@@ -104,6 +104,11 @@ class AdminClient:
     def reset(self, scenario: str, session: str) -> None:
         self.request("POST", f"{_session_path(scenario, session)}/reset")
 
+    def webhooks(self) -> Dict[str, Any]:
+        """The project's webhooks: ``endpoints`` (no secrets), ``waiting`` and the last 100 ``deliveries``, newest
+        first, each with what the endpoint answered (``status``) or why it did not (``error``)."""
+        return self.request("GET", "/admin/webhooks")  # type: ignore[no-any-return]
+
     def inspector_url(self, scenario: Optional[str] = None, session: Optional[str] = None, key: bool = True) -> str:
         """The inspector page (``GET /``) opened on a scenario/session, signed in with this client's token: the key
         rides in the URL fragment (``#scenario=…&session=…&key=…``), which the browser never sends."""

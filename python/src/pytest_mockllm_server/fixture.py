@@ -147,6 +147,11 @@ class MockLLM:
             raise MockLLMVerifyError(result, self.admin.failure_url(name, self.session))
         return result
 
+    def webhooks(self) -> Dict[str, Any]:
+        """The project's webhooks as the server sees them: endpoints, deliveries waiting, the last attempts (newest
+        first) with what each endpoint answered — where to look when a handler under test hears nothing."""
+        return self.admin.webhooks()
+
     def inspector_url(self, scenario: Optional[str] = None) -> str:
         """The inspector page on this test's session, signed in (the key rides in the URL fragment)."""
         return self.admin.inspector_url(self._scenario(scenario), self.session)
