@@ -1,6 +1,8 @@
 // Issue 37, tried as the report did: `mockllm serve --scenarios dir/` with one file, then the admin commands against
 // it with --url and --token (list, pull, push, journal, verify), all run in-process with captured output.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +85,40 @@ describe("the admin commands against mockllm serve --scenarios dir/", () => {
     const j = await cli(["journal", "from-file", "ran", ...server()]);
     expect(j.code).toBe(0);
     expect(j.out.split("\n")).toHaveLength(2);
+  });
+});
+
+describe("mockllm webhooks", () => {
+  it("shows no endpoints, then the endpoint and each attempt with what it answered", async () => {
+    expect((await cli(["webhooks", ...server()])).out).toBe("no webhook endpoints");
+    const receiver = createServer((_req, res) => res.writeHead(500).end());
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const made = await fetch(`${base}/v1/webhook_endpoints`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk", "content-type": "application/json" },
+        body: JSON.stringify({ name: "cli", url, event_types: ["batch.completed"] }),
+      });
+      const endpoint = (await made.json()) as { id: string };
+      const tested = await fetch(`${base}/v1/webhook_endpoints/${endpoint.id}/test`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk", "content-type": "application/json" },
+        body: JSON.stringify({ event_type: "batch.failed" }),
+      });
+      expect(((await tested.json()) as { status_code: number }).status_code).toBe(500);
+      const r = await cli(["webhooks", ...server()]);
+      expect([r.code, r.err]).toEqual([0, ""]);
+      const [endpoints, waiting, deliveries] = r.out.split("\n\n");
+      expect(endpoints!.split("\n")[1]).toMatch(new RegExp(`^${endpoint.id}\\s+cli\\s+${url.replace(/[.]/g, "\\.")}\\s+batch\\.completed$`));
+      expect(waiting).toBe("0 deliveries wait");
+      expect(deliveries!.split("\n")[0]).toMatch(/^AT\s+EVENT\s+ENDPOINT\s+ATTEMPT\s+ANSWER\s+RETRY$/);
+      expect(deliveries!.split("\n")[1]).toMatch(new RegExp(`^\\S+\\s+batch\\.failed\\s+${endpoint.id}\\s+1\\s+500\\s+no$`));
+      const json = JSON.parse((await cli(["webhooks", "--json", ...server()])).out) as { endpoints: { id: string }[]; deliveries: { status: number }[] };
+      expect([json.endpoints.map((e) => e.id), json.deliveries.map((d) => d.status)]).toEqual([[endpoint.id], [500]]);
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import type { Command } from "./command";
 import { coverage } from "./commands/coverage";
 import { env } from "./commands/env";
 import { journal } from "./commands/journal";
+import { webhooks } from "./commands/webhooks";
 import { list } from "./commands/list";
 import { key, namespace, ns } from "./commands/namespaces";
 import { pull } from "./commands/pull";
@@ -20,7 +21,7 @@ import { validate } from "./commands/validate";
 import { verify } from "./commands/verify";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, ns, namespace, key, env];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, webhooks, ns, namespace, key, env];
 
 export const MAIN_HELP = `Usage: mockllm <command> [options]
 
