@@ -78,15 +78,19 @@ class NodeWebhookHub implements WebhookHub {
     this.timer = undefined;
     this.timerDue = Number.POSITIVE_INFINITY;
     this.running = true;
-    let next: number | undefined;
+    let failed = false;
     try {
-      next = await sendDue(this.core, this.vars, this.log);
+      await sendDue(this.core, this.vars, this.log);
+    } catch (e) {
+      // A timer's rejection would end the process: what failed is said, and what waits is tried a second later.
+      failed = true;
+      this.log?.({ event: "", type: "", endpoint: "", attempt: 0, error: `webhook deliveries failed: ${(e as Error).message}`, retry: true });
     } finally {
       this.running = false;
     }
-    // Events scheduled while this run sent are in the core: the next due time covers them.
-    next = this.core.nextDue() ?? next;
-    if (next !== undefined) this.wake(next);
+    // Events scheduled while this run sent are in the core: its next due time covers them.
+    const next = this.core.nextDue();
+    if (next !== undefined) this.wake(failed ? Math.max(next, Date.now() + 1000) : next);
   }
 }
 
