@@ -7,10 +7,10 @@ export const webhooks: Command = {
   summary: "show the project's webhook endpoints and the last deliveries",
   help: `Usage: mockllm webhooks [--json] [--url <url>] [--token <token>]
 
-Shows the project's webhook endpoints (made with the OpenAI API's /v1/webhook_endpoints) and the
-last deliveries mockllm made to them, newest first: the event, the endpoint, which attempt, what
-the endpoint answered (or why nothing did) and whether it will be tried again. A namespace key
-shows its namespace's; the admin token the default namespace's.
+Shows the project's webhook endpoints (made with POST /v1/webhook_endpoints) and the last
+deliveries mockllm made to them, newest first: the event, the endpoint, which attempt, what the
+endpoint answered (or why nothing did) and whether it will be tried again. A namespace key shows
+its namespace's; the admin token the default namespace's.
 
 Options:
   --json           print the report as JSON
