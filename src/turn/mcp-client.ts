@@ -11,6 +11,7 @@ import type { Outcome } from "../canonical/outcome";
 import type { McpServerRef, ProviderSurface } from "../providers/types";
 import { resolveSurface } from "../providers/surface";
 import type { RuntimeVars } from "../runtime/types";
+import { hostList, hostListed } from "../util/host-list";
 
 /** Default bound on each JSON-RPC call (`MCP_TIMEOUT_MS` overrides). */
 export const MCP_TIMEOUT_MS = 10_000;
@@ -36,10 +37,7 @@ class McpFailure extends Error {}
 /** `MCP_ALLOWED_HOSTS` (a comma list), else the request's own host. */
 export function mcpOptions(vars: RuntimeVars, requestUrl: string | undefined, local?: (request: Request) => Promise<Response>): McpClientOptions {
   const ownHost = requestUrl !== undefined ? new URL(requestUrl).host : undefined;
-  const listed = (vars.MCP_ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== "");
+  const listed = hostList(vars.MCP_ALLOWED_HOSTS);
   const timeout = Number(vars.MCP_TIMEOUT_MS);
   const options: McpClientOptions = {
     allowed: listed.length > 0 ? listed : ownHost !== undefined ? [ownHost.toLowerCase()] : [],
@@ -48,11 +46,6 @@ export function mcpOptions(vars: RuntimeVars, requestUrl: string | undefined, lo
   if (ownHost !== undefined) options.ownHost = ownHost.toLowerCase();
   if (local !== undefined) options.local = local;
   return options;
-}
-
-function allowedHost(url: URL, allowed: string[]): boolean {
-  const host = url.host.toLowerCase();
-  return allowed.includes(host) || allowed.includes(url.hostname.toLowerCase());
 }
 
 /** The body read whole, refused past the limit. */
@@ -207,7 +200,7 @@ export async function callMcp(server: McpServerRef, tool: string, args: Record<s
     return { failed: `the MCP server URL "${server.url}" is not a valid URL` };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { failed: `the MCP server URL "${server.url}" is not http(s)` };
-  if (!allowedHost(url, options.allowed)) return { failed: `the MCP server host "${url.host}" is not allowed on this deployment (MCP_ALLOWED_HOSTS)` };
+  if (!hostListed(url, options.allowed)) return { failed: `the MCP server host "${url.host}" is not allowed on this deployment (MCP_ALLOWED_HOSTS)` };
   const session = new McpSession(url, server.headers, options);
   let tools: McpListedTool[] | undefined;
   try {

@@ -97,27 +97,33 @@ export function liveSecrets(e: EndpointRecord, nowMs: number): string[] {
 export class WebhookCore {
   constructor(private readonly store: SyncStore) {}
 
-  /** Every endpoint, oldest first. */
-  endpoints(): EndpointRecord[] {
-    const out: EndpointRecord[] = [];
-    for (const [, v] of this.store.list(ENDPOINT)) {
-      const r = parse<EndpointRecord>(v);
+  /** The records kept under `prefix`, in key order (a damaged one skipped). */
+  private records<T>(prefix: string): T[] {
+    const out: T[] = [];
+    for (const [, v] of this.store.list(prefix)) {
+      const r = parse<T>(v);
       if (r !== undefined) out.push(r);
     }
-    return out.sort((a, b) => a.stamp - b.stamp);
+    return out;
+  }
+
+  /** A count kept under `key` (0 when none is). */
+  private counter(key: string): number {
+    return Number(this.store.get(key) ?? "0") || 0;
+  }
+
+  /** Every endpoint, oldest first. */
+  endpoints(): EndpointRecord[] {
+    return this.records<EndpointRecord>(ENDPOINT).sort((a, b) => a.stamp - b.stamp);
   }
 
   endpoint(id: string): EndpointRecord | null {
     return parse<EndpointRecord>(this.store.get(ENDPOINT + id)) ?? null;
   }
 
-  private endpointCount(): number {
-    return Number(this.store.get(ENDPOINTS) ?? "0") || 0;
-  }
-
   /** Stores a new endpoint; false when the project already keeps `MAX_ENDPOINTS`. */
   create(r: EndpointRecord): boolean {
-    const n = this.endpointCount();
+    const n = this.counter(ENDPOINTS);
     if (n >= MAX_ENDPOINTS) return false;
     this.store.put(ENDPOINT + r.id, JSON.stringify(r));
     this.store.put(ENDPOINTS, String(n + 1));
@@ -134,12 +140,8 @@ export class WebhookCore {
   delete(id: string): boolean {
     if (this.store.get(ENDPOINT + id) === undefined) return false;
     this.store.delete(ENDPOINT + id);
-    this.store.put(ENDPOINTS, String(Math.max(0, this.endpointCount() - 1)));
+    this.store.put(ENDPOINTS, String(Math.max(0, this.counter(ENDPOINTS) - 1)));
     return true;
-  }
-
-  private count(): number {
-    return Number(this.store.get(COUNT) ?? "0") || 0;
   }
 
   private setCount(n: number): void {
@@ -152,7 +154,7 @@ export class WebhookCore {
     if (at === undefined) return false;
     this.store.delete(at);
     this.store.delete(KEY + key);
-    this.setCount(this.count() - 1);
+    this.setCount(this.counter(COUNT) - 1);
     return true;
   }
 
@@ -160,7 +162,7 @@ export class WebhookCore {
     const at = dueKey(p);
     this.store.put(at, JSON.stringify(p));
     this.store.put(KEY + p.key, at);
-    this.setCount(this.count() + 1);
+    this.setCount(this.counter(COUNT) + 1);
   }
 
   /**
@@ -169,8 +171,8 @@ export class WebhookCore {
    */
   schedule(key: string, dueMs: number, event: WebhookEvent): "queued" | "no endpoints" | "full" {
     this.withdraw(key);
-    if (this.endpointCount() === 0) return "no endpoints";
-    if (this.count() >= MAX_PENDING) return "full";
+    if (this.counter(ENDPOINTS) === 0) return "no endpoints";
+    if (this.counter(COUNT) >= MAX_PENDING) return "full";
     this.add({ key, dueMs, event });
     return "queued";
   }
@@ -193,7 +195,7 @@ export class WebhookCore {
       if (out.length >= max || Number(at.slice(DUE.length, DUE.length + 15)) > nowMs) break;
       const p = parse<Pending>(v);
       this.store.delete(at);
-      this.setCount(this.count() - 1);
+      this.setCount(this.counter(COUNT) - 1);
       if (p === undefined) continue;
       this.store.delete(KEY + p.key);
       if (p.retry !== undefined) {
@@ -211,12 +213,12 @@ export class WebhookCore {
 
   /** How many deliveries wait. */
   waiting(): number {
-    return this.count();
+    return this.counter(COUNT);
   }
 
   /** Remembers an attempt, forgetting the oldest past `DELIVERY_LOG`. */
   remember(r: DeliveryRecord): void {
-    const seq = (Number(this.store.get(LOG_SEQ) ?? "0") || 0) + 1;
+    const seq = this.counter(LOG_SEQ) + 1;
     this.store.put(LOG_SEQ, String(seq));
     this.store.put(`${LOG}${String(seq).padStart(12, "0")}`, JSON.stringify(r));
     if (seq > DELIVERY_LOG) this.store.delete(`${LOG}${String(seq - DELIVERY_LOG).padStart(12, "0")}`);
@@ -224,17 +226,12 @@ export class WebhookCore {
 
   /** The attempts remembered, newest first. */
   deliveries(): DeliveryRecord[] {
-    const out: DeliveryRecord[] = [];
-    for (const [, v] of this.store.list(LOG)) {
-      const r = parse<DeliveryRecord>(v);
-      if (r !== undefined) out.push(r);
-    }
-    return out.reverse();
+    return this.records<DeliveryRecord>(LOG).reverse();
   }
 
   /** Queues a failed delivery's next attempt after `retryMs` × 2^(attempts made − 1); false when it has had them all. */
   retry(s: Send, nowMs: number, retryMs: number): boolean {
-    if (s.attempt >= MAX_ATTEMPTS || this.count() >= MAX_PENDING) return false;
+    if (s.attempt >= MAX_ATTEMPTS || this.counter(COUNT) >= MAX_PENDING) return false;
     this.withdraw(s.key);
     this.add({ key: s.key, dueMs: nowMs + retryMs * 2 ** (s.attempt - 1), event: s.event, retry: { endpointId: s.endpointId, deliveryId: s.deliveryId, attempt: s.attempt + 1 } });
     return true;

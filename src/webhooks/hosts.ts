@@ -6,15 +6,9 @@
  * be `http://` (a test's own receiver); a URL is checked when the endpoint is made or changed.
  */
 import type { RuntimeVars } from "../runtime/types";
+import { hostList, hostListed } from "../util/host-list";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-function listed(vars: RuntimeVars): string[] {
-  return (vars.WEBHOOK_ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== "");
-}
 
 /**
  * Why `url` cannot be an endpoint on this deployment (as the refusal says it), or undefined when it can.
@@ -30,8 +24,8 @@ export function urlRefusal(url: string, vars: RuntimeVars, ownHost: string): { p
   if ((u.protocol !== "https:" && u.protocol !== "http:") || !url.toLowerCase().startsWith(`${u.protocol}//`)) return { pattern: true };
   const hostname = u.hostname.toLowerCase();
   const host = u.host.toLowerCase();
-  const allowed = listed(vars);
-  if (allowed.length > 0) return allowed.includes("*") || allowed.includes(host) || allowed.includes(hostname) ? undefined : { host };
+  const allowed = hostList(vars.WEBHOOK_ALLOWED_HOSTS);
+  if (allowed.length > 0) return allowed.includes("*") || hostListed(u, allowed) ? undefined : { host };
   const own = ownHost.toLowerCase().replace(/:\d+$/, "");
   return LOOPBACK.has(hostname) || hostname.endsWith(".localhost") || hostname === own ? undefined : { host };
 }

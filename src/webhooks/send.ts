@@ -28,8 +28,9 @@ export function retryMs(vars: RuntimeVars): number {
 
 export type { Sent };
 
-export function taken(r: Sent): boolean {
-  return "status" in r && r.status >= 200 && r.status < 300;
+/** Whether the endpoint took it: a 2xx (a delivery with no answer, or a line about none, has no status). */
+export function taken(r: { status?: number; error?: string }): boolean {
+  return r.status !== undefined && r.status >= 200 && r.status < 300;
 }
 
 /**
@@ -101,23 +102,25 @@ export function queueEvent(core: WebhookCore, key: string, dueMs: number, type: 
   return queued === "queued";
 }
 
-/** One line about a delivery, for the runtime's log. */
-export interface DeliveryLog {
-  event: string;
-  type: string;
-  endpoint: string;
-  attempt: number;
-  status?: number;
-  error?: string;
-  /** Whether it will be tried again. */
-  retry: boolean;
+/** One line about a delivery, for the runtime's log: the attempt as remembered, less its time, URL and delivery id. */
+export type DeliveryLog = Pick<DeliveryRecord, "event" | "type" | "endpoint" | "attempt" | "status" | "error" | "retry">;
+
+/**
+ * The runtime's log of deliveries, one JSON line each written by `write`: every delivery not taken (the one place a
+ * user sees why a webhook did not arrive), and those taken too with `REQUEST_LOG=json`.
+ */
+export function deliveryLogger(vars: RuntimeVars, write: (line: string) => void): (line: DeliveryLog) => void {
+  const all = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
+  return (line) => {
+    if (all || !taken(line)) write(JSON.stringify({ mockllm: "webhook", ...line }));
+  };
 }
 
 /**
- * Sends the deliveries due now (`DELIVERIES_PER_RUN` waiting ones a round, `ROUNDS_PER_RUN` rounds), queues again those not
- * taken, and answers when the next one is due (undefined: none waits).
+ * Sends the deliveries due now (`DELIVERIES_PER_RUN` waiting ones a round, `ROUNDS_PER_RUN` rounds) and queues again
+ * those not taken; the host then wakes for `core.nextDue()` (which also covers what was queued while this sent).
  */
-export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line: DeliveryLog) => void): Promise<number | undefined> {
+export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line: DeliveryLog) => void): Promise<void> {
   // A few rounds a wake-up (a Worker's invocation makes at most 1,000 subrequests); what is left is due at once.
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     const sends = core.takeDue(Date.now(), DELIVERIES_PER_RUN);
@@ -130,5 +133,4 @@ export async function sendDue(core: WebhookCore, vars: RuntimeVars, log?: (line:
       log?.({ event: s.event.id, type: s.event.type, endpoint: s.endpointId, attempt: s.attempt, ...r, retry });
     });
   }
-  return core.nextDue();
 }

@@ -13,7 +13,7 @@ import { DELIVERY_LOG, MAX_ATTEMPTS, MAX_ENDPOINTS, MAX_PENDING, WebhookCore, li
 import { eventJson, sampleEvent, type EventType } from "../../src/webhooks/events";
 import { urlRefusal } from "../../src/webhooks/hosts";
 import { newSecret, secretHint, signature, signatureHeader } from "../../src/webhooks/sign";
-import { queueEvent } from "../../src/webhooks/send";
+import { deliveryLogger, queueEvent } from "../../src/webhooks/send";
 
 const endpoint = (id: string, types: EventType[], extra: Partial<EndpointRecord> = {}): EndpointRecord => ({
   id,
@@ -197,6 +197,31 @@ describe("the hosts an endpoint may name", () => {
     expect(urlRefusal("https://ci.example.com/x", vars, "mock")).toEqual({ host: "ci.example.com" });
     expect(urlRefusal("http://127.0.0.1:3000/x", vars, "mock")).toEqual({ host: "127.0.0.1:3000" });
     expect(urlRefusal("https://anything.example/x", { WEBHOOK_ALLOWED_HOSTS: "*" }, "mock")).toBeUndefined();
+  });
+});
+
+describe("the delivery log", () => {
+  it("writes every delivery not taken; those taken only with REQUEST_LOG=json", () => {
+    const lines: string[] = [];
+    const line = (status: number | undefined) => ({
+      event: "evt_1",
+      type: "batch.completed",
+      endpoint: "whe_1",
+      attempt: 1,
+      retry: false,
+      ...(status === undefined ? { error: "refused" } : { status }),
+    });
+    const quiet = deliveryLogger({}, (l) => lines.push(l));
+    quiet(line(200));
+    quiet(line(503));
+    quiet(line(undefined));
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { mockllm: "webhook", ...line(503) },
+      { mockllm: "webhook", ...line(undefined) },
+    ]);
+    lines.length = 0;
+    deliveryLogger({ REQUEST_LOG: " JSON " }, (l) => lines.push(l))(line(204));
+    expect(lines.map((l) => JSON.parse(l))).toEqual([{ mockllm: "webhook", ...line(204) }]);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { MemoryObjectStore } from "../../objects/store";
 import { NodeWebhooks } from "./webhooks";
+import { deliveryLogger } from "../../webhooks/send";
 import { parseScenarioDocument } from "../../scenario/document";
 import { versionOf } from "../../scenario/store";
 import { sessionTtlMs } from "../../tenancy/quota";
@@ -88,10 +89,7 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
   const objects = new MemoryObjectStore();
   tenancy.objects = objects;
-  // A delivery not taken is always logged (the one place a user sees why a webhook did not arrive); one taken, with the request log.
-  const webhooks = new NodeWebhooks(vars, (line) => {
-    if (requestLog || line.status === undefined || line.status < 200 || line.status > 299) log(JSON.stringify({ mockllm: "webhook", ...line }));
-  });
+  const webhooks = new NodeWebhooks(vars, deliveryLogger(vars, log));
   tenancy.webhooks = webhooks;
   const runtime: Runtime = {
     sessions,

@@ -7,7 +7,7 @@ import { DurableObject } from "cloudflare:workers";
 import { WebhookCore, type EndpointRecord } from "../../webhooks/core";
 import type { EventType } from "../../webhooks/events";
 import type { WebhookHub } from "../../webhooks/hub";
-import { queueEvent, report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
+import { deliveryLogger, queueEvent, report, sendDue, sendTest, type DeliveryLog, type Sent } from "../../webhooks/send";
 import type { WebhookReport } from "../../webhooks/types";
 import type { WorkerEnv } from "./env";
 import { SqlKv } from "./sql-kv";
@@ -17,17 +17,14 @@ export function webhookObjectName(space: string): string {
   return `webhooks:${space}`;
 }
 
-function logLine(env: WorkerEnv, line: DeliveryLog): void {
-  const taken = line.status !== undefined && line.status >= 200 && line.status < 300;
-  if (!taken || env.REQUEST_LOG?.trim().toLowerCase() === "json") console.log(JSON.stringify({ mockllm: "webhook", ...line }));
-}
-
 export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHub {
   private readonly core: WebhookCore;
+  private readonly log: (line: DeliveryLog) => void;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.core = new WebhookCore(new SqlKv(ctx.storage.sql));
+    this.log = deliveryLogger(env, (line) => console.log(line));
   }
 
   async list(): Promise<EndpointRecord[]> {
@@ -55,7 +52,7 @@ export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHu
   }
 
   async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
-    if (queueEvent(this.core, key, dueMs, type, dataId, (line) => logLine(this.env, line))) await this.wake(dueMs);
+    if (queueEvent(this.core, key, dueMs, type, dataId, this.log)) await this.wake(dueMs);
   }
 
   async withdraw(key: string): Promise<void> {
@@ -75,9 +72,9 @@ export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHu
   }
 
   override async alarm(): Promise<void> {
-    const next = await sendDue(this.core, this.env, (line) => logLine(this.env, line));
-    // Events scheduled while this run sent are in the core: the next due time covers them.
-    const due = this.core.nextDue() ?? next;
+    await sendDue(this.core, this.env, this.log);
+    // Events scheduled while this run sent are in the core: its next due time covers them.
+    const due = this.core.nextDue();
     if (due !== undefined) await this.wake(due);
   }
 }
