@@ -43,6 +43,7 @@ writeFileSync(
       vars: cfg.vars,
       durableObjects: cfg.durable_objects.bindings.map((b) => ({ name: b.name, className: b.class_name })),
       kvNamespaces: cfg.kv_namespaces.map((k) => k.binding),
+      r2Buckets: cfg.r2_buckets.map((b) => b.binding),
     },
     null,
     2,

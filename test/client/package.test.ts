@@ -279,13 +279,19 @@ describe("built package", () => {
           body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] }),
         });
         const journal = await mock.admin.journal("hi", "t1");
-        console.log(JSON.stringify({ status: res.status, text: (await res.json()).choices[0].message.content, journal: journal.map((e) => e.outcome) }));
+        // Files keep their bytes in the bundle's R2 binding, as deployed.
+        const form = new FormData();
+        form.append("purpose", "assistants");
+        form.append("file", new Blob(["hello file"]), "note.txt");
+        const file = await (await fetch(mock.openaiBaseURL() + "/files", { method: "POST", headers: { authorization: "Bearer k" }, body: form })).json();
+        const bytes = await (await fetch(mock.openaiBaseURL() + "/files/" + file.id + "/content", { headers: { authorization: "Bearer k" } })).text();
+        console.log(JSON.stringify({ status: res.status, text: (await res.json()).choices[0].message.content, journal: journal.map((e) => e.outcome), file: [file.filename, file.bytes, bytes] }));
       } finally {
         await mock.stop();
       }`;
     const r = await node(["--input-type=module", "-e", script]);
     expect(r.stderr).toBe("");
-    expect(JSON.parse(r.stdout)).toStrictEqual({ status: 200, text: "Hello from dist", journal: ["response"] });
+    expect(JSON.parse(r.stdout)).toStrictEqual({ status: 200, text: "Hello from dist", journal: ["response"], file: ["note.txt", 10, "hello file"] });
     const runtime = JSON.parse(await readFile(join(pkg, "dist", "worker", "runtime.json"), "utf8"));
     expect(runtime).toMatchObject({
       main: "index.js",
@@ -295,6 +301,7 @@ describe("built package", () => {
         { name: "WEBHOOKS", className: "WebhookObject" },
       ],
       kvNamespaces: ["SCENARIOS"],
+      r2Buckets: ["FILES"],
     });
   }, 60_000);
 

@@ -187,7 +187,7 @@ async function useRunning(url: string, options: StartMockLLMOptions, documents: 
 }
 
 /** A started Worker, however it was started. */
-interface RunningWorker {
+export interface RunningWorker {
   url: Promise<string>;
   dispose(): Promise<void>;
 }
@@ -215,6 +215,8 @@ interface PrebuiltRuntime {
   compatibilityFlags: string[];
   durableObjects: { name: string; className: string }[];
   kvNamespaces: string[];
+  /** R2 buckets: uploaded files' bytes, batch outputs (src/objects). */
+  r2Buckets: string[];
 }
 
 /**
@@ -222,16 +224,29 @@ interface PrebuiltRuntime {
  * Running from source (this repo's own tests), the Worker is always bundled fresh by wrangler instead, so a
  * stale dist/ can never stand in for the code under test.
  */
-function prebuiltWorker(): { dir: string; runtime: PrebuiltRuntime } | undefined {
+function prebuiltWorker(): PrebuiltWorker | undefined {
   if (!import.meta.url.includes("/dist/client/")) return undefined;
-  const dir = fileURLToPath(new URL("../../worker/", import.meta.url));
+  return readPrebuilt(fileURLToPath(new URL("../../worker/", import.meta.url)));
+}
+
+/** A bundled Worker: its folder (bin/build-worker.mjs's `<out-dir>/worker`) and the settings written beside it. */
+export interface PrebuiltWorker {
+  dir: string;
+  runtime: PrebuiltRuntime;
+}
+
+/** The bundle in `dir`, or undefined when none was written there. */
+export function readPrebuilt(dir: string): PrebuiltWorker | undefined {
   const runtimeFile = join(dir, "runtime.json");
   if (!existsSync(runtimeFile)) return undefined;
   return { dir, runtime: JSON.parse(readFileSync(runtimeFile, "utf8")) as PrebuiltRuntime };
 }
 
-/** Runs the prebuilt bundle under Miniflare: no wrangler import, no bundling, about half the start-up time. */
-async function startPrebuilt(prebuilt: { dir: string; runtime: PrebuiltRuntime }, vars: Record<string, string>, adminToken: string): Promise<RunningWorker> {
+/**
+ * Runs a prebuilt bundle under Miniflare: no wrangler import, no bundling, about half the start-up time. Only `vars`
+ * are set (not wrangler.toml's `[vars]`: no request log on the test's output).
+ */
+export async function startPrebuilt(prebuilt: PrebuiltWorker, vars: Record<string, string>, adminToken: string): Promise<RunningWorker> {
   const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
   const { runtime, dir } = prebuilt;
   const mf = new Miniflare(
@@ -242,6 +257,7 @@ async function startPrebuilt(prebuilt: { dir: string; runtime: PrebuiltRuntime }
       compatibilityFlags: runtime.compatibilityFlags,
       durableObjects: Object.fromEntries(runtime.durableObjects.map((d) => [d.name, { className: d.className, useSQLite: true }])),
       kvNamespaces: runtime.kvNamespaces,
+      r2Buckets: runtime.r2Buckets,
       // Module paths resolve from the bundle's own folder, wherever the package sits relative to the cwd (a hoisted
       // node_modules in a monorepo puts it above it).
       modulesRoot: dir,
