@@ -43,6 +43,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/unit/**/*.test.ts", "test/compat/**/*.test.ts", "test/client/**/*.test.ts"],
+          // The compat suites' Worker, bundled once per run by the first file that needs it (test/support/worker-bundle.ts).
+          globalSetup: ["test/support/worker-bundle.setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

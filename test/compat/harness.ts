@@ -1,9 +1,9 @@
 /**
  * Starts mockllm once per test file on a random local port, with its own admin token and in-memory state. The same
- * compat suites run against both runtimes: the Worker under wrangler (project `node`) and the Node runtime in process
- * (project `node-runtime`, MOCKLLM_RUNTIME=node).
+ * compat suites run against both runtimes: the Worker under Miniflare (project `node`: the run's one bundle, or
+ * wrangler's per file with `via: "wrangler"`) and the Node runtime in process (project `node-runtime`,
+ * MOCKLLM_RUNTIME=node).
  */
-import { unstable_startWorker } from "wrangler";
 import { fileURLToPath } from "node:url";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -29,19 +29,27 @@ export interface Harness {
 /** Which runtime the compat suites run against in this project. */
 export const RUNTIME: "workers" | "node" = process.env.MOCKLLM_RUNTIME === "node" ? "node" : "workers";
 
-async function startRuntime(vars: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+async function startRuntime(vars: Record<string, string>, via: HarnessOptions["via"]): Promise<{ url: string; stop(): Promise<void> }> {
   if (RUNTIME === "node") {
     const { startQuietServer } = await import("../support/server");
     const server = await startQuietServer({ adminToken: ADMIN_TOKEN, vars });
     return { url: server.url, stop: () => server.close() };
   }
+  const quiet = { DEFAULT_WORDS_PER_SECOND: "0", REQUEST_LOG: "off" };
+  if (via === "wrangler") return startWithWrangler({ ...quiet, ...vars });
+  const [{ startPrebuilt }, { workerBundle }] = await Promise.all([import("../../src/client/testing/start"), import("../support/worker-bundle")]);
+  const worker = await startPrebuilt(await workerBundle(), { ...quiet, ...vars }, ADMIN_TOKEN);
+  return { url: await worker.url, stop: () => worker.dispose() };
+}
+
+/** The path `wrangler dev` takes: wrangler bundles the source and runs it with wrangler.toml's settings. */
+async function startWithWrangler(vars: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const { unstable_startWorker } = await import("wrangler");
   const worker = await unstable_startWorker({
     config: CONFIG,
     bindings: {
       ADMIN_TOKEN: { type: "plain_text", value: ADMIN_TOKEN },
       ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, { type: "plain_text", value: v }])),
-      DEFAULT_WORDS_PER_SECOND: { type: "plain_text", value: vars.DEFAULT_WORDS_PER_SECOND ?? "0" },
-      REQUEST_LOG: { type: "plain_text", value: vars.REQUEST_LOG ?? "off" },
     },
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, logLevel: "none" },
   } as Parameters<typeof unstable_startWorker>[0]);
@@ -49,8 +57,16 @@ async function startRuntime(vars: Record<string, string>): Promise<{ url: string
   return { url: (await worker.url).origin, stop: () => worker.dispose() };
 }
 
-export async function startHarness(vars: Record<string, string> = {}): Promise<Harness> {
-  const { url, stop } = await startRuntime(vars);
+export interface HarnessOptions {
+  /**
+   * Project `node` only: `"bundle"` (default) runs this run's bundled Worker under Miniflare (the deployed bundle,
+   * built once: test/support/worker-bundle.ts); `"wrangler"` has wrangler bundle and start it, as `wrangler dev` does.
+   */
+  via?: "bundle" | "wrangler";
+}
+
+export async function startHarness(vars: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
+  const { url, stop } = await startRuntime(vars, options.via);
   const admin = (path: string, init: RequestInit = {}) =>
     fetch(`${url}/admin${path}`, {
       ...init,

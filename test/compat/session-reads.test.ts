@@ -1,6 +1,6 @@
 /**
  * Contract section 10 through the runtimes themselves (issue 51, point 1): the Worker under wrangler (project `node`,
- * `unstable_startWorker`, the path `wrangler dev` and a deployed Worker take) and the Node runtime (`node-runtime`).
+ * `unstable_startWorker`, the path `wrangler dev` takes: the one file that starts it so) and the Node runtime (`node-runtime`).
  * A session no request reached answers 404 `session_not_run` on its state, journal and verify; a read creates nothing
  * (it stays unlisted and still 404s); a name used in another namespace reads exactly as one used nowhere.
  */
@@ -12,7 +12,7 @@ let h: Harness;
 const READS = ["", "/requests", "/verify"] as const;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { via: "wrangler" });
   await h.upload({ name: "rd", steps: [{ consume: false, respond: { text: "hello" } }] });
 });
 afterAll(() => h?.stop());
