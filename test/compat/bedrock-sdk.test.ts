@@ -3,7 +3,7 @@
  * ConverseStream, InvokeModel, InvokeModelWithResponseStream) and `@anthropic-ai/bedrock-sdk` — text, stream, a
  * two-turn tool loop, a scripted 429 the SDK retries, and a mid-stream exception. Fake static credentials: the mock
  * checks that a SigV4 `Authorization` is present, never the signature. On the Node runtime the AWS client keeps its
- * default HTTP/2 handler (cleartext, prior knowledge); the Worker under wrangler speaks HTTP/1.1 only, so there the
+ * default HTTP/2 handler (cleartext, prior knowledge); the Worker under workerd speaks HTTP/1.1 only, so there the
  * client gets the README's one-line `requestHandler: new NodeHttpHandler()`.
  */
 import AnthropicBedrock from "@anthropic-ai/bedrock-sdk";

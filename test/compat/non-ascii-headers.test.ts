@@ -1,6 +1,6 @@
 /**
  * Header values outside ASCII, as a client's socket carries them (Node's fetch sends `\u00ff` as the byte 0xFF), on
- * both runtimes — the Worker under `wrangler dev` and the Node server: refused in the surface's shape, never a 5xx.
+ * both runtimes — the Worker under workerd and the Node server: refused in the surface's shape, never a 5xx.
  * test/integration/surface-garbage.test.ts sends the same values on Node only: inside workerd a test's own `Request`
  * carries them without a socket and workerd prints a "non-ASCII characters … As a quirk to support Unicode" warning
  * for each (issue 51 point 10).

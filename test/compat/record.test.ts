@@ -393,7 +393,8 @@ describe("safety and edge cases", () => {
     await h.upload(doc);
     // Known to fail rarely on the Worker under wrangler on a busy machine (the last frame lost): the replay breaks
     // BREAK_FLUSH_MS after the runtime took the frame (src/turn/frames.ts), and nothing a Worker can observe says the
-    // frame has passed wrangler's proxy hop; waiting for the runtime's next pull did not stop it (wave 7 notes).
+    // frame has passed wrangler's proxy hop; waiting for the runtime's next pull did not stop it (wave 7 notes). Since
+    // wave 45 the suites run the bundle under Miniflare directly, with no proxy hop.
     expect(await readAll(await rawChat("rep-cut", "raw", "chat-cut"))).toEqual({ text: seen.sent, broke: true });
   });
 

@@ -1,5 +1,5 @@
 /**
- * RFC 6455 close handshakes over raw TCP, on both runtimes (the Worker under wrangler, the Node server): a client's
+ * RFC 6455 close handshakes over raw TCP, on both runtimes (the Worker under workerd, the Node server): a client's
  * close frame with a legal code is echoed; one with a code no endpoint may send (999, 1004, 5000, 65535) is answered
  * with 1002 and the connection ends. A client library refuses to send such codes, so the frames are written by hand.
  */
