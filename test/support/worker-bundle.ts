@@ -22,7 +22,10 @@ declare module "vitest" {
 }
 
 const BUILD = fileURLToPath(new URL("../../bin/build-worker.mjs", import.meta.url));
-/** A cold bundle takes ~10 s on an idle 2-core machine; a loaded one may take several times that. */
+/**
+ * How long a file waits for another's bundle: a backstop, as the files' `beforeAll` (hookTimeout 60 s) gives up first.
+ * A bundle takes ~3 s on an idle 2-core machine; a build outliving the first file's hook still finishes for the rest.
+ */
 const WAIT_MS = 240_000;
 
 let bundled: Promise<PrebuiltWorker> | undefined;
