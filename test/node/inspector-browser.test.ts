@@ -7,6 +7,8 @@
  * Screenshots go to a temporary folder; `UPDATE_SCREENSHOTS=1` writes them to docs/ for the README instead.
  */
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -229,5 +231,62 @@ describe.skipIf(!have)("inspector in Chromium", () => {
     expect(await page.isVisible("#session")).toBe(true);
     expect(await page.locator("#status.error").count()).toBe(0);
     expect(await page.locator(".entry").count()).toBe(0);
+  });
+
+  it("the webhooks view shows the project's endpoints and each delivery attempt with what the endpoint answered", async () => {
+    await page.goto(`${server.url}/#/webhooks`);
+    await page.waitForSelector("#endpoints-empty:not([hidden])");
+    expect(await text("#webhooks-meta")).toBe("0 endpoints \u00b7 0 waiting");
+    expect(await page.isVisible("#scenario")).toBe(false);
+
+    // Two endpoints on a receiver of this test's: one takes what it is sent, one refuses it.
+    const receiver = createServer((req, res) => {
+      req.resume();
+      res.writeHead(req.url === "/refuse" ? 503 : 204).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const ids: string[] = [];
+      for (const [name, path] of [
+        ["orders", "/take"],
+        ["audit", "/refuse"],
+      ] as const) {
+        const made = await fetch(`${server.url}/v1/webhook_endpoints`, {
+          method: "POST",
+          headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+          body: JSON.stringify({ name, url: base + path, event_types: ["batch.completed"] }),
+        });
+        expect(made.status).toBe(200);
+        const id = ((await made.json()) as { id: string }).id;
+        ids.push(id);
+        const sent = await fetch(`${server.url}/v1/webhook_endpoints/${id}/test`, {
+          method: "POST",
+          headers: { authorization: "Bearer sk-test", "content-type": "application/json" },
+          body: JSON.stringify({ event_type: "batch.completed" }),
+        });
+        expect(sent.status).toBe(200);
+      }
+      await page.locator("#webhooks-meta", { hasText: "2 endpoints" }).waitFor(); // the view refreshes itself
+      await page.waitForSelector(".delivery-row:nth-child(2)");
+      expect(await text("#webhooks-meta")).toBe("2 endpoints \u00b7 0 waiting");
+      expect(await page.locator(".endpoint-row").evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)))).toEqual(
+        expect.arrayContaining([
+          ["orders", `${base}/take`, "batch.completed", ids[0]],
+          ["audit", `${base}/refuse`, "batch.completed", ids[1]],
+        ]),
+      );
+      const rows = await page.locator(".delivery-row").evaluateAll((trs) => trs.map((tr) => [tr.className, ...[...tr.querySelectorAll("td")].slice(2).map((td) => td.textContent)]));
+      // Newest first: the refused test was sent last; a test is not tried again.
+      expect(rows).toEqual([
+        ["delivery-row failed", `${base}/refuse`, "1", "503", "given up"],
+        ["delivery-row", `${base}/take`, "1", "204", ""],
+      ]);
+      expect(await text(".delivery-row td:nth-child(2)")).toMatch(/^batch\.completedevt_[0-9a-f]+$/);
+      expect(await page.locator("#status.error").count()).toBe(0);
+      await shot("inspector-webhooks.png");
+    } finally {
+      receiver.close();
+    }
   });
 });

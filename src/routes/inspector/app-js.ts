@@ -8,7 +8,7 @@ export const APP_JS = String.raw`"use strict";
 (function () {
   var TOKEN_KEY = "mockllm-admin-token";
   var $ = function (id) { return document.getElementById(id); };
-  var state = { scenarios: [], scenario: null, session: null, entries: [], lastSeq: 0, lastAt: null, live: 0, timer: 0, busy: false, verifyBySession: {} };
+  var state = { scenarios: [], scenario: null, session: null, entries: [], lastSeq: 0, lastAt: null, live: 0, timer: 0, busy: false, verifyBySession: {}, webhooks: false };
 
   function h(tag, props) {
     var el = document.createElement(tag);
@@ -80,8 +80,9 @@ export const APP_JS = String.raw`"use strict";
     return true;
   }
 
-  // ----- routing: #/s/{scenario}[/{session}]
+  // ----- routing: #/s/{scenario}[/{session}], #/webhooks
   function parseHash() {
+    if (location.hash === "#/webhooks") return { scenario: null, session: null, webhooks: true };
     var m = /^#\/s\/([^/]+)(?:\/([^/]+))?/.exec(location.hash);
     return m ? { scenario: decodeURIComponent(m[1]), session: m[2] ? decodeURIComponent(m[2]) : null } : { scenario: null, session: null };
   }
@@ -266,6 +267,37 @@ export const APP_JS = String.raw`"use strict";
     return details;
   }
 
+  // ----- webhooks (GET /admin/webhooks): the credential's project's endpoints and its last delivery attempts
+  async function refreshWebhooks() {
+    var report = await api("GET", "/webhooks");
+    var n = report.endpoints.length;
+    $("webhooks-meta").textContent = n + (n === 1 ? " endpoint" : " endpoints") + " \u00b7 " + report.waiting + " waiting";
+    $("endpoints-empty").hidden = n > 0;
+    $("endpoints").tBodies[0].replaceChildren(...report.endpoints.map(function (e) {
+      return h("tr", { class: "endpoint-row", "data-id": e.id },
+        h("td", null, e.name), h("td", null, h("code", null, e.url)), h("td", { class: "small" }, e.event_types.join(", ")), h("td", { class: "muted small" }, e.id));
+    }));
+    $("deliveries-empty").hidden = report.deliveries.length > 0;
+    $("deliveries").tBodies[0].replaceChildren(...report.deliveries.map(function (d) {
+      var taken = d.status !== undefined && d.status >= 200 && d.status < 300;
+      return h("tr", { class: "delivery-row" + (taken ? "" : " failed"), "data-delivery": d.deliveryId, "data-attempt": String(d.attempt) },
+        h("td", { class: "small" }, time(d.at)),
+        h("td", null, d.type, h("div", { class: "muted small" }, d.event)),
+        h("td", { class: "small" }, h("code", null, d.url)),
+        h("td", { class: "num" }, String(d.attempt)),
+        h("td", { class: "answer" }, d.status !== undefined ? String(d.status) : d.error || "no answer"),
+        h("td", { class: "small" }, taken ? "" : d.retry ? "tried again" : "given up"));
+    }));
+  }
+
+  async function showWebhooks() {
+    $("welcome").hidden = true; $("scenario").hidden = true; $("session").hidden = true;
+    $("webhooks").hidden = false;
+    document.querySelectorAll(".scenario-item").forEach(function (li) { li.classList.remove("selected"); });
+    status("");
+    await refreshWebhooks();
+  }
+
   // ----- refresh loop: fast while requests keep arriving, slower when idle
   function schedule() {
     clearTimeout(state.timer);
@@ -277,6 +309,11 @@ export const APP_JS = String.raw`"use strict";
   // The scenario panel (coverage, sessions, verify per session) costs more: with a session open it is refreshed when
   // that session changed and every fifth tick otherwise. Nothing is polled while the tab is hidden.
   async function tick() {
+    if (!state.busy && state.webhooks && !document.hidden) {
+      state.busy = true;
+      try { await refreshWebhooks(); } catch (e) { /* shown in the status line */ }
+      state.busy = false;
+    }
     if (!state.busy && state.scenario && !document.hidden) {
       state.busy = true;
       state.ticks = (state.ticks || 0) + 1;
@@ -293,17 +330,19 @@ export const APP_JS = String.raw`"use strict";
   async function route() {
     takeLink();
     var r = parseHash();
-    state.scenario = r.scenario; state.session = r.session;
+    state.scenario = r.scenario; state.session = r.session; state.webhooks = !!r.webhooks;
     if (!token()) return;
     try {
       if (!state.scenarios.length) await loadScenarios();
+      if (!r.webhooks) $("webhooks").hidden = true;
+      if (r.webhooks) { await showWebhooks(); schedule(); return; }
       if (!r.scenario) { $("scenario").hidden = true; $("session").hidden = true; $("welcome").hidden = false; return; }
       await showScenario(r.scenario);
       if (r.session) await showSession(r.scenario, r.session); else $("session").hidden = true;
     } catch (e) {
       // Shown in the status line. Nothing of the view before stays on screen: a scenario this credential cannot
       // see (another namespace's, a deleted one) must not look as if it showed the previous one's data.
-      $("scenario").hidden = true; $("session").hidden = true; $("welcome").hidden = false;
+      $("scenario").hidden = true; $("session").hidden = true; $("webhooks").hidden = true; $("welcome").hidden = false;
       state.entries = []; $("journal").replaceChildren(); $("sessions").tBodies[0].replaceChildren(); $("steps").tBodies[0].replaceChildren();
     }
     schedule();

@@ -30,6 +30,8 @@ export const PAGE_HTML = `<!doctype html>
     <h2>Scenarios</h2>
     <p id="scenarios-empty" class="muted">Enter the admin token and load the scenarios.</p>
     <ul id="scenarios" class="scenario-list"></ul>
+    <h2 class="side-h">Webhooks</h2>
+    <p class="small"><a id="webhooks-link" href="#/webhooks">Endpoints and deliveries</a></p>
   </nav>
   <section class="content">
     <section id="scenario" class="panel" hidden>
@@ -61,6 +63,24 @@ export const PAGE_HTML = `<!doctype html>
       <h3>Journal <span id="journal-count" class="muted small"></span></h3>
       <p id="journal-empty" class="muted" hidden>No requests yet. Point a client at this session and they appear here.</p>
       <ol id="journal" class="timeline"></ol>
+    </section>
+    <section id="webhooks" class="panel" hidden>
+      <div class="panel-head">
+        <h2>Webhooks</h2>
+        <span id="webhooks-meta" class="muted"></span>
+      </div>
+      <h3>Endpoints</h3>
+      <p id="endpoints-empty" class="muted" hidden>No endpoint: create one with <code>client.webhooks.create</code> (<code>POST /v1/webhook_endpoints</code>).</p>
+      <table class="grid" id="endpoints">
+        <thead><tr><th>name</th><th>url</th><th>events</th><th>id</th></tr></thead>
+        <tbody></tbody>
+      </table>
+      <h3>Deliveries <span class="muted small">the last 100 attempts, newest first</span></h3>
+      <p id="deliveries-empty" class="muted" hidden>Nothing sent yet.</p>
+      <table class="grid" id="deliveries">
+        <thead><tr><th>time</th><th>event</th><th>endpoint</th><th class="num">attempt</th><th>answer</th><th>next</th></tr></thead>
+        <tbody></tbody>
+      </table>
     </section>
     <section id="welcome" class="panel">
       <h2>What this shows</h2>

@@ -20,6 +20,7 @@ button.danger{background:#fff;color:var(--bad);border-color:var(--bad)}button.da
 @media (max-width:900px){.layout{grid-template-columns:1fr}}
 .side{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:.8rem}
 .scenario-list{list-style:none;margin:.5rem 0 0;padding:0}
+.side-h{margin-top:1rem}.delivery-row.failed td.answer{color:var(--bad);font-weight:600}
 .scenario-item{padding:.45rem .5rem;border-radius:6px;border:1px solid transparent}
 .scenario-item.selected{background:#eef3fb;border-color:#c9d8f0}
 .scenario-link{font-weight:600;margin-right:.4rem}
