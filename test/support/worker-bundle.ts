@@ -32,7 +32,9 @@ let bundled: Promise<PrebuiltWorker> | undefined;
 
 /** This run's bundled Worker, built by this file if no other file has begun to. */
 export function workerBundle(): Promise<PrebuiltWorker> {
-  return (bundled ??= build(inject("workerBundleDir")));
+  const root = inject("workerBundleDir");
+  if (root === undefined) throw new Error("no workerBundleDir: run this file in a project whose globalSetup is test/support/worker-bundle.setup.ts (project node)");
+  return (bundled ??= build(root));
 }
 
 async function build(root: string): Promise<PrebuiltWorker> {
