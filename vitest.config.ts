@@ -19,15 +19,20 @@ const nodeWeb: Plugin = {
   },
 };
 
+/**
+ * Test files the Node projects run at once: two per core, at most 8. A compat file spends most of its time waiting on
+ * its server (workerd in another process, or an SDK's socket), and vitest's default (cores − 1: one file at a time on
+ * a 2-core machine) left most of the CPU idle: on this 2-core machine the two Node projects took 555 s at 1 and 286 s
+ * at 4, all passing (wave 45). Set per project: a root `maxWorkers` does not reach projects declared with
+ * `extends: false`. (The `workers` project's pool takes 91 s at 1 or 4.)
+ */
+const NODE_FILES_AT_ONCE = Math.min(8, 2 * availableParallelism());
+
 /** Admin token the in-workerd tests use; Node tests start their own Worker with their own token. */
 export const TEST_ADMIN_TOKEN = "test-admin-token";
 
 export default defineConfig({
   test: {
-    // Two test files per core (at most 8 at once): a compat file spends most of its time waiting on its server (workerd
-    // in another process, or an SDK's socket), so one per core left half the CPU idle. On this 2-core machine the two
-    // Node projects took 555 s at 2 (one per core, vitest's default) and 286 s at 4, all passing (wave 45).
-    maxWorkers: Math.min(8, 2 * availableParallelism()),
     projects: [
       {
         extends: false,
@@ -47,6 +52,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
+          maxWorkers: NODE_FILES_AT_ONCE,
           include: ["test/unit/**/*.test.ts", "test/compat/**/*.test.ts", "test/client/**/*.test.ts"],
           // The compat suites' Worker, bundled once per run by the first file that needs it (test/support/worker-bundle.ts).
           globalSetup: ["test/support/worker-bundle.setup.ts"],
@@ -62,6 +68,7 @@ export default defineConfig({
         test: {
           name: "node-runtime",
           environment: "node",
+          maxWorkers: NODE_FILES_AT_ONCE,
           include: ["test/integration/**/*.test.ts", "test/compat/**/*.test.ts", "test/node/**/*.test.ts"],
           exclude: [
             "test/integration/session-object.test.ts",
