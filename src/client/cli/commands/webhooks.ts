@@ -21,11 +21,7 @@ Example:
   options: { ...SERVER_OPTIONS, json: { type: "boolean" } },
   async run(values, _positionals, io) {
     const report = await (await adminFrom(values, io)).webhooks();
-    if (values.json === true) {
-      io.stdout(JSON.stringify(report, null, 2));
-      return EXIT.ok;
-    }
-    io.stdout(render(report));
+    io.stdout(values.json === true ? JSON.stringify(report, null, 2) : render(report));
     return EXIT.ok;
   },
 };
