@@ -1,9 +1,10 @@
 /**
  * Where files and batches live (contract section 11, "Files and batches"): one small key → bytes store per runtime
- * (Node: memory, `hosts/node/objects.ts`; Workers: an R2 bucket, `hosts/workers/r2-objects.ts`), handed to the
- * routes as `Runtime.objects`. A namespace's runtime sees the store below its own prefix (`scopedObjects`), so another
- * team's key never reaches an object: it gets the real 404. What is kept over it — file records and bytes, batch
- * records — is in `files.ts` and `batches.ts`; nothing here knows a provider.
+ * (Node: memory, `MemoryObjectStore` below, or with `--persist` a directory, `hosts/node/object-files.ts`; Workers: an
+ * R2 bucket, `hosts/workers/r2-objects.ts`), handed to the routes as `Runtime.objects`. A namespace's runtime sees
+ * the store below its own prefix (`scopedObjects`), so another team's key never reaches an object: it gets the real
+ * 404. What is kept over it — file records and bytes, batch records — is in `files.ts` and `records.ts`; nothing here
+ * knows a provider.
  */
 
 /** An object's name, size and its small metadata (strings; R2 keeps up to 2 KB of it with the object). */

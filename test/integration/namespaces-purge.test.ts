@@ -1,7 +1,7 @@
 /**
  * Deleting a namespace removes its data, not only its reach: on Workers the namespace's directory object purges every
  * Durable Object the namespace wrote to (journals, stored Responses, indexes) on its alarm; on Node the sessions,
- * uploads and their `--persist` files go at once. A re-created name starts empty.
+ * uploads, stored objects (files, batches, …) and their `--persist` files go at once. A re-created name starts empty.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,19 +87,27 @@ describe.skipIf(RUNTIME !== "workers")("deleting a namespace on Workers", () => 
 });
 
 describe.skipIf(RUNTIME !== "node")("deleting a namespace on Node", () => {
-  it("removes its sessions, uploads and --persist files at once; a re-created name starts empty", async () => {
+  it("removes its sessions, uploads, stored objects and --persist files at once; a re-created name starts empty", async () => {
     const { startQuietServer } = await import("../support/server");
     const dir = mkdtempSync(join(tmpdir(), "mockllm-purge-"));
     const server = await startQuietServer({ adminToken: TOKEN, persist: dir });
     try {
       const send: Send = (path, init) => fetch(`${server.url}${path}`, init);
-      const { space } = await fill(send, "purged");
+      const { key, space } = await fill(send, "purged");
+      const upload = new FormData();
+      upload.set("purpose", "user_data");
+      upload.set("file", new Blob(["kept bytes"]), "kept.txt");
+      const file = await send("/v1/files", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: upload });
+      expect(file.status).toBe(200);
+      const objects = () => readdirSync(join(dir, "objects"));
+      expect(objects()).toHaveLength(2); // the file's bytes and its record, written before the upload was answered
       const files = () => [...readdirSync(join(dir, "sessions")), ...readdirSync(join(dir, "scenarios"))].map(decodeURIComponent);
       // Session files are written within PERSIST_DELAY_MS of a change.
       await vi.waitFor(() => expect(files().filter((f) => f.includes(space)).length).toBeGreaterThanOrEqual(5), { timeout: 2_000, interval: 10 });
       const del = await send("/admin/namespaces/purged", { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
       expect(del.status).toBe(200);
       expect(files().filter((f) => f.includes(space))).toEqual([]);
+      expect(objects()).toEqual([]);
       expect(JSON.stringify([...(server.runtime.sessions as unknown as { names(): string[] }).names()])).not.toContain(space);
       const again = await fill(send, "purged");
       const journal = await send(`/admin/sessions/purge-doc/p2/requests`, { headers: { authorization: `Bearer ${again.key}` } });

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { Agent, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/hosts/node/server";
 import { until } from "../support/until";
@@ -69,6 +69,51 @@ describe("Node runtime: --persist", () => {
       expect(again.output_text).toBe(stored.output_text);
     } finally {
       await b.close();
+    }
+  });
+
+  it("keeps files, batches and vector stores across a restart (DIR/objects), as R2 keeps them on a Worker", async () => {
+    const dir = await tempDir();
+    const a = await startServer({ adminToken: TOKEN, persist: dir });
+    const c = new OpenAI({ apiKey: "k", baseURL: `${a.url}/v1`, maxRetries: 0 });
+    const bytes = Buffer.from([0, 1, 2, 250, 255, 10]);
+    const data = await c.files.create({ file: await toFile(bytes, "data.bin"), purpose: "user_data" });
+    const input = `${JSON.stringify({ custom_id: "a", method: "POST", url: "/v1/chat/completions", body: { model: "gpt-4o", messages: [{ role: "user", content: "hi" }] } })}\n`;
+    const inputFile = await c.files.create({ file: await toFile(Buffer.from(input), "in.jsonl"), purpose: "batch" });
+    const batch = await c.batches.create({ input_file_id: inputFile.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    const done = await c.batches.retrieve(batch.id);
+    expect(done.status).toBe("completed");
+    const output = await (await c.files.content(done.output_file_id!)).text();
+    const docs = await c.files.create({ file: await toFile(Buffer.from("Cats sleep sixteen hours a day."), "cats.txt"), purpose: "assistants" });
+    const vs = await c.vectorStores.create({ name: "pets", file_ids: [docs.id] });
+    await a.close();
+
+    const b = await startServer({ adminToken: TOKEN, persist: dir });
+    try {
+      const d = new OpenAI({ apiKey: "k", baseURL: `${b.url}/v1`, maxRetries: 0 });
+      expect(await d.files.retrieve(data.id)).toStrictEqual(data);
+      expect([...Buffer.from(await (await d.files.content(data.id)).arrayBuffer())]).toStrictEqual([...bytes]);
+      const listed = (await d.files.list()).data.map((f) => f.id);
+      expect(listed.sort()).toStrictEqual([data.id, inputFile.id, docs.id, done.output_file_id!].sort());
+      expect(await d.batches.retrieve(batch.id)).toStrictEqual(done);
+      expect(await (await d.files.content(done.output_file_id!)).text()).toBe(output);
+      expect(JSON.parse(output)).toMatchObject({ custom_id: "a", response: { status_code: 200 } });
+      const kept = await d.vectorStores.retrieve(vs.id);
+      expect(kept).toMatchObject({ id: vs.id, name: "pets", file_counts: { completed: 1, total: 1 } });
+      const found = await d.vectorStores.search(vs.id, { query: "how long do cats sleep" });
+      expect(found.data.map((r) => [r.file_id, r.filename])).toStrictEqual([[docs.id, "cats.txt"]]);
+      // What is deleted after the restart stays deleted after the next.
+      await d.files.delete(data.id);
+    } finally {
+      await b.close();
+    }
+    const c2 = await startServer({ adminToken: TOKEN, persist: dir });
+    try {
+      const e = new OpenAI({ apiKey: "k", baseURL: `${c2.url}/v1`, maxRetries: 0 });
+      await expect(e.files.retrieve(data.id)).rejects.toMatchObject({ status: 404 });
+      expect((await e.files.retrieve(docs.id)).filename).toBe("cats.txt");
+    } finally {
+      await c2.close();
     }
   });
 });

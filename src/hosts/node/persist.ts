@@ -3,7 +3,8 @@
  * (`DIR/scenarios/{name}.json`); a changed session is written within PERSIST_DELAY_MS (`DIR/sessions/{name}.json`,
  * via a temporary file and a rename, so a file is never half written), and every pending write is flushed before
  * the server exits. Namespace uploads and sessions are named `__ns/{space}/…`; the key registry (namespaces, key
- * hashes, quota usage, audit) is `DIR/registry.json`, written within PERSIST_DELAY_MS of a change.
+ * hashes, quota usage, audit) is `DIR/registry.json`, written within PERSIST_DELAY_MS of a change. Files, batches and
+ * the other stored objects are `DIR/objects` (./object-files.ts), written before their request is answered.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -3,7 +3,8 @@
  * bundled defaults and, with `persist`, the state kept on disk, as ../workers/runtime.ts builds it from a Worker's
  * bindings. No HTTP here: ./transport.ts serves what this builds, ./server.ts joins the two.
  */
-import { MemoryObjectStore } from "../../objects/store";
+import { join } from "node:path";
+import { MemoryObjectStore, type ObjectStore } from "../../objects/store";
 import { NodeWebhooks } from "./webhooks";
 import { deliveryLogger } from "../../webhooks/send";
 import { parseScenarioDocument } from "../../scenario/document";
@@ -11,6 +12,7 @@ import { versionOf } from "../../scenario/store";
 import { sessionTtlMs } from "../../tenancy/quota";
 import type { Runtime, RuntimeVars } from "../../runtime/types";
 import { loadScenarioPaths, type ScenarioFiles } from "./files";
+import { FileObjectStore } from "./object-files";
 import { Persister } from "./persist";
 import { putRecordingScenario, type RecordOptions } from "./record";
 import { NodeScenarioStore } from "./scenarios";
@@ -24,7 +26,10 @@ export interface AssemblyOptions {
   scenarios?: readonly string[];
   /** Re-read scenario files when they change. Default true when `scenarios` are given. */
   watch?: boolean;
-  /** Keep uploads, sessions, journals and stored responses in this directory across restarts. */
+  /**
+   * Keep uploads, sessions, journals, stored responses and the stored objects (files, batches, vector stores,
+   * containers, …) in this directory across restarts.
+   */
   persist?: string;
   /**
    * Write what `persist` writes to this directory (by close() or the process's exit at the latest), without reading
@@ -87,7 +92,8 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   // A local server answers browser pages from any origin unless told otherwise (a deployed Worker: none until set).
   vars.CORS_ORIGINS ??= "*";
   const requestLog = vars.REQUEST_LOG?.trim().toLowerCase() === "json";
-  const objects = new MemoryObjectStore();
+  // Files, batches and the other stored objects: in DIR/objects with a directory, as the Worker keeps them in R2.
+  const objects: ObjectStore = dir !== undefined ? new FileObjectStore(join(dir, "objects"), { restore: restore !== undefined, report: log }) : new MemoryObjectStore();
   tenancy.objects = objects;
   const webhooks = new NodeWebhooks(vars, deliveryLogger(vars, log));
   tenancy.webhooks = webhooks;
