@@ -1,7 +1,7 @@
 /**
  * Deleting a namespace removes its data, not only its reach: on Workers the namespace's directory object purges every
  * Durable Object the namespace wrote to (journals, stored Responses, indexes) on its alarm; on Node the sessions,
- * uploads, stored objects (files, batches, …) and their `--persist` files go at once. A re-created name starts empty.
+ * uploads, stored objects (files, batches, …), webhooks and their `--persist` files go at once (webhooks' within 100 ms). A re-created name starts empty.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,7 +87,7 @@ describe.skipIf(RUNTIME !== "workers")("deleting a namespace on Workers", () => 
 });
 
 describe.skipIf(RUNTIME !== "node")("deleting a namespace on Node", () => {
-  it("removes its sessions, uploads, stored objects and --persist files at once; a re-created name starts empty", async () => {
+  it("removes its sessions, uploads, stored objects, webhooks and --persist files at once; a re-created name starts empty", async () => {
     const { startQuietServer } = await import("../support/server");
     const dir = mkdtempSync(join(tmpdir(), "mockllm-purge-"));
     const server = await startQuietServer({ adminToken: TOKEN, persist: dir });
@@ -101,6 +101,11 @@ describe.skipIf(RUNTIME !== "node")("deleting a namespace on Node", () => {
       expect(file.status).toBe(200);
       const objects = () => readdirSync(join(dir, "objects"));
       expect(objects()).toHaveLength(2); // the file's bytes and its record, written before the upload was answered
+      const hook = { name: "purged", url: "http://127.0.0.1:9/hook", event_types: ["batch.completed"] };
+      const endpoint = await send("/v1/webhook_endpoints", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(hook) });
+      expect(endpoint.status).toBe(200);
+      const webhooks = () => readdirSync(join(dir, "webhooks"));
+      await vi.waitFor(() => expect(webhooks()).toStrictEqual([`ns-${space}.json`]), { timeout: 2_000, interval: 10 });
       const files = () => [...readdirSync(join(dir, "sessions")), ...readdirSync(join(dir, "scenarios"))].map(decodeURIComponent);
       // Session files are written within PERSIST_DELAY_MS of a change.
       await vi.waitFor(() => expect(files().filter((f) => f.includes(space)).length).toBeGreaterThanOrEqual(5), { timeout: 2_000, interval: 10 });
@@ -108,6 +113,7 @@ describe.skipIf(RUNTIME !== "node")("deleting a namespace on Node", () => {
       expect(del.status).toBe(200);
       expect(files().filter((f) => f.includes(space))).toEqual([]);
       expect(objects()).toEqual([]);
+      await vi.waitFor(() => expect(webhooks()).toStrictEqual([]), { timeout: 2_000, interval: 10 });
       expect(JSON.stringify([...(server.runtime.sessions as unknown as { names(): string[] }).names()])).not.toContain(space);
       const again = await fill(send, "purged");
       const journal = await send(`/admin/sessions/purge-doc/p2/requests`, { headers: { authorization: `Bearer ${again.key}` } });

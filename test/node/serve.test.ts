@@ -1,7 +1,8 @@
 // The Node runtime's own behaviour beyond the shared suites: --persist across restarts, --scenarios reloads,
 // client disconnects and close() ending open streams.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { Agent, request as httpRequest } from "node:http";
+import { Agent, createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
@@ -114,6 +115,50 @@ describe("Node runtime: --persist", () => {
       expect((await e.files.retrieve(docs.id)).filename).toBe("cats.txt");
     } finally {
       await c2.close();
+    }
+  });
+
+  it("keeps webhook endpoints, and a delivery waiting at the stop is sent after the restart, signed as before", async () => {
+    const dir = await tempDir();
+    const received: { body: string; headers: Headers }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        received.push({ body, headers: new Headers(Object.entries(req.headers).map(([k, v]) => [k, String(v)])) });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const a = await startServer({ adminToken: TOKEN, persist: dir });
+    try {
+      const doc = { name: "later", async: { processingMs: 1500 }, steps: [{ consume: false, respond: { text: "Done after the restart." } }] };
+      expect((await admin(a, "/scenarios/later", { method: "PUT", body: JSON.stringify(doc) })).status).toBe(200);
+      const c = new OpenAI({ apiKey: "k", baseURL: `${a.url}/s/later/run-1/v1`, maxRetries: 0 });
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const endpoint = await c.webhooks.create({ name: "kept", url, event_types: ["response.completed"] });
+      const background = await c.responses.create({ model: "gpt-4o", input: "go", background: true });
+      expect(background.status).toBe("queued");
+      await a.close(); // before the response is due: its delivery waits in DIR/webhooks
+      expect(received).toStrictEqual([]);
+
+      const b = await startServer({ adminToken: TOKEN, persist: dir });
+      try {
+        const d = new OpenAI({ apiKey: "k", baseURL: `${b.url}/s/later/run-1/v1`, maxRetries: 0 });
+        expect(await d.webhooks.retrieve(endpoint.id)).toMatchObject({ id: endpoint.id, name: "kept", url, event_types: ["response.completed"] });
+        await until(
+          async () => received.length,
+          (n) => n > 0,
+        );
+        const event = await d.webhooks.unwrap(received[0]!.body, received[0]!.headers, endpoint.signing_secret);
+        expect(event).toMatchObject({ type: "response.completed", data: { id: background.id } });
+        expect((await d.responses.retrieve(background.id)).output_text).toBe("Done after the restart.");
+        expect(received).toHaveLength(1);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await new Promise((r) => receiver.close(r));
     }
   });
 });

@@ -4,7 +4,9 @@
  * via a temporary file and a rename, so a file is never half written), and every pending write is flushed before
  * the server exits. Namespace uploads and sessions are named `__ns/{space}/…`; the key registry (namespaces, key
  * hashes, quota usage, audit) is `DIR/registry.json`, written within PERSIST_DELAY_MS of a change. Files, batches and
- * the other stored objects are `DIR/objects` (./object-files.ts), written before their request is answered.
+ * the other stored objects are `DIR/objects` (./object-files.ts), written before their request is answered. Each
+ * namespace's webhooks (endpoints, waiting deliveries, the delivery log) are `DIR/webhooks/ns-{space}.json`, written
+ * within PERSIST_DELAY_MS of a change.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +14,9 @@ import type { MemorySessionData } from "./memory";
 
 /** Longest a changed session waits before it is written. */
 export const PERSIST_DELAY_MS = 100;
+
+/** A namespace's webhooks file is named `ns-{space}` (the project without a namespace's space is "": `ns-.json`). */
+const WEBHOOKS_PREFIX = "ns-";
 
 /** A session or scenario name as a file name (`weather/run-1` → `weather%2Frun-1.json`). */
 function fileName(name: string): string {
@@ -37,7 +42,10 @@ export class Persister {
   private readonly scenariosDir: string;
   private readonly sessionsDir: string;
   private readonly registryFile: string;
+  private readonly webhooksDir: string;
   private readonly pending = new Map<string, () => MemorySessionData>();
+  /** Namespaces whose webhooks changed: their entries, or undefined for a namespace deleted. */
+  private readonly pendingWebhooks = new Map<string, Map<string, string> | undefined>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pendingRegistry: Map<string, string> | undefined;
 
@@ -45,8 +53,10 @@ export class Persister {
     this.scenariosDir = join(dir, "scenarios");
     this.sessionsDir = join(dir, "sessions");
     this.registryFile = join(dir, "registry.json");
+    this.webhooksDir = join(dir, "webhooks");
     mkdirSync(this.scenariosDir, { recursive: true });
     mkdirSync(this.sessionsDir, { recursive: true });
+    mkdirSync(this.webhooksDir, { recursive: true });
   }
 
   /** Uploaded documents as stored, by name. Unreadable files are reported and skipped. */
@@ -95,6 +105,24 @@ export class Persister {
     this.timer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
   }
 
+  /** Each namespace's webhook entries, as saveWebhooks wrote them (a file that is not a map of strings is skipped). */
+  webhooks(report: (message: string) => void): Map<string, Map<string, string>> {
+    const out = new Map<string, Map<string, string>>();
+    for (const [name, entries] of this.readAll(this.webhooksDir, report)) {
+      const space = name.startsWith(WEBHOOKS_PREFIX) ? name.slice(WEBHOOKS_PREFIX.length) : undefined;
+      const valid = typeof entries === "object" && entries !== null && !Array.isArray(entries) && Object.values(entries).every((v) => typeof v === "string");
+      if (space === undefined || !valid) report(`mockllm: skipped ${join(this.webhooksDir, fileName(name))}: not a namespace's webhooks`);
+      else out.set(space, new Map(Object.entries(entries as Record<string, string>)));
+    }
+    return out;
+  }
+
+  /** Schedules a namespace's webhooks to be written (within PERSIST_DELAY_MS, and at exit); undefined removes them. */
+  saveWebhooks(space: string, entries: Map<string, string> | undefined): void {
+    this.pendingWebhooks.set(space, entries);
+    this.timer ??= setTimeout(() => this.flush(), PERSIST_DELAY_MS);
+  }
+
   /** Removes a session's file (a deleted namespace's, an expired one). */
   removeSession(name: string): void {
     this.pending.delete(name);
@@ -113,6 +141,12 @@ export class Persister {
     this.timer = undefined;
     for (const [name, dump] of this.pending) writeAtomic(join(this.sessionsDir, fileName(name)), JSON.stringify(dump()));
     this.pending.clear();
+    for (const [space, entries] of this.pendingWebhooks) {
+      const path = join(this.webhooksDir, fileName(WEBHOOKS_PREFIX + space));
+      if (entries === undefined) rmSync(path, { force: true });
+      else writeAtomic(path, JSON.stringify(Object.fromEntries(entries)));
+    }
+    this.pendingWebhooks.clear();
     if (this.pendingRegistry) writeAtomic(this.registryFile, JSON.stringify(Object.fromEntries(this.pendingRegistry)));
     this.pendingRegistry = undefined;
   }

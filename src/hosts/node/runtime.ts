@@ -27,8 +27,8 @@ export interface AssemblyOptions {
   /** Re-read scenario files when they change. Default true when `scenarios` are given. */
   watch?: boolean;
   /**
-   * Keep uploads, sessions, journals, stored responses and the stored objects (files, batches, vector stores,
-   * containers, …) in this directory across restarts.
+   * Keep uploads, sessions, journals, stored responses, webhooks and the stored objects (files, batches, vector
+   * stores, containers, …) in this directory across restarts.
    */
   persist?: string;
   /**
@@ -95,7 +95,11 @@ export async function nodeRuntime(opts: AssemblyOptions, log: (line: string) => 
   // Files, batches and the other stored objects: in DIR/objects with a directory, as the Worker keeps them in R2.
   const objects: ObjectStore = dir !== undefined ? new FileObjectStore(join(dir, "objects"), { restore: restore !== undefined, report: log }) : new MemoryObjectStore();
   tenancy.objects = objects;
-  const webhooks = new NodeWebhooks(vars, deliveryLogger(vars, log));
+  const webhooks = new NodeWebhooks(
+    vars,
+    deliveryLogger(vars, log),
+    persister ? { saved: restore?.webhooks(log) ?? new Map(), save: (space, entries) => persister.saveWebhooks(space, entries) } : undefined,
+  );
   tenancy.webhooks = webhooks;
   const runtime: Runtime = {
     sessions,

@@ -1,7 +1,8 @@
 /**
  * Webhooks on the Node runtime: each namespace's core (src/webhooks/core.ts) over a Map, and one timer per namespace
- * set for its earliest waiting delivery (unref'd: it never keeps the process alive). In memory like the sessions:
- * what waits is lost when the process ends.
+ * set for its earliest waiting delivery (unref'd: it never keeps the process alive). In memory like the sessions, and
+ * like them written with `--persist` (./persist.ts, `DIR/webhooks`): a restart keeps the endpoints, and deliveries
+ * that were waiting are sent when due, as a Worker's alarm would send them.
  */
 import { MapStore } from "../../tenancy/registry-core";
 import type { RuntimeVars } from "../../runtime/types";
@@ -13,8 +14,14 @@ import type { WebhookReport } from "../../webhooks/types";
 
 const DAY_MS = 86_400_000;
 
+/** With `--persist`: the namespaces' entries read at start, and where a change (or a namespace's deletion) is written. */
+export interface WebhooksPersistence {
+  saved: Map<string, Map<string, string>>;
+  save(space: string, entries: Map<string, string> | undefined): void;
+}
+
 class NodeWebhookHub implements WebhookHub {
-  private readonly core = new WebhookCore(new MapStore());
+  private readonly core: WebhookCore;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerDue = Number.POSITIVE_INFINITY;
   private running = false;
@@ -23,7 +30,16 @@ class NodeWebhookHub implements WebhookHub {
   constructor(
     private readonly vars: RuntimeVars,
     private readonly log: ((line: DeliveryLog) => void) | undefined,
-  ) {}
+    store: MapStore,
+  ) {
+    this.core = new WebhookCore(store);
+  }
+
+  /** Sets the timer for what was waiting when the entries were saved (a restart with `--persist`). */
+  resume(): void {
+    const next = this.core.nextDue();
+    if (next !== undefined) this.wake(next);
+  }
 
   async list(): Promise<EndpointRecord[]> {
     return this.core.endpoints();
@@ -101,14 +117,21 @@ export class NodeWebhooks {
   constructor(
     private readonly vars: RuntimeVars,
     private readonly log?: (line: DeliveryLog) => void,
-  ) {}
+    private readonly persistence?: WebhooksPersistence,
+  ) {
+    for (const [space, entries] of persistence?.saved ?? []) this.make(space, entries).resume();
+  }
 
   hub(space: string): WebhookHub {
-    let h = this.hubs.get(space);
-    if (h === undefined) {
-      h = new NodeWebhookHub(this.vars, this.log);
-      this.hubs.set(space, h);
-    }
+    return this.hubs.get(space) ?? this.make(space, new Map());
+  }
+
+  private make(space: string, entries: Map<string, string>): NodeWebhookHub {
+    const save = this.persistence?.save;
+    // A change that lands after the namespace was dropped (a send still in flight) is not written back.
+    const changed = save ? () => this.hubs.get(space) === h && save(space, entries) : undefined;
+    const h: NodeWebhookHub = new NodeWebhookHub(this.vars, this.log, new MapStore(entries, changed));
+    this.hubs.set(space, h);
     return h;
   }
 
@@ -119,6 +142,6 @@ export class NodeWebhooks {
 
   drop(space: string): void {
     this.hubs.get(space)?.stop();
-    this.hubs.delete(space);
+    if (this.hubs.delete(space)) this.persistence?.save(space, undefined);
   }
 }

@@ -55,9 +55,9 @@ Options:
   --admin-token <token>    admin bearer token (default: $MOCKLLM_ADMIN_TOKEN, else a new random one)
   --scenarios <path>       a scenario file or a directory of *.json, loaded at start and reloaded when
                            changed; repeatable (default: $MOCKLLM_SCENARIOS, paths joined by "${delimiter}")
-  --persist <dir>          keep uploads, sessions, journals, stored responses, files, batches and
-                           vector stores in <dir> across restarts (default: memory only); at start,
-                           prints each session it holds with its inspector link
+  --persist <dir>          keep uploads, sessions, journals, stored responses, files, batches, vector
+                           stores and webhooks in <dir> across restarts (default: memory only); at
+                           start, prints each session it holds with its inspector link
   --keep-on-exit <dir>     write what --persist writes to <dir>, without reading what it holds at
                            start: the run's sessions and journals, for "serve --persist <dir>" to show
                            in the inspector afterwards
