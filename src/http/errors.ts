@@ -36,6 +36,8 @@ export interface ApiError {
   headers?: Record<string, string>;
   /** A scripted failure's `retryAfterMs`, for providers that put it in the body (Gemini's `RetryInfo`). */
   retryAfterMs?: number;
+  /** Anthropic's `error.details`: the `error_code` its SDK maps to an error class (`thread_not_found`), and its fields. */
+  details?: { error_code: string } & Record<string, unknown>;
   /** The fields a body was refused for, for providers that list them (Google's `BadRequest.fieldViolations`). */
   violations?: readonly { field: string; description: string }[];
 }

@@ -2,7 +2,8 @@
  * Regressions found by driving the mock with clients outside this repo (docs/acceptance.md), reproduced with the
  * clients the repo has: `@anthropic-ai/sdk`'s `beta.messages.toolRunner()` runs over a message thread
  * (`thread: { type: "create" }`, then `{ type: "continue", previous_message_id }` with only the new messages and no
- * `system`/`tools`), so the mock must keep the conversation under the reply's id.
+ * `system`/`tools`), so the mock must keep the conversation under the reply's id; a lost or already continued thread
+ * is refused with the `error.details.error_code` on which the SDK replays the conversation under a new thread.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { betaZodTool } from "@anthropic-ai/sdk/helpers/beta/zod";
@@ -25,6 +26,7 @@ const SCENARIOS = [
       },
     ],
   },
+  { name: "acc-once", steps: [{ consume: false, respond: { text: "ok" } }] },
 ];
 
 beforeAll(async () => {
@@ -76,6 +78,49 @@ describe("message threads", () => {
     expect(res.status).toBe(404);
     const body = (await res.json()) as { type: string; error: { type: string; message: string } };
     expect(body.type).toBe("error");
-    expect(body.error).toEqual({ type: "not_found_error", message: "Thread message with id 'msg_01nope' not found." });
+    expect(body.error).toEqual({ type: "not_found_error", message: "Thread message with id 'msg_01nope' not found.", details: { error_code: "thread_not_found" } });
+    // The SDK reads `details.error_code` into its own class, on which a thread replays the whole conversation.
+    const err = await client("unknown")
+      .beta.messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, thread: { type: "continue", previous_message_id: "msg_01nope" }, messages: [{ role: "user", content: "hi" }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.ThreadNotFoundError);
+    expect(err).toMatchObject({ status: 404, errorCode: "thread_not_found" });
+  });
+
+  it("a reply is continued once (400 thread_already_continued); the SDK's thread then replays the conversation under a new thread", async () => {
+    const c = new Anthropic({ apiKey: "sk-test", baseURL: `${h.url}/s/acc-once/twice`, maxRetries: 0 });
+    const thread = c.beta.messages.thread({ model: "claude-sonnet-4-5", max_tokens: 64, system: "Be brief." });
+    const first = await thread.send({ role: "user", content: "one" });
+    const elsewhere = { model: "claude-sonnet-4-5", max_tokens: 64, thread: { type: "continue" as const, previous_message_id: first.id }, messages: [{ role: "user" as const, content: "elsewhere" }] };
+    const taken = await c.beta.messages.create(elsewhere);
+    expect(taken.content).toEqual([{ type: "text", text: "ok" }]);
+    const again = await c.beta.messages.create(elsewhere).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(Anthropic.ThreadAlreadyContinuedError);
+    expect(again).toMatchObject({
+      status: 400,
+      errorCode: "thread_already_continued",
+      error: {
+        type: "error",
+        error: {
+          type: "invalid_request_error",
+          message: `Thread message with id '${first.id}' has already been continued; each message can be continued only once. Continue from the thread's most recent message id.`,
+          details: { error_code: "thread_already_continued" },
+        },
+      },
+    });
+    // The thread's next turn continues from `first`, is refused, and is sent again whole under `thread: create`.
+    const second = await thread.send({ role: "user", content: "two" });
+    expect(second.content).toEqual([{ type: "text", text: "ok" }]);
+    const bodies = (await h.journal("acc-once", "twice")).map((e) => e.request.body as { thread: unknown; messages: { content: unknown }[] });
+    expect(bodies.map((b) => [b.thread, b.messages.map((m) => m.content)])).toStrictEqual([
+      [{ type: "create" }, ["one"]],
+      [{ type: "continue", previous_message_id: first.id }, ["elsewhere"]],
+      [{ type: "create" }, ["one", [{ type: "text", text: "ok" }], "two"]],
+    ]);
+    // The new thread goes on as threads do.
+    const third = await thread.send({ role: "user", content: "three" });
+    expect(third.id).not.toBe(second.id);
+    const last = (await h.journal("acc-once", "twice")).at(-1)!.request.body as { thread: unknown; messages: unknown[] };
+    expect(last).toMatchObject({ thread: { type: "continue", previous_message_id: second.id }, messages: [{ role: "user", content: "three" }] });
   });
 });

@@ -31,7 +31,7 @@ export function renderAnthropicError(error: ApiError, requestId: string): Render
   const e = ERRORS[error.code];
   return {
     status: error.status ?? e.status,
-    body: { type: "error", error: { type: error.type ?? e.type, message: error.message }, request_id: requestId },
+    body: { type: "error", error: { type: error.type ?? e.type, message: error.message, ...(error.details ? { details: error.details } : {}) }, request_id: requestId },
     headers: error.headers ?? {},
   };
 }

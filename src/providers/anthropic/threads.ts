@@ -4,7 +4,9 @@
  * new messages, without `system` and `tools`, which the thread keeps. `@anthropic-ai/sdk` 1.x's
  * `beta.messages.toolRunner()` and `beta.messages.thread()` send these. Stored like Responses state (state.ts):
  * in the answering session's Durable Object, found through the same index, so selection and the engine see the
- * whole conversation.
+ * whole conversation. As the API does, a reply can be continued once (`thread_already_continued`), and an id with no
+ * thread is `thread_not_found`; both carry `error.details.error_code`, on which the SDK replays the whole conversation
+ * under a new thread.
  */
 import type { Reply } from "../../canonical/outcome";
 import type { CanonicalRequest } from "../../canonical/request";
@@ -20,6 +22,11 @@ import { echoed } from "../../util/text";
 import { Headers } from "../../http/web";
 
 type Thread = { type: "create" } | { type: "continue"; previous_message_id: string };
+
+/** The session object's kind (responses.ts `ObjectStorage`) that marks a reply continued: one entry per reply id. */
+const CONTINUED_KIND = "thread_continued";
+/** Marks one session object keeps; past it the oldest go (a reply that old could be continued once more). */
+const MAX_CONTINUED = 10_000;
 
 /** The request's `thread`, when it has a valid one (the answer is then kept). */
 export function threadOf(wire: MessagesRequest): Thread | undefined {
@@ -43,10 +50,17 @@ export async function prepareThread(wire: MessagesRequest, request: CanonicalReq
   const thread = threadOf(wire);
   if (thread?.type !== "continue") return { ok: true, wire, request };
   const id = thread.previous_message_id;
-  const notFound = { ok: false as const, error: apiError("not_found", `Thread message with id '${echoed(id)}' not found.`) };
+  const notFound = {
+    ok: false as const,
+    error: apiError("not_found", `Thread message with id '${echoed(id)}' not found.`, { details: { error_code: "thread_not_found" } }),
+  };
   const stub = await locateResponse(rt, id);
-  const found = stub ? await stub.responseHistory(id) : undefined;
+  const [found, continued] = stub ? await Promise.all([stub.responseHistory(id), stub.objectById(CONTINUED_KIND, id)]) : [undefined, null];
   if (!found || found.segments.length === 0 || found.missing !== null) return notFound;
+  if (continued !== null) {
+    const message = `Thread message with id '${echoed(id)}' has already been continued; each message can be continued only once. Continue from the thread's most recent message id.`;
+    return { ok: false, error: apiError("invalid_request", message, { details: { error_code: "thread_already_continued" } }) };
+  }
   let system: MessagesRequest["system"];
   let tools: MessagesRequest["tools"];
   const messages: unknown[] = [];
@@ -72,7 +86,8 @@ export async function prepareThread(wire: MessagesRequest, request: CanonicalReq
  * `prepareThread` holds the whole conversation, so each stored turn is complete and a chain is one segment long.
  */
 export async function rememberThread(reply: Reply, ctx: RenderContext<MessagesRequest>, rt: Runtime): Promise<void> {
-  if (!threadOf(ctx.wire)) return;
+  const thread = threadOf(ctx.wire);
+  if (!thread) return;
   const id = messageId(reply);
   const { system, tools, messages } = ctx.wire;
   const turn: ThreadTurn = { system, tools, messages };
@@ -85,4 +100,8 @@ export async function rememberThread(reply: Reply, ctx: RenderContext<MessagesRe
     items: [{ id, json: JSON.stringify({ role: "assistant", content: replyBlocks(reply).map(wireBlock) }) }],
   });
   await indexObject(rt, id).pointResponse(id, name);
+  if (thread.type === "continue") {
+    const prev = thread.previous_message_id;
+    await (await locateResponse(rt, prev))?.putObjects(CONTINUED_KIND, [{ id: prev, json: JSON.stringify({ by: id }) }], MAX_CONTINUED);
+  }
 }
