@@ -44,7 +44,8 @@ export interface StartMockLLMOptions {
   token?: string;
   /**
    * Node runtime: when the instance stops (or the process exits), this directory holds what
-   * `mockllm serve --persist <dir>` writes — uploads, sessions, journals, stored responses — so
+   * `mockllm serve --persist <dir>` writes — uploads, sessions, journals, stored responses, files and the other stored
+   * objects, webhooks — so
    * `mockllm serve --persist <dir>` afterwards shows the run in the inspector. Nothing in it is read at start; files
    * of the same names are replaced.
    */
