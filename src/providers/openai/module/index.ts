@@ -1,8 +1,8 @@
 /**
  * OpenAI: Chat Completions, the legacy Completions, Responses (with stored responses, compaction and input-token counts), embeddings, images
  * (and the files their URLs serve), speech, transcriptions, moderations, decisions, files (also sent in parts) and batches, vector
- * stores, Code Interpreter's containers, skills, the model listing every OpenAI-compatible client reads, and two WebSocket
- * protocols (Responses, Realtime).
+ * stores, Code Interpreter's containers, skills, webhooks, ChatKit sessions, the model listing every OpenAI-compatible
+ * client reads, and two WebSocket protocols (Responses, Realtime).
  */
 import { replyChoices, type Reply } from "../../../canonical/outcome";
 import { responsesSocket } from "./sockets/responses";
@@ -36,6 +36,7 @@ import { fineTunedModels, openaiFineTuningJobs } from "./fine-tuning/jobs";
 import { openaiAlphaGraders } from "./fine-tuning/graders";
 import { openaiEvals } from "./evals/routes";
 import { openaiWebhookEndpoints, openaiWebhookEventTypes } from "./webhooks/routes";
+import { openaiChatKitSessions, openaiChatKitThreads } from "./chatkit/routes";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -120,6 +121,8 @@ export const openaiModule: ProviderModule = {
     openaiEvals,
     openaiWebhookEndpoints,
     openaiWebhookEventTypes,
+    openaiChatKitSessions,
+    openaiChatKitThreads,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },
