@@ -13,6 +13,7 @@ import { safeDecode } from "../../../../http/url";
 import { timeHex } from "../../../../objects/ids";
 import type { Runtime } from "../../../../runtime/types";
 import type { StoredResponses } from "../../../../session/types";
+import { base64url } from "../../../../util/base64";
 import { stableHash } from "../../../../util/hash";
 import { lazily } from "../../../../util/memo";
 import { safeParseFast } from "../../../../util/fast-parse";
@@ -130,8 +131,7 @@ function noSuchThread(id: string): ApiError {
 
 /** A secret as the API's look: `ek_` and 48 random characters (it authenticates nothing in mockllm). */
 function newClientSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(36));
-  return `ek_${btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")}`;
+  return `ek_${base64url(crypto.getRandomValues(new Uint8Array(36)))}`;
 }
 
 async function create(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
