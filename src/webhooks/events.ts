@@ -43,9 +43,24 @@ export interface WebhookEvent {
   dataId: string;
 }
 
+/**
+ * The SIP INVITE's headers a sample `realtime.call.incoming` carries (mockllm's own: no call rings here). The event's
+ * `data` is `{ call_id, sip_headers }` (the SDKs' `RealtimeCallIncomingWebhookEvent.Data`), every other type's `{ id }`.
+ */
+export const SAMPLE_SIP_HEADERS: readonly { name: string; value: string }[] = [
+  { name: "From", value: "<sip:+15555550100@sip.example.com>;tag=mockllm" },
+  { name: "To", value: "<sip:+15555550199@sip.api.openai.com>" },
+  { name: "Call-ID", value: "mockllm-sample-call@sip.example.com" },
+];
+
+/** The event's `data`: the object it is about, as its type names it. */
+function eventData(e: WebhookEvent): Record<string, unknown> {
+  return e.type === "realtime.call.incoming" ? { call_id: e.dataId, sip_headers: SAMPLE_SIP_HEADERS } : { id: e.dataId };
+}
+
 /** The payload's JSON text: what is signed and sent, the same bytes on every attempt. */
 export function eventJson(e: WebhookEvent): string {
-  return JSON.stringify({ object: "event", id: e.id, type: e.type, created_at: e.createdAt, data: { id: e.dataId } });
+  return JSON.stringify({ object: "event", id: e.id, type: e.type, created_at: e.createdAt, data: eventData(e) });
 }
 
 /** A new event id as the platform's look: `evt_` and 32 hex digits. */

@@ -10,7 +10,7 @@ import type { Runtime } from "../../src/runtime/types";
 import { raiseEvent, type WebhookHub } from "../../src/webhooks/hub";
 import { MapStore } from "../../src/tenancy/registry-core";
 import { DELIVERY_LOG, MAX_ATTEMPTS, MAX_ENDPOINTS, MAX_PENDING, WebhookCore, liveSecrets, type EndpointRecord } from "../../src/webhooks/core";
-import { eventJson, sampleEvent, type EventType } from "../../src/webhooks/events";
+import { eventJson, SAMPLE_SIP_HEADERS, sampleEvent, type EventType } from "../../src/webhooks/events";
 import { urlRefusal } from "../../src/webhooks/hosts";
 import { newSecret, secretHint, signature, signatureHeader } from "../../src/webhooks/sign";
 import { deliveryLogger, queueEvent } from "../../src/webhooks/send";
@@ -58,6 +58,19 @@ describe("signing", () => {
     expect(sampleEvent("batch.failed", 2_000).dataId).toMatch(/^batch_[0-9a-f]{32}$/);
     expect(sampleEvent("eval.run.canceled", 2_000)).toMatchObject({ type: "eval.run.canceled", createdAt: 2 });
     expect(sampleEvent("response.incomplete", 0).id).toMatch(/^evt_[0-9a-f]{32}$/);
+  });
+
+  it("a realtime.call.incoming carries the call's data as the SDKs type it: call_id and the INVITE's headers", async () => {
+    const e = sampleEvent("realtime.call.incoming", 3_000);
+    const parsed = JSON.parse(eventJson(e)) as { data: unknown };
+    expect(parsed.data).toStrictEqual({ call_id: e.dataId, sip_headers: [...SAMPLE_SIP_HEADERS] });
+    expect(e.dataId).toMatch(/^rtc_[0-9a-f]{32}$/);
+    const secret = newSecret();
+    const ts = Math.floor(Date.now() / 1000);
+    const body = eventJson(e);
+    const headers = new Headers({ "webhook-id": "wh_3", "webhook-timestamp": String(ts), "webhook-signature": await signatureHeader([secret], "wh_3", ts, body) });
+    const unwrapped = await new OpenAI({ apiKey: "k" }).webhooks.unwrap(body, headers, secret);
+    expect(unwrapped.type === "realtime.call.incoming" && unwrapped.data.call_id).toBe(e.dataId);
   });
 });
 
