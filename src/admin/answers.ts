@@ -17,6 +17,7 @@ import type { Coverage, VerifyResult } from "../session/verify";
 import type { AuditEntry, KeyRecord, NamespaceRecord, Quotas } from "../tenancy/types";
 import type { Scope } from "../tenancy/keys";
 import type { WebhookReport } from "../webhooks/types";
+import type { CallRecord } from "../webhooks/calls";
 
 /** Every admin refusal: the message, and the document's issues or a stable `code` (contract section 10). */
 export interface ErrorAnswer {
@@ -54,6 +55,8 @@ export interface AdminAnswers {
   "POST /admin/namespaces/{ns}/keys": CreatedKeyAnswer;
   "GET /admin/namespaces/{ns}/audit": AuditEntry[];
   "GET /admin/webhooks": WebhookReport;
+  "POST /admin/realtime/calls": CallRecord & { endpoints: number };
+  "GET /admin/realtime/calls/{id}": CallRecord;
 }
 
 /** The schema the client parses each answer with. */
@@ -73,6 +76,8 @@ interface ClientSchemas {
   "POST /admin/namespaces/{ns}/keys": typeof ClientNs.CreatedKeySchema;
   "GET /admin/namespaces/{ns}/audit": typeof ClientNs.AuditSchema;
   "GET /admin/webhooks": typeof Client.WebhookReportSchema;
+  "POST /admin/realtime/calls": typeof Client.RungCallSchema;
+  "GET /admin/realtime/calls/{id}": typeof Client.CallSchema;
 }
 
 /** `T` as plain object types all the way down (interfaces are not assignable to a loose object's index signature). */

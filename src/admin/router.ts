@@ -25,6 +25,7 @@ import { recordingRoute } from "./recordings";
 import { bulkUploadRoute, coverageRoute, deleteScenarioRoute, getScenarioRoute, listScenariosRoute, putScenarioRoute, schemaRoute } from "./scenarios";
 import { journalRoute, listSessionsRoute, resetRoute, sessionStateRoute, verifyRoute } from "./sessions";
 import { webhooksRoute } from "./webhooks";
+import { callRoute, ringCallRoute } from "./calls";
 
 type AdminArgs = [Runtime, RequestContext];
 
@@ -47,6 +48,8 @@ router
   .get("/sessions/:scenario/:session/recording", recordingRoute)
   .post("/sessions/:scenario/:session/reset", resetRoute)
   .get("/webhooks", webhooksRoute)
+  .post("/realtime/calls", ringCallRoute)
+  .get("/realtime/calls/:id", callRoute)
   // Namespaces: root's only, but for a key's own audit log.
   .all("/namespaces/:ns/audit", ownAuditRoute)
   .all("/namespaces/*", namespaceGate)

@@ -41,20 +41,23 @@ export interface WebhookEvent {
   type: EventType;
   createdAt: number;
   dataId: string;
+  /** The payload's `data` when the type's is not `{ id: dataId }` (a rung call's `{ call_id, sip_headers }`). */
+  data?: Record<string, unknown>;
 }
 
 /**
- * The SIP INVITE's headers a sample `realtime.call.incoming` carries (mockllm's own: no call rings here). The event's
+ * The SIP INVITE's headers a sample `realtime.call.incoming` carries (a test's; a rung call carries its own). The event's
  * `data` is `{ call_id, sip_headers }` (the SDKs' `RealtimeCallIncomingWebhookEvent.Data`), every other type's `{ id }`.
  */
 export const SAMPLE_SIP_HEADERS: readonly { name: string; value: string }[] = [
   { name: "From", value: "<sip:+15555550100@sip.example.com>;tag=mockllm" },
-  { name: "To", value: "<sip:+15555550199@sip.api.openai.com>" },
+  { name: "To", value: "<sip:+15555550199@sip.example.com>" },
   { name: "Call-ID", value: "mockllm-sample-call@sip.example.com" },
 ];
 
 /** The event's `data`: the object it is about, as its type names it. */
 function eventData(e: WebhookEvent): Record<string, unknown> {
+  if (e.data !== undefined) return e.data;
   return e.type === "realtime.call.incoming" ? { call_id: e.dataId, sip_headers: SAMPLE_SIP_HEADERS } : { id: e.dataId };
 }
 

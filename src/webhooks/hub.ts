@@ -23,9 +23,9 @@ export function hubOf(rt: Runtime): WebhookHub | undefined {
  * waited for; a runtime without webhooks does nothing.
  * @example await raiseEvent(rt, `response:${id}`, run.readyMs, "response.completed", id)
  */
-export async function raiseEvent(rt: Runtime, key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
+export async function raiseEvent(rt: Runtime, key: string, dueMs: number, type: EventType, dataId: string, data?: Record<string, unknown>): Promise<void> {
   try {
-    await hubOf(rt)?.schedule(key, dueMs, type, dataId);
+    await hubOf(rt)?.schedule(key, dueMs, type, dataId, data);
   } catch (e) {
     // The object the client made stands; only its event is lost (a Durable Object that could not be reached): said, not thrown.
     console.error(JSON.stringify({ mockllm: "webhook", type, data: dataId, error: `the event could not be queued: ${(e as Error).message}` }));

@@ -5,7 +5,7 @@
  */
 import type { RuntimeVars } from "../runtime/types";
 import { liveSecrets, MAX_PENDING, type DeliveryRecord, type WebhookCore, type Send } from "./core";
-import { eventJson, newDeliveryId, newEventId, sampleEvent, type EventType } from "./events";
+import { eventJson, newDeliveryId, newEventId, sampleEvent, type EventType, type WebhookEvent } from "./events";
 import { signatureHeader } from "./sign";
 import type { Sent, WebhookReport } from "./types";
 
@@ -95,8 +95,8 @@ export function report(core: WebhookCore): WebhookReport {
  * Queues an object's event (core.ts `schedule`); one that finds `MAX_PENDING` deliveries waiting is logged, not kept.
  * Whether it waits now (the host then wakes by `dueMs`).
  */
-export function queueEvent(core: WebhookCore, key: string, dueMs: number, type: EventType, dataId: string, log?: (line: DeliveryLog) => void): boolean {
-  const event = { id: newEventId(), type, createdAt: Math.floor(dueMs / 1000), dataId };
+export function queueEvent(core: WebhookCore, key: string, dueMs: number, type: EventType, dataId: string, log?: (line: DeliveryLog) => void, data?: Record<string, unknown>): boolean {
+  const event: WebhookEvent = { id: newEventId(), type, createdAt: Math.floor(dueMs / 1000), dataId, ...(data !== undefined ? { data } : {}) };
   const queued = core.schedule(key, dueMs, event);
   if (queued === "full") log?.({ event: event.id, type, endpoint: "", attempt: 0, error: `${MAX_PENDING} deliveries already wait in this project: not sent`, retry: false });
   return queued === "queued";

@@ -26,8 +26,8 @@ export interface WebhookHub {
   delete(id: string): Promise<boolean>;
   /** Sends a sample event of `type` to the endpoint now (null: no such endpoint). */
   test(id: string, type: EventType): Promise<Sent | null>;
-  /** Raises `type` about `dataId` at `dueMs`, in place of what `key` waited for. */
-  schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void>;
+  /** Raises `type` about `dataId` at `dueMs`, in place of what `key` waited for; `data` when the type's is not `{ id }`. */
+  schedule(key: string, dueMs: number, type: EventType, dataId: string, data?: Record<string, unknown>): Promise<void>;
   /** Drops what waits under `key` (a paused job's end). */
   withdraw(key: string): Promise<void>;
   /** Its endpoints, how many deliveries wait and the last attempts (`GET /admin/webhooks`). */

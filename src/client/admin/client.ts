@@ -14,6 +14,8 @@ import {
   ScenarioListSchema,
   SessionListSchema,
   WebhookReportSchema,
+  CallSchema,
+  RungCallSchema,
   SessionStateSchema,
   StoredDocumentSchema,
   UploadResultSchema,
@@ -23,6 +25,8 @@ import {
   type JournalFilter,
   type SessionListing,
   type WebhookReport,
+  type Call,
+  type RungCall,
   type ScenarioSummary,
   type SessionState,
   type StoredDocument,
@@ -162,6 +166,26 @@ export class AdminClient {
    */
   async webhooks(): Promise<WebhookReport> {
     return this.#call("GET", "/admin/webhooks", WebhookReportSchema);
+  }
+
+  /**
+   * Rings an incoming SIP call in the project: `realtime.call.incoming` goes to its webhook endpoints, for the backend
+   * under test to accept (`/v1/realtime/calls/{call_id}/accept`) and drive over `/v1/realtime?call_id=…`, where the
+   * call plays `scenario` (and `session`).
+   * @example const { call_id, endpoints } = await admin.ringCall({ scenario: "support-line" })
+   */
+  async ringCall(options: { scenario?: string; session?: string; sipHeaders?: { name: string; value: string }[] } = {}): Promise<RungCall> {
+    const { sipHeaders, ...names } = options;
+    return this.#call("POST", "/admin/realtime/calls", RungCallSchema, { ...names, ...(sipHeaders !== undefined ? { sip_headers: sipHeaders } : {}) });
+  }
+
+  /**
+   * Where a rung call stands: `ringing`, `accepted` (with the session the backend configured), `rejected` (with its SIP
+   * status), `referred` (with its target) or `ended`.
+   * @example expect((await admin.call(call_id)).status).toBe("accepted")
+   */
+  async call(callId: string): Promise<Call> {
+    return this.#call("GET", `/admin/realtime/calls/${encodeURIComponent(callId)}`, CallSchema);
   }
 
   /**

@@ -2,9 +2,11 @@ export { AdminClient, type AdminClientOptions, type Uploadable } from "./client"
 export { MockLLMAdminError, type AdminErrorCode } from "./errors";
 export { assertVerified, MockLLMVerifyError } from "./verify";
 export type {
+  Call,
   Coverage,
   JournalEntry,
   JournalFilter,
+  RungCall,
   ScenarioSummary,
   SessionListing,
   SessionState,

@@ -199,6 +199,27 @@ export const WebhookReportSchema = z.looseObject({
 });
 export type WebhookReport = z.output<typeof WebhookReportSchema>;
 
+/** An incoming SIP call rung with `POST /admin/realtime/calls`, as it stands (`GET /admin/realtime/calls/{id}`). */
+export const CallSchema = z.looseObject({
+  call_id: z.string(),
+  /** `ringing` until the backend accepts or rejects it; an accepted call is `referred` or `ended` at last. */
+  status: z.enum(["ringing", "accepted", "rejected", "referred", "ended"]),
+  created_at: z.number(),
+  updated_at: z.number(),
+  sip_headers: z.array(z.looseObject({ name: z.string(), value: z.string() })),
+  scenario: z.string().optional(),
+  session: z.string().optional(),
+  /** What the backend's `accept` configured (the Realtime session, without its `type`). */
+  accepted_session: z.record(z.string(), z.unknown()).optional(),
+  reject_status_code: z.number().optional(),
+  refer_target_uri: z.string().optional(),
+});
+export type Call = z.output<typeof CallSchema>;
+
+/** The rung call, and how many of the project's endpoints `realtime.call.incoming` went to. */
+export const RungCallSchema = CallSchema.extend({ endpoints: z.number() });
+export type RungCall = z.output<typeof RungCallSchema>;
+
 /** One step's (or MCP call entry's) use across sessions. */
 const CoverageEntrySchema = z.looseObject({
   id: z.string(),

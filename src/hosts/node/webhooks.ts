@@ -65,8 +65,8 @@ class NodeWebhookHub implements WebhookHub {
     return report(this.core);
   }
 
-  async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
-    if (queueEvent(this.core, key, dueMs, type, dataId, this.log)) this.wake(dueMs);
+  async schedule(key: string, dueMs: number, type: EventType, dataId: string, data?: Record<string, unknown>): Promise<void> {
+    if (queueEvent(this.core, key, dueMs, type, dataId, this.log, data)) this.wake(dueMs);
   }
 
   async withdraw(key: string): Promise<void> {

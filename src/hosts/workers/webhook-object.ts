@@ -51,8 +51,8 @@ export class WebhookObject extends DurableObject<WorkerEnv> implements WebhookHu
     return report(this.core);
   }
 
-  async schedule(key: string, dueMs: number, type: EventType, dataId: string): Promise<void> {
-    if (queueEvent(this.core, key, dueMs, type, dataId, this.log)) await this.wake(dueMs);
+  async schedule(key: string, dueMs: number, type: EventType, dataId: string, data?: Record<string, unknown>): Promise<void> {
+    if (queueEvent(this.core, key, dueMs, type, dataId, this.log, data)) await this.wake(dueMs);
   }
 
   async withdraw(key: string): Promise<void> {

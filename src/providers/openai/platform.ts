@@ -18,6 +18,8 @@ import { invalidType, missingParameter, receivedOf, unsupportedValue } from "./r
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
 export interface PlatformAnswer {
   json(body: unknown, status?: number): Response;
+  /** 200 with no body (`content-length: 0`), as the Realtime call controls answer. */
+  empty(): Response;
   fail(error: ApiError): Response;
 }
 
@@ -27,6 +29,7 @@ export function platformAnswer(request: Request): { ok: true; answer: PlatformAn
   const headers = { "content-type": "application/json", "x-request-id": requestId, ...OPENAI_HEADERS };
   const answer: PlatformAnswer = {
     json: (body, status = 200) => new Response(JSON.stringify(body), { status, headers }),
+    empty: () => new Response(null, { status: 200, headers: { "content-length": "0", "x-request-id": requestId, ...OPENAI_HEADERS } }),
     fail(error) {
       const r = renderOpenAIError(error, requestId);
       return new Response(JSON.stringify(r.body), { status: r.status, headers: { ...headers, ...r.headers } });

@@ -9,6 +9,8 @@ import type { Endpoint, ProviderName } from "../../canonical/request";
 import type { ApiError } from "../../http/errors";
 import type { SocketContext, SocketProtocol } from "../../sockets/types";
 import type { ProviderSurface, SideRoute } from "../types";
+import type { Runtime } from "../../runtime/types";
+import type { Prefix } from "../../turn/select";
 
 export type { SideRoute, SideRouteContext } from "../types";
 
@@ -37,6 +39,12 @@ export interface SocketSurface {
   check(headers: Headers, query: URLSearchParams, offered: string[]): ApiError | undefined;
   /** The path kept in `SocketInit` (default: as requested). */
   initPath?(path: string): string;
+  /**
+   * What the socket plays when its URL names something kept (the Realtime API's `?call_id=` of an accepted SIP call):
+   * the scenario and session, and the configuration it starts with; an error refuses the upgrade. Undefined: the
+   * URL's own prefix. Not asked for a socket an ephemeral key opens (the key carries its binding).
+   */
+  bind?(query: URLSearchParams, rt: Runtime, asked: Prefix): Promise<{ prefix: Prefix; config: Record<string, unknown> } | ApiError | undefined>;
   /** The sub-protocol echoed to the client, if it offered one this protocol speaks. */
   subprotocol?(offered: string[]): string | undefined;
   /** The per-socket state machine; `saved` is what its `state()` returned before the host slept. */

@@ -37,6 +37,7 @@ import { openaiAlphaGraders } from "./fine-tuning/graders";
 import { openaiEvals } from "./evals/routes";
 import { openaiWebhookEndpoints, openaiWebhookEventTypes } from "./webhooks/routes";
 import { openaiChatKitSessions, openaiChatKitThreads } from "./chatkit/routes";
+import { openaiRealtimeCalls, realtimeCallBinding } from "./realtime-calls";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
 
@@ -76,6 +77,11 @@ const realtimeWebSocket: SocketSurface = {
     return undefined;
   },
   subprotocol: (offered) => (offered.includes("realtime") ? "realtime" : undefined),
+  // `?call_id=`: the sideband socket of an accepted SIP call, playing the call's scenario and session.
+  bind(query, rt, asked) {
+    const callId = query.get("call_id");
+    return Promise.resolve(callId === null ? undefined : realtimeCallBinding(callId, rt, asked));
+  },
   open: realtimeSocket,
 };
 
@@ -133,6 +139,7 @@ export const openaiModule: ProviderModule = {
     { knows: knowsBatchesPath, serve: (request, path, ctx) => serveBatches(request, path, ctx) },
     openaiModelsRoute(fineTunedModels),
     realtimeClientSecrets,
+    openaiRealtimeCalls,
   ],
   sockets: [responsesWebSocket, realtimeWebSocket],
   // Every path no other provider claims: OpenAI-compatible clients are the default.
