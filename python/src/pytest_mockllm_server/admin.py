@@ -109,6 +109,26 @@ class AdminClient:
         first, each with what the endpoint answered (``status``) or why it did not (``error``)."""
         return self.request("GET", "/admin/webhooks")  # type: ignore[no-any-return]
 
+    def ring_call(
+        self, scenario: Optional[str] = None, session: Optional[str] = None, sip_headers: Optional[List[Dict[str, str]]] = None
+    ) -> Dict[str, Any]:
+        """Rings an incoming SIP call (``POST /admin/realtime/calls``): ``realtime.call.incoming`` goes to the project's
+        webhook endpoints; the call's sideband socket plays ``scenario``/``session`` once the backend accepts it.
+        Answers the call (``call_id``, ``status``, ``sip_headers``, …) and ``endpoints``, how many got the event."""
+        body: Dict[str, Any] = {}
+        if scenario is not None:
+            body["scenario"] = scenario
+        if session is not None:
+            body["session"] = session
+        if sip_headers is not None:
+            body["sip_headers"] = sip_headers
+        return self.request("POST", "/admin/realtime/calls", body)  # type: ignore[no-any-return]
+
+    def call(self, call_id: str) -> Dict[str, Any]:
+        """Where a rung call stands: ``status`` ringing, accepted, rejected, referred or ended, with what the backend
+        sent (``accepted_session``, ``reject_status_code``, ``refer_target_uri``)."""
+        return self.request("GET", f"/admin/realtime/calls/{_quote(call_id)}")  # type: ignore[no-any-return]
+
     def inspector_url(self, scenario: Optional[str] = None, session: Optional[str] = None, key: bool = True) -> str:
         """The inspector page (``GET /``) opened on a scenario/session, signed in with this client's token: the key
         rides in the URL fragment (``#scenario=…&session=…&key=…``), which the browser never sends."""

@@ -152,6 +152,16 @@ class MockLLM:
         first) with what each endpoint answered — where to look when a handler under test hears nothing."""
         return self.admin.webhooks()
 
+    def ring_call(self, scenario: Optional[str] = None, *, sip_headers: Optional[List[Dict[str, str]]] = None) -> Dict[str, Any]:
+        """Rings an incoming SIP call bound to this test's session: ``realtime.call.incoming`` goes to the project's
+        webhook endpoints, and once the backend under test accepts it, its ``/v1/realtime?call_id=…`` socket plays
+        the scenario. Answers the call and ``endpoints`` (how many endpoints got the event)."""
+        return self.admin.ring_call(self._scenario(scenario), self.session, sip_headers)
+
+    def call(self, call_id: str) -> Dict[str, Any]:
+        """Where a rung call stands (``status``, and what the backend accepted, rejected with, or referred to)."""
+        return self.admin.call(call_id)
+
     def inspector_url(self, scenario: Optional[str] = None) -> str:
         """The inspector page on this test's session, signed in (the key rides in the URL fragment)."""
         return self.admin.inspector_url(self._scenario(scenario), self.session)
