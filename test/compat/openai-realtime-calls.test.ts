@@ -3,7 +3,8 @@
  * `POST /admin/realtime/calls` reaches the project's endpoint as `realtime.call.incoming` (signed, `data.call_id` and
  * `sip_headers`), the backend accepts it with `client.realtime.calls.accept`, and its sideband WebSocket
  * (`/v1/realtime?call_id=…`) plays the call's scenario and session with the accepted configuration; `refer`, `hangup`
- * and `reject` move the call on, and `GET /admin/realtime/calls/{id}` shows where it stands; the refusals.
+ * and `reject` move the call on, and `GET /admin/realtime/calls/{id}` shows where it stands; the refusals (WebRTC's
+ * offer among them).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -150,6 +151,11 @@ describe("an incoming SIP call", () => {
     await expect(c.realtime.calls.accept("rtc_nope", { type: "realtime" })).rejects.toBeInstanceOf(NotFoundError);
     await expect(c.realtime.calls.hangup("rtc_nope")).rejects.toMatchObject({ status: 404, error: { message: "Call with id 'rtc_nope' not found." } });
     expect(await sideband("rtc_nope")).toMatchObject({ status: 404 });
+    // WebRTC (an SDP offer) is said to be out of reach, not answered as an unknown URL.
+    await expect(c.realtime.calls.create({ sdp: "v=0\r\n" })).rejects.toMatchObject({
+      status: 404,
+      error: { message: expect.stringContaining("WebRTC calls (POST /v1/realtime/calls with an SDP offer) are not served") },
+    });
   });
 
   it("rings in the namespace of the key that rang it; admin refusals", async () => {

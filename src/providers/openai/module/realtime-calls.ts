@@ -71,20 +71,26 @@ async function hangup(call: CallRecord, a: PlatformAnswer, rt: Runtime): Promise
   return a.empty();
 }
 
-const CALLS_ROUTE = /^\/(?:v1\/)?realtime\/calls\/([^/]+)\/(accept|reject|refer|hangup)\/?$/;
+const CALLS_ROUTE = /^\/(?:v1\/)?realtime\/calls(?:\/([^/]+)\/(accept|reject|refer|hangup))?\/?$/;
+
+/** WebRTC's call (an SDP offer): said plainly, where the router would answer an unknown URL. */
+const NO_WEBRTC =
+  "mockllm: WebRTC calls (POST /v1/realtime/calls with an SDP offer) are not served: mockllm carries no media. Open the Realtime WebSocket (/v1/realtime) instead, or ring a SIP call with POST /admin/realtime/calls.";
 
 export const openaiRealtimeCalls = objectRoute(CALLS_ROUTE, ([, rawId, action], request, path, a, ctx) =>
-  byMethod(request, path, a, {
-    async POST() {
-      const id = safeDecode(rawId!);
-      const call = await loadCall(ctx.rt, id);
-      if (call === undefined) return a.fail(noSuchCall(id));
-      if (action === "accept") return accept(request, call, a, ctx.rt);
-      if (action === "reject") return reject(request, call, a, ctx.rt);
-      if (action === "refer") return refer(request, call, a, ctx.rt);
-      return hangup(call, a, ctx.rt);
-    },
-  }),
+  rawId === undefined
+    ? byMethod(request, path, a, { POST: () => a.fail(apiError("not_found", NO_WEBRTC)) })
+    : byMethod(request, path, a, {
+        async POST() {
+          const id = safeDecode(rawId!);
+          const call = await loadCall(ctx.rt, id);
+          if (call === undefined) return a.fail(noSuchCall(id));
+          if (action === "accept") return accept(request, call, a, ctx.rt);
+          if (action === "reject") return reject(request, call, a, ctx.rt);
+          if (action === "refer") return refer(request, call, a, ctx.rt);
+          return hangup(call, a, ctx.rt);
+        },
+      }),
 );
 
 /**
