@@ -122,6 +122,24 @@ describe("mockllm webhooks", () => {
   });
 });
 
+describe("mockllm call", () => {
+  it("rings a call (saying when no endpoint heard it), then shows what the backend did with it", async () => {
+    const rung = await cli(["call", "support-line", "desk-1", "--header", "From: sip:+14155550100@trunk.example.com", ...server()]);
+    expect([rung.code, rung.err]).toEqual([0, ""]);
+    const [first, header, sent] = rung.out.split("\n");
+    const id = /^(rtc_[0-9a-f]{32}) {2}ringing {2}plays support-line\/desk-1$/.exec(first!)?.[1];
+    expect(id).toBeDefined();
+    expect([header, sent]).toEqual(["  From: sip:+14155550100@trunk.example.com", "no webhook endpoint is subscribed to realtime.call.incoming: nothing was sent"]);
+    const refused = await fetch(`${base}/v1/realtime/calls/${id}/reject`, { method: "POST", headers: { authorization: "Bearer sk", "content-type": "application/json" }, body: "{}" });
+    expect(refused.status).toBe(200);
+    expect((await cli(["call", "--show", id!, ...server()])).out).toBe(`${id}  rejected  plays support-line/desk-1\n  From: sip:+14155550100@trunk.example.com\n  rejected with SIP 603`);
+    const json = JSON.parse((await cli(["call", "--show", id!, "--json", ...server()])).out) as { status: string; reject_status_code: number };
+    expect([json.status, json.reject_status_code]).toEqual(["rejected", 603]);
+    const bad = await cli(["call", "--header", "no colon", ...server()]);
+    expect([bad.code, bad.err]).toEqual([2, 'mockllm call: --header must be "Name: value", got "no colon"\nRun "mockllm call --help" for usage.']);
+  });
+});
+
 describe("startMockLLM({ scenarioFiles })", () => {
   it("starts (its start-up listing parses source file) and serves the file's scenario", async () => {
     await using mock = await startMockLLM({ scenarioFiles: [join(dir, "scenarios", "from-file.json")] });

@@ -10,6 +10,7 @@ import { coverage } from "./commands/coverage";
 import { env } from "./commands/env";
 import { journal } from "./commands/journal";
 import { webhooks } from "./commands/webhooks";
+import { call } from "./commands/call";
 import { list } from "./commands/list";
 import { key, namespace, ns } from "./commands/namespaces";
 import { pull } from "./commands/pull";
@@ -21,7 +22,7 @@ import { validate } from "./commands/validate";
 import { verify } from "./commands/verify";
 import { EXIT, UsageError, type CliIO } from "./io";
 
-export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, webhooks, ns, namespace, key, env];
+export const COMMANDS: readonly Command[] = [serve, record, validate, push, pull, list, journal, reset, verify, coverage, webhooks, call, ns, namespace, key, env];
 
 export const MAIN_HELP = `Usage: mockllm <command> [options]
 
