@@ -52,3 +52,27 @@ def test_a_rung_call_reaches_the_endpoint_and_the_backend_answers_it(mockllm: Mo
         server.shutdown()
         req = urllib.request.Request(f"{mockllm.url}/v1/webhook_endpoints/{endpoint['id']}", method="DELETE", headers=openai_headers("sk-test"))
         urllib.request.urlopen(req, timeout=30).close()
+
+
+def test_the_official_client_answers_a_call_and_makes_chatkit_sessions(mockllm: MockLLM) -> None:
+    import pytest
+
+    openai = pytest.importorskip("openai", reason="the official `openai` package is not installed")
+    client = openai.OpenAI(base_url=f"{mockllm.url}/v1", api_key="sk-test", max_retries=0)
+    if not hasattr(getattr(client, "realtime", None), "calls") or not hasattr(client.beta, "chatkit"):
+        pytest.skip(f"openai {openai.__version__} has no realtime.calls or beta.chatkit")
+    mockllm.upload(LINE)
+    call_id = mockllm.ring_call()["call_id"]
+    assert client.realtime.calls.accept(call_id, type="realtime", instructions="Answer politely.") is None
+    client.realtime.calls.refer(call_id, target_uri="tel:+14155550123")
+    client.realtime.calls.hangup(call_id)
+    ended = mockllm.call(call_id)
+    assert (ended["status"], ended["refer_target_uri"]) == ("ended", "tel:+14155550123")
+    with pytest.raises(openai.NotFoundError, match="Call with id 'rtc_nope' not found."):
+        client.realtime.calls.hangup("rtc_nope")
+
+    session = client.beta.chatkit.sessions.create(user="device-7", workflow={"id": "wf_py"})
+    assert (session.object, session.status, session.max_requests_per_1_minute, session.workflow.id) == ("chatkit.session", "active", 10, "wf_py")
+    assert session.client_secret.startswith("ek_")
+    assert client.beta.chatkit.sessions.cancel(session.id).status == "cancelled"
+    assert list(client.beta.chatkit.threads.list()) == []
