@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { OpenAIRealtimeSIP, RealtimeAgent, RealtimeSession } from "@openai/agents/realtime";
 import OpenAI, { BadRequestError, NotFoundError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -24,6 +25,7 @@ const SCENARIOS = [
     name: "phone-line",
     steps: [{ id: "greet", match: { endpoint: "realtime", system: "You answer the phone." }, respond: { text: "Thanks for calling. How can I help?" } }],
   },
+  { name: "front-desk", steps: [{ id: "desk", match: { system: "You answer the front desk phone." }, respond: { text: "Front desk, how can I help?" } }] },
 ];
 
 const client = (apiKey = "sk-test") => new OpenAI({ apiKey, baseURL: `${h.url}/v1`, maxRetries: 0 });
@@ -156,6 +158,30 @@ describe("an incoming SIP call", () => {
       status: 404,
       error: { message: expect.stringContaining("WebRTC calls (POST /v1/realtime/calls with an SDP offer) are not served") },
     });
+  });
+
+  it("the OpenAI Agents SDK answers it: buildInitialConfig, calls.accept, a RealtimeSession over OpenAIRealtimeSIP", async () => {
+    const callId = (await ring({ scenario: "front-desk", session: "agents" })).json.call_id as string;
+    const agent = new RealtimeAgent({ name: "Desk", instructions: "You answer the front desk phone." });
+    const config = { outputModalities: ["text" as const] };
+    await client().realtime.calls.accept(callId, await OpenAIRealtimeSIP.buildInitialConfig(agent, { model: "gpt-realtime", config }));
+    const session = new RealtimeSession(agent, { transport: new OpenAIRealtimeSIP(), model: "gpt-realtime", config });
+    // The SDK's own URL is wss://api.openai.com/v1/realtime?call_id=…; `url` points it here.
+    await session.connect({ apiKey: "sk-test", callId, url: `${h.url.replace("http", "ws")}/v1/realtime?call_id=${callId}` });
+    try {
+      session.sendMessage("Hello?");
+      const said = await until(
+        () => session.history,
+        (items) => items.some((i) => i.type === "message" && i.role === "assistant" && i.status === "completed"),
+      );
+      expect(said.map((i) => (i.type === "message" ? [i.role, i.content.map((c) => ("text" in c ? c.text : c.type))] : [i.type]))).toStrictEqual([
+        ["user", ["Hello?"]],
+        ["assistant", ["Front desk, how can I help?"]],
+      ]);
+    } finally {
+      session.close();
+    }
+    expect((await h.journal("front-desk", "agents")).map((e) => [e.step, e.outcome])).toStrictEqual([["desk", "response"]]);
   });
 
   it("rings in the namespace of the key that rang it; admin refusals", async () => {
