@@ -30,9 +30,11 @@ function sipHeaders(value: unknown): SipHeader[] | string {
 }
 
 export async function ringCallRoute(req: IRequest, rt: Runtime): Promise<Response> {
-  const body = await readBody(req);
+  // Every field is optional: no body rings a call on the default responder.
+  const text = await req.text();
+  const body = await readBody({ text: async () => (text.trim() === "" ? "{}" : text) });
   if (!body.ok) return body.response;
-  const b = body.value ?? {};
+  const b = body.value;
   if (!isRecord(b)) return adminError(400, "body: expected an object { scenario?, session?, sip_headers? }");
   const extra = Object.keys(b).find((k) => !KEYS.includes(k));
   if (extra !== undefined) return adminError(400, `unknown key "${extra.slice(0, 80)}": expected scenario, session, sip_headers`);

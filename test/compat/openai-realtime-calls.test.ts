@@ -202,5 +202,9 @@ describe("an incoming SIP call", () => {
     expect(await ring({ phone: "+1" })).toMatchObject({ status: 400, json: { error: { message: 'unknown key "phone": expected scenario, session, sip_headers' } } });
     const res = await fetch(`${h.url}/admin/realtime/calls/rtc_none`, { headers: { authorization: `Bearer ${h.adminToken}` } });
     expect(res.status).toBe(404);
+    // No body at all: every field is optional (the default responder plays it).
+    const bare = await fetch(`${h.url}/admin/realtime/calls`, { method: "POST", headers: { authorization: `Bearer ${h.adminToken}` } });
+    expect(bare.status).toBe(201);
+    expect(((await bare.json()) as { status: string; scenario?: string }).scenario).toBeUndefined();
   });
 });
