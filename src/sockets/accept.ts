@@ -54,18 +54,20 @@ export async function acceptSocket(request: Request, rt: Runtime, socket: Socket
   const offered = offeredProtocols(request.headers);
   const surface = socket.surface;
   const refuse = (error: ApiError) => errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed()), { "x-mockllm-outcome": "error" });
-  // What the URL names may bind the socket (an accepted call's scenario and session): after the key is checked.
+  // An ephemeral key's (or a call's) session names its model: the socket URL need not.
+  const takeModel = (c: Record<string, unknown> | undefined) => {
+    if (typeof c?.model === "string" && !url.searchParams.has("model")) url.searchParams.set("model", c.model);
+  };
+  takeModel(config);
+  const refused = check(socket, request.headers, url.searchParams, offered);
+  if (refused) return refuse(refused);
+  // What the URL names may bind the socket (an accepted call's scenario and session), once the key is checked.
   if (config === undefined && socket.bind !== undefined) {
-    const refused = check(socket, request.headers, url.searchParams, offered);
-    if (refused) return refuse(refused);
     const bound = await socket.bind(url.searchParams, rt, prefix);
     if (bound !== undefined && "code" in bound) return refuse(bound);
     if (bound !== undefined) ({ prefix, config } = bound);
+    takeModel(config);
   }
-  // An ephemeral key's (or a call's) session names its model: the socket URL need not.
-  if (typeof config?.model === "string" && !url.searchParams.has("model")) url.searchParams.set("model", config.model);
-  const refused = check(socket, request.headers, url.searchParams, offered);
-  if (refused) return refuse(refused);
   const query = new URLSearchParams(url.searchParams);
   query.delete("key");
   query.delete("access_token");
