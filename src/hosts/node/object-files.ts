@@ -13,6 +13,7 @@ import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { bytesBody, type ObjectBody, type ObjectStore, type StoredObject } from "../../objects/store";
+import { isStringRecord } from "./persist";
 
 /** Objects up to this size are read whole on `get`; larger ones are opened when their body is read. */
 const INLINE_BYTES = 1024 * 1024;
@@ -27,10 +28,6 @@ interface Entry {
 /** The file name an object's two files share: its key's SHA-256 (any key, any length, one flat directory). */
 function fileStem(key: string): string {
   return createHash("sha256").update(key).digest("hex");
-}
-
-function isMeta(value: unknown): value is Record<string, string> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string");
 }
 
 let tmpCounter = 0;
@@ -73,7 +70,7 @@ export class FileObjectStore implements ObjectStore {
       try {
         const record = JSON.parse(readFileSync(path, "utf8")) as { key?: unknown; size?: unknown; meta?: unknown };
         const { key, size, meta } = record;
-        if (typeof key !== "string" || typeof size !== "number" || !isMeta(meta)) throw new Error("not an object record (key, size, meta)");
+        if (typeof key !== "string" || typeof size !== "number" || !isStringRecord(meta)) throw new Error("not an object record (key, size, meta)");
         if (fileStem(key) !== stem) throw new Error(`its key "${key.slice(0, 80)}" is not the one its name hashes`);
         const actual = statSync(join(this.dir, `${stem}.bin`)).size;
         if (actual !== size) throw new Error(`its bytes are ${actual}, its record says ${size}`);

@@ -18,6 +18,11 @@ export const PERSIST_DELAY_MS = 100;
 /** A namespace's webhooks file is named `ns-{space}` (the project without a namespace's space is "": `ns-.json`). */
 const WEBHOOKS_PREFIX = "ns-";
 
+/** Whether a value read back is an object of strings (a stored object's metadata, a namespace's webhook entries). */
+export function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string");
+}
+
 /** A session or scenario name as a file name (`weather/run-1` → `weather%2Frun-1.json`). */
 function fileName(name: string): string {
   return `${encodeURIComponent(name)}.json`;
@@ -110,9 +115,8 @@ export class Persister {
     const out = new Map<string, Map<string, string>>();
     for (const [name, entries] of this.readAll(this.webhooksDir, report)) {
       const space = name.startsWith(WEBHOOKS_PREFIX) ? name.slice(WEBHOOKS_PREFIX.length) : undefined;
-      const valid = typeof entries === "object" && entries !== null && !Array.isArray(entries) && Object.values(entries).every((v) => typeof v === "string");
-      if (space === undefined || !valid) report(`mockllm: skipped ${join(this.webhooksDir, fileName(name))}: not a namespace's webhooks`);
-      else out.set(space, new Map(Object.entries(entries as Record<string, string>)));
+      if (space === undefined || !isStringRecord(entries)) report(`mockllm: skipped ${join(this.webhooksDir, fileName(name))}: not a namespace's webhooks`);
+      else out.set(space, new Map(Object.entries(entries)));
     }
     return out;
   }
