@@ -85,17 +85,18 @@ export function requestPrefix(request: Request, path: string): { prefix: LineOri
 }
 
 /**
- * Runs one line's `body` through `surface` as a live call at `origin`.
+ * Runs one line's `body` through `surface` as a live call at `origin` (journaled with its batch and line, when it
+ * has one: a managed-agents session's model requests run here too, without).
  * @example await runBatchLine(openaiChat, rt, { model: "gpt-4o", messages }, origin, { id: "batch_1", customId: "a" })
  */
-export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch: BatchRef): Promise<LineAnswer> {
+export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch?: BatchRef): Promise<LineAnswer> {
   const surface = resolveSurface(declared);
   const headers = new Headers(origin.headers);
   const fail = (error: ApiError) => answerOf(errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed())), surface.requestIdHeader);
   const target = { path: origin.path, query: new URLSearchParams() };
   const first = surface.parse(body, headers, target);
   if (!first.ok) return fail(first.error);
-  const request = { ...first.request, stream: false, customId: batch.customId };
+  const request = { ...first.request, stream: false, ...(batch !== undefined ? { customId: batch.customId } : {}) };
   const prepared = await surface.prepare(first.wire, request, rt);
   if (!prepared.ok) return fail(prepared.error);
   const text = JSON.stringify(body);
@@ -107,7 +108,7 @@ export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime,
     bodyText: text,
     ...(journalsWhole(text) ? { wireText: text } : {}),
     allowProxy: false,
-    batch,
+    ...(batch !== undefined ? { batch } : {}),
   });
   if (turn.kind === "error") return fail(turn.error);
   if (turn.kind === "proxy") return fail({ code: "model_error", message: "mockllm: a batch line is never proxied to a recording upstream." });

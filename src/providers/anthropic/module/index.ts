@@ -11,6 +11,7 @@ import { getModel, listModels } from "../models";
 import { knowsMessageBatchesPath, serveMessageBatches } from "./batches/batches";
 import { serveAnthropicFiles } from "./batches/files";
 import { serveAnthropicSkills } from "./skills";
+import { knowsManagedAgentsPath, serveManagedAgents } from "./agents/routes";
 import { completeMessagesTurn } from "./code-execution";
 import { asksSkills, containerSkills } from "./container-skills";
 import type { CanonicalRequest } from "../../../canonical/request";
@@ -51,6 +52,8 @@ export const anthropicModule: ProviderModule = {
     { order: -1, serve: (request, path, ctx) => serveAnthropicFiles(request, path, ctx) },
     // The Skills API (beta) on `/v1/skills`, before OpenAI's route of that path, the same way.
     { order: -1, serve: (request, path, ctx) => serveAnthropicSkills(request, path, ctx) },
+    // Claude Managed Agents (beta): agents, environments, sessions and their events, only with Anthropic's headers.
+    { order: -1, knows: knowsManagedAgentsPath, serve: (request, path, ctx) => serveManagedAgents(request, path, ctx) },
     { paths: COUNT_TOKENS, serve: (request, path, ctx) => (COUNT_TOKENS.includes(path) ? countTokens(request, ctx.rt, []) : undefined) },
     {
       // After Gemini's listing (a Gemini key wins), before OpenAI's (which takes every other request).

@@ -1,0 +1,61 @@
+/**
+ * Where Claude Managed Agents' objects live: one index object a namespace (`__index/managed-agents`), through the
+ * stored-objects members every session object has (session/responses.ts). Agents (kind `agent`, their versions the
+ * children `agent/{id}`), environments (`environment`), sessions (`agent_session`) and a session's events (the
+ * children `agent_session/{id}`, oldest first: deleting the session drops them). A namespace's sessions map the name
+ * into its own space, so another key's agents are simply not there. One object holds them all so a session's events,
+ * its record and an open stream's reads meet in one place (one Durable Object on Workers).
+ */
+import type { Runtime } from "../../../../runtime/types";
+import type { StoredResponses } from "../../../../session/types";
+import { childKind } from "../../../../session/responses";
+
+export const AGENT_KIND = "agent";
+export const ENVIRONMENT_KIND = "environment";
+export const SESSION_KIND = "agent_session";
+
+/** Most agents, environments and sessions a namespace keeps (each kind); one more forgets the oldest. */
+export const MAX_OBJECTS = 1000;
+/** Most versions of one agent kept. */
+export const MAX_AGENT_VERSIONS = 1000;
+/** Most events one session keeps; one more forgets the oldest (the count, and so a stream's place, goes on). */
+export const MAX_SESSION_EVENTS = 10_000;
+
+/** The namespace's managed-agents object. */
+export function agentsHome(rt: Runtime): StoredResponses {
+  return rt.sessions.get("__index/managed-agents");
+}
+
+/** The objects of JSON texts; a damaged one counts as absent. */
+function parsed<T>(texts: string[]): T[] {
+  const out: T[] = [];
+  for (const t of texts) {
+    try {
+      out.push(JSON.parse(t) as T);
+    } catch {
+      // absent
+    }
+  }
+  return out;
+}
+
+export async function loadOne<T>(home: StoredResponses, kind: string, id: string): Promise<T | undefined> {
+  const json = await home.objectById(kind, id);
+  return json === null ? undefined : parsed<T>([json])[0];
+}
+
+export async function loadAll<T>(home: StoredResponses, kind: string): Promise<T[]> {
+  return parsed<T>((await home.listObjects(kind)).map((o) => o.json));
+}
+
+export async function saveOne(home: StoredResponses, kind: string, object: { id: string }, max = MAX_OBJECTS): Promise<void> {
+  await home.putObjects(kind, [{ id: object.id, json: JSON.stringify(object) }], max);
+}
+
+export function versionsKind(agentId: string): string {
+  return childKind(AGENT_KIND, agentId);
+}
+
+export function eventsKind(sessionId: string): string {
+  return childKind(SESSION_KIND, sessionId);
+}
