@@ -38,7 +38,12 @@ const FLAKY = {
   name: "ma-flaky",
   steps: [
     { id: "busy", match: { lastUserMessage: { contains: "retry" } }, failures: [{ kind: "rate_limit" }, { kind: "overloaded" }], respond: { text: "Made it after two retries." } },
-    { id: "down", match: { lastUserMessage: { contains: "give up" } }, failures: [{ kind: "overloaded" }, { kind: "overloaded" }, { kind: "overloaded" }, { kind: "overloaded" }], respond: { text: "never" } },
+    {
+      id: "down",
+      match: { lastUserMessage: { contains: "give up" } },
+      failures: [{ kind: "overloaded" }, { kind: "overloaded" }, { kind: "overloaded" }, { kind: "overloaded" }],
+      respond: { text: "never" },
+    },
   ],
 };
 const CHATTY = { name: "ma-chatty", steps: [{ consume: false, respond: { reasoning: [{ text: "hm", signature: "s" }], text: "Three little words" } }] };
@@ -70,7 +75,12 @@ async function untilIdle(events: AsyncIterator<{ type: string }>): Promise<any[]
   return seen;
 }
 
-const WEATHER_TOOL = { type: "custom" as const, name: "get_weather", description: "Weather of a city", input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] } };
+const WEATHER_TOOL = {
+  type: "custom" as const,
+  name: "get_weather",
+  description: "Weather of a city",
+  input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] },
+};
 
 beforeAll(async () => {
   h = await startHarness();
@@ -85,7 +95,16 @@ describe("managed agents: the objects", () => {
       name: "Coder",
       model: "claude-sonnet-4-6",
       system: "You write code.",
-      tools: [{ type: "agent_toolset_20260401", configs: [{ name: "bash", permission_policy: { type: "always_ask" } }, { name: "web_search", enabled: false }] }, WEATHER_TOOL],
+      tools: [
+        {
+          type: "agent_toolset_20260401",
+          configs: [
+            { name: "bash", permission_policy: { type: "always_ask" } },
+            { name: "web_search", enabled: false },
+          ],
+        },
+        WEATHER_TOOL,
+      ],
       metadata: { team: "core" },
     });
     expect(agent.id).toMatch(/^agent_011C[0-9A-Za-z]{20}$/);
@@ -108,7 +127,11 @@ describe("managed agents: the objects", () => {
 
     const v2 = await c.beta.agents.update(agent.id, { version: 1, system: "You review code.", metadata: { team: null, owner: "ana" } } as never);
     expect([v2.version, v2.system, v2.metadata, v2.name]).toStrictEqual([2, "You review code.", { owner: "ana" }, "Coder"]);
-    expect(await refusal(c.beta.agents.update(agent.id, { version: 1, name: "Late" }))).toStrictEqual([409, "invalid_request_error", `Agent ${agent.id} is at version 2, not 1: fetch it again and retry the update.`]);
+    expect(await refusal(c.beta.agents.update(agent.id, { version: 1, name: "Late" }))).toStrictEqual([
+      409,
+      "invalid_request_error",
+      `Agent ${agent.id} is at version 2, not 1: fetch it again and retry the update.`,
+    ]);
     expect((await c.beta.agents.update(agent.id, { system: "You review code." })).version).toBe(2);
     expect((await c.beta.agents.retrieve(agent.id, { version: 1 })).system).toBe("You write code.");
     const versions = await c.beta.agents.versions.list(agent.id);
@@ -127,7 +150,11 @@ describe("managed agents: the objects", () => {
     const c = client();
     expect(await refusal(c.beta.agents.create({ model: "claude-sonnet-4-6" } as never))).toStrictEqual([400, "invalid_request_error", "name: Field required"]);
     expect(await refusal(c.beta.agents.create({ name: "x" } as never))).toStrictEqual([400, "invalid_request_error", "model: Field required"]);
-    expect(await refusal(c.beta.agents.create({ name: "x", model: "m", tools: [{ type: "custom", name: "bash", input_schema: { type: "object" } }] } as never))).toStrictEqual([400, "invalid_request_error", "tools.0.name: tool names must be unique: 'bash'"]);
+    expect(await refusal(c.beta.agents.create({ name: "x", model: "m", tools: [{ type: "custom", name: "bash", input_schema: { type: "object" } }] } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "tools.0.name: tool names must be unique: 'bash'",
+    ]);
     expect(await refusal(c.beta.agents.retrieve("agent_nope"))).toStrictEqual([404, "not_found_error", "Agent not found: agent_nope"]);
     expect(await refusal(c.beta.sessions.create({ agent: "agent_nope", environment_id: "env_x" }))).toStrictEqual([404, "not_found_error", "Agent not found: agent_nope"]);
     // Without the beta header the routes do not exist, as on the API.
@@ -145,7 +172,11 @@ describe("managed agents: the objects", () => {
       name: "data-env",
       description: null,
       scope: "organization",
-      config: { type: "cloud", networking: { type: "limited", allowed_hosts: ["pypi.org"], allow_mcp_servers: false, allow_package_managers: false }, packages: { type: "packages", apt: [], pip: ["pandas"] } },
+      config: {
+        type: "cloud",
+        networking: { type: "limited", allowed_hosts: ["pypi.org"], allow_mcp_servers: false, allow_package_managers: false },
+        packages: { type: "packages", apt: [], pip: ["pandas"] },
+      },
     });
     expect(await refusal(c.beta.environments.create({ name: "data-env" }))).toStrictEqual([409, "invalid_request_error", "An environment named 'data-env' already exists."]);
     expect((await c.beta.environments.update(env.id, { description: "for data" })).description).toBe("for data");
@@ -163,7 +194,10 @@ describe("managed agents: the objects", () => {
     expect(session).toMatchObject({ type: "session", status: "idle", title: null, environment_id: env.id, resources: [], vault_ids: [], archived_at: null });
     expect(session.agent).toMatchObject({ id: agent.id, version: 1, name: "Agent", system: "Be brief.", tools: [WEATHER_TOOL] });
     expect(Object.keys(session.agent)).not.toContain("metadata");
-    const more = [await c.beta.sessions.create({ agent: agent.id, environment_id: env.id, title: "two" }), await c.beta.sessions.create({ agent: { type: "agent", id: agent.id, version: 1 }, environment_id: env.id, title: "three" })];
+    const more = [
+      await c.beta.sessions.create({ agent: agent.id, environment_id: env.id, title: "two" }),
+      await c.beta.sessions.create({ agent: { type: "agent", id: agent.id, version: 1 }, environment_id: env.id, title: "three" }),
+    ];
     const first = await c.beta.sessions.list({ agent_id: agent.id, limit: 2 });
     expect(first.data.map((s) => s.id)).toStrictEqual([more[1]!.id, more[0]!.id]);
     const all: string[] = [];
@@ -174,7 +208,11 @@ describe("managed agents: the objects", () => {
     expect((await c.beta.sessions.events.list(session.id)).data.map((e) => [e.type, (e as any).title])).toStrictEqual([["session.updated", "renamed"]]);
 
     await c.beta.sessions.archive(more[0]!.id);
-    expect(await refusal(c.beta.sessions.events.send(more[0]!.id, { events: [text("hi")] }))).toStrictEqual([409, "invalid_request_error", `Session ${more[0]!.id} is archived and accepts no events.`]);
+    expect(await refusal(c.beta.sessions.events.send(more[0]!.id, { events: [text("hi")] }))).toStrictEqual([
+      409,
+      "invalid_request_error",
+      `Session ${more[0]!.id} is archived and accepts no events.`,
+    ]);
     expect((await c.beta.sessions.list({ agent_id: agent.id })).data.map((s) => s.id)).not.toContain(more[0]!.id);
     expect(await c.beta.sessions.delete(more[1]!.id)).toStrictEqual({ id: more[1]!.id, type: "session_deleted" });
     expect(await refusal(c.beta.sessions.retrieve(more[1]!.id))).toStrictEqual([404, "not_found_error", `Session not found: ${more[1]!.id}`]);
@@ -193,7 +231,15 @@ describe("managed agents: a session the script plays", () => {
     const sent = await c.beta.sessions.events.send(session.id, { events: [text("Weather in Paris?")] });
     expect(sent.data!.map((e) => [e.type, (e as any).content])).toStrictEqual([["user.message", [{ type: "text", text: "Weather in Paris?" }]]]);
     const first = await untilIdle(stream);
-    expect(first.map((e) => e.type)).toStrictEqual(["user.message", "session.status_running", "span.model_request_start", "agent.thinking", "agent.custom_tool_use", "span.model_request_end", "session.status_idle"]);
+    expect(first.map((e) => e.type)).toStrictEqual([
+      "user.message",
+      "session.status_running",
+      "span.model_request_start",
+      "agent.thinking",
+      "agent.custom_tool_use",
+      "span.model_request_end",
+      "session.status_idle",
+    ]);
     const use = first[4];
     expect(use).toMatchObject({ name: "get_weather", input: { city: "Paris" } });
     expect(use.id).toMatch(/^sevt_011C/);
@@ -213,7 +259,14 @@ describe("managed agents: a session the script plays", () => {
     ]);
     await c.beta.sessions.events.send(session.id, { events: [{ type: "user.custom_tool_result", custom_tool_use_id: use.id, content: [{ type: "text", text: "Sunny, 24°C" }] }] });
     const second = await untilIdle(stream);
-    expect(second.map((e) => e.type)).toStrictEqual(["user.custom_tool_result", "session.status_running", "span.model_request_start", "agent.message", "span.model_request_end", "session.status_idle"]);
+    expect(second.map((e) => e.type)).toStrictEqual([
+      "user.custom_tool_result",
+      "session.status_running",
+      "span.model_request_start",
+      "agent.message",
+      "span.model_request_end",
+      "session.status_idle",
+    ]);
     expect(second[3].content).toStrictEqual([{ type: "text", text: "It is sunny in Paris." }]);
     expect(second[5].stop_reason).toStrictEqual({ type: "end_turn" });
     expect(await refusal(c.beta.sessions.events.send(session.id, { events: [{ type: "user.custom_tool_result", custom_tool_use_id: use.id }] }))).toStrictEqual([
@@ -226,7 +279,10 @@ describe("managed agents: a session the script plays", () => {
     const listed = await c.beta.sessions.events.list(session.id);
     expect(listed.data.map((e) => e.id)).toStrictEqual([...first, ...second].map((e) => e.id));
     expect(listed.next_page).toBeNull();
-    expect((await c.beta.sessions.events.list(session.id, { order: "desc", types: ["agent.message", "agent.custom_tool_use"] })).data.map((e) => e.type)).toStrictEqual(["agent.message", "agent.custom_tool_use"]);
+    expect((await c.beta.sessions.events.list(session.id, { order: "desc", types: ["agent.message", "agent.custom_tool_use"] })).data.map((e) => e.type)).toStrictEqual([
+      "agent.message",
+      "agent.custom_tool_use",
+    ]);
     expect((await c.beta.sessions.retrieve(session.id)).usage).toMatchObject({ input_tokens: 80, output_tokens: 17 });
     const journal = await h.journal("ma-weather", "custom");
     expect(journal.map((e) => [e.endpoint, e.step, e.request.path])).toStrictEqual([
@@ -239,6 +295,36 @@ describe("managed agents: a session the script plays", () => {
       ["user", ["tool_result"]],
     ]);
     expect(journal[1]!.request.body.messages[2].content[0]).toStrictEqual({ type: "tool_result", tool_use_id: use.id, content: [{ type: "text", text: "Sunny, 24°C" }] });
+  });
+
+  it("an interrupt ends a waiting turn; the model is told the call was interrupted", async () => {
+    const c = client("/s/ma-weather/interrupt");
+    const { session } = await sessionOf(c, [WEATHER_TOOL]);
+    await c.beta.sessions.events.send(session.id, { events: [text("Weather in Paris?")] });
+    const use = (await c.beta.sessions.events.list(session.id, { types: ["agent.custom_tool_use"] })).data[0]!;
+    const sent = await c.beta.sessions.events.send(session.id, { events: [{ type: "user.interrupt" }, text("Never mind, just guess.")] });
+    expect(sent.data!.map((e) => e.type)).toStrictEqual(["user.interrupt", "user.message"]);
+    const events = (await c.beta.sessions.events.list(session.id)).data as any[];
+    const after = events.slice(events.findIndex((e) => e.type === "user.interrupt"));
+    expect(after.map((e) => e.type)).toStrictEqual([
+      "user.interrupt",
+      "session.status_idle",
+      "user.message",
+      "session.status_running",
+      "span.model_request_start",
+      "agent.message",
+      "span.model_request_end",
+      "session.status_idle",
+    ]);
+    expect([after[1].stop_reason, after.at(-1).stop_reason]).toStrictEqual([{ type: "end_turn" }, { type: "end_turn" }]);
+    const journal = await h.journal("ma-weather", "interrupt");
+    expect(journal[1]!.request.body.messages[2].content).toStrictEqual([
+      { type: "tool_result", tool_use_id: use.id, content: [{ type: "text", text: "The user interrupted this tool call." }], is_error: true },
+      { type: "text", text: "Never mind, just guess." },
+    ]);
+    // On an idle session an interrupt changes nothing.
+    await c.beta.sessions.events.send(session.id, { events: [{ type: "user.interrupt" }] });
+    expect(((await c.beta.sessions.events.list(session.id, { order: "desc", limit: 1 })).data[0] as any).type).toBe("user.interrupt");
   });
 
   it("the SDK's own tool runner runs the tool and posts its result", async () => {
@@ -294,7 +380,15 @@ describe("managed agents: a session the script plays", () => {
     await asked.beta.sessions.events.send(b.session.id, { events: [{ type: "user.tool_confirmation", tool_use_id: use.id, result: "deny", deny_message: "Not in prod." }] });
     got = (await asked.beta.sessions.events.list(b.session.id)).data as any[];
     const after = got.slice(got.findIndex((e) => e.type === "user.tool_confirmation"));
-    expect(after.map((e) => e.type)).toStrictEqual(["user.tool_confirmation", "agent.tool_result", "session.status_running", "span.model_request_start", "agent.message", "span.model_request_end", "session.status_idle"]);
+    expect(after.map((e) => e.type)).toStrictEqual([
+      "user.tool_confirmation",
+      "agent.tool_result",
+      "session.status_running",
+      "span.model_request_start",
+      "agent.message",
+      "span.model_request_end",
+      "session.status_idle",
+    ]);
     expect(after[1]).toMatchObject({ tool_use_id: use.id, is_error: true, content: [{ type: "text", text: "Not in prod." }] });
     const journal = await h.journal("ma-bash", "asked");
     expect(journal[1]!.request.body.messages[2].content).toStrictEqual([{ type: "tool_result", tool_use_id: use.id, content: [{ type: "text", text: "Not in prod." }], is_error: true }]);

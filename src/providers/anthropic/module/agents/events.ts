@@ -174,6 +174,8 @@ export function checkedEvents(raw: unknown, session: StoredSession, history: rea
     if (isError(checked)) return field === "events" ? checked : { ...checked, message: checked.message.replace(/^events\./, `${field}.`) };
     const settled = resolves(checked) ?? (checked.type === "user.tool_confirmation" && checked.result === "deny" ? String(checked.tool_use_id) : undefined);
     if (settled !== undefined) answered.add(settled);
+    // An interrupt ends the waiting turn: what follows it in the same send needs no results.
+    if (checked.type === "user.interrupt") for (const id of session.mock.pending) answered.add(id);
     out.push(checked);
   }
   return out;

@@ -90,16 +90,28 @@ function resultBlock(toolUseId: string, content: unknown, isError: unknown): Jso
   return { type: "tool_result", tool_use_id: toolUseId, ...(Array.isArray(content) && content.length > 0 ? { content } : {}), ...(isError === true ? { is_error: true } : {}) };
 }
 
-/** The session's history as Messages: user and agent events in order, a tool use's id its event's id. */
+/** What the model is told of a tool call the user interrupted before it had a result. */
+export const INTERRUPTED = "The user interrupted this tool call.";
+
+/**
+ * The session's history as Messages: user and agent events in order, a tool use's id its event's id. A tool use an
+ * interrupt left without a result gets one (an error saying so), as the Messages API wants every use answered.
+ */
 export function historyMessages(events: readonly SessionEvent[]): { role: "user" | "assistant"; content: Json[] }[] {
   const messages: { role: "user" | "assistant"; content: Json[] }[] = [];
+  const open = new Set<string>();
   const push = (role: "user" | "assistant", block: Json) => {
+    if (block.type === "tool_use") open.add(String(block.id));
+    if (block.type === "tool_result") open.delete(String(block.tool_use_id));
     const last = messages.at(-1);
     if (last?.role === role) last.content.push(block);
     else messages.push({ role, content: [block] });
   };
   for (const e of events) {
     switch (e.type) {
+      case "user.interrupt":
+        for (const id of [...open]) push("user", resultBlock(id, [{ type: "text", text: INTERRUPTED }], true));
+        break;
       case "user.message":
         for (const b of Array.isArray(e.content) ? (e.content as Json[]) : []) push("user", b);
         break;
