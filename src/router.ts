@@ -236,12 +236,13 @@ function ephemeralPrefix(asked: Prefix, claims: EphemeralClaims): Prefix {
 }
 
 /** The first provider side route (model listings, token counts, stored responses, …) that answers, if any. */
-async function sideRoute(request: Request, path: string, rt: Runtime, prefix?: Prefix, onSurfacePath = false): Promise<Response | undefined> {
+async function sideRoute(request: Request, path: string, rt: Runtime, local: (request: Request) => Promise<Response>, prefix?: Prefix, onSurfacePath = false): Promise<Response | undefined> {
   const ctx: SideRouteContext = {
     rt,
     prefix,
     modelIds: () => modelIds(rt),
     refuse: (error) => failEarly(errorSurfaceFor(request, path), error),
+    local,
   };
   for (const route of SIDE_ROUTES) {
     if (onSurfacePath && route.onSurfacePaths !== true) continue;
@@ -304,13 +305,13 @@ async function serveRouted(request: Request, rt: Runtime, ctx: RequestContext, e
   if (surface) {
     if (request.method !== "POST") {
       // A side route may answer another method on a surface's path (`GET /v1/chat/completions` lists stored ones).
-      const side = await sideRoute(request, path, rt, undefined, true);
+      const side = await sideRoute(request, path, rt, (r) => serve(r, rt, ctx), undefined, true);
       if (side) return side;
       return failEarly(surface, { code: "method_not_allowed", message: `Use POST for ${path}.` });
     }
     return await providerTurn(surface, request, rt, ctx, prefix, path, routed.search);
   }
-  const side = await sideRoute(request, path, rt, prefix);
+  const side = await sideRoute(request, path, rt, (r) => serve(r, rt, ctx), prefix);
   if (side) return side;
   if (prefix.scenario !== undefined && root && (request.method === "GET" || request.method === "HEAD")) {
     return jsonResponse({ ok: true, scenario: prefix.scenario, session: prefix.session ?? "default" });

@@ -221,6 +221,8 @@ export interface SideRouteContext {
   refuse(error: ApiError): Response;
   /** The request's `/s/{scenario}[/{session}]` prefix (what an ephemeral key minted here is bound to). */
   prefix?: { scenario?: string; session?: string };
+  /** Serves a request to this server's own host through the router (an MCP call to mockllm's own scripted server). */
+  local?: (request: Request) => Promise<Response>;
 }
 
 /**

@@ -46,6 +46,17 @@ const FLAKY = {
     },
   ],
 };
+const MCP = {
+  name: "ma-mcp",
+  steps: [
+    { id: "look", match: { turn: 1 }, respond: { toolCalls: [{ name: "lookup", arguments: { q: "answer" } }] } },
+    { id: "found", match: { toolResult: { name: "lookup" } }, respond: { text: "The answer is 42." } },
+  ],
+  mcp: {
+    tools: [{ name: "lookup", description: "Looks a thing up", inputSchema: { type: "object" } }],
+    calls: [{ id: "q", match: { tool: "lookup", arguments: { q: "answer" } }, result: { content: [{ type: "text", text: "42" }] } }],
+  },
+};
 const CHATTY = { name: "ma-chatty", steps: [{ consume: false, respond: { reasoning: [{ text: "hm", signature: "s" }], text: "Three little words" } }] };
 
 const client = (prefix = "", apiKey = "sk-ant-test") => new Anthropic({ apiKey, baseURL: `${h.url}${prefix}`, maxRetries: 0 });
@@ -84,7 +95,7 @@ const WEATHER_TOOL = {
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(WEATHER, BASH, FLAKY, CHATTY);
+  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP);
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -405,6 +416,43 @@ describe("managed agents: a session the script plays", () => {
     const journal = await h.journal("ma-bash", "self");
     expect(journal[1]!.request.body.messages[2].content).toStrictEqual([{ type: "tool_result", tool_use_id: use.id, content: [{ type: "text", text: "a.txt\nb.txt" }] }]);
     expect(((await c.beta.sessions.events.list(session.id)).data.at(-1) as any).stop_reason).toStrictEqual({ type: "end_turn" });
+  });
+
+  it("an MCP toolset's call goes to the agent's MCP server — here the session's scripted one — after its confirmation", async () => {
+    const c = client("/s/ma-mcp/run");
+    const agent = await c.beta.agents.create({
+      name: "Docs",
+      model: "claude-sonnet-4-6",
+      mcp_servers: [{ type: "url", name: "docs", url: `${h.url}/s/ma-mcp/run/mcp` }],
+      tools: [{ type: "mcp_toolset", mcp_server_name: "docs" }],
+    });
+    expect(agent.tools[0]).toStrictEqual({ type: "mcp_toolset", mcp_server_name: "docs", default_config: { enabled: true, permission_policy: { type: "always_ask" } }, configs: [] });
+    const env = await c.beta.environments.create({ name: "mcp-env" });
+    const session = await c.beta.sessions.create({ agent: agent.id, environment_id: env.id, initial_events: [text("What is the answer?")] });
+    let events = (await c.beta.sessions.events.list(session.id)).data as any[];
+    const use = events.find((e) => e.type === "agent.mcp_tool_use");
+    expect(use).toMatchObject({ mcp_server_name: "docs", name: "lookup", input: { q: "answer" }, evaluated_permission: "ask" });
+    expect(events.at(-1).stop_reason).toStrictEqual({ type: "requires_action", event_ids: [use.id] });
+    await c.beta.sessions.events.send(session.id, { events: [{ type: "user.tool_confirmation", tool_use_id: use.id, result: "allow" }] });
+    events = (await c.beta.sessions.events.list(session.id)).data as any[];
+    const after = events.slice(events.findIndex((e) => e.type === "user.tool_confirmation"));
+    expect(after.map((e) => e.type)).toStrictEqual([
+      "user.tool_confirmation",
+      "agent.mcp_tool_result",
+      "session.status_running",
+      "span.model_request_start",
+      "agent.message",
+      "span.model_request_end",
+      "session.status_idle",
+    ]);
+    expect(after[1]).toMatchObject({ mcp_tool_use_id: use.id, content: [{ type: "text", text: "42" }], is_error: false });
+    expect(after[4].content).toStrictEqual([{ type: "text", text: "The answer is 42." }]);
+    // One journal: the model's two turns and the MCP call between them.
+    expect((await h.journal("ma-mcp", "run")).map((e) => [e.endpoint, e.step])).toStrictEqual([
+      ["messages", "look"],
+      ["tools/call", "q"],
+      ["messages", "found"],
+    ]);
   });
 
   it("scripted model failures: retried as session.error events, then exhausted", async () => {

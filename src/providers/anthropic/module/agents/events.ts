@@ -14,7 +14,8 @@ import type { Runtime } from "../../../../runtime/types";
 import { wordPieces } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
 import { conflict, invalid, newEventId, timestamp, type StoredSession } from "./objects";
-import { EventLog, runAgentTurn, toolResult, type SessionEvent } from "./loop";
+import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type SessionEvent } from "./loop";
+import { mcpOptions } from "../../../../turn/mcp-client";
 import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne } from "./store";
 import { pageOf } from "./pages";
 
@@ -111,7 +112,7 @@ function resolves(e: Json): string | undefined {
  * settle waiting tool uses, an interrupt ends a waiting turn, and a message — or the last waiting use settled —
  * runs the agent's next turn.
  */
-export async function applyEvents(rt: Runtime, session: StoredSession, history: SessionEvent[], events: Json[], log: EventLog): Promise<SessionEvent[]> {
+export async function applyEvents(h: Harness, session: StoredSession, history: SessionEvent[], events: Json[], log: EventLog): Promise<SessionEvent[]> {
   let run = false;
   const echoes: SessionEvent[] = [];
   for (const e of events) {
@@ -132,18 +133,24 @@ export async function applyEvents(rt: Runtime, session: StoredSession, history: 
       // A cloud environment's confirmed call is answered here (mockllm runs no tool); a self-hosted one's waits for
       // the client's result, unless denied.
       if (deny || !(session.mock.selfHosted && use.type === "agent.tool_use")) {
-        history.push(log.emit(...toolResult(use, deny, typeof e.deny_message === "string" ? e.deny_message : undefined)));
+        const result = deny ? toolResult(use, true, typeof e.deny_message === "string" ? e.deny_message : undefined) : await answeredUse(h, session, use);
+        history.push(log.emit(...result));
         session.mock.pending = session.mock.pending.filter((id) => id !== use.id);
       }
     }
     if (settled !== undefined || e.type === "user.tool_confirmation") run = session.mock.pending.length === 0;
   }
-  if (run) await runAgentTurn(rt, session, history, log);
+  if (run) await runAgentTurn(h, session, history, log);
   else if (session.mock.pending.length > 0 && events.some((e) => resolves(e) !== undefined || e.type === "user.tool_confirmation")) {
     // Some but not all of the waiting uses settled: the session says again what it still waits for.
     history.push(log.emit("session.status_idle", { stop_reason: { type: "requires_action", event_ids: session.mock.pending }, stop_details: null }));
   }
   return echoes;
+}
+
+/** What a request's turns run with: its runtime, and MCP calls to the request's own host through the router. */
+export function harnessOf(request: Request, ctx: SideRouteContext): Harness {
+  return { rt: ctx.rt, mcp: () => mcpOptions(ctx.rt.vars, request.url, ctx.local) };
 }
 
 /** Stores what a send or a create appended, and the session as it now stands. */
@@ -191,7 +198,7 @@ async function send(request: Request, session: StoredSession, ctx: SideRouteCont
   const events = checkedEvents(body.value.events, session, history);
   if (isError(events)) return ctx.refuse(events);
   const log = new EventLog();
-  const echoes = await applyEvents(ctx.rt, session, history, events, log);
+  const echoes = await applyEvents(harnessOf(request, ctx), session, history, events, log);
   await saveTurn(ctx.rt, session, log);
   return jsonResponse({ data: echoes });
 }

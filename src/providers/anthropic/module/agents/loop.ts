@@ -20,6 +20,7 @@
 import { isRecord } from "../../../../http/json";
 import type { Runtime } from "../../../../runtime/types";
 import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
+import { callMcp, type McpClientOptions } from "../../../../turn/mcp-client";
 import { anthropicMessages } from "../../index";
 import { AGENT_TOOLSET, BUILT_IN_TOOLS, newEventId, timestamp, type Policy, type StoredSession } from "./objects";
 
@@ -32,6 +33,12 @@ export const MAX_MODEL_REQUESTS = 25;
 export const MAX_ATTEMPTS = 4;
 /** `max_tokens` of the harness's model requests. */
 const MAX_TOKENS = 16_000;
+
+/** What a turn runs with: the runtime, and how to reach an agent's MCP servers (mockllm's own through the router). */
+export interface Harness {
+  rt: Runtime;
+  mcp: () => McpClientOptions;
+}
 
 /** Appends events to a turn's output, each with a fresh id and `processed_at` now. */
 export class EventLog {
@@ -67,6 +74,40 @@ export function toolRoutes(session: StoredSession): Map<string, ToolRoute> {
     }
   }
   return routes;
+}
+
+/**
+ * How a call of `name` runs: a tool the agent names, else a tool of one of its MCP toolsets (their tools are the
+ * servers' own: with one toolset that one, with several the first whose server lists the tool); undefined when none.
+ */
+async function routeOf(routes: Map<string, ToolRoute>, session: StoredSession, name: string, h: Harness): Promise<ToolRoute | undefined> {
+  const known = routes.get(name);
+  if (known !== undefined) return known;
+  const sets = session.agent.tools.filter((t) => t.type === "mcp_toolset" && isRecord(t.default_config) && t.default_config.enabled === true);
+  const routeIn = (set: Json): ToolRoute => ({ kind: "mcp", policy: ((set.default_config as Json).permission_policy as Policy).type, mcpServer: String(set.mcp_server_name) });
+  if (sets.length === 1) return routeIn(sets[0]!);
+  for (const set of sets) {
+    const server = session.agent.mcp_servers.find((s) => s.name === set.mcp_server_name);
+    if (server === undefined) continue;
+    const listed = await callMcp({ label: String(server.name), url: String(server.url), headers: {} }, name, {}, h.mcp(), true);
+    if (listed.tools?.some((t) => t.name === name) === true) return routeIn(set);
+  }
+  return undefined;
+}
+
+/**
+ * The result event of a built-in or MCP call the session answers itself: a built-in tool's carries no content
+ * (mockllm runs none); an MCP tool's is what the agent's server answered (`tools/call`, as a remote MCP server tool's
+ * is: src/turn/mcp-client.ts), or the reason it could not be reached as an error.
+ */
+export async function answeredUse(h: Harness, session: StoredSession, use: SessionEvent): Promise<[string, Json]> {
+  if (use.type !== "agent.mcp_tool_use") return toolResult(use, false);
+  const server = session.agent.mcp_servers.find((s) => s.name === use.mcp_server_name);
+  const failed = (text: string): [string, Json] => ["agent.mcp_tool_result", { mcp_tool_use_id: use.id, content: [{ type: "text", text }], is_error: true }];
+  if (server === undefined) return failed(`mockllm: the agent has no MCP server named '${String(use.mcp_server_name)}'.`);
+  const answer = await callMcp({ label: String(server.name), url: String(server.url), headers: {} }, String(use.name), isRecord(use.input) ? use.input : {}, h.mcp());
+  if ("failed" in answer) return failed(answer.failed);
+  return ["agent.mcp_tool_result", { mcp_tool_use_id: use.id, content: answer.result !== undefined ? [{ type: "text", text: answer.result }] : [], is_error: answer.isError }];
 }
 
 const BUILT_IN_SCHEMA = { type: "object", additionalProperties: true };
@@ -181,7 +222,7 @@ const NO_USAGE = { input_tokens: 0, output_tokens: 0, cache_creation_input_token
  * Runs the agent from `history` (every event so far, the client's newest included) until it ends its turn or waits
  * for the client; the events go to `log`, the session's `usage` and `mock.pending` change in place.
  */
-export async function runAgentTurn(rt: Runtime, session: StoredSession, history: SessionEvent[], log: EventLog): Promise<void> {
+export async function runAgentTurn(h: Harness, session: StoredSession, history: SessionEvent[], log: EventLog): Promise<void> {
   const seen = (e: SessionEvent) => {
     history.push(e);
     return e;
@@ -193,7 +234,7 @@ export async function runAgentTurn(rt: Runtime, session: StoredSession, history:
     let start: SessionEvent | undefined;
     for (let attempt = 1; ; attempt++) {
       start = seen(log.emit("span.model_request_start"));
-      answer = await runBatchLine(anthropicMessages, rt, modelRequest(session, history), session.mock.origin);
+      answer = await runBatchLine(anthropicMessages, h.rt, modelRequest(session, history), session.mock.origin);
       if (answer.status === 200 && isRecord(answer.body)) break;
       seen(log.emit("span.model_request_end", { model_request_start_id: start.id, is_error: true, model_usage: NO_USAGE }));
       const failure = failureOf(answer);
@@ -224,7 +265,7 @@ export async function runAgentTurn(rt: Runtime, session: StoredSession, history:
       } else if (b.type === "tool_use") {
         const name = String(b.name);
         const input = isRecord(b.input) ? b.input : {};
-        const route = routes.get(name);
+        const route = await routeOf(routes, session, name, h);
         if (route === undefined) {
           seen(log.emit("span.model_request_end", { model_request_start_id: start.id, is_error: true, model_usage: addUsage(session, isRecord(message.usage) ? message.usage : {}) }));
           const offered = [...routes.keys()];
@@ -259,8 +300,8 @@ export async function runAgentTurn(rt: Runtime, session: StoredSession, history:
     }
     flushText();
     seen(log.emit("span.model_request_end", { model_request_start_id: start.id, is_error: false, model_usage: addUsage(session, isRecord(message.usage) ? message.usage : {}) }));
-    // What mockllm "runs" itself (an allowed built-in or MCP call in a cloud environment) answers with no content.
-    for (const use of ranHere) seen(log.emit(...toolResult(use, false)));
+    // What the session answers itself: an allowed built-in call in a cloud environment, an allowed MCP call.
+    for (const use of ranHere) seen(log.emit(...(await answeredUse(h, session, use))));
     if (waiting.length > 0) {
       session.mock.pending = waiting;
       seen(log.emit("session.status_idle", { stop_reason: { type: "requires_action", event_ids: waiting }, stop_details: null }));

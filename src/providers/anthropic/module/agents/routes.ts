@@ -12,7 +12,7 @@ import { safeDecode } from "../../../../http/url";
 import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import type { SideRouteContext } from "../../../types";
 import { checkAnthropicHeaders } from "../../errors";
-import { applyEvents, checkedEvents, saveTurn, serveEvents } from "./events";
+import { applyEvents, checkedEvents, harnessOf, saveTurn, serveEvents } from "./events";
 import { EventLog } from "./loop";
 import {
   agentFields,
@@ -261,7 +261,7 @@ async function createSession(request: Request, path: string, ctx: SideRouteConte
   if (b.initial_events !== undefined && b.initial_events !== null) {
     const events = checkedEvents(b.initial_events, session, [], "initial_events", ["user.message"]);
     if (isApiError(events)) return ctx.refuse(events);
-    await applyEvents(ctx.rt, session, [], events, log);
+    await applyEvents(harnessOf(request, ctx), session, [], events, log);
   }
   await saveTurn(ctx.rt, session, log);
   return jsonResponse(shown(session));
