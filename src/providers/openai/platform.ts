@@ -179,18 +179,7 @@ export function page<T extends { id: string }>(items: T[], q: PageQuery): { obje
   return { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + q.limit < ordered.length };
 }
 
-/** Parses stored JSON texts, skipping any that no longer parse. */
-export function parsedObjects<T>(texts: string[]): T[] {
-  const out: T[] = [];
-  for (const t of texts) {
-    try {
-      out.push(JSON.parse(t) as T);
-    } catch {
-      // a damaged entry counts as absent
-    }
-  }
-  return out;
-}
+export { parsedObjects } from "../../util/parsed-objects";
 
 /** Unix seconds now. */
 export function nowSeconds(): number {

@@ -9,6 +9,7 @@
 import type { Runtime } from "../../../../runtime/types";
 import type { StoredResponses } from "../../../../session/types";
 import { childKind } from "../../../../session/responses";
+import { parsedObjects } from "../../../../util/parsed-objects";
 
 export const AGENT_KIND = "agent";
 export const ENVIRONMENT_KIND = "environment";
@@ -26,26 +27,13 @@ export function agentsHome(rt: Runtime): StoredResponses {
   return rt.sessions.get("__index/managed-agents");
 }
 
-/** The objects of JSON texts; a damaged one counts as absent. */
-function parsed<T>(texts: string[]): T[] {
-  const out: T[] = [];
-  for (const t of texts) {
-    try {
-      out.push(JSON.parse(t) as T);
-    } catch {
-      // absent
-    }
-  }
-  return out;
-}
-
 export async function loadOne<T>(home: StoredResponses, kind: string, id: string): Promise<T | undefined> {
   const json = await home.objectById(kind, id);
-  return json === null ? undefined : parsed<T>([json])[0];
+  return json === null ? undefined : parsedObjects<T>([json])[0];
 }
 
 export async function loadAll<T>(home: StoredResponses, kind: string): Promise<T[]> {
-  return parsed<T>((await home.listObjects(kind)).map((o) => o.json));
+  return parsedObjects<T>((await home.listObjects(kind)).map((o) => o.json));
 }
 
 export async function saveOne(home: StoredResponses, kind: string, object: { id: string }, max = MAX_OBJECTS): Promise<void> {
