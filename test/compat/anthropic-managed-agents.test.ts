@@ -6,7 +6,7 @@
  * own `sessions.events.toolRunner` running the tool, a built-in tool under `always_ask` confirmed and denied, scripted
  * model failures retried then exhausted, `event_deltas` folded by the SDK's accumulator, and the API's refusals.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { betaTool } from "@anthropic-ai/sdk/helpers/beta/json-schema";
 import { accumulateManagedAgentsEvent } from "@anthropic-ai/sdk/lib/sessions/accumulate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -231,6 +231,37 @@ describe("managed agents: the objects", () => {
     const admin = rootAdmin((path, init) => fetch(`${h.url}${path}`, init), h.adminToken);
     const other = client("", await namespaceKey(admin, "ma-other"));
     expect(await refusal(other.beta.agents.retrieve(agent.id))).toStrictEqual([404, "not_found_error", `Agent not found: ${agent.id}`]);
+  });
+
+  it("session resources: the caller's files mounted, listed, added, removed; what is not served says so", async () => {
+    const c = client();
+    const file = await c.beta.files.upload({ file: await toFile(new TextEncoder().encode("a,b\n1,2\n"), "data.csv", { type: "text/csv" }) });
+    const agent = await c.beta.agents.create({ name: "Analyst", model: "claude-sonnet-4-6" });
+    const env = await c.beta.environments.create({ name: "res-env" });
+    const session = await c.beta.sessions.create({ agent: agent.id, environment_id: env.id, resources: [{ type: "file", file_id: file.id }] });
+    const [mounted] = session.resources as any[];
+    expect(mounted).toMatchObject({ type: "file", file_id: file.id, mount_path: `/mnt/session/uploads/${file.id}` });
+    expect(mounted.id).toMatch(/^sesrsc_011C[0-9A-Za-z]{20}$/);
+    const added = await c.beta.sessions.resources.add(session.id, { type: "file", file_id: file.id, mount_path: "/data/input.csv" });
+    expect((await c.beta.sessions.resources.list(session.id)).data.map((r: any) => r.mount_path)).toStrictEqual([`/mnt/session/uploads/${file.id}`, "/data/input.csv"]);
+    expect(await c.beta.sessions.resources.retrieve(added.id, { session_id: session.id })).toStrictEqual(added);
+    expect(await refusal(c.beta.sessions.resources.add(session.id, { type: "file", file_id: file.id, mount_path: "/data/input.csv" }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      `mount_path: '/data/input.csv' is already the mount path of ${added.id}`,
+    ]);
+    expect(await c.beta.sessions.resources.delete(added.id, { session_id: session.id })).toStrictEqual({ id: added.id, type: "session_resource_deleted" });
+    expect((await c.beta.sessions.retrieve(session.id)).resources.map((r: any) => r.id)).toStrictEqual([mounted.id]);
+    expect(await refusal(c.beta.sessions.create({ agent: agent.id, environment_id: env.id, resources: [{ type: "file", file_id: "file_nope" }] }))).toStrictEqual([
+      404,
+      "not_found_error",
+      "File not found: file_nope",
+    ]);
+    expect(await refusal(c.beta.sessions.create({ agent: agent.id, environment_id: env.id, resources: [{ type: "github_repository", url: "https://github.com/a/b" }] as never }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "resources.0.type: mockllm does not mount 'github_repository' resources yet; mount files (type 'file').",
+    ]);
   });
 });
 

@@ -14,6 +14,7 @@ import type { SideRouteContext } from "../../../types";
 import { checkAnthropicHeaders } from "../../errors";
 import { applyEvents, checkedEvents, harnessOf, saveTurn, serveEvents } from "./events";
 import { EventLog } from "./loop";
+import { resourcesOf, serveResources } from "./resources";
 import {
   agentFields,
   agentNotFound,
@@ -230,9 +231,8 @@ async function createSession(request: Request, path: string, ctx: SideRouteConte
   if (isApiError(title)) return ctx.refuse(title);
   const metadata = metadataOf(b.metadata);
   if (isApiError(metadata)) return ctx.refuse(metadata);
-  if (b.resources !== undefined && b.resources !== null && !(Array.isArray(b.resources) && b.resources.length === 0)) {
-    return ctx.refuse(invalid("resources: mockllm does not mount session resources (files, repositories, memory stores) yet; create the session without them."));
-  }
+  const resources = await resourcesOf(b.resources, ctx.rt);
+  if (isApiError(resources)) return ctx.refuse(resources);
   if (b.vault_ids !== undefined && b.vault_ids !== null && !(Array.isArray(b.vault_ids) && b.vault_ids.every((v) => typeof v === "string")))
     return ctx.refuse(invalid("vault_ids: Input should be a valid list of strings"));
   if (b.budget !== undefined && b.budget !== null && !isRecord(b.budget)) return ctx.refuse(invalid("budget: Input should be a valid dictionary"));
@@ -245,7 +245,7 @@ async function createSession(request: Request, path: string, ctx: SideRouteConte
     title: title ?? null,
     environment_id: env.id,
     agent: snapshot(agent),
-    resources: [],
+    resources,
     metadata,
     vault_ids: Array.isArray(b.vault_ids) ? (b.vault_ids as string[]) : [],
     budget: isRecord(b.budget) ? b.budget : null,
@@ -294,7 +294,7 @@ async function serveSessions(request: Request, path: string, id: string | undefi
     if (rest !== undefined && rest !== "stream") return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
     return serveEvents(request, path, session, rest === "stream", ctx);
   }
-  if (action === "resources") return ctx.refuse(apiError("not_found", "mockllm does not serve session resources (files, repositories, memory stores mounted in a session) yet."));
+  if (action === "resources") return serveResources(request, path, session, rest, ctx);
   if (action === "archive") {
     if (method !== "POST") return notAllowed(ctx, "POST", path);
     if (session.archived_at === null) {
