@@ -60,6 +60,51 @@ async function flagTags(args: string[]): Promise<{ plain: number; bound: number 
 }
 
 describe("Node runtime: V8's memory reducer while a server runs", () => {
+  // A process that sat idle long enough for the reducer to start collecting (its first major collection after the
+  // idle spell, seen by a PerformanceObserver), then starts a server, stops it and starts another — as a test file
+  // of a worker that ran others does. Lowering the reducer's count there aborted the process (V8's CHECK_LE in
+  // MemoryReducer::Step, SIGTRAP). And a process whose server started early never sees the reducer collect.
+  it("a server started after the reducer began a cycle leaves it be (no abort); one started early keeps it from collecting", async () => {
+    const late = `
+      import { PerformanceObserver } from "node:perf_hooks";
+      const { boundHeapGrowth } = await import(${JSON.stringify(MODULE)});
+      const keep = Array.from({ length: 300_000 }, (_, i) => ({ i, s: "k" + i }));
+      let junk = Array.from({ length: 600_000 }, (_, i) => ({ i, s: "x" + i }));
+      junk = null;
+      gc();
+      const t0 = Date.now();
+      const awake = setInterval(() => {}, 1000); // a PerformanceObserver keeps no process alive
+      await new Promise((resolve) => {
+        const seen = new PerformanceObserver((list) => {
+          if (Date.now() - t0 > 2000 && list.getEntries().some((e) => e.detail.kind === 4)) { seen.disconnect(); setImmediate(resolve); }
+        });
+        seen.observe({ entryTypes: ["gc"] });
+      });
+      clearInterval(awake);
+      boundHeapGrowth()();
+      const release = boundHeapGrowth();
+      await new Promise((r) => setTimeout(r, 2500));
+      release();
+      console.log("alive", keep.length);`;
+    const early = `
+      import { PerformanceObserver } from "node:perf_hooks";
+      const { boundHeapGrowth } = await import(${JSON.stringify(MODULE)});
+      boundHeapGrowth()();
+      const keep = Array.from({ length: 300_000 }, (_, i) => ({ i, s: "k" + i }));
+      let junk = Array.from({ length: 600_000 }, (_, i) => ({ i, s: "x" + i }));
+      junk = null;
+      gc();
+      let major = 0;
+      new PerformanceObserver((list) => { major += list.getEntries().filter((e) => e.detail.kind === 4).length; }).observe({ entryTypes: ["gc"] });
+      await new Promise((r) => setTimeout(r, 20_000));
+      console.log("alive", keep.length, major);`;
+    const run = (script: string) => promisify(execFile)(process.execPath, ["--expose-gc", "--experimental-strip-types", "--no-warnings", "--input-type=module", "-e", script], { timeout: 60_000 });
+    const [lateRun, earlyRun] = await Promise.all([run(late), run(early)]);
+    expect(lateRun.stdout.trim()).toBe("alive 300000");
+    // V8 alone collects twice in that idle spell (its "Mark-Compact (reduce)"); with the count lowered, never.
+    expect(earlyRun.stdout.trim()).toBe("alive 300000 0");
+  }, 90_000);
+
   it("is kept from collecting (a flag set beside the growth bound), unless the process set it itself", async () => {
     const [ownGrowth, ownBoth] = await Promise.all([flagTags(["--heap-growing-percent=300"]), flagTags(["--heap-growing-percent=300", "--no-memory-reducer"])]);
     // Node 22's V8 (12.4) has the reducer's count; with the growth factor the process's own, it is the only flag set.
@@ -81,22 +126,29 @@ describe("Node runtime: what a server loads on first use comes from V8's code ca
       const both = await Promise.all([withV8Defaults(async () => { await pause(); return tag(); }), withV8Defaults(async () => { const t = tag(); await pause(); await pause(); return [t, tag()]; })]);
       const after = tag();
       release();
-      console.log(JSON.stringify({ plain, bound, both, after, released: tag() }));`;
+      const released = tag();
+      const releasedLoad = await withV8Defaults(async () => tag());
+      console.log(JSON.stringify({ plain, bound, both, after, released, releasedLoad, back: tag() }));`;
     const { stdout } = await promisify(execFile)(process.execPath, ["--experimental-strip-types", "--no-warnings", "--input-type=module", "-e", script]);
-    const { plain, bound, both, after, released } = JSON.parse(stdout) as Record<string, unknown>;
+    const { plain, bound, both, after, released, releasedLoad, back } = JSON.parse(stdout) as Record<string, unknown>;
     expect(bound).not.toBe(plain);
     expect(both).toStrictEqual([plain, [plain, plain]]);
     expect(after).toBe(bound);
-    expect(released).toBe(plain);
+    // The growth factor is given back; the reducer's count, lowered early in the process, stays lowered (not the
+    // plain tag, not the bound one), and a load still runs with every flag at V8's own value.
+    expect([released === plain, released === bound]).toStrictEqual([false, false]);
+    expect([releasedLoad, back]).toStrictEqual([plain, released]);
   });
 
   it("onFirstUse makes its value that way (the fetch adapter, node:http2, ws)", async () => {
+    // No server ran in this worker before: its flags are V8's own.
+    const plain = v8.cachedDataVersionTag();
     const release = boundHeapGrowth();
     const bound = v8.cachedDataVersionTag();
     const seen = await onFirstUse(async () => v8.cachedDataVersionTag())();
     const after = v8.cachedDataVersionTag();
     release();
-    expect(seen).toBe(v8.cachedDataVersionTag());
+    expect(seen).toBe(plain);
     expect(seen).not.toBe(bound);
     expect(after).toBe(bound);
   });

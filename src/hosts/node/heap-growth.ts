@@ -19,6 +19,18 @@
  * docs/performance.md, "Where the code does it"). The heap a load grew is then given back by the next ordinary
  * collection instead of in the idle spell. A process started with its own `--memory-reducer`, `--no-memory-reducer`
  * or `--memory-reducer-gc-count` keeps it.
+ *
+ * Lowering that count is only safe while the reducer has started no collection of its current cycle: V8 checks
+ * `started_gcs <= memory_reducer_gc_count` at each of the reducer's events (`CHECK_LE` in `MemoryReducer::Step`, a
+ * release-build check), so a count lowered to 0 in the second between its first collection and its second aborts
+ * the process (`Check failed: state.started_gcs() <= MaxNumberOfGCs()`, SIGTRAP). That happened in a test process
+ * that stopped its server, sat idle for 8 s, then started another. So the count is lowered once, by a server started
+ * in the process's first REDUCER_SAFE_UPTIME_S seconds — before the reducer can have started anything (its first
+ * collection waits 8 s after a full collection) — and stays lowered for the rest of the process, where the reducer
+ * never starts one (a count of 0 ends each cycle before its first collection). A server started later leaves the
+ * reducer as it is. `withV8Defaults` still gives the count back for the few milliseconds of a load (the code
+ * caches' tag); a reducer timer due in exactly that window that also finds the allocation rate low could start a
+ * collection there, an accepted risk the tests cannot reach.
  */
 import v8 from "node:v8";
 
@@ -28,8 +40,13 @@ export const GROWING_PERCENT = 30;
 /** V8's own count of memory-reducing collections after a load (12.4's default), given back when no server runs. */
 const REDUCER_GC_COUNT = 2;
 
+/** A server started this soon after the process did may lower the reducer's count: see above. */
+export const REDUCER_SAFE_UPTIME_S = 7;
+
 let servers = 0;
 let loads = 0;
+/** The reducer's count was lowered (for the rest of the process). */
+let reducerOff = false;
 
 /** True when the process was started with its own value of the V8 flag `name` (its dashes or underscores). */
 function configuredByUser(name: string): boolean {
@@ -43,24 +60,39 @@ function hasReducerCount(): boolean {
   return major > 12 || (major === 12 && minor >= 4);
 }
 
-/** The flags a running server sets (`on`) or gives back to V8's own values, each unless the process set it itself. */
-function serverFlags(on: boolean): void {
+/** The growth bound a running server sets (`on`) or gives back to V8's own value, unless the process set it itself. */
+function growthFlag(on: boolean): void {
   if (!configuredByUser("heap-growing-percent")) v8.setFlagsFromString(`--heap-growing-percent=${on ? GROWING_PERCENT : 0}`);
-  if (hasReducerCount() && !configuredByUser("memory-reducer")) v8.setFlagsFromString(`--memory-reducer-gc-count=${on ? 0 : REDUCER_GC_COUNT}`);
+}
+
+/** Sets the reducer's count: 0 (`off`) or V8's own; only once it has been lowered safely (`reducerOff`). */
+function reducerFlag(off: boolean): void {
+  if (reducerOff) v8.setFlagsFromString(`--memory-reducer-gc-count=${off ? 0 : REDUCER_GC_COUNT}`);
+}
+
+/** Lowers the reducer's count for the rest of the process when that is safe: early, and not set by the process. */
+function reducerOffWhileSafe(): void {
+  if (reducerOff || !hasReducerCount() || configuredByUser("memory-reducer") || process.uptime() >= REDUCER_SAFE_UPTIME_S) return;
+  reducerOff = true;
+  reducerFlag(true);
 }
 
 /**
- * Bounds the old generation's growth and keeps the memory reducer from collecting while a server runs; the function
- * returned gives V8 back its own values once no server needs them.
+ * Bounds the old generation's growth while a server runs and, for a server started early in the process, keeps the
+ * memory reducer from collecting from then on; the function returned gives V8 back its own growth factor once no
+ * server needs it.
  * @example const release = boundHeapGrowth(); … release()
  */
 export function boundHeapGrowth(): () => void {
-  if (servers++ === 0 && loads === 0) serverFlags(true);
+  if (servers++ === 0 && loads === 0) {
+    growthFlag(true);
+    reducerOffWhileSafe();
+  }
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    if (--servers === 0 && loads === 0) serverFlags(false);
+    if (--servers === 0 && loads === 0) growthFlag(false);
   };
 }
 
@@ -73,10 +105,16 @@ export function boundHeapGrowth(): () => void {
  * @example const socketServer = await withV8Defaults(() => import("ws"))
  */
 export async function withV8Defaults<T>(load: () => Promise<T>): Promise<T> {
-  if (loads++ === 0 && servers > 0) serverFlags(false);
+  if (loads++ === 0) {
+    if (servers > 0) growthFlag(false);
+    reducerFlag(false);
+  }
   try {
     return await load();
   } finally {
-    if (--loads === 0 && servers > 0) serverFlags(true);
+    if (--loads === 0) {
+      if (servers > 0) growthFlag(true);
+      reducerFlag(true);
+    }
   }
 }
