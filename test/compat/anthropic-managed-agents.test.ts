@@ -218,6 +218,11 @@ describe("managed agents: the objects", () => {
     expect([updated.title, updated.metadata]).toStrictEqual(["renamed", { k: "v" }]);
     expect((await c.beta.sessions.events.list(session.id)).data.map((e) => [e.type, (e as any).title])).toStrictEqual([["session.updated", "renamed"]]);
 
+    const later = new Date(Date.parse(session.created_at) + 3_600_000).toISOString();
+    expect((await c.beta.sessions.list({ agent_id: agent.id, "created_at[gt]": later })).data).toStrictEqual([]);
+    expect((await c.beta.sessions.list({ agent_id: agent.id, deployment_id: "dep_1" } as never)).data).toStrictEqual([]);
+    expect(await refusal(c.beta.sessions.list({ "created_at[gte]": "soon" }))).toStrictEqual([400, "invalid_request_error", "created_at[gte]: Input should be a valid datetime, not 'soon'"]);
+
     await c.beta.sessions.archive(more[0]!.id);
     expect(await refusal(c.beta.sessions.events.send(more[0]!.id, { events: [text("hi")] }))).toStrictEqual([
       409,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { historyMessages, INTERRUPTED, type SessionEvent } from "../../src/providers/anthropic/module/agents/loop";
-import { pageOf } from "../../src/providers/anthropic/module/agents/pages";
+import { createdWithin, pageOf } from "../../src/providers/anthropic/module/agents/pages";
 
 const items = ["a", "b", "c", "d", "e"].map((id) => ({ id }));
 const q = (params: Record<string, string>) => new URLSearchParams(params);
@@ -34,6 +34,25 @@ describe("managed agents' pages", () => {
     });
     expect(pageOf(items, q({ page: "page_bm9wZQ" }), { defaultLimit: 20, max: 100 })).toMatchObject({ code: "invalid_request", message: "page: Invalid page token." });
     expect(pageOf(items, q({ page: "xyz" }), { defaultLimit: 20, max: 100 })).toMatchObject({ message: "page: Invalid page token." });
+  });
+});
+
+describe("managed agents' created_at bounds", () => {
+  const times = ["2026-12-01T00:00:00.000Z", "2026-12-02T00:00:00.000Z", "2026-12-03T00:00:00.000Z"].map((t) => ({ t }));
+  const within = (params: Record<string, string>) => {
+    const test = createdWithin<{ t: string }>(q(params), (o) => o.t);
+    return typeof test === "function" ? times.filter(test).map((o) => o.t.slice(8, 10)) : test;
+  };
+
+  it("keep what each bound allows, together", () => {
+    expect(within({})).toStrictEqual(["01", "02", "03"]);
+    expect(within({ "created_at[gt]": "2026-12-01T00:00:00Z" })).toStrictEqual(["02", "03"]);
+    expect(within({ "created_at[gte]": "2026-12-01T00:00:00Z", "created_at[lt]": "2026-12-03T00:00:00Z" })).toStrictEqual(["01", "02"]);
+    expect(within({ "created_at[lte]": "2026-12-02T00:00:00.000Z" })).toStrictEqual(["01", "02"]);
+  });
+
+  it("refuse a time that does not parse", () => {
+    expect(within({ "created_at[gt]": "yesterday" })).toMatchObject({ code: "invalid_request", message: "created_at[gt]: Input should be a valid datetime, not 'yesterday'" });
   });
 });
 

@@ -17,7 +17,7 @@ import { conflict, invalid, newEventId, timestamp, type StoredSession } from "./
 import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type SessionEvent } from "./loop";
 import { mcpOptions } from "../../../../turn/mcp-client";
 import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne } from "./store";
-import { pageOf } from "./pages";
+import { createdWithin, pageOf } from "./pages";
 
 type Json = Record<string, unknown>;
 
@@ -208,7 +208,9 @@ function list(request: Request, all: SessionEvent[], ctx: SideRouteContext): Res
   const order = query.get("order") ?? "asc";
   if (order !== "asc" && order !== "desc") return ctx.refuse(invalid("order: Input should be 'asc' or 'desc'"));
   const types = [...query.getAll("types[]"), ...query.getAll("types")];
-  const chosen = types.length > 0 ? all.filter((e) => types.includes(e.type)) : all;
+  const within = createdWithin<SessionEvent>(query, (e) => e.processed_at);
+  if (isError(within)) return ctx.refuse(within);
+  const chosen = all.filter((e) => (types.length === 0 || types.includes(e.type)) && within(e));
   const got = pageOf(order === "desc" ? [...chosen].reverse() : chosen, query, { defaultLimit: 1000, max: 1000 });
   if (isError(got)) return ctx.refuse(got);
   return jsonResponse({ data: got.data, next_page: got.next_page });

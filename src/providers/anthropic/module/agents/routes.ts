@@ -36,7 +36,7 @@ import {
   type Environment,
   type StoredSession,
 } from "./objects";
-import { pageOf } from "./pages";
+import { createdWithin, pageOf } from "./pages";
 import { AGENT_KIND, agentsHome, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind } from "./store";
 
 type Json = Record<string, unknown>;
@@ -75,7 +75,9 @@ async function serveAgents(request: Request, path: string, id: string | undefine
   const query = new URL(request.url).searchParams;
   if (id === undefined) {
     if (method === "GET") {
-      const all = (await loadAll<Agent>(home, AGENT_KIND)).reverse();
+      const within = createdWithin<Agent>(query, (a) => a.created_at);
+      if (isApiError(within)) return ctx.refuse(within);
+      const all = (await loadAll<Agent>(home, AGENT_KIND)).reverse().filter(within);
       return listed(includeArchived(query) ? all : all.filter((a) => a.archived_at === null), query, ctx);
     }
     if (method !== "POST") return notAllowed(ctx, "GET or POST", path);
@@ -279,8 +281,13 @@ async function serveSessions(request: Request, path: string, id: string | undefi
     const statuses = [...query.getAll("statuses[]"), ...query.getAll("statuses")];
     const agentId = query.get("agent_id");
     const agentVersion = query.get("agent_version");
-    const all = (await loadAll<StoredSession>(home, SESSION_KIND)).filter(
+    const within = createdWithin<StoredSession>(query, (s) => s.created_at);
+    if (isApiError(within)) return ctx.refuse(within);
+    // mockllm makes no deployments and mounts no memory stores: a filter by either matches no session.
+    const none = query.get("deployment_id") !== null || query.get("memory_store_id") !== null;
+    const all = (none ? [] : await loadAll<StoredSession>(home, SESSION_KIND)).filter(
       (s) =>
+        within(s) &&
         (includeArchived(query) || s.archived_at === null) &&
         (statuses.length === 0 || statuses.includes(s.status)) &&
         (agentId === null || s.agent.id === agentId) &&
