@@ -26,6 +26,22 @@ const WEATHER = {
     { id: "answer", match: { toolResult: { name: "get_weather" } }, respond: { text: "It is sunny in Paris.", usage: { inputTokens: 50, outputTokens: 7 } } },
   ],
 };
+const TWO = {
+  name: "ma-two",
+  steps: [
+    {
+      id: "both",
+      match: { turn: 1 },
+      respond: {
+        toolCalls: [
+          { name: "get_weather", arguments: { city: "Paris" } },
+          { name: "get_weather", arguments: { city: "Oslo" } },
+        ],
+      },
+    },
+    { id: "sum", match: { toolResult: { name: "get_weather" } }, respond: { text: "Paris is warm, Oslo is cold." } },
+  ],
+};
 const BASH = {
   name: "ma-bash",
   steps: [
@@ -95,7 +111,7 @@ const WEATHER_TOOL = {
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP);
+  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP, TWO);
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -372,6 +388,35 @@ describe("managed agents: a session the script plays", () => {
     // On an idle session an interrupt changes nothing.
     await c.beta.sessions.events.send(session.id, { events: [{ type: "user.interrupt" }] });
     expect(((await c.beta.sessions.events.list(session.id, { order: "desc", limit: 1 })).data[0] as any).type).toBe("user.interrupt");
+  });
+
+  it("two tool results sent at once: each settled once, the next model request made once, with both", async () => {
+    const c = client("/s/ma-two/parallel");
+    const { session } = await sessionOf(c, [WEATHER_TOOL]);
+    await c.beta.sessions.events.send(session.id, { events: [text("Paris and Oslo?")] });
+    const uses = (await c.beta.sessions.events.list(session.id, { types: ["agent.custom_tool_use"] })).data;
+    expect(uses.map((u: any) => u.input.city)).toStrictEqual(["Paris", "Oslo"]);
+    await Promise.all(
+      uses.map((u, i) =>
+        c.beta.sessions.events.send(session.id, { events: [{ type: "user.custom_tool_result", custom_tool_use_id: u.id, content: [{ type: "text", text: i === 0 ? "25°C" : "-3°C" }] }] }),
+      ),
+    );
+    const events = (await c.beta.sessions.events.list(session.id)).data as any[];
+    const after = events.slice(events.findIndex((e) => e.type === "user.custom_tool_result"));
+    expect(after.map((e) => e.type)).toStrictEqual([
+      "user.custom_tool_result",
+      "session.status_idle",
+      "user.custom_tool_result",
+      "session.status_running",
+      "span.model_request_start",
+      "agent.message",
+      "span.model_request_end",
+      "session.status_idle",
+    ]);
+    expect([after[1].stop_reason.type, after.at(-1).stop_reason.type]).toStrictEqual(["requires_action", "end_turn"]);
+    const journal = await h.journal("ma-two", "parallel");
+    expect(journal.map((e) => e.step)).toStrictEqual(["both", "sum"]);
+    expect(journal[1]!.request.body.messages[2].content.map((b: any) => b.tool_use_id).sort()).toStrictEqual(uses.map((u) => u.id).sort());
   });
 
   it("the SDK's own tool runner runs the tool and posts its result", async () => {

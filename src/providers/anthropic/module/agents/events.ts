@@ -13,10 +13,10 @@ import { sleep } from "../../../../http/sse";
 import type { Runtime } from "../../../../runtime/types";
 import { wordPieces } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
-import { conflict, invalid, newEventId, timestamp, type StoredSession } from "./objects";
+import { conflict, invalid, newEventId, sessionNotFound, timestamp, type StoredSession } from "./objects";
 import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type SessionEvent } from "./loop";
 import { mcpOptions } from "../../../../turn/mcp-client";
-import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne } from "./store";
+import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne, withSessionLock } from "./store";
 import { createdWithin, pageOf } from "./pages";
 
 type Json = Record<string, unknown>;
@@ -188,19 +188,24 @@ export function checkedEvents(raw: unknown, session: StoredSession, history: rea
   return out;
 }
 
-async function send(request: Request, session: StoredSession, ctx: SideRouteContext): Promise<Response> {
+async function send(request: Request, id: string, ctx: SideRouteContext): Promise<Response> {
   const body = await readJsonBody(request);
   if (!body.ok) return ctx.refuse(body.error);
-  if (session.archived_at !== null) return ctx.refuse(conflict(`Session ${session.id} is archived and accepts no events.`));
-  if (session.status === "terminated") return ctx.refuse(conflict(`Session ${session.id} is terminated and accepts no events.`));
-  const home = agentsHome(ctx.rt);
-  const history = await loadAll<SessionEvent>(home, eventsKind(session.id));
-  const events = checkedEvents(body.value.events, session, history);
-  if (isError(events)) return ctx.refuse(events);
-  const log = new EventLog();
-  const echoes = await applyEvents(harnessOf(request, ctx), session, history, events, log);
-  await saveTurn(ctx.rt, session, log);
-  return jsonResponse({ data: echoes });
+  // The session as the changes before this one left it: read, settled and written back one send at a time.
+  return withSessionLock(ctx.rt, id, async () => {
+    const home = agentsHome(ctx.rt);
+    const session = await loadOne<StoredSession>(home, SESSION_KIND, id);
+    if (session === undefined) return ctx.refuse(sessionNotFound(id));
+    if (session.archived_at !== null) return ctx.refuse(conflict(`Session ${id} is archived and accepts no events.`));
+    if (session.status === "terminated") return ctx.refuse(conflict(`Session ${id} is terminated and accepts no events.`));
+    const history = await loadAll<SessionEvent>(home, eventsKind(id));
+    const events = checkedEvents(body.value.events, session, history);
+    if (isError(events)) return ctx.refuse(events);
+    const log = new EventLog();
+    const echoes = await applyEvents(harnessOf(request, ctx), session, history, events, log);
+    await saveTurn(ctx.rt, session, log);
+    return jsonResponse({ data: echoes });
+  });
 }
 
 function list(request: Request, all: SessionEvent[], ctx: SideRouteContext): Response {
@@ -299,7 +304,7 @@ export async function serveEvents(request: Request, path: string, session: Store
     if (method !== "GET") return ctx.refuse(apiError("method_not_allowed", `Use GET for ${path}.`));
     return stream(request, session, ctx);
   }
-  if (method === "POST") return send(request, session, ctx);
+  if (method === "POST") return send(request, session.id, ctx);
   if (method !== "GET") return ctx.refuse(apiError("method_not_allowed", `Use GET or POST for ${path}.`));
   return list(request, await loadAll<SessionEvent>(agentsHome(ctx.rt), eventsKind(session.id)), ctx);
 }

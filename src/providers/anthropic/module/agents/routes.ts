@@ -37,7 +37,7 @@ import {
   type StoredSession,
 } from "./objects";
 import { createdWithin, pageOf } from "./pages";
-import { AGENT_KIND, agentsHome, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind } from "./store";
+import { AGENT_KIND, agentsHome, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind, withSessionLock } from "./store";
 
 type Json = Record<string, unknown>;
 
@@ -301,14 +301,16 @@ async function serveSessions(request: Request, path: string, id: string | undefi
     if (rest !== undefined && rest !== "stream") return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
     return serveEvents(request, path, session, rest === "stream", ctx);
   }
-  if (action === "resources") return serveResources(request, path, session, rest, ctx);
+  if (action === "resources") return method === "GET" ? serveResources(request, path, session, rest, ctx) : changed(ctx, id, (s) => serveResources(request, path, s, rest, ctx));
   if (action === "archive") {
     if (method !== "POST") return notAllowed(ctx, "POST", path);
-    if (session.archived_at === null) {
-      session.archived_at = timestamp();
-      await saveOne(home, SESSION_KIND, session);
-    }
-    return jsonResponse(shown(session));
+    return changed(ctx, id, async (s) => {
+      if (s.archived_at === null) {
+        s.archived_at = timestamp();
+        await saveOne(home, SESSION_KIND, s);
+      }
+      return jsonResponse(shown(s));
+    });
   }
   if (action !== undefined) return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
   if (method === "GET") return jsonResponse(shown(session));
@@ -319,6 +321,20 @@ async function serveSessions(request: Request, path: string, id: string | undefi
   if (method !== "POST") return notAllowed(ctx, "GET, POST or DELETE", path);
   const b = await body(request);
   if (isApiError(b)) return ctx.refuse(b);
+  return changed(ctx, id, (s) => updateSession(s, b, ctx));
+}
+
+/** Runs a change to session `id` on the session as the changes before it left it (withSessionLock), or its 404. */
+function changed(ctx: SideRouteContext, id: string, change: (session: StoredSession) => Promise<Response>): Promise<Response> {
+  return withSessionLock(ctx.rt, id, async () => {
+    const session = await loadOne<StoredSession>(agentsHome(ctx.rt), SESSION_KIND, id);
+    return session === undefined ? ctx.refuse(sessionNotFound(id)) : change(session);
+  });
+}
+
+/** `POST /v1/sessions/{id}`: title, metadata (a patch) and budget, and a `session.updated` event naming what changed. */
+async function updateSession(session: StoredSession, b: Json, ctx: SideRouteContext): Promise<Response> {
+  const id = session.id;
   if (session.archived_at !== null) return ctx.refuse(conflict(`Session ${id} is archived and cannot be modified.`));
   if (b.vault_ids !== undefined) return ctx.refuse(invalid("vault_ids: a session's vaults cannot be changed."));
   if (b.agent !== undefined) return ctx.refuse(invalid("agent: mockllm does not change a session's agent yet."));
