@@ -183,6 +183,11 @@ describe("managed agents: the objects", () => {
       "tools.0.name: tool names must be unique: 'bash'",
     ]);
     expect(await refusal(c.beta.agents.retrieve("agent_nope"))).toStrictEqual([404, "not_found_error", "Agent not found: agent_nope"]);
+    // A custom skill must be one of the caller's (client.beta.skills); Anthropic's own are taken as named.
+    expect(await refusal(c.beta.agents.create({ name: "x", model: "m", skills: [{ type: "custom", skill_id: "skill_nope" }] }))).toStrictEqual([404, "not_found_error", "Skill not found: skill_nope"]);
+    expect((await c.beta.agents.create({ name: "x", model: "m", skills: [{ type: "anthropic", skill_id: "xlsx" }] })).skills).toStrictEqual([
+      { type: "anthropic", skill_id: "xlsx", version: "latest" },
+    ]);
     expect(await refusal(c.beta.sessions.create({ agent: "agent_nope", environment_id: "env_x" }))).toStrictEqual([404, "not_found_error", "Agent not found: agent_nope"]);
     // Without the beta header the routes do not exist, as on the API.
     const res = await fetch(`${h.url}/v1/agents`, { headers: { "x-api-key": "k", "anthropic-version": "2023-06-01" } });

@@ -4,7 +4,7 @@
  * interrupted use answered with an error).
  */
 import { describe, expect, it } from "vitest";
-import { historyMessages, INTERRUPTED, type SessionEvent } from "../../src/providers/anthropic/module/agents/loop";
+import { historyMessages, INTERRUPTED, UNANSWERED, type SessionEvent } from "../../src/providers/anthropic/module/agents/loop";
 import { createdWithin, pageOf } from "../../src/providers/anthropic/module/agents/pages";
 
 const items = ["a", "b", "c", "d", "e"].map((id) => ({ id }));
@@ -86,6 +86,17 @@ describe("a session's history as Messages", () => {
       { role: "assistant", content: [{ type: "tool_use", id: "e8", name: "bash", input: { command: "date" } }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "e8" }] },
     ]);
+  });
+
+  it("answers a use a failed turn left open before the next message", () => {
+    const messages = historyMessages([say("e1", "go"), ev("e2", "agent.custom_tool_use", { name: "a", input: {} }), ev("e3", "session.error"), say("e4", "again")]);
+    expect(messages.at(-1)).toStrictEqual({
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "e2", content: [{ type: "text", text: UNANSWERED }], is_error: true },
+        { type: "text", text: "again" },
+      ],
+    });
   });
 
   it("answers the uses an interrupt left open with an error, once", () => {

@@ -133,10 +133,13 @@ function resultBlock(toolUseId: string, content: unknown, isError: unknown): Jso
 
 /** What the model is told of a tool call the user interrupted before it had a result. */
 export const INTERRUPTED = "The user interrupted this tool call.";
+/** What it is told of a call its turn's failure left without a result. */
+export const UNANSWERED = "This tool call was not run: the turn that made it failed.";
 
 /**
  * The session's history as Messages: user and agent events in order, a tool use's id its event's id. A tool use an
- * interrupt left without a result gets one (an error saying so), as the Messages API wants every use answered.
+ * interrupt (or a failed turn) left without a result gets one (an error saying so), as the Messages API wants every
+ * use answered.
  */
 export function historyMessages(events: readonly SessionEvent[]): { role: "user" | "assistant"; content: Json[] }[] {
   const messages: { role: "user" | "assistant"; content: Json[] }[] = [];
@@ -154,6 +157,8 @@ export function historyMessages(events: readonly SessionEvent[]): { role: "user"
         for (const id of [...open]) push("user", resultBlock(id, [{ type: "text", text: INTERRUPTED }], true));
         break;
       case "user.message":
+        // A use a failed turn left open (its reply also named a tool the agent lacks) is answered before the message.
+        for (const id of [...open]) push("user", resultBlock(id, [{ type: "text", text: UNANSWERED }], true));
         for (const b of Array.isArray(e.content) ? (e.content as Json[]) : []) push("user", b);
         break;
       case "agent.message":

@@ -12,6 +12,7 @@ import { safeDecode } from "../../../../http/url";
 import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import type { SideRouteContext } from "../../../types";
 import { checkAnthropicHeaders } from "../../errors";
+import { anthropicSkills, skillNotFound } from "../skills";
 import { applyEvents, checkedEvents, harnessOf, saveTurn, serveEvents } from "./events";
 import { EventLog } from "./loop";
 import { resourcesOf, serveResources } from "./resources";
@@ -69,6 +70,17 @@ async function body(request: Request): Promise<Json | ApiError> {
 
 // Agents
 
+/** The first custom skill an agent names that the caller's skills store does not hold (the API's 404), if any. */
+async function missingSkill(skills: readonly Json[], ctx: SideRouteContext): Promise<ApiError | undefined> {
+  const store = ctx.rt.objects === undefined ? undefined : anthropicSkills(ctx.rt.objects);
+  for (const [i, skill] of skills.entries()) {
+    if (skill.type !== "custom") continue;
+    if (typeof skill.skill_id !== "string" || skill.skill_id === "") return invalid(`skills.${i}.skill_id: Field required`);
+    if (store === undefined || (await store.get(skill.skill_id)) === null) return skillNotFound(skill.skill_id);
+  }
+  return undefined;
+}
+
 async function serveAgents(request: Request, path: string, id: string | undefined, action: string | undefined, ctx: SideRouteContext): Promise<Response> {
   const home = agentsHome(ctx.rt);
   const method = request.method;
@@ -85,6 +97,8 @@ async function serveAgents(request: Request, path: string, id: string | undefine
     if (isApiError(b)) return ctx.refuse(b);
     const fields = agentFields(b);
     if (isApiError(fields)) return ctx.refuse(fields);
+    const noSkill = await missingSkill(fields.skills, ctx);
+    if (noSkill !== undefined) return ctx.refuse(noSkill);
     const now = timestamp();
     const agent: Agent = { id: newAgentId(), type: "agent", ...fields, version: 1, created_at: now, updated_at: now, archived_at: null };
     await saveOne(home, versionsKind(agent.id), { ...agent, id: "1" }, MAX_AGENT_VERSIONS);
@@ -121,6 +135,8 @@ async function serveAgents(request: Request, path: string, id: string | undefine
   }
   const fields = agentFields(b, agent);
   if (isApiError(fields)) return ctx.refuse(fields);
+  const noSkill = b.skills === undefined ? undefined : await missingSkill(fields.skills, ctx);
+  if (noSkill !== undefined) return ctx.refuse(noSkill);
   const { id: _i, type: _t, version: _v, created_at: _c, updated_at: _u, archived_at: _a, ...before } = agent;
   if (JSON.stringify(fields) === JSON.stringify(before)) return jsonResponse(agent);
   const updated: Agent = { ...agent, ...fields, version: agent.version + 1, updated_at: timestamp() };
@@ -207,6 +223,8 @@ async function sessionAgent(ref: unknown, ctx: SideRouteContext): Promise<Agent 
     const { type: _t, id: _i, version: _v, ...overrides } = ref;
     const fields = agentFields(overrides, agent);
     if (isApiError(fields)) return { ...fields, message: `agent.${fields.message}` };
+    const noSkill = overrides.skills === undefined ? undefined : await missingSkill(fields.skills, ctx);
+    if (noSkill !== undefined) return noSkill;
     agent = { ...agent, ...fields };
   }
   return agent;
