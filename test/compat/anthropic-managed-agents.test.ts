@@ -75,6 +75,9 @@ const MCP = {
 };
 const CHATTY = { name: "ma-chatty", steps: [{ consume: false, respond: { reasoning: [{ text: "hm", signature: "s" }], text: "Three little words" } }] };
 
+/** The events of a turn whose one model request answers text. */
+const TEXT_TURN = ["session.status_running", "span.model_request_start", "agent.message", "span.model_request_end", "session.status_idle"];
+
 const client = (prefix = "", apiKey = "sk-ant-test") => new Anthropic({ apiKey, baseURL: `${h.url}${prefix}`, maxRetries: 0 });
 const text = (t: string) => ({ type: "user.message" as const, content: [{ type: "text" as const, text: t }] });
 
@@ -327,14 +330,7 @@ describe("managed agents: a session the script plays", () => {
     ]);
     await c.beta.sessions.events.send(session.id, { events: [{ type: "user.custom_tool_result", custom_tool_use_id: use.id, content: [{ type: "text", text: "Sunny, 24°C" }] }] });
     const second = await untilIdle(stream);
-    expect(second.map((e) => e.type)).toStrictEqual([
-      "user.custom_tool_result",
-      "session.status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.status_idle",
-    ]);
+    expect(second.map((e) => e.type)).toStrictEqual(["user.custom_tool_result", ...TEXT_TURN]);
     expect(second[3].content).toStrictEqual([{ type: "text", text: "It is sunny in Paris." }]);
     expect(second[5].stop_reason).toStrictEqual({ type: "end_turn" });
     expect(await refusal(c.beta.sessions.events.send(session.id, { events: [{ type: "user.custom_tool_result", custom_tool_use_id: use.id }] }))).toStrictEqual([
@@ -374,16 +370,7 @@ describe("managed agents: a session the script plays", () => {
     expect(sent.data!.map((e) => e.type)).toStrictEqual(["user.interrupt", "user.message"]);
     const events = (await c.beta.sessions.events.list(session.id)).data as any[];
     const after = events.slice(events.findIndex((e) => e.type === "user.interrupt"));
-    expect(after.map((e) => e.type)).toStrictEqual([
-      "user.interrupt",
-      "session.status_idle",
-      "user.message",
-      "session.status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.status_idle",
-    ]);
+    expect(after.map((e) => e.type)).toStrictEqual(["user.interrupt", "session.status_idle", "user.message", ...TEXT_TURN]);
     expect([after[1].stop_reason, after.at(-1).stop_reason]).toStrictEqual([{ type: "end_turn" }, { type: "end_turn" }]);
     const journal = await h.journal("ma-weather", "interrupt");
     expect(journal[1]!.request.body.messages[2].content).toStrictEqual([
@@ -408,16 +395,7 @@ describe("managed agents: a session the script plays", () => {
     );
     const events = (await c.beta.sessions.events.list(session.id)).data as any[];
     const after = events.slice(events.findIndex((e) => e.type === "user.custom_tool_result"));
-    expect(after.map((e) => e.type)).toStrictEqual([
-      "user.custom_tool_result",
-      "session.status_idle",
-      "user.custom_tool_result",
-      "session.status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.status_idle",
-    ]);
+    expect(after.map((e) => e.type)).toStrictEqual(["user.custom_tool_result", "session.status_idle", "user.custom_tool_result", ...TEXT_TURN]);
     expect([after[1].stop_reason.type, after.at(-1).stop_reason.type]).toStrictEqual(["requires_action", "end_turn"]);
     const journal = await h.journal("ma-two", "parallel");
     expect(journal.map((e) => e.step)).toStrictEqual(["both", "sum"]);
@@ -477,15 +455,7 @@ describe("managed agents: a session the script plays", () => {
     await asked.beta.sessions.events.send(b.session.id, { events: [{ type: "user.tool_confirmation", tool_use_id: use.id, result: "deny", deny_message: "Not in prod." }] });
     got = (await asked.beta.sessions.events.list(b.session.id)).data as any[];
     const after = got.slice(got.findIndex((e) => e.type === "user.tool_confirmation"));
-    expect(after.map((e) => e.type)).toStrictEqual([
-      "user.tool_confirmation",
-      "agent.tool_result",
-      "session.status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.status_idle",
-    ]);
+    expect(after.map((e) => e.type)).toStrictEqual(["user.tool_confirmation", "agent.tool_result", ...TEXT_TURN]);
     expect(after[1]).toMatchObject({ tool_use_id: use.id, is_error: true, content: [{ type: "text", text: "Not in prod." }] });
     const journal = await h.journal("ma-bash", "asked");
     expect(journal[1]!.request.body.messages[2].content).toStrictEqual([{ type: "tool_result", tool_use_id: use.id, content: [{ type: "text", text: "Not in prod." }], is_error: true }]);
@@ -522,15 +492,7 @@ describe("managed agents: a session the script plays", () => {
     await c.beta.sessions.events.send(session.id, { events: [{ type: "user.tool_confirmation", tool_use_id: use.id, result: "allow" }] });
     events = (await c.beta.sessions.events.list(session.id)).data as any[];
     const after = events.slice(events.findIndex((e) => e.type === "user.tool_confirmation"));
-    expect(after.map((e) => e.type)).toStrictEqual([
-      "user.tool_confirmation",
-      "agent.mcp_tool_result",
-      "session.status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.status_idle",
-    ]);
+    expect(after.map((e) => e.type)).toStrictEqual(["user.tool_confirmation", "agent.mcp_tool_result", ...TEXT_TURN]);
     expect(after[1]).toMatchObject({ mcp_tool_use_id: use.id, content: [{ type: "text", text: "42" }], is_error: false });
     expect(after[4].content).toStrictEqual([{ type: "text", text: "The answer is 42." }]);
     // One journal: the model's two turns and the MCP call between them.
