@@ -42,6 +42,14 @@ const TWO = {
     { id: "sum", match: { toolResult: { name: "get_weather" } }, respond: { text: "Paris is warm, Oslo is cold." } },
   ],
 };
+const BUDGET = {
+  name: "ma-budget",
+  steps: [
+    { id: "one", match: { lastUserMessage: { contains: "one" } }, respond: { text: "One.", usage: { inputTokens: 1_000_000, outputTokens: 0 } } },
+    { id: "two", match: { lastUserMessage: { contains: "two" } }, respond: { toolCalls: [{ name: "get_weather", arguments: { city: "Rome" } }], usage: { inputTokens: 1_000_000, outputTokens: 0 } } },
+    { id: "three", match: { lastUserMessage: { contains: "three" } }, respond: { text: "Three." } },
+  ],
+};
 const BASH = {
   name: "ma-bash",
   steps: [
@@ -114,7 +122,7 @@ const WEATHER_TOOL = {
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP, TWO);
+  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP, TWO, BUDGET);
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -555,6 +563,43 @@ describe("managed agents: a session the script plays", () => {
     expect(events[4].error).toMatchObject({ type: "model_request_failed_error", retry_status: { type: "exhausted" } });
     expect(events[4].error.message).toMatch(/^mockllm: /);
     expect(events[5].stop_reason).toStrictEqual({ type: "retries_exhausted" });
+  });
+
+  it("a budget: the list cost at list price; at the ceiling the turn stops budget_reached until it is raised", async () => {
+    const c = client("/s/ma-budget/run");
+    const agent = await c.beta.agents.create({ name: "Spender", model: "claude-sonnet-4-6", tools: [WEATHER_TOOL] });
+    const env = await c.beta.environments.create({ name: "budget-env" });
+    const budget = { type: "limit" as const, max_list_cost: { amount: "500", currency: "USD" as const } };
+    const session = await c.beta.sessions.create({ agent: agent.id, environment_id: env.id, budget });
+    expect([session.budget, session.usage.list_cost]).toStrictEqual([budget, { amount: "0", currency: "USD" }]);
+    // 1M input tokens of claude-sonnet-4 at $3 per million: 300 cents a request.
+    await c.beta.sessions.events.send(session.id, { events: [text("step one")] });
+    expect((await c.beta.sessions.retrieve(session.id)).usage.list_cost).toStrictEqual({ amount: "300", currency: "USD" });
+    await c.beta.sessions.events.send(session.id, { events: [text("step two")] });
+    const use = (await c.beta.sessions.events.list(session.id, { types: ["agent.custom_tool_use"] })).data[0]!;
+    await c.beta.sessions.events.send(session.id, { events: [{ type: "user.custom_tool_result", custom_tool_use_id: use.id, content: [{ type: "text", text: "hot" }] }] });
+    const tail = (await c.beta.sessions.events.list(session.id, { order: "desc", limit: 3 })).data.reverse() as any[];
+    expect(tail.map((e) => e.type)).toStrictEqual(["session.status_running", "session.usage", "session.status_idle"]);
+    expect([tail[1].usage.list_cost, tail[1].budget, tail[2].stop_reason]).toStrictEqual([{ amount: "600", currency: "USD" }, budget, { type: "budget_reached" }]);
+    expect(await refusal(c.beta.sessions.events.send(session.id, { events: [text("step three")] }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "events.0: the session has reached its budget (list cost 600 of 500 cents): raise or remove the budget to go on.",
+    ]);
+    const lower = await c.beta.sessions.update(session.id, { budget: { type: "limit", max_list_cost: { amount: "600", currency: "USD" } } }).catch((e: any) => e);
+    expect([lower.status, lower.error.error.details.error_code]).toStrictEqual([400, "budget_not_raised"]);
+    await c.beta.sessions.update(session.id, { budget: { type: "limit", max_list_cost: { amount: "1000", currency: "USD" } } });
+    await c.beta.sessions.events.send(session.id, { events: [text("step three")] });
+    expect(((await c.beta.sessions.events.list(session.id, { types: ["agent.message"], order: "desc", limit: 1 })).data[0] as any).content).toStrictEqual([{ type: "text", text: "Three." }]);
+    expect((await h.journal("ma-budget", "run")).map((e) => e.step)).toStrictEqual(["one", "two", "three"]);
+    // Removed, a budget cannot come back; a session made without one cannot get one; a model with no list price takes none.
+    await c.beta.sessions.update(session.id, { budget: null });
+    const again = await c.beta.sessions.update(session.id, { budget }).catch((e: any) => e);
+    expect([again.status, again.error.error.details.error_code]).toStrictEqual([400, "budget_create_only"]);
+    const unpriced = await c.beta.agents.create({ name: "Mystery", model: "mystery-model-1" });
+    const refused = await c.beta.sessions.create({ agent: unpriced.id, environment_id: env.id, budget }).catch((e: any) => e);
+    expect([refused.status, refused.error.error.details.error_code]).toStrictEqual([400, "model_not_budgetable"]);
+    expect((await c.beta.sessions.create({ agent: unpriced.id, environment_id: env.id })).usage.list_cost).toBeNull();
   });
 
   it("event deltas: each message's words before the message, folded by the SDK's accumulator", async () => {

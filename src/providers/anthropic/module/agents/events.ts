@@ -18,6 +18,7 @@ import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type Ses
 import { mcpOptions } from "../../../../turn/mcp-client";
 import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne, withSessionLock } from "./store";
 import { createdWithin, pageOf } from "./pages";
+import { budgetReached } from "./budget";
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +60,12 @@ function checkEvent(e: unknown, i: number, session: StoredSession, history: read
       if (isError(content) || content === undefined) return content ?? invalid(`${at}.content: Field required`);
       if (pending.size > answered.size)
         return invalid(`${at}: the session is waiting for the results of ${[...pending].filter((id) => !answered.has(id)).join(", ")}; send them (or a user.interrupt) first.`);
+      if (budgetReached(session)) {
+        const max = session.budget?.max_list_cost;
+        return invalid(
+          `${at}: the session has reached its budget (list cost ${session.usage.list_cost?.amount ?? "0"} of ${isRecord(max) ? String(max.amount) : "?"} cents): raise or remove the budget to go on.`,
+        );
+      }
       return { type: "user.message", content };
     }
     case "user.interrupt":

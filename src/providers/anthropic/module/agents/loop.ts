@@ -22,6 +22,7 @@ import type { Runtime } from "../../../../runtime/types";
 import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
 import { callMcp, type McpClientOptions } from "../../../../turn/mcp-client";
 import { anthropicMessages } from "../../index";
+import { addCost, budgetReached } from "./budget";
 import { AGENT_TOOLSET, BUILT_IN_TOOLS, newEventId, timestamp, type Policy, type StoredSession } from "./objects";
 
 type Json = Record<string, unknown>;
@@ -218,7 +219,14 @@ function addUsage(session: StoredSession, usage: Json): Json {
   u.output_tokens += model.output_tokens;
   u.cache_read_input_tokens += model.cache_read_input_tokens;
   u.cache_creation.ephemeral_5m_input_tokens += model.cache_creation_input_tokens;
+  addCost(session, model);
   return model;
+}
+
+/** Ends the turn at the session's budget: its usage as it stands, then `budget_reached`. */
+function stopAtBudget(session: StoredSession, log: EventLog, seen: (e: SessionEvent) => SessionEvent): void {
+  seen(log.emit("session.usage", { usage: structuredClone(session.usage), budget: session.budget }));
+  seen(log.emit("session.status_idle", { stop_reason: { type: "budget_reached" }, stop_details: null }));
 }
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
@@ -235,6 +243,7 @@ export async function runAgentTurn(h: Harness, session: StoredSession, history: 
   const routes = toolRoutes(session);
   seen(log.emit("session.status_running"));
   for (let request = 0; request < MAX_MODEL_REQUESTS; request++) {
+    if (budgetReached(session)) return stopAtBudget(session, log, seen);
     let answer: LineAnswer | undefined;
     let start: SessionEvent | undefined;
     for (let attempt = 1; ; attempt++) {

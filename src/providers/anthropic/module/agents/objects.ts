@@ -56,6 +56,8 @@ export interface SessionUsage {
   output_tokens: number;
   cache_read_input_tokens: number;
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  /** Cents at list price, `null` for a model with no list price (budget.ts). */
+  list_cost: { amount: string; currency: "USD" } | null;
 }
 
 export interface AgentSession {
@@ -87,6 +89,10 @@ export interface SessionState {
   pending: string[];
   /** Whether the environment runs built-in tools on the client's side (`self_hosted`). */
   selfHosted: boolean;
+  /** The list cost so far, in micro-dollars (budget.ts). */
+  costMicros?: number;
+  /** The session was created with a budget and has not had it removed: an update may set another. */
+  budgetable?: boolean;
   deleted?: true;
 }
 

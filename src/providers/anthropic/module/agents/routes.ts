@@ -16,6 +16,8 @@ import { anthropicSkills, skillNotFound } from "../skills";
 import { applyEvents, checkedEvents, harnessOf, saveTurn, serveEvents } from "./events";
 import { EventLog } from "./loop";
 import { resourcesOf, serveResources } from "./resources";
+import { budgetOf, budgetUpdateError } from "./budget";
+import { priceOf } from "../../../../scenario/prices";
 import {
   agentFields,
   agentNotFound,
@@ -230,7 +232,13 @@ async function sessionAgent(ref: unknown, ctx: SideRouteContext): Promise<Agent 
   return agent;
 }
 
-const EMPTY_USAGE = () => ({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } });
+const EMPTY_USAGE = (model: string) => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+  list_cost: priceOf(model) === undefined ? null : { amount: "0", currency: "USD" as const },
+});
 
 /** A session as the API answers it (what mockllm keeps beside it left out). */
 function shown(s: StoredSession): AgentSession {
@@ -255,7 +263,8 @@ async function createSession(request: Request, path: string, ctx: SideRouteConte
   if (isApiError(resources)) return ctx.refuse(resources);
   if (b.vault_ids !== undefined && b.vault_ids !== null && !(Array.isArray(b.vault_ids) && b.vault_ids.every((v) => typeof v === "string")))
     return ctx.refuse(invalid("vault_ids: Input should be a valid list of strings"));
-  if (b.budget !== undefined && b.budget !== null && !isRecord(b.budget)) return ctx.refuse(invalid("budget: Input should be a valid dictionary"));
+  const budget = b.budget === undefined ? null : budgetOf(b.budget, agent.model.id);
+  if (isApiError(budget)) return ctx.refuse(budget);
   const { prefix } = requestPrefix(request, path);
   const now = timestamp();
   const session: StoredSession = {
@@ -268,14 +277,14 @@ async function createSession(request: Request, path: string, ctx: SideRouteConte
     resources,
     metadata,
     vault_ids: Array.isArray(b.vault_ids) ? (b.vault_ids as string[]) : [],
-    budget: isRecord(b.budget) ? b.budget : null,
+    budget,
     outcome_evaluations: [],
     stats: { active_seconds: 0, duration_seconds: 0 },
-    usage: EMPTY_USAGE(),
+    usage: EMPTY_USAGE(agent.model.id),
     created_at: now,
     updated_at: now,
     archived_at: null,
-    mock: { origin: { prefix, headers: originHeaders(request.headers), path: "/v1/messages" }, events: 0, pending: [], selfHosted: env.config.type === "self_hosted" },
+    mock: { origin: { prefix, headers: originHeaders(request.headers), path: "/v1/messages" }, events: 0, pending: [], selfHosted: env.config.type === "self_hosted", budgetable: budget !== null },
   };
   const log = new EventLog();
   if (b.initial_events !== undefined && b.initial_events !== null) {
@@ -370,9 +379,13 @@ async function updateSession(session: StoredSession, b: Json, ctx: SideRouteCont
     changed.metadata = metadata;
   }
   if (b.budget !== undefined) {
-    if (b.budget !== null && !isRecord(b.budget)) return ctx.refuse(invalid("budget: Input should be a valid dictionary"));
-    session.budget = b.budget as Json | null;
-    changed.budget = session.budget;
+    const budget = budgetOf(b.budget, session.agent.model.id);
+    if (isApiError(budget)) return ctx.refuse(budget);
+    const refusal = budgetUpdateError(session, budget);
+    if (refusal !== undefined) return ctx.refuse(refusal);
+    session.budget = budget;
+    if (budget === null) session.mock.budgetable = false;
+    changed.budget = budget;
   }
   const log = new EventLog();
   if (Object.keys(changed).length > 0) log.emit("session.updated", changed);
