@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { historyMessages, INTERRUPTED, UNANSWERED, type SessionEvent } from "../../src/providers/anthropic/module/agents/loop";
-import { createdWithin, pageOf } from "../../src/providers/anthropic/module/agents/pages";
+import { createdWithin } from "../../src/providers/anthropic/module/agents/pages";
+import { cursorPage as pageOf } from "../../src/providers/anthropic/pages";
 
 const items = ["a", "b", "c", "d", "e"].map((id) => ({ id }));
 const q = (params: Record<string, string>) => new URLSearchParams(params);

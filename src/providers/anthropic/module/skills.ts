@@ -20,12 +20,12 @@ import { Response } from "../../../http/web";
 import { creationStamp, sortableId } from "../../../objects/ids";
 import { scopedObjects, type ObjectStore } from "../../../objects/store";
 import { checkFileQuotas } from "../../../tenancy/file-quota";
-import { base64, fromBase64 } from "../../../util/base64";
 import { echoed } from "../../../util/text";
 import type { SideRouteContext } from "../../types";
 import { skillBundle, type SkillBundle } from "../../openai/module/skills/bundle";
 import { MAX_SKILL_VERSIONS, MAX_SKILLS, SkillStore, type SkillRecord, type SkillVersionRecord } from "../../openai/module/skills/store";
 import { checkAnthropicHeaders } from "../errors";
+import { cursorPage } from "../pages";
 
 /** What mockllm reads of one upload (the API's 30 MB bound on a skill's files, with the form around them). */
 const MOCK_UPLOAD_BYTES = 32 * 1024 * 1024;
@@ -123,25 +123,6 @@ export async function versionOf(store: SkillStore, skillId: string, ref: string)
   return (await store.versions(skillId)).find((v) => v.id === ref) ?? null;
 }
 
-/** `limit` (1 to `max`, default 20) and `page` (a `next_page` token: the last id of the page before). */
-function pageOf<T extends { id: string }>(items: T[], query: URLSearchParams, max: number): { ok: true; data: T[]; has_more: boolean; next_page: string | null } | { ok: false; error: ApiError } {
-  const raw = query.get("limit");
-  const limit = raw === null ? 20 : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) return { ok: false, error: invalid(`limit: Input should be less than or equal to ${max} and greater than or equal to 1`) };
-  const token = query.get("page");
-  let from = 0;
-  if (token !== null && token !== "") {
-    const bytes = token.startsWith("page_") ? fromBase64(token.slice(5)) : undefined;
-    const after = bytes === undefined ? undefined : new TextDecoder().decode(bytes);
-    const i = after === undefined ? -1 : items.findIndex((x) => x.id === after);
-    if (i < 0) return { ok: false, error: invalid("page: Invalid page token.") };
-    from = i + 1;
-  }
-  const data = items.slice(from, from + limit);
-  const hasMore = from + limit < items.length;
-  return { ok: true, data, has_more: hasMore, next_page: hasMore ? `page_${base64(new TextEncoder().encode(data.at(-1)!.id))}` : null };
-}
-
 function methodNotAllowed(ctx: SideRouteContext, methods: string, path: string): Response {
   return ctx.refuse({ code: "method_not_allowed", message: `Use ${methods} for ${path}.` });
 }
@@ -217,10 +198,10 @@ export async function serveAnthropicSkills(request: Request, path: string, ctx: 
     const source = query.get("source");
     // Newest first; mockllm holds no Anthropic-made skills, so `source=anthropic` lists none.
     const all = source === null || source === "" || source === "custom" ? (await store.all()).reverse() : [];
-    const got = pageOf(all, query, 100);
-    if (!got.ok) return ctx.refuse(got.error);
+    const got = cursorPage(all, query, { defaultLimit: 20, max: 100 });
+    if ("code" in got) return ctx.refuse(got);
     const data = await Promise.all(got.data.map(async (r) => skillObject(r, first, await latestOf(store, r))));
-    return jsonResponse({ data, has_more: got.has_more, next_page: got.next_page });
+    return jsonResponse({ data, has_more: got.next_page !== null, next_page: got.next_page });
   }
   const id = safeDecode(rawId);
   const skill = await store.get(id);
@@ -228,9 +209,9 @@ export async function serveAnthropicSkills(request: Request, path: string, ctx: 
   if (path.endsWith("/versions") || path.endsWith("/versions/")) {
     if (method === "POST") return createVersion(request, skill, store, ctx);
     if (method !== "GET") return methodNotAllowed(ctx, "GET or POST", path);
-    const got = pageOf((await store.versions(id)).reverse(), new URL(request.url).searchParams, 1000);
-    if (!got.ok) return ctx.refuse(got.error);
-    return jsonResponse({ data: got.data.map((v) => versionObject(v, first)), has_more: got.has_more, next_page: got.next_page });
+    const got = cursorPage((await store.versions(id)).reverse(), new URL(request.url).searchParams, { defaultLimit: 20, max: 1000 });
+    if ("code" in got) return ctx.refuse(got);
+    return jsonResponse({ data: got.data.map((v) => versionObject(v, first)), has_more: got.next_page !== null, next_page: got.next_page });
   }
   if (rawVersion === undefined) {
     if (method === "GET") return jsonResponse(skillObject(skill, first, await latestOf(store, skill)));

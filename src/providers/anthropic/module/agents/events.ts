@@ -13,11 +13,12 @@ import { sleep } from "../../../../http/sse";
 import type { Runtime } from "../../../../runtime/types";
 import { wordPieces } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
-import { conflict, invalid, newEventId, sessionNotFound, timestamp, type StoredSession } from "./objects";
+import { conflict, invalid, isApiError, newEventId, sessionNotFound, timestamp, type StoredSession } from "./objects";
 import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type SessionEvent } from "./loop";
 import { mcpOptions } from "../../../../turn/mcp-client";
 import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne, withSessionLock } from "./store";
-import { createdWithin, pageOf } from "./pages";
+import { createdWithin } from "./pages";
+import { cursorPage } from "../../pages";
 import { budgetReached } from "./budget";
 
 type Json = Record<string, unknown>;
@@ -45,9 +46,6 @@ function contentOf(v: unknown, at: string, required: boolean): Json[] | ApiError
   return v as Json[];
 }
 
-// An event has no `code`: what carries one is a refusal.
-const isError = (v: unknown): v is ApiError => isRecord(v) && typeof v.code === "string" && typeof v.message === "string";
-
 /** One event of a send, checked against the session's state: the event as the history keeps it, or why it is refused. */
 function checkEvent(e: unknown, i: number, session: StoredSession, history: readonly SessionEvent[], answered: Set<string>): Json | ApiError {
   const at = `events.${i}`;
@@ -57,7 +55,7 @@ function checkEvent(e: unknown, i: number, session: StoredSession, history: read
   switch (e.type) {
     case "user.message": {
       const content = contentOf(e.content, `${at}.content`, true);
-      if (isError(content) || content === undefined) return content ?? invalid(`${at}.content: Field required`);
+      if (isApiError(content) || content === undefined) return content ?? invalid(`${at}.content: Field required`);
       if (pending.size > answered.size)
         return invalid(`${at}: the session is waiting for the results of ${[...pending].filter((id) => !answered.has(id)).join(", ")}; send them (or a user.interrupt) first.`);
       if (budgetReached(session)) {
@@ -93,7 +91,7 @@ function checkEvent(e: unknown, i: number, session: StoredSession, history: read
         return invalid(`${at}.tool_use_id: tool use ${id} waits for a user.tool_confirmation first`);
       }
       const content = contentOf(e.content, `${at}.content`, false);
-      if (isError(content)) return content;
+      if (isApiError(content)) return content;
       if (e.is_error !== undefined && e.is_error !== null && typeof e.is_error !== "boolean") return invalid(`${at}.is_error: Input should be a valid boolean`);
       return { type: e.type, [field]: id, ...(content !== undefined ? { content } : {}), ...(typeof e.is_error === "boolean" ? { is_error: e.is_error } : {}) };
     }
@@ -155,6 +153,17 @@ export async function applyEvents(h: Harness, session: StoredSession, history: S
   return echoes;
 }
 
+/**
+ * Runs a change to session `id` (a send, an update, an archive, a resource's) on the session as the changes before it
+ * left it — read, changed and written back one at a time (withSessionLock) — or answers its 404.
+ */
+export function changeSession(ctx: SideRouteContext, id: string, change: (session: StoredSession) => Promise<Response>): Promise<Response> {
+  return withSessionLock(ctx.rt, id, async () => {
+    const session = await loadOne<StoredSession>(agentsHome(ctx.rt), SESSION_KIND, id);
+    return session === undefined ? ctx.refuse(sessionNotFound(id)) : change(session);
+  });
+}
+
 /** What a request's turns run with: its runtime, and MCP calls to the request's own host through the router. */
 export function harnessOf(request: Request, ctx: SideRouteContext): Harness {
   return { rt: ctx.rt, mcp: () => mcpOptions(ctx.rt.vars, request.url, ctx.local) };
@@ -185,7 +194,7 @@ export function checkedEvents(raw: unknown, session: StoredSession, history: rea
   for (const [i, e] of raw.entries()) {
     if (only !== undefined && isRecord(e) && !only.includes(String(e.type))) return invalid(`${field}.${i}.type: only ${only.join(" and ")} events may start a session`);
     const checked = checkEvent(e, i, session, history, answered);
-    if (isError(checked)) return field === "events" ? checked : { ...checked, message: checked.message.replace(/^events\./, `${field}.`) };
+    if (isApiError(checked)) return field === "events" ? checked : { ...checked, message: checked.message.replace(/^events\./, `${field}.`) };
     const settled = resolves(checked) ?? (checked.type === "user.tool_confirmation" && checked.result === "deny" ? String(checked.tool_use_id) : undefined);
     if (settled !== undefined) answered.add(settled);
     // An interrupt ends the waiting turn: what follows it in the same send needs no results.
@@ -198,16 +207,13 @@ export function checkedEvents(raw: unknown, session: StoredSession, history: rea
 async function send(request: Request, id: string, ctx: SideRouteContext): Promise<Response> {
   const body = await readJsonBody(request);
   if (!body.ok) return ctx.refuse(body.error);
-  // The session as the changes before this one left it: read, settled and written back one send at a time.
-  return withSessionLock(ctx.rt, id, async () => {
+  return changeSession(ctx, id, async (session) => {
     const home = agentsHome(ctx.rt);
-    const session = await loadOne<StoredSession>(home, SESSION_KIND, id);
-    if (session === undefined) return ctx.refuse(sessionNotFound(id));
     if (session.archived_at !== null) return ctx.refuse(conflict(`Session ${id} is archived and accepts no events.`));
     if (session.status === "terminated") return ctx.refuse(conflict(`Session ${id} is terminated and accepts no events.`));
     const history = await loadAll<SessionEvent>(home, eventsKind(id));
     const events = checkedEvents(body.value.events, session, history);
-    if (isError(events)) return ctx.refuse(events);
+    if (isApiError(events)) return ctx.refuse(events);
     const log = new EventLog();
     const echoes = await applyEvents(harnessOf(request, ctx), session, history, events, log);
     await saveTurn(ctx.rt, session, log);
@@ -221,10 +227,10 @@ function list(request: Request, all: SessionEvent[], ctx: SideRouteContext): Res
   if (order !== "asc" && order !== "desc") return ctx.refuse(invalid("order: Input should be 'asc' or 'desc'"));
   const types = [...query.getAll("types[]"), ...query.getAll("types")];
   const within = createdWithin<SessionEvent>(query, (e) => e.processed_at);
-  if (isError(within)) return ctx.refuse(within);
+  if (isApiError(within)) return ctx.refuse(within);
   const chosen = all.filter((e) => (types.length === 0 || types.includes(e.type)) && within(e));
-  const got = pageOf(order === "desc" ? [...chosen].reverse() : chosen, query, { defaultLimit: 1000, max: 1000 });
-  if (isError(got)) return ctx.refuse(got);
+  const got = cursorPage(order === "desc" ? [...chosen].reverse() : chosen, query, { defaultLimit: 1000, max: 1000 });
+  if (isApiError(got)) return ctx.refuse(got);
   return jsonResponse({ data: got.data, next_page: got.next_page });
 }
 

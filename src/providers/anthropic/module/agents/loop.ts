@@ -21,9 +21,10 @@ import { isRecord } from "../../../../http/json";
 import type { Runtime } from "../../../../runtime/types";
 import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
 import { callMcp, type McpClientOptions } from "../../../../turn/mcp-client";
+import type { McpServerRef } from "../../../types";
 import { anthropicMessages } from "../../index";
 import { addCost, budgetReached } from "./budget";
-import { AGENT_TOOLSET, BUILT_IN_TOOLS, newEventId, timestamp, type Policy, type StoredSession } from "./objects";
+import { AGENT_TOOLSET, newEventId, timestamp, type Policy, type StoredSession } from "./objects";
 
 type Json = Record<string, unknown>;
 export type SessionEvent = Json & { id: string; type: string; processed_at: string | null };
@@ -81,6 +82,12 @@ export function toolRoutes(session: StoredSession): Map<string, ToolRoute> {
  * How a call of `name` runs: a tool the agent names, else a tool of one of its MCP toolsets (their tools are the
  * servers' own: with one toolset that one, with several the first whose server lists the tool); undefined when none.
  */
+/** The agent's MCP server named `name`, as the MCP client reaches it (the agent's servers carry no headers). */
+function mcpServer(session: StoredSession, name: unknown): McpServerRef | undefined {
+  const server = session.agent.mcp_servers.find((s) => s.name === name);
+  return server === undefined ? undefined : { label: String(server.name), url: String(server.url), headers: {} };
+}
+
 async function routeOf(routes: Map<string, ToolRoute>, session: StoredSession, name: string, h: Harness): Promise<ToolRoute | undefined> {
   const known = routes.get(name);
   if (known !== undefined) return known;
@@ -88,9 +95,9 @@ async function routeOf(routes: Map<string, ToolRoute>, session: StoredSession, n
   const routeIn = (set: Json): ToolRoute => ({ kind: "mcp", policy: ((set.default_config as Json).permission_policy as Policy).type, mcpServer: String(set.mcp_server_name) });
   if (sets.length === 1) return routeIn(sets[0]!);
   for (const set of sets) {
-    const server = session.agent.mcp_servers.find((s) => s.name === set.mcp_server_name);
+    const server = mcpServer(session, set.mcp_server_name);
     if (server === undefined) continue;
-    const listed = await callMcp({ label: String(server.name), url: String(server.url), headers: {} }, name, {}, h.mcp(), true);
+    const listed = await callMcp(server, name, {}, h.mcp(), true);
     if (listed.tools?.some((t) => t.name === name) === true) return routeIn(set);
   }
   return undefined;
@@ -103,10 +110,10 @@ async function routeOf(routes: Map<string, ToolRoute>, session: StoredSession, n
  */
 export async function answeredUse(h: Harness, session: StoredSession, use: SessionEvent): Promise<[string, Json]> {
   if (use.type !== "agent.mcp_tool_use") return toolResult(use, false);
-  const server = session.agent.mcp_servers.find((s) => s.name === use.mcp_server_name);
+  const server = mcpServer(session, use.mcp_server_name);
   const failed = (text: string): [string, Json] => ["agent.mcp_tool_result", { mcp_tool_use_id: use.id, content: [{ type: "text", text }], is_error: true }];
   if (server === undefined) return failed(`mockllm: the agent has no MCP server named '${String(use.mcp_server_name)}'.`);
-  const answer = await callMcp({ label: String(server.name), url: String(server.url), headers: {} }, String(use.name), isRecord(use.input) ? use.input : {}, h.mcp());
+  const answer = await callMcp(server, String(use.name), isRecord(use.input) ? use.input : {}, h.mcp());
   if ("failed" in answer) return failed(answer.failed);
   return ["agent.mcp_tool_result", { mcp_tool_use_id: use.id, content: answer.result !== undefined ? [{ type: "text", text: answer.result }] : [], is_error: answer.isError }];
 }
@@ -114,9 +121,9 @@ export async function answeredUse(h: Harness, session: StoredSession, use: Sessi
 const BUILT_IN_SCHEMA = { type: "object", additionalProperties: true };
 
 /** The tools of the harness's model request: custom tools as defined, built-in and MCP ones by name. */
-function requestTools(session: StoredSession): Json[] {
+function requestTools(session: StoredSession, routes: ReadonlyMap<string, ToolRoute>): Json[] {
   const tools: Json[] = [];
-  for (const [name, route] of toolRoutes(session)) {
+  for (const [name, route] of routes) {
     const custom = route.kind === "custom" ? session.agent.tools.find((t) => t.type === "custom" && t.name === name) : undefined;
     tools.push(
       custom !== undefined
@@ -186,8 +193,8 @@ export function historyMessages(events: readonly SessionEvent[]): { role: "user"
 }
 
 /** The Messages body of the harness's next model request. */
-export function modelRequest(session: StoredSession, history: readonly SessionEvent[]): Json {
-  const tools = requestTools(session);
+export function modelRequest(session: StoredSession, history: readonly SessionEvent[], routes: ReadonlyMap<string, ToolRoute>): Json {
+  const tools = requestTools(session, routes);
   return {
     model: session.agent.model.id,
     max_tokens: MAX_TOKENS,
@@ -248,7 +255,7 @@ export async function runAgentTurn(h: Harness, session: StoredSession, history: 
     let start: SessionEvent | undefined;
     for (let attempt = 1; ; attempt++) {
       start = seen(log.emit("span.model_request_start"));
-      answer = await runBatchLine(anthropicMessages, h.rt, modelRequest(session, history), session.mock.origin);
+      answer = await runBatchLine(anthropicMessages, h.rt, modelRequest(session, history, routes), session.mock.origin);
       if (answer.status === 200 && isRecord(answer.body)) break;
       seen(log.emit("span.model_request_end", { model_request_start_id: start.id, is_error: true, model_usage: NO_USAGE }));
       const failure = failureOf(answer);
@@ -338,5 +345,3 @@ export function toolResult(use: SessionEvent, denied: boolean, denyMessage?: str
   const fields = { content, is_error: denied };
   return use.type === "agent.mcp_tool_use" ? ["agent.mcp_tool_result", { mcp_tool_use_id: use.id, ...fields }] : ["agent.tool_result", { tool_use_id: use.id, ...fields }];
 }
-
-export { BUILT_IN_TOOLS };

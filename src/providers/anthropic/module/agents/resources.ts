@@ -12,7 +12,7 @@ import type { Runtime } from "../../../../runtime/types";
 import type { SideRouteContext } from "../../../types";
 import { anthropicFiles, fileNotFound } from "../../file-refs";
 import { invalid, isApiError, timestamp, type StoredSession } from "./objects";
-import { pageOf } from "./pages";
+import { cursorPage } from "../../pages";
 import { agentsHome, SESSION_KIND, saveOne } from "./store";
 
 type Json = Record<string, unknown>;
@@ -60,7 +60,7 @@ export async function serveResources(request: Request, path: string, session: St
   };
   if (resourceId === undefined) {
     if (method === "GET") {
-      const got = pageOf(session.resources as { id: string }[], new URL(request.url).searchParams, { defaultLimit: 20, max: 100 });
+      const got = cursorPage(session.resources as { id: string }[], new URL(request.url).searchParams, { defaultLimit: 20, max: 100 });
       return isApiError(got) ? ctx.refuse(got) : jsonResponse({ data: got.data, next_page: got.next_page });
     }
     if (method !== "POST") return ctx.refuse(apiError("method_not_allowed", `Use GET or POST for ${path}.`));

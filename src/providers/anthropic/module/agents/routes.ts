@@ -9,11 +9,12 @@ import { readJsonBody } from "../../../../http/body";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { isRecord, jsonResponse } from "../../../../http/json";
 import { safeDecode } from "../../../../http/url";
+import { echoed } from "../../../../util/text";
 import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import type { SideRouteContext } from "../../../types";
 import { checkAnthropicHeaders } from "../../errors";
 import { anthropicSkills, skillNotFound } from "../skills";
-import { applyEvents, checkedEvents, harnessOf, saveTurn, serveEvents } from "./events";
+import { applyEvents, changeSession, checkedEvents, harnessOf, saveTurn, serveEvents } from "./events";
 import { EventLog } from "./loop";
 import { resourcesOf, serveResources } from "./resources";
 import { budgetOf, budgetUpdateError } from "./budget";
@@ -39,8 +40,9 @@ import {
   type Environment,
   type StoredSession,
 } from "./objects";
-import { createdWithin, pageOf } from "./pages";
-import { AGENT_KIND, agentsHome, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind, withSessionLock } from "./store";
+import { createdWithin } from "./pages";
+import { cursorPage } from "../../pages";
+import { AGENT_KIND, agentsHome, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind } from "./store";
 
 type Json = Record<string, unknown>;
 
@@ -54,13 +56,31 @@ export function knowsManagedAgentsPath(path: string): boolean {
 }
 
 const notAllowed = (ctx: SideRouteContext, methods: string, path: string): Response => ctx.refuse(apiError("method_not_allowed", `Use ${methods} for ${path}.`));
+/** A path below these routes that names nothing: the router's own 404 for an unknown URL. */
+const unknownUrl = (ctx: SideRouteContext, request: Request, path: string): Response => ctx.refuse(apiError("not_found", `Unknown request URL: ${request.method} ${echoed(path)}.`));
 
 function includeArchived(query: URLSearchParams): boolean {
   return query.get("include_archived") === "true";
 }
 
+type Archivable = { id: string; archived_at: string | null };
+
+/** A list of agents or environments (stored oldest first): newest first, the archived only with `include_archived`. */
+function newestListed<T extends Archivable>(stored: T[], query: URLSearchParams, ctx: SideRouteContext): Response {
+  const newest = [...stored].reverse();
+  return listed(includeArchived(query) ? newest : newest.filter((o) => o.archived_at === null), query, ctx);
+}
+
+/** `POST …/archive`: the object archived (read-only from then on; archiving again keeps the first time). */
+async function archive<T extends Archivable>(request: Request, path: string, kind: string, object: T, ctx: SideRouteContext): Promise<Response> {
+  if (request.method !== "POST") return notAllowed(ctx, "POST", path);
+  const archived = { ...object, archived_at: object.archived_at ?? timestamp() };
+  await saveOne(agentsHome(ctx.rt), kind, archived);
+  return jsonResponse(archived);
+}
+
 function listed<T extends { id: string }>(items: T[], query: URLSearchParams, ctx: SideRouteContext, bidirectional = false): Response {
-  const got = pageOf(items, query, LIST);
+  const got = cursorPage(items, query, LIST);
   if (isApiError(got)) return ctx.refuse(got);
   return jsonResponse(bidirectional ? got : { data: got.data, next_page: got.next_page });
 }
@@ -91,8 +111,7 @@ async function serveAgents(request: Request, path: string, id: string | undefine
     if (method === "GET") {
       const within = createdWithin<Agent>(query, (a) => a.created_at);
       if (isApiError(within)) return ctx.refuse(within);
-      const all = (await loadAll<Agent>(home, AGENT_KIND)).reverse().filter(within);
-      return listed(includeArchived(query) ? all : all.filter((a) => a.archived_at === null), query, ctx);
+      return newestListed((await loadAll<Agent>(home, AGENT_KIND)).filter(within), query, ctx);
     }
     if (method !== "POST") return notAllowed(ctx, "GET or POST", path);
     const b = await body(request);
@@ -113,13 +132,8 @@ async function serveAgents(request: Request, path: string, id: string | undefine
     if (method !== "GET") return notAllowed(ctx, "GET", path);
     return versionPage((await loadAll<Agent>(home, versionsKind(id))).reverse(), id, query, ctx);
   }
-  if (action === "archive") {
-    if (method !== "POST") return notAllowed(ctx, "POST", path);
-    const archived = { ...agent, archived_at: agent.archived_at ?? timestamp() };
-    await saveOne(home, AGENT_KIND, archived);
-    return jsonResponse(archived);
-  }
-  if (action !== undefined) return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
+  if (action === "archive") return archive(request, path, AGENT_KIND, agent, ctx);
+  if (action !== undefined) return unknownUrl(ctx, request, path);
   if (method === "GET") {
     const v = query.get("version");
     if (v === null || v === "") return jsonResponse(agent);
@@ -149,7 +163,7 @@ async function serveAgents(request: Request, path: string, id: string | undefine
 
 /** An agent's versions (kept under their version numbers), newest first, each answered with the agent's id. */
 function versionPage(versions: Agent[], agentId: string, query: URLSearchParams, ctx: SideRouteContext): Response {
-  const got = pageOf(versions, query, LIST);
+  const got = cursorPage(versions, query, LIST);
   if (isApiError(got)) return ctx.refuse(got);
   return jsonResponse({ data: got.data.map((v) => ({ ...v, id: agentId })), next_page: got.next_page });
 }
@@ -162,10 +176,7 @@ async function serveEnvironments(request: Request, path: string, id: string | un
   const query = new URL(request.url).searchParams;
   if (id === undefined) {
     const all = await loadAll<Environment>(home, ENVIRONMENT_KIND);
-    if (method === "GET") {
-      const newest = [...all].reverse();
-      return listed(includeArchived(query) ? newest : newest.filter((e) => e.archived_at === null), query, ctx);
-    }
+    if (method === "GET") return newestListed(all, query, ctx);
     if (method !== "POST") return notAllowed(ctx, "GET or POST", path);
     const b = await body(request);
     if (isApiError(b)) return ctx.refuse(b);
@@ -179,13 +190,8 @@ async function serveEnvironments(request: Request, path: string, id: string | un
   }
   const env = await loadOne<Environment>(home, ENVIRONMENT_KIND, id);
   if (env === undefined) return ctx.refuse(environmentNotFound(id));
-  if (action === "archive") {
-    if (method !== "POST") return notAllowed(ctx, "POST", path);
-    const archived = { ...env, archived_at: env.archived_at ?? timestamp() };
-    await saveOne(home, ENVIRONMENT_KIND, archived);
-    return jsonResponse(archived);
-  }
-  if (action !== undefined) return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
+  if (action === "archive") return archive(request, path, ENVIRONMENT_KIND, env, ctx);
+  if (action !== undefined) return unknownUrl(ctx, request, path);
   if (method === "GET") return jsonResponse(env);
   if (method === "DELETE") {
     await home.deleteObject(ENVIRONMENT_KIND, id);
@@ -325,13 +331,13 @@ async function serveSessions(request: Request, path: string, id: string | undefi
   const session = await loadOne<StoredSession>(home, SESSION_KIND, id);
   if (session === undefined) return ctx.refuse(sessionNotFound(id));
   if (action === "events") {
-    if (rest !== undefined && rest !== "stream") return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
+    if (rest !== undefined && rest !== "stream") return unknownUrl(ctx, request, path);
     return serveEvents(request, path, session, rest === "stream", ctx);
   }
-  if (action === "resources") return method === "GET" ? serveResources(request, path, session, rest, ctx) : changed(ctx, id, (s) => serveResources(request, path, s, rest, ctx));
+  if (action === "resources") return method === "GET" ? serveResources(request, path, session, rest, ctx) : changeSession(ctx, id, (s) => serveResources(request, path, s, rest, ctx));
   if (action === "archive") {
     if (method !== "POST") return notAllowed(ctx, "POST", path);
-    return changed(ctx, id, async (s) => {
+    return changeSession(ctx, id, async (s) => {
       if (s.archived_at === null) {
         s.archived_at = timestamp();
         await saveOne(home, SESSION_KIND, s);
@@ -339,7 +345,7 @@ async function serveSessions(request: Request, path: string, id: string | undefi
       return jsonResponse(shown(s));
     });
   }
-  if (action !== undefined) return ctx.refuse(apiError("not_found", `Unknown request URL: ${method} ${path}.`));
+  if (action !== undefined) return unknownUrl(ctx, request, path);
   if (method === "GET") return jsonResponse(shown(session));
   if (method === "DELETE") {
     await home.deleteObject(SESSION_KIND, id);
@@ -348,15 +354,7 @@ async function serveSessions(request: Request, path: string, id: string | undefi
   if (method !== "POST") return notAllowed(ctx, "GET, POST or DELETE", path);
   const b = await body(request);
   if (isApiError(b)) return ctx.refuse(b);
-  return changed(ctx, id, (s) => updateSession(s, b, ctx));
-}
-
-/** Runs a change to session `id` on the session as the changes before it left it (withSessionLock), or its 404. */
-function changed(ctx: SideRouteContext, id: string, change: (session: StoredSession) => Promise<Response>): Promise<Response> {
-  return withSessionLock(ctx.rt, id, async () => {
-    const session = await loadOne<StoredSession>(agentsHome(ctx.rt), SESSION_KIND, id);
-    return session === undefined ? ctx.refuse(sessionNotFound(id)) : change(session);
-  });
+  return changeSession(ctx, id, (s) => updateSession(s, b, ctx));
 }
 
 /** `POST /v1/sessions/{id}`: title, metadata (a patch) and budget, and a `session.updated` event naming what changed. */
@@ -405,13 +403,16 @@ export async function serveManagedAgents(request: Request, path: string, ctx: Si
   const betas = (request.headers.get("anthropic-beta") ?? "").split(",").map((b) => b.trim());
   if (!betas.includes(MANAGED_AGENTS_BETA)) {
     return ctx.refuse(
-      apiError("not_found", `Unknown request URL: ${request.method} ${path}. (mockllm: Claude Managed Agents' routes need the header anthropic-beta: ${MANAGED_AGENTS_BETA}, as the API's do.)`),
+      apiError(
+        "not_found",
+        `Unknown request URL: ${request.method} ${echoed(path)}. (mockllm: Claude Managed Agents' routes need the header anthropic-beta: ${MANAGED_AGENTS_BETA}, as the API's do.)`,
+      ),
     );
   }
   const [, kind, rawId, action, rest] = m;
   const id = rawId === undefined ? undefined : safeDecode(rawId);
   const more = rest === undefined ? undefined : safeDecode(rest);
-  if (kind === "agents") return more !== undefined ? ctx.refuse(apiError("not_found", `Unknown request URL: ${request.method} ${path}.`)) : serveAgents(request, path, id, action, ctx);
-  if (kind === "environments") return more !== undefined ? ctx.refuse(apiError("not_found", `Unknown request URL: ${request.method} ${path}.`)) : serveEnvironments(request, path, id, action, ctx);
+  if (kind === "agents") return more !== undefined ? unknownUrl(ctx, request, path) : serveAgents(request, path, id, action, ctx);
+  if (kind === "environments") return more !== undefined ? unknownUrl(ctx, request, path) : serveEnvironments(request, path, id, action, ctx);
   return serveSessions(request, path, id, action, more, ctx);
 }
