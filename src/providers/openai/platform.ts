@@ -21,6 +21,8 @@ export interface PlatformAnswer {
   /** 200 with no body (`content-length: 0`), as the Realtime call controls answer. */
   empty(): Response;
   fail(error: ApiError): Response;
+  /** OpenAI's headers of the answer (its request id among them), for one built here (a stream, a 202). */
+  headers: Record<string, string>;
 }
 
 /** The answerer for `request`, or the refusal when it carries no key. */
@@ -28,6 +30,7 @@ export function platformAnswer(request: Request): { ok: true; answer: PlatformAn
   const requestId = makeRequestId(`${request.method} ${request.url}`);
   const headers = { "content-type": "application/json", "x-request-id": requestId, ...OPENAI_HEADERS };
   const answer: PlatformAnswer = {
+    headers: { "x-request-id": requestId, ...OPENAI_HEADERS },
     json: (body, status = 200) => new Response(JSON.stringify(body), { status, headers }),
     empty: () => new Response(null, { status: 200, headers: { "content-length": "0", "x-request-id": requestId, ...OPENAI_HEADERS } }),
     fail(error) {

@@ -37,6 +37,7 @@ import { openaiAlphaGraders } from "./fine-tuning/graders";
 import { openaiEvals } from "./evals/routes";
 import { openaiWebhookEndpoints, openaiWebhookEventTypes } from "./webhooks/routes";
 import { openaiChatKitSessions, openaiChatKitThreads } from "./chatkit/routes";
+import { openaiAgents } from "./agents/routes";
 import { openaiRealtimeCalls, realtimeCallBinding } from "./realtime-calls";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
@@ -129,6 +130,8 @@ export const openaiModule: ProviderModule = {
     openaiWebhookEventTypes,
     openaiChatKitSessions,
     openaiChatKitThreads,
+    // The Agents API (`/v1/agents/…`, beta `agents=v1`): sessions whose agent the script plays.
+    openaiAgents,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

@@ -6,10 +6,10 @@
  * into its own space, so another key's agents are simply not there. One object holds them all so a session's events,
  * its record and an open stream's reads meet in one place (one Durable Object on Workers).
  */
-import { sleep } from "../../../../http/sse";
 import type { Runtime } from "../../../../runtime/types";
 import type { StoredResponses } from "../../../../session/types";
 import { childKind } from "../../../../session/responses";
+import { withObjectLock } from "../../../../session/object-lock";
 import { parsedObjects } from "../../../../util/parsed-objects";
 
 export const AGENT_KIND = "agent";
@@ -49,28 +49,10 @@ export function eventsKind(sessionId: string): string {
   return childKind(SESSION_KIND, sessionId);
 }
 
-const LOCK_KIND = "agent_session_lock";
-/** How long a change to a session waits for the one before it (one that never finished is then passed). */
-export const SESSION_LOCK_WAIT_MS = 60_000;
-
 /**
  * Runs `change` (a send, an update, an archive) after every change to session `id` that came before it, one at a
- * time: each takes a ticket (an atomic counter of the managed-agents object) and waits until the change before it
- * has written its ticket down. Two sends at once (a client answering two tool calls in parallel) would otherwise
- * each read the session, settle one call and write back a session still waiting for the other.
+ * time (session/object-lock.ts).
  */
-export async function withSessionLock<T>(rt: Runtime, id: string, change: () => Promise<T>): Promise<T> {
-  const home = agentsHome(rt);
-  const ticket = await home.increment(`agent_session_change/${id}`);
-  const deadline = Date.now() + SESSION_LOCK_WAIT_MS;
-  for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, 20)) {
-    const done = Number((await home.objectById(LOCK_KIND, id)) ?? "0");
-    if (done >= ticket - 1) break;
-    await sleep(wait);
-  }
-  try {
-    return await change();
-  } finally {
-    await home.putObjects(LOCK_KIND, [{ id, json: String(ticket) }], MAX_OBJECTS);
-  }
+export function withSessionLock<T>(rt: Runtime, id: string, change: () => Promise<T>): Promise<T> {
+  return withObjectLock(agentsHome(rt), "agent_session", id, change);
 }

@@ -1,0 +1,292 @@
+/**
+ * An Agents API session's events: `POST /v1/agents/sessions/{id}/events` (the client's input events, checked all or
+ * none, then what they start — a turn, its next model request — run before the 202), and `GET …/events` (SSE: the
+ * events appended after it opens, each one `data:` line of JSON, `obfuscation` padding unless
+ * `include_obfuscation=false`, a `: keep-alive` comment every 15 s of quiet, the end when the session is deleted).
+ * A session created with `stream: true` answers the same stream, from `agent.session.created` to its first turn's end.
+ */
+import type { ApiError } from "../../../../http/errors";
+import { obfuscation } from "../../../../http/ids";
+import { sleep } from "../../../../http/sse";
+import { Response } from "../../../../http/web";
+import type { Runtime } from "../../../../runtime/types";
+import { invalid, objectBody, type PlatformAnswer } from "../../platform";
+import { isApiError, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
+import { addUserMessages, endTurn, runTurn, SessionLog, startTurn, type Harness, type Item, type SessionEvent } from "./loop";
+import { agentsHome, eventsKind, itemsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
+import { agentsWire, parsedBody } from "./objects";
+
+type Json = Record<string, unknown>;
+
+/** Most input events one send carries. */
+const MAX_SEND = 50;
+/** `Idempotency-Key`s a session remembers. */
+const MAX_KEYS = 100;
+/** A quiet stream's keep-alive interval, and how long a stream stays open with nothing to send. */
+const KEEP_ALIVE_MS = 15_000;
+export const STREAM_IDLE_MS = 10 * 60_000;
+/** The stream's reads of the session: soon after a change, then every POLL_MAX_MS while nothing happens. */
+const POLL_MIN_MS = 5;
+const POLL_MAX_MS = 100;
+
+/** A checked input event. */
+type Input =
+  | { type: "agent.session.input.message"; messages: Json[][] }
+  | { type: "agent.session.input.cancel" }
+  | { type: "agent.session.input.tool_result"; call: RequiredAction; success: boolean; output: unknown; error: string | null };
+
+/** The content of input messages (a string is one user message of one text part). */
+export function messagesOf(input: unknown, at: string): Json[][] | ApiError {
+  if (typeof input === "string") return [[{ type: "input_text", text: input }]];
+  const { InputMessage } = agentsWire();
+  if (!Array.isArray(input) || input.length === 0) return invalid(`Invalid '${at}': expected a non-empty array of messages.`, at);
+  const out: Json[][] = [];
+  for (const [i, m] of input.entries()) {
+    const got = parsedBody(InputMessage, typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Json) : { role: m }, `${at}[${i}]`);
+    if (isApiError(got)) return got;
+    out.push(got.content as Json[]);
+  }
+  return out;
+}
+
+const unknownCall = (callId: unknown): ApiError => invalid(`Unknown pending tool call: ${String(callId)}`, "call_id");
+
+/** One input event checked against the session as it stands after the ones before it in the send. */
+function checkEvent(e: unknown, i: number, session: StoredSession, settled: Set<string>): Input | ApiError {
+  const at = `events[${i}]`;
+  if (typeof e !== "object" || e === null || Array.isArray(e)) return invalid(`Invalid type for '${at}': expected an object.`, at);
+  const ev = e as Json;
+  switch (ev.type) {
+    case "agent.session.input.message": {
+      const messages = messagesOf(ev.input, `${at}.input`);
+      return isApiError(messages) ? messages : { type: ev.type, messages };
+    }
+    case "agent.session.input.cancel":
+      return { type: ev.type };
+    case "agent.session.input.tool_result": {
+      if (typeof ev.call_id !== "string" || ev.call_id === "") return invalid(`Missing required parameter: '${at}.call_id'.`, `${at}.call_id`);
+      if (typeof ev.turn_id !== "string" || ev.turn_id === "") return invalid(`Missing required parameter: '${at}.turn_id'.`, `${at}.turn_id`);
+      if (typeof ev.success !== "boolean") return invalid(`Missing required parameter: '${at}.success'.`, `${at}.success`);
+      const call = session.required_actions.find((a) => a.call_id === ev.call_id && a.turn_id === ev.turn_id);
+      if (call === undefined || settled.has(call.call_id)) return unknownCall(ev.call_id);
+      const output = ev.output ?? null;
+      if (output !== null && typeof output !== "string" && !Array.isArray(output)) return invalid(`Invalid type for '${at}.output': expected a string or an array of content.`, `${at}.output`);
+      if (ev.error !== undefined && ev.error !== null && typeof ev.error !== "string") return invalid(`Invalid type for '${at}.error': expected a string.`, `${at}.error`);
+      settled.add(call.call_id);
+      return { type: ev.type, call, success: ev.success, output: ev.success ? output : null, error: ev.success ? null : ((ev.error as string | undefined) ?? "The function call failed.") };
+    }
+    case "agent.session.input.mcp_approval_request_result":
+    case "agent.session.input.computer_use_approval_request_result":
+      return invalid(`Invalid '${at}.request_id': the session has no pending approval request '${String(ev.request_id)}' (mockllm's agents make no MCP or computer-use calls).`, `${at}.request_id`);
+    default:
+      return invalid(
+        `Invalid value for '${at}.type': expected one of 'agent.session.input.message', 'agent.session.input.cancel', 'agent.session.input.tool_result', 'agent.session.input.mcp_approval_request_result', 'agent.session.input.computer_use_approval_request_result'.`,
+        `${at}.type`,
+      );
+  }
+}
+
+/** A send's events checked all or none. */
+function checkedEvents(raw: unknown, session: StoredSession): Input[] | ApiError {
+  if (raw === undefined) return invalid("Missing required parameter: 'events'.", "events");
+  if (!Array.isArray(raw)) return invalid("Invalid type for 'events': expected an array.", "events");
+  if (raw.length === 0) return invalid("Invalid 'events': empty array. Expected an array with minimum length 1, but got an empty array instead.", "events");
+  if (raw.length > MAX_SEND) return invalid(`Invalid 'events': array too long. Expected an array with maximum length ${MAX_SEND}, but got an array with length ${raw.length} instead.`, "events");
+  const settled = new Set<string>();
+  const out: Input[] = [];
+  for (const [i, e] of raw.entries()) {
+    const checked = checkEvent(e, i, session, settled);
+    if (isApiError(checked)) return checked;
+    out.push(checked);
+  }
+  return out;
+}
+
+/** The turn `id` of the session. */
+async function loadTurn(rt: Runtime, sessionId: string, id: string): Promise<Turn | undefined> {
+  return loadOne<Turn>(agentsHome(rt), turnsKind(sessionId), id);
+}
+
+/**
+ * Applies checked input events to the session: a message starts a turn on an idle session or steers the waiting one
+ * (added to it); a function result settles its call (the turn goes on when the last is in); a cancel ends the turn.
+ */
+export async function applyInputs(h: Harness, log: SessionLog, inputs: readonly Input[]): Promise<void> {
+  const session = log.session;
+  let turn = session.mock.turn === null ? undefined : (log.turns.get(session.mock.turn) ?? (await loadTurn(h.rt, session.id, session.mock.turn)));
+  let resume = false;
+  for (const input of inputs) {
+    if (input.type === "agent.session.input.message") {
+      if (turn === undefined) {
+        await startTurn(h, log, input.messages);
+        turn = session.mock.turn === null ? undefined : log.turns.get(session.mock.turn);
+      } else addUserMessages(h, log, turn, input.messages);
+    } else if (input.type === "agent.session.input.cancel") {
+      if (turn !== undefined) endTurn(log, turn, "cancelled");
+      turn = undefined;
+      resume = false;
+    } else {
+      const item = log.item({
+        id: `fco_${input.call.call_id.replace(/^call_/, "")}`.slice(0, 64),
+        type: "function_call_output",
+        call_id: input.call.call_id,
+        error: input.error,
+        output: input.output,
+        status: input.success ? "completed" : "failed",
+        turn_id: input.call.turn_id,
+      } as Item);
+      h.items.push(item);
+      log.emit("agent.session.turn.item.added", { session_id: session.id, item, output_index: null, turn_id: input.call.turn_id });
+      session.required_actions = session.required_actions.filter((a) => a.call_id !== input.call.call_id);
+      if (session.required_actions.length === 0 && turn !== undefined) resume = true;
+    }
+  }
+  if (resume && turn !== undefined && session.mock.turn === turn.id) {
+    turn.status = "in_progress";
+    session.status = "in_progress";
+    log.sessionEvent("agent.session.in_progress");
+    log.turnEvent("agent.session.turn.in_progress", turn);
+    await runTurn(h, log, turn);
+  }
+}
+
+/** Stores what a change appended (events, items, turns) and the session as it now stands. */
+export async function saveLog(rt: Runtime, log: SessionLog): Promise<void> {
+  const home = agentsHome(rt);
+  const session = log.session;
+  session.mock.events += log.events.length;
+  if (log.events.length > 0)
+    await home.putObjects(
+      eventsKind(session.id),
+      log.events.map((e) => ({ id: e.event_id, json: JSON.stringify(e) })),
+      MAX_SESSION_EVENTS,
+    );
+  await saveAll(home, itemsKind(session.id), [...log.items.values()], MAX_SESSION_EVENTS);
+  await saveAll(home, turnsKind(session.id), [...log.turns.values()], MAX_SESSION_EVENTS);
+  await saveAll(home, SESSION_KIND, [session]);
+}
+
+/** What a request's turns run with: its runtime and the session's items so far. */
+export async function harnessOf(rt: Runtime, sessionId: string): Promise<Harness> {
+  return { rt, items: await loadAll<Item>(agentsHome(rt), itemsKind(sessionId)) };
+}
+
+/** `POST …/events`: the inputs applied (a retried `Idempotency-Key` answered without applying again), then 202. */
+export async function sendEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const body = await objectBody(request);
+  if (!body.ok) return a.fail(body.error);
+  const key = request.headers.get("idempotency-key");
+  return withSessionLock(rt, id, async () => {
+    const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
+    if (session === undefined) return a.fail(sessionNotFound(id));
+    if (key !== null && session.mock.keys.includes(key)) return accepted(a);
+    const inputs = checkedEvents(body.value.events, session);
+    if (isApiError(inputs)) return a.fail(inputs);
+    const log = new SessionLog(session);
+    await applyInputs(await harnessOf(rt, id), log, inputs);
+    if (key !== null) session.mock.keys = [...session.mock.keys, key].slice(-MAX_KEYS);
+    await saveLog(rt, log);
+    return accepted(a);
+  });
+}
+
+/** The API's 202: accepted, no body. */
+function accepted(a: PlatformAnswer): Response {
+  return new Response(null, { status: 202, headers: { ...a.headers, "content-length": "0" } });
+}
+
+const encoder = new TextEncoder();
+
+/** One event's SSE text, with its `obfuscation` padding when asked (the padding seeded by the event's id). */
+function frame(e: SessionEvent, pad: boolean): string {
+  const json = pad ? JSON.stringify({ ...e, obfuscation: obfuscation(e.event_id, typeof e.delta === "string" ? e.delta : "", 16) }) : JSON.stringify(e);
+  return `data: ${json}\n\n`;
+}
+
+/** Whether an event ends the stream a `stream: true` create answers: its first turn's end, then the session idle. */
+export type StreamEnd = (e: SessionEvent, ended: { turn: boolean }) => boolean;
+
+/** The first turn's end (completed, failed or cancelled) followed by `agent.session.idle`, or the session failed. */
+export const firstTurnEnd: StreamEnd = (e, ended) => {
+  if (e.type === "agent.session.turn.completed" || e.type === "agent.session.turn.failed" || e.type === "agent.session.turn.cancelled") ended.turn = true;
+  return e.type === "agent.session.failed" || (e.type === "agent.session.idle" && ended.turn);
+};
+
+/**
+ * The session's event stream from event number `from` on (`first`: events to send at once, already counted), open
+ * until `end` says so, the session is deleted, or nothing happens for STREAM_IDLE_MS.
+ */
+export function eventStream(a: PlatformAnswer, rt: Runtime, session: StoredSession, from: number, pad: boolean, first: readonly SessionEvent[] = [], end?: StreamEnd): Response {
+  const home = agentsHome(rt);
+  const id = session.id;
+  let cursor = from;
+  let closed = false;
+  let lastActivity = Date.now();
+  let lastWrite = lastActivity;
+  const ended = { turn: false };
+  let pending = [...first];
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const send = (events: readonly SessionEvent[]): void => {
+        let text = "";
+        for (const e of events) {
+          text += frame(e, pad);
+          if (end?.(e, ended) === true) {
+            closed = true;
+            break;
+          }
+        }
+        controller.enqueue(encoder.encode(text));
+        if (closed) controller.close();
+      };
+      if (pending.length > 0) {
+        const now = pending;
+        pending = [];
+        send(now);
+        return;
+      }
+      for (let wait = POLL_MIN_MS; !closed; wait = Math.min(wait * 2, POLL_MAX_MS)) {
+        const now = await loadOne<StoredSession>(home, SESSION_KIND, id);
+        if (closed) return;
+        if (now === undefined || now.mock.deleted === true) {
+          controller.close();
+          closed = true;
+          return;
+        }
+        if (now.mock.events > cursor) {
+          const all = await loadAll<SessionEvent>(home, eventsKind(id));
+          const fresh = all.slice(Math.max(0, all.length - (now.mock.events - cursor)));
+          cursor = now.mock.events;
+          lastActivity = lastWrite = Date.now();
+          if (!closed) send(fresh);
+          return;
+        }
+        const t = Date.now();
+        if (t - lastActivity >= STREAM_IDLE_MS) {
+          controller.close();
+          closed = true;
+          return;
+        }
+        if (t - lastWrite >= KEEP_ALIVE_MS) {
+          lastWrite = t;
+          controller.enqueue(encoder.encode(": keep-alive\n\n"));
+          return;
+        }
+        await sleep(wait);
+      }
+    },
+    cancel() {
+      closed = true;
+    },
+  });
+  return new Response(body, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...a.headers } });
+}
+
+/** `GET …/events`: the live stream of a session that exists. */
+export async function streamEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
+  if (session === undefined) return a.fail(sessionNotFound(id));
+  const pad = new URL(request.url).searchParams.get("include_obfuscation");
+  if (pad !== null && pad !== "true" && pad !== "false") return a.fail(invalid(`Invalid value for 'include_obfuscation': expected a boolean, but got '${pad}' instead.`, "include_obfuscation"));
+  return eventStream(a, rt, session, session.mock.events, pad !== "false");
+}

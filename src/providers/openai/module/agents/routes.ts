@@ -1,0 +1,332 @@
+/**
+ * OpenAI's Agents API (beta, `OpenAI-Beta: agents=v1`; `client.beta.agents`): reusable agents, sessions, their
+ * events (events.ts), items and turns, kept in the caller's namespace (store.ts). A session's agent is played by the
+ * script (loop.ts): its model requests are Responses turns under the prefix and `x-mock-*` headers the session was
+ * created with. Subagents, artifacts and traces list empty (mockllm's agents make none); environments, templates,
+ * automations and vaults are refused with a message that says so.
+ */
+import { apiError, type ApiError } from "../../../../http/errors";
+import { safeDecode } from "../../../../http/url";
+import type { Runtime } from "../../../../runtime/types";
+import { originHeaders, requestPrefix } from "../../../../turn/batch";
+import { echoed } from "../../../../util/text";
+import type { SideRoute } from "../../../types";
+import { byMethod, invalid, nowSeconds, objectBody, page, pageQuery, platformAnswer, type PlatformAnswer } from "../../platform";
+import { eventStream, firstTurnEnd, messagesOf, saveLog, sendEvents, streamEvents } from "./events";
+import { SessionLog, startTurn, type Item } from "./loop";
+import {
+  agentNotFound,
+  agentsWire,
+  configWith,
+  defaultConfig,
+  isApiError,
+  metadataOf,
+  newAgent,
+  newId,
+  parsedBody,
+  sessionNotFound,
+  shown,
+  turnNotFound,
+  unplayedTool,
+  type Agent,
+  type SessionCreateBody,
+  type StoredSession,
+  type Turn,
+} from "./objects";
+import { AGENT_KIND, agentsHome, itemsKind, loadAll, loadOne, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
+
+type Json = Record<string, unknown>;
+
+export const AGENTS_BETA = "agents=v1";
+/** `/v1/agents[/…]`: every path of the API (and the paths below it mockllm refuses with a reason). */
+const ROUTE = /^\/(?:v1\/)?agents(?:\/(.*))?$/;
+const SESSION_ROUTE = /^sessions\/([^/]+)(?:\/(events|items|turns|subagents|artifacts|traces)(?:\/([^/]+)(?:\/(items|content))?)?)?\/?$/;
+/** The API's other families below `/v1/agents`, which mockllm does not serve. */
+const NOT_SERVED = new Set(["environments", "automations", "vaults"]);
+
+const unknownUrl = (request: Request, path: string): ApiError => apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`);
+
+/** A list call's page of `items` (oldest first), or the query's refusal. */
+function listed<T extends { id: string }>(request: Request, a: PlatformAnswer, items: T[]): Response {
+  const q = pageQuery(new URL(request.url).searchParams, "desc");
+  return q.ok ? a.json(page(items, q.page)) : a.fail(q.error);
+}
+
+async function bodyOf(request: Request): Promise<Json | ApiError> {
+  const b = await objectBody(request);
+  return b.ok ? b.value : b.error;
+}
+
+// Agents
+
+async function createAgent(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const b = await bodyOf(request);
+  if (isApiError(b)) return a.fail(b);
+  const unplayed = unplayedTool(b, "tools");
+  if (unplayed !== undefined) return a.fail(unplayed);
+  const parsed = parsedBody(agentsWire().AgentCreate, b);
+  if (isApiError(parsed)) return a.fail(parsed);
+  const metadata = metadataOf(b.metadata);
+  if (isApiError(metadata)) return a.fail(metadata);
+  const agent = newAgent(parsed, metadata);
+  if (isApiError(agent)) return a.fail(agent);
+  await saveAll(agentsHome(rt), AGENT_KIND, [agent]);
+  return a.json(agent);
+}
+
+async function updateAgent(request: Request, agent: Agent, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const b = await bodyOf(request);
+  if (isApiError(b)) return a.fail(b);
+  const unplayed = unplayedTool(b, "tools");
+  if (unplayed !== undefined) return a.fail(unplayed);
+  const parsed = parsedBody(agentsWire().AgentUpdate, b);
+  if (isApiError(parsed)) return a.fail(parsed);
+  const metadata = b.metadata === undefined ? agent.metadata : metadataOf(b.metadata);
+  if (isApiError(metadata)) return a.fail(metadata);
+  const config = configWith(agent, parsed, "");
+  if (isApiError(config)) return a.fail(config);
+  const updated: Agent = { ...agent, ...config, name: parsed.name === undefined ? agent.name : parsed.name, metadata, updated_at: nowSeconds() };
+  await saveAll(agentsHome(rt), AGENT_KIND, [updated]);
+  return a.json(updated);
+}
+
+async function serveAgent(request: Request, path: string, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const home = agentsHome(rt);
+  const agent = await loadOne<Agent>(home, AGENT_KIND, id);
+  if (agent === undefined) return a.fail(agentNotFound(id));
+  return byMethod(request, path, a, {
+    GET: () => a.json(agent),
+    POST: () => updateAgent(request, agent, a, rt),
+    async DELETE() {
+      await home.deleteObject(AGENT_KIND, id);
+      return a.json({ id, deleted: true, object: "agent.deleted" });
+    },
+  });
+}
+
+// Sessions
+
+/** The environment a session runs in, as the API answers it; hosted environments' files, plugins and skills refused. */
+function environmentOf(env: SessionCreateBody["environment"]): Json | ApiError {
+  if (env.type === "none") return { type: "none" };
+  if (env.type === "self_hosted") {
+    const id = newId("env_");
+    return {
+      id,
+      capability_directories: env.capability_directories ?? [],
+      remote_url: `wss://mockllm.invalid/v1/agents/environments/${id}/connect`,
+      type: "self_hosted",
+      workspace_directory: env.workspace_directory,
+    };
+  }
+  const hosted = env as Json;
+  for (const field of ["environment_id", "environment_template_id", "files", "plugins", "skills"]) {
+    if (hosted[field] !== undefined && hosted[field] !== null)
+      return invalid(`mockllm provisions no hosted environment: 'environment.${field}' is not served (docs/providers/openai-agents.md).`, `environment.${field}`);
+  }
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  const net = (hosted.network ?? {}) as Json;
+  const pkgs = (hosted.packages ?? {}) as Json;
+  return {
+    id: newId("env_"),
+    capability_directories: list(hosted.capability_directories),
+    files: [],
+    network: { access: typeof net.access === "string" ? net.access : "disabled", allowed_domains: list(net.allowed_domains) },
+    packages: { npm: list(pkgs.npm), python: list(pkgs.python), system: list(pkgs.system) },
+    plugins: [],
+    skills: [],
+    type: "openai_hosted",
+    container_size: typeof hosted.container_size === "string" ? hosted.container_size : null,
+  };
+}
+
+/** The session's agent: the saved agent `agent_id` names with the body's overrides, or the body's own (a model). */
+async function sessionAgent(b: SessionCreateBody, raw: Json, rt: Runtime): Promise<StoredSession["agent"] | ApiError> {
+  const overrides = b.agent ?? {};
+  const unplayed = unplayedTool(typeof raw.agent === "object" && raw.agent !== null ? (raw.agent as Json) : {}, "agent.tools");
+  if (unplayed !== undefined) return unplayed;
+  if (b.agent_id !== undefined) {
+    const saved = await loadOne<Agent>(agentsHome(rt), AGENT_KIND, b.agent_id);
+    if (saved === undefined) return agentNotFound(b.agent_id);
+    const config = configWith(saved, overrides, "agent");
+    return isApiError(config) ? config : { id: saved.id, name: saved.name, ...config };
+  }
+  if (overrides.model === undefined) return invalid("Missing required parameter: 'agent.model' (a session without 'agent_id' names its model).", "agent.model");
+  const config = configWith(defaultConfig(overrides.model), overrides, "agent");
+  return isApiError(config) ? config : { id: newId("agent_"), name: null, ...config };
+}
+
+async function createSession(request: Request, path: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const raw = await bodyOf(request);
+  if (isApiError(raw)) return a.fail(raw);
+  const b = parsedBody(agentsWire().SessionCreate, raw);
+  if (isApiError(b)) return a.fail(b);
+  const metadata = metadataOf(b.metadata);
+  if (isApiError(metadata)) return a.fail(metadata);
+  const agent = await sessionAgent(b, raw, rt);
+  if (isApiError(agent)) return a.fail(agent);
+  const environment = environmentOf(b.environment);
+  if (isApiError(environment)) return a.fail(environment);
+  const stream = b.stream === true;
+  if (b.stream_options !== undefined && !stream) return a.fail(invalid("Invalid 'stream_options': only allowed when 'stream' is true.", "stream_options"));
+  const needsInput = b.environment.type === "none" || (stream && b.environment.type !== "self_hosted");
+  if ((b.input === undefined || b.input === null) && needsInput)
+    return a.fail(invalid(`Missing required parameter: 'input' (a session ${b.environment.type === "none" ? "without an environment" : "created with stream: true"} starts with its input).`, "input"));
+  const messages = b.input === undefined || b.input === null ? undefined : messagesOf(b.input, "input");
+  if (isApiError(messages)) return a.fail(messages);
+  const now = nowSeconds();
+  const session: StoredSession = {
+    id: newId("sess_"),
+    object: "agent.session",
+    agent,
+    created_at: now,
+    environment,
+    error: null,
+    last_active_at: now,
+    metadata,
+    required_actions: [],
+    status: "idle",
+    usage: null,
+    vault_ids: b.vault_ids ?? [],
+    prompt_cache_options: b.prompt_cache_options?.ttl !== undefined ? { ttl: b.prompt_cache_options.ttl } : null,
+    ...(b.review !== undefined ? { review: b.review } : {}),
+    mock: { origin: { prefix: requestPrefix(request, path).prefix, headers: originHeaders(request.headers), path: "/v1/responses" }, events: 0, turn: null, keys: [] },
+  };
+  const log = new SessionLog(session);
+  log.sessionEvent("agent.session.created");
+  if (messages !== undefined) await startTurn({ rt, items: [] as Item[] }, log, messages);
+  await saveLog(rt, log);
+  if (!stream) return a.json(shown(session));
+  return eventStream(a, rt, session, session.mock.events, b.stream_options?.include_obfuscation !== false, log.events, firstTurnEnd);
+}
+
+async function updateSession(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const raw = await bodyOf(request);
+  if (isApiError(raw)) return a.fail(raw);
+  const unplayed = unplayedTool(typeof raw.agent === "object" && raw.agent !== null ? (raw.agent as Json) : {}, "agent.tools");
+  if (unplayed !== undefined) return a.fail(unplayed);
+  const b = parsedBody(agentsWire().SessionUpdate, raw);
+  if (isApiError(b)) return a.fail(b);
+  const metadata = b.metadata === undefined ? undefined : metadataOf(b.metadata);
+  if (isApiError(metadata)) return a.fail(metadata);
+  return withSessionLock(rt, id, async () => {
+    const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
+    if (session === undefined) return a.fail(sessionNotFound(id));
+    if (b.agent !== undefined) {
+      const { reasoning, ...rest } = b.agent;
+      const config = configWith(session.agent, { ...rest, ...(reasoning !== undefined ? { reasoning: { effort: reasoning.effort } } : {}) }, "agent");
+      if (isApiError(config)) return a.fail(config);
+      session.agent = { ...session.agent, ...config };
+    }
+    if (metadata !== undefined) session.metadata = metadata;
+    if (b.prompt_cache_options !== undefined) session.prompt_cache_options = b.prompt_cache_options?.ttl !== undefined ? { ttl: b.prompt_cache_options.ttl } : null;
+    if (b.review !== undefined) session.review = b.review;
+    await saveAll(agentsHome(rt), SESSION_KIND, [session]);
+    return a.json(shown(session));
+  });
+}
+
+/** `?metadata[key]=value` pairs of a list call. */
+function metadataFilter(query: URLSearchParams): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [k, v] of query) {
+    const m = /^metadata\[(.+)\]$/.exec(k);
+    if (m !== null) pairs.push([m[1]!, v]);
+  }
+  return pairs;
+}
+
+async function listSessions(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const query = new URL(request.url).searchParams;
+  const agentId = query.get("agent_id");
+  const pairs = metadataFilter(query);
+  const all = (await loadAll<StoredSession>(agentsHome(rt), SESSION_KIND)).filter((s) => (agentId === null || s.agent.id === agentId) && pairs.every(([k, v]) => s.metadata[k] === v));
+  return listed(request, a, all.map(shown));
+}
+
+/** The turn's items, or its 404. */
+async function turnOf(rt: Runtime, sessionId: string, turnId: string): Promise<Turn | ApiError> {
+  return (await loadOne<Turn>(agentsHome(rt), turnsKind(sessionId), turnId)) ?? turnNotFound(turnId);
+}
+
+async function serveSession(request: Request, path: string, m: RegExpExecArray, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const home = agentsHome(rt);
+  const id = safeDecode(m[1]!);
+  const [, , part, rawSub, below] = m;
+  const sub = rawSub === undefined ? undefined : safeDecode(rawSub);
+  if (part === undefined) {
+    return byMethod(request, path, a, {
+      async GET() {
+        const s = await loadOne<StoredSession>(home, SESSION_KIND, id);
+        return s === undefined ? a.fail(sessionNotFound(id)) : a.json(shown(s));
+      },
+      POST: () => updateSession(request, id, a, rt),
+      DELETE: () =>
+        withSessionLock(rt, id, async () => {
+          const deleted = await home.deleteObject(SESSION_KIND, id);
+          return deleted ? a.json({ id, deleted: true, object: "agent.session.deleted" }) : a.fail(sessionNotFound(id));
+        }),
+    });
+  }
+  if (part === "events") {
+    if (sub !== undefined) return a.fail(unknownUrl(request, path));
+    return byMethod(request, path, a, { GET: () => streamEvents(request, id, a, rt), POST: () => sendEvents(request, id, a, rt) });
+  }
+  return byMethod(request, path, a, {
+    async GET() {
+      if ((await home.objectById(SESSION_KIND, id)) === null) return a.fail(sessionNotFound(id));
+      if (part === "items") return sub === undefined ? listed(request, a, await loadAll<Item>(home, itemsKind(id))) : a.fail(unknownUrl(request, path));
+      if (part === "turns") {
+        if (sub === undefined) return listed(request, a, await loadAll<Turn>(home, turnsKind(id)));
+        const turn = await turnOf(rt, id, sub);
+        if (isApiError(turn)) return a.fail(turn);
+        if (below === undefined) return a.json(turn);
+        if (below !== "items") return a.fail(unknownUrl(request, path));
+        return listed(
+          request,
+          a,
+          (await loadAll<Item>(home, itemsKind(id))).filter((i) => i.turn_id === sub),
+        );
+      }
+      // Subagents, artifacts and traces: mockllm's agents make none, so the lists are empty and every id unknown.
+      if (sub === undefined) return listed(request, a, [] as { id: string }[]);
+      const what = part === "subagents" ? "subagent" : part === "artifacts" ? "artifact" : "trace";
+      return a.fail(apiError("not_found", `No ${what} found with id '${echoed(sub)}' in this session.`, { param: `${what}_id` }));
+    },
+  });
+}
+
+async function serve(request: Request, path: string, rest: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  if (rest === "") {
+    return byMethod(request, path, a, {
+      GET: async () => listed(request, a, await loadAll<Agent>(agentsHome(rt), AGENT_KIND)),
+      POST: () => createAgent(request, a, rt),
+    });
+  }
+  if (rest === "sessions") return byMethod(request, path, a, { GET: () => listSessions(request, a, rt), POST: () => createSession(request, path, a, rt) });
+  const first = rest.split("/")[0]!;
+  if (NOT_SERVED.has(first)) return a.fail(apiError("not_found", `mockllm does not serve the Agents API's ${first} (${request.method} ${echoed(path)}): docs/providers/openai-agents.md.`));
+  const session = SESSION_ROUTE.exec(rest);
+  if (session !== null) return serveSession(request, path, session, a, rt);
+  if (rest.includes("/")) return a.fail(unknownUrl(request, path));
+  return serveAgent(request, path, safeDecode(rest), a, rt);
+}
+
+/** Whether the request carries the beta header the API requires (`OpenAI-Beta: agents=v1`, among others). */
+function hasBeta(headers: Headers): boolean {
+  return (headers.get("openai-beta") ?? "").split(",").some((b) => b.trim() === AGENTS_BETA);
+}
+
+/** `/v1/agents/…`, for OpenAI's clients (Anthropic's Managed Agents, same paths, are told apart by their headers first). */
+export const openaiAgents: SideRoute = {
+  knows: (path) => ROUTE.test(path),
+  serve(request, path, ctx) {
+    const m = ROUTE.exec(path);
+    if (m === null) return undefined;
+    const started = platformAnswer(request);
+    if (!started.ok) return started.response;
+    const a = started.answer;
+    if (!hasBeta(request.headers)) return a.fail(invalid(`You must provide the 'OpenAI-Beta' header to access the Agents API. Please try again by setting the header 'OpenAI-Beta: ${AGENTS_BETA}'.`));
+    return serve(request, path, (m[1] ?? "").replace(/\/$/, ""), a, ctx.rt);
+  },
+};

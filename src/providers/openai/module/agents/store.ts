@@ -1,0 +1,52 @@
+/**
+ * Where the Agents API's objects live: one index object a namespace (`__index/openai-agents`), through the stored-
+ * objects members every session object has (session/responses.ts). Agents (kind `agent`), sessions
+ * (`agent_session`), and a session's children — its events (`agent_session/{id}`, oldest first), items
+ * (`…/items`) and turns (`…/turns`) — which deleting the session drops. One object holds them all so a send, an
+ * open stream's reads and the session's record meet in one place (one Durable Object on Workers).
+ */
+import type { Runtime } from "../../../../runtime/types";
+import type { StoredResponses } from "../../../../session/types";
+import { childKind } from "../../../../session/responses";
+import { withObjectLock } from "../../../../session/object-lock";
+import { parsedObjects } from "../../../../util/parsed-objects";
+
+export const AGENT_KIND = "agent";
+export const SESSION_KIND = "agent_session";
+
+/** Most agents and sessions a namespace keeps (each kind); one more forgets the oldest. */
+export const MAX_OBJECTS = 1000;
+/** Most events, items and turns one session keeps (each); one more forgets the oldest. */
+export const MAX_SESSION_EVENTS = 10_000;
+
+/** The namespace's Agents API object. */
+export function agentsHome(rt: Runtime): StoredResponses {
+  return rt.sessions.get("__index/openai-agents");
+}
+
+export async function loadOne<T>(home: StoredResponses, kind: string, id: string): Promise<T | undefined> {
+  const json = await home.objectById(kind, id);
+  return json === null ? undefined : parsedObjects<T>([json])[0];
+}
+
+export async function loadAll<T>(home: StoredResponses, kind: string): Promise<T[]> {
+  return parsedObjects<T>((await home.listObjects(kind)).map((o) => o.json));
+}
+
+export async function saveAll(home: StoredResponses, kind: string, objects: readonly { id: string }[], max = MAX_OBJECTS): Promise<void> {
+  if (objects.length > 0)
+    await home.putObjects(
+      kind,
+      objects.map((o) => ({ id: o.id, json: JSON.stringify(o) })),
+      max,
+    );
+}
+
+export const eventsKind = (sessionId: string): string => childKind(SESSION_KIND, sessionId);
+export const itemsKind = (sessionId: string): string => `${childKind(SESSION_KIND, sessionId)}/items`;
+export const turnsKind = (sessionId: string): string => `${childKind(SESSION_KIND, sessionId)}/turns`;
+
+/** Runs a change to session `id` after the changes before it, one at a time (session/object-lock.ts). */
+export function withSessionLock<T>(rt: Runtime, id: string, change: () => Promise<T>): Promise<T> {
+  return withObjectLock(agentsHome(rt), "openai_agent_session", id, change);
+}

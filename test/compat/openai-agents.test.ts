@@ -1,0 +1,348 @@
+/**
+ * OpenAI's Agents API through the official `openai` SDK (`client.beta.agents`, `.sessions`, `.sessions.events`,
+ * `.items`, `.turns`), on both runtimes: agents with every setting resolved, sessions whose agent the script plays —
+ * the SDK's own helpers (`sessions.create({ stream: true, toolHandlers })`, `sessions.stream()`, `finalResult()`,
+ * `zodAgentTextFormat`) running a function tool and a typed output unchanged — the event order of a turn, required
+ * actions answered by hand, cancel, idempotent sends, scripted model failures retried then failing the turn, and
+ * the API's refusals.
+ */
+import OpenAI from "openai";
+import { zodAgentTextFormat } from "openai/helpers/beta/agents/zod";
+import { zodResponsesFunction } from "openai/helpers/zod";
+import { functionTool } from "openai/lib/beta/agents/function-tool";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHarness, type Harness } from "./harness";
+
+let h: Harness;
+
+const WEATHER = {
+  name: "oa-weather",
+  steps: [
+    {
+      id: "call",
+      match: { turn: 1 },
+      respond: { reasoning: [{ text: "Look it up." }], toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }], usage: { inputTokens: 30, outputTokens: 10 } },
+    },
+    { id: "answer", match: { toolResult: { name: "get_weather" } }, respond: { text: "It is sunny in Paris.", usage: { inputTokens: 50, outputTokens: 7 } } },
+    { id: "again", match: { lastUserMessage: { contains: "thanks" } }, respond: { text: "You are welcome." } },
+  ],
+};
+const FLAKY = {
+  name: "oa-flaky",
+  steps: [
+    { id: "busy", match: { lastUserMessage: { contains: "retry" } }, failures: [{ kind: "rate_limit" }, { kind: "overloaded" }], respond: { text: "Made it after two retries." } },
+    {
+      id: "down",
+      match: { lastUserMessage: { contains: "give up" } },
+      failures: [{ kind: "overloaded" }, { kind: "overloaded" }, { kind: "overloaded" }, { kind: "overloaded" }],
+      respond: { text: "never" },
+    },
+  ],
+};
+const STRAY = { name: "oa-stray", steps: [{ id: "stray", respond: { toolCalls: [{ name: "delete_everything", arguments: {} }] } }] };
+
+const client = (prefix = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${prefix}/v1`, maxRetries: 0 });
+
+const WEATHER_TOOL = {
+  type: "function" as const,
+  name: "get_weather",
+  description: "Weather of a city",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+};
+
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: InstanceType<typeof OpenAI.APIError>) => [e.status, e.type, e.message.replace(/^\d+ /, "")],
+  );
+
+/** Reads an open event stream until the session's idle after a turn ended (included). */
+async function untilTurnIdle(events: AsyncIterator<{ type: string }>): Promise<any[]> {
+  const seen: any[] = [];
+  let ended = false;
+  for (let next = await events.next(); !next.done; next = await events.next()) {
+    seen.push(next.value);
+    if (/^agent\.session\.turn\.(completed|failed|cancelled)$/.test(next.value.type)) ended = true;
+    if (ended && next.value.type === "agent.session.idle") break;
+  }
+  return seen;
+}
+
+/** The event types of a text reply of `words` words, from the turn's creation to the session's idle. */
+const textTurn = (words: number) => [
+  "agent.session.turn.created",
+  "agent.session.turn.item.added",
+  "agent.session.in_progress",
+  "agent.session.turn.in_progress",
+  "agent.session.turn.item.added",
+  "agent.session.turn.content_part.added",
+  ...Array<string>(words).fill("agent.session.turn.output_text.delta"),
+  "agent.session.turn.output_text.done",
+  "agent.session.turn.content_part.done",
+  "agent.session.turn.item.done",
+  "agent.session.turn.completed",
+  "agent.session.idle",
+];
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.upload(WEATHER, FLAKY, STRAY);
+}, 120_000);
+afterAll(() => h?.stop());
+
+describe("openai agents: the objects", () => {
+  it("an agent comes back with every setting resolved; update, list and delete", async () => {
+    const c = client();
+    const agent = await c.beta.agents.create({ model: "gpt-5.5", name: "Helper", instructions: "Be brief.", tools: [WEATHER_TOOL], metadata: { team: "core" } });
+    expect(agent.id).toMatch(/^agent_[0-9a-f]{32}$/);
+    const { id, created_at, updated_at, ...rest } = agent;
+    expect(created_at).toBe(updated_at);
+    expect(rest).toStrictEqual({
+      object: "agent",
+      name: "Helper",
+      metadata: { team: "core" },
+      instructions: "Be brief.",
+      model: "gpt-5.5",
+      multi_agent: { enabled: false, max_concurrent_subagents: null },
+      reasoning: { effort: null, summary: null },
+      service_tier: "auto",
+      text: { format: { type: "text" }, verbosity: "medium" },
+      tools: [{ ...WEATHER_TOOL, defer_loading: false }],
+      compaction: { async: false },
+      experimental: { time_awareness: false },
+    });
+    const updated = await c.beta.agents.update(id, { reasoning: { effort: "high" }, tools: null, metadata: null });
+    expect([updated.reasoning, updated.tools, updated.metadata, updated.instructions, updated.name]).toStrictEqual([{ effort: "high", summary: null }, [], {}, "Be brief.", "Helper"]);
+    expect((await c.beta.agents.retrieve(id)).reasoning.effort).toBe("high");
+
+    const second = await c.beta.agents.create({ model: "gpt-5.5" });
+    const page = await c.beta.agents.list({ limit: 1 });
+    expect(page.data.map((a) => a.id)).toStrictEqual([second.id]);
+    expect(page.has_more).toBe(true);
+    const all: string[] = [];
+    for await (const a of c.beta.agents.list({ limit: 1 })) all.push(a.id);
+    expect(all).toStrictEqual([second.id, id]);
+    expect(await c.beta.agents.delete(second.id)).toStrictEqual({ id: second.id, deleted: true, object: "agent.deleted" });
+    expect(await refusal(c.beta.agents.retrieve(second.id))).toStrictEqual([404, "invalid_request_error", `No agent found with id '${second.id}'.`]);
+  });
+
+  it("refuses what the API refuses, in the platform's words", async () => {
+    const c = client();
+    expect(await refusal(c.beta.agents.create({} as never))).toStrictEqual([400, "invalid_request_error", "Missing required parameter: 'model'."]);
+    expect(await refusal(c.beta.agents.create({ model: "m", colour: "red" } as never))).toStrictEqual([400, "invalid_request_error", "Unrecognized request argument supplied: colour"]);
+    expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ type: "web_search" }] } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "mockllm plays an agent's function tools; 'web_search' tools are not served (docs/providers/openai-agents.md).",
+    ]);
+    expect(await refusal(c.beta.agents.create({ model: "m", tools: [WEATHER_TOOL, WEATHER_TOOL] }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Invalid 'tools[1].name': duplicate tool name 'get_weather'.",
+    ]);
+    expect(await refusal(c.beta.agents.sessions.create({ environment: { type: "none" }, input: "hi" }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Missing required parameter: 'agent.model' (a session without 'agent_id' names its model).",
+    ]);
+    expect(await refusal(c.beta.agents.sessions.create({ environment: { type: "none" }, agent: { model: "gpt-5.5" } }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Missing required parameter: 'input' (a session without an environment starts with its input).",
+    ]);
+    expect(await refusal(c.beta.agents.sessions.retrieve("sess_nope"))).toStrictEqual([404, "invalid_request_error", "No session found with id 'sess_nope'."]);
+    // The beta header is the API's requirement: a client that sends none is told which.
+    const res = await fetch(`${h.url}/v1/agents`, { headers: { authorization: "Bearer sk-test" } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error.message).toBe("You must provide the 'OpenAI-Beta' header to access the Agents API. Please try again by setting the header 'OpenAI-Beta: agents=v1'.");
+  });
+});
+
+describe("openai agents: sessions played by the script", () => {
+  it("the SDK's create stream runs a function tool with its handler and collects the final answer", async () => {
+    const c = client("/s/oa-weather/run-1");
+    const calls: unknown[] = [];
+    const stream = await c.beta.agents.sessions.create({
+      agent: { model: "gpt-5.5", instructions: "Use the tool.", tools: [WEATHER_TOOL] },
+      environment: { type: "none" },
+      input: "Weather in Paris?",
+      stream: true,
+      toolHandlers: {
+        get_weather: async (args) => {
+          calls.push(args);
+          return { temp: 21 };
+        },
+      },
+    });
+    const result = await stream.finalResult();
+    expect(calls).toStrictEqual([{ city: "Paris" }]);
+    expect(result.output_text).toBe("It is sunny in Paris.");
+    expect(result.turn).toMatchObject({ status: "completed", subagent_id: null, error: null, object: "agent.session.turn" });
+    expect(result.turn.usage).toStrictEqual({ input_tokens: 80, input_tokens_details: { cached_tokens: 0 }, output_tokens: 17, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 97 });
+
+    const session = await c.beta.agents.sessions.retrieve(result.session_id);
+    expect([session.status, session.required_actions, session.usage?.total_tokens, session.environment]).toStrictEqual(["idle", [], 97, { type: "none" }]);
+    const items: any[] = [];
+    for await (const i of c.beta.agents.sessions.items.list(session.id, { order: "asc" })) items.push(i);
+    expect(items.map((i) => [i.type, i.role ?? i.name ?? null, i.status])).toStrictEqual([
+      ["message", "user", "completed"],
+      ["reasoning", null, "completed"],
+      ["function_call", "get_weather", "completed"],
+      ["function_call_output", null, "completed"],
+      ["message", "assistant", "completed"],
+    ]);
+    expect(items[1].summary).toStrictEqual([{ type: "summary_text", text: "Look it up." }]);
+    expect(items[2].arguments).toStrictEqual({ city: "Paris" });
+    expect([items[3].call_id, items[3].output, items[3].error]).toStrictEqual([items[2].call_id, '{"temp":21}', null]);
+    expect(items[4].phase).toBe("final_answer");
+    expect(new Set(items.map((i) => i.turn_id))).toStrictEqual(new Set([result.turn_id]));
+
+    // The model saw the function's output: the second request's input ends with it, as Responses input.
+    const journal = await h.journal("oa-weather", "run-1");
+    expect(journal.map((e) => [e.request.path, e.step])).toStrictEqual([
+      ["/v1/responses", "call"],
+      ["/v1/responses", "answer"],
+    ]);
+    const input = journal[1]!.request.body.input;
+    expect(input.at(-1)).toStrictEqual({ type: "function_call_output", call_id: items[2].call_id, output: '{"temp":21}' });
+    expect(journal[1]!.request.body.instructions).toBe("Use the tool.");
+
+    // A follow-up turn with sessions.stream(): the event order of a text turn, then the turns listed.
+    const events: string[] = [];
+    const follow = c.beta.agents.sessions.stream(session.id, { input: "thanks" });
+    for await (const e of follow) events.push(e.type);
+    expect(events).toStrictEqual(textTurn(3));
+    const turns = await c.beta.agents.sessions.turns.list(session.id);
+    expect(turns.data.map((t) => t.status)).toStrictEqual(["completed", "completed"]);
+    expect(turns.data[1]!.id).toBe(result.turn_id);
+    const turnItems = await c.beta.agents.sessions.turns.items.list(turns.data[0]!.id, { session_id: session.id, order: "asc" });
+    expect(turnItems.data.map((i: any) => [i.role, i.content[0].text])).toStrictEqual([
+      ["user", "thanks"],
+      ["assistant", "You are welcome."],
+    ]);
+  });
+
+  it("a required action answered by hand: the stream's events, the session waiting, unknown calls refused, idempotent sends", async () => {
+    const c = client("/s/oa-weather/run-2");
+    const session = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [WEATHER_TOOL] }, environment: { type: "self_hosted", workspace_directory: "/work" } });
+    expect(session.status).toBe("idle");
+    expect(session.environment).toMatchObject({ type: "self_hosted", workspace_directory: "/work", capability_directories: [] });
+    const live = (await c.beta.agents.sessions.events.stream(session.id))[Symbol.asyncIterator]();
+    await c.beta.agents.sessions.events.create(session.id, { events: [{ type: "agent.session.input.message", input: [{ role: "user", content: [{ type: "input_text", text: "Paris?" }] }] }] });
+    const first: any[] = [];
+    for (let next = await live.next(); !next.done; next = await live.next()) {
+      first.push(next.value);
+      if (next.value.type === "agent.session.requires_action") break;
+    }
+    expect(first.map((e) => e.type)).toStrictEqual([
+      "agent.session.turn.created",
+      "agent.session.turn.item.added",
+      "agent.session.in_progress",
+      "agent.session.turn.in_progress",
+      "agent.session.turn.item.added",
+      "agent.session.turn.reasoning_summary_part.added",
+      "agent.session.turn.reasoning_summary_text.delta",
+      "agent.session.turn.reasoning_summary_text.delta",
+      "agent.session.turn.reasoning_summary_text.delta",
+      "agent.session.turn.reasoning_summary_text.done",
+      "agent.session.turn.reasoning_summary_part.done",
+      "agent.session.turn.item.done",
+      "agent.session.turn.item.added",
+      "agent.session.turn.item.done",
+      "agent.session.requires_action",
+    ]);
+    expect(first.every((e) => typeof e.obfuscation === "string" && /^[A-Za-z0-9]*$/.test(e.obfuscation))).toBe(true);
+    const turnId = first[0].turn_id;
+    const action = first.at(-1).session.required_actions[0];
+    expect(action).toStrictEqual({ type: "function_call", arguments: { city: "Paris" }, call_id: action.call_id, name: "get_weather", turn_id: turnId });
+    expect((await c.beta.agents.sessions.retrieve(session.id)).status).toBe("requires_action");
+    expect((await c.beta.agents.sessions.turns.retrieve(turnId, { session_id: session.id })).status).toBe("waiting");
+
+    expect(
+      await refusal(c.beta.agents.sessions.events.create(session.id, { events: [{ type: "agent.session.input.tool_result", turn_id: turnId, call_id: "call_nope", success: true, output: "x" }] })),
+    ).toStrictEqual([400, "invalid_request_error", "Unknown pending tool call: call_nope"]);
+    const result = { type: "agent.session.input.tool_result" as const, turn_id: turnId, call_id: action.call_id, success: true, output: "21 C" };
+    await c.beta.agents.sessions.events.create(session.id, { events: [result], "Idempotency-Key": "k-1" });
+    // The same key again (a retry of a send that was applied) is answered without applying it twice.
+    await c.beta.agents.sessions.events.create(session.id, { events: [result], "Idempotency-Key": "k-1" });
+    const rest = await untilTurnIdle(live);
+    expect(rest.map((e) => e.type).slice(0, 3)).toStrictEqual(["agent.session.turn.item.added", "agent.session.in_progress", "agent.session.turn.in_progress"]);
+    expect(rest[0].item).toMatchObject({ type: "function_call_output", call_id: action.call_id, output: "21 C", error: null, status: "completed" });
+    expect(rest.at(-2)).toMatchObject({ type: "agent.session.turn.completed", turn_id: turnId, turn: { status: "completed" } });
+    expect(
+      rest
+        .filter((e) => e.type === "agent.session.turn.output_text.delta")
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe("It is sunny in Paris.");
+    expect((await c.beta.agents.sessions.items.list(session.id)).data.filter((i) => i.type === "function_call_output")).toHaveLength(1);
+    expect(await c.beta.agents.sessions.delete(session.id)).toStrictEqual({ id: session.id, deleted: true, object: "agent.session.deleted" });
+    expect((await live.next()).done).toBe(true);
+  });
+
+  it("cancel ends a waiting turn; a stray function call fails the turn", async () => {
+    const c = client("/s/oa-weather/run-3");
+    const session = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [WEATHER_TOOL] }, environment: { type: "none" }, input: "Paris?" });
+    expect(session.status).toBe("requires_action");
+    const live = (await c.beta.agents.sessions.events.stream(session.id, { include_obfuscation: false }, {}))[Symbol.asyncIterator]();
+    await c.beta.agents.sessions.events.create(session.id, { events: [{ type: "agent.session.input.cancel" }] });
+    const events = await untilTurnIdle(live);
+    expect(events.map((e) => e.type)).toStrictEqual(["agent.session.turn.cancelled", "agent.session.idle"]);
+    expect("obfuscation" in events[0]).toBe(false);
+    expect(events[1].session).toMatchObject({ status: "idle", required_actions: [] });
+
+    const stray = client("/s/oa-stray/run-1");
+    const failed = await stray.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [WEATHER_TOOL] }, environment: { type: "none" }, input: "go", stream: true });
+    const error = await failed.finalResult().then(
+      () => undefined,
+      (e) => [e.name, e.reason, e.turn?.status, e.turn?.error],
+    );
+    expect(error).toStrictEqual([
+      "AgentTurnResultError",
+      "failed",
+      "failed",
+      { code: "invalid_request", message: "mockllm: the scripted function call 'delete_everything' names no function of this agent (its functions: 'get_weather')." },
+    ]);
+  });
+
+  it("scripted model failures are retried; four in a row fail the turn with the API's code", async () => {
+    const c = client("/s/oa-flaky/run-1");
+    const ok = await (await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5" }, environment: { type: "none" }, input: "please retry", stream: true })).finalResult();
+    expect(ok.output_text).toBe("Made it after two retries.");
+    const session = await c.beta.agents.sessions.retrieve(ok.session_id);
+    const error = await c.beta.agents.sessions
+      .stream(session.id, { input: "give up" })
+      .finalResult()
+      .then(
+        () => undefined,
+        (e) => [e.reason, e.turn?.error?.code],
+      );
+    expect(error).toStrictEqual(["failed", "server_overloaded"]);
+    expect((await h.journal("oa-flaky", "run-1")).map((e) => e.status)).toStrictEqual([429, 503, 200, 503, 503, 503, 503]);
+  });
+
+  it("a typed output without a script: the default responder's JSON parses with zodAgentTextFormat", async () => {
+    const c = client();
+    const Weather = z.object({ city: z.string(), celsius: z.number() });
+    const stream = await c.beta.agents.sessions.create({
+      agent: { model: "gpt-5.5", text: { format: zodAgentTextFormat(Weather) } },
+      environment: { type: "none" },
+      input: "Paris weather as JSON",
+      stream: true,
+    });
+    const result = await stream.finalResult();
+    expect(Weather.safeParse(result.output_parsed).success).toBe(true);
+    expect(Object.keys(result.output_parsed).sort()).toStrictEqual(["celsius", "city"]);
+  });
+
+  it("functionTool adapts a zodResponsesFunction for the session's handlers", async () => {
+    const c = client("/s/oa-weather/run-4");
+    const tool = functionTool(zodResponsesFunction({ name: "get_weather", description: "Weather of a city", parameters: z.object({ city: z.string() }), function: ({ city }) => `${city}: 19 C` }));
+    const session = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [tool.definition] }, environment: { type: "self_hosted", workspace_directory: "/w" } });
+    const result = await c.beta.agents.sessions.stream(session.id, { input: "Paris?", toolHandlers: { [tool.name]: tool.handler } }).finalResult();
+    expect(result.output_text).toBe("It is sunny in Paris.");
+    const items = await c.beta.agents.sessions.items.list(session.id, { order: "asc" });
+    expect(items.data.find((i) => i.type === "function_call_output")).toMatchObject({ output: "Paris: 19 C" });
+  });
+});
