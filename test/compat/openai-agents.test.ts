@@ -134,7 +134,7 @@ describe("openai agents: the objects", () => {
     expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ type: "web_search" }] } as never))).toStrictEqual([
       400,
       "invalid_request_error",
-      "mockllm plays an agent's function tools; 'web_search' tools are not served (docs/providers/openai-agents.md).",
+      "mockllm plays an agent's function tools; 'web_search' tools are not served (docs/guide/openai-agents.md).",
     ]);
     expect(await refusal(c.beta.agents.create({ model: "m", tools: [WEATHER_TOOL, WEATHER_TOOL] }))).toStrictEqual([
       400,

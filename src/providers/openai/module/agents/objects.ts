@@ -230,7 +230,7 @@ export function unplayedTool(body: Json, at: string): ApiError | undefined {
     const type = typeof t === "object" && t !== null ? (t as Json).type : undefined;
     if (type === "function") continue;
     if (typeof type === "string" && TOOL_TYPES.includes(type))
-      return invalid(`mockllm plays an agent's function tools; '${type}' tools are not served (docs/providers/openai-agents.md).`, `${at}[${i}].type`);
+      return invalid(`mockllm plays an agent's function tools; '${type}' tools are not served (docs/guide/openai-agents.md).`, `${at}[${i}].type`);
     return invalid(`Invalid value for '${at}[${i}].type': expected one of ${TOOL_TYPES.map((x) => `'${x}'`).join(", ")}.`, `${at}[${i}].type`);
   }
   return undefined;

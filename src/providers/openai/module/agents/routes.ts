@@ -122,7 +122,7 @@ function environmentOf(env: SessionCreateBody["environment"]): Json | ApiError {
   const hosted = env as Json;
   for (const field of ["environment_id", "environment_template_id", "files", "plugins", "skills"]) {
     if (hosted[field] !== undefined && hosted[field] !== null)
-      return invalid(`mockllm provisions no hosted environment: 'environment.${field}' is not served (docs/providers/openai-agents.md).`, `environment.${field}`);
+      return invalid(`mockllm provisions no hosted environment: 'environment.${field}' is not served (docs/guide/openai-agents.md).`, `environment.${field}`);
   }
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
   const net = (hosted.network ?? {}) as Json;
@@ -305,7 +305,7 @@ async function serve(request: Request, path: string, rest: string, a: PlatformAn
   }
   if (rest === "sessions") return byMethod(request, path, a, { GET: () => listSessions(request, a, rt), POST: () => createSession(request, path, a, rt) });
   const first = rest.split("/")[0]!;
-  if (NOT_SERVED.has(first)) return a.fail(apiError("not_found", `mockllm does not serve the Agents API's ${first} (${request.method} ${echoed(path)}): docs/providers/openai-agents.md.`));
+  if (NOT_SERVED.has(first)) return a.fail(apiError("not_found", `mockllm does not serve the Agents API's ${first} (${request.method} ${echoed(path)}): docs/guide/openai-agents.md.`));
   const session = SESSION_ROUTE.exec(rest);
   if (session !== null) return serveSession(request, path, session, a, rt);
   if (rest.includes("/")) return a.fail(unknownUrl(request, path));
