@@ -345,4 +345,73 @@ describe("openai agents: sessions played by the script", () => {
     const items = await c.beta.agents.sessions.items.list(session.id, { order: "asc" });
     expect(items.data.find((i) => i.type === "function_call_output")).toMatchObject({ output: "Paris: 19 C" });
   });
+  it("a message steers a waiting turn; a failed result reaches the model as an error; updates and filtered lists", async () => {
+    const c = client("/s/oa-weather/run-5");
+    const agent = await c.beta.agents.create({ model: "gpt-5.5", tools: [WEATHER_TOOL] });
+    const session = await c.beta.agents.sessions.create({ agent_id: agent.id, agent: { instructions: "Answer in French." }, environment: { type: "none" }, input: "Paris?", metadata: { run: "5" } });
+    expect([session.status, session.agent.id, session.agent.instructions, session.agent.tools.map((t) => t.name)]).toStrictEqual(["requires_action", agent.id, "Answer in French.", ["get_weather"]]);
+    const [action] = session.required_actions as any[];
+    // The turn waits for the call's result: a message joins it instead of starting another turn.
+    await c.beta.agents.sessions.events.create(session.id, {
+      events: [{ type: "agent.session.input.message", input: [{ role: "user", content: [{ type: "input_text", text: "in Celsius please" }] }] }],
+    });
+    expect((await c.beta.agents.sessions.retrieve(session.id)).status).toBe("requires_action");
+    await c.beta.agents.sessions.events.create(session.id, {
+      events: [{ type: "agent.session.input.tool_result", turn_id: action.turn_id, call_id: action.call_id, success: false, error: "weather service down" }],
+    });
+    const journal = await h.journal("oa-weather", "run-5");
+    expect(journal.map((e) => e.step)).toStrictEqual(["call", "answer"]);
+    expect(journal[1]!.request.body.input.slice(-2)).toStrictEqual([
+      { role: "user", content: [{ type: "input_text", text: "in Celsius please" }] },
+      { type: "function_call_output", call_id: action.call_id, output: "Error: weather service down" },
+    ]);
+    expect(journal[1]!.request.body.instructions).toBe("Answer in French.");
+    const turns = await c.beta.agents.sessions.turns.list(session.id);
+    expect(turns.data.map((t) => t.status)).toStrictEqual(["completed"]);
+    const items = await c.beta.agents.sessions.turns.items.list(turns.data[0]!.id, { session_id: session.id, order: "asc" });
+    expect(items.data.map((i: any) => [i.type, i.role ?? i.status])).toStrictEqual([
+      ["message", "user"],
+      ["reasoning", "completed"],
+      ["function_call", "completed"],
+      ["message", "user"],
+      ["function_call_output", "failed"],
+      ["message", "assistant"],
+    ]);
+    // A cancel on an idle session is accepted and changes nothing.
+    await c.beta.agents.sessions.events.create(session.id, { events: [{ type: "agent.session.input.cancel" }] });
+    expect((await c.beta.agents.sessions.turns.list(session.id)).data.map((t) => t.status)).toStrictEqual(["completed"]);
+
+    const updated = await c.beta.agents.sessions.update(session.id, { agent: { model: "gpt-5.5-mini", reasoning: { effort: "low" } }, metadata: { run: "5b" } });
+    expect([updated.agent.model, updated.agent.reasoning, updated.agent.instructions, updated.metadata]).toStrictEqual([
+      "gpt-5.5-mini",
+      { effort: "low", summary: null },
+      "Answer in French.",
+      { run: "5b" },
+    ]);
+    expect((await c.beta.agents.sessions.list({ agent_id: agent.id })).data.map((s) => s.id)).toStrictEqual([session.id]);
+    expect((await c.beta.agents.sessions.list({ metadata: { run: "5b" } } as never)).data.map((s) => s.id)).toStrictEqual([session.id]);
+    expect((await c.beta.agents.sessions.list({ metadata: { run: "5" } } as never)).data).toStrictEqual([]);
+    expect((await c.beta.agents.sessions.subagents.list(session.id)).data).toStrictEqual([]);
+    expect((await c.beta.agents.sessions.artifacts.list(session.id)).data).toStrictEqual([]);
+    expect(await refusal(c.beta.agents.sessions.turns.retrieve("turn_nope", { session_id: session.id }))).toStrictEqual([
+      404,
+      "invalid_request_error",
+      "No turn found with id 'turn_nope' in this session.",
+    ]);
+    expect(await refusal(c.beta.agents.environments.list())).toStrictEqual([
+      404,
+      "invalid_request_error",
+      "mockllm does not serve the Agents API's environments (GET /v1/agents/environments): docs/guide/openai-agents.md.",
+    ]);
+    expect(await refusal(c.beta.agents.sessions.events.create("sess_nope", { events: [{ type: "agent.session.input.cancel" }] }))).toStrictEqual([
+      404,
+      "invalid_request_error",
+      "No session found with id 'sess_nope'.",
+    ]);
+    expect(await refusal(c.beta.agents.sessions.events.create(session.id, { events: [] }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Invalid 'events': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    ]);
+  });
 });
