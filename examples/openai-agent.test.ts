@@ -46,7 +46,7 @@ it("looks the order up with its own function and answers in the app's schema", a
   const client = new OpenAI({ apiKey: "sk-test", baseURL: mock.openaiBaseURL("order-agent", "q-1") });
   expect(await ask(client, "Where is my order A-1042?", { "A-1042": "shipped 2026-12-06" })).toEqual({ order_id: "A-1042", status: "shipped", reply: "Your order shipped yesterday." });
   // The agent's model requests are the session's Responses turns: the call, one rate-limited attempt, then the answer.
-  const journal = await mock.admin.journal("order-agent", "q-1");
+  const journal = (await mock.admin.journal("order-agent", "q-1")) as { step: string; outcome: string; request: { path: string; body: any } }[];
   expect(journal.map((e) => [e.step, e.outcome, e.request.path])).toEqual([
     ["lookup", "response", "/v1/responses"],
     ["answer", "failure", "/v1/responses"],

@@ -349,7 +349,12 @@ describe("openai agents: sessions played by the script", () => {
     const c = client("/s/oa-weather/run-5");
     const agent = await c.beta.agents.create({ model: "gpt-5.5", tools: [WEATHER_TOOL] });
     const session = await c.beta.agents.sessions.create({ agent_id: agent.id, agent: { instructions: "Answer in French." }, environment: { type: "none" }, input: "Paris?", metadata: { run: "5" } });
-    expect([session.status, session.agent.id, session.agent.instructions, session.agent.tools.map((t) => t.name)]).toStrictEqual(["requires_action", agent.id, "Answer in French.", ["get_weather"]]);
+    expect([session.status, session.agent.id, session.agent.instructions, session.agent.tools.map((t) => (t as { name?: string }).name)]).toStrictEqual([
+      "requires_action",
+      agent.id,
+      "Answer in French.",
+      ["get_weather"],
+    ]);
     const [action] = session.required_actions as any[];
     // The turn waits for the call's result: a message joins it instead of starting another turn.
     await c.beta.agents.sessions.events.create(session.id, {
