@@ -8,12 +8,13 @@
 import type { ApiError } from "../../../../http/errors";
 import { obfuscation } from "../../../../http/ids";
 import { sleep } from "../../../../http/sse";
+import { echoed } from "../../../../util/text";
 import { Response } from "../../../../http/web";
 import type { Runtime } from "../../../../runtime/types";
 import { invalid, objectBody, type PlatformAnswer } from "../../platform";
 import { isApiError, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
 import { addUserMessages, endTurn, runTurn, SessionLog, startTurn, type Harness, type Item, type SessionEvent } from "./loop";
-import { agentsHome, eventsKind, itemsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
+import { agentsHome, changeId, eventsKind, HEAD_KIND, itemsKind, loadAll, loadOne, MAX_OBJECTS, MAX_SESSION_EVENTS, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
 import { agentsWire, parsedBody } from "./objects";
 
 type Json = Record<string, unknown>;
@@ -150,20 +151,18 @@ export async function applyInputs(h: Harness, log: SessionLog, inputs: readonly 
   }
 }
 
-/** Stores what a change appended (events, items, turns) and the session as it now stands. */
+/** Stores what a change appended (its events as one record, items, turns), the session, and its head. */
 export async function saveLog(rt: Runtime, log: SessionLog): Promise<void> {
   const home = agentsHome(rt);
   const session = log.session;
-  session.mock.events += log.events.length;
-  if (log.events.length > 0)
-    await home.putObjects(
-      eventsKind(session.id),
-      log.events.map((e) => ({ id: e.event_id, json: JSON.stringify(e) })),
-      MAX_SESSION_EVENTS,
-    );
+  if (log.events.length > 0) {
+    session.mock.events += 1;
+    await home.putObjects(eventsKind(session.id), [{ id: changeId(session.mock.events), json: JSON.stringify(log.events) }], MAX_SESSION_EVENTS);
+  }
   await saveAll(home, itemsKind(session.id), [...log.items.values()], MAX_SESSION_EVENTS);
   await saveAll(home, turnsKind(session.id), [...log.turns.values()], MAX_SESSION_EVENTS);
   await saveAll(home, SESSION_KIND, [session]);
+  await home.putObjects(HEAD_KIND, [{ id: session.id, json: String(session.mock.events) }], MAX_OBJECTS);
 }
 
 /** What a request's turns run with: its runtime and the session's items so far. */
@@ -216,9 +215,8 @@ export const firstTurnEnd: StreamEnd = (e, ended) => {
  * The session's event stream from event number `from` on (`first`: events to send at once, already counted), open
  * until `end` says so, the session is deleted, or nothing happens for STREAM_IDLE_MS.
  */
-export function eventStream(a: PlatformAnswer, rt: Runtime, session: StoredSession, from: number, pad: boolean, first: readonly SessionEvent[] = [], end?: StreamEnd): Response {
+export function eventStream(a: PlatformAnswer, rt: Runtime, id: string, from: number, pad: boolean, first: readonly SessionEvent[] = [], end?: StreamEnd): Response {
   const home = agentsHome(rt);
-  const id = session.id;
   let cursor = from;
   let closed = false;
   let lastActivity = Date.now();
@@ -246,17 +244,22 @@ export function eventStream(a: PlatformAnswer, rt: Runtime, session: StoredSessi
         return;
       }
       for (let wait = POLL_MIN_MS; !closed; wait = Math.min(wait * 2, POLL_MAX_MS)) {
-        const now = await loadOne<StoredSession>(home, SESSION_KIND, id);
+        const head = await home.objectById(HEAD_KIND, id);
         if (closed) return;
-        if (now === undefined || now.mock.deleted === true) {
+        if (head === null) {
           controller.close();
           closed = true;
           return;
         }
-        if (now.mock.events > cursor) {
-          const all = await loadAll<SessionEvent>(home, eventsKind(id));
-          const fresh = all.slice(Math.max(0, all.length - (now.mock.events - cursor)));
-          cursor = now.mock.events;
+        const last = Number(head);
+        if (last > cursor) {
+          const fresh: SessionEvent[] = [];
+          // Only the changes after this stream's place (one forgotten since is skipped).
+          for (let n = cursor + 1; n <= last; n++) {
+            const json = await home.objectById(eventsKind(id), changeId(n));
+            if (json !== null) fresh.push(...(JSON.parse(json) as SessionEvent[]));
+          }
+          cursor = last;
           lastActivity = lastWrite = Date.now();
           if (!closed) send(fresh);
           return;
@@ -284,9 +287,10 @@ export function eventStream(a: PlatformAnswer, rt: Runtime, session: StoredSessi
 
 /** `GET …/events`: the live stream of a session that exists. */
 export async function streamEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
-  const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
-  if (session === undefined) return a.fail(sessionNotFound(id));
+  const head = await agentsHome(rt).objectById(HEAD_KIND, id);
+  if (head === null) return a.fail(sessionNotFound(id));
   const pad = new URL(request.url).searchParams.get("include_obfuscation");
-  if (pad !== null && pad !== "true" && pad !== "false") return a.fail(invalid(`Invalid value for 'include_obfuscation': expected a boolean, but got '${pad}' instead.`, "include_obfuscation"));
-  return eventStream(a, rt, session, session.mock.events, pad !== "false");
+  if (pad !== null && pad !== "true" && pad !== "false")
+    return a.fail(invalid(`Invalid value for 'include_obfuscation': expected a boolean, but got '${echoed(pad)}' instead.`, "include_obfuscation"));
+  return eventStream(a, rt, id, Number(head), pad !== "false");
 }

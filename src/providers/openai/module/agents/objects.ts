@@ -157,13 +157,12 @@ export interface AgentSession {
 export interface StoredSession extends AgentSession {
   mock: {
     origin: LineOrigin;
-    /** Events appended so far (a stream's place). */
+    /** Changes that appended events so far (a stream's place: store.ts `HEAD_KIND`). */
     events: number;
     /** The turn that runs or waits, if any. */
     turn: string | null;
     /** The `Idempotency-Key`s of the latest sends (a retried send is answered, not applied again). */
     keys: string[];
-    deleted?: true;
   };
 }
 

@@ -33,7 +33,7 @@ import {
   type StoredSession,
   type Turn,
 } from "./objects";
-import { AGENT_KIND, agentsHome, itemsKind, loadAll, loadOne, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
+import { AGENT_KIND, agentsHome, HEAD_KIND, itemsKind, loadAll, loadOne, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
 
 type Json = Record<string, unknown>;
 
@@ -197,7 +197,7 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
   if (messages !== undefined) await startTurn({ rt, items: [] as Item[] }, log, messages);
   await saveLog(rt, log);
   if (!stream) return a.json(shown(session));
-  return eventStream(a, rt, session, session.mock.events, b.stream_options?.include_obfuscation !== false, log.events, firstTurnEnd);
+  return eventStream(a, rt, session.id, session.mock.events, b.stream_options?.include_obfuscation !== false, log.events, firstTurnEnd);
 }
 
 async function updateSession(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
@@ -264,6 +264,7 @@ async function serveSession(request: Request, path: string, m: RegExpExecArray, 
       DELETE: () =>
         withSessionLock(rt, id, async () => {
           const deleted = await home.deleteObject(SESSION_KIND, id);
+          await home.deleteObject(HEAD_KIND, id);
           return deleted ? a.json({ id, deleted: true, object: "agent.session.deleted" }) : a.fail(sessionNotFound(id));
         }),
     });
