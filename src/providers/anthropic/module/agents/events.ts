@@ -9,7 +9,7 @@ import { readJsonBody } from "../../../../http/body";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { isRecord, jsonResponse } from "../../../../http/json";
 import { Response } from "../../../../http/web";
-import { sleep } from "../../../../http/sse";
+import { polledStream } from "../../../../http/polled-stream";
 import type { Runtime } from "../../../../runtime/types";
 import { wordPieces } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
@@ -28,9 +28,6 @@ const MAX_SEND = 50;
 /** A quiet stream's ping interval, and how long a stream stays open with nothing to send. */
 const PING_MS = 15_000;
 export const STREAM_IDLE_MS = 10 * 60_000;
-/** The stream's reads of the session: soon after a change, then every POLL_MAX_MS while nothing happens. */
-const POLL_MIN_MS = 5;
-const POLL_MAX_MS = 100;
 
 const CONTENT_TYPES = new Set(["text", "image", "document", "search_result"]);
 
@@ -234,7 +231,6 @@ function list(request: Request, all: SessionEvent[], ctx: SideRouteContext): Res
   return jsonResponse({ data: got.data, next_page: got.next_page });
 }
 
-const encoder = new TextEncoder();
 const sse = (name: string, data: unknown): string => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** The SSE text of appended events, each `agent.message` (and `agent.thinking`) preceded by its deltas when asked. */
@@ -267,45 +263,19 @@ function stream(request: Request, session: StoredSession, ctx: SideRouteContext)
   const home = agentsHome(ctx.rt);
   const id = session.id;
   let cursor = session.mock.events;
-  let closed = false;
-  let lastActivity = Date.now();
-  let lastWrite = lastActivity;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      for (let wait = POLL_MIN_MS; !closed; wait = Math.min(wait * 2, POLL_MAX_MS)) {
-        const now = await loadOne<StoredSession>(home, SESSION_KIND, id);
-        if (closed) return;
-        if (now === undefined || now.mock.deleted === true) {
-          controller.enqueue(encoder.encode(sse("session.deleted", { id: newEventId(), type: "session.deleted", processed_at: timestamp() })));
-          controller.close();
-          closed = true;
-          return;
-        }
-        if (now.mock.events > cursor) {
-          const all = await loadAll<SessionEvent>(home, eventsKind(id));
-          const fresh = all.slice(Math.max(0, all.length - (now.mock.events - cursor)));
-          cursor = now.mock.events;
-          lastActivity = lastWrite = Date.now();
-          if (!closed) controller.enqueue(encoder.encode(streamed(fresh, deltas)));
-          return;
-        }
-        const t = Date.now();
-        if (t - lastActivity >= STREAM_IDLE_MS) {
-          controller.close();
-          closed = true;
-          return;
-        }
-        if (t - lastWrite >= PING_MS) {
-          lastWrite = t;
-          controller.enqueue(encoder.encode(sse("ping", { type: "ping" })));
-          return;
-        }
-        await sleep(wait);
-      }
+  const body = polledStream({
+    async read() {
+      const now = await loadOne<StoredSession>(home, SESSION_KIND, id);
+      if (now === undefined || now.mock.deleted === true) return { text: sse("session.deleted", { id: newEventId(), type: "session.deleted", processed_at: timestamp() }), last: true };
+      if (now.mock.events <= cursor) return undefined;
+      const all = await loadAll<SessionEvent>(home, eventsKind(id));
+      const fresh = all.slice(Math.max(0, all.length - (now.mock.events - cursor)));
+      cursor = now.mock.events;
+      return { text: streamed(fresh, deltas) };
     },
-    cancel() {
-      closed = true;
-    },
+    keepAlive: sse("ping", { type: "ping" }),
+    keepAliveMs: PING_MS,
+    idleMs: STREAM_IDLE_MS,
   });
   return new Response(body, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
 }

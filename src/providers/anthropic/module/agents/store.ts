@@ -10,7 +10,6 @@ import type { Runtime } from "../../../../runtime/types";
 import type { StoredResponses } from "../../../../session/types";
 import { childKind } from "../../../../session/responses";
 import { withObjectLock } from "../../../../session/object-lock";
-import { parsedObjects } from "../../../../util/parsed-objects";
 
 export const AGENT_KIND = "agent";
 export const ENVIRONMENT_KIND = "environment";
@@ -28,14 +27,7 @@ export function agentsHome(rt: Runtime): StoredResponses {
   return rt.sessions.get("__index/managed-agents");
 }
 
-export async function loadOne<T>(home: StoredResponses, kind: string, id: string): Promise<T | undefined> {
-  const json = await home.objectById(kind, id);
-  return json === null ? undefined : parsedObjects<T>([json])[0];
-}
-
-export async function loadAll<T>(home: StoredResponses, kind: string): Promise<T[]> {
-  return parsedObjects<T>((await home.listObjects(kind)).map((o) => o.json));
-}
+export { loadObject as loadOne, loadObjects as loadAll } from "../../../../util/parsed-objects";
 
 export async function saveOne(home: StoredResponses, kind: string, object: { id: string }, max = MAX_OBJECTS): Promise<void> {
   await home.putObjects(kind, [{ id: object.id, json: JSON.stringify(object) }], max);

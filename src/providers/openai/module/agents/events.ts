@@ -7,7 +7,7 @@
  */
 import type { ApiError } from "../../../../http/errors";
 import { obfuscation } from "../../../../http/ids";
-import { sleep } from "../../../../http/sse";
+import { polledStream, type PolledRead } from "../../../../http/polled-stream";
 import { echoed } from "../../../../util/text";
 import { Response } from "../../../../http/web";
 import type { Runtime } from "../../../../runtime/types";
@@ -26,9 +26,6 @@ const MAX_KEYS = 100;
 /** A quiet stream's keep-alive interval, and how long a stream stays open with nothing to send. */
 const KEEP_ALIVE_MS = 15_000;
 export const STREAM_IDLE_MS = 10 * 60_000;
-/** The stream's reads of the session: soon after a change, then every POLL_MAX_MS while nothing happens. */
-const POLL_MIN_MS = 5;
-const POLL_MAX_MS = 100;
 
 /** A checked input event. */
 type Input =
@@ -194,8 +191,6 @@ function accepted(a: PlatformAnswer): Response {
   return new Response(null, { status: 202, headers: { ...a.headers, "content-length": "0" } });
 }
 
-const encoder = new TextEncoder();
-
 /** One event's SSE text, with its `obfuscation` padding when asked (the padding seeded by the event's id). */
 function frame(e: SessionEvent, pad: boolean): string {
   const json = pad ? JSON.stringify({ ...e, obfuscation: obfuscation(e.event_id, typeof e.delta === "string" ? e.delta : "", 16) }) : JSON.stringify(e);
@@ -212,75 +207,45 @@ export const firstTurnEnd: StreamEnd = (e, ended) => {
 };
 
 /**
- * The session's event stream from event number `from` on (`first`: events to send at once, already counted), open
- * until `end` says so, the session is deleted, or nothing happens for STREAM_IDLE_MS.
+ * The session's event stream from change number `from` on (`first`: events to send at once, already counted), open
+ * until `end` says so, the session is deleted (its head gone), or nothing happens for STREAM_IDLE_MS.
  */
 export function eventStream(a: PlatformAnswer, rt: Runtime, id: string, from: number, pad: boolean, first: readonly SessionEvent[] = [], end?: StreamEnd): Response {
   const home = agentsHome(rt);
   let cursor = from;
-  let closed = false;
-  let lastActivity = Date.now();
-  let lastWrite = lastActivity;
   const ended = { turn: false };
-  let pending = [...first];
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const send = (events: readonly SessionEvent[]): void => {
-        let text = "";
-        for (const e of events) {
-          text += frame(e, pad);
-          if (end?.(e, ended) === true) {
-            closed = true;
-            break;
-          }
-        }
-        controller.enqueue(encoder.encode(text));
-        if (closed) controller.close();
-      };
-      if (pending.length > 0) {
+  const framed = (events: readonly SessionEvent[]): PolledRead => {
+    let text = "";
+    for (const e of events) {
+      text += frame(e, pad);
+      if (end?.(e, ended) === true) return { text, last: true };
+    }
+    return { text };
+  };
+  let pending = first.length > 0 ? framed(first) : undefined;
+  const body = polledStream({
+    async read() {
+      if (pending !== undefined) {
         const now = pending;
-        pending = [];
-        send(now);
-        return;
+        pending = undefined;
+        return now;
       }
-      for (let wait = POLL_MIN_MS; !closed; wait = Math.min(wait * 2, POLL_MAX_MS)) {
-        const head = await home.objectById(HEAD_KIND, id);
-        if (closed) return;
-        if (head === null) {
-          controller.close();
-          closed = true;
-          return;
-        }
-        const last = Number(head);
-        if (last > cursor) {
-          const fresh: SessionEvent[] = [];
-          // Only the changes after this stream's place (one forgotten since is skipped).
-          for (let n = cursor + 1; n <= last; n++) {
-            const json = await home.objectById(eventsKind(id), changeId(n));
-            if (json !== null) fresh.push(...(JSON.parse(json) as SessionEvent[]));
-          }
-          cursor = last;
-          lastActivity = lastWrite = Date.now();
-          if (!closed) send(fresh);
-          return;
-        }
-        const t = Date.now();
-        if (t - lastActivity >= STREAM_IDLE_MS) {
-          controller.close();
-          closed = true;
-          return;
-        }
-        if (t - lastWrite >= KEEP_ALIVE_MS) {
-          lastWrite = t;
-          controller.enqueue(encoder.encode(": keep-alive\n\n"));
-          return;
-        }
-        await sleep(wait);
+      const head = await home.objectById(HEAD_KIND, id);
+      if (head === null) return { text: "", last: true };
+      const last = Number(head);
+      if (last <= cursor) return undefined;
+      const fresh: SessionEvent[] = [];
+      // Only the changes after this stream's place (one forgotten since is skipped).
+      for (let n = cursor + 1; n <= last; n++) {
+        const json = await home.objectById(eventsKind(id), changeId(n));
+        if (json !== null) fresh.push(...(JSON.parse(json) as SessionEvent[]));
       }
+      cursor = last;
+      return framed(fresh);
     },
-    cancel() {
-      closed = true;
-    },
+    keepAlive: ": keep-alive\n\n",
+    keepAliveMs: KEEP_ALIVE_MS,
+    idleMs: STREAM_IDLE_MS,
   });
   return new Response(body, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...a.headers } });
 }
