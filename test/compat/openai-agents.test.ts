@@ -131,6 +131,17 @@ describe("openai agents: the objects", () => {
     const c = client();
     expect(await refusal(c.beta.agents.create({} as never))).toStrictEqual([400, "invalid_request_error", "Missing required parameter: 'model'."]);
     expect(await refusal(c.beta.agents.create({ model: "m", colour: "red" } as never))).toStrictEqual([400, "invalid_request_error", "Unrecognized request argument supplied: colour"]);
+    // Nested fields are checked too: nothing a client sends is silently dropped.
+    expect(await refusal(c.beta.agents.create({ model: "m", reasoning: { effort: "high", colour: "red" } } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Unknown parameter: 'reasoning.colour'.",
+    ]);
+    expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ ...WEATHER_TOOL, strict: true }] } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Unknown parameter: 'tools[0].strict'.",
+    ]);
     expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ type: "web_search" }] } as never))).toStrictEqual([
       400,
       "invalid_request_error",
@@ -263,6 +274,12 @@ describe("openai agents: sessions played by the script", () => {
       await refusal(c.beta.agents.sessions.events.create(session.id, { events: [{ type: "agent.session.input.tool_result", turn_id: turnId, call_id: "call_nope", success: true, output: "x" }] })),
     ).toStrictEqual([400, "invalid_request_error", "Unknown pending tool call: call_nope"]);
     const result = { type: "agent.session.input.tool_result" as const, turn_id: turnId, call_id: action.call_id, success: true, output: "21 C" };
+    // A cancel ends the turn: a result after it in the same send has no pending call (and nothing of the send applies).
+    expect(await refusal(c.beta.agents.sessions.events.create(session.id, { events: [{ type: "agent.session.input.cancel" }, result] }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      `Unknown pending tool call: ${action.call_id}`,
+    ]);
     await c.beta.agents.sessions.events.create(session.id, { events: [result], "Idempotency-Key": "k-1" });
     // The same key again (a retry of a send that was applied) is answered without applying it twice.
     await c.beta.agents.sessions.events.create(session.id, { events: [result], "Idempotency-Key": "k-1" });

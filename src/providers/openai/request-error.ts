@@ -16,7 +16,7 @@ import type { z } from "zod";
 import { apiError, type ApiError } from "../../http/errors";
 import { valueAt } from "../../http/json";
 import { wirePath } from "../wire-issues";
-import { echoedValue } from "../../util/text";
+import { echoed, echoedValue } from "../../util/text";
 
 /** The zod internals read here (zod 4's `_zod.def`), loosely typed. */
 interface Def {
@@ -342,6 +342,12 @@ export function openaiRequestError(error: z.ZodError, schema: z.ZodType, body: u
       // A value of another type than the enum's: its type is the fault (`expected one of 'a' or 'b'`).
       if (typeof value !== "string") return invalidType(param, expectedOf(at!), value);
       return unsupportedValue(value, values, param);
+    }
+    case "unrecognized_keys": {
+      // A strict object's field the API does not know, in the API's words.
+      const key = (issue as { keys?: string[] }).keys?.[0] ?? "";
+      const at = param === "" ? key : `${param}.${key}`;
+      return apiError("invalid_request", `Unknown parameter: '${echoed(at)}'.`, { param: at, providerCode: "unknown_parameter" });
     }
     case "too_small":
     case "too_big": {

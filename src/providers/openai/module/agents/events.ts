@@ -9,10 +9,11 @@ import type { ApiError } from "../../../../http/errors";
 import { obfuscation } from "../../../../http/ids";
 import { polledStream, type PolledRead } from "../../../../http/polled-stream";
 import { echoed } from "../../../../util/text";
+import { stableHex } from "../../../../util/hash";
 import { Response } from "../../../../http/web";
 import type { Runtime } from "../../../../runtime/types";
 import { invalid, objectBody, type PlatformAnswer } from "../../platform";
-import { isApiError, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
+import { isApiError, newId, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
 import { addUserMessages, endTurn, runTurn, SessionLog, startTurn, type Harness, type Item, type SessionEvent } from "./loop";
 import { agentsHome, changeId, eventsKind, HEAD_KIND, itemsKind, loadAll, loadOne, MAX_OBJECTS, MAX_SESSION_EVENTS, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
 import { agentsWire, parsedBody } from "./objects";
@@ -47,7 +48,8 @@ export function messagesOf(input: unknown, at: string): Json[][] | ApiError {
   return out;
 }
 
-const unknownCall = (callId: unknown): ApiError => invalid(`Unknown pending tool call: ${String(callId)}`, "call_id");
+/** The API's refusal of a result for no pending call (the SDK retries on exactly these words: a registration race). */
+const unknownCall = (callId: string): ApiError => invalid(`Unknown pending tool call: ${echoed(callId)}`, "call_id");
 
 /** One input event checked against the session as it stands after the ones before it in the send. */
 function checkEvent(e: unknown, i: number, session: StoredSession, settled: Set<string>): Input | ApiError {
@@ -75,7 +77,10 @@ function checkEvent(e: unknown, i: number, session: StoredSession, settled: Set<
     }
     case "agent.session.input.mcp_approval_request_result":
     case "agent.session.input.computer_use_approval_request_result":
-      return invalid(`Invalid '${at}.request_id': the session has no pending approval request '${String(ev.request_id)}' (mockllm's agents make no MCP or computer-use calls).`, `${at}.request_id`);
+      return invalid(
+        `Invalid '${at}.request_id': the session has no pending approval request '${echoed(String(ev.request_id))}' (mockllm's agents make no MCP or computer-use calls).`,
+        `${at}.request_id`,
+      );
     default:
       return invalid(
         `Invalid value for '${at}.type': expected one of 'agent.session.input.message', 'agent.session.input.cancel', 'agent.session.input.tool_result', 'agent.session.input.mcp_approval_request_result', 'agent.session.input.computer_use_approval_request_result'.`,
@@ -95,6 +100,8 @@ function checkedEvents(raw: unknown, session: StoredSession): Input[] | ApiError
   for (const [i, e] of raw.entries()) {
     const checked = checkEvent(e, i, session, settled);
     if (isApiError(checked)) return checked;
+    // A cancel ends the turn: a result after it in the same send has no pending call.
+    if (checked.type === "agent.session.input.cancel") for (const a of session.required_actions) settled.add(a.call_id);
     out.push(checked);
   }
   return out;
@@ -125,7 +132,7 @@ export async function applyInputs(h: Harness, log: SessionLog, inputs: readonly 
       resume = false;
     } else {
       const item = log.item({
-        id: `fco_${input.call.call_id.replace(/^call_/, "")}`.slice(0, 64),
+        id: newId("fco_"),
         type: "function_call_output",
         call_id: input.call.call_id,
         error: input.error,
@@ -171,7 +178,9 @@ export async function harnessOf(rt: Runtime, sessionId: string): Promise<Harness
 export async function sendEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
-  const key = request.headers.get("idempotency-key");
+  const header = request.headers.get("idempotency-key");
+  // Kept as a 24-digit hash: a key of any length costs the session the same few bytes.
+  const key = header === null ? null : stableHex(`idempotency|${header}`, 24);
   return withSessionLock(rt, id, async () => {
     const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
     if (session === undefined) return a.fail(sessionNotFound(id));

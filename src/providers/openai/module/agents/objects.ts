@@ -25,7 +25,9 @@ const MAX_TOOLS_BYTES = 3_145_728;
 
 /** The request schemas, built on the first Agents request (util/memo.ts `lazily`). */
 export const agentsWire = lazily(() => {
-  const FunctionTool = z.object({
+  // Strict objects: a field the API does not know is refused ("Unknown parameter: 'agent.colour'."), never dropped.
+  const obj = z.strictObject;
+  const FunctionTool = obj({
     type: z.literal("function"),
     name: z.string().min(1).max(128),
     description: z.string(),
@@ -33,51 +35,65 @@ export const agentsWire = lazily(() => {
     async: z.boolean().optional(),
     defer_loading: z.boolean().optional(),
   });
-  const Format = z.discriminatedUnion("type", [z.object({ type: z.literal("text") }), z.object({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })]);
+  const Format = z.discriminatedUnion("type", [obj({ type: z.literal("text") }), obj({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })]);
   const settings = {
     instructions: z.string().nullish(),
-    reasoning: z.object({ effort: z.enum(EFFORTS).nullish(), summary: z.enum(["concise", "detailed", "auto"]).nullish() }).nullish(),
+    reasoning: obj({ effort: z.enum(EFFORTS).nullish(), summary: z.enum(["concise", "detailed", "auto"]).nullish() }).nullish(),
     service_tier: z.enum(TIERS).nullish(),
-    text: z.object({ format: Format.nullish(), verbosity: z.enum(["low", "medium", "high"]).nullish() }).nullish(),
+    text: obj({ format: Format.nullish(), verbosity: z.enum(["low", "medium", "high"]).nullish() }).nullish(),
     tools: z.array(FunctionTool).nullish(),
-    compaction: z.object({ async: z.boolean().nullish() }).nullish(),
-    experimental: z.object({ time_awareness: z.boolean().optional() }).optional(),
-    multi_agent: z.object({ enabled: z.boolean(), max_concurrent_subagents: z.number().int().min(1).optional() }).nullish(),
+    compaction: obj({ async: z.boolean().nullish() }).nullish(),
+    experimental: obj({ time_awareness: z.boolean().optional() }).optional(),
+    multi_agent: obj({ enabled: z.boolean(), max_concurrent_subagents: z.number().int().min(1).optional() }).nullish(),
   };
   // `metadata` is checked as the platform checks it (metadataOf), after the schema.
   const AgentCreate = z.object({ model: z.string().min(1), name: z.string().max(256).nullish(), metadata: z.unknown().optional(), ...settings });
   const AgentUpdate = z.object({ model: z.string().min(1).optional(), name: z.string().max(256).nullish(), metadata: z.unknown().optional(), ...settings });
-  const InputContent = z.discriminatedUnion("type", [z.object({ type: z.literal("input_text"), text: z.string() }), z.object({ type: z.literal("input_image"), image_url: z.string() })]);
-  const InputMessage = z.object({ role: z.literal("user"), content: z.array(InputContent).min(1), type: z.literal("message").optional() });
+  const InputContent = z.discriminatedUnion("type", [obj({ type: z.literal("input_text"), text: z.string() }), obj({ type: z.literal("input_image"), image_url: z.string() })]);
+  const InputMessage = obj({ role: z.literal("user"), content: z.array(InputContent).min(1), type: z.literal("message").optional() });
   const Input = z.union([z.string().min(1), z.array(InputMessage).min(1)]);
+  const strings = z.array(z.string()).nullish();
   const Environment = z.discriminatedUnion("type", [
-    z.object({ type: z.literal("none") }),
-    z.object({ type: z.literal("self_hosted"), workspace_directory: z.string().min(1), capability_directories: z.array(z.string()).nullish() }),
-    z.looseObject({ type: z.literal("openai_hosted"), environment_id: z.string().optional() }),
+    obj({ type: z.literal("none") }),
+    obj({ type: z.literal("self_hosted"), workspace_directory: z.string().min(1), capability_directories: strings }),
+    obj({
+      type: z.literal("openai_hosted"),
+      environment_id: z.string().optional(),
+      environment_template_id: z.string().optional(),
+      capability_directories: strings,
+      container_size: z.enum(["small", "medium", "large"]).optional(),
+      desktop: obj({ enabled: z.boolean() }).nullish(),
+      env: z.record(z.string(), z.string()).nullish(),
+      files: z.array(z.unknown()).nullish(),
+      network: obj({ access: z.enum(["enabled", "disabled", "restricted"]).optional(), allowed_domains: strings }).nullish(),
+      packages: obj({ npm: strings, python: strings, system: strings }).nullish(),
+      plugins: z.array(z.unknown()).nullish(),
+      skills: z.array(z.unknown()).nullish(),
+      setup_commands: z.array(z.unknown()).nullish(),
+    }),
   ]);
+  const CacheOptions = obj({ ttl: z.enum(["30m", "12h"]).optional() }).nullish();
   const SessionCreate = z.object({
     environment: Environment,
-    agent: z.object({ model: z.string().min(1).optional(), ...settings }).optional(),
+    agent: obj({ model: z.string().min(1).optional(), ...settings }).optional(),
     agent_id: z.string().min(1).optional(),
     input: Input.nullish(),
     metadata: z.unknown().optional(),
-    prompt_cache_options: z.object({ ttl: z.enum(["30m", "12h"]).optional() }).nullish(),
+    prompt_cache_options: CacheOptions,
     review: z.enum(["none", "auto_review"]).optional(),
     stream: z.boolean().optional(),
-    stream_options: z.object({ include_obfuscation: z.boolean().optional() }).optional(),
+    stream_options: obj({ include_obfuscation: z.boolean().optional() }).optional(),
     vault_ids: z.array(z.string()).nullish(),
   });
   const SessionUpdate = z.object({
-    agent: z
-      .object({
-        model: z.string().min(1).optional(),
-        reasoning: z.object({ effort: z.enum(EFFORTS).nullish() }).optional(),
-        service_tier: z.enum(TIERS).nullish(),
-        tools: z.array(FunctionTool).nullish(),
-      })
-      .optional(),
+    agent: obj({
+      model: z.string().min(1).optional(),
+      reasoning: obj({ effort: z.enum(EFFORTS).nullish() }).optional(),
+      service_tier: z.enum(TIERS).nullish(),
+      tools: z.array(FunctionTool).nullish(),
+    }).optional(),
     metadata: z.unknown().optional(),
-    prompt_cache_options: z.object({ ttl: z.enum(["30m", "12h"]).optional() }).nullish(),
+    prompt_cache_options: CacheOptions,
     review: z.enum(["none", "auto_review"]).optional(),
   });
   return { AgentCreate, AgentUpdate, SessionCreate, SessionUpdate, InputMessage, FunctionTool };
@@ -161,7 +177,7 @@ export interface StoredSession extends AgentSession {
     events: number;
     /** The turn that runs or waits, if any. */
     turn: string | null;
-    /** The `Idempotency-Key`s of the latest sends (a retried send is answered, not applied again). */
+    /** The `Idempotency-Key`s of the latest sends, hashed (a retried send is answered, not applied again). */
     keys: string[];
   };
 }

@@ -127,6 +127,7 @@ function environmentOf(env: SessionCreateBody["environment"]): Json | ApiError {
   const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
   const net = (hosted.network ?? {}) as Json;
   const pkgs = (hosted.packages ?? {}) as Json;
+  // `env` and `setup_commands` are the sandbox's secrets: accepted, never answered back (the API's environment object has neither).
   return {
     id: newId("env_"),
     capability_directories: list(hosted.capability_directories),
