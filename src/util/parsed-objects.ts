@@ -1,8 +1,6 @@
-/** A session object's stored objects (session/responses.ts), read and parsed: a damaged entry counts as absent. */
-import type { StoredResponses } from "../session/types";
-
 /**
- * Parses stored JSON texts, skipping any that no longer parse.
+ * Parses stored JSON texts (a session object's stored objects: session/responses.ts), skipping any that no longer
+ * parse: a damaged entry counts as absent.
  * @example parsedObjects<{ id: string }>(['{"id":"a"}', "{bro"]) // [{ id: "a" }]
  */
 export function parsedObjects<T>(texts: string[]): T[] {
@@ -15,15 +13,4 @@ export function parsedObjects<T>(texts: string[]): T[] {
     }
   }
   return out;
-}
-
-/** The stored object `id` of `kind`, parsed; undefined when absent (or damaged). */
-export async function loadObject<T>(home: StoredResponses, kind: string, id: string): Promise<T | undefined> {
-  const json = await home.objectById(kind, id);
-  return json === null ? undefined : parsedObjects<T>([json])[0];
-}
-
-/** Every stored object of `kind`, oldest first, parsed. */
-export async function loadObjects<T>(home: StoredResponses, kind: string): Promise<T[]> {
-  return parsedObjects<T>((await home.listObjects(kind)).map((o) => o.json));
 }

@@ -27,7 +27,7 @@ export function agentsHome(rt: Runtime): StoredResponses {
   return rt.sessions.get("__index/managed-agents");
 }
 
-export { loadObject as loadOne, loadObjects as loadAll } from "../../../../util/parsed-objects";
+export { loadObject as loadOne, loadObjects as loadAll } from "../../../../session/stored-objects";
 
 export async function saveOne(home: StoredResponses, kind: string, object: { id: string }, max = MAX_OBJECTS): Promise<void> {
   await home.putObjects(kind, [{ id: object.id, json: JSON.stringify(object) }], max);

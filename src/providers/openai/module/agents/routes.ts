@@ -40,6 +40,11 @@ type Json = Record<string, unknown>;
 export const AGENTS_BETA = "agents=v1";
 /** `/v1/agents[/…]`: every path of the API (and the paths below it mockllm refuses with a reason). */
 const ROUTE = /^\/(?:v1\/)?agents(?:\/(.*))?$/;
+/**
+ * The paths the router takes for this API under a `/s/{scenario}` prefix: only with `/v1`, so a session named
+ * `agents` (`/s/x/agents/v1/responses`) stays a session, as it was before this API was served.
+ */
+const KNOWN = /^\/v1\/agents(?:\/.*)?$/;
 const SESSION_ROUTE = /^sessions\/([^/]+)(?:\/(events|items|turns|subagents|artifacts|traces)(?:\/([^/]+)(?:\/(items|content))?)?)?\/?$/;
 /** The API's other families below `/v1/agents`, which mockllm does not serve. */
 const NOT_SERVED = new Set(["environments", "automations", "vaults"]);
@@ -321,7 +326,7 @@ function hasBeta(headers: Headers): boolean {
 
 /** `/v1/agents/…`, for OpenAI's clients (Anthropic's Managed Agents, same paths, are told apart by their headers first). */
 export const openaiAgents: SideRoute = {
-  knows: (path) => ROUTE.test(path),
+  knows: (path) => KNOWN.test(path),
   serve(request, path, ctx) {
     const m = ROUTE.exec(path);
     if (m === null) return undefined;

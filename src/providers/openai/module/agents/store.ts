@@ -30,7 +30,7 @@ export function agentsHome(rt: Runtime): StoredResponses {
   return rt.sessions.get("__index/openai-agents");
 }
 
-export { loadObject as loadOne, loadObjects as loadAll } from "../../../../util/parsed-objects";
+export { loadObject as loadOne, loadObjects as loadAll } from "../../../../session/stored-objects";
 
 export async function saveAll(home: StoredResponses, kind: string, objects: readonly { id: string }[], max = MAX_OBJECTS): Promise<void> {
   if (objects.length > 0)
