@@ -24,6 +24,15 @@ export const EVENT_TYPES = [
   "realtime.call.incoming",
   "video.completed",
   "video.failed",
+  "agent.environment.ready",
+  "agent.environment.failed",
+  "agent.environment.suspended",
+  "agent.environment.expired",
+  "agent.session.created",
+  "agent.session.action_required",
+  "agent.session.in_progress",
+  "agent.session.idle",
+  "agent.session.failed",
   "safety.alert.created",
 ] as const;
 
@@ -80,10 +89,23 @@ function samplePrefix(type: EventType): string {
   if (type.startsWith("fine_tuning.")) return "ftjob-";
   if (type.startsWith("video.")) return "video_";
   if (type.startsWith("realtime.")) return "rtc_";
+  if (type.startsWith("agent.session.")) return "sess_";
+  if (type.startsWith("agent.environment.")) return "env_";
   return "alert_";
+}
+
+/**
+ * An Agents API session's event `data` (the SDKs' `AgentSession*WebhookEvent.Data`): the session and its environment's
+ * type (and id, when it has one); `action_required` names the kind of its first required action instead.
+ */
+export function agentSessionData(type: EventType, sessionId: string, environment: { type: string; id?: string }, requiredAction?: string): Record<string, unknown> {
+  if (type === "agent.session.action_required") return { id: sessionId, required_action: { type: requiredAction ?? "function_call" } };
+  return { id: sessionId, environment_type: environment.type, ...(environment.id !== undefined ? { environment_id: environment.id } : {}) };
 }
 
 /** A sample event of `type` (what `test` sends), naming a made-up object of the right kind. */
 export function sampleEvent(type: EventType, nowMs: number): WebhookEvent {
-  return { id: newEventId(), type, createdAt: Math.floor(nowMs / 1000), dataId: samplePrefix(type) + randomHex(32) };
+  const dataId = samplePrefix(type) + randomHex(32);
+  const data = type.startsWith("agent.session.") ? { data: agentSessionData(type, dataId, { type: "none" }) } : {};
+  return { id: newEventId(), type, createdAt: Math.floor(nowMs / 1000), dataId, ...data };
 }

@@ -52,6 +52,13 @@ beforeAll(async () => {
   await h.upload(
     { name: "wh-bg", async: { processingMs: 200 }, steps: [{ consume: false, respond: { text: "Done in the background." } }] },
     { name: "wh-slow", async: { processingMs: 1500 }, steps: [{ consume: false, respond: { text: "Slow." } }] },
+    {
+      name: "wh-agent",
+      steps: [
+        { id: "call", match: { turn: 1 }, respond: { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] } },
+        { id: "answer", respond: { text: "Sunny." } },
+      ],
+    },
   );
 }, 120_000);
 afterAll(async () => {
@@ -90,7 +97,7 @@ describe("webhook endpoints", () => {
   it("lists the event types an endpoint may subscribe to", async () => {
     const types = await client().webhooks.eventTypes.list();
     expect(types.object).toBe("list");
-    expect(types.data).toHaveLength(18);
+    expect(types.data).toHaveLength(27);
     expect(types.data.slice(0, 8)).toEqual([
       "batch.completed",
       "batch.failed",
@@ -100,6 +107,17 @@ describe("webhook endpoints", () => {
       "response.failed",
       "response.cancelled",
       "response.incomplete",
+    ]);
+    expect(types.data.slice(17, 26)).toEqual([
+      "agent.environment.ready",
+      "agent.environment.failed",
+      "agent.environment.suspended",
+      "agent.environment.expired",
+      "agent.session.created",
+      "agent.session.action_required",
+      "agent.session.in_progress",
+      "agent.session.idle",
+      "agent.session.failed",
     ]);
   });
 
@@ -175,6 +193,34 @@ describe("deliveries", () => {
     expect(at("/bg-other")).toHaveLength(0);
     await c.webhooks.delete(sub.id);
     await c.webhooks.delete(other.id);
+  });
+
+  it("an agent session's changes of state reach the endpoints subscribed to them", async () => {
+    const c = client("/s/wh-agent/a1");
+    const sub = await c.webhooks.create({
+      name: "agents",
+      url: hook("/agents"),
+      event_types: ["agent.session.created", "agent.session.action_required", "agent.session.in_progress", "agent.session.idle"],
+    });
+    const tool = { type: "function" as const, name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } };
+    const session = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [tool] }, environment: { type: "none" }, input: "Paris?" });
+    expect(session.status).toBe("requires_action");
+    const [action] = session.required_actions as { call_id: string; turn_id: string }[];
+    await c.beta.agents.sessions.events.create(session.id, {
+      events: [{ type: "agent.session.input.tool_result", turn_id: action!.turn_id, call_id: action!.call_id, success: true, output: "sunny" }],
+    });
+    const got = await until(
+      () => at("/agents").filter((x) => x.body.includes(session.id)),
+      (xs) => xs.length >= 5,
+      { ms: 15_000 },
+    );
+    const events = await Promise.all(got.map((d) => c.webhooks.unwrap(d.body, headersOf(d), sub.signing_secret)));
+    // Raised at once, each its own delivery: they may arrive in any order.
+    expect(events.map((e) => e.type).sort()).toStrictEqual(["agent.session.action_required", "agent.session.created", "agent.session.idle", "agent.session.in_progress", "agent.session.in_progress"]);
+    expect(events.find((e) => e.type === "agent.session.created")!.data).toStrictEqual({ id: session.id, environment_type: "none" });
+    expect(events.find((e) => e.type === "agent.session.action_required")!.data).toStrictEqual({ id: session.id, required_action: { type: "function_call" } });
+    expect(events.find((e) => e.type === "agent.session.idle")!.data).toStrictEqual({ id: session.id, environment_type: "none" });
+    await c.webhooks.delete(sub.id);
   });
 
   it("a cancel before the run is done sends response.cancelled in place of its end", async () => {

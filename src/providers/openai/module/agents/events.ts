@@ -10,6 +10,8 @@ import { obfuscation } from "../../../../http/ids";
 import { polledStream, type PolledRead } from "../../../../http/polled-stream";
 import { echoed } from "../../../../util/text";
 import { stableHex } from "../../../../util/hash";
+import { agentSessionData, type EventType } from "../../../../webhooks/events";
+import { raiseEvent } from "../../../../webhooks/hub";
 import { Response } from "../../../../http/web";
 import type { Runtime } from "../../../../runtime/types";
 import { invalid, objectBody, type PlatformAnswer } from "../../platform";
@@ -167,6 +169,27 @@ export async function saveLog(rt: Runtime, log: SessionLog): Promise<void> {
   await saveAll(home, turnsKind(session.id), [...log.turns.values()], MAX_SESSION_EVENTS);
   await saveAll(home, SESSION_KIND, [session]);
   await home.putObjects(HEAD_KIND, [{ id: session.id, json: String(session.mock.events) }], MAX_OBJECTS);
+  await raiseWebhooks(rt, log);
+}
+
+/** The webhook event each session event raises (the API's webhooks guide: created, action required, in progress, idle). */
+const WEBHOOK_OF: Readonly<Record<string, EventType>> = {
+  "agent.session.created": "agent.session.created",
+  "agent.session.in_progress": "agent.session.in_progress",
+  "agent.session.requires_action": "agent.session.action_required",
+  "agent.session.idle": "agent.session.idle",
+};
+
+/** Raises the project's webhook events for the session's changes of state in `log`, in order (none without endpoints). */
+async function raiseWebhooks(rt: Runtime, log: SessionLog): Promise<void> {
+  const session = log.session;
+  const environment = session.environment as { type: string; id?: string };
+  for (const e of log.events) {
+    const type = WEBHOOK_OF[e.type];
+    if (type === undefined) continue;
+    const action = (e.session as { required_actions?: { type: string }[] } | undefined)?.required_actions?.[0]?.type;
+    await raiseEvent(rt, `agent_session:${session.id}:${e.event_id}`, Date.now(), type, session.id, agentSessionData(type, session.id, environment, action));
+  }
 }
 
 /** What a request's turns run with: its runtime and the session's items so far. */
