@@ -424,10 +424,10 @@ describe("openai agents: sessions played by the script", () => {
       "invalid_request_error",
       "No turn found with id 'turn_nope' in this session.",
     ]);
-    expect(await refusal(c.beta.agents.environments.list())).toStrictEqual([
+    expect(await refusal(c.beta.agents.automations.list())).toStrictEqual([
       404,
       "invalid_request_error",
-      "mockllm does not serve the Agents API's environments (GET /v1/agents/environments): docs/guide/openai-agents.md.",
+      "mockllm does not serve the Agents API's automations (GET /v1/agents/automations): docs/guide/openai-agents.md.",
     ]);
     expect(await refusal(c.beta.agents.sessions.events.create("sess_nope", { events: [{ type: "agent.session.input.cancel" }] }))).toStrictEqual([
       404,
@@ -439,5 +439,68 @@ describe("openai agents: sessions played by the script", () => {
       "invalid_request_error",
       "Invalid 'events': empty array. Expected an array with minimum length 1, but got an empty array instead.",
     ]);
+  });
+});
+
+describe("openai agents: hosted environments and templates", () => {
+  it("a template, an environment made from it, and a session that names the environment", async () => {
+    const c = client("/s/oa-weather/env-1");
+    const template = await c.beta.agents.environments.templates.create({
+      name: "py",
+      packages: { python: ["pandas"] },
+      network: { access: "restricted", allowed_domains: ["pypi.org"], blocked_domains: ["example.com"] },
+      env: { TOKEN: "secret" },
+    });
+    expect(template.id).toMatch(/^envtpl_[0-9a-f]{32}$/);
+    const { id: tid, created_at, updated_at, ...rest } = template;
+    expect(created_at).toBe(updated_at);
+    expect(rest).toStrictEqual({
+      capability_directories: [],
+      files: [],
+      network: { access: "restricted", allowed_domains: ["pypi.org"] },
+      packages: { npm: [], python: ["pandas"], system: [] },
+      plugins: [],
+      skills: [],
+      name: "py",
+      object: "agent.environment.template",
+    });
+    const renamed = await c.beta.agents.environments.templates.update(tid, { name: "py-2", packages: { npm: ["zod"] } });
+    expect([renamed.name, renamed.packages, renamed.network.access]).toStrictEqual(["py-2", { npm: ["zod"], python: ["pandas"], system: [] }, "restricted"]);
+    expect((await c.beta.agents.environments.templates.list()).data.map((t) => t.id)).toContain(tid);
+
+    const env = await c.beta.agents.environments.create({ environment: { type: "openai_hosted", environment_template_id: tid, capability_directories: ["/skills"] } });
+    expect(env).toStrictEqual({ id: env.id, files: [], object: "agent.environment", plugins: [], skills: [], status: "ready", type: "openai_hosted" });
+    expect(await c.beta.agents.environments.retrieve(env.id)).toStrictEqual(env);
+    expect((await c.beta.agents.environments.list({ type: "openai_hosted" })).data.map((e) => e.id)).toContain(env.id);
+
+    const session = await c.beta.agents.sessions.create({
+      agent: { model: "gpt-5.5", tools: [WEATHER_TOOL] },
+      environment: { type: "openai_hosted", environment_id: env.id } as never,
+      input: "Paris?",
+    });
+    expect(session.environment).toStrictEqual({
+      id: env.id,
+      capability_directories: ["/skills"],
+      files: [],
+      network: { access: "restricted", allowed_domains: ["pypi.org"] },
+      packages: { npm: ["zod"], python: ["pandas"], system: [] },
+      plugins: [],
+      skills: [],
+      type: "openai_hosted",
+      container_size: null,
+    });
+    expect(session.status).toBe("requires_action");
+
+    expect(await refusal(c.beta.agents.environments.retrieve("env_nope"))).toStrictEqual([404, "invalid_request_error", "No environment found with id 'env_nope'."]);
+    expect(await refusal(c.beta.agents.environments.create({ environment: { type: "openai_hosted", skills: [{ type: "skill_reference", skill_id: "s" }] } } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "mockllm provisions no hosted environment: 'environment.skills' is not served (docs/guide/openai-agents.md).",
+    ]);
+    expect(
+      await refusal(c.beta.agents.sessions.create({ agent: { model: "gpt-5.5" }, environment: { type: "openai_hosted", environment_id: env.id, packages: { npm: ["x"] } } as never, input: "hi" })),
+    ).toStrictEqual([400, "invalid_request_error", "Invalid 'environment.packages': an existing environment ('environment_id') takes no configuration."]);
+    expect(await c.beta.agents.environments.templates.delete(tid)).toStrictEqual({ id: tid, deleted: true, object: "agent.environment.template.deleted" });
+    expect(await refusal(c.beta.agents.environments.templates.retrieve(tid))).toStrictEqual([404, "invalid_request_error", `No environment template found with id '${tid}'.`]);
   });
 });

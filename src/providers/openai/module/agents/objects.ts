@@ -13,6 +13,7 @@ import { echoed } from "../../../../util/text";
 import type { LineOrigin } from "../../../../turn/batch";
 import { checkMetadata, invalid, nowSeconds } from "../../platform";
 import { openaiRequestError } from "../../request-error";
+import { hostedWire } from "./environments";
 
 type Json = Record<string, unknown>;
 
@@ -58,18 +59,10 @@ export const agentsWire = lazily(() => {
     obj({ type: z.literal("self_hosted"), workspace_directory: z.string().min(1), capability_directories: strings }),
     obj({
       type: z.literal("openai_hosted"),
-      environment_id: z.string().optional(),
-      environment_template_id: z.string().optional(),
-      capability_directories: strings,
+      environment_id: z.string().min(1).optional(),
+      environment_template_id: z.string().min(1).optional(),
       container_size: z.enum(["small", "medium", "large"]).optional(),
-      desktop: obj({ enabled: z.boolean() }).nullish(),
-      env: z.record(z.string(), z.string()).nullish(),
-      files: z.array(z.unknown()).nullish(),
-      network: obj({ access: z.enum(["enabled", "disabled", "restricted"]).optional(), allowed_domains: strings }).nullish(),
-      packages: obj({ npm: strings, python: strings, system: strings }).nullish(),
-      plugins: z.array(z.unknown()).nullish(),
-      skills: z.array(z.unknown()).nullish(),
-      setup_commands: z.array(z.unknown()).nullish(),
+      ...hostedWire().fields,
     }),
   ]);
   const CacheOptions = obj({ ttl: z.enum(["30m", "12h"]).optional() }).nullish();

@@ -12,6 +12,7 @@ import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import { echoed } from "../../../../util/text";
 import type { SideRoute } from "../../../types";
 import { byMethod, invalid, nowSeconds, objectBody, page, pageQuery, platformAnswer, type PlatformAnswer } from "../../platform";
+import { hostedConfig, savedEnvironment, serveEnvironments, serveTemplates, templateConfig } from "./environments";
 import { eventStream, firstTurnEnd, messagesOf, saveLog, sendEvents, streamEvents } from "./events";
 import { SessionLog, startTurn, type Item } from "./loop";
 import {
@@ -47,7 +48,9 @@ const ROUTE = /^\/(?:v1\/)?agents(?:\/(.*))?$/;
 const KNOWN = /^\/v1\/agents(?:\/.*)?$/;
 const SESSION_ROUTE = /^sessions\/([^/]+)(?:\/(events|items|turns|subagents|artifacts|traces)(?:\/([^/]+)(?:\/(items|content))?)?)?\/?$/;
 /** The API's other families below `/v1/agents`, which mockllm does not serve. */
-const NOT_SERVED = new Set(["environments", "automations", "vaults"]);
+const NOT_SERVED = new Set(["automations", "vaults"]);
+/** `environments[/templates][/{id}][/files]`. */
+const ENVIRONMENTS_ROUTE = /^environments(?:\/(templates))?(?:\/([^/]+)(?:\/(files))?)?$/;
 
 const unknownUrl = (request: Request, path: string): ApiError => apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`);
 
@@ -111,8 +114,11 @@ async function serveAgent(request: Request, path: string, id: string, a: Platfor
 
 // Sessions
 
-/** The environment a session runs in, as the API answers it; hosted environments' files, plugins and skills refused. */
-function environmentOf(env: SessionCreateBody["environment"]): Json | ApiError {
+/**
+ * The environment a session runs in, as the API answers it: none, a self-hosted one (its connect URL), or a hosted one
+ * — inline (from a template, if named) or a saved environment by id.
+ */
+async function environmentOf(env: SessionCreateBody["environment"], rt: Runtime): Promise<Json | ApiError> {
   if (env.type === "none") return { type: "none" };
   if (env.type === "self_hosted") {
     const id = newId("env_");
@@ -124,26 +130,17 @@ function environmentOf(env: SessionCreateBody["environment"]): Json | ApiError {
       workspace_directory: env.workspace_directory,
     };
   }
-  const hosted = env as Json;
-  for (const field of ["environment_id", "environment_template_id", "files", "plugins", "skills"]) {
-    if (hosted[field] !== undefined && hosted[field] !== null)
-      return invalid(`mockllm provisions no hosted environment: 'environment.${field}' is not served (docs/guide/openai-agents.md).`, `environment.${field}`);
+  const { type: _t, environment_id: envId, environment_template_id: templateId, container_size, ...fields } = env;
+  if (envId !== undefined) {
+    const other = Object.keys(env).find((k) => k !== "type" && k !== "environment_id");
+    if (other !== undefined) return invalid(`Invalid 'environment.${other}': an existing environment ('environment_id') takes no configuration.`, `environment.${other}`);
+    const saved = await savedEnvironment(rt, envId);
+    return isApiError(saved) ? saved : { id: saved.id, ...saved.mock.config, type: "openai_hosted", container_size: null };
   }
-  const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-  const net = (hosted.network ?? {}) as Json;
-  const pkgs = (hosted.packages ?? {}) as Json;
-  // `env` and `setup_commands` are the sandbox's secrets: accepted, never answered back (the API's environment object has neither).
-  return {
-    id: newId("env_"),
-    capability_directories: list(hosted.capability_directories),
-    files: [],
-    network: { access: typeof net.access === "string" ? net.access : "disabled", allowed_domains: list(net.allowed_domains) },
-    packages: { npm: list(pkgs.npm), python: list(pkgs.python), system: list(pkgs.system) },
-    plugins: [],
-    skills: [],
-    type: "openai_hosted",
-    container_size: typeof hosted.container_size === "string" ? hosted.container_size : null,
-  };
+  const base = templateId === undefined ? undefined : await templateConfig(rt, templateId);
+  if (isApiError(base)) return base;
+  const config = hostedConfig(fields, "environment.", base);
+  return isApiError(config) ? config : { id: newId("env_"), ...config, type: "openai_hosted", container_size: container_size ?? null };
 }
 
 /** The session's agent: the saved agent `agent_id` names with the body's overrides, or the body's own (a model). */
@@ -171,7 +168,7 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
   if (isApiError(metadata)) return a.fail(metadata);
   const agent = await sessionAgent(b, raw, rt);
   if (isApiError(agent)) return a.fail(agent);
-  const environment = environmentOf(b.environment);
+  const environment = await environmentOf(b.environment, rt);
   if (isApiError(environment)) return a.fail(environment);
   const stream = b.stream === true;
   if (b.stream_options !== undefined && !stream) return a.fail(invalid("Invalid 'stream_options': only allowed when 'stream' is true.", "stream_options"));
@@ -313,6 +310,14 @@ async function serve(request: Request, path: string, rest: string, a: PlatformAn
   if (rest === "sessions") return byMethod(request, path, a, { GET: () => listSessions(request, a, rt), POST: () => createSession(request, path, a, rt) });
   const first = rest.split("/")[0]!;
   if (NOT_SERVED.has(first)) return a.fail(apiError("not_found", `mockllm does not serve the Agents API's ${first} (${request.method} ${echoed(path)}): docs/guide/openai-agents.md.`));
+  const env = ENVIRONMENTS_ROUTE.exec(rest);
+  if (env !== null) {
+    const [, templates, rawId, below] = env;
+    const envId = rawId === undefined ? undefined : safeDecode(rawId);
+    if (templates !== undefined) return below !== undefined ? a.fail(unknownUrl(request, path)) : serveTemplates(request, path, envId, a, rt);
+    // `environments/templates` itself is the templates list, never an environment named "templates".
+    return serveEnvironments(request, path, envId, below, a, rt);
+  }
   const session = SESSION_ROUTE.exec(rest);
   if (session !== null) return serveSession(request, path, session, a, rt);
   if (rest.includes("/")) return a.fail(unknownUrl(request, path));
