@@ -4,7 +4,7 @@
  * as `handleProvider`, without latency or pacing (a batch line has no connection to wait on or break). The session
  * journals the line with its batch and `custom_id`; its `customId` is on the canonical request for the matcher.
  */
-import type { Outcome } from "../canonical/outcome";
+import type { Outcome, Pacing } from "../canonical/outcome";
 import { journalBody, journalsWhole, redactHeaders } from "../http/body";
 import type { ApiError } from "../http/errors";
 import type { ProviderSurface } from "../providers/types";
@@ -21,6 +21,8 @@ export interface LineAnswer {
   status: number;
   requestId: string;
   body: unknown;
+  /** The delivered reply's latency and stream pacing (a batch plays neither; an agent session's stream does). */
+  paced?: { latencyMs: number; pacing: Pacing };
 }
 
 /** Where the batch was created: its prefix and the headers that select scenarios (`x-mock-*`), kept with the batch. */
@@ -115,7 +117,8 @@ export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime,
   const delivered = deliveredReply(turn.outcome);
   if (delivered) await surface.remember(delivered, turn.ctx, rt);
   const res = await renderOutcome(surface, batchOutcome(turn.outcome), turn.ctx, NO_WAIT);
-  return answerOf(res, surface.requestIdHeader);
+  const answer = await answerOf(res, surface.requestIdHeader);
+  return delivered === undefined ? answer : { ...answer, paced: { latencyMs: delivered.latencyMs, pacing: delivered.pacing } };
 }
 
 /**

@@ -40,6 +40,7 @@ const FLAKY = {
     },
   ],
 };
+const PACED = { name: "oa-paced", steps: [{ id: "slow", respond: { text: "one two three four five six", latencyMs: 150, stream: { tokensPerSecond: 20 } } }] };
 const STRAY = { name: "oa-stray", steps: [{ id: "stray", respond: { toolCalls: [{ name: "delete_everything", arguments: {} }] } }] };
 
 const client = (prefix = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${prefix}/v1`, maxRetries: 0 });
@@ -87,7 +88,7 @@ const textTurn = (words: number) => [
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(WEATHER, FLAKY, STRAY);
+  await h.upload(WEATHER, FLAKY, STRAY, PACED);
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -341,6 +342,22 @@ describe("openai agents: sessions played by the script", () => {
       );
     expect(error).toStrictEqual(["failed", "server_overloaded"]);
     expect((await h.journal("oa-flaky", "run-1")).map((e) => e.status)).toStrictEqual([429, 503, 200, 503, 503, 503, 503]);
+  });
+
+  it("the stream plays the script's latency and pacing: the reply's deltas arrive over time", async () => {
+    const c = client("/s/oa-paced/run-1");
+    const stream = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5" }, environment: { type: "none" }, input: "go", stream: true });
+    const seen: [string, number][] = [];
+    for await (const e of stream) seen.push([e.type, performance.now()]);
+    const at = (type: string) => seen.filter(([t]) => t === type).map(([, ms]) => ms);
+    const [created] = at("agent.session.created");
+    const deltas = at("agent.session.turn.output_text.delta");
+    expect(deltas).toHaveLength(6);
+    // 150 ms of latency before the reply's first event, then a word every 50 ms (bounds from below only: a loaded
+    // machine may deliver later, never sooner).
+    expect(deltas[0]! - created!).toBeGreaterThanOrEqual(100);
+    expect(deltas[5]! - deltas[0]!).toBeGreaterThanOrEqual(200);
+    expect(seen.at(-1)![0]).toBe("agent.session.idle");
   });
 
   it("a typed output without a script: the default responder's JSON parses with zodAgentTextFormat", async () => {

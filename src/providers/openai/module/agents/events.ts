@@ -157,13 +157,20 @@ export async function applyInputs(h: Harness, log: SessionLog, inputs: readonly 
   }
 }
 
+/** One change's events as kept: the events, and when each is due on a stream (epoch ms). */
+interface StoredChange {
+  events: SessionEvent[];
+  due: number[];
+}
+
 /** Stores what a change appended (its events as one record, items, turns), the session, and its head. */
 export async function saveLog(rt: Runtime, log: SessionLog): Promise<void> {
   const home = agentsHome(rt);
   const session = log.session;
   if (log.events.length > 0) {
     session.mock.events += 1;
-    await home.putObjects(eventsKind(session.id), [{ id: changeId(session.mock.events), json: JSON.stringify(log.events) }], MAX_SESSION_EVENTS);
+    const change: StoredChange = { events: log.events, due: log.due };
+    await home.putObjects(eventsKind(session.id), [{ id: changeId(session.mock.events), json: JSON.stringify(change) }], MAX_SESSION_EVENTS);
   }
   await saveAll(home, itemsKind(session.id), [...log.items.values()], MAX_SESSION_EVENTS);
   await saveAll(home, turnsKind(session.id), [...log.turns.values()], MAX_SESSION_EVENTS);
@@ -239,41 +246,45 @@ export const firstTurnEnd: StreamEnd = (e, ended) => {
 };
 
 /**
- * The session's event stream from change number `from` on (`first`: events to send at once, already counted), open
- * until `end` says so, the session is deleted (its head gone), or nothing happens for STREAM_IDLE_MS.
+ * The session's event stream from change number `from` on (`first`: a change's events to send first, already
+ * counted), each event when it is due (the script's latency and pacing), open until `end` says so, the session is
+ * deleted (its head gone), or nothing happens for STREAM_IDLE_MS.
  */
-export function eventStream(a: PlatformAnswer, rt: Runtime, id: string, from: number, pad: boolean, first: readonly SessionEvent[] = [], end?: StreamEnd): Response {
+export function eventStream(a: PlatformAnswer, rt: Runtime, id: string, from: number, pad: boolean, first?: StoredChange, end?: StreamEnd): Response {
   const home = agentsHome(rt);
   let cursor = from;
   const ended = { turn: false };
-  const framed = (events: readonly SessionEvent[]): PolledRead => {
-    let text = "";
-    for (const e of events) {
-      text += frame(e, pad);
-      if (end?.(e, ended) === true) return { text, last: true };
-    }
-    return { text };
+  // Events read but not yet due, oldest first.
+  const waiting: { event: SessionEvent; due: number }[] = [];
+  const queue = (c: StoredChange) => {
+    for (const [i, event] of c.events.entries()) waiting.push({ event, due: c.due[i] ?? 0 });
   };
-  let pending = first.length > 0 ? framed(first) : undefined;
+  if (first !== undefined) queue(first);
+  /** The events due now, framed; the stream's end when one of them ends it. */
+  const dueNow = (): PolledRead => {
+    const now = Date.now();
+    let text = "";
+    while (waiting.length > 0 && waiting[0]!.due <= now) {
+      const { event } = waiting.shift()!;
+      text += frame(event, pad);
+      if (end?.(event, ended) === true) return { text, last: true };
+    }
+    return text === "" ? undefined : { text };
+  };
   const body = polledStream({
     async read() {
-      if (pending !== undefined) {
-        const now = pending;
-        pending = undefined;
-        return now;
-      }
+      if (waiting.length > 0) return dueNow();
       const head = await home.objectById(HEAD_KIND, id);
       if (head === null) return { text: "", last: true };
       const last = Number(head);
       if (last <= cursor) return undefined;
-      const fresh: SessionEvent[] = [];
       // Only the changes after this stream's place (one forgotten since is skipped).
       for (let n = cursor + 1; n <= last; n++) {
         const json = await home.objectById(eventsKind(id), changeId(n));
-        if (json !== null) fresh.push(...(JSON.parse(json) as SessionEvent[]));
+        if (json !== null) queue(JSON.parse(json) as StoredChange);
       }
       cursor = last;
-      return framed(fresh);
+      return dueNow();
     },
     keepAlive: ": keep-alive\n\n",
     keepAliveMs: KEEP_ALIVE_MS,

@@ -20,6 +20,7 @@ import { isRecord } from "../../../../http/json";
 import type { Runtime } from "../../../../runtime/types";
 import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
 import { wordPieces } from "../../../../util/text";
+import { schedule } from "../../../../http/sse";
 import { nowSeconds } from "../../platform";
 import { openaiResponses } from "../../responses";
 import { addUsage, newId, noUsage, shown, type RequiredAction, type StoredSession, type Turn } from "./objects";
@@ -34,13 +35,32 @@ export const MAX_ATTEMPTS = 4;
 /** What one change to a session appends: events in order, and the items and turns it made or changed. */
 export class SessionLog {
   readonly events: SessionEvent[] = [];
+  /** When each event is due on a stream (epoch ms): the script's latency and pacing, played by the stream. */
+  readonly due: number[] = [];
   readonly items = new Map<string, Item>();
   readonly turns = new Map<string, Turn>();
+  /** When the next event is due: now, then past each paced reply. */
+  clock = Date.now();
   constructor(readonly session: StoredSession) {}
   emit(type: string, fields: Json = {}): SessionEvent {
     const e = { event_id: newId("event_"), type, ...fields } as SessionEvent;
     this.events.push(e);
+    this.due.push(this.clock);
     return e;
+  }
+  /**
+   * Paces the events from index `from` on as a stream of the reply would be: the first after `latencyMs`, each
+   * word-carrying delta (one word) by the pacing's rate and delays; the clock then stands at the last.
+   */
+  pace(from: number, paced: LineAnswer["paced"]): void {
+    if (paced === undefined) return;
+    const start = this.clock + paced.latencyMs;
+    const offsets = schedule(
+      this.events.slice(from).map((e) => ({ data: "", words: typeof e.delta === "string" ? 1 : 0 })),
+      paced.pacing,
+    );
+    for (const [i, offset] of offsets.entries()) this.due[from + i] = start + offset;
+    this.clock = this.due.at(-1) ?? this.clock;
   }
   /** A session-level event: the session as it stands now. */
   sessionEvent(type: string): void {
@@ -222,7 +242,9 @@ export async function runTurn(h: Harness, log: SessionLog, turn: Turn): Promise<
     });
   }
   const before = log.items.size;
+  const firstEvent = log.events.length;
   const calls = emitOutput(log, turn, output, () => outputIndex++);
+  log.pace(firstEvent, answer.paced);
   h.items.push(...[...log.items.values()].slice(before));
   if (calls.length > 0) {
     turn.status = "waiting";

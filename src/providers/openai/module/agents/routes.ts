@@ -200,7 +200,7 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
   if (messages !== undefined) await startTurn({ rt, items: [] as Item[] }, log, messages);
   await saveLog(rt, log);
   if (!stream) return a.json(shown(session));
-  return eventStream(a, rt, session.id, session.mock.events, b.stream_options?.include_obfuscation !== false, log.events, firstTurnEnd);
+  return eventStream(a, rt, session.id, session.mock.events, b.stream_options?.include_obfuscation !== false, { events: log.events, due: log.due }, firstTurnEnd);
 }
 
 async function updateSession(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
