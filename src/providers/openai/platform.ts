@@ -182,6 +182,22 @@ export function page<T extends { id: string }>(items: T[], q: PageQuery): { obje
   return { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + q.limit < ordered.length };
 }
 
+/**
+ * A list call's answer: one page of `items` (oldest first) as the request's query asks (`after`, `limit`, `order`,
+ * `defaultOrder` when it names none), or the query's refusal.
+ * @example GET: async () => listedPage(request, a, await loadAll(home, kind))
+ */
+export function listedPage<T extends { id: string }>(request: Request, a: PlatformAnswer, items: T[], defaultOrder: "asc" | "desc" = "desc"): Response {
+  const q = pageQuery(new URL(request.url).searchParams, defaultOrder);
+  return q.ok ? a.json(page(items, q.page)) : a.fail(q.error);
+}
+
+/** The JSON object a `POST` carries, or its refusal (objectBody's answer, unwrapped). */
+export async function bodyOrError(request: Request): Promise<Record<string, unknown> | ApiError> {
+  const b = await objectBody(request);
+  return b.ok ? b.value : b.error;
+}
+
 export { parsedObjects } from "../../util/parsed-objects";
 
 /** Unix seconds now. */

@@ -6,42 +6,18 @@
  * are refused (mockllm provisions none); `env` and `setup_commands` are the sandbox's secrets: accepted, never
  * answered back (the API's objects have neither).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { apiError, type ApiError } from "../../../../http/errors";
 import type { Runtime } from "../../../../runtime/types";
 import { echoed } from "../../../../util/text";
-import { lazily } from "../../../../util/memo";
-import { byMethod, invalid, nowSeconds, objectBody, page, pageQuery, type PlatformAnswer } from "../../platform";
-import { isApiError, newId, parsedBody } from "./objects";
+import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, type PlatformAnswer } from "../../platform";
+import { hostedWire, isApiError, newId, parsedBody } from "./objects";
 import { agentsHome, loadAll, loadOne, saveAll } from "./store";
 
 type Json = Record<string, unknown>;
 
 export const ENVIRONMENT_KIND = "environment";
 export const TEMPLATE_KIND = "environment_template";
-
-/** The hosted configuration's fields, as every body that carries one takes them. */
-export const hostedWire = lazily(() => {
-  const obj = z.strictObject;
-  const strings = z.array(z.string()).nullish();
-  const fields = {
-    capability_directories: strings,
-    desktop: obj({ enabled: z.boolean() }).nullish(),
-    env: z.record(z.string(), z.string()).nullish(),
-    files: z.array(z.unknown()).nullish(),
-    network: obj({ access: z.enum(["enabled", "disabled", "restricted"]), allowed_domains: strings, blocked_domains: strings }).nullish(),
-    packages: obj({ npm: strings, python: strings, system: strings }).nullish(),
-    plugins: z.array(z.unknown()).nullish(),
-    setup_commands: z.array(z.unknown()).nullish(),
-    skills: z.array(z.unknown()).nullish(),
-  };
-  const Template = z.object({ name: z.string().max(256).nullish(), ...fields });
-  const EnvironmentCreate = z.object({
-    environment: obj({ type: z.literal("openai_hosted"), environment_template_id: z.string().min(1).optional(), ...fields }),
-    vault_ids: z.array(z.string()).nullish(),
-  });
-  return { fields, Template, EnvironmentCreate };
-});
 
 export type HostedFields = { [K in keyof ReturnType<typeof hostedWire>["fields"]]?: z.infer<ReturnType<typeof hostedWire>["fields"][K]> };
 
@@ -123,18 +99,8 @@ function shownEnvironment(e: StoredEnvironment): Json {
   return shown;
 }
 
-async function bodyOf(request: Request): Promise<Json | ApiError> {
-  const b = await objectBody(request);
-  return b.ok ? b.value : b.error;
-}
-
-function listed<T extends { id: string }>(request: Request, a: PlatformAnswer, items: T[]): Response {
-  const q = pageQuery(new URL(request.url).searchParams, "desc");
-  return q.ok ? a.json(page(items, q.page)) : a.fail(q.error);
-}
-
 async function createEnvironment(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
-  const raw = await bodyOf(request);
+  const raw = await bodyOrError(request);
   if (isApiError(raw)) return a.fail(raw);
   const b = parsedBody(hostedWire().EnvironmentCreate, raw);
   if (isApiError(b)) return a.fail(b);
@@ -165,7 +131,7 @@ export async function serveEnvironments(request: Request, path: string, id: stri
       async GET() {
         const type = new URL(request.url).searchParams.get("type");
         if (type !== null && type !== "openai_hosted") return a.fail(invalid(`Invalid value for 'type': expected 'openai_hosted', but got '${echoed(type)}' instead.`, "type"));
-        return listed(
+        return listedPage(
           request,
           a,
           (await loadAll<StoredEnvironment>(agentsHome(rt), ENVIRONMENT_KIND)).map((e) => shownEnvironment(e) as Json & { id: string }),
@@ -208,9 +174,9 @@ export async function serveTemplates(request: Request, path: string, id: string 
   };
   if (id === undefined) {
     return byMethod(request, path, a, {
-      GET: async () => listed(request, a, await loadAll<EnvironmentTemplate>(home, TEMPLATE_KIND)),
+      GET: async () => listedPage(request, a, await loadAll<EnvironmentTemplate>(home, TEMPLATE_KIND)),
       async POST() {
-        const b = await bodyOf(request);
+        const b = await bodyOrError(request);
         return isApiError(b) ? a.fail(b) : save(b, undefined);
       },
     });
@@ -220,7 +186,7 @@ export async function serveTemplates(request: Request, path: string, id: string 
   return byMethod(request, path, a, {
     GET: () => a.json(t),
     async POST() {
-      const b = await bodyOf(request);
+      const b = await bodyOrError(request);
       return isApiError(b) ? a.fail(b) : save(b, t);
     },
     async DELETE() {

@@ -13,7 +13,6 @@ import { echoed } from "../../../../util/text";
 import type { LineOrigin } from "../../../../turn/batch";
 import { checkMetadata, invalid, nowSeconds } from "../../platform";
 import { openaiRequestError } from "../../request-error";
-import { hostedWire } from "./environments";
 
 type Json = Record<string, unknown>;
 
@@ -23,6 +22,29 @@ const TIERS = ["auto", "default", "flex", "priority", "fast", "ultrafast"] as co
 const TOOL_TYPES = ["function", "tool_search", "programmatic_tool_calling", "mcp", "web_search", "computer_use", "automations"];
 /** The resolved tool list's bound (the API's: 3 MiB of compact JSON). */
 const MAX_TOOLS_BYTES = 3_145_728;
+
+/** The hosted configuration's fields, as every body that carries one takes them. */
+export const hostedWire = lazily(() => {
+  const obj = z.strictObject;
+  const strings = z.array(z.string()).nullish();
+  const fields = {
+    capability_directories: strings,
+    desktop: obj({ enabled: z.boolean() }).nullish(),
+    env: z.record(z.string(), z.string()).nullish(),
+    files: z.array(z.unknown()).nullish(),
+    network: obj({ access: z.enum(["enabled", "disabled", "restricted"]), allowed_domains: strings, blocked_domains: strings }).nullish(),
+    packages: obj({ npm: strings, python: strings, system: strings }).nullish(),
+    plugins: z.array(z.unknown()).nullish(),
+    setup_commands: z.array(z.unknown()).nullish(),
+    skills: z.array(z.unknown()).nullish(),
+  };
+  const Template = z.object({ name: z.string().max(256).nullish(), ...fields });
+  const EnvironmentCreate = z.object({
+    environment: obj({ type: z.literal("openai_hosted"), environment_template_id: z.string().min(1).optional(), ...fields }),
+    vault_ids: z.array(z.string()).nullish(),
+  });
+  return { fields, Template, EnvironmentCreate };
+});
 
 /** The request schemas, built on the first Agents request (util/memo.ts `lazily`). */
 export const agentsWire = lazily(() => {

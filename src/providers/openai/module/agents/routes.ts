@@ -11,7 +11,7 @@ import type { Runtime } from "../../../../runtime/types";
 import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import { echoed } from "../../../../util/text";
 import type { SideRoute } from "../../../types";
-import { byMethod, invalid, nowSeconds, objectBody, page, pageQuery, platformAnswer, type PlatformAnswer } from "../../platform";
+import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, platformAnswer, type PlatformAnswer } from "../../platform";
 import { hostedConfig, savedEnvironment, serveEnvironments, serveTemplates, templateConfig } from "./environments";
 import { eventStream, firstTurnEnd, messagesOf, saveLog, sendEvents, streamEvents } from "./events";
 import { SessionLog, startTurn, type Item } from "./loop";
@@ -54,21 +54,10 @@ const ENVIRONMENTS_ROUTE = /^environments(?:\/(templates))?(?:\/([^/]+)(?:\/(fil
 
 const unknownUrl = (request: Request, path: string): ApiError => apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`);
 
-/** A list call's page of `items` (oldest first), or the query's refusal. */
-function listed<T extends { id: string }>(request: Request, a: PlatformAnswer, items: T[]): Response {
-  const q = pageQuery(new URL(request.url).searchParams, "desc");
-  return q.ok ? a.json(page(items, q.page)) : a.fail(q.error);
-}
-
-async function bodyOf(request: Request): Promise<Json | ApiError> {
-  const b = await objectBody(request);
-  return b.ok ? b.value : b.error;
-}
-
 // Agents
 
 async function createAgent(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
-  const b = await bodyOf(request);
+  const b = await bodyOrError(request);
   if (isApiError(b)) return a.fail(b);
   const unplayed = unplayedTool(b, "tools");
   if (unplayed !== undefined) return a.fail(unplayed);
@@ -83,7 +72,7 @@ async function createAgent(request: Request, a: PlatformAnswer, rt: Runtime): Pr
 }
 
 async function updateAgent(request: Request, agent: Agent, a: PlatformAnswer, rt: Runtime): Promise<Response> {
-  const b = await bodyOf(request);
+  const b = await bodyOrError(request);
   if (isApiError(b)) return a.fail(b);
   const unplayed = unplayedTool(b, "tools");
   if (unplayed !== undefined) return a.fail(unplayed);
@@ -160,7 +149,7 @@ async function sessionAgent(b: SessionCreateBody, raw: Json, rt: Runtime): Promi
 }
 
 async function createSession(request: Request, path: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
-  const raw = await bodyOf(request);
+  const raw = await bodyOrError(request);
   if (isApiError(raw)) return a.fail(raw);
   const b = parsedBody(agentsWire().SessionCreate, raw);
   if (isApiError(b)) return a.fail(b);
@@ -204,7 +193,7 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
 }
 
 async function updateSession(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
-  const raw = await bodyOf(request);
+  const raw = await bodyOrError(request);
   if (isApiError(raw)) return a.fail(raw);
   const unplayed = unplayedTool(typeof raw.agent === "object" && raw.agent !== null ? (raw.agent as Json) : {}, "agent.tools");
   if (unplayed !== undefined) return a.fail(unplayed);
@@ -244,7 +233,7 @@ async function listSessions(request: Request, a: PlatformAnswer, rt: Runtime): P
   const agentId = query.get("agent_id");
   const pairs = metadataFilter(query);
   const all = (await loadAll<StoredSession>(agentsHome(rt), SESSION_KIND)).filter((s) => (agentId === null || s.agent.id === agentId) && pairs.every(([k, v]) => s.metadata[k] === v));
-  return listed(request, a, all.map(shown));
+  return listedPage(request, a, all.map(shown));
 }
 
 /** The turn's items, or its 404. */
@@ -279,21 +268,21 @@ async function serveSession(request: Request, path: string, m: RegExpExecArray, 
   return byMethod(request, path, a, {
     async GET() {
       if ((await home.objectById(SESSION_KIND, id)) === null) return a.fail(sessionNotFound(id));
-      if (part === "items") return sub === undefined ? listed(request, a, await loadAll<Item>(home, itemsKind(id))) : a.fail(unknownUrl(request, path));
+      if (part === "items") return sub === undefined ? listedPage(request, a, await loadAll<Item>(home, itemsKind(id))) : a.fail(unknownUrl(request, path));
       if (part === "turns") {
-        if (sub === undefined) return listed(request, a, await loadAll<Turn>(home, turnsKind(id)));
+        if (sub === undefined) return listedPage(request, a, await loadAll<Turn>(home, turnsKind(id)));
         const turn = await turnOf(rt, id, sub);
         if (isApiError(turn)) return a.fail(turn);
         if (below === undefined) return a.json(turn);
         if (below !== "items") return a.fail(unknownUrl(request, path));
-        return listed(
+        return listedPage(
           request,
           a,
           (await loadAll<Item>(home, itemsKind(id))).filter((i) => i.turn_id === sub),
         );
       }
       // Subagents, artifacts and traces: mockllm's agents make none, so the lists are empty and every id unknown.
-      if (sub === undefined) return listed(request, a, [] as { id: string }[]);
+      if (sub === undefined) return listedPage(request, a, [] as { id: string }[]);
       const what = part === "subagents" ? "subagent" : part === "artifacts" ? "artifact" : "trace";
       return a.fail(apiError("not_found", `No ${what} found with id '${echoed(sub)}' in this session.`, { param: `${what}_id` }));
     },
@@ -303,7 +292,7 @@ async function serveSession(request: Request, path: string, m: RegExpExecArray, 
 async function serve(request: Request, path: string, rest: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
   if (rest === "") {
     return byMethod(request, path, a, {
-      GET: async () => listed(request, a, await loadAll<Agent>(agentsHome(rt), AGENT_KIND)),
+      GET: async () => listedPage(request, a, await loadAll<Agent>(agentsHome(rt), AGENT_KIND)),
       POST: () => createAgent(request, a, rt),
     });
   }

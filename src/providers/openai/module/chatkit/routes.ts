@@ -18,7 +18,7 @@ import { stableHash } from "../../../../util/hash";
 import { lazily } from "../../../../util/memo";
 import { safeParseFast } from "../../../../util/fast-parse";
 import { echoed } from "../../../../util/text";
-import { byMethod, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, type PlatformAnswer } from "../../platform";
+import { byMethod, invalid, listedPage, nowSeconds, objectBody, objectRoute, parsedObjects, type PlatformAnswer } from "../../platform";
 import { openaiRequestError } from "../../request-error";
 
 const SESSION_KIND = "chatkit.session";
@@ -171,10 +171,7 @@ const THREADS_ROUTE = /^\/(?:v1\/)?chatkit\/threads(?:\/([^/]+)(\/items)?)?\/?$/
 export const openaiChatKitThreads = objectRoute(THREADS_ROUTE, ([, rawId, items], request, path, a) => {
   if (rawId === undefined) {
     return byMethod(request, path, a, {
-      GET() {
-        const q = pageQuery(new URL(request.url).searchParams, "desc");
-        return q.ok ? a.json(page([] as { id: string }[], q.page)) : a.fail(q.error);
-      },
+      GET: () => listedPage(request, a, [] as { id: string }[]),
     });
   }
   const id = safeDecode(rawId);
