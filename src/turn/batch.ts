@@ -15,6 +15,7 @@ import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "
 import type { Exec } from "../runtime/types";
 import type { Prefix } from "./select";
 import { decideTurn, uniqueSeed } from "./turn";
+import { fillMcpResults, needsMcpResults, type McpClientOptions } from "./mcp-client";
 
 /** What one line answered: the status, the request id and the JSON body a live call would have got. */
 export interface LineAnswer {
@@ -91,7 +92,7 @@ export function requestPrefix(request: Request, path: string): { prefix: LineOri
  * has one: a managed-agents session's model requests run here too, without).
  * @example await runBatchLine(openaiChat, rt, { model: "gpt-4o", messages }, origin, { id: "batch_1", customId: "a" })
  */
-export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch?: BatchRef): Promise<LineAnswer> {
+export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime, body: unknown, origin: LineOrigin, batch?: BatchRef, mcp?: () => McpClientOptions): Promise<LineAnswer> {
   const surface = resolveSurface(declared);
   const headers = new Headers(origin.headers);
   const fail = (error: ApiError) => answerOf(errorResponse(surface, error, surfaceRequestId(surface, uniqueSeed())), surface.requestIdHeader);
@@ -114,6 +115,8 @@ export async function runBatchLine<W>(declared: ProviderSurface<W>, rt: Runtime,
   });
   if (turn.kind === "error") return fail(turn.error);
   if (turn.kind === "proxy") return fail({ code: "model_error", message: "mockllm: a batch line is never proxied to a recording upstream." });
+  // A scripted `mcp` use without its result, for a caller that reaches MCP servers (an agent session): the server answers.
+  if (mcp !== undefined && needsMcpResults(surface, turn.outcome)) turn.outcome = await fillMcpResults(surface, turn.outcome, turn.ctx.wire, mcp);
   const delivered = deliveredReply(turn.outcome);
   if (delivered) await surface.remember(delivered, turn.ctx, rt);
   const res = await renderOutcome(surface, batchOutcome(turn.outcome), turn.ctx, NO_WAIT);

@@ -41,6 +41,17 @@ const FLAKY = {
   ],
 };
 const PACED = { name: "oa-paced", steps: [{ id: "slow", respond: { text: "one two three four five six", latencyMs: 150, stream: { tokensPerSecond: 20 } } }] };
+const MCP = {
+  name: "oa-mcp",
+  mcp: {
+    tools: [{ name: "get_weather", description: "Weather", inputSchema: { type: "object" } }],
+    calls: [{ id: "wx", match: { tool: "get_weather", arguments: { city: "Paris" } }, result: { content: [{ type: "text", text: "18C" }] } }],
+  },
+  steps: [
+    { id: "look", match: { turn: 1 }, respond: { serverTools: [{ type: "mcp", server: "wx", tool: "get_weather", arguments: { city: "Paris" } }], text: "It is 18C in Paris." } },
+    { id: "recall", respond: { text: "Still 18C." } },
+  ],
+};
 const STRAY = { name: "oa-stray", steps: [{ id: "stray", respond: { toolCalls: [{ name: "delete_everything", arguments: {} }] } }] };
 
 const client = (prefix = "") => new OpenAI({ apiKey: "sk-test", baseURL: `${h.url}${prefix}/v1`, maxRetries: 0 });
@@ -88,7 +99,7 @@ const textTurn = (words: number) => [
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(WEATHER, FLAKY, STRAY, PACED);
+  await h.upload(WEATHER, FLAKY, STRAY, PACED, MCP);
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -146,7 +157,7 @@ describe("openai agents: the objects", () => {
     expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ type: "web_search" }] } as never))).toStrictEqual([
       400,
       "invalid_request_error",
-      "mockllm plays an agent's function tools; 'web_search' tools are not served (docs/guide/openai-agents.md).",
+      "mockllm plays an agent's function and MCP tools; 'web_search' tools are not served (docs/guide/openai-agents.md).",
     ]);
     expect(await refusal(c.beta.agents.create({ model: "m", tools: [WEATHER_TOOL, WEATHER_TOOL] }))).toStrictEqual([
       400,
@@ -358,6 +369,52 @@ describe("openai agents: sessions played by the script", () => {
     expect(deltas[0]! - created!).toBeGreaterThanOrEqual(100);
     expect(deltas[5]! - deltas[0]!).toBeGreaterThanOrEqual(200);
     expect(seen.at(-1)![0]).toBe("agent.session.idle");
+  });
+
+  it("an MCP server of the agent answers its calls: the session's scripted server, in the same journal", async () => {
+    const c = client("/s/oa-mcp/run-1");
+    const mcpTool = { type: "mcp" as const, server_label: "wx", transport: { type: "http" as const, server_url: `${h.url}/s/oa-mcp/run-1/mcp`, headers: { "x-team": "core" } } };
+    const agent = await c.beta.agents.create({ model: "gpt-5.5", tools: [mcpTool] });
+    expect(agent.tools).toStrictEqual([
+      {
+        type: "mcp",
+        server_label: "wx",
+        transport: { type: "http", server_url: mcpTool.transport.server_url, headers: { "x-team": "core" } },
+        allowed_tools: null,
+        connection_origin: "service",
+        credential_id: null,
+        request_metadata: {},
+        required: false,
+      },
+    ]);
+    const stream = await c.beta.agents.sessions.create({ agent_id: agent.id, environment: { type: "none" }, input: "Weather in Paris?", stream: true });
+    const result = await stream.finalResult();
+    expect(result.output_text).toBe("It is 18C in Paris.");
+    const session = await c.beta.agents.sessions.retrieve(result.session_id);
+    // A session's MCP transport answers its URL alone, as the API's session object does.
+    expect((session.agent.tools[0] as { transport: unknown }).transport).toStrictEqual({ server_url: mcpTool.transport.server_url, type: "http" });
+    const items = await c.beta.agents.sessions.items.list(session.id, { order: "asc" });
+    expect(items.data.map((i) => i.type)).toStrictEqual(["message", "mcp_call", "message"]);
+    expect(items.data[1]).toMatchObject({ type: "mcp_call", server_label: "wx", name: "get_weather", arguments: { city: "Paris" }, output: "18C", error: null, status: "completed" });
+    const journal = await h.journal("oa-mcp", "run-1");
+    expect(journal.map((e) => [e.endpoint, e.step])).toStrictEqual([
+      ["responses", "look"],
+      ["tools/call", "wx"],
+    ]);
+    // The next turn's model request carries the call as Responses input.
+    await c.beta.agents.sessions.stream(session.id, { input: "And now?" }).finalResult();
+    const next = (await h.journal("oa-mcp", "run-1")).at(-1)!;
+    expect(next.request.body.input[1]).toMatchObject({ type: "mcp_call", server_label: "wx", name: "get_weather", arguments: '{"city":"Paris"}', output: "18C" });
+    expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ ...mcpTool, transport: { ...mcpTool.transport, authorization: "secret" } }] } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Unknown parameter: 'tools[0].transport.authorization'.",
+    ]);
+    expect(await refusal(c.beta.agents.create({ model: "m", tools: [{ type: "mcp", server_label: "x", transport: { type: "stdio", command: "srv" } }] } as never))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "mockllm starts no MCP server process: 'tools[0].transport' must be an 'http' transport (docs/guide/openai-agents.md).",
+    ]);
   });
 
   it("a typed output without a script: the default responder's JSON parses with zodAgentTextFormat", async () => {

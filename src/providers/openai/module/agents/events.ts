@@ -14,6 +14,8 @@ import { agentSessionData, type EventType } from "../../../../webhooks/events";
 import { raiseEvent } from "../../../../webhooks/hub";
 import { Response } from "../../../../http/web";
 import type { Runtime } from "../../../../runtime/types";
+import { mcpOptions, type McpClientOptions } from "../../../../turn/mcp-client";
+import type { SideRouteContext } from "../../../types";
 import { invalid, objectBody, type PlatformAnswer } from "../../platform";
 import { isApiError, newId, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
 import { addUserMessages, endTurn, runTurn, SessionLog, startTurn, type Harness, type Item, type SessionEvent } from "./loop";
@@ -200,12 +202,17 @@ async function raiseWebhooks(rt: Runtime, log: SessionLog): Promise<void> {
 }
 
 /** What a request's turns run with: its runtime and the session's items so far. */
-export async function harnessOf(rt: Runtime, sessionId: string): Promise<Harness> {
-  return { rt, items: await loadAll<Item>(agentsHome(rt), itemsKind(sessionId)) };
+export async function harnessOf(rt: Runtime, sessionId: string, mcp?: () => McpClientOptions): Promise<Harness> {
+  return { rt, items: await loadAll<Item>(agentsHome(rt), itemsKind(sessionId)), ...(mcp !== undefined ? { mcp } : {}) };
+}
+
+/** How a request's turns reach MCP servers: the mock's own host through the router (`local`), others as allowed. */
+export function mcpReach(request: Request, rt: Runtime, local: SideRouteContext["local"]): () => McpClientOptions {
+  return () => mcpOptions(rt.vars, request.url, local);
 }
 
 /** `POST …/events`: the inputs applied (a retried `Idempotency-Key` answered without applying again), then 202. */
-export async function sendEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+export async function sendEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime, mcp?: () => McpClientOptions): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
   const header = request.headers.get("idempotency-key");
@@ -218,7 +225,7 @@ export async function sendEvents(request: Request, id: string, a: PlatformAnswer
     const inputs = checkedEvents(body.value.events, session);
     if (isApiError(inputs)) return a.fail(inputs);
     const log = new SessionLog(session);
-    await applyInputs(await harnessOf(rt, id), log, inputs);
+    await applyInputs(await harnessOf(rt, id, mcp), log, inputs);
     if (key !== null) session.mock.keys = [...session.mock.keys, key].slice(-MAX_KEYS);
     await saveLog(rt, log);
     return accepted(a);

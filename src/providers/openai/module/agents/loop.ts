@@ -19,6 +19,7 @@
 import { isRecord } from "../../../../http/json";
 import type { Runtime } from "../../../../runtime/types";
 import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
+import type { McpClientOptions } from "../../../../turn/mcp-client";
 import { wordPieces } from "../../../../util/text";
 import { schedule } from "../../../../http/sse";
 import { nowSeconds } from "../../platform";
@@ -78,10 +79,14 @@ export class SessionLog {
   }
 }
 
-/** What a turn runs with: the runtime, and every item of the session so far (oldest first; the run appends). */
+/**
+ * What a turn runs with: the runtime, every item of the session so far (oldest first; the run appends), and how to
+ * reach the agent's MCP servers (mockllm's own through the router).
+ */
 export interface Harness {
   rt: Runtime;
   items: Item[];
+  mcp?: () => McpClientOptions;
 }
 
 /** A user message of the input, as the session keeps it. */
@@ -106,6 +111,16 @@ export function responsesInput(items: readonly Item[]): Json[] {
     else if (it.type === "function_call")
       input.push({ type: "function_call", call_id: it.call_id, name: it.name, arguments: typeof it.arguments === "string" ? it.arguments : JSON.stringify(it.arguments ?? {}) });
     else if (it.type === "function_call_output") input.push({ type: "function_call_output", call_id: it.call_id, output: outputText(it) });
+    else if (it.type === "mcp_call")
+      input.push({
+        type: "mcp_call",
+        id: it.id,
+        server_label: it.server_label,
+        name: it.name,
+        arguments: JSON.stringify(it.arguments ?? {}),
+        ...(it.output !== null ? { output: typeof it.output === "string" ? it.output : JSON.stringify(it.output) } : {}),
+        ...(it.error !== null ? { error: typeof it.error === "string" ? it.error : JSON.stringify(it.error) } : {}),
+      });
   }
   return input;
 }
@@ -118,7 +133,19 @@ export function modelRequest(session: StoredSession, items: readonly Item[]): Js
     a.reasoning.effort !== null || a.reasoning.summary !== null
       ? { reasoning: { ...(a.reasoning.effort !== null ? { effort: a.reasoning.effort } : {}), ...(a.reasoning.summary !== null ? { summary: a.reasoning.summary } : {}) } }
       : {};
-  const tools = a.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  const tools = a.tools.map((t) =>
+    t.type === "function"
+      ? { type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }
+      : {
+          type: "mcp",
+          server_label: t.server_label,
+          server_url: t.transport.server_url,
+          ...(Object.keys(t.transport.headers).length > 0 ? { headers: t.transport.headers } : {}),
+          ...(t.transport.authorization !== undefined ? { authorization: t.transport.authorization } : {}),
+          ...(t.allowed_tools !== null ? { allowed_tools: t.allowed_tools } : {}),
+          require_approval: "never",
+        },
+  );
   return {
     model: a.model,
     ...(a.instructions !== null ? { instructions: a.instructions } : {}),
@@ -187,6 +214,13 @@ function emitOutput(log: SessionLog, turn: Turn, output: readonly Json[], nextIn
       }
       const item = log.item({ id, type: "message", role: "assistant", content: texts.map((text) => ({ type: "output_text", text })), phase, status: "completed", turn_id: turn.id });
       log.emit("agent.session.turn.item.done", { ...base, item, output_index: index });
+    } else if (o.type === "mcp_call") {
+      const index = nextIndex();
+      const call = { id: newId("mcp_"), type: "mcp_call", arguments: argumentsOf(o.arguments), name: String(o.name), server_label: String(o.server_label), turn_id: turn.id };
+      log.emit("agent.session.turn.item.added", { ...base, item: { ...call, error: null, output: null, status: "in_progress" }, output_index: index });
+      const failed = o.status === "failed" || (o.error !== null && o.error !== undefined);
+      const item = log.item({ ...call, error: failed ? (o.error ?? "The MCP tool call failed.") : null, output: o.output ?? null, status: failed ? "failed" : "completed" });
+      log.emit("agent.session.turn.item.done", { ...base, item, output_index: index });
     } else if (o.type === "function_call") {
       const index = nextIndex();
       const call = { id: newId("fc_"), type: "function_call", arguments: argumentsOf(o.arguments), call_id: String(o.call_id), name: String(o.name), turn_id: turn.id };
@@ -218,11 +252,11 @@ export function endTurn(log: SessionLog, turn: Turn, status: "completed" | "fail
  */
 export async function runTurn(h: Harness, log: SessionLog, turn: Turn): Promise<void> {
   const session = log.session;
-  const names = new Set(session.agent.tools.map((t) => t.name));
+  const names = new Set(session.agent.tools.flatMap((t) => (t.type === "function" ? [t.name] : [])));
   let outputIndex = h.items.filter((i) => i.turn_id === turn.id && i.type !== "function_call_output" && !(i.type === "message" && i.role === "user")).length;
   let answer: LineAnswer | undefined;
   for (let attempt = 1; ; attempt++) {
-    answer = await runBatchLine(openaiResponses, h.rt, modelRequest(session, h.items), session.mock.origin);
+    answer = await runBatchLine(openaiResponses, h.rt, modelRequest(session, h.items), session.mock.origin, undefined, h.mcp);
     if (answer.status === 200 && isRecord(answer.body)) break;
     const failure = failureOf(answer);
     if (!failure.retry || attempt >= MAX_ATTEMPTS) return endTurn(log, turn, "failed", { code: failure.code, message: failure.message });

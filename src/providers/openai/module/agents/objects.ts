@@ -18,7 +18,7 @@ type Json = Record<string, unknown>;
 
 const EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 const TIERS = ["auto", "default", "flex", "priority", "fast", "ultrafast"] as const;
-/** The tool types of the API's agents; mockllm plays function tools (the others' calls are the hosted harness's own). */
+/** The tool types of the API's agents; mockllm plays functions and MCP servers (the others' calls are the hosted harness's own). */
 const TOOL_TYPES = ["function", "tool_search", "programmatic_tool_calling", "mcp", "web_search", "computer_use", "automations"];
 /** The resolved tool list's bound (the API's: 3 MiB of compact JSON). */
 const MAX_TOOLS_BYTES = 3_145_728;
@@ -58,13 +58,34 @@ export const agentsWire = lazily(() => {
     async: z.boolean().optional(),
     defer_loading: z.boolean().optional(),
   });
+  // An MCP server the agent calls over HTTP (a saved agent's are credential-free; a session's may carry `authorization`).
+  const mcpFields = (authorization: boolean) => ({
+    type: z.literal("mcp"),
+    server_label: z.string().min(1).max(64),
+    transport: z.discriminatedUnion("type", [
+      obj({
+        type: z.literal("http"),
+        server_url: z.string().min(1),
+        headers: z.record(z.string(), z.string()).nullish(),
+        ...(authorization ? { authorization: z.string().nullish() } : {}),
+      }),
+      z.looseObject({ type: z.literal("stdio") }),
+    ]),
+    allowed_tools: z.array(z.string()).nullish(),
+    connection_origin: z.enum(["service", "environment"]).nullish(),
+    credential_id: z.string().nullish(),
+    request_metadata: z.record(z.string(), z.unknown()).nullish(),
+    required: z.boolean().optional(),
+  });
+  const SavedTool = z.discriminatedUnion("type", [FunctionTool, obj(mcpFields(false))]);
+  const SessionTool = z.discriminatedUnion("type", [FunctionTool, obj(mcpFields(true))]);
   const Format = z.discriminatedUnion("type", [obj({ type: z.literal("text") }), obj({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) })]);
   const settings = {
     instructions: z.string().nullish(),
     reasoning: obj({ effort: z.enum(EFFORTS).nullish(), summary: z.enum(["concise", "detailed", "auto"]).nullish() }).nullish(),
     service_tier: z.enum(TIERS).nullish(),
     text: obj({ format: Format.nullish(), verbosity: z.enum(["low", "medium", "high"]).nullish() }).nullish(),
-    tools: z.array(FunctionTool).nullish(),
+    tools: z.array(SavedTool).nullish(),
     compaction: obj({ async: z.boolean().nullish() }).nullish(),
     experimental: obj({ time_awareness: z.boolean().optional() }).optional(),
     multi_agent: obj({ enabled: z.boolean(), max_concurrent_subagents: z.number().int().min(1).optional() }).nullish(),
@@ -90,7 +111,7 @@ export const agentsWire = lazily(() => {
   const CacheOptions = obj({ ttl: z.enum(["30m", "12h"]).optional() }).nullish();
   const SessionCreate = z.object({
     environment: Environment,
-    agent: obj({ model: z.string().min(1).optional(), ...settings }).optional(),
+    agent: obj({ model: z.string().min(1).optional(), ...settings, tools: z.array(SessionTool).nullish() }).optional(),
     agent_id: z.string().min(1).optional(),
     input: Input.nullish(),
     metadata: z.unknown().optional(),
@@ -105,13 +126,13 @@ export const agentsWire = lazily(() => {
       model: z.string().min(1).optional(),
       reasoning: obj({ effort: z.enum(EFFORTS).nullish() }).optional(),
       service_tier: z.enum(TIERS).nullish(),
-      tools: z.array(FunctionTool).nullish(),
+      tools: z.array(SessionTool).nullish(),
     }).optional(),
     metadata: z.unknown().optional(),
     prompt_cache_options: CacheOptions,
     review: z.enum(["none", "auto_review"]).optional(),
   });
-  return { AgentCreate, AgentUpdate, SessionCreate, SessionUpdate, InputMessage, FunctionTool };
+  return { AgentCreate, AgentUpdate, SessionCreate, SessionUpdate, InputMessage, SessionTool };
 });
 
 type Wire = ReturnType<typeof agentsWire>;
@@ -119,6 +140,20 @@ export type AgentSettings = z.infer<Wire["AgentUpdate"]>;
 export type SessionCreateBody = z.infer<Wire["SessionCreate"]>;
 export type SessionUpdateBody = z.infer<Wire["SessionUpdate"]>;
 export type InputMessage = z.infer<Wire["InputMessage"]>;
+
+/** An MCP server the agent calls, as kept (`authorization`, a session's only, is never answered back). */
+export interface McpTool {
+  type: "mcp";
+  server_label: string;
+  transport: { type: "http"; server_url: string; headers: Record<string, string>; authorization?: string };
+  allowed_tools: string[] | null;
+  connection_origin: "service" | "environment";
+  credential_id: string | null;
+  request_metadata: Record<string, unknown>;
+  required: boolean;
+}
+
+export type AgentTool = FunctionTool | McpTool;
 
 export interface FunctionTool {
   type: "function";
@@ -137,7 +172,7 @@ export interface AgentConfig {
   reasoning: { effort: (typeof EFFORTS)[number] | null; summary: "concise" | "detailed" | "auto" | null };
   service_tier: (typeof TIERS)[number];
   text: { format: { type: "text" } | { type: "json_schema"; schema: Json }; verbosity: "low" | "medium" | "high" };
-  tools: FunctionTool[];
+  tools: AgentTool[];
   compaction: { async: boolean };
   experimental: { time_awareness: boolean };
 }
@@ -233,34 +268,56 @@ export function parsedBody<S extends z.ZodObject>(schema: S, body: Json, prefix 
   return parsed.success ? (parsed.data as z.infer<S>) : openaiRequestError(parsed.error, schema, body, prefix);
 }
 
-/** A tool list as kept: defaults filled, names unique, within the API's size bound. */
-function toolsOf(tools: readonly z.infer<Wire["FunctionTool"]>[], at: string): FunctionTool[] | ApiError {
+/** A tool list as kept: defaults filled, function names and server labels unique, within the API's size bound. */
+function toolsOf(tools: readonly z.infer<Wire["SessionTool"]>[], at: string): AgentTool[] | ApiError {
   const seen = new Set<string>();
+  const out: AgentTool[] = [];
   for (const [i, t] of tools.entries()) {
-    if (seen.has(t.name)) return invalid(`Invalid '${at}[${i}].name': duplicate tool name '${echoed(t.name)}'.`, `${at}[${i}].name`);
-    seen.add(t.name);
+    const key = t.type === "function" ? `function:${t.name}` : `mcp:${t.server_label}`;
+    if (seen.has(key)) {
+      const field = t.type === "function" ? "name" : "server_label";
+      return invalid(
+        `Invalid '${at}[${i}].${field}': duplicate ${t.type === "function" ? "tool name" : "MCP server label"} '${echoed(t.type === "function" ? t.name : t.server_label)}'.`,
+        `${at}[${i}].${field}`,
+      );
+    }
+    seen.add(key);
+    if (t.type === "function") {
+      out.push({ type: "function", name: t.name, description: t.description, parameters: t.parameters, defer_loading: t.defer_loading ?? false, ...(t.async !== undefined ? { async: t.async } : {}) });
+      continue;
+    }
+    const transport = t.transport as { type: string; server_url?: string; headers?: Record<string, string> | null; authorization?: string | null };
+    if (transport.type !== "http" || transport.server_url === undefined)
+      return invalid(`mockllm starts no MCP server process: '${at}[${i}].transport' must be an 'http' transport (docs/guide/openai-agents.md).`, `${at}[${i}].transport.type`);
+    out.push({
+      type: "mcp",
+      server_label: t.server_label,
+      transport: {
+        type: "http",
+        server_url: transport.server_url,
+        headers: transport.headers ?? {},
+        ...(typeof transport.authorization === "string" ? { authorization: transport.authorization } : {}),
+      },
+      allowed_tools: t.allowed_tools ?? null,
+      connection_origin: t.connection_origin ?? "service",
+      credential_id: t.credential_id ?? null,
+      request_metadata: t.request_metadata ?? {},
+      required: t.required ?? false,
+    });
   }
-  const out = tools.map((t) => ({
-    type: "function" as const,
-    name: t.name,
-    description: t.description,
-    parameters: t.parameters,
-    defer_loading: t.defer_loading ?? false,
-    ...(t.async !== undefined ? { async: t.async } : {}),
-  }));
   if (JSON.stringify(out).length > MAX_TOOLS_BYTES) return invalid(`Invalid '${at}': the tool list exceeds ${MAX_TOOLS_BYTES} bytes of compact JSON.`, at);
   return out;
 }
 
-/** The first tool of a body mockllm does not play (any but a function), refused with what it does play. */
+/** The first tool of a body mockllm does not play (any but a function or an MCP server), refused with what it does play. */
 export function unplayedTool(body: Json, at: string): ApiError | undefined {
   const tools = body.tools;
   if (!Array.isArray(tools)) return undefined;
   for (const [i, t] of tools.entries()) {
     const type = typeof t === "object" && t !== null ? (t as Json).type : undefined;
-    if (type === "function") continue;
+    if (type === "function" || type === "mcp") continue;
     if (typeof type === "string" && TOOL_TYPES.includes(type))
-      return invalid(`mockllm plays an agent's function tools; '${type}' tools are not served (docs/guide/openai-agents.md).`, `${at}[${i}].type`);
+      return invalid(`mockllm plays an agent's function and MCP tools; '${type}' tools are not served (docs/guide/openai-agents.md).`, `${at}[${i}].type`);
     return invalid(`Invalid value for '${at}[${i}].type': expected one of ${TOOL_TYPES.map((x) => `'${x}'`).join(", ")}.`, `${at}[${i}].type`);
   }
   return undefined;
@@ -356,5 +413,8 @@ export function addUsage(into: TokenUsage, u: unknown): void {
 /** A session as the API answers it (what mockllm keeps beside it left out). */
 export function shown(s: StoredSession): AgentSession {
   const { mock: _m, ...session } = s;
-  return structuredClone(session);
+  const copy = structuredClone(session);
+  // A session's MCP transport answers its URL alone (the API's `McpTransportResourceHTTP`): no headers, no credential.
+  copy.agent.tools = copy.agent.tools.map((t) => (t.type === "mcp" ? { ...t, transport: { server_url: t.transport.server_url, type: "http" } as McpTool["transport"] } : t));
+  return copy;
 }

@@ -10,10 +10,10 @@ import { safeDecode } from "../../../../http/url";
 import type { Runtime } from "../../../../runtime/types";
 import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import { echoed } from "../../../../util/text";
-import type { SideRoute } from "../../../types";
+import type { SideRoute, SideRouteContext } from "../../../types";
 import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, platformAnswer, type PlatformAnswer } from "../../platform";
 import { hostedConfig, savedEnvironment, serveEnvironments, serveTemplates, templateConfig } from "./environments";
-import { eventStream, firstTurnEnd, messagesOf, saveLog, sendEvents, streamEvents } from "./events";
+import { eventStream, firstTurnEnd, mcpReach, messagesOf, saveLog, sendEvents, streamEvents } from "./events";
 import { SessionLog, startTurn, type Item } from "./loop";
 import {
   agentNotFound,
@@ -148,7 +148,7 @@ async function sessionAgent(b: SessionCreateBody, raw: Json, rt: Runtime): Promi
   return isApiError(config) ? config : { id: newId("agent_"), name: null, ...config };
 }
 
-async function createSession(request: Request, path: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+async function createSession(request: Request, path: string, a: PlatformAnswer, rt: Runtime, local: SideRouteContext["local"]): Promise<Response> {
   const raw = await bodyOrError(request);
   if (isApiError(raw)) return a.fail(raw);
   const b = parsedBody(agentsWire().SessionCreate, raw);
@@ -186,7 +186,7 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
   };
   const log = new SessionLog(session);
   log.sessionEvent("agent.session.created");
-  if (messages !== undefined) await startTurn({ rt, items: [] as Item[] }, log, messages);
+  if (messages !== undefined) await startTurn({ rt, items: [] as Item[], mcp: mcpReach(request, rt, local) }, log, messages);
   await saveLog(rt, log);
   if (!stream) return a.json(shown(session));
   return eventStream(a, rt, session.id, session.mock.events, b.stream_options?.include_obfuscation !== false, { events: log.events, due: log.due }, firstTurnEnd);
@@ -241,7 +241,7 @@ async function turnOf(rt: Runtime, sessionId: string, turnId: string): Promise<T
   return (await loadOne<Turn>(agentsHome(rt), turnsKind(sessionId), turnId)) ?? turnNotFound(turnId);
 }
 
-async function serveSession(request: Request, path: string, m: RegExpExecArray, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+async function serveSession(request: Request, path: string, m: RegExpExecArray, a: PlatformAnswer, rt: Runtime, local: SideRouteContext["local"]): Promise<Response> {
   const home = agentsHome(rt);
   const id = safeDecode(m[1]!);
   const [, , part, rawSub, below] = m;
@@ -263,7 +263,7 @@ async function serveSession(request: Request, path: string, m: RegExpExecArray, 
   }
   if (part === "events") {
     if (sub !== undefined) return a.fail(unknownUrl(request, path));
-    return byMethod(request, path, a, { GET: () => streamEvents(request, id, a, rt), POST: () => sendEvents(request, id, a, rt) });
+    return byMethod(request, path, a, { GET: () => streamEvents(request, id, a, rt), POST: () => sendEvents(request, id, a, rt, mcpReach(request, rt, local)) });
   }
   return byMethod(request, path, a, {
     async GET() {
@@ -289,14 +289,14 @@ async function serveSession(request: Request, path: string, m: RegExpExecArray, 
   });
 }
 
-async function serve(request: Request, path: string, rest: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+async function serve(request: Request, path: string, rest: string, a: PlatformAnswer, rt: Runtime, local: SideRouteContext["local"]): Promise<Response> {
   if (rest === "") {
     return byMethod(request, path, a, {
       GET: async () => listedPage(request, a, await loadAll<Agent>(agentsHome(rt), AGENT_KIND)),
       POST: () => createAgent(request, a, rt),
     });
   }
-  if (rest === "sessions") return byMethod(request, path, a, { GET: () => listSessions(request, a, rt), POST: () => createSession(request, path, a, rt) });
+  if (rest === "sessions") return byMethod(request, path, a, { GET: () => listSessions(request, a, rt), POST: () => createSession(request, path, a, rt, local) });
   const first = rest.split("/")[0]!;
   if (NOT_SERVED.has(first)) return a.fail(apiError("not_found", `mockllm does not serve the Agents API's ${first} (${request.method} ${echoed(path)}): docs/guide/openai-agents.md.`));
   const env = ENVIRONMENTS_ROUTE.exec(rest);
@@ -308,7 +308,7 @@ async function serve(request: Request, path: string, rest: string, a: PlatformAn
     return serveEnvironments(request, path, envId, below, a, rt);
   }
   const session = SESSION_ROUTE.exec(rest);
-  if (session !== null) return serveSession(request, path, session, a, rt);
+  if (session !== null) return serveSession(request, path, session, a, rt, local);
   if (rest.includes("/")) return a.fail(unknownUrl(request, path));
   return serveAgent(request, path, safeDecode(rest), a, rt);
 }
@@ -328,6 +328,6 @@ export const openaiAgents: SideRoute = {
     if (!started.ok) return started.response;
     const a = started.answer;
     if (!hasBeta(request.headers)) return a.fail(invalid(`You must provide the 'OpenAI-Beta' header to access the Agents API. Please try again by setting the header 'OpenAI-Beta: ${AGENTS_BETA}'.`));
-    return serve(request, path, (m[1] ?? "").replace(/\/$/, ""), a, ctx.rt);
+    return serve(request, path, (m[1] ?? "").replace(/\/$/, ""), a, ctx.rt, ctx.local);
   },
 };
