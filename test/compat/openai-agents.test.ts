@@ -516,6 +516,70 @@ describe("openai agents: sessions played by the script", () => {
   });
 });
 
+describe("openai agents: vaults and credentials", () => {
+  it("a credential's secret is kept, never answered; a session's MCP server gets the vault's bearer token", async () => {
+    const c = client("/s/oa-mcp/vault-1");
+    const vault = await c.beta.agents.vaults.create({ name: "prod", metadata: { team: "core" } });
+    expect(vault).toStrictEqual({ id: vault.id, created_at: vault.created_at, metadata: { team: "core" }, name: "prod", object: "vault" });
+    expect(vault.id).toMatch(/^vault_[0-9a-f]{32}$/);
+    const serverUrl = `${h.url}/s/oa-mcp/vault-1/mcp`;
+    const cred = await c.beta.agents.vaults.credentials.create(vault.id, { name: "wx", auth: { type: "static_bearer", token: "tok-123", mcp_server_url: serverUrl } });
+    expect(cred).toStrictEqual({
+      id: cred.id,
+      auth: { mcp_server_url: serverUrl, type: "static_bearer" },
+      created_at: cred.created_at,
+      metadata: {},
+      name: "wx",
+      object: "vault.credential",
+      updated_at: cred.updated_at,
+      vault_id: vault.id,
+    });
+    expect(JSON.stringify(await c.beta.agents.vaults.credentials.retrieve(cred.id, { vault_id: vault.id }))).not.toContain("tok-123");
+    const env = await c.beta.agents.vaults.credentials.create(vault.id, {
+      name: "db",
+      auth: { type: "environment_variable", secret_name: "DB_URL", secret_value: "postgres://x", networking: { type: "limited", allowed_hosts: ["db.internal"] } },
+    });
+    expect(env.auth).toStrictEqual({ networking: { type: "limited", allowed_hosts: ["db.internal"] }, secret_name: "DB_URL", type: "environment_variable" });
+    const rotated = await c.beta.agents.vaults.credentials.update(cred.id, { vault_id: vault.id, auth: { type: "static_bearer", token: "tok-456" }, metadata: { rotated: "yes" } });
+    expect([rotated.metadata, rotated.auth]).toStrictEqual([{ rotated: "yes" }, { mcp_server_url: serverUrl, type: "static_bearer" }]);
+    expect((await c.beta.agents.vaults.credentials.list(vault.id)).data.map((x) => x.name)).toStrictEqual(["db", "wx"]);
+    expect((await c.beta.agents.vaults.list({ metadata: { team: "core" } } as never)).data.map((v) => v.id)).toStrictEqual([vault.id]);
+
+    const mcpTool = { type: "mcp" as const, server_label: "wx", transport: { type: "http" as const, server_url: serverUrl } };
+    const result = await (
+      await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [mcpTool] }, environment: { type: "none" }, vault_ids: [vault.id], input: "Weather?", stream: true })
+    ).finalResult();
+    expect(result.output_text).toBe("It is 18C in Paris.");
+    const session = await c.beta.agents.sessions.retrieve(result.session_id);
+    expect(session.vault_ids).toStrictEqual([vault.id]);
+    expect(JSON.stringify(session)).not.toContain("tok-456");
+    // The MCP server was called with the credential as a bearer token (the journal shows the header, redacted).
+    const call = (await h.journal("oa-mcp", "vault-1")).find((e) => e.endpoint === "tools/call")!;
+    expect(call.request.headers.authorization).toBe("[redacted]");
+
+    expect(await refusal(c.beta.agents.sessions.create({ agent: { model: "gpt-5.5" }, environment: { type: "none" }, vault_ids: ["vault_nope"], input: "hi" }))).toStrictEqual([
+      404,
+      "invalid_request_error",
+      "No vault found with id 'vault_nope'.",
+    ]);
+    expect(await refusal(c.beta.agents.vaults.credentials.update(cred.id, { vault_id: vault.id, auth: { type: "environment_variable", secret_value: "x" } }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      `Invalid 'auth.type': credential ${cred.id} is 'static_bearer'; a rotation keeps its type.`,
+    ]);
+    expect(await c.beta.agents.vaults.delete(vault.id)).toStrictEqual({ id: vault.id, deleted: true, object: "vault.deleted" });
+    expect(await refusal(c.beta.agents.vaults.credentials.list(vault.id))).toStrictEqual([404, "invalid_request_error", `No vault found with id '${vault.id}'.`]);
+  });
+
+  it("without a credential the MCP server is called without one", async () => {
+    const c = client("/s/oa-mcp/vault-2");
+    const mcpTool = { type: "mcp" as const, server_label: "wx", transport: { type: "http" as const, server_url: `${h.url}/s/oa-mcp/vault-2/mcp` } };
+    await (await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5", tools: [mcpTool] }, environment: { type: "none" }, input: "Weather?", stream: true })).finalResult();
+    const call = (await h.journal("oa-mcp", "vault-2")).find((e) => e.endpoint === "tools/call")!;
+    expect(call.request.headers.authorization).toBeUndefined();
+  });
+});
+
 describe("openai agents: hosted environments and templates", () => {
   it("a template, an environment made from it, and a session that names the environment", async () => {
     const c = client("/s/oa-weather/env-1");

@@ -38,6 +38,7 @@ import { openaiEvals } from "./evals/routes";
 import { openaiWebhookEndpoints, openaiWebhookEventTypes } from "./webhooks/routes";
 import { openaiChatKitSessions, openaiChatKitThreads } from "./chatkit/routes";
 import { openaiAgents } from "./agents/routes";
+import { openaiVaults } from "./agents/vaults";
 import { openaiRealtimeCalls, realtimeCallBinding } from "./realtime-calls";
 import { openaiStoredChat } from "../chat/stored";
 import { countInputTokens, handleResponseAction, handleStoredResponse, isInputTokensPath, openaiResponses, openaiResponsesCompact, responseAction, storedResponseId } from "../responses";
@@ -132,6 +133,7 @@ export const openaiModule: ProviderModule = {
     openaiChatKitThreads,
     // The Agents API (`/v1/agents/…`, beta `agents=v1`): sessions whose agent the script plays.
     openaiAgents,
+    openaiVaults,
     openaiStoredChat,
     // The files `url` image answers point at, drawn again from their id.
     { knows: (path) => path.startsWith(IMAGE_FILES_PATH), serve: (request, path) => imageFileResponse(request.method, path) },

@@ -12,6 +12,7 @@ import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import { echoed } from "../../../../util/text";
 import type { SideRoute, SideRouteContext } from "../../../types";
 import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, platformAnswer, type PlatformAnswer } from "../../platform";
+import { metadataFilter, withVaultCredentials } from "./vaults";
 import { hostedConfig, savedEnvironment, serveEnvironments, serveTemplates, templateConfig } from "./environments";
 import { eventStream, firstTurnEnd, mcpReach, messagesOf, saveLog, sendEvents, streamEvents } from "./events";
 import { SessionLog, startTurn, type Item } from "./loop";
@@ -48,7 +49,7 @@ const ROUTE = /^\/(?:v1\/)?agents(?:\/(.*))?$/;
 const KNOWN = /^\/v1\/agents(?:\/.*)?$/;
 const SESSION_ROUTE = /^sessions\/([^/]+)(?:\/(events|items|turns|subagents|artifacts|traces)(?:\/([^/]+)(?:\/(items|content))?)?)?\/?$/;
 /** The API's other families below `/v1/agents`, which mockllm does not serve. */
-const NOT_SERVED = new Set(["automations", "vaults"]);
+const NOT_SERVED = new Set(["automations"]);
 /** `environments[/templates][/{id}][/files]`. */
 const ENVIRONMENTS_ROUTE = /^environments(?:\/(templates))?(?:\/([^/]+)(?:\/(files))?)?$/;
 
@@ -155,8 +156,12 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
   if (isApiError(b)) return a.fail(b);
   const metadata = metadataOf(b.metadata);
   if (isApiError(metadata)) return a.fail(metadata);
-  const agent = await sessionAgent(b, raw, rt);
-  if (isApiError(agent)) return a.fail(agent);
+  const resolved = await sessionAgent(b, raw, rt);
+  if (isApiError(resolved)) return a.fail(resolved);
+  // The session's vaults must be the caller's; its MCP tools take their tokens from their credentials.
+  const tools = await withVaultCredentials(rt, b.vault_ids ?? [], resolved.tools);
+  if (isApiError(tools)) return a.fail(tools);
+  const agent = { ...resolved, tools };
   const environment = await environmentOf(b.environment, rt);
   if (isApiError(environment)) return a.fail(environment);
   const stream = b.stream === true;
@@ -208,7 +213,9 @@ async function updateSession(request: Request, id: string, a: PlatformAnswer, rt
       const { reasoning, ...rest } = b.agent;
       const config = configWith(session.agent, { ...rest, ...(reasoning !== undefined ? { reasoning: { effort: reasoning.effort } } : {}) }, "agent");
       if (isApiError(config)) return a.fail(config);
-      session.agent = { ...session.agent, ...config };
+      const tools = await withVaultCredentials(rt, session.vault_ids, config.tools);
+      if (isApiError(tools)) return a.fail(tools);
+      session.agent = { ...session.agent, ...config, tools };
     }
     if (metadata !== undefined) session.metadata = metadata;
     if (b.prompt_cache_options !== undefined) session.prompt_cache_options = b.prompt_cache_options?.ttl !== undefined ? { ttl: b.prompt_cache_options.ttl } : null;
@@ -216,16 +223,6 @@ async function updateSession(request: Request, id: string, a: PlatformAnswer, rt
     await saveAll(agentsHome(rt), SESSION_KIND, [session]);
     return a.json(shown(session));
   });
-}
-
-/** `?metadata[key]=value` pairs of a list call. */
-function metadataFilter(query: URLSearchParams): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const [k, v] of query) {
-    const m = /^metadata\[(.+)\]$/.exec(k);
-    if (m !== null) pairs.push([m[1]!, v]);
-  }
-  return pairs;
 }
 
 async function listSessions(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
