@@ -16,7 +16,7 @@ import type { SideRouteContext } from "../../../types";
 import { conflict, invalid, isApiError, newEventId, sessionNotFound, timestamp, type StoredSession } from "./objects";
 import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type SessionEvent } from "./loop";
 import { mcpOptions } from "../../../../turn/mcp-client";
-import { agentsHome, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveOne, withSessionLock } from "./store";
+import { agentsHome, eventCount, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveHead, saveOne, withSessionLock } from "./store";
 import { createdWithin } from "./pages";
 import { cursorPage } from "../../pages";
 import { budgetReached } from "./budget";
@@ -179,6 +179,7 @@ export async function saveTurn(rt: Runtime, session: StoredSession, log: EventLo
       MAX_SESSION_EVENTS,
     );
   await saveOne(home, SESSION_KIND, session);
+  await saveHead(home, session.id, session.mock.events);
 }
 
 /** Checks a send's (or `initial_events`') events, all or none: the events as kept, or the refusal. */
@@ -265,12 +266,12 @@ function stream(request: Request, session: StoredSession, ctx: SideRouteContext)
   let cursor = session.mock.events;
   const body = polledStream({
     async read() {
-      const now = await loadOne<StoredSession>(home, SESSION_KIND, id);
-      if (now === undefined || now.mock.deleted === true) return { text: sse("session.deleted", { id: newEventId(), type: "session.deleted", processed_at: timestamp() }), last: true };
-      if (now.mock.events <= cursor) return undefined;
+      const count = await eventCount(home, id);
+      if (count === undefined) return { text: sse("session.deleted", { id: newEventId(), type: "session.deleted", processed_at: timestamp() }), last: true };
+      if (count <= cursor) return undefined;
       const all = await loadAll<SessionEvent>(home, eventsKind(id));
-      const fresh = all.slice(Math.max(0, all.length - (now.mock.events - cursor)));
-      cursor = now.mock.events;
+      const fresh = all.slice(Math.max(0, all.length - (count - cursor)));
+      cursor = count;
       return { text: streamed(fresh, deltas) };
     },
     keepAlive: sse("ping", { type: "ping" }),

@@ -93,7 +93,6 @@ export interface SessionState {
   costMicros?: number;
   /** The session was created with a budget and has not had it removed: an update may set another. */
   budgetable?: boolean;
-  deleted?: true;
 }
 
 export type StoredSession = AgentSession & { mock: SessionState };

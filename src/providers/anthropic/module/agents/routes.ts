@@ -42,7 +42,7 @@ import {
 } from "./objects";
 import { createdWithin } from "./pages";
 import { cursorPage } from "../../pages";
-import { AGENT_KIND, agentsHome, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind } from "./store";
+import { AGENT_KIND, agentsHome, deleteHead, ENVIRONMENT_KIND, loadAll, loadOne, MAX_AGENT_VERSIONS, SESSION_KIND, saveOne, versionsKind } from "./store";
 
 type Json = Record<string, unknown>;
 
@@ -349,6 +349,7 @@ async function serveSessions(request: Request, path: string, id: string | undefi
   if (method === "GET") return jsonResponse(shown(session));
   if (method === "DELETE") {
     await home.deleteObject(SESSION_KIND, id);
+    await deleteHead(home, id);
     return jsonResponse({ id, type: "session_deleted" });
   }
   if (method !== "POST") return notAllowed(ctx, "GET, POST or DELETE", path);

@@ -27,6 +27,8 @@ export function agentsHome(rt: Runtime): StoredResponses {
   return rt.sessions.get("__index/managed-agents");
 }
 
+import { loadObject } from "../../../../session/stored-objects";
+
 export { loadObject as loadOne, loadObjects as loadAll } from "../../../../session/stored-objects";
 
 export async function saveOne(home: StoredResponses, kind: string, object: { id: string }, max = MAX_OBJECTS): Promise<void> {
@@ -35,6 +37,28 @@ export async function saveOne(home: StoredResponses, kind: string, object: { id:
 
 export function versionsKind(agentId: string): string {
   return childKind(AGENT_KIND, agentId);
+}
+
+/**
+ * A session's head (kind `agent_session_head`, by session id): how many events it has appended. An open stream polls
+ * it — a few bytes — instead of the session (whose agent snapshot may run long).
+ */
+const HEAD_KIND = "agent_session_head";
+
+/** Writes session `id`'s head: its event count. */
+export async function saveHead(home: StoredResponses, id: string, events: number): Promise<void> {
+  await home.putObjects(HEAD_KIND, [{ id, json: String(events) }], MAX_OBJECTS);
+}
+
+export async function deleteHead(home: StoredResponses, id: string): Promise<void> {
+  await home.deleteObject(HEAD_KIND, id);
+}
+
+/** Session `id`'s event count, or undefined when it no longer exists (a session kept before heads were: read whole). */
+export async function eventCount(home: StoredResponses, id: string): Promise<number | undefined> {
+  const head = await home.objectById(HEAD_KIND, id);
+  if (head !== null) return Number(head);
+  return (await loadObject<{ mock: { events: number } }>(home, SESSION_KIND, id))?.mock.events;
 }
 
 export function eventsKind(sessionId: string): string {
