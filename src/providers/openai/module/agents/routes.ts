@@ -2,8 +2,9 @@
  * OpenAI's Agents API (beta, `OpenAI-Beta: agents=v1`; `client.beta.agents`): reusable agents, sessions, their
  * events (events.ts), items and turns, kept in the caller's namespace (store.ts). A session's agent is played by the
  * script (loop.ts): its model requests are Responses turns under the prefix and `x-mock-*` headers the session was
- * created with. Subagents, artifacts and traces list empty (mockllm's agents make none); environments, templates,
- * automations and vaults are refused with a message that says so.
+ * created with. Hosted environments and their templates are objects (environments.ts), vaults are served on
+ * `/v1/vaults` (vaults.ts); subagents, artifacts and traces list empty (mockllm's agents make none); automations are
+ * refused with a message that says so.
  */
 import { apiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
