@@ -33,7 +33,7 @@ const KEEP_ALIVE_MS = 15_000;
 export const STREAM_IDLE_MS = 10 * 60_000;
 
 /** A checked input event. */
-type Input =
+export type Input =
   | { type: "agent.session.input.message"; messages: Json[][] }
   | { type: "agent.session.input.cancel" }
   | { type: "agent.session.input.tool_result"; call: RequiredAction; success: boolean; output: unknown; error: string | null };
@@ -211,25 +211,39 @@ export function mcpReach(request: Request, rt: Runtime, local: SideRouteContext[
   return () => mcpOptions(rt.vars, request.url, local);
 }
 
+/**
+ * Applies the inputs `check` makes of session `id` as it stands (under its lock: one change at a time) and saves what
+ * they caused; a send whose hashed `key` the session has seen is not applied again. The refusal, if any.
+ */
+export async function applyToSession(rt: Runtime, id: string, check: (session: StoredSession) => Input[] | ApiError, mcp?: () => McpClientOptions, key?: string): Promise<ApiError | undefined> {
+  return withSessionLock(rt, id, async () => {
+    const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
+    if (session === undefined) return sessionNotFound(id);
+    if (key !== undefined && session.mock.keys.includes(key)) return undefined;
+    const inputs = check(session);
+    if (isApiError(inputs)) return inputs;
+    const log = new SessionLog(session);
+    await applyInputs(await harnessOf(rt, id, mcp), log, inputs);
+    if (key !== undefined) session.mock.keys = [...session.mock.keys, key].slice(-MAX_KEYS);
+    await saveLog(rt, log);
+    return undefined;
+  });
+}
+
+/** A user message of one text part, as an input event. */
+export function textInput(text: string): Input {
+  return { type: "agent.session.input.message", messages: [[{ type: "input_text", text }]] };
+}
+
 /** `POST …/events`: the inputs applied (a retried `Idempotency-Key` answered without applying again), then 202. */
 export async function sendEvents(request: Request, id: string, a: PlatformAnswer, rt: Runtime, mcp?: () => McpClientOptions): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
   const header = request.headers.get("idempotency-key");
   // Kept as a 24-digit hash: a key of any length costs the session the same few bytes.
-  const key = header === null ? null : stableHex(`idempotency|${header}`, 24);
-  return withSessionLock(rt, id, async () => {
-    const session = await loadOne<StoredSession>(agentsHome(rt), SESSION_KIND, id);
-    if (session === undefined) return a.fail(sessionNotFound(id));
-    if (key !== null && session.mock.keys.includes(key)) return accepted(a);
-    const inputs = checkedEvents(body.value.events, session);
-    if (isApiError(inputs)) return a.fail(inputs);
-    const log = new SessionLog(session);
-    await applyInputs(await harnessOf(rt, id, mcp), log, inputs);
-    if (key !== null) session.mock.keys = [...session.mock.keys, key].slice(-MAX_KEYS);
-    await saveLog(rt, log);
-    return accepted(a);
-  });
+  const key = header === null ? undefined : stableHex(`idempotency|${header}`, 24);
+  const refused = await applyToSession(rt, id, (session) => checkedEvents(body.value.events, session), mcp, key);
+  return refused === undefined ? accepted(a) : a.fail(refused);
 }
 
 /** The API's 202: accepted, no body. */

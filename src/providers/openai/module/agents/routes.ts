@@ -135,7 +135,7 @@ async function environmentOf(env: SessionCreateBody["environment"], rt: Runtime)
 }
 
 /** The session's agent: the saved agent `agent_id` names with the body's overrides, or the body's own (a model). */
-async function sessionAgent(b: SessionCreateBody, raw: Json, rt: Runtime): Promise<StoredSession["agent"] | ApiError> {
+async function sessionAgent(b: Pick<SessionCreateBody, "agent" | "agent_id">, raw: Json, rt: Runtime): Promise<StoredSession["agent"] | ApiError> {
   const overrides = b.agent ?? {};
   const unplayed = unplayedTool(typeof raw.agent === "object" && raw.agent !== null ? (raw.agent as Json) : {}, "agent.tools");
   if (unplayed !== undefined) return unplayed;
@@ -150,33 +150,37 @@ async function sessionAgent(b: SessionCreateBody, raw: Json, rt: Runtime): Promi
   return isApiError(config) ? config : { id: newId("agent_"), name: null, ...config };
 }
 
-async function createSession(request: Request, path: string, a: PlatformAnswer, rt: Runtime, local: SideRouteContext["local"]): Promise<Response> {
-  const raw = await bodyOrError(request);
-  if (isApiError(raw)) return a.fail(raw);
-  const b = parsedBody(agentsWire().SessionCreate, raw);
-  if (isApiError(b)) return a.fail(b);
-  const metadata = metadataOf(b.metadata);
-  if (isApiError(metadata)) return a.fail(metadata);
-  const resolved = await sessionAgent(b, raw, rt);
-  if (isApiError(resolved)) return a.fail(resolved);
+/** What a new session is made of: a create body's parts (also an automation's target), and its first input. */
+export type SessionParts = Pick<SessionCreateBody, "environment" | "agent" | "agent_id" | "metadata" | "prompt_cache_options" | "review" | "vault_ids"> & {
+  messages?: Json[][];
+};
+
+/**
+ * A new session from `parts`, under the prefix and `x-mock-*` headers of `request` (its model requests' origin), its
+ * first turn run when it has input; saved. `raw` is the body the parts came from (its tools' types checked).
+ */
+export async function openSession(
+  rt: Runtime,
+  request: Request,
+  path: string,
+  local: SideRouteContext["local"],
+  parts: SessionParts,
+  raw: Json,
+): Promise<{ session: StoredSession; log: SessionLog } | ApiError> {
+  const metadata = metadataOf(parts.metadata);
+  if (isApiError(metadata)) return metadata;
+  const resolved = await sessionAgent(parts, raw, rt);
+  if (isApiError(resolved)) return resolved;
   // The session's vaults must be the caller's; its MCP tools take their tokens from their credentials.
-  const tools = await withVaultCredentials(rt, b.vault_ids ?? [], resolved.tools);
-  if (isApiError(tools)) return a.fail(tools);
-  const agent = { ...resolved, tools };
-  const environment = await environmentOf(b.environment, rt);
-  if (isApiError(environment)) return a.fail(environment);
-  const stream = b.stream === true;
-  if (b.stream_options !== undefined && !stream) return a.fail(invalid("Invalid 'stream_options': only allowed when 'stream' is true.", "stream_options"));
-  const needsInput = b.environment.type === "none" || (stream && b.environment.type !== "self_hosted");
-  if ((b.input === undefined || b.input === null) && needsInput)
-    return a.fail(invalid(`Missing required parameter: 'input' (a session ${b.environment.type === "none" ? "without an environment" : "created with stream: true"} starts with its input).`, "input"));
-  const messages = b.input === undefined || b.input === null ? undefined : messagesOf(b.input, "input");
-  if (isApiError(messages)) return a.fail(messages);
+  const tools = await withVaultCredentials(rt, parts.vault_ids ?? [], resolved.tools);
+  if (isApiError(tools)) return tools;
+  const environment = await environmentOf(parts.environment, rt);
+  if (isApiError(environment)) return environment;
   const now = nowSeconds();
   const session: StoredSession = {
     id: newId("sess_"),
     object: "agent.session",
-    agent,
+    agent: { ...resolved, tools },
     created_at: now,
     environment,
     error: null,
@@ -185,15 +189,33 @@ async function createSession(request: Request, path: string, a: PlatformAnswer, 
     required_actions: [],
     status: "idle",
     usage: null,
-    vault_ids: b.vault_ids ?? [],
-    prompt_cache_options: b.prompt_cache_options?.ttl !== undefined ? { ttl: b.prompt_cache_options.ttl } : null,
-    ...(b.review !== undefined ? { review: b.review } : {}),
+    vault_ids: parts.vault_ids ?? [],
+    prompt_cache_options: parts.prompt_cache_options?.ttl !== undefined ? { ttl: parts.prompt_cache_options.ttl } : null,
+    ...(parts.review !== undefined ? { review: parts.review } : {}),
     mock: { origin: { prefix: requestPrefix(request, path).prefix, headers: originHeaders(request.headers), path: "/v1/responses" }, events: 0, turn: null, keys: [] },
   };
   const log = new SessionLog(session);
   log.sessionEvent("agent.session.created");
-  if (messages !== undefined) await startTurn({ rt, items: [] as Item[], mcp: mcpReach(request, rt, local) }, log, messages);
+  if (parts.messages !== undefined) await startTurn({ rt, items: [] as Item[], mcp: mcpReach(request, rt, local) }, log, parts.messages);
   await saveLog(rt, log);
+  return { session, log };
+}
+
+async function createSession(request: Request, path: string, a: PlatformAnswer, rt: Runtime, local: SideRouteContext["local"]): Promise<Response> {
+  const raw = await bodyOrError(request);
+  if (isApiError(raw)) return a.fail(raw);
+  const b = parsedBody(agentsWire().SessionCreate, raw);
+  if (isApiError(b)) return a.fail(b);
+  const stream = b.stream === true;
+  if (b.stream_options !== undefined && !stream) return a.fail(invalid("Invalid 'stream_options': only allowed when 'stream' is true.", "stream_options"));
+  const needsInput = b.environment.type === "none" || (stream && b.environment.type !== "self_hosted");
+  if ((b.input === undefined || b.input === null) && needsInput)
+    return a.fail(invalid(`Missing required parameter: 'input' (a session ${b.environment.type === "none" ? "without an environment" : "created with stream: true"} starts with its input).`, "input"));
+  const messages = b.input === undefined || b.input === null ? undefined : messagesOf(b.input, "input");
+  if (isApiError(messages)) return a.fail(messages);
+  const opened = await openSession(rt, request, path, local, { ...b, ...(messages !== undefined ? { messages } : {}) }, raw);
+  if (isApiError(opened)) return a.fail(opened);
+  const { session, log } = opened;
   if (!stream) return a.json(shown(session));
   return eventStream(a, rt, session.id, session.mock.events, b.stream_options?.include_obfuscation !== false, { events: log.events, due: log.due }, firstTurnEnd);
 }
