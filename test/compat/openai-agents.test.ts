@@ -498,11 +498,6 @@ describe("openai agents: sessions played by the script", () => {
       "invalid_request_error",
       "No turn found with id 'turn_nope' in this session.",
     ]);
-    expect(await refusal(c.beta.agents.automations.list())).toStrictEqual([
-      404,
-      "invalid_request_error",
-      "mockllm does not serve the Agents API's automations (GET /v1/agents/automations): docs/guide/openai-agents.md.",
-    ]);
     expect(await refusal(c.beta.agents.sessions.events.create("sess_nope", { events: [{ type: "agent.session.input.cancel" }] }))).toStrictEqual([
       404,
       "invalid_request_error",
@@ -513,6 +508,97 @@ describe("openai agents: sessions played by the script", () => {
       "invalid_request_error",
       "Invalid 'events': empty array. Expected an array with minimum length 1, but got an empty array instead.",
     ]);
+  });
+});
+
+describe("openai agents: automations", () => {
+  it("an automation is saved with its target resolved; an invocation opens the target's session, played by the script", async () => {
+    const c = client("/s/oa-weather/auto-1");
+    const auto = await c.beta.agents.automations.create({
+      type: "periodic",
+      name: "morning weather",
+      expression: "0 7 * * 1-5",
+      timezone: "Europe/Paris",
+      target: {
+        type: "new_session",
+        agent: { model: "gpt-5.5", tools: [WEATHER_TOOL] },
+        environment: { type: "none" },
+        input: [{ role: "user", content: [{ type: "input_text", text: "Paris?" }] }],
+        metadata: { kind: "daily" },
+      },
+    });
+    expect(auto.id).toMatch(/^auto_[0-9a-f]{32}$/);
+    expect(auto).toMatchObject({
+      object: "agent.automation",
+      type: "periodic",
+      status: "active",
+      expression: "0 7 * * 1-5",
+      timezone: "Europe/Paris",
+      created_by: { type: "developer" },
+      pause_reason: null,
+    });
+    expect(auto.target).toMatchObject({
+      type: "new_session",
+      agent_id: null,
+      environment: { type: "none" },
+      input: [{ role: "user", type: "message", content: [{ type: "input_text", text: "Paris?" }] }],
+      metadata: { kind: "daily" },
+      vault_ids: [],
+      agent: { model: "gpt-5.5", service_tier: "auto", tools: [{ ...WEATHER_TOOL, defer_loading: false }] },
+    });
+
+    const run = await c.beta.agents.automations.invocations.create(auto.id);
+    expect(run).toMatchObject({ object: "agent.automation.invocation", automation_id: auto.id, status: "completed", error: null, source: { type: "manual" }, scheduled_at: null, skip_reason: null });
+    const session = await c.beta.agents.sessions.retrieve(run.session_id!);
+    expect([session.status, session.metadata, (session.required_actions[0] as { name: string }).name]).toStrictEqual(["requires_action", { kind: "daily" }, "get_weather"]);
+    expect((await h.journal("oa-weather", "auto-1")).map((e) => e.step)).toStrictEqual(["call"]);
+    expect(await c.beta.agents.automations.invocations.retrieve(run.id, { automation_id: auto.id })).toStrictEqual(run);
+    expect((await c.beta.agents.automations.invocations.list(auto.id)).data.map((i) => i.id)).toStrictEqual([run.id]);
+
+    // An automation that messages an existing session: the instructions start its next turn (the journal's next step).
+    const idle = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5" }, environment: { type: "self_hosted", workspace_directory: "/w" } });
+    const nudge = await c.beta.agents.automations.create({ type: "once", name: "nudge", run_at: 1_900_000_000, target: { type: "existing_session", session_id: idle.id, instructions: "thanks" } });
+    expect(nudge.target).toStrictEqual({ instructions: "thanks", session_id: idle.id, type: "existing_session" });
+    const nudged = await c.beta.agents.automations.invocations.create(nudge.id);
+    expect([nudged.status, nudged.session_id]).toStrictEqual(["completed", idle.id]);
+    const items = await c.beta.agents.sessions.items.list(idle.id, { order: "asc" });
+    expect(items.data.map((i: any) => i.content?.[0]?.text)).toStrictEqual(["thanks", "You are welcome."]);
+    expect((await c.beta.agents.automations.list({ session_id: idle.id } as never)).data.map((x) => x.id)).toStrictEqual([nudge.id]);
+
+    const paused = await c.beta.agents.automations.pause(auto.id);
+    expect(paused.status).toBe("paused");
+    expect((await c.beta.agents.automations.resume(auto.id)).status).toBe("active");
+    const renamed = (await c.beta.agents.automations.update(auto.id, { name: "weather", expression: "30 6 * * *" })) as OpenAI.Beta.Agents.Automations.PeriodicAutomation;
+    expect([renamed.name, renamed.expression, renamed.timezone]).toStrictEqual(["weather", "30 6 * * *", "Europe/Paris"]);
+
+    // The session it messages is gone: the invocation records why it failed.
+    await c.beta.agents.sessions.delete(idle.id);
+    const failed = await c.beta.agents.automations.invocations.create(nudge.id);
+    expect([failed.status, failed.error]).toStrictEqual(["failed", { code: "not_found", message: `No session found with id '${idle.id}'.` }]);
+
+    expect(
+      await refusal(
+        c.beta.agents.automations.create({ type: "periodic", name: "x", expression: "every day", timezone: "UTC", target: { type: "existing_session", session_id: session.id, instructions: "x" } }),
+      ),
+    ).toStrictEqual([400, "invalid_request_error", "Invalid 'expression': 'every day' is not a cron expression of five fields (minute hour day-of-month month day-of-week)."]);
+    expect(
+      await refusal(
+        c.beta.agents.automations.create({
+          type: "periodic",
+          name: "x",
+          expression: "* * * * *",
+          timezone: "Mars/Olympus",
+          target: { type: "existing_session", session_id: session.id, instructions: "x" },
+        }),
+      ),
+    ).toStrictEqual([400, "invalid_request_error", "Invalid 'timezone': 'Mars/Olympus' is not an IANA time zone."]);
+    expect(await refusal(c.beta.agents.automations.create({ type: "once", name: "x", run_at: 1, target: { type: "existing_session", session_id: "sess_nope", instructions: "x" } }))).toStrictEqual([
+      404,
+      "invalid_request_error",
+      "No session found with id 'sess_nope'.",
+    ]);
+    expect(await c.beta.agents.automations.delete(auto.id)).toStrictEqual({ id: auto.id, deleted: true, object: "agent.automation.deleted" });
+    expect(await refusal(c.beta.agents.automations.retrieve(auto.id))).toStrictEqual([404, "invalid_request_error", `No automation found with id '${auto.id}'.`]);
   });
 });
 

@@ -414,7 +414,11 @@ export function addUsage(into: TokenUsage, u: unknown): void {
 export function shown(s: StoredSession): AgentSession {
   const { mock: _m, ...session } = s;
   const copy = structuredClone(session);
-  // A session's MCP transport answers its URL alone (the API's `McpTransportResourceHTTP`): no headers, no credential.
-  copy.agent.tools = copy.agent.tools.map((t) => (t.type === "mcp" ? { ...t, transport: { server_url: t.transport.server_url, type: "http" } as McpTool["transport"] } : t));
+  copy.agent.tools = sessionTools(copy.agent.tools);
   return copy;
+}
+
+/** Tools as a session (or an automation's target) answers them: an MCP transport's URL alone (the API's `McpTransportResourceHTTP`), no headers, no credential. */
+export function sessionTools(tools: readonly AgentTool[]): AgentTool[] {
+  return tools.map((t) => (t.type === "mcp" ? { ...t, transport: { server_url: t.transport.server_url, type: "http" } as McpTool["transport"] } : t));
 }
