@@ -728,3 +728,61 @@ describe("openai agents: hosted environments and templates", () => {
     expect(await refusal(c.beta.agents.environments.templates.retrieve(tid))).toStrictEqual([404, "invalid_request_error", `No environment template found with id '${tid}'.`]);
   });
 });
+
+describe("openai agents: bad input", () => {
+  it("every route answers malformed bodies and odd paths with a 4xx in OpenAI's shape, never a 5xx", async () => {
+    const c = client("/s/oa-weather/bad-1");
+    const agent = await c.beta.agents.create({ model: "gpt-5.5" });
+    const session = await c.beta.agents.sessions.create({ agent_id: agent.id, environment: { type: "self_hosted", workspace_directory: "/w" } });
+    const vault = await c.beta.agents.vaults.create({ name: "v" });
+    const paths = [
+      "/v1/agents",
+      `/v1/agents/${agent.id}`,
+      "/v1/agents/sessions",
+      `/v1/agents/sessions/${session.id}`,
+      `/v1/agents/sessions/${session.id}/events`,
+      "/v1/agents/environments",
+      "/v1/agents/environments/templates",
+      "/v1/agents/automations",
+      "/v1/vaults",
+      `/v1/vaults/${vault.id}`,
+      `/v1/vaults/${vault.id}/credentials`,
+    ];
+    const bodies = [
+      "{",
+      "[]",
+      "42",
+      '"text"',
+      "null",
+      JSON.stringify({ model: 1, environment: "x", events: "y", name: [], target: 3, auth: {}, type: {} }),
+      JSON.stringify({ events: [null, 1, { type: 5 }] }),
+    ];
+    const statuses = new Set<number>();
+    for (const p of paths) {
+      for (const body of bodies) {
+        const res = await fetch(`${h.url}/s/oa-weather/bad-1${p}`, {
+          method: "POST",
+          headers: { authorization: "Bearer sk-test", "openai-beta": "agents=v1", "content-type": "application/json" },
+          body,
+        });
+        const json = (await res.json()) as { error?: { type: string; message: string } };
+        expect(res.status, `${p} ${body}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${p} ${body}`).toBeLessThan(500);
+        expect(json.error?.type, `${p} ${body}`).toBe("invalid_request_error");
+        statuses.add(res.status);
+      }
+    }
+    for (const odd of [
+      "/v1/agents/sessions/x/y/z/w",
+      `/v1/agents/sessions/${session.id}/turns/t/nope`,
+      "/v1/agents/environments/e/files/x",
+      "/v1/vaults/v/credentials/c/x",
+      "/v1/agents/automations/a/b/c/d",
+    ]) {
+      const res = await fetch(`${h.url}${odd}`, { headers: { authorization: "Bearer sk-test", "openai-beta": "agents=v1" } });
+      expect(res.status, odd).toBeGreaterThanOrEqual(400);
+      expect(res.status, odd).toBeLessThan(500);
+    }
+    expect([...statuses].sort()).toStrictEqual([400]);
+  });
+});
