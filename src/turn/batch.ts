@@ -15,6 +15,7 @@ import { deliveredReply, errorResponse, renderOutcome, surfaceRequestId } from "
 import type { Exec } from "../runtime/types";
 import type { Prefix } from "./select";
 import { decideTurn, uniqueSeed } from "./turn";
+import { schedule } from "../http/sse";
 import { fillMcpResults, needsMcpResults, type McpClientOptions } from "./mcp-client";
 
 /** What one line answered: the status, the request id and the JSON body a live call would have got. */
@@ -24,6 +25,19 @@ export interface LineAnswer {
   body: unknown;
   /** The delivered reply's latency and stream pacing (a batch plays neither; an agent session's stream does). */
   paced?: { latencyMs: number; pacing: Pacing };
+}
+
+/**
+ * When each of a reply's events is due on a stream that plays it (epoch ms): the first after the reply's latency from
+ * `start`, then each event carrying words (`words[i]`) by the reply's pacing, as mockllm paces any stream.
+ * @example pacedDue(Date.now(), [0, 1, 1, 0], answer.paced) // [t+latency, t+latency+ttft+…, …]
+ */
+export function pacedDue(start: number, words: readonly number[], paced: NonNullable<LineAnswer["paced"]>): number[] {
+  const at = start + paced.latencyMs;
+  return schedule(
+    words.map((w) => ({ data: "", words: w })),
+    paced.pacing,
+  ).map((offset) => at + offset);
 }
 
 /** Where the batch was created: its prefix and the headers that select scenarios (`x-mock-*`), kept with the batch. */

@@ -81,6 +81,7 @@ const MCP = {
     calls: [{ id: "q", match: { tool: "lookup", arguments: { q: "answer" } }, result: { content: [{ type: "text", text: "42" }] } }],
   },
 };
+const PACED = { name: "ma-paced", steps: [{ respond: { text: "one two three four five six", latencyMs: 150, stream: { tokensPerSecond: 20 } } }] };
 const CHATTY = { name: "ma-chatty", steps: [{ consume: false, respond: { reasoning: [{ text: "hm", signature: "s" }], text: "Three little words" } }] };
 
 /** The events of a turn whose one model request answers text. */
@@ -122,7 +123,7 @@ const WEATHER_TOOL = {
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP, TWO, BUDGET);
+  await h.upload(WEATHER, BASH, FLAKY, CHATTY, MCP, TWO, BUDGET, PACED);
 }, 120_000);
 afterAll(() => h?.stop());
 
@@ -303,6 +304,24 @@ describe("managed agents: the objects", () => {
 });
 
 describe("managed agents: a session the script plays", () => {
+  it("the stream plays the script's latency and pacing: the message comes when its words would have", async () => {
+    const c = client("/s/ma-paced/run-1");
+    const { session } = await sessionOf(c, []);
+    const events = (await c.beta.sessions.events.stream(session.id))[Symbol.asyncIterator]();
+    const sent = performance.now();
+    await c.beta.sessions.events.send(session.id, { events: [text("go")] });
+    const seen: [string, number][] = [];
+    for (let e = await events.next(); !e.done; e = await events.next()) {
+      seen.push([e.value.type, performance.now() - sent]);
+      if (e.value.type === "session.status_idle") break;
+    }
+    expect(seen.map(([t]) => t)).toStrictEqual(["user.message", ...TEXT_TURN]);
+    const at = Object.fromEntries(seen);
+    // 150 ms of latency, then six words at 20 a second: the message at about 450 ms (bounded from below only).
+    expect(at["agent.message"]).toBeGreaterThanOrEqual(400);
+    expect(at["session.status_running"]).toBeLessThan(at["agent.message"]!);
+  });
+
   it("a custom tool: the stream shows the turn, the session waits, the result runs the next model request", async () => {
     const c = client("/s/ma-weather/custom");
     const { session } = await sessionOf(c, [WEATHER_TOOL]);

@@ -9,14 +9,14 @@ import { readJsonBody } from "../../../../http/body";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { isRecord, jsonResponse } from "../../../../http/json";
 import { Response } from "../../../../http/web";
-import { polledStream } from "../../../../http/polled-stream";
+import { polledStream, type PolledRead } from "../../../../http/polled-stream";
 import type { Runtime } from "../../../../runtime/types";
 import { wordPieces } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
 import { conflict, invalid, isApiError, newEventId, sessionNotFound, timestamp, type StoredSession } from "./objects";
 import { answeredUse, EventLog, runAgentTurn, toolResult, type Harness, type SessionEvent } from "./loop";
 import { mcpOptions } from "../../../../turn/mcp-client";
-import { agentsHome, eventCount, eventsKind, loadAll, loadOne, MAX_SESSION_EVENTS, SESSION_KIND, saveHead, saveOne, withSessionLock } from "./store";
+import { agentsHome, dueKind, eventCount, eventsKind, loadAll, loadOne, MAX_DUE_RECORDS, MAX_SESSION_EVENTS, SESSION_KIND, saveHead, saveOne, withSessionLock } from "./store";
 import { createdWithin } from "./pages";
 import { cursorPage } from "../../pages";
 import { budgetReached } from "./budget";
@@ -169,6 +169,9 @@ export function harnessOf(request: Request, ctx: SideRouteContext): Harness {
 /** Stores what a send or a create appended, and the session as it now stands. */
 export async function saveTurn(rt: Runtime, session: StoredSession, log: EventLog): Promise<void> {
   const home = agentsHome(rt);
+  const from = session.mock.events;
+  // The script's latency and pacing, played by the stream: kept only when some event is still to come.
+  if (log.due.some((d) => d > Date.now())) await home.putObjects(dueKind(session.id), [{ id: String(from).padStart(10, "0"), json: JSON.stringify({ from, due: log.due }) }], MAX_DUE_RECORDS);
   session.mock.events += log.out.length;
   session.status = "idle";
   session.updated_at = timestamp();
@@ -264,15 +267,31 @@ function stream(request: Request, session: StoredSession, ctx: SideRouteContext)
   const home = agentsHome(ctx.rt);
   const id = session.id;
   let cursor = session.mock.events;
+  // Events read but not yet due (the script's latency and pacing), oldest first.
+  const waiting: { text: string; due: number }[] = [];
+  const dueNow = (): PolledRead => {
+    const now = Date.now();
+    let text = "";
+    while (waiting.length > 0 && waiting[0]!.due <= now) text += waiting.shift()!.text;
+    return text === "" ? undefined : { text };
+  };
   const body = polledStream({
     async read() {
+      if (waiting.length > 0) return dueNow();
       const count = await eventCount(home, id);
       if (count === undefined) return { text: sse("session.deleted", { id: newEventId(), type: "session.deleted", processed_at: timestamp() }), last: true };
       if (count <= cursor) return undefined;
       const all = await loadAll<SessionEvent>(home, eventsKind(id));
       const fresh = all.slice(Math.max(0, all.length - (count - cursor)));
+      const due = new Map<number, number>();
+      for (const r of await loadAll<{ from: number; due: number[] }>(home, dueKind(id))) {
+        if (r.from + r.due.length <= cursor || r.from >= count) continue;
+        for (const [i, at] of r.due.entries()) due.set(r.from + i, at);
+      }
+      const first = count - fresh.length;
+      for (const [k, e] of fresh.entries()) waiting.push({ text: streamed([e], deltas), due: due.get(first + k) ?? 0 });
       cursor = count;
-      return { text: streamed(fresh, deltas) };
+      return dueNow();
     },
     keepAlive: sse("ping", { type: "ping" }),
     keepAliveMs: PING_MS,

@@ -19,7 +19,8 @@
  */
 import { isRecord } from "../../../../http/json";
 import type { Runtime } from "../../../../runtime/types";
-import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
+import { pacedDue, runBatchLine, type LineAnswer } from "../../../../turn/batch";
+import { wordCount } from "../../../../util/text";
 import { callMcp, type McpClientOptions } from "../../../../turn/mcp-client";
 import type { McpServerRef } from "../../../types";
 import { anthropicMessages } from "../../index";
@@ -45,10 +46,24 @@ export interface Harness {
 /** Appends events to a turn's output, each with a fresh id and `processed_at` now. */
 export class EventLog {
   readonly out: SessionEvent[] = [];
+  /** When each event is due on a stream (epoch ms): the script's latency and pacing, played by the stream. */
+  readonly due: number[] = [];
+  /** When the next event is due: now, then past each paced reply. */
+  clock = Date.now();
   emit(type: string, fields: Json = {}): SessionEvent {
     const e = { id: newEventId(), type, ...fields, processed_at: timestamp() } as SessionEvent;
     this.out.push(e);
+    this.due.push(this.clock);
     return e;
+  }
+  /** Paces the events from index `from` on as the reply's stream would be: after its latency, a message's words at its rate. */
+  pace(from: number, paced: LineAnswer["paced"]): void {
+    if (paced === undefined) return;
+    const words = this.out
+      .slice(from)
+      .map((e) => (e.type === "agent.message" && Array.isArray(e.content) ? (e.content as Json[]).reduce((n, b) => n + (typeof b.text === "string" ? wordCount(b.text) : 0), 0) : 0));
+    for (const [i, at] of pacedDue(this.clock, words, paced).entries()) this.due[from + i] = at;
+    this.clock = this.due.at(-1) ?? this.clock;
   }
 }
 
@@ -267,6 +282,7 @@ export async function runAgentTurn(h: Harness, session: StoredSession, history: 
       }
     }
     const message = answer.body as Json;
+    const replyFrom = log.out.length;
     const blocks = Array.isArray(message.content) ? (message.content as Json[]) : [];
     const waiting: string[] = [];
     const ranHere: SessionEvent[] = [];
@@ -321,6 +337,7 @@ export async function runAgentTurn(h: Harness, session: StoredSession, history: 
     }
     flushText();
     seen(log.emit("span.model_request_end", { model_request_start_id: start.id, is_error: false, model_usage: addUsage(session, isRecord(message.usage) ? message.usage : {}) }));
+    log.pace(replyFrom, answer.paced);
     // What the session answers itself: an allowed built-in call in a cloud environment, an allowed MCP call.
     for (const use of ranHere) seen(log.emit(...(await answeredUse(h, session, use))));
     if (waiting.length > 0) {

@@ -61,6 +61,17 @@ export async function eventCount(home: StoredResponses, id: string): Promise<num
   return (await loadObject<{ mock: { events: number } }>(home, SESSION_KIND, id))?.mock.events;
 }
 
+/**
+ * When a session's paced events are due on a stream (kind `agent_session/{id}/due`, one record a change that has any
+ * still to come: `{ from, due }`, `from` the change's first event's number). A change with nothing to hold keeps none.
+ */
+export function dueKind(sessionId: string): string {
+  return `${childKind(SESSION_KIND, sessionId)}/due`;
+}
+
+/** Most due records a session keeps. */
+export const MAX_DUE_RECORDS = 1000;
+
 export function eventsKind(sessionId: string): string {
   return childKind(SESSION_KIND, sessionId);
 }

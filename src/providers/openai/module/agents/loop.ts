@@ -18,10 +18,9 @@
  */
 import { isRecord } from "../../../../http/json";
 import type { Runtime } from "../../../../runtime/types";
-import { runBatchLine, type LineAnswer } from "../../../../turn/batch";
+import { pacedDue, runBatchLine, type LineAnswer } from "../../../../turn/batch";
 import type { McpClientOptions } from "../../../../turn/mcp-client";
 import { wordPieces } from "../../../../util/text";
-import { schedule } from "../../../../http/sse";
 import { nowSeconds } from "../../platform";
 import { openaiResponses } from "../../responses";
 import { addUsage, newId, noUsage, shown, type RequiredAction, type StoredSession, type Turn } from "./objects";
@@ -55,12 +54,12 @@ export class SessionLog {
    */
   pace(from: number, paced: LineAnswer["paced"]): void {
     if (paced === undefined) return;
-    const start = this.clock + paced.latencyMs;
-    const offsets = schedule(
-      this.events.slice(from).map((e) => ({ data: "", words: typeof e.delta === "string" ? 1 : 0 })),
-      paced.pacing,
+    const due = pacedDue(
+      this.clock,
+      this.events.slice(from).map((e) => (typeof e.delta === "string" ? 1 : 0)),
+      paced,
     );
-    for (const [i, offset] of offsets.entries()) this.due[from + i] = start + offset;
+    for (const [i, at] of due.entries()) this.due[from + i] = at;
     this.clock = this.due.at(-1) ?? this.clock;
   }
   /** A session-level event: the session as it stands now. */
