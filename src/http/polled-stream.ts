@@ -66,3 +66,27 @@ export function polledStream(source: PolledSource): ReadableStream<Uint8Array> {
     },
   });
 }
+
+/**
+ * What a stream has read but must not send yet (the script's latency and pacing), oldest first: each item leaves
+ * when its time comes, never before one read earlier.
+ * @example queue.push(text, due); const now = queue.takeDue(); // the texts due by now
+ */
+export class DueQueue<T> {
+  readonly #items: { item: T; due: number }[] = [];
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  push(item: T, due: number): void {
+    this.#items.push({ item, due });
+  }
+
+  /** The items due by `now`, in order, taken off the queue. */
+  takeDue(now = Date.now()): T[] {
+    let n = 0;
+    while (n < this.#items.length && this.#items[n]!.due <= now) n++;
+    return this.#items.splice(0, n).map((x) => x.item);
+  }
+}

@@ -4,7 +4,7 @@
  * stops the reads.
  */
 import { describe, expect, it } from "vitest";
-import { polledStream, type PolledRead } from "../../src/http/polled-stream";
+import { DueQueue, polledStream, type PolledRead } from "../../src/http/polled-stream";
 
 const decoder = new TextDecoder();
 
@@ -69,5 +69,19 @@ describe("polledStream", () => {
     const after = reads;
     await new Promise((r) => setTimeout(r, 150));
     expect(reads).toBeLessThanOrEqual(after + 1);
+  });
+});
+
+describe("DueQueue", () => {
+  it("gives the items due by now in order, and never one before an earlier one", () => {
+    const q = new DueQueue<string>();
+    q.push("a", 100);
+    q.push("b", 300);
+    q.push("c", 200); // read after b: waits for b, whatever its own time
+    expect(q.takeDue(50)).toStrictEqual([]);
+    expect(q.takeDue(250)).toStrictEqual(["a"]);
+    expect(q.size).toBe(2);
+    expect(q.takeDue(300)).toStrictEqual(["b", "c"]);
+    expect(q.size).toBe(0);
   });
 });

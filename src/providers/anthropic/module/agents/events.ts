@@ -9,7 +9,7 @@ import { readJsonBody } from "../../../../http/body";
 import { apiError, type ApiError } from "../../../../http/errors";
 import { isRecord, jsonResponse } from "../../../../http/json";
 import { Response } from "../../../../http/web";
-import { polledStream, type PolledRead } from "../../../../http/polled-stream";
+import { DueQueue, polledStream, type PolledRead } from "../../../../http/polled-stream";
 import type { Runtime } from "../../../../runtime/types";
 import { wordPieces } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
@@ -268,16 +268,14 @@ function stream(request: Request, session: StoredSession, ctx: SideRouteContext)
   const id = session.id;
   let cursor = session.mock.events;
   // Events read but not yet due (the script's latency and pacing), oldest first.
-  const waiting: { text: string; due: number }[] = [];
+  const waiting = new DueQueue<string>();
   const dueNow = (): PolledRead => {
-    const now = Date.now();
-    let text = "";
-    while (waiting.length > 0 && waiting[0]!.due <= now) text += waiting.shift()!.text;
+    const text = waiting.takeDue().join("");
     return text === "" ? undefined : { text };
   };
   const body = polledStream({
     async read() {
-      if (waiting.length > 0) return dueNow();
+      if (waiting.size > 0) return dueNow();
       const count = await eventCount(home, id);
       if (count === undefined) return { text: sse("session.deleted", { id: newEventId(), type: "session.deleted", processed_at: timestamp() }), last: true };
       if (count <= cursor) return undefined;
@@ -289,7 +287,7 @@ function stream(request: Request, session: StoredSession, ctx: SideRouteContext)
         for (const [i, at] of r.due.entries()) due.set(r.from + i, at);
       }
       const first = count - fresh.length;
-      for (const [k, e] of fresh.entries()) waiting.push({ text: streamed([e], deltas), due: due.get(first + k) ?? 0 });
+      for (const [k, e] of fresh.entries()) waiting.push(streamed([e], deltas), due.get(first + k) ?? 0);
       cursor = count;
       return dueNow();
     },

@@ -7,7 +7,7 @@
  */
 import type { ApiError } from "../../../../http/errors";
 import { obfuscation } from "../../../../http/ids";
-import { polledStream, type PolledRead } from "../../../../http/polled-stream";
+import { DueQueue, polledStream, type PolledRead } from "../../../../http/polled-stream";
 import { echoed } from "../../../../util/text";
 import { stableHex } from "../../../../util/hash";
 import { agentSessionData, type EventType } from "../../../../webhooks/events";
@@ -275,18 +275,16 @@ export function eventStream(a: PlatformAnswer, rt: Runtime, id: string, from: nu
   const home = agentsHome(rt);
   let cursor = from;
   const ended = { turn: false };
-  // Events read but not yet due, oldest first.
-  const waiting: { event: SessionEvent; due: number }[] = [];
+  // Events read but not yet due (the script's latency and pacing).
+  const waiting = new DueQueue<SessionEvent>();
   const queue = (c: StoredChange) => {
-    for (const [i, event] of c.events.entries()) waiting.push({ event, due: c.due[i] ?? 0 });
+    for (const [i, event] of c.events.entries()) waiting.push(event, c.due[i] ?? 0);
   };
   if (first !== undefined) queue(first);
   /** The events due now, framed; the stream's end when one of them ends it. */
   const dueNow = (): PolledRead => {
-    const now = Date.now();
     let text = "";
-    while (waiting.length > 0 && waiting[0]!.due <= now) {
-      const { event } = waiting.shift()!;
+    for (const event of waiting.takeDue()) {
       text += frame(event, pad);
       if (end?.(event, ended) === true) return { text, last: true };
     }
@@ -294,7 +292,7 @@ export function eventStream(a: PlatformAnswer, rt: Runtime, id: string, from: nu
   };
   const body = polledStream({
     async read() {
-      if (waiting.length > 0) return dueNow();
+      if (waiting.size > 0) return dueNow();
       const head = await home.objectById(HEAD_KIND, id);
       if (head === null) return { text: "", last: true };
       const last = Number(head);
