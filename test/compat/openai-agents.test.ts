@@ -6,7 +6,7 @@
  * actions answered by hand, cancel, idempotent sends, scripted model failures retried then failing the turn, and
  * the API's refusals.
  */
-import OpenAI from "openai";
+import OpenAI, { toFile } from "openai";
 import { zodAgentTextFormat } from "openai/helpers/beta/agents/zod";
 import { zodResponsesFunction } from "openai/helpers/zod";
 import { functionTool } from "openai/lib/beta/agents/function-tool";
@@ -667,6 +667,48 @@ describe("openai agents: vaults and credentials", () => {
 });
 
 describe("openai agents: hosted environments and templates", () => {
+  it("files: the SDK's upload and prepare helpers, inline bytes, an environment's files listed by directory", async () => {
+    const c = client("/s/oa-weather/files-1");
+    const env = await c.beta.agents.environments.create({
+      environment: { type: "openai_hosted", files: [{ type: "inline", path: "/workspace/README.md", data: Buffer.from("hello").toString("base64") }] },
+    });
+    expect(env.files).toStrictEqual([{ id: env.files[0]!.id, path: "/workspace/README.md", size_bytes: 5, type: "inline" }]);
+    const { uploadedFile, environmentFile } = await c.beta.agents.environments.files.upload(env.id, { file: await toFile(Buffer.from("a,b\n1,2\n"), "data.csv"), path: "/workspace/data/data.csv" });
+    expect(uploadedFile).toMatchObject({ object: "file", purpose: "user_data", bytes: 8 });
+    expect(environmentFile).toStrictEqual({ environment_id: env.id, object: "agent.environment.file", path: "/workspace/data/data.csv", size_bytes: 8 });
+    await c.beta.agents.environments.files.create(env.id, { type: "inline", path: "/workspace/data/more.txt", data: Buffer.from("more").toString("base64") });
+    const inData = await c.beta.agents.environments.files.list(env.id, { path: "/workspace/data" });
+    expect(inData.data.map((f) => [f.path, f.size_bytes])).toStrictEqual([
+      ["/workspace/data/data.csv", 8],
+      ["/workspace/data/more.txt", 4],
+    ]);
+    const all: string[] = [];
+    for await (const f of c.beta.agents.environments.files.list(env.id, { limit: 1 })) all.push(f.path);
+    expect(all).toStrictEqual(["/workspace/README.md", "/workspace/data/data.csv", "/workspace/data/more.txt"]);
+
+    // prepare() uploads through the Files API; a session's inline environment takes the references.
+    const prepared = await c.beta.agents.environments.files.prepare({ "/workspace/notes.txt": await toFile(Buffer.from("notes"), "notes.txt") });
+    const session = await c.beta.agents.sessions.create({ agent: { model: "gpt-5.5" }, environment: { type: "openai_hosted", files: prepared.files }, input: "thanks" });
+    expect((session.environment as { files: unknown[] }).files).toStrictEqual([
+      { id: expect.stringMatching(/^envfile_/), file_id: prepared.uploadedFiles[0]!.id, path: "/workspace/notes.txt", size_bytes: 5, type: "file_id" },
+    ]);
+    expect(await refusal(c.beta.agents.environments.files.create(env.id, { type: "file_id", file_id: "file-nope", path: "/workspace/x" }))).toStrictEqual([
+      404,
+      "invalid_request_error",
+      "No such File object: file-nope",
+    ]);
+    expect(await refusal(c.beta.agents.environments.files.create(env.id, { type: "inline", data: "not base64!", path: "/workspace/x" }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Invalid 'data': expected standard base64.",
+    ]);
+    expect(await refusal(c.beta.agents.environments.files.create(env.id, { type: "inline", data: "", path: "relative.txt" }))).toStrictEqual([
+      400,
+      "invalid_request_error",
+      "Invalid 'path': expected an absolute path, but got 'relative.txt' instead.",
+    ]);
+  });
+
   it("a template, an environment made from it, and a session that names the environment", async () => {
     const c = client("/s/oa-weather/env-1");
     const template = await c.beta.agents.environments.templates.create({

@@ -15,7 +15,7 @@ import { echoed } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
 import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, type PlatformAnswer } from "../../platform";
 import { applyToSession, mcpReach, messagesOf, textInput } from "./events";
-import { savedEnvironment, templateConfig } from "./environments";
+import { hostedFiles, savedEnvironment, templateConfig, templateFile } from "./environments";
 import {
   agentNotFound,
   agentsWire,
@@ -132,11 +132,13 @@ async function automationEnvironment(env: SessionCreateBody["environment"], rt: 
     const t = await templateConfig(rt, env.environment_template_id);
     if (isApiError(t)) return t;
   }
-  for (const field of ["files", "plugins", "skills"] as const) {
+  for (const field of ["plugins", "skills"] as const) {
     const v = env[field];
     if (v !== undefined && v !== null && v.length > 0)
       return invalid(`mockllm provisions no hosted environment: 'target.environment.${field}' is not served (docs/guide/openai-agents.md).`, `target.environment.${field}`);
   }
+  const files = env.files === undefined || env.files === null ? null : await hostedFiles(env.files, "target.environment.files", rt);
+  if (isApiError(files)) return files;
   const p = env.packages;
   return {
     capability_directories: env.capability_directories ?? null,
@@ -144,7 +146,7 @@ async function automationEnvironment(env: SessionCreateBody["environment"], rt: 
     desktop: env.desktop ?? null,
     environment_id: env.environment_id ?? null,
     environment_template_id: env.environment_template_id ?? null,
-    files: null,
+    files: files === null ? null : files.map(templateFile),
     network: env.network === undefined || env.network === null ? null : { access: env.network.access, allowed_domains: env.network.allowed_domains ?? [] },
     packages: p === undefined || p === null ? null : { npm: p.npm ?? [], python: p.python ?? [], system: p.system ?? [] },
     plugins: null,

@@ -12,6 +12,7 @@ import type { Runtime } from "../../../../runtime/types";
 import { echoed } from "../../../../util/text";
 import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, type PlatformAnswer } from "../../platform";
 import { hostedWire, isApiError, newId, parsedBody } from "./objects";
+import { filesOf, noSuchFile } from "../batches/files";
 import { agentsHome, loadAll, loadOne, saveAll } from "./store";
 
 type Json = Record<string, unknown>;
@@ -24,7 +25,7 @@ export type HostedFields = { [K in keyof ReturnType<typeof hostedWire>["fields"]
 /** A hosted configuration resolved as the API answers it. */
 export interface HostedConfig {
   capability_directories: string[];
-  files: Json[];
+  files: HostedFile[];
   network: { access: "enabled" | "disabled" | "restricted"; allowed_domains: string[] };
   packages: { npm: string[]; python: string[]; system: string[] };
   plugins: Json[];
@@ -43,7 +44,7 @@ export interface EnvironmentTemplate extends HostedConfig {
 /** An environment as kept: the API's object and the configuration sessions that name it run with. */
 export interface StoredEnvironment {
   id: string;
-  files: Json[];
+  files: HostedFile[];
   object: "agent.environment";
   plugins: Json[];
   skills: Json[];
@@ -55,17 +56,55 @@ export interface StoredEnvironment {
 
 const NO_CONFIG: HostedConfig = { capability_directories: [], files: [], network: { access: "disabled", allowed_domains: [] }, packages: { npm: [], python: [], system: [] }, plugins: [], skills: [] };
 
-/** `base` with the fields `f` names changed (omitted ones kept, `null` back to the default); files, plugins and skills refused. */
-export function hostedConfig(f: HostedFields, at: string, base: HostedConfig = NO_CONFIG): HostedConfig | ApiError {
-  for (const field of ["files", "plugins", "skills"] as const) {
+/** A hosted file as kept (the API's `HostedEnvironmentFile`): a Files API file or inline bytes, at an absolute path. */
+export type HostedFile = { id: string; file_id?: string; path: string; size_bytes: number; type: "file_id" | "inline" };
+
+/** Bytes of standard base64 `data`, or undefined when it is not base64. */
+function base64Bytes(data: string): number | undefined {
+  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
+  return (data.length / 4) * 3 - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+}
+
+/** Files of a hosted configuration checked: a `file_id` must be one of the caller's Files API files, `data` base64. */
+export async function hostedFiles(files: NonNullable<HostedFields["files"]>, at: string, rt: Runtime): Promise<HostedFile[] | ApiError> {
+  const store = filesOf(rt.objects);
+  const out: HostedFile[] = [];
+  for (const [i, f] of files.entries()) {
+    if (!f.path.startsWith("/")) return invalid(`Invalid '${at}[${i}].path': expected an absolute path, but got '${echoed(f.path)}' instead.`, `${at}[${i}].path`);
+    if (f.type === "inline") {
+      const bytes = base64Bytes(f.data);
+      if (bytes === undefined) return invalid(`Invalid '${at}[${i}].data': expected standard base64.`, `${at}[${i}].data`);
+      out.push({ id: newId("envfile_"), path: f.path, size_bytes: bytes, type: "inline" });
+      continue;
+    }
+    const record = store === undefined ? null : await store.get(f.file_id);
+    if (record === null) return noSuchFile(f.file_id, `${at}[${i}].file_id`);
+    out.push({ id: newId("envfile_"), file_id: f.file_id, path: f.path, size_bytes: record.bytes, type: "file_id" });
+  }
+  return out;
+}
+
+/** A file as a template or an automation answers it (no id; a Files API file without its size). */
+export function templateFile(f: HostedFile): Json {
+  return f.type === "file_id" ? { file_id: f.file_id, path: f.path, type: "file_id" } : { path: f.path, size_bytes: f.size_bytes, type: "inline" };
+}
+
+/**
+ * `base` with the fields `f` names changed (omitted ones kept, `null` back to the default); files checked against
+ * the caller's Files API; plugins and skills refused.
+ */
+export async function hostedConfig(f: HostedFields, at: string, rt: Runtime, base: HostedConfig = NO_CONFIG): Promise<HostedConfig | ApiError> {
+  for (const field of ["plugins", "skills"] as const) {
     const v = f[field];
     if (v !== undefined && v !== null && v.length > 0) return invalid(`mockllm provisions no hosted environment: '${at}${field}' is not served (docs/guide/openai-agents.md).`, `${at}${field}`);
   }
+  const files = f.files === undefined ? base.files : f.files === null ? [] : await hostedFiles(f.files, `${at}files`, rt);
+  if (isApiError(files)) return files;
   const list = (v: string[] | null | undefined, kept: string[]): string[] => (v === undefined ? kept : (v ?? []));
   const p = f.packages;
   return {
     capability_directories: list(f.capability_directories, base.capability_directories),
-    files: [],
+    files,
     network: f.network === undefined ? base.network : f.network === null ? NO_CONFIG.network : { access: f.network.access, allowed_domains: f.network.allowed_domains ?? [] },
     packages:
       p === undefined
@@ -107,11 +146,11 @@ async function createEnvironment(request: Request, a: PlatformAnswer, rt: Runtim
   const { type: _t, environment_template_id: templateId, ...fields } = b.environment;
   const base = templateId === undefined ? NO_CONFIG : await templateConfig(rt, templateId);
   if (isApiError(base)) return a.fail(base);
-  const config = hostedConfig(fields, "environment.", base);
+  const config = await hostedConfig(fields, "environment.", rt, base);
   if (isApiError(config)) return a.fail(config);
   const env: StoredEnvironment = {
     id: newId("env_"),
-    files: [],
+    files: config.files,
     object: "agent.environment",
     plugins: [],
     skills: [],
@@ -124,7 +163,56 @@ async function createEnvironment(request: Request, a: PlatformAnswer, rt: Runtim
   return a.json(shownEnvironment(env));
 }
 
-/** `/v1/agents/environments[/{id}]`: create, list (`type`), retrieve; an environment's files are not served. */
+/** An environment's file as `environments.files` answers it. */
+function environmentFile(envId: string, f: HostedFile): Json {
+  return { environment_id: envId, object: "agent.environment.file", path: f.path, size_bytes: f.size_bytes };
+}
+
+/**
+ * `/v1/agents/environments/{id}/files`: a file copied in (a Files API file or inline bytes; one at the same path
+ * replaced), and the files listed (`path`: a directory's; `order` by path; `limit`, `page` an opaque token).
+ */
+async function serveEnvironmentFiles(request: Request, path: string, id: string, a: PlatformAnswer, rt: Runtime): Promise<Response> {
+  const env = await savedEnvironment(rt, id);
+  if (isApiError(env)) return a.fail(env);
+  return byMethod(request, path, a, {
+    async GET() {
+      const q = new URL(request.url).searchParams;
+      const dir = q.get("path");
+      const order = q.get("order") ?? "asc";
+      if (order !== "asc" && order !== "desc") return a.fail(invalid(`Invalid value for 'order': expected 'asc' or 'desc', but got '${echoed(order)}' instead.`, "order"));
+      const limit = Number(q.get("limit") ?? "100");
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return a.fail(invalid("Invalid 'limit': expected an integer from 1 to 1000.", "limit"));
+      const start = Number(q.get("page") ?? "0");
+      if (!Number.isInteger(start) || start < 0) return a.fail(invalid("Invalid 'page': not a page token of this list.", "page"));
+      const prefix = dir === null || dir === "" ? "" : dir.endsWith("/") ? dir : `${dir}/`;
+      const files = env.files.filter((f) => f.path.startsWith(prefix)).sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+      if (order === "desc") files.reverse();
+      const data = files.slice(start, start + limit).map((f) => environmentFile(id, f));
+      const more = start + limit < files.length;
+      return a.json({ data, has_more: more, next: more ? String(start + limit) : null });
+    },
+    async POST() {
+      const raw = await bodyOrError(request);
+      if (isApiError(raw)) return a.fail(raw);
+      const type = raw.type;
+      if (type !== "file_id" && type !== "inline")
+        return a.fail(type === undefined ? invalid("Missing required parameter: 'type'.", "type") : invalid(`Invalid value for 'type': expected 'file_id' or 'inline'.`, "type"));
+      const files = hostedWire().fields.files;
+      const parsed = files.safeParse([raw]);
+      if (!parsed.success || parsed.data === null || parsed.data === undefined) return a.fail(invalid(`Invalid body: a file is { type: 'file_id', file_id, path } or { type: 'inline', data, path }.`));
+      const made = await hostedFiles(parsed.data, "files", rt);
+      if (isApiError(made)) return a.fail({ ...made, message: made.message.replace("'files[0].", "'") });
+      const file = made[0]!;
+      const kept = env.files.filter((f) => f.path !== file.path).concat(file);
+      const updated: StoredEnvironment = { ...env, files: kept, mock: { config: { ...env.mock.config, files: kept } } };
+      await saveAll(agentsHome(rt), ENVIRONMENT_KIND, [updated]);
+      return a.json(environmentFile(id, file));
+    },
+  });
+}
+
+/** `/v1/agents/environments[/{id}[/files]]`: create, list (`type`), retrieve; an environment's files. */
 export async function serveEnvironments(request: Request, path: string, id: string | undefined, below: string | undefined, a: PlatformAnswer, rt: Runtime): Promise<Response> {
   if (id === undefined) {
     return byMethod(request, path, a, {
@@ -140,8 +228,7 @@ export async function serveEnvironments(request: Request, path: string, id: stri
       POST: () => createEnvironment(request, a, rt),
     });
   }
-  if (below === "files")
-    return a.fail(apiError("not_found", `mockllm provisions no hosted environment: an environment's files are not served (${request.method} ${echoed(path)}): docs/guide/openai-agents.md.`));
+  if (below === "files") return serveEnvironmentFiles(request, path, id, a, rt);
   if (below !== undefined) return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
   return byMethod(request, path, a, {
     async GET() {
@@ -151,6 +238,11 @@ export async function serveEnvironments(request: Request, path: string, id: stri
   });
 }
 
+/** A template as the API answers it: its files without ids (`HostedTemplateFileResource…`). */
+function shownTemplate(t: EnvironmentTemplate): Json {
+  return { ...t, files: t.files.map(templateFile) };
+}
+
 /** `/v1/agents/environments/templates[/{id}]`: create, retrieve, update, list, delete. */
 export async function serveTemplates(request: Request, path: string, id: string | undefined, a: PlatformAnswer, rt: Runtime): Promise<Response> {
   const home = agentsHome(rt);
@@ -158,7 +250,7 @@ export async function serveTemplates(request: Request, path: string, id: string 
     const parsed = parsedBody(hostedWire().Template, b);
     if (isApiError(parsed)) return a.fail(parsed);
     const { name, ...fields } = parsed;
-    const config = hostedConfig(fields, "", base);
+    const config = await hostedConfig(fields, "", rt, base);
     if (isApiError(config)) return a.fail(config);
     const now = nowSeconds();
     const t: EnvironmentTemplate = {
@@ -170,11 +262,16 @@ export async function serveTemplates(request: Request, path: string, id: string 
       updated_at: now,
     };
     await saveAll(home, TEMPLATE_KIND, [t]);
-    return a.json(t);
+    return a.json(shownTemplate(t));
   };
   if (id === undefined) {
     return byMethod(request, path, a, {
-      GET: async () => listedPage(request, a, await loadAll<EnvironmentTemplate>(home, TEMPLATE_KIND)),
+      GET: async () =>
+        listedPage(
+          request,
+          a,
+          (await loadAll<EnvironmentTemplate>(home, TEMPLATE_KIND)).map((x) => shownTemplate(x) as Json & { id: string }),
+        ),
       async POST() {
         const b = await bodyOrError(request);
         return isApiError(b) ? a.fail(b) : save(b, undefined);
@@ -184,7 +281,7 @@ export async function serveTemplates(request: Request, path: string, id: string 
   const t = await loadOne<EnvironmentTemplate>(home, TEMPLATE_KIND, id);
   if (t === undefined) return a.fail(apiError("not_found", `No environment template found with id '${echoed(id)}'.`, { param: "environment_template_id" }));
   return byMethod(request, path, a, {
-    GET: () => a.json(t),
+    GET: () => a.json(shownTemplate(t)),
     async POST() {
       const b = await bodyOrError(request);
       return isApiError(b) ? a.fail(b) : save(b, t);

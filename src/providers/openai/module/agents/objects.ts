@@ -31,7 +31,14 @@ export const hostedWire = lazily(() => {
     capability_directories: strings,
     desktop: obj({ enabled: z.boolean() }).nullish(),
     env: z.record(z.string(), z.string()).nullish(),
-    files: z.array(z.unknown()).nullish(),
+    files: z
+      .array(
+        z.discriminatedUnion("type", [
+          obj({ type: z.literal("file_id"), file_id: z.string().min(1), path: z.string().min(1) }),
+          obj({ type: z.literal("inline"), data: z.string(), path: z.string().min(1) }),
+        ]),
+      )
+      .nullish(),
     network: obj({ access: z.enum(["enabled", "disabled", "restricted"]), allowed_domains: strings, blocked_domains: strings }).nullish(),
     packages: obj({ npm: strings, python: strings, system: strings }).nullish(),
     plugins: z.array(z.unknown()).nullish(),

@@ -42,7 +42,7 @@ export async function environmentOf(env: SessionCreateBody["environment"], rt: R
   }
   const base = templateId === undefined ? undefined : await templateConfig(rt, templateId);
   if (isApiError(base)) return base;
-  const config = hostedConfig(fields, "environment.", base);
+  const config = await hostedConfig(fields, "environment.", rt, base);
   return isApiError(config) ? config : { id: newId("env_"), ...config, type: "openai_hosted", container_size: container_size ?? null };
 }
 
