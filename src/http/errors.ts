@@ -45,3 +45,8 @@ export interface ApiError {
 export function apiError(code: ErrorCode, message: string, extra: Omit<ApiError, "code" | "message"> = {}): ApiError {
   return { code, message, ...extra };
 }
+
+/** Whether a step's answer is its refusal (`ApiError`: a string `code` and `message`) rather than its value. */
+export function isApiError(v: unknown): v is ApiError {
+  return typeof v === "object" && v !== null && typeof (v as ApiError).code === "string" && typeof (v as ApiError).message === "string";
+}

@@ -13,7 +13,9 @@ import { checkOpenAIAuth, OPENAI_HEADERS, renderOpenAIError } from "./errors";
 import { own } from "../../util/own";
 import { safeDecode } from "../../http/url";
 import type { Runtime } from "../../runtime/types";
-import { invalidType, missingParameter, receivedOf, unsupportedValue } from "./request-error";
+import type { z } from "zod";
+import { invalidType, missingParameter, openaiRequestError, receivedOf, unsupportedValue } from "./request-error";
+import { safeParseFast } from "../../util/fast-parse";
 
 /** How one request is answered: JSON with OpenAI's headers, or its error shape. */
 export interface PlatformAnswer {
@@ -190,6 +192,38 @@ export function page<T extends { id: string }>(items: T[], q: PageQuery): { obje
 export function listedPage<T extends { id: string }>(request: Request, a: PlatformAnswer, items: T[], defaultOrder: "asc" | "desc" = "desc"): Response {
   const q = pageQuery(new URL(request.url).searchParams, defaultOrder);
   return q.ok ? a.json(page(items, q.page)) : a.fail(q.error);
+}
+
+/** The first body key outside `known`, refused as the API refuses an unknown argument. */
+export function unknownArgument(body: Record<string, unknown>, known: readonly string[]): ApiError | undefined {
+  const extra = Object.keys(body).find((k) => !known.includes(k));
+  return extra === undefined ? undefined : invalid(`Unrecognized request argument supplied: ${echoed(extra)}`, extra);
+}
+
+/**
+ * `body` checked against `schema`: a key the schema does not know refused first (`unknownArgument`), then the
+ * schema's first fault in the API's words (`openaiRequestError`; `prefix` names where the body sits).
+ */
+export function parsedBody<S extends z.ZodObject>(schema: S, body: Record<string, unknown>, prefix = ""): z.infer<S> | ApiError {
+  const extra = unknownArgument(body, Object.keys(schema.shape));
+  if (extra !== undefined) return extra;
+  const parsed = safeParseFast(schema, body);
+  return parsed.success ? (parsed.data as z.infer<S>) : openaiRequestError(parsed.error, schema, body, prefix);
+}
+
+/** The `metadata[key]=value` filters of a list query, in order. */
+export function metadataFilters(query: URLSearchParams): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of query) {
+    const m = /^metadata\[(.+)\]$/.exec(k);
+    if (m) out.push([m[1]!, v]);
+  }
+  return out;
+}
+
+/** The 404 of a path below a known route that names nothing (`Invalid URL (GET /v1/…)`). */
+export function invalidUrl(request: Request, path: string): ApiError {
+  return apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`);
 }
 
 /** The JSON object a `POST` carries, or its refusal (objectBody's answer, unwrapped). */

@@ -13,7 +13,7 @@ import { safeDecode } from "../../../http/url";
 import type { StoredResponses } from "../../../session/types";
 import { echoed } from "../../../util/text";
 import type { RenderContext, SideRoute } from "../../types";
-import { byMethod, checkMetadata, metadataUpdate, objectRoute, page, pageQuery, parsedObjects, type PlatformAnswer } from "../platform";
+import { byMethod, checkMetadata, metadataFilters, metadataUpdate, objectRoute, page, pageQuery, parsedObjects, type PlatformAnswer } from "../platform";
 import { renderChatJson } from "./render-json";
 import type { ChatMessage, ChatRequest } from "./wire";
 
@@ -89,16 +89,6 @@ async function storeChat(reply: Reply, ctx: RenderContext<ChatRequest>, rt: Runt
 
 function notFound(id: string) {
   return apiError("not_found", `Chat completion with id '${echoed(id)}' not found.`);
-}
-
-/** The `metadata[k]=v` filters of a list query. */
-function metadataFilters(query: URLSearchParams): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [k, v] of query) {
-    const m = /^metadata\[(.+)\]$/.exec(k);
-    if (m) out.push([m[1]!, v]);
-  }
-  return out;
 }
 
 /**

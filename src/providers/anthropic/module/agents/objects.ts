@@ -4,7 +4,7 @@
  * snapshot of its agent) — and the create and update bodies that make them, refused field by field as the API
  * refuses them (`name: Field required`).
  */
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, isApiError, type ApiError } from "../../../../http/errors";
 import { isRecord } from "../../../../http/json";
 import { sortableId } from "../../../../objects/ids";
 import type { LineOrigin } from "../../../../turn/batch";
@@ -121,8 +121,6 @@ function str(v: unknown, field: string, max: number, required: boolean): string 
   return v;
 }
 
-const isError = (v: unknown): v is ApiError => isRecord(v) && typeof v.code === "string" && typeof v.message === "string";
-
 /** `metadata` on create: at most 16 string pairs (keys ≤ 64 characters, values ≤ 512). */
 function metadataOf(v: unknown, base: Record<string, string> = {}, patch = false): Record<string, string> | ApiError {
   if (v === undefined || v === null) return base;
@@ -161,9 +159,9 @@ function toolsetOf(t: Json, at: string, names: readonly string[] | undefined, de
   const dc = t.default_config;
   if (dc !== undefined && dc !== null && !isRecord(dc)) return invalid(`${at}.default_config: Input should be a valid dictionary`);
   const enabled = enabledOf(isRecord(dc) ? dc.enabled : undefined, `${at}.default_config.enabled`, true);
-  if (isError(enabled)) return enabled;
+  if (isApiError(enabled)) return enabled;
   const policy = policyOf(isRecord(dc) ? dc.permission_policy : undefined, `${at}.default_config.permission_policy`, defaultPolicy);
-  if (isError(policy)) return policy;
+  if (isApiError(policy)) return policy;
   const given = t.configs ?? [];
   if (!Array.isArray(given)) return invalid(`${at}.configs: Input should be a valid list`);
   const configs = new Map<string, Json>();
@@ -172,9 +170,9 @@ function toolsetOf(t: Json, at: string, names: readonly string[] | undefined, de
     if (names !== undefined && !names.includes(c.name)) return invalid(`${at}.configs.${i}.name: Input should be ${names.map((n) => `'${n}'`).join(", ")}`);
     if (configs.has(c.name)) return invalid(`${at}.configs: duplicate config for tool '${c.name}'`);
     const e = enabledOf(c.enabled, `${at}.configs.${i}.enabled`, enabled);
-    if (isError(e)) return e;
+    if (isApiError(e)) return e;
     const p = policyOf(c.permission_policy, `${at}.configs.${i}.permission_policy`, policy);
-    if (isError(p)) return p;
+    if (isApiError(p)) return p;
     configs.set(c.name, names !== undefined ? { type: c.name, name: c.name, enabled: e, permission_policy: p } : { name: c.name, enabled: e, permission_policy: p });
   }
   const all = names === undefined ? [...configs.values()] : names.map((n) => configs.get(n) ?? { type: n, name: n, enabled, permission_policy: policy });
@@ -193,22 +191,22 @@ function toolsOf(v: unknown, mcpNames: Set<string>): Json[] | ApiError {
     if (!isRecord(t)) return invalid(`${at}: Input should be a valid dictionary`);
     if (t.type === AGENT_TOOLSET) {
       const set = toolsetOf(t, at, BUILT_IN_TOOLS, { type: "always_allow" });
-      if (isError(set)) return set;
+      if (isApiError(set)) return set;
       out.push({ type: AGENT_TOOLSET, ...set });
     } else if (t.type === "mcp_toolset") {
       if (typeof t.mcp_server_name !== "string" || !mcpNames.has(t.mcp_server_name)) return invalid(`${at}.mcp_server_name: must name one of the agent's mcp_servers`);
       const set = toolsetOf(t, at, undefined, { type: "always_ask" });
-      if (isError(set)) return set;
+      if (isApiError(set)) return set;
       out.push({ type: "mcp_toolset", mcp_server_name: t.mcp_server_name, ...set });
     } else if (t.type === "custom") {
       const name = str(t.name, `${at}.name`, 128, true);
-      if (isError(name) || name === undefined) return isError(name) ? name : invalid(`${at}.name: Field required`);
+      if (isApiError(name) || name === undefined) return isApiError(name) ? name : invalid(`${at}.name: Field required`);
       if (!/^[a-zA-Z0-9_-]{1,128}$/.test(name)) return invalid(`${at}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`);
       if (names.has(name) || (BUILT_IN_TOOLS as readonly string[]).includes(name)) return invalid(`${at}.name: tool names must be unique: '${name}'`);
       names.add(name);
       if (!isRecord(t.input_schema)) return invalid(`${at}.input_schema: Field required`);
       const description = str(t.description, `${at}.description`, 1024, false);
-      if (isError(description)) return description;
+      if (isApiError(description)) return description;
       out.push({ type: "custom", name, description: description ?? "", input_schema: t.input_schema });
     } else {
       return invalid(`${at}: Input tag '${String(t.type)}' found using 'type' does not match any of the expected tags: '${AGENT_TOOLSET}', 'mcp_toolset', 'custom'`);
@@ -253,22 +251,22 @@ function skillsOf(v: unknown): Json[] | ApiError {
 /** The fields an agent's create or update body sets; `base` is the agent being updated (whose fields stay when omitted). */
 export function agentFields(body: Json, base?: Agent): Omit<Agent, "id" | "type" | "version" | "created_at" | "updated_at" | "archived_at"> | ApiError {
   const name = base !== undefined && body.name === undefined ? base.name : str(body.name, "name", 256, true);
-  if (isError(name) || name === undefined) return isError(name) ? name : invalid("name: Field required");
+  if (isApiError(name) || name === undefined) return isApiError(name) ? name : invalid("name: Field required");
   const model = base !== undefined && body.model === undefined ? base.model : modelOf(body.model);
-  if (isError(model)) return model;
+  if (isApiError(model)) return model;
   const cleared = (v: unknown) => v === null || v === "";
   const system = body.system === undefined ? (base?.system ?? null) : cleared(body.system) ? null : str(body.system, "system", 100_000, false);
-  if (isError(system)) return system;
+  if (isApiError(system)) return system;
   const description = body.description === undefined ? (base?.description ?? null) : cleared(body.description) ? null : str(body.description, "description", 2048, false);
-  if (isError(description)) return description;
+  if (isApiError(description)) return description;
   const mcpServers = body.mcp_servers === undefined && base !== undefined ? base.mcp_servers : mcpServersOf(body.mcp_servers);
-  if (isError(mcpServers)) return mcpServers;
+  if (isApiError(mcpServers)) return mcpServers;
   const tools = body.tools === undefined && base !== undefined ? base.tools : toolsOf(body.tools, new Set(mcpServers.map((s) => String(s.name))));
-  if (isError(tools)) return tools;
+  if (isApiError(tools)) return tools;
   const skills = body.skills === undefined && base !== undefined ? base.skills : skillsOf(body.skills);
-  if (isError(skills)) return skills;
+  if (isApiError(skills)) return skills;
   const metadata = metadataOf(body.metadata, base?.metadata ?? {}, base !== undefined);
-  if (isError(metadata)) return metadata;
+  if (isApiError(metadata)) return metadata;
   return {
     name,
     description: description ?? null,
@@ -317,16 +315,16 @@ function configOf(v: unknown, base?: Json): Json | ApiError {
 /** The fields an environment's create or update body sets. */
 export function environmentFields(body: Json, base?: Environment): Pick<Environment, "name" | "description" | "config" | "metadata" | "scope"> | ApiError {
   const name = base !== undefined && body.name === undefined ? base.name : str(body.name, "name", 256, true);
-  if (isError(name) || name === undefined) return isError(name) ? name : invalid("name: Field required");
+  if (isApiError(name) || name === undefined) return isApiError(name) ? name : invalid("name: Field required");
   const description = body.description === undefined ? (base?.description ?? null) : body.description === null || body.description === "" ? null : str(body.description, "description", 2048, false);
-  if (isError(description)) return description;
+  if (isApiError(description)) return description;
   const config = configOf(body.config, base?.config);
-  if (isError(config)) return config;
+  if (isApiError(config)) return config;
   const metadata = metadataOf(body.metadata, base?.metadata ?? {}, base !== undefined);
-  if (isError(metadata)) return isError(metadata) && base !== undefined ? { ...metadata, details: { error_code: "invalid_metadata" } } : metadata;
+  if (isApiError(metadata)) return isApiError(metadata) && base !== undefined ? { ...metadata, details: { error_code: "invalid_metadata" } } : metadata;
   const scope = body.scope ?? base?.scope ?? "organization";
   if (scope !== "organization" && scope !== "account") return invalid("scope: Input should be 'organization' or 'account'");
   return { name, description: description ?? null, config, metadata, scope };
 }
 
-export { isError as isApiError, metadataOf, str as stringField };
+export { isApiError, metadataOf, str as stringField };

@@ -6,32 +6,17 @@
  * invoking request's prefix and `x-mock-*` headers) or sends the existing session the automation's `instructions`.
  */
 import { z } from "zod";
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, type ApiError, isApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import type { Runtime } from "../../../../runtime/types";
 import { childKind } from "../../../../session/responses";
 import { lazily } from "../../../../util/memo";
 import { echoed } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
-import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, type PlatformAnswer } from "../../platform";
+import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, type PlatformAnswer, parsedBody } from "../../platform";
 import { applyToSession, mcpReach, messagesOf, textInput } from "./events";
 import { hostedFiles, savedEnvironment, templateConfig, templateFile } from "./environments";
-import {
-  agentNotFound,
-  agentsWire,
-  configWith,
-  defaultConfig,
-  isApiError,
-  metadataOf,
-  newId,
-  parsedBody,
-  sessionNotFound,
-  sessionTools,
-  unplayedTool,
-  type Agent,
-  type AgentConfig,
-  type SessionCreateBody,
-} from "./objects";
+import { agentNotFound, agentsWire, configWith, defaultConfig, metadataOf, newId, sessionNotFound, sessionTools, unplayedTool, type Agent, type AgentConfig, type SessionCreateBody } from "./objects";
 import { AGENT_KIND, agentsHome, loadAll, loadOne, MAX_OBJECTS, SESSION_KIND, saveAll } from "./store";
 import { openSession, type SessionParts } from "./sessions";
 

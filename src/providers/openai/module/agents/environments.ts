@@ -7,11 +7,11 @@
  * answered back (the API's objects have neither).
  */
 import type { z } from "zod";
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, type ApiError, isApiError } from "../../../../http/errors";
 import type { Runtime } from "../../../../runtime/types";
 import { echoed } from "../../../../util/text";
-import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, type PlatformAnswer } from "../../platform";
-import { hostedWire, isApiError, newId, parsedBody } from "./objects";
+import { bodyOrError, byMethod, invalid, invalidUrl, listedPage, nowSeconds, type PlatformAnswer, parsedBody } from "../../platform";
+import { hostedWire, newId } from "./objects";
 import { filesOf, noSuchFile } from "../batches/files";
 import { agentsHome, loadAll, loadOne, saveAll } from "./store";
 
@@ -229,7 +229,7 @@ export async function serveEnvironments(request: Request, path: string, id: stri
     });
   }
   if (below === "files") return serveEnvironmentFiles(request, path, id, a, rt);
-  if (below !== undefined) return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+  if (below !== undefined) return a.fail(invalidUrl(request, path));
   return byMethod(request, path, a, {
     async GET() {
       const env = await savedEnvironment(rt, id);

@@ -5,7 +5,7 @@
  * `include_obfuscation=false`, a `: keep-alive` comment every 15 s of quiet, the end when the session is deleted).
  * A session created with `stream: true` answers the same stream, from `agent.session.created` to its first turn's end.
  */
-import type { ApiError } from "../../../../http/errors";
+import { isApiError, type ApiError } from "../../../../http/errors";
 import { obfuscation } from "../../../../http/ids";
 import { DueQueue, polledStream, type PolledRead } from "../../../../http/polled-stream";
 import { echoed } from "../../../../util/text";
@@ -16,11 +16,11 @@ import { Response } from "../../../../http/web";
 import type { Runtime } from "../../../../runtime/types";
 import { mcpOptions, type McpClientOptions } from "../../../../turn/mcp-client";
 import type { SideRouteContext } from "../../../types";
-import { invalid, objectBody, type PlatformAnswer } from "../../platform";
-import { isApiError, newId, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
+import { invalid, objectBody, parsedBody, type PlatformAnswer } from "../../platform";
+import { newId, sessionNotFound, type RequiredAction, type StoredSession, type Turn } from "./objects";
 import { addUserMessages, endTurn, runTurn, SessionLog, startTurn, type Harness, type Item, type SessionEvent } from "./loop";
 import { agentsHome, changeId, eventsKind, HEAD_KIND, itemsKind, loadAll, loadOne, MAX_OBJECTS, MAX_SESSION_EVENTS, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
-import { agentsWire, parsedBody } from "./objects";
+import { agentsWire } from "./objects";
 
 type Json = Record<string, unknown>;
 

@@ -5,14 +5,12 @@
  * as the platform refuses a body (`openaiRequestError`: "Missing required parameter: 'model'.").
  */
 import { z } from "zod";
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, isApiError, type ApiError } from "../../../../http/errors";
 import { randomHex } from "../../../../objects/ids";
 import { lazily } from "../../../../util/memo";
-import { safeParseFast } from "../../../../util/fast-parse";
 import { echoed } from "../../../../util/text";
 import type { LineOrigin } from "../../../../turn/batch";
 import { checkMetadata, invalid, nowSeconds } from "../../platform";
-import { openaiRequestError } from "../../request-error";
 
 type Json = Record<string, unknown>;
 
@@ -256,24 +254,6 @@ export interface Turn {
 
 /** Ids as the API's look: a prefix and 32 hex digits. */
 export const newId = (prefix: string): string => `${prefix}${randomHex(32)}`;
-
-export function isApiError(v: unknown): v is ApiError {
-  return typeof v === "object" && v !== null && "code" in v && "message" in v && !("id" in v);
-}
-
-/** The body's first field the schema does not know (the platform's "Unrecognized request argument"). */
-function unknownField(body: Json, schema: z.ZodObject): ApiError | undefined {
-  const extra = Object.keys(body).find((k) => !(k in schema.shape));
-  return extra === undefined ? undefined : invalid(`Unrecognized request argument supplied: ${echoed(extra)}`, extra);
-}
-
-/** `body` checked against `schema` (unknown fields refused first), or the platform's error. */
-export function parsedBody<S extends z.ZodObject>(schema: S, body: Json, prefix = ""): z.infer<S> | ApiError {
-  const extra = unknownField(body, schema);
-  if (extra !== undefined) return extra;
-  const parsed = safeParseFast(schema, body);
-  return parsed.success ? (parsed.data as z.infer<S>) : openaiRequestError(parsed.error, schema, body, prefix);
-}
 
 /** A tool list as kept: defaults filled, function names and server labels unique, within the API's size bound. */
 function toolsOf(tools: readonly z.infer<Wire["SessionTool"]>[], at: string): AgentTool[] | ApiError {

@@ -2,38 +2,23 @@
  * OpenAI's Agents API (beta, `OpenAI-Beta: agents=v1`; `client.beta.agents`): reusable agents, sessions, their
  * events (events.ts), items and turns, kept in the caller's namespace (store.ts). A session's agent is played by the
  * script (loop.ts): its model requests are Responses turns under the prefix and `x-mock-*` headers the session was
- * created with. Hosted environments and their templates are objects (environments.ts), vaults are served on
- * `/v1/vaults` (vaults.ts); subagents, artifacts and traces list empty (mockllm's agents make none); automations are
- * refused with a message that says so.
+ * created with. Hosted environments and their templates are objects (environments.ts), automations run when invoked
+ * (automations.ts), vaults are served on `/v1/vaults` (vaults.ts); subagents, artifacts and traces list empty
+ * (mockllm's agents make none).
  */
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, type ApiError, isApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import type { Runtime } from "../../../../runtime/types";
 import { echoed } from "../../../../util/text";
-import type { SideRoute, SideRouteContext } from "../../../types";
-import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, platformAnswer, type PlatformAnswer } from "../../platform";
-import { metadataFilter, withVaultCredentials } from "./vaults";
+import type { SideRouteContext } from "../../../types";
+import { bodyOrError, byMethod, invalid, invalidUrl, listedPage, metadataFilters, nowSeconds, objectRoute, type PlatformAnswer, parsedBody } from "../../platform";
+import { withVaultCredentials } from "./vaults";
 import { serveEnvironments, serveTemplates } from "./environments";
 import { openSession } from "./sessions";
 import { serveAutomations } from "./automations";
 import { eventStream, firstTurnEnd, mcpReach, messagesOf, sendEvents, streamEvents } from "./events";
 import type { Item } from "./loop";
-import {
-  agentNotFound,
-  agentsWire,
-  configWith,
-  isApiError,
-  metadataOf,
-  newAgent,
-  parsedBody,
-  sessionNotFound,
-  shown,
-  turnNotFound,
-  unplayedTool,
-  type Agent,
-  type StoredSession,
-  type Turn,
-} from "./objects";
+import { agentNotFound, agentsWire, configWith, metadataOf, newAgent, sessionNotFound, shown, turnNotFound, unplayedTool, type Agent, type StoredSession, type Turn } from "./objects";
 import { AGENT_KIND, agentsHome, HEAD_KIND, itemsKind, loadAll, loadOne, SESSION_KIND, saveAll, turnsKind, withSessionLock } from "./store";
 
 type Json = Record<string, unknown>;
@@ -49,8 +34,6 @@ const KNOWN = /^\/v1\/agents(?:\/.*)?$/;
 const SESSION_ROUTE = /^sessions\/([^/]+)(?:\/(events|items|turns|subagents|artifacts|traces)(?:\/([^/]+)(?:\/(items|content))?)?)?\/?$/;
 /** `environments[/templates][/{id}][/files]`. */
 const ENVIRONMENTS_ROUTE = /^environments(?:\/(templates))?(?:\/([^/]+)(?:\/(files))?)?$/;
-
-const unknownUrl = (request: Request, path: string): ApiError => apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`);
 
 // Agents
 
@@ -151,12 +134,12 @@ async function updateSession(request: Request, id: string, a: PlatformAnswer, rt
 async function listSessions(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
   const query = new URL(request.url).searchParams;
   const agentId = query.get("agent_id");
-  const pairs = metadataFilter(query);
+  const pairs = metadataFilters(query);
   const all = (await loadAll<StoredSession>(agentsHome(rt), SESSION_KIND)).filter((s) => (agentId === null || s.agent.id === agentId) && pairs.every(([k, v]) => s.metadata[k] === v));
   return listedPage(request, a, all.map(shown));
 }
 
-/** The turn's items, or its 404. */
+/** The session's turn `turnId`, or its 404. */
 async function turnOf(rt: Runtime, sessionId: string, turnId: string): Promise<Turn | ApiError> {
   return (await loadOne<Turn>(agentsHome(rt), turnsKind(sessionId), turnId)) ?? turnNotFound(turnId);
 }
@@ -182,19 +165,19 @@ async function serveSession(request: Request, path: string, m: RegExpExecArray, 
     });
   }
   if (part === "events") {
-    if (sub !== undefined) return a.fail(unknownUrl(request, path));
+    if (sub !== undefined) return a.fail(invalidUrl(request, path));
     return byMethod(request, path, a, { GET: () => streamEvents(request, id, a, rt), POST: () => sendEvents(request, id, a, rt, mcpReach(request, rt, local)) });
   }
   return byMethod(request, path, a, {
     async GET() {
       if ((await home.objectById(SESSION_KIND, id)) === null) return a.fail(sessionNotFound(id));
-      if (part === "items") return sub === undefined ? listedPage(request, a, await loadAll<Item>(home, itemsKind(id))) : a.fail(unknownUrl(request, path));
+      if (part === "items") return sub === undefined ? listedPage(request, a, await loadAll<Item>(home, itemsKind(id))) : a.fail(invalidUrl(request, path));
       if (part === "turns") {
         if (sub === undefined) return listedPage(request, a, await loadAll<Turn>(home, turnsKind(id)));
         const turn = await turnOf(rt, id, sub);
         if (isApiError(turn)) return a.fail(turn);
         if (below === undefined) return a.json(turn);
-        if (below !== "items") return a.fail(unknownUrl(request, path));
+        if (below !== "items") return a.fail(invalidUrl(request, path));
         return listedPage(
           request,
           a,
@@ -223,13 +206,13 @@ async function serve(request: Request, path: string, rest: string, a: PlatformAn
   if (env !== null) {
     const [, templates, rawId, below] = env;
     const envId = rawId === undefined ? undefined : safeDecode(rawId);
-    if (templates !== undefined) return below !== undefined ? a.fail(unknownUrl(request, path)) : serveTemplates(request, path, envId, a, rt);
+    if (templates !== undefined) return below !== undefined ? a.fail(invalidUrl(request, path)) : serveTemplates(request, path, envId, a, rt);
     // `environments/templates` itself is the templates list, never an environment named "templates".
     return serveEnvironments(request, path, envId, below, a, rt);
   }
   const session = SESSION_ROUTE.exec(rest);
   if (session !== null) return serveSession(request, path, session, a, rt, local);
-  if (rest.includes("/")) return a.fail(unknownUrl(request, path));
+  if (rest.includes("/")) return a.fail(invalidUrl(request, path));
   return serveAgent(request, path, safeDecode(rest), a, rt);
 }
 
@@ -239,15 +222,11 @@ function hasBeta(headers: Headers): boolean {
 }
 
 /** `/v1/agents/…`, for OpenAI's clients (Anthropic's Managed Agents, same paths, are told apart by their headers first). */
-export const openaiAgents: SideRoute = {
-  knows: (path) => KNOWN.test(path),
-  serve(request, path, ctx) {
-    const m = ROUTE.exec(path);
-    if (m === null) return undefined;
-    const started = platformAnswer(request);
-    if (!started.ok) return started.response;
-    const a = started.answer;
-    if (!hasBeta(request.headers)) return a.fail(invalid(`You must provide the 'OpenAI-Beta' header to access the Agents API. Please try again by setting the header 'OpenAI-Beta: ${AGENTS_BETA}'.`));
-    return serve(request, path, (m[1] ?? "").replace(/\/$/, ""), a, ctx.rt, ctx.local);
-  },
-};
+export const openaiAgents = objectRoute(
+  ROUTE,
+  ([, rest], request, path, a, ctx) =>
+    hasBeta(request.headers)
+      ? serve(request, path, (rest ?? "").replace(/\/$/, ""), a, ctx.rt, ctx.local)
+      : a.fail(invalid(`You must provide the 'OpenAI-Beta' header to access the Agents API. Please try again by setting the header 'OpenAI-Beta: ${AGENTS_BETA}'.`)),
+  { knows: KNOWN },
+);

@@ -3,7 +3,7 @@
  * its vaults' credentials given to its MCP servers, its first turn run. A session create and an automation's
  * invocation both open one here.
  */
-import type { ApiError } from "../../../../http/errors";
+import { isApiError, type ApiError } from "../../../../http/errors";
 import type { Runtime } from "../../../../runtime/types";
 import { originHeaders, requestPrefix } from "../../../../turn/batch";
 import type { SideRouteContext } from "../../../types";
@@ -11,7 +11,7 @@ import { invalid, nowSeconds } from "../../platform";
 import { hostedConfig, savedEnvironment, templateConfig } from "./environments";
 import { mcpReach, saveLog } from "./events";
 import { SessionLog, startTurn, type Item } from "./loop";
-import { agentNotFound, configWith, defaultConfig, isApiError, metadataOf, newId, unplayedTool, type Agent, type SessionCreateBody, type StoredSession } from "./objects";
+import { agentNotFound, configWith, defaultConfig, metadataOf, newId, unplayedTool, type Agent, type SessionCreateBody, type StoredSession } from "./objects";
 import { AGENT_KIND, agentsHome, loadOne } from "./store";
 import { withVaultCredentials } from "./vaults";
 

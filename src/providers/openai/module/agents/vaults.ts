@@ -7,14 +7,14 @@
  * `mcp_server_url` is the server's.
  */
 import { z } from "zod";
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, type ApiError, isApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import type { Runtime } from "../../../../runtime/types";
 import { childKind } from "../../../../session/responses";
 import { lazily } from "../../../../util/memo";
 import { echoed } from "../../../../util/text";
-import { bodyOrError, byMethod, invalid, listedPage, nowSeconds, objectRoute, type PlatformAnswer } from "../../platform";
-import { isApiError, metadataOf, newId, parsedBody, type AgentTool } from "./objects";
+import { bodyOrError, byMethod, invalid, listedPage, metadataFilters, nowSeconds, objectRoute, type PlatformAnswer, parsedBody } from "../../platform";
+import { metadataOf, newId, type AgentTool } from "./objects";
 import { agentsHome, loadAll, loadOne, MAX_OBJECTS, saveAll } from "./store";
 
 type Json = Record<string, unknown>;
@@ -109,22 +109,12 @@ function shownCredential(c: StoredCredential): Json {
   return shown;
 }
 
-/** `?metadata[key]=value` pairs of a list call. */
-export function metadataFilter(query: URLSearchParams): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const [k, v] of query) {
-    const m = /^metadata\[(.+)\]$/.exec(k);
-    if (m !== null) pairs.push([m[1]!, v]);
-  }
-  return pairs;
-}
-
 /** Objects the list's `metadata[…]` and `status` filters keep (every vault and credential is `active`). */
 function filtered<T extends { metadata: Record<string, string> }>(request: Request, items: T[]): T[] {
   const query = new URL(request.url).searchParams;
   const statuses = [...query.getAll("status"), ...query.getAll("status[]")];
   if (statuses.length > 0 && !statuses.includes("active")) return [];
-  const pairs = metadataFilter(query);
+  const pairs = metadataFilters(query);
   return items.filter((i) => pairs.every(([k, v]) => i.metadata[k] === v));
 }
 

@@ -8,7 +8,7 @@
  * conversations, in the caller's namespace (one of 256 index objects by a hash of the id).
  */
 import { z } from "zod";
-import { apiError, type ApiError } from "../../../../http/errors";
+import { apiError, isApiError, type ApiError } from "../../../../http/errors";
 import { safeDecode } from "../../../../http/url";
 import { timeHex } from "../../../../objects/ids";
 import type { Runtime } from "../../../../runtime/types";
@@ -16,10 +16,8 @@ import type { StoredResponses } from "../../../../session/types";
 import { base64url } from "../../../../util/base64";
 import { stableHash } from "../../../../util/hash";
 import { lazily } from "../../../../util/memo";
-import { safeParseFast } from "../../../../util/fast-parse";
 import { echoed } from "../../../../util/text";
-import { byMethod, invalid, listedPage, nowSeconds, objectBody, objectRoute, parsedObjects, type PlatformAnswer } from "../../platform";
-import { openaiRequestError } from "../../request-error";
+import { byMethod, listedPage, nowSeconds, objectBody, objectRoute, parsedBody, parsedObjects, type PlatformAnswer } from "../../platform";
 
 const SESSION_KIND = "chatkit.session";
 /** Sessions one index object keeps; one more forgets the oldest. */
@@ -30,8 +28,6 @@ const DEFAULT_EXPIRES_SECONDS = 600;
 const DEFAULT_REQUESTS_PER_MINUTE = 10;
 const MAX_FILE_SIZE_MB = 512;
 const DEFAULT_MAX_FILES = 10;
-
-const BODY_KEYS = ["workflow", "user", "expires_after", "rate_limits", "chatkit_configuration"];
 
 /** Built on the first ChatKit request (util/memo.ts `lazily`): a start pays for no schema it does not use. */
 const chatkitWire = lazily(() => {
@@ -137,12 +133,9 @@ function newClientSecret(): string {
 async function create(request: Request, a: PlatformAnswer, rt: Runtime): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
-  const extra = Object.keys(body.value).find((k) => !BODY_KEYS.includes(k));
-  if (extra !== undefined) return a.fail(invalid(`Unrecognized request argument supplied: ${echoed(extra)}`, extra));
-  const { Body } = chatkitWire();
-  const parsed = safeParseFast(Body, body.value);
-  if (!parsed.success) return a.fail(openaiRequestError(parsed.error, Body, body.value));
-  const session = resolvedSession(parsed.data, timeHex("cksess_", 40), newClientSecret(), nowSeconds());
+  const parsed = parsedBody(chatkitWire().Body, body.value);
+  if (isApiError(parsed)) return a.fail(parsed);
+  const session = resolvedSession(parsed, timeHex("cksess_", 40), newClientSecret(), nowSeconds());
   await saveSession(rt, session);
   return a.json(session);
 }

@@ -19,7 +19,7 @@ import { stableHash, stableToken } from "../../../../util/hash";
 import { own } from "../../../../util/own";
 import { echoed } from "../../../../util/text";
 import type { SideRouteContext } from "../../../types";
-import { byMethod, checkMetadata, invalid, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
+import { byMethod, checkMetadata, invalid, metadataFilters, objectBody, objectRoute, page, pageQuery, parsedObjects, processingMs, type PlatformAnswer } from "../../platform";
 import { invalidType, missingParameter } from "../../request-error";
 import type { OwnModels } from "../../models";
 import { filesOf } from "../batches/files";
@@ -453,7 +453,7 @@ async function serveJobs([, rawId, action]: RegExpExecArray, request: Request, p
         const q = pageQuery(query, "desc");
         if (!q.ok) return a.fail(q.error);
         const now = Date.now();
-        const wanted = [...query.entries()].flatMap(([k, v]) => (/^metadata\[(.+)\]$/.exec(k) ? [[/^metadata\[(.+)\]$/.exec(k)![1]!, v] as const] : []));
+        const wanted = metadataFilters(query);
         const jobs = (await all(rt)).filter((j) => wanted.every(([k, v]) => j.metadata?.[k] === v));
         const shown = await Promise.all(jobs.map((j) => withResults(rt, files, j, now)));
         return a.json(page(shown.map((j) => jobObject(j, now)) as { id: string }[], { ...q.page, order: "desc" }));

@@ -17,7 +17,7 @@ import { timeHex } from "../../../../objects/ids";
 import { echoed, echoedValue } from "../../../../util/text";
 import type { SideRoute, SideRouteContext } from "../../../types";
 import { filesOf } from "../batches/files";
-import { byMethod, checkMetadata, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer, processingMs } from "../../platform";
+import { byMethod, checkMetadata, invalid, invalidUrl, nowSeconds, objectBody, objectRoute, page, pageQuery, parsedObjects, wrongMethod, type PlatformAnswer, processingMs } from "../../platform";
 import { AUTO_CHUNKING, chunkText, checkFilter, passes, rank, type Attributes, type Chunk, type ChunkingStrategy } from "./search";
 import { arrayLengthError, invalidType, missingParameter, unsupportedValue } from "../../request-error";
 
@@ -555,12 +555,12 @@ async function serve([, rawId, sub, rawChild, action]: RegExpExecArray, request:
     const one = () => store(request, rt, a, s);
     return byMethod(request, path, a, { GET: one, POST: one, DELETE: one });
   }
-  if (sub === "search") return child === undefined ? search(request, rt, a, s) : a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+  if (sub === "search") return child === undefined ? search(request, rt, a, s) : a.fail(invalidUrl(request, path));
   if (sub === "files") {
-    if (action !== undefined && action !== "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+    if (action !== undefined && action !== "content") return a.fail(invalidUrl(request, path));
     return files(request, rt, a, s, child, action === "content");
   }
-  if (action === "content") return a.fail(apiError("not_found", `Invalid URL (${request.method} ${echoed(path)})`));
+  if (action === "content") return a.fail(invalidUrl(request, path));
   return batches(request, rt, a, s, child, action);
 }
 

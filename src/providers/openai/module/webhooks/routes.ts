@@ -15,7 +15,7 @@ import { urlRefusal } from "../../../../webhooks/hosts";
 import { hubOf, type WebhookHub } from "../../../../webhooks/hub";
 import { newSecret, secretHint } from "../../../../webhooks/sign";
 import type { SideRouteContext } from "../../../types";
-import { byMethod, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, type PlatformAnswer } from "../../platform";
+import { byMethod, invalid, nowSeconds, objectBody, objectRoute, page, pageQuery, unknownArgument, type PlatformAnswer } from "../../platform";
 import { emptyArrayError, invalidType, missingParameter, unsupportedValue } from "../../request-error";
 
 /** How long a rotated-out secret stays valid when asked to (`keep_old_secret_active_for_24_hours`). */
@@ -40,12 +40,6 @@ function withSecret(r: EndpointRecord): Record<string, unknown> {
 
 function noSuchEndpoint(id: string): ApiError {
   return apiError("not_found", `No webhook endpoint found with id '${echoed(id)}'.`, { param: "webhook_endpoint_id" });
-}
-
-/** The first body key outside `known`, refused as the API refuses an unknown argument. */
-function unknownKey(body: Record<string, unknown>, known: readonly string[]): ApiError | undefined {
-  const extra = Object.keys(body).find((k) => !known.includes(k));
-  return extra === undefined ? undefined : invalid(`Unrecognized request argument supplied: ${echoed(extra)}`, extra);
 }
 
 function nameError(value: unknown): ApiError | undefined {
@@ -84,7 +78,7 @@ async function create(request: Request, hub: WebhookHub, a: PlatformAnswer, ctx:
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
   const b = body.value;
-  const bad = unknownKey(b, ["name", "url", "event_types"]);
+  const bad = unknownArgument(b, ["name", "url", "event_types"]);
   if (bad) return a.fail(bad);
   for (const k of ["name", "url", "event_types"]) if (b[k] === undefined || b[k] === null) return a.fail(missingParameter(k));
   const refused = nameError(b.name) ?? urlError(b.url, ctx, request) ?? eventTypesError(b.event_types);
@@ -108,7 +102,7 @@ async function update(request: Request, r: EndpointRecord, hub: WebhookHub, a: P
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
   const b = body.value;
-  const bad = unknownKey(b, ["name", "url", "event_types"]);
+  const bad = unknownArgument(b, ["name", "url", "event_types"]);
   if (bad) return a.fail(bad);
   const given = (k: string) => b[k] !== undefined && b[k] !== null;
   const refused = (given("name") ? nameError(b.name) : undefined) ?? (given("url") ? urlError(b.url, ctx, request) : undefined) ?? (given("event_types") ? eventTypesError(b.event_types) : undefined);
@@ -129,7 +123,7 @@ async function update(request: Request, r: EndpointRecord, hub: WebhookHub, a: P
 async function rotate(request: Request, r: EndpointRecord, hub: WebhookHub, a: PlatformAnswer): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
-  const bad = unknownKey(body.value, ["keep_old_secret_active_for_24_hours"]);
+  const bad = unknownArgument(body.value, ["keep_old_secret_active_for_24_hours"]);
   if (bad) return a.fail(bad);
   const keep = body.value.keep_old_secret_active_for_24_hours;
   if (keep !== undefined && keep !== null && typeof keep !== "boolean") return a.fail(invalidType("keep_old_secret_active_for_24_hours", "a boolean", keep));
@@ -142,7 +136,7 @@ async function rotate(request: Request, r: EndpointRecord, hub: WebhookHub, a: P
 async function test(request: Request, r: EndpointRecord, hub: WebhookHub, a: PlatformAnswer): Promise<Response> {
   const body = await objectBody(request);
   if (!body.ok) return a.fail(body.error);
-  const bad = unknownKey(body.value, ["event_type"]);
+  const bad = unknownArgument(body.value, ["event_type"]);
   if (bad) return a.fail(bad);
   const type = body.value.event_type;
   if (type === undefined || type === null) return a.fail(missingParameter("event_type"));
